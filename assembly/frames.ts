@@ -1,0 +1,150 @@
+// Stack frames: the sanitizer frame syntax shared by ASan/LSan/TSan/MSan/UBSan, and the one rule that
+// says whether a frame is the user's own code or a runtime's (sanitizer, libc, C++ std, Rust std, Python
+// stdlib, Go runtime, node internals). first_user_frame and crash identities rest on it.
+import { Char, isDigit } from "./util/chars";
+import { Line } from "./util/line";
+import { Frame } from "./model";
+
+/** Strips a leading "./" (fixtures and sandboxes print paths relative to the work dir). */
+export function normPath(p: string): string {
+  while (p.startsWith("./")) p = p.substring(2);
+  if (p.startsWith("/work/")) p = p.substring(6);
+  return p;
+}
+
+export function basename(p: string | null): string {
+  if (p === null) return "";
+  let i = p.lastIndexOf("/");
+  return i >= 0 ? p.substring(i + 1) : p;
+}
+
+const RUNTIME_PATHS: string[] = [
+  "/sanitizer_common/", "/asan/", "/lsan/", "/tsan/", "/msan/", "/ubsan/", "/hwasan/", "/interception/",
+  "libsanitizer/", "compiler-rt/", "libasan", "liblsan", "libtsan", "libubsan", "libclang_rt",
+  "libc.so", "libc-", "libm.so", "libpthread", "ld-linux", "/csu/", "/sysdeps/", "/glibc", "/nptl/",
+  "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/",
+  "/rustc/", "/library/std/", "/library/core/", "/library/alloc/", "/.cargo/registry/",
+  "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
+  "/lib/python3", "/lib/python2", "<frozen ", "site-packages/", "dist-packages/",
+  "/node_modules/",
+];
+
+const RUNTIME_PREFIXES: string[] = ["node:", "internal/", "<frozen", "<built-in>", "[native code]"];
+
+const RUNTIME_FUNCS: string[] = [
+  "__asan", "__lsan", "__tsan", "__msan", "__ubsan", "__sanitizer", "__interceptor_", "__interceptor",
+  "___interceptor_", "__libc_", "_start", "__GI_", "__pthread", "start_thread", "clone", "__clone",
+  "std::", "core::", "alloc::", "__rust_", "rust_begin_unwind", "rust_panic", "__cxa_", "__gnu_cxx::",
+  "runtime.", "testing.tRunner", "operator new", "operator delete", "malloc", "calloc", "realloc", "free",
+  "raise", "abort", "__assert_fail", "__GI_raise", "__GI_abort", "__pthread_kill",
+];
+
+/** A frame is the user's own when neither its file, its module nor its function belongs to a runtime. */
+export function classify(f: Frame): void {
+  let where = f.file !== null ? f.file! : (f.module !== null ? f.module! : "");
+  let user = true;
+  for (let i = 0; i < RUNTIME_PREFIXES.length; i++) {
+    if (where.startsWith(RUNTIME_PREFIXES[i])) { user = false; break; }
+  }
+  for (let i = 0; i < RUNTIME_PATHS.length; i++) {
+    if (where.includes(RUNTIME_PATHS[i])) { user = false; break; }
+  }
+  if (user && f.fn !== null) {
+    let fn = f.fn!;
+    for (let i = 0; i < RUNTIME_FUNCS.length; i++) {
+      let r = RUNTIME_FUNCS[i];
+      if (fn.startsWith(r) && (fn.length == r.length || !isIdentChar(fn.charCodeAt(r.length)) || r.endsWith("_") || r.endsWith(".") || r.endsWith(":"))) {
+        user = false; break;
+      }
+    }
+  }
+  // A frame with neither a source file nor a symbol is not something the user can open.
+  if (f.file === null && f.fn === null) user = false;
+  // A frame known only by its module (no source line) is user code only if the module is the program.
+  if (user && f.file === null && f.module !== null && f.module!.includes(".so")) user = false;
+  f.user = user;
+}
+
+function isIdentChar(c: i32): bool {
+  return isDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F;
+}
+
+/** Splits "file:line:col" / "file:line" at its tail into the frame; returns false when it has no line. */
+export function setLocation(f: Frame, loc: string): bool {
+  // Walk back over up to two ":digits" groups.
+  let end = loc.length;
+  let nums = new Array<i32>(0);
+  let cut = end;
+  for (let k = 0; k < 2; k++) {
+    let i = cut - 1;
+    while (i >= 0 && isDigit(loc.charCodeAt(i))) i--;
+    if (i == cut - 1 || i < 0 || loc.charCodeAt(i) != Char.COLON) break;
+    nums.unshift(I32.parseInt(loc.substring(i + 1, cut)));
+    cut = i;
+  }
+  if (nums.length == 0) return false;
+  f.file = normPath(loc.substring(0, cut));
+  f.line = nums[0];
+  if (nums.length > 1) f.col = nums[1];
+  return true;
+}
+
+/**
+ * Parses a sanitizer frame line:  `#3 0x4011d6 in main /src/main.c:12:5`, `#1 0x7f.. in foo (lib.so+0x1d)`,
+ * `#2 0x7f.. (/lib/libc.so.6+0x271ca) (BuildId: ab12)`. Returns null when the line is not a frame.
+ */
+export function parseSanFrame(l: Line): Frame | null {
+  let p = l.skipSpaces(0);
+  if (l.at(p) != Char.HASH) return null;
+  let idx = l.readInt(p + 1);
+  if (idx < 0) return null;
+  p = l.skipSpaces(l.end);
+  if (!l.matchAt("0x", p)) return null;
+  p = l.skipSpaces(l.skipHex(p + 2));
+  let f = new Frame();
+  f.index = <i32>idx;
+  let end = l.len;
+  // Drop a trailing "(BuildId: ...)".
+  let b = l.lastIndexOf(" (BuildId:");
+  if (b > p) end = b;
+  if (l.matchAt("in ", p)) {
+    p += 3;
+    // The location is the last token: "(module+0x..)" or "file:line[:col]" (or a bare file).
+    let last = end - 1;
+    if (l.at(last) == Char.RPAREN) {
+      let open = l.lastIndexOf(" (", last);
+      if (open > p) {
+        setModule(f, l.str(open + 2, last));
+        f.fn = l.trimmed(p, open);
+      } else {
+        f.fn = l.trimmed(p, end);
+      }
+    } else {
+      let sp = l.lastIndexOfByte(Char.SPACE, end);
+      if (sp > p) {
+        let loc = l.str(sp + 1, end);
+        if (!setLocation(f, loc)) { if (loc.includes("/") || loc.includes(".")) f.file = normPath(loc); else { f.fn = l.trimmed(p, end); classify(f); return f; } }
+        f.fn = l.trimmed(p, sp);
+      } else {
+        f.fn = l.trimmed(p, end);
+      }
+    }
+  } else if (l.at(p) == Char.LPAREN) {
+    let close = l.lastIndexOfByte(Char.RPAREN, end);
+    if (close > p) setModule(f, l.str(p + 1, close));
+  }
+  if (f.fn !== null && (f.fn! == "<null>" || f.fn!.length == 0)) f.fn = null;
+  classify(f);
+  return f;
+}
+
+function setModule(f: Frame, m: string): void {
+  let plus = m.lastIndexOf("+0x");
+  f.module = normPath(plus > 0 ? m.substring(0, plus) : m);
+}
+
+/** The first user frame of a stack, or null. */
+export function firstUser(frames: Array<Frame>): Frame | null {
+  for (let i = 0; i < frames.length; i++) if (frames[i].user) return frames[i];
+  return null;
+}

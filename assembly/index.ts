@@ -1,0 +1,63 @@
+// The engine's entry points. Bytes in, bytes out: the host writes UTF-8 into the buffer alloc() returns,
+// calls an entry point, and reads the result from output()/outputLen(). No imports but env.abort.
+import { Sink } from "./util/sink";
+import { Session } from "./session";
+import { Splitter } from "./splitter";
+import { Tail } from "./tail";
+import { signalName } from "./signals";
+import { renderEnvelope } from "./render";
+
+let input: usize = heap.alloc(1 << 16);
+let inputCap: i32 = 1 << 16;
+const out = new Sink(1 << 16);
+const splitter = new Splitter();
+const tail = new Tail();
+let session: Session | null = null;
+
+/** A buffer of at least len bytes for the next call's input (valid until the next alloc). */
+export function alloc(len: i32): usize {
+  if (len > inputCap) {
+    heap.free(input);
+    inputCap = max(len, inputCap << 1);
+    input = heap.alloc(<usize>inputCap);
+  }
+  return input;
+}
+
+/** Starts a verdict. exitCode is read only when hasExit; signal is a Linux signal number or 0. */
+export function begin(exitCode: i32, hasExit: bool, signal: i32, timedOut: bool): void {
+  let s = new Session(splitter, tail);
+  let e = s.facts.exit;
+  e.code = exitCode;
+  e.known = hasExit;
+  e.signal = signalName(signal);
+  e.timedOut = timedOut;
+  session = s;
+}
+
+/** Feeds len bytes from the input buffer. */
+export function feed(len: i32): void {
+  let s = session;
+  if (s === null) return;
+  s.feed(input, len);
+}
+
+/** Ends the verdict; returns the length of the verdict JSON at output(). */
+export function finish(): i32 {
+  let s = session;
+  out.reset();
+  if (s === null) return 0;
+  s.finish(out);
+  session = null;
+  return <i32>out.len;
+}
+
+/** Renders the run-result envelope JSON (len bytes in the input buffer) as text; returns its length. */
+export function render(len: i32): i32 {
+  out.reset();
+  renderEnvelope(input, len, out);
+  return <i32>out.len;
+}
+
+export function output(): usize { return out.buf; }
+export function outputLen(): i32 { return <i32>out.len; }

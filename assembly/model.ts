@@ -1,0 +1,115 @@
+// The facts a log yields, as the parsers collect them. verdict.ts turns them into sbx.verdict/1 JSON.
+
+export const MAX_DIAGNOSTICS = 400;
+export const MAX_FRAMES = 64;
+export const MAX_FAILURES = 500;
+
+export class Frame {
+  index: i32 = -1;
+  fn: string | null = null;
+  file: string | null = null;
+  line: i32 = -1;
+  col: i32 = -1;
+  module: string | null = null;
+  user: bool = false;
+}
+
+export class Diagnostic {
+  tool: string = "";
+  severity: string = "error";
+  file: string | null = null;
+  line: i32 = -1;
+  col: i32 = -1;
+  code: string | null = null;
+  message: string = "";
+  /** Notes grouped under an error (template instantiation, "required from here", include chain). */
+  notes: Array<Diagnostic> = [];
+}
+
+export class Crash {
+  tool: string = "";
+  kind: string = "";
+  access: string | null = null;
+  size: i64 = -1;
+  address: string | null = null;
+  summary: string | null = null;
+  message: string | null = null;
+  frames: Array<Frame> = [];
+  allocFrames: Array<Frame> = [];
+  freeFrames: Array<Frame> = [];
+  /** A second stack when the report has one (the other access of a data race). */
+  otherFrames: Array<Frame> = [];
+  thread: string | null = null;
+}
+
+export class TestFailure {
+  name: string = "";
+  file: string | null = null;
+  line: i32 = -1;
+  message: string = "";
+  expected: string | null = null;
+  actual: string | null = null;
+}
+
+export class Tests {
+  runner: string = "";
+  passed: i64 = 0;
+  failed: i64 = 0;
+  errors: i64 = 0;
+  skipped: i64 = 0;
+  failures: Array<TestFailure> = [];
+  /** Set when the runner printed its own totals (then they win over counting). */
+  totals: bool = false;
+}
+
+export class ExitInfo {
+  code: i32 = 0;
+  known: bool = false;
+  signal: string | null = null;
+  timedOut: bool = false;
+}
+
+export class Facts {
+  exit: ExitInfo = new ExitInfo();
+  diagnostics: Array<Diagnostic> = [];
+  diagnosticsDropped: i32 = 0;
+  errorCount: i32 = 0;
+  warningCount: i32 = 0;
+  crash: Crash | null = null;
+  crashCount: i32 = 0;
+  tests: Tests | null = null;
+  /** A timeout the log itself reports (timeout(1), a runner's own "timed out"). */
+  timeoutSeen: bool = false;
+  /** "command not found" style failure before the command ran. */
+  setupFailure: string | null = null;
+  /** make's "*** [...] Error N" or a build tool's own failure line, without a diagnostic. */
+  buildFailedLine: string | null = null;
+  rawBytes: i64 = 0;
+  lines: i64 = 0;
+  nulBytes: i64 = 0;
+  invalidUtf8: i64 = 0;
+
+  addDiagnostic(d: Diagnostic): void {
+    if (d.severity == "error") this.errorCount++;
+    else if (d.severity == "warning") this.warningCount++;
+    if (this.diagnostics.length >= MAX_DIAGNOSTICS) { this.diagnosticsDropped++; return; }
+    this.diagnostics.push(d);
+  }
+
+  lastDiagnostic(): Diagnostic | null {
+    let n = this.diagnostics.length;
+    return n > 0 ? this.diagnostics[n - 1] : null;
+  }
+
+  /** Keeps the first crash: later reports in the same log are usually consequences of it. */
+  setCrash(c: Crash): void {
+    this.crashCount++;
+    if (this.crash === null) this.crash = c;
+  }
+
+  testsFor(runner: string): Tests {
+    let t = this.tests;
+    if (t === null) { t = new Tests(); t.runner = runner; this.tests = t; }
+    return t;
+  }
+}

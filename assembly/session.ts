@@ -1,0 +1,87 @@
+// One verdict in the making: bytes arrive in chunks, are cut into lines, offered to the parsers in order;
+// what no parser claims goes to the tail. finish() settles exit-derived facts and writes the JSON.
+import { Char } from "./util/chars";
+import { Line } from "./util/line";
+import { Sink, JsonWriter } from "./util/sink";
+import { Facts, Crash } from "./model";
+import { Parser } from "./parser";
+import { Splitter } from "./splitter";
+import { Tail } from "./tail";
+import { makeParsers } from "./parsers";
+import { writeVerdict } from "./verdict";
+
+export class Session {
+  facts: Facts = new Facts();
+  parsers: Parser[] = makeParsers();
+  active: i32 = -1;
+  splitter: Splitter;
+  tail: Tail;
+
+  constructor(splitter: Splitter, tail: Tail) {
+    this.splitter = splitter;
+    this.tail = tail;
+    splitter.reset();
+    tail.reset();
+  }
+
+  feed(ptr: usize, len: i32): void {
+    let f = this.facts;
+    f.rawBytes += len;
+    let start = ptr;
+    let end = ptr + <usize>len;
+    let sp = this.splitter;
+    for (let p = ptr; p < end; p++) {
+      let c = load<u8>(p);
+      if (c == Char.LF) {
+        this.line(sp.take(start, <i32>(p - start)));
+        start = p + 1;
+      } else if (c == 0) {
+        f.nulBytes++;
+      }
+    }
+    if (start < end) sp.keep(start, <i32>(end - start));
+  }
+
+  private line(l: Line): void {
+    let f = this.facts;
+    f.lines++;
+    let ps = this.parsers;
+    let a = this.active;
+    if (a >= 0) {
+      let p = unchecked(ps[a]);
+      if (p.claim(l, f)) {
+        if (!p.busy()) this.active = -1;
+        return;
+      }
+      this.active = -1;
+    }
+    for (let i = 0, n = ps.length; i < n; i++) {
+      let p = unchecked(ps[i]);
+      if (p.claim(l, f)) {
+        if (p.busy()) this.active = i;
+        return;
+      }
+    }
+    this.tail.push(l);
+  }
+
+  finish(out: Sink): void {
+    let last = this.splitter.rest();
+    if (last !== null) this.line(last);
+    let f = this.facts;
+    for (let i = 0; i < this.parsers.length; i++) this.parsers[i].finish(f);
+    let e = f.exit;
+    // A signal with no report of its own is still a crash, unless it was our own timeout kill.
+    if (f.crash === null && e.signal !== null && !e.timedOut && !f.timeoutSeen) {
+      let c = new Crash();
+      c.tool = "signal";
+      c.kind = e.signal!;
+      c.summary = "killed by " + e.signal!;
+      f.setCrash(c);
+    }
+    // timeout(1) exits 124; with nothing else in the log that is the whole story.
+    if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
+    out.reset();
+    writeVerdict(new JsonWriter(out), f, e, this.tail.lines());
+  }
+}

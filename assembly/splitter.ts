@@ -1,0 +1,92 @@
+// Cuts a byte stream, fed in chunks of any size, into clean lines: CR and CRLF line ends, carriage-return
+// redraws (progress bars keep their last state), ANSI colour and cursor sequences removed. Memory stays
+// bounded: a line longer than MAX_LINE is cut there and the rest of it dropped.
+import { Char } from "./util/chars";
+import { Line } from "./util/line";
+
+export const MAX_LINE = 65536;
+
+export class Splitter {
+  private carry: usize = heap.alloc(MAX_LINE);
+  private carryLen: i32 = 0;
+  private carryCut: bool = false;
+  private clean: usize = heap.alloc(MAX_LINE);
+  /** Lines longer than MAX_LINE seen so far. */
+  longLines: i32 = 0;
+  line: Line = new Line();
+  private lineNo: i32 = 0;
+
+  reset(): void { this.carryLen = 0; this.carryCut = false; this.lineNo = 0; this.longLines = 0; }
+
+  /** Appends bytes that do not end a line to the carry buffer. */
+  keep(ptr: usize, n: i32): void {
+    let room = MAX_LINE - this.carryLen;
+    if (n > room) { n = room; this.carryCut = true; }
+    if (n > 0) memory.copy(this.carry + <usize>this.carryLen, ptr, <usize>n);
+    this.carryLen += n;
+  }
+
+  /** Completes the pending line with bytes [ptr, ptr+n) and returns it cleaned. */
+  take(ptr: usize, n: i32): Line {
+    let p = ptr; let len = n;
+    if (this.carryLen > 0) {
+      this.keep(ptr, n);
+      p = this.carry; len = this.carryLen;
+      if (this.carryCut) this.longLines++;
+      this.carryLen = 0; this.carryCut = false;
+    } else if (n > MAX_LINE) {
+      len = MAX_LINE; this.longLines++;
+    }
+    return this.cleaned(p, len);
+  }
+
+  /** The unterminated last line at end of input, or null. */
+  rest(): Line | null {
+    if (this.carryLen == 0) return null;
+    return this.take(0, 0);
+  }
+
+  private cleaned(p: usize, len: i32): Line {
+    // Strip a trailing CR (CRLF), then keep only what follows the last bare CR (a redrawn line).
+    if (len > 0 && load<u8>(p + <usize>(len - 1)) == Char.CR) len--;
+    let needs = false;
+    for (let i = 0; i < len; i++) {
+      let c = load<u8>(p + <usize>i);
+      if (c == Char.ESC || c == Char.CR) { needs = true; break; }
+    }
+    let l = this.line;
+    l.no = ++this.lineNo;
+    if (!needs) { l.ptr = p; l.len = len; return l; }
+    let o = this.clean;
+    let n = 0;
+    let i = 0;
+    while (i < len) {
+      let c = <i32>load<u8>(p + <usize>i);
+      if (c == Char.CR) { n = 0; i++; continue; }
+      if (c != Char.ESC) { store<u8>(o + <usize>n, <u8>c); n++; i++; continue; }
+      i++;
+      if (i >= len) break;
+      let k = <i32>load<u8>(p + <usize>i);
+      if (k == Char.LBRACKET) {
+        // CSI: parameters and intermediates, then one final byte in 0x40..0x7E.
+        i++;
+        while (i < len) {
+          let b = <i32>load<u8>(p + <usize>i); i++;
+          if (b >= 0x40 && b <= 0x7E) break;
+        }
+      } else if (k == Char.RBRACKET) {
+        // OSC: up to BEL or ESC backslash (terminal hyperlinks and titles).
+        i++;
+        while (i < len) {
+          let b = <i32>load<u8>(p + <usize>i); i++;
+          if (b == Char.BEL) break;
+          if (b == Char.ESC && i < len && load<u8>(p + <usize>i) == Char.BACKSLASH) { i++; break; }
+        }
+      } else {
+        i++; // two-byte escape
+      }
+    }
+    l.ptr = o; l.len = n;
+    return l;
+  }
+}

@@ -1,0 +1,105 @@
+// A view of one log line as UTF-8 bytes (no copy). Valid only during the claim call that received it:
+// parsers turn just the slices they keep into strings with str().
+import { Char, isDigit, isSpace, isHex } from "./chars";
+import { decode } from "./utf8";
+
+export class Line {
+  ptr: usize = 0;
+  len: i32 = 0;
+  /** 1-based line number in the log. */
+  no: i32 = 0;
+  /** End position of the last readInt/readHex call. */
+  end: i32 = 0;
+
+  @inline at(i: i32): i32 {
+    if (<u32>i >= <u32>this.len) return -1;
+    return <i32>load<u8>(this.ptr + <usize>i);
+  }
+
+  /** True when the ASCII string s occurs at byte position pos. */
+  matchAt(s: string, pos: i32): bool {
+    let n = s.length;
+    if (pos < 0 || pos + n > this.len) return false;
+    let p = this.ptr + <usize>pos;
+    let q = changetype<usize>(s);
+    for (let i = 0; i < n; i++) {
+      if (<u32>load<u8>(p + <usize>i) != <u32>load<u16>(q + (<usize>i << 1))) return false;
+    }
+    return true;
+  }
+
+  @inline startsWith(s: string): bool { return this.matchAt(s, 0); }
+  @inline endsWith(s: string): bool { return this.matchAt(s, this.len - s.length); }
+
+  indexOf(s: string, from: i32 = 0): i32 {
+    let n = s.length;
+    if (n == 0) return from;
+    let first = <u32>load<u16>(changetype<usize>(s));
+    let last = this.len - n;
+    for (let i = max(from, 0); i <= last; i++) {
+      if (<u32>load<u8>(this.ptr + <usize>i) == first && this.matchAt(s, i)) return i;
+    }
+    return -1;
+  }
+
+  lastIndexOf(s: string, before: i32 = 0x7FFFFFFF): i32 {
+    let n = s.length;
+    let i = min(before, this.len) - n;
+    for (; i >= 0; i--) if (this.matchAt(s, i)) return i;
+    return -1;
+  }
+
+  indexOfByte(c: i32, from: i32 = 0): i32 {
+    for (let i = max(from, 0); i < this.len; i++) if (<i32>load<u8>(this.ptr + <usize>i) == c) return i;
+    return -1;
+  }
+
+  lastIndexOfByte(c: i32, before: i32 = 0x7FFFFFFF): i32 {
+    for (let i = min(before, this.len) - 1; i >= 0; i--) if (<i32>load<u8>(this.ptr + <usize>i) == c) return i;
+    return -1;
+  }
+
+  contains(s: string): bool { return this.indexOf(s) >= 0; }
+
+  /** First position at or after pos that is not a space or tab. */
+  skipSpaces(pos: i32): i32 {
+    while (pos < this.len && isSpace(this.at(pos))) pos++;
+    return pos;
+  }
+
+  /** Number of leading spaces and tabs. */
+  @inline indent(): i32 { return this.skipSpaces(0); }
+
+  isBlank(): bool { return this.skipSpaces(0) >= this.len; }
+
+  /** Reads a decimal integer at pos; returns -1 when none. The end position is left in this.end. */
+  readInt(pos: i32): i64 {
+    let v: i64 = 0;
+    let i = pos;
+    while (i < this.len && isDigit(this.at(i)) && i - pos < 18) { v = v * 10 + <i64>(this.at(i) - Char._0); i++; }
+    this.end = i;
+    return i == pos ? -1 : v;
+  }
+
+  /** Position after a run of hex digits starting at pos (pos itself when none). */
+  skipHex(pos: i32): i32 {
+    while (pos < this.len && isHex(this.at(pos))) pos++;
+    return pos;
+  }
+
+  /** The bytes [a, b) as a string; invalid UTF-8 becomes U+FFFD. */
+  str(a: i32, b: i32 = 0x7FFFFFFF): string {
+    a = max(a, 0); b = min(b, this.len);
+    if (b <= a) return "";
+    return decode(this.ptr + <usize>a, b - a);
+  }
+
+  /** The bytes [a, b) trimmed of surrounding spaces, as a string. */
+  trimmed(a: i32, b: i32 = 0x7FFFFFFF): string {
+    a = this.skipSpaces(max(a, 0)); b = min(b, this.len);
+    while (b > a && isSpace(this.at(b - 1))) b--;
+    return this.str(a, b);
+  }
+
+  toString(): string { return this.str(0, this.len); }
+}

@@ -1,0 +1,149 @@
+// A growable byte buffer that output (JSON, rendered text) is written into once, never by string +=.
+
+export class Sink {
+  buf: usize;
+  cap: usize;
+  len: usize = 0;
+
+  constructor(cap: usize = 4096) {
+    this.buf = heap.alloc(cap);
+    this.cap = cap;
+  }
+
+  reset(): void { this.len = 0; }
+
+  private grow(extra: usize): void {
+    let want = this.len + extra;
+    if (want <= this.cap) return;
+    let cap = this.cap << 1;
+    while (cap < want) cap <<= 1;
+    this.buf = heap.realloc(this.buf, cap);
+    this.cap = cap;
+  }
+
+  byte(c: i32): void {
+    this.grow(1);
+    store<u8>(this.buf + this.len, <u8>c);
+    this.len++;
+  }
+
+  bytes(ptr: usize, n: usize): void {
+    this.grow(n);
+    memory.copy(this.buf + this.len, ptr, n);
+    this.len += n;
+  }
+
+  /** Writes s as UTF-8. */
+  str(s: string): void {
+    let n = s.length;
+    this.grow(<usize>n * 3);
+    let p = this.buf + this.len;
+    let q = changetype<usize>(s);
+    for (let i = 0; i < n; i++) {
+      let c = <u32>load<u16>(q + (<usize>i << 1));
+      if (c < 0x80) { store<u8>(p++, <u8>c); continue; }
+      if (c < 0x800) {
+        store<u8>(p++, <u8>(0xC0 | (c >> 6)));
+        store<u8>(p++, <u8>(0x80 | (c & 0x3F)));
+        continue;
+      }
+      if ((c & 0xFC00) == 0xD800 && i + 1 < n) {
+        let d = <u32>load<u16>(q + (<usize>(i + 1) << 1));
+        if ((d & 0xFC00) == 0xDC00) {
+          let cp = 0x10000 + (((c & 0x3FF) << 10) | (d & 0x3FF));
+          store<u8>(p++, <u8>(0xF0 | (cp >> 18)));
+          store<u8>(p++, <u8>(0x80 | ((cp >> 12) & 0x3F)));
+          store<u8>(p++, <u8>(0x80 | ((cp >> 6) & 0x3F)));
+          store<u8>(p++, <u8>(0x80 | (cp & 0x3F)));
+          i++;
+          continue;
+        }
+      }
+      if ((c & 0xF800) == 0xD800) c = 0xFFFD;
+      store<u8>(p++, <u8>(0xE0 | (c >> 12)));
+      store<u8>(p++, <u8>(0x80 | ((c >> 6) & 0x3F)));
+      store<u8>(p++, <u8>(0x80 | (c & 0x3F)));
+    }
+    this.len = p - this.buf;
+  }
+
+  int(v: i64): void {
+    if (v < 0) { this.byte(0x2D); v = -v; }
+    if (v == 0) { this.byte(0x30); return; }
+    let tmp = new StaticArray<u8>(20);
+    let n = 0;
+    while (v > 0) { tmp[n++] = <u8>(0x30 + <i32>(v % 10)); v /= 10; }
+    while (n > 0) this.byte(tmp[--n]);
+  }
+
+  /** Writes s as a JSON string literal. */
+  jstr(s: string | null): void {
+    if (s === null) { this.str("null"); return; }
+    this.byte(0x22);
+    let n = s.length;
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      let c = s.charCodeAt(i);
+      if (c >= 0x20 && c != 0x22 && c != 0x5C) continue;
+      if (i > start) this.str(s.substring(start, i));
+      start = i + 1;
+      if (c == 0x22) this.str("\\\"");
+      else if (c == 0x5C) this.str("\\\\");
+      else if (c == 0x0A) this.str("\\n");
+      else if (c == 0x09) this.str("\\t");
+      else if (c == 0x0D) this.str("\\r");
+      else {
+        this.str("\\u00");
+        this.byte(HEX.charCodeAt(c >> 4));
+        this.byte(HEX.charCodeAt(c & 15));
+      }
+    }
+    if (start == 0) this.str(s); else if (start < n) this.str(s.substring(start));
+    this.byte(0x22);
+  }
+
+  toString(): string { return String.UTF8.decodeUnsafe(this.buf, this.len); }
+}
+
+const HEX = "0123456789abcdef";
+
+/** Writes JSON objects/arrays with commas placed for the caller. */
+export class JsonWriter {
+  out: Sink;
+  private first: bool = true;
+
+  constructor(out: Sink) { this.out = out; }
+
+  private sep(): void {
+    if (!this.first) this.out.byte(0x2C);
+    this.first = false;
+  }
+  private key(k: string): void {
+    this.sep();
+    this.out.jstr(k);
+    this.out.byte(0x3A);
+  }
+
+  beginObject(): void { this.out.byte(0x7B); this.first = true; }
+  endObject(): void { this.out.byte(0x7D); this.first = false; }
+  beginArray(): void { this.out.byte(0x5B); this.first = true; }
+  endArray(): void { this.out.byte(0x5D); this.first = false; }
+
+  /** Starts a nested object or array under key k (call beginObject/beginArray next). */
+  field(k: string): void { this.key(k); this.first = true; }
+  /** Starts a nested element of an array. */
+  item(): void { this.sep(); this.first = true; }
+
+  str(k: string, v: string | null): void { this.key(k); this.out.jstr(v); }
+  int(k: string, v: i64): void { this.key(k); this.out.int(v); }
+  /** An integer field that is null when v < 0. */
+  intOrNull(k: string, v: i64): void { this.key(k); if (v < 0) this.out.str("null"); else this.out.int(v); }
+  bool(k: string, v: bool): void { this.key(k); this.out.str(v ? "true" : "false"); }
+  nul(k: string): void { this.key(k); this.out.str("null"); }
+  /** Writes v, already valid JSON, under key k. */
+  raw(k: string, v: string): void { this.key(k); this.out.str(v); }
+
+  strItem(v: string | null): void { this.sep(); this.out.jstr(v); }
+  /** Writes a value that is already JSON after field(k) or item(). */
+  value(json: string): void { this.out.str(json); this.first = false; }
+}

@@ -1,0 +1,194 @@
+// Facts -> sbx.verdict/1 JSON: the status by precedence, the crash identity, and the fixed key order.
+import { Facts, Frame, Crash, Diagnostic, Tests, TestFailure, ExitInfo } from "./model";
+import { firstUser, basename } from "./frames";
+import { hintFor } from "./hints";
+import { JsonWriter } from "./util/sink";
+
+export function statusOf(f: Facts, e: ExitInfo): string {
+  if (f.setupFailure !== null) return "setup-failed";
+  if (e.timedOut || f.timeoutSeen) return "timeout";
+  if (f.crash !== null) return "crash";
+  if (f.errorCount > 0 || f.buildFailedLine !== null) return "build-failed";
+  let t = f.tests;
+  if (t !== null && (t.failed > 0 || t.errors > 0)) return "tests-failed";
+  if (e.signal !== null || (e.known && e.code != 0)) return "runtime-error";
+  return "pass";
+}
+
+/** An address-free name for a crash: the same bug gives the same identity across runs and machines. */
+export function identityOf(c: Crash): string {
+  let parts = new Array<string>(0);
+  parts.push(c.tool);
+  parts.push(c.kind);
+  if (c.access !== null) parts.push(c.access!);
+  let u = firstUser(c.frames);
+  if (u !== null) {
+    parts.push((u.fn !== null ? u.fn! : "?") + "@" + basename(u.file !== null ? u.file : u.module));
+  }
+  return parts.join("/");
+}
+
+function writeFrame(w: JsonWriter, fr: Frame): void {
+  w.beginObject();
+  w.intOrNull("index", fr.index);
+  w.str("function", fr.fn);
+  w.str("file", fr.file);
+  w.intOrNull("line", fr.line);
+  w.intOrNull("col", fr.col);
+  w.str("module", fr.module);
+  w.bool("user", fr.user);
+  w.endObject();
+}
+
+function writeFrames(w: JsonWriter, key: string, frames: Array<Frame>): void {
+  w.field(key);
+  w.beginArray();
+  for (let i = 0; i < frames.length; i++) { w.item(); writeFrame(w, frames[i]); }
+  w.endArray();
+}
+
+function writeDiag(w: JsonWriter, d: Diagnostic): void {
+  w.beginObject();
+  w.str("tool", d.tool);
+  w.str("severity", d.severity);
+  w.str("file", d.file);
+  w.intOrNull("line", d.line);
+  w.intOrNull("col", d.col);
+  w.str("code", d.code);
+  w.str("message", d.message);
+  if (d.notes.length > 0) {
+    w.field("notes");
+    w.beginArray();
+    for (let i = 0; i < d.notes.length; i++) { w.item(); writeDiag(w, d.notes[i]); }
+    w.endArray();
+  }
+  w.endObject();
+}
+
+function writeCrash(w: JsonWriter, c: Crash): void {
+  w.beginObject();
+  w.str("tool", c.tool);
+  w.str("kind", c.kind);
+  w.str("access", c.access);
+  w.intOrNull("size", c.size);
+  w.str("address", c.address);
+  w.str("summary", c.summary);
+  w.str("message", c.message);
+  w.str("thread", c.thread);
+  writeFrames(w, "frames", c.frames);
+  writeFrames(w, "alloc_frames", c.allocFrames);
+  writeFrames(w, "free_frames", c.freeFrames);
+  if (c.otherFrames.length > 0) writeFrames(w, "other_frames", c.otherFrames);
+  let u = firstUser(c.frames);
+  w.field("first_user_frame");
+  if (u === null) w.value("null"); else writeFrame(w, u);
+  w.str("identity", identityOf(c));
+  w.str("hint", hintFor(c.kind));
+  w.endObject();
+}
+
+function writeFailure(w: JsonWriter, t: TestFailure): void {
+  w.beginObject();
+  w.str("name", t.name);
+  w.str("file", t.file);
+  w.intOrNull("line", t.line);
+  w.str("message", t.message);
+  w.str("expected", t.expected);
+  w.str("actual", t.actual);
+  w.endObject();
+}
+
+function writeTests(w: JsonWriter, t: Tests): void {
+  w.beginObject();
+  w.str("runner", t.runner);
+  w.int("passed", t.passed);
+  w.int("failed", t.failed);
+  w.int("errors", t.errors);
+  w.int("skipped", t.skipped);
+  w.field("failures");
+  w.beginArray();
+  for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }
+  w.endArray();
+  w.endObject();
+}
+
+/** Failures sharing a root cause (same message and location), for groups of two or more. */
+function writeGroups(w: JsonWriter, t: Tests | null): void {
+  w.field("error_groups");
+  w.beginArray();
+  if (t !== null) {
+    let seen = new Map<string, i32>();
+    let keys = new Array<string>(0);
+    let counts = new Array<i32>(0);
+    let firsts = new Array<TestFailure>(0);
+    let names = new Array<Array<string>>(0);
+    for (let i = 0; i < t.failures.length; i++) {
+      let f = t.failures[i];
+      let k = f.message + "\u0000" + (f.file !== null ? f.file! : "") + ":" + f.line.toString();
+      if (seen.has(k)) {
+        let j = seen.get(k);
+        counts[j]++;
+        if (names[j].length < 5) names[j].push(f.name);
+      } else {
+        seen.set(k, keys.length);
+        keys.push(k); counts.push(1); firsts.push(f); names.push([f.name]);
+      }
+    }
+    for (let j = 0; j < keys.length; j++) {
+      if (counts[j] < 2) continue;
+      let f = firsts[j];
+      w.item();
+      w.beginObject();
+      w.int("count", counts[j]);
+      w.str("message", f.message);
+      w.str("file", f.file);
+      w.intOrNull("line", f.line);
+      w.field("tests");
+      w.beginArray();
+      for (let i = 0; i < names[j].length; i++) w.strItem(names[j][i]);
+      w.endArray();
+      w.endObject();
+    }
+  }
+  w.endArray();
+}
+
+export function writeVerdict(w: JsonWriter, f: Facts, e: ExitInfo, tail: string[]): void {
+  w.beginObject();
+  w.str("schema", "sbx.verdict/1");
+  w.str("status", statusOf(f, e));
+  w.field("exit");
+  w.beginObject();
+  if (e.known) w.int("code", e.code); else w.nul("code");
+  w.str("signal", e.signal);
+  w.bool("timed_out", e.timedOut || f.timeoutSeen);
+  w.endObject();
+  w.field("diagnostics");
+  w.beginArray();
+  for (let i = 0; i < f.diagnostics.length; i++) { w.item(); writeDiag(w, f.diagnostics[i]); }
+  w.endArray();
+  w.field("counts");
+  w.beginObject();
+  w.int("errors", f.errorCount);
+  w.int("warnings", f.warningCount);
+  w.int("diagnostics_dropped", f.diagnosticsDropped);
+  w.int("crashes", f.crashCount);
+  w.endObject();
+  w.field("crash");
+  let c = f.crash;
+  if (c === null) w.value("null"); else writeCrash(w, c);
+  w.field("tests");
+  let t = f.tests;
+  if (t === null) w.value("null"); else writeTests(w, t);
+  writeGroups(w, t);
+  w.str("setup_error", f.setupFailure);
+  w.str("build_failure", f.buildFailedLine);
+  w.field("tail");
+  w.beginArray();
+  for (let i = 0; i < tail.length; i++) w.strItem(tail[i]);
+  w.endArray();
+  w.int("raw_bytes", f.rawBytes);
+  w.int("lines", f.lines);
+  w.bool("binary", f.nulBytes > 0);
+  w.endObject();
+}

@@ -1,0 +1,29 @@
+// `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json).
+import { defineCommand } from 'citty';
+import { SbxError } from '../errors.js';
+import { loadEngine } from '../load-engine.js';
+import { verdictOfFile, verdictOfStdin } from '../log-source.js';
+import { parseExit, parseSignal } from '../parse-flags.js';
+import { print } from '../output.js';
+
+export default defineCommand({
+  meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
+  args: {
+    raw: { type: 'string', description: 'the log file, or - for standard input', required: true },
+    exit: { type: 'string', description: 'the command\'s exit code, when known' },
+    signal: { type: 'string', description: 'the signal that killed the command (SIGSEGV or 11)' },
+    'timed-out': { type: 'boolean', description: 'the command was killed by a timeout' },
+    json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+  },
+  async run({ args }) {
+    const engine = await loadEngine();
+    const opts = { exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']) };
+    if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
+    const env = args.raw === '-'
+      ? await verdictOfStdin(engine, opts)
+      : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
+    if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${args.raw === '-' ? 'standard input' : args.raw} is empty; the verdict rests on the exit status alone\n`);
+    print(engine, env, Boolean(args.json));
+    return env;
+  },
+});

@@ -1,0 +1,153 @@
+// The Wasm verdict engine, with no Node imports: the same module loads in Node and in a browser.
+// Bytes in, bytes out: logs go into the module's memory in chunks, the verdict JSON comes back.
+import * as v from 'valibot';
+import wasmBytes from '../../build/sbx.wasm';
+import { SbxError } from './errors.js';
+import { RunResultSchema, VerdictSchema, issueText, type RunResult, type Verdict } from './schema.js';
+import { signalNumber } from './signals.js';
+
+export type { RunResult, Verdict } from './schema.js';
+
+export interface VerdictOptions {
+  /** The command's exit code, when it exited. */
+  exit?: number | null;
+  /** The signal that killed it (name or number), when one did. */
+  signal?: string | number | null;
+  timedOut?: boolean;
+  /** Path of the raw log on disk, recorded in the envelope. */
+  log?: string | null;
+}
+
+export interface VerdictStream {
+  push(chunk: Uint8Array): void;
+  end(): RunResult;
+}
+
+export interface Engine {
+  verdict(bytes: Uint8Array, opts?: VerdictOptions): RunResult;
+  stream(opts?: VerdictOptions): VerdictStream;
+  render(env: RunResult): string;
+  /** Bytes of linear memory the instance holds now (bounded by design). */
+  memoryBytes(): number;
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  alloc(len: number): number;
+  begin(exit: number, hasExit: number, signal: number, timedOut: number): void;
+  feed(len: number): void;
+  finish(): number;
+  render(len: number): number;
+  output(): number;
+}
+
+const CHUNK = 1 << 20;
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8');
+
+export interface EngineOptions {
+  /** The module's bytes or a compiled module; default: the copy bundled with sbx. */
+  wasm?: BufferSource | WebAssembly.Module;
+}
+
+export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
+  const mod = opts.wasm instanceof WebAssembly.Module ? opts.wasm : await WebAssembly.compile(opts.wasm ?? wasmBytes);
+  let x: Exports | null = null;
+  let busy = false;
+
+  // Instantiation is synchronous (the module is small), so a trapped instance can be replaced at once.
+  const instantiate = (): Exports => {
+    let mem: WebAssembly.Memory | null = null;
+    const inst = new WebAssembly.Instance(mod, {
+      env: {
+        abort(msg: number, file: number, line: number, col: number) {
+          throw new SbxError('E_ENGINE', `verdict engine aborted: ${readAsString(mem, msg)} at ${readAsString(mem, file)}:${line}:${col}; this is a bug in sbx, please report it with the log`);
+        },
+      },
+    });
+    const e = inst.exports as unknown as Exports;
+    mem = e.memory;
+    return e;
+  };
+  x = instantiate();
+  // A trap leaves the instance in an unknown state: the next call gets a fresh one.
+  let poisoned = false;
+  const fresh = (): Exports => {
+    if (poisoned) { x = instantiate(); poisoned = false; }
+    return x!;
+  };
+  const guard = <T>(fn: (e: Exports) => T): T => {
+    const e = fresh();
+    try {
+      return fn(e);
+    } catch (err) {
+      poisoned = true;
+      busy = false;
+      if (err instanceof SbxError) throw err;
+      throw new SbxError('E_ENGINE', `verdict engine failed: ${(err as Error).message}; this is a bug in sbx, please report it with the log`);
+    }
+  };
+
+  const feedBytes = (e: Exports, bytes: Uint8Array): void => {
+    for (let off = 0; off < bytes.length; off += CHUNK) {
+      const part = bytes.subarray(off, Math.min(off + CHUNK, bytes.length));
+      const ptr = e.alloc(part.length);
+      new Uint8Array(e.memory.buffer, ptr, part.length).set(part);
+      e.feed(part.length);
+    }
+  };
+
+  const start = (e: Exports, o: VerdictOptions): void => {
+    const sig = signalNumber(o.signal);
+    if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
+    const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
+    e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, o.timedOut ? 1 : 0);
+  };
+
+  const end = (e: Exports, o: VerdictOptions): RunResult => {
+    const n = e.finish();
+    const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+    const parsed = v.safeParse(VerdictSchema, JSON.parse(text));
+    if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a verdict outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
+    return envelope(parsed.output, o.log ?? null);
+  };
+
+  return {
+    verdict(bytes, o = {}) {
+      if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another verdict');
+      return guard((e) => { start(e, o); feedBytes(e, bytes); return end(e, o); });
+    },
+    stream(o = {}) {
+      if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another');
+      guard((e) => start(e, o));
+      busy = true;
+      return {
+        push(chunk) { guard((e) => feedBytes(e, chunk)); },
+        end() { const r = guard((e) => end(e, o)); busy = false; return r; },
+      };
+    },
+    render(env) {
+      const checked = v.safeParse(RunResultSchema, env);
+      if (!checked.success) throw new SbxError('E_ENVELOPE', `cannot render: not a sbx.run-result/1 envelope (${issueText(checked.issues)})`);
+      return guard((e) => {
+        const bytes = utf8.encode(JSON.stringify(env));
+        const ptr = e.alloc(bytes.length);
+        new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
+        const n = e.render(bytes.length);
+        return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+      });
+    },
+    memoryBytes() { return x!.memory.buffer.byteLength; },
+  };
+}
+
+export function envelope(verdict: Verdict, log: string | null): RunResult {
+  return { schema: 'sbx.run-result/1', outcome: null, verdict, delta: null, log };
+}
+
+function readAsString(mem: WebAssembly.Memory | null, ptr: number): string {
+  if (!mem || !ptr) return '?';
+  const u32 = new Uint32Array(mem.buffer);
+  const len = u32[(ptr - 4) >>> 2]! >>> 1;
+  return String.fromCharCode(...new Uint16Array(mem.buffer, ptr, Math.min(len, 500)));
+}

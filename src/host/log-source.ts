@@ -1,0 +1,49 @@
+// Reads a recorded log (a file or stdin) into an engine stream in bounded chunks, so a 1 GB log never
+// sits in memory whole. Problems come back as SbxError with the cause and what to do.
+import { open, stat } from 'node:fs/promises';
+import { SbxError } from './errors.js';
+import type { Engine, RunResult, VerdictOptions } from './engine.js';
+
+const CHUNK = 1 << 20;
+
+export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    throw fsError(err, path);
+  }
+  if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
+  const fh = await open(path, 'r').catch((err: unknown) => { throw fsError(err, path); });
+  try {
+    const s = engine.stream(opts);
+    const buf = new Uint8Array(CHUNK);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      s.push(buf.subarray(0, bytesRead));
+    }
+    return s.end();
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, tee?: (chunk: Uint8Array) => void): Promise<RunResult> {
+  const s = engine.stream(opts);
+  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) {
+    tee?.(chunk);
+    s.push(chunk);
+  }
+  return s.end();
+}
+
+export function fsError(err: unknown, path: string): SbxError {
+  const code = (err as NodeJS.ErrnoException)?.code ?? 'EIO';
+  const why: Record<string, string> = {
+    ENOENT: 'no such file; check the path (relative paths start from the current directory)',
+    EACCES: 'permission denied; check the file mode or run as its owner',
+    EISDIR: 'it is a directory; give the log file itself',
+  };
+  return new SbxError(`E_${code}`, `cannot read ${path}: ${why[code] ?? (err as Error).message}`);
+}

@@ -1,0 +1,98 @@
+// The run-result contract (docs/run-result.md) as valibot schemas: every envelope sbx emits, and every
+// one it reads back (the engine's JSON, state files), is checked against these.
+import * as v from 'valibot';
+
+const int = v.pipe(v.number(), v.integer());
+const nint = v.nullable(int);
+const nstr = v.nullable(v.string());
+
+export const FrameSchema = v.object({
+  index: nint, function: nstr, file: nstr, line: nint, col: nint, module: nstr, user: v.boolean(),
+});
+
+const DiagnosticBase = {
+  tool: v.string(),
+  severity: v.picklist(['error', 'warning', 'note']),
+  file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
+};
+export const DiagnosticSchema = v.object({
+  ...DiagnosticBase,
+  notes: v.optional(v.array(v.object(DiagnosticBase))),
+});
+
+export const CrashSchema = v.object({
+  tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal']),
+  kind: v.string(),
+  access: v.nullable(v.picklist(['READ', 'WRITE'])),
+  size: nint,
+  address: nstr,
+  summary: nstr,
+  message: nstr,
+  thread: nstr,
+  frames: v.array(FrameSchema),
+  alloc_frames: v.array(FrameSchema),
+  free_frames: v.array(FrameSchema),
+  other_frames: v.optional(v.array(FrameSchema)),
+  first_user_frame: v.nullable(FrameSchema),
+  identity: v.string(),
+  hint: nstr,
+});
+
+export const TestFailureSchema = v.object({
+  name: v.string(), file: nstr, line: nint, message: v.string(), expected: nstr, actual: nstr,
+});
+
+export const TestsSchema = v.object({
+  runner: v.string(),
+  passed: int, failed: int, errors: int, skipped: int,
+  failures: v.array(TestFailureSchema),
+});
+
+export const STATUSES = ['setup-failed', 'timeout', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;
+
+export const VerdictSchema = v.object({
+  schema: v.literal('sbx.verdict/1'),
+  status: v.picklist(STATUSES),
+  exit: v.object({ code: nint, signal: nstr, timed_out: v.boolean() }),
+  diagnostics: v.array(DiagnosticSchema),
+  counts: v.object({ errors: int, warnings: int, diagnostics_dropped: int, crashes: int }),
+  crash: v.nullable(CrashSchema),
+  tests: v.nullable(TestsSchema),
+  error_groups: v.array(v.object({ count: int, message: v.string(), file: nstr, line: nint, tests: v.array(v.string()) })),
+  setup_error: nstr,
+  build_failure: nstr,
+  tail: v.pipe(v.array(v.string()), v.maxLength(12)),
+  raw_bytes: int,
+  lines: int,
+  binary: v.boolean(),
+});
+
+export const RunResultSchema = v.object({
+  schema: v.literal('sbx.run-result/1'),
+  outcome: v.nullable(v.record(v.string(), v.unknown())),
+  verdict: VerdictSchema,
+  delta: v.nullable(v.record(v.string(), v.unknown())),
+  log: nstr,
+});
+
+export type Frame = v.InferOutput<typeof FrameSchema>;
+export type Diagnostic = v.InferOutput<typeof DiagnosticSchema>;
+export type Crash = v.InferOutput<typeof CrashSchema>;
+export type Tests = v.InferOutput<typeof TestsSchema>;
+export type Verdict = v.InferOutput<typeof VerdictSchema>;
+export type Status = Verdict['status'];
+export interface RunResult {
+  schema: 'sbx.run-result/1';
+  outcome: Record<string, unknown> | null;
+  verdict: Verdict;
+  delta: Record<string, unknown> | null;
+  log: string | null;
+}
+
+/** One line naming the first problem, for error messages. */
+export function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+  const i = issues[0];
+  if (!i) return 'unknown problem';
+  const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
+  return path ? `${path}: ${i.message}` : i.message;
+}

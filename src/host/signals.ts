@@ -1,0 +1,21 @@
+// Signal names <-> numbers (Linux), for flags such as `--signal SIGSEGV` and for the engine's ABI.
+const NAMES = [
+  '', 'SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGKILL',
+  'SIGUSR1', 'SIGSEGV', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTERM', 'SIGSTKFLT', 'SIGCHLD', 'SIGCONT',
+  'SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF',
+  'SIGWINCH', 'SIGIO', 'SIGPWR', 'SIGSYS',
+];
+
+/** 11, "11", "SEGV", "SIGSEGV", "sigsegv" → 11; anything else → -1. null/undefined → 0 (no signal). */
+export function signalNumber(sig: string | number | null | undefined): number {
+  if (sig === null || sig === undefined || sig === '') return 0;
+  if (typeof sig === 'number') return Number.isInteger(sig) && sig > 0 && sig < 65 ? sig : -1;
+  if (/^\d+$/.test(sig)) return signalNumber(Number(sig));
+  const up = sig.toUpperCase();
+  const i = NAMES.indexOf(up.startsWith('SIG') ? up : `SIG${up}`);
+  return i > 0 ? i : -1;
+}
+
+export function signalName(n: number): string | null {
+  return n > 0 && n < NAMES.length ? NAMES[n]! : n > 0 ? `SIG${n}` : null;
+}
