@@ -1,0 +1,18 @@
+// Table-driven: every real fixture's log through the engine must give the facts in its expect.json.
+import { test } from 'uvu';
+import { createEngine } from '../../dist/engine.js';
+import { listCases, compare } from '../helpers/fixtures.js';
+
+const engine = await createEngine();
+const only = process.env.SBX_FIXTURE;
+
+for (const c of listCases()) {
+  if (only && !c.id.includes(only)) continue;
+  test(`fixture ${c.id}`, () => {
+    const env = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null, timedOut: Boolean(c.run.timed_out) });
+    const bad = compare(env.verdict, c.expect);
+    if (bad.length) throw new Error(`${c.id}:\n  ${bad.join('\n  ')}`);
+  });
+}
+
+test.run();

@@ -1,0 +1,102 @@
+// Loads the fixture cases (fixtures/**/expect.json with log.txt and run.json beside it) and compares
+// a verdict with the facts a person read off the log. Shared by the table-driven tests.
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export function listCases(dir = join(ROOT, 'fixtures')) {
+  const out = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (!statSync(p).isDirectory()) continue;
+      if (name === 'node_modules' || name === 'target') continue;
+      if (existsSync(join(p, 'expect.json')) && existsSync(join(p, 'log.txt'))) {
+        out.push({
+          id: relative(join(ROOT, 'fixtures'), p),
+          dir: p,
+          log: readFileSync(join(p, 'log.txt')),
+          run: existsSync(join(p, 'run.json')) ? JSON.parse(readFileSync(join(p, 'run.json'), 'utf8')) : {},
+          expect: JSON.parse(readFileSync(join(p, 'expect.json'), 'utf8')),
+        });
+      }
+      walk(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const strip = (f) => (typeof f === 'string' ? f.replace(/^(\.\/)+/, '').replace(/^\/work\//, '') : f);
+
+/** Returns a list of mismatches (strings); empty when the verdict carries every expected fact. */
+export function compare(verdict, expect) {
+  const bad = [];
+  const eq = (what, actual, expected) => {
+    if (expected === undefined) return;
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) bad.push(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+  };
+  eq('status', verdict.status, expect.status);
+  if (expect.crash !== undefined) {
+    const c = verdict.crash;
+    if (expect.crash === null) eq('crash', c, null);
+    else if (!c) bad.push(`crash: got null, expected ${expect.crash.tool} ${expect.crash.kind}`);
+    else {
+      for (const k of ['tool', 'kind', 'access', 'size']) eq(`crash.${k}`, c[k], expect.crash[k]);
+      frameEq(bad, 'crash.first_user_frame', c.first_user_frame, expect.crash.first_user_frame);
+      frameEq(bad, 'crash.alloc_top', c.alloc_frames.find((f) => f.user) ?? null, expect.crash.alloc_top);
+      frameEq(bad, 'crash.free_top', c.free_frames.find((f) => f.user) ?? null, expect.crash.free_top);
+    }
+  }
+  if (expect.diagnostics !== undefined) {
+    const flat = [];
+    for (const d of verdict.diagnostics) { flat.push(d); for (const n of d.notes ?? []) flat.push(n); }
+    const main = (ds) => ds.filter((d) => d.severity !== 'note');
+    const got = main(flat); const want = main(expect.diagnostics);
+    if (got.length !== want.length) bad.push(`diagnostics: got ${got.length} errors+warnings, expected ${want.length}: ${got.map(dstr).join(' | ')}`);
+    for (let i = 0; i < Math.min(got.length, want.length); i++) diagEq(bad, `diagnostics[${i}]`, got[i], want[i]);
+    const notes = flat.filter((d) => d.severity === 'note');
+    for (const n of expect.diagnostics.filter((d) => d.severity === 'note')) {
+      if (!notes.some((a) => strip(a.file) === strip(n.file) && a.line === n.line)) bad.push(`note ${n.file}:${n.line} not found`);
+    }
+  }
+  if (expect.tests !== undefined) {
+    const t = verdict.tests;
+    if (expect.tests === null) eq('tests', t, null);
+    else if (!t) bad.push(`tests: got null, expected ${expect.tests.runner}`);
+    else {
+      for (const k of ['runner', 'passed', 'failed', 'errors', 'skipped']) eq(`tests.${k}`, t[k], expect.tests[k]);
+      const want = expect.tests.failures ?? [];
+      const names = t.failures.map((f) => f.name);
+      if (expect.tests.failures !== undefined && t.failures.length !== want.length) bad.push(`tests.failures: got ${t.failures.length} (${names.join(', ')}), expected ${want.length}`);
+      for (const w of want) {
+        const a = t.failures.find((f) => f.name === w.name);
+        if (!a) { bad.push(`tests.failures: ${w.name} missing (got ${names.join(', ')})`); continue; }
+        if (w.file !== undefined) eq(`failure ${w.name} file`, strip(a.file), strip(w.file));
+        if (w.line !== undefined) eq(`failure ${w.name} line`, a.line, w.line);
+        if (w.message !== undefined && !a.message.includes(w.message)) bad.push(`failure ${w.name} message: ${JSON.stringify(a.message)} lacks ${JSON.stringify(w.message)}`);
+      }
+    }
+  }
+  return bad;
+}
+
+function frameEq(bad, what, actual, expected) {
+  if (expected === undefined) return;
+  if (expected === null) { if (actual !== null) bad.push(`${what}: got ${fstr(actual)}, expected null`); return; }
+  if (!actual) { bad.push(`${what}: got null, expected ${fstr(expected)}`); return; }
+  if (expected.function !== undefined && actual.function !== expected.function) bad.push(`${what}.function: got ${actual.function}, expected ${expected.function}`);
+  if (expected.file !== undefined && strip(actual.file) !== strip(expected.file)) bad.push(`${what}.file: got ${actual.file}, expected ${expected.file}`);
+  if (expected.line !== undefined && actual.line !== expected.line) bad.push(`${what}.line: got ${actual.line}, expected ${expected.line}`);
+}
+
+function diagEq(bad, what, a, w) {
+  for (const k of ['tool', 'severity', 'line', 'col', 'code']) {
+    if (w[k] !== undefined && a[k] !== w[k]) bad.push(`${what}.${k}: got ${JSON.stringify(a[k])}, expected ${JSON.stringify(w[k])} (${dstr(a)})`);
+  }
+  if (w.file !== undefined && strip(a.file) !== strip(w.file)) bad.push(`${what}.file: got ${a.file}, expected ${w.file}`);
+}
+
+const fstr = (f) => `${f.function} ${f.file}:${f.line}`;
+const dstr = (d) => `${d.file}:${d.line}:${d.col} ${d.severity} ${d.code ?? ''}`;
