@@ -84,6 +84,11 @@ export class Facts {
   setupFailure: string | null = null;
   /** make's "*** [...] Error N" or a build tool's own failure line, without a diagnostic. */
   buildFailedLine: string | null = null;
+  /**
+   * A build tool's report that a step failed (make's "*** [Makefile:5: test] Error 1"). It is the
+   * consequence of what the step printed: build-failed only when no crash, error or failing test explains it.
+   */
+  stepFailedLine: string | null = null;
   rawBytes: i64 = 0;
   lines: i64 = 0;
   nulBytes: i64 = 0;

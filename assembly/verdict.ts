@@ -11,6 +11,7 @@ export function statusOf(f: Facts, e: ExitInfo): string {
   if (f.errorCount > 0 || f.buildFailedLine !== null) return "build-failed";
   let t = f.tests;
   if (t !== null && (t.failed > 0 || t.errors > 0)) return "tests-failed";
+  if (f.stepFailedLine !== null) return "build-failed";
   if (e.signal !== null || (e.known && e.code != 0)) return "runtime-error";
   return "pass";
 }
@@ -156,7 +157,8 @@ function writeGroups(w: JsonWriter, t: Tests | null): void {
 export function writeVerdict(w: JsonWriter, f: Facts, e: ExitInfo, tail: string[]): void {
   w.beginObject();
   w.str("schema", "sbx.verdict/1");
-  w.str("status", statusOf(f, e));
+  let status = statusOf(f, e);
+  w.str("status", status);
   w.field("exit");
   w.beginObject();
   if (e.known) w.int("code", e.code); else w.nul("code");
@@ -182,7 +184,9 @@ export function writeVerdict(w: JsonWriter, f: Facts, e: ExitInfo, tail: string[
   if (t === null) w.value("null"); else writeTests(w, t);
   writeGroups(w, t);
   w.str("setup_error", f.setupFailure);
-  w.str("build_failure", f.buildFailedLine);
+  // A failed step is the build failure only when nothing more specific explains it.
+  let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
+  w.str("build_failure", f.buildFailedLine !== null ? f.buildFailedLine : stepOnly);
   w.field("tail");
   w.beginArray();
   for (let i = 0; i < tail.length; i++) w.strItem(tail[i]);

@@ -1,0 +1,87 @@
+// What the diagnostic parsers share within one log: make's directory stack (so that a compiler's relative
+// paths under `make -C dir` are given relative to the log's root) and the location reader they all use.
+import { Char, isDigit } from "../util/chars";
+import { Line } from "../util/line";
+import { Diagnostic, Facts, MAX_DIAGNOSTICS } from "../model";
+import { normPath } from "../frames";
+
+const MAX_DIRS = 32;
+export const MAX_NOTES = 64;
+
+export class DiagContext {
+  private dirs: Array<string> = [];
+  /** "dir/" while inside `make[N]: Entering directory './dir'`, else "". */
+  prefix: string = "";
+
+  enter(dir: string): void {
+    let d = normPath(dir);
+    if (d == ".") d = "";
+    if (this.dirs.length < MAX_DIRS) this.dirs.push(d);
+    this.setPrefix(d);
+  }
+
+  leave(): void {
+    if (this.dirs.length > 0) this.dirs.pop();
+    let n = this.dirs.length;
+    this.setPrefix(n > 0 ? this.dirs[n - 1] : "");
+  }
+
+  private setPrefix(d: string): void {
+    this.prefix = d.length > 0 && !d.endsWith("/") ? d + "/" : d;
+  }
+
+  /** A path as printed, made relative to the log's root (absolute and <built-in> paths stay). */
+  resolve(p: string): string {
+    let q = normPath(p);
+    if (this.prefix.length == 0 || q.length == 0 || q.startsWith("/") || q.startsWith("<")) return q;
+    return this.prefix + q;
+  }
+}
+
+/**
+ * Reads "path:line[:col]" in bytes [a, b) of l into d (file resolved through ctx). Returns false when
+ * there is no line number or no path; d is then untouched.
+ */
+export function readLoc(l: Line, a: i32, b: i32, d: Diagnostic, ctx: DiagContext): bool {
+  let n1: i32 = -1, n2: i32 = -1;
+  let cut = b;
+  for (let k = 0; k < 2; k++) {
+    let i = cut - 1;
+    while (i >= a && isDigit(l.at(i))) i--;
+    if (i == cut - 1 || i < a || l.at(i) != Char.COLON) break;
+    let v = <i32>l.readInt(i + 1);
+    if (k == 0) n1 = v; else n2 = v;
+    cut = i;
+  }
+  if (n1 < 0 || cut <= a) return false;
+  d.file = ctx.resolve(l.str(a, cut));
+  if (n2 >= 0) { d.line = n2; d.col = n1; } else { d.line = n1; d.col = -1; }
+  return true;
+}
+
+/** Appends a diagnostic that is a consequence, not a cause (make's "*** [...] Error 1"): listed, not counted. */
+export function listOnly(f: Facts, d: Diagnostic): void {
+  if (f.diagnostics.length >= MAX_DIAGNOSTICS) { f.diagnosticsDropped++; return; }
+  f.diagnostics.push(d);
+}
+
+/** Adds n as a note of owner, or as a top-level note when there is no owner. */
+export function addNote(f: Facts, owner: Diagnostic | null, n: Diagnostic): void {
+  if (owner === null) { f.addDiagnostic(n); return; }
+  if (owner.notes.length < MAX_NOTES) owner.notes.push(n);
+}
+
+/** Changes a diagnostic's severity after the fact, keeping the error/warning counts right. */
+export function setSeverity(f: Facts, d: Diagnostic, sev: string): void {
+  if (d.severity == sev) return;
+  if (d.severity == "error") f.errorCount--; else if (d.severity == "warning") f.warningCount--;
+  if (sev == "error") f.errorCount++; else if (sev == "warning") f.warningCount++;
+  d.severity = sev;
+}
+
+/** True when bytes [a, b) of l are a run of digits. */
+export function allDigits(l: Line, a: i32, b: i32): bool {
+  if (b <= a) return false;
+  for (let i = a; i < b; i++) if (!isDigit(l.at(i))) return false;
+  return true;
+}

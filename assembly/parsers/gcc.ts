@@ -1,0 +1,293 @@
+// gcc/g++ and clang/clang++ diagnostics: `file:line:col: error|warning|note|fatal error: msg [-Wflag]`,
+// the driver's own `gcc: error: ...` / `collect2: error: ...` / `clang: error: linker command failed`,
+// and everything around them that is context, not a diagnostic: `In function 'f':`, `At top level:`,
+// `In instantiation of`, include chains, source/caret/fix-it lines, `N errors generated.`,
+// `compilation terminated.`, `cc1: all warnings being treated as errors`.
+//
+// gcc and clang print the same header line. They differ in what follows it: gcc shows the source in a
+// `  6 |` gutter, clang shows it bare with a caret line under it; gcc has function context lines and
+// `compilation terminated.`, clang ends with `N errors generated.` and may print `fix-it:` lines. A group of
+// contiguous compiler lines (one compiler run) takes the style of its first such evidence; diagnostics
+// seen before the evidence are retagged when it comes.
+//
+// Notes: a `note:` belongs to the error or warning before it; gcc's `file:l:c:   required from here`
+// (three spaces, no severity) comes before its error and is attached to it when it arrives.
+import { Char, isDigit, isSpace } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Diagnostic } from "../model";
+import { Parser } from "../parser";
+import { DiagContext, readLoc, addNote, MAX_NOTES } from "./diag-context";
+
+const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
+
+/** Where we are in the lines that follow a located diagnostic. */
+const enum Block { NONE = 0, HEADER = 1, SOURCE = 2, CARET = 3, GUTTER = 4 }
+
+export class GccParser extends Parser {
+  private ctx: DiagContext;
+  /** The last style seen in the log: the default for a group with no evidence of its own. */
+  private sticky: i32 = Style.UNKNOWN;
+  private groupStyle: i32 = Style.UNKNOWN;
+  /** Diagnostics of the current group whose tool was guessed. */
+  private provisional: Array<Diagnostic> = [];
+  private lastNo: i32 = -2;
+  /** The last error or warning: notes that follow belong to it. */
+  private owner: Diagnostic | null = null;
+  /** gcc's instantiation notes, printed before the error they explain. */
+  private pending: Array<Diagnostic> = [];
+  private block: i32 = Block.NONE;
+  private header: Diagnostic | null = null;
+  private inInclude: bool = false;
+
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  busy(): bool { return this.block != Block.NONE || this.inInclude; }
+
+  claim(l: Line, f: Facts): bool {
+    if (l.no != this.lastNo + 1) this.endGroup(f);
+    if (this.scan(l, f)) { this.lastNo = l.no; return true; }
+    this.block = Block.NONE;
+    this.inInclude = false;
+    return false;
+  }
+
+  finish(f: Facts): void { this.endGroup(f); }
+
+  private scan(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n == 0) return false;
+    let c0 = l.at(0);
+    if (c0 == Char.SPACE || c0 == Char.TAB) {
+      if (this.block != Block.NONE && isGutter(l)) {
+        this.evidence(Style.GCC, this.header);
+        this.block = Block.GUTTER;
+        return true;
+      }
+      let p = l.skipSpaces(0);
+      if (this.inInclude && l.matchAt("from ", p)) {
+        if (l.at(n - 1) != Char.COMMA) this.inInclude = false;
+        return true;
+      }
+      if (l.matchAt("inlined from ", p) && l.at(n - 1) == Char.COLON) return true;
+      return this.clangSource(l, f);
+    }
+    if (this.headerLine(l, f)) return true;
+    if (this.summary(l, f)) return true;
+    return this.clangSource(l, f);
+  }
+
+  /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
+  private headerLine(l: Line, f: Facts): bool {
+    let k = l.indexOf(": ");
+    if (k <= 0) return false;
+    let s = k + 2;
+    let sev = "";
+    let m = 0;
+    if (l.matchAt("error: ", s)) { sev = "error"; m = s + 7; }
+    else if (l.matchAt("warning: ", s)) { sev = "warning"; m = s + 9; }
+    else if (l.matchAt("note: ", s)) { sev = "note"; m = s + 6; }
+    else if (l.matchAt("fatal error: ", s)) { sev = "error"; m = s + 13; }
+    else if (l.at(s) == Char.SPACE && l.at(s + 1) == Char.SPACE) return this.instantiationNote(l, f, k, s);
+    else if ((l.matchAt("In ", s) || l.matchAt("At ", s)) && l.at(l.len - 1) == Char.COLON) {
+      // `main.c: In function 'main':`, `a.cpp: In instantiation of '...':`, `x.c: At top level:`
+      let sp = l.indexOfByte(Char.SPACE);
+      if (sp >= 0 && sp < k) return false;
+      this.evidence(Style.GCC, null);
+      this.block = Block.NONE;
+      return true;
+    } else return false;
+
+    let d = new Diagnostic();
+    d.severity = sev;
+    let located = readLoc(l, 0, k, d, this.ctx);
+    let driver = "";
+    if (!located) {
+      let name = l.str(l.lastIndexOfByte(Char.SLASH, k) + 1, k);
+      driver = driverTool(name);
+      if (driver.length == 0) {
+        if (l.at(0) != Char.LT) return false; // `<command-line>: error: ...`
+        d.file = l.str(0, k);
+      }
+    }
+    let mypy = located && d.file!.endsWith(".py");
+    readMessage(l, m, d, mypy);
+    if (driver.length > 0) {
+      d.tool = driver;
+      this.evidence(driver == "clang" ? Style.CLANG : Style.GCC, null);
+    } else if (mypy) {
+      d.tool = "mypy";
+    } else {
+      this.guessTool(d);
+    }
+    if (sev == "note") {
+      addNote(f, this.owner, d);
+    } else {
+      let p = this.pending;
+      for (let i = 0; i < p.length && d.notes.length < MAX_NOTES; i++) d.notes.push(p[i]);
+      p.length = 0;
+      f.addDiagnostic(d);
+      this.owner = d;
+    }
+    this.block = located ? Block.HEADER : Block.NONE;
+    this.header = located ? d : null;
+    return true;
+  }
+
+  /** gcc: `main.cpp:20:23:   required from here` (context of the next error). */
+  private instantiationNote(l: Line, f: Facts, k: i32, s: i32): bool {
+    let d = new Diagnostic();
+    d.severity = "note";
+    if (!readLoc(l, 0, k, d, this.ctx)) return false;
+    d.message = l.trimmed(s);
+    d.tool = "gcc";
+    this.evidence(Style.GCC, null);
+    if (this.pending.length < MAX_NOTES) this.pending.push(d);
+    this.block = Block.HEADER;
+    this.header = d;
+    return true;
+  }
+
+  private summary(l: Line, f: Facts): bool {
+    let c0 = l.at(0);
+    if (isDigit(c0)) {
+      // clang: `2 errors generated.`, `1 warning and 1 error generated.`
+      if (!l.endsWith(" generated.")) return false;
+      this.evidence(Style.CLANG, null);
+      this.endGroup(f);
+      return true;
+    }
+    if (l.startsWith("In file included from ")) {
+      let last = l.at(l.len - 1);
+      this.inInclude = last == Char.COMMA;
+      if (this.inInclude) this.evidence(Style.GCC, null);
+      this.block = Block.NONE;
+      return true;
+    }
+    if (l.startsWith("In function ") && (l.endsWith(",") || l.endsWith(":"))) return true;
+    if (l.startsWith("compilation terminated.")) {
+      this.evidence(Style.GCC, null);
+      this.endGroup(f);
+      return true;
+    }
+    if (l.startsWith("fix-it:\"")) { this.evidence(Style.CLANG, null); return true; }
+    if (l.endsWith(" warnings being treated as errors")) {
+      // `cc1: all warnings being treated as errors`
+      let k = l.indexOf(": ");
+      if (k > 0 && driverTool(l.str(0, k)).length > 0) { this.evidence(Style.GCC, null); return true; }
+    }
+    return false;
+  }
+
+  /** clang's bare source line, the caret line under it, and one fix-it line under that. */
+  private clangSource(l: Line, f: Facts): bool {
+    let b = this.block;
+    if (b == Block.HEADER && this.groupStyle != Style.GCC && !foreign(l)) { this.block = Block.SOURCE; return true; }
+    if (b == Block.SOURCE && isCaret(l)) {
+      this.evidence(Style.CLANG, this.header);
+      this.block = Block.CARET;
+      return true;
+    }
+    if (b == Block.CARET && isSpace(l.at(0)) && !l.isBlank()) { this.block = Block.NONE; return true; }
+    return false;
+  }
+
+  private guessTool(d: Diagnostic): void {
+    let g = this.groupStyle;
+    if (g != Style.UNKNOWN) { d.tool = g == Style.CLANG ? "clang" : "gcc"; return; }
+    d.tool = this.sticky == Style.CLANG ? "clang" : "gcc";
+    this.provisional.push(d);
+  }
+
+  /** The group is `style`: retag its guessed diagnostics (and d, the one this evidence is about). */
+  private evidence(style: i32, d: Diagnostic | null): void {
+    let tool = style == Style.CLANG ? "clang" : "gcc";
+    if (this.groupStyle == Style.UNKNOWN) {
+      let p = this.provisional;
+      for (let i = 0; i < p.length; i++) p[i].tool = tool;
+      p.length = 0;
+    }
+    if (d !== null && d.tool != "mypy") d.tool = tool;
+    this.groupStyle = style;
+    this.sticky = style;
+  }
+
+  private endGroup(f: Facts): void {
+    let p = this.pending;
+    for (let i = 0; i < p.length; i++) addNote(f, this.owner, p[i]);
+    p.length = 0;
+    this.provisional.length = 0;
+    this.groupStyle = Style.UNKNOWN;
+    this.owner = null;
+    this.header = null;
+    this.block = Block.NONE;
+    this.inInclude = false;
+  }
+}
+
+/** The message after the severity, with a trailing `[-Wflag]` taken off as the code. */
+function readMessage(l: Line, m: i32, d: Diagnostic, anyCode: bool): void {
+  let end = l.len;
+  while (end > m && isSpace(l.at(end - 1))) end--;
+  if (l.at(end - 1) == Char.RBRACKET) {
+    let open = l.lastIndexOf(" [", end);
+    if (open >= m) {
+      let a = open + 2;
+      let b = end - 1;
+      if (l.matchAt("-W", a)) {
+        // clang: `[-Werror,-Wunused-variable]`: the first flag that is not -Werror.
+        let comma = l.indexOfByte(Char.COMMA, a);
+        if (comma > 0 && comma < b) {
+          if (l.matchAt("-Werror,", a)) {
+            a = comma + 1;
+            let c2 = l.indexOfByte(Char.COMMA, a);
+            if (c2 > 0 && c2 < b) b = c2;
+          } else b = comma;
+        }
+        d.code = l.str(a, b).trim();
+        end = open;
+      } else if (anyCode) {
+        d.code = l.str(a, b);
+        end = open;
+      }
+    }
+  }
+  d.message = l.trimmed(m, end);
+}
+
+/** "gcc" / "clang" when name is a compiler driver or one of its parts (cc1, collect2), else "". */
+function driverTool(name: string): string {
+  if (name.startsWith("clang")) return "clang";
+  if (name == "cc" || name == "c++" || name == "cpp" || name == "collect2" || name.startsWith("gcc") ||
+      name.startsWith("g++") || name.startsWith("cc1") || name.startsWith("lto") ||
+      name.includes("-gcc") || name.includes("-g++")) return "gcc";
+  return "";
+}
+
+/** gcc's source gutter: `    6 |     int x;`, `      |     ^~~`, `  +++ |+#include <stdio.h>`. */
+function isGutter(l: Line): bool {
+  let p = l.skipSpaces(0);
+  if (p == 0) return false;
+  if (isDigit(l.at(p))) {
+    while (isDigit(l.at(p))) p++;
+    return l.at(p) == Char.SPACE && l.at(p + 1) == Char.PIPE;
+  }
+  if (l.at(p) == Char.PIPE) return true;
+  return l.matchAt("+++ |+", p);
+}
+
+/** clang's caret line: only spaces, `^` and `~`, with at least one of them. */
+function isCaret(l: Line): bool {
+  let mark = false;
+  for (let i = 0; i < l.len; i++) {
+    let c = l.at(i);
+    if (c == Char.CARET || c == Char.TILDE) mark = true;
+    else if (!isSpace(c)) return false;
+  }
+  return mark;
+}
+
+/** Lines that are plainly another tool's, never a source line. */
+function foreign(l: Line): bool {
+  return l.startsWith("make: ") || l.startsWith("make[") || l.startsWith("/usr/bin/ld") || l.startsWith("ld: ") ||
+    l.startsWith("==") || l.startsWith("ninja: ") || l.startsWith("FAILED: ") || l.startsWith("collect2: ");
+}

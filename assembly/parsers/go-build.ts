@@ -1,0 +1,156 @@
+// go build and go vet: `# example.com/m` package headers, `./main.go:5:2: undefined: x` (optionally after
+// `vet: `), and the tab-indented `have (...)` / `want (...)` lines that continue a message.
+//
+// The two print findings the same way, so the message decides: vet's analyzers have their own phrasing
+// (`fmt.Printf format %d has arg x of wrong type string`, `unreachable code`, `self-assignment of x`),
+// the type checker its own (`undefined:`, `declared and not used`, `cannot use`). A finding neither list
+// knows takes the tool of the others under the same package header, else `go`. Vet findings are warnings;
+// but `go vet` fails when it reports any, so a log whose only findings are vet's, from a run that did not
+// exit 0, gets facts.buildFailedLine: the build step (vet) failed.
+import { Char, isDigit } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Diagnostic } from "../model";
+import { Parser } from "../parser";
+import { DiagContext, setSeverity } from "./diag-context";
+
+const VET_PHRASES: string[] = [
+  "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
+  " call needs ", " of wrong type ", "reads arg #", "unreachable code", "self-assignment of ", "lock by value",
+  "copies lock", "possible misuse of ", "misuse of unbuffered", "should have signature", "struct field tag ",
+  "reflect.StructTag.Get", "composite literal uses unkeyed fields", "result of ", "the cancel function",
+  "loop variable ", "comparison of function ", "suspect or:", "redundant or:", "redundant and:",
+  "using resp before checking for errors", "second argument to errors.As", "yields a string of one rune",
+  "passes non-pointer", "should be 2006-01-02", "ineffective break statement", "malformed example suffix",
+  "non-constant format string in call to ", "direct assignment to atomic value", "too small for shift of",
+  "misplaced +build comment", "possible nil pointer dereference", "fmt.Println arg list", "Println call has",
+  "Errorf call has", "is never nil", "call to (*testing.", "from a non-test goroutine", "has no effect",
+  "defer should not", "Printf call has", "Sprintf call has", "Fprintf call has", "wrong number of args",
+  "unusedresult", "printf:", "copylocks:", "assign:", "unusedwrite",
+];
+
+const BUILD_PHRASES: string[] = [
+  "undefined:", "declared and not used", "declared but not used", "imported and not used", "cannot use ",
+  "missing return", "too many arguments", "not enough arguments", "invalid operation", "syntax error",
+  "mismatched types", "cannot assign", "redeclared in this block", "has no field or method", "assignment mismatch",
+  "non-boolean", "is not used", "cannot convert", "not a type", "missing function body", "invalid recursive type",
+  "import cycle not allowed", "no new variables on left side", "used as value", "cannot range over",
+  "too many return values", "not enough return values", "does not implement", "cannot call non-function",
+  "invalid character", "unknown field", "duplicate ", "overflows ", "truncated", "division by zero",
+  "could not import", "is not a package", "cannot infer", "not exported", "undefined (type", "missing ",
+  "invalid argument", "expected ", "unexpected ", "cannot find package", "is not in std", "no required module",
+];
+
+export class GoParser extends Parser {
+  private ctx: DiagContext;
+  private inBlock: bool = false;
+  /** The tool of the current package header's findings, once one of them is recognised. */
+  private blockTool: string = "";
+  private provisional: Array<Diagnostic> = [];
+  private pkg: string = "";
+  private vetPkg: string = "";
+  private vetCount: i32 = 0;
+
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  busy(): bool { return this.inBlock; }
+
+  claim(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n < 4) { this.inBlock = false; return false; }
+    let c0 = l.at(0);
+    if (c0 == Char.HASH) {
+      if (l.at(1) != Char.SPACE || !isImportPath(l, 2)) return false;
+      this.newPackage(f);
+      this.pkg = l.trimmed(2);
+      this.inBlock = true;
+      return true;
+    }
+    if (c0 == Char.TAB) return this.inBlock;
+    if (c0 == Char.SPACE) { this.inBlock = false; return false; }
+    if (this.inBlock && l.startsWith("too many errors")) return true;
+    let p = 0;
+    let vetPrefix = l.startsWith("vet: ");
+    if (vetPrefix) p = 5;
+    let k = l.indexOf(".go:", p);
+    if (k <= p || !isDigit(l.at(k + 4))) { this.inBlock = false; return false; }
+    let line = l.readInt(k + 4);
+    let q = l.end;
+    let col: i64 = -1;
+    if (l.at(q) == Char.COLON && isDigit(l.at(q + 1))) { col = l.readInt(q + 1); q = l.end; }
+    if (!l.matchAt(": ", q)) { this.inBlock = false; return false; }
+    let sp = l.indexOfByte(Char.SPACE, p);
+    if (sp >= 0 && sp < k) { this.inBlock = false; return false; }
+    let d = new Diagnostic();
+    d.file = this.ctx.resolve(l.str(p, k + 3));
+    d.line = <i32>line;
+    d.col = <i32>col;
+    d.message = l.trimmed(q + 2);
+    let tool = vetPrefix ? "go" : classify(l, q + 2);
+    if (tool.length == 0) {
+      tool = this.blockTool.length > 0 ? this.blockTool : "go";
+      if (this.blockTool.length == 0) this.provisional.push(d);
+    } else if (this.blockTool.length == 0 && !vetPrefix) {
+      this.blockTool = tool;
+      let pr = this.provisional;
+      for (let i = 0; i < pr.length; i++) this.retag(f, pr[i], tool);
+      pr.length = 0;
+    }
+    d.tool = tool;
+    d.severity = tool == "go-vet" ? "warning" : "error";
+    if (tool == "go-vet") this.noteVet();
+    f.addDiagnostic(d);
+    this.inBlock = true;
+    return true;
+  }
+
+  finish(f: Facts): void {
+    this.newPackage(f);
+    if (this.vetCount == 0 || f.errorCount > 0 || f.buildFailedLine !== null) return;
+    let e = f.exit;
+    if (e.known && e.code == 0) return;
+    let what = this.vetCount == 1 ? " issue" : " issues";
+    f.buildFailedLine = "go vet reported " + this.vetCount.toString() + what + (this.vetPkg.length > 0 ? " in " + this.vetPkg : "");
+  }
+
+  private noteVet(): void {
+    this.vetCount++;
+    if (this.vetPkg.length == 0) this.vetPkg = this.pkg;
+  }
+
+  private retag(f: Facts, d: Diagnostic, tool: string): void {
+    if (d.tool == tool) return;
+    d.tool = tool;
+    if (tool == "go-vet") { setSeverity(f, d, "warning"); this.noteVet(); }
+    else setSeverity(f, d, "error");
+  }
+
+  private newPackage(f: Facts): void {
+    this.blockTool = "";
+    this.provisional.length = 0;
+    this.inBlock = false;
+  }
+}
+
+/** "go-vet" or "go" when the message is recognisably one of theirs, else "". */
+function classify(l: Line, m: i32): string {
+  for (let i = 0; i < VET_PHRASES.length; i++) if (l.indexOf(VET_PHRASES[i], m) >= 0) return "go-vet";
+  for (let i = 0; i < BUILD_PHRASES.length; i++) if (l.indexOf(BUILD_PHRASES[i], m) >= 0) return "go";
+  return "";
+}
+
+/** `example.com/m`, optionally followed by ` [example.com/m.test]`: no spaces otherwise. */
+function isImportPath(l: Line, p: i32): bool {
+  let n = l.len;
+  if (p >= n) return false;
+  let i = p;
+  let dotOrSlash = false;
+  while (i < n) {
+    let c = l.at(i);
+    if (c == Char.SPACE) break;
+    if (c == Char.DOT || c == Char.SLASH) dotOrSlash = true;
+    else if (c == Char.COLON || c == Char.QUOTE || c == Char.APOS || c == Char.LPAREN) return false;
+    i++;
+  }
+  if (i == n) return dotOrSlash || i - p <= 40;
+  return l.at(i + 1) == Char.LBRACKET && l.at(n - 1) == Char.RBRACKET;
+}

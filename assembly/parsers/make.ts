@@ -1,0 +1,117 @@
+// GNU make: `make: *** [Makefile:5: app] Error 1` (a recipe failed: listed as a diagnostic, but it is the
+// consequence of whatever the recipe printed, so it does not count as an error of its own), make's own
+// errors (`make: *** No rule to make target 'x'.  Stop.`, `Makefile:5: *** missing separator.  Stop.`),
+// `Makefile:9: warning: overriding recipe`, and the `make[1]: Entering/Leaving directory` lines, which
+// move the directory that compiler paths are relative to.
+//
+// The first recipe failure becomes facts.stepFailedLine: the verdict is build-failed when nothing more
+// specific (a crash, an error diagnostic, a failing test) explains it, rather than a bare exit code.
+import { Char, isDigit } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Diagnostic } from "../model";
+import { Parser } from "../parser";
+import { DiagContext, readLoc, listOnly } from "./diag-context";
+
+const enum Letter { g = 0x67, m = 0x6D }
+
+export class MakeParser extends Parser {
+  private ctx: DiagContext;
+  private failure: string | null = null;
+
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  claim(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n < 6) return false;
+    let c0 = l.at(0);
+    let r = -1;
+    if (c0 == Letter.m || c0 == Letter.g) r = makePrefix(l);
+    if (r < 0) return this.makefileLine(l, f);
+    if (l.matchAt("Entering directory ", r)) { this.ctx.enter(quoted(l, r + 19)); return true; }
+    if (l.matchAt("Leaving directory ", r)) { this.ctx.leave(); return true; }
+    if (l.matchAt("*** [", r)) { this.recipeFailed(l, f, r + 4); return true; }
+    if (l.matchAt("*** ", r)) {
+      if (l.matchAt("Waiting for unfinished jobs", r + 4)) return true;
+      this.add(f, "error", l.trimmed(r + 4), true);
+      return true;
+    }
+    if (l.matchAt("warning: ", r)) { this.add(f, "warning", l.trimmed(r + 9), true); return true; }
+    // `Nothing to be done for 'all'.`, `'app' is up to date.`, `[Makefile:5: t] Error 1 (ignored)`
+    return true;
+  }
+
+  finish(f: Facts): void {
+    if (this.failure !== null && f.stepFailedLine === null) f.stepFailedLine = this.failure;
+  }
+
+  /** `[Makefile:8: app.o] Error 1` (or, from older makes, `[app.o] Error 1`) at position b (the bracket). */
+  private recipeFailed(l: Line, f: Facts, b: i32): void {
+    let d = new Diagnostic();
+    d.tool = "make";
+    d.severity = "error";
+    d.message = l.trimmed(b);
+    let close = l.indexOfByte(Char.RBRACKET, b);
+    let sep = l.indexOf(": ", b);
+    if (sep > b && (close < 0 || sep < close)) {
+      if (!readLoc(l, b + 1, sep, d, this.ctx)) d.file = null;
+    }
+    listOnly(f, d);
+    if (this.failure === null) this.failure = l.trimmed(0);
+  }
+
+  private add(f: Facts, sev: string, msg: string, counted: bool): Diagnostic {
+    let d = new Diagnostic();
+    d.tool = "make";
+    d.severity = sev;
+    d.message = msg;
+    if (counted) f.addDiagnostic(d); else listOnly(f, d);
+    return d;
+  }
+
+  /** `Makefile:5: *** missing separator.  Stop.`, `build.mk:9: warning: overriding recipe for target 'x'`. */
+  private makefileLine(l: Line, f: Facts): bool {
+    let k = l.indexOf(": ");
+    if (k <= 0) return false;
+    let c = k - 1;
+    while (c > 0 && isDigit(l.at(c))) c--;
+    if (c == k - 1 || l.at(c) != Char.COLON) return false;
+    let s = l.lastIndexOfByte(Char.SLASH, c) + 1;
+    let isMakefile = (c - s == 8 && (l.matchAt("Makefile", s) || l.matchAt("makefile", s))) ||
+      (c - s == 11 && l.matchAt("GNUmakefile", s)) || (c - s > 3 && l.matchAt(".mk", c - 3));
+    if (!isMakefile) return false;
+    let r = k + 2;
+    let d = new Diagnostic();
+    d.tool = "make";
+    if (l.matchAt("*** ", r)) { d.severity = "error"; d.message = l.trimmed(r + 4); }
+    else if (l.matchAt("warning: ", r)) { d.severity = "warning"; d.message = l.trimmed(r + 9); }
+    else return true; // `Makefile:10: target 'x' given more than once` and other remarks
+    readLoc(l, 0, k, d, this.ctx);
+    f.addDiagnostic(d);
+    return true;
+  }
+}
+
+/** Position after `make: ` / `make[2]: ` / `gmake: ` (also a path to make), or -1. */
+function makePrefix(l: Line): i32 {
+  let p = 0;
+  if (l.at(0) == Letter.g) p = 1;
+  if (!l.matchAt("make", p)) return -1;
+  p += 4;
+  if (l.at(p) == Char.LBRACKET) {
+    p++;
+    while (isDigit(l.at(p))) p++;
+    if (l.at(p) != Char.RBRACKET) return -1;
+    p++;
+  }
+  if (l.at(p) != Char.COLON || l.at(p + 1) != Char.SPACE) return -1;
+  return p + 2;
+}
+
+/** The text inside quotes starting at p: `'./dir'` (GNU make quotes with ' or with ` and '). */
+function quoted(l: Line, p: i32): string {
+  let q = l.at(p);
+  if (q == Char.APOS || q == Char.BACKTICK) p++;
+  let e = l.len;
+  if (l.at(e - 1) == Char.APOS) e--;
+  return l.str(p, e);
+}

@@ -1,0 +1,189 @@
+// rustc and cargo: `error[E0308]: mismatched types` / `warning: unused variable: `x`` headers, the
+// `  --> src/main.rs:4:18` location under them, the `|` gutter, `= note:`/`= help:` lines, `note:` and
+// `help:` sub-diagnostics (a note with its own `-->` becomes a note of the error), the summaries
+// (`error: aborting due to 2 previous errors`, `error: could not compile `x``, `warning: 2 warnings
+// emitted`, `For more information about this error`) and cargo's status lines (`   Compiling x v0.1.0`).
+//
+// A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
+// words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
+// `-->` location. A diagnostic always ends at a blank line.
+import { Char, isDigit, isSpace } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Diagnostic } from "../model";
+import { Parser } from "../parser";
+import { DiagContext, readLoc, addNote } from "./diag-context";
+
+const CARGO_VERBS: string[] = [
+  "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
+  "Locking ", "Adding ", "Fresh ", "Documenting ", "Blocking ", "Packaging ", "Verifying ", "Archiving ",
+  "Installing ", "Installed ", "Replacing ", "Removing ", "Fixing ", "Unpacking ", "Vendoring ", "Scraping ",
+  "Generated ", "Running `",
+];
+
+const enum Letter { S = 0x53 }
+
+export class RustParser extends Parser {
+  private ctx: DiagContext;
+  /** A cargo status line or a confirmed rustc diagnostic has been seen. */
+  private rust: bool = false;
+  private inBlock: bool = false;
+  /** The diagnostic whose block we are in. */
+  private owner: Diagnostic | null = null;
+  /** The header (owner or one of its notes) still waiting for its `-->` location. */
+  private target: Diagnostic | null = null;
+  /** A bare header seen outside any rust context, and its line number. */
+  private cand: Diagnostic | null = null;
+  private candNo: i32 = -1;
+
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  busy(): bool { return this.inBlock || this.cand !== null; }
+
+  claim(l: Line, f: Facts): bool {
+    if (this.cand !== null && l.no > this.candNo + 1) this.cand = null;
+    let n = l.len;
+    if (n == 0 || l.isBlank()) { this.endBlock(); return false; }
+    let c0 = l.at(0);
+    if (isSpace(c0)) return this.indented(l, f);
+    if (isDigit(c0)) return this.inBlock && isNumberedGutter(l);
+    if (c0 == Char.DOT) return this.inBlock && l.startsWith("...");
+    if (c0 == Char.F || c0 == Letter.S) {
+      if (l.startsWith("For more information about ") || l.startsWith("Some errors have detailed explanations")) {
+        this.endBlock();
+        return true;
+      }
+      return false;
+    }
+    return this.header(l, f);
+  }
+
+  finish(f: Facts): void { this.endBlock(); }
+
+  private endBlock(): void {
+    this.inBlock = false;
+    this.owner = null;
+    this.target = null;
+  }
+
+  private indented(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (l.matchAt("--> ", p)) {
+      let c = this.cand;
+      if (c !== null && l.no == this.candNo + 1 && !this.inBlock) {
+        f.addDiagnostic(c);
+        this.rust = true;
+        this.inBlock = true;
+        this.owner = c;
+        this.target = c;
+      }
+      this.cand = null;
+      if (!this.inBlock) return false;
+      let t = this.target;
+      if (t !== null) {
+        let e = l.len;
+        while (e > p && isSpace(l.at(e - 1))) e--;
+        readLoc(l, p + 4, e, t, this.ctx);
+        this.target = null;
+      }
+      return true;
+    }
+    if (this.inBlock) return true; // gutter, `= note:`, `::: path`
+    if (p <= 12) {
+      for (let i = 0; i < CARGO_VERBS.length; i++) {
+        if (l.matchAt(CARGO_VERBS[i], p)) {
+          if (i < 2) this.rust = true; // Compiling, Checking
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private header(l: Line, f: Facts): bool {
+    let sev = "";
+    let p = 0;
+    if (l.startsWith("error")) { sev = "error"; p = 5; }
+    else if (l.startsWith("warning")) { sev = "warning"; p = 7; }
+    else if (l.startsWith("note: ")) { sev = "note"; p = 4; }
+    else if (l.startsWith("help: ") || l.startsWith("suggestion: ")) { sev = "help"; p = l.indexOfByte(Char.COLON); }
+    else return false;
+    let code: string | null = null;
+    if (l.at(p) == Char.LBRACKET) {
+      let close = l.indexOfByte(Char.RBRACKET, p);
+      if (close < 0) return false;
+      code = l.str(p + 1, close);
+      p = close + 1;
+    }
+    if (l.at(p) != Char.COLON || l.at(p + 1) != Char.SPACE) return false;
+    let m = p + 2;
+    if (sev == "note" || sev == "help") {
+      // Sub-diagnostics belong to the block they are in; outside one (a panic's `note: run with
+      // RUST_BACKTRACE=1`) they are someone else's.
+      if (!this.inBlock || this.owner === null) return false;
+      if (sev == "help") { this.target = null; return true; }
+      let d = this.make("note", null, l.trimmed(m));
+      addNote(f, this.owner, d);
+      this.target = d;
+      return true;
+    }
+    if (code === null) {
+      if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
+      if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.indexOf(" target failed", m) >= 0 ||
+          l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
+    }
+    let d = this.make(sev, code, l.trimmed(m));
+    if (code === null && !this.rust) {
+      // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
+      // (`unused import: `x``); such a line is held back from the tail meanwhile, others are not.
+      this.cand = d;
+      this.candNo = l.no;
+      this.endBlock();
+      return l.indexOfByte(Char.BACKTICK, m) >= 0;
+    }
+    this.rust = true;
+    f.addDiagnostic(d);
+    this.inBlock = true;
+    this.owner = d;
+    this.target = d;
+    this.cand = null;
+    return true;
+  }
+
+  /** rustc's and cargo's closing lines, which are not diagnostics. */
+  private summary(l: Line, f: Facts, sev: string, m: i32): bool {
+    if (sev == "error") {
+      if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
+      if (l.matchAt("could not compile `", m)) {
+        this.rust = true;
+        // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed.
+        let open = l.indexOf(" (", m);
+        if (open > 0 && l.indexOf("test", open) > 0) f.testsFor("cargo-test");
+        return true;
+      }
+      return l.matchAt("build failed, waiting for other jobs", m);
+    }
+    // `warning: 2 warnings emitted`, `warning: `x` (bin "x") generated 2 warnings (run `cargo fix` ...)`
+    if (isDigit(l.at(m)) && l.indexOf(" emitted", m) > 0) return true;
+    if (l.at(m) == Char.BACKTICK && l.indexOf(") generated ", m) > 0) return true;
+    return false;
+  }
+
+  private make(sev: string, code: string | null, msg: string): Diagnostic {
+    let d = new Diagnostic();
+    d.tool = "rustc";
+    d.severity = sev;
+    d.code = code;
+    d.message = msg;
+    return d;
+  }
+}
+
+/** `7 |     let x`, `12 -     old`, `12 +     new`: a numbered gutter line. */
+function isNumberedGutter(l: Line): bool {
+  let p = 0;
+  while (isDigit(l.at(p))) p++;
+  if (l.at(p) != Char.SPACE) return false;
+  p = l.skipSpaces(p);
+  let c = l.at(p);
+  return c == Char.PIPE || c == Char.PLUS || c == Char.MINUS || c == Char.TILDE || c < 0;
+}

@@ -1,0 +1,115 @@
+// The TypeScript compiler: `src/a.ts(3,7): error TS2322: msg` (--pretty false) with its indented message
+// chain, the pretty `src/a.ts:3:7 - error TS2322: msg` with its numbered source and `~~~` squiggle lines
+// and indented related-information locations (kept as notes), option errors (`error TS5023: ...`), and
+// the closing `Found N errors in M files.` with its `Errors  Files` table.
+import { Char, isDigit, isSpace } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Diagnostic } from "../model";
+import { Parser } from "../parser";
+import { DiagContext, readLoc, addNote } from "./diag-context";
+
+const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
+
+export class TscParser extends Parser {
+  private ctx: DiagContext;
+  private state: i32 = State.NONE;
+  private last: Diagnostic | null = null;
+
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  busy(): bool { return this.state != State.NONE; }
+
+  claim(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n == 0 || l.isBlank()) {
+      if (this.state != State.PRETTY) this.state = State.NONE;
+      return false;
+    }
+    let c0 = l.at(0);
+    let st = this.state;
+    if (isSpace(c0)) {
+      if (st == State.PLAIN || st == State.TABLE) return true; // message chain; `     3  app.ts:3`
+      if (st != State.PRETTY) return false;
+      // squiggle, or related information: `  src/b.ts:1:14` then its source and message lines
+      let p = l.skipSpaces(0);
+      let c = l.at(p);
+      if (c != Char.TILDE && !isDigit(c) && l.indexOfByte(Char.SPACE, p) < 0) {
+        let d = new Diagnostic();
+        if (readLoc(l, p, n, d, this.ctx)) {
+          d.tool = "tsc";
+          d.severity = "note";
+          d.message = "related location";
+          addNote(f, this.last, d);
+        }
+      }
+      return true;
+    }
+    if (isDigit(c0) && st == State.PRETTY) {
+      // `3 const o: Order = ...`: the numbered source line
+      let p = 0;
+      while (isDigit(l.at(p))) p++;
+      if (l.at(p) == Char.SPACE || p == n) return true;
+    }
+    if (c0 == Char.F && l.startsWith("Found ") && isDigit(l.at(6)) && l.indexOf(" error", 6) > 0) {
+      this.state = State.NONE;
+      return true;
+    }
+    if (l.startsWith("Errors  Files")) { this.state = State.TABLE; return true; }
+    if (this.header(l, f)) return true;
+    this.state = State.NONE;
+    return false;
+  }
+
+  private header(l: Line, f: Facts): bool {
+    let d = new Diagnostic();
+    let s = -1;
+    let pretty = false;
+    if (l.matchAt("error TS", 0)) {
+      s = 0;
+    } else {
+      let q = l.indexOf("): ");
+      if (q > 0 && isSev(l, q + 3)) {
+        // `path(line,col)`
+        let o = l.lastIndexOfByte(Char.LPAREN, q);
+        let comma = l.indexOfByte(Char.COMMA, o);
+        if (o <= 0 || comma < 0 || comma > q) return false;
+        let line = l.readInt(o + 1);
+        if (line < 0 || l.end != comma) return false;
+        let col = l.readInt(comma + 1);
+        if (col < 0 || l.end != q) return false;
+        d.file = this.ctx.resolve(l.str(0, o));
+        d.line = <i32>line;
+        d.col = <i32>col;
+        s = q + 3;
+      } else {
+        q = l.indexOf(" - ");
+        if (q <= 0 || !isSev(l, q + 3) || !readLoc(l, 0, q, d, this.ctx)) return false;
+        s = q + 3;
+        pretty = true;
+      }
+    }
+    if (s < 0 || !isSev(l, s)) return false;
+    let sp = l.indexOfByte(Char.SPACE, s);
+    let sev = l.str(s, sp);
+    d.severity = sev == "message" ? "note" : sev;
+    let colon = l.indexOfByte(Char.COLON, sp);
+    if (colon < 0) return false;
+    d.code = l.str(sp + 1, colon);
+    d.message = l.trimmed(colon + 1);
+    d.tool = "tsc";
+    if (d.severity == "note") addNote(f, this.last, d);
+    else { f.addDiagnostic(d); this.last = d; }
+    this.state = pretty ? State.PRETTY : State.PLAIN;
+    return true;
+  }
+}
+
+/** `error TS1234`, `warning TS1234`, `message TS1234` at p. */
+function isSev(l: Line, p: i32): bool {
+  let q = -1;
+  if (l.matchAt("error ", p)) q = p + 6;
+  else if (l.matchAt("warning ", p)) q = p + 8;
+  else if (l.matchAt("message ", p)) q = p + 8;
+  else return false;
+  return l.matchAt("TS", q) && isDigit(l.at(q + 2));
+}
