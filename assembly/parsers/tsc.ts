@@ -33,7 +33,7 @@ export class TscParser extends Parser {
       // squiggle, or related information: `  src/b.ts:1:14` then its source and message lines
       let p = l.skipSpaces(0);
       let c = l.at(p);
-      if (c != Char.TILDE && !isDigit(c) && l.indexOfByte(Char.SPACE, p) < 0) {
+      if (c != Char.TILDE && !isDigit(c) && l.indexOfByte(Char.SPACE, p) < 0 && isDigit(l.at(n - 1))) {
         let d = new Diagnostic();
         if (readLoc(l, p, n, d, this.ctx)) {
           d.tool = "tsc";
@@ -61,34 +61,41 @@ export class TscParser extends Parser {
   }
 
   private header(l: Line, f: Facts): bool {
-    let d = new Diagnostic();
     let s = -1;
     let pretty = false;
+    let locEnd = 0;
+    let paren = -1;
     if (l.matchAt("error TS", 0)) {
       s = 0;
     } else {
       let q = l.indexOf("): ");
       if (q > 0 && isSev(l, q + 3)) {
-        // `path(line,col)`
-        let o = l.lastIndexOfByte(Char.LPAREN, q);
-        let comma = l.indexOfByte(Char.COMMA, o);
-        if (o <= 0 || comma < 0 || comma > q) return false;
-        let line = l.readInt(o + 1);
-        if (line < 0 || l.end != comma) return false;
-        let col = l.readInt(comma + 1);
-        if (col < 0 || l.end != q) return false;
-        d.file = this.ctx.resolve(l.str(0, o));
-        d.line = <i32>line;
-        d.col = <i32>col;
+        // `path(line,col): error TS...`
+        paren = l.lastIndexOfByte(Char.LPAREN, q);
+        if (paren <= 0) return false;
         s = q + 3;
+        locEnd = q;
       } else {
         q = l.indexOf(" - ");
-        if (q <= 0 || !isSev(l, q + 3) || !readLoc(l, 0, q, d, this.ctx)) return false;
+        if (q <= 0 || !isSev(l, q + 3)) return false;
+        // `path:line:col - error TS...`
         s = q + 3;
+        locEnd = q;
         pretty = true;
       }
     }
-    if (s < 0 || !isSev(l, s)) return false;
+    let d = new Diagnostic();
+    if (paren > 0) {
+      let comma = l.indexOfByte(Char.COMMA, paren);
+      if (comma < 0 || comma > locEnd) return false;
+      let line = l.readInt(paren + 1);
+      if (line < 0 || l.end != comma) return false;
+      let col = l.readInt(comma + 1);
+      if (col < 0 || l.end != locEnd) return false;
+      d.file = this.ctx.resolve(l.str(0, paren));
+      d.line = <i32>line;
+      d.col = <i32>col;
+    } else if (pretty && !readLoc(l, 0, locEnd, d, this.ctx)) return false;
     let sp = l.indexOfByte(Char.SPACE, s);
     let sev = l.str(s, sp);
     d.severity = sev == "message" ? "note" : sev;
