@@ -1,6 +1,7 @@
 // A failed C assert(): glibc's `prog: main.c:6: checked_div: Assertion `b != 0' failed.` and musl's
 // `Assertion failed: b != 0 (main.c: checked_div: 6)`. abort() follows, so this is a SIGABRT crash whose
 // location is the assertion's; the shell's "Aborted" line or the exit signal then finds the crash in place.
+import { Char } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash, Frame } from "../model";
 import { Parser } from "../parser";
@@ -14,7 +15,9 @@ export class AssertParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let fr: Frame | null = null;
     let msg: string;
-    if (l.endsWith(GLIBC_TAIL)) {
+    let last = l.at(l.len - 1);
+    if (last != Char.DOT && last != Char.RPAREN) return false;
+    if (last == Char.DOT && l.endsWith(GLIBC_TAIL)) {
       let at = l.indexOf(GLIBC_MARK);
       if (at < 0) return false;
       // "prog: main.c:6: checked_div" -> program, location, function (the function part may be absent).

@@ -28,6 +28,13 @@ export class SanitizerParser extends Parser {
   private leak: Leak = Leak.NONE;
   private bodyLines: i32 = 0;
   private crash: Crash = new Crash();
+  /** crash.tool of the report being read. */
+  private tool: string = "";
+  /** False for a report after the first: it is only counted, so its frames and strings are never built. */
+  private keep: bool = false;
+  private faultSeen: bool = false;
+  private accessSeen: bool = false;
+  private otherSeen: bool = false;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
 
@@ -85,16 +92,29 @@ export class SanitizerParser extends Parser {
   private header(l: Line, p: i32, f: Facts): bool {
     let tool = this.toolAt(l, p);
     if (tool === null) return false;
+    this.state = St.BODY;
+    this.tool = tool!;
+    this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
+    this.secFrames = 0;
+    this.leak = Leak.NONE;
+    this.bodyLines = 0;
+    this.faultSeen = false;
+    this.accessSeen = false;
+    this.otherSeen = false;
+    this.keep = f.crash === null;
+    if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
     if (l.at(k) == Char.COLON) k++;
     k = l.skipSpaces(k);
     let c = new Crash();
     c.tool = tool!;
+    c.message = l.trimmed(k);
     if (tool == "lsan") {
       c.kind = l.trimmed(k);
     } else if (tool == "tsan") {
       let pid = l.indexOf(" (pid=", k);
       c.kind = l.trimmed(k, pid >= 0 ? pid : l.len);
+      c.message = c.kind;
     } else if (tool == "msan") {
       c.kind = l.trimmed(k);
     } else {
@@ -102,14 +122,8 @@ export class SanitizerParser extends Parser {
       c.address = addressIn(l, k);
       c.thread = threadIn(l, k);
     }
-    c.message = l.trimmed(k);
     f.setCrash(c);
     this.crash = c;
-    this.state = St.BODY;
-    this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
-    this.secFrames = 0;
-    this.leak = Leak.NONE;
-    this.bodyLines = 0;
     return true;
   }
 
@@ -121,8 +135,12 @@ export class SanitizerParser extends Parser {
     let p = l.skipSpaces(0);
     let ch = l.at(p);
     if (ch == Char.HASH) {
-      let fr = parseSanFrame(l);
-      if (fr !== null) { this.push(fr); return true; }
+      if (!this.keep) {
+        if (isDigit(l.at(p + 1))) { this.frame(); return true; }
+      } else {
+        let fr = parseSanFrame(l);
+        if (fr !== null) { this.frame(); this.push(fr); return true; }
+      }
     }
     // Any other line ends the stack being read; what follows goes where the next header says.
     if (this.secFrames > 0) { this.sec = Sec.NONE; this.secFrames = 0; }
@@ -132,7 +150,7 @@ export class SanitizerParser extends Parser {
         case Char.EQ: {
           if (isRule(l)) {
             // TSan's closing rule when there was no SUMMARY.
-            if (c.tool == "tsan") this.state = St.IDLE;
+            if (this.tool == "tsan") this.state = St.IDLE;
             return true;
           }
           let q = afterPid(l);
@@ -143,6 +161,7 @@ export class SanitizerParser extends Parser {
             return this.start(l, f);
           }
           if (l.matchAt("ABORTING", q)) { this.state = St.IDLE; return true; }
+          if (!this.keep) return true;
           let s = l.indexOf("The signal is caused by a ", q);
           if (s >= 0) {
             s += 26;
@@ -154,6 +173,8 @@ export class SanitizerParser extends Parser {
         case 0x52: case 0x57: { // 'R' 'W': "READ of size 4 at 0x... thread T0"
           if (l.matchAt("WARNING: ", 0)) { this.state = St.IDLE; return this.start(l, f); }
           if (l.matchAt("READ of size ", 0) || l.matchAt("WRITE of size ", 0)) {
+            this.sec = Sec.FAULT;
+            if (!this.keep) return true;
             c.access = ch == 0x52 ? "READ" : "WRITE";
             let n = l.readInt(ch == 0x52 ? 13 : 14);
             if (n >= 0) c.size = n;
@@ -161,7 +182,6 @@ export class SanitizerParser extends Parser {
             if (a !== null) c.address = a;
             let t = threadIn(l, 0);
             if (t !== null) c.thread = t;
-            this.sec = Sec.FAULT;
             return true;
           }
           break;
@@ -176,7 +196,7 @@ export class SanitizerParser extends Parser {
           break;
         }
       }
-    } else if (c.tool == "tsan") {
+    } else if (this.tool == "tsan") {
       this.tsanLine(l, p);
       return true;
     }
@@ -184,9 +204,14 @@ export class SanitizerParser extends Parser {
     return true;
   }
 
+  private frame(): void {
+    this.secFrames++;
+    if (this.sec == Sec.FAULT) this.faultSeen = true;
+    else if (this.sec == Sec.OTHER) this.otherSeen = true;
+  }
+
   private push(fr: Frame): void {
     let c = this.crash;
-    this.secFrames++;
     switch (this.sec) {
       case Sec.FAULT: if (c.frames.length < MAX_FRAMES) c.frames.push(fr); break;
       case Sec.ALLOC: if (c.allocFrames.length < MAX_FRAMES) c.allocFrames.push(fr); break;
@@ -216,7 +241,7 @@ export class SanitizerParser extends Parser {
     // to memory at", "Thread T1 created by T0 here:", "Memory was marked as uninitialized": stacks that are
     // context, not the fault, the allocation or the free.
     // A line ending in ':' before the faulting stack ("  object passed to delete has wrong type:") is prose.
-    let beforeFault = this.sec == Sec.FAULT && this.crash.frames.length == 0;
+    let beforeFault = this.sec == Sec.FAULT && !this.faultSeen;
     if ((last == Char.COLON && !beforeFault) || l.matchAt(" in frame", e - 9) || l.matchAt(" memory at", e - 10) ||
         l.matchAt("Memory was marked as uninitialized", p)) {
       this.sec = Sec.SKIP;
@@ -227,7 +252,7 @@ export class SanitizerParser extends Parser {
     let c = this.crash;
     if (direct && this.leak != Leak.DIRECT) {
       // The first direct leak wins over an indirect one seen before it.
-      if (this.leak == Leak.INDIRECT) { c.frames = []; c.allocFrames = []; }
+      if (this.leak == Leak.INDIRECT && this.keep) { c.frames = []; c.allocFrames = []; }
       this.leak = Leak.DIRECT;
       this.sec = Sec.LEAK;
     } else if (!direct && this.leak == Leak.NONE) {
@@ -249,15 +274,17 @@ export class SanitizerParser extends Parser {
     if (l.matchAt("Write of size ", q) || l.matchAt("write of size ", q)) { access = "WRITE"; q += 14; }
     else if (l.matchAt("Read of size ", q) || l.matchAt("read of size ", q)) { access = "READ"; q += 13; }
     if (access !== null) {
-      if (!prev && c.access === null) {
+      if (!prev && !this.accessSeen) {
+        this.accessSeen = true;
+        this.sec = Sec.FAULT;
+        if (!this.keep) return;
         c.access = access;
         let n = l.readInt(q);
         if (n >= 0) c.size = n;
         let a = hexAfter(l, " at 0x", q);
         if (a !== null) c.address = a;
         c.thread = tsanThread(l, q);
-        this.sec = Sec.FAULT;
-      } else if (c.otherFrames.length == 0) {
+      } else if (!this.otherSeen) {
         this.sec = Sec.OTHER;
       } else {
         this.sec = Sec.SKIP;
@@ -271,6 +298,8 @@ export class SanitizerParser extends Parser {
 
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
   private summary(l: Line): void {
+    this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    if (!this.keep) return;
     let c = this.crash;
     let p = 9;
     if (this.toolAt(l, p) !== null) {
@@ -278,21 +307,25 @@ export class SanitizerParser extends Parser {
       if (l.at(p) == Char.COLON) p++;
     }
     p = l.skipSpaces(p);
-    c.summary = l.trimmed(p);
+    // The BuildId is a property of the binary, not of the bug.
+    let b = l.indexOf(" (BuildId: ", p);
+    c.summary = l.trimmed(p, b >= 0 ? b : l.len);
+    if (b >= 0) {
+      let close = l.indexOfByte(Char.RPAREN, b);
+      if (close > 0 && close + 1 < l.len) c.summary = c.summary! + " " + l.trimmed(close + 1);
+    }
     let t = c.tool;
     if ((t == "asan" || t == "hwasan" || t == "ubsan") && !isDigit(l.at(p))) {
       let e = p;
       while (e < l.len && l.at(e) != Char.SPACE) e++;
       if (e > p) c.kind = l.str(p, e);
     }
-    if (t == "lsan") this.state = St.IDLE;
-    else this.state = St.TRAILER;
   }
 
   // ---- after SUMMARY: shadow bytes, legend, hints, the report's last line ----------------------------------
 
   private trailer(l: Line): bool {
-    let t = this.crash.tool;
+    let t = this.tool;
     if (t == "tsan") {
       if (isRule(l)) { this.state = St.IDLE; return true; }
       return false;

@@ -5,9 +5,10 @@
 // (what report_error_type=1 prints), read off the message.
 import { Char, isDigit } from "../util/chars";
 import { Line } from "../util/line";
+import { findByte } from "../util/scan";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
 import { Parser } from "../parser";
-import { parseSanFrame, setLocation, classify, firstUser } from "../frames";
+import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../frames";
 
 const RUNTIME_ERROR = " runtime error: ";
 const SUMMARY = "SUMMARY: UndefinedBehaviorSanitizer: ";
@@ -20,6 +21,8 @@ export class UbsanParser extends Parser {
   private stack: bool = false;
   /** Lines of the "pointer points here" dump still to come. */
   private dump: i32 = 0;
+  /** False for an error after the first crash: it is only counted. */
+  private keep: bool = false;
 
   busy(): bool { return this.active; }
 
@@ -37,6 +40,11 @@ export class UbsanParser extends Parser {
   }
 
   private open(l: Line, at: i32, f: Facts): void {
+    this.active = true;
+    this.stack = false;
+    this.dump = 0;
+    this.keep = f.crash === null;
+    if (!this.keep) { f.crashCount++; return; }
     let c = new Crash();
     c.tool = "ubsan";
     let msg = l.trimmed(at + 1 + RUNTIME_ERROR.length);
@@ -51,9 +59,19 @@ export class UbsanParser extends Parser {
     }
     // The location is the last token before ": runtime error:" (a prefix such as a runner's tag may precede it).
     let sp = l.lastIndexOfByte(Char.SPACE, at);
+    let where = l.str(sp + 1, at);
+    // Without a SUMMARY line (gcc, or recovery off) the summary reads like report_error_type=1's.
+    c.summary = c.kind + " " + where;
     let loc = new Frame();
     loc.index = 0;
-    if (setLocation(loc, l.str(sp + 1, at))) {
+    let ok = setLocation(loc, where);
+    if (!ok && where.startsWith("(") && where.endsWith(")")) {
+      let m = where.substring(1, where.length - 1);
+      let plus = m.lastIndexOf("+0x");
+      loc.module = normPath(plus > 0 ? m.substring(0, plus) : m);
+      ok = true;
+    }
+    if (ok) {
       classify(loc);
       c.frames.push(loc);
       this.loc = loc;
@@ -62,9 +80,6 @@ export class UbsanParser extends Parser {
     }
     f.setCrash(c);
     this.crash = c;
-    this.active = true;
-    this.stack = false;
-    this.dump = 0;
   }
 
   /** A line that continues the current report. */
@@ -72,6 +87,12 @@ export class UbsanParser extends Parser {
     let c = this.crash;
     let p = l.skipSpaces(0);
     let ch = l.at(p);
+    if (ch == Char.HASH && !this.keep) {
+      if (!isDigit(l.at(p + 1))) return false;
+      this.stack = true;
+      this.dump = 0;
+      return true;
+    }
     if (ch == Char.HASH) {
       let fr = parseSanFrame(l);
       if (fr !== null) {
@@ -84,6 +105,7 @@ export class UbsanParser extends Parser {
     if (ch < 0) return this.stack; // the blank line after a stack, before clang's SUMMARY
     if (this.dump > 0 && p > 0) { this.dump--; return true; }
     if (p == 0 && l.matchAt(SUMMARY, 0)) {
+      if (!this.keep) { this.active = false; return true; }
       let s = SUMMARY.length;
       c.summary = l.trimmed(s);
       // With report_error_type=1 the SUMMARY names the check itself.
@@ -106,6 +128,7 @@ export class UbsanParser extends Parser {
   private close(): void {
     if (!this.active) return;
     this.active = false;
+    if (!this.keep) return;
     let c = this.crash;
     // A stack with no user frame (no symbols) still has the error's own location.
     let loc = this.loc;
@@ -116,10 +139,14 @@ export class UbsanParser extends Parser {
 /** Position of the ':' that ends "file:line[:col]" before " runtime error: ", or -1. One pass over the colons. */
 function findRuntimeError(l: Line): i32 {
   let n = l.len;
-  let i = l.indexOfByte(Char.COLON);
+  let i = findByte(l, Char.COLON);
   while (i >= 0 && i < n) {
-    if (l.at(i + 1) == Char.SPACE && l.matchAt(RUNTIME_ERROR, i + 1) && isDigit(l.at(i - 1))) return i;
-    i = l.indexOfByte(Char.COLON, i + 1);
+    if (l.at(i + 1) == Char.SPACE && l.matchAt(RUNTIME_ERROR, i + 1)) {
+      // "file:line:col", or "(prog+0x1234)" / "<unknown>" when the binary has no debug info.
+      let b = l.at(i - 1);
+      if (isDigit(b) || b == Char.RPAREN || b == Char.GT) return i;
+    }
+    i = findByte(l, Char.COLON, i + 1);
   }
   return -1;
 }
