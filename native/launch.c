@@ -42,7 +42,9 @@
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -1114,6 +1116,10 @@ run_command(const struct spec *s)
   _exit(127);
 }
 
+/* Written by init once the command and everything it left behind are gone;
+ * the launcher polls the read end. Its EOF also means init died. */
+static int done_pipe[2] = { -1, -1 };
+
 /* pid 1 of the sandbox. */
 static void __attribute__((noreturn))
 run_init(const struct spec *s)
@@ -1121,6 +1127,9 @@ run_init(const struct spec *s)
   pid_t child;
   /* If the launcher dies, the whole sandbox goes with it. */
   prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  /* Only the launcher writes the report: its pipe's EOF must not wait for us. */
+  close(s->status_fd);
+  close(done_pipe[0]);
   if (s->ns_flags & CLONE_NEWUSER)
     step_id_maps(s);
   if (s->ns_flags & CLONE_NEWNS)
@@ -1133,8 +1142,12 @@ run_init(const struct spec *s)
     fail_step("fork", "forking the command");
   if (child == 0)
     run_command(s);
+  /* The caller sees EOF on stdout/stderr as soon as the command's processes
+   * are gone; init keeps no copy. */
+  close(0);
+  close(1);
+  close(2);
 
-  /* Reap everything; the command's own status is the one reported. */
   for (;;)
     {
       int st;
@@ -1153,8 +1166,13 @@ run_init(const struct spec *s)
           break;
         }
     }
-  /* Exiting pid 1 makes the kernel SIGKILL every process left in the pid
-   * namespace: background jobs do not outlive the command. */
+  /* Background jobs do not outlive the command: kill what is left of the pid
+   * namespace and reap it, then tell the launcher. The namespaces' teardown
+   * happens as init exits, after the report is out. */
+  kill(-1, SIGKILL);
+  while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR)
+    ;
+  (void)!write(done_pipe[1], "d", 1);
   _exit(0);
 }
 
@@ -1317,6 +1335,7 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
   bput(&b, "\"setup_ns\":%lld,", (long long)((rep->t_exec_ns ? rep->t_exec_ns : t_end) - t0));
   bput(&b, "\"wall_ns\":%lld,",
        (long long)(rep->t_exec_ns ? (rep->t_exit_ns ? rep->t_exit_ns : t_end) - rep->t_exec_ns : 0));
+  bput(&b, "\"teardown_ns\":%lld,", (long long)(rep->t_exit_ns ? t_end - rep->t_exit_ns : 0));
   bput(&b, "\"rusage\":{\"user_us\":%lld,\"sys_us\":%lld,\"max_rss_kb\":%ld},",
        (long long)rep->ru.ru_utime.tv_sec * 1000000 + rep->ru.ru_utime.tv_usec,
        (long long)rep->ru.ru_stime.tv_sec * 1000000 + rep->ru.ru_stime.tv_usec, rep->ru.ru_maxrss);
@@ -1370,7 +1389,8 @@ main(int argc, char **argv)
   sigset_t mask;
   pid_t init;
   int64_t t0 = now_ns(), deadline = 0, t_end;
-  int timed_out = 0, interrupted = 0, init_status = 0;
+  int timed_out = 0, interrupted = 0, killed = 0, init_status = 0, sigfd;
+  int reported = 0, init_reaped = 0;
   size_t k;
 
   if (argc == 2 && strcmp(argv[1], "--version") == 0)
@@ -1387,7 +1407,7 @@ main(int argc, char **argv)
   outer_uid = (long)getuid();
   outer_gid = (long)getgid();
 
-  /* Signals the launcher acts on are taken synchronously with sigtimedwait:
+  /* Signals the launcher acts on are read from a signalfd:
    * SIGCHLD ends the wait, SIGTERM/SIGINT/SIGHUP kill the sandbox. */
   sigemptyset(&mask);
   sigaddset(&mask, SIGCHLD);
@@ -1395,6 +1415,11 @@ main(int argc, char **argv)
   sigaddset(&mask, SIGINT);
   sigaddset(&mask, SIGHUP);
   sigprocmask(SIG_BLOCK, &mask, NULL);
+  sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+  if (sigfd < 0)
+    die_with_error("signalfd");
+  if (pipe2(done_pipe, O_CLOEXEC) < 0)
+    die_with_error("pipe2");
 
   step_cgroup(&s);
   if (s.timeout_ms > 0)
@@ -1426,47 +1451,79 @@ main(int argc, char **argv)
         record("cgroup", 1, "%s", cgroup_path);
       run_init(&s);
     }
+  close(done_pipe[1]);
 
+  /* Wait for init's "done" (or its death: EOF), a signal, or the deadline. */
   for (;;)
     {
-      siginfo_t si;
-      struct timespec ts, *tsp = NULL;
-      int sig;
-      if (deadline)
+      struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 } };
+      struct signalfd_siginfo si;
+      int timeout = -1, n;
+      if (deadline && !killed)
         {
           int64_t left = deadline - now_ns();
           if (left <= 0)
             {
-              timed_out = 1;
+              timed_out = killed = 1;
               /* Killing pid 1 takes the whole pid namespace down, double-forked
                * and setsid'd children included. */
               kill(init, SIGKILL);
-              deadline = 0;
               continue;
             }
-          ts.tv_sec = left / 1000000000LL;
-          ts.tv_nsec = left % 1000000000LL;
-          tsp = &ts;
+          timeout = (int)((left + 999999) / 1000000);
         }
-      sig = sigtimedwait(&mask, &si, tsp);
-      if (sig < 0)
+      n = poll(pfd, done_pipe[0] >= 0 ? 2 : 1, timeout);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        die_with_error("poll");
+      if (pfd[1].revents)
         {
-          if (errno == EAGAIN || errno == EINTR)
-            continue;
-          die_with_error("sigtimedwait");
+          char c;
+          if (read(done_pipe[0], &c, 1) == 1 && rep->have_status && !timed_out && !interrupted)
+            {
+              /* Everything in the sandbox is dead: report now, reap init after. */
+              reported = 1;
+              break;
+            }
+          close(done_pipe[0]);
+          done_pipe[0] = -1;
         }
-      if (sig == SIGCHLD)
+      if (pfd[0].revents && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
         {
-          pid_t p = waitpid(init, &init_status, WNOHANG);
-          if (p == init)
-            break;
-          continue;
+          if (si.ssi_signo == SIGCHLD)
+            {
+              if (waitpid(init, &init_status, WNOHANG) == init)
+                {
+                  init_reaped = 1;
+                  break;
+                }
+              continue;
+            }
+          interrupted = killed = 1;
+          kill(init, SIGKILL);
         }
-      interrupted = 1;
-      kill(init, SIGKILL);
     }
   t_end = now_ns();
+  if (cgroup_path[0] && !init_reaped)
+    {
+      /* The cgroup can only be removed, and its counters are only final, once
+       * init is gone. */
+      while (waitpid(init, &init_status, 0) < 0 && errno == EINTR)
+        ;
+      init_reaped = 1;
+    }
   write_status(&s, t0, t_end, timed_out, interrupted, init_status);
+  close(s.status_fd);
+  if (reported)
+    {
+      /* Let the caller go on while the kernel tears the namespaces down. */
+      close(1);
+      close(2);
+    }
+  if (!init_reaped)
+    while (waitpid(init, &init_status, 0) < 0 && errno == EINTR)
+      ;
   if (cgroup_path[0] && rmdir(cgroup_path) < 0 && errno == EBUSY)
     {
       /* Processes of a killed pid namespace can take a moment to be reaped. */

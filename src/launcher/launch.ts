@@ -109,14 +109,27 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
       bpfPipe.end(seccompProgram());
     }
 
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
+    // Done when the report and both output streams have ended: the launcher writes the report
+    // only once every process of the sandbox is dead, then reaps init off the critical path.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
       child.once('error', (error) => done({ code: null, signal: null, error }));
-      child.once('close', (code, signal) => done({ code, signal }));
+      child.once('exit', (code, signal) => done({ code, signal }));
     });
+    const ended = (s: Readable): Promise<void> =>
+      new Promise((done) => {
+        s.once('end', done);
+        s.once('close', done);
+        s.once('error', () => done());
+      });
+    const streams = Promise.all([ended(out), ended(err), ended(statusPipe)]);
+    const first = await Promise.race([streams.then(() => null), exited]);
+    if (first?.error) {
+      opts.signal?.removeEventListener('abort', onAbort);
+      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${first.error.message}); fix: run \`npm run build:native\``, logPath);
+    }
+    await streams;
     opts.signal?.removeEventListener('abort', onAbort);
-    if (exit.error)
-      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error.message}); fix: run \`npm run build:native\``, logPath);
-
+    const exit = statusChunks.length === 0 ? await exited : { code: null, signal: null };
     const parsed = parseStatus(Buffer.concat(statusChunks).toString('utf8'));
     if (!parsed.ok) {
       const why = exit.code === 125 ? Buffer.from(tail.bytes()).toString('utf8').trim().split('\n').pop() : parsed.why;
