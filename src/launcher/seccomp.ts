@@ -12,7 +12,7 @@ export const DENY = [
   'ptrace', 'process_vm_readv', 'process_vm_writev', 'kcmp',
   // the machine itself
   'init_module', 'finit_module', 'delete_module', 'kexec_load', 'kexec_file_load', 'reboot',
-  'swapon', 'swapoff', 'acct', 'quotactl', 'vhangup', 'iopl', 'ioperm',
+  'swapon', 'swapoff', 'acct', 'quotactl', 'vhangup', 'iopl', 'ioperm', 'syslog',
   // the mount family and namespaces: the sandbox's shape is final once the command runs
   'mount', 'umount2', 'pivot_root', 'chroot', 'move_mount', 'open_tree', 'fsopen', 'fsmount',
   'fsconfig', 'fspick', 'mount_setattr', 'unshare', 'setns',
@@ -54,7 +54,7 @@ const ARCHES: Record<string, ArchInfo> = {
       userfaultfd: 323, keyctl: 250, add_key: 248, request_key: 249, ptrace: 101, process_vm_readv: 310,
       process_vm_writev: 311, kcmp: 312, init_module: 175, finit_module: 313, delete_module: 176,
       kexec_load: 246, kexec_file_load: 320, reboot: 169, swapon: 167, swapoff: 168, acct: 163,
-      quotactl: 179, vhangup: 153, iopl: 172, ioperm: 173, mount: 165, umount2: 166, pivot_root: 155,
+      quotactl: 179, vhangup: 153, iopl: 172, ioperm: 173, syslog: 103, mount: 165, umount2: 166, pivot_root: 155,
       chroot: 161, move_mount: 429, open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433,
       mount_setattr: 442, unshare: 272, setns: 308, name_to_handle_at: 303, open_by_handle_at: 304,
       clock_settime: 227, settimeofday: 164, adjtimex: 159, clock_adjtime: 305, clone3: 435,
@@ -69,7 +69,7 @@ const ARCHES: Record<string, ArchInfo> = {
       userfaultfd: 282, keyctl: 219, add_key: 217, request_key: 218, ptrace: 117, process_vm_readv: 270,
       process_vm_writev: 271, kcmp: 272, init_module: 105, finit_module: 273, delete_module: 106,
       kexec_load: 104, kexec_file_load: 294, reboot: 142, swapon: 224, swapoff: 225, acct: 89,
-      quotactl: 60, vhangup: 58, mount: 40, umount2: 39, pivot_root: 41, chroot: 51, move_mount: 429,
+      quotactl: 60, vhangup: 58, syslog: 116, mount: 40, umount2: 39, pivot_root: 41, chroot: 51, move_mount: 429,
       open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433, mount_setattr: 442,
       unshare: 97, setns: 268, name_to_handle_at: 264, open_by_handle_at: 265, clock_settime: 112,
       settimeofday: 170, adjtimex: 171, clock_adjtime: 266, clone3: 435, socket: 198, ioctl: 29,
@@ -162,7 +162,11 @@ export function buildSeccompProgram(arch: string = process.arch): Uint8Array {
     { op: 'ld', off: OFF_NR },
   ];
   if (a.x32Guard) p.push({ op: 'jge', k: X32_SYSCALL_BIT, jt: 'eperm', jf: 0 });
-  for (const name of DENY) p.push({ op: 'jeq', k: nr(name), jt: 'eperm', jf: 0 });
+  // Arch-specific calls (iopl, ioperm) are absent from other tables: nothing to deny there.
+  for (const name of DENY) {
+    const n = a.nr[name];
+    if (n !== undefined) p.push({ op: 'jeq', k: n, jt: 'eperm', jf: 0 });
+  }
   for (const name of ENOSYS_CALLS) p.push({ op: 'jeq', k: nr(name), jt: 'enosys', jf: 0 });
   p.push(
     { op: 'jeq', k: nr('socket'), jt: 'socket', jf: 0 },
@@ -212,6 +216,12 @@ let cached: Uint8Array | null = null;
 export function seccompProgram(): Uint8Array {
   cached ??= buildSeccompProgram();
   return cached;
+}
+
+/** Syscall names of the policy that have no number on `arch` (expected: x86-only calls elsewhere). */
+export function unmappedSyscalls(arch: string = process.arch): string[] {
+  const a = ARCHES[arch];
+  return a ? DENY.filter((n) => a.nr[n] === undefined) : [...DENY];
 }
 
 export function seccompSupported(arch: string = process.arch): boolean {
