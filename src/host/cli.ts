@@ -10,6 +10,8 @@ const main = defineCommand({
     verdict: () => import('./commands/verdict.js').then((m) => m.default),
     history: () => import('./commands/history.js').then((m) => m.default),
     replay: () => import('./commands/replay.js').then((m) => m.default),
+    run: () => import('./commands/run.js').then((m) => m.default),
+    selftest: () => import('./commands/selftest.js').then((m) => m.default),
   },
 });
 
