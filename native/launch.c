@@ -842,16 +842,23 @@ op_remount_ro(const struct op *op)
   nmasked++;
 }
 
+/* Hides a path behind an empty, mode-000 stand-in: even a sandbox user that
+ * owns the original (host root's files map to it when root runs sbx) gets
+ * EACCES, since it holds no CAP_DAC_OVERRIDE. */
 static void
 op_hide(const struct op *op)
 {
   char p[PATH_MAX];
   struct stat st;
+  int r;
   join(p, sizeof p, "/newroot", op->b);
-  if (stat(p, &st) < 0)
+  if (lstat(p, &st) < 0 || S_ISLNK(st.st_mode))
     return;
-  if (S_ISDIR(st.st_mode) ? mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "mode=0")
-                          : mount("/oldroot/dev/null", p, NULL, MS_BIND, NULL))
+  if (S_ISDIR(st.st_mode))
+    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000");
+  else
+    r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
+  if (r < 0)
     {
       nmask_failed++;
       record("mask", 0, "%s: %s", op->b, strerror(errno));
@@ -891,6 +898,13 @@ step_root(const struct spec *s)
     fail_step("root", "chdir /");
   if (mount("tmpfs", "/newroot", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755") < 0)
     fail_step("root", "mounting the root tmpfs");
+  {
+    /* The stand-in that --hide binds over files. */
+    int fd = open("/.sbx-void", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+    if (fd < 0 || fchmod(fd, 0) < 0)
+      fail_step("root", "creating the stand-in for hidden files");
+    close(fd);
+  }
 
   for (i = 0; i < s->nops; i++)
     {

@@ -1,6 +1,6 @@
 // Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
 // All policy lives here; the launcher applies what it is given and reports what took effect.
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
@@ -56,6 +56,45 @@ export function fixedEnv(seccomp = true): Record<string, string> {
   };
 }
 
+let rootHidden: string[] | null = null;
+
+/**
+ * Entries of /etc that are not world-readable. When host root runs sbx, the sandbox user maps to
+ * root's kuid and so owns root's files: read-only, but owner-readable ones (/etc/shadow,
+ * /etc/ssl/private) would become readable. These are hidden behind mode-000 stand-ins. An
+ * ordinary caller's sandbox user maps to itself and sees nothing it could not read already.
+ */
+export function hiddenForRoot(): string[] {
+  if (rootHidden) return rootHidden;
+  const out: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (out.length >= 256) return;
+      const p = `${dir}/${name}`;
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) continue;
+      if (st.isDirectory()) {
+        if ((st.mode & 0o005) !== 0o005) out.push(p);
+        else if (depth < 6) walk(p, depth + 1);
+      } else if ((st.mode & 0o004) === 0) out.push(p);
+    }
+  };
+  walk('/etc', 0);
+  rootHidden = out;
+  return out;
+}
+
 type SystemEntry = { kind: 'dir'; path: string } | { kind: 'link'; path: string; target: string };
 let systemLayout: SystemEntry[] | null = null;
 
@@ -99,6 +138,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
     if (e.kind === 'link') a.push('--symlink', e.target, e.path);
     else a.push('--ro-bind', e.path, e.path);
   }
+  if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   a.push('--bind', work, '/work');
   for (const m of opts.roBind ?? []) a.push('--ro-bind', resolve(m.src), m.dst);
