@@ -1269,7 +1269,20 @@ clone_init(const struct spec *s)
       args.cgroup = (uint64_t)cgroup_fd;
     }
   r = syscall(SYS_clone3, &args, sizeof args);
-  if (r < 0 && errno == ENOSYS && cgroup_fd < 0)
+  if (r < 0 && cgroup_fd >= 0)
+    {
+      /* Refused into the cgroup (EACCES, EBUSY, or an old kernel): run
+       * without it and say so, rather than not at all. */
+      record("cgroup", 0, "clone3 into %s: %s", cgroup_path, strerror(errno));
+      close(cgroup_fd);
+      cgroup_fd = -1;
+      rmdir(cgroup_path);
+      cgroup_path[0] = '\0';
+      args.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+      args.cgroup = 0;
+      r = syscall(SYS_clone3, &args, sizeof args);
+    }
+  if (r < 0 && errno == ENOSYS)
     r = syscall(SYS_clone, (unsigned long)s->ns_flags | SIGCHLD, NULL, NULL, NULL, NULL);
   return (pid_t)r;
 }
