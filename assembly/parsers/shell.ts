@@ -2,7 +2,6 @@
 // (core dumped)"), "command not found", and timeout's own notice.
 import { Char } from "../util/chars";
 import { Line } from "../util/line";
-import { findByte } from "../util/scan";
 import { Facts, Crash } from "../model";
 import { Parser } from "../parser";
 
@@ -25,7 +24,7 @@ export class ShellParser extends Parser {
     let first = l.at(0);
     let at = first == Char.SPACE || first == Char.TAB ? l.skipSpaces(0) : 0;
     let prefixed = false;
-    let colon = findByte(l, Char.COLON);
+    let colon = l.indexOfByte(Char.COLON);
     if (colon > 0 && l.matchAt(" line ", colon + 1)) {
       let q = bashJobPrefix(l, colon + 7);
       if (q > 0) { at = q; prefixed = true; }

@@ -5,7 +5,6 @@
 // (what report_error_type=1 prints), read off the message.
 import { Char, isDigit } from "../util/chars";
 import { Line } from "../util/line";
-import { findByte } from "../util/scan";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
 import { Parser } from "../parser";
 import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../frames";
@@ -139,14 +138,14 @@ export class UbsanParser extends Parser {
 /** Position of the ':' that ends "file:line[:col]" before " runtime error: ", or -1. One pass over the colons. */
 function findRuntimeError(l: Line): i32 {
   let n = l.len;
-  let i = findByte(l, Char.COLON);
+  let i = l.indexOfByte(Char.COLON);
   while (i >= 0 && i < n) {
     if (l.at(i + 1) == Char.SPACE && l.matchAt(RUNTIME_ERROR, i + 1)) {
       // "file:line:col", or "(prog+0x1234)" / "<unknown>" when the binary has no debug info.
       let b = l.at(i - 1);
       if (isDigit(b) || b == Char.RPAREN || b == Char.GT) return i;
     }
-    i = findByte(l, Char.COLON, i + 1);
+    i = l.indexOfByte(Char.COLON, i + 1);
   }
   return -1;
 }
