@@ -11,6 +11,7 @@ const GLIBC_TAIL = "' failed.";
 const GLIBC_MARK = ": Assertion `";
 const MUSL_HEAD = "Assertion failed: ";
 
+@final
 export class AssertParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let fr: Frame | null = null;

@@ -21,6 +21,7 @@ const MAX_BODY_LINES = 20000;
 const ASAN_SEPARATOR = 65;
 const TSAN_SEPARATOR = 18;
 
+@final
 export class SanitizerParser extends Parser {
   private state: St = St.IDLE;
   private sec: Sec = Sec.NONE;

@@ -3,7 +3,7 @@
 // `SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior file:line:col in`. With recovery on, one log holds
 // several errors: each is counted, the first is the crash. The kind is the runtime's error-type name
 // (what report_error_type=1 prints), read off the message.
-import { Char, isDigit } from "../util/chars";
+import { Char, isDigit, isSpace } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
 import { Parser } from "../parser";
@@ -12,6 +12,7 @@ import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../fr
 const RUNTIME_ERROR = " runtime error: ";
 const SUMMARY = "SUMMARY: UndefinedBehaviorSanitizer: ";
 
+@final
 export class UbsanParser extends Parser {
   private active: bool = false;
   private crash: Crash = new Crash();
@@ -138,6 +139,8 @@ export class UbsanParser extends Parser {
 /** Position of the ':' that ends "file:line[:col]" before " runtime error: ", or -1. One pass over the colons. */
 function findRuntimeError(l: Line): i32 {
   let n = l.len;
+  // The runtime writes the location at the start of the line: indented lines (stacks, code, test output) are not it.
+  if (n < 20 || isSpace(l.at(0))) return -1;
   let i = l.indexOfByte(Char.COLON);
   while (i >= 0 && i < n) {
     if (l.at(i + 1) == Char.SPACE && l.matchAt(RUNTIME_ERROR, i + 1)) {
