@@ -12,7 +12,7 @@ import { diagnose } from './diagnose.js';
 import { SbxError } from './errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
-import { buildSpec } from './spec.js';
+import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { Tail } from './tail.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
@@ -91,9 +91,14 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   } catch {
     return failed('E_WORK_MISSING', `work directory ${work} does not exist; fix: create it or pass an existing one with --work`, logPath);
   }
-  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
+  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
     if (!existsSync(m.src))
       return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
+    // Inside a read-only system bind the mount point must already exist: it cannot be created.
+    const under = SYSTEM_PATHS.find((p) => m.dst === p || m.dst.startsWith(`${p}/`));
+    if (under && !existsSync(m.dst))
+      return failed('E_BAD_MOUNT', `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`, logPath);
+  }
   const seccomp = opts.seccomp !== false;
   if (seccomp && !seccompSupported())
     return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);

@@ -195,6 +195,31 @@ test('an ASan build reports a symbolized heap overflow', async () => {
   assert.match(r.out, 'asan.c:2');
 });
 
+// Setup failures of a real host, reproduced one user namespace down (where the knobs are ours).
+const nested = (prepare) => {
+  const dist = new URL('../../dist/launcher.js', import.meta.url).href;
+  const work = tempDir();
+  const js = `import(${JSON.stringify(dist)}).then(async (m) => { const r = await m.launch({ cmd: ['true'], work: ${JSON.stringify(work)}, logPath: ${JSON.stringify(join(work, 'l'))} }); console.log(JSON.stringify(r.setupError)); })`;
+  const r = spawnSync('unshare', ['-Urm', '/bin/sh', '-c', `${prepare} && exec "$0" -e "$1"`, process.execPath, js], { encoding: 'utf8' });
+  if (r.status !== 0) return { skipped: (r.stderr || r.error?.message || '').trim() };
+  return JSON.parse(r.stdout);
+};
+
+test('user namespaces disabled: E_NO_USERNS with the knob to turn', () => {
+  const e = nested('echo 0 > /proc/sys/user/max_user_namespaces');
+  if (e?.skipped !== undefined) return console.log(`  (skipped: ${e.skipped})`);
+  assert.is(e.code, 'E_NO_USERNS');
+  assert.match(e.message, 'user.max_user_namespaces');
+  assert.match(e.message, 'fix:');
+});
+
+test('a masked host /proc (as in containers): E_NO_PROC with the fix', () => {
+  const e = nested('mount --bind /dev/null /proc/uptime');
+  if (e?.skipped !== undefined) return console.log(`  (skipped: ${e.skipped})`);
+  assert.is(e.code, 'E_NO_PROC');
+  assert.match(e.message, 'systempaths=unconfined');
+});
+
 test('selftest reports what holds', async () => {
   const checks = await selftest();
   assert.ok(checks.length > 10);
