@@ -1482,6 +1482,12 @@ main(int argc, char **argv)
   sigaddset(&mask, SIGINT);
   sigaddset(&mask, SIGHUP);
   sigprocmask(SIG_BLOCK, &mask, NULL);
+  /* If our caller dies, we get SIGTERM and take the sandbox down with us. */
+  {
+    pid_t ppid = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) == 0 && getppid() != ppid)
+      kill(getpid(), SIGTERM); /* it died before prctl took effect */
+  }
   sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
   if (sigfd < 0)
     die_with_error("signalfd");
