@@ -2,7 +2,8 @@
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
-import { verdictOfFile, verdictOfStdin } from '../log-source.js';
+import { readFile } from 'node:fs/promises';
+import { verdictOfFile, verdictOfStdin, fsError } from '../log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
 
@@ -14,14 +15,20 @@ export default defineCommand({
     signal: { type: 'string', description: 'the signal that killed the command (SIGSEGV or 11)' },
     'timed-out': { type: 'boolean', description: 'the command was killed by a timeout' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    junit: { type: 'string', description: 'a JUnit XML report of the same run: its tests replace those read off the log' },
   },
   async run({ args }) {
     const engine = await loadEngine();
     const opts = { exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']) };
     if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
-    const env = args.raw === '-'
+    let env = args.raw === '-'
       ? await verdictOfStdin(engine, opts)
       : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
+    if (args.junit) {
+      const xml = await readFile(args.junit).catch((err: unknown) => { throw fsError(err, args.junit as string); });
+      if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${args.junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
+      env = engine.mergeJunit(env, xml);
+    }
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${args.raw === '-' ? 'standard input' : args.raw} is empty; the verdict rests on the exit status alone\n`);
     print(engine, env, Boolean(args.json));
     return env;
