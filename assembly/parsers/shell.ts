@@ -18,19 +18,29 @@ const SHELL_SIGNALS: string[] = [
 
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
-    // bash: "line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)"
-    for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
-      let at = l.indexOf(SHELL_SIGNALS[i]);
-      if (at < 0) continue;
-      if (!this.looksLikeShellReport(l, at, SHELL_SIGNALS[i].length)) continue;
-      if (f.crash === null) {
-        let c = new Crash();
-        c.tool = "signal";
-        c.kind = SHELL_SIGNALS[i + 1];
-        c.summary = l.trimmed(0);
-        f.setCrash(c);
+    // bash: "line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
+    // Fast reject: the message starts the line, or follows bash's ": line N:" prefix.
+    let from = -1;
+    let c = l.at(0);
+    if (c == 0x53 || c == 0x41 || c == 0x46 || c == 0x42 || c == 0x49 || c == 0x4B || c == 0x54) from = 0;
+    else {
+      let k = l.indexOf(": line ");
+      if (k >= 0) from = k + 7;
+    }
+    if (from >= 0) {
+      for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
+        let at = l.indexOf(SHELL_SIGNALS[i], from);
+        if (at < 0) continue;
+        if (!this.looksLikeShellReport(l, at, SHELL_SIGNALS[i].length)) continue;
+        if (f.crash === null) {
+          let cr = new Crash();
+          cr.tool = "signal";
+          cr.kind = SHELL_SIGNALS[i + 1];
+          cr.summary = l.trimmed(0);
+          f.setCrash(cr);
+        }
+        return true;
       }
-      return true;
     }
     // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
     if (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found"))) {
