@@ -42,6 +42,8 @@ export class TapParser extends Parser {
   }
 
   private result(l: Line, f: Facts, p: i32, q: i32, notOk: bool): bool {
+    // Outside a TAP stream only a numbered `ok 1` / `not ok 2` starts one (a bare "ok" is just a word).
+    if (!this.seen && !isDigit(l.at(l.skipSpaces(q)))) return false;
     let depth = p >> 2;
     if (depth > 8) depth = 8;
     this.seen = true;
@@ -154,6 +156,9 @@ export class TapParser extends Parser {
   }
 
   private proveLine(l: Line, f: Facts, p: i32): bool {
+    // Cheap rejections first: this runs on every line nobody else wanted.
+    let dots0 = p == 0 ? l.indexOf(" ..") : -1;
+    if (dots0 < 0 && !this.prove && !this.seen) return false;
     let s = l.toString();
     // `t/convert.t ... `, `t/convert.t ... ok`
     let dots = s.indexOf(" ..");
