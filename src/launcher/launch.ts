@@ -2,7 +2,9 @@
 // array (never a shell), streams stdout/stderr to the raw log as they arrive while keeping a
 // bounded tail, and reads the launcher's status report from fd 3.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,27 @@ export function launcherPath(): string {
     if (existsSync(candidate)) return (defaultLauncher = candidate);
   }
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch');
+}
+
+let bpfFd: number | null = null;
+
+/**
+ * A descriptor of an unlinked temp file holding the seccomp program, opened once per process and
+ * handed to every launcher as fd 4 (it reads it with pread from offset 0). Cheaper than a pipe
+ * per run, and the launcher never waits for us to write it. Null when no temp file can be made.
+ */
+function seccompFd(): number | null {
+  if (bpfFd !== null) return bpfFd;
+  const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
+  try {
+    writeFileSync(path, seccompProgram(), { mode: 0o600, flag: 'wx' });
+    bpfFd = openSync(path, 'r');
+  } catch {
+    return null;
+  } finally {
+    rmSync(path, { force: true });
+  }
+  return bpfFd;
 }
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
@@ -87,8 +110,9 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   const statusChunks: Buffer[] = [];
 
   try {
+    const fd4 = seccomp ? (seccompFd() ?? 'pipe') : 'ignore';
     const child = spawn(bin, spec.argv, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
       // The launcher gets no environment of ours: the command's is in the spec.
       env: {},
     });
@@ -104,7 +128,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     out.on('data', sink((n) => (stdoutBytes += n)));
     err.on('data', sink((n) => (stderrBytes += n)));
     statusPipe.on('data', (c: Buffer) => statusChunks.push(c));
-    if (bpfPipe) {
+    if (fd4 === 'pipe' && bpfPipe) {
       bpfPipe.on('error', () => {}); // a launcher that died early reports through its exit
       bpfPipe.end(seccompProgram());
     }
