@@ -57,7 +57,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 1
+#define SBX_PROTO 2
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 128
@@ -162,6 +162,7 @@ struct step
 {
   char name[32];
   int ok;
+  int64_t at_ns; /* since the launcher started: where setup time goes */
   char detail[160];
 };
 
@@ -184,6 +185,7 @@ struct report
 };
 
 static struct report *rep;
+static int64_t t_start;
 
 static void
 record(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -193,9 +195,12 @@ record(const char *name, int ok, const char *fmt, ...)
 {
   struct step *s;
   va_list ap;
-  if (rep->nsteps >= MAX_STEPS)
+  /* init and the command record concurrently into the shared page. */
+  int i = __atomic_fetch_add(&rep->nsteps, 1, __ATOMIC_RELAXED);
+  if (i >= MAX_STEPS)
     return;
-  s = &rep->steps[rep->nsteps++];
+  s = &rep->steps[i];
+  s->at_ns = now_ns() - t_start;
   snprintf(s->name, sizeof s->name, "%s", name);
   s->ok = ok;
   va_start(ap, fmt);
@@ -211,9 +216,9 @@ fail_step(const char *step, const char *fmt, ...)
 {
   int saved = errno;
   va_list ap;
-  if (!rep->failed)
+  int expected = 0;
+  if (__atomic_compare_exchange_n(&rep->failed, &expected, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
     {
-      rep->failed = 1;
       rep->fail_errno = saved;
       snprintf(rep->fail_step, sizeof rep->fail_step, "%s", step);
       va_start(ap, fmt);
@@ -545,9 +550,18 @@ read_seccomp(struct spec *s)
   buf = malloc(cap);
   if (buf == NULL)
     die("out of memory");
-  for (;;)
+  /* A regular file (sbx passes one it keeps open across runs) is read from
+   * offset 0 with pread, so that the shared file offset does not matter; a
+   * pipe falls back to read. */
+  for (int use_read = 0;;)
     {
-      ssize_t n = read(s->seccomp_fd, buf + len, cap - len);
+      ssize_t n = use_read ? read(s->seccomp_fd, buf + len, cap - len)
+                           : pread(s->seccomp_fd, buf + len, cap - len, (off_t)len);
+      if (n < 0 && errno == ESPIPE && !use_read)
+        {
+          use_read = 1;
+          continue;
+        }
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -927,18 +941,18 @@ step_root(const struct spec *s)
     record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked,
            nmask_failed);
 
-  /* Detach the host root before the final pivot, so nothing of it remains
-   * reachable from the sandbox's mount tree. */
-  if (umount2("/oldroot", MNT_DETACH) < 0)
-    fail_step("pivot_root", "detaching the host root");
-  if (chdir("/newroot") < 0)
-    fail_step("pivot_root", "chdir /newroot");
-  if (syscall(SYS_pivot_root, ".", ".") < 0)
+  /* Pivot into the new root with the staging tmpfs (and the host root below
+   * it) stacked at /.sbx-old, then detach that whole tree in one lazy
+   * unmount: nothing of the host's mount tree stays reachable. One detach,
+   * not two: each costs an RCU grace period. */
+  if (mkdir("/newroot/.sbx-old", 0700) < 0 || chdir("/newroot") < 0)
+    fail_step("pivot_root", "preparing /newroot");
+  if (syscall(SYS_pivot_root, ".", ".sbx-old") < 0)
     fail_step("pivot_root", "pivot_root to the new root");
-  if (umount2(".", MNT_DETACH) < 0)
-    fail_step("pivot_root", "detaching the staging tmpfs");
-  if (chdir("/") < 0)
-    fail_step("pivot_root", "chdir /");
+  if (umount2("/.sbx-old", MNT_DETACH) < 0)
+    fail_step("pivot_root", "detaching the host root");
+  if (rmdir("/.sbx-old") < 0 || chdir("/") < 0)
+    fail_step("pivot_root", "removing /.sbx-old");
   record("pivot_root", 1, "host root detached");
 
   if (s->ro_root)
@@ -1060,25 +1074,29 @@ cmd_drop_caps(const struct spec *s)
   record("caps", 1, "effective, permitted and inheritable sets empty");
 }
 
-static int
-close_fds_from(unsigned int lowfd)
+static void
+close_fds_range(unsigned int first, unsigned int last)
 {
-  if (syscall(SYS_close_range, lowfd, ~0U, 0) == 0)
-    return 0;
-  for (int fd = (int)lowfd; fd < 1024; fd++)
-    close(fd);
-  return 0;
+  if (first > last || syscall(SYS_close_range, first, last, 0) == 0)
+    return;
+  for (unsigned int fd = first; fd < 1024 && fd <= last; fd++)
+    close((int)fd);
 }
 
-/* The command process: everything here runs after the fork from init, ends
- * in execve, and is ordered: no_new_privs before seccomp (the kernel demands
- * it of an unprivileged filter), seccomp last, since it denies personality(2),
- * setns(2) and friends that earlier steps may still need. */
+/* The command process. Forked by init as soon as init exists, it applies its
+ * own, per-process steps while init builds the mount tree, then waits for
+ * init's go and execs: the two halves of the setup overlap.
+ *
+ * Ordering: no_new_privs before seccomp (the kernel demands it of an
+ * unprivileged filter); seccomp after every step that needs a call it denies
+ * (personality); after it only read(2) of the go pipe, chdir(2) and execve(2). */
 static void __attribute__((noreturn))
-run_command(const struct spec *s)
+run_command(const struct spec *s, int go_fd)
 {
   sigset_t none;
   const char *dir = s->chdir_path ? s->chdir_path : "/";
+  char go = 0;
+  ssize_t n;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
   signal(SIGPIPE, SIG_DFL);
@@ -1093,8 +1111,6 @@ run_command(const struct spec *s)
         fail_step("setsid", "setsid");
       record("setsid", 1, "new session, no controlling terminal");
     }
-  if (chdir(dir) < 0)
-    fail_step("chdir", "%s", dir);
   umask(022);
   cmd_rlimits(s);
   if (s->no_aslr)
@@ -1115,7 +1131,11 @@ run_command(const struct spec *s)
         fail_step("no_new_privs", "PR_SET_NO_NEW_PRIVS");
       record("no_new_privs", 1, "set");
     }
-  close_fds_from(3);
+  /* Nothing of the launcher's reaches the command but stdio (the go pipe is
+   * close-on-exec). */
+  if (go_fd > 3)
+    close_fds_range(3, (unsigned int)go_fd - 1);
+  close_fds_range((unsigned int)go_fd + 1, ~0U);
   if (s->bpf != NULL)
     {
       struct sock_fprog prog = { s->bpf_len, s->bpf };
@@ -1123,6 +1143,13 @@ run_command(const struct spec *s)
         fail_step("seccomp", "installing the seccomp filter (%u instructions)", s->bpf_len);
       record("seccomp", 1, "%u instructions", s->bpf_len);
     }
+  do
+    n = read(go_fd, &go, 1);
+  while (n < 0 && errno == EINTR);
+  if (n != 1)
+    _exit(EXIT_SETUP_FAILED); /* init failed and recorded why */
+  if (chdir(dir) < 0)
+    fail_step("chdir", "%s", dir);
   rep->t_exec_ns = now_ns();
   /* execvp searches the PATH of environ, which is now the sandbox's. */
   execvp(s->argv[0], s->argv);
@@ -1142,25 +1169,37 @@ run_init(const struct spec *s)
   /* If the launcher dies, the whole sandbox goes with it. */
   prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   /* Only the launcher writes the report: its pipe's EOF must not wait for us. */
+  int go[2];
   close(s->status_fd);
   close(done_pipe[0]);
+  if (pipe2(go, O_CLOEXEC) < 0)
+    fail_step("fork", "pipe2");
+  child = fork();
+  if (child < 0)
+    fail_step("fork", "forking the command");
+  if (child == 0)
+    {
+      close(go[1]);
+      run_command(s, go[0]);
+    }
+  close(go[0]);
+  /* The caller sees EOF on stdout/stderr as soon as the command's processes
+   * are gone; init keeps no copy. */
+  close(0);
+  close(1);
+  close(2);
+
   if (s->ns_flags & CLONE_NEWUSER)
     step_id_maps(s);
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
   step_hostname(s);
   step_loopback(s);
-
-  child = fork();
-  if (child < 0)
-    fail_step("fork", "forking the command");
-  if (child == 0)
-    run_command(s);
-  /* The caller sees EOF on stdout/stderr as soon as the command's processes
-   * are gone; init keeps no copy. */
-  close(0);
-  close(1);
-  close(2);
+  /* Setup done: let the command exec. On any failure above init exits, the
+   * pipe reads EOF and the command gives up. */
+  if (write(go[1], "g", 1) != 1)
+    fail_step("fork", "releasing the command");
+  close(go[1]);
 
   for (;;)
     {
@@ -1399,7 +1438,8 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
     {
       bput(&b, "%s{\"step\":", i ? "," : "");
       bstr(&b, rep->steps[i].name);
-      bput(&b, ",\"ok\":%s,\"detail\":", rep->steps[i].ok ? "true" : "false");
+      bput(&b, ",\"ok\":%s,\"us\":%lld,\"detail\":", rep->steps[i].ok ? "true" : "false",
+           (long long)(rep->steps[i].at_ns / 1000));
       bstr(&b, rep->steps[i].detail);
       bput(&b, "}");
     }
@@ -1415,7 +1455,7 @@ main(int argc, char **argv)
   struct spec s;
   sigset_t mask;
   pid_t init;
-  int64_t t0 = now_ns(), deadline = 0, t_end;
+  int64_t t0 = t_start = now_ns(), deadline = 0, t_end;
   int timed_out = 0, interrupted = 0, killed = 0, init_status = 0, sigfd;
   int reported = 0, init_reaped = 0;
   size_t k;
@@ -1442,6 +1482,12 @@ main(int argc, char **argv)
   sigaddset(&mask, SIGINT);
   sigaddset(&mask, SIGHUP);
   sigprocmask(SIG_BLOCK, &mask, NULL);
+  /* If our caller dies, we get SIGTERM and take the sandbox down with us. */
+  {
+    pid_t ppid = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) == 0 && getppid() != ppid)
+      kill(getpid(), SIGTERM); /* it died before prctl took effect */
+  }
   sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
   if (sigfd < 0)
     die_with_error("signalfd");

@@ -1,11 +1,27 @@
 // Turns a failed setup step into one line: what happened, why, and what to do about it.
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { constants } from 'node:os';
 import type { Status } from './status.js';
 import type { SetupError } from './types.js';
 
 const errnoName = new Map<number, string>(Object.entries(constants.errno).map(([k, n]) => [n, k]));
 export const errnoString = (n: number): string => errnoName.get(n) ?? `errno ${n}`;
+
+/** Where the caller's own PATH finds cmd, when that is outside the sandbox's system dirs. */
+function onHostPath(cmd: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (!dir.startsWith('/') || /^\/(usr|bin|sbin|lib)(\/|$)/.test(dir)) continue;
+    const p = join(dir, cmd);
+    try {
+      accessSync(p, fsConstants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
 
 function sysctl(path: string): string | null {
   try {
@@ -47,13 +63,29 @@ export function diagnose(status: Status, cmd0: string, env: Record<string, strin
   }
   if (status.exec_errno !== 0) {
     const name = errnoString(status.exec_errno);
-    if (status.exec_errno === constants.errno.ENOENT)
+    if (status.exec_errno === constants.errno.ENOENT) {
+      if (cmd0.includes('/'))
+        return {
+          code: 'E_CMD_NOT_FOUND',
+          message: `command not found in the sandbox: ${cmd0} does not exist there; fix: use a path under /work or /usr, or --ro-bind its directory`,
+        };
+      const host = onHostPath(cmd0);
+      if (host) {
+        // e.g. ~/.cargo/bin/cargo: bind the installation, put its bin dir on PATH.
+        const bin = dirname(host);
+        const install = basename(bin) === 'bin' ? dirname(bin) : bin;
+        const dst = `/tools/${basename(install).replace(/^\./, '')}`;
+        const dstBin = install === bin ? dst : `${dst}/bin`;
+        return {
+          code: 'E_CMD_NOT_FOUND',
+          message: `command not found in the sandbox: ${cmd0} is ${host} on the host, which the sandbox does not show; fix: --ro-bind ${install}:${dst} --env PATH=${dstBin}:${env.PATH ?? '/usr/bin:/bin'} (and its home variables, e.g. CARGO_HOME, if it needs them)`,
+        };
+      }
       return {
         code: 'E_CMD_NOT_FOUND',
-        message: cmd0.includes('/')
-          ? `command not found in the sandbox: ${cmd0} does not exist there; fix: use a path under /work or /usr, or --ro-bind its directory`
-          : `command not found in the sandbox: ${cmd0} is not on PATH (${env.PATH ?? 'unset'}); fix: install it under /usr, call it by a path under /work, or --ro-bind its directory and set PATH with --env`,
+        message: `command not found in the sandbox: ${cmd0} is not on PATH (${env.PATH ?? 'unset'}); fix: install it under /usr, call it by a path under /work, or --ro-bind its directory and set PATH with --env`,
       };
+    }
     if (status.exec_errno === constants.errno.EACCES || status.exec_errno === constants.errno.ENOEXEC)
       return {
         code: 'E_CMD_NOT_EXECUTABLE',

@@ -2,7 +2,9 @@
 // array (never a shell), streams stdout/stderr to the raw log as they arrive while keeping a
 // bounded tail, and reads the launcher's status report from fd 3.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +12,7 @@ import { diagnose } from './diagnose.js';
 import { SbxError } from './errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
-import { buildSpec } from './spec.js';
+import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { Tail } from './tail.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
@@ -30,6 +32,27 @@ export function launcherPath(): string {
     if (existsSync(candidate)) return (defaultLauncher = candidate);
   }
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch');
+}
+
+let bpfFd: number | null = null;
+
+/**
+ * A descriptor of an unlinked temp file holding the seccomp program, opened once per process and
+ * handed to every launcher as fd 4 (it reads it with pread from offset 0). Cheaper than a pipe
+ * per run, and the launcher never waits for us to write it. Null when no temp file can be made.
+ */
+function seccompFd(): number | null {
+  if (bpfFd !== null) return bpfFd;
+  const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
+  try {
+    writeFileSync(path, seccompProgram(), { mode: 0o600, flag: 'wx' });
+    bpfFd = openSync(path, 'r');
+  } catch {
+    return null;
+  } finally {
+    rmSync(path, { force: true });
+  }
+  return bpfFd;
 }
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
@@ -68,9 +91,14 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   } catch {
     return failed('E_WORK_MISSING', `work directory ${work} does not exist; fix: create it or pass an existing one with --work`, logPath);
   }
-  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
+  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
     if (!existsSync(m.src))
       return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
+    // Inside a read-only system bind the mount point must already exist: it cannot be created.
+    const under = SYSTEM_PATHS.find((p) => m.dst === p || m.dst.startsWith(`${p}/`));
+    if (under && !existsSync(m.dst))
+      return failed('E_BAD_MOUNT', `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`, logPath);
+  }
   const seccomp = opts.seccomp !== false;
   if (seccomp && !seccompSupported())
     return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);
@@ -87,8 +115,9 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   const statusChunks: Buffer[] = [];
 
   try {
+    const fd4 = seccomp ? (seccompFd() ?? 'pipe') : 'ignore';
     const child = spawn(bin, spec.argv, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
       // The launcher gets no environment of ours: the command's is in the spec.
       env: {},
     });
@@ -104,7 +133,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     out.on('data', sink((n) => (stdoutBytes += n)));
     err.on('data', sink((n) => (stderrBytes += n)));
     statusPipe.on('data', (c: Buffer) => statusChunks.push(c));
-    if (bpfPipe) {
+    if (fd4 === 'pipe' && bpfPipe) {
       bpfPipe.on('error', () => {}); // a launcher that died early reports through its exit
       bpfPipe.end(seccompProgram());
     }

@@ -2,9 +2,9 @@
 import * as v from 'valibot';
 
 /** Must match SBX_PROTO in native/launch.c. */
-export const LAUNCHER_PROTO = 1;
+export const LAUNCHER_PROTO = 2;
 
-const Step = v.object({ step: v.string(), ok: v.boolean(), detail: v.string() });
+const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });
 
 export const StatusSchema = v.object({
   proto: v.number(),

@@ -1,5 +1,5 @@
 // launch(): outcome, streaming log, tail, setup errors and the recorded opt-ins.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -193,6 +193,44 @@ test('an ASan build reports a symbolized heap overflow', async () => {
   assert.is.not(r.outcome.exit_code, 0);
   assert.match(r.out, 'AddressSanitizer: heap-buffer-overflow');
   assert.match(r.out, 'asan.c:2');
+});
+
+test('the sandbox dies with its caller', async () => {
+  const dist = new URL('../../dist/launcher.js', import.meta.url).href;
+  const work = tempDir();
+  const js = `import(${JSON.stringify(dist)}).then((m) => m.launch({ cmd: ['/bin/sh', '-c', 'while :; do date +%s%N > /work/beat; sleep 0.05; done'], work: ${JSON.stringify(work)}, logPath: ${JSON.stringify(join(work, 'l'))} }))`;
+  const caller = spawn(process.execPath, ['-e', js], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 800));
+  caller.kill('SIGKILL');
+  await new Promise((r) => setTimeout(r, 300));
+  const a = readFileSync(join(work, 'beat'), 'utf8');
+  await new Promise((r) => setTimeout(r, 400));
+  assert.is(readFileSync(join(work, 'beat'), 'utf8'), a, 'the sandbox kept running after its caller was killed');
+});
+
+// Setup failures of a real host, reproduced one user namespace down (where the knobs are ours).
+const nested = (prepare) => {
+  const dist = new URL('../../dist/launcher.js', import.meta.url).href;
+  const work = tempDir();
+  const js = `import(${JSON.stringify(dist)}).then(async (m) => { const r = await m.launch({ cmd: ['true'], work: ${JSON.stringify(work)}, logPath: ${JSON.stringify(join(work, 'l'))} }); console.log(JSON.stringify(r.setupError)); })`;
+  const r = spawnSync('unshare', ['-Urm', '/bin/sh', '-c', `${prepare} && exec "$0" -e "$1"`, process.execPath, js], { encoding: 'utf8' });
+  if (r.status !== 0) return { skipped: (r.stderr || r.error?.message || '').trim() };
+  return JSON.parse(r.stdout);
+};
+
+test('user namespaces disabled: E_NO_USERNS with the knob to turn', () => {
+  const e = nested('echo 0 > /proc/sys/user/max_user_namespaces');
+  if (e?.skipped !== undefined) return console.log(`  (skipped: ${e.skipped})`);
+  assert.is(e.code, 'E_NO_USERNS');
+  assert.match(e.message, 'user.max_user_namespaces');
+  assert.match(e.message, 'fix:');
+});
+
+test('a masked host /proc (as in containers): E_NO_PROC with the fix', () => {
+  const e = nested('mount --bind /dev/null /proc/uptime');
+  if (e?.skipped !== undefined) return console.log(`  (skipped: ${e.skipped})`);
+  assert.is(e.code, 'E_NO_PROC');
+  assert.match(e.message, 'systempaths=unconfined');
 });
 
 test('selftest reports what holds', async () => {
