@@ -58,6 +58,10 @@ function header(o: Sink, env: JValue): void {
   if (v.get("binary").bool()) nl(o, "note: the log holds binary data (NUL bytes); undecodable bytes shown as \uFFFD");
 }
 
+function isSanitizer(tool: string): bool {
+  return tool == "asan" || tool == "lsan" || tool == "tsan" || tool == "msan" || tool == "hwasan";
+}
+
 function crashBlock(o: Sink, c: JValue): void {
   if (c.kind != Kind.OBJ) return;
   let line = "crash: " + c.get("tool").str() + " " + c.get("kind").str();
@@ -70,8 +74,9 @@ function crashBlock(o: Sink, c: JValue): void {
   let thread = c.get("thread");
   if (thread.kind == Kind.STR) line += " · thread " + thread.s;
   nl(o, line);
+  // A sanitizer's message line repeats the kind with addresses; a panic's or exception's is the point.
   let msg = c.get("message");
-  if (msg.kind == Kind.STR && msg.s.length > 0) nl(o, "  message: " + msg.s);
+  if (msg.kind == Kind.STR && msg.s.length > 0 && !isSanitizer(c.get("tool").str())) nl(o, "  message: " + msg.s);
   let first = c.get("first_user_frame");
   if (first.kind == Kind.OBJ) nl(o, "  at " + frameText(first));
   else nl(o, "  at (no frame in your code)");
@@ -110,11 +115,11 @@ function stack(o: Sink, title: string, frames: JValue, skipFirst: bool): void {
 
 function site(o: Sink, title: string, frames: JValue): void {
   if (frames.kind != Kind.ARR || frames.length == 0) return;
-  let user: JValue | null = null;
-  for (let i = 0; i < frames.length; i++) if (frames.at(i).get("user").bool()) { user = frames.at(i); break; }
+  let u = -1;
+  for (let i = 0; i < frames.length; i++) if (frames.at(i).get("user").bool()) { u = i; break; }
   let via = frames.at(0).get("function").str("");
-  let text = user !== null ? frameText(user!) : frameText(frames.at(0));
-  if (user !== null && via.length > 0 && via != user!.get("function").str()) text += "  (via " + via + ")";
+  let text = frameText(frames.at(max(u, 0)));
+  if (u > 0 && via.length > 0 && via != frames.at(u).get("function").str()) text += "  (via " + via + ")";
   nl(o, title + ": " + text);
 }
 

@@ -1,5 +1,6 @@
 // What a shell or timeout(1) says about the command it ran: fatal-signal messages ("Segmentation fault
 // (core dumped)"), "command not found", and timeout's own notice.
+import { Char } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash } from "../model";
 import { Parser } from "../parser";
@@ -18,49 +19,68 @@ const SHELL_SIGNALS: string[] = [
 
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
-    // bash: "line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)"
-    for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
-      let at = l.indexOf(SHELL_SIGNALS[i]);
-      if (at < 0) continue;
-      if (!this.looksLikeShellReport(l, at, SHELL_SIGNALS[i].length)) continue;
-      if (f.crash === null) {
-        let c = new Crash();
-        c.tool = "signal";
-        c.kind = SHELL_SIGNALS[i + 1];
-        c.summary = l.trimmed(0);
-        f.setCrash(c);
+    // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
+    // One indexOfByte finds bash's "NAME: line N: PID " prefix; otherwise the message must start the line.
+    let first = l.at(0);
+    let at = first == Char.SPACE || first == Char.TAB ? l.skipSpaces(0) : 0;
+    let prefixed = false;
+    let colon = l.indexOfByte(Char.COLON);
+    if (colon > 0 && l.matchAt(" line ", colon + 1)) {
+      let q = bashJobPrefix(l, colon + 7);
+      if (q > 0) { at = q; prefixed = true; }
+    }
+    let k = signalAt(l, at);
+    if (k >= 0) {
+      let end = at + SHELL_SIGNALS[k].length;
+      // bash pads the message to a column and may run it into the command ("Floating point exception./prog").
+      if (prefixed || this.restOk(l, end)) {
+        if (f.crash === null) {
+          let c = new Crash();
+          c.tool = "signal";
+          c.kind = SHELL_SIGNALS[k + 1];
+          c.summary = l.trimmed(0);
+          f.setCrash(c);
+        }
+        return true;
       }
-      return true;
     }
     // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
-    if (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found"))) {
+    if (l.at(l.len - 1) == 0x64 && // 'd'
+        (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found")))) {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
-    if (l.startsWith("timeout: sending signal ") || l.startsWith("timeout: the monitored command")) {
+    if (first == 0x74 && (l.startsWith("timeout: sending signal ") || l.startsWith("timeout: the monitored command"))) { // 't'
       f.timeoutSeen = true;
       return true;
     }
     return false;
   }
 
-  /** The message stands alone, or after bash's "line N: PID " prefix, followed by nothing or "(core dumped)" and the command. */
-  private looksLikeShellReport(l: Line, at: i32, n: i32): bool {
-    if (at > 0) {
-      // bash prefixes: "bash: line 1: 4242 Aborted", "./run.sh: line 3:  77 Killed"
-      let before = l.str(0, at).trimEnd();
-      if (before.length == 0) return this.restOk(l, at + n);
-      let k = before.length - 1;
-      while (k >= 0 && before.charCodeAt(k) >= 0x30 && before.charCodeAt(k) <= 0x39) k--;
-      if (k == before.length - 1) return false;
-      let pre = before.substring(0, k + 1).trimEnd();
-      if (!pre.endsWith(":") || !pre.includes("line ")) return false;
-    }
-    return this.restOk(l, at + n);
-  }
-
+  /** After a message that starts the line: nothing, "(core dumped)", or padding then the command. */
   private restOk(l: Line, p: i32): bool {
-    let rest = l.trimmed(p);
-    return rest.length == 0 || rest.startsWith("(core dumped)") || rest.startsWith("\t") || l.at(p) == 0x20;
+    if (p >= l.len) return true;
+    let c = l.at(p);
+    return c == Char.SPACE || c == Char.TAB;
   }
+}
+
+/** After "NAME: line " at p: "N: PID " (bash) or "N: " then the message; returns the message's position or -1. */
+function bashJobPrefix(l: Line, p: i32): i32 {
+  if (l.readInt(p) < 0) return -1;
+  let q = l.end;
+  if (l.at(q) != Char.COLON) return -1;
+  q = l.skipSpaces(q + 1);
+  if (l.readInt(q) >= 0) q = l.skipSpaces(l.end);
+  return q;
+}
+
+/** Index into SHELL_SIGNALS of the message at p, or -1. The first byte rejects most lines. */
+function signalAt(l: Line, p: i32): i32 {
+  let c = l.at(p);
+  if (c != 0x53 && c != 0x41 && c != 0x46 && c != 0x42 && c != 0x49 && c != 0x4B && c != 0x54) return -1; // S A F B I K T
+  for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
+    if (l.matchAt(SHELL_SIGNALS[i], p)) return i;
+  }
+  return -1;
 }

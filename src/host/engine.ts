@@ -3,10 +3,10 @@
 import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
 import { SbxError } from './errors.js';
-import { RunResultSchema, VerdictSchema, issueText, type RunResult, type Verdict } from './schema.js';
+import { DeltaSchema, RunResultSchema, VerdictSchema, issueText, type Delta, type RunResult, type Verdict } from './schema.js';
 import { signalNumber } from './signals.js';
 
-export type { RunResult, Verdict } from './schema.js';
+export type { Delta, RunResult, Verdict } from './schema.js';
 
 export interface VerdictOptions {
   /** The command's exit code, when it exited. */
@@ -18,6 +18,13 @@ export interface VerdictOptions {
   log?: string | null;
 }
 
+export interface DeltaOptions {
+  /** Whether the work tree changed since the previous run (undefined: unknown). */
+  treeChanged?: boolean;
+  /** Runs in a row, this one included, with the same verdict (from the history). */
+  sameRuns?: number;
+}
+
 export interface VerdictStream {
   push(chunk: Uint8Array): void;
   end(): RunResult;
@@ -27,8 +34,14 @@ export interface Engine {
   verdict(bytes: Uint8Array, opts?: VerdictOptions): RunResult;
   stream(opts?: VerdictOptions): VerdictStream;
   render(env: RunResult): string;
+  /** What changed from prev (null on a first run) to cur. */
+  delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
+  /** Parses a JUnit XML report into the verdict.tests shape (runner "junit"). */
+  junit(xml: Uint8Array): Verdict['tests'];
+  /** The envelope with a JUnit report's tests in its verdict, the status recomputed by the engine. */
+  mergeJunit(env: RunResult, xml: Uint8Array): RunResult;
 }
 
 interface Exports {
@@ -38,6 +51,9 @@ interface Exports {
   feed(len: number): void;
   finish(): number;
   render(len: number): number;
+  junit(len: number): number;
+  junitMerge(verdictLen: number, xmlLen: number): number;
+  delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
   output(): number;
 }
 
@@ -137,7 +153,48 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
       });
     },
+    delta(prev, cur, o = {}) {
+      return guard((e) => {
+        const a = prev ? utf8.encode(JSON.stringify(prev)) : new Uint8Array(0);
+        const b = utf8.encode(JSON.stringify(cur));
+        const ptr = e.alloc(a.length + b.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, a.length + b.length);
+        mem.set(a, 0);
+        mem.set(b, a.length);
+        const tree = o.treeChanged === undefined ? -1 : o.treeChanged ? 1 : 0;
+        const n = e.delta(a.length, b.length, tree, o.sameRuns ?? 1);
+        const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)));
+        if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(text).error}`);
+        const parsed = v.safeParse(DeltaSchema, JSON.parse(text));
+        if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a delta outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
+        return parsed.output;
+      });
+    },
     memoryBytes() { return x!.memory.buffer.byteLength; },
+    junit(xml) {
+      return guard((e) => {
+        const ptr = e.alloc(xml.length);
+        new Uint8Array(e.memory.buffer, ptr, xml.length).set(xml);
+        const n = e.junit(xml.length);
+        return JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+      });
+    },
+    mergeJunit(env, xml) {
+      return guard((e) => {
+        const head = utf8.encode(JSON.stringify(env.verdict));
+        const ptr = e.alloc(head.length + xml.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, head.length + xml.length);
+        mem.set(head, 0);
+        mem.set(xml, head.length);
+        const n = e.junitMerge(head.length, xml.length);
+        if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
+        const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+        const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
+        const checked = v.safeParse(VerdictSchema, merged);
+        if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
+        return { ...env, verdict: checked.output };
+      });
+    },
   };
 }
 
