@@ -23,6 +23,7 @@ const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 /** Where we are in the lines that follow a located diagnostic. */
 const enum Block { NONE = 0, HEADER = 1, SOURCE = 2, CARET = 3, GUTTER = 4 }
 
+@final
 export class GccParser extends Parser {
   private ctx: DiagContext;
   /** The last style seen in the log: the default for a group with no evidence of its own. */
@@ -43,9 +44,12 @@ export class GccParser extends Parser {
 
   busy(): bool { return this.block != Block.NONE || this.inInclude; }
 
-  claim(l: Line, f: Facts): bool {
+  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
+
+  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
+  take(l: Line, f: Facts, k: i32): bool {
     if (l.no != this.lastNo + 1) this.endGroup(f);
-    if (this.scan(l, f)) { this.lastNo = l.no; return true; }
+    if (this.scan(l, f, k)) { this.lastNo = l.no; return true; }
     this.block = Block.NONE;
     this.inInclude = false;
     return false;
@@ -53,7 +57,7 @@ export class GccParser extends Parser {
 
   finish(f: Facts): void { this.endGroup(f); }
 
-  private scan(l: Line, f: Facts): bool {
+  private scan(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
     if (n == 0) return false;
     let c0 = l.at(0);
@@ -71,15 +75,13 @@ export class GccParser extends Parser {
       if (l.matchAt("inlined from ", p) && l.at(n - 1) == Char.COLON) return true;
       return this.clangSource(l, f);
     }
-    if (this.headerLine(l, f)) return true;
-    if (this.summary(l, f)) return true;
+    if (k > 0 && this.headerLine(l, f, k)) return true;
+    if (this.summary(l, f, k)) return true;
     return this.clangSource(l, f);
   }
 
   /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
-  private headerLine(l: Line, f: Facts): bool {
-    let k = l.indexOf(": ");
-    if (k <= 0) return false;
+  private headerLine(l: Line, f: Facts, k: i32): bool {
     let s = k + 2;
     let sev = "";
     let m = 0;
@@ -147,7 +149,7 @@ export class GccParser extends Parser {
     return true;
   }
 
-  private summary(l: Line, f: Facts): bool {
+  private summary(l: Line, f: Facts, k: i32): bool {
     let c0 = l.at(0);
     if (isDigit(c0)) {
       // clang: `2 errors generated.`, `1 warning and 1 error generated.`
@@ -172,7 +174,6 @@ export class GccParser extends Parser {
     if (l.startsWith("fix-it:\"")) { this.evidence(Style.CLANG, null); return true; }
     if (l.endsWith(" warnings being treated as errors")) {
       // `cc1: all warnings being treated as errors`
-      let k = l.indexOf(": ");
       if (k > 0 && driverTool(l.str(0, k)).length > 0) { this.evidence(Style.GCC, null); return true; }
     }
     return false;

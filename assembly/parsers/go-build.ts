@@ -40,6 +40,7 @@ const BUILD_PHRASES: string[] = [
   "invalid argument", "expected ", "unexpected ", "cannot find package", "is not in std", "no required module",
 ];
 
+@final
 export class GoParser extends Parser {
   private ctx: DiagContext;
   private inBlock: bool = false;
@@ -54,7 +55,10 @@ export class GoParser extends Parser {
 
   busy(): bool { return this.inBlock; }
 
-  claim(l: Line, f: Facts): bool {
+  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
+
+  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
+  take(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
     if (n < 4) { this.inBlock = false; return false; }
     let c0 = l.at(0);
@@ -70,18 +74,23 @@ export class GoParser extends Parser {
     if (this.inBlock && l.startsWith("too many errors")) return true;
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
-    if (vetPrefix) p = 5;
-    let k = l.indexOf(".go:", p);
-    if (k <= p || !isDigit(l.at(k + 4))) { this.inBlock = false; return false; }
-    let line = l.readInt(k + 4);
-    let q = l.end;
+    if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
+    // [p, k) is `path.go:line[:col]`
+    let i = k - 1;
+    while (i > p && isDigit(l.at(i))) i--;
+    if (k <= p || i == k - 1 || l.at(i) != Char.COLON) { this.inBlock = false; return false; }
+    let j = i - 1;
+    while (j > p && isDigit(l.at(j))) j--;
+    let pathEnd = i;
+    let line = l.readInt(i + 1);
     let col: i64 = -1;
-    if (l.at(q) == Char.COLON && isDigit(l.at(q + 1))) { col = l.readInt(q + 1); q = l.end; }
-    if (!l.matchAt(": ", q)) { this.inBlock = false; return false; }
+    if (j < i - 1 && l.at(j) == Char.COLON) { pathEnd = j; col = line; line = l.readInt(j + 1); }
+    if (pathEnd - p < 4 || !l.matchAt(".go", pathEnd - 3)) { this.inBlock = false; return false; }
     let sp = l.indexOfByte(Char.SPACE, p);
-    if (sp >= 0 && sp < k) { this.inBlock = false; return false; }
+    if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
+    let q = k;
     let d = new Diagnostic();
-    d.file = this.ctx.resolve(l.str(p, k + 3));
+    d.file = this.ctx.resolve(l.str(p, pathEnd));
     d.line = <i32>line;
     d.col = <i32>col;
     d.message = l.trimmed(q + 2);

@@ -9,10 +9,13 @@ import { Facts, Diagnostic } from "../model";
 import { Parser } from "../parser";
 import { DiagContext, readLoc } from "./diag-context";
 
+const enum Letter { m = 0x6D, r = 0x72, u = 0x75 }
+
 const KEYWORDS: string[] = [
   "undefined reference to ", "multiple definition of ", "relocation truncated to fit", "more undefined references to ",
 ];
 
+@final
 export class LinkerParser extends Parser {
   private ctx: DiagContext;
   /** lld error waiting for its `>>> referenced by` location. */
@@ -22,7 +25,10 @@ export class LinkerParser extends Parser {
 
   busy(): bool { return this.lld !== null; }
 
-  claim(l: Line, f: Facts): bool {
+  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
+
+  /** claim() with k, the position of the line's first ": " (or -1). */
+  take(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
     if (n < 4) return false;
     let c0 = l.at(0);
@@ -34,13 +40,10 @@ export class LinkerParser extends Parser {
       }
       this.lld = null;
     }
-    if (c0 == Char.SPACE || c0 == Char.TAB) return false;
-    let k = l.indexOf(": ");
-    if (k <= 0) return false;
+    if (k <= 0 || c0 == Char.SPACE || c0 == Char.TAB) return false;
     if (!isLinkerName(l, k)) {
       // Unprefixed lines that ld continues with: `main.c:(.text+0x1c): undefined reference to `foo'`.
-      let kw = keywordAt(l, 0);
-      return kw > 0 && this.located(l, f, 0, kw);
+      return isKeyword(l, k + 2) && this.located(l, f, 0, k);
     }
     let r = k + 2;
     if (l.matchAt("warning: ", r)) { this.add(f, "warning", null, l.trimmed(r + 9)); return true; }
@@ -102,11 +105,18 @@ export class LinkerParser extends Parser {
   }
 }
 
+function isKeyword(l: Line, p: i32): bool {
+  let c = l.at(p);
+  if (c != Letter.u && c != Letter.m && c != Letter.r) return false;
+  for (let i = 0; i < KEYWORDS.length; i++) if (l.matchAt(KEYWORDS[i], p)) return true;
+  return false;
+}
+
 /** The first `: <keyword>` at or after from, as the position of its colon, or -1. */
 function keywordAt(l: Line, from: i32): i32 {
   let p = l.indexOf(": ", from);
   while (p >= 0) {
-    for (let i = 0; i < KEYWORDS.length; i++) if (l.matchAt(KEYWORDS[i], p + 2)) return p;
+    if (isKeyword(l, p + 2)) return p;
     p = l.indexOf(": ", p + 2);
   }
   return -1;

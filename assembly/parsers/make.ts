@@ -14,19 +14,22 @@ import { DiagContext, readLoc, listOnly } from "./diag-context";
 
 const enum Letter { g = 0x67, m = 0x6D }
 
+@final
 export class MakeParser extends Parser {
   private ctx: DiagContext;
   private failure: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  claim(l: Line, f: Facts): bool {
-    let n = l.len;
-    if (n < 6) return false;
+  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
+
+  /** claim() with k, the position of the line's first ": " (or -1), found once for the whole family. */
+  take(l: Line, f: Facts, k: i32): bool {
+    if (k < 0 || l.len < 6) return false;
     let c0 = l.at(0);
     let r = -1;
     if (c0 == Letter.m || c0 == Letter.g) r = makePrefix(l);
-    if (r < 0) return this.makefileLine(l, f);
+    if (r < 0) return this.makefileLine(l, f, k);
     if (l.matchAt("Entering directory ", r)) { this.ctx.enter(quoted(l, r + 19)); return true; }
     if (l.matchAt("Leaving directory ", r)) { this.ctx.leave(); return true; }
     if (l.matchAt("*** [", r)) { this.recipeFailed(l, f, r + 4); return true; }
@@ -69,8 +72,7 @@ export class MakeParser extends Parser {
   }
 
   /** `Makefile:5: *** missing separator.  Stop.`, `build.mk:9: warning: overriding recipe for target 'x'`. */
-  private makefileLine(l: Line, f: Facts): bool {
-    let k = l.indexOf(": ");
+  private makefileLine(l: Line, f: Facts, k: i32): bool {
     if (k <= 0) return false;
     let c = k - 1;
     while (c > 0 && isDigit(l.at(c))) c--;

@@ -22,6 +22,7 @@ const CARGO_VERBS: string[] = [
 
 const enum Letter { S = 0x53 }
 
+@final
 export class RustParser extends Parser {
   private ctx: DiagContext;
   /** A cargo status line or a confirmed rustc diagnostic has been seen. */
@@ -88,9 +89,12 @@ export class RustParser extends Parser {
       return true;
     }
     if (this.inBlock) return true; // gutter, `= note:`, `::: path`
-    if (p <= 12) {
+    // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
+    let c = l.at(p);
+    if (p <= 11 && l.at(12) == Char.SPACE && c >= Char.A && c <= Char.Z) {
       for (let i = 0; i < CARGO_VERBS.length; i++) {
-        if (l.matchAt(CARGO_VERBS[i], p)) {
+        let v = CARGO_VERBS[i];
+        if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) {
           if (i < 2) this.rust = true; // Compiling, Checking
           return true;
         }

@@ -10,6 +10,7 @@ import { DiagContext, readLoc, addNote } from "./diag-context";
 
 const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
 
+@final
 export class TscParser extends Parser {
   private ctx: DiagContext;
   private state: i32 = State.NONE;
@@ -19,7 +20,10 @@ export class TscParser extends Parser {
 
   busy(): bool { return this.state != State.NONE; }
 
-  claim(l: Line, f: Facts): bool {
+  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
+
+  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
+  take(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
     if (n == 0 || l.isBlank()) {
       if (this.state != State.PRETTY) this.state = State.NONE;
@@ -55,34 +59,38 @@ export class TscParser extends Parser {
       return true;
     }
     if (l.startsWith("Errors  Files")) { this.state = State.TABLE; return true; }
-    if (this.header(l, f)) return true;
+    if (k > 0 && this.header(l, f, k)) return true;
     this.state = State.NONE;
     return false;
   }
 
-  private header(l: Line, f: Facts): bool {
+  private header(l: Line, f: Facts, k: i32): bool {
     let s = -1;
     let pretty = false;
     let locEnd = 0;
     let paren = -1;
     if (l.matchAt("error TS", 0)) {
       s = 0;
+    } else if (l.at(k - 1) == Char.RPAREN) {
+      // `path(line,col): error TS...`
+      if (!isSev(l, k + 2)) return false;
+      paren = l.lastIndexOfByte(Char.LPAREN, k);
+      if (paren <= 0) return false;
+      s = k + 2;
+      locEnd = k - 1;
     } else {
-      let q = l.indexOf("): ");
-      if (q > 0 && isSev(l, q + 3)) {
-        // `path(line,col): error TS...`
-        paren = l.lastIndexOfByte(Char.LPAREN, q);
-        if (paren <= 0) return false;
-        s = q + 3;
-        locEnd = q;
-      } else {
-        q = l.indexOf(" - ");
-        if (q <= 0 || !isSev(l, q + 3)) return false;
-        // `path:line:col - error TS...`
-        s = q + 3;
-        locEnd = q;
-        pretty = true;
-      }
+      // `path:line:col - error TS2322: msg`: the first ": " ends the code
+      let t = k;
+      while (t > 0 && isDigit(l.at(t - 1))) t--;
+      if (t == k || !l.matchAt("TS", t - 2)) return false;
+      let q = -1;
+      if (l.matchAt(" - error ", t - 11)) q = t - 11;
+      else if (l.matchAt(" - warning ", t - 13)) q = t - 13;
+      else if (l.matchAt(" - message ", t - 13)) q = t - 13;
+      if (q <= 0) return false;
+      s = q + 3;
+      locEnd = q;
+      pretty = true;
     }
     let d = new Diagnostic();
     if (paren > 0) {
@@ -91,7 +99,7 @@ export class TscParser extends Parser {
       let line = l.readInt(paren + 1);
       if (line < 0 || l.end != comma) return false;
       let col = l.readInt(comma + 1);
-      if (col < 0 || l.end != locEnd) return false;
+      if (col < 0 || l.end != locEnd || l.at(locEnd) != Char.RPAREN) return false;
       d.file = this.ctx.resolve(l.str(0, paren));
       d.line = <i32>line;
       d.col = <i32>col;
