@@ -3,12 +3,13 @@
 import { Char } from "./util/chars";
 import { Line } from "./util/line";
 import { Sink, JsonWriter } from "./util/sink";
-import { Facts, Crash } from "./model";
+import { Facts, Crash, ExitInfo } from "./model";
 import { Parser } from "./parser";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { makeParsers } from "./parsers";
 import { writeVerdict } from "./verdict";
+import { signalName } from "./signals";
 
 export class Session {
   facts: Facts = new Facts();
@@ -71,17 +72,41 @@ export class Session {
     let f = this.facts;
     for (let i = 0; i < this.parsers.length; i++) this.parsers[i].finish(f);
     let e = f.exit;
-    // A signal with no report of its own is still a crash, unless it was our own timeout kill.
-    if (f.crash === null && e.signal !== null && !e.timedOut && !f.timeoutSeen) {
-      let c = new Crash();
-      c.tool = "signal";
-      c.kind = e.signal!;
-      c.summary = "killed by " + e.signal!;
-      f.setCrash(c);
-    }
-    // timeout(1) exits 124; with nothing else in the log that is the whole story.
-    if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
+    settleExit(f, e);
     out.reset();
     writeVerdict(new JsonWriter(out), f, e, this.tail.lines());
   }
+}
+
+/** Signals that end a program on a fault of its own or from outside, when a shell reports them as 128+N. */
+const SHELL_EXIT_SIGNALS: string[] = ["SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS", "SIGILL", "SIGTRAP", "SIGSYS", "SIGKILL", "SIGTERM"];
+
+/**
+ * Exit-derived facts, once every line is read:
+ * - a shell reports a child killed by signal N as exit 128+N (`bash -c './prog && echo done'` exits 139);
+ * - SIGKILL is a stop from outside, not a crash: it cannot be caught, so no program reports its own, and
+ *   it is what timeout(1) -s KILL (or -k) and a harness's time limit send (timeout -s KILL kills itself
+ *   too, so the run ends "killed by SIGKILL" with nothing printed). With no report of its own the status
+ *   is "timeout"; when the host says it timed out (timedOut), that is the whole story anyway;
+ * - another signal with no report of its own is still a crash, unless it was our own timeout kill;
+ * - timeout(1) exits 124; with nothing else in the log that is the whole story.
+ */
+function settleExit(f: Facts, e: ExitInfo): void {
+  let sig = e.signal;
+  if (sig === null && e.known && e.code > 128 && e.code < 160) {
+    let s = signalName(e.code - 128);
+    if (s !== null && SHELL_EXIT_SIGNALS.includes(s)) sig = s;
+  }
+  if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen) {
+    if (sig == "SIGKILL") {
+      f.timeoutSeen = true;
+    } else {
+      let c = new Crash();
+      c.tool = "signal";
+      c.kind = sig;
+      c.summary = e.signal !== null ? "killed by " + sig : "exit " + e.code.toString() + " (128+" + sig + ")";
+      f.setCrash(c);
+    }
+  }
+  if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
 }
