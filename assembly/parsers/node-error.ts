@@ -38,6 +38,8 @@ export class NodeErrorParser extends Parser {
   /** No header: commit only when the footer is seen. */
   private headless: bool = false;
   private extra: i32 = 0;
+  /** After "Emitted 'error' event at:": the emit site's stack, claimed but not the crash's. */
+  private emitted: bool = false;
   private msgParts: Array<string> = [];
   /** A candidate `TypeError: ...` line seen without a header, waiting for an `    at` line. */
   private pendingKind: string | null = null;
@@ -141,10 +143,10 @@ export class NodeErrorParser extends Parser {
     return true;
   }
 
-  /** Lines between the error line and its stack ("Require stack:", "- /path/main.js"). */
+  /** Lines between the error line and its stack ("Require stack:", "- /path/main.js", an assert diff). */
   private message(l: Line, f: Facts): bool {
     if (l.matchAt("    at ", 0)) { this.state = State.FRAMES; return this.frames(l, f); }
-    if (l.isBlank()) { this.state = State.AFTER; return true; }
+    if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
     if (l.startsWith("(Use `node --trace-")) {
       // `throw "oops"`: the value was printed as if it were an error name.
       let c = this.crash!;
@@ -163,13 +165,17 @@ export class NodeErrorParser extends Parser {
       let end = l.len;
       let props = l.endsWith(" {");
       if (props) end -= 2;
-      let fr = parseAt(l, p + 3, end);
-      if (fr !== null) pushFrame(this.crash!.frames, fr);
+      if (!this.emitted) {
+        let fr = parseAt(l, p + 3, end);
+        if (fr !== null) pushFrame(this.crash!.frames, fr);
+      }
       if (props) this.state = State.PROPS;
       return true;
     }
+    if (p > 0 && l.matchAt("[... ", p)) return true; // "[... lines matching original stack trace ...]"
     if (l.isBlank()) { this.state = State.AFTER; return true; }
     if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
+    if (l.startsWith("Emitted 'error' event")) { this.emitted = true; return true; }
     this.close(f, false);
     return this.idle(l, f);
   }
@@ -184,6 +190,7 @@ export class NodeErrorParser extends Parser {
     if (l.isBlank()) return true;
     if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
     if (l.startsWith("(Use `node --trace-")) return true;
+    if (l.startsWith("Emitted 'error' event")) { this.emitted = true; this.state = State.FRAMES; return true; }
     this.close(f, false);
     return this.idle(l, f);
   }
@@ -216,9 +223,11 @@ export class NodeErrorParser extends Parser {
   private close(f: Facts, footer: bool): void {
     let c = this.crash;
     if (c !== null) {
-      if (this.msgParts.length > 0 && c.message !== null) c.message = c.message! + "\n" + this.msgParts.join("\n");
+      let parts = this.msgParts;
+      while (parts.length > 0 && parts[parts.length - 1].trim().length == 0) parts.pop();
+      if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + parts.join("\n");
       let w = this.where;
-      if (w !== null && firstUser(c.frames) === null) c.frames.unshift(w);
+      if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
       renumber(c.frames);
       if (this.headless && footer && reportIsFatal(f)) f.setCrash(c);
     }
@@ -231,6 +240,7 @@ export class NodeErrorParser extends Parser {
     this.headless = false;
     this.msgParts = [];
     this.extra = 0;
+    this.emitted = false;
     this.state = State.IDLE;
   }
 }

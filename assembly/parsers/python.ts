@@ -145,6 +145,11 @@ export class PythonParser extends Parser {
   /** After an exception line: blank lines and a chaining sentence keep the chain going. */
   private after(l: Line, f: Facts): bool {
     if (l.isBlank()) return true;
+    if (this.group) {
+      let c = l.at(l.indent());
+      if (l.indent() > 0 && (c == Char.PIPE || c == Char.PLUS)) return true;
+      this.group = false;
+    }
     let c0 = l.at(0);
     if ((c0 == Letter.D && l.startsWith(DURING)) || (c0 == Letter.T && l.startsWith(CAUSE))) {
       this.chained = true;
@@ -203,8 +208,7 @@ export class PythonParser extends Parser {
     cr.frames = fs;
     this.frames = [];
     this.commit(cr, f);
-    this.state = State.AFTER;
-    this.group = false;
+    this.state = State.AFTER; // an exception group's member blocks follow its own exception line
     return true;
   }
 

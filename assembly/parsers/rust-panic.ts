@@ -11,7 +11,7 @@
 // The first panic of the log is the crash (a later one, e.g. main unwrapping the Err of a joined thread,
 // is its consequence). Inside a test harness a panic is a test's failure, not a crash: the runner
 // parsers report those.
-import { Char, isDigit } from "../util/chars";
+import { Char, isDigit, isHex } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash, Frame } from "../model";
 import { Parser } from "../parser";
@@ -150,11 +150,32 @@ export class RustPanicParser extends Parser {
   }
 }
 
-/** Drops the `::h0123456789abcdef` hash suffix of a RUST_BACKTRACE=full symbol. */
+/**
+ * RUST_BACKTRACE=full symbols carry build hashes that move between builds: the `::h0123456789abcdef`
+ * suffix and the `std[e28293b1aa0f68bd]` crate disambiguators. Both are dropped.
+ */
 function stripHash(name: string): string {
   let i = name.lastIndexOf("::h");
-  if (i > 0 && name.length - i == 19) return name.substring(0, i);
-  return name;
+  if (i > 0 && name.length - i == 19) name = name.substring(0, i);
+  let b = name.indexOf("[");
+  if (b < 0) return name;
+  let parts = new Array<string>(0);
+  let from = 0;
+  while (b >= 0) {
+    let e = b + 17;
+    if (e < name.length && name.charCodeAt(e) == Char.RBRACKET && allHex(name, b + 1, e)) {
+      parts.push(name.substring(from, b));
+      from = e + 1;
+    }
+    b = name.indexOf("[", b + 1);
+  }
+  parts.push(name.substring(from));
+  return parts.join("");
+}
+
+function allHex(s: string, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) if (!isHex(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /**
