@@ -36,6 +36,8 @@ export class GoPanicParser extends Parser {
   private goroutines: i32 = 0;
   /** The next tab-indented line is the location of the frame just read (false after "created by"). */
   private wantLoc: bool = false;
+  /** The report cannot become the crash: lines are claimed, nothing is built. */
+  private skim: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -56,6 +58,19 @@ export class GoPanicParser extends Parser {
     if (c0 == Letter.p && l.startsWith("panic: ")) p = 7;
     else if (c0 == Letter.f && l.startsWith("fatal error: ")) { p = 13; fatal = true; }
     else return false;
+    this.pending = fatal;
+    this.capture = false;
+    this.goroutines = 0;
+    this.wantLoc = false;
+    this.state = State.HEAD;
+    if (f.crash !== null || !reportIsFatal(f)) {
+      // Not the crash: claim the report, build nothing (confirm() still counts it).
+      this.crash = null;
+      this.skim = true;
+      if (!fatal && reportIsFatal(f)) f.crashCount++;
+      return true;
+    }
+    this.skim = false;
     let c = new Crash();
     c.tool = "go-panic";
     c.summary = l.trimmed(0);
@@ -65,12 +80,7 @@ export class GoPanicParser extends Parser {
     c.message = msg;
     c.kind = kindOf(msg);
     this.crash = c;
-    this.pending = fatal;
-    this.capture = false;
-    this.goroutines = 0;
-    this.wantLoc = false;
     if (!fatal) this.commit(f);
-    this.state = State.HEAD;
     return true;
   }
 
@@ -99,6 +109,7 @@ export class GoPanicParser extends Parser {
     if (this.pending) {
       // "fatal error:" without a Go stack: not Go's.
       this.crash = null;
+      this.pending = false;
       this.state = State.IDLE;
       return false;
     }
@@ -111,9 +122,9 @@ export class GoPanicParser extends Parser {
     if (c0 == Char.TAB) {
       if (this.wantLoc) {
         this.wantLoc = false;
-        let c = this.crash!;
-        let fs = c.frames;
-        if (this.capture && fs.length > 0) {
+        let c = this.crash;
+        if (c !== null && this.capture && c.frames.length > 0) {
+          let fs = c.frames;
           let fr = fs[fs.length - 1];
           let end = l.indexOf(" +0x", 1);
           if (setLocation(fr, l.trimmed(1, end > 0 ? end : l.len))) classify(fr);
@@ -131,7 +142,7 @@ export class GoPanicParser extends Parser {
     if (c0 > Char.SPACE && l.at(l.len - 1) == Char.RPAREN) {
       let open = l.lastIndexOfByte(Char.LPAREN);
       if (open > 0) {
-        if (this.capture) {
+        if (this.capture && this.crash !== null) {
           let fr = new Frame();
           fr.fn = l.str(0, open);
           classify(fr);
@@ -160,7 +171,8 @@ export class GoPanicParser extends Parser {
   private confirm(f: Facts): void {
     if (!this.pending) return;
     this.pending = false;
-    this.commit(f);
+    if (this.skim) { if (reportIsFatal(f)) f.crashCount++; }
+    else this.commit(f);
   }
 
   private commit(f: Facts): void {

@@ -40,8 +40,11 @@ export class NodeErrorParser extends Parser {
   private extra: i32 = 0;
   /** After "Emitted 'error' event at:": the emit site's stack, claimed but not the crash's. */
   private emitted: bool = false;
+  /** The report cannot become the crash (one is kept already, or the run exited 0): claim, build nothing. */
+  private skim: bool = false;
   private msgParts: Array<string> = [];
   /** A candidate `TypeError: ...` line seen without a header, waiting for an `    at` line. */
+  private pendingSeen: bool = false;
   private pendingKind: string | null = null;
   private pendingMsg: string | null = null;
   private pendingLine: string | null = null;
@@ -64,11 +67,13 @@ export class NodeErrorParser extends Parser {
   finish(f: Facts): void { this.close(f, false); }
 
   private idle(l: Line, f: Facts): bool {
-    let pk = this.pendingKind;
-    if (pk !== null) {
-      this.pendingKind = null;
+    if (this.pendingSeen) {
+      this.pendingSeen = false;
       if (l.matchAt("    at ", 0)) {
-        this.newCrash(pk, this.pendingMsg, this.pendingLine!);
+        let pk = this.pendingKind;
+        this.skim = pk === null;
+        if (pk !== null) this.newCrash(pk, this.pendingMsg, this.pendingLine!);
+        this.pendingKind = null;
         this.headless = true;
         this.state = State.FRAMES;
         return this.frames(l, f);
@@ -77,16 +82,16 @@ export class NodeErrorParser extends Parser {
     let n = l.len;
     if (n < 3) return false;
     let last = l.at(n - 1);
-    if (isDigit(last)) return this.header(l);
+    if (isDigit(last)) return this.header(l, f);
     // A header-less candidate: "TypeError: x" at column 0, remembered but left to the others.
     let c0 = l.at(0);
     if (c0 == Letter.N && l.startsWith("Node.js v")) return true;
-    if (c0 >= Char.A && c0 <= Char.Z) this.candidate(l);
+    if (c0 >= Char.A && c0 <= Char.Z) this.candidate(l, f);
     return false;
   }
 
   /** `path:line` alone on a line, path a script (or node:internal/...). */
-  private header(l: Line): bool {
+  private header(l: Line, f: Facts): bool {
     let i = l.len - 1;
     while (i > 0 && isDigit(l.at(i))) i--;
     if (i <= 0 || l.at(i) != Char.COLON) return false;
@@ -94,12 +99,16 @@ export class NodeErrorParser extends Parser {
     let ok = l.startsWith("node:");
     for (let k = 0; !ok && k < SOURCE_EXTS.length; k++) ok = l.matchAt(SOURCE_EXTS[k], i - SOURCE_EXTS[k].length);
     if (!ok) return false;
-    let fr = new Frame();
-    let loc = l.str(0, l.len);
-    if (loc.startsWith("file://")) loc = loc.substring(7);
-    if (!setLocation(fr, loc)) return false;
-    classify(fr);
-    this.where = fr;
+    this.skim = f.crash !== null || !reportIsFatal(f);
+    this.where = null;
+    if (!this.skim) {
+      let fr = new Frame();
+      let loc = l.str(0, l.len);
+      if (loc.startsWith("file://")) loc = loc.substring(7);
+      if (!setLocation(fr, loc)) return false;
+      classify(fr);
+      this.where = fr;
+    }
     this.headless = false;
     this.crash = null;
     this.state = State.SOURCE;
@@ -121,6 +130,12 @@ export class NodeErrorParser extends Parser {
   /** After the caret: blank lines, then the error line. */
   private pre(l: Line, f: Facts): bool {
     if (l.isBlank()) return true;
+    this.state = l.endsWith(" {") ? State.PROPS : State.MESSAGE;
+    this.extra = 0;
+    if (this.skim) {
+      if (reportIsFatal(f)) f.crashCount++;
+      return true;
+    }
     let kind: string | null = null;
     let msg: string | null = null;
     let e = errorName(l);
@@ -138,8 +153,7 @@ export class NodeErrorParser extends Parser {
       msg = l.trimmed(0);
     }
     let c = this.newCrash(kind, msg, l.trimmed(0));
-    if (reportIsFatal(f)) f.setCrash(c);
-    this.state = l.endsWith(" {") ? State.PROPS : State.MESSAGE;
+    f.setCrash(c);
     return true;
   }
 
@@ -149,13 +163,13 @@ export class NodeErrorParser extends Parser {
     if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
     if (l.startsWith("(Use `node --trace-")) {
       // `throw "oops"`: the value was printed as if it were an error name.
-      let c = this.crash!;
-      if (c.frames.length == 0 && this.msgParts.length == 0 && c.message === null) { c.message = c.kind; c.kind = "Uncaught"; }
+      let c = this.crash;
+      if (c !== null && c.frames.length == 0 && this.msgParts.length == 0 && c.message === null) { c.message = c.kind; c.kind = "Uncaught"; }
       this.state = State.AFTER;
       return true;
     }
     if (++this.extra > MAX_EXTRA_LINES) { this.close(f, false); return this.idle(l, f); }
-    this.msgParts.push(l.str(0));
+    if (this.crash !== null) this.msgParts.push(l.str(0));
     return true;
   }
 
@@ -165,9 +179,10 @@ export class NodeErrorParser extends Parser {
       let end = l.len;
       let props = l.endsWith(" {");
       if (props) end -= 2;
-      if (!this.emitted) {
+      let c = this.crash;
+      if (c !== null && !this.emitted) {
         let fr = parseAt(l, p + 3, end);
-        if (fr !== null) pushFrame(this.crash!.frames, fr);
+        if (fr !== null) pushFrame(c.frames, fr);
       }
       if (props) this.state = State.PROPS;
       return true;
@@ -208,12 +223,15 @@ export class NodeErrorParser extends Parser {
   }
 
   /** A column-0 `SomethingError: msg` (or `...Exception`/`...Rejection`) that may start a header-less stack. */
-  private candidate(l: Line): void {
+  private candidate(l: Line, f: Facts): void {
     let e = errorName(l);
     if (e <= 0) return;
     let nameEnd = l.indexOf(" [", 0);
     if (nameEnd < 0 || nameEnd > e) nameEnd = e;
     if (!(l.matchAt("Error", nameEnd - 5) || l.matchAt("Exception", nameEnd - 9) || l.matchAt("Rejection", nameEnd - 9))) return;
+    this.pendingSeen = true;
+    this.pendingKind = null;
+    if (f.crash !== null || !reportIsFatal(f)) return; // it could not become the crash: no strings
     this.pendingKind = l.str(0, e);
     this.pendingMsg = e < l.len ? l.trimmed(e + 1) : null;
     this.pendingLine = l.trimmed(0);
@@ -230,6 +248,8 @@ export class NodeErrorParser extends Parser {
       if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
       renumber(c.frames);
       if (this.headless && footer && reportIsFatal(f)) f.setCrash(c);
+    } else if (this.skim && this.headless && footer && reportIsFatal(f)) {
+      f.crashCount++;
     }
     this.reset();
   }
@@ -241,6 +261,7 @@ export class NodeErrorParser extends Parser {
     this.msgParts = [];
     this.extra = 0;
     this.emitted = false;
+    this.skim = false;
     this.state = State.IDLE;
   }
 }

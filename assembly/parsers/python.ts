@@ -27,7 +27,20 @@ const enum Letter { D = 0x44, E = 0x45, T = 0x54, NON_ASCII = 0x80 }
 
 const HEADER = "Traceback (most recent call last):";
 const GROUP_HEADER = "Exception Group Traceback (most recent call last):";
+const GROUP_OPEN = "+ Exception Group Traceback (most recent call last):";
 const FILE = "  File \"";
+
+const enum Form { NONE, SYNTAX, CALL }
+
+/** Whether `  File "path", line N` (SYNTAX) or `..., in func` (CALL) starts at base, without allocating. */
+function frameForm(l: Line, base: i32): Form {
+  let q = l.indexOf("\", line ", base + FILE.length);
+  if (q < 0) return Form.NONE;
+  if (l.readInt(q + 8) < 0) return Form.NONE;
+  let e = l.end;
+  if (e == l.len) return Form.SYNTAX;
+  return l.matchAt(", in ", e) ? Form.CALL : Form.NONE; // not faulthandler's `line 6 in f`
+}
 const DURING = "During handling of the above exception, another exception occurred:";
 const CAUSE = "The above exception was the direct cause of the following exception:";
 
@@ -40,6 +53,8 @@ export class PythonParser extends Parser {
   private mine: Crash | null = null;
   /** Inside an exception group ("  | " prefixed lines): the group's own exception line is the kind. */
   private group: bool = false;
+  /** The block cannot become the crash (one is kept already, or it is not fatal): claim, build nothing. */
+  private skim: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -63,16 +78,17 @@ export class PythonParser extends Parser {
     let c0 = l.at(0);
     if (c0 == Char.SPACE) {
       if (l.matchAt(FILE, 0)) {
-        let fr = this.parseFrame(l, 0);
-        if (fr === null) return false;
-        this.frames = [fr];
+        let form = frameForm(l, 0);
+        if (form == Form.NONE) return false;
+        this.begin(f);
+        if (!this.skim) this.frames.push(this.parseFrame(l, 0));
         // `File "x", line N` with no function is the SyntaxError form; with one, a traceback whose header went elsewhere.
-        this.state = fr.fn === null ? State.SYNTAX : State.TRACE;
+        this.state = form == Form.SYNTAX ? State.SYNTAX : State.TRACE;
         return true;
       }
       // Exception groups (3.11+): "  + Exception Group Traceback (most recent call last):"
-      if (l.matchAt("+ " + GROUP_HEADER, l.indent())) {
-        this.frames = [];
+      if (l.at(2) == Char.PLUS && l.matchAt(GROUP_OPEN, 2)) {
+        this.begin(f);
         this.group = true;
         this.state = State.TRACE;
         return true;
@@ -81,7 +97,7 @@ export class PythonParser extends Parser {
     }
     if (c0 == Letter.T || c0 == Letter.E) {
       if (l.startsWith(HEADER) || l.startsWith(GROUP_HEADER)) {
-        this.frames = [];
+        this.begin(f);
         this.group = l.at(0) == Letter.E;
         this.state = State.TRACE;
         return true;
@@ -110,13 +126,12 @@ export class PythonParser extends Parser {
         return this.idle(l, f);
       }
     }
-    if (l.matchAt(FILE, base)) {
-      let fr = this.parseFrame(l, base);
-      if (fr !== null) {
+    if (l.matchAt(FILE, base) && frameForm(l, base) != Form.NONE) {
+      if (!this.skim) {
         if (this.frames.length >= MAX_FRAMES) this.frames.shift(); // keep the innermost ones
-        this.frames.push(fr);
-        return true;
+        this.frames.push(this.parseFrame(l, base));
       }
+      return true;
     }
     let ind = l.skipSpaces(base) - base;
     if (ind >= 4) return true; // the source line and the ~~~^^^ markers under it
@@ -162,17 +177,21 @@ export class PythonParser extends Parser {
     return claimed;
   }
 
-  /** `  File "path", line N[, in func]` starting at base; null when the line is not one. */
-  private parseFrame(l: Line, base: i32): Frame | null {
+  /** A block starts: whether it can become the crash decides whether anything is built. */
+  private begin(f: Facts): void {
+    this.frames = [];
+    let m = this.mine;
+    this.skim = !(reportIsFatal(f) && f.tests === null && (f.crash === null || (this.chained && m !== null && f.crash === m)));
+  }
+
+  /** `  File "path", line N[, in func]` starting at base (frameForm said it is one). */
+  private parseFrame(l: Line, base: i32): Frame {
     let p = base + FILE.length;
     let q = l.indexOf("\", line ", p);
-    if (q < 0) return null;
     let n = l.readInt(q + 8);
-    if (n < 0) return null;
     let e = l.end;
     let fr = new Frame();
     if (l.matchAt(", in ", e)) fr.fn = l.trimmed(e + 5);
-    else if (e < l.len) return null; // faulthandler's `line 6 in f` and anything else
     fr.file = normPath(l.str(p, q));
     fr.line = <i32>n;
     classify(fr);
@@ -192,11 +211,14 @@ export class PythonParser extends Parser {
       if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Char.DOT || c >= Letter.NON_ASCII) p++;
       else break;
     }
-    let msg: string | null = null;
-    if (p < l.len) {
-      if (l.at(p) != Char.COLON) return false;
-      msg = l.trimmed(p + 1);
+    if (p < l.len && l.at(p) != Char.COLON) return false;
+    this.state = State.AFTER; // an exception group's member blocks follow its own exception line
+    if (this.skim) {
+      if (reportIsFatal(f) && f.tests === null && !this.chained) f.crashCount++;
+      this.chained = false;
+      return true;
     }
+    let msg: string | null = p < l.len ? l.trimmed(p + 1) : null;
     let cr = new Crash();
     cr.tool = "python";
     cr.kind = l.str(base, p);
@@ -208,7 +230,6 @@ export class PythonParser extends Parser {
     cr.frames = fs;
     this.frames = [];
     this.commit(cr, f);
-    this.state = State.AFTER; // an exception group's member blocks follow its own exception line
     return true;
   }
 

@@ -49,6 +49,17 @@ export class RustPanicParser extends Parser {
     if (at < 0) return false;
     let q = l.lastIndexOfByte(Char.APOS, at);
     if (q < 8) return false;
+    // A panic on a test's thread under a test harness is that test's failure.
+    let harness = f.tests !== null && !(q == 12 && l.matchAt("main", 8));
+    let counts = !harness && reportIsFatal(f);
+    if (!counts || f.crash !== null) {
+      // Not the crash (a test's failure, a logged panic, or one after the first): claim it, build nothing.
+      if (counts) f.crashCount++;
+      this.crash = null;
+      this.where = null;
+      this.state = State.MESSAGE;
+      return true;
+    }
     let c = new Crash();
     c.tool = "rust-panic";
     c.thread = l.str(8, q); // the name only: the "(12345)" thread id moves between runs
@@ -69,9 +80,7 @@ export class RustPanicParser extends Parser {
     classify(fr);
     this.where = fr;
     this.crash = c;
-    // A panic on a test's thread under a test harness is that test's failure.
-    let harness = f.tests !== null && c.thread! != "main";
-    if (!harness && reportIsFatal(f)) f.setCrash(c);
+    f.setCrash(c);
     this.state = State.MESSAGE;
     this.settle();
     return true;
@@ -84,17 +93,21 @@ export class RustPanicParser extends Parser {
       this.close();
       return this.idle(l, f);
     }
-    if (this.msg.length < MAX_MESSAGE_LINES) this.msg.push(l.str(0));
-    this.settle();
+    if (this.crash !== null && this.msg.length < MAX_MESSAGE_LINES) {
+      this.msg.push(l.str(0));
+      this.settle();
+    }
     return true;
   }
 
   private backtrace(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);
-    let c = this.crash!;
+    let cr = this.crash;
     if (p > 0 && isDigit(l.at(p))) {
       let n = l.readInt(p);
       if (n >= 0 && l.at(l.end) == Char.COLON) {
+        if (cr === null) return true;
+        let c = cr;
         let s = l.skipSpaces(l.end + 1);
         // RUST_BACKTRACE=full: "0x55d0c2a1b2c3 - name"
         if (l.matchAt("0x", s)) {
@@ -112,7 +125,8 @@ export class RustPanicParser extends Parser {
       }
     }
     if (p > 0 && l.matchAt("at ", p)) {
-      let fs = c.frames;
+      if (cr === null) return true;
+      let fs = cr.frames;
       if (fs.length > 0) {
         let fr = fs[fs.length - 1];
         if (fr.file === null && setLocation(fr, l.trimmed(p + 3))) classify(fr);
