@@ -15,7 +15,7 @@
 // `fatal error: all goroutines are asleep - deadlock!` has the same stack layout; since gcc and others
 // also print "fatal error:", it counts only once a goroutine stack (or Go's [signal ...] line) follows.
 // The first goroutine printed is the one that failed: its frames are the crash's, later ones are claimed.
-import { Char } from "../util/chars";
+import { Char, isHex } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash, Frame } from "../model";
 import { Parser } from "../parser";
@@ -200,6 +200,23 @@ function kindOf(msg: string): string {
     let w = msg.indexOf(" with length ");
     if (w > 0) return msg.substring(0, w);
   }
-  // "interface conversion: interface {} is string, not int" and custom messages stay whole.
-  return msg.length > 0 ? msg : "panic";
+  // "interface conversion: interface {} is string, not int" and custom messages stay whole, except for
+  // pointers (`panic: (*main.E) 0xc000012345`), which move between runs.
+  if (msg.length == 0) return "panic";
+  return msg.includes("0x") ? maskHex(msg) : msg;
+}
+
+/** Replaces every 0x<hex> run with "0x?". */
+function maskHex(s: string): string {
+  let parts = new Array<string>(0);
+  let from = 0;
+  let i = s.indexOf("0x");
+  while (i >= 0) {
+    let j = i + 2;
+    while (j < s.length && isHex(s.charCodeAt(j))) j++;
+    if (j > i + 2) { parts.push(s.substring(from, i)); parts.push("0x?"); from = j; }
+    i = s.indexOf("0x", j);
+  }
+  parts.push(s.substring(from));
+  return parts.join("");
 }
