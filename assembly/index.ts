@@ -6,6 +6,7 @@ import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { signalName } from "./signals";
 import { renderEnvelope } from "./render";
+import { writeDelta } from "./delta";
 
 let input: usize = heap.alloc(1 << 16);
 let inputCap: i32 = 1 << 16;
@@ -57,6 +58,17 @@ export function render(len: i32): i32 {
   out.reset();
   renderEnvelope(input, len, out);
   return <i32>out.len;
+}
+
+/**
+ * The delta between two verdicts: the input buffer holds the previous verdict JSON (prevLen bytes, 0 on
+ * a first run) followed by the current one (curLen bytes). Returns the delta JSON's length, or its
+ * negation when a verdict could not be read (the output then holds {"error": ...}).
+ */
+export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32): i32 {
+  out.reset();
+  let ok = writeDelta(out, input, prevLen, input + <usize>prevLen, curLen, treeChanged, sameRuns);
+  return ok ? <i32>out.len : -<i32>out.len;
 }
 
 export function output(): usize { return out.buf; }

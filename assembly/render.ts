@@ -110,11 +110,11 @@ function stack(o: Sink, title: string, frames: JValue, skipFirst: bool): void {
 
 function site(o: Sink, title: string, frames: JValue): void {
   if (frames.kind != Kind.ARR || frames.length == 0) return;
-  let user: JValue | null = null;
-  for (let i = 0; i < frames.length; i++) if (frames.at(i).get("user").bool()) { user = frames.at(i); break; }
+  let u = -1;
+  for (let i = 0; i < frames.length; i++) if (frames.at(i).get("user").bool()) { u = i; break; }
   let via = frames.at(0).get("function").str("");
-  let text = user !== null ? frameText(user!) : frameText(frames.at(0));
-  if (user !== null && via.length > 0 && via != user!.get("function").str()) text += "  (via " + via + ")";
+  let text = frameText(frames.at(max(u, 0)));
+  if (u > 0 && via.length > 0 && via != frames.at(u).get("function").str()) text += "  (via " + via + ")";
   nl(o, title + ": " + text);
 }
 

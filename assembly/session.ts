@@ -31,16 +31,29 @@ export class Session {
     let start = ptr;
     let end = ptr + <usize>len;
     let sp = this.splitter;
-    for (let p = ptr; p < end; p++) {
+    let p = ptr;
+    let dirty = false;
+    while (p < end) {
+      // Eight bytes at a time while none of them is a control byte (< 0x20): most log text.
+      while (p + 8 <= end) {
+        let w = load<u64>(p);
+        if (((w - 0x2020202020202020) & ~w & 0x8080808080808080) != 0) break;
+        p += 8;
+      }
+      if (p >= end) break;
       let c = load<u8>(p);
       if (c == Char.LF) {
-        this.line(sp.take(start, <i32>(p - start)));
+        this.line(sp.take(start, <i32>(p - start), dirty));
         start = p + 1;
+        dirty = false;
+      } else if (c == Char.CR || c == Char.ESC) {
+        dirty = true;
       } else if (c == 0) {
         f.nulBytes++;
       }
+      p++;
     }
-    if (start < end) sp.keep(start, <i32>(end - start));
+    if (start < end) sp.keep(start, <i32>(end - start), dirty);
   }
 
   private line(l: Line): void {

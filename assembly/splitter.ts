@@ -10,32 +10,44 @@ export class Splitter {
   private carry: usize = heap.alloc(MAX_LINE);
   private carryLen: i32 = 0;
   private carryCut: bool = false;
+  private carryDirty: bool = false;
   private clean: usize = heap.alloc(MAX_LINE);
   /** Lines longer than MAX_LINE seen so far. */
   longLines: i32 = 0;
   line: Line = new Line();
   private lineNo: i32 = 0;
 
-  reset(): void { this.carryLen = 0; this.carryCut = false; this.lineNo = 0; this.longLines = 0; }
+  reset(): void { this.carryLen = 0; this.carryCut = false; this.carryDirty = false; this.lineNo = 0; this.longLines = 0; }
 
   /** Appends bytes that do not end a line to the carry buffer. */
-  keep(ptr: usize, n: i32): void {
+  keep(ptr: usize, n: i32, dirty: bool = true): void {
+    this.carryDirty = this.carryDirty || dirty;
     let room = MAX_LINE - this.carryLen;
     if (n > room) { n = room; this.carryCut = true; }
     if (n > 0) memory.copy(this.carry + <usize>this.carryLen, ptr, <usize>n);
     this.carryLen += n;
   }
 
-  /** Completes the pending line with bytes [ptr, ptr+n) and returns it cleaned. */
-  take(ptr: usize, n: i32): Line {
+  /**
+   * Completes the pending line with bytes [ptr, ptr+n) and returns it cleaned. dirty says whether those
+   * bytes may hold a CR or ESC (the caller's scan knows); a clean line is returned without a copy.
+   */
+  take(ptr: usize, n: i32, dirty: bool = true): Line {
     let p = ptr; let len = n;
     if (this.carryLen > 0) {
-      this.keep(ptr, n);
+      this.keep(ptr, n, dirty);
       p = this.carry; len = this.carryLen;
+      dirty = this.carryDirty;
       if (this.carryCut) this.longLines++;
-      this.carryLen = 0; this.carryCut = false;
+      this.carryLen = 0; this.carryCut = false; this.carryDirty = false;
     } else if (n > MAX_LINE) {
       len = MAX_LINE; this.longLines++;
+    }
+    if (!dirty) {
+      let l = this.line;
+      l.no = ++this.lineNo;
+      l.ptr = p; l.len = len;
+      return l;
     }
     return this.cleaned(p, len);
   }

@@ -34,10 +34,18 @@ export class Line {
   indexOf(s: string, from: i32 = 0): i32 {
     let n = s.length;
     if (n == 0) return from;
-    let first = <u32>load<u16>(changetype<usize>(s));
+    let sp = changetype<usize>(s);
+    let first = <i32>load<u16>(sp);
     let last = this.len - n;
-    for (let i = max(from, 0); i <= last; i++) {
-      if (<u32>load<u8>(this.ptr + <usize>i) == first && this.matchAt(s, i)) return i;
+    let i = max(from, 0);
+    while (i <= last) {
+      i = this.indexOfByte(first, i);
+      if (i < 0 || i > last) return -1;
+      let p = this.ptr + <usize>i;
+      let j = 1;
+      while (j < n && <u32>load<u8>(p + <usize>j) == <u32>load<u16>(sp + (<usize>j << 1))) j++;
+      if (j == n) return i;
+      i++;
     }
     return -1;
   }
@@ -49,8 +57,19 @@ export class Line {
     return -1;
   }
 
+  /** Position of byte c at or after from, or -1; eight bytes at a time. */
   indexOfByte(c: i32, from: i32 = 0): i32 {
-    for (let i = max(from, 0); i < this.len; i++) if (<i32>load<u8>(this.ptr + <usize>i) == c) return i;
+    let i = max(from, 0);
+    let len = this.len;
+    let p = this.ptr;
+    let pat: u64 = <u64>(c & 0xFF) * 0x0101010101010101;
+    while (i + 8 <= len) {
+      let x = load<u64>(p + <usize>i) ^ pat;
+      let hit = (x - 0x0101010101010101) & ~x & 0x8080808080808080;
+      if (hit != 0) return i + <i32>(ctz(hit) >> 3);
+      i += 8;
+    }
+    for (; i < len; i++) if (<i32>load<u8>(p + <usize>i) == c) return i;
     return -1;
   }
 

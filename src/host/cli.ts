@@ -8,6 +8,10 @@ const main = defineCommand({
   meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
   subCommands: {
     verdict: () => import('./commands/verdict.js').then((m) => m.default),
+    history: () => import('./commands/history.js').then((m) => m.default),
+    replay: () => import('./commands/replay.js').then((m) => m.default),
+    run: () => import('./commands/run.js').then((m) => m.default),
+    selftest: () => import('./commands/selftest.js').then((m) => m.default),
   },
 });
 

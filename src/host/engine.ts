@@ -3,10 +3,10 @@
 import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
 import { SbxError } from './errors.js';
-import { RunResultSchema, VerdictSchema, issueText, type RunResult, type Verdict } from './schema.js';
+import { DeltaSchema, RunResultSchema, VerdictSchema, issueText, type Delta, type RunResult, type Verdict } from './schema.js';
 import { signalNumber } from './signals.js';
 
-export type { RunResult, Verdict } from './schema.js';
+export type { Delta, RunResult, Verdict } from './schema.js';
 
 export interface VerdictOptions {
   /** The command's exit code, when it exited. */
@@ -18,6 +18,13 @@ export interface VerdictOptions {
   log?: string | null;
 }
 
+export interface DeltaOptions {
+  /** Whether the work tree changed since the previous run (undefined: unknown). */
+  treeChanged?: boolean;
+  /** Runs in a row, this one included, with the same verdict (from the history). */
+  sameRuns?: number;
+}
+
 export interface VerdictStream {
   push(chunk: Uint8Array): void;
   end(): RunResult;
@@ -27,6 +34,8 @@ export interface Engine {
   verdict(bytes: Uint8Array, opts?: VerdictOptions): RunResult;
   stream(opts?: VerdictOptions): VerdictStream;
   render(env: RunResult): string;
+  /** What changed from prev (null on a first run) to cur. */
+  delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
 }
@@ -38,6 +47,7 @@ interface Exports {
   feed(len: number): void;
   finish(): number;
   render(len: number): number;
+  delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
   output(): number;
 }
 
@@ -135,6 +145,23 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
         const n = e.render(bytes.length);
         return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+      });
+    },
+    delta(prev, cur, o = {}) {
+      return guard((e) => {
+        const a = prev ? utf8.encode(JSON.stringify(prev)) : new Uint8Array(0);
+        const b = utf8.encode(JSON.stringify(cur));
+        const ptr = e.alloc(a.length + b.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, a.length + b.length);
+        mem.set(a, 0);
+        mem.set(b, a.length);
+        const tree = o.treeChanged === undefined ? -1 : o.treeChanged ? 1 : 0;
+        const n = e.delta(a.length, b.length, tree, o.sameRuns ?? 1);
+        const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)));
+        if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(text).error}`);
+        const parsed = v.safeParse(DeltaSchema, JSON.parse(text));
+        if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a delta outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
+        return parsed.output;
       });
     },
     memoryBytes() { return x!.memory.buffer.byteLength; },

@@ -4,3 +4,5 @@ export type { Engine, EngineOptions, VerdictOptions, VerdictStream, RunResult, V
 export { SbxError } from './errors.js';
 export { verdictOfFile } from './log-source.js';
 export { RunResultSchema, VerdictSchema } from './schema.js';
+export { run, runReport, mirrorExit } from './run.js';
+export type { RunOptions, RunReport } from './run.js';

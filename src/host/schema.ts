@@ -67,11 +67,27 @@ export const VerdictSchema = v.object({
   binary: v.boolean(),
 });
 
+const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string() });
+
+export const DeltaSchema = v.object({
+  schema: v.literal('sbx.delta/1'),
+  first_run: v.boolean(),
+  status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
+  diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
+  tests: v.object({ fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()) }),
+  crash: v.picklist(['none', 'gone', 'new', 'moved', 'same']),
+  crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
+  no_op_edit: v.boolean(),
+  tree_changed: v.nullable(int),
+  repeat: v.object({ same_verdict_runs: int }),
+  summary: v.string(),
+});
+
 export const RunResultSchema = v.object({
   schema: v.literal('sbx.run-result/1'),
   outcome: v.nullable(v.record(v.string(), v.unknown())),
   verdict: VerdictSchema,
-  delta: v.nullable(v.record(v.string(), v.unknown())),
+  delta: v.nullable(DeltaSchema),
   log: nstr,
 });
 
@@ -81,11 +97,12 @@ export type Crash = v.InferOutput<typeof CrashSchema>;
 export type Tests = v.InferOutput<typeof TestsSchema>;
 export type Verdict = v.InferOutput<typeof VerdictSchema>;
 export type Status = Verdict['status'];
+export type Delta = v.InferOutput<typeof DeltaSchema>;
 export interface RunResult {
   schema: 'sbx.run-result/1';
   outcome: Record<string, unknown> | null;
   verdict: Verdict;
-  delta: Record<string, unknown> | null;
+  delta: Delta | null;
   log: string | null;
 }
 

@@ -1,10 +1,16 @@
-// `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json).
+// `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json);
+// with --state DIR, keep the log in DIR and say what changed since the previous run there.
+import { createReadStream } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
-import { verdictOfFile, verdictOfStdin } from '../log-source.js';
+import { fsError, verdictOfFile, verdictOfStdin } from '../log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
+import { StateDir } from '../state/store.js';
+import { recordVerdict } from '../state/record.js';
+import { treeFingerprint } from '../state/fingerprint.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
@@ -13,17 +19,39 @@ export default defineCommand({
     exit: { type: 'string', description: 'the command\'s exit code, when known' },
     signal: { type: 'string', description: 'the signal that killed the command (SIGSEGV or 11)' },
     'timed-out': { type: 'boolean', description: 'the command was killed by a timeout' },
+    state: { type: 'string', description: 'state directory: keep the log there and add the delta to its previous run' },
+    work: { type: 'string', description: 'work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
   },
   async run({ args }) {
-    const engine = await loadEngine();
-    const opts = { exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']) };
     if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
-    const env = args.raw === '-'
-      ? await verdictOfStdin(engine, opts)
-      : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
-    if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${args.raw === '-' ? 'standard input' : args.raw} is empty; the verdict rests on the exit status alone\n`);
+    const opts = { exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']) };
+    const engine = await loadEngine();
+    const from = args.raw === '-' ? 'standard input' : args.raw;
+    let env;
+    if (args.state) {
+      const state = await new StateDir(args.state).open();
+      const work = args.work ?? (basename(state.dir) === '.sbx' ? dirname(state.dir) : undefined);
+      const tree = work ? treeFingerprint(resolve(work)) : null;
+      const { id, logPath } = state.newRun();
+      const source = args.raw === '-' ? process.stdin : await openLog(args.raw);
+      await state.saveLog(logPath, source);
+      const rec = await recordVerdict(engine, state, id, logPath, tree, opts);
+      if (rec.problem) process.stderr.write(`sbx: note: ${rec.problem}\n`);
+      env = rec.env;
+    } else {
+      env = args.raw === '-' ? await verdictOfStdin(engine, opts) : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
+    }
+    if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
     print(engine, env, Boolean(args.json));
     return env;
   },
 });
+
+/** Opens a log for copying, with the same one-line errors as reading it. */
+async function openLog(path: string) {
+  const { stat } = await import('node:fs/promises');
+  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
+  if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
+  return createReadStream(path);
+}

@@ -1,0 +1,63 @@
+// npm run bench:engine — the verdict engine's latency, throughput and memory, side by side in one run.
+// Inputs are built from the real fixture logs (concatenated and repeated), never invented.
+//   latency:    a ~36 KB ASan log (asan fixtures concatenated), warm instance, median of 200 runs
+//   throughput: a >= 100 MB mixed log (every fixture log, repeated), fed in 1 MiB chunks, median of 5
+//   memory:     a 1 GB log streamed in 1 MiB chunks: the Wasm memory and the process RSS at their peak
+import { performance } from 'node:perf_hooks';
+import { createEngine } from '../dist/engine.js';
+import { listCases } from '../test/helpers/fixtures.js';
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const engine = await createEngine();
+const cases = listCases();
+
+// Latency: ASan logs until ~36 KB.
+const asan = cases.filter((c) => c.id.includes('/asan-'));
+const parts = []; let size = 0;
+for (let i = 0; size < 36 * 1024; i++) { const l = asan[i % asan.length].log; parts.push(l); size += l.length; }
+const report = Buffer.concat(parts);
+for (let i = 0; i < 50; i++) engine.verdict(report, { exit: 1 });
+const lat = [];
+for (let i = 0; i < 200; i++) { const t = performance.now(); engine.verdict(report, { exit: 1 }); lat.push(performance.now() - t); }
+const latRender = [];
+const env = engine.verdict(report, { exit: 1 });
+for (let i = 0; i < 200; i++) { const t = performance.now(); engine.render(env); latRender.push(performance.now() - t); }
+
+// Throughput: every fixture log, repeated to >= 100 MB.
+const mixed = Buffer.concat(cases.map((c) => c.log));
+const reps = Math.ceil((100 * 1024 * 1024) / mixed.length);
+const CH = 1 << 20;
+const big = Buffer.concat(Array.from({ length: reps }, () => mixed));
+const thr = [];
+for (let k = 0; k < 5; k++) {
+  const t = performance.now();
+  const s = engine.stream({ exit: 1 });
+  for (let off = 0; off < big.length; off += CH) s.push(big.subarray(off, off + CH));
+  s.end();
+  thr.push(big.length / 1048576 / ((performance.now() - t) / 1000));
+}
+
+// Memory: 1 GB streamed, chunks cut from the mixed log so nothing big is held by the host.
+const GB = 1024 * 1024 * 1024;
+let peakWasm = 0; let peakRss = 0;
+const rss0 = process.memoryUsage().rss;
+const t1 = performance.now();
+{
+  const s = engine.stream({ exit: 1 });
+  let fed = 0; let off = 0; let n = 0;
+  while (fed < GB) {
+    const part = mixed.subarray(off, off + CH);
+    s.push(part);
+    off += part.length; fed += part.length;
+    if (off >= mixed.length) off = 0;
+    if (++n % 64 === 0) { peakWasm = Math.max(peakWasm, engine.memoryBytes()); peakRss = Math.max(peakRss, process.memoryUsage().rss); }
+  }
+  s.end();
+  peakWasm = Math.max(peakWasm, engine.memoryBytes());
+}
+const gbSecs = (performance.now() - t1) / 1000;
+
+const mb = (b) => (b / 1048576).toFixed(1);
+console.log(`latency   ${(report.length / 1024).toFixed(1)} KB ASan log: verdict median ${median(lat).toFixed(3)} ms (goal <= 0.3), render median ${median(latRender).toFixed(3)} ms`);
+console.log(`throughput ${mb(big.length)} MB mixed log: median ${median(thr).toFixed(0)} MB/s (goal >= 200), runs ${thr.map((x) => x.toFixed(0)).join(' ')}`);
+console.log(`memory    1 GB streamed in ${gbSecs.toFixed(1)} s: Wasm memory peak ${mb(peakWasm)} MB (goal <= 64), process RSS peak ${mb(peakRss)} MB (RSS before ${mb(rss0)} MB, which includes the throughput test's input)`);

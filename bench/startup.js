@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Startup cost of the sandbox, side by side in one process: warm-ups, then >= 30 interleaved
+// rounds of every variant (so drift and noise hit all of them alike), min/median/p90 and each
+// median's ratio to bubblewrap's. Goal: sbx full profile with the verdict <= 0.8x bwrap.
+//
+//   npm run bench:startup [-- --runs 50 --warmup 5]
+//
+// Needs dist/launcher.js and build/sbx-launch (npm run build:native && npm run build:host).
+// bubblewrap is installed from Debian/Ubuntu with apt-get when missing and we are root.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const RUNS = Math.max(30, arg('runs', 40));
+const WARMUP = arg('warmup', 5);
+
+function which(cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function ensureBwrap() {
+  if (which('bwrap')) return which('bwrap');
+  if (process.getuid?.() === 0 && which('apt-get')) {
+    console.log('bench: installing bubblewrap (apt-get install -y bubblewrap)');
+    spawnSync('apt-get', ['install', '-y', 'bubblewrap'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  return which('bwrap');
+}
+
+/** Spawns argv with piped stdio (as a harness would) and resolves when it has fully closed. */
+function run(argv) {
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.once('error', fail);
+    child.once('close', (code) => (code === 0 ? done() : fail(new Error(`${argv[0]} exited ${code}`))));
+  });
+}
+
+const launcherJs = join(root, 'dist', 'launcher.js');
+if (!existsSync(launcherJs) || !existsSync(join(root, 'build', 'sbx-launch'))) {
+  console.error('bench: build first: npm run build:native && npm run build:host');
+  process.exit(1);
+}
+const { launch } = await import(launcherJs);
+let engine = null;
+const engineJs = join(root, 'dist', 'engine.js');
+if (existsSync(engineJs)) {
+  try {
+    const mod = await import(engineJs);
+    engine = await mod.createEngine();
+  } catch (e) {
+    console.log(`bench: dist/engine.js did not load (${e.message}); measuring launch() alone`);
+  }
+} else console.log('bench: dist/engine.js not built; "sbx full" measures launch() alone, without the verdict');
+
+const work = mkdtempSync(join(tmpdir(), 'sbx-bench-'));
+const logPath = join(work, '.sbx-bench.log');
+const TRUE = '/bin/true';
+
+async function sbx(extra) {
+  const r = await launch({ cmd: [TRUE], work, logPath, ...extra });
+  if (r.setupError) throw new Error(r.setupError.message);
+  if (engine) engine.verdict(r.tail, { exit: r.outcome.exit_code, signal: r.outcome.signal });
+}
+
+// bubblewrap with the same namespaces, binds and environment handling as sbx's default profile.
+function bwrapArgv(bwrap) {
+  const a = [bwrap, '--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup'];
+  a.push('--uid', '1000', '--gid', '1000', '--hostname', 'sbx');
+  for (const p of ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt']) {
+    try {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) a.push('--symlink', readlinkSync(p), p);
+      else if (st.isDirectory()) a.push('--ro-bind', p, p);
+    } catch {}
+  }
+  a.push('--bind', work, '/work', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--ro-bind', '/sys', '/sys');
+  a.push('--remount-ro', '/', '--chdir', '/work', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/work');
+  a.push('--new-session', '--die-with-parent', TRUE);
+  return a;
+}
+
+const bwrap = ensureBwrap();
+const variants = [
+  { name: 'spawn /bin/true', fn: () => run([TRUE]) },
+  { name: `sbx full profile${engine ? ' + verdict' : ''}`, fn: () => sbx({}), key: 'full' },
+  { name: 'sbx -seccomp -loopback', fn: () => sbx({ seccomp: false, loopback: false }) },
+];
+if (bwrap) {
+  const argv = bwrapArgv(bwrap);
+  variants.push({ name: 'bwrap (same ns + binds)', fn: () => run(argv), key: 'bwrap' });
+} else console.log('bench: bubblewrap not available; ratios are omitted');
+if (which('unshare')) variants.push({ name: 'unshare -Urpfn --mount-proc', fn: () => run(['unshare', '-Urpfn', '--mount-proc', TRUE]) });
+
+const times = new Map(variants.map((v) => [v.name, []]));
+for (let i = 0; i < WARMUP; i++) for (const v of variants) await v.fn();
+for (let i = 0; i < RUNS; i++) {
+  // rotate the order each round so that no variant always runs right after another
+  for (let j = 0; j < variants.length; j++) {
+    const v = variants[(i + j) % variants.length];
+    const t = process.hrtime.bigint();
+    await v.fn();
+    times.get(v.name).push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+}
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+  return { min: s[0], median: q(0.5), p90: q(0.9) };
+};
+const results = variants.map((v) => ({ ...v, ...stats(times.get(v.name)) }));
+const base = results.find((r) => r.key === 'bwrap');
+const pad = Math.max(...results.map((r) => r.name.length)) + 2;
+console.log(`\nstartup, ${RUNS} interleaved runs each after ${WARMUP} warm-ups (ms)`);
+console.log(`${'variant'.padEnd(pad)}${'min'.padStart(8)}${'median'.padStart(8)}${'p90'.padStart(8)}   ratio to bwrap`);
+for (const r of results) {
+  const ratio = base ? `${(r.median / base.median).toFixed(2)}x` : '-';
+  console.log(`${r.name.padEnd(pad)}${r.min.toFixed(2).padStart(8)}${r.median.toFixed(2).padStart(8)}${r.p90.toFixed(2).padStart(8)}   ${ratio}`);
+}
+const full = results.find((r) => r.key === 'full');
+if (base && full) {
+  const ratio = full.median / base.median;
+  console.log(`\ngoal: sbx full profile <= 0.80x bwrap median: ${ratio.toFixed(2)}x ${ratio <= 0.8 ? 'met' : 'NOT met'}`);
+}
+
+// From the shell: `sbx run -- /bin/true` against `node -e 0` (the floor of any Node CLI).
+const cli = join(root, 'dist', 'cli.js');
+const shellRuns = Math.max(10, Math.floor(RUNS / 2));
+async function timeShell(argv) {
+  const xs = [];
+  for (let i = 0; i < 2; i++) await run(argv).catch(() => {});
+  for (let i = 0; i < shellRuns; i++) {
+    const t = process.hrtime.bigint();
+    await run(argv);
+    xs.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return stats(xs);
+}
+const nodeE = await timeShell([process.execPath, '-e', '0']);
+console.log(`\nfrom the shell, ${shellRuns} runs (ms)`);
+console.log(`${'node -e 0'.padEnd(24)}${nodeE.min.toFixed(2).padStart(8)}${nodeE.median.toFixed(2).padStart(8)}${nodeE.p90.toFixed(2).padStart(8)}`);
+if (existsSync(cli)) {
+  const probe = spawnSync(process.execPath, [cli, 'run', '--work', work, '--', TRUE], { encoding: 'utf8' });
+  if (probe.status === 0) {
+    const s = await timeShell([process.execPath, cli, 'run', '--work', work, '--', TRUE]);
+    console.log(`${'sbx run -- /bin/true'.padEnd(24)}${s.min.toFixed(2).padStart(8)}${s.median.toFixed(2).padStart(8)}${s.p90.toFixed(2).padStart(8)}   ${(s.median / nodeE.median).toFixed(2)}x node -e 0`);
+  } else console.log(`sbx run -- /bin/true: not measured (dist/cli.js run exited ${probe.status}: ${(probe.stderr || '').trim().split('\n')[0]})`);
+} else console.log('sbx run -- /bin/true: not measured (dist/cli.js not built)');
+
+rmSync(work, { recursive: true, force: true });

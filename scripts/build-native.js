@@ -1,0 +1,47 @@
+// Compiles native/launch.c into build/sbx-launch with the machine's cc.
+// Linked statically when the C library allows it (glibc ships libc.a with libc6-dev): a static
+// launcher skips the dynamic loader on every run, which is a measurable share of sbx's startup.
+// Falls back to a dynamic link otherwise; no extra system packages either way.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'native', 'launch.c');
+const out = join(root, 'build', 'sbx-launch');
+const tmp = `${out}.tmp-${process.pid}`;
+const cc = process.env.CC || 'cc';
+const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-Wformat=2', '-D_FORTIFY_SOURCE=2'];
+
+if (process.platform !== 'linux') {
+  console.error(`build-native: skipped, sbx's sandbox needs Linux (this is ${process.platform})`);
+  process.exit(0);
+}
+mkdirSync(dirname(out), { recursive: true });
+
+function compile(extra) {
+  return spawnSync(cc, [...flags, ...extra, '-o', tmp, src], { encoding: 'utf8' });
+}
+
+let r = compile(['-static']);
+let linkage = 'static';
+if (r.error || r.status !== 0) {
+  const staticErr = r.error ? r.error.message : r.stderr;
+  r = compile([]);
+  linkage = 'dynamic';
+  if (r.error) {
+    console.error(`build-native: cannot run ${cc}: ${r.error.message}; fix: install a C compiler (e.g. apt-get install gcc) or set CC`);
+    process.exit(1);
+  }
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr);
+    console.error('build-native: compiling native/launch.c failed');
+    process.exit(1);
+  }
+  if (/error/i.test(staticErr)) console.error('build-native: static link unavailable, linked dynamically');
+}
+if (r.stderr) process.stderr.write(r.stderr);
+renameSync(tmp, out);
+rmSync(tmp, { force: true });
+console.log(`build-native: ${join('build', 'sbx-launch')} (${linkage})`);

@@ -1,0 +1,54 @@
+// `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
+import { defineCommand } from 'citty';
+import { SbxError } from '../errors.js';
+import { loadEngine } from '../load-engine.js';
+import { print } from '../output.js';
+import { parsePositive } from '../parse-flags.js';
+import { runReport, mirrorExit } from '../run.js';
+import { parseMount } from '../../launcher/index.js';
+
+export default defineCommand({
+  meta: { name: 'run', description: 'Run a command in the hermetic sandbox; print its verdict and what changed' },
+  args: {
+    work: { type: 'string', description: 'work dir, mounted read-write at /work (default: .)' },
+    timeout: { type: 'string', description: 'wall-clock limit in seconds (the whole sandbox is killed)' },
+    state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
+    json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
+    'inherit-env': { type: 'boolean', description: 'pass your environment through instead of the fixed one' },
+    'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
+    'no-loopback': { type: 'boolean', description: 'leave lo down in the private network' },
+    aslr: { type: 'boolean', description: 'keep address randomisation (runs stop being reproducible)' },
+    bind: { type: 'string', description: 'bind SRC[:DST] read-write (repeatable)' },
+    'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
+    memory: { type: 'string', description: 'memory limit in MiB (cgroup v2, where delegated)' },
+    pids: { type: 'string', description: 'process limit (default 1024)' },
+  },
+  async run({ args, rawArgs }) {
+    const dash = rawArgs.indexOf('--');
+    const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
+    if (cmd.length === 0) throw new SbxError('E_USAGE', 'no command given: put it after --, e.g. sbx run -- make test');
+    const flags = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
+    const many = (name: string) => flags.flatMap((a, i) => (a === `--${name}` && flags[i + 1] ? [flags[i + 1]!] : a.startsWith(`--${name}=`) ? [a.slice(name.length + 3)] : []));
+    const pids = parsePositive('pids', args.pids);
+    const memoryMb = parsePositive('memory', args.memory);
+    const report = await runReport({
+      cmd,
+      work: args.work,
+      state: args.state,
+      timeout: parsePositive('timeout', args.timeout),
+      net: Boolean(args.net),
+      inheritEnv: Boolean(args['inherit-env']),
+      seccomp: !flags.includes('--no-seccomp'),
+      loopback: !flags.includes('--no-loopback'),
+      aslr: Boolean(args.aslr),
+      bind: many('bind').map(parseMount),
+      roBind: many('ro-bind').map(parseMount),
+      ...(pids ? { pids } : {}),
+      ...(memoryMb ? { memoryMb } : {}),
+    });
+    if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
+    print(await loadEngine(), report.env, Boolean(args.json));
+    return { exitCode: mirrorExit(report.env) };
+  },
+});

@@ -1,0 +1,66 @@
+// Offline replay of a recorded session: each step's verdict and delta exactly as an agent would have
+// seen them, with no state on disk. Deterministic: the same session gives the same bytes.
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import * as v from 'valibot';
+import { SbxError } from './errors.js';
+import type { Engine, RunResult, Verdict } from './engine.js';
+import { verdictOfFile, fsError } from './log-source.js';
+import { verdictKey } from './state/history.js';
+import { issueText } from './schema.js';
+
+const StepSchema = v.object({
+  log: v.string(),
+  exit: v.optional(v.nullable(v.number())),
+  signal: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  timed_out: v.optional(v.boolean()),
+  tree: v.optional(v.nullable(v.string())),
+});
+export type Step = v.InferOutput<typeof StepSchema>;
+
+export async function loadSession(path: string): Promise<{ base: string; steps: Step[] }> {
+  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
+  if (info.isDirectory()) {
+    const names = (await readdir(path)).filter((n) => /\.(log|txt)$/.test(n)).sort();
+    if (!names.length) throw new SbxError('E_SESSION', `${path} holds no .log or .txt files; a session directory is its logs, replayed in name order`);
+    const steps: Step[] = [];
+    for (const n of names) {
+      const exitFile = join(path, n.replace(/\.(log|txt)$/, '.exit'));
+      const exit = await readFile(exitFile, 'utf8').then((t) => Number(t.trim()), () => null);
+      steps.push({ log: n, exit: Number.isInteger(exit) ? exit : null });
+    }
+    return { base: path, steps };
+  }
+  const text = await readFile(path, 'utf8');
+  const steps: Step[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let json: unknown;
+    try { json = JSON.parse(line); } catch { throw new SbxError('E_SESSION', `${path}:${i + 1}: not JSON; a session file has one {"log": "...", "exit": N} object per line`); }
+    const r = v.safeParse(StepSchema, json);
+    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (a path relative to the session file) and may give "exit", "signal", "timed_out", "tree"`);
+    steps.push(r.output);
+  });
+  if (!steps.length) throw new SbxError('E_SESSION', `${path} has no steps`);
+  return { base: dirname(path), steps };
+}
+
+export async function* replay(engine: Engine, session: { base: string; steps: Step[] }, cwd: string): AsyncGenerator<RunResult> {
+  let prev: Verdict | null = null;
+  let prevTree: string | null = null;
+  const keys: string[] = [];
+  for (const step of session.steps) {
+    const file = join(session.base, step.log);
+    const env = await verdictOfFile(engine, file, { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) });
+    const key = verdictKey(env.verdict);
+    let same = 1;
+    for (let i = keys.length - 1; i >= 0 && keys[i] === key; i--) same++;
+    const tree = step.tree ?? null;
+    const treeChanged = prev && tree !== null && prevTree !== null ? tree !== prevTree : undefined;
+    env.delta = engine.delta(prev, env.verdict, { treeChanged, sameRuns: prev ? same : 1 });
+    keys.push(key);
+    prev = env.verdict;
+    prevTree = tree;
+    yield env;
+  }
+}

@@ -1,0 +1,58 @@
+// history.jsonl: one line per run. Read back defensively: a line that does not parse is skipped and
+// counted, never trusted.
+import * as v from 'valibot';
+import type { Verdict } from '../schema.js';
+
+export const HistoryEntrySchema = v.object({
+  id: v.string(),
+  time: v.string(),
+  status: v.string(),
+  identity: v.nullable(v.string()),
+  key: v.string(),
+  counts: v.object({ errors: v.number(), warnings: v.number(), failed: v.number(), passed: v.number() }),
+  tree: v.nullable(v.string()),
+  log: v.string(),
+  summary: v.nullable(v.string()),
+});
+export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+
+/** What makes two verdicts "the same" for streaks: status, crash identity, error and failure sets. */
+export function verdictKey(vd: Verdict): string {
+  const errs = vd.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.code ?? ''}:${d.message}`).sort();
+  const fails = (vd.tests?.failures ?? []).map((f) => f.name).sort();
+  return JSON.stringify([vd.status, vd.crash?.identity ?? null, errs, fails]);
+}
+
+export function parseHistory(text: string): { entries: HistoryEntry[]; bad: number } {
+  const entries: HistoryEntry[] = [];
+  let bad = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let json: unknown;
+    try { json = JSON.parse(line); } catch { bad++; continue; }
+    const r = v.safeParse(HistoryEntrySchema, json);
+    if (r.success) entries.push(r.output); else bad++;
+  }
+  return { entries, bad };
+}
+
+/** Runs in a row at the end of the history with this key, plus the current one. */
+export function streakOf(entries: HistoryEntry[], key: string): number {
+  let n = 1;
+  for (let i = entries.length - 1; i >= 0 && entries[i]!.key === key; i--) n++;
+  return n;
+}
+
+export interface Streak { from: number; to: number; length: number; entry: HistoryEntry }
+
+/** Maximal runs of consecutive entries with the same key, oldest first. */
+export function streaks(entries: HistoryEntry[]): Streak[] {
+  const out: Streak[] = [];
+  for (let i = 0; i < entries.length;) {
+    let j = i;
+    while (j + 1 < entries.length && entries[j + 1]!.key === entries[i]!.key) j++;
+    out.push({ from: i, to: j, length: j - i + 1, entry: entries[j]! });
+    i = j + 1;
+  }
+  return out;
+}

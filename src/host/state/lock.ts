@@ -1,0 +1,42 @@
+// A lock file per state directory, so that runs at the same time on one work dir take turns.
+// The holder's pid is in the file; a lock whose holder is gone, or that is older than STALE_MS, is broken.
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { SbxError } from '../errors.js';
+
+const STALE_MS = 120_000;
+const WAIT_MS = 60_000;
+
+export type Unlock = () => Promise<void>;
+
+export async function lock(path: string): Promise<Unlock> {
+  const start = Date.now();
+  let delay = 5;
+  for (;;) {
+    try {
+      const fh = await open(path, 'wx', 0o644);
+      await fh.writeFile(`${process.pid}\n`);
+      await fh.close();
+      return async () => { await rm(path, { force: true }); };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (await isStale(path)) { await rm(path, { force: true }); continue; }
+    if (Date.now() - start > WAIT_MS) {
+      throw new SbxError('E_LOCKED', `the state directory is locked by another sbx (${path}) for over ${WAIT_MS / 1000} s; if no sbx is running, delete that file`);
+    }
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+
+async function isStale(path: string): Promise<boolean> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    if (Date.now() - info.mtimeMs > STALE_MS) return true;
+    const pid = Number(text.trim());
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;
+    try { process.kill(pid, 0); return false; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ESRCH'; }
+  } catch {
+    return false; // vanished between the attempts: just retry
+  }
+}

@@ -1,0 +1,177 @@
+// launch(): runs one command in the sandbox. Builds the spec, spawns sbx-launch with an argv
+// array (never a shell), streams stdout/stderr to the raw log as they arrive while keeping a
+// bounded tail, and reads the launcher's status report from fd 3.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { diagnose } from './diagnose.js';
+import { SbxError } from './errors.js';
+import { emptyApplied, toOutcome } from './outcome.js';
+import { seccompProgram, seccompSupported } from './seccomp.js';
+import { buildSpec, SYSTEM_PATHS } from './spec.js';
+import { LAUNCHER_PROTO, parseStatus } from './status.js';
+import { Tail } from './tail.js';
+import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
+
+export const TAIL_BYTES = 64 * 1024;
+
+let defaultLauncher: string | null = null;
+
+/** $SBX_LAUNCHER, else build/sbx-launch of the package this module belongs to. */
+export function launcherPath(): string {
+  if (process.env.SBX_LAUNCHER) return process.env.SBX_LAUNCHER;
+  if (defaultLauncher) return defaultLauncher;
+  // This code runs from dist/launcher.js, dist/chunks/*.js or src/launcher/*.ts.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    const candidate = join(dir, 'build', 'sbx-launch');
+    if (existsSync(candidate)) return (defaultLauncher = candidate);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch');
+}
+
+let bpfFd: number | null = null;
+
+/**
+ * A descriptor of an unlinked temp file holding the seccomp program, opened once per process and
+ * handed to every launcher as fd 4 (it reads it with pread from offset 0). Cheaper than a pipe
+ * per run, and the launcher never waits for us to write it. Null when no temp file can be made.
+ */
+function seccompFd(): number | null {
+  if (bpfFd !== null) return bpfFd;
+  const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
+  try {
+    writeFileSync(path, seccompProgram(), { mode: 0o600, flag: 'wx' });
+    bpfFd = openSync(path, 'r');
+  } catch {
+    return null;
+  } finally {
+    rmSync(path, { force: true });
+  }
+  return bpfFd;
+}
+
+function failed(code: string, message: string, logPath: string): LaunchResult {
+  const outcome: Outcome = {
+    exit_code: null, signal: null, timed_out: false, wall_ms: 0, setup_ms: 0,
+    rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, stdout_bytes: 0, stderr_bytes: 0,
+    applied: emptyApplied(),
+  };
+  return { outcome, setupError: { code, message }, tail: new Uint8Array(0), logPath };
+}
+
+function checkOptions(opts: LaunchOptions): void {
+  if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || !opts.cmd.every((a) => typeof a === 'string'))
+    throw new SbxError('E_BAD_OPTIONS', 'launch: cmd must be a non-empty array of strings; fix: pass e.g. ["make", "test"]');
+  if (opts.cmd.some((a) => a.includes('\0')))
+    throw new SbxError('E_BAD_OPTIONS', 'launch: an argument contains a NUL byte, which execve cannot pass; fix: remove it');
+  if (typeof opts.work !== 'string' || typeof opts.logPath !== 'string')
+    throw new SbxError('E_BAD_OPTIONS', 'launch: work and logPath are required paths; fix: pass both');
+  if (opts.timeout !== undefined && !(opts.timeout > 0))
+    throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
+  if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
+    throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
+  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
+    if (!m.dst.startsWith('/') || m.dst === '/' || m.dst.split('/').includes('..'))
+      throw new SbxError('E_BAD_MOUNT', `launch: bind destination ${m.dst} must be an absolute path below /; fix: e.g. /opt/tool`);
+}
+
+/** Runs opts.cmd in the sandbox. Setup problems come back as `setupError`, never as a throw. */
+export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
+  checkOptions(opts);
+  const logPath = resolve(opts.logPath);
+  const work = resolve(opts.work);
+  try {
+    if (!statSync(work).isDirectory())
+      return failed('E_WORK_MISSING', `work directory ${work} is not a directory; fix: pass a directory with --work`, logPath);
+  } catch {
+    return failed('E_WORK_MISSING', `work directory ${work} does not exist; fix: create it or pass an existing one with --work`, logPath);
+  }
+  for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
+    if (!existsSync(m.src))
+      return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
+    // Inside a read-only system bind the mount point must already exist: it cannot be created.
+    const under = SYSTEM_PATHS.find((p) => m.dst === p || m.dst.startsWith(`${p}/`));
+    if (under && !existsSync(m.dst))
+      return failed('E_BAD_MOUNT', `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`, logPath);
+  }
+  const seccomp = opts.seccomp !== false;
+  if (seccomp && !seccompSupported())
+    return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);
+  const bin = opts.launcherPath ?? launcherPath();
+  if (!existsSync(bin))
+    return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: run \`npm run build:native\` (needs cc)`, logPath);
+
+  const spec = buildSpec(opts, work);
+  mkdirSync(dirname(logPath), { recursive: true });
+  const log = openSync(logPath, 'w');
+  const tail = new Tail(TAIL_BYTES);
+  let stdoutBytes = 0;
+  let stderrBytes = 0;
+  const statusChunks: Buffer[] = [];
+
+  try {
+    const fd4 = seccomp ? (seccompFd() ?? 'pipe') : 'ignore';
+    const child = spawn(bin, spec.argv, {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
+      // The launcher gets no environment of ours: the command's is in the spec.
+      env: {},
+    });
+    const [, out, err, statusPipe, bpfPipe] = child.stdio as [null, Readable, Readable, Readable, Writable | null];
+    const onAbort = (): void => void child.kill('SIGTERM');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const sink = (count: (n: number) => void) => (chunk: Buffer): void => {
+      writeSync(log, chunk);
+      tail.push(chunk);
+      count(chunk.length);
+    };
+    out.on('data', sink((n) => (stdoutBytes += n)));
+    err.on('data', sink((n) => (stderrBytes += n)));
+    statusPipe.on('data', (c: Buffer) => statusChunks.push(c));
+    if (fd4 === 'pipe' && bpfPipe) {
+      bpfPipe.on('error', () => {}); // a launcher that died early reports through its exit
+      bpfPipe.end(seccompProgram());
+    }
+
+    // Done when the report and both output streams have ended: the launcher writes the report
+    // only once every process of the sandbox is dead, then reaps init off the critical path.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
+      child.once('error', (error) => done({ code: null, signal: null, error }));
+      child.once('exit', (code, signal) => done({ code, signal }));
+    });
+    const ended = (s: Readable): Promise<void> =>
+      new Promise((done) => {
+        s.once('end', done);
+        s.once('close', done);
+        s.once('error', () => done());
+      });
+    const streams = Promise.all([ended(out), ended(err), ended(statusPipe)]);
+    const first = await Promise.race([streams.then(() => null), exited]);
+    if (first?.error) {
+      opts.signal?.removeEventListener('abort', onAbort);
+      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${first.error.message}); fix: run \`npm run build:native\``, logPath);
+    }
+    await streams;
+    opts.signal?.removeEventListener('abort', onAbort);
+    const exit = statusChunks.length === 0 ? await exited : { code: null, signal: null };
+    const parsed = parseStatus(Buffer.concat(statusChunks).toString('utf8'));
+    if (!parsed.ok) {
+      const why = exit.code === 125 ? Buffer.from(tail.bytes()).toString('utf8').trim().split('\n').pop() : parsed.why;
+      return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: rebuild it with \`npm run build:native\``, logPath);
+    }
+    const status = parsed.status;
+    if (status.proto !== LAUNCHER_PROTO)
+      return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${status.proto} (version ${status.version}), this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);
+    const outcome = toOutcome(status, { stdout: stdoutBytes, stderr: stderrBytes }, opts.inheritEnv !== true);
+    if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
+    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env);
+    return { outcome, setupError, tail: tail.bytes(), logPath };
+  } finally {
+    closeSync(log);
+  }
+}

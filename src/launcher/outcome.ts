@@ -1,0 +1,80 @@
+// The launcher's report -> the self-describing `outcome` of the run result.
+import { constants } from 'node:os';
+import type { Status, StatusStep } from './status.js';
+import type { Applied, Outcome, Rlimits } from './types.js';
+
+const signalName = new Map<number, string>(Object.entries(constants.signals).map(([k, n]) => [n, k]));
+export const signalString = (n: number): string => signalName.get(n) ?? `SIG${n}`;
+
+const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3;
+
+function rlimit(steps: Map<string, StatusStep>, name: string): number | null {
+  const s = steps.get(name);
+  if (!s || !s.ok) return null;
+  return s.detail === 'inf' ? Number.POSITIVE_INFINITY : Number(s.detail);
+}
+
+export function emptyApplied(reason: string | null = null): Applied {
+  return {
+    userns: false, pidns: false, mntns: false, netns: false, utsns: false, ipcns: false, cgroupns: false,
+    pivot_root: false, ro_root: false, proc_masked: false, loopback: false, no_aslr: false,
+    no_new_privs: false, seccomp: false, env_fixed: false, setsid: false,
+    rlimits: { cpu: null, nofile: null, fsize: null, nproc: null, core: null, pid_max: null },
+    cgroup: { path: null, reason },
+  };
+}
+
+export function toApplied(status: Status, envFixed: boolean): Applied {
+  const steps = new Map(status.steps.map((s) => [s.step, s]));
+  const ok = (name: string): boolean => steps.get(name)?.ok === true;
+  const rlimits: Rlimits = {
+    cpu: rlimit(steps, 'rlimit_CPU'),
+    nofile: rlimit(steps, 'rlimit_NOFILE'),
+    fsize: rlimit(steps, 'rlimit_FSIZE'),
+    nproc: rlimit(steps, 'rlimit_NPROC'),
+    core: rlimit(steps, 'rlimit_CORE'),
+    pid_max: rlimit(steps, 'pid_max'),
+  };
+  // The launcher records the cgroup step twice at most: once from itself (why it was skipped,
+  // or that it failed) and once from init (the path it runs in). The path wins.
+  const cg = status.steps.filter((s) => s.step === 'cgroup');
+  const used = cg.find((s) => s.ok);
+  return {
+    userns: ok('userns'),
+    pidns: ok('pidns'),
+    mntns: ok('mntns'),
+    netns: ok('netns'),
+    utsns: ok('utsns'),
+    ipcns: ok('ipcns'),
+    cgroupns: ok('cgroupns'),
+    pivot_root: ok('pivot_root'),
+    ro_root: ok('ro_root'),
+    proc_masked: ok('proc_masked'),
+    loopback: ok('loopback'),
+    no_aslr: ok('no_aslr'),
+    no_new_privs: ok('no_new_privs'),
+    seccomp: ok('seccomp'),
+    env_fixed: envFixed && ok('env'),
+    setsid: ok('setsid'),
+    rlimits,
+    cgroup: used ? { path: used.detail, reason: null } : { path: null, reason: cg[0]?.detail ?? 'not requested' },
+  };
+}
+
+export function toOutcome(status: Status, bytes: { stdout: number; stderr: number }, envFixed: boolean): Outcome {
+  return {
+    exit_code: status.exit_code,
+    signal: status.signal === null ? null : signalString(status.signal),
+    timed_out: status.timed_out,
+    wall_ms: ms(status.wall_ns),
+    setup_ms: ms(status.setup_ns),
+    rusage: {
+      user_ms: Math.round(status.rusage.user_us / 1e3),
+      sys_ms: Math.round(status.rusage.sys_us / 1e3),
+      max_rss_kb: status.rusage.max_rss_kb,
+    },
+    stdout_bytes: bytes.stdout,
+    stderr_bytes: bytes.stderr,
+    applied: toApplied(status, envFixed),
+  };
+}

@@ -1,0 +1,196 @@
+// Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
+// All policy lives here; the launcher applies what it is given and reports what took effect.
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { cgroupPlace } from './cgroup.js';
+import { SbxError } from './errors.js';
+import type { LaunchOptions } from './types.js';
+
+/** Host directories shown read-only; on merged-/usr systems most are symlinks and are copied as such. */
+export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+/** Paths of the fresh /proc made read-only or hidden. */
+export const PROC_READ_ONLY = ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus'];
+export const PROC_HIDDEN = ['/proc/kcore', '/proc/timer_list', '/proc/sched_debug'];
+
+export const SANDBOX_UID = 1000;
+export const SANDBOX_GID = 1000;
+export const HOSTNAME = 'sbx';
+export const DEFAULT_PIDS = 1024;
+export const NOFILE = 65536;
+export const FSIZE_BYTES = 16 * 2 ** 30;
+export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store
+export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+// Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
+// stops the world with ptrace, which the seccomp policy denies; with seccomp on, leak checking is
+// off rather than failing every ASan run with "LeakSanitizer has encountered a fatal error".
+const sanitizerEnv = (seccomp: boolean): Record<string, string> => ({
+  ASAN_OPTIONS: [
+    'abort_on_error=0', 'halt_on_error=1', 'symbolize=1', 'print_summary=1', 'color=never',
+    'disable_coredump=1', 'handle_abort=1', 'allocator_may_return_null=0', 'strip_path_prefix=/work/',
+    `detect_leaks=${seccomp ? 0 : 1}`,
+  ].join(':'),
+  UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1:symbolize=1:color=never:strip_path_prefix=/work/',
+  LSAN_OPTIONS: 'symbolize=1:print_suppressions=0:strip_path_prefix=/work/',
+  TSAN_OPTIONS: 'halt_on_error=1:symbolize=1:second_deadlock_stack=1:color=never:strip_path_prefix=/work/',
+});
+
+/** The fixed environment of the default profile. */
+export function fixedEnv(seccomp = true): Record<string, string> {
+  return {
+    PATH,
+    HOME: '/work',
+    USER: 'sbx',
+    LOGNAME: 'sbx',
+    SHELL: '/bin/sh',
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TZ: 'UTC',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    PYTHONHASHSEED: '0',
+    SOURCE_DATE_EPOCH,
+    ...sanitizerEnv(seccomp),
+  };
+}
+
+let rootHidden: string[] | null = null;
+
+/**
+ * Entries of /etc that are not world-readable. When host root runs sbx, the sandbox user maps to
+ * root's kuid and so owns root's files: read-only, but owner-readable ones (/etc/shadow,
+ * /etc/ssl/private) would become readable. These are hidden behind mode-000 stand-ins. An
+ * ordinary caller's sandbox user maps to itself and sees nothing it could not read already.
+ */
+export function hiddenForRoot(): string[] {
+  if (rootHidden) return rootHidden;
+  const out: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (out.length >= 256) return;
+      const p = `${dir}/${name}`;
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) continue;
+      if (st.isDirectory()) {
+        if ((st.mode & 0o005) !== 0o005) out.push(p);
+        else if (depth < 6) walk(p, depth + 1);
+      } else if ((st.mode & 0o004) === 0) out.push(p);
+    }
+  };
+  walk('/etc', 0);
+  rootHidden = out;
+  return out;
+}
+
+type SystemEntry = { kind: 'dir'; path: string } | { kind: 'link'; path: string; target: string };
+let systemLayout: SystemEntry[] | null = null;
+
+function hostLayout(): SystemEntry[] {
+  if (systemLayout) return systemLayout;
+  const out: SystemEntry[] = [];
+  for (const path of SYSTEM_PATHS) {
+    try {
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) out.push({ kind: 'link', path, target: readlinkSync(path) });
+      else if (st.isDirectory()) out.push({ kind: 'dir', path });
+    } catch {
+      // absent on this host: nothing to show
+    }
+  }
+  systemLayout = out;
+  return out;
+}
+
+export interface Spec {
+  argv: string[];
+  /** The environment the command gets (for diagnostics). */
+  env: Record<string, string>;
+  seccomp: boolean;
+}
+
+/** Builds sbx-launch's argv (without the binary itself). fd 3 is the status report, fd 4 the BPF. */
+export function buildSpec(opts: LaunchOptions, work: string): Spec {
+  const net = opts.net === true;
+  const seccomp = opts.seccomp !== false;
+  const loopback = !net && opts.loopback !== false;
+  const pids = opts.pids ?? DEFAULT_PIDS;
+  const a: string[] = ['--status-fd', '3'];
+  if (seccomp) a.push('--seccomp-fd', '4');
+
+  a.push('--unshare-user', '--unshare-pid', '--unshare-mount', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup');
+  if (!net) a.push('--unshare-net');
+  a.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--hostname', HOSTNAME);
+
+  for (const e of hostLayout()) {
+    if (e.kind === 'link') a.push('--symlink', e.target, e.path);
+    else a.push('--ro-bind', e.path, e.path);
+  }
+  if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
+  if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
+  a.push('--bind', work, '/work');
+  for (const m of opts.roBind ?? []) a.push('--ro-bind', resolve(m.src), m.dst);
+  for (const m of opts.bind ?? []) a.push('--bind', resolve(m.src), m.dst);
+  a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
+  for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
+  for (const p of PROC_HIDDEN) a.push('--hide', p);
+  // A fresh sysfs needs a network namespace of our own; with the host network, bind it read-only.
+  if (net) a.push('--ro-bind', '/sys', '/sys');
+  else a.push('--sysfs', '/sys');
+  a.push('--pid-max', String(Math.max(301, pids + 1)));
+  a.push('--ro-root');
+  if (loopback) a.push('--loopback');
+  a.push('--chdir', '/work');
+
+  const env: Record<string, string> =
+    opts.inheritEnv === true
+      ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
+      : fixedEnv(seccomp);
+  Object.assign(env, opts.env ?? {});
+  a.push('--clearenv');
+  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+
+  if (opts.aslr !== true) a.push('--no-aslr');
+  a.push('--no-new-privs', '--setsid', '--drop-caps');
+  const timeout = opts.timeout;
+  const cpuSeconds = Math.ceil((timeout ?? 3600) * availableParallelism()) + 5;
+  a.push('--rlimit', 'CPU', String(cpuSeconds), '--rlimit', 'NOFILE', String(NOFILE));
+  a.push('--rlimit', 'FSIZE', String(FSIZE_BYTES), '--rlimit', 'NPROC', String(pids), '--rlimit', 'CORE', '0');
+  if (timeout !== undefined) a.push('--timeout-ms', String(Math.max(1, Math.round(timeout * 1000))));
+
+  const place = cgroupPlace();
+  if (place.parent !== null) {
+    const memory = opts.memoryMb ?? Math.floor(totalmem() / 2 ** 21); // half the RAM by default
+    a.push('--cgroup', `${place.parent}/sbx-${process.pid}-${++cgroupSeq}`);
+    a.push('--cgroup-set', 'memory.max', String(memory * 2 ** 20));
+    a.push('--cgroup-set', 'pids.max', String(pids));
+  } else {
+    a.push('--cgroup-skip', place.reason);
+  }
+  a.push('--', ...opts.cmd);
+  return { argv: a, env, seccomp };
+}
+
+let cgroupSeq = 0;
+
+/** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */
+export function parseMount(s: string): { src: string; dst: string } {
+  const i = s.indexOf(':');
+  const src = i < 0 ? s : s.slice(0, i);
+  const dst = i < 0 ? resolve(s) : s.slice(i + 1);
+  if (!src || !isAbsolute(dst))
+    throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
+  return { src, dst };
+}

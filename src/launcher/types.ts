@@ -1,0 +1,107 @@
+// The launcher's public shapes: what a caller passes to launch() and the self-describing outcome.
+
+export interface Mount {
+  /** Path on the host. */
+  src: string;
+  /** Path inside the sandbox (absolute); defaults to src when built from `SRC[:DST]`. */
+  dst: string;
+}
+
+export interface ProfileOptions {
+  /** Share the host network namespace (egress allowed). Default false. */
+  net?: boolean;
+  /** Pass the caller's environment through instead of the fixed set. Default false. */
+  inheritEnv?: boolean;
+  /** Install the seccomp denylist. Default true. */
+  seccomp?: boolean;
+  /** Bring lo up in the private network namespace. Default true. */
+  loopback?: boolean;
+  /** Keep address-space randomisation (non-deterministic addresses). Default false. */
+  aslr?: boolean;
+  bind?: Mount[];
+  roBind?: Mount[];
+  /** Extra fixed environment variables, added to (and overriding) the fixed set. */
+  env?: Record<string, string>;
+  /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */
+  memoryMb?: number;
+  /** Process cap: RLIMIT_NPROC, pid_max of the pid namespace, cgroup pids.max. Default 1024. */
+  pids?: number;
+}
+
+export interface LaunchOptions extends ProfileOptions {
+  cmd: string[];
+  /** Host directory mounted read-write at /work (the command's cwd and HOME). */
+  work: string;
+  /** Wall-clock limit in seconds; the whole pid namespace is killed when it passes. */
+  timeout?: number;
+  /** The raw log: stdout and stderr interleaved as they arrive, written as they stream. */
+  logPath: string;
+  /** Path of sbx-launch; default $SBX_LAUNCHER or build/sbx-launch in the package. */
+  launcherPath?: string;
+  /** Aborting kills the sandbox; the result then has signal SIGKILL. */
+  signal?: AbortSignal;
+}
+
+export interface Rusage {
+  user_ms: number;
+  sys_ms: number;
+  max_rss_kb: number;
+}
+
+export interface Rlimits {
+  cpu: number | null;
+  nofile: number | null;
+  fsize: number | null;
+  nproc: number | null;
+  core: number | null;
+  /** pid_max of the sandbox's pid namespace (Linux >= 6.14), null where not per-namespace. */
+  pid_max: number | null;
+}
+
+export interface Applied {
+  userns: boolean;
+  pidns: boolean;
+  mntns: boolean;
+  netns: boolean;
+  utsns: boolean;
+  ipcns: boolean;
+  cgroupns: boolean;
+  pivot_root: boolean;
+  ro_root: boolean;
+  proc_masked: boolean;
+  loopback: boolean;
+  no_aslr: boolean;
+  no_new_privs: boolean;
+  seccomp: boolean;
+  env_fixed: boolean;
+  setsid: boolean;
+  rlimits: Rlimits;
+  cgroup: { path: string | null; reason: string | null };
+}
+
+export interface Outcome {
+  exit_code: number | null;
+  /** Signal name ("SIGSEGV") when the command was killed by one. */
+  signal: string | null;
+  timed_out: boolean;
+  wall_ms: number;
+  setup_ms: number;
+  rusage: Rusage;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  applied: Applied;
+}
+
+export interface SetupError {
+  code: string;
+  /** One line: what happened, why, and the fix. */
+  message: string;
+}
+
+export interface LaunchResult {
+  outcome: Outcome;
+  setupError: SetupError | null;
+  /** The last <= 64 KiB of the combined output, for the verdict engine. */
+  tail: Uint8Array;
+  logPath: string;
+}

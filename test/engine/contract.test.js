@@ -1,0 +1,121 @@
+// The engine's contract: it imports nothing but env.abort, gives the same bytes for the same input however
+// the input is chunked, never traps on garbage, and always returns a schema-valid envelope.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { createEngine } from '../../dist/engine.js';
+import { RunResultSchema } from '../../dist/index.js';
+import { listCases, ROOT } from '../helpers/fixtures.js';
+
+const engine = await createEngine();
+const cases = listCases();
+
+// A small deterministic PRNG (xorshift32): the fuzz inputs are the same on every run.
+function rng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
+}
+
+test('the Wasm module imports only env.abort', () => {
+  const mod = new WebAssembly.Module(readFileSync(`${ROOT}build/sbx.wasm`));
+  assert.equal(WebAssembly.Module.imports(mod), [{ module: 'env', name: 'abort', kind: 'function' }]);
+});
+
+test('fixtures exist in every family', () => {
+  const fams = new Set(cases.map((c) => c.id.split('/')[0]));
+  for (const f of ['cfamily', 'langs', 'runners']) assert.ok(fams.has(f), `no fixtures in ${f}`);
+  assert.ok(cases.length > 150, `only ${cases.length} fixtures`);
+});
+
+test('same input gives identical bytes twice (verdict and rendering)', () => {
+  for (const c of cases) {
+    const opts = { exit: c.run.exit ?? null, signal: c.run.signal ?? null };
+    const a = engine.verdict(c.log, opts); const b = engine.verdict(c.log, opts);
+    assert.is(JSON.stringify(a), JSON.stringify(b), c.id);
+    assert.is(engine.render(a), engine.render(b), c.id);
+  }
+});
+
+test('chunking does not change the verdict', () => {
+  const r = rng(7);
+  for (const c of cases) {
+    const opts = { exit: c.run.exit ?? null, signal: c.run.signal ?? null };
+    const whole = JSON.stringify(engine.verdict(c.log, opts));
+    const s = engine.stream(opts);
+    for (let off = 0; off < c.log.length;) {
+      const n = 1 + Math.floor(r() * 200);
+      s.push(c.log.subarray(off, off + n));
+      off += n;
+    }
+    assert.is(JSON.stringify(s.end()), whole, c.id);
+  }
+});
+
+test('fuzz: mutated fixtures and random bytes never trap and stay schema-valid', () => {
+  const r = rng(42);
+  let runs = 0;
+  for (const c of cases) {
+    for (let k = 0; k < 3; k++) {
+      const buf = Buffer.from(c.log);
+      const muts = 1 + Math.floor(r() * 40);
+      for (let m = 0; m < muts && buf.length; m++) {
+        const i = Math.floor(r() * buf.length);
+        const op = r();
+        if (op < 0.4) buf[i] = Math.floor(r() * 256);
+        else if (op < 0.7) buf[i] = [0x0a, 0x3a, 0x23, 0x20, 0x28, 0x29, 0x5b, 0x1b][Math.floor(r() * 8)];
+        else buf.copyWithin(i, Math.floor(r() * buf.length), Math.floor(r() * buf.length));
+      }
+      const cut = buf.subarray(0, Math.floor(r() * (buf.length + 1)));
+      const env = engine.verdict(cut, { exit: Math.floor(r() * 256) - 1, signal: r() < 0.2 ? 'SIGSEGV' : null });
+      const ok = v.safeParse(RunResultSchema, env);
+      assert.ok(ok.success, `${c.id} mutation ${k}`);
+      engine.render(env);
+      runs++;
+    }
+  }
+  for (let k = 0; k < 200; k++) {
+    const n = Math.floor(r() * 5000);
+    const buf = new Uint8Array(n);
+    for (let i = 0; i < n; i++) buf[i] = Math.floor(r() * 256);
+    const env = engine.verdict(buf, {});
+    assert.ok(v.safeParse(RunResultSchema, env).success);
+    engine.render(env);
+    runs++;
+  }
+  assert.ok(runs > 400);
+});
+
+test('CRLF line ends give the same facts as LF', () => {
+  for (const c of cases.slice(0, 60)) {
+    const crlf = Buffer.from(c.log.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
+    const opts = { exit: c.run.exit ?? null, signal: c.run.signal ?? null };
+    const a = engine.verdict(c.log, opts).verdict; const b = engine.verdict(crlf, opts).verdict;
+    assert.equal({ ...b, raw_bytes: 0 }, { ...a, raw_bytes: 0 }, c.id);
+  }
+});
+
+test('invalid UTF-8 and NUL bytes become U+FFFD, never raw bytes', () => {
+  const env = engine.verdict(new Uint8Array([0x61, 0xff, 0xfe, 0x00, 0x62, 0xc3, 0x0a, 0xe2, 0x82]), { exit: 1 });
+  assert.equal(env.verdict.tail, ['a\uFFFD\uFFFD\uFFFDb\uFFFD', '\uFFFD\uFFFD']);
+  assert.is(env.verdict.binary, true);
+  assert.is(env.verdict.status, 'runtime-error');
+});
+
+test('status comes from the exit when the log says nothing', () => {
+  assert.is(engine.verdict(new Uint8Array(0), { exit: 0 }).verdict.status, 'pass');
+  assert.is(engine.verdict(new Uint8Array(0), { exit: 3 }).verdict.status, 'runtime-error');
+  assert.is(engine.verdict(new Uint8Array(0), { timedOut: true, signal: 'SIGKILL' }).verdict.status, 'timeout');
+  const sig = engine.verdict(new Uint8Array(0), { signal: 11 }).verdict;
+  assert.is(sig.status, 'crash');
+  assert.is(sig.crash.kind, 'SIGSEGV');
+});
+
+test('a line longer than the line buffer is cut, not kept whole', () => {
+  const big = Buffer.alloc(200000, 0x61);
+  const env = engine.verdict(Buffer.concat([big, Buffer.from('\nend\n')]), { exit: 1 });
+  assert.is(env.verdict.lines, 2);
+  assert.ok(env.verdict.tail[0].length < 1000);
+});
+
+test.run();

@@ -1,0 +1,72 @@
+// Table-driven over real before/after pairs (fixtures/pairs): the delta the engine computes between the
+// two verdicts must be the one a person read off the two logs. Plus the delta's own invariants.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEngine } from '../../dist/engine.js';
+import { ROOT, listCases } from '../helpers/fixtures.js';
+
+const engine = await createEngine();
+const PAIRS = join(ROOT, 'fixtures/pairs');
+const pairs = existsSync(PAIRS) ? readdirSync(PAIRS).filter((n) => existsSync(join(PAIRS, n, 'expect.json'))).sort() : [];
+
+function side(dir) {
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+  return engine.verdict(readFileSync(join(dir, 'log.txt')), { exit: run.exit ?? null, signal: run.signal ?? null, timedOut: Boolean(run.timed_out) }).verdict;
+}
+
+test('there are real before/after pairs', () => { assert.ok(pairs.length >= 10, `only ${pairs.length} pairs`); });
+
+for (const name of pairs) {
+  test(`pair ${name}`, () => {
+    const dir = join(PAIRS, name);
+    const want = JSON.parse(readFileSync(join(dir, 'expect.json'), 'utf8'));
+    const before = side(join(dir, 'before')); const after = side(join(dir, 'after'));
+    const d = engine.delta(before, after, { treeChanged: want.tree_changed ?? true, sameRuns: 2 });
+    const bad = [];
+    const eq = (k, a, w) => { if (w !== undefined && JSON.stringify(a) !== JSON.stringify(w)) bad.push(`${k}: got ${JSON.stringify(a)}, expected ${JSON.stringify(w)}`); };
+    eq('crash', d.crash, want.crash);
+    eq('no_op_edit', d.no_op_edit, want.no_op_edit);
+    if (want.status) { eq('status.before', d.status.before, want.status.before); eq('status.after', d.status.after, want.status.after); }
+    if (want.diagnostics) {
+      eq('diagnostics.fixed', d.diagnostics.fixed_count, want.diagnostics.fixed);
+      eq('diagnostics.new', d.diagnostics.new_count, want.diagnostics.new);
+      eq('diagnostics.unchanged', d.diagnostics.unchanged, want.diagnostics.unchanged);
+    }
+    if (want.tests) for (const k of ['fixed', 'broken', 'still_failing']) eq(`tests.${k}`, [...d.tests[k]].sort(), want.tests[k] && [...want.tests[k]].sort());
+    if (bad.length) throw new Error(`${name} (${d.summary}):\n  ${bad.join('\n  ')}`);
+  });
+}
+
+test('a verdict against itself: nothing changed, and no_op_edit only when the tree changed', () => {
+  for (const c of listCases().slice(0, 80)) {
+    const vd = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null }).verdict;
+    const d = engine.delta(vd, vd, { treeChanged: true, sameRuns: 3 });
+    assert.is(d.diagnostics.fixed.length + d.diagnostics.new.length, 0, c.id);
+    assert.ok(d.crash === 'same' || d.crash === 'none', c.id);
+    assert.is(d.no_op_edit, true, c.id);
+    assert.is(engine.delta(vd, vd, { treeChanged: false }).no_op_edit, false, c.id);
+    assert.match(d.summary, /no change/);
+    assert.match(d.summary, /3 runs in a row/);
+  }
+});
+
+test('first run', () => {
+  const c = listCases()[0];
+  const vd = engine.verdict(c.log, { exit: c.run.exit ?? null }).verdict;
+  const d = engine.delta(null, vd);
+  assert.is(d.first_run, true);
+  assert.is(d.status.before, null);
+  assert.is(d.summary, 'first run');
+});
+
+test('the delta renders as one line right after the header', () => {
+  const c = listCases().find((x) => x.expect.status === 'crash');
+  const env = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null });
+  env.delta = engine.delta(env.verdict, env.verdict, { treeChanged: true });
+  const lines = engine.render(env).split('\n');
+  assert.match(lines[1], /^delta: no change — your edit did not affect the crash/);
+});
+
+test.run();

@@ -1,0 +1,39 @@
+// Offline replay of recorded sessions: identical bytes twice, one envelope per step, deltas chained.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/fixtures.js';
+
+const CLI = join(ROOT, 'dist/cli.js');
+const SESSIONS = join(ROOT, 'fixtures/sessions');
+const sessions = existsSync(SESSIONS) ? readdirSync(SESSIONS).filter((n) => existsSync(join(SESSIONS, n, 'session.jsonl'))).sort() : [];
+const sbx = (args) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+
+test('there is a recorded session of at least 10 steps', () => {
+  assert.ok(sessions.length >= 1);
+});
+
+for (const s of sessions) {
+  test(`replay ${s}: identical bytes twice, text and JSON`, () => {
+    const file = join('fixtures/sessions', s, 'session.jsonl');
+    const a = sbx(['replay', file]); const b = sbx(['replay', file]);
+    assert.is(a.status, 0, a.stderr);
+    assert.is(a.stdout, b.stdout);
+    const ja = sbx(['replay', file, '--json']); const jb = sbx(['replay', file, '--json']);
+    assert.is(ja.stdout, jb.stdout);
+    const envs = ja.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(envs.length >= 10, `${envs.length} steps`);
+    assert.is(envs[0].delta.first_run, true);
+    for (let i = 1; i < envs.length; i++) {
+      assert.is(envs[i].delta.first_run, false);
+      assert.is(envs[i].delta.status.before, envs[i - 1].verdict.status);
+    }
+    // The directory form replays the same logs in name order.
+    const dir = sbx(['replay', join('fixtures/sessions', s)]);
+    assert.is(dir.status, 0, dir.stderr);
+  });
+}
+
+test.run();
