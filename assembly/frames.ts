@@ -22,7 +22,7 @@ const RUNTIME_PATHS: string[] = [
   "/sanitizer_common/", "/asan/", "/lsan/", "/tsan/", "/msan/", "/ubsan/", "/hwasan/", "/interception/",
   "libsanitizer/", "compiler-rt/", "libasan", "liblsan", "libtsan", "libubsan", "libclang_rt",
   "libc.so", "libc-", "libm.so", "libpthread", "ld-linux", "/csu/", "/sysdeps/", "/glibc", "/nptl/",
-  "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/",
+  "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/", "/include/c++/", "/lib/clang/",
   "/rustc/", "/library/std/", "/library/core/", "/library/alloc/", "/.cargo/registry/",
   "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
   "/lib/python3", "/lib/python2", "<frozen ", "site-packages/", "dist-packages/",
@@ -37,6 +37,11 @@ const RUNTIME_FUNCS: string[] = [
   "std::", "core::", "alloc::", "__rust_", "rust_begin_unwind", "rust_panic", "__cxa_", "__gnu_cxx::",
   "runtime.", "testing.tRunner", "operator new", "operator delete", "malloc", "calloc", "realloc", "free",
   "raise", "abort", "__assert_fail", "__GI_raise", "__GI_abort", "__pthread_kill",
+  // libc entry points that sanitizers intercept: in a static runtime they show as "(./prog+0x..)" frames.
+  "pthread_", "memcpy", "memmove", "memset", "memcmp", "strlen", "strnlen", "strcpy", "strncpy", "strcat",
+  "strcmp", "strncmp", "strdup", "strndup", "printf", "fprintf", "sprintf", "snprintf", "vprintf", "puts",
+  "fputs", "fwrite", "fread", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
+  "reallocarray", "exit",
 ];
 
 /** A frame is the user's own when neither its file, its module nor its function belongs to a runtime. */
@@ -91,51 +96,67 @@ export function setLocation(f: Frame, loc: string): bool {
 
 /**
  * Parses a sanitizer frame line:  `#3 0x4011d6 in main /src/main.c:12:5`, `#1 0x7f.. in foo (lib.so+0x1d)`,
- * `#2 0x7f.. (/lib/libc.so.6+0x271ca) (BuildId: ab12)`. Returns null when the line is not a frame.
+ * `#2 0x7f.. (/lib/libc.so.6+0x271ca) (BuildId: ab12)`, and ThreadSanitizer's form without a pc:
+ * `#0 worker ./main.c:10:16 (prog+0xd01a2)`, `#0 pthread_create <null> (prog+0x513ad)`.
+ * Returns null when the line is not a frame.
  */
 export function parseSanFrame(l: Line): Frame | null {
   let p = l.skipSpaces(0);
   if (l.at(p) != Char.HASH) return null;
   let idx = l.readInt(p + 1);
-  if (idx < 0) return null;
+  if (idx < 0 || l.at(l.end) != Char.SPACE) return null;
   p = l.skipSpaces(l.end);
-  if (!l.matchAt("0x", p)) return null;
-  p = l.skipSpaces(l.skipHex(p + 2));
+  let withPc = l.matchAt("0x", p);
+  if (withPc) {
+    p = l.skipSpaces(l.skipHex(p + 2));
+    if (l.matchAt("in ", p)) p += 3;
+  }
+  let end = l.len;
+  while (end > p && l.at(end - 1) == Char.SPACE) end--;
+  // Drop a trailing "(BuildId: ...)".
+  let b = l.lastIndexOf(" (BuildId:", end);
+  if (b >= p - 1 && b >= 0) end = b;
+  // A trailing "(module+0x..)" / "(<unknown module>)".
+  let stop = end;
+  let module: string | null = null;
+  if (end > p && l.at(end - 1) == Char.RPAREN) {
+    let open = l.at(p) == Char.LPAREN ? p - 1 : l.lastIndexOf(" (", end);
+    if (open >= p - 1 && open >= 0) {
+      let inner = l.str(open + 2, end - 1);
+      if (inner.includes("+0x") || inner == "<unknown module>") { module = inner; stop = open; }
+    }
+  }
+  // Without a pc (TSan) a frame always names its module: that keeps "#1 of 3" prose out.
+  if (!withPc && module === null) return null;
   let f = new Frame();
   f.index = <i32>idx;
-  let end = l.len;
-  // Drop a trailing "(BuildId: ...)".
-  let b = l.lastIndexOf(" (BuildId:");
-  if (b > p) end = b;
-  if (l.matchAt("in ", p)) {
-    p += 3;
-    // The location is the last token: "(module+0x..)" or "file:line[:col]" (or a bare file).
-    let last = end - 1;
-    if (l.at(last) == Char.RPAREN) {
-      let open = l.lastIndexOf(" (", last);
-      if (open > p) {
-        setModule(f, l.str(open + 2, last));
-        f.fn = l.trimmed(p, open);
-      } else {
-        f.fn = l.trimmed(p, end);
-      }
+  if (module !== null) setModule(f, module!);
+  while (stop > p && l.at(stop - 1) == Char.SPACE) stop--;
+  if (stop > p) {
+    // The location is the last token ("file:line[:col]", a bare file, or TSan's "<null>"); the rest is the function.
+    let sp = l.lastIndexOfByte(Char.SPACE, stop);
+    if (sp >= p) {
+      let loc = l.str(sp + 1, stop);
+      if (loc == "<null>" || setLocation(f, loc)) f.fn = l.trimmed(p, sp);
+      else if (looksLikeFile(loc)) { f.file = normPath(loc); f.fn = l.trimmed(p, sp); }
+      else f.fn = l.trimmed(p, stop);
     } else {
-      let sp = l.lastIndexOfByte(Char.SPACE, end);
-      if (sp > p) {
-        let loc = l.str(sp + 1, end);
-        if (!setLocation(f, loc)) { if (loc.includes("/") || loc.includes(".")) f.file = normPath(loc); else { f.fn = l.trimmed(p, end); classify(f); return f; } }
-        f.fn = l.trimmed(p, sp);
-      } else {
-        f.fn = l.trimmed(p, end);
-      }
+      f.fn = l.trimmed(p, stop);
     }
-  } else if (l.at(p) == Char.LPAREN) {
-    let close = l.lastIndexOfByte(Char.RPAREN, end);
-    if (close > p) setModule(f, l.str(p + 1, close));
   }
   if (f.fn !== null && (f.fn! == "<null>" || f.fn!.length == 0)) f.fn = null;
   classify(f);
   return f;
+}
+
+/** A bare path with no line number: has a '/' or a '.', and none of a signature's punctuation. */
+function looksLikeFile(s: string): bool {
+  if (!s.includes("/") && !s.includes(".")) return false;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c == Char.LPAREN || c == Char.RPAREN || c == Char.LT || c == Char.GT || c == Char.COMMA || c == Char.STAR || c == Char.AMP) return false;
+  }
+  return true;
 }
 
 function setModule(f: Frame, m: string): void {

@@ -6,6 +6,10 @@ import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { signalName } from "./signals";
 import { renderEnvelope } from "./render";
+import { JsonWriter } from "./util/sink";
+import { parse, Kind } from "./util/json";
+import { parseJunit, mergedStatus } from "./junit";
+import { writeTests, writeGroups } from "./verdict";
 import { writeDelta } from "./delta";
 
 let input: usize = heap.alloc(1 << 16);
@@ -73,3 +77,31 @@ export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32
 
 export function output(): usize { return out.buf; }
 export function outputLen(): i32 { return <i32>out.len; }
+
+/** Parses a JUnit XML report (len bytes in the input buffer); returns the length of its tests JSON (verdict.tests shape). */
+export function junit(len: i32): i32 {
+  out.reset();
+  let t = parseJunit(input, len);
+  writeTests(new JsonWriter(out), t);
+  return <i32>out.len;
+}
+
+/**
+ * Merges a JUnit report into a verdict: the input buffer holds the verdict JSON (verdictLen bytes) then the
+ * XML (xmlLen bytes). Returns the length of `{"status","tests","error_groups"}` for the host to put in the
+ * verdict: the report's tests replace the log's, and the status is recomputed with the same precedence.
+ */
+export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
+  out.reset();
+  let v = parse(input, verdictLen);
+  let t = parseJunit(input + <usize>verdictLen, xmlLen);
+  if (v === null || v.kind != Kind.OBJ) return 0;
+  let w = new JsonWriter(out);
+  w.beginObject();
+  w.str("status", mergedStatus(v, t));
+  w.field("tests");
+  writeTests(w, t);
+  writeGroups(w, t);
+  w.endObject();
+  return <i32>out.len;
+}

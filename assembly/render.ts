@@ -58,6 +58,10 @@ function header(o: Sink, env: JValue): void {
   if (v.get("binary").bool()) nl(o, "note: the log holds binary data (NUL bytes); undecodable bytes shown as \uFFFD");
 }
 
+function isSanitizer(tool: string): bool {
+  return tool == "asan" || tool == "lsan" || tool == "tsan" || tool == "msan" || tool == "hwasan";
+}
+
 function crashBlock(o: Sink, c: JValue): void {
   if (c.kind != Kind.OBJ) return;
   let line = "crash: " + c.get("tool").str() + " " + c.get("kind").str();
@@ -70,8 +74,9 @@ function crashBlock(o: Sink, c: JValue): void {
   let thread = c.get("thread");
   if (thread.kind == Kind.STR) line += " · thread " + thread.s;
   nl(o, line);
+  // A sanitizer's message line repeats the kind with addresses; a panic's or exception's is the point.
   let msg = c.get("message");
-  if (msg.kind == Kind.STR && msg.s.length > 0) nl(o, "  message: " + msg.s);
+  if (msg.kind == Kind.STR && msg.s.length > 0 && !isSanitizer(c.get("tool").str())) nl(o, "  message: " + msg.s);
   let first = c.get("first_user_frame");
   if (first.kind == Kind.OBJ) nl(o, "  at " + frameText(first));
   else nl(o, "  at (no frame in your code)");

@@ -8,11 +8,22 @@ export function statusOf(f: Facts, e: ExitInfo): string {
   if (f.setupFailure !== null) return "setup-failed";
   if (e.timedOut || f.timeoutSeen) return "timeout";
   if (f.crash !== null) return "crash";
-  if (f.errorCount > 0 || f.buildFailedLine !== null) return "build-failed";
   let t = f.tests;
-  if (t !== null && (t.failed > 0 || t.errors > 0)) return "tests-failed";
+  let testsFailed = t !== null && (t.failed > 0 || t.errors > 0);
+  // `make test` stopping because the test program failed is the tests' failure, not the build's.
+  if ((f.errorCount > 0 || f.buildFailedLine !== null) && !(testsFailed && onlyMakeErrors(f))) return "build-failed";
+  if (testsFailed) return "tests-failed";
   if (e.signal !== null || (e.known && e.code != 0)) return "runtime-error";
   return "pass";
+}
+
+/** True when every error diagnostic is make's own `*** [...] Error N` (none from a compiler). */
+function onlyMakeErrors(f: Facts): bool {
+  for (let i = 0; i < f.diagnostics.length; i++) {
+    let d = f.diagnostics[i];
+    if (d.severity == "error" && d.tool != "make") return false;
+  }
+  return f.errorCount <= f.diagnostics.length;
 }
 
 /** An address-free name for a crash: the same bug gives the same identity across runs and machines. */
@@ -98,7 +109,7 @@ function writeFailure(w: JsonWriter, t: TestFailure): void {
   w.endObject();
 }
 
-function writeTests(w: JsonWriter, t: Tests): void {
+export function writeTests(w: JsonWriter, t: Tests): void {
   w.beginObject();
   w.str("runner", t.runner);
   w.int("passed", t.passed);
@@ -113,7 +124,7 @@ function writeTests(w: JsonWriter, t: Tests): void {
 }
 
 /** Failures sharing a root cause (same message and location), for groups of two or more. */
-function writeGroups(w: JsonWriter, t: Tests | null): void {
+export function writeGroups(w: JsonWriter, t: Tests | null): void {
   w.field("error_groups");
   w.beginArray();
   if (t !== null) {

@@ -17,51 +17,49 @@ const SHELL_SIGNALS: string[] = [
   "Bad system call", "SIGSYS",
 ];
 
-/** First letters of the SHELL_SIGNALS messages: a line starting with none of them is rejected at once. */
-const enum Lead { A = 0x41, B = 0x42, F = 0x46, I = 0x49, K = 0x4B, S = 0x53, T = 0x54 }
-
-const enum Letter { t = 0x74 }
+/** Index of "Killed" in SHELL_SIGNALS. */
+const KILLED = 10;
 
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
-    let n = l.len;
-    if (n < 6) return false;
-    // Standalone ("Segmentation fault (core dumped)") or after bash's "bash: line 1: 4242 " prefix.
-    let at = this.signalAt(l, 0, false);
-    if (at < 0) {
-      let k = l.indexOf(": line ");
-      if (k >= 0) {
-        let p = l.readInt(k + 7) >= 0 ? l.end : -1;
-        if (p > 0 && l.at(p) == Char.COLON) {
-          p = l.skipSpaces(p + 1);
-          let pid = l.readInt(p);
-          if (pid >= 0 && l.at(l.end) == Char.SPACE) at = this.signalAt(l, l.end + 1, true);
+    // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
+    // One indexOfByte finds bash's "NAME: line N: PID " prefix; otherwise the message must start the line.
+    let first = l.at(0);
+    let at = first == Char.SPACE || first == Char.TAB ? l.skipSpaces(0) : 0;
+    let prefixed = false;
+    let colon = l.indexOfByte(Char.COLON);
+    if (colon > 0 && l.matchAt(" line ", colon + 1)) {
+      let q = bashJobPrefix(l, colon + 7);
+      if (q > 0) { at = q; prefixed = true; }
+    }
+    let k = signalAt(l, at);
+    if (k >= 0) {
+      let end = at + SHELL_SIGNALS[k].length;
+      // bash pads the message to a column and may run it into the command ("Floating point exception./prog").
+      if (prefixed || this.restOk(l, end)) {
+        if (f.crash === null) {
+          if (k == KILLED) {
+            // SIGKILL cannot be caught, so no program reports its own: it was stopped from outside
+            // (timeout -s KILL / -k, a harness's time limit). See settleExit in session.ts.
+            f.timeoutSeen = true;
+          } else {
+            let c = new Crash();
+            c.tool = "signal";
+            c.kind = SHELL_SIGNALS[k + 1];
+            c.summary = l.trimmed(0);
+            f.setCrash(c);
+          }
         }
+        return true;
       }
     }
-    if (at >= 0) {
-      let sig = SHELL_SIGNALS[at + 1];
-      if (f.crash === null) {
-        if (sig == "SIGKILL") {
-          // SIGKILL cannot be caught, so no program reports its own: it was stopped from outside
-          // (timeout -s KILL / -k, a harness's time limit). See Session.finish.
-          f.timeoutSeen = true;
-        } else {
-          let c = new Crash();
-          c.tool = "signal";
-          c.kind = sig;
-          c.summary = l.trimmed(0);
-          f.setCrash(c);
-        }
-      }
-      return true;
-    }
-    // "bash: foo: command not found", "sh: 1: foo: not found"
-    if (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found"))) {
+    // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
+    if (l.at(l.len - 1) == 0x64 && // 'd'
+        (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found")))) {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
-    if (l.at(0) == Letter.t && l.startsWith("timeout: ")) {
+    if (first == 0x74 && l.startsWith("timeout: ")) { // 't'
       // "timeout: sending signal TERM to command 'sleep'" (--verbose) is the timeout itself;
       // "timeout: the monitored command dumped core" is the command crashing under it, not a timeout.
       if (l.matchAt("sending signal ", 9)) { f.timeoutSeen = true; return true; }
@@ -70,24 +68,30 @@ export class ShellParser extends Parser {
     return false;
   }
 
-  /**
-   * Index into SHELL_SIGNALS of the message at position p, or -1. After bash's prefix, the message is
-   * padded to a column and followed by the command, with no space when the name fills the column
-   * ("Floating point exception./prog"); standalone, it must be the whole line, "(core dumped)" or padding.
-   */
-  private signalAt(l: Line, p: i32, prefixed: bool): i32 {
+  /** After a message that starts the line: nothing, "(core dumped)", or padding then the command. */
+  private restOk(l: Line, p: i32): bool {
+    if (p >= l.len) return true;
     let c = l.at(p);
-    if (c != Lead.S && c != Lead.A && c != Lead.F && c != Lead.B && c != Lead.I && c != Lead.K && c != Lead.T) return -1;
-    for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
-      let s = SHELL_SIGNALS[i];
-      if (!l.matchAt(s, p)) continue;
-      let e = p + s.length;
-      if (prefixed) return i;
-      let rest = l.skipSpaces(e);
-      // the whole line, "(core dumped)", or column padding before the command ("Aborted     ./prog")
-      if (rest >= l.len || l.matchAt("(core dumped)", rest) || rest - e >= 2) return i;
-      return -1;
-    }
-    return -1;
+    return c == Char.SPACE || c == Char.TAB;
   }
+}
+
+/** After "NAME: line " at p: "N: PID " (bash) or "N: " then the message; returns the message's position or -1. */
+function bashJobPrefix(l: Line, p: i32): i32 {
+  if (l.readInt(p) < 0) return -1;
+  let q = l.end;
+  if (l.at(q) != Char.COLON) return -1;
+  q = l.skipSpaces(q + 1);
+  if (l.readInt(q) >= 0) q = l.skipSpaces(l.end);
+  return q;
+}
+
+/** Index into SHELL_SIGNALS of the message at p, or -1. The first byte rejects most lines. */
+function signalAt(l: Line, p: i32): i32 {
+  let c = l.at(p);
+  if (c != 0x53 && c != 0x41 && c != 0x46 && c != 0x42 && c != 0x49 && c != 0x4B && c != 0x54) return -1; // S A F B I K T
+  for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
+    if (l.matchAt(SHELL_SIGNALS[i], p)) return i;
+  }
+  return -1;
 }

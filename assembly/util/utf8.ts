@@ -12,7 +12,7 @@ export function decode(ptr: usize, len: i32): string {
   while (p < end) {
     let c = <u32>load<u8>(p);
     if (c < 0x80) {
-      if (c < 0x20 && c != 0x09) c = REPLACEMENT;
+      if (c < 0x20 && c != 0x09 && c != 0x0A) c = REPLACEMENT;  // LF only comes from a JSON "\n" (log lines never hold one)
       store<u16>(o, <u16>c); o += 2; p++;
       continue;
     }

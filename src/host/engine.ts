@@ -38,6 +38,10 @@ export interface Engine {
   delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
+  /** Parses a JUnit XML report into the verdict.tests shape (runner "junit"). */
+  junit(xml: Uint8Array): Verdict['tests'];
+  /** The envelope with a JUnit report's tests in its verdict, the status recomputed by the engine. */
+  mergeJunit(env: RunResult, xml: Uint8Array): RunResult;
 }
 
 interface Exports {
@@ -47,6 +51,8 @@ interface Exports {
   feed(len: number): void;
   finish(): number;
   render(len: number): number;
+  junit(len: number): number;
+  junitMerge(verdictLen: number, xmlLen: number): number;
   delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
   output(): number;
 }
@@ -165,6 +171,30 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       });
     },
     memoryBytes() { return x!.memory.buffer.byteLength; },
+    junit(xml) {
+      return guard((e) => {
+        const ptr = e.alloc(xml.length);
+        new Uint8Array(e.memory.buffer, ptr, xml.length).set(xml);
+        const n = e.junit(xml.length);
+        return JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+      });
+    },
+    mergeJunit(env, xml) {
+      return guard((e) => {
+        const head = utf8.encode(JSON.stringify(env.verdict));
+        const ptr = e.alloc(head.length + xml.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, head.length + xml.length);
+        mem.set(head, 0);
+        mem.set(xml, head.length);
+        const n = e.junitMerge(head.length, xml.length);
+        if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
+        const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+        const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
+        const checked = v.safeParse(VerdictSchema, merged);
+        if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
+        return { ...env, verdict: checked.output };
+      });
+    },
   };
 }
 

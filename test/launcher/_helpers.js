@@ -2,7 +2,7 @@
 // returns the outcome with the output as text. Imports the bundle: build first
 // (npm run build:native && npx esbuild src/launcher/index.ts --bundle --platform=node --format=esm --outfile=dist/launcher.js).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +11,16 @@ import { launch } from '../../dist/launcher.js';
 export const here = dirname(fileURLToPath(import.meta.url));
 export const isRoot = process.getuid?.() === 0;
 
-/** A fresh host directory (mode 0755) for one test. */
+const made = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh host directory (mode 0755) for one test, removed when the test file is done. */
 export function tempDir(prefix = 'sbx-test-') {
   const d = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(d, 0o755);
+  made.push(d);
   return d;
 }
 

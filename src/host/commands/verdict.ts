@@ -5,6 +5,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
+import { readFile } from 'node:fs/promises';
 import { fsError, verdictOfFile, verdictOfStdin } from '../log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
@@ -22,6 +23,7 @@ export default defineCommand({
     state: { type: 'string', description: 'state directory: keep the log there and add the delta to its previous run' },
     work: { type: 'string', description: 'work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    junit: { type: 'string', description: 'a JUnit XML report of the same run: its tests replace those read off the log' },
   },
   async run({ args }) {
     if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
@@ -41,6 +43,11 @@ export default defineCommand({
       env = rec.env;
     } else {
       env = args.raw === '-' ? await verdictOfStdin(engine, opts) : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
+    }
+    if (args.junit) {
+      const xml = await readFile(args.junit).catch((err: unknown) => { throw fsError(err, args.junit as string); });
+      if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${args.junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
+      env = engine.mergeJunit(env, xml);
     }
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
     print(engine, env, Boolean(args.json));

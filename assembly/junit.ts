@@ -1,0 +1,228 @@
+// JUnit XML (pytest --junitxml, jest-junit, gtest --gtest_output=xml, surefire, ...) -> Tests. A byte scanner
+// over the report: <testcase classname name [file line status]> with <failure>/<error>/<skipped> children.
+// Names are `classname.name`, or `name` alone when the two are equal (jest-junit). file:line is the innermost
+// user location the failure text shows (a JS `at fn (file:l:c)` frame, else the last `file.py:12:` line,
+// else a leading `file.cc:9`), falling back to the testcase's own file/line attributes.
+import { Char, isDigit } from "./util/chars";
+import { Line } from "./util/line";
+import { decode } from "./util/utf8";
+import { Tests, TestFailure, Facts, Crash } from "./model";
+import { normPath } from "./frames";
+import { JValue, Kind } from "./util/json";
+import { frameOfText, isUserFile, failureNamed } from "./parsers/runners/common";
+import { statusOf } from "./verdict";
+
+class Cursor {
+  p: usize;
+  end: usize;
+  constructor(p: usize, end: usize) { this.p = p; this.end = end; }
+  @inline at(k: usize = 0): i32 { let q = this.p + k; return q < this.end ? <i32>load<u8>(q) : -1; }
+  match(s: string): bool {
+    let n = s.length;
+    if (this.p + <usize>n > this.end) return false;
+    for (let i = 0; i < n; i++) if (<u32>load<u8>(this.p + <usize>i) != <u32>s.charCodeAt(i)) return false;
+    return true;
+  }
+  /** Moves to the next occurrence of s; false at the end. */
+  seek(s: string): bool {
+    let first = s.charCodeAt(0);
+    while (this.p < this.end) {
+      if (<i32>load<u8>(this.p) == first && this.match(s)) return true;
+      this.p++;
+    }
+    return false;
+  }
+}
+
+/** Replaces the five XML entities and &#N; / &#xN; references. */
+function unescape(s: string): string {
+  if (!s.includes("&")) return s;
+  let parts = new Array<string>(0);
+  let i = 0;
+  while (i < s.length) {
+    let a = s.indexOf("&", i);
+    if (a < 0) { parts.push(s.substring(i)); break; }
+    parts.push(s.substring(i, a));
+    let b = s.indexOf(";", a);
+    if (b < 0 || b - a > 10) { parts.push("&"); i = a + 1; continue; }
+    let ent = s.substring(a + 1, b);
+    if (ent == "lt") parts.push("<");
+    else if (ent == "gt") parts.push(">");
+    else if (ent == "amp") parts.push("&");
+    else if (ent == "quot") parts.push("\"");
+    else if (ent == "apos") parts.push("'");
+    else if (ent.startsWith("#x") || ent.startsWith("#X")) parts.push(String.fromCodePoint(<i32>I32.parseInt(ent.substring(2), 16)));
+    else if (ent.startsWith("#")) parts.push(String.fromCodePoint(<i32>I32.parseInt(ent.substring(1))));
+    else parts.push("&" + ent + ";");
+    i = b + 1;
+  }
+  return parts.join("");
+}
+
+/** The value of attribute name inside the tag [a, b), or null. */
+function attr(a: usize, b: usize, name: string): string | null {
+  let c = new Cursor(a, b);
+  let key = " " + name + "=\"";
+  while (c.seek(key)) {
+    let v = c.p + <usize>key.length;
+    let e = v;
+    while (e < b && load<u8>(e) != Char.QUOTE) e++;
+    return unescape(decode(v, <i32>(e - v)));
+  }
+  // tabs or newlines before the attribute
+  return null;
+}
+
+/** Text content [a, b), CDATA sections unwrapped, entities replaced. */
+function text(a: usize, b: usize): string {
+  let s = decode(a, <i32>(b - a));
+  if (s.includes("<![CDATA[")) {
+    let parts = new Array<string>(0);
+    let i = 0;
+    while (i < s.length) {
+      let o = s.indexOf("<![CDATA[", i);
+      if (o < 0) { parts.push(unescape(s.substring(i))); break; }
+      parts.push(unescape(s.substring(i, o)));
+      let e = s.indexOf("]]>", o);
+      if (e < 0) e = s.length;
+      parts.push(s.substring(o + 9, e));
+      i = e + 3;
+    }
+    return parts.join("");
+  }
+  return unescape(s);
+}
+
+function locate(tf: TestFailure, body: string): void {
+  let lines = body.split("\n");
+  let jsDone = false;
+  let lastFile: string | null = null; let lastLine: i32 = -1;
+  for (let i = 0; i < lines.length; i++) {
+    let s = lines[i].trim();
+    if (s.startsWith("at ")) {
+      if (jsDone) continue;
+      let fr = frameOfText(s);
+      if (fr !== null && fr.user) { tf.file = fr.file; tf.line = fr.line; jsDone = true; }
+      continue;
+    }
+    // `calc.py:12: ZeroDivisionError`, `./ring_test.cc:9`
+    let colon = s.indexOf(":");
+    if (colon <= 0 || s.includes(" ") && s.indexOf(" ") < colon) continue;
+    let e = colon + 1;
+    while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+    if (e == colon + 1 || (e < s.length && s.charCodeAt(e) != Char.COLON)) continue;
+    let file = normPath(s.substring(0, colon));
+    if (!isUserFile(file)) continue;
+    lastFile = file; lastLine = I32.parseInt(s.substring(colon + 1, e));
+  }
+  if (!jsDone && lastFile !== null) { tf.file = lastFile; tf.line = lastLine; }
+}
+
+function messageOf(msgAttr: string | null, body: string): string {
+  let src = msgAttr !== null && msgAttr!.length > 0 ? msgAttr! : body;
+  let lines = src.split("\n");
+  let keep = new Array<string>(0);
+  for (let i = 0; i < lines.length && keep.length < 6; i++) {
+    let s = lines[i].trim();
+    if (s.length == 0) continue;
+    if (s.startsWith("at ")) break;
+    keep.push(s);
+  }
+  return keep.join("\n");
+}
+
+/** Parses a JUnit report into Tests (runner "junit"). */
+export function parseJunit(ptr: usize, len: i32): Tests {
+  let t = new Tests();
+  t.runner = "junit";
+  t.totals = true;
+  let end = ptr + <usize>max(len, 0);
+  let c = new Cursor(ptr, end);
+  while (c.seek("<testcase")) {
+    let a = c.p + 9;
+    let nx = load<u8>(a);
+    if (nx != Char.SPACE && nx != Char.TAB && nx != Char.LF && nx != Char.CR && nx != Char.GT && nx != Char.SLASH) { c.p = a; continue; }
+    // End of the start tag.
+    let q = a;
+    while (q < end && load<u8>(q) != Char.GT) q++;
+    let selfClose = q > a && load<u8>(q - 1) == Char.SLASH;
+    let name = attr(a - 1, q, "name");
+    let cls = attr(a - 1, q, "classname");
+    let status = attr(a - 1, q, "status");
+    let file = attr(a - 1, q, "file");
+    let lineAttr = attr(a - 1, q, "line");
+    let n = name !== null ? name!.trim() : "";
+    let full = cls !== null && cls!.trim().length > 0 && cls!.trim() != n ? cls!.trim() + "." + n : n;
+    let bodyStart = q + 1;
+    let bodyEnd = bodyStart;
+    if (!selfClose) {
+      let e = new Cursor(bodyStart, end);
+      bodyEnd = e.seek("</testcase>") ? e.p : end;
+    }
+    c.p = selfClose ? q + 1 : bodyEnd;
+    let kind = 0; // 0 pass, 1 failure, 2 error, 3 skipped
+    let ka: usize = 0; let kq: usize = 0;
+    let inner = new Cursor(bodyStart, bodyEnd);
+    while (inner.seek("<")) {
+      if (inner.match("<failure")) kind = 1;
+      else if (inner.match("<error")) kind = 2;
+      else if (inner.match("<skipped")) kind = 3;
+      else { inner.p++; continue; }
+      ka = inner.p;
+      kq = ka;
+      while (kq < bodyEnd && load<u8>(kq) != Char.GT) kq++;
+      break;
+    }
+    if (kind == 0 && status !== null && status! == "notrun") kind = 3;
+    if (kind == 0) { t.passed++; continue; }
+    if (kind == 3) { t.skipped++; continue; }
+    if (kind == 1) t.failed++; else t.errors++;
+    let tf = failureNamed(t, full);
+    let msg = attr(ka, kq, "message");
+    let body = "";
+    let selfK = kq > ka && load<u8>(kq - 1) == Char.SLASH;
+    if (!selfK) {
+      let close = new Cursor(kq + 1, bodyEnd);
+      let tag = kind == 1 ? "</failure>" : "</error>";
+      let ce = close.seek(tag) ? close.p : bodyEnd;
+      body = text(kq + 1, ce);
+    }
+    tf.message = messageOf(msg, body);
+    locate(tf, body.length > 0 ? body : (msg !== null ? msg! : ""));
+    if (tf.file === null && file !== null) {
+      tf.file = normPath(file!);
+      if (lineAttr !== null) tf.line = I32.parseInt(lineAttr!);
+    }
+    let lines = (msg !== null ? msg! : body).split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      let s = lines[i].trim();
+      if (s.startsWith("Expected: ")) tf.expected = s.substring(10);
+      else if (s.startsWith("Received: ") || s.startsWith("Actual: ")) tf.actual = s.substring(s.indexOf(" ") + 1);
+    }
+  }
+  return t;
+}
+
+/**
+ * The status of a verdict (its JSON) once its tests are replaced by t: the same precedence as statusOf,
+ * from the facts the JSON keeps.
+ */
+export function mergedStatus(v: JValue, t: Tests): string {
+  let f = new Facts();
+  let ex = v.get("exit");
+  let e = f.exit;
+  let code = ex.get("code");
+  e.known = code.kind == Kind.NUM;
+  e.code = <i32>code.int(0);
+  e.signal = ex.get("signal").strOrNull();
+  e.timedOut = ex.get("timed_out").bool();
+  f.setupFailure = v.get("setup_error").strOrNull();
+  if (v.get("crash").kind == Kind.OBJ) f.crash = new Crash();
+  f.errorCount = <i32>v.get("counts").get("errors").int(0);
+  f.buildFailedLine = v.get("build_failure").strOrNull();
+  f.tests = t;
+  // A status the engine settled for reasons the JSON does not spell out (e.g. a runner's timeout) stands.
+  let old = v.get("status").str();
+  if (old == "timeout") f.timeoutSeen = true;
+  return statusOf(f, e);
+}

@@ -1,0 +1,193 @@
+// cargo test / libtest: `running N tests`, `test name ... ok|FAILED|ignored`, `---- name stdout ----` blocks
+// with the panic (`thread 'name' panicked at src/lib.rs:45:9:` + message, left/right), the `failures:` list,
+// and one `test result:` line per test binary (summed). A binary killed by a signal mid-suite
+// (`process didn't exit successfully: ... (signal: 6, SIGABRT: ...)`) is a crash with the tests so far.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Tests, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { normPath } from "../../frames";
+import { failureNamed, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+
+export class CargoTestParser extends Parser {
+  seen: bool = false;
+  inBlock: bool = false;
+  inList: bool = false;
+  cur: TestFailure | null = null;
+  msg: string[] = [];
+  inMsg: bool = false;
+  passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
+  bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
+  crashed: string | null = null;
+  running: string | null = null;
+
+  busy(): bool { return this.inBlock; }
+
+  claim(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (this.inBlock) {
+      if (foreignLine(l)) return false;
+      if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.endBlock(); this.block(l, f); return true; }
+      if (l.startsWith("failures:") || l.startsWith("test result: ") || l.startsWith("running ")) { this.endBlock(); this.inBlock = false; }
+      else { this.blockLine(l); return true; }
+      c = l.at(0);
+    }
+    if (c == 0x74 /* t */) {
+      if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
+      if (l.startsWith("test ")) return this.testLine(l, f);
+      return false;
+    }
+    if (c == 0x72 /* r */ && l.startsWith("running ")) {
+      let n = l.readInt(8);
+      if (n < 0 || !l.matchAt(" test", l.end)) return false;
+      this.seen = true; this.inList = false;
+      this.bp = 0; this.bf = 0; this.bs = 0;
+      f.testsFor("cargo-test");
+      return true;
+    }
+    let p0 = l.skipSpaces(0);
+    if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) return true;
+    if (!this.seen) {
+      if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0) { f.testsFor("cargo-test"); this.seen = true; return false; }
+      return false;
+    }
+    if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.block(l, f); return true; }
+    if (l.startsWith("failures:")) { this.inList = true; return true; }
+    if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
+    let p = l.skipSpaces(0);
+    if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) return true;
+    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: ") && l.contains(" targets failed:")) return true;
+    if (l.startsWith("    `--") && l.endsWith("`")) return true;
+    if (l.startsWith("Caused by:")) return true;
+    if (l.matchAt("process didn't exit successfully: ", p)) {
+      let s = l.indexOf("(signal: ");
+      if (s > 0) {
+        let comma = l.indexOf(", ", s);
+        let colon = l.indexOf(":", comma);
+        if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
+        if (this.running !== null) {
+          let tf = failureNamed(f.testsFor("cargo-test"), this.running!);
+          tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** `test tests::x ... ok`, `test tests::y - should panic ... FAILED`, `test z ... error: test failed` (died). */
+  private testLine(l: Line, f: Facts): bool {
+    let dots = l.indexOf(" ... ");
+    if (dots < 0) return false;
+    let name = l.str(5, dots);
+    let sp = name.indexOf(" - ");
+    if (sp > 0) name = name.substring(0, sp);
+    let res = l.trimmed(dots + 5);
+    let t = f.testsFor("cargo-test");
+    this.seen = true;
+    if (res == "ok") { this.running = null; this.bp++; }
+    else if (res == "FAILED") { failureNamed(t, name); this.running = null; this.bf++; }
+    else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
+    else { this.running = name; failureNamed(t, name); }
+    return true;
+  }
+
+  private block(l: Line, f: Facts): void {
+    let name = l.str(5, l.len - 5);
+    if (name.endsWith(" stdout")) name = name.substring(0, name.length - 7);
+    else if (name.endsWith(" stderr")) name = name.substring(0, name.length - 7);
+    this.cur = failureNamed(f.testsFor("cargo-test"), name);
+    this.inBlock = true;
+    this.inMsg = false;
+    this.msg = [];
+  }
+
+  private blockLine(l: Line): void {
+    let t = this.cur;
+    if (t === null) return;
+    let pan = l.indexOf(" panicked at ");
+    if (l.startsWith("thread '") && pan > 0) {
+      let p = pan + 13;
+      if (l.at(p) == Char.APOS) {
+        // Old format: panicked at 'msg', src/lib.rs:1:2
+        let q = l.lastIndexOf("', ");
+        if (q > p) { this.msg = [l.str(p + 1, q)]; this.loc(t, l.trimmed(q + 3)); }
+        this.inMsg = true;
+        return;
+      }
+      let end = l.len;
+      if (l.at(end - 1) == Char.COLON) end--;
+      this.loc(t, l.str(p, end));
+      this.msg = [];
+      this.inMsg = true;
+      return;
+    }
+    if (l.startsWith("note: test did not panic as expected")) {
+      this.msg = ["test did not panic as expected"];
+      let at = l.indexOf(" at ", 30);
+      if (at > 0) this.loc(t, l.trimmed(at + 4));
+      this.inMsg = false;
+      return;
+    }
+    if (l.startsWith("note: run with `RUST_BACKTRACE")) { this.inMsg = false; return; }
+    if (l.startsWith("stack backtrace:")) { this.inMsg = false; return; }
+    if (!this.inMsg) {
+      if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
+      else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
+      return;
+    }
+    if (l.isBlank()) { this.inMsg = false; return; }
+    let s = l.toString();
+    let tr = s.trim();
+    if (tr.startsWith("left: ")) t.actual = tr.substring(6);
+    else if (tr.startsWith("right: ")) t.expected = tr.substring(7);
+    if (this.msg.length < 6) this.msg.push(tr);
+  }
+
+  private loc(t: TestFailure, s: string): void {
+    // src/lib.rs:45:9
+    let c2 = s.lastIndexOf(":");
+    if (c2 < 0) return;
+    let c1 = s.lastIndexOf(":", c2 - 1);
+    let lineStr = c1 >= 0 ? s.substring(c1 + 1, c2) : s.substring(c2 + 1);
+    let file = c1 >= 0 ? s.substring(0, c1) : s.substring(0, c2);
+    let n = I32.parseInt(lineStr);
+    if (n <= 0) return;
+    t.file = normPath(file);
+    t.line = n;
+  }
+
+  private endBlock(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    this.cur = null;
+    this.msg = [];
+    this.inMsg = false;
+  }
+
+  /** `test result: FAILED. 1 passed; 4 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s` */
+  private result(l: Line, f: Facts): void {
+    let s = l.toString();
+    let p = countBefore(s, "passed"); let fl = countBefore(s, "failed"); let ig = countBefore(s, "ignored");
+    if (p > 0) this.passed += p;
+    if (fl > 0) this.failed += fl;
+    if (ig > 0) this.skipped += ig;
+    this.running = null;
+    this.seen = true;
+    this.bp = 0; this.bf = 0; this.bs = 0;
+    f.testsFor("cargo-test").totals = true;
+  }
+
+  finish(f: Facts): void {
+    this.endBlock();
+    if (!this.seen) return;
+    let t = f.testsFor("cargo-test");
+    if (t.runner != "cargo-test") return;
+    t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
+    if (this.crashed !== null || this.running !== null) {
+      // The binary died before its `test result:` line: count what it printed.
+      t.failed += 1;
+      crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
+    }
+  }
+}

@@ -1,0 +1,179 @@
+// Helpers the test-runner parsers share: failures by name, frame-text locations, crash-from-exit, and the
+// check that lets a busy runner block hand sanitizer/UBSan lines back to the parsers that own them.
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Tests, TestFailure, Crash, Frame, MAX_FAILURES } from "../../model";
+import { classify, normPath } from "../../frames";
+import { signalName } from "../../signals";
+
+/** The failure called name (the latest one), added when there is none yet. */
+export function failureNamed(t: Tests, name: string): TestFailure {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) if (unchecked(fs[i]).name == name) return unchecked(fs[i]);
+  let f = new TestFailure();
+  f.name = name;
+  if (fs.length < MAX_FAILURES) fs.push(f);
+  return f;
+}
+
+export function hasFailure(t: Tests, name: string): bool {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) if (unchecked(fs[i]).name == name) return true;
+  return false;
+}
+
+/** True when a source path belongs to the user (not a runtime, stdlib, node_modules...). */
+export function isUserFile(file: string): bool {
+  let fr = new Frame();
+  fr.file = file;
+  classify(fr);
+  return fr.user;
+}
+
+/**
+ * A frame from "fn (file:line:col)", "file:line:col", "fn file:line:col" (vitest) or a Python
+ * `File "x.py", line N, in fn`. Returns null when the text names no file and line.
+ */
+export function frameOfText(s: string): Frame | null {
+  let t = s.trim();
+  if (t.startsWith("at ")) t = t.substring(3).trim();
+  if (t.startsWith("async ")) t = t.substring(6);
+  let fn: string | null = null;
+  let loc = t;
+  if (t.endsWith(")")) {
+    let open = t.lastIndexOf("(");
+    if (open < 0) return null;
+    loc = t.substring(open + 1, t.length - 1);
+    fn = t.substring(0, open).trim();
+  } else {
+    let sp = t.lastIndexOf(" ");
+    if (sp > 0) { fn = t.substring(0, sp).trim(); loc = t.substring(sp + 1); }
+  }
+  if (loc.startsWith("file://")) loc = loc.substring(7);
+  // Walk back over ":col" and ":line".
+  let nums = new Array<i32>(0);
+  let cut = loc.length;
+  for (let k = 0; k < 2; k++) {
+    let i = cut - 1;
+    while (i >= 0 && isDigit(loc.charCodeAt(i))) i--;
+    if (i == cut - 1 || i < 0 || loc.charCodeAt(i) != Char.COLON) break;
+    nums.unshift(I32.parseInt(loc.substring(i + 1, cut)));
+    cut = i;
+  }
+  if (nums.length == 0 || cut == 0) return null;
+  let f = new Frame();
+  f.file = normPath(loc.substring(0, cut));
+  f.line = nums[0];
+  if (nums.length > 1) f.col = nums[1];
+  if (fn !== null && fn!.length > 0) f.fn = fn;
+  classify(f);
+  return f;
+}
+
+/** `File "./x.py", line 6, in fn` (traceback) or `File "./x.py", line 6 in fn` (faulthandler). */
+export function pyFrame(l: Line): Frame | null {
+  let p = l.skipSpaces(0);
+  if (!l.matchAt("File \"", p)) return null;
+  let q = l.indexOfByte(Char.QUOTE, p + 6);
+  if (q < 0) return null;
+  let f = new Frame();
+  f.file = normPath(l.str(p + 6, q));
+  let at = l.indexOf(", line ", q);
+  if (at < 0) return null;
+  let n = l.readInt(at + 7);
+  if (n < 0) return null;
+  f.line = <i32>n;
+  let inAt = l.indexOf("in ", l.end);
+  if (inAt >= 0) f.fn = l.trimmed(inAt + 3);
+  classify(f);
+  return f;
+}
+
+export function setLoc(t: TestFailure, fr: Frame): void {
+  t.file = fr.file;
+  t.line = fr.line;
+}
+
+/** The signal a run died of: the one given, or the shell's 128+N exit code. */
+export function exitSignal(f: Facts): string | null {
+  let e = f.exit;
+  if (e.signal !== null) return e.signal;
+  if (e.known && e.code > 128 && e.code < 128 + 32) return signalName(e.code - 128);
+  return null;
+}
+
+/** Records that the runner died mid-suite: a signal crash unless a report of its own is already there. */
+export function crashMidSuite(f: Facts, kind: string | null, summary: string): void {
+  if (f.crash !== null) return;
+  let k = kind;
+  if (k === null) k = exitSignal(f);
+  if (k === null) return;
+  let c = new Crash();
+  c.tool = "signal";
+  c.kind = k!;
+  c.summary = summary;
+  f.setCrash(c);
+}
+
+/** A signal named in words by Python's faulthandler or a shell ("Aborted", "Segmentation fault"). */
+export function signalOfWords(s: string): string | null {
+  if (s.includes("Abort")) return "SIGABRT";
+  if (s.includes("Segmentation")) return "SIGSEGV";
+  if (s.includes("Floating point")) return "SIGFPE";
+  if (s.includes("Bus error")) return "SIGBUS";
+  if (s.includes("Illegal instruction")) return "SIGILL";
+  return null;
+}
+
+/**
+ * Lines a busy runner block must not swallow: sanitizer reports (`==123==ERROR`, `#0 0x...` frames,
+ * `SUMMARY:`), UBSan `runtime error:` lines, TSan `WARNING:`. The dispatcher then offers them to everyone.
+ */
+export function foreignLine(l: Line): bool {
+  let p = l.skipSpaces(0);
+  let c = l.at(p);
+  if (c == Char.EQ) return l.at(p + 1) == Char.EQ && isDigit(l.at(p + 2));
+  if (c == Char.HASH) return isDigit(l.at(p + 1)) && l.indexOf(" 0x", p) > 0;
+  if (c == 0x53 /* S */) return l.matchAt("SUMMARY: ", p);
+  if (c == 0x57 /* W */) return l.matchAt("WARNING: ThreadSanitizer", p);
+  // UBSan: `file.c:12:5: runtime error: ...` (a digit before it; Go's `panic: runtime error:` is not one)
+  let r = l.indexOf(": runtime error: ");
+  return r > 0 && isDigit(l.at(r - 1));
+}
+
+/** Joins up to max message lines. */
+export function joinLines(parts: string[], max: i32): string {
+  if (parts.length > max) parts = parts.slice(0, max);
+  return parts.join("\n");
+}
+
+/** Reads "N word" pairs ("4 failed, 6 passed", "3 failed | 3 passed"): the count before word, or -1. */
+export function countBefore(s: string, word: string): i64 {
+  let at = 0;
+  while (true) {
+    let i = s.indexOf(" " + word, at);
+    if (i < 0) return -1;
+    let e = i + 1 + word.length;
+    let endOk = e >= s.length || !isAlnum(s.charCodeAt(e));
+    let j = i;
+    while (j > 0 && isDigit(s.charCodeAt(j - 1))) j--;
+    if (endOk && j < i && (j == 0 || !isAlnum(s.charCodeAt(j - 1)))) return I64.parseInt(s.substring(j, i));
+    at = i + 1;
+  }
+}
+
+function isAlnum(c: i32): bool {
+  return isDigit(c) || <u32>((c | 0x20) - Char.a) < 26;
+}
+
+/** The UTF-8 bytes of s, for matching non-ASCII marks (✔ ● ❯) in a Line (matchAt compares ASCII only). */
+export function utf8(s: string): ArrayBuffer { return String.UTF8.encode(s); }
+
+/** True when the bytes b occur in l at pos. */
+export function matchBytes(l: Line, b: ArrayBuffer, pos: i32): bool {
+  let n = b.byteLength;
+  if (pos < 0 || pos + n > l.len) return false;
+  let q = changetype<usize>(b);
+  for (let i = 0; i < n; i++) if (load<u8>(l.ptr + <usize>(pos + i)) != load<u8>(q + <usize>i)) return false;
+  return true;
+}

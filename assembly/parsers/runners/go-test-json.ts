@@ -1,0 +1,69 @@
+// go test -json: one JSON event a line. The `Output` text of each event is decoded and fed, line by line,
+// through the text parser in go-test.ts (which holds all the state), so both formats give the same facts.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts } from "../../model";
+import { Parser } from "../../parser";
+import { GoTestParser } from "./go-test";
+
+export class GoTestJsonParser extends Parser {
+  go: GoTestParser;
+  buf: usize = heap.alloc(4096);
+  cap: i32 = 4096;
+  view: Line = new Line();
+
+  constructor(go: GoTestParser) { super(); this.go = go; }
+
+  claim(l: Line, f: Facts): bool {
+    if (l.at(0) != Char.LBRACE || l.at(1) != Char.QUOTE) return false;
+    if (!l.matchAt("{\"Time\":", 0) && !l.matchAt("{\"Action\":", 0)) return false;
+    if (l.indexOf("\"Action\":") < 0) return false;
+    this.go.seen = true;
+    f.testsFor("go-test");
+    let at = l.indexOf("\"Output\":\"");
+    if (at < 0) return true;
+    this.decode(l, at + 10, f);
+    return true;
+  }
+
+  /** Unescapes the JSON string starting at p and feeds each line of it to the text parser. */
+  private decode(l: Line, p: i32, f: Facts): void {
+    if (l.len > this.cap) { heap.free(this.buf); this.cap = l.len; this.buf = heap.alloc(<usize>this.cap); }
+    let n = 0;
+    let i = p;
+    while (i < l.len) {
+      let c = l.at(i);
+      if (c == Char.QUOTE) break;
+      if (c == Char.BACKSLASH) {
+        let e = l.at(i + 1);
+        i += 2;
+        if (e == 0x6E /* n */) { this.emit(n, f); n = 0; continue; }
+        if (e == 0x74 /* t */) c = Char.TAB;
+        else if (e == 0x72 /* r */) continue;
+        else if (e == 0x75 /* u */) {
+          let v = 0;
+          for (let k = 0; k < 4; k++) {
+            let h = l.at(i + k);
+            v = v * 16 + (h <= Char._9 ? h - Char._0 : (h | 0x20) - Char.a + 10);
+          }
+          i += 4;
+          if (v < 0x80) c = v;
+          else if (v < 0x800) { store<u8>(this.buf + <usize>(n++), <u8>(0xC0 | (v >> 6))); c = 0x80 | (v & 0x3F); }
+          else { store<u8>(this.buf + <usize>(n++), <u8>(0xE0 | (v >> 12))); store<u8>(this.buf + <usize>(n++), <u8>(0x80 | ((v >> 6) & 0x3F))); c = 0x80 | (v & 0x3F); }
+        } else c = e;
+        store<u8>(this.buf + <usize>(n++), <u8>c);
+        continue;
+      }
+      store<u8>(this.buf + <usize>(n++), <u8>c);
+      i++;
+    }
+    if (n > 0) this.emit(n, f);
+  }
+
+  private emit(n: i32, f: Facts): void {
+    let v = this.view;
+    v.ptr = this.buf;
+    v.len = n;
+    this.go.text(v, f);
+  }
+}

@@ -1,0 +1,151 @@
+// GoogleTest: `[ RUN      ] Suite.Name`, `file:line: Failure` with the assertion text (Expected equality /
+// Which is / Value of / Actual / Expected), `[       OK ]`, `[  FAILED  ]`, `[ DISABLED ]`, `[  SKIPPED ]`, and
+// the closing `[  PASSED  ] N tests.` / `[  FAILED  ] N tests, listed below:` / `YOU HAVE N DISABLED TESTS`.
+// A binary that dies inside a test (no OK/FAILED after RUN) is a crash, with that test failed.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { normPath } from "../../frames";
+import { failureNamed, crashMidSuite, exitSignal, joinLines, foreignLine } from "./common";
+
+export class GtestParser extends Parser {
+  seen: bool = false;
+  running: string | null = null;
+  cur: TestFailure | null = null;
+  msg: string[] = [];
+  passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; disabled: i64 = 0;
+  totPassed: i64 = -1; totFailed: i64 = -1; totDisabled: i64 = -1; totSkipped: i64 = -1;
+
+  busy(): bool { return this.running !== null; }
+
+  claim(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (c == Char.LBRACKET) return this.bracket(l, f);
+    if (!this.seen) {
+      if (l.startsWith("Running main() from ")) return true;
+      return false;
+    }
+    if (this.running !== null) {
+      if (foreignLine(l)) return false;
+      // `./ring_test.cc:9: Failure` (or `file(9): error:` on MSVC builds)
+      let fi = l.indexOf(": Failure");
+      if (fi > 0 && fi + 9 == l.len) {
+        let colon = l.lastIndexOfByte(Char.COLON, fi);
+        let t = failureNamed(f.testsFor("gtest"), this.running!);
+        if (this.cur === null) {
+          this.cur = t;
+          let n = l.readInt(colon + 1);
+          if (colon > 0 && n >= 0) { t.file = normPath(l.str(0, colon)); t.line = <i32>n; }
+          this.msg = [];
+        } else if (this.msg.length > 0 && this.msg.length < 10) this.msg.push("");
+        return true;
+      }
+      if (this.cur !== null && this.msg.length < 10 && !l.isBlank()) this.msg.push(l.trimmed(0));
+      return true;
+    }
+    if (l.startsWith(" ") && l.endsWith(" FAILED TESTS") || l.endsWith(" FAILED TEST")) return true;
+    let p = l.skipSpaces(0);
+    if (l.matchAt("YOU HAVE ", p)) {
+      let n = l.readInt(p + 9);
+      if (n >= 0) this.totDisabled = n;
+      return true;
+    }
+    return false;
+  }
+
+  private bracket(l: Line, f: Facts): bool {
+    if (l.len < 12 || l.at(11) != Char.RBRACKET) return false;
+    let tag = l.trimmed(1, 11);
+    let rest = l.trimmed(12);
+    if (tag == "==========") {
+      this.seen = true; f.testsFor("gtest");
+      return true;
+    }
+    if (!this.seen) {
+      if (tag != "RUN" && tag != "----------") return false;
+      this.seen = true; f.testsFor("gtest");
+    }
+    if (tag == "----------") return true;
+    if (tag == "RUN") { this.endTest(); this.running = rest; this.cur = null; this.msg = []; return true; }
+    if (tag == "OK") { this.endTest(); this.passed++; return true; }
+    if (tag == "DISABLED") { this.disabled++; return true; }
+    if (tag == "SKIPPED") {
+      if (isCount(rest)) { this.totSkipped = parseCount(rest); return true; }
+      if (this.running !== null) { this.endTest(); this.skipped++; }
+      else if (rest.indexOf(" (") > 0) this.skipped++;
+      return true;
+    }
+    if (tag == "PASSED") { if (isCount(rest)) this.totPassed = parseCount(rest); return true; }
+    if (tag == "FAILED") {
+      if (isCount(rest)) { this.totFailed = parseCount(rest); return true; }
+      let paren = rest.lastIndexOf(" (");
+      let name = paren > 0 ? rest.substring(0, paren) : rest;
+      // `Suite.Name, where GetParam() = 3 (0 ms)` for parameterised tests
+      let comma = name.indexOf(", where ");
+      if (comma > 0) name = name.substring(0, comma);
+      if (this.running !== null) {
+        let t = failureNamed(f.testsFor("gtest"), this.running!);
+        this.endTest();
+        if (t.message.length == 0) t.message = "failed";
+        this.failed++;
+      } else if (paren < 0) {
+        // The closing list: a test not seen failing above still counts as listed.
+        let t = f.testsFor("gtest");
+        if (!hasName(t.failures, name)) failureNamed(t, name).message = "failed";
+      }
+      return true;
+    }
+    return true;
+  }
+
+  private endTest(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) {
+      t.message = joinLines(this.msg, 8);
+      for (let i = 0; i < this.msg.length; i++) {
+        let m = this.msg[i];
+        if (m.startsWith("Actual: ")) t.actual = m.substring(8);
+        else if (m.startsWith("Expected: ") && m.length > 10) t.expected = m.substring(10);
+        else if (m.startsWith("Which is: ")) { if (t.actual === null) t.actual = m.substring(10); else t.expected = m.substring(10); }
+      }
+    }
+    this.cur = null;
+    this.msg = [];
+    this.running = null;
+  }
+
+  finish(f: Facts): void {
+    if (!this.seen) return;
+    let t = f.testsFor("gtest");
+    if (t.runner != "gtest") { return; }
+    let crashed = this.running;
+    if (crashed !== null) {
+      let tf = failureNamed(t, crashed!);
+      let sig = exitSignal(f);
+      this.endTest();
+      tf.message = "test binary died" + (sig !== null ? " (" + sig! + ")" : "") + " while running " + crashed!;
+      this.failed++;
+      crashMidSuite(f, null, "test binary died while running " + crashed!);
+    }
+    t.passed = this.totPassed >= 0 ? this.totPassed : this.passed;
+    t.failed = this.totFailed >= 0 ? max(this.totFailed, this.failed) : this.failed;
+    t.skipped = (this.totDisabled >= 0 ? this.totDisabled : this.disabled) + (this.totSkipped >= 0 ? this.totSkipped : this.skipped);
+    if (this.totPassed >= 0) t.totals = true;
+  }
+}
+
+function isCount(s: string): bool {
+  return s.length > 0 && <u32>(s.charCodeAt(0) - Char._0) < 10 && (s.includes(" test.") || s.includes(" tests.") || s.includes(" test,") || s.includes(" tests,"));
+}
+
+function parseCount(s: string): i64 {
+  let e = 0;
+  while (e < s.length && <u32>(s.charCodeAt(e) - Char._0) < 10) e++;
+  return I64.parseInt(s.substring(0, e));
+}
+
+function hasName(fs: Array<TestFailure>, name: string): bool {
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == name) return true;
+  return false;
+}

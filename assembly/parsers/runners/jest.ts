@@ -1,0 +1,155 @@
+// Jest and Vitest default reporters. Jest: `FAIL ./x.test.js`, `  ● a › b › c` blocks (message, Expected /
+// Received, a code frame, `at fn (file:line:col)` frames), `Tests:       3 failed, 1 skipped, 4 passed, 8 total`.
+// Vitest: ` RUN  v3`, the ✓/×/↓ tree, ` FAIL  file > a > b` blocks (message, `❯ file:line:col` frames, code
+// frame), `      Tests  3 failed | 3 passed | 1 skipped (7)`. The failure's file:line is the innermost user frame.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine } from "./common";
+
+// UTF-8 lead bytes of the reporters' symbols.
+const BULLET = utf8("\u25CF ");     // ●
+const ARROW = utf8("\u276F ");      // ❯
+const CHECK = utf8("\u2713 ");      // ✓
+const CROSS = utf8("\u00D7 ");      // ×
+const DOWN = utf8("\u2193 ");       // ↓
+const RARROW = utf8("\u2192 ");     // →
+const RULE = utf8("\u23AF");        // ⎯
+
+export class JestParser extends Parser {
+  vitest: bool;
+  seen: bool = false;
+  cur: TestFailure | null = null;
+  msg: string[] = [];
+  framed: bool = false;
+  located: bool = false;
+  passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; totals: bool = false;
+
+  constructor(vitest: bool) { super(); this.vitest = vitest; }
+
+  private get runner(): string { return this.vitest ? "vitest" : "jest"; }
+
+  busy(): bool { return this.cur !== null; }
+
+  claim(l: Line, f: Facts): bool {
+    return this.vitest ? this.vitestLine(l, f) : this.jestLine(l, f);
+  }
+
+  private jestLine(l: Line, f: Facts): bool {
+    let p0 = l.skipSpaces(0);
+    let c = l.at(p0);
+    if ((c == 0x46 /* F */ || c == 0x50 /* P */) && (l.matchAt("FAIL ", p0) || l.matchAt("PASS ", p0))) {
+      // `FAIL ./cart.test.js`, `PASS src/a.test.ts (5.2 s)`: the first word is a script.
+      let a = l.skipSpaces(p0 + 5);
+      let sp = l.indexOfByte(Char.SPACE, a);
+      let file = l.str(a, sp > 0 ? sp : l.len);
+      if (!(file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") || file.endsWith(".cjs"))) return false;
+      if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
+      this.end(); this.seen = true; f.testsFor("jest");
+      return true;
+    }
+    if (c == 0x54 /* T */ && l.startsWith("Tests:") && l.contains(" total")) {
+      this.end();
+      let s = l.toString();
+      this.passed = max<i64>(countBefore(s, "passed"), 0);
+      this.failed = max<i64>(countBefore(s, "failed"), 0);
+      this.skipped = max<i64>(countBefore(s, "skipped"), 0) + max<i64>(countBefore(s, "todo"), 0) * 0;
+      this.totals = true; this.seen = true; f.testsFor("jest");
+      return true;
+    }
+    if (!this.seen) return false;
+    if (l.startsWith("Test Suites:") || l.startsWith("Snapshots:") || l.startsWith("Time:") || l.startsWith("Ran all test suites")) { this.end(); return true; }
+    let p = l.skipSpaces(0);
+    if (matchBytes(l, BULLET, p)) {
+      this.end();
+      let name = l.trimmed(p + BULLET.byteLength);
+      if (name == "Console") return true;
+      this.cur = failureNamed(f.testsFor("jest"), name);
+      this.msg = []; this.framed = false; this.located = false;
+      return true;
+    }
+    if (this.cur === null) return false;
+    if (foreignLine(l)) return false;
+    this.body(l, p);
+    return true;
+  }
+
+  private vitestLine(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (!this.seen) {
+      if (l.matchAt("RUN  v", p)) { this.seen = true; f.testsFor("vitest"); return true; }
+      if (!l.matchAt("Test Files ", p)) return false;
+      this.seen = true; f.testsFor("vitest");
+    }
+    if (l.matchAt("Test Files ", p) || l.matchAt("Start at ", p) || l.matchAt("Duration ", p)) { this.end(); return true; }
+    if (l.matchAt("Tests ", p) && l.at(l.len - 1) == Char.RPAREN) {
+      this.end();
+      let s = l.toString();
+      this.passed = max<i64>(countBefore(s, "passed"), 0);
+      this.failed = max<i64>(countBefore(s, "failed"), 0);
+      this.skipped = max<i64>(countBefore(s, "skipped"), 0);
+      this.totals = true;
+      return true;
+    }
+    if (matchBytes(l, RULE, p)) { this.end(); return true; }
+    if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
+      this.end();
+      let s = l.trimmed(p + 5);
+      let gt = s.indexOf(" > ");
+      let name = s.substring(gt + 3);
+      this.cur = failureNamed(f.testsFor("vitest"), name);
+      this.msg = []; this.framed = false; this.located = false;
+      return true;
+    }
+    if (this.cur !== null) {
+      if (foreignLine(l)) return false;
+      this.body(l, p);
+      return true;
+    }
+    if (matchBytes(l, ARROW, p) || matchBytes(l, CHECK, p) || matchBytes(l, CROSS, p) || matchBytes(l, DOWN, p) || matchBytes(l, RARROW, p)) return true;
+    return false;
+  }
+
+  /** A line inside a failure block: message, Expected/Received, code frame, stack frames. */
+  private body(l: Line, p: i32): void {
+    let t = this.cur!;
+    if (l.isBlank()) return;
+    // Code frame: `    > 18 |   expect(...)`, `      16 |`, `         |    ^`, vitest `      9|   expect(...)`.
+    let q = p;
+    if (l.at(q) == Char.GT) q = l.skipSpaces(q + 1);
+    while (q < l.len && <u32>(l.at(q) - Char._0) < 10) q++;
+    q = l.skipSpaces(q);
+    if (l.at(q) == Char.PIPE) { this.framed = true; return; }
+    let frame = l.matchAt("at ", p) || matchBytes(l, ARROW, p);
+    if (frame) {
+      this.framed = true;
+      if (!this.located) {
+        let fr = frameOfText(l.str(l.matchAt("at ", p) ? p : p + ARROW.byteLength));
+        if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; this.located = true; }
+      }
+      return;
+    }
+    if (this.framed) return;
+    let s = l.trimmed(0);
+    if (s.startsWith("Expected: ")) t.expected = s.substring(10);
+    else if (s.startsWith("Received: ")) t.actual = s.substring(10);
+    if (this.msg.length < 6) this.msg.push(s);
+  }
+
+  private end(): void {
+    let t = this.cur;
+    if (t !== null) t.message = joinLines(this.msg, 6);
+    this.cur = null;
+    this.msg = [];
+  }
+
+  finish(f: Facts): void {
+    this.end();
+    if (!this.seen) return;
+    let t = f.testsFor(this.runner);
+    if (t.runner != this.runner) return;
+    if (this.totals) { t.passed = this.passed; t.failed = this.failed; t.skipped = this.skipped; t.totals = true; }
+    else t.failed = max<i64>(t.failed, <i64>t.failures.length);
+  }
+}

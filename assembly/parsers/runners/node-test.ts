@@ -1,0 +1,133 @@
+// node --test, spec reporter: `✔ name (1.2ms)`, `✖ name (1.2ms)` with the error printed under it (message,
+// `at fn (file:line:col)` frames, `{ actual, expected }`), `▶ suite`, `﹣ name # reason` (skip), and the
+// `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed.
+// Everything after `✖ failing tests:` repeats the failures and is only claimed.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine } from "./common";
+
+const PASS = utf8("\u2714 ");   // ✔
+const FAIL = utf8("\u2716 ");   // ✖
+const SUITE = utf8("\u25B6 ");  // ▶
+const SKIP = utf8("\uFE63 ");   // ﹣
+const INFO = utf8("\u2139 ");   // ℹ
+
+export class NodeTestParser extends Parser {
+  seen: bool = false;
+  repeat: bool = false;
+  suites: string[] = [];
+  suiteIndent: i32[] = [];
+  cur: TestFailure | null = null;
+  curIndent: i32 = 0;
+  msg: string[] = [];
+  framed: bool = false;
+  located: bool = false;
+  passed: i64 = -1; failed: i64 = -1; skipped: i64 = -1;
+  nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
+
+  busy(): bool { return this.cur !== null || this.repeat; }
+
+  claim(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    let c = l.at(p);
+    // All the reporter's marks start with a byte >= 0xE2; anything else is only looked at inside a block.
+    if (c >= 0xE2) {
+      if (matchBytes(l, PASS, p) || matchBytes(l, FAIL, p) || matchBytes(l, SKIP, p)) return this.result(l, f, p);
+      if (matchBytes(l, SUITE, p)) { this.end(); this.seen = true; f.testsFor("node-test"); this.suites.push(l.trimmed(p + 4)); this.suiteIndent.push(p); return true; }
+      if (matchBytes(l, INFO, p) && this.seen) { this.end(); this.info(l, p + 4); return true; }
+    }
+    if (!this.seen) return false;
+    if (this.repeat) return true;
+    if (this.cur === null) return false;
+    if (p <= this.curIndent && !l.isBlank()) { this.end(); return false; }
+    if (foreignLine(l)) return false;
+    this.body(l, p);
+    return true;
+  }
+
+  private result(l: Line, f: Facts, p: i32): bool {
+    let fail = matchBytes(l, FAIL, p);
+    let skip = matchBytes(l, SKIP, p);
+    let a = p + (skip ? 4 : 4);
+    let s = l.trimmed(a);
+    if (!s.includes("ms)") && !s.endsWith(":") && !(s.startsWith("failing tests"))) return false;
+    this.end();
+    this.seen = true;
+    let t = f.testsFor("node-test");
+    if (fail && s == "failing tests:") { this.repeat = true; return true; }
+    let hash = s.lastIndexOf(" # ");
+    let todo = hash > 0 && s.substring(hash + 3).toUpperCase().startsWith("TODO");
+    if (hash > 0) s = s.substring(0, hash);
+    let paren = s.lastIndexOf(" (");
+    let name = paren > 0 ? s.substring(0, paren) : s;
+    if (this.repeat) return true;
+    // A result at a `▶` suite's indent with its name closes the suite.
+    let n = this.suites.length;
+    if (n > 0 && this.suiteIndent[n - 1] == p && this.suites[n - 1] == name) {
+      this.suites.pop(); this.suiteIndent.pop();
+      return true;
+    }
+    if (skip) { this.nSkip++; return true; }
+    if (!fail) { this.nPass++; return true; }
+    if (todo) return true;
+    this.nFail++;
+    this.cur = failureNamed(t, name);
+    this.curIndent = p;
+    this.msg = []; this.framed = false; this.located = false;
+    return true;
+  }
+
+  private body(l: Line, p: i32): void {
+    let t = this.cur!;
+    if (l.isBlank()) return;
+    if (l.matchAt("at ", p)) {
+      this.framed = true;
+      if (!this.located) {
+        let fr = frameOfText(l.str(p));
+        if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; this.located = true; }
+      }
+      return;
+    }
+    let s = l.trimmed(p);
+    if (this.framed) {
+      // The error's own properties after the stack: `actual: 'b',` / `expected: 'a',`.
+      if (s.startsWith("actual: ")) t.actual = trimComma(s.substring(8));
+      else if (s.startsWith("expected: ")) t.expected = trimComma(s.substring(10));
+      return;
+    }
+    if (this.msg.length < 6) this.msg.push(s);
+  }
+
+  private end(): void {
+    let t = this.cur;
+    if (t !== null) t.message = joinLines(this.msg, 6);
+    this.cur = null;
+    this.msg = [];
+  }
+
+  private info(l: Line, p: i32): void {
+    let key = l.str(p, l.indexOfByte(Char.SPACE, p));
+    let n = l.readInt(l.skipSpaces(p + key.length));
+    if (n < 0) return;
+    if (key == "pass") this.passed = n;
+    else if (key == "fail") this.failed = n;
+    else if (key == "skipped") this.skipped = n;
+  }
+
+  finish(f: Facts): void {
+    this.end();
+    if (!this.seen) return;
+    let t = f.testsFor("node-test");
+    if (t.runner != "node-test") return;
+    t.passed = this.passed >= 0 ? this.passed : this.nPass;
+    t.failed = this.failed >= 0 ? this.failed : this.nFail;
+    t.skipped = this.skipped >= 0 ? this.skipped : this.nSkip;
+    if (this.passed >= 0) t.totals = true;
+  }
+}
+
+function trimComma(s: string): string {
+  return s.endsWith(",") ? s.substring(0, s.length - 1) : s;
+}

@@ -1,0 +1,302 @@
+// pytest: progress lines (`test_x.py ..F.s [ 50%]`, `-v` `node::id PASSED [ 7%]`), the FAILURES/ERRORS
+// sections (`____ name ____` blocks, `E   ` lines, `file.py:14: AssertionError` locations), the short
+// test summary (`FAILED id - msg`), and the final `N failed, M passed in 1.0s` line. A faulthandler dump
+// (`Fatal Python error: Aborted`) mid-suite is a crash with the tests seen so far.
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Tests, TestFailure, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { normPath } from "../../frames";
+import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine } from "./common";
+
+const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
+
+class Block {
+  header: string = "";
+  error: bool = false;
+  fail: TestFailure = new TestFailure();
+  elines: string[] = [];
+  userFile: string | null = null;
+  userLine: i32 = -1;
+  anyFile: string | null = null;
+  anyLine: i32 = -1;
+  firstFile: string | null = null;
+}
+
+export class PytestParser extends Parser {
+  seen: bool = false;
+  sec: Sec = Sec.NONE;
+  blocks: Block[] = [];
+  cur: Block | null = null;
+  /** Short-summary entries: kind ("FAILED"/"ERROR"), node id, message. */
+  sumKind: string[] = [];
+  sumId: string[] = [];
+  sumMsg: string[] = [];
+  totals: bool = false;
+  passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
+  // Progress counts, used only when the run ends without its summary line (a crash).
+  pPassed: i64 = 0; pFailed: i64 = 0; pErrors: i64 = 0; pSkipped: i64 = 0;
+  progressFile: string = "";
+  fatal: string | null = null;
+  fatalFrames: Frame[] = [];
+
+  busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+
+  claim(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (c == Char.EQ) return this.bar(l, f);
+    if (!this.seen) {
+      if (this.progress(l, f)) return true;
+      return this.finalLine(l, f);
+    }
+    if (this.sec == Sec.FATAL) return this.fatalLine(l);
+    if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
+      if (foreignLine(l)) return false;
+      if (c == Char.UNDERSCORE && l.at(1) == Char.UNDERSCORE) { this.header(l); return true; }
+      if (this.sec != Sec.PASSES) this.blockLine(l);
+      return true;
+    }
+    if (this.sec == Sec.SUMMARY) {
+      if (this.summaryLine(l)) return true;
+    }
+    if (this.progress(l, f)) return true;
+    if (this.finalLine(l, f)) return true;
+    if (c == Char.BANG && l.matchAt("!!!", 0)) return true;
+    if (this.sec == Sec.NONE && (l.startsWith("platform ") || l.startsWith("rootdir: ") || l.startsWith("plugins: ")
+      || l.startsWith("cachedir: ") || l.startsWith("collected ") || l.startsWith("collecting ") || l.startsWith("configfile: ")
+      || l.startsWith("benchmark: ") || l.startsWith("hypothesis profile") || l.startsWith("cachedir:"))) return true;
+    return false;
+  }
+
+  /** `==== title ====` bars: section changes, and the final summary inside one. */
+  private bar(l: Line, f: Facts): bool {
+    if (l.at(1) != Char.EQ) return false;
+    let a = 0;
+    while (l.at(a) == Char.EQ) a++;
+    let b = l.len;
+    while (b > a && l.at(b - 1) == Char.EQ) b--;
+    if (b <= a || l.at(a) != Char.SPACE) return false;
+    let title = l.trimmed(a, b);
+    if (title == "test session starts") { this.seen = true; this.sec = Sec.NONE; return true; }
+    if (title == "FAILURES") { this.seen = true; this.sec = Sec.FAILURES; this.cur = null; return true; }
+    if (title == "ERRORS") { this.seen = true; this.sec = Sec.ERRORS; this.cur = null; return true; }
+    if (title == "PASSES") { this.seen = true; this.sec = Sec.PASSES; this.cur = null; return true; }
+    if (title == "short test summary info") { this.seen = true; this.sec = Sec.SUMMARY; this.cur = null; return true; }
+    if (this.counts(title, f)) { this.sec = Sec.OTHER; return true; }
+    if (!this.seen) return false;
+    this.sec = Sec.OTHER;
+    this.cur = null;
+    return true;
+  }
+
+  /** `4 failed, 6 passed, 2 skipped, 1 xfailed, 1 error in 1.02s` (also bare, with -q). */
+  private counts(s: string, f: Facts): bool {
+    if (s.length == 0) return false;
+    let inAt = s.lastIndexOf(" in ");
+    if (inAt <= 0) return false;
+    let head = s.substring(0, inAt);
+    if (!isDigit(head.charCodeAt(0)) && !head.startsWith("no tests ran")) return false;
+    let p = countBefore(head, "passed");
+    let fl = countBefore(head, "failed");
+    let e = countBefore(head, "error");
+    if (e < 0) e = countBefore(head, "errors");
+    let sk = countBefore(head, "skipped");
+    let any = p >= 0 || fl >= 0 || e >= 0 || sk >= 0 || countBefore(head, "xfailed") >= 0 || countBefore(head, "deselected") >= 0
+      || countBefore(head, "warnings") >= 0 || countBefore(head, "warning") >= 0 || head.startsWith("no tests ran");
+    if (!any) return false;
+    this.seen = true;
+    this.totals = true;
+    this.passed = max<i64>(p, 0); this.failed = max<i64>(fl, 0); this.errors = max<i64>(e, 0); this.skipped = max<i64>(sk, 0);
+    f.testsFor("pytest");
+    return true;
+  }
+
+  private finalLine(l: Line, f: Facts): bool {
+    if (!isDigit(l.at(0)) && !l.startsWith("no tests ran")) return false;
+    return this.counts(l.trimmed(0), f);
+  }
+
+  /** `test_x.py ..F.s   [ 50%]`, `..F [ 37%]`, `test_x.py::test_a PASSED  [  7%]`. */
+  private progress(l: Line, f: Facts): bool {
+    let n = l.len;
+    let fatal = l.indexOf("Fatal Python error: ");
+    if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) return false;
+    let end = fatal >= 0 ? fatal : l.lastIndexOfByte(Char.LBRACKET);
+    if (end < 0) return false;
+    let sp = l.indexOfByte(Char.SPACE);
+    let start = 0;
+    if (sp > 0 && sp < end && (l.at(0) != Char.DOT && l.at(0) != 0x46 /* F */ || l.indexOf("::") > 0 && l.indexOf("::") < sp)) {
+      let word = l.trimmed(sp, end);
+      let id = l.str(0, sp);
+      if (id.includes("::")) {
+        // -v: one test per line.
+        if (word.startsWith("PASSED")) this.pPassed++;
+        else if (word.startsWith("FAILED")) this.pFailed++;
+        else if (word.startsWith("ERROR")) this.pErrors++;
+        else if (word.startsWith("SKIPPED")) this.pSkipped++;
+        this.progressFile = id;
+        start = -1;
+      } else {
+        this.progressFile = id;
+        start = sp + 1;
+      }
+    }
+    if (start >= 0) {
+      for (let i = start; i < end; i++) {
+        let c = l.at(i);
+        if (c == Char.DOT) this.pPassed++;
+        else if (c == 0x46 /* F */) this.pFailed++;
+        else if (c == 0x45 /* E */) this.pErrors++;
+        else if (c == 0x73 /* s */) this.pSkipped++;
+        else if (c == Char.SPACE || c == 0x78 /* x */ || c == Char.X) continue;
+        else if (fatal < 0) return false;
+      }
+    }
+    this.seen = true;
+    f.testsFor("pytest");
+    if (fatal >= 0) {
+      this.fatal = l.trimmed(fatal + 20);
+      this.sec = Sec.FATAL;
+    }
+    return true;
+  }
+
+  /** The faulthandler dump: `Current thread 0x... (most recent call first):` and `  File "x.py", line N in fn`. */
+  private fatalLine(l: Line): bool {
+    if (l.isBlank() || l.startsWith("Current thread ") || l.startsWith("Thread 0x") || l.startsWith("Extension modules:")
+      || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
+    let fr = pyFrame(l);
+    if (fr !== null) { this.fatalFrames.push(fr); return true; }
+    this.sec = Sec.OTHER;
+    return false;
+  }
+
+  private header(l: Line): void {
+    let a = 0;
+    while (l.at(a) == Char.UNDERSCORE) a++;
+    let b = l.len;
+    while (b > a && l.at(b - 1) == Char.UNDERSCORE) b--;
+    let b2 = new Block();
+    b2.header = l.trimmed(a, b);
+    b2.error = this.sec == Sec.ERRORS || b2.header.startsWith("ERROR ");
+    if (this.sec == Sec.PASSES) { this.cur = null; return; }
+    this.blocks.push(b2);
+    this.cur = b2;
+  }
+
+  private blockLine(l: Line): void {
+    let b = this.cur;
+    if (b === null) return;
+    let c = l.at(0);
+    if (c == 0x45 /* E */ && (l.at(1) == Char.SPACE || l.len == 1)) {
+      if (b.elines.length < 6) {
+        let s = l.trimmed(1);
+        if (s.length > 0) b.elines.push(s);
+      }
+      return;
+    }
+    // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
+    if (c == Char.SPACE || c < 0) return;
+    let colon = l.indexOf(":");
+    if (colon <= 0) return;
+    let n = l.readInt(colon + 1);
+    if (n < 0 || l.at(l.end) != Char.COLON) return;
+    let file = normPath(l.str(0, colon));
+    if (file.includes(" ")) return;
+    b.anyFile = file; b.anyLine = <i32>n;
+    if (b.firstFile === null) b.firstFile = file;
+    if (isUserFile(file)) { b.userFile = file; b.userLine = <i32>n; }
+  }
+
+  private summaryLine(l: Line): bool {
+    let kind: string | null = null;
+    let p = 0;
+    if (l.startsWith("FAILED ")) { kind = "FAILED"; p = 7; }
+    else if (l.startsWith("ERROR ")) { kind = "ERROR"; p = 6; }
+    else if (l.startsWith("PASSED ") || l.startsWith("SKIPPED ") || l.startsWith("XFAIL ") || l.startsWith("XPASS ")) return true;
+    if (kind === null) return false;
+    let dash = l.indexOf(" - ", p);
+    this.sumKind.push(kind!);
+    this.sumId.push(l.trimmed(p, dash > 0 ? dash : l.len));
+    this.sumMsg.push(dash > 0 ? l.trimmed(dash + 3) : "");
+    return true;
+  }
+
+  finish(f: Facts): void {
+    if (!this.seen) return;
+    let t = f.testsFor("pytest");
+    if (t.runner != "pytest") return;
+    let used = new Array<bool>(this.sumId.length);
+    for (let i = 0; i < this.blocks.length; i++) {
+      let b = this.blocks[i];
+      let name = b.header;
+      if (name.startsWith("ERROR collecting ")) name = name.substring(17);
+      else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
+      else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
+      let k = this.matchSummary(name, used);
+      if (k >= 0) { used[k] = true; name = this.sumId[k]; }
+      else if (!b.header.startsWith("ERROR collecting ") && b.anyFile !== null && !name.includes("::")) {
+        name = this.testFile(b) + "::" + name.replaceAll(".", "::");
+      }
+      let tf = failureNamed(t, name);
+      tf.message = b.elines.length > 0 ? joinLines(b.elines, 4) : (k >= 0 ? this.sumMsg[k] : "");
+      if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
+      else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
+      if (b.elines.length > 0) assertParts(tf, b.elines[0]);
+    }
+    for (let k = 0; k < this.sumId.length; k++) {
+      if (used[k]) continue;
+      let tf = failureNamed(t, this.sumId[k]);
+      if (tf.message.length == 0) tf.message = this.sumMsg[k];
+    }
+    if (this.fatal !== null) {
+      // Crashed mid-suite: the running test is the innermost test function of the dump.
+      let fr: Frame | null = null;
+      let user: Frame | null = null;
+      for (let i = 0; i < this.fatalFrames.length; i++) {
+        let x = this.fatalFrames[i];
+        if (user === null && x.user) user = x;
+        if (fr === null && x.fn !== null && x.fn!.startsWith("test")) fr = x;
+      }
+      let name = fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
+      let tf = failureNamed(t, name);
+      tf.message = "Fatal Python error: " + this.fatal!;
+      if (user !== null) { tf.file = user.file; tf.line = user.line; }
+      crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+    }
+    if (this.totals) {
+      t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
+    } else {
+      t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
+      if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
+    }
+  }
+
+  /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
+  private matchSummary(name: string, used: bool[]): i32 {
+    for (let k = 0; k < this.sumId.length; k++) {
+      if (used[k]) continue;
+      let id = this.sumId[k];
+      if (id == name) return k;
+      let sep = id.indexOf("::");
+      if (sep < 0) continue;
+      if (id.substring(sep + 2).replaceAll("::", ".") == name) return k;
+    }
+    return -1;
+  }
+
+  private testFile(b: Block): string {
+    return b.firstFile !== null ? b.firstFile! : "";
+  }
+}
+
+/** `assert 2 == 3`: actual on the left, expected on the right. */
+function assertParts(tf: TestFailure, e: string): void {
+  let s = e;
+  if (s.startsWith("AssertionError: ")) s = s.substring(16);
+  if (!s.startsWith("assert ")) return;
+  let eq = s.indexOf(" == ");
+  if (eq < 0) return;
+  tf.actual = s.substring(7, eq);
+  tf.expected = s.substring(eq + 4);
+}

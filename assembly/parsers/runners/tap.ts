@@ -1,0 +1,219 @@
+// TAP 13/14 (node --test --test-reporter=tap, tape, any TAP producer) and Perl's prove. TAP: `ok N - desc`,
+// `not ok N - desc # TODO|SKIP`, indented subtests (a parent is not listed), the YAML block after a failure
+// (`error:`, `expected:`, `actual:`, `stack:`, `location:`), node's `# pass N` totals. prove: Test::More's
+// `#   Failed test 'desc'` / `#   at t/x.t line 9.` / `got:` / `expected:`, `Failed 2/4 subtests`,
+// `(less 1 skipped subtest: ...)` and `Files=2, Tests=10` (passed = Tests - failed - skipped).
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { normPath } from "../../frames";
+import { failureNamed, frameOfText, joinLines } from "./common";
+
+const enum Yaml { NONE, BLOCK, ERROR, STACK }
+
+export class TapParser extends Parser {
+  seen: bool = false;
+  kids: i32[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  raw: i64[] = [0, 0, 0];   // leaf passed, failed, skipped
+  node: i64[] = [-1, -1, -1];
+  prove: bool = false;
+  proveTests: i64 = -1; proveFailed: i64 = 0; proveSkipped: i64 = 0;
+  yaml: Yaml = Yaml.NONE;
+  yamlIndent: i32 = 0;
+  cur: TestFailure | null = null;
+  msg: string[] = [];
+  pf: TestFailure | null = null;
+
+  busy(): bool { return this.yaml != Yaml.NONE; }
+
+  claim(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    let c = l.at(p);
+    if (this.yaml != Yaml.NONE) { if (this.yamlLine(l, p)) return true; }
+    if (c == 0x6F /* o */ && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
+    if (c == 0x6E /* n */ && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
+    if (c == Char.HASH) return this.comment(l, f, p);
+    if (c == Char.MINUS && this.seen && l.matchAt("---", p) && l.len == p + 3) { this.yaml = Yaml.BLOCK; this.yamlIndent = p; this.msg = []; return true; }
+    if (c == 0x54 /* T */ && l.matchAt("TAP version ", p)) { this.seen = true; f.testsFor("tap"); return true; }
+    if (isDigit(c) && l.matchAt("1..", p)) { if (!this.seen && p > 0) return false; this.seen = true; f.testsFor("tap"); return true; }
+    if (c == 0x42 /* B */ && this.seen && l.matchAt("Bail out!", p)) return true;
+    return this.proveLine(l, f, p);
+  }
+
+  private result(l: Line, f: Facts, p: i32, q: i32, notOk: bool): bool {
+    // Outside a TAP stream only a numbered `ok 1` / `not ok 2` starts one (a bare "ok" is just a word).
+    if (!this.seen && !isDigit(l.at(l.skipSpaces(q)))) return false;
+    let depth = p >> 2;
+    if (depth > 8) depth = 8;
+    this.seen = true;
+    let t = f.testsFor("tap");
+    let parent = this.kids[depth + 1] > 0;
+    this.kids[depth + 1] = 0;
+    this.kids[depth]++;
+    let r = l.skipSpaces(q);
+    if (isDigit(l.at(r))) { l.readInt(r); r = l.skipSpaces(l.end); }
+    if (l.matchAt("- ", r)) r += 2;
+    let hash = l.indexOf(" # ", r);
+    let directive = hash > 0 ? l.trimmed(hash + 3).toUpperCase() : "";
+    let name = l.trimmed(r, hash > 0 ? hash : l.len);
+    if (hash < 0 && l.matchAt("# ", r)) { directive = l.trimmed(r + 2).toUpperCase(); name = ""; }
+    let skip = directive.startsWith("SKIP");
+    let todo = directive.startsWith("TODO");
+    this.cur = null;
+    if (parent) return true;
+    if (skip) { this.raw[2]++; return true; }
+    if (!notOk || todo) { this.raw[0]++; return true; }
+    this.raw[1]++;
+    let tf = failureNamed(t, name);
+    this.cur = tf;
+    this.msg = [];
+    return true;
+  }
+
+  /** The YAML diagnostics block of a failure. */
+  private yamlLine(l: Line, p: i32): bool {
+    if (l.matchAt("...", p) && p <= this.yamlIndent) { this.endYaml(); return true; }
+    let t = this.cur;
+    let s = l.trimmed(p);
+    if (this.yaml == Yaml.ERROR || this.yaml == Yaml.STACK) {
+      if (p > this.yamlIndent) {
+        if (t !== null) {
+          if (this.yaml == Yaml.ERROR) { if (s.length > 0 && this.msg.length < 6) this.msg.push(s); }
+          else if (t.file === null) {
+            let fr = frameOfText(s);
+            if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; }
+          }
+        }
+        return true;
+      }
+      this.yaml = Yaml.BLOCK;
+    }
+    if (p < this.yamlIndent) { this.endYaml(); return false; }
+    if (t !== null) {
+      if (s.startsWith("error: ")) {
+        let v = s.substring(7);
+        if (v == "|-" || v == "|" || v == ">-") this.yaml = Yaml.ERROR;
+        else this.msg.push(unquote(v));
+      } else if (s.startsWith("stack: ")) this.yaml = Yaml.STACK;
+      else if (s.startsWith("expected: ")) t.expected = unquote(s.substring(10));
+      else if (s.startsWith("actual: ")) t.actual = unquote(s.substring(8));
+      else if ((s.startsWith("location: ") || s.startsWith("at: ")) && t.file === null) {
+        // the test's own location: a fallback when the stack names no user frame
+      }
+    }
+    return true;
+  }
+
+  private endYaml(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    this.yaml = Yaml.NONE;
+    this.msg = [];
+  }
+
+  private comment(l: Line, f: Facts, p: i32): bool {
+    let s = l.trimmed(p + 1);
+    if (s.startsWith("Subtest: ")) { this.seen = true; return true; }
+    if (s.startsWith("Failed test ") || s.startsWith("Failed (TODO) test ")) {
+      let todo = s.startsWith("Failed (TODO)");
+      let q1 = s.indexOf("'");
+      let q2 = s.lastIndexOf("'");
+      let name = q1 >= 0 && q2 > q1 ? s.substring(q1 + 1, q2) : s.substring(12);
+      this.seen = true;
+      this.pf = todo ? null : failureNamed(f.testsFor("tap"), name);
+      return true;
+    }
+    let pf = this.pf;
+    if (pf !== null) {
+      if (s.startsWith("at ") && s.includes(" line ")) {
+        let li = s.lastIndexOf(" line ");
+        pf.file = normPath(s.substring(3, li));
+        let e = li + 6;
+        let k = e;
+        while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+        if (k > e) pf.line = I32.parseInt(s.substring(e, k));
+        return true;
+      }
+      if (s.startsWith("got: ")) { pf.actual = s.substring(5); pf.message = s; return true; }
+      if (s.startsWith("expected: ")) { pf.expected = s.substring(10); pf.message = pf.message + "\n" + s; this.pf = null; return true; }
+    }
+    if (!this.seen) return false;
+    if (s.startsWith("Looks like ")) return true;
+    let sp = s.indexOf(" ");
+    if (sp > 0 && this.node[0] > -2) {
+      let key = s.substring(0, sp);
+      let rest = s.substring(sp + 1);
+      if (rest.length > 0 && isDigit(rest.charCodeAt(0)) && !rest.includes(" ")) {
+        let v = I64.parseInt(rest);
+        if (key == "pass") this.node[0] = v;
+        else if (key == "fail") this.node[1] = v;
+        else if (key == "skip" || key == "skipped") this.node[2] = v;
+        return true;
+      }
+    }
+    return true;
+  }
+
+  private proveLine(l: Line, f: Facts, p: i32): bool {
+    // Cheap rejections first: this runs on every line nobody else wanted.
+    let dots0 = p == 0 ? l.indexOf(" ..") : -1;
+    if (dots0 < 0 && !this.prove && !this.seen) return false;
+    let s = l.toString();
+    // `t/convert.t ... `, `t/convert.t ... ok`
+    let dots = s.indexOf(" ..");
+    if (p == 0 && dots > 0 && (s.endsWith(".. ") || s.endsWith(" ok") || s.endsWith("..") || s.includes(".. skipped"))) {
+      let file = s.substring(0, dots);
+      if (file.includes(".t") || file.includes("/")) { this.prove = true; this.seen = true; f.testsFor("tap"); return true; }
+    }
+    if (!this.prove && !this.seen) return false;
+    if (s.startsWith("Dubious, test returned ") || s == "Test Summary Report" || s.startsWith("-------------------")
+      || s.startsWith("All tests successful.") || s.startsWith("Result: ") || s.startsWith("  Failed test") || s.startsWith("  Non-zero exit status")
+      || s.startsWith("  Parse errors:") || s.startsWith("  TODO passed:")) { return true; }
+    if (s.startsWith("Failed ") && s.includes(" subtests")) {
+      let sl = s.indexOf("/");
+      if (sl > 7) this.proveFailed += I64.parseInt(s.substring(7, sl));
+      this.prove = true;
+      return true;
+    }
+    if (s.trimStart().startsWith("(less ") && s.includes(" skipped subtest")) {
+      let a = s.indexOf("(less ") + 6;
+      let e = s.indexOf(" ", a);
+      this.proveSkipped += I64.parseInt(s.substring(a, e));
+      return true;
+    }
+    if (s.startsWith("Files=") && s.includes(", Tests=")) {
+      let a = s.indexOf(", Tests=") + 8;
+      let e = a;
+      while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+      this.proveTests = I64.parseInt(s.substring(a, e));
+      this.prove = true;
+      return true;
+    }
+    if (this.prove && s.includes(" (Wstat: ")) return true;
+    return false;
+  }
+
+  finish(f: Facts): void {
+    this.endYaml();
+    if (!this.seen) return;
+    let t = f.testsFor("tap");
+    if (t.runner != "tap") return;
+    if (this.proveTests >= 0) {
+      t.failed = this.proveFailed;
+      t.skipped = this.proveSkipped;
+      t.passed = max<i64>(this.proveTests - this.proveFailed - this.proveSkipped, 0);
+      t.totals = true;
+    } else if (this.node[0] >= 0) {
+      t.passed = this.node[0]; t.failed = max<i64>(this.node[1], 0); t.skipped = max<i64>(this.node[2], 0);
+      t.totals = true;
+    } else {
+      t.passed = this.raw[0]; t.failed = this.raw[1]; t.skipped = this.raw[2];
+    }
+  }
+}
+
+function unquote(v: string): string {
+  if (v.length >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(v.length - 1) == Char.APOS) return v.substring(1, v.length - 1).replaceAll("''", "'");
+  return v;
+}

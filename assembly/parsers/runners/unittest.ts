@@ -1,0 +1,170 @@
+// unittest: `-v` result lines (`test_x (mod.Class.test_x) ... ok`), the quiet progress line (`.s.EF`),
+// `FAIL:` / `ERROR:` blocks with their tracebacks, `Ran N tests in Xs` and `FAILED (failures=2, errors=1)`.
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { failureNamed, pyFrame, joinLines, foreignLine } from "./common";
+
+const enum St { NONE, HEAD, BODY, EXC }
+
+export class UnittestParser extends Parser {
+  seen: bool = false;
+  st: St = St.NONE;
+  cur: TestFailure | null = null;
+  curError: bool = false;
+  msg: string[] = [];
+  ran: i64 = -1;
+  failures: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
+  nFail: i64 = 0; nErr: i64 = 0; nSkip: i64 = 0;
+  verdictSeen: bool = false;
+
+  busy(): bool { return this.st != St.NONE; }
+
+  claim(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    // The 70-column rules that open a block and close the last one.
+    if ((c == Char.EQ || c == Char.MINUS) && l.len == 70 && l.at(69) == c && l.at(35) == c) {
+      if (c == Char.EQ) { this.endBlock(); this.st = St.HEAD; this.seen = true; }
+      else if (this.st == St.HEAD) this.st = St.BODY;
+      else { this.endBlock(); this.st = St.NONE; }
+      return this.seen || c == Char.MINUS;
+    }
+    if (this.st == St.HEAD) {
+      let e = l.startsWith("ERROR: ");
+      if (e || l.startsWith("FAIL: ")) {
+        this.curError = e;
+        this.cur = failureNamed(f.testsFor("unittest"), nameOf(l, e ? 7 : 6));
+        if (e) this.nErr++; else this.nFail++;
+        return true;
+      }
+      if (l.startsWith("UNEXPECTED SUCCESS: ")) return true;
+      this.st = St.NONE;
+      return false;
+    }
+    if (this.st == St.BODY || this.st == St.EXC) {
+      if (foreignLine(l)) return false;
+      this.body(l);
+      return true;
+    }
+    if (c == 0x52 /* R */ && l.startsWith("Ran ")) {
+      let n = l.readInt(4);
+      if (n >= 0 && l.matchAt(" test", l.end)) { this.ran = n; this.seen = true; f.testsFor("unittest"); return true; }
+      return false;
+    }
+    if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f);
+    if (c == 0x4F /* O */ && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
+    if (c == 0x46 /* F */ && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
+    if (this.progressOnly(l)) return true;
+    return this.resultLine(l, f);
+  }
+
+  /** `.s.EEFF`: the quiet progress line. */
+  private progressOnly(l: Line): bool {
+    if (l.len == 0) return false;
+    for (let i = 0; i < l.len; i++) {
+      let c = l.at(i);
+      if (c != Char.DOT && c != 0x73 /* s */ && c != 0x45 /* E */ && c != 0x46 /* F */ && c != 0x78 /* x */ && c != 0x75 /* u */) return false;
+    }
+    return true;
+  }
+
+  /** `test_add (mod.Class.test_add) ... ok` */
+  private resultLine(l: Line, f: Facts): bool {
+    let dots = l.indexOf(") ... ");
+    if (dots < 0 || l.at(0) == Char.SPACE) return false;
+    let open = l.indexOf(" (");
+    if (open < 0 || open > dots) return false;
+    this.seen = true;
+    f.testsFor("unittest");
+    return true;
+  }
+
+  private verdictLine(l: Line): void {
+    this.verdictSeen = true;
+    let s = l.toString();
+    this.failures = kv(s, "failures=");
+    this.errors = kv(s, "errors=");
+    this.skipped = kv(s, "skipped=");
+  }
+
+  private body(l: Line): void {
+    let t = this.cur;
+    if (t === null) return;
+    if (l.startsWith("Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; return; }
+    let fr = pyFrame(l);
+    if (fr !== null && this.st == St.BODY) {
+      if (fr.user) { t.file = fr.file; t.line = fr.line; }
+      return;
+    }
+    if (this.st == St.BODY) {
+      if (l.at(0) == Char.SPACE || l.isBlank()) return;
+      // The exception line ends the frames.
+      this.st = St.EXC;
+      this.msg = [l.toString()];
+      return;
+    }
+    // St.EXC: the message continues until a blank line.
+    if (l.isBlank()) { if (this.msg.length > 0) this.msg.push(""); return; }
+    if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) return;
+    this.msg.push(l.toString());
+  }
+
+  private endBlock(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) {
+      // Trailing blank lines and everything after the first paragraph beyond a few lines are dropped.
+      let parts = new Array<string>(0);
+      for (let i = 0; i < this.msg.length && parts.length < 4; i++) {
+        if (this.msg[i].length == 0) break;
+        parts.push(this.msg[i]);
+      }
+      t.message = joinLines(parts, 4);
+      let m = parts.length > 0 ? parts[0] : "";
+      if (m.startsWith("AssertionError: ")) {
+        let ne = m.indexOf(" != ");
+        if (ne > 0) {
+          let a = m.substring(16, ne);
+          let colon = a.lastIndexOf(": ");
+          if (colon >= 0 && !a.startsWith("'") ) a = a.substring(colon + 2);
+          t.actual = a; t.expected = m.substring(ne + 4);
+        }
+      }
+    }
+    this.cur = null;
+    this.msg = [];
+  }
+
+  finish(f: Facts): void {
+    this.endBlock();
+    if (!this.seen) return;
+    let t = f.testsFor("unittest");
+    if (t.runner != "unittest") return;
+    let fl = this.verdictSeen ? this.failures : this.nFail;
+    let er = this.verdictSeen ? this.errors : this.nErr;
+    t.failed = max<i64>(fl, 0);
+    t.errors = max<i64>(er, 0);
+    t.skipped = max<i64>(this.skipped, 0);
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - t.errors - t.skipped, 0); t.totals = true; }
+  }
+}
+
+/** `test_total (test_inventory.InventoryTest.test_total)` → `test_inventory.InventoryTest.test_total`. */
+function nameOf(l: Line, p: i32): string {
+  let s = l.trimmed(p);
+  let open = s.indexOf(" (");
+  if (open < 0 || !s.endsWith(")")) return s;
+  let method = s.substring(0, open);
+  let inner = s.substring(open + 2, s.length - 1);
+  if (inner.endsWith("." + method)) return inner;
+  return inner + "." + method;
+}
+
+function kv(s: string, key: string): i64 {
+  let i = s.indexOf(key);
+  if (i < 0) return 0;
+  let j = i + key.length;
+  let e = j;
+  while (e < s.length && <u32>(s.charCodeAt(e) - Char._0) < 10) e++;
+  return e > j ? I64.parseInt(s.substring(j, e)) : 0;
+}

@@ -1,0 +1,442 @@
+// Sanitizer reports: AddressSanitizer (every report kind), HWAddressSanitizer, LeakSanitizer, ThreadSanitizer,
+// MemorySanitizer, and the deadly-signal report UBSan shares with them. One report is one block, from its
+// "==PID==ERROR:" / "WARNING: ThreadSanitizer:" line to its end ("==PID==ABORTING", TSan's closing rule,
+// MSan's "Exiting", or LSan's SUMMARY); every line of it is claimed. Stacks go where their header says:
+// the faulting stack first (index 0 = innermost), then "allocated by" / "freed by" / the other access.
+import { Char, isDigit } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
+import { Parser } from "../parser";
+import { parseSanFrame } from "../frames";
+
+/** Where the frames of the stack being read go. */
+const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
+const enum St { IDLE, BODY, TRAILER }
+/** Which leak's stack the LSan report's frames come from: none yet, an indirect one, the first direct one. */
+const enum Leak { NONE, INDIRECT, DIRECT }
+
+/** A report that never ends (a truncated log) releases the lines after this many. */
+const MAX_BODY_LINES = 20000;
+
+const ASAN_SEPARATOR = 65;
+const TSAN_SEPARATOR = 18;
+
+@final
+export class SanitizerParser extends Parser {
+  private state: St = St.IDLE;
+  private sec: Sec = Sec.NONE;
+  private secFrames: i32 = 0;
+  private leak: Leak = Leak.NONE;
+  private bodyLines: i32 = 0;
+  private crash: Crash = new Crash();
+  /** crash.tool of the report being read. */
+  private tool: string = "";
+  /** False for a report after the first: it is only counted, so its frames and strings are never built. */
+  private keep: bool = false;
+  private faultSeen: bool = false;
+  private accessSeen: bool = false;
+  private otherSeen: bool = false;
+  /** End position of the last toolAt() match. */
+  private end: i32 = 0;
+
+  busy(): bool { return this.state != St.IDLE; }
+
+  finish(f: Facts): void { this.state = St.IDLE; }
+
+  claim(l: Line, f: Facts): bool {
+    if (this.state == St.BODY) {
+      if (this.body(l, f)) return true;
+      this.state = St.IDLE;
+      return false;
+    }
+    if (this.state == St.TRAILER) {
+      if (this.trailer(l)) return true;
+      this.state = St.IDLE;
+    }
+    return this.start(l, f);
+  }
+
+  // ---- outside a report: a report's first line, or a stray sanitizer line --------------------------------
+
+  private start(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    switch (c) {
+      case Char.EQ: {
+        if (isRule(l)) return true;
+        let p = afterPid(l);
+        if (p < 0) return false;
+        if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
+        if (l.matchAt("WARNING: ", p)) return this.header(l, p + 9, f);
+        // "==PID==ABORTING", "==PID==HINT: ...", "==PID==LeakSanitizer has encountered a fatal error".
+        // (Valgrind writes "==PID== " with a space: not ours.)
+        return l.at(p) != Char.SPACE && p < l.len;
+      }
+      case 0x57: { // 'W'
+        if (l.matchAt("WARNING: ", 0)) return this.header(l, 9, f);
+        return false;
+      }
+      case 0x53: { // 'S'
+        if (!l.matchAt("SUMMARY: ", 0) || this.toolAt(l, 9) === null) return false;
+        return true;
+      }
+      case 0x41: case 0x48: case 0x54: case 0x4D: case 0x4C: case 0x55: { // A H T M L U
+        // "AddressSanitizer:DEADLYSIGNAL", "ThreadSanitizer: reported 1 warnings", "... can not provide additional info."
+        if (this.toolAt(l, 0) === null) return false;
+        let e = this.end;
+        return l.at(e) == Char.COLON || l.at(e) == Char.SPACE;
+      }
+    }
+    return false;
+  }
+
+  /** The report's first line; p is where the tool name starts. */
+  private header(l: Line, p: i32, f: Facts): bool {
+    let tool = this.toolAt(l, p);
+    if (tool === null) return false;
+    this.state = St.BODY;
+    this.tool = tool!;
+    this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
+    this.secFrames = 0;
+    this.leak = Leak.NONE;
+    this.bodyLines = 0;
+    this.faultSeen = false;
+    this.accessSeen = false;
+    this.otherSeen = false;
+    this.keep = f.crash === null;
+    if (!this.keep) { f.crashCount++; return true; }
+    let k = this.end;
+    if (l.at(k) == Char.COLON) k++;
+    k = l.skipSpaces(k);
+    let c = new Crash();
+    c.tool = tool!;
+    c.message = l.trimmed(k);
+    if (tool == "lsan") {
+      c.kind = l.trimmed(k);
+    } else if (tool == "tsan") {
+      let pid = l.indexOf(" (pid=", k);
+      c.kind = l.trimmed(k, pid >= 0 ? pid : l.len);
+      c.message = c.kind;
+    } else if (tool == "msan") {
+      c.kind = l.trimmed(k);
+    } else {
+      c.kind = asanKind(l, k);
+      c.address = addressIn(l, k);
+      c.thread = threadIn(l, k);
+    }
+    f.setCrash(c);
+    this.crash = c;
+    return true;
+  }
+
+  // ---- inside a report -------------------------------------------------------------------------------------
+
+  private body(l: Line, f: Facts): bool {
+    if (++this.bodyLines > MAX_BODY_LINES) return false;
+    let c = this.crash;
+    let p = l.skipSpaces(0);
+    let ch = l.at(p);
+    if (ch == Char.HASH) {
+      if (!this.keep) {
+        if (isDigit(l.at(p + 1))) { this.frame(); return true; }
+      } else {
+        let fr = parseSanFrame(l);
+        if (fr !== null) { this.frame(); this.push(fr); return true; }
+      }
+    }
+    // Any other line ends the stack being read; what follows goes where the next header says.
+    if (this.secFrames > 0) { this.sec = Sec.NONE; this.secFrames = 0; }
+    if (ch < 0) return true; // blank
+    if (p == 0) {
+      switch (ch) {
+        case Char.EQ: {
+          if (isRule(l)) {
+            // TSan's closing rule when there was no SUMMARY.
+            if (this.tool == "tsan") this.state = St.IDLE;
+            return true;
+          }
+          let q = afterPid(l);
+          if (q < 0) return true;
+          if (l.matchAt("ERROR: ", q) || l.matchAt("WARNING: ", q)) {
+            // A new report before this one ended (recover mode, a report about a failed report).
+            this.state = St.IDLE;
+            return this.start(l, f);
+          }
+          if (l.matchAt("ABORTING", q)) { this.state = St.IDLE; return true; }
+          if (!this.keep) return true;
+          let s = l.indexOf("The signal is caused by a ", q);
+          if (s >= 0) {
+            s += 26;
+            if (l.matchAt("READ", s)) c.access = "READ";
+            else if (l.matchAt("WRITE", s)) c.access = "WRITE";
+          }
+          return true;
+        }
+        case 0x52: case 0x57: { // 'R' 'W': "READ of size 4 at 0x... thread T0"
+          if (l.matchAt("WARNING: ", 0)) { this.state = St.IDLE; return this.start(l, f); }
+          if (l.matchAt("READ of size ", 0) || l.matchAt("WRITE of size ", 0)) {
+            this.sec = Sec.FAULT;
+            if (!this.keep) return true;
+            c.access = ch == 0x52 ? "READ" : "WRITE";
+            let n = l.readInt(ch == 0x52 ? 13 : 14);
+            if (n >= 0) c.size = n;
+            let a = hexAfter(l, " at 0x", 0);
+            if (a !== null) c.address = a;
+            let t = threadIn(l, 0);
+            if (t !== null) c.thread = t;
+            return true;
+          }
+          break;
+        }
+        case 0x53: { // 'S'
+          if (l.matchAt("SUMMARY: ", 0)) { this.summary(l); return true; }
+          break;
+        }
+        case 0x44: case 0x49: { // 'D' 'I': "Direct leak of 6 byte(s) in 1 object(s) allocated from:"
+          let direct = l.matchAt("Direct leak of ", 0);
+          if (direct || l.matchAt("Indirect leak of ", 0)) { this.leakHeader(direct); return true; }
+          break;
+        }
+      }
+    } else if (this.tool == "tsan") {
+      this.tsanLine(l, p);
+      return true;
+    }
+    this.stackHeader(l, p);
+    return true;
+  }
+
+  private frame(): void {
+    this.secFrames++;
+    if (this.sec == Sec.FAULT) this.faultSeen = true;
+    else if (this.sec == Sec.OTHER) this.otherSeen = true;
+  }
+
+  private push(fr: Frame): void {
+    let c = this.crash;
+    switch (this.sec) {
+      case Sec.FAULT: if (c.frames.length < MAX_FRAMES) c.frames.push(fr); break;
+      case Sec.ALLOC: if (c.allocFrames.length < MAX_FRAMES) c.allocFrames.push(fr); break;
+      case Sec.FREE: if (c.freeFrames.length < MAX_FRAMES) c.freeFrames.push(fr); break;
+      case Sec.OTHER: if (c.otherFrames.length < MAX_FRAMES) c.otherFrames.push(fr); break;
+      case Sec.LEAK: {
+        // LSan: the leak's allocation stack is both the report's stack and its alloc stack.
+        if (c.frames.length < MAX_FRAMES) { c.frames.push(fr); c.allocFrames.push(fr); }
+        break;
+      }
+      default: break;
+    }
+  }
+
+  /** A line that announces a stack ("freed by thread T0 here:", MSan's origins, "... in frame"), or prose. */
+  private stackHeader(l: Line, p: i32): void {
+    let e = l.len;
+    while (e > p && l.at(e - 1) == Char.SPACE) e--;
+    let last = l.at(e - 1);
+    if (l.matchAt("freed by thread ", p)) { this.sec = Sec.FREE; return; }
+    if (l.matchAt("previously allocated by thread ", p) || l.matchAt("allocated by thread ", p) ||
+        l.matchAt("previously allocated here", p) || l.matchAt("allocated here", p)) {
+      this.sec = Sec.ALLOC; return;
+    }
+    if (l.matchAt("Uninitialized value was created by ", p)) { this.sec = Sec.ALLOC; return; }
+    // "Address 0x.. is located in stack of thread T0 at offset 32 in frame", "Uninitialized value was stored
+    // to memory at", "Thread T1 created by T0 here:", "Memory was marked as uninitialized": stacks that are
+    // context, not the fault, the allocation or the free.
+    // A line ending in ':' before the faulting stack ("  object passed to delete has wrong type:") is prose.
+    let beforeFault = this.sec == Sec.FAULT && !this.faultSeen;
+    if ((last == Char.COLON && !beforeFault) || l.matchAt(" in frame", e - 9) || l.matchAt(" memory at", e - 10) ||
+        l.matchAt("Memory was marked as uninitialized", p)) {
+      this.sec = Sec.SKIP;
+    }
+  }
+
+  private leakHeader(direct: bool): void {
+    let c = this.crash;
+    if (direct && this.leak != Leak.DIRECT) {
+      // The first direct leak wins over an indirect one seen before it.
+      if (this.leak == Leak.INDIRECT && this.keep) { c.frames = []; c.allocFrames = []; }
+      this.leak = Leak.DIRECT;
+      this.sec = Sec.LEAK;
+    } else if (!direct && this.leak == Leak.NONE) {
+      this.leak = Leak.INDIRECT;
+      this.sec = Sec.LEAK;
+    } else {
+      this.sec = Sec.SKIP;
+    }
+  }
+
+  /** TSan's indented lines: the two accesses, the location, mutexes and threads. */
+  private tsanLine(l: Line, p: i32): void {
+    let c = this.crash;
+    let prev = l.matchAt("Previous ", p);
+    let q = prev ? p + 9 : p;
+    let atomic = l.matchAt("Atomic ", q) || l.matchAt("atomic ", q);
+    if (atomic) q += 7;
+    let access: string | null = null;
+    if (l.matchAt("Write of size ", q) || l.matchAt("write of size ", q)) { access = "WRITE"; q += 14; }
+    else if (l.matchAt("Read of size ", q) || l.matchAt("read of size ", q)) { access = "READ"; q += 13; }
+    if (access !== null) {
+      if (!prev && !this.accessSeen) {
+        this.accessSeen = true;
+        this.sec = Sec.FAULT;
+        if (!this.keep) return;
+        c.access = access;
+        let n = l.readInt(q);
+        if (n >= 0) c.size = n;
+        let a = hexAfter(l, " at 0x", q);
+        if (a !== null) c.address = a;
+        c.thread = tsanThread(l, q);
+      } else if (!this.otherSeen) {
+        this.sec = Sec.OTHER;
+      } else {
+        this.sec = Sec.SKIP;
+      }
+      return;
+    }
+    // "Location is heap block of size 4 at 0x.. allocated by main thread:"
+    if (l.matchAt("Location is heap block", p)) { this.sec = Sec.ALLOC; return; }
+    this.stackHeader(l, p);
+  }
+
+  /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
+  private summary(l: Line): void {
+    this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    if (!this.keep) return;
+    let c = this.crash;
+    let p = 9;
+    if (this.toolAt(l, p) !== null) {
+      p = this.end;
+      if (l.at(p) == Char.COLON) p++;
+    }
+    p = l.skipSpaces(p);
+    // The BuildId is a property of the binary, not of the bug.
+    let b = l.indexOf(" (BuildId: ", p);
+    c.summary = l.trimmed(p, b >= 0 ? b : l.len);
+    if (b >= 0) {
+      let close = l.indexOfByte(Char.RPAREN, b);
+      if (close > 0 && close + 1 < l.len) c.summary = c.summary! + " " + l.trimmed(close + 1);
+    }
+    let t = c.tool;
+    if ((t == "asan" || t == "hwasan" || t == "ubsan") && !isDigit(l.at(p))) {
+      let e = p;
+      while (e < l.len && l.at(e) != Char.SPACE) e++;
+      if (e > p) c.kind = l.str(p, e);
+    }
+  }
+
+  // ---- after SUMMARY: shadow bytes, legend, hints, the report's last line ----------------------------------
+
+  private trailer(l: Line): bool {
+    let t = this.tool;
+    if (t == "tsan") {
+      if (isRule(l)) { this.state = St.IDLE; return true; }
+      return false;
+    }
+    let p = afterPid(l);
+    if (p >= 0) {
+      if (l.matchAt("ABORTING", p)) this.state = St.IDLE;
+      return true;
+    }
+    if (t == "msan") {
+      if (l.matchAt("Exiting", 0)) { this.state = St.IDLE; return true; }
+      return false;
+    }
+    // "Shadow bytes around the buggy address:", "  0x0c06..: fa fa", "=>0x0c06..: fa[fa]", "Shadow byte legend",
+    // "  Heap left redzone:       fa"; HWASan's "Memory tags around ...", "Registers where the failure occurred".
+    return l.matchAt("Shadow byte", 0) || l.matchAt("=>", 0) || l.matchAt("  ", 0) || l.matchAt("Memory tags ", 0) ||
+      l.matchAt("Tags for short granules", 0) || l.matchAt("See https://clang.llvm.org/", 0) ||
+      l.matchAt("Registers where the failure occurred", 0) || l.matchAt("Thread: T", 0) || l.isBlank();
+  }
+
+  /** The sanitizer named at p ("AddressSanitizer", ...) as crash.tool, with this.end after the name; null when none. */
+  private toolAt(l: Line, p: i32): string | null {
+    let c = l.at(p);
+    let name: string;
+    let tool: string;
+    switch (c) {
+      case 0x41: name = "AddressSanitizer"; tool = "asan"; break;
+      case 0x48: name = "HWAddressSanitizer"; tool = "hwasan"; break;
+      case 0x54: name = "ThreadSanitizer"; tool = "tsan"; break;
+      case 0x4D: name = "MemorySanitizer"; tool = "msan"; break;
+      case 0x4C: name = "LeakSanitizer"; tool = "lsan"; break;
+      case 0x55: name = "UndefinedBehaviorSanitizer"; tool = "ubsan"; break;
+      default: return null;
+    }
+    if (!l.matchAt(name, p)) return null;
+    this.end = p + name.length;
+    return tool;
+  }
+}
+
+/** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */
+function isRule(l: Line): bool {
+  let n = l.len;
+  if (n != ASAN_SEPARATOR && n != TSAN_SEPARATOR) return false;
+  for (let i = 0; i < n; i++) if (l.at(i) != Char.EQ) return false;
+  return true;
+}
+
+/** Position after a "==PID==" prefix, or -1. */
+function afterPid(l: Line): i32 {
+  if (l.at(0) != Char.EQ || l.at(1) != Char.EQ) return -1;
+  if (l.readInt(2) < 0) return -1;
+  let e = l.end;
+  if (l.at(e) != Char.EQ || l.at(e + 1) != Char.EQ) return -1;
+  return e + 2;
+}
+
+/** The bug type of an ASan ERROR line, in the words its SUMMARY line uses. */
+function asanKind(l: Line, k: i32): string {
+  if (l.matchAt("attempting double-free", k)) return "double-free";
+  if (l.matchAt("attempting free on address which was not malloc()-ed", k)) return "bad-free";
+  if (l.matchAt("requested allocation size", k)) return "allocation-size-too-big";
+  if (l.matchAt("calloc parameters overflow", k)) return "calloc-overflow";
+  if (l.matchAt("pvalloc parameters overflow", k)) return "pvalloc-overflow";
+  if (l.matchAt("reallocarray parameters overflow", k)) return "reallocarray-overflow";
+  if (l.matchAt("allocator is out of memory", k) || l.matchAt("out of memory", k)) return "out-of-memory";
+  if (l.matchAt("invalid alignment requested in aligned_alloc", k)) return "invalid-aligned-alloc-alignment";
+  if (l.matchAt("invalid alignment requested in posix_memalign", k)) return "invalid-posix-memalign-alignment";
+  if (l.matchAt("invalid allocation alignment", k)) return "invalid-allocation-alignment";
+  if (l.matchAt("attempting to call malloc_usable_size()", k)) return "bad-malloc_usable_size";
+  if (l.matchAt("attempting to call __sanitizer_get_allocated_size()", k)) return "bad-__sanitizer_get_allocated_size";
+  // "heap-buffer-overflow on address", "memcpy-param-overlap: memory ranges", "alloc-dealloc-mismatch (malloc vs ..."
+  let e = k;
+  while (e < l.len) {
+    let c = l.at(e);
+    if (c == Char.SPACE || c == Char.COLON) break;
+    e++;
+  }
+  return e > k ? l.str(k, e) : "unknown-crash";
+}
+
+/** The faulting address of an ERROR line ("on address 0x..", "on unknown address 0x..", "double-free on 0x.."). */
+function addressIn(l: Line, k: i32): string | null {
+  let a = hexAfter(l, "address 0x", k);
+  if (a === null) a = hexAfter(l, " on 0x", k);
+  if (a === null) a = hexAfter(l, "-ed: 0x", k);
+  return a;
+}
+
+/** The "0x..." that ends the first occurrence of `before` (which ends in "0x") at or after from. */
+function hexAfter(l: Line, before: string, from: i32): string | null {
+  let i = l.indexOf(before, from);
+  if (i < 0) return null;
+  let s = i + before.length - 2;
+  let e = l.skipHex(s + 2);
+  return e > s + 2 ? l.str(s, e) : null;
+}
+
+/** "thread T0" in an ASan line ("READ of size 4 at 0x.. thread T0", "double-free on 0x.. in thread T0:"). */
+function threadIn(l: Line, from: i32): string | null {
+  let i = l.indexOf(" thread T", from);
+  if (i < 0) return null;
+  let s = i + 8;
+  let e = s + 1;
+  while (isDigit(l.at(e))) e++;
+  return l.str(s, e);
+}
+
+/** TSan's "by thread T1" / "by main thread". */
+function tsanThread(l: Line, from: i32): string | null {
+  if (l.indexOf(" by main thread", from) >= 0) return "main";
+  return threadIn(l, from);
+}
