@@ -143,6 +143,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--bind', work, '/work');
   for (const m of opts.roBind ?? []) a.push('--ro-bind', resolve(m.src), m.dst);
   for (const m of opts.bind ?? []) a.push('--bind', resolve(m.src), m.dst);
+  for (const p of opts.hide ?? []) a.push('--hide', p);
   a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
   for (const p of PROC_HIDDEN) a.push('--hide', p);

@@ -1,6 +1,6 @@
 // launch(): outcome, streaming log, tail, setup errors and the recorded opt-ins.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -171,6 +171,17 @@ test('bind is writable, ro-bind is not', async () => {
   assert.is(r.out, 'ro\nrefused\n');
   assert.is(readFileSync(join(rw, 'x'), 'utf8'), 'w\n');
   assert.not.ok(existsSync(join(ro, 'x')));
+});
+
+test('hide: a path of /work becomes unreadable and unwritable', async () => {
+  const work = tempDir();
+  mkdirSync(join(work, '.sbx'));
+  writeFileSync(join(work, '.sbx', 'last.json'), '{"secret":1}');
+  const r = await sh('cat /work/.sbx/last.json; echo x > /work/.sbx/new; ls /work/.sbx; echo done', { work, hide: ['/work/.sbx', '/work/absent'] });
+  assert.not.match(r.out, 'secret');
+  assert.match(r.out, 'done');
+  assert.not.ok(existsSync(join(work, '.sbx', 'new')));
+  assert.is(readFileSync(join(work, '.sbx', 'last.json'), 'utf8'), '{"secret":1}');
 });
 
 test('loopback works inside the private network', async () => {
