@@ -114,6 +114,8 @@ function hostLayout(): SystemEntry[] {
   return out;
 }
 
+let cgroupSeq = 0;
+
 export interface Spec {
   argv: string[];
   /** The environment the command gets (for diagnostics). */
@@ -183,8 +185,6 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--', ...opts.cmd);
   return { argv: a, env, seccomp };
 }
-
-let cgroupSeq = 0;
 
 /** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */
 export function parseMount(s: string): { src: string; dst: string } {

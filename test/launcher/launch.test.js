@@ -133,6 +133,14 @@ test('the tail keeps the last 64 KiB, the log everything', async () => {
   assert.ok(r.outcome.stdout_bytes > 200000);
 });
 
+test('parallel launches are independent', async () => {
+  const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => sh(`echo run${i}; ls /proc | grep -c "^[0-9]"`)));
+  rs.forEach((r, i) => {
+    assert.is(r.setupError, null);
+    assert.is(r.out, `run${i}\n4\n`);
+  });
+});
+
 test('timeout kills the sandbox and says so', async () => {
   const t = Date.now();
   const r = await sh('sleep 60', { timeout: 0.5 });
