@@ -97,11 +97,9 @@ const SHELL_EXIT_SIGNALS: string[] = ["SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS", 
 /**
  * Exit-derived facts, once every line is read:
  * - a shell reports a child killed by signal N as exit 128+N (`bash -c './prog && echo done'` exits 139);
- * - SIGKILL is a stop from outside, not a crash: it cannot be caught, so no program reports its own, and
- *   it is what timeout(1) -s KILL (or -k) and a harness's time limit send (timeout -s KILL kills itself
- *   too, so the run ends "killed by SIGKILL" with nothing printed). With no report of its own the status
- *   is "timeout"; when the host says it timed out (timedOut), that is the whole story anyway;
- * - another signal with no report of its own is still a crash, unless it was our own timeout kill;
+ * - a signal with no report of its own is still a crash (tool "signal"), unless the host says it was its
+ *   own timeout kill (timedOut). SIGKILL too: it comes from outside (an OOM kill, a time limit, kill -9),
+ *   and only the host knows which, so the log alone never turns it into "timeout"; its hint says so;
  * - timeout(1) exits 124; with nothing else in the log that is the whole story.
  */
 function settleExit(f: Facts, e: ExitInfo): void {
@@ -111,15 +109,11 @@ function settleExit(f: Facts, e: ExitInfo): void {
     if (s !== null && SHELL_EXIT_SIGNALS.includes(s)) sig = s;
   }
   if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen) {
-    if (sig == "SIGKILL") {
-      f.timeoutSeen = true;
-    } else {
-      let c = new Crash();
-      c.tool = "signal";
-      c.kind = sig;
-      c.summary = e.signal !== null ? "killed by " + sig : "exit " + e.code.toString() + " (128+" + sig + ")";
-      f.setCrash(c);
-    }
+    let c = new Crash();
+    c.tool = "signal";
+    c.kind = sig;
+    c.summary = e.signal !== null ? "killed by " + sig : "exit " + e.code.toString() + " (128+" + sig + ")";
+    f.setCrash(c);
   }
   if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
 }

@@ -17,9 +17,6 @@ const SHELL_SIGNALS: string[] = [
   "Bad system call", "SIGSYS",
 ];
 
-/** Index of "Killed" in SHELL_SIGNALS. */
-const KILLED = 10;
-
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
     // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
@@ -38,17 +35,11 @@ export class ShellParser extends Parser {
       // bash pads the message to a column and may run it into the command ("Floating point exception./prog").
       if (prefixed || this.restOk(l, end)) {
         if (f.crash === null) {
-          if (k == KILLED) {
-            // SIGKILL cannot be caught, so no program reports its own: it was stopped from outside
-            // (timeout -s KILL / -k, a harness's time limit). See settleExit in session.ts.
-            f.timeoutSeen = true;
-          } else {
-            let c = new Crash();
-            c.tool = "signal";
-            c.kind = SHELL_SIGNALS[k + 1];
-            c.summary = l.trimmed(0);
-            f.setCrash(c);
-          }
+          let c = new Crash();
+          c.tool = "signal";
+          c.kind = SHELL_SIGNALS[k + 1];
+          c.summary = l.trimmed(0);
+          f.setCrash(c);
         }
         return true;
       }
