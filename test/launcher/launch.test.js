@@ -252,6 +252,16 @@ test('a masked host /proc (as in containers): E_NO_PROC with the fix', () => {
   assert.match(e.message, 'systempaths=unconfined');
 });
 
+test('the launcher refuses to run init outside its own pid and user namespaces', () => {
+  // Its final kill(-1) is only safe as pid 1 of a fresh pid namespace.
+  const bin = new URL('../../build/sbx-launch', import.meta.url).pathname;
+  for (const flags of [['--unshare-user'], ['--unshare-pid'], []]) {
+    const r = spawnSync(bin, ['--status-fd', '1', ...flags, '--', '/bin/true'], { encoding: 'utf8' });
+    assert.is(r.status, 125, flags.join(' '));
+    assert.match(r.stderr, /--unshare-(pid|user) is required/);
+  }
+});
+
 test('selftest reports what holds', async () => {
   const checks = await selftest();
   assert.ok(checks.length > 10);
