@@ -137,7 +137,8 @@ test('parallel launches are independent', async () => {
   const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => sh(`echo run${i}; ls /proc | grep -c "^[0-9]"`)));
   rs.forEach((r, i) => {
     assert.is(r.setupError, null);
-    assert.is(r.out, `run${i}\n4\n`);
+    // 3 or 4: the shell may start grep after ls has read /proc
+    assert.match(r.out, new RegExp(`^run${i}\n[34]\n$`));
   });
 });
 
