@@ -1448,7 +1448,6 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
       bput(&b, "}");
     }
   bput(&b, "]}\n");
-  (void)s;
   write_all(s->status_fd, b.p, b.len);
   free(b.p);
 }
