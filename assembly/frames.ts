@@ -29,7 +29,7 @@ const RUNTIME_PATHS: string[] = [
   "/node_modules/",
 ];
 
-const RUNTIME_PREFIXES: string[] = ["node:", "internal/", "<frozen", "<built-in>", "[native code]"];
+const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]"];
 
 const RUNTIME_FUNCS: string[] = [
   "__asan", "__lsan", "__tsan", "__msan", "__ubsan", "__sanitizer", "__interceptor_", "__interceptor",

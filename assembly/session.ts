@@ -3,12 +3,13 @@
 import { Char } from "./util/chars";
 import { Line } from "./util/line";
 import { Sink, JsonWriter } from "./util/sink";
-import { Facts, Crash } from "./model";
+import { Facts, Crash, ExitInfo } from "./model";
 import { Parser } from "./parser";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { makeParsers } from "./parsers";
 import { writeVerdict } from "./verdict";
+import { signalName } from "./signals";
 
 export class Session {
   facts: Facts = new Facts();
@@ -84,17 +85,35 @@ export class Session {
     let f = this.facts;
     for (let i = 0; i < this.parsers.length; i++) this.parsers[i].finish(f);
     let e = f.exit;
-    // A signal with no report of its own is still a crash, unless it was our own timeout kill.
-    if (f.crash === null && e.signal !== null && !e.timedOut && !f.timeoutSeen) {
-      let c = new Crash();
-      c.tool = "signal";
-      c.kind = e.signal!;
-      c.summary = "killed by " + e.signal!;
-      f.setCrash(c);
-    }
-    // timeout(1) exits 124; with nothing else in the log that is the whole story.
-    if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
+    settleExit(f, e);
     out.reset();
     writeVerdict(new JsonWriter(out), f, e, this.tail.lines());
   }
+}
+
+/** Signals that end a program on a fault of its own or from outside, when a shell reports them as 128+N. */
+const SHELL_EXIT_SIGNALS: string[] = ["SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS", "SIGILL", "SIGTRAP", "SIGSYS", "SIGKILL", "SIGTERM"];
+
+/**
+ * Exit-derived facts, once every line is read:
+ * - a shell reports a child killed by signal N as exit 128+N (`bash -c './prog && echo done'` exits 139);
+ * - a signal with no report of its own is still a crash (tool "signal"), unless the host says it was its
+ *   own timeout kill (timedOut). SIGKILL too: it comes from outside (an OOM kill, a time limit, kill -9),
+ *   and only the host knows which, so the log alone never turns it into "timeout"; its hint says so;
+ * - timeout(1) exits 124; with nothing else in the log that is the whole story.
+ */
+function settleExit(f: Facts, e: ExitInfo): void {
+  let sig = e.signal;
+  if (sig === null && e.known && e.code > 128 && e.code < 160) {
+    let s = signalName(e.code - 128);
+    if (s !== null && SHELL_EXIT_SIGNALS.includes(s)) sig = s;
+  }
+  if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen) {
+    let c = new Crash();
+    c.tool = "signal";
+    c.kind = sig;
+    c.summary = e.signal !== null ? "killed by " + sig : "exit " + e.code.toString() + " (128+" + sig + ")";
+    f.setCrash(c);
+  }
+  if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
 }

@@ -513,12 +513,14 @@ parse_spec(struct spec *s, int argc, char **argv)
     die("--status-fd is required");
   if (s->nops > 0 && !(s->ns_flags & CLONE_NEWNS))
     die("mount operations need --unshare-mount");
-  if ((s->ns_flags & ~(unsigned long)CLONE_NEWUSER) && !(s->ns_flags & CLONE_NEWUSER))
-    die("namespaces need --unshare-user (sbx-launch never uses host privileges)");
+  if (!(s->ns_flags & CLONE_NEWUSER))
+    die("--unshare-user is required (sbx-launch never uses host privileges)");
+  /* init must be pid 1 of its own pid namespace: that is what makes its
+   * final kill(-1) reach the sandbox and nothing else. */
+  if (!(s->ns_flags & CLONE_NEWPID))
+    die("--unshare-pid is required (init must be pid 1 of the sandbox)");
   for (i = 0; i < s->nops; i++)
     {
-      if (s->ops[i].kind == OP_PROC && !(s->ns_flags & CLONE_NEWPID))
-        die("--proc needs --unshare-pid");
       if (s->ops[i].kind == OP_SYSFS && !(s->ns_flags & CLONE_NEWNET))
         die("--sysfs needs --unshare-net (use --ro-bind /sys /sys with the host network)");
     }
@@ -528,10 +530,6 @@ parse_spec(struct spec *s, int argc, char **argv)
     die("--hostname needs --unshare-uts");
   if (s->loopback && !(s->ns_flags & CLONE_NEWNET))
     die("--loopback needs --unshare-net");
-  if (s->pid_max && !(s->ns_flags & CLONE_NEWPID))
-    die("--pid-max needs --unshare-pid");
-  if ((s->uid >= 0 || s->gid >= 0) && !(s->ns_flags & CLONE_NEWUSER))
-    die("--uid/--gid need --unshare-user");
   if (s->ncgroup_sets > 0 && s->cgroup == NULL)
     die("--cgroup-set needs --cgroup");
   s->env[s->nenv] = NULL;
@@ -1222,9 +1220,15 @@ run_init(const struct spec *s)
   /* Background jobs do not outlive the command: kill what is left of the pid
    * namespace and reap it, then tell the launcher. The namespaces' teardown
    * happens as init exits, after the report is out. */
-  kill(-1, SIGKILL);
-  while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR)
-    ;
+  /* As pid 1, kill(-1) reaches exactly the sandbox's processes. Anywhere
+   * else it would reach every process we may signal on the host, so it is
+   * checked here again, not only in parse_spec. */
+  if ((s->ns_flags & CLONE_NEWPID) && getpid() == 1)
+    {
+      kill(-1, SIGKILL);
+      while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR)
+        ;
+    }
   (void)!write(done_pipe[1], "d", 1);
   _exit(0);
 }
@@ -1444,7 +1448,6 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
       bput(&b, "}");
     }
   bput(&b, "]}\n");
-  (void)s;
   write_all(s->status_fd, b.p, b.len);
   free(b.p);
 }

@@ -50,9 +50,11 @@ export class ShellParser extends Parser {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
-    if (first == 0x74 && (l.startsWith("timeout: sending signal ") || l.startsWith("timeout: the monitored command"))) { // 't'
-      f.timeoutSeen = true;
-      return true;
+    if (first == 0x74 && l.startsWith("timeout: ")) { // 't'
+      // "timeout: sending signal TERM to command 'sleep'" (--verbose) is the timeout itself;
+      // "timeout: the monitored command dumped core" is the command crashing under it, not a timeout.
+      if (l.matchAt("sending signal ", 9)) { f.timeoutSeen = true; return true; }
+      if (l.matchAt("the monitored command dumped core", 9)) return true;
     }
     return false;
   }

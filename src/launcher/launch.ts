@@ -75,6 +75,9 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
+  for (const p of opts.hide ?? [])
+    if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
+      throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
     if (!m.dst.startsWith('/') || m.dst === '/' || m.dst.split('/').includes('..'))
       throw new SbxError('E_BAD_MOUNT', `launch: bind destination ${m.dst} must be an absolute path below /; fix: e.g. /opt/tool`);

@@ -114,6 +114,8 @@ function hostLayout(): SystemEntry[] {
   return out;
 }
 
+let cgroupSeq = 0;
+
 export interface Spec {
   argv: string[];
   /** The environment the command gets (for diagnostics). */
@@ -143,6 +145,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--bind', work, '/work');
   for (const m of opts.roBind ?? []) a.push('--ro-bind', resolve(m.src), m.dst);
   for (const m of opts.bind ?? []) a.push('--bind', resolve(m.src), m.dst);
+  for (const p of opts.hide ?? []) a.push('--hide', p);
   a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
   for (const p of PROC_HIDDEN) a.push('--hide', p);
@@ -182,8 +185,6 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--', ...opts.cmd);
   return { argv: a, env, seccomp };
 }
-
-let cgroupSeq = 0;
 
 /** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */
 export function parseMount(s: string): { src: string; dst: string } {

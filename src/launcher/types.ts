@@ -20,6 +20,11 @@ export interface ProfileOptions {
   aslr?: boolean;
   bind?: Mount[];
   roBind?: Mount[];
+  /**
+   * Sandbox paths hidden behind empty, unreadable stand-ins (e.g. '/work/.sbx', so that the
+   * command cannot read or rewrite the state and logs kept there). Missing paths are ignored.
+   */
+  hide?: string[];
   /** Extra fixed environment variables, added to (and overriding) the fixed set. */
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */

@@ -1,6 +1,6 @@
 // launch(): outcome, streaming log, tail, setup errors and the recorded opt-ins.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -133,6 +133,15 @@ test('the tail keeps the last 64 KiB, the log everything', async () => {
   assert.ok(r.outcome.stdout_bytes > 200000);
 });
 
+test('parallel launches are independent', async () => {
+  const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => sh(`echo run${i}; ls /proc | grep -c "^[0-9]"`)));
+  rs.forEach((r, i) => {
+    assert.is(r.setupError, null);
+    // 3 or 4: the shell may start grep after ls has read /proc
+    assert.match(r.out, new RegExp(`^run${i}\n[34]\n$`));
+  });
+});
+
 test('timeout kills the sandbox and says so', async () => {
   const t = Date.now();
   const r = await sh('sleep 60', { timeout: 0.5 });
@@ -171,6 +180,17 @@ test('bind is writable, ro-bind is not', async () => {
   assert.is(r.out, 'ro\nrefused\n');
   assert.is(readFileSync(join(rw, 'x'), 'utf8'), 'w\n');
   assert.not.ok(existsSync(join(ro, 'x')));
+});
+
+test('hide: a path of /work becomes unreadable and unwritable', async () => {
+  const work = tempDir();
+  mkdirSync(join(work, '.sbx'));
+  writeFileSync(join(work, '.sbx', 'last.json'), '{"secret":1}');
+  const r = await sh('cat /work/.sbx/last.json; echo x > /work/.sbx/new; ls /work/.sbx; echo done', { work, hide: ['/work/.sbx', '/work/absent'] });
+  assert.not.match(r.out, 'secret');
+  assert.match(r.out, 'done');
+  assert.not.ok(existsSync(join(work, '.sbx', 'new')));
+  assert.is(readFileSync(join(work, '.sbx', 'last.json'), 'utf8'), '{"secret":1}');
 });
 
 test('loopback works inside the private network', async () => {
@@ -231,6 +251,16 @@ test('a masked host /proc (as in containers): E_NO_PROC with the fix', () => {
   if (e?.skipped !== undefined) return console.log(`  (skipped: ${e.skipped})`);
   assert.is(e.code, 'E_NO_PROC');
   assert.match(e.message, 'systempaths=unconfined');
+});
+
+test('the launcher refuses to run init outside its own pid and user namespaces', () => {
+  // Its final kill(-1) is only safe as pid 1 of a fresh pid namespace.
+  const bin = new URL('../../build/sbx-launch', import.meta.url).pathname;
+  for (const flags of [['--unshare-user'], ['--unshare-pid'], []]) {
+    const r = spawnSync(bin, ['--status-fd', '1', ...flags, '--', '/bin/true'], { encoding: 'utf8' });
+    assert.is(r.status, 125, flags.join(' '));
+    assert.match(r.stderr, /--unshare-(pid|user) is required/);
+  }
 });
 
 test('selftest reports what holds', async () => {

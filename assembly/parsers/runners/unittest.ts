@@ -15,7 +15,7 @@ export class UnittestParser extends Parser {
   curError: bool = false;
   msg: string[] = [];
   ran: i64 = -1;
-  failures: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
+  failures: i64 = 0; errors: i64 = 0; skipped: i64 = 0; expectedFailures: i64 = 0;
   nFail: i64 = 0; nErr: i64 = 0; nSkip: i64 = 0;
   verdictSeen: bool = false;
 
@@ -86,6 +86,7 @@ export class UnittestParser extends Parser {
     this.failures = kv(s, "failures=");
     this.errors = kv(s, "errors=");
     this.skipped = kv(s, "skipped=");
+    this.expectedFailures = kv(s, "expected failures=") + kv(s, "unexpected successes=");
   }
 
   private body(l: Line): void {
@@ -145,7 +146,8 @@ export class UnittestParser extends Parser {
     t.failed = max<i64>(fl, 0);
     t.errors = max<i64>(er, 0);
     t.skipped = max<i64>(this.skipped, 0);
-    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - t.errors - t.skipped, 0); t.totals = true; }
+    // Expected failures and unexpected successes are neither passes nor failures of the suite's verdict.
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - t.errors - t.skipped - this.expectedFailures, 0); t.totals = true; }
   }
 }
 
@@ -153,15 +155,19 @@ export class UnittestParser extends Parser {
 function nameOf(l: Line, p: i32): string {
   let s = l.trimmed(p);
   let open = s.indexOf(" (");
-  if (open < 0 || !s.endsWith(")")) return s;
+  let close = open < 0 ? -1 : s.indexOf(")", open);
+  if (close < 0) return s;
+  // A subTest adds its parameters in a second group, "(n=3)": the test is still the method.
   let method = s.substring(0, open);
-  let inner = s.substring(open + 2, s.length - 1);
+  let inner = s.substring(open + 2, close);
   if (inner.endsWith("." + method)) return inner;
   return inner + "." + method;
 }
 
+/** The count after key in "FAILED (failures=2, expected failures=1)"; "failures=" is not "expected failures=". */
 function kv(s: string, key: string): i64 {
   let i = s.indexOf(key);
+  while (i > 0 && s.charCodeAt(i - 1) != Char.LPAREN && !(s.charCodeAt(i - 1) == Char.SPACE && s.charCodeAt(i - 2) == Char.COMMA)) i = s.indexOf(key, i + 1);
   if (i < 0) return 0;
   let j = i + key.length;
   let e = j;

@@ -1,0 +1,222 @@
+// Go panics and fatal runtime errors with their goroutine stacks.
+//
+//   panic: runtime error: index out of range [5] with length 3      (" [recovered]" when re-panicked,
+//   [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=..]   then a tab-indented "panic: ...")
+//
+//   goroutine 1 [running]:
+//   main.third(...)
+//   	./main.go:6
+//   main.main()
+//   	./main.go:11 +0x1d
+//   created by main.main in goroutine 1
+//   	./main.go:18 +0x5b
+//   exit status 2                                                   (go run)
+//
+// `fatal error: all goroutines are asleep - deadlock!` has the same stack layout; since gcc and others
+// also print "fatal error:", it counts only once a goroutine stack (or Go's [signal ...] line) follows.
+// The first goroutine printed is the one that failed: its frames are the crash's, later ones are claimed.
+import { Char, isHex } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Crash, Frame } from "../model";
+import { Parser } from "../parser";
+import { classify, setLocation } from "../frames";
+import { reportIsFatal, pushFrame, renumber } from "./runtime-common";
+
+const enum State { IDLE, HEAD, STACK }
+
+const enum Letter { e = 0x65, f = 0x66, g = 0x67, p = 0x70 }
+
+export class GoPanicParser extends Parser {
+  private state: State = State.IDLE;
+  private crash: Crash | null = null;
+  /** A "fatal error:" not yet confirmed by a goroutine stack. */
+  private pending: bool = false;
+  /** Frames go to the crash only from the first goroutine. */
+  private capture: bool = false;
+  private goroutines: i32 = 0;
+  /** The next tab-indented line is the location of the frame just read (false after "created by"). */
+  private wantLoc: bool = false;
+  /** The report cannot become the crash: lines are claimed, nothing is built. */
+  private skim: bool = false;
+
+  busy(): bool { return this.state != State.IDLE; }
+
+  claim(l: Line, f: Facts): bool {
+    switch (this.state) {
+      case State.HEAD: return this.head(l, f);
+      case State.STACK: return this.stack(l, f);
+      default: return this.idle(l, f);
+    }
+  }
+
+  finish(f: Facts): void { this.close(); }
+
+  private idle(l: Line, f: Facts): bool {
+    let c0 = l.at(0);
+    let p = 0;
+    let fatal = false;
+    if (c0 == Letter.p && l.startsWith("panic: ")) p = 7;
+    else if (c0 == Letter.f && l.startsWith("fatal error: ")) { p = 13; fatal = true; }
+    else return false;
+    this.pending = fatal;
+    this.capture = false;
+    this.goroutines = 0;
+    this.wantLoc = false;
+    this.state = State.HEAD;
+    if (f.crash !== null || !reportIsFatal(f)) {
+      // Not the crash: claim the report, build nothing (confirm() still counts it).
+      this.crash = null;
+      this.skim = true;
+      if (!fatal && reportIsFatal(f)) f.crashCount++;
+      return true;
+    }
+    this.skim = false;
+    let c = new Crash();
+    c.tool = "go-panic";
+    c.summary = l.trimmed(0);
+    let msg = l.trimmed(p);
+    let rec = msg.indexOf(" [recovered");
+    if (rec > 0) msg = msg.substring(0, rec);
+    c.message = msg;
+    c.kind = kindOf(msg);
+    this.crash = c;
+    if (!fatal) this.commit(f);
+    return true;
+  }
+
+  /** Between the panic line and the first goroutine. */
+  private head(l: Line, f: Facts): bool {
+    if (l.isBlank()) return true;
+    let c0 = l.at(0);
+    if (c0 == Char.TAB && l.matchAt("panic: ", 1)) return true; // the re-panic of a [recovered] one
+    if (c0 == Char.LBRACKET && l.startsWith("[signal ")) {
+      this.confirm(f);
+      return true;
+    }
+    if (c0 == Letter.g && this.goroutineLine(l)) {
+      this.confirm(f);
+      this.state = State.STACK;
+      return true;
+    }
+    if (l.startsWith("runtime stack:")) {
+      this.confirm(f);
+      this.state = State.STACK;
+      // The runtime's own stack comes first; the goroutine printed after it is still the failing one.
+      this.goroutines = 0;
+      this.capture = true;
+      return true;
+    }
+    if (this.pending) {
+      // "fatal error:" without a Go stack: not Go's.
+      this.crash = null;
+      this.pending = false;
+      this.state = State.IDLE;
+      return false;
+    }
+    this.close();
+    return this.idle(l, f);
+  }
+
+  private stack(l: Line, f: Facts): bool {
+    let c0 = l.at(0);
+    if (c0 == Char.TAB) {
+      if (this.wantLoc) {
+        this.wantLoc = false;
+        let c = this.crash;
+        if (c !== null && this.capture && c.frames.length > 0) {
+          let fs = c.frames;
+          let fr = fs[fs.length - 1];
+          let end = l.indexOf(" +0x", 1);
+          if (setLocation(fr, l.trimmed(1, end > 0 ? end : l.len))) classify(fr);
+        }
+      }
+      return true;
+    }
+    if (l.isBlank()) return true;
+    if (c0 == Letter.g && this.goroutineLine(l)) return true;
+    if (c0 == Letter.e && l.startsWith("exit status ")) { this.close(); return true; }
+    if (l.startsWith("created by ")) { this.wantLoc = false; return true; }
+    if (c0 == Char.LBRACKET || l.startsWith("...additional frames elided...")) return true;
+    if (l.startsWith("runtime stack:")) return true;
+    // A call: `pkg.fn(args)`, `main.(*T).M(...)`, `panic({0x518c40, 0xc00001a0c0})`.
+    if (c0 > Char.SPACE && l.at(l.len - 1) == Char.RPAREN) {
+      let open = l.lastIndexOfByte(Char.LPAREN);
+      if (open > 0) {
+        if (this.capture && this.crash !== null) {
+          let fr = new Frame();
+          fr.fn = l.str(0, open);
+          classify(fr);
+          fr.user = false; // until its location line is read
+          pushFrame(this.crash!.frames, fr);
+        }
+        this.wantLoc = true;
+        return true;
+      }
+    }
+    this.close();
+    return this.idle(l, f);
+  }
+
+  /** `goroutine 7 [running]:` — the first one printed is the goroutine that failed. */
+  private goroutineLine(l: Line): bool {
+    if (!l.startsWith("goroutine ")) return false;
+    let n = l.readInt(10);
+    if (n < 0 || l.at(l.end) != Char.SPACE || l.at(l.len - 1) != Char.COLON) return false;
+    this.goroutines++;
+    this.capture = this.goroutines == 1;
+    this.wantLoc = false;
+    return true;
+  }
+
+  private confirm(f: Facts): void {
+    if (!this.pending) return;
+    this.pending = false;
+    if (this.skim) { if (reportIsFatal(f)) f.crashCount++; }
+    else this.commit(f);
+  }
+
+  private commit(f: Facts): void {
+    let c = this.crash;
+    if (c !== null && reportIsFatal(f)) f.setCrash(c);
+  }
+
+  private close(): void {
+    let c = this.crash;
+    if (c !== null && !this.pending) renumber(c.frames);
+    this.crash = null;
+    this.pending = false;
+    this.state = State.IDLE;
+  }
+}
+
+/**
+ * The class of a panic: a runtime error without its values ("runtime error: index out of range [5] with
+ * length 3" is "runtime error: index out of range"); any other message as the program wrote it.
+ */
+function kindOf(msg: string): string {
+  if (msg.startsWith("runtime error: ")) {
+    let b = msg.indexOf(" [");
+    if (b > 0) return msg.substring(0, b);
+    let w = msg.indexOf(" with length ");
+    if (w > 0) return msg.substring(0, w);
+  }
+  // "interface conversion: interface {} is string, not int" and custom messages stay whole, except for
+  // pointers (`panic: (*main.E) 0xc000012345`), which move between runs.
+  if (msg.length == 0) return "panic";
+  return msg.includes("0x") ? maskHex(msg) : msg;
+}
+
+/** Replaces every 0x<hex> run with "0x?". */
+function maskHex(s: string): string {
+  let parts = new Array<string>(0);
+  let from = 0;
+  let i = s.indexOf("0x");
+  while (i >= 0) {
+    let j = i + 2;
+    while (j < s.length && isHex(s.charCodeAt(j))) j++;
+    if (j > i + 2) { parts.push(s.substring(from, i)); parts.push("0x?"); from = j; }
+    i = s.indexOf("0x", j);
+  }
+  parts.push(s.substring(from));
+  return parts.join("");
+}

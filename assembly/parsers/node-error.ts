@@ -1,0 +1,333 @@
+// Node's report of an uncaught exception or unhandled rejection.
+//
+//   ./main.js:5                                        <- where it was thrown (file://, node:internal/.. too)
+//       throw new Error('API_URL is not set');         <- the source line
+//       ^                                              <- a caret under the throw
+//                                                      
+//   Error: API_URL is not set                          <- Type[ [CODE]]: message (more lines may follow)
+//       at loadConfig (./main.js:5:11)                 <- innermost frame first
+//       at Object.<anonymous> (./main.js:10:13)
+//       at node:internal/main/run_main_module:28:49 {  <- " {" opens the error's own properties ...
+//     code: 'E_X'
+//   }                                                  <- ... up to a lone "}"
+//
+//   Node.js v20.20.2
+//
+// A stack printed without the header (`Error: x` then `    at` lines) counts only when Node's
+// `Node.js vN` footer follows it: a program may print a caught error's stack and carry on.
+import { Char, isAlpha, isDigit } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Crash, Frame } from "../model";
+import { Parser } from "../parser";
+import { classify, setLocation, firstUser, normPath } from "../frames";
+import { reportIsFatal, pushFrame, renumber } from "./runtime-common";
+
+const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
+
+const enum Letter { N = 0x4E, DOLLAR = 0x24 }
+
+const SOURCE_EXTS: string[] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"];
+const MAX_EXTRA_LINES = 40;
+const MAX_PROP_LINES = 400;
+
+export class NodeErrorParser extends Parser {
+  private state: State = State.IDLE;
+  private crash: Crash | null = null;
+  /** The header's location, used when the stack shows no user frame (a thrown non-Error value). */
+  private where: Frame | null = null;
+  /** No header: commit only when the footer is seen. */
+  private headless: bool = false;
+  private extra: i32 = 0;
+  /** After "Emitted 'error' event at:": the emit site's stack, claimed but not the crash's. */
+  private emitted: bool = false;
+  /** The report cannot become the crash (one is kept already, or the run exited 0): claim, build nothing. */
+  private skim: bool = false;
+  private msgParts: Array<string> = [];
+  /** A candidate `TypeError: ...` line seen without a header, waiting for an `    at` line. */
+  private pendingSeen: bool = false;
+  private pendingKind: string | null = null;
+  private pendingMsg: string | null = null;
+  private pendingLine: string | null = null;
+
+  busy(): bool { return this.state != State.IDLE; }
+
+  claim(l: Line, f: Facts): bool {
+    switch (this.state) {
+      case State.SOURCE: this.state = State.CARET; return true;
+      case State.CARET: return this.caret(l, f);
+      case State.PRE: return this.pre(l, f);
+      case State.MESSAGE: return this.message(l, f);
+      case State.FRAMES: return this.frames(l, f);
+      case State.PROPS: return this.props(l, f);
+      case State.AFTER: return this.after(l, f);
+      default: return this.idle(l, f);
+    }
+  }
+
+  finish(f: Facts): void { this.close(f, false); }
+
+  private idle(l: Line, f: Facts): bool {
+    if (this.pendingSeen) {
+      this.pendingSeen = false;
+      if (l.matchAt("    at ", 0)) {
+        let pk = this.pendingKind;
+        this.skim = pk === null;
+        if (pk !== null) this.newCrash(pk, this.pendingMsg, this.pendingLine!);
+        this.pendingKind = null;
+        this.headless = true;
+        this.state = State.FRAMES;
+        return this.frames(l, f);
+      }
+    }
+    let n = l.len;
+    if (n < 3) return false;
+    let last = l.at(n - 1);
+    if (isDigit(last)) return this.header(l, f);
+    // A header-less candidate: "TypeError: x" at column 0, remembered but left to the others.
+    let c0 = l.at(0);
+    if (c0 == Letter.N && l.startsWith("Node.js v")) return true;
+    if (c0 >= Char.A && c0 <= Char.Z) this.candidate(l, f);
+    return false;
+  }
+
+  /** `path:line` alone on a line, path a script (or node:internal/...). */
+  private header(l: Line, f: Facts): bool {
+    let i = l.len - 1;
+    while (i > 0 && isDigit(l.at(i))) i--;
+    if (i <= 0 || l.at(i) != Char.COLON) return false;
+    if (l.indexOfByte(Char.SPACE) >= 0 || l.indexOfByte(Char.TAB) >= 0) return false;
+    let ok = l.startsWith("node:");
+    for (let k = 0; !ok && k < SOURCE_EXTS.length; k++) ok = l.matchAt(SOURCE_EXTS[k], i - SOURCE_EXTS[k].length);
+    if (!ok) return false;
+    this.skim = f.crash !== null || !reportIsFatal(f);
+    this.where = null;
+    if (!this.skim) {
+      let fr = new Frame();
+      let loc = l.str(0, l.len);
+      if (loc.startsWith("file://")) loc = loc.substring(7);
+      if (!setLocation(fr, loc)) return false;
+      classify(fr);
+      this.where = fr;
+    }
+    this.headless = false;
+    this.crash = null;
+    this.state = State.SOURCE;
+    return true;
+  }
+
+  private caret(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (l.at(p) == Char.CARET) {
+      p++;
+      while (l.at(p) == Char.CARET) p++;
+      if (l.skipSpaces(p) >= l.len) { this.state = State.PRE; return true; }
+    }
+    // Not Node's report after all: the header and the line after it stay claimed, this one does not.
+    this.reset();
+    return this.idle(l, f);
+  }
+
+  /** After the caret: blank lines, then the error line. */
+  private pre(l: Line, f: Facts): bool {
+    if (l.isBlank()) return true;
+    this.state = l.endsWith(" {") ? State.PROPS : State.MESSAGE;
+    this.extra = 0;
+    if (this.skim) {
+      if (reportIsFatal(f)) f.crashCount++;
+      return true;
+    }
+    let kind: string | null = null;
+    let msg: string | null = null;
+    let e = errorName(l);
+    if (e > 0) {
+      let b = l.at(0) == Char.LBRACKET ? 1 : 0;
+      kind = l.str(b, e);
+      if (e < l.len) {
+        let m = l.trimmed(e + 1);
+        if (b == 1 && m.endsWith("] {")) m = m.substring(0, m.length - 3);
+        else if (b == 1 && m.endsWith("]")) m = m.substring(0, m.length - 1);
+        msg = m;
+      }
+    } else {
+      kind = "Uncaught"; // a thrown value that is not an Error: `throw "oops"`, `throw { code: 1 }`
+      msg = l.trimmed(0);
+    }
+    let c = this.newCrash(kind, msg, l.trimmed(0));
+    f.setCrash(c);
+    return true;
+  }
+
+  /** Lines between the error line and its stack ("Require stack:", "- /path/main.js", an assert diff). */
+  private message(l: Line, f: Facts): bool {
+    if (l.matchAt("    at ", 0)) { this.state = State.FRAMES; return this.frames(l, f); }
+    if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
+    if (l.startsWith("(Use `node --trace-")) {
+      // `throw "oops"`: the value was printed as if it were an error name.
+      let c = this.crash;
+      if (c !== null && c.frames.length == 0 && this.msgParts.length == 0 && c.message === null) { c.message = c.kind; c.kind = "Uncaught"; }
+      this.state = State.AFTER;
+      return true;
+    }
+    if (++this.extra > MAX_EXTRA_LINES) { this.close(f, false); return this.idle(l, f); }
+    if (this.crash !== null) this.msgParts.push(l.str(0));
+    return true;
+  }
+
+  private frames(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (p > 0 && l.matchAt("at ", p)) {
+      let end = l.len;
+      let props = l.endsWith(" {");
+      if (props) end -= 2;
+      let c = this.crash;
+      if (c !== null && !this.emitted) {
+        let fr = parseAt(l, p + 3, end);
+        if (fr !== null) pushFrame(c.frames, fr);
+      }
+      if (props) this.state = State.PROPS;
+      return true;
+    }
+    if (p > 0 && l.matchAt("[... ", p)) return true; // "[... lines matching original stack trace ...]"
+    if (l.isBlank()) { this.state = State.AFTER; return true; }
+    if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
+    if (l.startsWith("Emitted 'error' event")) { this.emitted = true; return true; }
+    this.close(f, false);
+    return this.idle(l, f);
+  }
+
+  private props(l: Line, f: Facts): bool {
+    if (l.at(0) == Char.RBRACE && l.skipSpaces(1) >= l.len) { this.state = State.AFTER; return true; }
+    if (++this.extra > MAX_PROP_LINES) { this.close(f, false); return this.idle(l, f); }
+    return true;
+  }
+
+  private after(l: Line, f: Facts): bool {
+    if (l.isBlank()) return true;
+    if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
+    if (l.startsWith("(Use `node --trace-")) return true;
+    if (l.startsWith("Emitted 'error' event")) { this.emitted = true; this.state = State.FRAMES; return true; }
+    this.close(f, false);
+    return this.idle(l, f);
+  }
+
+  private newCrash(kind: string, msg: string | null, line: string): Crash {
+    let c = new Crash();
+    c.tool = "node";
+    c.kind = kind;
+    c.message = msg;
+    c.summary = line;
+    this.crash = c;
+    this.extra = 0;
+    this.msgParts = [];
+    return c;
+  }
+
+  /** A column-0 `SomethingError: msg` (or `...Exception`/`...Rejection`) that may start a header-less stack. */
+  private candidate(l: Line, f: Facts): void {
+    let e = errorName(l);
+    if (e <= 0) return;
+    let nameEnd = l.indexOf(" [", 0);
+    if (nameEnd < 0 || nameEnd > e) nameEnd = e;
+    if (!(l.matchAt("Error", nameEnd - 5) || l.matchAt("Exception", nameEnd - 9) || l.matchAt("Rejection", nameEnd - 9))) return;
+    this.pendingSeen = true;
+    this.pendingKind = null;
+    if (f.crash !== null || !reportIsFatal(f)) return; // it could not become the crash: no strings
+    this.pendingKind = l.str(0, e);
+    this.pendingMsg = e < l.len ? l.trimmed(e + 1) : null;
+    this.pendingLine = l.trimmed(0);
+  }
+
+  /** Ends the report. A header-less one becomes a crash only when Node's footer closed it. */
+  private close(f: Facts, footer: bool): void {
+    let c = this.crash;
+    if (c !== null) {
+      let parts = this.msgParts;
+      while (parts.length > 0 && parts[parts.length - 1].trim().length == 0) parts.pop();
+      if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + parts.join("\n");
+      let w = this.where;
+      if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
+      renumber(c.frames);
+      if (this.headless && footer && reportIsFatal(f)) f.setCrash(c);
+    } else if (this.skim && this.headless && footer && reportIsFatal(f)) {
+      f.crashCount++;
+    }
+    this.reset();
+  }
+
+  private reset(): void {
+    this.crash = null;
+    this.where = null;
+    this.headless = false;
+    this.msgParts = [];
+    this.extra = 0;
+    this.emitted = false;
+    this.skim = false;
+    this.state = State.IDLE;
+  }
+}
+
+/**
+ * End of an error's name at column 0 (after a "[" for `[UnhandledPromiseRejection: ...]`): an identifier,
+ * dotted or not, with an optional ` [ERR_CODE]`, followed by ":" or the end of the line. 0 when none.
+ */
+function errorName(l: Line): i32 {
+  let p = l.at(0) == Char.LBRACKET ? 1 : 0;
+  let s = p;
+  let c = l.at(p);
+  if (!(isAlpha(c) || c == Char.UNDERSCORE || c == Letter.DOLLAR)) return 0;
+  while (p < l.len) {
+    c = l.at(p);
+    if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Letter.DOLLAR || c == Char.DOT) p++;
+    else break;
+  }
+  if (p == s) return 0;
+  if (l.matchAt(" [", p)) {
+    let close = l.indexOfByte(Char.RBRACKET, p + 2);
+    if (close < 0) return 0;
+    p = close + 1;
+  }
+  if (p == l.len || l.at(p) == Char.COLON) return p;
+  return 0;
+}
+
+/** One `at` frame, the text after "at " in [p, end): `fn (loc)`, `loc`, `async fn (loc)`, `fn [as x] (loc)`. */
+function parseAt(l: Line, p: i32, end: i32): Frame | null {
+  let fr = new Frame();
+  let loc: string;
+  if (l.at(end - 1) == Char.RPAREN) {
+    // The location is the last parenthesised group (eval frames nest one inside it).
+    let depth = 0;
+    let open = -1;
+    for (let i = end - 1; i >= p; i--) {
+      let c = l.at(i);
+      if (c == Char.RPAREN) depth++;
+      else if (c == Char.LPAREN) { depth--; if (depth == 0) { open = i; break; } }
+    }
+    if (open < 0) return null;
+    let fn = l.trimmed(p, open);
+    if (fn.startsWith("async ")) fn = fn.substring(6);
+    let as = fn.indexOf(" [as ");
+    if (as > 0) fn = fn.substring(0, as);
+    if (fn.length > 0) fr.fn = fn;
+    loc = l.str(open + 1, end - 1);
+  } else {
+    loc = l.trimmed(p, end);
+    if (loc.startsWith("async ")) loc = loc.substring(6);
+  }
+  // eval frames: "eval at run (file.js:3:1), <anonymous>:1:1" -> the eval site
+  if (loc.startsWith("eval at ")) {
+    let a = loc.indexOf("(");
+    let b = loc.indexOf(")", a);
+    if (a > 0 && b > a) loc = loc.substring(a + 1, b);
+  }
+  if (loc.startsWith("file://")) loc = loc.substring(7);
+  if (setLocation(fr, loc)) {
+    classify(fr);
+  } else {
+    // "<anonymous>", "native", "index 0": nothing the user can open.
+    fr.module = normPath(loc);
+    classify(fr);
+    fr.user = false;
+  }
+  return fr;
+}

@@ -1,0 +1,205 @@
+// Rust panics, as the default panic hook prints them.
+//
+//   thread 'main' (16585) panicked at src/main.rs:2:5:       <- rustc >= 1.73 (the "(tid)" since 1.88)
+//   index out of bounds: the len is 3 but the index is 7      <- the message, one or more lines
+//   note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+//
+//   thread 'main' panicked at 'explicit panic', src/main.rs:10:5   <- older rustc: message inline
+//
+// With RUST_BACKTRACE=1 a `stack backtrace:` follows: `   3: crate::func` lines, each with an
+// `             at ./src/main.rs:2:5` line (RUST_BACKTRACE=full adds `0x55d0.. - ` before the name).
+// The first panic of the log is the crash (a later one, e.g. main unwrapping the Err of a joined thread,
+// is its consequence). Inside a test harness a panic is a test's failure, not a crash: the runner
+// parsers report those.
+import { Char, isDigit, isHex } from "../util/chars";
+import { Line } from "../util/line";
+import { Facts, Crash, Frame } from "../model";
+import { Parser } from "../parser";
+import { classify, setLocation, firstUser } from "../frames";
+import { reportIsFatal, pushFrame } from "./runtime-common";
+
+const enum State { IDLE, MESSAGE, BACKTRACE }
+
+const enum Letter { t = 0x74 }
+
+const MAX_MESSAGE_LINES = 24;
+
+export class RustPanicParser extends Parser {
+  private state: State = State.IDLE;
+  private crash: Crash | null = null;
+  /** The panic location, the only frame when there is no backtrace. */
+  private where: Frame | null = null;
+  private msg: Array<string> = [];
+
+  busy(): bool { return this.state != State.IDLE; }
+
+  claim(l: Line, f: Facts): bool {
+    switch (this.state) {
+      case State.MESSAGE: return this.message(l, f);
+      case State.BACKTRACE: return this.backtrace(l, f);
+      default: return this.idle(l, f);
+    }
+  }
+
+  finish(f: Facts): void { this.close(); }
+
+  private idle(l: Line, f: Facts): bool {
+    if (l.at(0) != Letter.t || !l.startsWith("thread '")) return false;
+    let at = l.indexOf(" panicked at ", 8);
+    if (at < 0) return false;
+    let q = l.lastIndexOfByte(Char.APOS, at);
+    if (q < 8) return false;
+    // A panic on a test's thread under a test harness is that test's failure.
+    let harness = f.tests !== null && !(q == 12 && l.matchAt("main", 8));
+    let counts = !harness && reportIsFatal(f);
+    if (!counts || f.crash !== null) {
+      // Not the crash (a test's failure, a logged panic, or one after the first): claim it, build nothing.
+      if (counts) f.crashCount++;
+      this.crash = null;
+      this.where = null;
+      this.state = State.MESSAGE;
+      return true;
+    }
+    let c = new Crash();
+    c.tool = "rust-panic";
+    c.thread = l.str(8, q); // the name only: the "(12345)" thread id moves between runs
+    let p = at + 13;
+    let fr = new Frame();
+    this.msg = [];
+    if (l.at(p) == Char.APOS) {
+      // Old format: panicked at 'message', file:line:col
+      let comma = l.lastIndexOf("', ");
+      if (comma <= p) return false;
+      if (!setLocation(fr, l.str(comma + 3))) return false;
+      this.msg.push(l.str(p + 1, comma));
+    } else {
+      let end = l.len;
+      if (l.at(end - 1) == Char.COLON) end--;
+      if (!setLocation(fr, l.str(p, end))) return false;
+    }
+    classify(fr);
+    this.where = fr;
+    this.crash = c;
+    f.setCrash(c);
+    this.state = State.MESSAGE;
+    this.settle();
+    return true;
+  }
+
+  private message(l: Line, f: Facts): bool {
+    if (l.startsWith("note: run with `RUST_BACKTRACE=")) { this.close(); return true; }
+    if (l.startsWith("stack backtrace:")) { this.state = State.BACKTRACE; return true; }
+    if (l.isBlank() || l.startsWith("thread '") || l.startsWith("note: ") || l.startsWith("error: ") || l.startsWith("warning: ")) {
+      this.close();
+      return this.idle(l, f);
+    }
+    if (this.crash !== null && this.msg.length < MAX_MESSAGE_LINES) {
+      this.msg.push(l.str(0));
+      this.settle();
+    }
+    return true;
+  }
+
+  private backtrace(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    let cr = this.crash;
+    if (p > 0 && isDigit(l.at(p))) {
+      let n = l.readInt(p);
+      if (n >= 0 && l.at(l.end) == Char.COLON) {
+        if (cr === null) return true;
+        let c = cr;
+        let s = l.skipSpaces(l.end + 1);
+        // RUST_BACKTRACE=full: "0x55d0c2a1b2c3 - name"
+        if (l.matchAt("0x", s)) {
+          let dash = l.indexOf(" - ", s);
+          s = dash > 0 ? dash + 3 : l.len;
+        }
+        let fr = new Frame();
+        fr.index = <i32>n;
+        let name = l.trimmed(s);
+        if (name.length > 0 && name != "<unknown>") fr.fn = stripHash(name);
+        classify(fr);
+        fr.user = false; // until an "at file:line" shows it is the user's source
+        pushFrame(c.frames, fr);
+        return true;
+      }
+    }
+    if (p > 0 && l.matchAt("at ", p)) {
+      if (cr === null) return true;
+      let fs = cr.frames;
+      if (fs.length > 0) {
+        let fr = fs[fs.length - 1];
+        if (fr.file === null && setLocation(fr, l.trimmed(p + 3))) classify(fr);
+      }
+      return true;
+    }
+    if (l.startsWith("note: Some details are omitted")) { this.close(); return true; }
+    this.close();
+    return this.idle(l, f);
+  }
+
+  /** Message-derived facts, refreshed as message lines arrive. */
+  private settle(): void {
+    let c = this.crash;
+    if (c === null) return;
+    let m = this.msg;
+    c.message = m.length > 0 ? m.join("\n") : null;
+    c.summary = m.length > 0 ? m[0] : null;
+    c.kind = m.length > 0 ? kindOf(m[0]) : "panic";
+  }
+
+  /** Ends the block: the panic location stands in when the backtrace shows no frame of the user's. */
+  private close(): void {
+    let c = this.crash;
+    if (c !== null) {
+      let w = this.where;
+      if (w !== null && firstUser(c.frames) === null) {
+        if (c.frames.length == 0) w.index = 0;
+        c.frames.unshift(w);
+      }
+    }
+    this.crash = null;
+    this.where = null;
+    this.state = State.IDLE;
+  }
+}
+
+/**
+ * RUST_BACKTRACE=full symbols carry build hashes that move between builds: the `::h0123456789abcdef`
+ * suffix and the `std[e28293b1aa0f68bd]` crate disambiguators. Both are dropped.
+ */
+function stripHash(name: string): string {
+  let i = name.lastIndexOf("::h");
+  if (i > 0 && name.length - i == 19) name = name.substring(0, i);
+  let b = name.indexOf("[");
+  if (b < 0) return name;
+  let parts = new Array<string>(0);
+  let from = 0;
+  while (b >= 0) {
+    let e = b + 17;
+    if (e < name.length && name.charCodeAt(e) == Char.RBRACKET && allHex(name, b + 1, e)) {
+      parts.push(name.substring(from, b));
+      from = e + 1;
+    }
+    b = name.indexOf("[", b + 1);
+  }
+  parts.push(name.substring(from));
+  return parts.join("");
+}
+
+function allHex(s: string, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) if (!isHex(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * The class of a panic from its first message line: the text before the first ": " (the values after
+ * it move between runs: "index out of bounds: the len is 3 but the index is 7", "called `Result::unwrap()`
+ * on an `Err` value: ParseIntError { .. }", "assertion failed: x > 0"), else the whole line.
+ */
+export function kindOf(first: string): string {
+  let i = first.indexOf(": ");
+  let k = i > 0 ? first.substring(0, i) : first;
+  k = k.trim();
+  return k.length > 0 ? k : "panic";
+}
