@@ -1122,6 +1122,9 @@ run_command(const struct spec *s, int go_fd)
       environ = (char **)s->env;
       record("env", 1, "%d variable(s), host environment dropped", s->nenv);
     }
+  /* lo is brought up here, in parallel with init's mount work, while this
+   * process still holds CAP_NET_ADMIN over the new network namespace. */
+  step_loopback(s);
   cmd_drop_caps(s);
   if (s->no_new_privs)
     {
@@ -1192,11 +1195,11 @@ run_init(const struct spec *s)
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
   step_hostname(s);
-  step_loopback(s);
   /* Setup done: let the command exec. On any failure above init exits, the
-   * pipe reads EOF and the command gives up. */
-  if (write(go[1], "g", 1) != 1)
-    fail_step("fork", "releasing the command");
+   * pipe reads EOF and the command gives up. If the command already failed
+   * its own steps (EPIPE), it is reaped below and its failure reported. */
+  signal(SIGPIPE, SIG_IGN);
+  (void)!write(go[1], "g", 1);
   close(go[1]);
 
   for (;;)
