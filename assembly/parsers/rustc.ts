@@ -155,6 +155,8 @@ export class RustParser extends Parser {
 
   /** rustc's and cargo's closing lines, which are not diagnostics. */
   private summary(l: Line, f: Facts, sev: string, m: i32): bool {
+    // cargo, either severity: `warning: build failed, waiting for other jobs to finish...`
+    if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
@@ -164,7 +166,7 @@ export class RustParser extends Parser {
         if (open > 0 && l.indexOf("test", open) > 0) f.testsFor("cargo-test");
         return true;
       }
-      return l.matchAt("build failed, waiting for other jobs", m);
+      return false;
     }
     // `warning: 2 warnings emitted`, `warning: `x` (bin "x") generated 2 warnings (run `cargo fix` ...)`
     if (isDigit(l.at(m)) && l.indexOf(" emitted", m) > 0) return true;
