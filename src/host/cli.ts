@@ -27,7 +27,12 @@ async function cli(argv: string[]): Promise<number> {
     if (loader) { await showUsage(await loader(), main); return 0; }
   }
   try {
-    const { result } = await runCommand(main, { rawArgs: argv });
+    // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
+    const subs = main.subCommands as Record<string, () => Promise<Parameters<typeof runCommand>[0]>>;
+    const name = argv[0]!;
+    const load = Object.hasOwn(subs, name) ? subs[name] : undefined;
+    if (!load) throw new SbxError('E_USAGE', `unknown command ${JSON.stringify(name)}: use one of ${Object.keys(subs).join(', ')} (sbx --help)`);
+    const { result } = await runCommand(await load(), { rawArgs: argv.slice(1) });
     return typeof result === 'number' ? result : exitCodeOf(result);
   } catch (err) {
     if (err instanceof SbxError) {

@@ -1,6 +1,6 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
-import { resolve, join } from 'node:path';
+import { resolve, join, relative, isAbsolute } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { launch, type LaunchOptions, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from './errors.js';
@@ -25,6 +25,8 @@ export interface RunOptions extends ProfileOptions {
 
 export interface RunReport {
   env: RunResult;
+  /** The launcher's code when the command never ran (E_CMD_NOT_FOUND, E_NO_USERNS, ...), else null. */
+  setupCode: string | null;
   /** A note about the state directory (e.g. a corrupt last.json set aside), or null. */
   problem: string | null;
 }
@@ -41,16 +43,20 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const tree = treeFingerprint(work);
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, ...rest } = opts;
-  const launchOpts: LaunchOptions = { ...rest, work, logPath };
+  // The command never sees sbx's own state: its logs and last verdict are hidden when under the work dir.
+  const rel = relative(work, state.dir);
+  const hide = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
+  const launchOpts: LaunchOptions = { ...rest, work, logPath, hide: [...(rest.hide ?? []), ...hide] };
   const res = await launch(launchOpts);
   const o = res.outcome;
-  return recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {
+  const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {
     env.outcome = o as unknown as Record<string, unknown>;
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;
     }
   });
+  return { ...rec, setupCode: res.setupError?.code ?? null };
 }
 
 /** Runs opts.cmd in the sandbox and resolves to the run-result envelope (outcome, verdict, delta, log). */
@@ -58,10 +64,13 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   return (await runReport(opts)).env;
 }
 
-/** The exit code that mirrors the command's: its own, 128+signal when killed, 125 when it never ran. */
-export function mirrorExit(env: RunResult): number {
+/**
+ * The exit code that mirrors the command's: its own, 128+signal when killed; when it never ran, 127 for a
+ * command not found and 125 for any other set-up failure (as env(1) and container runtimes do).
+ */
+export function mirrorExit(env: RunResult, setupCode: string | null = null): number {
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
-  if (env.verdict.status === 'setup-failed') return env.verdict.setup_error?.includes('not found') ? 127 : 125;
+  if (env.verdict.status === 'setup-failed') return setupCode === 'E_CMD_NOT_FOUND' ? 127 : 125;
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
   if (o?.signal) return 128 + Math.max(signalNumber(o.signal), 0);
   return env.verdict.status === 'pass' ? 0 : 1;

@@ -19,6 +19,7 @@ export default defineCommand({
     'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
     'no-loopback': { type: 'boolean', description: 'leave lo down in the private network' },
     aslr: { type: 'boolean', description: 'keep address randomisation (runs stop being reproducible)' },
+    env: { type: 'string', description: 'set K=V in the sandbox environment (repeatable)' },
     bind: { type: 'string', description: 'bind SRC[:DST] read-write (repeatable)' },
     'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
     memory: { type: 'string', description: 'memory limit in MiB (cgroup v2, where delegated)' },
@@ -44,11 +45,22 @@ export default defineCommand({
       aslr: Boolean(args.aslr),
       bind: many('bind').map(parseMount),
       roBind: many('ro-bind').map(parseMount),
+      env: parseEnv(many('env')),
       ...(pids ? { pids } : {}),
       ...(memoryMb ? { memoryMb } : {}),
     });
     if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
     print(await loadEngine(), report.env, Boolean(args.json));
-    return { exitCode: mirrorExit(report.env) };
+    return { exitCode: mirrorExit(report.env, report.setupCode) };
   },
 });
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const i = p.indexOf('=');
+    if (i <= 0) throw new SbxError('E_USAGE', `--env ${p}: give NAME=VALUE`);
+    out[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return out;
+}
