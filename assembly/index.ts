@@ -45,6 +45,9 @@ export function feed(len: i32): void {
   let s = session;
   if (s === null) return;
   s.feed(input, len);
+  // The minimal runtime collects only when asked: once per chunk keeps garbage bounded by one chunk's
+  // worth, and costs a walk of the (small) live heap instead of a GC step on every allocation.
+  __collect();
 }
 
 /** Ends the verdict; returns the length of the verdict JSON at output(). */
@@ -54,6 +57,7 @@ export function finish(): i32 {
   if (s === null) return 0;
   s.finish(out);
   session = null;
+  __collect();
   return <i32>out.len;
 }
 
@@ -61,6 +65,7 @@ export function finish(): i32 {
 export function render(len: i32): i32 {
   out.reset();
   renderEnvelope(input, len, out);
+  __collect();
   return <i32>out.len;
 }
 
@@ -72,6 +77,7 @@ export function render(len: i32): i32 {
 export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32): i32 {
   out.reset();
   let ok = writeDelta(out, input, prevLen, input + <usize>prevLen, curLen, treeChanged, sameRuns);
+  __collect();
   return ok ? <i32>out.len : -<i32>out.len;
 }
 
@@ -83,6 +89,7 @@ export function junit(len: i32): i32 {
   out.reset();
   let t = parseJunit(input, len);
   writeTests(new JsonWriter(out), t);
+  __collect();
   return <i32>out.len;
 }
 
@@ -95,7 +102,7 @@ export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   out.reset();
   let v = parse(input, verdictLen);
   let t = parseJunit(input + <usize>verdictLen, xmlLen);
-  if (v === null || v.kind != Kind.OBJ) return 0;
+  if (v === null || v.kind != Kind.OBJ) { __collect(); return 0; }
   let w = new JsonWriter(out);
   w.beginObject();
   w.str("status", mergedStatus(v, t));
@@ -103,5 +110,6 @@ export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   writeTests(w, t);
   writeGroups(w, t);
   w.endObject();
+  __collect();
   return <i32>out.len;
 }
