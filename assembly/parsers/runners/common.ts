@@ -3,7 +3,7 @@
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Crash, Frame, MAX_FAILURES } from "../../model";
-import { classify, normPath } from "../../frames";
+import { classify, normPath, setLocation } from "../../frames";
 import { signalName } from "../../signals";
 
 /** The failure called name (the latest one), added when there is none yet. */
@@ -50,21 +50,8 @@ export function frameOfText(s: string): Frame | null {
     if (sp > 0) { fn = t.substring(0, sp).trim(); loc = t.substring(sp + 1); }
   }
   if (loc.startsWith("file://")) loc = loc.substring(7);
-  // Walk back over ":col" and ":line".
-  let nums = new Array<i32>(0);
-  let cut = loc.length;
-  for (let k = 0; k < 2; k++) {
-    let i = cut - 1;
-    while (i >= 0 && isDigit(loc.charCodeAt(i))) i--;
-    if (i == cut - 1 || i < 0 || loc.charCodeAt(i) != Char.COLON) break;
-    nums.unshift(I32.parseInt(loc.substring(i + 1, cut)));
-    cut = i;
-  }
-  if (nums.length == 0 || cut == 0) return null;
   let f = new Frame();
-  f.file = normPath(loc.substring(0, cut));
-  f.line = nums[0];
-  if (nums.length > 1) f.col = nums[1];
+  if (!setLocation(f, loc) || f.file === null || f.file!.length == 0) return null;
   if (fn !== null && fn!.length > 0) f.fn = fn;
   classify(f);
   return f;
