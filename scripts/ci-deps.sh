@@ -1,0 +1,25 @@
+#!/bin/sh
+# The Debian packages the test suites need beyond Node: a C toolchain with AddressSanitizer (gcc's
+# libasan), make, Python's pytest, and Debian's cargo/rustc (so an ordinary user, who cannot read
+# root's rustup toolchain, has one too). Idempotent and quiet: installs only what is missing, runs
+# apt-get update at most once. Run as root (CI does); anyone else only gets told what is missing.
+set -eu
+
+pkgs="gcc libc6-dev make python3 python3-pytest cargo rustc"
+
+missing=
+for p in $pkgs; do
+  st=$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "ci-deps: missing Debian packages:$missing (run me as root to install them)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+echo "ci-deps: installing$missing"
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
