@@ -6,13 +6,17 @@ const NAMES = [
   'SIGWINCH', 'SIGIO', 'SIGPWR', 'SIGSYS',
 ];
 
+const ALIASES: Record<string, string> = { SIGIOT: 'SIGABRT', SIGPOLL: 'SIGIO', SIGCLD: 'SIGCHLD' };
+
 /** 11, "11", "SEGV", "SIGSEGV", "sigsegv" → 11; anything else → -1. null/undefined → 0 (no signal). */
 export function signalNumber(sig: string | number | null | undefined): number {
   if (sig === null || sig === undefined || sig === '') return 0;
   if (typeof sig === 'number') return Number.isInteger(sig) && sig > 0 && sig < 65 ? sig : -1;
   if (/^\d+$/.test(sig)) return signalNumber(Number(sig));
   const up = sig.toUpperCase();
-  const i = NAMES.indexOf(up.startsWith('SIG') ? up : `SIG${up}`);
+  const name = up.startsWith('SIG') ? up : `SIG${up}`;
+  if (/^SIG\d+$/.test(name)) return signalNumber(Number(name.slice(3))); // SIG34, as signalName() writes it
+  const i = NAMES.indexOf(ALIASES[name] ?? name);
   return i > 0 ? i : -1;
 }
 

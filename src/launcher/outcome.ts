@@ -3,7 +3,9 @@ import { constants } from 'node:os';
 import type { Status, StatusStep } from './status.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
 
-const signalName = new Map<number, string>(Object.entries(constants.signals).map(([k, n]) => [n, k]));
+// The first name for each number: Node lists SIGABRT before its alias SIGIOT (6), SIGIO before SIGPOLL (29).
+const signalName = new Map<number, string>();
+for (const [k, n] of Object.entries(constants.signals)) if (!signalName.has(n)) signalName.set(n, k);
 export const signalString = (n: number): string => signalName.get(n) ?? `SIG${n}`;
 
 const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3;
