@@ -1,0 +1,107 @@
+// The process side of `sbx run`: a wall-clock timeout that kills the whole sandbox (background children
+// included) and returns promptly, the exit code mirroring the command's, the raw log on disk holding the
+// full output, and sbx's own state (.sbx) out of the command's reach.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { workDir, sbxRun, sbxRunAsync, hostPidsWith, logText } from './_helpers.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test('--timeout 1 with a background child: timeout, SIGKILL, exits within seconds, every process gone', async () => {
+  const tag = `${30 + (process.pid % 1000) / 1000}${Date.now() % 1000}`; // a unique "sleep 30.xxx" to look for
+  const dir = workDir();
+  const t0 = Date.now();
+  const run = sbxRunAsync(dir, ['sh', '-c', `sleep ${tag} & sleep ${tag}; echo not-reached`], ['--timeout', '1']);
+  // While it runs, its processes exist (and are visible to the host).
+  await sleep(500);
+  assert.ok(hostPidsWith(`sleep ${tag}`).length >= 2, 'both sleeps are running');
+  const r = await run;
+  const ms = Date.now() - t0;
+  const env = JSON.parse(r.out);
+  assert.is(env.verdict.status, 'timeout', r.out);
+  assert.equal(env.verdict.exit, { code: null, signal: 'SIGKILL', timed_out: true });
+  assert.is(env.outcome.timed_out, true);
+  assert.is(r.code, 137, 'exit mirrors 128 + SIGKILL');
+  assert.ok(ms < 5000, `returned after ${ms} ms`);
+  assert.ok(env.outcome.wall_ms >= 900 && env.outcome.wall_ms < 3000, `wall_ms ${env.outcome.wall_ms}`);
+  assert.not.match(logText(env), /not-reached/);
+  // The background sleep (and the foreground one) are gone: poll briefly, the pid namespace is torn down
+  // off the caller's critical path.
+  let left = hostPidsWith(`sleep ${tag}`);
+  for (let i = 0; i < 40 && left.length; i++) { await sleep(50); left = hostPidsWith(`sleep ${tag}`); }
+  assert.equal(left, [], 'no sleep survived the timeout');
+});
+
+const exits = [
+  { name: 'exit 3', cmd: ['sh', '-c', 'echo about to fail; exit 3'], code: 3, status: 'runtime-error', exit: { code: 3, signal: null } },
+  { name: 'kill -SEGV $$', cmd: ['sh', '-c', 'kill -SEGV $$'], code: 139, status: 'crash', exit: { code: null, signal: 'SIGSEGV' } },
+  { name: 'kill -ABRT $$', cmd: ['sh', '-c', 'kill -ABRT $$'], code: 134, status: 'crash', exit: { code: null, signal: 'SIGABRT' } },
+  { name: 'true', cmd: ['true'], code: 0, status: 'pass', exit: { code: 0, signal: null } },
+  { name: 'command not found', cmd: ['sbx-no-such-command'], code: 127, status: 'setup-failed', setup: /not found/ },
+  { name: 'a path that does not exist', cmd: ['./missing.sh'], code: 127, status: 'setup-failed', setup: /not found|does not exist/ },
+];
+for (const c of exits) {
+  test(`exit code mirrors the command: ${c.name} -> ${c.code} (${c.status})`, () => {
+    const r = sbxRun(workDir(), c.cmd);
+    assert.is(r.code, c.code, r.why());
+    assert.is(r.verdict.status, c.status, r.why());
+    if (c.exit) assert.equal([r.verdict.exit.code, r.verdict.exit.signal], [c.exit.code, c.exit.signal]);
+    if (c.setup) assert.match(r.verdict.setup_error ?? '', c.setup);
+    if (c.exit?.signal) assert.is(r.verdict.crash?.kind, c.exit.signal);
+  });
+}
+
+test('the rendered verdict exits the same as --json', () => {
+  const r = sbxRun(workDir(), ['sh', '-c', 'exit 7'], { json: false });
+  assert.is(r.code, 7);
+  assert.match(r.stdout, /^sbx: runtime-error · exit 7/m);
+});
+
+test('the raw log on disk holds the full output (stdout and stderr), far past the in-memory tail', () => {
+  const dir = workDir();
+  const n = 100000; // ~590 KB of stdout
+  const r = sbxRun(dir, ['sh', '-c', `seq 1 ${n}; echo on-stderr >&2; echo last-line`]);
+  assert.is(r.code, 0, r.why());
+  const log = readFileSync(r.env.log, 'utf8');
+  const lines = log.split('\n');
+  assert.ok(lines.includes('1') && lines.includes(String(n / 2)) && lines.includes(String(n)));
+  assert.ok(lines.includes('on-stderr') && lines.includes('last-line'));
+  const seqBytes = Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('').length;
+  assert.is(r.env.outcome.stdout_bytes, seqBytes + 'last-line\n'.length);
+  assert.is(r.env.outcome.stderr_bytes, 'on-stderr\n'.length);
+  assert.is(Buffer.byteLength(log), r.env.outcome.stdout_bytes + r.env.outcome.stderr_bytes);
+  assert.is(r.verdict.raw_bytes, Buffer.byteLength(log));
+  assert.ok(r.env.log.startsWith(join(dir, '.sbx', 'logs')));
+  assert.ok(r.verdict.tail.length <= 12);
+});
+
+test('.sbx is not visible to the command: it can neither read, list nor change sbx\'s state', () => {
+  const dir = workDir({ 'src.txt': 'x\n' });
+  const first = sbxRun(dir, ['true']);
+  assert.is(first.code, 0, first.why());
+  assert.ok(existsSync(join(dir, '.sbx/last.json')));
+  const before = readFileSync(join(dir, '.sbx/last.json'), 'utf8');
+  const r = sbxRun(dir, ['sh', '-c', [
+    'cat /work/.sbx/last.json /work/.sbx/history.jsonl 2>/dev/null',
+    'ls -A /work/.sbx 2>/dev/null',
+    'find /work/.sbx 2>/dev/null',
+    'echo forged > /work/.sbx/last.json 2>/dev/null && echo WROTE',
+    'rm -rf /work/.sbx 2>/dev/null',
+    'cat /work/src.txt',
+    'exit 0',
+  ].join('; ')]);
+  assert.is(r.code, 0, r.why());
+  const out = logText(r.env);
+  assert.not.match(out, /sbx\.run-result|sbx\.verdict|WROTE|\.log/, out);
+  assert.match(out, /^x$/m, 'the rest of the work dir is there');
+  // The state is intact: the previous last.json was the one this run compared against, and both runs are recorded.
+  assert.is(r.env.delta.first_run, false);
+  assert.ok(before.includes('sbx.run-result/1'));
+  assert.is(JSON.parse(readFileSync(join(dir, '.sbx/last.json'), 'utf8')).schema, 'sbx.run-result/1');
+  assert.is(readFileSync(join(dir, '.sbx/history.jsonl'), 'utf8').trim().split('\n').length, 2);
+  assert.is(readdirSync(join(dir, '.sbx/logs')).filter((f) => f.endsWith('.log')).length, 2);
+});
+
+test.run();
