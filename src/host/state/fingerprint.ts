@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, lstatSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
 
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.cache', '.pytest_cache', '.mypy_cache']);
 const MAX_FILES = 20_000;
@@ -28,6 +29,7 @@ export function treeFingerprint(work: string): string | null {
 }
 
 function gitFiles(work: string): string[] | null {
+  if (!insideGit(work)) return null;
   const r = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: work, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0 || r.error) return null;
   return r.stdout.split('\0').filter(Boolean);
@@ -49,4 +51,12 @@ function walk(work: string): string[] | null {
   };
   visit(work);
   return out;
+}
+
+/** Whether work is inside a git work tree (a .git entry in it or above): spares a git spawn elsewhere. */
+function insideGit(work: string): boolean {
+  for (let d = work; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
 }
