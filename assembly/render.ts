@@ -172,7 +172,7 @@ function tests(o: Sink, v: JValue): void {
   let failed = t.get("failed").int(0);
   let errors = t.get("errors").int(0);
   if (failed > 0) parts.push(failed.toString() + " failed");
-  if (errors > 0) parts.push(errors.toString() + " errors");
+  if (errors > 0) parts.push(errors.toString() + (errors == 1 ? " error" : " errors"));
   parts.push(t.get("passed").int(0).toString() + " passed");
   let skipped = t.get("skipped").int(0);
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
