@@ -22,6 +22,17 @@ test('the Wasm module imports only env.abort', () => {
   assert.equal(WebAssembly.Module.imports(mod), [{ module: 'env', name: 'abort', kind: 'function' }]);
 });
 
+test('sbx/engine is browser-safe: one self-contained module, no Node APIs, no imports', async () => {
+  const src = readFileSync(`${ROOT}dist/engine.js`, 'utf8');
+  assert.not.match(src, /^\s*import\s/m);
+  assert.not.match(src, /\brequire\(|node:|\bprocess\.|\bBuffer\.|__dirname|import\.meta/);
+  const byName = await import('sbx/engine');
+  assert.type(byName.createEngine, 'function');
+  const host = await import('sbx');
+  assert.type(host.run, 'function');
+  assert.type(host.createEngine, 'function');
+});
+
 test('fixtures exist in every family', () => {
   const fams = new Set(cases.map((c) => c.id.split('/')[0]));
   for (const f of ['cfamily', 'langs', 'runners']) assert.ok(fams.has(f), `no fixtures in ${f}`);
