@@ -34,25 +34,27 @@ export function launcherPath(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch');
 }
 
-let bpfFd: number | null = null;
+const bpfFds = new Map<boolean, number>();
 
 /**
  * A descriptor of an unlinked temp file holding the seccomp program, opened once per process and
  * handed to every launcher as fd 4 (it reads it with pread from offset 0). Cheaper than a pipe
  * per run, and the launcher never waits for us to write it. Null when no temp file can be made.
  */
-function seccompFd(): number | null {
-  if (bpfFd !== null) return bpfFd;
+function seccompFd(allowPtrace: boolean): number | null {
+  const known = bpfFds.get(allowPtrace);
+  if (known !== undefined) return known;
   const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
   try {
-    writeFileSync(path, seccompProgram(), { mode: 0o600, flag: 'wx' });
-    bpfFd = openSync(path, 'r');
+    writeFileSync(path, seccompProgram(allowPtrace), { mode: 0o600, flag: 'wx' });
+    const fd = openSync(path, 'r');
+    bpfFds.set(allowPtrace, fd);
+    return fd;
   } catch {
     return null;
   } finally {
     rmSync(path, { force: true });
   }
-  return bpfFd;
 }
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
@@ -118,7 +120,8 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   const statusChunks: Buffer[] = [];
 
   try {
-    const fd4 = seccomp ? (seccompFd() ?? 'pipe') : 'ignore';
+    const allowPtrace = opts.allowPtrace === true;
+    const fd4 = seccomp ? (seccompFd(allowPtrace) ?? 'pipe') : 'ignore';
     const child = spawn(bin, spec.argv, {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
       // The launcher gets no environment of ours: the command's is in the spec.
@@ -138,7 +141,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     statusPipe.on('data', (c: Buffer) => statusChunks.push(c));
     if (fd4 === 'pipe' && bpfPipe) {
       bpfPipe.on('error', () => {}); // a launcher that died early reports through its exit
-      bpfPipe.end(seccompProgram());
+      bpfPipe.end(seccompProgram(allowPtrace));
     }
 
     // Done when the report and both output streams have ended: the launcher writes the report
@@ -171,6 +174,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     if (status.proto !== LAUNCHER_PROTO)
       return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${status.proto} (version ${status.version}), this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);
     const outcome = toOutcome(status, { stdout: stdoutBytes, stderr: stderrBytes }, opts.inheritEnv !== true);
+    outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env);
     return { outcome, setupError, tail: tail.bytes(), logPath };

@@ -20,7 +20,7 @@ export function emptyApplied(reason: string | null = null): Applied {
   return {
     userns: false, pidns: false, mntns: false, netns: false, utsns: false, ipcns: false, cgroupns: false,
     pivot_root: false, ro_root: false, proc_masked: false, loopback: false, no_aslr: false,
-    no_new_privs: false, seccomp: false, env_fixed: false, setsid: false,
+    no_new_privs: false, seccomp: false, ptrace_allowed: false, env_fixed: false, setsid: false,
     rlimits: { cpu: null, nofile: null, fsize: null, nproc: null, core: null, pid_max: null },
     cgroup: { path: null, reason },
   };
@@ -56,6 +56,7 @@ export function toApplied(status: Status, envFixed: boolean): Applied {
     no_aslr: ok('no_aslr'),
     no_new_privs: ok('no_new_privs'),
     seccomp: ok('seccomp'),
+    ptrace_allowed: false, // set by launch(), which knows the policy it passed
     env_fixed: envFixed && ok('env'),
     setsid: ok('setsid'),
     rlimits,

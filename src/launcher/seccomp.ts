@@ -144,8 +144,14 @@ function assemble(prog: Insn[]): Uint8Array {
   return out;
 }
 
+/** Variants of the policy a profile may ask for. */
+export interface PolicyOptions {
+  /** Leave ptrace allowed (LeakSanitizer stops the world with it); process_vm_* stay denied. */
+  allowPtrace?: boolean;
+}
+
 /** Builds the policy's program for one architecture (process.arch naming). */
-export function buildSeccompProgram(arch: string = process.arch): Uint8Array {
+export function buildSeccompProgram(arch: string = process.arch, opts: PolicyOptions = {}): Uint8Array {
   const a = ARCHES[arch];
   if (!a) throw new Error(`seccomp: no syscall table for ${arch}`);
   const nr = (name: SyscallName): number => {
@@ -164,6 +170,7 @@ export function buildSeccompProgram(arch: string = process.arch): Uint8Array {
   if (a.x32Guard) p.push({ op: 'jge', k: X32_SYSCALL_BIT, jt: 'eperm', jf: 0 });
   // Arch-specific calls (iopl, ioperm) are absent from other tables: nothing to deny there.
   for (const name of DENY) {
+    if (name === 'ptrace' && opts.allowPtrace) continue;
     const n = a.nr[name];
     if (n !== undefined) p.push({ op: 'jeq', k: n, jt: 'eperm', jf: 0 });
   }
@@ -210,12 +217,13 @@ export function buildSeccompProgram(arch: string = process.arch): Uint8Array {
   return assemble(p);
 }
 
-let cached: Uint8Array | null = null;
+const cached = new Map<boolean, Uint8Array>();
 
-/** The program for this machine, built once per process. */
-export function seccompProgram(): Uint8Array {
-  cached ??= buildSeccompProgram();
-  return cached;
+/** The program for this machine, built once per process and variant. */
+export function seccompProgram(allowPtrace = false): Uint8Array {
+  let p = cached.get(allowPtrace);
+  if (!p) { p = buildSeccompProgram(process.arch, { allowPtrace }); cached.set(allowPtrace, p); }
+  return p;
 }
 
 /** Syscall names of the policy that have no number on `arch` (expected: x86-only calls elsewhere). */

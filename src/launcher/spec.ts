@@ -23,21 +23,22 @@ export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time z
 export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 // Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
-// stops the world with ptrace, which the seccomp policy denies; with seccomp on, leak checking is
-// off rather than failing every ASan run with "LeakSanitizer has encountered a fatal error".
-const sanitizerEnv = (seccomp: boolean): Record<string, string> => ({
+// stops the world with ptrace, which the default seccomp policy denies; there leak checking is off
+// rather than failing every ASan run with "LeakSanitizer has encountered a fatal error". With
+// --allow-ptrace (or --no-seccomp) it is on. `leaks` says whether ptrace is allowed.
+const sanitizerEnv = (leaks: boolean): Record<string, string> => ({
   ASAN_OPTIONS: [
     'abort_on_error=0', 'halt_on_error=1', 'symbolize=1', 'print_summary=1', 'color=never',
     'disable_coredump=1', 'handle_abort=1', 'allocator_may_return_null=0', 'strip_path_prefix=/work/',
-    `detect_leaks=${seccomp ? 0 : 1}`,
+    `detect_leaks=${leaks ? 1 : 0}`,
   ].join(':'),
   UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1:symbolize=1:color=never:strip_path_prefix=/work/',
   LSAN_OPTIONS: 'symbolize=1:print_suppressions=0:strip_path_prefix=/work/',
   TSAN_OPTIONS: 'halt_on_error=1:symbolize=1:second_deadlock_stack=1:color=never:strip_path_prefix=/work/',
 });
 
-/** The fixed environment of the default profile. */
-export function fixedEnv(seccomp = true): Record<string, string> {
+/** The fixed environment of the default profile; leaks: ptrace is allowed, so LeakSanitizer can run. */
+export function fixedEnv(leaks = false): Record<string, string> {
   return {
     PATH,
     HOME: '/work',
@@ -52,7 +53,7 @@ export function fixedEnv(seccomp = true): Record<string, string> {
     NO_COLOR: '1',
     PYTHONHASHSEED: '0',
     SOURCE_DATE_EPOCH,
-    ...sanitizerEnv(seccomp),
+    ...sanitizerEnv(leaks),
   };
 }
 
@@ -160,7 +161,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   const env: Record<string, string> =
     opts.inheritEnv === true
       ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
-      : fixedEnv(seccomp);
+      : fixedEnv(!seccomp || opts.allowPtrace === true);
   Object.assign(env, opts.env ?? {});
   a.push('--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);

@@ -14,6 +14,8 @@ export interface ProfileOptions {
   inheritEnv?: boolean;
   /** Install the seccomp denylist. Default true. */
   seccomp?: boolean;
+  /** Leave ptrace out of the denylist, so LeakSanitizer works (it stops the world with ptrace). Default false. */
+  allowPtrace?: boolean;
   /** Bring lo up in the private network namespace. Default true. */
   loopback?: boolean;
   /** Keep address-space randomisation (non-deterministic addresses). Default false. */
@@ -78,6 +80,8 @@ export interface Applied {
   no_aslr: boolean;
   no_new_privs: boolean;
   seccomp: boolean;
+  /** The seccomp policy left ptrace allowed (the --allow-ptrace opt-in). */
+  ptrace_allowed: boolean;
   env_fixed: boolean;
   setsid: boolean;
   rlimits: Rlimits;
