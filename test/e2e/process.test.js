@@ -3,9 +3,10 @@
 // full output, and sbx's own state (.sbx) out of the command's reach.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { workDir, sbxRun, sbxRunAsync, hostPidsWith, logText } from './_helpers.js';
+import { spawn } from 'node:child_process';
+import { CLI, workDir, sbxRun, sbxRunAsync, hostPidsWith, logText } from './_helpers.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -14,9 +15,12 @@ test('--timeout 1 with a background child: timeout, SIGKILL, exits within second
   const dir = workDir();
   const t0 = Date.now();
   const run = sbxRunAsync(dir, ['sh', '-c', `sleep ${tag} & sleep ${tag}; echo not-reached`], ['--timeout', '1']);
-  // While it runs, its processes exist (and are visible to the host).
-  await sleep(500);
-  assert.ok(hostPidsWith(`sleep ${tag}`).length >= 2, 'both sleeps are running');
+  // While it runs, its processes exist (and are visible to the host): the check below is not vacuous.
+  let done = false;
+  run.then(() => { done = true; });
+  let seen = 0;
+  while (!done && seen < 2) { seen = hostPidsWith(`sleep ${tag}`).length; await sleep(20); }
+  assert.ok(seen >= 2, 'both sleeps were seen running');
   const r = await run;
   const ms = Date.now() - t0;
   const env = JSON.parse(r.out);
@@ -33,6 +37,24 @@ test('--timeout 1 with a background child: timeout, SIGKILL, exits within second
   for (let i = 0; i < 40 && left.length; i++) { await sleep(50); left = hostPidsWith(`sleep ${tag}`); }
   assert.equal(left, [], 'no sleep survived the timeout');
 });
+
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGKILL']) {
+  test(`the caller stops sbx run with ${sig}: the sandbox and its background children go with it`, async () => {
+    const tag = `${40 + (process.pid % 1000) / 1000}${Date.now() % 1000}`;
+    const p = spawn(process.execPath, [CLI, 'run', '--work', workDir(), '--', 'sh', '-c', `sleep ${tag} & sleep ${tag}`], { stdio: 'ignore' });
+    const closed = new Promise((res) => p.on('close', (code, signal) => res({ code, signal })));
+    let seen = 0;
+    for (let i = 0; i < 250 && seen < 2; i++) { await sleep(20); seen = hostPidsWith(`sleep ${tag}`).length; }
+    assert.ok(seen >= 2, 'both sleeps were seen running');
+    p.kill(sig);
+    const t0 = Date.now();
+    await closed;
+    let left = hostPidsWith(`sleep ${tag}`);
+    for (let i = 0; i < 100 && left.length; i++) { await sleep(20); left = hostPidsWith(`sleep ${tag}`); }
+    assert.equal(left, [], `no sleep survived ${sig} to the CLI`);
+    assert.ok(Date.now() - t0 < 3000);
+  });
+}
 
 const exits = [
   { name: 'exit 3', cmd: ['sh', '-c', 'echo about to fail; exit 3'], code: 3, status: 'runtime-error', exit: { code: 3, signal: null } },
@@ -102,6 +124,18 @@ test('.sbx is not visible to the command: it can neither read, list nor change s
   assert.is(JSON.parse(readFileSync(join(dir, '.sbx/last.json'), 'utf8')).schema, 'sbx.run-result/1');
   assert.is(readFileSync(join(dir, '.sbx/history.jsonl'), 'utf8').trim().split('\n').length, 2);
   assert.is(readdirSync(join(dir, '.sbx/logs')).filter((f) => f.endsWith('.log')).length, 2);
+});
+
+test('a work dir and a bind reached through absolute symlinks work (they are resolved on the host)', () => {
+  const real = workDir({ 'in.txt': 'through the link\n' });
+  const links = workDir();
+  symlinkSync(real, join(links, 'work'));
+  symlinkSync(real, join(links, 'data'));
+  const r = sbxRun(join(links, 'work'), ['sh', '-c', 'cat /work/in.txt /data/in.txt; echo made > /work/out.txt'], { flags: ['--ro-bind', `${join(links, 'data')}:/data`] });
+  assert.is(r.code, 0, r.why());
+  assert.is(r.verdict.status, 'pass');
+  assert.is(logText(r.env), 'through the link\nthrough the link\n');
+  assert.is(readFileSync(join(real, 'out.txt'), 'utf8'), 'made\n');
 });
 
 test.run();
