@@ -2,7 +2,6 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import { launch, type LaunchOptions, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from './errors.js';
 import { loadEngine } from './load-engine.js';
@@ -47,14 +46,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // The command never sees sbx's own state: its logs and last verdict are hidden when under the work dir.
   const rel = relative(work, state.dir);
   const hide = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
-  // The launcher resolves bind sources after its pivot, where an absolute symlink (a work dir reached through
-  // a symlinked home, a ~/.cargo link) points into the new root and is not found: give it real paths.
-  const real = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
-  const mounts = (ms?: { src: string; dst: string }[]) => ms?.map((m) => ({ ...m, src: real(resolve(m.src)) }));
-  const launchOpts: LaunchOptions = {
-    ...rest, work: real(work), logPath, hide: [...(rest.hide ?? []), ...hide],
-    ...(rest.bind ? { bind: mounts(rest.bind) } : {}), ...(rest.roBind ? { roBind: mounts(rest.roBind) } : {}),
-  };
+  const launchOpts: LaunchOptions = { ...rest, work, logPath, hide: [...(rest.hide ?? []), ...hide] };
   const res = await launch(launchOpts);
   const o = res.outcome;
   const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {

@@ -1,6 +1,6 @@
 // Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
 // All policy lives here; the launcher applies what it is given and reports what took effect.
-import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
@@ -143,9 +143,11 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   }
   if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
-  a.push('--bind', work, '/work');
-  for (const m of opts.roBind ?? []) a.push('--ro-bind', resolve(m.src), m.dst);
-  for (const m of opts.bind ?? []) a.push('--bind', resolve(m.src), m.dst);
+  // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
+  // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
+  a.push('--bind', real(work), '/work');
+  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), m.dst);
+  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), m.dst);
   for (const p of opts.hide ?? []) a.push('--hide', p);
   a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
@@ -195,4 +197,8 @@ export function parseMount(s: string): { src: string; dst: string } {
   if (!src || !isAbsolute(dst))
     throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
   return { src, dst };
+}
+
+function real(p: string): string {
+  try { return realpathSync(p); } catch { return p; }
 }
