@@ -16,6 +16,8 @@ export class CargoTestParser extends Parser {
   cur: TestFailure | null = null;
   msg: string[] = [];
   inMsg: bool = false;
+  /** Inside an old-format panic message whose closing quote and location are still to come. */
+  oldOpen: bool = false;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
@@ -109,9 +111,11 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("thread '") && pan > 0) {
       let p = pan + 13;
       if (l.at(p) == Char.APOS) {
-        // Old format: panicked at 'msg', src/lib.rs:1:2
+        // Old format (rustc < 1.73): panicked at 'msg', src/lib.rs:1:2 — the message may span lines,
+        // and then the quote closes, with the location, on a later line.
         let q = l.lastIndexOf("', ");
-        if (q > p) { this.msg = [l.str(p + 1, q)]; this.loc(t, l.trimmed(q + 3)); }
+        if (q > p) { this.msg = [l.str(p + 1, q)]; this.loc(t, l.trimmed(q + 3)); this.oldOpen = false; }
+        else { this.msg = [l.str(p + 1)]; this.oldOpen = true; }
         this.inMsg = true;
         return;
       }
@@ -138,8 +142,19 @@ export class CargoTestParser extends Parser {
     }
     if (l.isBlank()) { this.inMsg = false; return; }
     let s = l.toString();
+    if (this.oldOpen) {
+      let q = l.lastIndexOf("', ");
+      if (q >= 0) {
+        this.loc(t, l.trimmed(q + 3));
+        this.oldOpen = false;
+        s = l.str(0, q);
+        // `right: `5`: amounts are absolute` — the assert's own message follows the values.
+        let tail = s.indexOf("`: ");
+        if (tail >= 0 && s.trim().startsWith("right: ")) { if (this.msg.length < 6) this.msg.push(s.substring(tail + 3)); s = s.substring(0, tail + 1); }
+      }
+    }
     let tr = s.trim();
-    if (tr.startsWith("left: ")) t.actual = tr.substring(6);
+    if (tr.startsWith("left: ")) t.actual = tr.endsWith(",") ? tr.substring(6, tr.length - 1) : tr.substring(6);
     else if (tr.startsWith("right: ")) t.expected = tr.substring(7);
     if (this.msg.length < 6) this.msg.push(tr);
   }
@@ -163,6 +178,7 @@ export class CargoTestParser extends Parser {
     this.cur = null;
     this.msg = [];
     this.inMsg = false;
+    this.oldOpen = false;
   }
 
   /** `test result: FAILED. 1 passed; 4 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s` */
