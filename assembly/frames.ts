@@ -31,9 +31,17 @@ const RUNTIME_PATHS: string[] = [
 
 const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]"];
 
+// Sanitizer runtimes (compiler-rt and libsanitizer) name every function they own with a reserved
+// "__<runtime>" stem: interceptors (`__asan_memcpy`, `__interceptor_malloc`, `___interceptor_free`),
+// reporting hooks (`__ubsan_handle_add_overflow`, `__sanitizer_print_stack_trace`) and C++ namespaces
+// (`__asan::Allocator::Allocate`, `__lsan::ScanRangeForPointers`). See isSanitizerRuntimeFn.
+const SANITIZER_STEMS: string[] = [
+  "asan", "hwasan", "lsan", "tsan", "msan", "dfsan", "ubsan", "nsan", "rtsan", "tysan", "memprof",
+  "sanitizer", "interceptor", "interception", "scudo", "cfi", "safestack", "xray",
+];
+
 const RUNTIME_FUNCS: string[] = [
-  "__asan", "__lsan", "__tsan", "__msan", "__ubsan", "__sanitizer", "__interceptor_", "__interceptor",
-  "___interceptor_", "__libc_", "_start", "__GI_", "__pthread", "start_thread", "clone", "__clone",
+  "__libc_", "_start", "__GI_", "__pthread", "start_thread", "clone", "__clone",
   "std::", "core::", "alloc::", "__rust_", "rust_begin_unwind", "rust_panic", "__cxa_", "__gnu_cxx::",
   "runtime.", "testing.tRunner", "operator new", "operator delete", "malloc", "calloc", "realloc", "free",
   "raise", "abort", "__assert_fail", "__GI_raise", "__GI_abort", "__pthread_kill",
@@ -56,6 +64,7 @@ export function classify(f: Frame): void {
   }
   if (user && f.fn !== null) {
     let fn = f.fn!;
+    if (isSanitizerRuntimeFn(fn)) user = false;
     for (let i = 0; i < RUNTIME_FUNCS.length; i++) {
       let r = RUNTIME_FUNCS[i];
       if (fn.startsWith(r) && (fn.length == r.length || !isIdentChar(fn.charCodeAt(r.length)) || r.endsWith("_") || r.endsWith(".") || r.endsWith(":"))) {
@@ -68,6 +77,28 @@ export function classify(f: Frame): void {
   // A frame known only by its module (no source line) is user code only if the module is the program.
   if (user && f.file === null && f.module !== null && f.module!.includes(".so")) user = false;
   f.user = user;
+}
+
+/**
+ * True for a sanitizer runtime's own function: two or more leading underscores, a stem from
+ * SANITIZER_STEMS, then the end of the name, "_" or "::" (`__asan_memcpy`, `___interceptor_free`,
+ * `__asan::asan_malloc`), but not a user name that merely starts with the stem (`__asanity_check`).
+ */
+function isSanitizerRuntimeFn(fn: string): bool {
+  let n = fn.length;
+  if (n < 3 || fn.charCodeAt(0) != Char.UNDERSCORE || fn.charCodeAt(1) != Char.UNDERSCORE) return false;
+  let i = 2;
+  while (i < n && fn.charCodeAt(i) == Char.UNDERSCORE) i++;
+  for (let k = 0; k < SANITIZER_STEMS.length; k++) {
+    let stem = SANITIZER_STEMS[k];
+    let end = i + stem.length;
+    if (end > n || fn.substring(i, end) != stem) continue;
+    if (end == n) return true;
+    let c = fn.charCodeAt(end);
+    if (c == Char.UNDERSCORE) return true;
+    if (c == Char.COLON && end + 1 < n && fn.charCodeAt(end + 1) == Char.COLON) return true;
+  }
+  return false;
 }
 
 function isIdentChar(c: i32): bool {
