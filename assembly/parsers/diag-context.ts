@@ -30,10 +30,15 @@ export class DiagContext {
     this.prefix = d.length > 0 && !d.endsWith("/") ? d + "/" : d;
   }
 
-  /** A path as printed, made relative to the log's root (absolute and <built-in> paths stay). */
+  /**
+   * A path as printed, made relative to the log's root. Only a relative path is joined to make's
+   * directory: an absolute one (cmake hands the compiler `/work/src/a.c`) already names its file, so it
+   * is only normalised (the work dir stripped) and never prefixed; `<built-in>` stays as it is.
+   */
   resolve(p: string): string {
+    let absolute = p.startsWith("/");
     let q = normPath(p);
-    if (this.prefix.length == 0 || q.length == 0 || q.startsWith("/") || q.startsWith("<")) return q;
+    if (absolute || this.prefix.length == 0 || q.length == 0 || q.startsWith("<")) return q;
     return this.prefix + q;
   }
 }
