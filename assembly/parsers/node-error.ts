@@ -96,12 +96,14 @@ export class NodeErrorParser extends Parser {
     while (i > 0 && isDigit(l.at(i))) i--;
     if (i <= 0 || l.at(i) != Char.COLON) return false;
     if (l.indexOfByte(Char.SPACE) >= 0 || l.indexOfByte(Char.TAB) >= 0) return false;
-    let ok = l.startsWith("node:");
+    let pseudo = isPseudoScript(l, i);
+    let ok = pseudo || l.startsWith("node:");
     for (let k = 0; !ok && k < SOURCE_EXTS.length; k++) ok = l.matchAt(SOURCE_EXTS[k], i - SOURCE_EXTS[k].length);
     if (!ok) return false;
     this.skim = f.crash !== null || !reportIsFatal(f);
     this.where = null;
-    if (!this.skim) {
+    // A pseudo-script has no file the user can open: the crash's user frame comes from its stack only.
+    if (!this.skim && !pseudo) {
       let fr = new Frame();
       let loc = l.str(0, l.len);
       if (loc.startsWith("file://")) loc = loc.substring(7);
@@ -264,6 +266,19 @@ export class NodeErrorParser extends Parser {
     this.skim = false;
     this.state = State.IDLE;
   }
+}
+
+/**
+ * True when bytes [0, colon) of a header name one of V8's pseudo-scripts rather than a file: the JSON
+ * text a `JSON.parse` failed on (`<anonymous_script>`), other `<...>` sources, and Node's `[eval]` /
+ * `[stdin]` / `[eval]-wrapper` inputs (`node -e`, `node -`) and `vm` scripts (`evalmachine.<anonymous>`).
+ */
+function isPseudoScript(l: Line, colon: i32): bool {
+  if (colon < 3) return false;
+  let c0 = l.at(0);
+  if (c0 == Char.LT) return l.at(colon - 1) == Char.GT;
+  if (c0 == Char.LBRACKET) { let r = l.indexOfByte(Char.RBRACKET); return r > 1 && r < colon; }
+  return l.startsWith("evalmachine.<");
 }
 
 /**
