@@ -34,15 +34,20 @@ export class TscParser extends Parser {
     if (isSpace(c0)) {
       if (st == State.PLAIN || st == State.TABLE) return true; // message chain; `     3  app.ts:3`
       if (st != State.PRETTY) return false;
-      // squiggle, or related information: `  src/b.ts:1:14` then its source and message lines
+      // squiggle, or related information: `  src/b.ts:1:14` alone (its source and message lines follow)
+      // or, from newer compilers, `  src/b.ts:1:14 - 'x' is declared here.` with the message inline
       let p = l.skipSpaces(0);
       let c = l.at(p);
-      if (c != Char.TILDE && !isDigit(c) && l.indexOfByte(Char.SPACE, p) < 0 && isDigit(l.at(n - 1))) {
+      if (c == Char.TILDE || isDigit(c)) return true;
+      let sp = l.indexOfByte(Char.SPACE, p);
+      let e = sp < 0 ? n : sp;
+      if (e > p && isDigit(l.at(e - 1)) && (sp < 0 || l.matchAt(" - ", sp))) {
         let d = new Diagnostic();
-        if (readLoc(l, p, n, d, this.ctx)) {
+        if (readLoc(l, p, e, d, this.ctx)) {
           d.tool = "tsc";
           d.severity = "note";
-          d.message = "related location";
+          let m = sp < 0 ? "" : l.trimmed(sp + 3);
+          d.message = m.length > 0 ? m : "related location";
           addNote(f, this.last, d);
         }
       }
