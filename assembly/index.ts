@@ -18,6 +18,8 @@ const out = new Sink(1 << 16);
 const splitter = new Splitter();
 const tail = new Tail();
 let session: Session | null = null;
+const COLLECT_EVERY = 1 << 20;
+let uncollected = 0;
 
 /** A buffer of at least len bytes for the next call's input (valid until the next alloc). */
 export function alloc(len: i32): usize {
@@ -45,9 +47,10 @@ export function feed(len: i32): void {
   let s = session;
   if (s === null) return;
   s.feed(input, len);
-  // The minimal runtime collects only when asked: once per chunk keeps garbage bounded by one chunk's
-  // worth, and costs a walk of the (small) live heap instead of a GC step on every allocation.
-  __collect();
+  // The minimal runtime collects only when asked: once per MiB fed keeps garbage bounded by that much
+  // input's worth, and costs a walk of the (small) live heap instead of a GC step on every allocation.
+  uncollected += len;
+  if (uncollected >= COLLECT_EVERY) { __collect(); uncollected = 0; }
 }
 
 /** Ends the verdict; returns the length of the verdict JSON at output(). */
@@ -58,6 +61,7 @@ export function finish(): i32 {
   s.finish(out);
   session = null;
   __collect();
+  uncollected = 0;
   return <i32>out.len;
 }
 

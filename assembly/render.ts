@@ -177,19 +177,16 @@ function tests(o: Sink, v: JValue): void {
   let skipped = t.get("skipped").int(0);
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
   nl(o, "tests: " + parts.join(", ") + " (" + t.get("runner").str() + ")");
-  // Members of a group of identical failures render once, as the group.
+  // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.get("error_groups");
   let grouped = new Set<string>();
-  for (let g = 0; g < groups.length; g++) {
-    let names = groups.at(g).get("tests");
-    for (let k = 0; k < names.length; k++) grouped.add(names.at(k).str());
-  }
+  for (let g = 0; g < groups.length; g++) grouped.add(failureKey(groups.at(g)));
   let fs = t.get("failures");
   let shown = 0;
   for (let i = 0; i < fs.length; i++) {
     let f = fs.at(i);
     let name = f.get("name").str();
-    if (grouped.has(name)) continue;
+    if (grouped.has(failureKey(f))) continue;
     if (shown++ >= MAX_FAILURES_SHOWN) continue;
     let where = loc(f);
     nl(o, "  FAIL " + name + (where.length > 0 ? "  " + where : ""));
@@ -213,6 +210,11 @@ function tests(o: Sink, v: JValue): void {
     nl(o, "  " + count.toString() + "× same failure" + (where.length > 0 ? " at " + where : "") + ": " + gr.get("message").str().split("\n")[0]);
     nl(o, "       " + list.join(", ") + more);
   }
+}
+
+/** What makes failures "the same" (verdict.ts groups on it too): message and location. */
+function failureKey(f: JValue): string {
+  return f.get("message").str() + "\u0000" + f.get("file").str() + ":" + f.get("line").int().toString();
 }
 
 function tailBlock(o: Sink, v: JValue): void {

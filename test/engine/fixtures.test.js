@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import { createEngine } from '../../dist/engine.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listCases, compare } from '../helpers/fixtures.js';
+import { listCases, compare, compareRender } from '../helpers/fixtures.js';
 
 const engine = await createEngine();
 const only = process.env.SBX_FIXTURE;
@@ -15,7 +15,7 @@ for (const c of listCases()) {
     // junit-* cases: expect.json describes the report (as `sbx verdict --junit report.xml` merges it).
     const report = join(c.dir, 'report.xml');
     if (existsSync(report)) env = engine.mergeJunit(env, readFileSync(report));
-    const bad = compare(env.verdict, c.expect);
+    const bad = [...compare(env.verdict, c.expect), ...(c.expect.render || c.expect.render_absent ? compareRender(engine.render(env), c.expect) : [])];
     if (bad.length) throw new Error(`${c.id}:\n  ${bad.join('\n  ')}`);
   });
 }

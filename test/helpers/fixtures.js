@@ -79,7 +79,22 @@ export function compare(verdict, expect) {
       }
     }
   }
+  if (expect.error_groups !== undefined) {
+    for (const g of expect.error_groups) {
+      const a = verdict.error_groups.find((x) => strip(x.file) === strip(g.file) && x.line === g.line);
+      if (!a) bad.push(`error_groups: no group at ${g.file}:${g.line} (got ${JSON.stringify(verdict.error_groups.map((x) => `${x.count}× ${x.file}:${x.line}`))})`);
+      else if (g.count !== undefined && a.count !== g.count) bad.push(`error_groups ${g.file}:${g.line}: count ${a.count}, expected ${g.count}`);
+    }
+  }
   return bad;
+}
+
+/** Text the rendering must contain (expect.render) or must not (expect.render_absent). */
+export function compareRender(text, expect) {
+  return [
+    ...(expect.render ?? []).filter((s) => !text.includes(s)).map((s) => `render: ${JSON.stringify(s)} not in:\n${text}`),
+    ...(expect.render_absent ?? []).filter((s) => text.includes(s)).map((s) => `render: ${JSON.stringify(s)} should not be in:\n${text}`),
+  ];
 }
 
 function frameEq(bad, what, actual, expected) {
