@@ -44,6 +44,7 @@ export function compare(verdict, expect) {
     else if (!c) bad.push(`crash: got null, expected ${expect.crash.tool} ${expect.crash.kind}`);
     else {
       for (const k of ['tool', 'kind', 'access', 'size']) eq(`crash.${k}`, c[k], expect.crash[k]);
+      if (expect.crash.message !== undefined && !(c.message ?? '').includes(expect.crash.message)) bad.push(`crash.message: ${JSON.stringify(c.message)} lacks ${JSON.stringify(expect.crash.message)}`);
       frameEq(bad, 'crash.first_user_frame', c.first_user_frame, expect.crash.first_user_frame);
       frameEq(bad, 'crash.alloc_top', c.alloc_frames.find((f) => f.user) ?? null, expect.crash.alloc_top);
       frameEq(bad, 'crash.free_top', c.free_frames.find((f) => f.user) ?? null, expect.crash.free_top);
