@@ -132,7 +132,8 @@ export class RustParser extends Parser {
     }
     if (code === null) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
-      if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.indexOf(" target failed", m) >= 0 ||
+      if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
+          l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));

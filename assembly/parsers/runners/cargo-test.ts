@@ -2,6 +2,10 @@
 // with the panic (`thread 'name' panicked at src/lib.rs:45:9:` + message, left/right), the `failures:` list,
 // and one `test result:` line per test binary (summed). A binary killed by a signal mid-suite
 // (`process didn't exit successfully: ... (signal: 6, SIGABRT: ...)`) is a crash with the tests so far.
+// With `--nocapture` there are no blocks: the panic is printed, outside any block, before its test's
+// `... FAILED` line, in a thread named after the test; it is kept aside until that test is seen to fail
+// (a `should_panic` test panics too, and passes). Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
+// the program rustdoc generated, not of the file: their location is the doc-test's own line.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
@@ -22,6 +26,10 @@ export class CargoTestParser extends Parser {
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
   running: string | null = null;
+  /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
+  loose: bool = false;
+  /** Those panics, by thread (test) name, until their test's result line. */
+  panics: TestFailure[] = [];
 
   busy(): bool { return this.inBlock; }
 
@@ -34,9 +42,19 @@ export class CargoTestParser extends Parser {
       else { this.blockLine(l); return true; }
       c = l.at(0);
     }
+    if (this.loose) {
+      if (!(c == 0x74 /* t */ && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
+          l.startsWith("running ") || l.startsWith("---- "))) {
+        this.blockLine(l);
+        if (!this.inMsg) this.endLoose();
+        return true;
+      }
+      this.endLoose();
+    }
     if (c == 0x74 /* t */) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
       if (l.startsWith("test ")) return this.testLine(l, f);
+      if (this.seen && l.startsWith("thread '")) return this.loosePanic(l);
       return false;
     }
     if (c == 0x72 /* r */ && l.startsWith("running ")) {
@@ -58,7 +76,7 @@ export class CargoTestParser extends Parser {
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) return true;
-    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: ") && l.contains(" targets failed:")) return true;
+    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ") || l.startsWith("error: ") && l.contains(" targets failed:")) return true;
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
     if (l.matchAt("process didn't exit successfully: ", p)) {
@@ -88,10 +106,44 @@ export class CargoTestParser extends Parser {
     let t = f.testsFor("cargo-test");
     this.seen = true;
     if (res == "ok") { this.running = null; this.bp++; }
-    else if (res == "FAILED") { failureNamed(t, name); this.running = null; this.bf++; }
+    else if (res == "FAILED") { this.adopt(failureNamed(t, name)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureNamed(t, name); }
     return true;
+  }
+
+  /** `thread 'tests::x' panicked at src/lib.rs:4:5:` outside a block: a test's panic under --nocapture. */
+  private loosePanic(l: Line): bool {
+    let q = l.indexOfByte(Char.APOS, 8);
+    if (q <= 8 || l.indexOf(" panicked at ", q) < 0) return false;
+    let name = l.str(8, q);
+    // Not a test's thread: the harness's own, or one the test spawned without a name.
+    if (name == "main" || name == "<unnamed>") return false;
+    let t = new TestFailure();
+    t.name = name;
+    if (this.panics.length < 64) this.panics.push(t);
+    this.cur = t;
+    this.msg = [];
+    this.loose = true;
+    this.blockLine(l);
+    return true;
+  }
+
+  private endLoose(): void {
+    this.loose = false;
+    this.endBlock();
+  }
+
+  /** Gives a failing test the panic its thread printed earlier (--nocapture), unless a block already did. */
+  private adopt(tf: TestFailure): void {
+    if (tf.file !== null || tf.message.length > 0) return;
+    let ps = this.panics;
+    for (let i = ps.length - 1; i >= 0; i--) {
+      let p = ps[i];
+      if (p.name != tf.name) continue;
+      tf.file = p.file; tf.line = p.line; tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
+      return;
+    }
   }
 
   private block(l: Line, f: Facts): void {
@@ -175,6 +227,7 @@ export class CargoTestParser extends Parser {
   private endBlock(): void {
     let t = this.cur;
     if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    if (t !== null) docTestLocation(t);
     this.cur = null;
     this.msg = [];
     this.inMsg = false;
@@ -206,4 +259,17 @@ export class CargoTestParser extends Parser {
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
+}
+
+/** `src/lib.rs - to_celsius (line 14)`: a doc-test is located at its own line of its file. */
+function docTestLocation(t: TestFailure): void {
+  let n = t.name;
+  if (!n.endsWith(")")) return;
+  let dash = n.indexOf(" - ");
+  let at = n.lastIndexOf(" (line ");
+  if (dash <= 0 || at < dash) return;
+  let k = I32.parseInt(n.substring(at + 7, n.length - 1));
+  if (k <= 0) return;
+  t.file = normPath(n.substring(0, dash));
+  t.line = k;
 }

@@ -1,19 +1,53 @@
 // Hand-rolled check scripts and C test programs: `PASS name`, `FAIL name: expected X, got Y`,
 // `name: expected: X got: Y`, an optional `(file.c:21)` at the end, and a closing `N failed` /
-// `N check(s) failed` line. Runs last among the runners: its line shapes are the most generic.
+// `N check(s) failed` / `3 of 4 checks failed` line. Also `ok: name` / `not ok: name (detail)`, and
+// `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message.
+// Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts } from "../../model";
+import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 
+/** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
+const MARK_LEAD = 0xE2;
+const MARK_SECOND = 0x9C;
+const enum Mark { CHECK = 0x93, HEAVY_CHECK = 0x94, HEAVY_X = 0x96, BALLOT_X = 0x97, HEAVY_BALLOT_X = 0x98 }
+
 export class CheckScriptParser extends Parser {
   seen: bool = false;
   passed: i64 = 0; failed: i64 = 0;
+  /** The `✗ name` failure whose more-indented detail lines follow, and the mark's indent. */
+  detail: TestFailure | null = null;
+  detailIndent: i32 = 0;
+
+  busy(): bool { return this.detail !== null; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    let d = this.detail;
+    if (d !== null) {
+      let p = l.skipSpaces(0);
+      if (p > this.detailIndent && p < l.len) {
+        let s = l.trimmed(p);
+        if (d.message.length == 0) d.message = s;
+        else if (d.message.split("\n").length < 4) d.message = d.message + "\n" + s;
+        return true;
+      }
+      this.detail = null;
+    }
+    if (c == Char.SPACE || c == MARK_LEAD) {
+      let p = l.skipSpaces(0);
+      if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
+    }
+    if (c == 0x6F /* o */ && l.matchAt("ok: ", 0)) {
+      // (`ok: [host]` is Ansible's task result, not a check.)
+      if (l.at(4) == Char.LBRACKET || l.len == 4) return false;
+      this.seen = true; this.passed++; f.testsFor("check-script");
+      return true;
+    }
+    if (c == 0x6E /* n */ && l.matchAt("not ok: ", 0)) return this.notOk(l, f);
     if (c == 0x50 /* P */ && l.matchAt("PASS ", 0)) {
       let e = identEnd(l, 5);
       if (e == 5 || (e < l.len && l.at(e) != Char.COLON)) return false;
@@ -37,10 +71,47 @@ export class CheckScriptParser extends Parser {
     }
     if (this.seen && isDigit(c)) {
       l.readInt(0);
-      let r = l.str(l.end);
+      let e = l.end;
+      // `3 of 4 checks failed`
+      if (l.matchAt(" of ", e) && l.readInt(e + 4) >= 0) e = l.end;
+      let r = l.str(e);
       if (r == " failed" || r == " check(s) failed" || r == " checks failed" || r == " test(s) failed" || r == " tests failed" || r == " passed") return true;
     }
     return false;
+  }
+
+  /** `  ✓ port is set`, `  ✗ port is unprivileged` (its detail on the more-indented lines below). */
+  private mark(l: Line, f: Facts, p: i32): bool {
+    let k = l.at(p + 2);
+    let ok = k == Mark.CHECK || k == Mark.HEAVY_CHECK;
+    if (!ok && k != Mark.BALLOT_X && k != Mark.HEAVY_BALLOT_X && k != Mark.HEAVY_X) return false;
+    let name = l.trimmed(p + 4);
+    if (name.length == 0) return false;
+    this.seen = true;
+    let t = f.testsFor("check-script");
+    if (ok) { this.passed++; return true; }
+    this.failed++;
+    this.detail = failureNamed(t, name);
+    this.detailIndent = p;
+    return true;
+  }
+
+  /** `not ok: bundle under 1 kB (dist/app.js is 2070 bytes)`: the parenthesised tail is the message. */
+  private notOk(l: Line, f: Facts): bool {
+    let a = l.skipSpaces(8);
+    if (a >= l.len) return false;
+    this.seen = true;
+    this.failed++;
+    let end = l.len;
+    while (end > a && l.at(end - 1) == Char.SPACE) end--;
+    let open = l.at(end - 1) == Char.RPAREN ? groupStart(l, end - 1) : -1;
+    if (open > a && l.at(open - 1) == Char.SPACE) {
+      let t = failureNamed(f.testsFor("check-script"), l.trimmed(a, open));
+      t.message = l.trimmed(open + 1, end - 1);
+    } else {
+      failureNamed(f.testsFor("check-script"), l.trimmed(a, end));
+    }
+    return true;
   }
 
   private fail(l: Line, f: Facts, name: string, p: i32): void {
@@ -85,6 +156,17 @@ export class CheckScriptParser extends Parser {
     if (t.runner != "check-script") return;
     t.passed = this.passed; t.failed = this.failed;
   }
+}
+
+/** The `(` that opens the group closed by the `)` at close, or -1. */
+function groupStart(l: Line, close: i32): i32 {
+  let depth = 0;
+  for (let i = close; i >= 0; i--) {
+    let c = l.at(i);
+    if (c == Char.RPAREN) depth++;
+    else if (c == Char.LPAREN && --depth == 0) return i;
+  }
+  return -1;
 }
 
 function isIdentStart(c: i32): bool { return isIdent(c) && !isDigit(c); }

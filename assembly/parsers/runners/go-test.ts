@@ -6,7 +6,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
-import { classify, normPath } from "../../frames";
+import { classify, normPath, firstUser } from "../../frames";
 import { failureNamed, foreignLine } from "./common";
 
 const enum Res { PASS, FAIL, SKIP }
@@ -202,6 +202,13 @@ export class GoTestParser extends Parser {
           if (this.logName[k] != name) continue;
           tf.file = this.logFile[k]; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
           break;
+        }
+        // `testing.go:1319: race detected during execution of test`: the testing package's own report, not
+        // a line of the user's; the race (the crash) says where in the user's code it happened.
+        if (tf.file !== null && tf.file! == "testing.go") {
+          let u = f.crash !== null ? firstUser(f.crash!.frames) : null;
+          tf.file = u !== null ? u.file : null;
+          tf.line = u !== null ? u.line : -1;
         }
       }
     }

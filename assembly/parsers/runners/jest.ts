@@ -2,9 +2,11 @@
 // Received, a code frame, `at fn (file:line:col)` frames), `Tests:       3 failed, 1 skipped, 4 passed, 8 total`.
 // Vitest: ` RUN  v3`, the ✓/×/↓ tree, ` FAIL  file > a > b` blocks (message, `❯ file:line:col` frames, code
 // frame), `      Tests  3 failed | 3 passed | 1 skipped (7)`. The failure's file:line is the innermost user frame.
+// A test with several failed assertions (`expect.soft`) gets one block per assertion, all under its name:
+// the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, Tests, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine } from "./common";
 
@@ -65,7 +67,7 @@ export class JestParser extends Parser {
       this.end();
       let name = l.trimmed(p + BULLET.byteLength);
       if (name == "Console") return true;
-      this.cur = failureNamed(f.testsFor("jest"), name);
+      this.cur = this.blockFor(f.testsFor("jest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
     }
@@ -98,7 +100,7 @@ export class JestParser extends Parser {
       let s = l.trimmed(p + 5);
       let gt = s.indexOf(" > ");
       let name = s.substring(gt + 3);
-      this.cur = failureNamed(f.testsFor("vitest"), name);
+      this.cur = this.blockFor(f.testsFor("vitest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
     }
@@ -109,6 +111,15 @@ export class JestParser extends Parser {
     }
     if (matchBytes(l, ARROW, p) || matchBytes(l, CHECK, p) || matchBytes(l, CROSS, p) || matchBytes(l, DOWN, p) || matchBytes(l, RARROW, p)) return true;
     return false;
+  }
+
+  /** The failure a block describes; a throwaway one when an earlier block of the same test already did. */
+  private blockFor(t: Tests, name: string): TestFailure {
+    let tf = failureNamed(t, name);
+    if (tf.message.length == 0 && tf.file === null) return tf;
+    let spare = new TestFailure();
+    spare.name = name;
+    return spare;
   }
 
   /** A line inside a failure block: message, Expected/Received, code frame, stack frames. */

@@ -2,9 +2,14 @@
 // sections (`____ name ____` blocks, `E   ` lines, `file.py:14: AssertionError` locations), the short
 // test summary (`FAILED id - msg`), and the final `N failed, M passed in 1.0s` line. A faulthandler dump
 // (`Fatal Python error: Aborted`) mid-suite is a crash with the tests seen so far.
+// Other --tb styles: `--tb=native` blocks hold a plain Python traceback (frames, then the exception line);
+// `--tb=line` has no `____ name ____` headers, each failure being its `E` lines closed by one
+// `file.py:16: message` line. A block without a node id takes it from the short summary, or else from
+// the progress lines: failures are reported in the order they ran, so the k-th failure block is the
+// k-th `F` of the progress.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame } from "../../model";
+import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine } from "./common";
@@ -21,6 +26,20 @@ class Block {
   anyFile: string | null = null;
   anyLine: i32 = -1;
   firstFile: string | null = null;
+  /** --tb=line: no header; the location line closes the block. */
+  headerless: bool = false;
+  closed: bool = false;
+  /** The message a --tb=line location line ends with (`file.py:16: AssertionError: assert ...`). */
+  locMsg: string | null = null;
+  /** --tb=native: a Python traceback; its exception line (and indented continuation) is the message. */
+  native: bool = false;
+  exc: string[] = [];
+  excOpen: bool = false;
+  /** A `---- Captured stdout call ----` section began: the test's own output follows. */
+  captured: bool = false;
+  /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
+  firstText: string | null = null;
+  nonBlank: i32 = 0;
 }
 
 export class PytestParser extends Parser {
@@ -37,6 +56,9 @@ export class PytestParser extends Parser {
   // Progress counts, used only when the run ends without its summary line (a crash).
   pPassed: i64 = 0; pFailed: i64 = 0; pErrors: i64 = 0; pSkipped: i64 = 0;
   progressFile: string = "";
+  /** What the progress says each failure (`F`) and error (`E`) was, in run order: a node id or a file. */
+  pFails: string[] = [];
+  pErrs: string[] = [];
   fatal: string | null = null;
   fatalFrames: Frame[] = [];
 
@@ -131,8 +153,8 @@ export class PytestParser extends Parser {
       if (id.includes("::")) {
         // -v: one test per line.
         if (word.startsWith("PASSED")) this.pPassed++;
-        else if (word.startsWith("FAILED")) this.pFailed++;
-        else if (word.startsWith("ERROR")) this.pErrors++;
+        else if (word.startsWith("FAILED")) { this.pFailed++; this.note(this.pFails, id); }
+        else if (word.startsWith("ERROR")) { this.pErrors++; this.note(this.pErrs, id); }
         else if (word.startsWith("SKIPPED")) this.pSkipped++;
         this.progressFile = id;
         start = -1;
@@ -145,8 +167,8 @@ export class PytestParser extends Parser {
       for (let i = start; i < end; i++) {
         let c = l.at(i);
         if (c == Char.DOT) this.pPassed++;
-        else if (c == 0x46 /* F */) this.pFailed++;
-        else if (c == 0x45 /* E */) this.pErrors++;
+        else if (c == 0x46 /* F */) { this.pFailed++; this.note(this.pFails, this.progressFile); }
+        else if (c == 0x45 /* E */) { this.pErrors++; this.note(this.pErrs, this.progressFile); }
         else if (c == 0x73 /* s */) this.pSkipped++;
         else if (c == Char.SPACE || c == 0x78 /* x */ || c == Char.X) continue;
         else if (fatal < 0) return false;
@@ -159,6 +181,10 @@ export class PytestParser extends Parser {
       this.sec = Sec.FATAL;
     }
     return true;
+  }
+
+  private note(to: string[], what: string): void {
+    if (to.length < MAX_FAILURES) to.push(what);
   }
 
   /** The faulthandler dump: `Current thread 0x... (most recent call first):` and `  File "x.py", line N in fn`. */
@@ -186,8 +212,21 @@ export class PytestParser extends Parser {
 
   private blockLine(l: Line): void {
     let b = this.cur;
-    if (b === null) return;
     let c = l.at(0);
+    if (b === null || b.closed) {
+      // --tb=line: a failure without a header starts at its first line.
+      if (l.isBlank()) return;
+      let nb = new Block();
+      nb.headerless = true;
+      nb.error = this.sec == Sec.ERRORS;
+      this.blocks.push(nb);
+      this.cur = nb;
+      b = nb;
+    }
+    if (b.captured) return;
+    if (c == Char.MINUS && l.at(1) == Char.MINUS && l.indexOf(" Captured ") > 0) { b.captured = true; return; }
+    if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
+    if (b.native || c == 0x54 /* T */ && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == 0x45 /* E */ && (l.at(1) == Char.SPACE || l.len == 1)) {
       if (b.elines.length < 6) {
         let s = l.trimmed(1);
@@ -206,6 +245,37 @@ export class PytestParser extends Parser {
     b.anyFile = file; b.anyLine = <i32>n;
     if (b.firstFile === null) b.firstFile = file;
     if (isUserFile(file)) { b.userFile = file; b.userLine = <i32>n; }
+    if (b.headerless) {
+      b.closed = true;
+      let m = l.trimmed(l.end + 1);
+      if (m.length > 0) b.locMsg = m;
+    }
+  }
+
+  /** A --tb=native block: `Traceback (most recent call last):`, `  File "x.py", line 3, in f`, `ValueError: ..`. */
+  private nativeLine(b: Block, l: Line): void {
+    let c = l.at(0);
+    if (c == 0x54 /* T */ && l.startsWith("Traceback (most recent call last)")) {
+      // A chained exception's traceback: the last one is the failure's.
+      b.native = true;
+      b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
+      b.exc = []; b.excOpen = false;
+      return;
+    }
+    if (l.isBlank()) { b.excOpen = false; return; }
+    if (c == Char.SPACE) {
+      if (b.excOpen) { if (b.exc.length < 4) b.exc.push(l.trimmed(0)); return; }
+      let fr = pyFrame(l);
+      if (fr === null || fr.file === null) return;
+      b.anyFile = fr.file; b.anyLine = fr.line;
+      if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
+      return;
+    }
+    if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) {
+      b.excOpen = false;
+      return;
+    }
+    if (b.exc.length == 0 || b.excOpen) { if (b.exc.length < 4) b.exc.push(l.trimmed(0)); b.excOpen = true; }
   }
 
   private summaryLine(l: Line): bool {
@@ -227,22 +297,42 @@ export class PytestParser extends Parser {
     let t = f.testsFor("pytest");
     if (t.runner != "pytest") return;
     let used = new Array<bool>(this.sumId.length);
+    // The progress names the k-th failure (error) block when it counts as many as there are blocks.
+    let nFail = 0, nErr = 0;
+    for (let i = 0; i < this.blocks.length; i++) { if (this.blocks[i].error) nErr++; else nFail++; }
+    let fails = this.pFails.length == nFail ? this.pFails : null;
+    let errs = this.pErrs.length == nErr ? this.pErrs : null;
+    let iFail = 0, iErr = 0;
     for (let i = 0; i < this.blocks.length; i++) {
       let b = this.blocks[i];
+      let ran: string | null = null;
+      if (b.error) { if (errs !== null) ran = errs[iErr]; iErr++; }
+      else { if (fails !== null) ran = fails[iFail]; iFail++; }
       let name = b.header;
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
       else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
-      let k = this.matchSummary(name, used);
+      let k = b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
-      else if (!b.header.startsWith("ERROR collecting ") && b.anyFile !== null && !name.includes("::")) {
-        name = this.testFile(b) + "::" + name.replaceAll(".", "::");
+      else if (b.headerless) {
+        name = ran !== null ? ran! : (b.anyFile !== null ? b.anyFile! : "(unnamed test)");
+      } else if (!b.header.startsWith("ERROR collecting ") && !name.includes("::")) {
+        let file: string | null = null;
+        if (ran !== null) { let sep = ran!.indexOf("::"); file = sep >= 0 ? ran!.substring(0, sep) : ran; }
+        else if (b.anyFile !== null) file = this.testFile(b);
+        if (file !== null) name = file! + "::" + classPath(name);
       }
       let tf = failureNamed(t, name);
-      tf.message = b.elines.length > 0 ? joinLines(b.elines, 4) : (k >= 0 ? this.sumMsg[k] : "");
+      tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
+        : b.exc.length > 0 ? joinLines(b.exc, 4)
+        : b.locMsg !== null ? b.locMsg!
+        : k >= 0 && this.sumMsg[k].length > 0 ? this.sumMsg[k]
+        : b.firstText !== null ? b.firstText! : "";
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
       else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
       if (b.elines.length > 0) assertParts(tf, b.elines[0]);
+      else if (b.exc.length > 0) assertParts(tf, b.exc[0]);
+      else if (b.locMsg !== null) assertParts(tf, b.locMsg!);
     }
     for (let k = 0; k < this.sumId.length; k++) {
       if (used[k]) continue;
@@ -285,9 +375,22 @@ export class PytestParser extends Parser {
     return -1;
   }
 
+  /** The first unused summary entry of kind: a header-less block's, in run order. */
+  private nextSummary(kind: string, used: bool[]): i32 {
+    for (let k = 0; k < this.sumId.length; k++) if (!used[k] && this.sumKind[k] == kind) return k;
+    return -1;
+  }
+
   private testFile(b: Block): string {
     return b.firstFile !== null ? b.firstFile! : "";
   }
+}
+
+/** A header's `TestX.test_y[p.1]` as the node id's `TestX::test_y[p.1]` (dots in the parameters stay). */
+function classPath(name: string): string {
+  let br = name.indexOf("[");
+  if (br < 0) return name.replaceAll(".", "::");
+  return name.substring(0, br).replaceAll(".", "::") + name.substring(br);
 }
 
 /** `assert 2 == 3`: actual on the left, expected on the right. */

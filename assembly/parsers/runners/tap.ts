@@ -2,7 +2,11 @@
 // `not ok N - desc # TODO|SKIP`, indented subtests (a parent is not listed), the YAML block after a failure
 // (`error:`, `expected:`, `actual:`, `stack:`, `location:`), node's `# pass N` totals. prove: Test::More's
 // `#   Failed test 'desc'` / `#   at t/x.t line 9.` / `got:` / `expected:`, `Failed 2/4 subtests`,
-// `(less 1 skipped subtest: ...)` and `Files=2, Tests=10` (passed = Tests - failed - skipped).
+// `(less 1 skipped subtest: ...)` and `Files=2, Tests=10` (passed = Tests - failed - skipped). The failed
+// count is the Test Summary Report's `(Wstat: 0 Tests: 4 Failed: 1)` when it is there: `Failed 2/5
+// subtests` also counts planned tests that never ran (`Bad plan`). Under `prove -v` a failure without a
+// Test::More location is in the test file whose `t/x.t ..` header it follows; a `#   text` comment after it is
+// its message.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -19,6 +23,12 @@ export class TapParser extends Parser {
   node: i64[] = [-1, -1, -1];
   prove: bool = false;
   proveTests: i64 = -1; proveFailed: i64 = 0; proveSkipped: i64 = 0;
+  /** Sum of the Test Summary Report's per-file `Failed: N`, or -1 when it has none. */
+  reportFailed: i64 = -1;
+  /** The test file prove is running (its `t/x.t .. ` header), or null. */
+  proveFile: string | null = null;
+  /** The failure the next `#   diagnostic` comments describe. */
+  diag: TestFailure | null = null;
   yaml: Yaml = Yaml.NONE;
   yamlIndent: i32 = 0;
   cur: TestFailure | null = null;
@@ -61,12 +71,15 @@ export class TapParser extends Parser {
     let skip = directive.startsWith("SKIP");
     let todo = directive.startsWith("TODO");
     this.cur = null;
+    this.diag = null;
     if (parent) return true;
     if (skip) { this.raw[2]++; return true; }
     if (!notOk || todo) { this.raw[0]++; return true; }
     this.raw[1]++;
     let tf = failureNamed(t, name);
+    if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
     this.cur = tf;
+    this.diag = tf;
     this.msg = [];
     return true;
   }
@@ -140,6 +153,12 @@ export class TapParser extends Parser {
     }
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
+    // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
+    let d = this.diag;
+    if (d !== null && l.matchAt("  ", p + 1) && s.length > 0) {
+      d.message = d.message.length == 0 ? s : d.message.split("\n").length < 4 ? d.message + "\n" + s : d.message;
+      return true;
+    }
     let sp = s.indexOf(" ");
     if (sp > 0 && this.node[0] > -2) {
       let key = s.substring(0, sp);
@@ -164,12 +183,18 @@ export class TapParser extends Parser {
     let dots = s.indexOf(" ..");
     if (p == 0 && dots > 0 && (s.endsWith(".. ") || s.endsWith(" ok") || s.endsWith("..") || s.includes(".. skipped"))) {
       let file = s.substring(0, dots);
-      if (file.includes(".t") || file.includes("/")) { this.prove = true; this.seen = true; f.testsFor("tap"); return true; }
+      if (file.includes(".t") || file.includes("/")) {
+        this.prove = true; this.seen = true; f.testsFor("tap");
+        this.proveFile = normPath(file);
+        this.diag = null;
+        return true;
+      }
     }
     if (!this.prove && !this.seen) return false;
     if (s.startsWith("Dubious, test returned ") || s == "Test Summary Report" || s.startsWith("-------------------")
       || s.startsWith("All tests successful.") || s.startsWith("Result: ") || s.startsWith("  Failed test") || s.startsWith("  Non-zero exit status")
-      || s.startsWith("  Parse errors:") || s.startsWith("  TODO passed:")) { return true; }
+      || s.startsWith("  Parse errors:") || s.startsWith("  TODO passed:") || s.startsWith("Bailout called.")
+      || s.startsWith("FAILED--Further testing stopped")) { return true; }
     if (s.startsWith("Failed ") && s.includes(" subtests")) {
       let sl = s.indexOf("/");
       if (sl > 7) this.proveFailed += I64.parseInt(s.substring(7, sl));
@@ -190,7 +215,16 @@ export class TapParser extends Parser {
       this.prove = true;
       return true;
     }
-    if (this.prove && s.includes(" (Wstat: ")) return true;
+    if (this.prove && s.includes(" (Wstat: ")) {
+      // `t/slices.t (Wstat: 0 Tests: 4 Failed: 1)`
+      let a = s.lastIndexOf(" Failed: ");
+      if (a > 0) {
+        let e = a + 9;
+        while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+        if (e > a + 9) this.reportFailed = max<i64>(this.reportFailed, 0) + I64.parseInt(s.substring(a + 9, e));
+      }
+      return true;
+    }
     return false;
   }
 
@@ -200,6 +234,7 @@ export class TapParser extends Parser {
     let t = f.testsFor("tap");
     if (t.runner != "tap") return;
     if (this.proveTests >= 0) {
+      if (this.reportFailed >= 0) this.proveFailed = this.reportFailed;
       t.failed = this.proveFailed;
       t.skipped = this.proveSkipped;
       t.passed = max<i64>(this.proveTests - this.proveFailed - this.proveSkipped, 0);

@@ -1,5 +1,7 @@
 // unittest: `-v` result lines (`test_x (mod.Class.test_x) ... ok`), the quiet progress line (`.s.EF`),
 // `FAIL:` / `ERROR:` blocks with their tracebacks, `Ran N tests in Xs` and `FAILED (failures=2, errors=1)`.
+// An error in a class or module fixture (`ERROR: setUpClass (mod.Class)`) is in `errors=` but not among
+// the tests `Ran` counts: passed = Ran − failures − (errors − fixture errors) − skipped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -17,6 +19,8 @@ export class UnittestParser extends Parser {
   ran: i64 = -1;
   failures: i64 = 0; errors: i64 = 0; skipped: i64 = 0; expectedFailures: i64 = 0;
   nFail: i64 = 0; nErr: i64 = 0; nSkip: i64 = 0;
+  /** ERROR blocks of setUpClass / tearDownClass / setUpModule / tearDownModule: not tests that ran. */
+  fixtureErrors: i64 = 0;
   verdictSeen: bool = false;
 
   busy(): bool { return this.st != St.NONE; }
@@ -35,7 +39,7 @@ export class UnittestParser extends Parser {
       if (e || l.startsWith("FAIL: ")) {
         this.curError = e;
         this.cur = failureNamed(f.testsFor("unittest"), nameOf(l, e ? 7 : 6));
-        if (e) this.nErr++; else this.nFail++;
+        if (e) { this.nErr++; if (isFixture(l, 7)) this.fixtureErrors++; } else this.nFail++;
         return true;
       }
       if (l.startsWith("UNEXPECTED SUCCESS: ")) return true;
@@ -147,8 +151,22 @@ export class UnittestParser extends Parser {
     t.errors = max<i64>(er, 0);
     t.skipped = max<i64>(this.skipped, 0);
     // Expected failures and unexpected successes are neither passes nor failures of the suite's verdict.
-    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - t.errors - t.skipped - this.expectedFailures, 0); t.totals = true; }
+    let ranErrors = max<i64>(t.errors - this.fixtureErrors, 0);
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - ranErrors - t.skipped - this.expectedFailures, 0); t.totals = true; }
   }
+}
+
+/** `setUpClass (mod.Class)`, `tearDownModule (mod)`: a fixture's error, named without the method repeated. */
+function isFixture(l: Line, p: i32): bool {
+  let fix = l.matchAt("setUpClass (", p) || l.matchAt("tearDownClass (", p) || l.matchAt("setUpModule (", p) ||
+    l.matchAt("tearDownModule (", p);
+  if (!fix) return false;
+  let open = l.indexOf(" (", p);
+  let close = l.indexOfByte(Char.RPAREN, open);
+  if (close < 0) return false;
+  // `setUpClass (mod.Class.setUpClass)` would be a test method of that name.
+  let m = l.str(p, open);
+  return !l.str(open + 2, close).endsWith("." + m);
 }
 
 /** `test_total (test_inventory.InventoryTest.test_total)` → `test_inventory.InventoryTest.test_total`. */
