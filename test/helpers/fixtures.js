@@ -5,13 +5,18 @@ import { join, relative } from 'node:path';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
-export function listCases(dir = join(ROOT, 'fixtures')) {
+/**
+ * Every case under dir. fixtures/blind/ is left out unless asked for: it is a measurement set (logs
+ * written without sight of the parsers, scored by `npm run bench:blind`), not an assertion.
+ */
+export function listCases(dir = join(ROOT, 'fixtures'), { blind = false } = {}) {
   const out = [];
   const walk = (d) => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
       if (!statSync(p).isDirectory()) continue;
       if (name === 'node_modules' || name === 'target') continue;
+      if (!blind && d === join(ROOT, 'fixtures') && name === 'blind') continue;
       if (existsSync(join(p, 'expect.json')) && existsSync(join(p, 'log.txt'))) {
         out.push({
           id: relative(join(ROOT, 'fixtures'), p),
