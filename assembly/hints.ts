@@ -98,10 +98,34 @@ const KINDS: string[] = [
   "ReferenceError", "a name used that is not defined: a typo, a missing import or a use before declaration",
   "SyntaxError", "the code does not parse: look at the line shown",
   "RangeError", "a value out of the allowed range (often unbounded recursion: Maximum call stack size exceeded)",
+  "JSONDecodeError", "text that is not valid JSON: print what was parsed; it is often empty, HTML or truncated",
+  "TimeoutExpired", "a subprocess ran past its timeout: the child hangs or waits for input",
+  "ExceptionGroup", "several exceptions raised together (TaskGroup, except*): read each sub-exception below it",
+  "UnhandledPromiseRejection", "a promise rejected with nothing to catch it: await it inside try/catch or add .catch()",
+  "Error", "an Error the program threw itself: read its message and the first frame in your code",
 ];
 
-export function hintFor(kind: string): string | null {
-  for (let i = 0; i < KINDS.length; i += 2) if (KINDS[i] == kind) return KINDS[i + 1];
-  // Exception classes ending in Error/Exception without their own line still get a generic hint.
+/** What a kind the table does not name still means, by tool: the program failed on purpose. */
+const BY_TOOL: string[] = [
+  "rust-panic", "the program panicked on purpose (panic!, expect, assert): read its message at the first frame in your code",
+  "go-panic", "the program called panic itself: read its message at the first frame in your code",
+  "python", "an exception the program raised: read its message at the innermost frame in your code",
+  "node", "an exception the program threw: read its message at the first frame in your code",
+];
+
+export function hintFor(tool: string, kind: string): string | null {
+  let h = lookup(KINDS, kind);
+  if (h !== null) return h;
+  // Qualified exception names (json.decoder.JSONDecodeError) take the hint of their class.
+  let dot = kind.lastIndexOf(".");
+  if (dot >= 0 && kind.indexOf(" ") < 0) {
+    h = lookup(KINDS, kind.substring(dot + 1));
+    if (h !== null) return h;
+  }
+  return lookup(BY_TOOL, tool);
+}
+
+function lookup(table: string[], key: string): string | null {
+  for (let i = 0; i < table.length; i += 2) if (table[i] == key) return table[i + 1];
   return null;
 }

@@ -96,7 +96,7 @@ function writeCrash(w: JsonWriter, c: Crash): void {
   w.field("first_user_frame");
   if (u === null) w.value("null"); else writeFrame(w, u);
   w.str("identity", identityOf(c));
-  w.str("hint", hintFor(c.kind));
+  w.str("hint", hintFor(c.tool, c.kind));
   w.endObject();
 }
 

@@ -48,6 +48,15 @@ test('same input gives identical bytes twice (verdict and rendering)', () => {
   }
 });
 
+test('every crash in the fixtures carries a one-line hint', () => {
+  for (const c of cases) {
+    const vd = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null }).verdict;
+    if (!vd.crash) continue;
+    assert.type(vd.crash.hint, 'string', `${c.id}: ${vd.crash.tool} ${vd.crash.kind}`);
+    assert.not.match(vd.crash.hint, /\n/);
+  }
+});
+
 test('chunking does not change the verdict', () => {
   const r = rng(7);
   for (const c of cases) {
