@@ -24,7 +24,9 @@ export class NodeTestParser extends Parser {
   msg: string[] = [];
   framed: bool = false;
   located: bool = false;
-  passed: i64 = -1; failed: i64 = -1; skipped: i64 = -1;
+  passed: i64 = -1; failed: i64 = -1; skipped: i64 = -1; cancelled: i64 = 0;
+  /** In the `failing tests:` recap, the `test at file:line:col` line names where the next one is. */
+  recapAt: string | null = null;
   nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
 
   busy(): bool { return this.cur !== null || this.repeat; }
@@ -39,7 +41,10 @@ export class NodeTestParser extends Parser {
       if (matchBytes(l, INFO, p) && this.seen) { this.end(); this.info(l, p + 4); return true; }
     }
     if (!this.seen) return false;
-    if (this.repeat) return true;
+    if (this.repeat) {
+      if (l.matchAt("test at ", p)) this.recapAt = l.trimmed(p + 8);
+      return true;
+    }
     if (this.cur === null) return false;
     if (p <= this.curIndent && !l.isBlank()) { this.end(); return false; }
     if (foreignLine(l)) return false;
@@ -62,7 +67,21 @@ export class NodeTestParser extends Parser {
     if (hash > 0) s = s.substring(0, hash);
     let paren = s.lastIndexOf(" (");
     let name = paren > 0 ? s.substring(0, paren) : s;
-    if (this.repeat) return true;
+    if (this.repeat) {
+      // The recap repeats each failure after `test at file:line:col`: a location its block lacked.
+      let at = this.recapAt;
+      this.recapAt = null;
+      if (fail && at !== null) {
+        let fr = frameOfText(at!);
+        if (fr !== null && fr.user) {
+          for (let i = 0; i < t.failures.length; i++) {
+            let x = t.failures[i];
+            if (x.name == name && x.file === null) { x.file = fr.file; x.line = fr.line; break; }
+          }
+        }
+      }
+      return true;
+    }
     // A result at a `▶` suite's indent with its name closes the suite.
     let n = this.suites.length;
     if (n > 0 && this.suiteIndent[n - 1] == p && this.suites[n - 1] == name) {
@@ -114,6 +133,7 @@ export class NodeTestParser extends Parser {
     if (key == "pass") this.passed = n;
     else if (key == "fail") this.failed = n;
     else if (key == "skipped") this.skipped = n;
+    else if (key == "cancelled") this.cancelled = n;
   }
 
   finish(f: Facts): void {
@@ -122,7 +142,8 @@ export class NodeTestParser extends Parser {
     let t = f.testsFor("node-test");
     if (t.runner != "node-test") return;
     t.passed = this.passed >= 0 ? this.passed : this.nPass;
-    t.failed = this.failed >= 0 ? this.failed : this.nFail;
+    // A cancelled test (its timeout expired, or its parent failed) did not pass: node exits 1 for it.
+    t.failed = this.failed >= 0 ? this.failed + this.cancelled : this.nFail;
     t.skipped = this.skipped >= 0 ? this.skipped : this.nSkip;
     if (this.passed >= 0) t.totals = true;
   }
