@@ -80,11 +80,16 @@ export class Splitter {
       if (i >= len) break;
       let k = <i32>load<u8>(p + <usize>i);
       if (k == Char.LBRACKET) {
-        // CSI: parameters and intermediates, then one final byte in 0x40..0x7E.
+        // CSI: parameters and intermediates, then one final byte in 0x40..0x7E. "Cursor to column 1"
+        // (ESC [ G or ESC [ 1 G) redraws the line the way a bare CR does: what follows replaces it.
         i++;
+        let params = i;
         while (i < len) {
           let b = <i32>load<u8>(p + <usize>i); i++;
-          if (b >= 0x40 && b <= 0x7E) break;
+          if (b >= 0x40 && b <= 0x7E) {
+            if (b == 0x47 && (i - 1 == params || (i - 2 == params && load<u8>(p + <usize>params) == 0x31))) n = 0;
+            break;
+          }
         }
       } else if (k == Char.RBRACKET) {
         // OSC: up to BEL or ESC backslash (terminal hyperlinks and titles).

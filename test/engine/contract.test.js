@@ -122,6 +122,11 @@ test('invalid UTF-8 and NUL bytes become U+FFFD, never raw bytes', () => {
   assert.is(env.verdict.status, 'runtime-error');
 });
 
+test('terminal redraws: a bare CR and "cursor to column 1" replace the line, colour codes vanish', () => {
+  const bytes = Buffer.from('50%\r100% done\n\x1b[1G   step\x1b[K\x1b[77G1/4\x1b[2G\x1b[1G \x1b[31;1mok step\x1b[0m\nplain\x1b[Gnew\n', 'latin1');
+  assert.equal(engine.verdict(bytes, { exit: 0 }).verdict.tail, ['100% done', ' ok step', 'new']);
+});
+
 test('status comes from the exit when the log says nothing', () => {
   assert.is(engine.verdict(new Uint8Array(0), { exit: 0 }).verdict.status, 'pass');
   assert.is(engine.verdict(new Uint8Array(0), { exit: 3 }).verdict.status, 'runtime-error');
