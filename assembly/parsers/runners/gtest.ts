@@ -45,6 +45,13 @@ export class GtestParser extends Parser {
       return true;
     }
     if (l.startsWith(" ") && l.endsWith(" FAILED TESTS") || l.endsWith(" FAILED TEST")) return true;
+    // --gtest_repeat: each iteration reports in full; the counts are those of one run (the last),
+    // while a test that failed in any iteration stays listed once.
+    if (l.startsWith("Repeating all tests (iteration ")) {
+      this.passed = 0; this.failed = 0; this.skipped = 0; this.disabled = 0;
+      this.totPassed = -1; this.totFailed = -1; this.totDisabled = -1; this.totSkipped = -1;
+      return true;
+    }
     let p = l.skipSpaces(0);
     if (l.matchAt("YOU HAVE ", p)) {
       let n = l.readInt(p + 9);
