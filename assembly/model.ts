@@ -1,4 +1,5 @@
 // The facts a log yields, as the parsers collect them. verdict.ts turns them into sbx.verdict/1 JSON.
+import { signalName } from "./signals";
 
 export const MAX_DIAGNOSTICS = 400;
 export const MAX_FRAMES = 64;
@@ -67,6 +68,22 @@ export class ExitInfo {
   known: bool = false;
   signal: string | null = null;
   timedOut: bool = false;
+
+  /** The signal that killed the command, or the one a shell reports as exit 128+N. */
+  signalOrShellExit(): string | null {
+    if (this.signal !== null) return this.signal;
+    if (this.known && this.code > 128 && this.code < 128 + 32) return signalName(this.code - 128);
+    return null;
+  }
+}
+
+/** A crash known only by its signal (a shell's message, an exit status, an assert's abort). */
+export function signalCrash(kind: string, summary: string | null): Crash {
+  let c = new Crash();
+  c.tool = "signal";
+  c.kind = kind;
+  c.summary = summary;
+  return c;
 }
 
 export class Facts {
@@ -92,18 +109,12 @@ export class Facts {
   rawBytes: i64 = 0;
   lines: i64 = 0;
   nulBytes: i64 = 0;
-  invalidUtf8: i64 = 0;
 
   addDiagnostic(d: Diagnostic): void {
     if (d.severity == "error") this.errorCount++;
     else if (d.severity == "warning") this.warningCount++;
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) { this.diagnosticsDropped++; return; }
     this.diagnostics.push(d);
-  }
-
-  lastDiagnostic(): Diagnostic | null {
-    let n = this.diagnostics.length;
-    return n > 0 ? this.diagnostics[n - 1] : null;
   }
 
   /** Keeps the first crash: later reports in the same log are usually consequences of it. */

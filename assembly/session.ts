@@ -3,13 +3,12 @@
 import { Char } from "./util/chars";
 import { Line } from "./util/line";
 import { Sink, JsonWriter } from "./util/sink";
-import { Facts, Crash, ExitInfo } from "./model";
+import { Facts, ExitInfo, signalCrash } from "./model";
 import { Parser } from "./parser";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { makeParsers } from "./parsers";
 import { writeVerdict } from "./verdict";
-import { signalName } from "./signals";
 
 export class Session {
   facts: Facts = new Facts();
@@ -103,17 +102,10 @@ const SHELL_EXIT_SIGNALS: string[] = ["SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS", 
  * - timeout(1) exits 124; with nothing else in the log that is the whole story.
  */
 function settleExit(f: Facts, e: ExitInfo): void {
-  let sig = e.signal;
-  if (sig === null && e.known && e.code > 128 && e.code < 160) {
-    let s = signalName(e.code - 128);
-    if (s !== null && SHELL_EXIT_SIGNALS.includes(s)) sig = s;
-  }
+  let sig = e.signalOrShellExit();
+  if (sig !== null && e.signal === null && !SHELL_EXIT_SIGNALS.includes(sig!)) sig = null;
   if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen) {
-    let c = new Crash();
-    c.tool = "signal";
-    c.kind = sig;
-    c.summary = e.signal !== null ? "killed by " + sig : "exit " + e.code.toString() + " (128+" + sig + ")";
-    f.setCrash(c);
+    f.setCrash(signalCrash(sig!, e.signal !== null ? "killed by " + sig! : "exit " + e.code.toString() + " (128+" + sig! + ")"));
   }
   if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;
 }

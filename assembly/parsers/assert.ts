@@ -3,7 +3,7 @@
 // location is the assertion's; the shell's "Aborted" line or the exit signal then finds the crash in place.
 import { Char } from "../util/chars";
 import { Line } from "../util/line";
-import { Facts, Crash, Frame } from "../model";
+import { Facts, Frame, signalCrash } from "../model";
 import { Parser } from "../parser";
 import { setLocation, classify } from "../frames";
 
@@ -49,11 +49,8 @@ export class AssertParser extends Parser {
     let frame = fr!;
     frame.index = 0;
     classify(frame);
-    let c = new Crash();
-    c.tool = "signal";
-    c.kind = "SIGABRT";
+    let c = signalCrash("SIGABRT", l.trimmed(0));
     c.message = msg;
-    c.summary = l.trimmed(0);
     c.frames.push(frame);
     f.setCrash(c);
     return true;

@@ -2,7 +2,7 @@
 // (core dumped)"), "command not found", and timeout's own notice.
 import { Char } from "../util/chars";
 import { Line } from "../util/line";
-import { Facts, Crash } from "../model";
+import { Facts, signalCrash } from "../model";
 import { Parser } from "../parser";
 
 const SHELL_SIGNALS: string[] = [
@@ -35,11 +35,7 @@ export class ShellParser extends Parser {
       // bash pads the message to a column and may run it into the command ("Floating point exception./prog").
       if (prefixed || this.restOk(l, end)) {
         if (f.crash === null) {
-          let c = new Crash();
-          c.tool = "signal";
-          c.kind = SHELL_SIGNALS[k + 1];
-          c.summary = l.trimmed(0);
-          f.setCrash(c);
+          f.setCrash(signalCrash(SHELL_SIGNALS[k + 1], l.trimmed(0)));
         }
         return true;
       }

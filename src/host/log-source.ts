@@ -6,14 +6,14 @@ import type { Engine, RunResult, VerdictOptions } from './engine.js';
 
 const CHUNK = 1 << 20;
 
-export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (err) {
-    throw fsError(err, path);
-  }
+/** Fails with a one-line SbxError unless path is a readable log file (not missing, not a directory). */
+export async function checkLogFile(path: string): Promise<void> {
+  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
   if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
+}
+
+export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
+  await checkLogFile(path);
   const fh = await open(path, 'r').catch((err: unknown) => { throw fsError(err, path); });
   try {
     const s = engine.stream(opts);
@@ -29,12 +29,9 @@ export async function verdictOfFile(engine: Engine, path: string, opts: VerdictO
   }
 }
 
-export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, tee?: (chunk: Uint8Array) => void): Promise<RunResult> {
+export async function verdictOfStdin(engine: Engine, opts: VerdictOptions): Promise<RunResult> {
   const s = engine.stream(opts);
-  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) {
-    tee?.(chunk);
-    s.push(chunk);
-  }
+  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) s.push(chunk);
   return s.end();
 }
 

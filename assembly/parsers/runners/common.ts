@@ -2,9 +2,8 @@
 // check that lets a busy runner block hand sanitizer/UBSan lines back to the parsers that own them.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Crash, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, MAX_FAILURES, signalCrash } from "../../model";
 import { classify, normPath, setLocation } from "../../frames";
-import { signalName } from "../../signals";
 
 /** The failure called name (the latest one), added when there is none yet. */
 export function failureNamed(t: Tests, name: string): TestFailure {
@@ -82,24 +81,13 @@ export function setLoc(t: TestFailure, fr: Frame): void {
 }
 
 /** The signal a run died of: the one given, or the shell's 128+N exit code. */
-export function exitSignal(f: Facts): string | null {
-  let e = f.exit;
-  if (e.signal !== null) return e.signal;
-  if (e.known && e.code > 128 && e.code < 128 + 32) return signalName(e.code - 128);
-  return null;
-}
-
 /** Records that the runner died mid-suite: a signal crash unless a report of its own is already there. */
 export function crashMidSuite(f: Facts, kind: string | null, summary: string): void {
   if (f.crash !== null) return;
   let k = kind;
-  if (k === null) k = exitSignal(f);
+  if (k === null) k = f.exit.signalOrShellExit();
   if (k === null) return;
-  let c = new Crash();
-  c.tool = "signal";
-  c.kind = k!;
-  c.summary = summary;
-  f.setCrash(c);
+  f.setCrash(signalCrash(k!, summary));
 }
 
 /** A signal named in words by Python's faulthandler or a shell ("Aborted", "Segmentation fault"). */

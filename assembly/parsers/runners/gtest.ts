@@ -7,7 +7,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
-import { failureNamed, crashMidSuite, exitSignal, joinLines, foreignLine } from "./common";
+import { failureNamed, crashMidSuite, joinLines, foreignLine } from "./common";
 
 export class GtestParser extends Parser {
   seen: bool = false;
@@ -129,7 +129,7 @@ export class GtestParser extends Parser {
     let crashed = this.running;
     if (crashed !== null) {
       let tf = failureNamed(t, crashed!);
-      let sig = exitSignal(f);
+      let sig = f.exit.signalOrShellExit();
       this.endTest();
       tf.message = "test binary died" + (sig !== null ? " (" + sig! + ")" : "") + " while running " + crashed!;
       this.failed++;

@@ -6,7 +6,7 @@ import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
 import { readFile } from 'node:fs/promises';
-import { fsError, verdictOfFile, verdictOfStdin } from '../log-source.js';
+import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from '../log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
 import { StateDir } from '../state/store.js';
@@ -36,7 +36,8 @@ export default defineCommand({
       const work = args.work ?? (basename(state.dir) === '.sbx' ? dirname(state.dir) : undefined);
       const tree = work ? treeFingerprint(resolve(work)) : null;
       const { id, logPath } = state.newRun();
-      const source = args.raw === '-' ? process.stdin : await openLog(args.raw);
+      if (args.raw !== '-') await checkLogFile(args.raw);
+      const source = args.raw === '-' ? process.stdin : createReadStream(args.raw);
       await state.saveLog(logPath, source);
       const rec = await recordVerdict(engine, state, id, logPath, tree, opts);
       if (rec.problem) process.stderr.write(`sbx: note: ${rec.problem}\n`);
@@ -54,11 +55,3 @@ export default defineCommand({
     return env;
   },
 });
-
-/** Opens a log for copying, with the same one-line errors as reading it. */
-async function openLog(path: string) {
-  const { stat } = await import('node:fs/promises');
-  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
-  if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
-  return createReadStream(path);
-}

@@ -3,9 +3,8 @@
 // under the work dir except .sbx, VCS and dependency/build-cache directories. Contents are hashed.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { existsSync } from 'node:fs';
 
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.cache', '.pytest_cache', '.mypy_cache']);
 const MAX_FILES = 20_000;
