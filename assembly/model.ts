@@ -54,10 +54,13 @@ export class TestFailure {
 
 export class Tests {
   runner: string = "";
+  /** Counts; -1 when the log does not say (`go test` without -v prints no passing or skipped test). */
   passed: i64 = 0;
   failed: i64 = 0;
   errors: i64 = 0;
   skipped: i64 = 0;
+  /** Tests the runner announced but never ran (the binary died mid-suite); -1 when it announced no total. */
+  notRun: i64 = -1;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

@@ -114,10 +114,11 @@ function writeFailure(w: JsonWriter, t: TestFailure): void {
 export function writeTests(w: JsonWriter, t: Tests): void {
   w.beginObject();
   w.str("runner", t.runner);
-  w.int("passed", t.passed);
-  w.int("failed", t.failed);
-  w.int("errors", t.errors);
-  w.int("skipped", t.skipped);
+  w.intOrNull("passed", t.passed);
+  w.intOrNull("failed", t.failed);
+  w.intOrNull("errors", t.errors);
+  w.intOrNull("skipped", t.skipped);
+  w.intOrNull("not_run", t.notRun);
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

@@ -44,7 +44,10 @@ export const TestFailureSchema = v.object({
 
 export const TestsSchema = v.object({
   runner: v.string(),
-  passed: int, failed: int, errors: int, skipped: int,
+  // null: the log does not say (`go test` without -v prints no passing test), never a made-up 0.
+  passed: nint, failed: nint, errors: nint, skipped: nint,
+  // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
+  not_run: v.optional(nint),
   failures: v.array(TestFailureSchema),
 });
 

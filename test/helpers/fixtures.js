@@ -43,6 +43,7 @@ export function compare(verdict, expect) {
     if (JSON.stringify(actual) !== JSON.stringify(expected)) bad.push(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
   };
   eq('status', verdict.status, expect.status);
+  if (expect.counts !== undefined) for (const k of Object.keys(expect.counts)) eq(`counts.${k}`, verdict.counts[k], expect.counts[k]);
   if (expect.crash !== undefined) {
     const c = verdict.crash;
     if (expect.crash === null) eq('crash', c, null);
@@ -72,7 +73,7 @@ export function compare(verdict, expect) {
     if (expect.tests === null) eq('tests', t, null);
     else if (!t) bad.push(`tests: got null, expected ${expect.tests.runner}`);
     else {
-      for (const k of ['runner', 'passed', 'failed', 'errors', 'skipped']) eq(`tests.${k}`, t[k], expect.tests[k]);
+      for (const k of ['runner', 'passed', 'failed', 'errors', 'skipped', 'not_run']) eq(`tests.${k}`, t[k], expect.tests[k]);
       const want = expect.tests.failures ?? [];
       const names = t.failures.map((f) => f.name);
       if (expect.tests.failures !== undefined && t.failures.length !== want.length) bad.push(`tests.failures: got ${t.failures.length} (${names.join(', ')}), expected ${want.length}`);
