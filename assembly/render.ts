@@ -184,7 +184,7 @@ function tests(o: Sink, v: JValue): void {
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
   let notRun = t.get("not_run").int(0);
   if (notRun > 0) parts.push(notRun.toString() + " not run");
-  if (parts.length == 0) parts.push("counts not shown by the runner");
+  if (parts.length == 0) parts.push("no counts printed, no failure");
   nl(o, "tests: " + parts.join(", ") + " (" + t.get("runner").str() + ")");
   // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.get("error_groups");
