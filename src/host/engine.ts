@@ -38,9 +38,16 @@ export interface Engine {
   delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
-  /** Parses a JUnit XML report into the verdict.tests shape (runner "junit"). */
+  /**
+   * Parses a JUnit XML report into the verdict.tests shape (runner "junit"). Throws SbxError
+   * E_JUNIT_INVALID when the bytes are not well-formed XML with a <testsuites>/<testsuite> root.
+   */
   junit(xml: Uint8Array): Verdict['tests'];
-  /** The envelope with a JUnit report's tests in its verdict, the status recomputed by the engine. */
+  /**
+   * The envelope with a JUnit report's tests in its verdict, the status recomputed by the engine. An
+   * invalid report (cut short, mixed with console output, not XML) replaces nothing: SbxError
+   * E_JUNIT_INVALID, whose message is one line naming the problem and its line; env is left as it was.
+   */
   mergeJunit(env: RunResult, xml: Uint8Array): RunResult;
 }
 
@@ -172,30 +179,41 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     },
     memoryBytes() { return x!.memory.buffer.byteLength; },
     junit(xml) {
-      return guard((e) => {
+      const r = guard((e) => {
         const ptr = e.alloc(xml.length);
         new Uint8Array(e.memory.buffer, ptr, xml.length).set(xml);
         const n = e.junit(xml.length);
-        return JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+        return { ok: n >= 0, out: JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)))) };
       });
+      // Thrown outside guard(): an invalid report is the input's fault, not a trap that poisons the instance.
+      if (!r.ok) throw junitInvalid(r.out.error);
+      return r.out;
     },
     mergeJunit(env, xml) {
-      return guard((e) => {
+      const r = guard((e): { env: RunResult } | { invalid: string } => {
         const head = utf8.encode(JSON.stringify(env.verdict));
         const ptr = e.alloc(head.length + xml.length);
         const mem = new Uint8Array(e.memory.buffer, ptr, head.length + xml.length);
         mem.set(head, 0);
         mem.set(xml, head.length);
         const n = e.junitMerge(head.length, xml.length);
+        if (n < 0) return { invalid: String(JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), -n))).error) };
         if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
         const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
         const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
         const checked = v.safeParse(VerdictSchema, merged);
         if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
-        return { ...env, verdict: checked.output };
+        return { env: { ...env, verdict: checked.output } };
       });
+      if ('invalid' in r) throw junitInvalid(r.invalid);
+      return r.env;
     },
   };
+}
+
+/** The engine's word on an invalid report, as the one-line error the CLI prints (exit 2). */
+function junitInvalid(what: unknown): SbxError {
+  return new SbxError('E_JUNIT_INVALID', `${String(what)}; give the XML file the test run wrote (e.g. pytest --junitxml=report.xml), not its console output`);
 }
 
 export function envelope(verdict: Verdict, log: string | null): RunResult {

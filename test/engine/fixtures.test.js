@@ -14,7 +14,16 @@ for (const c of listCases()) {
     let env = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null, timedOut: Boolean(c.run.timed_out) });
     // junit-* cases: expect.json describes the report (as `sbx verdict --junit report.xml` merges it).
     const report = join(c.dir, 'report.xml');
-    if (existsSync(report)) env = engine.mergeJunit(env, readFileSync(report));
+    if (existsSync(report) && c.expect.junit_invalid) {
+      // An invalid report is refused with a one-line error, and replaces nothing: the log's tests stand.
+      const before = JSON.stringify(env);
+      let err = null;
+      try { engine.mergeJunit(env, readFileSync(report)); } catch (e) { err = e; }
+      if (!err || err.code !== 'E_JUNIT_INVALID' || !err.message.includes(c.expect.junit_invalid) || err.message.includes('\n')) {
+        throw new Error(`${c.id}: expected E_JUNIT_INVALID with ${JSON.stringify(c.expect.junit_invalid)}, got ${err ? `${err.code}: ${err.message}` : 'no error'}`);
+      }
+      if (JSON.stringify(env) !== before) throw new Error(`${c.id}: the refused report changed the envelope`);
+    } else if (existsSync(report)) env = engine.mergeJunit(env, readFileSync(report));
     const bad = [...compare(env.verdict, c.expect), ...(c.expect.render || c.expect.render_absent ? compareRender(engine.render(env), c.expect) : [])];
     if (bad.length) throw new Error(`${c.id}:\n  ${bad.join('\n  ')}`);
   });
