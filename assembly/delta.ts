@@ -24,7 +24,10 @@ function normMessage(s: string): string {
 }
 
 function diagKey(d: JValue): string {
-  return d.get("tool").str() + "\u0001" + d.get("severity").str() + "\u0001" + d.get("file").str() + "\u0001" + normMessage(d.get("message").str());
+  // The label is part of what the diagnostic says: two E0308s "mismatched types" with different labels
+  // (expected `i32`, found `usize` / expected `String`, found `&str`) are two diagnostics.
+  return d.get("tool").str() + "\u0001" + d.get("severity").str() + "\u0001" + d.get("file").str() + "\u0001" +
+    normMessage(d.get("message").str()) + "\u0001" + normMessage(d.get("label").str());
 }
 
 function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
@@ -144,6 +147,8 @@ function writeDiagRaw(w: JsonWriter, d: JValue): void {
   w.intOrNull("col", d.get("col").int());
   w.str("code", d.get("code").strOrNull());
   w.str("message", d.get("message").str());
+  let label = d.get("label");
+  if (label.kind == Kind.STR) w.str("label", label.s);
   w.endObject();
 }
 

@@ -84,6 +84,16 @@ function crashBlock(o: Sink, c: JValue): void {
   let first = c.get("first_user_frame");
   if (first.kind == Kind.OBJ) nl(o, "  at " + frameText(first));
   else nl(o, "  at (no frame in your code)");
+  let region = c.get("region");
+  if (region.kind == Kind.STR) nl(o, "  address: " + region.s);
+  let causes = c.get("causes");
+  for (let i = 0; i < causes.length; i++) {
+    let k = causes.at(i);
+    let at = k.get("at");
+    let msg = k.get("message");
+    nl(o, "  " + (k.get("relation").str() == "cause" ? "caused by: " : "while handling: ") + k.get("kind").str() +
+      (msg.kind == Kind.STR && msg.s.length > 0 ? ": " + msg.s : "") + (at.kind == Kind.OBJ ? "  at " + frameText(at) : ""));
+  }
   let hint = c.get("hint");
   if (hint.kind == Kind.STR) nl(o, "  hint: " + hint.s);
   stack(o, "  stack", c.get("frames"), true);
@@ -129,7 +139,12 @@ function site(o: Sink, title: string, frames: JValue): void {
 
 function diagText(d: JValue): string {
   let s = loc(d);
-  s = (s.length > 0 ? s + ": " : "") + d.get("severity").str() + ": " + d.get("message").str();
+  let msg = d.get("message").str();
+  let label = d.get("label");
+  if (label.kind == Kind.STR) msg += " — " + label.s;
+  // rustc's `help:` lines ride as notes whose message keeps its own word.
+  let sev = d.get("severity").str();
+  s = (s.length > 0 ? s + ": " : "") + (sev == "note" && msg.startsWith("help: ") ? msg : sev + ": " + msg);
   let code = d.get("code");
   if (code.kind == Kind.STR) s += " [" + code.s + "]";
   return s;

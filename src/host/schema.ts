@@ -14,6 +14,8 @@ const DiagnosticBase = {
   tool: v.string(),
   severity: v.picklist(['error', 'warning', 'note']),
   file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
+  // the text on the primary span (rustc's `^^^ expected `i32`, found `usize``), when the tool prints one
+  label: v.optional(v.string()),
 };
 export const DiagnosticSchema = v.object({
   ...DiagnosticBase,
@@ -36,6 +38,12 @@ export const CrashSchema = v.object({
   first_user_frame: v.nullable(FrameSchema),
   identity: v.string(),
   hint: nstr,
+  // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)
+  region: v.optional(v.string()),
+  // the exceptions it was chained to, nearest first (Python `raise .. from e`, `During handling of ..`)
+  causes: v.optional(v.array(v.object({
+    relation: v.picklist(['cause', 'context']), kind: v.string(), message: nstr, at: v.nullable(FrameSchema),
+  }))),
 });
 
 export const TestFailureSchema = v.object({
@@ -70,7 +78,7 @@ export const VerdictSchema = v.object({
   binary: v.boolean(),
 });
 
-const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string() });
+const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string(), label: v.optional(v.string()) });
 
 export const DeltaSchema = v.object({
   schema: v.literal('sbx.delta/1'),
