@@ -199,7 +199,7 @@ function tests(o: Sink, v: JValue): void {
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
   let notRun = t.get("not_run").int(0);
   if (notRun > 0) parts.push(notRun.toString() + " not run");
-  if (parts.length == 0) parts.push("no counts printed, no failure");
+  if (parts.length == 0) parts.push(t.get("failed").int() < 0 ? "no results (none ran, or none were printed)" : "no failure, counts not printed");
   nl(o, "tests: " + parts.join(", ") + " (" + t.get("runner").str() + ")");
   // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.get("error_groups");

@@ -198,7 +198,13 @@ export class RustParser extends Parser {
         this.rust = true;
         // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed.
         let open = l.indexOf(" (", m);
-        if (open > 0 && l.indexOf("test", open) > 0) f.testsFor("cargo-test");
+        if (open > 0 && l.indexOf("test", open) > 0) {
+          // The tests did not build, so none ran: their counts are unknown (null), not 0, unless cargo's
+          // runner reads them off another target that did run.
+          let fresh = f.tests === null;
+          let t = f.testsFor("cargo-test");
+          if (fresh) { t.passed = -1; t.failed = -1; t.errors = -1; t.skipped = -1; }
+        }
         return true;
       }
       return false;
