@@ -130,7 +130,8 @@ export class RustParser extends Parser {
       this.ownSnippet = false;
       // `help: try using a conversion method`: kept (as a note whose message says help) with the error.
       let d = this.make("note", null, sev == "help" ? "help: " + l.trimmed(m) : l.trimmed(m));
-      if (sev == "help") { addNote(f, this.owner, d); this.target = null; return true; }
+      // A help with its own `-->` (`the trait is not implemented for `Version``, at the struct) gets that location.
+      if (sev == "help") { addNote(f, this.owner, d); this.target = d; return true; }
       addNote(f, this.owner, d);
       this.target = d;
       return true;
@@ -162,8 +163,8 @@ export class RustParser extends Parser {
 
   /**
    * An indented line inside a block at p: `   = help: ...` becomes a help note of the error; in the error's own
-   * snippet, the first primary marker with text (`   |    ^^^ expected `i32`, found `usize``, or a
-   * multi-line span's `   | |_____^ text`) is its label.
+   * snippet, the first primary marker with text (`   |    ^^^ expected `i32`, found `usize``, a
+   * multi-line span's `   | |_____^ text`, or one after a secondary `-------- ^^^ text`) is its label.
    */
   private gutter(l: Line, f: Facts, p: i32): void {
     let o = this.owner;
@@ -178,7 +179,8 @@ export class RustParser extends Parser {
     let q = p + 1;
     while (q < l.len) {
       let b = l.at(q);
-      if (b != Char.SPACE && b != Char.PIPE && b != Char.UNDERSCORE) break;
+      // spans' own drawing (`| |___^`) and secondary markers before the primary one (`-------- ^^^^ text`)
+      if (b != Char.SPACE && b != Char.PIPE && b != Char.UNDERSCORE && b != Char.MINUS) break;
       q++;
     }
     if (l.at(q) != Char.CARET) return;
