@@ -92,8 +92,11 @@ export function compare(verdict, expect) {
       const want = expect.tests.failures ?? [];
       const names = t.failures.map((f) => f.name);
       if (expect.tests.failures !== undefined && t.failures.length !== want.length) bad.push(`tests.failures: got ${t.failures.length} (${names.join(', ')}), expected ${want.length}`);
+      // Failures with the same name (a test's failing subtests) pair up in order.
+      const used = new Set();
       for (const w of want) {
-        const a = t.failures.find((f) => f.name === w.name);
+        const a = t.failures.find((f) => f.name === w.name && !used.has(f));
+        if (a) used.add(a);
         if (!a) { bad.push(`tests.failures: ${w.name} missing (got ${names.join(', ')})`); continue; }
         if (w.file !== undefined) eq(`failure ${w.name} file`, strip(a.file), strip(w.file));
         if (w.line !== undefined) eq(`failure ${w.name} line`, a.line, w.line);
