@@ -25,6 +25,8 @@ export class CargoTestParser extends Parser {
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
+  /** The block being read has shown its (first) panic. */
+  panicSeen: bool = false;
   running: string | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
   loose: bool = false;
@@ -161,6 +163,10 @@ export class CargoTestParser extends Parser {
     if (t === null) return;
     let pan = l.indexOf(" panicked at ");
     if (l.startsWith("thread '") && pan > 0) {
+      // The first panic of a test is the cause: a later one is its consequence (the test thread's
+      // `worker thread failed: Any { .. }` after the worker it joined panicked).
+      if (this.panicSeen) { this.inMsg = false; return; }
+      this.panicSeen = true;
       let p = pan + 13;
       if (l.at(p) == Char.APOS) {
         // Old format (rustc < 1.73): panicked at 'msg', src/lib.rs:1:2 — the message may span lines,
@@ -232,6 +238,7 @@ export class CargoTestParser extends Parser {
     this.msg = [];
     this.inMsg = false;
     this.oldOpen = false;
+    this.panicSeen = false;
   }
 
   /** `test result: FAILED. 1 passed; 4 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s` */
