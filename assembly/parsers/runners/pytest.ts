@@ -40,6 +40,10 @@ class Block {
   /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
   firstText: string | null = null;
   nonBlank: i32 = 0;
+  /** A doctest's `Expected:` / `Got:` sections (1, 2 while reading one) and their first lines. */
+  docSection: i32 = 0;
+  docExpected: string | null = null;
+  docGot: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -234,6 +238,16 @@ export class PytestParser extends Parser {
       }
       return;
     }
+    // A failing doctest: `Expected:` and `Got:` at column 0, each value indented under it.
+    if (c == Char.SPACE && b.docSection > 0) {
+      let v = l.trimmed(0);
+      if (b.docSection == 1 && b.docExpected === null) b.docExpected = v;
+      else if (b.docSection == 2 && b.docGot === null) b.docGot = v;
+      return;
+    }
+    if (c == 0x45 /* E */ && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
+    if (c == 0x47 /* G */ && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
+    b.docSection = 0;
     // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
@@ -312,6 +326,9 @@ export class PytestParser extends Parser {
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
       else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
+      // `[doctest] units.miles_to_km`: the node id is `units.py::units.miles_to_km` (the dots stay).
+      let doctest = name.startsWith("[doctest] ");
+      if (doctest) name = name.substring(10);
       let k = b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
@@ -320,14 +337,17 @@ export class PytestParser extends Parser {
         let file: string | null = null;
         if (ran !== null) { let sep = ran!.indexOf("::"); file = sep >= 0 ? ran!.substring(0, sep) : ran; }
         else if (b.anyFile !== null) file = this.testFile(b);
-        if (file !== null) name = file! + "::" + classPath(name);
+        if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
         : k >= 0 && this.sumMsg[k].length > 0 ? this.sumMsg[k]
+        : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
+      if (b.docExpected !== null) tf.expected = b.docExpected;
+      if (b.docGot !== null) tf.actual = b.docGot;
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
       else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
       if (b.elines.length > 0) assertParts(tf, b.elines[0]);
