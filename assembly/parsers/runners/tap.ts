@@ -171,8 +171,11 @@ export class TapParser extends Parser {
     }
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
-    // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
     let d = this.diag;
+    // bats: `# (in test file wc.bats, line 14)` locates the failure (`(from function `f' in file x.bash, line 3,`
+    // lines before it name helpers); the `#   `[ ... ]' failed` comment under it is the message.
+    if (d !== null && batsLocation(d, s)) return true;
+    // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
     if (d !== null && l.matchAt("  ", p + 1) && s.length > 0) {
       d.message = d.message.length == 0 ? s : d.message.split("\n").length < 4 ? d.message + "\n" + s : d.message;
       return true;
@@ -269,4 +272,18 @@ export class TapParser extends Parser {
 function unquote(v: string): string {
   if (v.length >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(v.length - 1) == Char.APOS) return v.substring(1, v.length - 1).replaceAll("''", "'");
   return v;
+}
+
+/** `(in test file wc.bats, line 14)`: sets t's file and line; false when s is not that. */
+export function batsLocation(t: TestFailure, s: string): bool {
+  if (!s.startsWith("(in test file ")) return false;
+  let at = s.lastIndexOf(", line ");
+  if (at < 14) return false;
+  let e = at + 7;
+  let k = e;
+  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+  if (k == e) return false;
+  t.file = normPath(s.substring(14, at));
+  t.line = I32.parseInt(s.substring(e, k));
+  return true;
 }
