@@ -1,6 +1,6 @@
 // A JUnit XML report printed into the log itself (`vitest run --reporter=junit` with no output file,
 // `jest --reporters=jest-junit` to stdout, go-junit-report in a pipe): from a line that opens the report
-// (`<?xml ...?>`, `<testsuites`, `<testsuite `) to the one that closes its root, the lines are kept as bytes
+// (`<testsuites`, `<testsuite`, after an `<?xml ...?>` on the same line) to the one that closes its root, the lines are kept as bytes
 // and, once the root closes, read by the same JUnit reader `sbx verdict --junit` uses. A report that is not
 // well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
 import { Char } from "../../util/chars";
@@ -13,12 +13,12 @@ import { checkXml } from "../../xml-check";
 /** A report larger than this is not buffered further (and then not read). */
 const MAX_BYTES = 8 << 20;
 
-const enum Root { UNKNOWN, SUITES, SUITE }
+const enum Root { SUITES, SUITE }
 
 @final
 export class JunitLogParser extends Parser {
   private inside: bool = false;
-  private root: Root = Root.UNKNOWN;
+  private root: Root = Root.SUITES;
   private buf: ArrayBuffer = new ArrayBuffer(0);
   private len: i32 = 0;
   private overflow: bool = false;
@@ -29,23 +29,18 @@ export class JunitLogParser extends Parser {
     let p = l.skipSpaces(0);
     if (!this.inside) {
       if (l.at(p) != Char.LT || f.tests !== null) return false;
-      let decl = l.matchAt("<?xml ", p);
-      if (!decl && !l.matchAt("<testsuites", p) && !l.matchAt("<testsuite ", p) && !l.matchAt("<testsuite>", p)) return false;
-      // The XML declaration alone opens a report only when the root is on the same line or the next.
+      // `<?xml ...?><testsuites ...>` (one line) or the root's own line: the declaration alone, on a line
+      // of its own, is left to the tail (the checker does not need it; other XML may follow it).
+      let s = l.indexOf("<testsuites", p);
+      let t = s >= 0 ? s : l.indexOf("<testsuite", p);
+      if (t < 0 || (t != p && !l.matchAt("<?xml ", p))) return false;
       this.inside = true;
-      this.root = Root.UNKNOWN;
+      this.root = s >= 0 ? Root.SUITES : Root.SUITE;
       this.len = 0;
       this.overflow = false;
     }
-    if (this.root == Root.UNKNOWN) {
-      let s = l.indexOf("<testsuites");
-      let t = l.indexOf("<testsuite");
-      if (s >= 0) this.root = Root.SUITES;
-      else if (t >= 0) this.root = Root.SUITE;
-      else if (!l.matchAt("<?xml ", p)) { this.inside = false; return false; }
-    }
     this.append(l);
-    let done = this.root == Root.SUITES ? l.indexOf("</testsuites>") >= 0 : (this.root == Root.SUITE && l.indexOf("</testsuite>") >= 0);
+    let done = l.indexOf(this.root == Root.SUITES ? "</testsuites>" : "</testsuite>") >= 0;
     if (done) this.read(f);
     return true;
   }
