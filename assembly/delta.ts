@@ -113,14 +113,17 @@ function crashChange(before: JValue, after: JValue): string {
   return sameFrame(a.get("first_user_frame"), b.get("first_user_frame")) ? "same" : "moved";
 }
 
+/** `fn file:line`; what is unknown is left out (never `?`). */
 function frameShort(f: JValue): string {
   if (f.kind != Kind.OBJ) return "no user frame";
   let file = f.get("file").str();
-  let s = file.length > 0 ? file : f.get("module").str("?");
+  let s = file.length > 0 ? file : f.get("module").str();
   let line = f.get("line").int();
-  if (line >= 0) s += ":" + line.toString();
+  if (line >= 0 && s.length > 0) s += ":" + line.toString();
   let fn = f.get("function").str();
-  return fn.length > 0 ? fn + " " + s : s;
+  if (fn == "??") fn = "";
+  if (fn.length == 0) return s.length > 0 ? s : "an unknown frame";
+  return s.length > 0 ? fn + " " + s : fn;
 }
 
 function plural(n: i32, one: string, many: string): string { return n.toString() + " " + (n == 1 ? one : many); }
