@@ -1,6 +1,6 @@
 // An uncaught C++ exception: libstdc++'s `terminate called after throwing an instance of 'std::runtime_error'`
-// with `  what():  boom` on the next line, and libc++'s one-line `libc++abi: terminating due to uncaught
-// exception of type std::runtime_error: boom`. std::terminate() then aborts: a SIGABRT crash whose message
+// with `  what():  boom` on the next line, and libc++'s one-line `libc++abi: terminating with uncaught
+// exception of type std::runtime_error: boom` (`terminating due to uncaught ...` since libc++ 17). std::terminate() then aborts: a SIGABRT crash whose message
 // names the exception's type and what(), the facts the bare signal lacks.
 import { Line } from "../util/line";
 import { Crash, Facts, signalCrash } from "../model";
@@ -9,8 +9,8 @@ import { Parser } from "../parser";
 const GNU_HEAD = "terminate called after throwing an instance of '";
 const GNU_WHAT = "  what():  ";
 const GNU_OTHER = "terminate called ";
-const LIBCXX_HEAD = "libc++abi: terminating due to uncaught exception of type ";
-const LIBCXX_OTHER = "libc++abi: terminating";
+const LIBCXX = "libc++abi";
+const LIBCXX_TYPE = "uncaught exception of type ";
 
 const enum Letter { l = 0x6C, t = 0x74 }
 
@@ -36,8 +36,12 @@ export class CxxTerminateParser extends Parser {
       this.pending = this.crash(f, l, msg);
       return true;
     }
-    if (first == Letter.l && l.startsWith(LIBCXX_OTHER)) {
-      this.crash(f, l, l.startsWith(LIBCXX_HEAD) ? "uncaught " + l.trimmed(LIBCXX_HEAD.length) : l.trimmed(11));
+    if (first == Letter.l && l.startsWith(LIBCXX)) {
+      // `libc++abi: terminating`, `libc++abi.dylib: terminating` (macOS)
+      let colon = l.indexOf(": terminating", LIBCXX.length);
+      if (colon < 0 || colon > LIBCXX.length + 6) return false;
+      let k = l.indexOf(LIBCXX_TYPE, colon);
+      this.crash(f, l, k > 0 ? "uncaught " + l.trimmed(k + LIBCXX_TYPE.length) : l.trimmed(colon + 2));
       return true;
     }
     return false;
