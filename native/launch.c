@@ -57,7 +57,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 2
+#define SBX_PROTO 3
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 128
@@ -68,12 +68,17 @@
 #define MAX_BPF_INSNS 4096
 /* init exits with this when a setup step failed; the details are in the report. */
 #define EXIT_SETUP_FAILED 125
+#define MAX_SPEC_BYTES (1 << 20)
+#ifndef KEYCTL_JOIN_SESSION_KEYRING
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#endif
 
 extern char **environ;
 
 /* ---------------------------------------------------------------- helpers */
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void close_fds_range(unsigned int first, unsigned int last);
 static void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 static void
@@ -241,6 +246,7 @@ enum op_kind
   OP_SYSFS,
   OP_REMOUNT_RO,
   OP_HIDE,
+  OP_HIDE_EMPTY,
   OP_DIR,
 };
 
@@ -249,6 +255,8 @@ struct op
   enum op_kind kind;
   const char *a; /* source / link target; NULL when unused */
   const char *b; /* destination inside the sandbox */
+  long size;     /* tmpfs size= in bytes (OP_TMPFS; OP_DEV: its /dev/shm), 0: the kernel's default */
+  long inodes;   /* tmpfs nr_inodes= */
 };
 
 struct rlim
@@ -279,7 +287,7 @@ struct spec
   int env_set;
   struct rlim rlimits[MAX_RLIMITS];
   int nrlimits;
-  int no_aslr, no_new_privs, setsid, loopback, ro_root, drop_caps;
+  int no_aslr, no_new_privs, setsid, loopback, ro_root, drop_caps, new_keyring;
   long pid_max;
   long timeout_ms;
   const char *cgroup;
@@ -319,6 +327,7 @@ usage(void)
 {
   fputs("usage: sbx-launch --version\n"
         "       sbx-launch [SPEC...] -- COMMAND [ARG...]\n"
+        "       sbx-launch --spec-fd N   (the same, NUL-separated, read from fd N)\n"
         "SPEC is produced by sbx (src/launcher/spec.ts); it is not meant to be written by hand.\n",
         stderr);
   exit(2);
@@ -334,6 +343,8 @@ add_op(struct spec *s, enum op_kind kind, const char *a, const char *b)
   s->ops[s->nops].kind = kind;
   s->ops[s->nops].a = a;
   s->ops[s->nops].b = b;
+  s->ops[s->nops].size = 0;
+  s->ops[s->nops].inodes = 0;
   s->nops++;
 }
 
@@ -414,6 +425,22 @@ parse_spec(struct spec *s, int argc, char **argv)
         NEED(1), add_op(s, OP_REMOUNT_RO, NULL, argv[++i]);
       else if (strcmp(a, "--hide") == 0)
         NEED(1), add_op(s, OP_HIDE, NULL, argv[++i]);
+      else if (strcmp(a, "--hide-empty") == 0)
+        NEED(1), add_op(s, OP_HIDE_EMPTY, NULL, argv[++i]);
+      else if (strcmp(a, "--size") == 0 || strcmp(a, "--nr-inodes") == 0)
+        {
+          /* Limits of the tmpfs made by the op just before (--tmpfs; --dev: its /dev/shm). */
+          struct op *last = s->nops > 0 ? &s->ops[s->nops - 1] : NULL;
+          NEED(1);
+          if (last == NULL || (last->kind != OP_TMPFS && last->kind != OP_DEV))
+            die("%s must follow --tmpfs or --dev", a);
+          if (parse_long(argv[++i], 1, LONG_MAX, &v) < 0)
+            die("bad %s: %s", a, argv[i]);
+          if (a[2] == 's')
+            last->size = v;
+          else
+            last->inodes = v;
+        }
       else if (strcmp(a, "--dir") == 0)
         NEED(1), add_op(s, OP_DIR, NULL, argv[++i]);
       else if (strcmp(a, "--chdir") == 0)
@@ -473,6 +500,8 @@ parse_spec(struct spec *s, int argc, char **argv)
         s->ro_root = 1;
       else if (strcmp(a, "--drop-caps") == 0)
         s->drop_caps = 1;
+      else if (strcmp(a, "--new-session-keyring") == 0)
+        s->new_keyring = 1;
       else if (strcmp(a, "--pid-max") == 0)
         {
           NEED(1);
@@ -533,6 +562,61 @@ parse_spec(struct spec *s, int argc, char **argv)
   if (s->ncgroup_sets > 0 && s->cgroup == NULL)
     die("--cgroup-set needs --cgroup");
   s->env[s->nenv] = NULL;
+}
+
+/* `--spec-fd N` as the only argument: the spec comes NUL-separated from fd N
+ * instead of the command line, where every user of the host could read it in
+ * /proc/PID/cmdline (values of --setenv may be secrets). Replaces argv. */
+static void
+read_spec_fd(int *argc, char ***argv)
+{
+  long v;
+  char *buf, **out;
+  size_t len = 0, n = 0, i, k;
+  int fd;
+  if (parse_long((*argv)[2], 0, INT_MAX, &v) < 0)
+    die("bad --spec-fd: %s", (*argv)[2]);
+  fd = (int)v;
+  buf = malloc(MAX_SPEC_BYTES + 1);
+  if (buf == NULL)
+    die("out of memory");
+  for (;;)
+    {
+      ssize_t r = read(fd, buf + len, MAX_SPEC_BYTES - len);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        die_with_error("reading the spec from fd %d", fd);
+      if (r == 0)
+        break;
+      len += (size_t)r;
+      if (len == MAX_SPEC_BYTES)
+        die("spec too long (max %d bytes)", MAX_SPEC_BYTES);
+    }
+  close(fd);
+  if (len == 0 || buf[len - 1] != '\0')
+    die("the spec on fd %d must be NUL-terminated arguments", fd);
+  for (i = 0; i < len; i++)
+    n += buf[i] == '\0';
+  out = calloc(n + 2, sizeof *out);
+  if (out == NULL)
+    die("out of memory");
+  out[0] = (*argv)[0];
+  for (i = 0, k = 1; i < len; i += strlen(buf + i) + 1)
+    out[k++] = buf + i;
+  out[k] = NULL;
+  *argc = (int)k;
+  *argv = out;
+}
+
+/* Closes every descriptor but stdio and the status report before anything is
+ * cloned: nothing our caller left open (a log, a socket) reaches the sandbox. */
+static void
+close_inherited_fds(const struct spec *s)
+{
+  if (s->status_fd > 3)
+    close_fds_range(3, (unsigned int)s->status_fd - 1);
+  close_fds_range((unsigned int)(s->status_fd < 3 ? 3 : s->status_fd + 1), ~0U);
 }
 
 /* Reads the classic BPF program (struct sock_filter[]) until EOF, like
@@ -715,42 +799,186 @@ join(char *out, size_t n, const char *root, const char *path)
     }
 }
 
+enum mp_make
+{
+  MP_EXISTING, /* create nothing: a missing path is ENOENT */
+  MP_DIR,      /* create missing directories, the last one too */
+  MP_FILE,     /* create missing directories and the last component as an empty file */
+};
+
+/* Resolves PATH (absolute, as the sandbox will see it) under /newroot one
+ * component at a time and never through a symlink. While the new root is
+ * assembled the host root is still mounted at /oldroot, so a symlink the
+ * sandbox planted in /work on an earlier run (/work/.cache ->
+ * ../../oldroot/etc) would otherwise steer a mkdir, or a mount, onto the
+ * host. A symlink anywhere on the path fails with ELOOP. Mounts met on the
+ * way are crossed (/newroot/work is the work dir's bind). Returns an O_PATH
+ * descriptor of the last component, or -1 with errno set. */
+static int
+open_in_root(const char *path, enum mp_make make)
+{
+  char buf[PATH_MAX];
+  char *comp, *next;
+  int fd, nfd, e;
+  struct stat st;
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  for (comp = buf; *comp == '/'; comp++)
+    ;
+  while (*comp != '\0')
+    {
+      int last;
+      next = strchr(comp, '/');
+      if (next != NULL)
+        {
+          *next++ = '\0';
+          while (*next == '/')
+            next++;
+        }
+      last = next == NULL || *next == '\0';
+      if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+        {
+          close(fd);
+          errno = EINVAL;
+          return -1;
+        }
+      if (last && make == MP_FILE)
+        {
+          nfd = openat(fd, comp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+          if (nfd >= 0)
+            close(nfd);
+          else if (errno != EEXIST)
+            goto fail;
+        }
+      else if (make != MP_EXISTING && mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
+        goto fail;
+      nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (nfd < 0)
+        goto fail;
+      close(fd);
+      fd = nfd;
+      if (fstat(fd, &st) < 0)
+        goto fail;
+      if (S_ISLNK(st.st_mode))
+        {
+          errno = ELOOP;
+          goto fail;
+        }
+      if (!last && !S_ISDIR(st.st_mode))
+        {
+          errno = ENOTDIR;
+          goto fail;
+        }
+      if (last)
+        break;
+      comp = next;
+    }
+  return fd;
+fail:
+  e = errno;
+  close(fd);
+  errno = e;
+  return -1;
+}
+
+/* A path naming what fd refers to, for mount(2): the host's /proc magic
+ * link, so that nothing between open_in_root and the mount can swap a
+ * component for a symlink. Without a usable /proc (never seen on a host
+ * that can make user namespaces) the checked path itself. */
+static const char *
+fd_target(char *out, size_t n, int fd, const char *checked)
+{
+  static int proc_ok = -1;
+  if (proc_ok < 0)
+    proc_ok = access("/oldroot/proc/self/fd", X_OK) == 0;
+  if (proc_ok)
+    xpath(out, n, "/oldroot/proc/self/fd/%d", fd);
+  else
+    join(out, n, "/newroot", checked);
+  return out;
+}
+
+/* Opens the mount point at PATH (see open_in_root) or fails the step, with
+ * its own message for a symlink on the way. */
+static int
+mount_point(const char *step, const char *path, enum mp_make make)
+{
+  int fd = open_in_root(path, make);
+  if (fd < 0 && errno == ELOOP)
+    fail_step(step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)",
+              path);
+  if (fd < 0)
+    fail_step(step, "creating mount point %s", path);
+  return fd;
+}
+
 static void
 op_bind(const struct op *op, int ro)
 {
-  char src[PATH_MAX], dst[PATH_MAX];
+  char src[PATH_MAX], target[PATH_MAX];
   struct stat st;
+  int fd;
   join(src, sizeof src, "/oldroot", op->a);
-  join(dst, sizeof dst, "/newroot", op->b);
   if (stat(src, &st) < 0)
     fail_step("bind", "%s", op->a);
-  if (make_mount_point(dst, S_ISDIR(st.st_mode)) < 0)
-    fail_step("bind", "creating mount point %s", op->b);
-  if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0)
+  fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+  if (mount(src, fd_target(target, sizeof target, fd, op->b), NULL, MS_BIND | MS_REC, NULL) < 0)
     fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
-  if (set_mount_attrs(dst, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
+  close(fd);
+  /* The flags go on the new mount: resolve again, which crosses into it. */
+  fd = mount_point("bind", op->b, MP_EXISTING);
+  if (set_mount_attrs(fd_target(target, sizeof target, fd, op->b),
+                      (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
       < 0)
     fail_step("bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
+  close(fd);
 }
 
 static void
 op_symlink(const struct op *op)
 {
-  char dst[PATH_MAX];
-  join(dst, sizeof dst, "/newroot", op->b);
-  if (symlink(op->a, dst) < 0 && errno != EEXIST)
+  char parent[PATH_MAX];
+  const char *name;
+  char *slash;
+  int fd;
+  xpath(parent, sizeof parent, "%s", op->b);
+  slash = strrchr(parent, '/');
+  name = op->b + (slash - parent) + 1;
+  *slash = '\0';
+  fd = mount_point("symlink", parent, MP_DIR);
+  if (symlinkat(op->a, fd, name) < 0 && errno != EEXIST)
     fail_step("symlink", "%s -> %s", op->b, op->a);
+  close(fd);
+}
+
+/* tmpfs options: the mode, and size=/nr_inodes= when the spec set them (an
+ * unbounded tmpfs can hold half the host's memory). */
+static void
+tmpfs_opts(char *out, size_t n, const char *mode, long size, long inodes)
+{
+  size_t len = (size_t)snprintf(out, n, "mode=%s", mode);
+  if (size > 0 && len < n)
+    len += (size_t)snprintf(out + len, n - len, ",size=%ld", size);
+  if (inodes > 0 && len < n)
+    snprintf(out + len, n - len, ",nr_inodes=%ld", inodes);
 }
 
 static void
-op_tmpfs(const char *dst, const char *opts, unsigned long flags)
+op_tmpfs(const struct op *op)
 {
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", dst);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("tmpfs", "creating %s", dst);
-  if (mount("tmpfs", p, "tmpfs", flags, opts) < 0)
-    fail_step("tmpfs", "mounting a tmpfs on %s", dst);
+  char target[PATH_MAX], opts[128];
+  int fd = mount_point("tmpfs", op->b, MP_DIR);
+  tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
+  if (mount("tmpfs", fd_target(target, sizeof target, fd, op->b), "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+    fail_step("tmpfs", "mounting a tmpfs on %s", op->b);
+  close(fd);
+  record("tmpfs", 1, "%s (%s)", op->b, opts);
 }
 
 static void
@@ -761,13 +989,16 @@ op_dev(const struct op *op)
     { "/proc/self/fd", "fd" },     { "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
     { "/proc/self/fd/2", "stderr" }, { "pts/ptmx", "ptmx" },       { "/proc/kcore", "core" },
   };
-  char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX];
+  char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX], opts[128];
   size_t k;
-  join(dev, sizeof dev, "/newroot", op->b);
-  if (mkdir_p(dev, 0755) < 0)
-    fail_step("dev", "creating %s", op->b);
-  if (mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
+  int fd = mount_point("dev", op->b, MP_DIR);
+  /* /dev holds a dozen nodes and links: a small fixed bound. */
+  if (mount("tmpfs", fd_target(dev, sizeof dev, fd, op->b), "tmpfs", MS_NOSUID | MS_NOEXEC,
+            "mode=0755,size=1m,nr_inodes=1024")
+      < 0)
     fail_step("dev", "mounting a tmpfs on %s", op->b);
+  close(fd);
+  join(dev, sizeof dev, "/newroot", op->b);
   /* Device nodes cannot be created in a user namespace: bind the host's. */
   for (k = 0; k < sizeof nodes / sizeof nodes[0]; k++)
     {
@@ -792,18 +1023,18 @@ op_dev(const struct op *op)
              < 0)
     fail_step("dev", "mounting devpts on %s/pts", op->b);
   xpath(p, sizeof p, "%s/shm", dev);
-  if (mkdir(p, 01777) < 0 || mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0)
+  tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
+  if (mkdir(p, 01777) < 0 || mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
     fail_step("dev", "mounting a tmpfs on %s/shm", op->b);
-  record("dev", 1, "%s: null zero full random urandom tty, pts, shm, fd links", op->b);
+  record("dev", 1, "%s: null zero full random urandom tty, pts, shm (%s), fd links", op->b, opts);
 }
 
 static void
 op_proc(const struct op *op, const struct spec *s)
 {
   char p[PATH_MAX], q[PATH_MAX], val[32];
+  close(mount_point("proc", op->b, MP_DIR));
   join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("proc", "creating %s", op->b);
   /* The kernel refuses a fresh proc in a user namespace when the host's
    * /proc has parts hidden by over-mounts (as in many containers). */
   if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
@@ -828,9 +1059,8 @@ static void
 op_sysfs(const struct op *op)
 {
   char p[PATH_MAX];
+  close(mount_point("sysfs", op->b, MP_DIR));
   join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("sysfs", "creating %s", op->b);
   if (mount("sysfs", p, "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
     fail_step("sysfs", "mounting a read-only sysfs on %s", op->b);
 }
@@ -856,20 +1086,31 @@ op_remount_ro(const struct op *op)
 
 /* Hides a path behind an empty, mode-000 stand-in: even a sandbox user that
  * owns the original (host root's files map to it when root runs sbx) gets
- * EACCES, since it holds no CAP_DAC_OVERRIDE. */
+ * EACCES, since it holds no CAP_DAC_OVERRIDE. With `empty`, a directory
+ * becomes an empty read-only one instead (mode 0555), so that tools walking
+ * the tree (find, grep -r, node --test) see nothing rather than an error.
+ * A missing path has nothing to hide; a symlink on the way fails the step:
+ * what it points to would stay visible. */
 static void
-op_hide(const struct op *op)
+op_hide(const struct op *op, int empty)
 {
   char p[PATH_MAX];
   struct stat st;
-  int r;
-  join(p, sizeof p, "/newroot", op->b);
-  if (lstat(p, &st) < 0 || S_ISLNK(st.st_mode))
+  int r, fd = open_in_root(op->b, MP_EXISTING);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
     return;
+  if (fd < 0 && errno == ELOOP)
+    fail_step("hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible",
+              op->b);
+  if (fd < 0 || fstat(fd, &st) < 0)
+    fail_step("hide", "%s", op->b);
+  fd_target(p, sizeof p, fd, op->b);
   if (S_ISDIR(st.st_mode))
-    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000");
+    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+              empty ? "mode=0555,size=4k,nr_inodes=1" : "mode=000,size=4k,nr_inodes=1");
   else
     r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
+  close(fd);
   if (r < 0)
     {
       nmask_failed++;
@@ -882,10 +1123,7 @@ op_hide(const struct op *op)
 static void
 op_dir(const struct op *op)
 {
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("dir", "creating %s", op->b);
+  close(mount_point("dir", op->b, MP_DIR));
 }
 
 /* Builds the new root as bwrap does: a tmpfs becomes / with the host root
@@ -908,7 +1146,8 @@ step_root(const struct spec *s)
     fail_step("pivot_root", "pivot_root to the staging tmpfs");
   if (chdir("/") < 0)
     fail_step("root", "chdir /");
-  if (mount("tmpfs", "/newroot", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755") < 0)
+  /* The root holds only mount points; it is made read-only at the end. */
+  if (mount("tmpfs", "/newroot", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755,size=4m,nr_inodes=4096") < 0)
     fail_step("root", "mounting the root tmpfs");
   {
     /* The stand-in that --hide binds over files. */
@@ -926,12 +1165,13 @@ step_root(const struct spec *s)
         case OP_RO_BIND: op_bind(op, 1); break;
         case OP_BIND: op_bind(op, 0); break;
         case OP_SYMLINK: op_symlink(op); break;
-        case OP_TMPFS: op_tmpfs(op->b, "mode=1777", MS_NOSUID | MS_NODEV); break;
+        case OP_TMPFS: op_tmpfs(op); break;
         case OP_DEV: op_dev(op); break;
         case OP_PROC: op_proc(op, s); break;
         case OP_SYSFS: op_sysfs(op); break;
         case OP_REMOUNT_RO: op_remount_ro(op); break;
-        case OP_HIDE: op_hide(op); break;
+        case OP_HIDE: op_hide(op, 0); break;
+        case OP_HIDE_EMPTY: op_hide(op, 1); break;
         case OP_DIR: op_dir(op); break;
         }
     }
@@ -1125,6 +1365,15 @@ run_command(const struct spec *s, int go_fd)
   /* lo is brought up here, in parallel with init's mount work, while this
    * process still holds CAP_NET_ADMIN over the new network namespace. */
   step_loopback(s);
+  if (s->new_keyring)
+    {
+      /* The caller's session keyring (and the keys in it) would be reachable
+       * through keyctl(2) where seccomp allows it: join a fresh, anonymous one. */
+      if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0)
+        record("keyring", 1, "fresh anonymous session keyring");
+      else
+        record("keyring", 0, "joining a new session keyring: %s", strerror(errno));
+    }
   cmd_drop_caps(s);
   if (s->no_new_privs)
     {
@@ -1471,8 +1720,11 @@ main(int argc, char **argv)
       printf("sbx-launch %s proto %d\n", SBX_VERSION, SBX_PROTO);
       return 0;
     }
+  if (argc == 3 && strcmp(argv[1], "--spec-fd") == 0)
+    read_spec_fd(&argc, &argv);
   parse_spec(&s, argc, argv);
   read_seccomp(&s);
+  close_inherited_fds(&s);
 
   rep = mmap(NULL, sizeof *rep, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (rep == MAP_FAILED)

@@ -1,7 +1,7 @@
 export { launch, launcherPath, TAIL_BYTES } from './launch.js';
 export { selftest, type Check } from './selftest.js';
 export { SbxError } from './errors.js';
-export { buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
+export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,

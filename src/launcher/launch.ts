@@ -77,7 +77,7 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
-  for (const p of opts.hide ?? [])
+  for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? [])])
     if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
       throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
@@ -122,12 +122,16 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   try {
     const allowPtrace = opts.allowPtrace === true;
     const fd4 = seccomp ? (seccompFd(allowPtrace) ?? 'pipe') : 'ignore';
-    const child = spawn(bin, spec.argv, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
+    // The spec goes over a pipe (fd 5), not argv: /proc/PID/cmdline is readable by every user of
+    // the host, and the spec holds the command's environment (--env values may be secrets).
+    const child = spawn(bin, ['--spec-fd', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4, 'pipe'],
       // The launcher gets no environment of ours: the command's is in the spec.
       env: {},
     });
-    const [, out, err, statusPipe, bpfPipe] = child.stdio as [null, Readable, Readable, Readable, Writable | null];
+    const [, out, err, statusPipe, bpfPipe, specPipe] = child.stdio as unknown as [null, Readable, Readable, Readable, Writable | null, Writable];
+    specPipe.on('error', () => {}); // a launcher that died early reports through its exit
+    specPipe.end(`${spec.argv.join('\0')}\0`);
     const onAbort = (): void => void child.kill('SIGTERM');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 

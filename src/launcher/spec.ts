@@ -21,6 +21,12 @@ export const NOFILE = 65536;
 export const FSIZE_BYTES = 16 * 2 ** 30;
 export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store
 export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const MiB = 2 ** 20;
+/** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
+export const TMP_BYTES_DEFAULT = Math.min(Math.floor(totalmem() / 4 / MiB), 4096) * MiB;
+export const TMP_INODES = 1 << 20;
+export const SHM_BYTES = Math.min(Math.floor(totalmem() / 8 / MiB), 1024) * MiB;
+export const SHM_INODES = 1 << 16;
 
 // Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
 // stops the world with ptrace, which the default seccomp policy denies; there leak checking is off
@@ -141,15 +147,20 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
     if (e.kind === 'link') a.push('--symlink', e.target, e.path);
     else a.push('--ro-bind', e.path, e.path);
   }
+  const dst = (d: string): string => throughSystemLinks(d);
   if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
   a.push('--bind', real(work), '/work');
-  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), m.dst);
-  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), m.dst);
-  for (const p of opts.hide ?? []) a.push('--hide', p);
-  a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
+  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), dst(m.dst));
+  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), dst(m.dst));
+  for (const p of opts.hide ?? []) a.push('--hide', dst(p));
+  for (const p of opts.hideEmpty ?? []) a.push('--hide-empty', dst(p));
+  const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;
+  a.push('--tmpfs', '/tmp', '--size', String(tmpBytes), '--nr-inodes', String(TMP_INODES));
+  a.push('--dev', '/dev', '--size', String(SHM_BYTES), '--nr-inodes', String(SHM_INODES));
+  a.push('--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
   for (const p of PROC_HIDDEN) a.push('--hide', p);
   // A fresh sysfs needs a network namespace of our own; with the host network, bind it read-only.
@@ -169,7 +180,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
 
   if (opts.aslr !== true) a.push('--no-aslr');
-  a.push('--no-new-privs', '--setsid', '--drop-caps');
+  a.push('--no-new-privs', '--setsid', '--drop-caps', '--new-session-keyring');
   const timeout = opts.timeout;
   const cpuSeconds = Math.ceil((timeout ?? 3600) * availableParallelism()) + 5;
   a.push('--rlimit', 'CPU', String(cpuSeconds), '--rlimit', 'NOFILE', String(NOFILE));
@@ -197,6 +208,20 @@ export function parseMount(s: string): { src: string; dst: string } {
   if (!src || !isAbsolute(dst))
     throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
   return { src, dst };
+}
+
+/**
+ * A destination as the new root spells it: the launcher refuses any mount point that crosses a
+ * symlink inside the sandbox (one planted in /work could lead out), and on a merged-/usr host
+ * /bin, /lib, ... are such symlinks; `/bin/tool` becomes `/usr/bin/tool`.
+ */
+export function throughSystemLinks(d: string): string {
+  for (const e of hostLayout()) {
+    if (e.kind !== 'link' || !(d === e.path || d.startsWith(`${e.path}/`))) continue;
+    const target = e.target.startsWith('/') ? e.target : resolve('/', e.target);
+    return resolve(target + d.slice(e.path.length));
+  }
+  return d;
 }
 
 function real(p: string): string {
