@@ -228,13 +228,13 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, sameRuns));
+  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, nothing && treeChanged == 0, sameRuns));
   w.endObject();
   return true;
 }
 
 function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: DiagMatch, fixedT: Array<string>,
-  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, sameRuns: i32): string {
+  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, sameRuns: i32): string {
   if (first) return "first run";
   let c = cur.get("crash");
   let where = frameShort(c.get("first_user_frame"));
@@ -271,7 +271,12 @@ function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: 
     if (stillT.length > 0) s.push(stillT.length.toString() + " still failing");
     parts.push("tests: " + s.join(", "));
   }
-  if (parts.length == 0) return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
+  if (parts.length == 0) {
+    // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
+    // "your edit did not help".
+    if (idle) return "no change — nothing changed since the last run (" + sa + ")" + streak(sameRuns);
+    return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
+  }
   return parts.join(" · ") + streak(sameRuns);
 }
 

@@ -3,6 +3,7 @@ export { selftest, type Check } from './selftest.js';
 export { SbxError } from './errors.js';
 export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
+export { plantableSymlink, type PlantedLink } from './trusted-path.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,
 } from './types.js';

@@ -2,7 +2,8 @@
 // All policy lives here; the launcher applies what it is given and reports what took effect.
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cgroupPlace } from './cgroup.js';
 import { SbxError } from './errors.js';
 import type { LaunchOptions } from './types.js';
@@ -121,6 +122,23 @@ function hostLayout(): SystemEntry[] {
   return out;
 }
 
+let identityDir: string | null | undefined;
+
+/**
+ * native/etc of this package: a fixed /etc/passwd and /etc/group naming the sandbox user `sbx`
+ * (1000), so that `id -un`, `ls -l` and `whoami` print the same on every host instead of whichever
+ * host account has uid 1000. Null when the package has no such files.
+ */
+function identityFiles(): string | null {
+  if (identityDir !== undefined) return identityDir;
+  // This code runs from dist/launcher.js, dist/chunks/*.js or src/launcher/*.ts.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    if (existsSync(join(dir, 'native', 'etc', 'passwd'))) return (identityDir = join(dir, 'native', 'etc'));
+  }
+  return (identityDir = null);
+}
+
 let cgroupSeq = 0;
 
 export interface Spec {
@@ -149,6 +167,8 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   }
   const dst = (d: string): string => throughSystemLinks(d);
   if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
+  const ids = identityFiles();
+  if (ids) for (const f of ['passwd', 'group']) if (existsSync(`/etc/${f}`)) a.push('--ro-bind', real(join(ids, f)), `/etc/${f}`);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.

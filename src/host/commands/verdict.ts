@@ -39,7 +39,8 @@ export default defineCommand({
       if (args.raw !== '-') await checkLogFile(args.raw);
       const source = args.raw === '-' ? process.stdin : createReadStream(args.raw);
       await state.saveLog(logPath, source);
-      const rec = await recordVerdict(engine, state, id, logPath, tree, opts);
+      // A recorded log: its command is unknown, and it ran outside, so the tree at its end is now's.
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd: null, tree, treeEnd: tree }, opts);
       if (rec.problem) process.stderr.write(`sbx: note: ${rec.problem}\n`);
       env = rec.env;
     } else {

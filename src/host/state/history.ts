@@ -13,6 +13,8 @@ export const HistoryEntrySchema = v.object({
   tree: v.nullable(v.string()),
   log: v.string(),
   summary: v.nullable(v.string()),
+  /** The command as one line (absent in history written before sbx kept it; null for `sbx verdict`). */
+  cmd: v.optional(v.nullable(v.string()), null),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 
