@@ -51,6 +51,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -257,6 +258,8 @@ struct op
   const char *b; /* destination inside the sandbox */
   long size;     /* tmpfs size= in bytes (OP_TMPFS; OP_DEV: its /dev/shm), 0: the kernel's default */
   long inodes;   /* tmpfs nr_inodes= */
+  int idmap;     /* OP_BIND/OP_RO_BIND with --map-uid: show the host's root-owned files as the sandbox user's */
+  int tree_fd;   /* with --map-uid: the source, cloned by the launcher (open_tree), attached by init */
 };
 
 struct rlim
@@ -278,6 +281,7 @@ struct spec
   int seccomp_fd;
   unsigned long ns_flags;
   long uid, gid;
+  long map_uid, map_gid; /* -1, or the host ids the sandbox user maps to (host root callers) */
   const char *hostname;
   struct op ops[MAX_OPS];
   int nops;
@@ -345,6 +349,8 @@ add_op(struct spec *s, enum op_kind kind, const char *a, const char *b)
   s->ops[s->nops].b = b;
   s->ops[s->nops].size = 0;
   s->ops[s->nops].inodes = 0;
+  s->ops[s->nops].idmap = 0;
+  s->ops[s->nops].tree_fd = -1;
   s->nops++;
 }
 
@@ -369,6 +375,8 @@ parse_spec(struct spec *s, int argc, char **argv)
   s->seccomp_fd = -1;
   s->uid = -1;
   s->gid = -1;
+  s->map_uid = -1;
+  s->map_gid = -1;
 
 /* An expression, so that "NEED(1), x = argv[++i];" reads as one statement. */
 #define NEED(n) ((i + (n) >= argc) ? die("%s needs %d argument(s)", a, (n)) : (void)0)
@@ -404,6 +412,24 @@ parse_spec(struct spec *s, int argc, char **argv)
             s->uid = v;
           else
             s->gid = v;
+        }
+      else if (strcmp(a, "--map-uid") == 0 || strcmp(a, "--map-gid") == 0)
+        {
+          NEED(1);
+          if (parse_long(argv[++i], 1, 4294967294L, &v) < 0)
+            die("%s: bad host id %s", a, argv[i]);
+          if (a[6] == 'u')
+            s->map_uid = v;
+          else
+            s->map_gid = v;
+        }
+      else if (strcmp(a, "--idmap") == 0)
+        {
+          /* The bind just before is shown id-mapped (needs --map-uid). */
+          struct op *last = s->nops > 0 ? &s->ops[s->nops - 1] : NULL;
+          if (last == NULL || (last->kind != OP_BIND && last->kind != OP_RO_BIND))
+            die("--idmap must follow --bind or --ro-bind");
+          last->idmap = 1;
         }
       else if (strcmp(a, "--hostname") == 0)
         NEED(1), s->hostname = argv[++i];
@@ -561,6 +587,13 @@ parse_spec(struct spec *s, int argc, char **argv)
     die("--loopback needs --unshare-net");
   if (s->ncgroup_sets > 0 && s->cgroup == NULL)
     die("--cgroup-set needs --cgroup");
+  if ((s->map_uid >= 0) != (s->map_gid >= 0))
+    die("--map-uid and --map-gid go together");
+  if (s->map_uid >= 0 && (s->uid < 0 || s->gid < 0))
+    die("--map-uid needs --uid and --gid");
+  for (i = 0; i < s->nops; i++)
+    if (s->ops[i].idmap && s->map_uid < 0)
+      die("--idmap needs --map-uid");
   s->env[s->nenv] = NULL;
 }
 
@@ -664,6 +697,148 @@ read_seccomp(struct spec *s)
 /* ------------------------------------------------------------- init steps */
 
 static long outer_uid, outer_gid;
+/* With --map-uid the launcher writes init's id maps (only a process privileged
+ * over the parent namespace may map ids other than its own) and then says so
+ * on this pipe. */
+static int maps_pipe[2] = { -1, -1 };
+
+/* Host root callers: the sandbox user is not root's kuid but an unprivileged
+ * host id, so root's own files outside the work dir (/opt, /root, 0600 keys)
+ * are as closed to it as to any other user. init takes that id and keeps its
+ * capabilities over the new namespaces (it was never root there). */
+static void
+step_mapped_ids(const struct spec *s)
+{
+  char c;
+  ssize_t n;
+  close(maps_pipe[1]);
+  do
+    n = read(maps_pipe[0], &c, 1);
+  while (n < 0 && errno == EINTR);
+  close(maps_pipe[0]);
+  if (n != 1)
+    fail_step("userns", "the launcher did not write the id maps");
+  if (setgroups(0, NULL) < 0)
+    fail_step("userns", "dropping supplementary groups");
+  if (setresgid((gid_t)s->gid, (gid_t)s->gid, (gid_t)s->gid) < 0
+      || setresuid((uid_t)s->uid, (uid_t)s->uid, (uid_t)s->uid) < 0)
+    fail_step("userns", "taking uid %ld gid %ld", s->uid, s->gid);
+  /* A change of ids clears the dumpable flag; /proc/self/fd (mount targets)
+   * needs it back. */
+  prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+  record("userns", 1, "uid %ld gid %ld mapped to host %ld:%ld (not the caller's: root), no supplementary groups",
+         s->uid, s->gid, s->map_uid, s->map_gid);
+}
+
+/* Run by the launcher: init's maps, then the go-ahead. */
+static int
+write_init_maps(const struct spec *s, pid_t init)
+{
+  char path[64], map[64];
+  int ok;
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)init);
+  snprintf(map, sizeof map, "%ld %ld 1\n", s->uid, s->map_uid);
+  ok = write_file(path, map) == 0;
+  snprintf(path, sizeof path, "/proc/%d/gid_map", (int)init);
+  snprintf(map, sizeof map, "%ld %ld 1\n", s->gid, s->map_gid);
+  ok = ok && write_file(path, map) == 0;
+  close(maps_pipe[0]);
+  if (ok)
+    (void)!write(maps_pipe[1], "m", 1);
+  close(maps_pipe[1]);
+  return ok ? 0 : -1;
+}
+
+/* A user namespace whose only purpose is an idmapped mount: host root (0)
+ * shows as the sandbox user's host id, every other id as itself. Made by a
+ * short-lived child; returns an fd of its namespace. */
+static int
+idmap_userns(const struct spec *s)
+{
+  char path[64], map[160];
+  int p[2], fd = -1;
+  pid_t child;
+  if (pipe2(p, O_CLOEXEC) < 0)
+    return -1;
+  child = fork();
+  if (child < 0)
+    return -1;
+  if (child == 0)
+    {
+      char c;
+      if (unshare(CLONE_NEWUSER) < 0)
+        _exit(1);
+      close(p[1]);
+      (void)!read(p[0], &c, 1);
+      _exit(0);
+    }
+  close(p[0]);
+  /* Wait until the child is in its own namespace. */
+  for (int tries = 0; tries < 2000; tries++)
+    {
+      char a[64], b[64];
+      ssize_t la, lb;
+      snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+      la = readlink(path, a, sizeof a);
+      lb = readlink("/proc/self/ns/user", b, sizeof b);
+      if (la > 0 && lb > 0 && (la != lb || memcmp(a, b, (size_t)la) != 0))
+        break;
+      usleep(100);
+    }
+  snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_uid, s->map_uid - 1, s->map_uid + 1,
+           s->map_uid + 1, 4294967295L - s->map_uid - 1);
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+  if (write_file(path, map) == 0)
+    {
+      snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_gid, s->map_gid - 1,
+               s->map_gid + 1, s->map_gid + 1, 4294967295L - s->map_gid - 1);
+      snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+      if (write_file(path, map) == 0)
+        {
+          snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+          fd = open(path, O_RDONLY | O_CLOEXEC);
+        }
+    }
+  close(p[1]);
+  while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+/* Run by the launcher with --map-uid, before the clone: every bind source is
+ * cloned here (host root can reach it; the sandbox's unprivileged id might
+ * not), id-mapped where asked, and handed to init as a detached tree. */
+static void
+prepare_trees(struct spec *s)
+{
+  int usfd = -1, i;
+  for (i = 0; i < s->nops; i++)
+    {
+      struct op *op = &s->ops[i];
+      if (op->kind != OP_BIND && op->kind != OP_RO_BIND)
+        continue;
+      op->tree_fd = (int)syscall(SYS_open_tree, AT_FDCWD, op->a,
+                                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+      if (op->tree_fd < 0)
+        die_with_error("cloning the mount of %s", op->a);
+      if (!op->idmap)
+        continue;
+      if (usfd < 0 && (usfd = idmap_userns(s)) < 0)
+        die_with_error("making the user namespace for an idmapped mount");
+      {
+        struct mount_attr ma;
+        memset(&ma, 0, sizeof ma);
+        ma.attr_set = MOUNT_ATTR_IDMAP;
+        ma.userns_fd = (uint64_t)usfd;
+        if (syscall(SYS_mount_setattr, op->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma, sizeof ma) < 0)
+          die_with_error("id-mapping %s (its file system may not support idmapped mounts; run sbx as an "
+                         "ordinary user instead of root)",
+                         op->a);
+      }
+    }
+  if (usfd >= 0)
+    close(usfd);
+}
 
 static void
 step_id_maps(const struct spec *s)
@@ -924,12 +1099,24 @@ op_bind(const struct op *op, int ro)
   char src[PATH_MAX], target[PATH_MAX];
   struct stat st;
   int fd;
-  join(src, sizeof src, "/oldroot", op->a);
-  if (stat(src, &st) < 0)
-    fail_step("bind", "%s", op->a);
-  fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
-  if (mount(src, fd_target(target, sizeof target, fd, op->b), NULL, MS_BIND | MS_REC, NULL) < 0)
-    fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
+  if (op->tree_fd >= 0)
+    {
+      if (fstat(op->tree_fd, &st) < 0)
+        fail_step("bind", "%s", op->a);
+      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+      if (syscall(SYS_move_mount, op->tree_fd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+        fail_step("bind", "attaching %s on %s", op->a, op->b);
+      close(op->tree_fd);
+    }
+  else
+    {
+      join(src, sizeof src, "/oldroot", op->a);
+      if (stat(src, &st) < 0)
+        fail_step("bind", "%s", op->a);
+      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+      if (mount(src, fd_target(target, sizeof target, fd, op->b), NULL, MS_BIND | MS_REC, NULL) < 0)
+        fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
+    }
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
   fd = mount_point("bind", op->b, MP_EXISTING);
@@ -1422,6 +1609,9 @@ run_init(const struct spec *s)
   int go[2];
   close(s->status_fd);
   close(done_pipe[0]);
+  /* Mapped ids are taken before the command is forked, so that it inherits them. */
+  if (s->map_uid >= 0)
+    step_mapped_ids(s);
   if (pipe2(go, O_CLOEXEC) < 0)
     fail_step("fork", "pipe2");
   child = fork();
@@ -1439,7 +1629,7 @@ run_init(const struct spec *s)
   close(1);
   close(2);
 
-  if (s->ns_flags & CLONE_NEWUSER)
+  if ((s->ns_flags & CLONE_NEWUSER) && s->map_uid < 0)
     step_id_maps(s);
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
@@ -1752,6 +1942,14 @@ main(int argc, char **argv)
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
 
+  if (s.map_uid >= 0)
+    {
+      if (outer_uid != 0)
+        die("--map-uid is for host root callers (this is uid %ld)", outer_uid);
+      if (pipe2(maps_pipe, O_CLOEXEC) < 0)
+        die_with_error("pipe2");
+      prepare_trees(&s);
+    }
   step_cgroup(&s);
   if (s.timeout_ms > 0)
     deadline = t0 + s.timeout_ms * 1000000LL;
@@ -1783,6 +1981,15 @@ main(int argc, char **argv)
       run_init(&s);
     }
   close(done_pipe[1]);
+  if (s.map_uid >= 0)
+    {
+      /* init waits for its maps; without them it fails its userns step. */
+      if (write_init_maps(&s, init) < 0)
+        kill(init, SIGKILL);
+      for (int i = 0; i < s.nops; i++)
+        if (s.ops[i].tree_fd >= 0)
+          close(s.ops[i].tree_fd);
+    }
 
   /* Wait for init's "done" (or its death: EOF), a signal, or the deadline. */
   for (;;)

@@ -3,12 +3,12 @@
 // weaknesses around it (secrets in argv, unbounded tmpfs, the caller's keyring, inherited fds,
 // socketpair, openat2). Each row fails on the launcher before the fix.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, rmSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSpec, launcherPath } from '../../dist/launcher.js';
-import { probeBin, run, sh, tempDir } from './_helpers.js';
+import { isRoot, probeBin, run, sh, tempDir } from './_helpers.js';
 
 const blockedWith = (errno) => (r) => {
   assert.is(r.setupError, null, r.setupError?.message);
@@ -164,6 +164,31 @@ test('descriptors the caller left open do not reach the sandbox (not even init)'
   closeSync(fd6);
   assert.ok(links.some((l) => !l.startsWith(`${child.pid}:`)), `init's descriptors were not seen: ${links}`);
   assert.ok(links.length > 0 && !links.some((l) => l.endsWith(secret)), links.join('\n'));
+});
+
+test('host root: root-only files outside /etc (0600 in /opt, /root) are closed to the sandbox user', async () => {
+  if (!isRoot) return; // an ordinary caller's sandbox user is that caller: it reads what they read
+  const dir = mkdtempSync(join('/opt', 'sbx-probe-'));
+  const secret = join(dir, 'key');
+  writeFileSync(secret, 'ROOT-ONLY\n', { mode: 0o600 });
+  chmodSync(dir, 0o755);
+  try {
+    const r = await sh(`cat ${secret}; head -c 64 /etc/shadow; ls /root 2>&1 | head -1; echo done`);
+    assert.is(r.setupError, null, r.setupError?.message);
+    assert.not.match(r.out, 'ROOT-ONLY', r.out);
+    assert.not.match(r.out, /^root:/m, r.out);
+    assert.match(r.out, 'done');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the work dir stays the caller\'s: what the sandbox writes is owned by the caller, what is there is writable', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'old.txt'), 'old\n');
+  const r = await sh('stat -c "%u %U" /work/old.txt; echo new >> /work/old.txt && echo APPENDED; echo x > /work/made.txt; mkdir /work/d', { work });
+  assert.is(r.out, '1000 sbx\nAPPENDED\n', r.out);
+  for (const f of ['old.txt', 'made.txt', 'd']) assert.is(lstatSync(join(work, f)).uid, process.getuid(), f);
 });
 
 test.run();
