@@ -242,6 +242,12 @@ function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: 
     if (crash == "same") return "no change — your edit did not affect the crash (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
     return "no change — your edit did not change the result (" + cur.get("status").str() + ")" + streak(sameRuns);
   }
+  // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
+  // "your edit did not help".
+  if (idle) {
+    if (crash == "same") return "no change — nothing changed since the last run (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
+    return "no change — nothing changed since the last run (" + cur.get("status").str() + ")" + streak(sameRuns);
+  }
   let parts = new Array<string>(0);
   let sb = before.get("status").str(); let sa = cur.get("status").str();
   if (sb != sa) parts.push("status " + sb + " → " + sa);
@@ -271,12 +277,7 @@ function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: 
     if (stillT.length > 0) s.push(stillT.length.toString() + " still failing");
     parts.push("tests: " + s.join(", "));
   }
-  if (parts.length == 0) {
-    // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
-    // "your edit did not help".
-    if (idle) return "no change — nothing changed since the last run (" + sa + ")" + streak(sameRuns);
-    return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
-  }
+  if (parts.length == 0) return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
   return parts.join(" · ") + streak(sameRuns);
 }
 
