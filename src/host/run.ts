@@ -10,6 +10,7 @@ import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 import { signalNumber } from './signals.js';
+import { setupExit } from './setup-exit.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -37,7 +38,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   }
   const work = resolve(opts.work ?? '.');
   const info = await stat(work).catch(() => null);
-  if (!info?.isDirectory()) throw new SbxError('E_NO_WORK', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
+  if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
   const engine = await loadEngine();
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   const tree = treeFingerprint(work);
@@ -49,8 +50,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const launchOpts: LaunchOptions = { ...rest, work, logPath, hide: [...(rest.hide ?? []), ...hide] };
   const res = await launch(launchOpts);
   const o = res.outcome;
+  if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {
-    env.outcome = o as unknown as Record<string, unknown>;
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;
@@ -66,11 +68,11 @@ export async function run(opts: RunOptions): Promise<RunResult> {
 
 /**
  * The exit code that mirrors the command's: its own, 128+signal when killed; when it never ran, 127 for a
- * command not found and 125 for any other set-up failure (as env(1) and container runtimes do).
+ * command not found, 126 for one that cannot be executed, 125 for any other set-up failure (setupExit).
  */
 export function mirrorExit(env: RunResult, setupCode: string | null = null): number {
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
-  if (env.verdict.status === 'setup-failed') return setupCode === 'E_CMD_NOT_FOUND' ? 127 : 125;
+  if (env.verdict.status === 'setup-failed') return setupExit(setupCode ?? '');
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
   if (o?.signal) return 128 + Math.max(signalNumber(o.signal), 0);
   return env.verdict.status === 'pass' ? 0 : 1;
