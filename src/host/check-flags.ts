@@ -18,9 +18,10 @@ export function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly str
   const known = [...strings, ...booleans];
   const hint = `(${command} --help)`;
   let seen = 0;
+  const given = new Set<string>();
   for (let i = 0; i < rawArgs.length; i++) {
     const arg = rawArgs[i]!;
-    if (arg === '--') return;
+    if (arg === '--') break;
     if (arg === '-h') continue;
     if (!arg.startsWith('-') || arg === '-') {
       if (++seen > positionals) {
@@ -32,6 +33,7 @@ export function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly str
     const eq = arg.indexOf('=');
     const name = (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--?/, '');
     if (strings.has(name)) {
+      given.add(name);
       if (eq >= 0) continue;
       const value = rawArgs[i + 1];
       if (value === undefined || value === '--' || (value.startsWith('--') && isKnown(value, strings, booleans)))
@@ -43,6 +45,12 @@ export function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly str
     const near = closest(name, known);
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     throw new SbxError('E_USAGE', `unknown flag ${flag} for ${command}: ${near ? `did you mean --${near}?` : `it takes ${known.filter((k) => k !== 'help').map((k) => `--${k}`).join(', ') || 'no flags'}`} ${hint}`);
+  }
+  // What must be there (citty's own message would not say what to give).
+  let positional = 0;
+  for (const [name, def] of Object.entries(defs)) {
+    const missing = def.type === 'positional' ? def.required !== false && ++positional > seen : def.required === true && !given.has(name);
+    if (missing) throw new SbxError('E_USAGE', `missing ${def.type === 'positional' ? name.toUpperCase() : `--${name}`} for ${command}: ${def.description ?? 'see the help'} ${hint}`);
   }
 }
 

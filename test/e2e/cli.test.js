@@ -30,6 +30,8 @@ const refused = [
   [['replay', 's.jsonl', '--jsn'], /did you mean --json\?/],
   [['replay', 'a', 'b'], /unexpected argument "b" for sbx replay/],
   [['selftest', '--verbose'], /unknown flag --verbose for sbx selftest/],
+  [['verdict'], /missing --raw for sbx verdict: the log file, or - for standard input/],
+  [['replay'], /missing SESSION for sbx replay: a directory of logs/],
 ];
 for (const [args, stderr] of refused) {
   test(`refused, exit 2, one line: sbx ${args.join(' ')}`, () => {
