@@ -1,5 +1,5 @@
 // Turns a failed setup step into one line: what happened, why, and what to do about it.
-import { accessSync, closeSync, constants as fsConstants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants as fsConstants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { constants } from 'node:os';
 import type { Status } from './status.js';
@@ -52,8 +52,12 @@ function hostFile(sandboxPath: string, work: string | undefined): string | null 
   let host: string | null = null;
   if (work && (p === '/work' || p.startsWith('/work/'))) host = join(work, p.slice('/work'.length));
   else if (SYSTEM_DIRS.test(p)) host = p;
+  if (host === null) return null;
   try {
-    return host !== null && statSync(host).isFile() ? host : null;
+    // A symlink may lead out of what the sandbox shows (e.g. /usr/bin/x -> /home/...): then it is missing there.
+    const real = realpathSync(host);
+    const inside = (work !== undefined && (real === realpathSync(work) || real.startsWith(`${realpathSync(work)}/`))) || SYSTEM_DIRS.test(real);
+    return inside && statSync(real).isFile() ? real : null;
   } catch {
     return null;
   }

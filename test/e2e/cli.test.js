@@ -148,6 +148,7 @@ const setups = [
   { name: 'a file without x permission', files: { 'noexec.sh': 'echo hi\n' }, cmd: ['./noexec.sh'], code: 126, setup: 'E_CMD_NOT_EXECUTABLE', text: /not executable/ },
   { name: 'a script whose #! interpreter is missing', files: { 'bad.sh': '#!/nonexistent/interp\necho hi\n' }, exec: ['bad.sh'], cmd: ['./bad.sh'], code: 126, setup: 'E_CMD_NOT_EXECUTABLE', text: /#! line names the interpreter \/nonexistent\/interp/ },
   { name: 'a script under /work by absolute path, bad #!', files: { 'bin/t': '#!/usr/bin/nosuch-python\n' }, exec: ['bin/t'], cmd: ['/work/bin/t'], code: 126, setup: 'E_CMD_NOT_EXECUTABLE', text: /nosuch-python/ },
+  { name: 'a script found on PATH, bad #!', files: { 'bin/t2': '#!/opt/nowhere/ruby\n' }, exec: ['bin/t2'], flags: ['--env', 'PATH=/work/bin:/usr/bin:/bin'], cmd: ['t2'], code: 126, setup: 'E_CMD_NOT_EXECUTABLE', text: /\/opt\/nowhere\/ruby/ },
   { name: 'a path that does not exist', files: {}, cmd: ['./missing.sh'], code: 127, setup: 'E_CMD_NOT_FOUND', text: /does not exist there/ },
   { name: 'a command not on PATH', files: {}, cmd: ['sbx-no-such-command'], code: 127, setup: 'E_CMD_NOT_FOUND', text: /not on PATH/ },
 ];
@@ -155,10 +156,10 @@ for (const c of setups) {
   test(`set-up failure: ${c.name} -> exit ${c.code}, header "exit ${c.code}", outcome.setup_code ${c.setup}`, () => {
     const dir = workDir(c.files);
     for (const f of c.exec ?? []) chmodSync(join(dir, f), 0o755);
-    const text = sbx(['run', '--work', dir, '--', ...c.cmd]);
+    const text = sbx(['run', '--work', dir, ...(c.flags ?? []), '--', ...c.cmd]);
     assert.is(text.status, c.code, text.stdout + text.stderr);
     assert.match(text.stdout, new RegExp(`^sbx: setup-failed · exit ${c.code} `, 'm'));
-    const json = sbx(['run', '--work', dir, '--json', '--', ...c.cmd]);
+    const json = sbx(['run', '--work', dir, '--json', ...(c.flags ?? []), '--', ...c.cmd]);
     assert.is(json.status, c.code);
     const env = JSON.parse(json.stdout);
     assert.is(env.verdict.exit.code, c.code);
