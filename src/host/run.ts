@@ -51,7 +51,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const res = await launch(launchOpts);
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
-  const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {
+  // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
+  // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
+  const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
+  const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
+  const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal, timedOut: o.timed_out }, (env) => {
     env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';

@@ -207,6 +207,7 @@ test('Ctrl-C during sbx run: "interrupted", the log path, the run recorded, exit
   assert.is(history.length, 1, 'the run is recorded');
   assert.ok(existsSync(join(dir, '.sbx/last.json')));
   assert.match(out, /^log: /m, 'the verdict is printed');
+  assert.match(out, /killed by SIGINT/, 'the verdict names the interrupting signal, not the SIGKILL of the teardown');
   let left = hostPidsWith(`sleep ${tag}`);
   for (let i = 0; i < 250 && left.length; i++) { await sleep(20); left = hostPidsWith(`sleep ${tag}`); }
   assert.equal(left, []);
