@@ -14,6 +14,7 @@ import { treeFingerprint } from './state/fingerprint.js';
 import { signalNumber } from './signals.js';
 import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
+import { setupExit } from './setup-exit.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -41,7 +42,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   }
   const work = resolve(opts.work ?? '.');
   const info = await stat(work).catch(() => null);
-  if (!info?.isDirectory()) throw new SbxError('E_NO_WORK', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
+  if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
   const planted = plantableSymlink(work);
   if (planted) {
     throw new SbxError('E_SYMLINK_PATH', `work dir ${work} crosses the symlink ${planted.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.real}) if that is what you mean`);
@@ -63,10 +64,15 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   };
   const res = await launch(launchOpts);
   const o = res.outcome;
+  if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   const treeEnd = res.setupError ? tree : treeFingerprint(work);
-  const opt = { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out };
+  // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
+  // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
+  const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
+  const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out };
   const complete = (env: RunResult): void => {
-    env.outcome = o as unknown as Record<string, unknown>;
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;
@@ -92,11 +98,11 @@ export async function run(opts: RunOptions): Promise<RunResult> {
 
 /**
  * The exit code that mirrors the command's: its own, 128+signal when killed; when it never ran, 127 for a
- * command not found and 125 for any other set-up failure (as env(1) and container runtimes do).
+ * command not found, 126 for one that cannot be executed, 125 for any other set-up failure (setupExit).
  */
 export function mirrorExit(env: RunResult, setupCode: string | null = null): number {
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
-  if (env.verdict.status === 'setup-failed') return setupCode === 'E_CMD_NOT_FOUND' ? 127 : 125;
+  if (env.verdict.status === 'setup-failed') return setupExit(setupCode ?? '');
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
   if (o?.signal) return 128 + Math.max(signalNumber(o.signal), 0);
   return env.verdict.status === 'pass' ? 0 : 1;

@@ -197,7 +197,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     const outcome = toOutcome(status, { stdout: stdoutBytes, stderr: stderrBytes }, opts.inheritEnv !== true);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
-    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env);
+    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);
     return { outcome, setupError, tail: tail.bytes(), logPath };
   } finally {
     closeSync(log);
