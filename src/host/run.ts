@@ -129,15 +129,23 @@ function gitControlFiles(work: string): Mount[] {
  * sbx itself must not live in the work dir: the sandbox could rewrite it, and the next `sbx` the
  * caller starts would run that code on the host.
  */
-function refuseSbxInside(work: string): void {
+export function refuseSbxInside(work: string, invokedAs?: string): void {
   let self: string;
-  try { self = realpathSync(fileURLToPath(import.meta.url)); } catch { return; }
-  const realWork = realpathSync(work);
+  let realWork: string;
+  try { self = realpathSync(fileURLToPath(import.meta.url)); realWork = realpathSync(work); } catch { return; } // a missing work dir is reported by runReport
   // dist/index.js, dist/cli.js, dist/chunks/*.js or src/host/run.ts: the package is a few levels up.
   let pkg = dirname(self);
   for (let i = 0; i < 3 && !pkg.endsWith(`${sep}dist`) && !pkg.endsWith(`${sep}src`); i++) pkg = dirname(pkg);
   pkg = dirname(pkg);
   if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
     throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+  }
+  // The path sbx was started by (node_modules/.bin/sbx, a link into a global install) counts too:
+  // a link inside the work dir can be pointed elsewhere by the sandbox.
+  if (invokedAs) {
+    const abs = resolve(invokedAs);
+    if (abs === work || abs.startsWith(`${work}${sep}`) || abs.startsWith(`${realWork}${sep}`)) {
+      throw new SbxError('E_WORK_HAS_SBX', `sbx was started as ${abs}, inside the work dir ${realWork}: sandboxed code could replace it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+    }
   }
 }

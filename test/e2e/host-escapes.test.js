@@ -100,4 +100,13 @@ test('a work dir that contains sbx itself is refused', () => {
   assert.match(r.stderr, 'contains sbx itself');
 });
 
+test('sbx started through a link inside the work dir (node_modules/.bin/sbx) is refused', () => {
+  const dir = workDir({});
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(CLI, join(dir, 'node_modules/.bin/sbx'));
+  const r = spawnSync(process.execPath, [join(dir, 'node_modules/.bin/sbx'), 'run', '--work', dir, '--', 'true'], { encoding: 'utf8' });
+  assert.is(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, 'inside the work dir');
+});
+
 test.run();

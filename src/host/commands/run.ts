@@ -1,10 +1,11 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
+import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
 import { print } from '../output.js';
 import { parsePositive } from '../parse-flags.js';
-import { runReport, mirrorExit } from '../run.js';
+import { runReport, mirrorExit, refuseSbxInside } from '../run.js';
 import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { signalNumber } from '../signals.js';
@@ -45,6 +46,7 @@ export default defineCommand({
     const pids = parsePositive('pids', args.pids);
     const memoryMb = parsePositive('memory', args.memory);
     const interrupt = onInterrupt();
+    if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
     const report = await runReport({
       signal: interrupt.signal,
       cmd,
