@@ -1,13 +1,14 @@
 // How the CLI reports an error: one line on stderr ("sbx: what, why, what to do") and, under --json,
 // the same as an `sbx.error/1` object on stdout so that a machine reading stdout never gets nothing.
 import { SbxError } from './errors.js';
+import { exitFor } from '../contract/error-codes.js';
 
 export const USAGE = 2;
 export const INTERNAL = 70;
 
 export interface ErrorJson { schema: 'sbx.error/1'; code: string; message: string }
 
-/** Prints err and returns the exit code: 2 for bad input or a refused run, 70 for a bug in sbx. */
+/** Prints err and returns the exit code of its code (src/contract/error-codes.ts): 2 for bad input, 70 for a bug in sbx, ... */
 export function fail(err: unknown, json: boolean): number {
   let code: string;
   let message: string;
@@ -16,6 +17,7 @@ export function fail(err: unknown, json: boolean): number {
   if (err instanceof SbxError) {
     code = err.code;
     message = err.message;
+    exit = exitFor(code);
   } else if (e?.name === 'CLIError') {
     // citty's own argument errors (a missing required positional, ...).
     code = 'E_USAGE';

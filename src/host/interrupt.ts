@@ -1,6 +1,6 @@
 // Ctrl-C (or SIGTERM, SIGHUP) during `sbx run`: stop the sandbox, still record the run, say so. A second
 // signal while that happens exits at once. The exit code is 128+N, as when a signal kills a process.
-import { signalNumber } from './signals.js';
+import { signalNumber, exitForSignal } from '../contract/signals.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -16,7 +16,7 @@ export function onInterrupt(): Interrupt {
   const ac = new AbortController();
   let by: string | null = null;
   const handler = (sig: NodeJS.Signals): void => {
-    if (by !== null) process.exit(128 + signalNumber(sig));
+    if (by !== null) process.exit(exitForSignal(sig));
     by = sig;
     process.stderr.write(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
     ac.abort(sig);

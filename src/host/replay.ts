@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { SbxError } from './errors.js';
 import type { Engine, RunResult, Verdict } from './engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
+import { deltaAgainst } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from './schema.js';
 
@@ -54,13 +55,9 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
     const file = isAbsolute(step.log) ? step.log : resolve(session.base, step.log);
     const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) };
     const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => { throw stepError(err, i + 1, step.log, session.base); });
-    const key = verdictKey(env.verdict);
-    let same = 1;
-    for (let i = keys.length - 1; i >= 0 && keys[i] === key; i--) same++;
     const tree = step.tree ?? null;
-    const treeChanged = prev && tree !== null && prevTree !== null ? tree !== prevTree : undefined;
-    env.delta = engine.delta(prev, env.verdict, { treeChanged, sameRuns: prev ? same : 1 });
-    keys.push(key);
+    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, keys }, env.verdict, tree);
+    keys.push(verdictKey(env.verdict));
     prev = env.verdict;
     prevTree = tree;
     yield env;

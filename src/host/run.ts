@@ -11,7 +11,7 @@ import type { RunResult } from './engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
-import { signalNumber } from './signals.js';
+import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from './setup-exit.js';
@@ -104,7 +104,7 @@ export function mirrorExit(env: RunResult, setupCode: string | null = null): num
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
   if (env.verdict.status === 'setup-failed') return setupExit(setupCode ?? '');
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
-  if (o?.signal) return 128 + Math.max(signalNumber(o.signal), 0);
+  if (o?.signal) return exitForSignal(o.signal);
   return env.verdict.status === 'pass' ? 0 : 1;
 }
 

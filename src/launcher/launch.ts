@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { diagnose } from './diagnose.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, SYSTEM_PATHS } from './spec.js';

@@ -5,7 +5,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cgroupPlace } from './cgroup.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import type { LaunchOptions } from './types.js';
 
 /** Host directories shown read-only; on merged-/usr systems most are symlinks and are copied as such. */

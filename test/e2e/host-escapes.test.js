@@ -43,7 +43,7 @@ test('a planted sub/.sbx symlink: sbx refuses the state dir and writes nothing t
   const target = workDir({}, 'sbx-host-target-');
   sbxRun(dir, ['sh', '-c', `mkdir -p /work/sub && ln -s ${target} /work/sub/.sbx`]);
   const r = cli(['run', '--work', join(dir, 'sub'), '--', 'true']);
-  assert.is(r.status, 2, r.stderr);
+  assert.is(r.status, 77, r.stderr);
   assert.match(r.stderr, /state directory .* is a symlink/);
   assert.equal(readdirSync(target), []);
 });
@@ -67,7 +67,7 @@ test('a symlinked .sbx/logs is refused', () => {
   mkdirSync(join(dir, '.sbx'));
   symlinkSync(target, join(dir, '.sbx/logs'));
   const r = cli(['run', '--work', dir, '--', 'true']);
-  assert.is(r.status, 2, r.stderr);
+  assert.is(r.status, 77, r.stderr);
   assert.match(r.stderr, /is a symlink/);
   assert.equal(readdirSync(target), []);
 });
@@ -77,7 +77,7 @@ test('a symlink planted in /work and then passed as --work does not mount its ta
   const secret = workDir({ 'id_rsa': 'PRIVATE\n' }, 'sbx-host-secret-');
   sbxRun(dir, ['ln', '-s', secret, '/work/proj']);
   const r = cli(['run', '--work', join(dir, 'proj'), '--', 'sh', '-c', 'cat /work/id_rsa; echo pwned > /work/id_rsa']);
-  assert.is(r.status, 2, r.stdout + r.stderr);
+  assert.is(r.status, 77, r.stdout + r.stderr);
   assert.match(r.stderr, 'crosses the symlink');
   assert.is(readFileSync(join(secret, 'id_rsa'), 'utf8'), 'PRIVATE\n');
   assert.not.ok(existsSync(join(secret, '.sbx')));
@@ -96,7 +96,7 @@ test('a bind destination under a symlink planted in /work creates nothing on the
 
 test('a work dir that contains sbx itself is refused', () => {
   const r = cli(['run', '--work', ROOT, '--', 'true']);
-  assert.is(r.status, 2, r.stdout + r.stderr);
+  assert.is(r.status, 77, r.stdout + r.stderr);
   assert.match(r.stderr, 'contains sbx itself');
 });
 
@@ -105,7 +105,7 @@ test('sbx started through a link inside the work dir (node_modules/.bin/sbx) is 
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   symlinkSync(CLI, join(dir, 'node_modules/.bin/sbx'));
   const r = spawnSync(process.execPath, [join(dir, 'node_modules/.bin/sbx'), 'run', '--work', dir, '--', 'true'], { encoding: 'utf8' });
-  assert.is(r.status, 2, r.stdout + r.stderr);
+  assert.is(r.status, 77, r.stdout + r.stderr);
   assert.match(r.stderr, 'inside the work dir');
 });
 

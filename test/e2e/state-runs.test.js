@@ -72,14 +72,14 @@ test('a state it cannot record into costs the record, not the verdict; a read-on
   assert.not.match(r.stderr, 'internal error');
 });
 
-test('a state dir the caller cannot write: one clear line, exit 2, no internal error', () => {
+test('a state dir the caller cannot write: one clear line, exit 73 (EX_CANTCREAT), no internal error', () => {
   if (isRoot) return; // root writes through any mode: covered by the ordinary-user run of this suite
   const dir = workDir({});
   mkdirSync(join(dir, '.sbx'));
   chmodSync(join(dir, '.sbx'), 0o555);
   const r = spawnSync(process.execPath, [CLI, 'run', '--work', dir, '--', 'true'], { encoding: 'utf8' });
   chmodSync(join(dir, '.sbx'), 0o755);
-  assert.is(r.status, 2, r.stderr);
+  assert.is(r.status, 73, r.stderr);
   assert.match(r.stderr, /^sbx: cannot use .*\.sbx as the state directory: permission denied/);
   assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
 });

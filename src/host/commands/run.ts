@@ -8,7 +8,7 @@ import { parsePositive } from '../parse-flags.js';
 import { runReport, mirrorExit, refuseSbxInside } from '../run.js';
 import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
-import { signalNumber } from '../signals.js';
+import { signalNumber, exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
 import type { HelpMeta } from '../help.js';
 
@@ -72,7 +72,7 @@ export default defineCommand({
     print(await loadEngine(), report.env, Boolean(args.json), notes);
     if (interrupt.by) {
       process.stderr.write(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);
-      return { exitCode: 128 + signalNumber(interrupt.by) };
+      return { exitCode: exitForSignal(interrupt.by) };
     }
     return { exitCode: mirrorExit(report.env, report.setupCode) };
   },

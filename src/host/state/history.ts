@@ -38,13 +38,6 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; bad: numb
   return { entries, bad };
 }
 
-/** Runs in a row at the end of the history with this key, plus the current one. */
-export function streakOf(entries: HistoryEntry[], key: string): number {
-  let n = 1;
-  for (let i = entries.length - 1; i >= 0 && entries[i]!.key === key; i--) n++;
-  return n;
-}
-
 export interface Streak { from: number; to: number; length: number; entry: HistoryEntry }
 
 /** Maximal runs of consecutive entries with the same key, oldest first. */

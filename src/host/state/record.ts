@@ -9,6 +9,7 @@
 import type { Engine, RunResult, VerdictOptions } from '../engine.js';
 import { verdictOfFile } from '../log-source.js';
 import type { RunState, StateDir } from './store.js';
+import { deltaAgainst } from './delta-rule.js';
 
 export interface Recorded { env: RunResult; problem: string | null }
 
@@ -32,10 +33,8 @@ export async function recordVerdict(engine: Engine, state: StateDir, run: RunRec
     const prev = run.cmd === null ? latest : await state.readPrevious(run.cmd);
     const { entries } = await state.history();
     const edits = editsSoFar(latest.state, run.tree);
-    const prevEdits = prev.state?.edits ?? null;
-    const treeChanged = prev.verdict && edits !== null && prevEdits !== null ? edits !== prevEdits : undefined;
-    const sameRuns = prev.verdict ? state.sameRuns(entries, env.verdict, run.cmd) : 1;
-    env.delta = engine.delta(prev.verdict, env.verdict, { treeChanged, sameRuns });
+    const keys = (run.cmd === null ? entries : entries.filter((e) => (e.cmd ?? null) === run.cmd)).map((e) => e.key);
+    env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, keys }, env.verdict, edits);
     const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd };
     await state.record(env, self, entries);
     const problems = [latest.problem, prev === latest ? null : prev.problem].filter(Boolean);

@@ -18,7 +18,7 @@ import { RunResultSchema, issueText, type RunResult, type Verdict } from '../sch
 import { SbxError } from '../errors.js';
 import { writeFileAtomic } from './atomic.js';
 import { lock } from './lock.js';
-import { parseHistory, streakOf, verdictKey, type HistoryEntry } from './history.js';
+import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -182,12 +182,6 @@ export class StateDir {
     try { await fh.appendFile(`${JSON.stringify(entry)}\n`); } finally { await fh.close(); }
     await this.prune(run.id, entries.map((e) => e.id));
     return entry;
-  }
-
-  /** Runs in a row of this command (all commands when cmd is null) with this verdict, this one included. */
-  sameRuns(entries: HistoryEntry[], vd: Verdict, cmd: string | null = null): number {
-    const mine = cmd === null ? entries : entries.filter((e) => (e.cmd ?? null) === cmd);
-    return streakOf(mine, verdictKey(vd));
   }
 
   /** Deletes the oldest logs beyond KEEP_LOGS / KEEP_BYTES; never the newest (keep). */
