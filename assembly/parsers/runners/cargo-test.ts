@@ -25,6 +25,8 @@ export class CargoTestParser extends Parser {
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
+  /** The current test binary's `running N tests`. */
+  planned: i64 = -1;
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
@@ -64,6 +66,7 @@ export class CargoTestParser extends Parser {
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
       this.seen = true; this.inList = false;
       this.bp = 0; this.bf = 0; this.bs = 0;
+      this.planned = n;
       f.testsFor("cargo-test");
       return true;
     }
@@ -263,6 +266,8 @@ export class CargoTestParser extends Parser {
     if (this.crashed !== null || this.running !== null) {
       // The binary died before its `test result:` line: count what it printed.
       t.failed += 1;
+      // The binary's `running N tests` it never finished: the ones after the one that died did not run.
+      if (this.planned >= 0) t.notRun = max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }

@@ -64,6 +64,8 @@ export class PytestParser extends Parser {
   pFails: string[] = [];
   pErrs: string[] = [];
   fatal: string | null = null;
+  /** `collected N items`, less the deselected ones; -1 when not printed. */
+  collected: i64 = -1;
   fatalFrames: Frame[] = [];
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
@@ -88,6 +90,16 @@ export class PytestParser extends Parser {
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) return true;
+    if (this.sec == Sec.NONE && l.startsWith("collected ")) {
+      // `collected 3 items` (`/ 1 deselected` follows when some are): what a run cut short did not reach.
+      let n = l.readInt(10);
+      if (n >= 0) {
+        let d = l.indexOf(" deselected");
+        let k = l.lastIndexOf("/ ", d);
+        this.collected = n - (d > 0 && k > 0 ? max<i64>(l.readInt(k + 2), 0) : 0);
+      }
+      return true;
+    }
     if (this.sec == Sec.NONE && (l.startsWith("platform ") || l.startsWith("rootdir: ") || l.startsWith("plugins: ")
       || l.startsWith("cachedir: ") || l.startsWith("collected ") || l.startsWith("collecting ") || l.startsWith("configfile: ")
       || l.startsWith("benchmark: ") || l.startsWith("hypothesis profile") || l.startsWith("cachedir:"))) return true;
@@ -380,6 +392,8 @@ export class PytestParser extends Parser {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
     }
+    // Died mid-run (Fatal Python error): the collected tests it never reached did not run.
+    if (this.fatal !== null && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
