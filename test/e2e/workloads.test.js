@@ -32,6 +32,17 @@ test('make test, a C check-script suite with a failing test: tests-failed, the f
   assert.is(r.env.delta.first_run, true);
 });
 
+test('make running a program that dies of SIGFPE: crash naming the signal and the target, not build-failed (issue 8 #2)', () => {
+  const dir = copyFixture('cfamily/make-run-fpe', workDir());
+  const r = sbxRun(dir, ['make']);
+  assert.is(r.code, 2, r.why());
+  const v = r.verdict;
+  assert.is(v.status, 'crash', r.why());
+  assert.is(v.crash.kind, 'SIGFPE');
+  assert.match(v.crash.message, "killed by SIGFPE while making 'run' (Makefile:5)");
+  assert.is(v.counts.errors, 0);
+});
+
 test('make test, the same suite passing: pass, exit 0', () => {
   const dir = copyFixture('runners/make-test-pass', workDir());
   const r = sbxRun(dir, ['make', 'test']);
