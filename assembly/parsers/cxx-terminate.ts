@@ -1,7 +1,8 @@
 // An uncaught C++ exception: libstdc++'s `terminate called after throwing an instance of 'std::runtime_error'`
 // with `  what():  boom` on the next line, and libc++'s one-line `libc++abi: terminating with uncaught
-// exception of type std::runtime_error: boom` (`terminating due to uncaught ...` since libc++ 17). std::terminate() then aborts: a SIGABRT crash whose message
-// names the exception's type and what(), the facts the bare signal lacks.
+// exception of type std::runtime_error: boom` (`terminating due to uncaught ...` since libc++ 17).
+// std::terminate() then aborts: a SIGABRT crash whose message names the exception's type and what(), the
+// facts the bare signal lacks.
 import { Line } from "../util/line";
 import { Crash, Facts, signalCrash } from "../model";
 import { Parser } from "../parser";

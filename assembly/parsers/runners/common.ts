@@ -80,7 +80,10 @@ export function setLoc(t: TestFailure, fr: Frame): void {
   t.line = fr.line;
 }
 
-/** The signal a run died of: the one given, the shell's 128+N exit code, or a signal crash the log reported (make's `[t] Segmentation fault`). */
+/**
+ * The signal a run died of: the one given, the shell's 128+N exit code, or a signal crash the log reported
+ * (make's `[Makefile:2: test] Floating point exception`).
+ */
 export function runSignal(f: Facts): string | null {
   let s = f.exit.signalOrShellExit();
   if (s !== null) return s;
@@ -116,7 +119,8 @@ export function signalOfWords(s: string): string | null {
 
 /**
  * Lines a busy runner block must not swallow: sanitizer reports (`==123==ERROR`, `#0 0x...` frames,
- * `SUMMARY:`), UBSan `runtime error:` lines, TSan `WARNING:`, make's `*** [target]` failure. The dispatcher then offers them to everyone.
+ * `SUMMARY:`), UBSan `runtime error:` lines, TSan `WARNING:`, make's `make: *** [..]` line. The dispatcher then
+ * offers them to everyone.
  */
 export function foreignLine(l: Line): bool {
   let p = l.skipSpaces(0);

@@ -1,8 +1,8 @@
 // A JUnit XML report printed into the log itself (`vitest run --reporter=junit` with no output file,
-// `jest --reporters=jest-junit` to stdout, go-junit-report in a pipe): from a line that opens the report
-// (`<testsuites`, `<testsuite`, after an `<?xml ...?>` on the same line) to the one that closes its root, the lines are kept as bytes
-// and, once the root closes, read by the same JUnit reader `sbx verdict --junit` uses. A report that is not
-// well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
+// `jest --reporters=jest-junit` to stdout, go-junit-report in a pipe): from the line that opens its root
+// (`<testsuites`, `<testsuite`, possibly after `<?xml ...?>` on the same line) to the one that closes it, the
+// lines are kept as bytes and then read by the same JUnit reader `sbx verdict --junit` uses. A report that
+// is not well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
