@@ -156,10 +156,13 @@ export class NodeTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("node-test");
     if (t.runner != "node-test") return;
-    t.passed = this.passed >= 0 ? this.passed : this.nPass;
+    // Without node's `ℹ pass N` totals, passes are known only from `✔` marks: the dot reporter (`..X.X.`)
+    // lists its failures alone, so its passed and skipped are unknown (null), not 0.
+    let marks = this.nPass + this.nSkip > 0;
+    t.passed = this.passed >= 0 ? this.passed : (marks ? this.nPass : -1);
     // A cancelled test (its timeout expired, or its parent failed) did not pass: node exits 1 for it.
     t.failed = this.failed >= 0 ? this.failed + this.cancelled : this.nFail;
-    t.skipped = this.skipped >= 0 ? this.skipped : this.nSkip;
+    t.skipped = this.skipped >= 0 ? this.skipped : (marks ? this.nSkip : -1);
     if (this.passed >= 0) t.totals = true;
   }
 }
