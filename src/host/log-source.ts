@@ -1,8 +1,8 @@
 // Reads a recorded log (a file or stdin) into an engine stream in bounded chunks, so a 1 GB log never
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
 import { open, stat } from 'node:fs/promises';
-import { SbxError } from './errors.js';
-import type { Engine, RunResult, VerdictOptions } from './engine.js';
+import { SbxError } from '../contract/errors.js';
+import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
 
 const CHUNK = 1 << 20;
 

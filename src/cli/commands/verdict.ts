@@ -3,15 +3,15 @@
 import { createReadStream } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { SbxError } from '../errors.js';
-import { loadEngine } from '../load-engine.js';
+import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
 import { readFile } from 'node:fs/promises';
-import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from '../log-source.js';
+import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from '../../host/log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
-import { StateDir } from '../state/store.js';
-import { recordVerdict } from '../state/record.js';
-import { treeFingerprint } from '../state/fingerprint.js';
+import { StateDir } from '../../host/state/store.js';
+import { recordVerdict } from '../../host/state/record.js';
+import { treeFingerprint } from '../../host/state/fingerprint.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
