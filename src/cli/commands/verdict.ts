@@ -1,17 +1,11 @@
 // `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json);
 // with --state DIR, keep the log in DIR and say what changed since the previous run there.
-import { createReadStream } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
-import { readFile } from 'node:fs/promises';
-import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from '../../host/log-source.js';
+import { verdictReport } from '../../host/verdict.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
-import { StateDir } from '../../host/state/store.js';
-import { recordVerdict } from '../../host/state/record.js';
-import { treeFingerprint } from '../../host/state/fingerprint.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
@@ -28,32 +22,17 @@ export default defineCommand({
   },
   async run({ args }) {
     if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
-    const opts = { exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']) };
-    const engine = await loadEngine();
     const from = args.raw === '-' ? 'standard input' : args.raw;
-    let env;
-    if (args.state) {
-      const state = await new StateDir(args.state).open();
-      const work = args.work ?? (basename(state.dir) === '.sbx' ? dirname(state.dir) : undefined);
-      const tree = work ? treeFingerprint(resolve(work)) : null;
-      const { id, logPath } = state.newRun();
-      if (args.raw !== '-') await checkLogFile(args.raw);
-      const source = args.raw === '-' ? process.stdin : createReadStream(args.raw);
-      await state.saveLog(logPath, source);
-      // A recorded log: its command is unknown, and it ran outside, so the tree at its end is now's.
-      const rec = await recordVerdict(engine, state, { id, logPath, cmd: null, tree, treeEnd: tree }, opts);
-      if (rec.problem) process.stderr.write(`sbx: note: ${rec.problem}\n`);
-      env = rec.env;
-    } else {
-      env = args.raw === '-' ? await verdictOfStdin(engine, opts) : await verdictOfFile(engine, args.raw, { ...opts, log: args.raw });
-    }
-    if (args.junit) {
-      const xml = await readFile(args.junit).catch((err: unknown) => { throw fsError(err, args.junit as string); });
-      if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${args.junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
-      env = engine.mergeJunit(env, xml);
-    }
+    const { env, problem } = await verdictReport({
+      log: args.raw === '-' ? process.stdin : args.raw,
+      exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']),
+      ...(args.state ? { state: args.state } : {}),
+      ...(args.work ? { work: args.work } : {}),
+      ...(args.junit ? { junit: args.junit } : {}),
+    });
+    if (problem) process.stderr.write(`sbx: note: ${problem}\n`);
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
-    print(engine, env, Boolean(args.json));
+    print(await loadEngine(), env, Boolean(args.json));
     return { exitCode: args['exit-status'] && env.verdict.status !== 'pass' ? 1 : 0 };
   },
 });
