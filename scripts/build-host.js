@@ -7,13 +7,13 @@ const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warni
 
 await build({
   ...common,
-  entryPoints: { engine: 'src/host/engine.ts' },
+  entryPoints: { engine: 'src/engine/engine.ts' },
   platform: 'neutral',
   loader: { '.wasm': 'binary' },
   outdir: 'dist',
 });
 
-const nodeEntries = { index: 'src/host/index.ts', cli: 'src/host/cli.ts' };
+const nodeEntries = { index: 'src/host/index.ts', cli: 'src/cli/main.ts' };
 if (existsSync('src/launcher/index.ts')) nodeEntries.launcher = 'src/launcher/index.ts';
 await build({
   ...common,

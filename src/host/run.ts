@@ -5,16 +5,16 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { loadEngine } from './load-engine.js';
-import type { RunResult } from './engine.js';
+import type { RunResult } from '../engine/engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
-import { setupExit } from './setup-exit.js';
+import { setupExit } from '../contract/error-codes.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];

@@ -1,7 +1,7 @@
 // history.jsonl: one line per run. Read back defensively: a line that does not parse is skipped and
 // counted, never trusted.
 import * as v from 'valibot';
-import type { Verdict } from '../schema.js';
+import type { Verdict } from '../../contract/schema.js';
 
 export const HistoryEntrySchema = v.object({
   id: v.string(),

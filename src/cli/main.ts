@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The sbx command line. Only this file exits the process: errors become one line and a non-zero exit.
 import { defineCommand, runCommand, type CommandDef } from 'citty';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { checkFlags } from './check-flags.js';
 import { ignoreClosedPipes } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';

@@ -1,11 +1,11 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { SbxError } from '../errors.js';
-import { loadEngine } from '../load-engine.js';
+import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
 import { print } from '../output.js';
 import { parsePositive } from '../parse-flags.js';
-import { runReport, mirrorExit, refuseSbxInside } from '../run.js';
+import { runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
 import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { signalNumber, exitForSignal } from '../../contract/signals.js';

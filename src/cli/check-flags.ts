@@ -2,7 +2,7 @@
 // would run with no timeout at all. Suggests the nearest known flag. Stops at `--`: what follows is
 // the sandboxed command's, not ours.
 import type { ArgsDef } from 'citty';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { closest } from './closest.js';
 
 /** command: "sbx run"; usage: the usage line, for the hint after a stray argument. */

@@ -1,8 +1,8 @@
 // `sbx history`: the runs recorded in a state directory, and the streaks in them.
 import { defineCommand } from 'citty';
-import { SbxError } from '../errors.js';
-import { StateDir } from '../state/store.js';
-import { streaks } from '../state/history.js';
+import { SbxError } from '../../contract/errors.js';
+import { StateDir } from '../../host/state/store.js';
+import { streaks } from '../../host/state/history.js';
 import { existsSync } from 'node:fs';
 
 export default defineCommand({

@@ -1,5 +1,5 @@
 // Parsing of flag values shared by the commands; bad values are one-line SbxErrors.
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { signalNumber } from '../contract/signals.js';
 
 export function parseExit(s: string | undefined): number | null {

@@ -1,8 +1,8 @@
 // `sbx replay SESSION`: replay a recorded session offline (a directory of logs, or a JSONL of steps).
 import { defineCommand } from 'citty';
-import { SbxError } from '../errors.js';
-import { loadEngine } from '../load-engine.js';
-import { loadSession, replay } from '../replay.js';
+import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
+import { loadSession, replay } from '../../host/replay.js';
 
 export default defineCommand({
   meta: { name: 'replay', description: 'Replay a recorded session offline: every verdict with its delta' },
