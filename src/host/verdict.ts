@@ -52,7 +52,13 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
     const junit = req.junit;
     const xml = await readFile(junit).catch((err: unknown) => { throw fsError(err, junit); });
     if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
-    env = engine.mergeJunit(env, xml);
+    try {
+      env = engine.mergeJunit(env, xml);
+    } catch (err) {
+      // The engine names what is wrong and where; the report's path says which file.
+      if (err instanceof SbxError && err.code === 'E_JUNIT_INVALID') throw new SbxError(err.code, `${junit}: ${err.message}`);
+      throw err;
+    }
   }
   return { env, problem };
 }

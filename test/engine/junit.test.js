@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { listCases, compare } from '../helpers/fixtures.js';
+import { spawnSync } from 'node:child_process';
+import { listCases, compare, ROOT } from '../helpers/fixtures.js';
 
 const engine = await createEngine();
 const withReport = listCases().filter((c) => existsSync(join(c.dir, 'report.xml')));
@@ -72,6 +73,16 @@ test('a report mixed with console output (a real run) is refused by line, and th
   assert.is(env.verdict.tests.runner, 'pytest');
   // the engine still works after the refusal
   assert.is(engine.verdict(c.log, { exit: 1 }).verdict.status, 'tests-failed');
+});
+
+test('sbx verdict --junit with an invalid report: one line naming the file and the problem, exit 2, nothing on stdout', () => {
+  const c = withReport.find((x) => x.id.endsWith('junit-pytest-stdout'));
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'verdict', '--raw', join(c.dir, 'log.txt'), '--exit', '1', '--junit', join(c.dir, 'report.xml')], { encoding: 'utf8' });
+  assert.is(r.status, 2);
+  assert.is(r.stdout, '');
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.is(lines.length, 1, r.stderr);
+  assert.match(lines[0], 'report.xml: not a JUnit XML report: line 1: text before the root element');
 });
 
 test('what is not a JUnit report is named', () => {
