@@ -52,7 +52,12 @@ function header(o: Sink, env: JValue): void {
   let out = env.get("outcome");
   if (out.kind == Kind.OBJ) {
     let ms = out.get("wall_ms").int();
-    if (ms >= 0) parts.push(ms.toString() + " ms");
+    if (ms >= 0) {
+      // sbx's own time (set-up, fingerprints, state) beside the command's, when it is worth saying.
+      let total = out.get("total_ms");
+      let extra = total.kind == Kind.NUM ? total.int() - ms : 0;
+      parts.push(extra >= 10 ? ms.toString() + " ms (+" + extra.toString() + " ms sbx)" : ms.toString() + " ms");
+    }
   }
   let lines = v.get("lines").int(0);
   parts.push(lines.toString() + (lines == 1 ? " line" : " lines"));

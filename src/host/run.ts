@@ -40,6 +40,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
   }
+  const t0 = performance.now();
   const work = resolve(opts.work ?? '.');
   const info = await stat(work).catch(() => null);
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
@@ -72,7 +73,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   const opt = { exit: o.exit_code, signal, timedOut: o.timed_out };
   const complete = (env: RunResult): void => {
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
+    // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
+    // fingerprints, the engine); wall_ms is the command's alone.
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(performance.now() - t0) };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;

@@ -10,6 +10,7 @@ import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { signalNumber, exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
+import { runNotes } from '../run-notes.js';
 import type { HelpMeta } from '../help.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
@@ -67,7 +68,10 @@ export default defineCommand({
     });
     interrupt.done();
     if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
-    const notes = unappliedLimits(report.env, { memoryMb });
+    const notes = [
+      ...unappliedLimits(report.env, { memoryMb }),
+      ...runNotes(report.env, { cmd, net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) }),
+    ];
     for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
     print(await loadEngine(), report.env, Boolean(args.json), notes);
     if (interrupt.by) {
