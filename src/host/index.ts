@@ -5,4 +5,5 @@ export { SbxError } from './errors.js';
 export { verdictOfFile } from './log-source.js';
 export { RunResultSchema, VerdictSchema } from './schema.js';
 export { run, runReport, mirrorExit } from './run.js';
+export { toSarif } from './sarif.js';
 export type { RunOptions, RunReport } from './run.js';

@@ -12,6 +12,7 @@ import { print } from '../output.js';
 import { StateDir } from '../state/store.js';
 import { recordVerdict } from '../state/record.js';
 import { treeFingerprint } from '../state/fingerprint.js';
+import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
@@ -24,6 +25,7 @@ export default defineCommand({
     work: { type: 'string', description: 'work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
     junit: { type: 'string', description: 'a JUnit XML report of the same run: its tests replace those read off the log' },
+    sarif: SARIF_ARG,
     'exit-status': { type: 'boolean', description: 'exit 0 when the verdict is pass, 1 otherwise (default: 0 whenever a verdict was printed)' },
   },
   async run({ args }) {
@@ -53,6 +55,7 @@ export default defineCommand({
       env = engine.mergeJunit(env, xml);
     }
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
+    if (args.sarif) await writeSarif(args.sarif, env);
     print(engine, env, Boolean(args.json));
     return { exitCode: args['exit-status'] && env.verdict.status !== 'pass' ? 1 : 0 };
   },
