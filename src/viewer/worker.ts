@@ -13,11 +13,14 @@ const PROGRESS_EVERY = 4 << 20;
 
 let engine: Promise<Engine> | null = null;
 let latest = 0;
+// One request at a time (the engine holds one stream): a newer request makes the running one stop at
+// its next chunk, then runs.
+let queue: Promise<void> = Promise.resolve();
 
 scope.onmessage = (ev) => {
   const req = ev.data;
   latest = req.id;
-  run(req).then(
+  queue = queue.then(() => (req.id === latest ? run(req) : Promise.reject(new Error('superseded by a newer request')))).then(
     (r) => scope.postMessage(r),
     (err: unknown) => scope.postMessage({ id: req.id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
   );

@@ -132,7 +132,7 @@ test('pasted text is read like a file', async () => {
   assert.is(await page.textContent('#text'), engine.render(want));
 });
 
-test('a large log is streamed in the worker with progress, and the page keeps answering', async () => {
+test('a large log is streamed in the worker with progress, the page keeps answering, a change of inputs meanwhile wins', async () => {
   // 96 MB cut from real fixture logs, built in the page (as a File) so no 96 MB crosses the protocol.
   const parts = ['cfamily/asan-heap-overflow-read-gcc', 'cfamily/cc-many-errors-gcc'].map((p) => readFileSync(join(fx(p), 'log.txt')).toString('base64'));
   const result = await page.evaluate(async (parts) => {
@@ -149,11 +149,17 @@ test('a large log is streamed in the worker with progress, and the page keeps an
     document.querySelector('#clear').click();
     const dt = new DataTransfer(); dt.items.add(file);
     window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    // The user changes the exit code while the log is being read: the running read gives way to a new one.
+    await new Promise((ok) => setTimeout(ok, 100));
+    const exit = document.querySelector('#exit'); exit.value = '3'; exit.dispatchEvent(new Event('change'));
     await new Promise((ok) => { const w = () => (document.body.getAttribute('aria-busy') === 'false' ? ok() : setTimeout(w, 20)); setTimeout(w, 20); });
     clearInterval(timer);
-    return { size: file.size, progress: [...seen].filter((s) => / of /.test(s)), ticks, maxGap, raw: JSON.parse(document.querySelector('#json').textContent).verdict.raw_bytes };
+    const v = JSON.parse(document.querySelector('#json').textContent).verdict;
+    return { size: file.size, progress: [...seen].filter((s) => / of /.test(s)), ticks, maxGap, raw: v.raw_bytes, exit: v.exit.code, after: document.querySelector('#progress-text').textContent };
   }, parts);
   assert.is(result.raw, result.size, 'the verdict counts every byte of the file');
+  assert.is(result.exit, 3, 'the verdict is for the exit code given while reading');
+  assert.match(result.after, /read in \d+ ms/);
   assert.ok(result.progress.length >= 3, `progress shown ${result.progress.length} times: ${result.progress.join(' | ')}`);
   assert.ok(result.maxGap < 1000, `the page froze for ${Math.round(result.maxGap)} ms`);
 });
