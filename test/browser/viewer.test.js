@@ -5,7 +5,7 @@
 // leaves the page's origin. Screenshots go to artifacts/ (not tracked) to look at.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
@@ -168,6 +168,27 @@ test('nothing left the page: every request went to its own origin, no script err
   assert.ok(requests.length > 3);
   assert.equal(requests.filter((r) => !r.startsWith(origin) && !r.startsWith('blob:') && !r.startsWith('data:')), []);
   assert.equal(pageErrors, []);
+});
+
+test('the server gives the page and the log, nothing else, and only to its own host', async () => {
+  const { request } = await import('node:http');
+  const get = (path, host) => new Promise((ok, bad) => {
+    const u = new URL(url);
+    request({ host: '127.0.0.1', port: u.port, path, headers: host ? { host } : {} }, (res) => { res.resume(); ok(res.statusCode); }).on('error', bad).end();
+  });
+  assert.is(await get('/log'), 200);
+  assert.is(await get('/worker.js'), 200);
+  assert.is(await get('/../package.json'), 404);
+  assert.is(await get('/%2e%2e/package.json'), 404);
+  assert.is(await get('/log', 'attacker.example:80'), 403, 'a rebound DNS name is refused');
+});
+
+test('sbx view with bad input: one line, exit 2', () => {
+  for (const args of [['view', 'no/such.log'], ['view', '--port', 'x'], ['view', '--exit', 'one'], ['view', '--prot', '1']]) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], { encoding: 'utf8', timeout: 10000 });
+    assert.is(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
 });
 
 test.after(async () => { await browser.close(); view.kill('SIGINT'); });
