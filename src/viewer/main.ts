@@ -73,7 +73,7 @@ function show(env: RunResult, text: string, ms: number): void {
   const f = v.crash?.first_user_frame;
   $('first-frame').textContent = v.crash
     ? `${v.crash.kind}${f ? ` — first user frame: ${f.function ?? '??'} ${f.file ?? ''}${f.line ? `:${f.line}` : ''}` : ' — no user frame'}`
-    : `${v.counts.errors} error(s), ${v.counts.warnings} warning(s)${v.tests ? `, tests ${v.tests.passed} passed, ${v.tests.failed} failed` : ''}`;
+    : `${v.counts.errors} error(s), ${v.counts.warnings} warning(s)${v.tests ? `, tests ${v.tests.passed} passed, ${v.tests.failed} failed${v.tests.errors ? `, ${v.tests.errors} errored` : ''}` : ''}`;
   $('delta').textContent = env.delta ? `Delta from the previous log: ${env.delta.summary}` : '';
   lastText = text;
   $('text').textContent = text;
