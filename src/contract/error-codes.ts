@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   E_NO_USERNS: { exit: 69, setup: 125 },
   E_NO_PROC: { exit: 69, setup: 125 },
   E_SETUP: { exit: 69, setup: 125 },
+  E_NO_VIEWER: { exit: 69 },
   E_ENGINE: { exit: 70 },
   E_ENVELOPE: { exit: 70 },
   E_DELTA: { exit: 70 },

@@ -5,6 +5,7 @@ export { SbxError } from '../contract/errors.js';
 export { verdictOfFile } from './log-source.js';
 export { RunResultSchema, VerdictSchema } from '../contract/schema.js';
 export { run, runReport, mirrorExit } from './run.js';
+export { toSarif } from './sarif.js';
 export type { RunOptions, RunReport } from './run.js';
 export { verdictReport } from './verdict.js';
 export type { VerdictRequest, VerdictReport } from './verdict.js';

@@ -12,6 +12,7 @@ import { signalNumber, exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
 import { runNotes } from '../run-notes.js';
 import type { HelpMeta } from '../help.js';
+import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
   name: 'run',
@@ -37,6 +38,7 @@ export default defineCommand({
     'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
     memory: { type: 'string', description: 'memory limit in MiB; needs a delegated cgroup v2 subtree, else the run goes ahead without it and says so' },
     pids: { type: 'string', description: 'process limit (default 1024)' },
+    sarif: SARIF_ARG,
   },
   async run({ args, rawArgs }) {
     const dash = rawArgs.indexOf('--');
@@ -73,6 +75,7 @@ export default defineCommand({
       ...runNotes(report.env, { cmd, net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) }),
     ];
     for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
+    if (args.sarif) await writeSarif(args.sarif, report.env);
     print(await loadEngine(), report.env, Boolean(args.json), notes);
     if (interrupt.by) {
       process.stderr.write(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);

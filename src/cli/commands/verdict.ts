@@ -6,6 +6,7 @@ import { loadEngine } from '../../host/load-engine.js';
 import { verdictReport } from '../../host/verdict.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
+import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
@@ -18,6 +19,7 @@ export default defineCommand({
     work: { type: 'string', description: 'work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
     junit: { type: 'string', description: 'a JUnit XML report of the same run: its tests replace those read off the log' },
+    sarif: SARIF_ARG,
     'exit-status': { type: 'boolean', description: 'exit 0 when the verdict is pass, 1 otherwise (default: 0 whenever a verdict was printed)' },
   },
   async run({ args }) {
@@ -32,6 +34,7 @@ export default defineCommand({
     });
     if (problem) process.stderr.write(`sbx: note: ${problem}\n`);
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
+    if (args.sarif) await writeSarif(args.sarif, env);
     print(await loadEngine(), env, Boolean(args.json));
     return { exitCode: args['exit-status'] && env.verdict.status !== 'pass' ? 1 : 0 };
   },
