@@ -16,6 +16,7 @@ const main = defineCommand({
     replay: () => import('./commands/replay.js').then((m) => m.default),
     run: () => import('./commands/run.js').then((m) => m.default),
     selftest: () => import('./commands/selftest.js').then((m) => m.default),
+    tasks: () => import('./commands/tasks.js').then((m) => m.default),
   },
 });
 
