@@ -27,3 +27,18 @@ await build({
   banner: { js: '' },
 });
 chmodSync('dist/cli.js', 0o755);
+
+// The experiment apparatus (src/harness): its npm packages (model SDKs, vega) stay in node_modules.
+if (existsSync('src/harness/main.ts')) {
+  await build({
+    ...common,
+    entryPoints: { experiment: 'src/harness/main.ts', harness: 'src/harness/index.ts' },
+    splitting: true,
+    chunkNames: 'chunks/harness-[hash]',
+    platform: 'node',
+    target: 'node20',
+    loader: { '.wasm': 'binary' },
+    packages: 'external',
+    outdir: 'dist',
+  });
+}
