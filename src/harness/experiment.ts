@@ -1,6 +1,6 @@
 // `npm run experiment -- --model M[,M...] --conditions all|A,B --tasks all|ID,ID --seeds N [--out FILE]`:
 // every planned episode of this shard not yet in FILE, K at a time, one JSONL line each.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createEngine } from '../host/index.js';
 import { SbxError } from '../host/errors.js';
@@ -32,6 +32,7 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   const done = recordedKeys(a.out);
   const todo = mine.filter((p) => !done.has(p.key));
   mkdirSync(dirname(a.out) || '.', { recursive: true });
+  sealTornLine(a.out);
   const engine = await createEngine();
   const bar = a.progress && process.stderr.isTTY ? await progressBar(todo.length) : null;
   let failed = 0; let next = 0;
@@ -50,6 +51,13 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
     await Promise.all(Array.from({ length: Math.max(1, Math.min(a.workers, todo.length)) }, worker));
   } finally { bar?.stop(); }
   return { ran: todo.length, skipped: mine.length - todo.length, failed };
+}
+
+/** A run killed mid-write leaves a line without its newline: end it, so the next record starts clean. */
+function sealTornLine(file: string): void {
+  if (!existsSync(file)) return;
+  const b = readFileSync(file);
+  if (b.length && b[b.length - 1] !== 0x0a) appendFileSync(file, '\n');
 }
 
 async function progressBar(total: number): Promise<{ increment(): void; stop(): void }> {

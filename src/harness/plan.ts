@@ -15,7 +15,7 @@ export function plan(tasks: readonly string[], conditions: readonly string[], mo
 
 /** "i/n" (0-based i), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of JOB_COMPLETIONS), or 0/1. */
 export function parseShard(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): { index: number; count: number } {
-  const s = spec ?? (env.JOB_COMPLETION_INDEX !== undefined ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : '0/1');
+  const s = spec ?? (env.JOB_COMPLETION_INDEX ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : '0/1');
   const m = /^(\d+)\/(\d+)$/.exec(s);
   const index = Number(m?.[1]); const count = Number(m?.[2]);
   if (!m || count < 1 || index >= count) throw new SbxError('E_USAGE', `bad shard ${JSON.stringify(s)}: give --shard I/N with 0 <= I < N (or set JOB_COMPLETION_INDEX and JOB_COMPLETIONS)`);

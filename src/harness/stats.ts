@@ -7,7 +7,7 @@ export function wilson(k: number, n: number, z = 1.959963984540054): [number, nu
   const p = k / n; const z2 = z * z;
   const c = (p + z2 / (2 * n)) / (1 + z2 / n);
   const h = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-  return [Math.max(0, c - h), Math.min(1, c + h)];
+  return [k === 0 ? 0 : Math.max(0, c - h), k === n ? 1 : Math.min(1, c + h)];
 }
 
 /** Exact two-sided McNemar p-value from the discordant counts b (only A succeeded) and c (only B). */
