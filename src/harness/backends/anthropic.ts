@@ -6,7 +6,7 @@ import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 export interface NetOptions { apiKey?: string | undefined; baseURL?: string | undefined; temperature?: number | undefined }
 
 export async function anthropicBackend(model: string, o: NetOptions): Promise<Backend> {
-  const apiKey = o.apiKey ?? process.env.ANTHROPIC_API_KEY;
+  const apiKey = o.apiKey || process.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new SbxError('E_NO_KEY', `no Anthropic API key for ${model}: set ANTHROPIC_API_KEY (or pass --api-key)`);
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const client = new Anthropic({ apiKey, maxRetries: 2, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });

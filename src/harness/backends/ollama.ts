@@ -3,7 +3,7 @@ import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 import { netError, type NetOptions } from './anthropic.js';
 
 export async function ollamaBackend(model: string, o: NetOptions): Promise<Backend> {
-  const host = o.baseURL ?? process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
+  const host = o.baseURL || process.env.OLLAMA_HOST || 'http://127.0.0.1:11434';
   const { Ollama } = await import('ollama');
   const client = new Ollama({ host });
   let n = 0;

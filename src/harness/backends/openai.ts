@@ -5,8 +5,8 @@ import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 import { netError, type NetOptions } from './anthropic.js';
 
 export async function openaiBackend(model: string, o: NetOptions): Promise<Backend> {
-  const baseURL = o.baseURL ?? process.env.OPENAI_BASE_URL;
-  const apiKey = o.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'none' : undefined);
+  const baseURL = o.baseURL || process.env.OPENAI_BASE_URL || undefined;
+  const apiKey = o.apiKey || process.env.OPENAI_API_KEY || (baseURL ? 'none' : undefined);
   if (!apiKey) throw new SbxError('E_NO_KEY', `no OpenAI API key for ${model}: set OPENAI_API_KEY, or pass --base-url for a local server (vLLM, llama.cpp)`);
   const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey, maxRetries: 2, ...(baseURL ? { baseURL } : {}) });
