@@ -1,11 +1,11 @@
 #!/bin/sh
-# The Debian packages the test suites need beyond Node: a C toolchain with AddressSanitizer (gcc's
-# libasan), make, Python's pytest, and Debian's cargo/rustc (so an ordinary user, who cannot read
+# The Debian packages the test suites need beyond Node: C and C++ toolchains with AddressSanitizer (gcc's
+# libasan; g++ for the experiment's C++ task), make, Python's pytest, and Debian's cargo/rustc (so an ordinary user, who cannot read
 # root's rustup toolchain, has one too). Idempotent and quiet: installs only what is missing, runs
 # apt-get update at most once. Run as root (CI does); anyone else only gets told what is missing.
 set -eu
 
-pkgs="gcc libc6-dev make python3 python3-pytest cargo rustc"
+pkgs="gcc g++ libc6-dev make python3 python3-pytest cargo rustc"
 
 missing=
 for p in $pkgs; do
