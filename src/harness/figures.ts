@@ -33,8 +33,8 @@ export function figureSpecs(eps: readonly EpisodeRecord[]): Record<string, Spec>
   const x = { field: 'condition', type: 'nominal', sort: conds, axis: { labelAngle: -35 } };
   const success: Spec = { ...base('Success rate by condition (Wilson 95 % CI)'), data: { values: per }, width: 420, height: 240,
     layer: [
-      { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, y: { field: 'success', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'success' }, color: { field: 'model', type: 'nominal' } } },
-      { mark: 'rule', encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { field: 'model', type: 'nominal' } } },
+      { mark: { type: 'point', filled: true, size: 60 }, encoding: { x, xOffset: { field: 'model' }, y: { field: 'success', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%' }, title: 'success' }, color: { field: 'model', type: 'nominal' } } },
+      { mark: 'rule', encoding: { x, xOffset: { field: 'model' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { field: 'model', type: 'nominal' } } },
     ] };
   const bar = (field: string, title: string): Spec => ({ ...base(title), data: { values: per }, width: 420, height: 240, mark: 'bar',
     encoding: { x, xOffset: { field: 'model' }, y: { field, type: 'quantitative', title }, color: { field: 'model', type: 'nominal' } } });
@@ -47,25 +47,25 @@ export function figureSpecs(eps: readonly EpisodeRecord[]): Record<string, Spec>
     return { task: t, condition: c, success: g.length ? g.filter((e) => e.success).length / g.length : null };
   }).filter((r) => r.success !== null)) }, mark: 'rect', width: { step: 26 }, height: { step: 16 },
     encoding: { x, y: { field: 'task', type: 'nominal' }, color: { field: 'success', type: 'quantitative', scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '%' } } } };
-  // Steering: per task, the fix locus, the decoy and the crash line, and where each arm's first edit landed.
-  const marks = eps.flatMap((e) => {
-    const rows: { task: string; what: string; line: number; condition: string }[] = [];
-    if (e.first_edit && e.first_edit.file === e.fix.file && e.first_edit.lines.length) rows.push({ task: e.task, what: 'first edit', line: e.first_edit.lines[0]!, condition: e.condition });
-    return rows;
-  });
-  const fixed = tasks.flatMap((t) => {
+  // Steering: per task (one panel each, its own line axis), the fix locus, the decoy and the crash line,
+  // and where each arm's first edit of the fix file landed.
+  const refs = tasks.flatMap((t) => {
     const e = eps.find((x) => x.task === t)!;
-    const rows = [{ task: t, what: 'fix locus', line: e.fix.lines[0], condition: '' }];
-    if (e.decoy) rows.push({ task: t, what: 'decoy', line: e.decoy.line, condition: '' });
+    const rows = [{ task: t, row: 'task', what: 'fix locus', line: e.fix.lines[0] }];
+    if (e.decoy) rows.push({ task: t, row: 'task', what: 'decoy', line: e.decoy.line });
     const f = eps.find((x) => x.task === t && x.fault)?.fault;
-    if (f && f.file === e.fix.file) rows.push({ task: t, what: 'crash line', line: f.line, condition: '' });
+    if (f && f.file === e.fix.file) rows.push({ task: t, row: 'task', what: 'crash line', line: f.line });
     return rows;
   });
-  const steering: Spec = { ...base('Steering: first edits against the fix locus, the decoy and the crash line'), data: { values: [...fixed, ...marks] },
-    width: 460, height: { step: 22 }, mark: { type: 'point', filled: true },
-    encoding: { y: { field: 'task', type: 'nominal' }, x: { field: 'line', type: 'quantitative', title: 'line in the fix file' },
-      shape: { field: 'what', type: 'nominal', scale: { domain: ['fix locus', 'decoy', 'crash line', 'first edit'], range: ['diamond', 'cross', 'triangle-up', 'circle'] } },
-      color: { field: 'condition', type: 'nominal', scale: { scheme: 'tableau10' } }, size: { condition: { test: "datum.what != 'first edit'", value: 120 }, value: 40 }, yOffset: { field: 'condition' } } };
+  const edits = eps.flatMap((e) => (e.first_edit && e.first_edit.file === e.fix.file && e.first_edit.lines.length
+    ? [{ task: e.task, row: e.condition, what: 'first edit', line: e.first_edit.lines[0]! }] : []));
+  const steering: Spec = { ...base('Steering: first edits against the fix locus, the decoy and the crash line'), data: { values: [...refs, ...edits] },
+    facet: { row: { field: 'task', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left' } } },
+    spec: { width: 360, height: { step: 12 }, mark: { type: 'point', filled: true, size: 60, opacity: 0.85 },
+      encoding: { y: { field: 'row', type: 'nominal', title: null, sort: ['task', ...conds] }, x: { field: 'line', type: 'quantitative', title: 'line in the fix file', scale: { zero: false } },
+        shape: { field: 'what', type: 'nominal', scale: { domain: ['fix locus', 'decoy', 'crash line', 'first edit'], range: ['diamond', 'cross', 'triangle-up', 'circle'] } },
+        color: { field: 'what', type: 'nominal', scale: { domain: ['fix locus', 'decoy', 'crash line', 'first edit'], range: ['#2ca02c', '#d62728', '#ff7f0e', '#1f77b4'] } } } },
+    resolve: { scale: { x: 'independent', y: 'independent' } } };
   return {
     success, tokens: bar('input_tokens', 'Mean input tokens per episode'), turns: bar('turns', 'Mean API turns per episode'),
     'shown-vs-raw': scatter, 'task-matrix': matrix, steering,
