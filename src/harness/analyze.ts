@@ -44,7 +44,7 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
     const conds = conditionsOf(mine);
     out.push(`## ${model}`, '', `${mine.length} episodes, ${new Set(mine.map((e) => e.task)).size} tasks, seeds ${[...new Set(mine.map((e) => e.seed))].sort((a, b) => a - b).join(', ')}; prices of ${mine[0]!.price_date}.`, '');
     out.push('### Per condition', '');
-    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens', 'output tokens', 'cost USD', 'wall s', 'shown / raw', 'edit hit', 'decoy touched'],
+    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens (mean)', 'output tokens (mean)', 'cost USD (sum)', 'wall s (median)', 'shown / raw', 'edit hit', 'decoy touched'],
       conds.map((c) => {
         const g = mine.filter((e) => e.condition === c);
         const k = g.filter((e) => e.success).length;
