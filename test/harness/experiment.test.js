@@ -147,5 +147,24 @@ test('a bad flag, condition or model is one line and a usage exit', () => {
   }
 });
 
+test('run-before-edit shows one harness run up front; the API-call cap stops an episode that keeps talking', () => {
+  const base = ['--model', 'scripted:oracle', '--conditions', 'raw', '--tasks', 'py-interval'];
+  const plain = join(dir, 'plain.jsonl'); const pre = join(dir, 'pre.jsonl');
+  assert.is(exp(...base, '--out', plain).status, 0);
+  assert.is(exp(...base, '--run-before-edit', '--out', pre).status, 0);
+  const [p] = rows(plain); const [q] = rows(pre);
+  assert.ok(p.success && q.success);
+  assert.is(q.run_calls, p.run_calls + 1);
+  assert.is(q.tool_calls, p.tool_calls);
+  assert.is(q.options.runBeforeEdit, true);
+  assert.is(q.pre_raw_timing_masked_sha256, p.pre_raw_timing_masked_sha256);
+  const capped = join(dir, 'capped.jsonl');
+  assert.is(exp('--model', 'scripted:loop-prone', '--conditions', 'raw', '--tasks', 'py-interval', '--max-api-calls', '5', '--out', capped).status, 0);
+  const [c] = rows(capped);
+  assert.is(c.stop, 'api-cap');
+  assert.is(c.api_turns, 5);
+  assert.is(c.api_turns, c.tool_calls + c.nudges);
+});
+
 const await_fs = await import('node:fs');
 test.run();
