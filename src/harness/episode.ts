@@ -139,7 +139,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
       rec.api_turns++;
       rec.model_id = reply.model;
       for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) rec.tokens[k] += reply.usage[k];
-      messages.push({ role: 'assistant', content: reply.content.length ? reply.content : [{ type: 'text', text: '' }] });
+      messages.push({ role: 'assistant', content: reply.content.length ? reply.content : [{ type: 'text', text: '(empty reply)' }] });
       const uses = reply.content.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use');
       if (!uses.length) {
         rec.nudges++;

@@ -14,10 +14,15 @@ export async function anthropicBackend(model: string, o: NetOptions): Promise<Ba
     name: `anthropic:${model}`,
     async complete(req: ModelRequest): Promise<ModelReply> {
       const tools = req.tools.map((t, i) => ({ ...t, ...(i === req.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}) }));
-      const messages = req.messages.map((m, i) => ({
+      // The API refuses empty text blocks: drop them, and say "(empty reply)" for a turn left with nothing.
+      const kept = req.messages.map((m) => {
+        const c = m.content.filter((b) => b.type !== 'text' || b.text.trim() !== '');
+        return { role: m.role, content: c.length ? c : [{ type: 'text' as const, text: '(empty reply)' }] };
+      });
+      const messages = kept.map((m, i) => ({
         role: m.role,
         content: m.content.map((b, j) => {
-          const last = i === req.messages.length - 1 && j === m.content.length - 1;
+          const last = i === kept.length - 1 && j === m.content.length - 1;
           const cc = last ? { cache_control: { type: 'ephemeral' as const } } : {};
           if (b.type === 'tool_result') return { type: 'tool_result' as const, tool_use_id: b.tool_use_id, content: b.content, ...cc };
           if (b.type === 'tool_use') return { type: 'tool_use' as const, id: b.id, name: b.name, input: b.input };

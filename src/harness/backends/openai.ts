@@ -18,7 +18,7 @@ export async function openaiBackend(model: string, o: NetOptions): Promise<Backe
         if (m.role === 'assistant') {
           const text = m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
           const calls = m.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input) } }] : []));
-          messages.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
+          messages.push({ role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}) });
         } else {
           for (const b of m.content) {
             if (b.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.content });
