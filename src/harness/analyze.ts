@@ -19,6 +19,7 @@ export function readEpisodes(files: readonly string[]): EpisodeRecord[] {
   return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+const fmtP = (p: number): string => (p < 0.001 ? '< 0.001' : p.toFixed(3));
 const pct = (x: number): string => `${(100 * x).toFixed(0)} %`;
 const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '–');
 const f0 = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '–');
@@ -66,7 +67,7 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
           const cc = pairs.filter(([x, y]) => !x.success && y.success).length;
           const tok = pairedBootstrap(pairs.map(([x, y]) => inputTokens(x) - inputTokens(y)), o.bootstrap, o.seed);
           const turns = pairedBootstrap(pairs.map(([x, y]) => x.api_turns - y.api_turns), o.bootstrap, o.seed);
-          return [c, String(pairs.length), String(b), String(cc), mcnemarExact(b, cc).toFixed(3),
+          return [c, String(pairs.length), String(b), String(cc), fmtP(mcnemarExact(b, cc)),
             `${sgn(tok.mean, f0)} (${sgn(tok.lo, f0)} … ${sgn(tok.hi, f0)})`, `${sgn(turns.mean, f1)} (${sgn(turns.lo, f1)} … ${sgn(turns.hi, f1)})`];
         })), '');
     }

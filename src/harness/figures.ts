@@ -42,11 +42,13 @@ export function figureSpecs(eps: readonly EpisodeRecord[]): Record<string, Spec>
     width: 420, height: 300, mark: { type: 'point', opacity: 0.7 },
     encoding: { x: { field: 'raw', type: 'quantitative', scale: { type: 'log' }, title: 'raw bytes' }, y: { field: 'shown', type: 'quantitative', scale: { type: 'log' }, title: 'chars shown' }, color: { field: 'condition', type: 'nominal', sort: conds }, tooltip: [{ field: 'task' }] } };
   const tasks = [...new Set(eps.map((e) => e.task))].sort();
-  const matrix: Spec = { ...base('Success by task and condition'), data: { values: tasks.flatMap((t) => conds.map((c) => {
-    const g = eps.filter((e) => e.task === t && e.condition === c);
-    return { task: t, condition: c, success: g.length ? g.filter((e) => e.success).length / g.length : null };
-  }).filter((r) => r.success !== null)) }, mark: 'rect', width: { step: 26 }, height: { step: 16 },
-    encoding: { x, y: { field: 'task', type: 'nominal' }, color: { field: 'success', type: 'quantitative', scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '%' } } } };
+  const matrix: Spec = { ...base('Success by task and condition'), data: { values: models.flatMap((m) => tasks.flatMap((t) => conds.map((c) => {
+    const g = eps.filter((e) => e.model === m && e.task === t && e.condition === c);
+    return { model: m, task: t, condition: c, success: g.length ? g.filter((e) => e.success).length / g.length : null };
+  }))).filter((r) => r.success !== null) },
+    facet: { column: { field: 'model', type: 'nominal', title: null } },
+    spec: { mark: 'rect', width: { step: 22 }, height: { step: 16 },
+      encoding: { x, y: { field: 'task', type: 'nominal', title: null }, color: { field: 'success', type: 'quantitative', scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '%' } } } } };
   // Steering: per task (one panel each, its own line axis), the fix locus, the decoy and the crash line,
   // and where each arm's first edit of the fix file landed.
   const refs = tasks.flatMap((t) => {
