@@ -2,7 +2,7 @@
 //   startup       sbx (the library's run(): sandbox, verdict, state) vs bubblewrap vs unshare vs a plain
 //                 spawn of /bin/true, interleaved rounds, medians and ratios to bubblewrap's.
 //   determinism   four sanitizer tasks × {hermetic, ASLR on, ASLR + inherited env} × N runs: distinct raw
-//                 outputs, crash identities and verdicts.
+//                 outputs, crash identities and verdicts (also with addresses masked).
 //   localization  every task's buggy run: the line the verdict names (first user frame / first error /
 //                 first failing test) and the first source line the raw output mentions, vs the fix locus.
 import { spawn, spawnSync } from 'node:child_process';
@@ -96,16 +96,17 @@ async function determinism(n: number): Promise<{ data: unknown; spec: Record<str
   const rows: Record<string, unknown>[] = [];
   for (const task of loadTasks(undefined, SANITIZER_TASKS)) {
     for (const m of modes) {
-      const raws = new Set<string>(); const ids = new Set<string>(); const verdicts = new Set<string>();
+      const raws = new Set<string>(); const ids = new Set<string>(); const verdicts = new Set<string>(); const masked = new Set<string>();
       for (let i = 0; i < n; i++) {
         const work = materialize(task);
         const env = await run({ cmd: task.cmd, work, state: join(work, '.sbx'), timeout: task.timeout, ...m.opts });
         raws.add(sha256(env.log ? readFileSync(env.log) : ''));
         ids.add(env.verdict.crash?.identity ?? env.verdict.status);
         verdicts.add(stableVerdict(env));
+        masked.add(stableVerdict(env).replace(/0x[0-9a-f]+/gi, '0x?'));
         removeWork(work);
       }
-      rows.push({ task: task.id, mode: m.mode, runs: n, distinct_raw: raws.size, distinct_identities: ids.size, distinct_verdicts: verdicts.size });
+      rows.push({ task: task.id, mode: m.mode, runs: n, distinct_raw: raws.size, distinct_identities: ids.size, distinct_verdicts: verdicts.size, distinct_verdicts_addresses_masked: masked.size });
     }
   }
   const spec = { title: `Distinct raw outputs in ${n} runs of each sanitizer task`, background: 'white', data: { values: rows }, mark: 'bar', width: { step: 14 },
