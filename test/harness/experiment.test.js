@@ -166,5 +166,17 @@ test('run-before-edit shows one harness run up front; the API-call cap stops an 
   assert.is(c.api_turns, c.tool_calls + c.nudges);
 });
 
+test('a progress bar on a terminal (through script(1)), none when stderr is a pipe', () => {
+  const args = ['--model', 'scripted:oracle', '--conditions', 'raw,no_feedback', '--tasks', 'py-interval'];
+  const piped = exp(...args, '--out', join(dir, 'bar-piped.jsonl'));
+  assert.is(piped.status, 0);
+  assert.is(piped.stderr, `experiment: 2 episodes run, 0 already recorded, 0 ended in an error → ${join(dir, 'bar-piped.jsonl')}\n`);
+  if (spawnSync('sh', ['-c', 'command -v script']).status !== 0) return;
+  const cmd = [process.execPath, EXP, ...args, '--out', join(dir, 'bar.jsonl')].map((a) => `'${a}'`).join(' ');
+  const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8' });
+  assert.is(tty.status, 0, tty.stdout);
+  assert.match(tty.stdout, /episodes [█░]+ 2\/2/);
+});
+
 const await_fs = await import('node:fs');
 test.run();
