@@ -1,21 +1,27 @@
 // `experiment analyze`: the study's tables, as Markdown, from recorded episodes.
 import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
 import { SbxError } from '../host/errors.js';
+import { EpisodeSchema } from './episode-schema.js';
 import type { EpisodeRecord } from './episode.js';
 import { mcnemarExact, mean, median, pairedBootstrap, wilson } from './stats.js';
 
 export function readEpisodes(files: readonly string[]): EpisodeRecord[] {
   const byKey = new Map<string, EpisodeRecord>();
+  const bad: string[] = [];
   for (const f of files) {
     let text: string;
     try { text = readFileSync(f, 'utf8'); } catch { throw new SbxError('E_NO_RESULTS', `cannot read ${f}: run the experiment first (npm run experiment -- --out ${f} ...)`); }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let r: EpisodeRecord;
-      try { r = JSON.parse(line) as EpisodeRecord; } catch { continue; }
-      if (r.schema === 'sbx.episode/1') byKey.set(r.key, r); // the last record of a key wins (a resumed error)
-    }
+    text.split('\n').forEach((line, i) => {
+      if (!line.trim()) return;
+      let raw: unknown;
+      try { raw = JSON.parse(line); } catch { bad.push(`${f}:${i + 1}`); return; }
+      const r = v.safeParse(EpisodeSchema, raw);
+      if (!r.success) { bad.push(`${f}:${i + 1}`); return; }
+      byKey.set(r.output.key, r.output as unknown as EpisodeRecord); // the last record of a key wins (a resumed error)
+    });
   }
+  if (bad.length) process.stderr.write(`experiment: note: ${bad.length} line(s) that are not episode records skipped (${bad.slice(0, 3).join(', ')}${bad.length > 3 ? ', ...' : ''})\n`);
   return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 

@@ -15,6 +15,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const exp = (...args) => spawnSync(process.execPath, [EXP, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, JOB_COMPLETION_INDEX: '', JOB_COMPLETIONS: '' } });
 const rows = (f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const strip = ({ wall_ms, ...r }) => r;
+const await_fs = await import('node:fs');
 
 test('oracle: every task succeeds in sbx, verified by an independent re-run and the protected hashes', () => {
   const out = join(dir, 'oracle.jsonl');
@@ -71,6 +72,13 @@ test('analyze prints the tables; figures are SVG', () => {
   assert.match(r.stdout, /\| c-haystack \| 1\/1 \|/);
   assert.match(r.stdout, /byte-identical across arms for \d of 2 tasks/);
   assert.match(r.stdout, /the decoy took in 4 of 4 episodes/);
+  // Deterministic (the bootstrap is seeded); lines that are not episode records are skipped and counted.
+  assert.is(exp('analyze', named).stdout, r.stdout);
+  const mixed = join(dir, 'mixed.jsonl');
+  await_fs.writeFileSync(mixed, `${readFileSync(named, 'utf8')}{"schema":"sbx.episode/1","key":"x"}\ntorn{`);
+  const m = exp('analyze', mixed);
+  assert.is(m.stdout, r.stdout);
+  assert.match(m.stderr, /2 line\(s\) that are not episode records skipped/);
   const f = exp('figures', named, '--out', join(dir, 'figs'));
   assert.is(f.status, 0, f.stderr);
   for (const n of ['success', 'tokens', 'turns', 'shown-vs-raw', 'task-matrix', 'steering']) {
@@ -178,5 +186,4 @@ test('a progress bar on a terminal (through script(1)), none when stderr is a pi
   assert.match(tty.stdout, /episodes [█░]+ 2\/2/);
 });
 
-const await_fs = await import('node:fs');
 test.run();
