@@ -37,3 +37,18 @@ await build({
   outdir: 'dist/viewer',
 });
 for (const f of ['index.html', 'style.css']) copyFileSync(`src/viewer/${f}`, `dist/viewer/${f}`);
+
+// The experiment apparatus (src/harness): its npm packages (model SDKs, vega) stay in node_modules.
+if (existsSync('src/harness/main.ts')) {
+  await build({
+    ...common,
+    entryPoints: { experiment: 'src/harness/main.ts', harness: 'src/harness/index.ts' },
+    splitting: true,
+    chunkNames: 'chunks/harness-[hash]',
+    platform: 'node',
+    target: 'node20',
+    loader: { '.wasm': 'binary' },
+    packages: 'external',
+    outdir: 'dist',
+  });
+}

@@ -17,6 +17,7 @@ const main = defineCommand({
     run: () => import('./commands/run.js').then((m) => m.default),
     selftest: () => import('./commands/selftest.js').then((m) => m.default),
     view: () => import('./commands/view.js').then((m) => m.default),
+    tasks: () => import('./commands/tasks.js').then((m) => m.default),
   },
 });
 

@@ -1,5 +1,5 @@
 // One layer per folder, imports in one direction (issue 12):
-//   contract <- engine, launcher <- host <- cli, integrations (and the harness, the viewer)
+//   contract <- engine, launcher <- host <- harness <- cli, integrations; viewer -> engine
 // contract and engine run in a browser too: no node: imports there.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,7 +12,7 @@ const ALLOWED = {
   engine: ['engine', 'contract'],
   launcher: ['launcher', 'contract'],
   host: ['host', 'launcher', 'engine', 'contract'],
-  cli: ['cli', 'host', 'launcher', 'engine', 'contract'],
+  cli: ['cli', 'host', 'launcher', 'engine', 'contract', 'harness'],
   integrations: ['integrations', 'host', 'engine', 'contract', 'cli'],
   harness: ['harness', 'host', 'engine', 'contract', 'launcher'],
   viewer: ['viewer', 'engine', 'contract'],

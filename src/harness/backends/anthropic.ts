@@ -1,0 +1,58 @@
+// Anthropic Messages API through @anthropic-ai/sdk: a manual tool loop (the harness runs the tools),
+// prompt caching on the system prompt, the tool list and the newest turn.
+import { SbxError } from '../../contract/errors.js';
+import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
+
+export interface NetOptions { apiKey?: string | undefined; baseURL?: string | undefined; temperature?: number | undefined }
+
+export async function anthropicBackend(model: string, o: NetOptions): Promise<Backend> {
+  const apiKey = o.apiKey || process.env.ANTHROPIC_API_KEY;
+  if (!apiKey) throw new SbxError('E_NO_KEY', `no Anthropic API key for ${model}: set ANTHROPIC_API_KEY (or pass --api-key)`);
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const client = new Anthropic({ apiKey, maxRetries: 2, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });
+  return {
+    name: `anthropic:${model}`,
+    async complete(req: ModelRequest): Promise<ModelReply> {
+      const tools = req.tools.map((t, i) => ({ ...t, ...(i === req.tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}) }));
+      // The API refuses empty text blocks: drop them, and say "(empty reply)" for a turn left with nothing.
+      const kept = req.messages.map((m) => {
+        const c = m.content.filter((b) => b.type !== 'text' || b.text.trim() !== '');
+        return { role: m.role, content: c.length ? c : [{ type: 'text' as const, text: '(empty reply)' }] };
+      });
+      const messages = kept.map((m, i) => ({
+        role: m.role,
+        content: m.content.map((b, j) => {
+          const last = i === kept.length - 1 && j === m.content.length - 1;
+          const cc = last ? { cache_control: { type: 'ephemeral' as const } } : {};
+          if (b.type === 'tool_result') return { type: 'tool_result' as const, tool_use_id: b.tool_use_id, content: b.content, ...cc };
+          if (b.type === 'tool_use') return { type: 'tool_use' as const, id: b.id, name: b.name, input: b.input };
+          return { type: 'text' as const, text: b.text, ...cc };
+        }),
+      }));
+      let r;
+      try {
+        r = await client.messages.create({
+          model, max_tokens: req.maxTokens,
+          system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
+          tools: tools as never, messages: messages as never,
+          ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+        });
+      } catch (err) { throw netError('Anthropic', o.baseURL ?? 'api.anthropic.com', err); }
+      const content: Block[] = [];
+      for (const b of r.content) {
+        if (b.type === 'text') content.push({ type: 'text', text: b.text });
+        else if (b.type === 'tool_use') content.push({ type: 'tool_use', id: b.id, name: b.name, input: (b.input ?? {}) as Record<string, unknown> });
+      }
+      const u = r.usage;
+      return { content, model: r.model, usage: { input: u.input_tokens, output: u.output_tokens, cache_read: u.cache_read_input_tokens ?? 0, cache_write: u.cache_creation_input_tokens ?? 0 } };
+    },
+  };
+}
+
+/** A network failure as one line: which API, where, what happened. */
+export function netError(api: string, where: string, err: unknown): SbxError {
+  const e = err as { status?: number; message?: string; cause?: { code?: string; message?: string } };
+  const what = e.status ? `HTTP ${e.status}: ${String(e.message ?? '').split('\n')[0]}` : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
+  const fix = e.status === 401 || e.status === 403 ? 'check the API key' : e.status ? 'check the model name and the request limits' : 'check that the server is up and the URL is right';
+  return new SbxError('E_MODEL_API', `${api} at ${where} failed (${what}): ${fix}`);
+}

@@ -1,0 +1,115 @@
+// The feedback conditions: what the run tool shows the model of one run. Every arm runs the same
+// command in sbx and gets the same raw bytes; only this view differs. Each arm's run tool describes
+// its own output format, so no arm is handicapped by not knowing what it is reading.
+import type { Engine, RunResult } from '../host/index.js';
+import { compress } from './compress.js';
+import { corruptKind, corruptLine, faultOf, type Fault } from './corrupt.js';
+
+export const BASE_CONDITIONS = ['raw', 'truncate30k', 'truncate10k', 'regex', 'structured', 'structured_delta', 'no_feedback', 'corrupt_line', 'corrupt_kind'] as const;
+export type BaseCondition = typeof BASE_CONDITIONS[number];
+/** What `--conditions all` runs: every base arm, and raw with only the last 2 tool results verbatim. */
+export const ALL_CONDITIONS = [...BASE_CONDITIONS, 'raw+mask2'] as const;
+
+export interface Condition { name: string; base: BaseCondition; mask: number | null }
+
+export function parseCondition(name: string): Condition | null {
+  const m = /^([a-z0-9_]+)(?:\+mask(\d+))?$/.exec(name);
+  if (!m || !(BASE_CONDITIONS as readonly string[]).includes(m[1]!)) return null;
+  const mask = m[2] === undefined ? null : Number(m[2]);
+  if (mask !== null && mask < 1) return null;
+  return { name, base: m[1] as BaseCondition, mask };
+}
+
+const DESCRIBE: Record<BaseCondition, string> = {
+  raw: 'Output: the exit code, then the complete combined stdout and stderr of the command, unmodified.',
+  truncate30k: 'Output: the exit code, then the combined stdout and stderr; when longer than 30000 characters, the middle is cut and replaced by a marker saying how many characters were removed.',
+  truncate10k: 'Output: the exit code, then the combined stdout and stderr; when longer than 256 lines or 10 KiB, only the first 128 and last 128 lines are kept (at most 10 KiB in all), with a marker saying how much was omitted.',
+  regex: 'Output: the exit code, then the combined stdout and stderr compressed line by line: blank lines, runtime-library stack frames and shadow-memory dumps are dropped, and runs of lines that differ only in numbers are collapsed into one line with a count.',
+  structured: 'Output: a typed verdict of the run instead of its raw output: the status (pass, build-failed, tests-failed, crash, ...), compiler errors with file:line, the crash kind with its first frame in your code, failing tests with file:line, and a hint.',
+  structured_delta: 'Output: a typed verdict of the run instead of its raw output (status, compiler errors with file:line, crash kind and first frame in your code, failing tests, a hint), and a delta: what changed since the previous run (fixed, new, same crash, moved, no-op edit).',
+  no_feedback: 'Output: only the exit code of the command (0 means it succeeded); nothing it printed is shown.',
+  corrupt_line: 'Output: a typed verdict of the run instead of its raw output: the status (pass, build-failed, tests-failed, crash, ...), compiler errors with file:line, the crash kind with its first frame in your code, failing tests with file:line, and a hint.',
+  corrupt_kind: 'Output: a typed verdict of the run instead of its raw output: the status (pass, build-failed, tests-failed, crash, ...), compiler errors with file:line, the crash kind with its first frame in your code, failing tests with file:line, and a hint.',
+};
+
+export function runToolDescription(c: Condition, cmd: readonly string[]): string {
+  const mask = c.mask ? ` Only the last ${c.mask} tool results stay in the conversation verbatim; earlier ones are replaced by a note.` : '';
+  return `Run the task's fixed command (${cmd.join(' ')}) in a hermetic sandbox on the current files. Takes no arguments. ${DESCRIBE[c.base]}${mask}`;
+}
+
+export interface RunView {
+  raw: Uint8Array;
+  env: RunResult;
+  exit: number | null;
+  signal: string | null;
+  timedOut: boolean;
+}
+
+export interface Shown { text: string; corruptApplied: boolean | null }
+
+/** The text the model sees for one run under condition c. fault/decoy: for the corrupt arms. */
+export function show(c: Condition, engine: Engine, run: RunView, decoy: { file: string; line: number } | null): Shown {
+  const rawText = new TextDecoder().decode(run.raw);
+  const head = `exit code: ${run.exit ?? (run.signal ? `killed by ${run.signal}` : 'none')}${run.timedOut ? ' (timed out)' : ''}\n`;
+  switch (c.base) {
+    case 'raw': return { text: head + rawText, corruptApplied: null };
+    case 'truncate30k': return { text: head + truncateMiddle(rawText, 30_000), corruptApplied: null };
+    case 'truncate10k': return { text: head + truncateHeadTail(rawText, 128, 10 * 1024), corruptApplied: null };
+    case 'regex': return { text: head + compress(rawText), corruptApplied: null };
+    case 'no_feedback': return { text: head, corruptApplied: null };
+    case 'structured': return { text: tidy(engine.render({ ...run.env, delta: null })), corruptApplied: null };
+    case 'structured_delta': return { text: tidy(engine.render(run.env)), corruptApplied: null };
+    case 'corrupt_line':
+    case 'corrupt_kind': {
+      const opts = { exit: run.exit, signal: run.signal, timedOut: run.timedOut, log: run.env.log };
+      const fault: Fault | null = faultOf(run.env.verdict);
+      const bent = c.base === 'corrupt_line' ? corruptLine(rawText, fault, decoy) : corruptKind(rawText, run.env.verdict);
+      if (bent === null) return { text: tidy(engine.render({ ...run.env, delta: null })), corruptApplied: null }; // nothing to corrupt (a pass, no line, no known kind)
+      const env = engine.verdict(new TextEncoder().encode(bent.text), opts);
+      env.outcome = run.env.outcome;
+      const took = bent.check(env.verdict);
+      return { text: tidy(engine.render({ ...env, delta: null })), corruptApplied: took };
+    }
+  }
+}
+
+/** Claude Code's Bash tool: past the limit, keep the head and the tail, say how many characters went. */
+export function truncateMiddle(s: string, limit: number): string {
+  if (s.length <= limit) return s;
+  const half = Math.floor(limit / 2);
+  const cut = s.length - 2 * half;
+  return `${s.slice(0, half)}\n\n... [${cut} characters truncated] ...\n\n${s.slice(s.length - half)}`;
+}
+
+/** Codex's exec output: at most 256 lines (head 128 + tail 128) and 10 KiB, with a marker. */
+export function truncateHeadTail(s: string, keep: number, maxBytes: number): string {
+  const lines = s.split('\n');
+  let head = lines; let tail: string[] = []; let omitted = 0;
+  if (lines.length > 2 * keep) {
+    head = lines.slice(0, keep);
+    tail = lines.slice(lines.length - keep);
+    omitted = lines.length - 2 * keep;
+  }
+  const enc = new TextEncoder();
+  const budget = Math.floor(maxBytes / 2);
+  const clip = (part: string[], fromEnd: boolean): string[] => {
+    const out: string[] = []; let used = 0;
+    const seq = fromEnd ? [...part].reverse() : part;
+    for (const l of seq) {
+      const n = enc.encode(l).length + 1;
+      if (used + n > budget) break;
+      used += n; out.push(l);
+    }
+    return fromEnd ? out.reverse() : out;
+  };
+  const total = enc.encode(s).length;
+  if (omitted === 0 && total <= maxBytes) return s;
+  const h = clip(head, false); const t = tail.length ? clip(tail, true) : clip(head.slice(h.length), true);
+  const shownLines = h.length + t.length;
+  return `${h.join('\n')}\n[... omitted ${lines.length - shownLines} of ${lines.length} lines ...]\n${t.join('\n')}`;
+}
+
+/** The rendered verdict without what differs between identical runs (wall time, the host path of the log). */
+export function tidy(text: string): string {
+  return text.replace(/ · \d+ ms(?: \(\+\d+ ms sbx\))? · /, ' · ').replace(/^log: .*$/m, 'log: raw output kept on disk');
+}

@@ -1,0 +1,197 @@
+// One episode: task × condition × model × seed. The model works with the tools until it calls done,
+// the tool-call budget runs out, or the API-call cap is hit; then an independent re-run in sbx (on a
+// copy, with a fresh state) and the protected files' hashes decide success.
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, normalize, isAbsolute } from 'node:path';
+import { run, type Engine, type RunResult } from '../host/index.js';
+import { show, type Condition } from './conditions.js';
+import { faultOf } from './corrupt.js';
+import { changedLines, protectedChanged, sha256, type Task } from './tasks.js';
+import { SYSTEM, toolDefs } from './tools.js';
+import { costUsd, PRICE_DATE } from './cost.js';
+import type { Backend, Block, Message, Usage } from './types.js';
+import { zeroUsage } from './types.js';
+
+export interface EpisodeOptions {
+  budget: number;          // tool calls
+  maxApiCalls: number;     // hard cap, nudged prose-only replies included
+  runBeforeEdit: boolean;  // the harness runs once and shows it (in the arm's format) before the first turn
+  maxTokens: number;
+}
+
+export interface EpisodeRecord {
+  schema: 'sbx.episode/1';
+  key: string; task: string; condition: string; model: string; seed: number;
+  options: EpisodeOptions;
+  success: boolean; rerun_status: string; protected_ok: boolean;
+  stop: 'done' | 'budget' | 'api-cap' | 'error';
+  error: string | null;
+  api_turns: number; tool_calls: number; run_calls: number; nudges: number;
+  tokens: Usage; cost_usd: number | null; price_date: string; model_id: string;
+  wall_ms: number;
+  raw_bytes: number; shown_chars: number;
+  statuses: string[];
+  first_edit: { file: string; lines: number[] } | null;
+  edit_hit: boolean; decoy_touched: boolean;
+  progress: number; ran_buggy_first: boolean;
+  pre_raw_sha256: string | null;
+  /** The same with durations masked ("Ran 3 tests in 0.001s"): what may differ between identical runs. */
+  pre_raw_timing_masked_sha256: string | null;
+  fault: { file: string; line: number } | null;
+  fix: { file: string; lines: [number, number] }; decoy: { file: string; line: number } | null;
+  edits: { file: string; lines: number[] }[];
+  /** Corrupt arms: whether the decoy took on every run that had a line or kind to corrupt (null: none had). */
+  corrupt_applied: boolean | null;
+}
+
+export const episodeKey = (task: string, condition: string, model: string, seed: number): string => `${task}|${condition}|${model}|${seed}`;
+
+const RANK: Record<string, number> = { 'setup-failed': 0, timeout: 0, 'build-failed': 1, crash: 2, 'runtime-error': 2, 'tests-failed': 3, pass: 4 };
+
+export async function runEpisode(task: Task, cond: Condition, backend: Backend, seed: number, engine: Engine, o: EpisodeOptions): Promise<EpisodeRecord> {
+  const t0 = Date.now();
+  const root = mkdtempSync(join(tmpdir(), `sbx-ep-${task.id}-`));
+  chmodSync(root, 0o755);
+  const work = join(root, 'work');
+  cpSync(join(task.dir, 'src'), work, { recursive: true });
+  chmodSync(work, 0o755);
+  const state = join(root, 'state');
+  const rec: EpisodeRecord = {
+    schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
+    options: o, success: false, rerun_status: '', protected_ok: false, stop: 'budget', error: null,
+    api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
+    wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, decoy_touched: false,
+    progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
+  };
+  let edited = false;
+
+  const doRun = async (): Promise<string> => {
+    const env: RunResult = await run({ cmd: task.cmd, work, state, timeout: task.timeout });
+    const raw = env.log && existsSync(env.log) ? readFileSync(env.log) : new Uint8Array();
+    const o2 = env.outcome as { exit_code?: number | null; signal?: string | null; timed_out?: boolean } | null;
+    const shown = show(cond, engine, { raw, env, exit: o2?.exit_code ?? null, signal: o2?.signal ?? null, timedOut: Boolean(o2?.timed_out) }, task.decoy);
+    rec.run_calls++;
+    rec.raw_bytes += raw.length;
+    rec.shown_chars += shown.text.length;
+    rec.statuses.push(env.verdict.status);
+    if (shown.corruptApplied !== null) rec.corrupt_applied = (rec.corrupt_applied ?? true) && shown.corruptApplied;
+    if (!edited) {
+      if (rec.pre_raw_sha256 === null) {
+        rec.pre_raw_sha256 = sha256(raw);
+        rec.pre_raw_timing_masked_sha256 = sha256(maskTimings(new TextDecoder().decode(raw)));
+      }
+      if (rec.fault === null) rec.fault = faultOf(env.verdict);
+    }
+    return shown.text;
+  };
+
+  const inside = (p: unknown): string | null => {
+    if (typeof p !== 'string' || !p || isAbsolute(p)) return null;
+    const n = normalize(p);
+    if (n.startsWith('..') || n === '.sbx' || n.startsWith('.sbx/')) return null;
+    return n;
+  };
+
+  const tool = async (b: Extract<Block, { type: 'tool_use' }>): Promise<{ text: string; done: boolean }> => {
+    switch (b.name) {
+      case 'run': {
+        if (!edited) rec.ran_buggy_first = true;
+        return { text: await doRun(), done: false };
+      }
+      case 'read_file': {
+        const p = inside(b.input.path);
+        if (!p) return { text: 'error: give a path relative to the task directory', done: false };
+        try { return { text: `file: ${p}\n${readFileSync(join(work, p), 'utf8').split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
+      }
+      case 'write_file': {
+        const p = inside(b.input.path);
+        if (!p || typeof b.input.content !== 'string') return { text: 'error: give path (relative) and content (the whole new file)', done: false };
+        let before = '';
+        try { before = readFileSync(join(work, p), 'utf8'); } catch { /* a new file */ }
+        writeFileSync(join(work, p), b.input.content);
+        const lines = changedLines(before, b.input.content);
+        const edit = { file: p, lines };
+        rec.edits.push(edit);
+        if (!edited) {
+          edited = true;
+          rec.first_edit = edit;
+          const [lo, hi] = task.fix.lines;
+          rec.edit_hit = p === task.fix.file && lines.some((l) => l >= lo - 3 && l <= hi + 3);
+        }
+        if (task.decoy && p === task.decoy.file && lines.some((l) => Math.abs(l - task.decoy!.line) <= 1)) rec.decoy_touched = true;
+        return { text: `wrote ${p} (${b.input.content.split('\n').length} lines)`, done: false };
+      }
+      case 'done': return { text: 'ok', done: true };
+      default: return { text: `error: unknown tool ${b.name}: use read_file, write_file, run or done`, done: false };
+    }
+  };
+
+  try {
+    const tools = toolDefs(cond, task.cmd);
+    let intro = `${task.prompt}\n\nFiles: ${listFiles(work).join(', ')}\nThe run tool runs: ${task.cmd.join(' ')}\nYou have ${o.budget} tool calls.`;
+    if (o.runBeforeEdit) intro += `\n\nThe command was run once on the files as they are. Its output:\n${await doRun()}`;
+    const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: intro }] }];
+    let finished = false;
+    while (!finished) {
+      if (rec.api_turns >= o.maxApiCalls) { rec.stop = 'api-cap'; break; }
+      const reply = await backend.complete({ system: SYSTEM, messages, tools, maxTokens: o.maxTokens, seed });
+      rec.api_turns++;
+      rec.model_id = reply.model;
+      for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) rec.tokens[k] += reply.usage[k];
+      messages.push({ role: 'assistant', content: reply.content.length ? reply.content : [{ type: 'text', text: '(empty reply)' }] });
+      const uses = reply.content.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use');
+      if (!uses.length) {
+        rec.nudges++;
+        messages.push({ role: 'user', content: [{ type: 'text', text: 'Please continue with a tool call (read_file, write_file, run or done).' }] });
+        continue;
+      }
+      const results: Block[] = [];
+      for (const u of uses) {
+        if (finished || rec.tool_calls >= o.budget) { results.push({ type: 'tool_result', tool_use_id: u.id, content: 'error: the tool-call budget is spent' }); continue; }
+        rec.tool_calls++;
+        const r = await tool(u);
+        results.push({ type: 'tool_result', tool_use_id: u.id, content: r.text });
+        if (r.done) { finished = true; rec.stop = 'done'; }
+      }
+      messages.push({ role: 'user', content: results });
+      if (cond.mask) maskOlder(messages, cond.mask);
+      if (!finished && rec.tool_calls >= o.budget) { rec.stop = 'budget'; break; }
+    }
+  } catch (err) {
+    rec.stop = 'error';
+    rec.error = (err as Error).message.split('\n')[0] ?? String(err);
+  }
+
+  // Success: an independent re-run on a copy of the files (no state, no build products carried over).
+  const protectedOk = protectedChanged(task, work).length === 0;
+  const copy = join(root, 'rerun');
+  cpSync(work, copy, { recursive: true, filter: (src) => !src.startsWith(join(work, '.sbx')) });
+  chmodSync(copy, 0o755);
+  for (const f of ['prog', '__pycache__']) rmSync(join(copy, f), { recursive: true, force: true });
+  const again = await run({ cmd: task.cmd, work: copy, state: join(root, 'state-rerun'), timeout: task.timeout });
+  const ex = (again.outcome as { exit_code?: number | null } | null)?.exit_code;
+  rec.rerun_status = again.verdict.status;
+  rec.protected_ok = protectedOk;
+  rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk;
+  const first = rec.statuses[0]; const last = rec.success ? 'pass' : rec.rerun_status;
+  rec.progress = first === undefined ? 0 : (RANK[last] ?? 0) - (RANK[first] ?? 0);
+  rec.cost_usd = costUsd(rec.model_id, rec.tokens, backend.name);
+  rec.wall_ms = Date.now() - t0;
+  rmSync(root, { recursive: true, force: true });
+  return rec;
+}
+
+/** Durations (0.001s, 12 ms, 1.5 sec) replaced by a placeholder. */
+export const maskTimings = (s: string): string => s.replace(/\b\d+(?:\.\d+)?\s?(?:s|ms|sec|seconds)\b/g, '<T>');
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name !== 'prog').map((e) => e.name).sort();
+}
+
+/** Only the last n tool results stay verbatim. */
+function maskOlder(messages: Message[], n: number): void {
+  const where: Extract<Block, { type: 'tool_result' }>[] = [];
+  for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') where.push(b);
+  for (const b of where.slice(0, Math.max(0, where.length - n))) b.content = '[output of an earlier tool call elided]';
+}

@@ -1,0 +1,93 @@
+// The study's tasks (bench/tasks/<id>/): task.json, the buggy sources (src/), the hidden reference
+// solution (solution/, files that replace src/'s), and for loop-inducing tasks the obvious fix that
+// fails (obvious/). Loaded and checked here; `sbx tasks validate` runs them in the sandbox.
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SbxError } from '../contract/errors.js';
+
+const LineRef = v.object({ file: v.string(), line: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+export const TaskSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
+  prompt: v.string(),
+  cmd: v.pipe(v.array(v.string()), v.minLength(1)),
+  timeout: v.pipe(v.number(), v.minValue(1)),
+  fix: v.object({ file: v.string(), lines: v.tuple([v.number(), v.number()]) }),
+  decoy: v.nullable(LineRef),
+  protected: v.record(v.string(), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))),
+  obvious: v.boolean(),
+});
+export type TaskSpec = v.InferOutput<typeof TaskSchema>;
+export interface Task extends TaskSpec { dir: string }
+
+/** bench/tasks of the checkout this code runs from (dist/ or src/harness/ are two levels below it). */
+export function defaultTasksDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const up of ['..', '../..']) {
+    const d = resolve(here, up, 'bench/tasks');
+    if (existsSync(d)) return d;
+  }
+  return resolve('bench/tasks');
+}
+
+export function loadTasks(dir = defaultTasksDir(), only?: readonly string[]): Task[] {
+  if (!existsSync(dir)) throw new SbxError('E_NO_TASKS', `no task directory at ${dir}: run from the sbx checkout or pass --dir bench/tasks`);
+  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'task.json'))).map((e) => e.name).sort();
+  const wanted = only?.length ? only : ids;
+  const unknown = wanted.filter((id) => !ids.includes(id));
+  if (unknown.length) throw new SbxError('E_NO_TASKS', `unknown task ${unknown.join(', ')} in ${dir}: choose from ${ids.join(', ')}`);
+  return wanted.map((id) => loadTask(join(dir, id)));
+}
+
+export function loadTask(dir: string): Task {
+  let raw: unknown;
+  try { raw = JSON.parse(readFileSync(join(dir, 'task.json'), 'utf8')); } catch (err) {
+    throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')} is not readable JSON (${(err as Error).message}): fix the file`);
+  }
+  const r = v.safeParse(TaskSchema, raw);
+  if (!r.success) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${r.issues.map((i) => `${v.getDotPath(i) ?? '.'}: ${i.message}`).join('; ')}`);
+  return { ...r.output, dir };
+}
+
+export type Variant = 'buggy' | 'solution' | 'obvious';
+
+/** A fresh work dir (0755, outside any checkout) holding the task's sources, overlaid by a variant. */
+export function materialize(task: Task, variant: Variant = 'buggy', parent = tmpdir()): string {
+  const work = mkdtempSync(join(parent, `sbx-task-${task.id}-`));
+  chmodSync(work, 0o755);
+  cpSync(join(task.dir, 'src'), work, { recursive: true });
+  if (variant !== 'buggy') cpSync(join(task.dir, variant), work, { recursive: true });
+  return work;
+}
+
+export function removeWork(work: string): void { rmSync(work, { recursive: true, force: true }); }
+
+export const sha256 = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
+
+/** The protected files whose content no longer matches the task's recorded hashes. */
+export function protectedChanged(task: Task, work: string): string[] {
+  const bad: string[] = [];
+  for (const [rel, hash] of Object.entries(task.protected)) {
+    let h = '';
+    try { h = sha256(readFileSync(join(work, rel))); } catch { /* missing counts as changed */ }
+    if (h !== hash) bad.push(rel);
+  }
+  return bad;
+}
+
+/** Lines of `before` that differ from `after` (1-based, in before's numbering; insertions count at the line they follow). */
+export function changedLines(before: string, after: string): number[] {
+  const a = before.split('\n'); const b = after.split('\n');
+  let s = 0;
+  while (s < a.length && s < b.length && a[s] === b[s]) s++;
+  let ea = a.length - 1; let eb = b.length - 1;
+  while (ea >= s && eb >= s && a[ea] === b[eb]) { ea--; eb--; }
+  if (s > ea && s > eb) return [];
+  if (s > ea) return [Math.max(1, s)]; // pure insertion after line s
+  const out: number[] = [];
+  for (let i = s; i <= ea; i++) out.push(i + 1);
+  return out;
+}

@@ -1,0 +1,51 @@
+// Validation of the tasks inside sbx: the buggy sources fail, the reference solution passes (and
+// differs from the sources only at the fix locus, leaving protected files alone), the obvious fix
+// of a loop-inducing task still fails, and the decoy line is a real line away from the fix.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { run } from '../host/index.js';
+import { changedLines, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
+
+export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
+
+async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string }> {
+  const work = materialize(task, variant);
+  const env = await run({ cmd: task.cmd, work, timeout: task.timeout });
+  const o = env.outcome as { exit_code?: number | null } | null;
+  return { status: env.verdict.status, exit: o?.exit_code ?? null, identity: env.verdict.crash?.identity ?? null, work };
+}
+
+export async function validateTask(task: Task): Promise<TaskCheck> {
+  const t0 = Date.now();
+  const problems: string[] = [];
+  const statuses: Record<string, string> = {};
+  const variants: Variant[] = task.obvious ? ['buggy', 'solution', 'obvious'] : ['buggy', 'solution'];
+  for (const variant of variants) {
+    const r = await status(task, variant);
+    statuses[variant] = r.status;
+    const passed = r.status === 'pass' && r.exit === 0;
+    if (variant === 'solution' && !passed) problems.push(`the solution does not pass (status ${r.status}, exit ${r.exit})`);
+    if (variant !== 'solution' && passed) problems.push(`the ${variant} sources pass: the task has no bug to fix`);
+    if (variant === 'solution') {
+      const bad = protectedChanged(task, r.work);
+      if (bad.length) problems.push(`protected files differ from their recorded hashes: ${bad.join(', ')}`);
+    }
+    removeWork(r.work);
+  }
+  // The solution touches only the fix file, within 3 lines of the fix locus.
+  for (const name of readdirSync(join(task.dir, 'solution'))) {
+    if (name !== task.fix.file) { problems.push(`the solution changes ${name}, not the fix file ${task.fix.file}`); continue; }
+    const lines = changedLines(readFileSync(join(task.dir, 'src', name), 'utf8'), readFileSync(join(task.dir, 'solution', name), 'utf8'));
+    const [lo, hi] = task.fix.lines;
+    const out = lines.filter((l) => l < lo - 3 || l > hi + 3);
+    if (!lines.length) problems.push('the solution does not change the fix file');
+    if (out.length) problems.push(`the solution changes lines ${out.join(', ')}, outside the fix locus ${lo}-${hi} (±3)`);
+  }
+  if (task.decoy) {
+    const n = readFileSync(join(task.dir, 'src', task.decoy.file), 'utf8').split('\n').length;
+    const [lo, hi] = task.fix.lines;
+    if (task.decoy.line > n) problems.push(`the decoy line ${task.decoy.line} is past the end of ${task.decoy.file}`);
+    if (task.decoy.file === task.fix.file && task.decoy.line >= lo - 3 && task.decoy.line <= hi + 3) problems.push('the decoy line is within 3 lines of the fix locus');
+  }
+  return { id: task.id, ok: problems.length === 0, problems, statuses, ms: Date.now() - t0 };
+}

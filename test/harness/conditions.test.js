@@ -1,0 +1,116 @@
+// The arms' views of one run, on real logs: a real 38 KB ASan report (the C++ task, run here in sbx) and
+// real tool output from fixtures/. Each arm's cut is checked against what it promises.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEngine, run } from '../../dist/index.js';
+import { loadTasks, materialize, parseCondition, show, truncateMiddle, truncateHeadTail, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
+
+const engine = await createEngine();
+const [cpp] = loadTasks(undefined, ['cpp-vector-oob']);
+const work = materialize(cpp);
+const env = await run({ cmd: cpp.cmd, work, timeout: 120 });
+const raw = readFileSync(env.log);
+const text = raw.toString('utf8');
+const view = { raw, env, exit: env.outcome.exit_code, signal: env.outcome.signal ?? null, timedOut: false };
+const shown = (c) => show(parseCondition(c), engine, view, cpp.decoy).text;
+
+test('the C++ task produces a ~36 KB raw report', () => {
+  assert.ok(raw.length > 34_000 && raw.length < 42_000, String(raw.length));
+  assert.is(env.verdict.status, 'crash');
+});
+
+test('raw shows every byte; no_feedback only the exit code', () => {
+  assert.is(shown('raw'), `exit code: 1\n${text}`);
+  assert.is(shown('no_feedback'), 'exit code: 1\n');
+});
+
+test('truncate30k: 30 000 characters, head and tail, the cut counted', () => {
+  const s = truncateMiddle(text, 30_000);
+  const cut = text.length - 30_000;
+  assert.ok(s.startsWith(text.slice(0, 15_000)));
+  assert.ok(s.endsWith(text.slice(-15_000)));
+  assert.match(s, new RegExp(`\\[${cut} characters truncated\\]`));
+  assert.is(truncateMiddle('short', 30_000), 'short');
+  assert.ok(shown('truncate30k').includes('SUMMARY: AddressSanitizer'));
+});
+
+test('truncate10k: at most 256 lines and ~10 KiB, first and last lines kept, omitted lines counted', () => {
+  const s = truncateHeadTail(text, 128, 10 * 1024);
+  const lines = text.split('\n');
+  assert.ok(Buffer.byteLength(s) <= 10 * 1024 + 100, String(Buffer.byteLength(s)));
+  assert.ok(s.split('\n').length <= 257);
+  assert.ok(s.startsWith(lines[0]));
+  assert.ok(s.endsWith(lines.at(-1)));
+  assert.match(s, /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]/);
+});
+
+test('regex: the 700 near-identical lines collapse into one with a count; the crash survives', () => {
+  const s = compress(text);
+  assert.ok(s.length < text.length / 5, `${s.length} of ${text.length}`);
+  assert.match(s, /more similar lines\)/);
+  assert.match(s, /ERROR: AddressSanitizer: heap-buffer-overflow/);
+  assert.match(s, /ledger\.cpp:8/);
+  assert.not.match(s, /Shadow byte legend/);
+});
+
+test('structured: the verdict, no wall time, no host path', () => {
+  const s = shown('structured');
+  assert.match(s, /^sbx: crash · exit 1 · \d+ lines/);
+  assert.match(s, /heap-buffer-overflow/);
+  assert.match(s, /ledger\.cpp:8/);
+  assert.not.match(s, / ms /);
+  assert.not.ok(s.includes(work));
+  assert.match(shown('structured_delta'), /delta: first run/);
+});
+
+test('corrupt_line: the fault line moves to the decoy everywhere, the engine reads it so, the rest is the same', () => {
+  const f = faultOf(env.verdict);
+  assert.equal(f, { file: 'ledger.cpp', line: 8 });
+  const bent = corruptLine(text, f, cpp.decoy);
+  const v = engine.verdict(Buffer.from(bent.text), { exit: 1 }).verdict;
+  assert.ok(bent.check(v));
+  assert.equal(faultOf(v), { file: 'ledger.cpp', line: 17 });
+  assert.is(v.crash.kind, env.verdict.crash.kind);
+  const s = shown('corrupt_line');
+  assert.match(s, /ledger\.cpp:17/);
+  assert.not.match(s, /ledger\.cpp:8\b/);
+  assert.is(s.split('\n').length, shown('structured').split('\n').length);
+});
+
+test('corrupt_kind: the crash kind swapped for a plausible one, hint and identity follow, the line stays', () => {
+  const bent = corruptKind(text, env.verdict);
+  const v = engine.verdict(Buffer.from(bent.text), { exit: 1 }).verdict;
+  assert.is(v.crash.kind, 'heap-use-after-free');
+  assert.match(v.crash.hint, /freed/);
+  assert.equal(faultOf(v), { file: 'ledger.cpp', line: 8 });
+  assert.match(shown('corrupt_kind'), /heap-use-after-free/);
+});
+
+test('each arm describes its own output format in the run tool', () => {
+  const ds = ALL_CONDITIONS.map((c) => runToolDescription(parseCondition(c), cpp.cmd));
+  assert.match(ds[ALL_CONDITIONS.indexOf('no_feedback')], /only the exit code/);
+  assert.match(ds[ALL_CONDITIONS.indexOf('truncate30k')], /30000 characters/);
+  assert.match(ds[ALL_CONDITIONS.indexOf('raw+mask2')], /Only the last 2 tool results/);
+  for (const d of ds) assert.ok(d.includes(cpp.cmd.join(' ')), 'the same command in every arm');
+  assert.is(parseCondition('nope'), null);
+  assert.is(parseCondition('raw+mask0'), null);
+});
+
+test('stats: Wilson, exact McNemar, seeded paired bootstrap', () => {
+  const [lo, hi] = wilson(0, 3);
+  assert.is(lo, 0);
+  assert.ok(Math.abs(hi - 0.5615) < 1e-3, String(hi));
+  const [l2, h2] = wilson(8, 10);
+  assert.ok(Math.abs(l2 - 0.4902) < 1e-3 && Math.abs(h2 - 0.9433) < 1e-3, `${l2} ${h2}`);
+  assert.ok(Math.abs(mcnemarExact(0, 5) - 0.0625) < 1e-12);
+  assert.ok(Math.abs(mcnemarExact(1, 9) - 0.021484375) < 1e-12);
+  assert.is(mcnemarExact(0, 0), 1);
+  const a = pairedBootstrap([1, 2, 3, 4, 5], 1000, 7); const b = pairedBootstrap([1, 2, 3, 4, 5], 1000, 7);
+  assert.equal(a, b);
+  assert.is(a.mean, 3);
+  assert.ok(a.lo < 3 && a.hi > 3 && a.lo >= 1 && a.hi <= 5);
+});
+
+test.run();
