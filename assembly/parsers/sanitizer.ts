@@ -37,6 +37,8 @@ export class SanitizerParser extends Parser {
   private faultSeen: bool = false;
   private accessSeen: bool = false;
   private otherSeen: bool = false;
+  /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
+  private causeSeen: bool = false;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
 
@@ -138,6 +140,7 @@ export class SanitizerParser extends Parser {
     this.faultSeen = false;
     this.accessSeen = false;
     this.otherSeen = false;
+    this.causeSeen = false;
   }
 
   /**
@@ -252,6 +255,17 @@ export class SanitizerParser extends Parser {
         }
         case 0x53: { // 'S'
           if (l.matchAt("SUMMARY: ", 0)) { this.summary(l); return true; }
+          break;
+        }
+        case 0x43: { // 'C': HWASan's "Cause: use-after-free" names the bug its "tag-mismatch" stands for
+          if (this.tool == "hwasan" && l.matchAt("Cause: ", 0)) {
+            // "Cause: stack tag-mismatch" is not yet the answer: a "Cause: stack-buffer-overflow" follows.
+            if (this.keep && !this.causeSeen && l.indexOfByte(Char.SPACE, 7) < 0 && l.len > 7) {
+              c.kind = l.str(7);
+              this.causeSeen = true;
+            }
+            return true;
+          }
           break;
         }
         case 0x44: case 0x49: { // 'D' 'I': "Direct leak of 6 byte(s) in 1 object(s) allocated from:"
@@ -386,7 +400,7 @@ export class SanitizerParser extends Parser {
       if (close > 0 && close + 1 < l.len) c.summary = c.summary! + " " + l.trimmed(close + 1);
     }
     let t = c.tool;
-    if ((t == "asan" || t == "hwasan" || t == "ubsan") && !isDigit(l.at(p))) {
+    if ((t == "asan" || (t == "hwasan" && !this.causeSeen) || t == "ubsan") && !isDigit(l.at(p))) {
       let e = p;
       while (e < l.len && l.at(e) != Char.SPACE) e++;
       if (e > p) c.kind = l.str(p, e);
