@@ -206,6 +206,21 @@ function setModule(f: Frame, m: string): void {
   f.module = normPath(plus > 0 ? m.substring(0, plus) : m);
 }
 
+/**
+ * In a stack where the user's frames carry source locations, a frame known only by its module
+ * (`main (./prog+0x5be72)`: libFuzzer's own main, a driver built without debug info) is infrastructure,
+ * not the user's code: ClusterFuzz's "module-only frames". A stack with no located frame keeps them.
+ */
+export function demoteModuleOnly(frames: Array<Frame>): void {
+  let located = false;
+  for (let i = 0; i < frames.length; i++) if (frames[i].user && frames[i].file !== null) { located = true; break; }
+  if (!located) return;
+  for (let i = 0; i < frames.length; i++) {
+    let f = frames[i];
+    if (f.user && f.file === null && f.module !== null) f.user = false;
+  }
+}
+
 /** The first user frame of a stack, or null. */
 export function firstUser(frames: Array<Frame>): Frame | null {
   for (let i = 0; i < frames.length; i++) if (frames[i].user) return frames[i];

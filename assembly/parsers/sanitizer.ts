@@ -7,7 +7,7 @@ import { Char, isDigit } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../model";
 import { Parser } from "../parser";
-import { parseSanFrame } from "../frames";
+import { parseSanFrame, demoteModuleOnly } from "../frames";
 
 /** Where the frames of the stack being read go. */
 const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
@@ -53,6 +53,7 @@ export class SanitizerParser extends Parser {
     let b = this.borrower;
     if (b === null) return;
     this.borrower = null;
+    demoteModuleOnly(this.crash.frames);
     lendStack(b, this.crash.frames);
   }
 
@@ -386,6 +387,9 @@ export class SanitizerParser extends Parser {
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
     let c = this.crash;
+    demoteModuleOnly(c.frames);
+    demoteModuleOnly(c.allocFrames);
+    demoteModuleOnly(c.freeFrames);
     let p = 9;
     if (this.toolAt(l, p) !== null) {
       p = this.end;
