@@ -4,6 +4,7 @@
 import { Char, isDigit } from "./util/chars";
 import { Line } from "./util/line";
 import { Frame } from "./model";
+import { INFRA_FUNCS, INFRA_MODULES } from "./infra-frames";
 
 /** Strips a leading "./" (fixtures and sandboxes print paths relative to the work dir). */
 export function normPath(p: string): string {
@@ -65,12 +66,11 @@ export function classify(f: Frame): void {
   if (user && f.fn !== null) {
     let fn = f.fn!;
     if (isSanitizerRuntimeFn(fn)) user = false;
-    for (let i = 0; i < RUNTIME_FUNCS.length; i++) {
-      let r = RUNTIME_FUNCS[i];
-      if (fn.startsWith(r) && (fn.length == r.length || !isIdentChar(fn.charCodeAt(r.length)) || r.endsWith("_") || r.endsWith(".") || r.endsWith(":"))) {
-        user = false; break;
-      }
-    }
+    else if (matchesFn(fn, RUNTIME_FUNCS) || matchesFn(fn, INFRA_FUNCS)) user = false;
+  }
+  if (user && f.module !== null) {
+    let m = basename(f.module);
+    for (let i = 0; i < INFRA_MODULES.length; i++) if (m.startsWith(INFRA_MODULES[i])) { user = false; break; }
   }
   // A frame with neither a source file nor a symbol is not something the user can open.
   if (f.file === null && f.fn === null) user = false;
@@ -97,6 +97,17 @@ function isSanitizerRuntimeFn(fn: string): bool {
     let c = fn.charCodeAt(end);
     if (c == Char.UNDERSCORE) return true;
     if (c == Char.COLON && end + 1 < n && fn.charCodeAt(end + 1) == Char.COLON) return true;
+  }
+  return false;
+}
+
+/** True when a row of the table names fn: the whole name, a "::"/"_"/"." prefix, or a prefix before punctuation. */
+function matchesFn(fn: string, table: string[]): bool {
+  for (let i = 0; i < table.length; i++) {
+    let r = table[i];
+    if (fn.startsWith(r) && (fn.length == r.length || !isIdentChar(fn.charCodeAt(r.length)) || r.endsWith("_") || r.endsWith(".") || r.endsWith(":"))) {
+      return true;
+    }
   }
   return false;
 }
@@ -193,6 +204,21 @@ function looksLikeFile(s: string): bool {
 function setModule(f: Frame, m: string): void {
   let plus = m.lastIndexOf("+0x");
   f.module = normPath(plus > 0 ? m.substring(0, plus) : m);
+}
+
+/**
+ * In a stack where the user's frames carry source locations, a frame known only by its module
+ * (`main (./prog+0x5be72)`: libFuzzer's own main, a driver built without debug info) is infrastructure,
+ * not the user's code: ClusterFuzz's "module-only frames". A stack with no located frame keeps them.
+ */
+export function demoteModuleOnly(frames: Array<Frame>): void {
+  let located = false;
+  for (let i = 0; i < frames.length; i++) if (frames[i].user && frames[i].file !== null) { located = true; break; }
+  if (!located) return;
+  for (let i = 0; i < frames.length; i++) {
+    let f = frames[i];
+    if (f.user && f.file === null && f.module !== null) f.user = false;
+  }
 }
 
 /** The first user frame of a stack, or null. */

@@ -58,6 +58,42 @@ export class Crash {
   causes: Array<Crash> = [];
   /** As a member of causes: "cause" (the direct cause: `raise .. from`) or "context" (raised while handling it). */
   relation: string | null = null;
+  /**
+   * Reported without a symbolized stack (a failed assertion, a Rust panic without RUST_BACKTRACE): the abort
+   * report a sanitizer or libFuzzer prints right after it lends it one (lendStack). Not part of the verdict.
+   */
+  stackless: bool = false;
+}
+
+/**
+ * Gives a stackless crash the stack of the abort report that followed it. An assertion takes the whole stack
+ * when it has a user frame (the symbolizer's name for the assertion's caller, the callers below it); any other
+ * crash keeps its frames and only borrows the name of a nameless frame found at the same file and line.
+ */
+export function lendStack(c: Crash, frames: Array<Frame>): void {
+  c.stackless = false;
+  let u: Frame | null = null;
+  for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
+  if (u === null) return;
+  if (c.tool == "assert") { c.frames = frames; return; }
+  for (let i = 0; i < c.frames.length; i++) {
+    let fr = c.frames[i];
+    if (fr.fn !== null || fr.file === null) continue;
+    for (let k = 0; k < frames.length; k++) {
+      let s = frames[k];
+      if (s.user && s.fn !== null && s.file !== null && s.line == fr.line && sameFile(s.file!, fr.file!)) {
+        let name = s.fn!;
+        // A Rust symbol's "::h0123456789abcdef" build hash moves between builds.
+        let h = name.lastIndexOf("::h");
+        fr.fn = h > 0 && name.length - h == 19 ? name.substring(0, h) : name;
+        break;
+      }
+    }
+  }
+}
+
+function sameFile(a: string, b: string): bool {
+  return a == b || a.endsWith("/" + b) || b.endsWith("/" + a);
 }
 
 export class TestFailure {

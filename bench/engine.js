@@ -3,7 +3,11 @@
 //   latency:    a ~36 KB ASan log (asan fixtures concatenated), warm instance, median of 200 runs
 //   throughput: a >= 100 MB mixed log (every fixture log, repeated), fed in 1 MiB chunks, median of 5
 //   memory:     a 1 GB log streamed in 1 MiB chunks: the Wasm memory and the process RSS at their peak
+//   --baseline ENGINE.js: also times another build of the engine (a saved dist/engine.js) on the same inputs,
+//   runs interleaved, and prints the latency and throughput ratios (this tree / baseline)
 import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEngine } from '../dist/engine.js';
 import { listCases } from '../test/helpers/fixtures.js';
 
@@ -61,3 +65,27 @@ const mb = (b) => (b / 1048576).toFixed(1);
 console.log(`latency   ${(report.length / 1024).toFixed(1)} KB ASan log: verdict median ${median(lat).toFixed(3)} ms (goal <= 0.3), render median ${median(latRender).toFixed(3)} ms`);
 console.log(`throughput ${mb(big.length)} MB mixed log: median ${median(thr).toFixed(0)} MB/s (goal >= 200), runs ${thr.map((x) => x.toFixed(0)).join(' ')}`);
 console.log(`memory    1 GB streamed in ${gbSecs.toFixed(1)} s: Wasm memory peak ${mb(peakWasm)} MB (goal <= 64), process RSS peak ${mb(peakRss)} MB (RSS before ${mb(rss0)} MB, which includes the throughput test's input)`);
+
+const bi = process.argv.indexOf('--baseline');
+if (bi > 0) {
+  const other = await (await import(pathToFileURL(resolve(process.argv[bi + 1])).href)).createEngine();
+  const lat2 = { now: [], base: [] }; const thr2 = { now: [], base: [] };
+  for (const e of [engine, other]) for (let i = 0; i < 50; i++) e.verdict(report, { exit: 1 });
+  for (let i = 0; i < 200; i++) {
+    for (const [k, e] of [['now', engine], ['base', other]]) {
+      const t = performance.now(); e.verdict(report, { exit: 1 }); lat2[k].push(performance.now() - t);
+    }
+  }
+  for (let k = 0; k < 5; k++) {
+    for (const [key, e] of [['now', engine], ['base', other]]) {
+      const t = performance.now();
+      const s = e.stream({ exit: 1 });
+      for (let off = 0; off < big.length; off += CH) s.push(big.subarray(off, off + CH));
+      s.end();
+      thr2[key].push(big.length / 1048576 / ((performance.now() - t) / 1000));
+    }
+  }
+  const [ln, lb, tn, tb] = [median(lat2.now), median(lat2.base), median(thr2.now), median(thr2.base)];
+  console.log(`vs baseline: latency median ${ln.toFixed(3)} ms vs ${lb.toFixed(3)} ms (ratio ${(ln / lb).toFixed(2)}), ` +
+    `throughput median ${tn.toFixed(0)} vs ${tb.toFixed(0)} MB/s (ratio ${(tn / tb).toFixed(2)})`);
+}

@@ -88,7 +88,7 @@ export class GoPanicParser extends Parser {
   private head(l: Line, f: Facts): bool {
     if (l.isBlank()) return true;
     let c0 = l.at(0);
-    if (c0 == Char.TAB && l.matchAt("panic: ", 1)) return true; // the re-panic of a [recovered] one
+    if ((c0 == Char.TAB || c0 == Char.SPACE) && l.matchAt("panic: ", indentEnd(l))) return true; // the re-panic of a [recovered] one
     if (c0 == Char.LBRACKET && l.startsWith("[signal ")) {
       this.confirm(f);
       return true;
@@ -119,15 +119,17 @@ export class GoPanicParser extends Parser {
 
   private stack(l: Line, f: Facts): bool {
     let c0 = l.at(0);
-    if (c0 == Char.TAB) {
+    // A location line is tab-indented; logs that went through a CI system or expand(1) indent it with spaces.
+    if (c0 == Char.TAB || (c0 == Char.SPACE && this.wantLoc)) {
       if (this.wantLoc) {
         this.wantLoc = false;
         let c = this.crash;
         if (c !== null && this.capture && c.frames.length > 0) {
           let fs = c.frames;
           let fr = fs[fs.length - 1];
-          let end = l.indexOf(" +0x", 1);
-          if (setLocation(fr, l.trimmed(1, end > 0 ? end : l.len))) classify(fr);
+          let p = indentEnd(l);
+          let end = l.indexOf(" +0x", p);
+          if (setLocation(fr, l.trimmed(p, end > 0 ? end : l.len))) classify(fr);
         }
       }
       return true;
@@ -147,7 +149,11 @@ export class GoPanicParser extends Parser {
           fr.fn = l.str(0, open);
           classify(fr);
           fr.user = false; // until its location line is read
-          pushFrame(this.crash!.frames, fr);
+          let fs = this.crash!.frames;
+          // A `panic(...)` frame below other frames: they are a deferred function that recovered the
+          // panic and panicked again. The fault is under it, so the frames above it are not the user's.
+          if (fr.fn !== null && fr.fn! == "panic") for (let i = 0; i < fs.length; i++) fs[i].user = false;
+          pushFrame(fs, fr);
         }
         this.wantLoc = true;
         return true;
@@ -187,6 +193,13 @@ export class GoPanicParser extends Parser {
     this.pending = false;
     this.state = State.IDLE;
   }
+}
+
+/** Where a line's tab or space indentation ends. */
+function indentEnd(l: Line): i32 {
+  let p = 0;
+  while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE)) p++;
+  return p;
 }
 
 /**

@@ -10,7 +10,7 @@ import { UbsanParser } from "./ubsan";
 import { AssertParser } from "./assert";
 import { CxxTerminateParser } from "./cxx-terminate";
 
-const enum Active { NONE, SANITIZER, UBSAN, TERMINATE }
+const enum Active { NONE, SANITIZER, UBSAN, TERMINATE, ASSERT }
 
 @final
 class NativeCrashParser extends Parser {
@@ -28,6 +28,9 @@ class NativeCrashParser extends Parser {
     } else if (a == Active.UBSAN) {
       if (this.ubsan.claim(l, f)) { if (!this.ubsan.busy()) this.active = Active.NONE; return true; }
       this.active = Active.NONE;
+    } else if (a == Active.ASSERT) {
+      if (this.asrt.claim(l, f)) { if (!this.asrt.busy()) this.active = Active.NONE; return true; }
+      this.active = Active.NONE;
     } else if (a == Active.TERMINATE) {
       this.active = Active.NONE;
       if (this.term.claim(l, f)) { if (this.term.busy()) this.active = Active.TERMINATE; return true; }
@@ -35,7 +38,8 @@ class NativeCrashParser extends Parser {
     if (this.san.claim(l, f)) { if (this.san.busy()) this.active = Active.SANITIZER; return true; }
     if (this.ubsan.claim(l, f)) { if (this.ubsan.busy()) this.active = Active.UBSAN; return true; }
     if (this.term.claim(l, f)) { if (this.term.busy()) this.active = Active.TERMINATE; return true; }
-    return this.asrt.claim(l, f);
+    if (this.asrt.claim(l, f)) { if (this.asrt.busy()) this.active = Active.ASSERT; return true; }
+    return false;
   }
 
   busy(): bool { return this.active != Active.NONE; }
@@ -43,6 +47,7 @@ class NativeCrashParser extends Parser {
   finish(f: Facts): void {
     this.san.finish(f);
     this.ubsan.finish(f);
+    this.asrt.finish(f);
     this.active = Active.NONE;
   }
 }

@@ -154,7 +154,7 @@ export class RustPanicParser extends Parser {
     if (c !== null) {
       let w = this.where;
       if (w !== null && firstUser(c.frames) === null) {
-        if (c.frames.length == 0) w.index = 0;
+        if (c.frames.length == 0) { w.index = 0; c.stackless = true; }
         c.frames.unshift(w);
       }
     }

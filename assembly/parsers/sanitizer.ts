@@ -1,13 +1,13 @@
 // Sanitizer reports: AddressSanitizer (every report kind), HWAddressSanitizer, LeakSanitizer, ThreadSanitizer,
 // MemorySanitizer, and the deadly-signal report UBSan shares with them. One report is one block, from its
-// "==PID==ERROR:" / "WARNING: ThreadSanitizer:" line to its end ("==PID==ABORTING", TSan's closing rule,
+// "==PID==ERROR:" / "WARNING: ThreadSanitizer:" / "==PID== ERROR: libFuzzer:" line to its end ("==PID==ABORTING", TSan's closing rule,
 // MSan's "Exiting", or LSan's SUMMARY); every line of it is claimed. Stacks go where their header says:
 // the faulting stack first (index 0 = innermost), then "allocated by" / "freed by" / the other access.
 import { Char, isDigit } from "../util/chars";
 import { Line } from "../util/line";
-import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
+import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../model";
 import { Parser } from "../parser";
-import { parseSanFrame } from "../frames";
+import { parseSanFrame, demoteModuleOnly } from "../frames";
 
 /** Where the frames of the stack being read go. */
 const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
@@ -19,6 +19,7 @@ const enum Leak { NONE, INDIRECT, DIRECT }
 const MAX_BODY_LINES = 20000;
 
 const ASAN_SEPARATOR = 65;
+const LIBFUZZER = " ERROR: libFuzzer: ";
 const TSAN_SEPARATOR = 18;
 
 @final
@@ -36,12 +37,25 @@ export class SanitizerParser extends Parser {
   private faultSeen: bool = false;
   private accessSeen: bool = false;
   private otherSeen: bool = false;
+  /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
+  private causeSeen: bool = false;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
 
   busy(): bool { return this.state != St.IDLE; }
 
-  finish(f: Facts): void { this.state = St.IDLE; }
+  finish(f: Facts): void { this.lend(); this.state = St.IDLE; }
+
+  /** The crash this report's stack is lent to (an assertion printed just before the abort), or null. */
+  private borrower: Crash | null = null;
+
+  private lend(): void {
+    let b = this.borrower;
+    if (b === null) return;
+    this.borrower = null;
+    demoteModuleOnly(this.crash.frames);
+    lendStack(b, this.crash.frames);
+  }
 
   claim(l: Line, f: Facts): bool {
     if (this.state == St.BODY) {
@@ -67,6 +81,7 @@ export class SanitizerParser extends Parser {
         if (p < 0) return false;
         if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
         if (l.matchAt("WARNING: ", p)) return this.header(l, p + 9, f);
+        if (l.matchAt(LIBFUZZER, p)) return this.libFuzzerHeader(l, p + LIBFUZZER.length, f);
         // "==PID==ABORTING", "==PID==HINT: ...", "==PID==LeakSanitizer has encountered a fatal error".
         // (Valgrind writes "==PID== " with a space: not ours.)
         return l.at(p) != Char.SPACE && p < l.len;
@@ -76,8 +91,8 @@ export class SanitizerParser extends Parser {
         return false;
       }
       case 0x53: { // 'S'
-        if (!l.matchAt("SUMMARY: ", 0) || this.toolAt(l, 9) === null) return false;
-        return true;
+        if (!l.matchAt("SUMMARY: ", 0)) return false;
+        return this.toolAt(l, 9) !== null || l.matchAt("libFuzzer: ", 9);
       }
       case 0x41: case 0x48: case 0x54: case 0x4D: case 0x4C: case 0x55: { // A H T M L U
         // "AddressSanitizer:DEADLYSIGNAL", "ThreadSanitizer: reported 1 warnings", "... can not provide additional info."
@@ -89,12 +104,36 @@ export class SanitizerParser extends Parser {
     return false;
   }
 
-  /** The report's first line; p is where the tool name starts. */
-  private header(l: Line, p: i32, f: Facts): bool {
-    let tool = this.toolAt(l, p);
-    if (tool === null) return false;
+  /**
+   * libFuzzer's own report, "==PID== ERROR: libFuzzer: deadly signal" (also "fuzz target exited", "timeout
+   * after N seconds", "out-of-memory (malloc(N))", "out-of-memory (used: ..)"); p is after "libFuzzer: ".
+   */
+  private libFuzzerHeader(l: Line, p: i32, f: Facts): bool {
+    let kind: string;
+    if (l.matchAt("deadly signal", p)) kind = "deadly-signal";
+    else if (l.matchAt("fuzz target exited", p)) kind = "fuzz-target-exited";
+    else if (l.matchAt("timeout", p)) kind = "timeout";
+    else if (l.matchAt("out-of-memory", p)) kind = "out-of-memory";
+    else if (l.matchAt("fuzz target overwrites its const input", p)) kind = "overwrites-const-input";
+    else if (l.matchAt("-max_len", p) || l.matchAt("malloc", p)) kind = "out-of-memory";
+    else kind = "libfuzzer";
+    this.begin("libfuzzer");
+    if (this.borrows(f, kind)) return true;
+    this.keep = f.crash === null;
+    if (!this.keep) { f.crashCount++; return true; }
+    let c = new Crash();
+    c.tool = "libfuzzer";
+    c.kind = kind;
+    c.message = l.trimmed(p);
+    f.setCrash(c);
+    this.crash = c;
+    return true;
+  }
+
+  private begin(tool: string): void {
+    this.lend();
     this.state = St.BODY;
-    this.tool = tool!;
+    this.tool = tool;
     this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
     this.secFrames = 0;
     this.leak = Leak.NONE;
@@ -102,6 +141,34 @@ export class SanitizerParser extends Parser {
     this.faultSeen = false;
     this.accessSeen = false;
     this.otherSeen = false;
+    this.causeSeen = false;
+  }
+
+  /**
+   * An abort report (ASan's "ABRT on unknown address", libFuzzer's "deadly signal") right after a crash that
+   * has no stack of its own (a failed assertion, a Rust panic) is that crash's stack, not a second crash: its
+   * frames are read into a scratch crash and lent when the report ends.
+   */
+  private borrows(f: Facts, kind: string): bool {
+    let prev = f.crash;
+    if (prev === null || !prev.stackless) return false;
+    if (kind != "ABRT" && kind != "deadly-signal") return false;
+    this.keep = true;
+    this.crash = new Crash();
+    this.borrower = prev;
+    return true;
+  }
+
+  /** The report's first line; p is where the tool name starts. */
+  private header(l: Line, p: i32, f: Facts): bool {
+    let tool = this.toolAt(l, p);
+    if (tool === null) return false;
+    this.begin(tool!);
+    if (tool != "lsan" && tool != "tsan" && tool != "msan") {
+      let k0 = this.end;
+      if (l.at(k0) == Char.COLON) k0++;
+      if (this.borrows(f, asanKind(l, l.skipSpaces(k0)))) return true;
+    }
     this.keep = f.crash === null;
     if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
@@ -189,6 +256,17 @@ export class SanitizerParser extends Parser {
         }
         case 0x53: { // 'S'
           if (l.matchAt("SUMMARY: ", 0)) { this.summary(l); return true; }
+          break;
+        }
+        case 0x43: { // 'C': HWASan's "Cause: use-after-free" names the bug its "tag-mismatch" stands for
+          if (this.tool == "hwasan" && l.matchAt("Cause: ", 0)) {
+            // "Cause: stack tag-mismatch" is not yet the answer: a "Cause: stack-buffer-overflow" follows.
+            if (this.keep && !this.causeSeen && l.indexOfByte(Char.SPACE, 7) < 0 && l.len > 7) {
+              c.kind = l.str(7);
+              this.causeSeen = true;
+            }
+            return true;
+          }
           break;
         }
         case 0x44: case 0x49: { // 'D' 'I': "Direct leak of 6 byte(s) in 1 object(s) allocated from:"
@@ -306,8 +384,12 @@ export class SanitizerParser extends Parser {
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
   private summary(l: Line): void {
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
     let c = this.crash;
+    demoteModuleOnly(c.frames);
+    demoteModuleOnly(c.allocFrames);
+    demoteModuleOnly(c.freeFrames);
     let p = 9;
     if (this.toolAt(l, p) !== null) {
       p = this.end;
@@ -322,7 +404,7 @@ export class SanitizerParser extends Parser {
       if (close > 0 && close + 1 < l.len) c.summary = c.summary! + " " + l.trimmed(close + 1);
     }
     let t = c.tool;
-    if ((t == "asan" || t == "hwasan" || t == "ubsan") && !isDigit(l.at(p))) {
+    if ((t == "asan" || (t == "hwasan" && !this.causeSeen) || t == "ubsan") && !isDigit(l.at(p))) {
       let e = p;
       while (e < l.len && l.at(e) != Char.SPACE) e++;
       if (e > p) c.kind = l.str(p, e);

@@ -6,6 +6,8 @@ import { Facts, signalCrash } from "../model";
 import { Parser } from "../parser";
 import { SIGNAL_WORDS, signalWordsAt } from "../signals";
 
+const LOADER_FAILED = ": error while loading shared libraries: ";
+
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
     // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
@@ -32,6 +34,12 @@ export class ShellParser extends Parser {
     // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
     if (l.at(l.len - 1) == 0x64 && // 'd'
         (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found")))) {
+      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+      return true;
+    }
+    // The dynamic loader could not start the program: "./prog: error while loading shared libraries: libX.so:
+    // cannot open shared object file: No such file or directory" (exit 127). The program never ran.
+    if (l.at(l.len - 1) == 0x79 && l.contains(LOADER_FAILED)) { // 'y'
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }

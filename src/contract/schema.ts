@@ -23,7 +23,7 @@ export const DiagnosticSchema = v.object({
 });
 
 export const CrashSchema = v.object({
-  tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal']),
+  tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal', 'assert', 'libfuzzer']),
   kind: v.string(),
   access: v.nullable(v.picklist(['READ', 'WRITE'])),
   size: nint,

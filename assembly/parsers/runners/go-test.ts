@@ -147,8 +147,11 @@ export class GoTestParser extends Parser {
   private panicLine(l: Line): bool {
     let c = this.panic!;
     if (l.isBlank()) return true;
-    if (l.at(0) == Char.TAB) {
-      let p = 1;
+    // Tab-indented; spaces when the log went through a CI system or expand(1).
+    let c0 = l.at(0);
+    if (c0 == Char.TAB || (c0 == Char.SPACE && (this.pendingFn !== null || l.contains("panic: ")))) {
+      let p = 0;
+      while (l.at(p) == Char.TAB || l.at(p) == Char.SPACE) p++;
       if (l.matchAt("panic: ", p)) return true;
       let fn = this.pendingFn;
       if (fn === null) return true;
@@ -164,6 +167,9 @@ export class GoTestParser extends Parser {
         if (n >= 0) fr.line = <i32>n;
       }
       classify(fr);
+      // Frames above a `panic(...)` frame are a deferred function that recovered the panic and panicked
+      // again: the fault is below it (as in go-panic.ts).
+      if (fn == "panic") { fr.user = false; for (let i = 0; i < c.frames.length; i++) c.frames[i].user = false; }
       c.frames.push(fr);
       this.pendingFn = null;
       return true;
