@@ -12,6 +12,8 @@ const main = defineCommand({
     replay: () => import('./commands/replay.js').then((m) => m.default),
     run: () => import('./commands/run.js').then((m) => m.default),
     selftest: () => import('./commands/selftest.js').then((m) => m.default),
+    hook: () => import('./commands/hook.js').then((m) => m.default),
+    mcp: () => import('./commands/mcp.js').then((m) => m.default),
   },
 });
 

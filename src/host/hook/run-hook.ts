@@ -1,0 +1,76 @@
+// The hook entry points: read the payload on stdin, answer on stdout, exit 0 whatever happens. A hook that
+// fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
+// stderr and no answer, so the tool call goes on exactly as the agent asked.
+import { realpathSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { join } from 'node:path';
+import { loadHookConfig } from './config.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer, type Self, type ToDistil } from './claude.js';
+
+const MAX_STDIN = 64 << 20;
+
+export type HookName = 'claude-pre' | 'claude-post';
+
+export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> = process.stdin): Promise<void> {
+  try {
+    const parsed = parseJson(await readAll(stdin));
+    if (!parsed.ok) return note(parsed.why);
+    const json = parsed.value;
+    const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
+    const self = selfCommand();
+    if (name === 'claude-pre') {
+      const p = parsePre(json);
+      if (typeof p === 'string') return note(p);
+      const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
+      if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+      return;
+    }
+    const p = parsePost(json);
+    if (typeof p === 'string') return note(p);
+    const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
+    if (!d) return;
+    process.stdout.write(`${JSON.stringify(postAnswer(d, await distil(d)))}\n`);
+  } catch (err) {
+    note(`${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+/** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
+async function distil(d: ToDistil): Promise<string> {
+  const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
+    import('../load-engine.js'), import('../state/store.js'), import('../state/record.js'), import('../state/fingerprint.js'),
+  ]);
+  const engine = await loadEngine();
+  const state = await new StateDir(join(d.work, '.sbx')).open();
+  const { id, logPath } = state.newRun();
+  await state.saveLog(logPath, Readable.from([Buffer.from(d.raw)]));
+  const rec = await recordVerdict(engine, state, id, logPath, treeFingerprint(d.work), { exit: d.exit });
+  return engine.render(rec.env);
+}
+
+function selfCommand(): Self {
+  const cli = process.argv[1] ?? '';
+  let real = cli;
+  try { real = realpathSync(cli); } catch { /* keep argv[1] */ }
+  return { node: process.execPath, cli: real };
+}
+
+async function readAll(stdin: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for await (const c of stdin) {
+    n += c.length;
+    if (n > MAX_STDIN) throw new Error(`hook payload over ${MAX_STDIN} bytes`);
+    parts.push(c);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (!text.trim()) return { ok: false, why: 'empty hook payload on stdin' };
+  try { return { ok: true, value: JSON.parse(text) as unknown }; } catch (err) { return { ok: false, why: `hook payload is not JSON (${(err as Error).message})` }; }
+}
+
+function note(why: string): void {
+  process.stderr.write(`sbx hook: ${why}; the tool call goes on unchanged\n`);
+}
