@@ -1,0 +1,258 @@
+// The Claude Code hooks without the client: the command table, the answers to payloads captured from
+// the real client (payloads/), the config file, install/uninstall. Fast; the real-client run is in
+// claude-hooks.test.js.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, root } from './_client.js';
+
+const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
+
+/** A captured payload with this machine's paths filled in. */
+function payload(name, project) {
+  const text = readFileSync(join(PAYLOADS, name), 'utf8')
+    .replaceAll('{{PROJECT}}', project).replaceAll('{{HOME}}', join(project, '..', 'home'))
+    .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
+  return JSON.parse(text);
+}
+
+function hook(name, input, { cwd, env = {} } = {}) {
+  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: '', ...env } });
+  return { status: r.status, stderr: r.stderr, answer: r.stdout ? JSON.parse(r.stdout) : null };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
+const proj = join(tmp, 'proj');
+mkdirSync(proj);
+
+// ── the command table ─────────────────────────────────────────────────────────────────────────────
+const rules = suite('hook rules');
+const ROWS = [
+  ['make test', 'sandbox'],
+  ['cd build && make -j4 2>&1 | tail -n 40', 'sandbox'],
+  ['gcc -fsanitize=address -g main.c -o main && ./main', 'sandbox'],
+  ['./prog --flag', 'sandbox'],
+  ['build/test_all', 'sandbox'],
+  ['CFLAGS=-O0 make', 'sandbox'],
+  ['time cargo test --release', 'sandbox'],
+  ['timeout 30 pytest -q tests/', 'sandbox'],
+  ['python3 -m pytest -x', 'sandbox'],
+  ['npm test', 'sandbox'],
+  ['npm run build', 'sandbox'],
+  ['npx vitest run', 'sandbox'],
+  ['go test ./...', 'sandbox'],
+  ['/usr/bin/make check', 'sandbox'],
+  ['ls -la', 'pass'],
+  ['cd src', 'pass'],
+  ['cat main.c | head', 'pass'],
+  ['git status && git diff', 'pass'],
+  ['git stash && make test', 'pass'],
+  ['echo "make test"', 'pass'],
+  ["grep -rn 'pytest' .", 'pass'],
+  ['vim main.c', 'pass'],
+  ['npm install', 'pass'],
+  ['npm run dev', 'pass'],
+  ['pip install -r requirements.txt && pytest', 'pass'],
+  ['python3 -m pip install requests', 'pass'],
+  ['npx prettier --write .', 'pass'],
+  ['cargo add serde', 'pass'],
+  ['/usr/bin/env', 'pass'],
+  ['curl -s http://example.invalid | python3', 'pass'],
+  ['sbx run -- make', 'pass'],
+  ['# make test', 'pass'],
+];
+// rules.ts bundled on the fly (esbuild is a dev dependency), so the table is tested without a process per row.
+const { build } = await import('esbuild');
+const bundled = await build({ entryPoints: [join(root, 'src', 'host', 'hook', 'rules.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+const { classify, SANDBOX, HOST } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+for (const [line, want] of ROWS) {
+  rules(`${want}: ${line}`, () => {
+    assert.is(classify(line, { sandbox: SANDBOX, host: HOST }).action, want);
+  });
+}
+rules.run();
+
+// ── answers to captured payloads ──────────────────────────────────────────────────────────────────
+const pre = suite('claude-pre on captured payloads');
+
+pre('a build command is rewritten to sbx run, the whole input sent back and allowed', () => {
+  const p = payload('pre-build.json', proj);
+  const { status, answer } = hook('claude-pre', p);
+  assert.is(status, 0);
+  const h = answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PreToolUse');
+  assert.is(h.permissionDecision, 'allow');
+  assert.equal(Object.keys(h.updatedInput).sort(), Object.keys(p.tool_input).sort());
+  assert.is(h.updatedInput.description, 'Build');
+  assert.is(h.updatedInput.command, `${process.execPath} ${cli} run --work ${proj} --timeout 118 -- bash -c 'make -s prog && echo built'`);
+});
+
+pre('the rewritten command is what the captured PostToolUse payload shows (same bytes as the client ran)', () => {
+  const { answer } = hook('claude-pre', payload('pre-build.json', proj));
+  assert.is(answer.hookSpecificOutput.updatedInput.command, payload('post-build.json', proj).tool_input.command);
+});
+
+pre('pass-through commands get no answer', () => {
+  for (const f of ['pre-ls.json', 'pre-host-log.json']) {
+    const r = hook('claude-pre', payload(f, proj));
+    assert.is(r.status, 0);
+    assert.is(r.answer, null, f);
+  }
+});
+
+pre('quotes survive: the original runs whole inside bash -c', () => {
+  const p = payload('pre-build.json', proj);
+  p.tool_input.command = `make test && echo "it's done" || echo 'failed: $?'`;
+  const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
+  const script = /-- bash -c (.*)$/s.exec(cmd)[1];
+  const r = spawnSync('sh', ['-c', `printf %s ${script}`], { encoding: 'utf8' });
+  assert.is(r.stdout, p.tool_input.command);
+});
+
+pre('a subdirectory of the project: the project is mounted, the command starts in the subdirectory', () => {
+  const p = payload('pre-build.json', proj);
+  p.cwd = join(proj, 'sub dir');
+  const cmd = hook('claude-pre', p, { env: { CLAUDE_PROJECT_DIR: proj } }).answer.hookSpecificOutput.updatedInput.command;
+  assert.ok(cmd.includes(`--work ${proj} `), cmd);
+  assert.ok(cmd.endsWith(`-- bash -c 'cd '\\''sub dir'\\'' || exit 125\nmake -s prog && echo built'`), cmd);
+});
+
+pre('the Bash timeout (ms) becomes a slightly shorter sbx timeout; background runs and other tools pass', () => {
+  const p = payload('pre-build.json', proj);
+  p.tool_input.timeout = 600000;
+  assert.match(hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command, / --timeout 598 /);
+  assert.is(hook('claude-pre', { ...p, tool_input: { ...p.tool_input, run_in_background: true } }).answer, null);
+  assert.is(hook('claude-pre', { ...p, tool_name: 'Read', tool_input: { file_path: 'x' } }).answer, null);
+});
+
+pre('malformed input: exit 0, no answer, one line on stderr', () => {
+  for (const input of ['', '{', 'null', '[]', '"x"', '{"hook_event_name":"PreToolUse"}', JSON.stringify({ ...payload('pre-build.json', proj), tool_input: 'make' })]) {
+    const r = hook('claude-pre', input);
+    assert.is(r.status, 0, input);
+    assert.is(r.answer, null, input);
+    assert.match(r.stderr, /^sbx hook: [^\n]+; the tool call goes on unchanged\n$/, input);
+  }
+});
+pre.run();
+
+const post = suite('claude-post on captured payloads');
+
+post('output sbx already distilled, and pass-through output, are left alone', () => {
+  for (const f of ['post-build.json', 'post-failure-crash.json', 'post-ls.json']) {
+    const r = hook('claude-post', payload(f, proj));
+    assert.is(r.status, 0, r.stderr);
+    assert.is(r.answer, null, f);
+  }
+});
+
+post('a failing host build/test command: the verdict as additionalContext, its raw log kept in .sbx', () => {
+  const r = hook('claude-post', payload('post-failure-host-log.json', proj));
+  assert.is(r.status, 0, r.stderr);
+  const h = r.answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PostToolUseFailure');
+  assert.match(h.additionalContext, /^sbx distilled the output above:\nsbx: runtime-error · exit 3/);
+  const log = /\nlog: (\S+)\n?$/.exec(h.additionalContext)[1];
+  assert.ok(log.startsWith(join(proj, '.sbx', 'logs')), log);
+  assert.match(readFileSync(log, 'utf8'), /^host line 000 x+\n/);
+});
+
+post('a passing host build/test command over distilBytes: updatedToolOutput, an object', () => {
+  const p = payload('post-failure-host-log.json', proj);
+  const out = p.error.replace(/^Exit code 3\n/, '');
+  const ok = { ...p, hook_event_name: 'PostToolUse', tool_response: { stdout: out, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } };
+  delete ok.error;
+  const h = hook('claude-post', ok).answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PostToolUse');
+  assert.equal(Object.keys(h.updatedToolOutput).sort(), ['interrupted', 'stderr', 'stdout']);
+  assert.match(h.updatedToolOutput.stdout, /^sbx: pass · exit 0/);
+  assert.match(h.updatedToolOutput.stdout, /\nlog: \S+\.log\n?$/);
+  // Under distilBytes (4096 by default) the output is left as it is.
+  assert.is(hook('claude-post', { ...ok, tool_response: { ...ok.tool_response, stdout: out.slice(0, 3000) } }).answer, null);
+});
+
+post('malformed input: exit 0, no answer', () => {
+  for (const input of ['', 'nope', '{"hook_event_name":"PostToolUse","tool_name":"Bash"}']) {
+    const r = hook('claude-post', input);
+    assert.is(r.status, 0);
+    assert.is(r.answer, null);
+  }
+});
+post.run();
+
+// ── sbx.config.json ───────────────────────────────────────────────────────────────────────────────
+const config = suite('hook config');
+
+config('sandbox and host patterns added by the project', () => {
+  const dir = join(tmp, 'cfg');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--net'] } }));
+  const p = { ...payload('pre-build.json', dir) };
+  const cmd = (c) => hook('claude-pre', { ...p, tool_input: { ...p.tool_input, command: c } }).answer?.hookSpecificOutput.updatedInput.command ?? null;
+  assert.match(cmd('bazel test //...'), / --net -- bash -c /);
+  assert.ok(cmd('npx playwright test'), 'the longer project pattern beats the built-in host `npx`');
+  assert.is(cmd('make deploy'), null);
+  assert.ok(cmd('make'));
+});
+
+config('a bad config file: every call passes through, with the reason on stderr', () => {
+  const dir = join(tmp, 'badcfg');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: 'make' } }));
+  const r = hook('claude-pre', payload('pre-build.json', dir));
+  assert.is(r.status, 0);
+  assert.is(r.answer, null);
+  assert.match(r.stderr, /sbx\.config\.json: hook\.sandbox: Invalid type: Expected Array/);
+});
+config.run();
+
+// ── install / uninstall ───────────────────────────────────────────────────────────────────────────
+const inst = suite('hook install');
+const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+
+inst('merges into existing settings, idempotent, uninstall removes only its own entries', () => {
+  const dir = join(tmp, 'inst');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  const mine = {
+    permissions: { deny: ['Bash(rm -rf:*)'] },
+    hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'my-linter' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] },
+  };
+  const path = join(dir, '.claude', 'settings.json');
+  writeFileSync(path, JSON.stringify(mine));
+  assert.is(sbx('hook', 'install', '--claude', '--dir', dir).status, 0);
+  assert.is(sbx('hook', 'install', '--claude', '--project', '--dir', dir).status, 0);
+  const s = JSON.parse(readFileSync(path, 'utf8'));
+  assert.equal(s.permissions, mine.permissions);
+  assert.equal(s.hooks.Stop, mine.hooks.Stop);
+  assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
+  assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
+  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook claude-pre`, timeout: 60 }] });
+  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
+  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
+  assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
+  assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
+});
+
+inst('a settings file that is not JSON is left alone: one-line error, exit 2', () => {
+  const dir = join(tmp, 'broken');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": ');
+  const r = sbx('hook', 'install', '--claude', '--dir', dir);
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /^sbx: \S+settings\.json is not JSON \(.*\): fix it by hand first; nothing was changed\n$/);
+  assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{ "hooks": ');
+});
+
+inst('usage errors', () => {
+  assert.is(sbx('hook', 'install').status, 2);
+  assert.is(sbx('hook', 'install', '--claude', '--user', '--project').status, 2);
+  const r = sbx('hook', 'frobnicate');
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /unknown hook action "frobnicate"/);
+});
+
+inst.after(() => rmSync(tmp, { recursive: true, force: true }));
+inst.run();
