@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 
 /**
- * @typedef {{ tool: string, input: Record<string, unknown> } | { text: string }} Step
+ * A step's input may be a function of the request, to use what the client sent back (a log path).
+ * @typedef {{ tool: string, input: Record<string, unknown> | ((body: any) => Record<string, unknown>) } | { text: string }} Step
  * @param {Step[]} script
  */
 export async function startScriptedModel(script) {
@@ -29,7 +30,8 @@ export async function startScriptedModel(script) {
       const done = main ? countToolResults(body.messages) : 0;
       const step = main ? (script[done] ?? { text: 'Done.' }) : { text: 'Scripted title' };
       const id = `toolu_scripted_${String(done).padStart(2, '0')}`;
-      const content = 'tool' in step ? [{ type: 'tool_use', id, name: step.tool, input: step.input }] : [{ type: 'text', text: step.text }];
+      const input = 'tool' in step ? (typeof step.input === 'function' ? step.input(body) : step.input) : null;
+      const content = 'tool' in step ? [{ type: 'tool_use', id, name: step.tool, input }] : [{ type: 'text', text: step.text }];
       const stop = 'tool' in step ? 'tool_use' : 'end_turn';
       const model = body?.model ?? 'claude-scripted';
       if (!body?.stream) {
