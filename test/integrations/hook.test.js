@@ -128,6 +128,22 @@ pre('the Bash timeout (ms) becomes a slightly shorter sbx timeout; background ru
   assert.is(hook('claude-pre', { ...p, tool_name: 'Read', tool_input: { file_path: 'x' } }).answer, null);
 });
 
+pre('the agent\'s and sbx\'s own config in the project are read-only in the sandbox', () => {
+  const dir = join(tmp, 'protected');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, '.claude', 'settings.json'), '{}');
+  const p = payload('pre-build.json', dir);
+  const write = (f) => `python3 -c "open('${f}', 'w').write('x')" 2>/dev/null && echo wrote-${f} || echo refused-${f}`;
+  p.tool_input.command = [write('.claude/settings.json'), write('.git/config'), write('built')].join('; ');
+  const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
+  assert.ok(cmd.includes(` --ro-bind ${dir}/.claude:/work/.claude --ro-bind ${dir}/.git:/work/.git `), cmd);
+  const r = spawnSync('bash', ['-c', cmd], { cwd: dir, encoding: 'utf8' });
+  assert.match(r.stdout, /\| refused-\.claude\/settings\.json\n.*\| refused-\.git\/config\n.*\| wrote-built\n/s);
+  assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{}');
+  assert.is(readFileSync(join(dir, 'built'), 'utf8'), 'x', 'the rest of the project is writable');
+});
+
 pre('malformed input: exit 0, no answer, one line on stderr', () => {
   for (const input of ['', '{', 'null', '[]', '"x"', '{"hook_event_name":"PreToolUse"}', JSON.stringify({ ...payload('pre-build.json', proj), tool_input: 'make' })]) {
     const r = hook('claude-pre', input);

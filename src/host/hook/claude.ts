@@ -2,7 +2,8 @@
 // from the hook's JSON payload to its JSON answer (null: no answer, the call goes on unchanged).
 // The payload and answer shapes are those Claude Code 2.1.x sends and reads (docs/integrations.md has
 // captured examples); the payload is checked with valibot and anything unexpected passes through.
-import { relative, isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { relative, isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
@@ -104,7 +105,7 @@ export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir
   // earlier, so the model gets a timeout verdict instead of nothing.
   const seconds = Math.max(1, Math.floor((timeout ?? 120_000) / 1000) - 2);
   const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
-  const rewritten = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  const rewritten = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
@@ -113,6 +114,18 @@ export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir
       updatedInput: { ...p.tool_input, command: rewritten },
     },
   };
+}
+
+/**
+ * Files in the project that steer the agent or sbx on the host: the client's settings (hooks run on the
+ * host), MCP config, sbx's own config (it chooses sandbox flags), git's config and hooks. The sandbox
+ * mounts them read-only, so a sandboxed command cannot plant a hook that a later session runs unsandboxed.
+ */
+export const PROTECTED = ['.claude', '.mcp.json', 'sbx.config.json', '.git', '.codex', '.gemini'] as const;
+
+function protect(work: string): string[] {
+  if (work.includes(':')) return []; // --ro-bind SRC:DST cannot name it; docs/integrations.md says so
+  return PROTECTED.filter((n) => existsSync(join(work, n))).flatMap((n) => ['--ro-bind', shellQuote(`${join(work, n)}:/work/${n}`)]);
 }
 
 /** What the post-hook needs distilled: the raw output of a build/test command that ran on the host. */
