@@ -93,27 +93,36 @@ export interface PreAnswer {
  * written for the original command and no longer match the rewrite, the sandbox is what contains it.
  */
 export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir: string | undefined): PreAnswer | null {
-  if (p.tool_name !== 'Bash' || !cfg.rewrite) return null;
+  if (p.tool_name !== 'Bash') return null;
   const input = v.safeParse(BashInput, p.tool_input);
-  if (!input.success) return null;
-  const { command, timeout, run_in_background: bg } = input.output;
-  if (bg || isSbxCommand(command, self)) return null;
-  const d = classify(command, cfg);
-  if (d.action !== 'sandbox') return null;
-  const { work, sub } = workDirOf(p.cwd, projectDir);
+  if (!input.success || input.output.run_in_background) return null;
   // Claude kills the command at its own timeout (2 min unless the call says otherwise): stop a little
   // earlier, so the model gets a timeout verdict instead of nothing.
-  const seconds = Math.max(1, Math.floor((timeout ?? 120_000) / 1000) - 2);
-  const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
-  const rewritten = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  const seconds = Math.max(1, Math.floor((input.output.timeout ?? 120_000) / 1000) - 2);
+  const s = sandboxed(input.output.command, p.cwd, projectDir, cfg, self, seconds);
+  if (!s) return null;
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'allow',
-      permissionDecisionReason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)`,
-      updatedInput: { ...p.tool_input, command: rewritten },
+      permissionDecisionReason: s.reason,
+      updatedInput: { ...p.tool_input, command: s.command },
     },
   };
+}
+
+/**
+ * The sbx command line that runs `command` in the sandbox, or null when the command table (rules.ts)
+ * leaves it on the host. Shared by every client's pre-hook.
+ */
+export function sandboxed(command: string, cwd: string, projectDir: string | undefined, cfg: HookConfig, self: Self, seconds: number): { command: string; reason: string } | null {
+  if (!cfg.rewrite || isSbxCommand(command, self)) return null;
+  const d = classify(command, cfg);
+  if (d.action !== 'sandbox') return null;
+  const { work, sub } = workDirOf(cwd, projectDir);
+  const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
+  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  return { command: line, reason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)` };
 }
 
 /**

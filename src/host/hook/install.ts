@@ -1,5 +1,7 @@
-// `sbx hook install --claude`: adds sbx's hooks to a Claude Code settings file, merging with what is
-// there (other hooks, permissions, env stay as they were); the file is copied to <file>.sbx.bak first.
+// `sbx hook install --claude|--codex`: adds sbx's hooks to the client's hook file (Claude Code:
+// .claude/settings.json; Codex: .codex/hooks.json, the same {hooks: {Event: [{matcher, hooks}]}} shape),
+// merging with what is there (other hooks, permissions, env stay as they were); the file is copied to
+// <file>.sbx.bak first.
 // `sbx hook uninstall` removes exactly the entries install added. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -9,14 +11,21 @@ import { SbxError } from '../errors.js';
 import { shellQuote } from './quote.js';
 import type { Self } from './claude.js';
 
-const EVENTS = { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' } as const;
+export type Client = 'claude' | 'codex';
+
+const EVENTS: Record<Client, Record<string, string>> = {
+  claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
+  // Codex fires PostToolUse for failing commands too, and has no PostToolUseFailure.
+  codex: { PreToolUse: 'codex-pre', PostToolUse: 'codex-post' },
+};
 
 const HookEntry = v.looseObject({ type: v.optional(v.string()), command: v.optional(v.string()) });
 const Matcher = v.looseObject({ matcher: v.optional(v.string()), hooks: v.optional(v.array(HookEntry)) });
 const Settings = v.looseObject({ hooks: v.optional(v.record(v.string(), v.array(Matcher))) });
 type SettingsT = v.InferOutput<typeof Settings>;
 
-export function settingsPath(scope: 'project' | 'user', projectDir: string, home: string): string {
+export function settingsPath(client: Client, scope: 'project' | 'user', projectDir: string, home: string, codexHome = process.env.CODEX_HOME): string {
+  if (client === 'codex') return scope === 'user' ? join(codexHome || join(home, '.codex'), 'hooks.json') : join(projectDir, '.codex', 'hooks.json');
   return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
 }
 
@@ -25,12 +34,12 @@ export function hookCommand(self: Self, name: string): string {
 }
 
 /** An entry that some sbx install wrote (any path: a moved checkout is still recognised). */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook claude-(pre|post)$/.test(cmd) && /cli\.js'? hook /.test(cmd);
+const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex)-(pre|post)$/.test(cmd) && /cli\.js'? hook /.test(cmd);
 
-export function install(path: string, self: Self): { backup: string | null } {
+export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const { settings, backup } = load(path);
   const hooks = { ...(settings.hooks ?? {}) };
-  for (const [event, name] of Object.entries(EVENTS)) {
+  for (const [event, name] of Object.entries(EVENTS[client])) {
     const kept = strip(hooks[event] ?? []);
     hooks[event] = [...kept, { matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand(self, name), timeout: 60 }] }];
   }

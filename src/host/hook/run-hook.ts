@@ -5,11 +5,11 @@ import { realpathSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
-import { claudePost, claudePre, parsePost, parsePre, postAnswer, type Self, type ToDistil } from './claude.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer, type Self } from './claude.js';
 
 const MAX_STDIN = 64 << 20;
 
-export type HookName = 'claude-pre' | 'claude-post';
+export type HookName = 'claude-pre' | 'claude-post' | 'codex-pre' | 'codex-post';
 
 export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> = process.stdin): Promise<void> {
   try {
@@ -18,6 +18,7 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
     const json = parsed.value;
     const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
     const self = selfCommand();
+    if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
     if (name === 'claude-pre') {
       const p = parsePre(json);
       if (typeof p === 'string') return note(p);
@@ -35,8 +36,25 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
   }
 }
 
+async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
+  const { codexPost, codexPostAnswer, codexPre, parseCodexPost, parseCodexPre } = await import('./codex.js');
+  if (name === 'codex-pre') {
+    const p = parseCodexPre(json);
+    if (typeof p === 'string') return note(p);
+    const answer = codexPre(p, loadHookConfig(p.cwd), self);
+    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  const p = parseCodexPost(json);
+  if (typeof p === 'string') return note(p);
+  const d = codexPost(p, loadHookConfig(p.cwd), self);
+  if (!d) return;
+  // Codex gives no exit code to the hook: the verdict rests on the output alone.
+  process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work })))}\n`);
+}
+
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
-async function distil(d: ToDistil): Promise<string> {
+async function distil(d: { raw: string; exit: number | null; work: string }): Promise<string> {
   const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
     import('../load-engine.js'), import('../state/store.js'), import('../state/record.js'), import('../state/fingerprint.js'),
   ]);
