@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { cli, root } from './_client.js';
 
 const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
+const CODEX_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'codex-0.171.0');
 
 /** A captured payload with this machine's paths filled in. */
-function payload(name, project) {
-  const text = readFileSync(join(PAYLOADS, name), 'utf8')
+function payload(name, project, dir = PAYLOADS) {
+  const text = readFileSync(join(dir, name), 'utf8')
     .replaceAll('{{PROJECT}}', project).replaceAll('{{HOME}}', join(project, '..', 'home'))
     .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
   return JSON.parse(text);
@@ -198,6 +199,39 @@ post('malformed input: exit 0, no answer', () => {
 });
 post.run();
 
+const codex = suite('codex-pre / codex-post on captured payloads');
+const cx = (name) => payload(name, proj, CODEX_PAYLOADS);
+
+codex('a build command is rewritten exactly as the client then ran it; the answer is {command} + allow', () => {
+  const { status, answer } = hook('codex-pre', cx('pre-crash.json'));
+  assert.is(status, 0);
+  assert.equal(answer.hookSpecificOutput.updatedInput, { command: cx('post-crash.json').tool_input.command });
+  assert.is(answer.hookSpecificOutput.permissionDecision, 'allow');
+  assert.is(hook('codex-pre', cx('pre-echo.json')).answer, null);
+  assert.is(hook('codex-pre', cx('pre-host-log.json')).answer, null);
+});
+
+codex('post: sbx output and pass-through output are left alone; a host build/test log becomes decision:block', () => {
+  for (const f of ['post-crash.json', 'post-hostname.json', 'post-echo.json']) assert.is(hook('codex-post', cx(f)).answer, null, f);
+  const { status, answer } = hook('codex-post', cx('post-host-log.json'));
+  assert.is(status, 0);
+  assert.is(answer.decision, 'block');
+  assert.match(answer.reason, /^sbx: pass · 400 lines\n/);
+  assert.match(answer.reason, /\nlog: \S+\.log\nnote: Codex gives hooks no exit code/);
+});
+
+codex('malformed input: exit 0, no answer', () => {
+  for (const name of ['codex-pre', 'codex-post']) {
+    for (const input of ['', '{]', JSON.stringify({ ...cx('pre-echo.json'), tool_input: {} })]) {
+      const r = hook(name, input);
+      assert.is(r.status, 0);
+      assert.is(r.answer, null);
+      assert.match(r.stderr, /^sbx hook: /);
+    }
+  }
+});
+codex.run();
+
 // ── sbx.config.json ───────────────────────────────────────────────────────────────────────────────
 const config = suite('hook config');
 
@@ -262,8 +296,23 @@ inst('a settings file that is not JSON is left alone: one-line error, exit 2', (
   assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{ "hooks": ');
 });
 
+inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME for --user', () => {
+  const dir = join(tmp, 'cxinst');
+  mkdirSync(dir, { recursive: true });
+  assert.is(sbx('hook', 'install', '--codex', '--dir', dir).status, 0);
+  const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
+  assert.equal(Object.keys(h), ['hooks']);
+  assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
+  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook codex-pre`);
+  const home = join(tmp, 'codexhome');
+  const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(readFileSync(join(home, 'hooks.json'), 'utf8'), /hook codex-post/);
+});
+
 inst('usage errors', () => {
   assert.is(sbx('hook', 'install').status, 2);
+  assert.is(sbx('hook', 'install', '--claude', '--codex').status, 2);
   assert.is(sbx('hook', 'install', '--claude', '--user', '--project').status, 2);
   const r = sbx('hook', 'frobnicate');
   assert.is(r.status, 2);

@@ -50,6 +50,7 @@ export function codexPost(p: CodexPost, cfg: HookConfig, self: Self): { raw: str
   return { raw: p.tool_response, work: workDirOf(p.cwd, undefined).work };
 }
 
+/** The model sees exactly `reason`, in place of the output and of Codex's "Process exited with code N". */
 export function codexPostAnswer(rendered: string) {
-  return { decision: 'block', reason: rendered };
+  return { decision: 'block', reason: `${rendered}note: Codex gives hooks no exit code, so this verdict reads the output alone\n` };
 }
