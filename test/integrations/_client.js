@@ -49,10 +49,10 @@ export function scratchProject(...names) {
  * stdin closed, hooks run without the trust review (--dangerously-bypass-hook-trust), Codex's own
  * sandbox off (sbx is the sandbox under test; Codex's bubblewrap would nest).
  */
-export function runCodex(bin, { cwd, codexHome, url, args = [], timeoutMs = 240_000 }) {
+export function runCodex(bin, { cwd, codexHome, url, args = [], toml = '', timeoutMs = 240_000 }) {
   writeFileSync(join(codexHome, 'config.toml'), [
     'model = "gpt-5.5"', 'model_provider = "scripted"', '', '[model_providers.scripted]', 'name = "scripted"',
-    `base_url = "${url}"`, 'wire_api = "responses"', 'env_key = "SCRIPTED_API_KEY"', '',
+    `base_url = "${url}"`, 'wire_api = "responses"', 'env_key = "SCRIPTED_API_KEY"', '', toml,
   ].join('\n'));
   const env = { PATH: process.env.PATH, HOME: join(codexHome, '..'), CODEX_HOME: codexHome, LANG: 'C.UTF-8', SCRIPTED_API_KEY: 'scripted-dummy' };
   return spawnJson(bin, ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', ...args, 'Do the scripted steps.'], { cwd, env, timeoutMs, jsonl: true });

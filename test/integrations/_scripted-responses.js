@@ -22,9 +22,13 @@ export async function startScriptedResponses(script) {
       const step = main ? (script[done] ?? { text: 'Done.' }) : { text: 'Scripted title' };
       const id = `resp_${done}`;
       let item;
-      if ('tool' in step) {
+      if ('search' in step) {
+        // Codex defers MCP tools behind its client-side tool_search: the model searches, Codex answers
+        // with the matching tools in a tool_search_output item, and only then may the model call them.
+        item = { type: 'tool_search_call', id: `ts_${done}`, call_id: `call_scripted_${String(done).padStart(2, '0')}`, execution: 'client', arguments: { query: step.search, limit: 8 }, status: 'completed' };
+      } else if ('tool' in step) {
         const args = typeof step.input === 'function' ? step.input(body) : step.input;
-        item = { type: 'function_call', id: `fc_${done}`, call_id: `call_scripted_${String(done).padStart(2, '0')}`, name: step.tool, arguments: JSON.stringify(args), status: 'completed' };
+        item = { type: 'function_call', id: `fc_${done}`, call_id: `call_scripted_${String(done).padStart(2, '0')}`, name: step.tool, ...(step.namespace ? { namespace: step.namespace } : {}), arguments: JSON.stringify(args), status: 'completed' };
       } else {
         item = { type: 'message', id: `msg_${done}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
       }
@@ -51,6 +55,6 @@ export async function startScriptedResponses(script) {
 
 /** The tool outputs the client sent back, in order: { id, content }. */
 export function toolOutputs(body) {
-  return (body?.input ?? []).filter((i) => i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output')
+  return (body?.input ?? []).filter((i) => i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output' || i?.type === 'tool_search_output')
     .map((i) => ({ id: i.call_id, content: typeof i.output === 'string' ? i.output : JSON.stringify(i.output) }));
 }
