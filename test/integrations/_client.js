@@ -1,7 +1,7 @@
 // The real Claude Code client for the integration suites: installed from npm at a pinned version into
 // node_modules/.cache (once; later runs reuse it), driven headless against the scripted model.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,12 @@ export const cli = join(root, 'dist', 'cli.js');
 export const CLAUDE_VERSION = '2.1.332';
 
 export const CODEX_VERSION = '0.171.0';
+export const GEMINI_VERSION = '0.61.0';
+
+/** { bin } or { skip: reason }. SBX_GEMINI_BIN points at an installed client instead. */
+export function ensureGemini() {
+  return ensureClient('@google/gemini-cli', GEMINI_VERSION, 'gemini', process.env.SBX_GEMINI_BIN);
+}
 
 /** { bin } or { skip: reason }. SBX_CLAUDE_BIN points at an installed client instead. */
 export function ensureClaude() {
@@ -56,6 +62,25 @@ export function runCodex(bin, { cwd, codexHome, url, args = [], toml = '', timeo
   ].join('\n'));
   const env = { PATH: process.env.PATH, HOME: join(codexHome, '..'), CODEX_HOME: codexHome, LANG: 'C.UTF-8', SCRIPTED_API_KEY: 'scripted-dummy' };
   return spawnJson(bin, ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', ...args, 'Do the scripted steps.'], { cwd, env, timeoutMs, jsonl: true });
+}
+
+/**
+ * `gemini -p` in cwd against the scripted Gemini API at url: API-key auth (set in the user settings,
+ * ~/.gemini/settings.json under home, which the caller may have merged hooks or MCP servers into), the
+ * folder-trust prompt skipped, tool calls approved (--yolo: the shell tool is not offered otherwise).
+ */
+export function runGemini(bin, { cwd, home, url, args = [], timeoutMs = 240_000 }) {
+  const env = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'scripted-dummy', NO_COLOR: '1' };
+  return spawnJson(bin, ['-p', 'Do the scripted steps.', '--output-format', 'json', '--skip-trust', '--yolo', ...args], { cwd, env, timeoutMs });
+}
+
+/** Gemini CLI's user settings with API-key auth, merged into whatever is there. */
+export function geminiSettings(home, extra = {}) {
+  const dir = join(home, '.gemini');
+  mkdirSync(dir, { recursive: true });
+  const f = join(dir, 'settings.json');
+  const cur = existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : {};
+  writeFileSync(f, JSON.stringify({ ...cur, security: { auth: { selectedType: 'gemini-api-key' } }, ...extra }, null, 2));
 }
 
 /** `claude -p PROMPT --output-format json ...args` in cwd against the scripted model at url. */

@@ -11,6 +11,7 @@ import { cli, root } from './_client.js';
 
 const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
 const CODEX_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'codex-0.171.0');
+const GEMINI_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'gemini-cli-0.61.0');
 
 /** A captured payload with this machine's paths filled in. */
 function payload(name, project, dir = PAYLOADS) {
@@ -232,6 +233,39 @@ codex('malformed input: exit 0, no answer', () => {
 });
 codex.run();
 
+const gemini = suite('gemini-pre / gemini-post on captured payloads');
+const gm = (name) => payload(name, proj, GEMINI_PAYLOADS);
+
+gemini('BeforeTool: all arguments sent back, command rewritten exactly as the client then ran it, dir_path kept', () => {
+  const { status, answer } = hook('gemini-pre', gm('before-crash.json'));
+  assert.is(status, 0);
+  const ti = answer.hookSpecificOutput.tool_input;
+  assert.equal(ti, gm('after-crash.json').tool_input);
+  assert.is(ti.dir_path, 'asan');
+  assert.ok(ti.command.endsWith(`-- bash -c 'cd asan || exit 125\nmake -s run'`), ti.command);
+  assert.is(hook('gemini-pre', gm('before-echo.json')).answer, null);
+  assert.is(hook('gemini-pre', gm('before-host-log.json')).answer, null);
+});
+
+gemini('AfterTool: sbx and pass-through output left alone; a host build/test log becomes decision:block with its exit code', () => {
+  for (const f of ['after-crash.json', 'after-hostname.json', 'after-echo.json']) assert.is(hook('gemini-post', gm(f)).answer, null, f);
+  const { answer } = hook('gemini-post', gm('after-host-log.json'));
+  assert.is(answer.decision, 'block');
+  assert.match(answer.reason, /^sbx: runtime-error · exit 3 · 400 lines\n/);
+  assert.not.match(answer.reason, /untrusted_context|Process Group/);
+});
+
+gemini('malformed input: exit 0, no answer', () => {
+  for (const name of ['gemini-pre', 'gemini-post']) {
+    for (const input of ['', 'x', JSON.stringify({ ...gm('before-echo.json'), hook_event_name: 'AfterModel' })]) {
+      const r = hook(name, input);
+      assert.is(r.status, 0);
+      assert.is(r.answer, null);
+    }
+  }
+});
+gemini.run();
+
 // ── sbx.config.json ───────────────────────────────────────────────────────────────────────────────
 const config = suite('hook config');
 
@@ -308,6 +342,17 @@ inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME fo
   const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
   assert.is(r.status, 0, r.stderr);
   assert.match(readFileSync(join(home, 'hooks.json'), 'utf8'), /hook codex-post/);
+});
+
+inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command, timeout in ms', () => {
+  const dir = join(tmp, 'gminst');
+  mkdirSync(join(dir, '.gemini'), { recursive: true });
+  writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+  assert.is(sbx('hook', 'install', '--gemini', '--dir', dir).status, 0);
+  const h = JSON.parse(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'));
+  assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
+  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook gemini-pre`, timeout: 60000 }] }]);
+  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${cli} hook gemini-post`);
 });
 
 inst('usage errors', () => {

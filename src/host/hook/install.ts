@@ -1,5 +1,6 @@
-// `sbx hook install --claude|--codex`: adds sbx's hooks to the client's hook file (Claude Code:
-// .claude/settings.json; Codex: .codex/hooks.json, the same {hooks: {Event: [{matcher, hooks}]}} shape),
+// `sbx hook install --claude|--codex|--gemini`: adds sbx's hooks to the client's hook file (Claude Code:
+// .claude/settings.json; Codex: .codex/hooks.json; Gemini CLI: .gemini/settings.json; all three with the
+// same {hooks: {Event: [{matcher, hooks}]}} shape),
 // merging with what is there (other hooks, permissions, env stay as they were); the file is copied to
 // <file>.sbx.bak first.
 // `sbx hook uninstall` removes exactly the entries install added. The hook command names this sbx by
@@ -11,13 +12,20 @@ import { SbxError } from '../errors.js';
 import { shellQuote } from './quote.js';
 import type { Self } from './claude.js';
 
-export type Client = 'claude' | 'codex';
+export type Client = 'claude' | 'codex' | 'gemini';
 
 const EVENTS: Record<Client, Record<string, string>> = {
   claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
   // Codex fires PostToolUse for failing commands too, and has no PostToolUseFailure.
   codex: { PreToolUse: 'codex-pre', PostToolUse: 'codex-post' },
+  gemini: { BeforeTool: 'gemini-pre', AfterTool: 'gemini-post' },
 };
+
+/** The name each client gives its shell tool in a hook matcher. */
+const MATCHER: Record<Client, string> = { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command' };
+
+/** A minute, in each client's unit: Gemini CLI reads hook timeouts in milliseconds, the others in seconds. */
+const TIMEOUT: Record<Client, number> = { claude: 60, codex: 60, gemini: 60_000 };
 
 const HookEntry = v.looseObject({ type: v.optional(v.string()), command: v.optional(v.string()) });
 const Matcher = v.looseObject({ matcher: v.optional(v.string()), hooks: v.optional(v.array(HookEntry)) });
@@ -26,6 +34,7 @@ type SettingsT = v.InferOutput<typeof Settings>;
 
 export function settingsPath(client: Client, scope: 'project' | 'user', projectDir: string, home: string, codexHome = process.env.CODEX_HOME): string {
   if (client === 'codex') return scope === 'user' ? join(codexHome || join(home, '.codex'), 'hooks.json') : join(projectDir, '.codex', 'hooks.json');
+  if (client === 'gemini') return join(scope === 'user' ? home : projectDir, '.gemini', 'settings.json');
   return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
 }
 
@@ -34,14 +43,14 @@ export function hookCommand(self: Self, name: string): string {
 }
 
 /** An entry that some sbx install wrote (any path: a moved checkout is still recognised). */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex)-(pre|post)$/.test(cmd) && /cli\.js'? hook /.test(cmd);
+const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /cli\.js'? hook /.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const { settings, backup } = load(path);
   const hooks = { ...(settings.hooks ?? {}) };
   for (const [event, name] of Object.entries(EVENTS[client])) {
     const kept = strip(hooks[event] ?? []);
-    hooks[event] = [...kept, { matcher: 'Bash', hooks: [{ type: 'command', command: hookCommand(self, name), timeout: 60 }] }];
+    hooks[event] = [...kept, { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
   }
   save(path, { ...settings, hooks });
   return { backup };

@@ -9,7 +9,7 @@ import { claudePost, claudePre, parsePost, parsePre, postAnswer, type Self } fro
 
 const MAX_STDIN = 64 << 20;
 
-export type HookName = 'claude-pre' | 'claude-post' | 'codex-pre' | 'codex-post';
+export type HookName = 'claude-pre' | 'claude-post' | 'codex-pre' | 'codex-post' | 'gemini-pre' | 'gemini-post';
 
 export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> = process.stdin): Promise<void> {
   try {
@@ -19,6 +19,7 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
     const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
     const self = selfCommand();
     if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
+    if (name === 'gemini-pre' || name === 'gemini-post') return await gemini(name, json, self);
     if (name === 'claude-pre') {
       const p = parsePre(json);
       if (typeof p === 'string') return note(p);
@@ -51,6 +52,21 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   if (!d) return;
   // Codex gives no exit code to the hook: the verdict rests on the output alone.
   process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work })))}\n`);
+}
+
+async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
+  const { geminiPost, geminiPostAnswer, geminiPre, parseGeminiPost, parseGeminiPre } = await import('./gemini.js');
+  if (name === 'gemini-pre') {
+    const p = parseGeminiPre(json);
+    if (typeof p === 'string') return note(p);
+    const answer = geminiPre(p, loadHookConfig(p.cwd), self);
+    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  const p = parseGeminiPost(json);
+  if (typeof p === 'string') return note(p);
+  const d = geminiPost(p, loadHookConfig(p.cwd), self);
+  if (d) process.stdout.write(`${JSON.stringify(geminiPostAnswer(await distil(d)))}\n`);
 }
 
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
