@@ -2,7 +2,9 @@
 // What sbx changes inside a real agent, measured on the real Claude Code (pinned, as in
 // test/integrations) against the scripted model:
 //   1. bytes the model received per tool call on the same scripted session, raw (no hooks) vs through
-//      sbx's hooks (ASan crash via make, a failing pytest run, a pass-through ls);
+//      sbx's hooks (ASan crash via make, a failing pytest run, a pass-through ls), in Claude Code, then in
+//      Codex CLI and Gemini CLI (their tool output as the model got it: Codex's function_call_output,
+//      Gemini's functionResponse.response as JSON);
 //   2. median wall time of one hook call (node dist/cli.js hook ...) over N runs: what each Bash call pays;
 //   3. median of an MCP `run` call (long-lived `sbx mcp`, SDK client) vs a plain `sbx run` process, same
 //      command, interleaved.
@@ -14,17 +16,20 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startScriptedModel, toolResults } from '../test/integrations/_scripted-model.js';
-import { cli, ensureClaude, root, runClaude, scratchProject } from '../test/integrations/_client.js';
+import { startScriptedResponses, toolOutputs } from '../test/integrations/_scripted-responses.js';
+import { functionResponses, startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
+import { cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
+import { mkdirSync } from 'node:fs';
 
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
 const RUNS = Math.max(5, arg('runs', 20));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-function timed(argv, input, cwd) {
+function timed(argv, input, cwd, env = {}) {
   return new Promise((ok, fail) => {
     const t = process.hrtime.bigint();
-    const p = spawn(argv[0], argv.slice(1), { cwd, stdio: ['pipe', 'ignore', 'ignore'] });
+    const p = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
     p.on('error', fail);
     p.on('close', () => ok(Number(process.hrtime.bigint() - t) / 1e6));
     p.stdin.end(input);
@@ -68,6 +73,46 @@ SCRIPT.filter((x) => x.tool).forEach((x, i) => {
 });
 console.log(`| whole last request (JSON) | ${raw.request} | ${sbx.request} | ${(sbx.request / raw.request).toFixed(3)} |`);
 console.log(`\nsession wall time (one run each, noisy): raw ${raw.wall} ms, through sbx ${sbx.wall} ms\n`);
+
+// ── the same calls through Codex CLI and Gemini CLI ──
+const CALLS = SCRIPT.filter((x) => x.tool).map((x) => x.input.command);
+
+async function codexSession(bin, withHooks) {
+  const s = scratchProject('asan', 'pytest');
+  const codexHome = join(s.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  if (withHooks) await timed([process.execPath, cli, 'hook', 'install', '--codex', '--user'], '', s.proj, { CODEX_HOME: codexHome });
+  const m = await startScriptedResponses([...CALLS.map((cmd) => ({ tool: 'exec_command', input: { cmd } })), { text: 'Done.' }]);
+  const r = await runCodex(bin, { cwd: s.proj, codexHome, url: m.url });
+  const out = toolOutputs(m.mainRequests().at(-1)?.body).map((x) => Buffer.byteLength(x.content));
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`codex exited ${r.status}: ${r.stderr.slice(-300)}`);
+  return out;
+}
+
+async function geminiSession(bin, withHooks) {
+  const s = scratchProject('asan', 'pytest');
+  geminiSettings(s.home);
+  if (withHooks) await timed([process.execPath, cli, 'hook', 'install', '--gemini', '--user'], '', s.proj, { HOME: s.home });
+  const m = await startScriptedGemini([...CALLS.map((command) => ({ tool: 'run_shell_command', input: { command } })), { text: 'Done.' }]);
+  const r = await runGemini(bin, { cwd: s.proj, home: s.home, url: m.url });
+  const out = functionResponses(m.mainRequests().at(-1)?.body).map((x) => Buffer.byteLength(JSON.stringify(x.response)));
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`gemini exited ${r.status}: ${r.stderr.slice(-300)}`);
+  return out;
+}
+
+for (const [name, ensure, session] of [['Codex CLI', ensureCodex, codexSession], ['Gemini CLI', ensureGemini, geminiSession]]) {
+  const c = ensure();
+  if (c.skip) { console.log(`${name}: skipped (${c.skip})\n`); continue; }
+  const a = await session(c.bin, false);
+  const b = await session(c.bin, true);
+  console.log(`## ${name}: bytes the model received per tool call\n\n| tool call | raw | through sbx | ratio |\n| --- | ---: | ---: | ---: |`);
+  CALLS.forEach((cmd, i) => console.log(`| \`${cmd}\` | ${a[i]} | ${b[i]} | ${(b[i] / a[i]).toFixed(3)} |`));
+  console.log('');
+}
 
 // ── one hook call ──
 const payloads = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
