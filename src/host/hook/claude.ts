@@ -2,12 +2,10 @@
 // from the hook's JSON payload to its JSON answer (null: no answer, the call goes on unchanged).
 // The payload and answer shapes are those Claude Code 2.1.x sends and reads (docs/integrations.md has
 // captured examples); the payload is checked with valibot and anything unexpected passes through.
-import { existsSync } from 'node:fs';
-import { relative, isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
-import { shellQuote } from './quote.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
 
 const BashInput = v.looseObject({
   command: v.string(),
@@ -55,28 +53,6 @@ export function parsePost(json: unknown): PostPayload | string {
   return r.success ? r.output : `not a PostToolUse payload (${v.getDotPath(r.issues[0]) ?? 'root'}: ${r.issues[0].message})`;
 }
 
-/** How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs. */
-export interface Self { node: string; cli: string }
-
-export function sbxPrefix(self: Self): string {
-  return `${shellQuote(self.node)} ${shellQuote(self.cli)} run`;
-}
-
-/** A command line that already starts sbx (rewritten by the pre-hook, or typed by the model). */
-export function isSbxCommand(command: string, self: Self): boolean {
-  const c = command.trimStart();
-  return c.startsWith(sbxPrefix(self)) || /^(npx\s+)?sbx\s/.test(c);
-}
-
-/** The project dir the sandbox mounts at /work: Claude's project dir when cwd is inside it, else cwd. */
-export function workDirOf(cwd: string, projectDir: string | undefined): { work: string; sub: string } {
-  if (projectDir) {
-    const rel = relative(resolve(projectDir), resolve(cwd));
-    if (!rel.startsWith('..') && !isAbsolute(rel)) return { work: resolve(projectDir), sub: rel };
-  }
-  return { work: resolve(cwd), sub: '' };
-}
-
 export interface PreAnswer {
   hookSpecificOutput: {
     hookEventName: 'PreToolUse';
@@ -109,32 +85,6 @@ export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir
       updatedInput: { ...p.tool_input, command: s.command },
     },
   };
-}
-
-/**
- * The sbx command line that runs `command` in the sandbox, or null when the command table (rules.ts)
- * leaves it on the host. Shared by every client's pre-hook.
- */
-export function sandboxed(command: string, cwd: string, projectDir: string | undefined, cfg: HookConfig, self: Self, seconds: number): { command: string; reason: string } | null {
-  if (!cfg.rewrite || isSbxCommand(command, self)) return null;
-  const d = classify(command, cfg);
-  if (d.action !== 'sandbox') return null;
-  const { work, sub } = workDirOf(cwd, projectDir);
-  const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
-  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
-  return { command: line, reason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)` };
-}
-
-/**
- * Files in the project that steer the agent or sbx on the host: the client's settings (hooks run on the
- * host), MCP config, sbx's own config (it chooses sandbox flags), git's config and hooks. The sandbox
- * mounts them read-only, so a sandboxed command cannot plant a hook that a later session runs unsandboxed.
- */
-export const PROTECTED = ['.claude', '.mcp.json', 'sbx.config.json', '.git', '.codex', '.gemini'] as const;
-
-function protect(work: string): string[] {
-  if (work.includes(':')) return []; // --ro-bind SRC:DST cannot name it; docs/integrations.md says so
-  return PROTECTED.filter((n) => existsSync(join(work, n))).flatMap((n) => ['--ro-bind', shellQuote(`${join(work, n)}:/work/${n}`)]);
 }
 
 /** What the post-hook needs distilled: the raw output of a build/test command that ran on the host. */

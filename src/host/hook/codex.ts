@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from './claude.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
 
 const Base = {
   tool_name: v.string(),

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from './claude.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
 
 const SHELL = 'run_shell_command';
 const Input = v.looseObject({ command: v.string(), dir_path: v.optional(v.string()) });

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../errors.js';
 import { shellQuote } from './quote.js';
-import type { Self } from './claude.js';
+import type { Self } from './rewrite.js';
 
 export type Client = 'claude' | 'codex' | 'gemini';
 

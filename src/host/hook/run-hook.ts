@@ -5,7 +5,8 @@ import { realpathSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
-import { claudePost, claudePre, parsePost, parsePre, postAnswer, type Self } from './claude.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer } from './claude.js';
+import type { Self } from './rewrite.js';
 
 const MAX_STDIN = 64 << 20;
 
