@@ -2,7 +2,7 @@
 // result shape, and the errors a model can cause. The real-client run is in claude-mcp.test.js.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -73,6 +73,15 @@ test('verdict: from a log file or from text; history lists the runs', async () =
   const h = await client.callTool({ name: 'history', arguments: { work: 'asan' } });
   assert.is(h.structuredContent.runs.length, 2);
   assert.match(h.structuredContent.streaks[0], /^same crash \(asan\/heap-use-after-free\/READ\/lookup@main\.c\) 2 runs in a row/);
+});
+
+test('run: the agent\'s config in the project is read-only in the sandbox', async () => {
+  mkdirSync(join(tmp, 'asan', '.claude'), { recursive: true });
+  writeFileSync(join(tmp, 'asan', '.claude', 'settings.json'), '{}');
+  const r = await client.callTool({ name: 'run', arguments: { command: 'echo x > .claude/settings.json || echo refused; echo y > made', work: 'asan' } });
+  assert.match(r.structuredContent.verdict, /\| refused\n/);
+  assert.is(readFileSync(join(tmp, 'asan', '.claude', 'settings.json'), 'utf8'), '{}');
+  assert.is(readFileSync(join(tmp, 'asan', 'made'), 'utf8'), 'y\n');
 });
 
 test('bad calls are tool errors that say what to do', async () => {

@@ -50,7 +50,12 @@ export function sandboxed(command: string, cwd: string, projectDir: string | und
  */
 export const PROTECTED = ['.claude', '.mcp.json', 'sbx.config.json', '.git', '.codex', '.gemini'] as const;
 
+/** The protected paths that exist in work, as read-only mounts over their place under /work. */
+export function protectedMounts(work: string): { src: string; dst: string }[] {
+  return PROTECTED.filter((n) => existsSync(join(work, n))).map((n) => ({ src: join(work, n), dst: `/work/${n}` }));
+}
+
 function protect(work: string): string[] {
   if (work.includes(':')) return []; // --ro-bind SRC:DST cannot name it; docs/integrations.md says so
-  return PROTECTED.filter((n) => existsSync(join(work, n))).flatMap((n) => ['--ro-bind', shellQuote(`${join(work, n)}:/work/${n}`)]);
+  return protectedMounts(work).flatMap((m) => ['--ro-bind', shellQuote(`${m.src}:${m.dst}`)]);
 }

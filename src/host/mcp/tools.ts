@@ -1,6 +1,7 @@
 // The MCP tools of `sbx mcp`: run, verdict, history, show. Each is a function from checked arguments to
 // { text, structured }: the server sends both (Claude Code shows the model the structured JSON, Gemini
 // CLI wants both, Codex reads only the structured one), so the rendered verdict is in both.
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
@@ -11,6 +12,7 @@ import { runReport } from '../run.js';
 import type { RunResult } from '../engine.js';
 import { StateDir } from '../state/store.js';
 import { streaks } from '../state/history.js';
+import { protectedMounts } from '../hook/rewrite.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
@@ -18,7 +20,10 @@ export interface ToolOutput<T> { text: string; structured: T }
 const RAW_LINES = 400;
 
 export async function runTool(a: v.InferOutput<typeof RunArgs>, cwd: string): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
-  const report = await runReport({ cmd: ['bash', '-c', a.command], work: resolve(cwd, a.work ?? '.'), timeout: a.timeout ?? 600 });
+  const work = resolve(cwd, a.work ?? '.');
+  // As with the hooks: the agent's, git's and sbx's own config stay read-only inside the sandbox.
+  const roBind = existsSync(work) ? protectedMounts(work) : [];
+  const report = await runReport({ cmd: ['bash', '-c', a.command], work, timeout: a.timeout ?? 600, roBind });
   return summarise(report.env);
 }
 
