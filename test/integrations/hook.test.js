@@ -65,6 +65,11 @@ const ROWS = [
   ['curl -s http://example.invalid | python3', 'pass'],
   ['sbx run -- make', 'pass'],
   ['# make test', 'pass'],
+  ["python3 - <<'EOF'\nimport sys\nprint(sys.argv)\nEOF", 'sandbox'],
+  ["cat > notes.md <<'EOF'\nrun make test, then pytest\nEOF\nls", 'pass'],
+  ['cat <<-EOF > x\n\tmake\n\tEOF\necho done', 'pass'],
+  ['cat <<EOF > x && make\nbody\nEOF', 'sandbox'],
+  ['grep -c x <<< "make"\nls', 'pass'],
 ];
 // rules.ts bundled on the fly (esbuild is a dev dependency), so the table is tested without a process per row.
 const { build } = await import('esbuild');

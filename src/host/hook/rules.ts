@@ -103,6 +103,7 @@ export function splitCommands(line: string): string[][] {
   let inWord = false;
   let quote: '"' | "'" | null = null;
   let depth = 0; // inside $( ... )
+  const heredocs: { delim: string; tabs: boolean }[] = []; // bodies to skip after the next newline
   const endWord = () => { if (inWord) words.push(word); word = ''; inWord = false; };
   const endCommand = () => { endWord(); if (words.length) out.push(words); words = []; };
   for (let i = 0; i < line.length; i++) {
@@ -127,9 +128,16 @@ export function splitCommands(line: string): string[][] {
         inWord = true;
         break;
       case ' ': case '\t': endWord(); break;
-      case ';': case '&': case '|': case '\n': case '(': case ')': case '{': case '}': case '!': endCommand(); break;
+      case '\n': endCommand(); i = skipHeredocBodies(i); break;
+      case ';': case '&': case '|': case '(': case ')': case '{': case '}': case '!': endCommand(); break;
       case '#': if (!inWord) { while (i + 1 < line.length && line[i + 1] !== '\n') i++; } else word += c; break;
-      case '<': case '>': endWord(); skipRedirectTarget(); break;
+      case '<':
+        endWord();
+        if (line[i + 1] === '<' && line[i + 2] === '<') i += 2; // here-string: its word is data
+        else if (line[i + 1] === '<') i = readHeredoc(i + 2);
+        else skipRedirectTarget();
+        break;
+      case '>': endWord(); skipRedirectTarget(); break;
       default: word += c; inWord = true;
     }
   }
@@ -139,4 +147,31 @@ export function splitCommands(line: string): string[][] {
   // `> out.log`, `2>&1`, `< in`: the target is not a word of the command. (The fd digit before `>`
   // was already pushed as a word; drop it.)
   function skipRedirectTarget() { if (/^\d$/.test(words[words.length - 1] ?? '')) words.pop(); }
+
+  // `<<EOF`, `<<-'EOF'`, `<< "EOF"`: note the delimiter; the body (text, not commands) starts at the
+  // next newline. Returns the index of the delimiter's last character.
+  function readHeredoc(j: number): number {
+    const tabs = line[j] === '-';
+    if (tabs) j++;
+    while (line[j] === ' ' || line[j] === '\t') j++;
+    const m = /^(?:'([^']*)'|"([^"]*)"|([^\s;&|<>()]+))/.exec(line.slice(j));
+    if (!m) return j - 1;
+    heredocs.push({ delim: m[1] ?? m[2] ?? (m[3] ?? '').replace(/\\/g, ''), tabs });
+    return j + m[0].length - 1;
+  }
+
+  // At a newline: skip the bodies of the heredocs opened on the line that ends here.
+  function skipHeredocBodies(nl: number): number {
+    let j = nl;
+    for (const h of heredocs.splice(0)) {
+      for (;;) {
+        if (j >= line.length) return line.length;
+        const end = line.indexOf('\n', j + 1);
+        const text = line.slice(j + 1, end < 0 ? line.length : end);
+        j = end < 0 ? line.length : end;
+        if ((h.tabs ? text.replace(/^\t+/, '') : text) === h.delim) break;
+      }
+    }
+    return j;
+  }
 }
