@@ -55,6 +55,17 @@ sys.exit(${exit})"`;
     received.b.results = toolResults(received.b.body);
     dump('hooks-session-b', received.b.body);
     await b.close();
+
+    // Session C: the shell's directory moves into a subdirectory (`cd asan`, which Claude keeps for the
+    // next call); the next build runs with the whole project mounted, starting in that subdirectory.
+    const c = await startScriptedModel([
+      { tool: 'Bash', input: { command: 'cd asan', description: 'Enter the C project' } },
+      { tool: 'Bash', input: { command: 'make -s run', description: 'Build and run' } },
+      { text: 'Done.' },
+    ]);
+    received.c = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: c.url });
+    received.c.results = toolResults(c.mainRequests().at(-1)?.body);
+    await c.close();
   });
 
   test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
@@ -125,6 +136,15 @@ sys.exit(${exit})"`;
     const all = JSON.stringify(received.b.body.messages.at(-1));
     assert.match(all, /sbx distilled the output above:\\nsbx: runtime-error · exit 3/);
     assert.match(all, /log: [^\\]+\.sbx\/logs\/[^\\]+\.log/);
+  });
+
+  test('after `cd asan`, the build runs in asan/ with the project mounted (CLAUDE_PROJECT_DIR)', () => {
+    assert.is(received.c.status, 0, received.c.stderr.slice(0, 500));
+    const r = received.c.results[1];
+    assert.ok(r, JSON.stringify(received.c.results));
+    assert.match(r.content, /sbx: crash · exit 2/);
+    assert.match(r.content, /\n  at lookup asan\/main\.c:24\n/, 'paths relative to the project root: /work is the project');
+    assert.match(r.content, new RegExp(`\\nlog: ${s.proj.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.sbx/logs/`));
   });
 
   test('the installed hook command exits 0 on malformed JSON, with no answer', () => {
