@@ -277,10 +277,10 @@ const config = suite('hook config');
 config('sandbox and host patterns added by the project', () => {
   const dir = join(tmp, 'cfg');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--net'] } }));
+  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--net', '--memory=2048'] } }));
   const p = { ...payload('pre-build.json', dir) };
   const cmd = (c) => hook('claude-pre', { ...p, tool_input: { ...p.tool_input, command: c } }).answer?.hookSpecificOutput.updatedInput.command ?? null;
-  assert.match(cmd('bazel test //...'), / --net -- bash -c /);
+  assert.match(cmd('bazel test //...'), / --net --memory=2048 -- bash -c /);
   assert.ok(cmd('npx playwright test'), 'the longer project pattern beats the built-in host `npx`');
   assert.is(cmd('make deploy'), null);
   assert.ok(cmd('make'));

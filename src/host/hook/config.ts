@@ -1,6 +1,6 @@
 // The hook's settings: `sbx.config.json` in the project (or the file named by SBX_CONFIG), key "hook".
 //   { "hook": { "sandbox": ["bazel test"], "host": ["make deploy"], "builtins": true,
-//               "flags": ["--net"], "distilBytes": 4096, "rewrite": true } }
+//               "flags": ["--memory=2048"], "distilBytes": 4096, "rewrite": true } }
 // sandbox/host add patterns to the built-in tables (rules.ts), or replace them with "builtins": false;
 // flags are passed to `sbx run`; distilBytes is the output size above which the post-hook distils a
 // build/test command that did not go through sbx; rewrite: false keeps every command on the host and only
