@@ -228,19 +228,25 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, sameRuns));
+  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, nothing && treeChanged == 0, sameRuns));
   w.endObject();
   return true;
 }
 
 function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: DiagMatch, fixedT: Array<string>,
-  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, sameRuns: i32): string {
+  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, sameRuns: i32): string {
   if (first) return "first run";
   let c = cur.get("crash");
   let where = frameShort(c.get("first_user_frame"));
   if (noOp) {
     if (crash == "same") return "no change — your edit did not affect the crash (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
     return "no change — your edit did not change the result (" + cur.get("status").str() + ")" + streak(sameRuns);
+  }
+  // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
+  // "your edit did not help".
+  if (idle) {
+    if (crash == "same") return "no change — nothing changed since the last run (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
+    return "no change — nothing changed since the last run (" + cur.get("status").str() + ")" + streak(sameRuns);
   }
   let parts = new Array<string>(0);
   let sb = before.get("status").str(); let sa = cur.get("status").str();

@@ -1,4 +1,4 @@
-/* sbx-launch: applies a sandbox spec given on the command line, runs one
+/* sbx-launch: applies a sandbox spec given on the command line (or a pipe), runs one
  * command inside it and writes a JSON status report to a file descriptor.
  *
  * The launcher holds no policy. The TypeScript side (src/launcher/) decides
@@ -21,1145 +21,8 @@
  * after init is gone, so no pipes or sync protocol are needed.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/sched.h>
-#include <linux/seccomp.h>
-#include <net/if.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/personality.h>
-#include <sys/prctl.h>
-#include <poll.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "sbx.h"
 
-#define SBX_VERSION "0.1.0"
-/* Bumped whenever the spec flags or the report shape change; the TypeScript
- * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 2
-
-#define PREFIX "sbx-launch: "
-#define MAX_OPS 128
-#define MAX_ENV 256
-#define MAX_RLIMITS 16
-#define MAX_CGROUP_SETS 8
-#define MAX_STEPS 64
-#define MAX_BPF_INSNS 4096
-/* init exits with this when a setup step failed; the details are in the report. */
-#define EXIT_SETUP_FAILED 125
-
-extern char **environ;
-
-/* ---------------------------------------------------------------- helpers */
-
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-static void
-die(const char *fmt, ...)
-{
-  va_list ap;
-  fputs(PREFIX, stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  exit(EXIT_SETUP_FAILED);
-}
-
-static void
-die_with_error(const char *fmt, ...)
-{
-  int saved = errno;
-  va_list ap;
-  fputs(PREFIX, stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, ": %s\n", strerror(saved));
-  exit(EXIT_SETUP_FAILED);
-}
-
-static int64_t
-now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-  while (len > 0)
-    {
-      ssize_t n = write(fd, buf, len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return -1;
-      buf += n;
-      len -= (size_t)n;
-    }
-  return 0;
-}
-
-/* Writes a small string to a file, as needed for /proc/self/uid_map and
- * friends (one write(2), which those files require). Returns 0 or -1/errno. */
-static int
-write_file(const char *path, const char *content)
-{
-  int fd, r, saved;
-  do
-    fd = open(path, O_WRONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return -1;
-  r = write_all(fd, content, strlen(content));
-  saved = errno;
-  close(fd);
-  errno = saved;
-  return r;
-}
-
-static int
-parse_long(const char *s, long min, long max, long *out)
-{
-  char *end;
-  long v;
-  errno = 0;
-  v = strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-    return -1;
-  *out = v;
-  return 0;
-}
-
-/* ----------------------------------------------------------------- report */
-
-struct step
-{
-  char name[32];
-  int ok;
-  int64_t at_ns; /* since the launcher started: where setup time goes */
-  char detail[160];
-};
-
-/* Lives in one MAP_SHARED page set up before clone: written by init and the
- * command, read by the launcher once init has exited. */
-struct report
-{
-  int nsteps;
-  struct step steps[MAX_STEPS];
-  int failed;
-  char fail_step[32];
-  int fail_errno;
-  char fail_detail[256];
-  int exec_errno;
-  int64_t t_exec_ns;
-  int64_t t_exit_ns;
-  int have_status;
-  int wstatus;
-  struct rusage ru;
-};
-
-static struct report *rep;
-static int64_t t_start;
-
-static void
-record(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-record(const char *name, int ok, const char *fmt, ...)
-{
-  struct step *s;
-  va_list ap;
-  /* init and the command record concurrently into the shared page. */
-  int i = __atomic_fetch_add(&rep->nsteps, 1, __ATOMIC_RELAXED);
-  if (i >= MAX_STEPS)
-    return;
-  s = &rep->steps[i];
-  s->at_ns = now_ns() - t_start;
-  snprintf(s->name, sizeof s->name, "%s", name);
-  s->ok = ok;
-  va_start(ap, fmt);
-  vsnprintf(s->detail, sizeof s->detail, fmt, ap);
-  va_end(ap);
-}
-
-/* Records a failed setup step (with errno) and ends the calling process. */
-static void fail_step(const char *step, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-
-static void
-fail_step(const char *step, const char *fmt, ...)
-{
-  int saved = errno;
-  va_list ap;
-  int expected = 0;
-  if (__atomic_compare_exchange_n(&rep->failed, &expected, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-    {
-      rep->fail_errno = saved;
-      snprintf(rep->fail_step, sizeof rep->fail_step, "%s", step);
-      va_start(ap, fmt);
-      vsnprintf(rep->fail_detail, sizeof rep->fail_detail, fmt, ap);
-      va_end(ap);
-    }
-  _exit(EXIT_SETUP_FAILED);
-}
-
-/* ------------------------------------------------------------------- spec */
-
-enum op_kind
-{
-  OP_RO_BIND,
-  OP_BIND,
-  OP_SYMLINK,
-  OP_TMPFS,
-  OP_DEV,
-  OP_PROC,
-  OP_SYSFS,
-  OP_REMOUNT_RO,
-  OP_HIDE,
-  OP_DIR,
-};
-
-struct op
-{
-  enum op_kind kind;
-  const char *a; /* source / link target; NULL when unused */
-  const char *b; /* destination inside the sandbox */
-};
-
-struct rlim
-{
-  const char *name;
-  int resource;
-  rlim_t value;
-};
-
-struct cgroup_set
-{
-  const char *file;
-  const char *value;
-};
-
-struct spec
-{
-  int status_fd;
-  int seccomp_fd;
-  unsigned long ns_flags;
-  long uid, gid;
-  const char *hostname;
-  struct op ops[MAX_OPS];
-  int nops;
-  const char *chdir_path;
-  char *env[MAX_ENV + 1];
-  int nenv;
-  int env_set;
-  struct rlim rlimits[MAX_RLIMITS];
-  int nrlimits;
-  int no_aslr, no_new_privs, setsid, loopback, ro_root, drop_caps;
-  long pid_max;
-  long timeout_ms;
-  const char *cgroup;
-  struct cgroup_set cgroup_sets[MAX_CGROUP_SETS];
-  int ncgroup_sets;
-  const char *cgroup_reason;
-  char **argv;
-  struct sock_filter *bpf;
-  unsigned short bpf_len;
-};
-
-static const struct
-{
-  const char *name;
-  int resource;
-} rlimit_names[] = {
-  { "CPU", RLIMIT_CPU },       { "NOFILE", RLIMIT_NOFILE }, { "FSIZE", RLIMIT_FSIZE },
-  { "NPROC", RLIMIT_NPROC },   { "CORE", RLIMIT_CORE },     { "AS", RLIMIT_AS },
-  { "DATA", RLIMIT_DATA },     { "STACK", RLIMIT_STACK },   { "MEMLOCK", RLIMIT_MEMLOCK },
-  { "MSGQUEUE", RLIMIT_MSGQUEUE },
-};
-
-static const struct
-{
-  const char *flag;
-  const char *step;
-  unsigned long clone_flag;
-} ns_names[] = {
-  { "--unshare-user", "userns", CLONE_NEWUSER }, { "--unshare-pid", "pidns", CLONE_NEWPID },
-  { "--unshare-mount", "mntns", CLONE_NEWNS },   { "--unshare-net", "netns", CLONE_NEWNET },
-  { "--unshare-uts", "utsns", CLONE_NEWUTS },    { "--unshare-ipc", "ipcns", CLONE_NEWIPC },
-  { "--unshare-cgroup", "cgroupns", CLONE_NEWCGROUP },
-};
-
-static void
-usage(void)
-{
-  fputs("usage: sbx-launch --version\n"
-        "       sbx-launch [SPEC...] -- COMMAND [ARG...]\n"
-        "SPEC is produced by sbx (src/launcher/spec.ts); it is not meant to be written by hand.\n",
-        stderr);
-  exit(2);
-}
-
-static void
-add_op(struct spec *s, enum op_kind kind, const char *a, const char *b)
-{
-  if (s->nops >= MAX_OPS)
-    die("too many mount operations (max %d)", MAX_OPS);
-  if (b[0] != '/')
-    die("destination must be absolute: %s", b);
-  s->ops[s->nops].kind = kind;
-  s->ops[s->nops].a = a;
-  s->ops[s->nops].b = b;
-  s->nops++;
-}
-
-static int
-parse_fd(const char *s)
-{
-  long v;
-  if (parse_long(s, 0, INT_MAX, &v) < 0)
-    die("bad file descriptor: %s", s);
-  if (fcntl((int)v, F_SETFD, FD_CLOEXEC) < 0)
-    die_with_error("fd %ld", v);
-  return (int)v;
-}
-
-static void
-parse_spec(struct spec *s, int argc, char **argv)
-{
-  int i;
-  size_t k;
-  memset(s, 0, sizeof *s);
-  s->status_fd = -1;
-  s->seccomp_fd = -1;
-  s->uid = -1;
-  s->gid = -1;
-
-/* An expression, so that "NEED(1), x = argv[++i];" reads as one statement. */
-#define NEED(n) ((i + (n) >= argc) ? die("%s needs %d argument(s)", a, (n)) : (void)0)
-
-  for (i = 1; i < argc; i++)
-    {
-      const char *a = argv[i];
-      int matched = 0;
-      long v;
-      if (strcmp(a, "--") == 0)
-        {
-          s->argv = &argv[i + 1];
-          break;
-        }
-      for (k = 0; k < sizeof ns_names / sizeof ns_names[0]; k++)
-        if (strcmp(a, ns_names[k].flag) == 0)
-          {
-            s->ns_flags |= ns_names[k].clone_flag;
-            matched = 1;
-          }
-      if (matched)
-        continue;
-      if (strcmp(a, "--status-fd") == 0)
-        NEED(1), s->status_fd = parse_fd(argv[++i]);
-      else if (strcmp(a, "--seccomp-fd") == 0)
-        NEED(1), s->seccomp_fd = parse_fd(argv[++i]);
-      else if (strcmp(a, "--uid") == 0 || strcmp(a, "--gid") == 0)
-        {
-          NEED(1);
-          if (parse_long(argv[++i], 0, 65533, &v) < 0)
-            die("%s: bad id %s", a, argv[i]);
-          if (a[2] == 'u')
-            s->uid = v;
-          else
-            s->gid = v;
-        }
-      else if (strcmp(a, "--hostname") == 0)
-        NEED(1), s->hostname = argv[++i];
-      else if (strcmp(a, "--ro-bind") == 0)
-        NEED(2), add_op(s, OP_RO_BIND, argv[i + 1], argv[i + 2]), i += 2;
-      else if (strcmp(a, "--bind") == 0)
-        NEED(2), add_op(s, OP_BIND, argv[i + 1], argv[i + 2]), i += 2;
-      else if (strcmp(a, "--symlink") == 0)
-        NEED(2), add_op(s, OP_SYMLINK, argv[i + 1], argv[i + 2]), i += 2;
-      else if (strcmp(a, "--tmpfs") == 0)
-        NEED(1), add_op(s, OP_TMPFS, NULL, argv[++i]);
-      else if (strcmp(a, "--dev") == 0)
-        NEED(1), add_op(s, OP_DEV, NULL, argv[++i]);
-      else if (strcmp(a, "--proc") == 0)
-        NEED(1), add_op(s, OP_PROC, NULL, argv[++i]);
-      else if (strcmp(a, "--sysfs") == 0)
-        NEED(1), add_op(s, OP_SYSFS, NULL, argv[++i]);
-      else if (strcmp(a, "--remount-ro") == 0)
-        NEED(1), add_op(s, OP_REMOUNT_RO, NULL, argv[++i]);
-      else if (strcmp(a, "--hide") == 0)
-        NEED(1), add_op(s, OP_HIDE, NULL, argv[++i]);
-      else if (strcmp(a, "--dir") == 0)
-        NEED(1), add_op(s, OP_DIR, NULL, argv[++i]);
-      else if (strcmp(a, "--chdir") == 0)
-        NEED(1), s->chdir_path = argv[++i];
-      else if (strcmp(a, "--setenv") == 0)
-        {
-          size_t n;
-          char *kv;
-          NEED(2);
-          if (s->nenv >= MAX_ENV)
-            die("too many environment variables (max %d)", MAX_ENV);
-          if (argv[i + 1][0] == '\0' || strchr(argv[i + 1], '=') != NULL)
-            die("bad environment variable name: %s", argv[i + 1]);
-          n = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
-          kv = malloc(n);
-          if (kv == NULL)
-            die("out of memory");
-          snprintf(kv, n, "%s=%s", argv[i + 1], argv[i + 2]);
-          s->env[s->nenv++] = kv;
-          s->env_set = 1;
-          i += 2;
-        }
-      else if (strcmp(a, "--clearenv") == 0)
-        s->env_set = 1;
-      else if (strcmp(a, "--rlimit") == 0)
-        {
-          struct rlim *r;
-          int found = -1;
-          NEED(2);
-          if (s->nrlimits >= MAX_RLIMITS)
-            die("too many rlimits");
-          for (k = 0; k < sizeof rlimit_names / sizeof rlimit_names[0]; k++)
-            if (strcmp(argv[i + 1], rlimit_names[k].name) == 0)
-              found = (int)k;
-          if (found < 0)
-            die("unknown rlimit: %s", argv[i + 1]);
-          r = &s->rlimits[s->nrlimits++];
-          r->name = rlimit_names[found].name;
-          r->resource = rlimit_names[found].resource;
-          if (strcmp(argv[i + 2], "inf") == 0)
-            r->value = RLIM_INFINITY;
-          else if (parse_long(argv[i + 2], 0, LONG_MAX, &v) == 0)
-            r->value = (rlim_t)v;
-          else
-            die("bad rlimit value: %s", argv[i + 2]);
-          i += 2;
-        }
-      else if (strcmp(a, "--no-aslr") == 0)
-        s->no_aslr = 1;
-      else if (strcmp(a, "--no-new-privs") == 0)
-        s->no_new_privs = 1;
-      else if (strcmp(a, "--setsid") == 0)
-        s->setsid = 1;
-      else if (strcmp(a, "--loopback") == 0)
-        s->loopback = 1;
-      else if (strcmp(a, "--ro-root") == 0)
-        s->ro_root = 1;
-      else if (strcmp(a, "--drop-caps") == 0)
-        s->drop_caps = 1;
-      else if (strcmp(a, "--pid-max") == 0)
-        {
-          NEED(1);
-          if (parse_long(argv[++i], 301, 4194304, &s->pid_max) < 0)
-            die("bad --pid-max: %s (301..4194304)", argv[i]);
-        }
-      else if (strcmp(a, "--timeout-ms") == 0)
-        {
-          NEED(1);
-          if (parse_long(argv[++i], 1, LONG_MAX / 1000000, &s->timeout_ms) < 0)
-            die("bad --timeout-ms: %s", argv[i]);
-        }
-      else if (strcmp(a, "--cgroup") == 0)
-        NEED(1), s->cgroup = argv[++i];
-      else if (strcmp(a, "--cgroup-set") == 0)
-        {
-          NEED(2);
-          if (s->ncgroup_sets >= MAX_CGROUP_SETS)
-            die("too many --cgroup-set");
-          if (strchr(argv[i + 1], '/') != NULL)
-            die("bad cgroup file: %s", argv[i + 1]);
-          s->cgroup_sets[s->ncgroup_sets].file = argv[i + 1];
-          s->cgroup_sets[s->ncgroup_sets].value = argv[i + 2];
-          s->ncgroup_sets++;
-          i += 2;
-        }
-      else if (strcmp(a, "--cgroup-skip") == 0)
-        NEED(1), s->cgroup_reason = argv[++i];
-      else
-        die("unknown option: %s", a);
-    }
-#undef NEED
-
-  /* Reject bad combinations before acting on anything. */
-  if (s->argv == NULL || s->argv[0] == NULL)
-    usage();
-  if (s->status_fd < 0)
-    die("--status-fd is required");
-  if (s->nops > 0 && !(s->ns_flags & CLONE_NEWNS))
-    die("mount operations need --unshare-mount");
-  if (!(s->ns_flags & CLONE_NEWUSER))
-    die("--unshare-user is required (sbx-launch never uses host privileges)");
-  /* init must be pid 1 of its own pid namespace: that is what makes its
-   * final kill(-1) reach the sandbox and nothing else. */
-  if (!(s->ns_flags & CLONE_NEWPID))
-    die("--unshare-pid is required (init must be pid 1 of the sandbox)");
-  for (i = 0; i < s->nops; i++)
-    {
-      if (s->ops[i].kind == OP_SYSFS && !(s->ns_flags & CLONE_NEWNET))
-        die("--sysfs needs --unshare-net (use --ro-bind /sys /sys with the host network)");
-    }
-  if (s->ro_root && !(s->ns_flags & CLONE_NEWNS))
-    die("--ro-root needs --unshare-mount");
-  if (s->hostname && !(s->ns_flags & CLONE_NEWUTS))
-    die("--hostname needs --unshare-uts");
-  if (s->loopback && !(s->ns_flags & CLONE_NEWNET))
-    die("--loopback needs --unshare-net");
-  if (s->ncgroup_sets > 0 && s->cgroup == NULL)
-    die("--cgroup-set needs --cgroup");
-  s->env[s->nenv] = NULL;
-}
-
-/* Reads the classic BPF program (struct sock_filter[]) until EOF, like
- * bwrap --seccomp FD. It is installed later, in the command process. */
-static void
-read_seccomp(struct spec *s)
-{
-  size_t cap = MAX_BPF_INSNS * sizeof(struct sock_filter) + 1;
-  size_t len = 0;
-  char *buf;
-  if (s->seccomp_fd < 0)
-    return;
-  buf = malloc(cap);
-  if (buf == NULL)
-    die("out of memory");
-  /* A regular file (sbx passes one it keeps open across runs) is read from
-   * offset 0 with pread, so that the shared file offset does not matter; a
-   * pipe falls back to read. */
-  for (int use_read = 0;;)
-    {
-      ssize_t n = use_read ? read(s->seccomp_fd, buf + len, cap - len)
-                           : pread(s->seccomp_fd, buf + len, cap - len, (off_t)len);
-      if (n < 0 && errno == ESPIPE && !use_read)
-        {
-          use_read = 1;
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        die_with_error("reading the seccomp program");
-      if (n == 0)
-        break;
-      len += (size_t)n;
-      if (len == cap)
-        die("seccomp program too long (max %d instructions)", MAX_BPF_INSNS);
-    }
-  close(s->seccomp_fd);
-  if (len == 0 || len % sizeof(struct sock_filter) != 0)
-    die("seccomp program has a bad length: %zu bytes", len);
-  s->bpf = (struct sock_filter *)buf;
-  s->bpf_len = (unsigned short)(len / sizeof(struct sock_filter));
-}
-
-/* ------------------------------------------------------------- init steps */
-
-static long outer_uid, outer_gid;
-
-static void
-step_id_maps(const struct spec *s)
-{
-  char map[64];
-  long uid = s->uid >= 0 ? s->uid : outer_uid;
-  long gid = s->gid >= 0 ? s->gid : outer_gid;
-  /* An unprivileged process may map exactly its own ids, and only after it
-   * gave up setgroups(2) for good. */
-  if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-    fail_step("userns", "writing /proc/self/setgroups");
-  snprintf(map, sizeof map, "%ld %ld 1\n", uid, outer_uid);
-  if (write_file("/proc/self/uid_map", map) < 0)
-    fail_step("userns", "writing uid_map \"%ld %ld 1\"", uid, outer_uid);
-  snprintf(map, sizeof map, "%ld %ld 1\n", gid, outer_gid);
-  if (write_file("/proc/self/gid_map", map) < 0)
-    fail_step("userns", "writing gid_map \"%ld %ld 1\"", gid, outer_gid);
-  record("userns", 1, "uid %ld gid %ld mapped to %ld:%ld, setgroups denied", uid, gid, outer_uid,
-         outer_gid);
-}
-
-static int
-mkdir_p(char *path, mode_t mode)
-{
-  char *p;
-  for (p = path + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir(path, mode) < 0 && errno != EEXIST)
-          {
-            *p = '/';
-            return -1;
-          }
-        *p = '/';
-      }
-  if (mkdir(path, mode) < 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}
-
-/* Creates a mount point of the right type (dir or empty file) at dst. */
-static int
-make_mount_point(char *dst, int is_dir)
-{
-  char *slash;
-  int fd;
-  if (is_dir)
-    return mkdir_p(dst, 0755);
-  slash = strrchr(dst, '/');
-  if (slash != NULL && slash != dst)
-    {
-      *slash = '\0';
-      if (mkdir_p(dst, 0755) < 0)
-        {
-          *slash = '/';
-          return -1;
-        }
-      *slash = '/';
-    }
-  fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
-  if (fd < 0 && errno == EEXIST)
-    return 0;
-  if (fd < 0)
-    return -1;
-  close(fd);
-  return 0;
-}
-
-static int mount_setattr_missing;
-
-/* Sets attributes on a mount (and, with recursive, every mount below it).
- * mount_setattr(2) handles locked flags and submounts in one call; older
- * kernels get a remount of the top mount that repeats its current flags,
- * since the kernel refuses to clear locked flags inside a user namespace. */
-static int
-set_mount_attrs(const char *path, unsigned long long attrs, int recursive)
-{
-  struct mount_attr ma;
-  struct statvfs sv;
-  unsigned long ms = MS_REMOUNT | MS_BIND;
-  if (!mount_setattr_missing)
-    {
-      memset(&ma, 0, sizeof ma);
-      ma.attr_set = attrs;
-      if (syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &ma, sizeof ma)
-          == 0)
-        return 0;
-      if (errno != ENOSYS)
-        return -1;
-      mount_setattr_missing = 1;
-    }
-  /* statvfs's ST_* bits equal the MS_* ones for these flags. */
-  if (statvfs(path, &sv) == 0)
-    ms |= sv.f_flag & (ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_NOATIME | ST_NODIRATIME | ST_RELATIME | ST_RDONLY);
-  if (attrs & MOUNT_ATTR_RDONLY)
-    ms |= MS_RDONLY;
-  if (attrs & MOUNT_ATTR_NOSUID)
-    ms |= MS_NOSUID;
-  if (attrs & MOUNT_ATTR_NODEV)
-    ms |= MS_NODEV;
-  if (attrs & MOUNT_ATTR_NOEXEC)
-    ms |= MS_NOEXEC;
-  return mount(NULL, path, NULL, ms, NULL);
-}
-
-/* snprintf for paths: a path that does not fit fails the step instead of
- * being silently cut short. */
-static void xpath(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-xpath(char *out, size_t n, const char *fmt, ...)
-{
-  va_list ap;
-  int r;
-  va_start(ap, fmt);
-  r = vsnprintf(out, n, fmt, ap);
-  va_end(ap);
-  if (r < 0 || (size_t)r >= n)
-    {
-      errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", out);
-    }
-}
-
-static void
-join(char *out, size_t n, const char *root, const char *path)
-{
-  if (snprintf(out, n, "%s%s", root, path) >= (int)n)
-    {
-      errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", path);
-    }
-}
-
-static void
-op_bind(const struct op *op, int ro)
-{
-  char src[PATH_MAX], dst[PATH_MAX];
-  struct stat st;
-  join(src, sizeof src, "/oldroot", op->a);
-  join(dst, sizeof dst, "/newroot", op->b);
-  if (stat(src, &st) < 0)
-    fail_step("bind", "%s", op->a);
-  if (make_mount_point(dst, S_ISDIR(st.st_mode)) < 0)
-    fail_step("bind", "creating mount point %s", op->b);
-  if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0)
-    fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
-  if (set_mount_attrs(dst, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
-      < 0)
-    fail_step("bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
-}
-
-static void
-op_symlink(const struct op *op)
-{
-  char dst[PATH_MAX];
-  join(dst, sizeof dst, "/newroot", op->b);
-  if (symlink(op->a, dst) < 0 && errno != EEXIST)
-    fail_step("symlink", "%s -> %s", op->b, op->a);
-}
-
-static void
-op_tmpfs(const char *dst, const char *opts, unsigned long flags)
-{
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", dst);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("tmpfs", "creating %s", dst);
-  if (mount("tmpfs", p, "tmpfs", flags, opts) < 0)
-    fail_step("tmpfs", "mounting a tmpfs on %s", dst);
-}
-
-static void
-op_dev(const struct op *op)
-{
-  static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
-  static const char *const links[][2] = {
-    { "/proc/self/fd", "fd" },     { "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
-    { "/proc/self/fd/2", "stderr" }, { "pts/ptmx", "ptmx" },       { "/proc/kcore", "core" },
-  };
-  char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX];
-  size_t k;
-  join(dev, sizeof dev, "/newroot", op->b);
-  if (mkdir_p(dev, 0755) < 0)
-    fail_step("dev", "creating %s", op->b);
-  if (mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
-    fail_step("dev", "mounting a tmpfs on %s", op->b);
-  /* Device nodes cannot be created in a user namespace: bind the host's. */
-  for (k = 0; k < sizeof nodes / sizeof nodes[0]; k++)
-    {
-      xpath(src, sizeof src, "/oldroot/dev/%s", nodes[k]);
-      xpath(p, sizeof p, "%s/%s", dev, nodes[k]);
-      if (make_mount_point(p, 0) < 0)
-        fail_step("dev", "creating %s/%s", op->b, nodes[k]);
-      if (mount(src, p, NULL, MS_BIND, NULL) < 0)
-        fail_step("dev", "binding /dev/%s", nodes[k]);
-    }
-  for (k = 0; k < sizeof links / sizeof links[0]; k++)
-    {
-      if (strcmp(links[k][1], "core") == 0)
-        continue;
-      xpath(p, sizeof p, "%s/%s", dev, links[k][1]);
-      if (symlink(links[k][0], p) < 0)
-        fail_step("dev", "linking %s/%s", op->b, links[k][1]);
-    }
-  xpath(p, sizeof p, "%s/pts", dev);
-  if (mkdir(p, 0755) < 0
-      || mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
-             < 0)
-    fail_step("dev", "mounting devpts on %s/pts", op->b);
-  xpath(p, sizeof p, "%s/shm", dev);
-  if (mkdir(p, 01777) < 0 || mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0)
-    fail_step("dev", "mounting a tmpfs on %s/shm", op->b);
-  record("dev", 1, "%s: null zero full random urandom tty, pts, shm, fd links", op->b);
-}
-
-static void
-op_proc(const struct op *op, const struct spec *s)
-{
-  char p[PATH_MAX], q[PATH_MAX], val[32];
-  join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("proc", "creating %s", op->b);
-  /* The kernel refuses a fresh proc in a user namespace when the host's
-   * /proc has parts hidden by over-mounts (as in many containers). */
-  if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-    fail_step("proc", "mounting a fresh /proc");
-  record("proc", 1, "fresh /proc for the new pid namespace");
-  if (s->pid_max)
-    {
-      /* Since Linux 6.14 pid_max is per pid namespace and caps how many
-       * processes the sandbox can hold, whatever the uid (RLIMIT_NPROC does
-       * not bind a sandbox run by host root). Written before /proc/sys is
-       * made read-only. */
-      xpath(q, sizeof q, "%s/sys/kernel/pid_max", p);
-      xpath(val, sizeof val, "%ld", s->pid_max);
-      if (write_file(q, val) == 0)
-        record("pid_max", 1, "%ld", s->pid_max);
-      else
-        record("pid_max", 0, "not per-namespace on this kernel (%s)", strerror(errno));
-    }
-}
-
-static void
-op_sysfs(const struct op *op)
-{
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("sysfs", "creating %s", op->b);
-  if (mount("sysfs", p, "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-    fail_step("sysfs", "mounting a read-only sysfs on %s", op->b);
-}
-
-static int nmasked, nmask_failed;
-
-static void
-op_remount_ro(const struct op *op)
-{
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", op->b);
-  if (access(p, F_OK) < 0)
-    return; /* nothing to protect */
-  if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0
-      || set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
-    {
-      nmask_failed++;
-      record("mask", 0, "%s: %s", op->b, strerror(errno));
-      return;
-    }
-  nmasked++;
-}
-
-/* Hides a path behind an empty, mode-000 stand-in: even a sandbox user that
- * owns the original (host root's files map to it when root runs sbx) gets
- * EACCES, since it holds no CAP_DAC_OVERRIDE. */
-static void
-op_hide(const struct op *op)
-{
-  char p[PATH_MAX];
-  struct stat st;
-  int r;
-  join(p, sizeof p, "/newroot", op->b);
-  if (lstat(p, &st) < 0 || S_ISLNK(st.st_mode))
-    return;
-  if (S_ISDIR(st.st_mode))
-    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=000");
-  else
-    r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
-  if (r < 0)
-    {
-      nmask_failed++;
-      record("mask", 0, "%s: %s", op->b, strerror(errno));
-      return;
-    }
-  nmasked++;
-}
-
-static void
-op_dir(const struct op *op)
-{
-  char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", op->b);
-  if (mkdir_p(p, 0755) < 0)
-    fail_step("dir", "creating %s", op->b);
-}
-
-/* Builds the new root as bwrap does: a tmpfs becomes / with the host root
- * under /oldroot, so sources (even ones under the host's /tmp) stay reachable
- * while the new tree is assembled under /newroot; then the host root is
- * detached and /newroot pivoted to /. */
-static void
-step_root(const struct spec *s)
-{
-  int i;
-  /* Nothing we mount may propagate back to the host. */
-  if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-    fail_step("mntns", "making / a slave mount");
-  record("mntns", 1, "private mount namespace, no propagation to the host");
-  if (mount("tmpfs", "/tmp", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755") < 0)
-    fail_step("root", "mounting the staging tmpfs on /tmp");
-  if (chdir("/tmp") < 0 || mkdir("newroot", 0755) < 0 || mkdir("oldroot", 0755) < 0)
-    fail_step("root", "preparing the staging tmpfs");
-  if (syscall(SYS_pivot_root, ".", "oldroot") < 0)
-    fail_step("pivot_root", "pivot_root to the staging tmpfs");
-  if (chdir("/") < 0)
-    fail_step("root", "chdir /");
-  if (mount("tmpfs", "/newroot", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755") < 0)
-    fail_step("root", "mounting the root tmpfs");
-  {
-    /* The stand-in that --hide binds over files. */
-    int fd = open("/.sbx-void", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
-    if (fd < 0 || fchmod(fd, 0) < 0)
-      fail_step("root", "creating the stand-in for hidden files");
-    close(fd);
-  }
-
-  for (i = 0; i < s->nops; i++)
-    {
-      const struct op *op = &s->ops[i];
-      switch (op->kind)
-        {
-        case OP_RO_BIND: op_bind(op, 1); break;
-        case OP_BIND: op_bind(op, 0); break;
-        case OP_SYMLINK: op_symlink(op); break;
-        case OP_TMPFS: op_tmpfs(op->b, "mode=1777", MS_NOSUID | MS_NODEV); break;
-        case OP_DEV: op_dev(op); break;
-        case OP_PROC: op_proc(op, s); break;
-        case OP_SYSFS: op_sysfs(op); break;
-        case OP_REMOUNT_RO: op_remount_ro(op); break;
-        case OP_HIDE: op_hide(op); break;
-        case OP_DIR: op_dir(op); break;
-        }
-    }
-  if (nmasked + nmask_failed > 0)
-    record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked,
-           nmask_failed);
-
-  /* Pivot into the new root with the staging tmpfs (and the host root below
-   * it) stacked at /.sbx-old, then detach that whole tree in one lazy
-   * unmount: nothing of the host's mount tree stays reachable. One detach,
-   * not two: each costs an RCU grace period. */
-  if (mkdir("/newroot/.sbx-old", 0700) < 0 || chdir("/newroot") < 0)
-    fail_step("pivot_root", "preparing /newroot");
-  if (syscall(SYS_pivot_root, ".", ".sbx-old") < 0)
-    fail_step("pivot_root", "pivot_root to the new root");
-  if (umount2("/.sbx-old", MNT_DETACH) < 0)
-    fail_step("pivot_root", "detaching the host root");
-  if (rmdir("/.sbx-old") < 0 || chdir("/") < 0)
-    fail_step("pivot_root", "removing /.sbx-old");
-  record("pivot_root", 1, "host root detached");
-
-  if (s->ro_root)
-    {
-      /* Last, after every mount point was created. Only the root mount: the
-       * binds below carry their own flags (/work and /tmp stay writable). */
-      if (set_mount_attrs("/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0) < 0)
-        fail_step("ro_root", "remounting / read-only");
-      record("ro_root", 1, "/ read-only");
-    }
-}
-
-static void
-step_hostname(const struct spec *s)
-{
-  if (s->hostname == NULL)
-    return;
-  if (sethostname(s->hostname, strlen(s->hostname)) < 0)
-    fail_step("hostname", "sethostname %s", s->hostname);
-  if (setdomainname("", 0) < 0)
-    fail_step("hostname", "setdomainname");
-  record("hostname", 1, "%s", s->hostname);
-}
-
-/* Brings lo up with one raw RTM_NEWLINK (no libnl, no ip(8)). */
-static void
-step_loopback(const struct spec *s)
-{
-  struct
-  {
-    struct nlmsghdr nh;
-    struct ifinfomsg ifi;
-  } req;
-  struct sockaddr_nl sa;
-  char buf[512];
-  struct nlmsghdr *nh;
-  ssize_t n;
-  int fd;
-  if (!s->loopback)
-    return;
-  fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-  if (fd < 0)
-    fail_step("loopback", "opening a netlink socket");
-  memset(&req, 0, sizeof req);
-  req.nh.nlmsg_len = sizeof req;
-  req.nh.nlmsg_type = RTM_NEWLINK;
-  req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  req.nh.nlmsg_seq = 1;
-  req.ifi.ifi_family = AF_UNSPEC;
-  req.ifi.ifi_index = 1; /* lo is always ifindex 1 in a fresh network namespace */
-  req.ifi.ifi_flags = IFF_UP;
-  req.ifi.ifi_change = IFF_UP;
-  memset(&sa, 0, sizeof sa);
-  sa.nl_family = AF_NETLINK;
-  if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&sa, sizeof sa) < 0)
-    fail_step("loopback", "sending RTM_NEWLINK");
-  do
-    n = recv(fd, buf, sizeof buf, 0);
-  while (n < 0 && errno == EINTR);
-  if (n < (ssize_t)sizeof(struct nlmsghdr))
-    fail_step("loopback", "reading the netlink ack");
-  nh = (struct nlmsghdr *)(void *)buf;
-  if (nh->nlmsg_type == NLMSG_ERROR)
-    {
-      struct nlmsgerr *e = NLMSG_DATA(nh);
-      if (e->error != 0)
-        {
-          errno = -e->error;
-          fail_step("loopback", "RTM_NEWLINK lo up");
-        }
-    }
-  close(fd);
-  record("loopback", 1, "lo up");
-}
-
-/* ---------------------------------------------------------- command steps */
-
-static void
-cmd_rlimits(const struct spec *s)
-{
-  int i;
-  for (i = 0; i < s->nrlimits; i++)
-    {
-      const struct rlim *r = &s->rlimits[i];
-      struct rlimit cur, want;
-      char name[32];
-      snprintf(name, sizeof name, "rlimit_%s", r->name);
-      if (getrlimit(r->resource, &cur) < 0)
-        {
-          record(name, 0, "getrlimit: %s", strerror(errno));
-          continue;
-        }
-      want.rlim_cur = want.rlim_max = r->value;
-      /* Lowering is always allowed; a value above the hard limit we were given
-       * is clamped to it rather than failing the run. */
-      if (cur.rlim_max != RLIM_INFINITY && (r->value == RLIM_INFINITY || r->value > cur.rlim_max))
-        want.rlim_cur = want.rlim_max = cur.rlim_max;
-      if (setrlimit(r->resource, &want) < 0)
-        record(name, 0, "setrlimit: %s", strerror(errno));
-      else if (want.rlim_cur == RLIM_INFINITY)
-        record(name, 1, "inf");
-      else
-        record(name, 1, "%llu", (unsigned long long)want.rlim_cur);
-    }
-}
-
-static void
-cmd_drop_caps(const struct spec *s)
-{
-  struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-  struct __user_cap_data_struct data[2];
-  if (!s->drop_caps)
-    return;
-  memset(data, 0, sizeof data);
-  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-    fail_step("caps", "clearing ambient capabilities");
-  if (syscall(SYS_capset, &hdr, data) < 0)
-    fail_step("caps", "capset to empty");
-  record("caps", 1, "effective, permitted and inheritable sets empty");
-}
-
-static void
-close_fds_range(unsigned int first, unsigned int last)
-{
-  if (first > last || syscall(SYS_close_range, first, last, 0) == 0)
-    return;
-  for (unsigned int fd = first; fd < 1024 && fd <= last; fd++)
-    close((int)fd);
-}
-
-/* The command process. Forked by init as soon as init exists, it applies its
- * own, per-process steps while init builds the mount tree, then waits for
- * init's go and execs: the two halves of the setup overlap.
- *
- * Ordering: no_new_privs before seccomp (the kernel demands it of an
- * unprivileged filter); seccomp after every step that needs a call it denies
- * (personality); after it only read(2) of the go pipe, chdir(2) and execve(2). */
-static void __attribute__((noreturn))
-run_command(const struct spec *s, int go_fd)
-{
-  sigset_t none;
-  const char *dir = s->chdir_path ? s->chdir_path : "/";
-  char go = 0;
-  ssize_t n;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  signal(SIGPIPE, SIG_DFL);
-
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-    fail_step("pdeathsig", "PR_SET_PDEATHSIG");
-  if (s->setsid)
-    {
-      /* A new session has no controlling terminal: TIOCSTI cannot push
-       * keystrokes into the caller's terminal. */
-      if (setsid() < 0)
-        fail_step("setsid", "setsid");
-      record("setsid", 1, "new session, no controlling terminal");
-    }
-  umask(022);
-  cmd_rlimits(s);
-  if (s->no_aslr)
-    {
-      if (personality(ADDR_NO_RANDOMIZE) < 0)
-        fail_step("no_aslr", "personality(ADDR_NO_RANDOMIZE)");
-      record("no_aslr", 1, "ADDR_NO_RANDOMIZE");
-    }
-  if (s->env_set)
-    {
-      environ = (char **)s->env;
-      record("env", 1, "%d variable(s), host environment dropped", s->nenv);
-    }
-  /* lo is brought up here, in parallel with init's mount work, while this
-   * process still holds CAP_NET_ADMIN over the new network namespace. */
-  step_loopback(s);
-  cmd_drop_caps(s);
-  if (s->no_new_privs)
-    {
-      if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-        fail_step("no_new_privs", "PR_SET_NO_NEW_PRIVS");
-      record("no_new_privs", 1, "set");
-    }
-  /* Nothing of the launcher's reaches the command but stdio (the go pipe is
-   * close-on-exec). */
-  if (go_fd > 3)
-    close_fds_range(3, (unsigned int)go_fd - 1);
-  close_fds_range((unsigned int)go_fd + 1, ~0U);
-  if (s->bpf != NULL)
-    {
-      struct sock_fprog prog = { s->bpf_len, s->bpf };
-      if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-        fail_step("seccomp", "installing the seccomp filter (%u instructions)", s->bpf_len);
-      record("seccomp", 1, "%u instructions", s->bpf_len);
-    }
-  do
-    n = read(go_fd, &go, 1);
-  while (n < 0 && errno == EINTR);
-  if (n != 1)
-    _exit(EXIT_SETUP_FAILED); /* init failed and recorded why */
-  if (chdir(dir) < 0)
-    fail_step("chdir", "%s", dir);
-  rep->t_exec_ns = now_ns();
-  /* execvp searches the PATH of environ, which is now the sandbox's. */
-  execvp(s->argv[0], s->argv);
-  rep->exec_errno = errno;
-  _exit(127);
-}
-
-/* Written by init once the command and everything it left behind are gone;
- * the launcher polls the read end. Its EOF also means init died. */
 static int done_pipe[2] = { -1, -1 };
 
 /* pid 1 of the sandbox. */
@@ -1173,6 +36,9 @@ run_init(const struct spec *s)
   int go[2];
   close(s->status_fd);
   close(done_pipe[0]);
+  /* Mapped ids are taken before the command is forked, so that it inherits them. */
+  if (s->map_uid >= 0)
+    step_mapped_ids(s);
   if (pipe2(go, O_CLOEXEC) < 0)
     fail_step("fork", "pipe2");
   child = fork();
@@ -1190,7 +56,7 @@ run_init(const struct spec *s)
   close(1);
   close(2);
 
-  if (s->ns_flags & CLONE_NEWUSER)
+  if ((s->ns_flags & CLONE_NEWUSER) && s->map_uid < 0)
     step_id_maps(s);
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
@@ -1236,69 +102,6 @@ run_init(const struct spec *s)
   _exit(0);
 }
 
-/* --------------------------------------------------------------- launcher */
-
-static int cgroup_fd = -1;
-static char cgroup_path[PATH_MAX];
-
-static void
-step_cgroup(const struct spec *s)
-{
-  int i;
-  if (s->cgroup == NULL)
-    {
-      record("cgroup", 0, "%s", s->cgroup_reason ? s->cgroup_reason : "not requested");
-      return;
-    }
-  snprintf(cgroup_path, sizeof cgroup_path, "%s", s->cgroup);
-  if (mkdir(cgroup_path, 0755) < 0)
-    {
-      record("cgroup", 0, "mkdir %s: %s", cgroup_path, strerror(errno));
-      cgroup_path[0] = '\0';
-      return;
-    }
-  for (i = 0; i < s->ncgroup_sets; i++)
-    {
-      char p[PATH_MAX + 64];
-      snprintf(p, sizeof p, "%s/%s", cgroup_path, s->cgroup_sets[i].file);
-      if (write_file(p, s->cgroup_sets[i].value) < 0)
-        {
-          record("cgroup", 0, "writing %s: %s", s->cgroup_sets[i].file, strerror(errno));
-          rmdir(cgroup_path);
-          cgroup_path[0] = '\0';
-          return;
-        }
-    }
-  cgroup_fd = open(cgroup_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (cgroup_fd < 0)
-    {
-      record("cgroup", 0, "open %s: %s", cgroup_path, strerror(errno));
-      rmdir(cgroup_path);
-      cgroup_path[0] = '\0';
-      return;
-    }
-}
-
-static long
-cgroup_oom_kills(void)
-{
-  char p[PATH_MAX + 32], buf[1024];
-  const char *k;
-  ssize_t n;
-  int fd;
-  snprintf(p, sizeof p, "%s/memory.events", cgroup_path);
-  fd = open(p, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0)
-    return 0;
-  buf[n] = '\0';
-  k = strstr(buf, "oom_kill ");
-  return k ? strtol(k + 9, NULL, 10) : 0;
-}
-
 /* Clones init into the requested namespaces (and cgroup, atomically, with
  * CLONE_INTO_CGROUP). Returns the pid in the parent, 0 in init. */
 static pid_t
@@ -1333,126 +136,69 @@ clone_init(const struct spec *s)
   return (pid_t)r;
 }
 
-/* -------------------------------------------------------------- JSON out */
-
-struct buf
+struct supervision
 {
-  char *p;
-  size_t len, cap;
+  int timed_out, interrupted, reported, init_reaped, init_status;
 };
 
+/* The launcher's wait: for init's "done" (or its death: EOF on the pipe), a
+ * signal (SIGTERM/SIGINT/SIGHUP kill the sandbox), or the deadline (kills it
+ * too). Killing pid 1 takes the whole pid namespace down. */
 static void
-bput(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-bput(struct buf *b, const char *fmt, ...)
+supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
 {
-  va_list ap;
-  int n;
+  int killed = 0;
+  memset(sv, 0, sizeof *sv);
   for (;;)
     {
-      va_start(ap, fmt);
-      n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-      va_end(ap);
-      if (n < 0)
-        return;
-      if ((size_t)n < b->cap - b->len)
+      struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 } };
+      struct signalfd_siginfo si;
+      int timeout = -1, n;
+      if (deadline && !killed)
         {
-          b->len += (size_t)n;
-          return;
+          int64_t left = deadline - now_ns();
+          if (left <= 0)
+            {
+              sv->timed_out = killed = 1;
+              /* Killing pid 1 takes the whole pid namespace down, double-forked
+               * and setsid'd children included. */
+              kill(init, SIGKILL);
+              continue;
+            }
+          timeout = (int)((left + 999999) / 1000000);
         }
-      b->cap = (b->cap + (size_t)n) * 2;
-      b->p = realloc(b->p, b->cap);
-      if (b->p == NULL)
-        die("out of memory");
+      n = poll(pfd, done_pipe[0] >= 0 ? 2 : 1, timeout);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        die_with_error("poll");
+      if (pfd[1].revents)
+        {
+          char c;
+          if (read(done_pipe[0], &c, 1) == 1 && rep->have_status && !sv->timed_out && !sv->interrupted)
+            {
+              /* Everything in the sandbox is dead: report now, reap init after. */
+              sv->reported = 1;
+              break;
+            }
+          close(done_pipe[0]);
+          done_pipe[0] = -1;
+        }
+      if (pfd[0].revents && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+        {
+          if (si.ssi_signo == SIGCHLD)
+            {
+              if (waitpid(init, &sv->init_status, WNOHANG) == init)
+                {
+                  sv->init_reaped = 1;
+                  break;
+                }
+              continue;
+            }
+          sv->interrupted = killed = 1;
+          kill(init, SIGKILL);
+        }
     }
-}
-
-static void
-bstr(struct buf *b, const char *s)
-{
-  bput(b, "\"");
-  for (; *s; s++)
-    {
-      unsigned char c = (unsigned char)*s;
-      if (c == '"' || c == '\\')
-        bput(b, "\\%c", c);
-      else if (c < 0x20)
-        bput(b, "\\u%04x", c);
-      else
-        bput(b, "%c", c);
-    }
-  bput(b, "\"");
-}
-
-static void
-write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted,
-             int init_status)
-{
-  struct buf b = { malloc(8192), 0, 8192 };
-  int i;
-  if (b.p == NULL)
-    die("out of memory");
-  bput(&b, "{\"proto\":%d,\"version\":\"%s\",", SBX_PROTO, SBX_VERSION);
-  bput(&b, "\"timed_out\":%s,\"interrupted\":%s,", timed_out ? "true" : "false",
-       interrupted ? "true" : "false");
-  if (rep->have_status && WIFEXITED(rep->wstatus))
-    bput(&b, "\"exit_code\":%d,\"signal\":null,", WEXITSTATUS(rep->wstatus));
-  else if (rep->have_status && WIFSIGNALED(rep->wstatus))
-    bput(&b, "\"exit_code\":null,\"signal\":%d,", WTERMSIG(rep->wstatus));
-  else if (timed_out || interrupted)
-    bput(&b, "\"exit_code\":null,\"signal\":%d,", SIGKILL);
-  else
-    bput(&b, "\"exit_code\":null,\"signal\":null,");
-  bput(&b, "\"exec_errno\":%d,", rep->exec_errno);
-  bput(&b, "\"setup_ns\":%lld,", (long long)((rep->t_exec_ns ? rep->t_exec_ns : t_end) - t0));
-  bput(&b, "\"wall_ns\":%lld,",
-       (long long)(rep->t_exec_ns ? (rep->t_exit_ns ? rep->t_exit_ns : t_end) - rep->t_exec_ns : 0));
-  bput(&b, "\"teardown_ns\":%lld,", (long long)(rep->t_exit_ns ? t_end - rep->t_exit_ns : 0));
-  bput(&b, "\"rusage\":{\"user_us\":%lld,\"sys_us\":%lld,\"max_rss_kb\":%ld},",
-       (long long)rep->ru.ru_utime.tv_sec * 1000000 + rep->ru.ru_utime.tv_usec,
-       (long long)rep->ru.ru_stime.tv_sec * 1000000 + rep->ru.ru_stime.tv_usec, rep->ru.ru_maxrss);
-  if (rep->failed)
-    {
-      bput(&b, "\"error\":{\"step\":");
-      bstr(&b, rep->fail_step);
-      bput(&b, ",\"errno\":%d,\"strerror\":", rep->fail_errno);
-      bstr(&b, strerror(rep->fail_errno));
-      bput(&b, ",\"detail\":");
-      bstr(&b, rep->fail_detail);
-      bput(&b, "},");
-    }
-  else if (!rep->have_status && !timed_out && !interrupted)
-    {
-      bput(&b, "\"error\":{\"step\":\"init\",\"errno\":0,\"strerror\":\"\",\"detail\":");
-      if (WIFSIGNALED(init_status))
-        bput(&b, "\"init died from signal %d\"},", WTERMSIG(init_status));
-      else
-        bput(&b, "\"init exited with %d\"},", WEXITSTATUS(init_status));
-    }
-  else
-    bput(&b, "\"error\":null,");
-  bput(&b, "\"cgroup\":{\"path\":");
-  if (cgroup_path[0])
-    {
-      bstr(&b, cgroup_path);
-      bput(&b, ",\"oom_kills\":%ld}", cgroup_oom_kills());
-    }
-  else
-    bput(&b, "null,\"oom_kills\":0}");
-  bput(&b, ",\"steps\":[");
-  for (i = 0; i < rep->nsteps; i++)
-    {
-      bput(&b, "%s{\"step\":", i ? "," : "");
-      bstr(&b, rep->steps[i].name);
-      bput(&b, ",\"ok\":%s,\"us\":%lld,\"detail\":", rep->steps[i].ok ? "true" : "false",
-           (long long)(rep->steps[i].at_ns / 1000));
-      bstr(&b, rep->steps[i].detail);
-      bput(&b, "}");
-    }
-  bput(&b, "]}\n");
-  write_all(s->status_fd, b.p, b.len);
-  free(b.p);
 }
 
 int
@@ -1462,8 +208,9 @@ main(int argc, char **argv)
   sigset_t mask;
   pid_t init;
   int64_t t0 = t_start = now_ns(), deadline = 0, t_end;
-  int timed_out = 0, interrupted = 0, killed = 0, init_status = 0, sigfd;
-  int reported = 0, init_reaped = 0;
+  int timed_out, interrupted, init_status, sigfd;
+  int reported, init_reaped;
+  struct supervision sv;
   size_t k;
 
   if (argc == 2 && strcmp(argv[1], "--version") == 0)
@@ -1471,8 +218,11 @@ main(int argc, char **argv)
       printf("sbx-launch %s proto %d\n", SBX_VERSION, SBX_PROTO);
       return 0;
     }
+  if (argc == 3 && strcmp(argv[1], "--spec-fd") == 0)
+    read_spec_fd(&argc, &argv);
   parse_spec(&s, argc, argv);
   read_seccomp(&s);
+  close_inherited_fds(&s);
 
   rep = mmap(NULL, sizeof *rep, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (rep == MAP_FAILED)
@@ -1500,6 +250,14 @@ main(int argc, char **argv)
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
 
+  if (s.map_uid >= 0)
+    {
+      if (outer_uid != 0)
+        die("--map-uid is for host root callers (this is uid %ld)", outer_uid);
+      if (pipe2(maps_pipe, O_CLOEXEC) < 0)
+        die_with_error("pipe2");
+      prepare_trees(&s);
+    }
   step_cgroup(&s);
   if (s.timeout_ms > 0)
     deadline = t0 + s.timeout_ms * 1000000LL;
@@ -1522,7 +280,7 @@ main(int argc, char **argv)
     {
       /* Steps decided before the clone are recorded from init, so that the
        * report lists them in order. */
-      for (k = 0; k < sizeof ns_names / sizeof ns_names[0]; k++)
+      for (k = 0; k < n_ns_names; k++)
         if (ns_names[k].clone_flag != CLONE_NEWUSER && ns_names[k].clone_flag != CLONE_NEWNS)
           record(ns_names[k].step, (s.ns_flags & ns_names[k].clone_flag) != 0, "%s",
                  (s.ns_flags & ns_names[k].clone_flag) ? "new" : "host");
@@ -1531,58 +289,22 @@ main(int argc, char **argv)
       run_init(&s);
     }
   close(done_pipe[1]);
-
-  /* Wait for init's "done" (or its death: EOF), a signal, or the deadline. */
-  for (;;)
+  if (s.map_uid >= 0)
     {
-      struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 } };
-      struct signalfd_siginfo si;
-      int timeout = -1, n;
-      if (deadline && !killed)
-        {
-          int64_t left = deadline - now_ns();
-          if (left <= 0)
-            {
-              timed_out = killed = 1;
-              /* Killing pid 1 takes the whole pid namespace down, double-forked
-               * and setsid'd children included. */
-              kill(init, SIGKILL);
-              continue;
-            }
-          timeout = (int)((left + 999999) / 1000000);
-        }
-      n = poll(pfd, done_pipe[0] >= 0 ? 2 : 1, timeout);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        die_with_error("poll");
-      if (pfd[1].revents)
-        {
-          char c;
-          if (read(done_pipe[0], &c, 1) == 1 && rep->have_status && !timed_out && !interrupted)
-            {
-              /* Everything in the sandbox is dead: report now, reap init after. */
-              reported = 1;
-              break;
-            }
-          close(done_pipe[0]);
-          done_pipe[0] = -1;
-        }
-      if (pfd[0].revents && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si)
-        {
-          if (si.ssi_signo == SIGCHLD)
-            {
-              if (waitpid(init, &init_status, WNOHANG) == init)
-                {
-                  init_reaped = 1;
-                  break;
-                }
-              continue;
-            }
-          interrupted = killed = 1;
-          kill(init, SIGKILL);
-        }
+      /* init waits for its maps; without them it fails its userns step. */
+      if (write_init_maps(&s, init) < 0)
+        kill(init, SIGKILL);
+      for (int i = 0; i < s.nops; i++)
+        if (s.ops[i].tree_fd >= 0)
+          close(s.ops[i].tree_fd);
     }
+
+  supervise(init, sigfd, deadline, &sv);
+  timed_out = sv.timed_out;
+  interrupted = sv.interrupted;
+  reported = sv.reported;
+  init_reaped = sv.init_reaped;
+  init_status = sv.init_status;
   t_end = now_ns();
   if (cgroup_path[0] && !init_reaped)
     {

@@ -1,14 +1,14 @@
-// Compiles native/launch.c into build/sbx-launch with the machine's cc.
+// Compiles native/*.c (launch.c and its parts, see native/sbx.h) into build/sbx-launch with the machine's cc.
 // Linked statically when the C library allows it (glibc ships libc.a with libc6-dev): a static
 // launcher skips the dynamic loader on every run, which is a measurable share of sbx's startup.
 // Falls back to a dynamic link otherwise; no extra system packages either way.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const src = join(root, 'native', 'launch.c');
+const srcs = readdirSync(join(root, 'native')).filter((n) => n.endsWith('.c')).sort().map((n) => join(root, 'native', n));
 const out = join(root, 'build', 'sbx-launch');
 const tmp = `${out}.tmp-${process.pid}`;
 const cc = process.env.CC || 'cc';
@@ -21,7 +21,7 @@ if (process.platform !== 'linux') {
 mkdirSync(dirname(out), { recursive: true });
 
 function compile(extra) {
-  return spawnSync(cc, [...flags, ...extra, '-o', tmp, src], { encoding: 'utf8' });
+  return spawnSync(cc, [...flags, ...extra, '-o', tmp, ...srcs], { encoding: 'utf8' });
 }
 
 let r = compile(['-static']);
@@ -36,7 +36,7 @@ if (r.error || r.status !== 0) {
   }
   if (r.status !== 0) {
     process.stderr.write(r.stderr);
-    console.error('build-native: compiling native/launch.c failed');
+    console.error('build-native: compiling native/*.c failed');
     process.exit(1);
   }
   if (/error/i.test(staticErr)) console.error('build-native: static link unavailable, linked dynamically');

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
 import { SbxError } from './errors.js';
 import { DeltaSchema, RunResultSchema, VerdictSchema, issueText, type Delta, type RunResult, type Verdict } from './schema.js';
-import { signalNumber } from './signals.js';
+import { signalNumber } from '../contract/signals.js';
 
 export type { Delta, RunResult, Verdict } from './schema.js';
 

@@ -1,2 +1,2 @@
-// The host uses the one error class of sbx (defined with the launcher, which the host depends on).
-export { SbxError } from '../launcher/errors.js';
+// The host uses the one error class of sbx (src/contract, the bottom of the dependency order).
+export { SbxError } from '../contract/errors.js';

@@ -1,6 +1,6 @@
 // Parsing of flag values shared by the commands; bad values are one-line SbxErrors.
 import { SbxError } from './errors.js';
-import { signalNumber } from './signals.js';
+import { signalNumber } from '../contract/signals.js';
 
 export function parseExit(s: string | undefined): number | null {
   if (s === undefined || s === '') return null;

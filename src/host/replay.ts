@@ -1,11 +1,12 @@
 // Offline replay of a recorded session: each step's verdict and delta exactly as an agent would have
 // seen them, with no state on disk. Deterministic: the same session gives the same bytes.
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from './errors.js';
 import type { Engine, RunResult, Verdict } from './engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
+import { deltaAgainst } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from './schema.js';
 
@@ -38,7 +39,7 @@ export async function loadSession(path: string): Promise<{ base: string; steps: 
     let json: unknown;
     try { json = JSON.parse(line); } catch { throw new SbxError('E_SESSION', `${path}:${i + 1}: not JSON; a session file has one {"log": "...", "exit": N} object per line`); }
     const r = v.safeParse(StepSchema, json);
-    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (a path relative to the session file) and may give "exit", "signal", "timed_out", "tree"`);
+    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (an absolute path, or one relative to the session file's directory) and may give "exit", "signal", "timed_out", "tree"`);
     steps.push(r.output);
   });
   if (!steps.length) throw new SbxError('E_SESSION', `${path} has no steps`);
@@ -49,18 +50,23 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
   let prev: Verdict | null = null;
   let prevTree: string | null = null;
   const keys: string[] = [];
-  for (const step of session.steps) {
-    const file = join(session.base, step.log);
-    const env = await verdictOfFile(engine, file, { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) });
-    const key = verdictKey(env.verdict);
-    let same = 1;
-    for (let i = keys.length - 1; i >= 0 && keys[i] === key; i--) same++;
+  for (const [i, step] of session.steps.entries()) {
+    // An absolute log path stays as it is; a relative one starts from the session file's directory.
+    const file = isAbsolute(step.log) ? step.log : resolve(session.base, step.log);
+    const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) };
+    const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => { throw stepError(err, i + 1, step.log, session.base); });
     const tree = step.tree ?? null;
-    const treeChanged = prev && tree !== null && prevTree !== null ? tree !== prevTree : undefined;
-    env.delta = engine.delta(prev, env.verdict, { treeChanged, sameRuns: prev ? same : 1 });
-    keys.push(key);
+    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, keys }, env.verdict, tree);
+    keys.push(verdictKey(env.verdict));
     prev = env.verdict;
     prevTree = tree;
     yield env;
   }
+}
+
+/** A log a step names that cannot be read: the path actually tried, and which base a relative one used. */
+function stepError(err: unknown, n: number, log: string, base: string): unknown {
+  if (!(err instanceof SbxError)) return err;
+  const how = isAbsolute(log) ? 'an absolute "log" path, used as given' : `${JSON.stringify(log)} is relative to the session's directory ${resolve(base)}`;
+  return new SbxError(err.code, `step ${n} of the session: ${err.message.replace(/; check the path.*$/, '')} (${how}); fix the step's "log" or put the file there`);
 }

@@ -1,15 +1,20 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
-import { resolve, join, relative, isAbsolute } from 'node:path';
+import { resolve, join, relative, isAbsolute, dirname, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { launch, type LaunchOptions, type ProfileOptions } from '../launcher/index.js';
+import { fileURLToPath } from 'node:url';
+import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from './errors.js';
 import { loadEngine } from './load-engine.js';
 import type { RunResult } from './engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
-import { signalNumber } from './signals.js';
+import { signalNumber, exitForSignal } from '../contract/signals.js';
+import { verdictOfFile } from './log-source.js';
+import { commandLine } from './command-line.js';
+import { setupExit } from './setup-exit.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -27,7 +32,7 @@ export interface RunReport {
   env: RunResult;
   /** The launcher's code when the command never ran (E_CMD_NOT_FOUND, E_NO_USERNS, ...), else null. */
   setupCode: string | null;
-  /** A note about the state directory (e.g. a corrupt last.json set aside), or null. */
+  /** A note about the state directory (e.g. a corrupt last.json set aside, a record that failed), or null. */
   problem: string | null;
 }
 
@@ -37,26 +42,53 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   }
   const work = resolve(opts.work ?? '.');
   const info = await stat(work).catch(() => null);
-  if (!info?.isDirectory()) throw new SbxError('E_NO_WORK', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
+  if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
+  const planted = plantableSymlink(work);
+  if (planted) {
+    throw new SbxError('E_SYMLINK_PATH', `work dir ${work} crosses the symlink ${planted.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.real}) if that is what you mean`);
+  }
+  refuseSbxInside(work);
   const engine = await loadEngine();
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
+  const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, ...rest } = opts;
-  // The command never sees sbx's own state: its logs and last verdict are hidden when under the work dir.
+  // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
-  const hide = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
-  const launchOpts: LaunchOptions = { ...rest, work, logPath, hide: [...(rest.hide ?? []), ...hide] };
+  const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
+  const launchOpts: LaunchOptions = {
+    ...rest, work, logPath,
+    hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
+    roBind: [...(rest.roBind ?? []), ...gitControlFiles(work)],
+  };
   const res = await launch(launchOpts);
   const o = res.outcome;
-  const rec = await recordVerdict(engine, state, id, logPath, tree, { exit: o.exit_code, signal: o.signal, timedOut: o.timed_out }, (env) => {
-    env.outcome = o as unknown as Record<string, unknown>;
+  if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
+  const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
+  // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
+  const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
+  const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out };
+  const complete = (env: RunResult): void => {
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;
     }
-  });
-  return { ...rec, setupCode: res.setupError?.code ?? null };
+  };
+  try {
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd }, opt, complete);
+    return { ...rec, setupCode: res.setupError?.code ?? null };
+  } catch (err) {
+    // The run happened and its log is on disk: a state that cannot be written costs the delta and
+    // the history line, never the verdict.
+    const env = await verdictOfFile(engine, logPath, { ...opt, log: logPath });
+    complete(env);
+    const why = err instanceof SbxError ? err.message : (err as Error).message;
+    return { env, setupCode: res.setupError?.code ?? null, problem: `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}` };
+  }
 }
 
 /** Runs opts.cmd in the sandbox and resolves to the run-result envelope (outcome, verdict, delta, log). */
@@ -66,13 +98,54 @@ export async function run(opts: RunOptions): Promise<RunResult> {
 
 /**
  * The exit code that mirrors the command's: its own, 128+signal when killed; when it never ran, 127 for a
- * command not found and 125 for any other set-up failure (as env(1) and container runtimes do).
+ * command not found, 126 for one that cannot be executed, 125 for any other set-up failure (setupExit).
  */
 export function mirrorExit(env: RunResult, setupCode: string | null = null): number {
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
-  if (env.verdict.status === 'setup-failed') return setupCode === 'E_CMD_NOT_FOUND' ? 127 : 125;
+  if (env.verdict.status === 'setup-failed') return setupExit(setupCode ?? '');
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
-  if (o?.signal) return 128 + Math.max(signalNumber(o.signal), 0);
+  if (o?.signal) return exitForSignal(o.signal);
   return env.verdict.status === 'pass' ? 0 : 1;
 }
 
+/**
+ * .git/config and .git/hooks of a repository at the work dir's top, to be shown read-only: both
+ * hold commands that git runs on the host later (core.fsmonitor, hooks, filters), as the caller.
+ */
+function gitControlFiles(work: string): Mount[] {
+  const out: Mount[] = [];
+  const git = join(work, '.git');
+  try { if (!lstatSync(git).isDirectory()) return out; } catch { return out; }
+  for (const name of ['config', 'hooks']) {
+    try {
+      const st = lstatSync(join(git, name));
+      if (!st.isSymbolicLink()) out.push({ src: join(git, name), dst: `/work/.git/${name}` });
+    } catch { /* absent */ }
+  }
+  return out;
+}
+
+/**
+ * sbx itself must not live in the work dir: the sandbox could rewrite it, and the next `sbx` the
+ * caller starts would run that code on the host.
+ */
+export function refuseSbxInside(work: string, invokedAs?: string): void {
+  let self: string;
+  let realWork: string;
+  try { self = realpathSync(fileURLToPath(import.meta.url)); realWork = realpathSync(work); } catch { return; } // a missing work dir is reported by runReport
+  // dist/index.js, dist/cli.js, dist/chunks/*.js or src/host/run.ts: the package is a few levels up.
+  let pkg = dirname(self);
+  for (let i = 0; i < 3 && !pkg.endsWith(`${sep}dist`) && !pkg.endsWith(`${sep}src`); i++) pkg = dirname(pkg);
+  pkg = dirname(pkg);
+  if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
+    throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+  }
+  // The path sbx was started by (node_modules/.bin/sbx, a link into a global install) counts too:
+  // a link inside the work dir can be pointed elsewhere by the sandbox.
+  if (invokedAs) {
+    const abs = resolve(invokedAs);
+    if (abs === work || abs.startsWith(`${work}${sep}`) || abs.startsWith(`${realWork}${sep}`)) {
+      throw new SbxError('E_WORK_HAS_SBX', `sbx was started as ${abs}, inside the work dir ${realWork}: sandboxed code could replace it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+    }
+  }
+}

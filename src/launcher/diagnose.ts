@@ -1,6 +1,6 @@
 // Turns a failed setup step into one line: what happened, why, and what to do about it.
-import { accessSync, constants as fsConstants, existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, closeSync, constants as fsConstants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, posix } from 'node:path';
 import { constants } from 'node:os';
 import type { Status } from './status.js';
 import type { SetupError } from './types.js';
@@ -44,10 +44,69 @@ export function userNamespaceHint(): string {
   return 'user namespaces are not available to this user; fix: enable them (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone) or run where they are';
 }
 
+const SYSTEM_DIRS = /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)(\/|$)/;
+
+/** The host file behind a sandbox path: /work/... is the work dir, system dirs are the host's own; else null. */
+function hostFile(sandboxPath: string, work: string | undefined): string | null {
+  const p = posix.normalize(sandboxPath);
+  let host: string | null = null;
+  if (work && (p === '/work' || p.startsWith('/work/'))) host = join(work, p.slice('/work'.length));
+  else if (SYSTEM_DIRS.test(p)) host = p;
+  if (host === null) return null;
+  try {
+    // A symlink may lead out of what the sandbox shows (e.g. /usr/bin/x -> /home/...): then it is missing there.
+    const real = realpathSync(host);
+    const inside = (work !== undefined && (real === realpathSync(work) || real.startsWith(`${realpathSync(work)}/`))) || SYSTEM_DIRS.test(real);
+    return inside && statSync(real).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The file execve found for cmd0 (by its path, or on the sandbox's PATH), as a host path, or null. */
+function commandFile(cmd0: string, env: Record<string, string>, work: string | undefined): string | null {
+  if (cmd0.includes('/')) return hostFile(posix.isAbsolute(cmd0) ? cmd0 : posix.join('/work', cmd0), work);
+  for (const dir of (env.PATH ?? '').split(':')) {
+    const f = dir.startsWith('/') ? hostFile(posix.join(dir, cmd0), work) : null;
+    if (f) return f;
+  }
+  return null;
+}
+
+/** The interpreter a script's #! line names, or null when the file does not start with #!. */
+function shebang(file: string): string | null {
+  try {
+    const fd = openSync(file, 'r');
+    const buf = Buffer.alloc(256);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    closeSync(fd);
+    const head = buf.subarray(0, n).toString('latin1');
+    if (!head.startsWith('#!')) return null;
+    return head.slice(2).split('\n')[0]!.trim().split(/[ \t]/)[0] || '(empty)';
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * execve's ENOENT for a file that exists: the interpreter it names is missing (a script's #! line, or an
+ * ELF program's loader). Bash calls this "bad interpreter" and exits 126, as sbx does.
+ */
+function missingInterpreter(cmd0: string, env: Record<string, string>, work: string | undefined): SetupError | null {
+  const file = commandFile(cmd0, env, work);
+  if (file === null) return null;
+  const interp = shebang(file);
+  const message = interp
+    ? `cannot execute ${cmd0} in the sandbox: its #! line names the interpreter ${interp}, which does not exist there; fix: correct the #! line (e.g. #!/bin/sh or #!/usr/bin/env python3), or run it as INTERPRETER ${cmd0}`
+    : `cannot execute ${cmd0} in the sandbox: the file exists but the program loader it needs (its ELF interpreter) does not; fix: build it for this system, or --ro-bind the loader's directory`;
+  return { code: 'E_CMD_NOT_EXECUTABLE', message };
+}
+
 const PROC_HINT =
   "the kernel refuses a fresh /proc when the host's /proc has over-mounted paths, as in Docker and Podman containers; fix: run the container with `--security-opt systempaths=unconfined` (or `--privileged`)";
 
-export function diagnose(status: Status, cmd0: string, env: Record<string, string>): SetupError | null {
+/** work: the host work dir (mounted at /work), used to look at the command's file when execve fails. */
+export function diagnose(status: Status, cmd0: string, env: Record<string, string>, work?: string): SetupError | null {
   const e = status.error;
   if (e) {
     const err = e.errno ? `${errnoString(e.errno)}: ${e.strerror}` : e.strerror || 'failed';
@@ -64,6 +123,8 @@ export function diagnose(status: Status, cmd0: string, env: Record<string, strin
   if (status.exec_errno !== 0) {
     const name = errnoString(status.exec_errno);
     if (status.exec_errno === constants.errno.ENOENT) {
+      const interp = missingInterpreter(cmd0, env, work);
+      if (interp) return interp;
       if (cmd0.includes('/'))
         return {
           code: 'E_CMD_NOT_FOUND',
@@ -86,10 +147,15 @@ export function diagnose(status: Status, cmd0: string, env: Record<string, strin
         message: `command not found in the sandbox: ${cmd0} is not on PATH (${env.PATH ?? 'unset'}); fix: install it under /usr, call it by a path under /work, or --ro-bind its directory and set PATH with --env`,
       };
     }
-    if (status.exec_errno === constants.errno.EACCES || status.exec_errno === constants.errno.ENOEXEC)
+    if (status.exec_errno === constants.errno.EACCES)
       return {
         code: 'E_CMD_NOT_EXECUTABLE',
-        message: `cannot execute ${cmd0} in the sandbox (${name}): it is not an executable file (or its interpreter is missing); fix: chmod +x it or name its interpreter first`,
+        message: `cannot execute ${cmd0} in the sandbox (${name}): it is not executable (no x permission, or a directory); fix: chmod +x it, or name its interpreter first (e.g. sh ${cmd0})`,
+      };
+    if (status.exec_errno === constants.errno.ENOEXEC)
+      return {
+        code: 'E_CMD_NOT_EXECUTABLE',
+        message: `cannot execute ${cmd0} in the sandbox (${name}): it is neither a program for this machine nor a script with a #! line; fix: add a #! line (e.g. #!/bin/sh) or name its interpreter first (e.g. sh ${cmd0})`,
       };
     return { code: 'E_EXEC', message: `execve ${cmd0} failed in the sandbox (${name}); fix: check the command and its interpreter` };
   }

@@ -1,8 +1,11 @@
 export { launch, launcherPath, TAIL_BYTES } from './launch.js';
 export { selftest, type Check } from './selftest.js';
-export { SbxError } from './errors.js';
-export { buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
+export { SbxError } from '../contract/errors.js';
+export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/error-codes.js';
+export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';
+export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
+export { plantableSymlink, type PlantedLink } from './trusted-path.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,
 } from './types.js';

@@ -3,18 +3,19 @@
 // bounded tail, and reads the launcher's status report from fd 3.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { diagnose } from './diagnose.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { Tail } from './tail.js';
+import { plantableSymlink } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
 
 export const TAIL_BYTES = 64 * 1024;
@@ -63,7 +64,16 @@ function failed(code: string, message: string, logPath: string): LaunchResult {
     rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, stdout_bytes: 0, stderr_bytes: 0,
     applied: emptyApplied(),
   };
-  return { outcome, setupError: { code, message }, tail: new Uint8Array(0), logPath };
+  // The command never ran: its log says why, so that whoever reads the log finds the reason there.
+  const text = Buffer.from(`sbx: ${code}: ${message}\n`);
+  try {
+    mkdirSync(dirname(logPath), { recursive: true });
+    const fd = openSync(logPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    try { writeSync(fd, text); } finally { closeSync(fd); }
+  } catch {
+    // no log then; the setup error itself still reaches the caller
+  }
+  return { outcome, setupError: { code, message }, tail: new Uint8Array(text), logPath };
 }
 
 function checkOptions(opts: LaunchOptions): void {
@@ -77,7 +87,7 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
-  for (const p of opts.hide ?? [])
+  for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? [])])
     if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
       throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
@@ -96,6 +106,12 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   } catch {
     return failed('E_WORK_MISSING', `work directory ${work} does not exist; fix: create it or pass an existing one with --work`, logPath);
   }
+  const planted = [work, ...[...(opts.bind ?? []), ...(opts.roBind ?? [])].map((m) => resolve(m.src))]
+    .map((p) => ({ p, link: plantableSymlink(p) })).find((x) => x.link !== null);
+  if (planted?.link) {
+    const what = planted.p === work ? 'work directory' : 'bind source';
+    return failed('E_SYMLINK_PATH', `${what} ${planted.p} crosses the symlink ${planted.link.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.link.real}) if that is what you mean`, logPath);
+  }
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
     if (!existsSync(m.src))
       return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
@@ -113,7 +129,8 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
 
   const spec = buildSpec(opts, work);
   mkdirSync(dirname(logPath), { recursive: true });
-  const log = openSync(logPath, 'w');
+  // A log path inside a tree the sandbox writes must not be a symlink it planted.
+  const log = openSync(logPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
   const tail = new Tail(TAIL_BYTES);
   let stdoutBytes = 0;
   let stderrBytes = 0;
@@ -122,12 +139,16 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   try {
     const allowPtrace = opts.allowPtrace === true;
     const fd4 = seccomp ? (seccompFd(allowPtrace) ?? 'pipe') : 'ignore';
-    const child = spawn(bin, spec.argv, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4],
+    // The spec goes over a pipe (fd 5), not argv: /proc/PID/cmdline is readable by every user of
+    // the host, and the spec holds the command's environment (--env values may be secrets).
+    const child = spawn(bin, ['--spec-fd', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4, 'pipe'],
       // The launcher gets no environment of ours: the command's is in the spec.
       env: {},
     });
-    const [, out, err, statusPipe, bpfPipe] = child.stdio as [null, Readable, Readable, Readable, Writable | null];
+    const [, out, err, statusPipe, bpfPipe, specPipe] = child.stdio as unknown as [null, Readable, Readable, Readable, Writable | null, Writable];
+    specPipe.on('error', () => {}); // a launcher that died early reports through its exit
+    specPipe.end(`${spec.argv.join('\0')}\0`);
     const onAbort = (): void => void child.kill('SIGTERM');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -176,7 +197,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     const outcome = toOutcome(status, { stdout: stdoutBytes, stderr: stderrBytes }, opts.inheritEnv !== true);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
-    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env);
+    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);
     return { outcome, setupError, tail: tail.bytes(), logPath };
   } finally {
     closeSync(log);

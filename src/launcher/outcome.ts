@@ -1,12 +1,9 @@
 // The launcher's report -> the self-describing `outcome` of the run result.
-import { constants } from 'node:os';
+import { signalName } from '../contract/signals.js';
 import type { Status, StatusStep } from './status.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
 
-// The first name for each number: Node lists SIGABRT before its alias SIGIOT (6), SIGIO before SIGPOLL (29).
-const signalName = new Map<number, string>();
-for (const [k, n] of Object.entries(constants.signals)) if (!signalName.has(n)) signalName.set(n, k);
-export const signalString = (n: number): string => signalName.get(n) ?? `SIG${n}`;
+export const signalString = (n: number): string => signalName(n) ?? `SIG${n}`;
 
 const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3;
 

@@ -15,14 +15,38 @@ export const DENY = [
   'swapon', 'swapoff', 'acct', 'quotactl', 'vhangup', 'iopl', 'ioperm', 'syslog',
   // the mount family and namespaces: the sandbox's shape is final once the command runs
   'mount', 'umount2', 'pivot_root', 'chroot', 'move_mount', 'open_tree', 'fsopen', 'fsmount',
-  'fsconfig', 'fspick', 'mount_setattr', 'unshare', 'setns',
+  'fsconfig', 'fspick', 'mount_setattr', 'open_tree_attr', 'unshare', 'setns',
   'name_to_handle_at', 'open_by_handle_at',
   // clocks: tests must not move the host's time
   'clock_settime', 'settimeofday', 'adjtimex', 'clock_adjtime',
 ] as const;
 
-/** Syscalls that fail with ENOSYS, so that libc falls back (clone3's flags cannot be inspected). */
-export const ENOSYS_CALLS = ['clone3'] as const;
+/**
+ * Syscalls that fail with ENOSYS, so that libc falls back: clone3's flags and openat2's mode sit in
+ * a struct that seccomp cannot inspect (clone -> namespaces, openat -> set-id modes are checked).
+ */
+export const ENOSYS_CALLS = ['clone3', 'openat2'] as const;
+
+/**
+ * The highest syscall number this policy was reviewed against (file_setattr, Linux 6.17). A newer
+ * call is ENOSYS until it is reviewed: a denylist must not allow what it has never seen.
+ */
+export const MAX_REVIEWED_SYSCALL = 469;
+
+/** S_ISUID | S_ISGID: no file or directory the sandbox makes may carry them (systemd's RestrictSUIDSGID). */
+export const SETID_MODE = 0o6000;
+/** open(2) flags that create a file: O_CREAT and __O_TMPFILE (same values on x86_64 and arm64). */
+export const O_CREATE_FLAGS = 0o100 | 0o20000000;
+/**
+ * Calls whose mode argument may set S_ISUID/S_ISGID, with the index of that argument and, for the
+ * open family, of the flags that make it create. A set-id file left in /work runs as the caller
+ * (or as root when root ran sbx) for anyone on the host who starts it.
+ */
+export const SETID_CALLS = {
+  chmod: { mode: 1 }, fchmod: { mode: 1 }, fchmodat: { mode: 2 }, fchmodat2: { mode: 2 },
+  creat: { mode: 1 }, mkdir: { mode: 1 }, mkdirat: { mode: 2 }, mknod: { mode: 1 }, mknodat: { mode: 2 },
+  open: { flags: 1, mode: 2 }, openat: { flags: 2, mode: 3 },
+} as const satisfies Record<string, { mode: number; flags?: number }>;
 
 /** Socket families that may be created; everything else (AF_ALG, AF_PACKET, ...) is EPERM. */
 export const SOCKET_FAMILIES = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10, AF_NETLINK: 16 } as const;
@@ -37,7 +61,8 @@ export const PERSONALITY_QUERY = 0xffffffff;
 /** Syscall numbers with this bit are the x32 ABI: without this guard a denylist is bypassable. */
 export const X32_SYSCALL_BIT = 0x40000000;
 
-type SyscallName = (typeof DENY)[number] | (typeof ENOSYS_CALLS)[number] | 'socket' | 'ioctl' | 'clone' | 'personality';
+type SyscallName = (typeof DENY)[number] | (typeof ENOSYS_CALLS)[number] | keyof typeof SETID_CALLS
+  | 'socket' | 'socketpair' | 'ioctl' | 'clone' | 'personality';
 
 interface ArchInfo {
   audit: number;
@@ -58,7 +83,9 @@ const ARCHES: Record<string, ArchInfo> = {
       chroot: 161, move_mount: 429, open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433,
       mount_setattr: 442, unshare: 272, setns: 308, name_to_handle_at: 303, open_by_handle_at: 304,
       clock_settime: 227, settimeofday: 164, adjtimex: 159, clock_adjtime: 305, clone3: 435,
-      socket: 41, ioctl: 16, clone: 56, personality: 135,
+      socket: 41, ioctl: 16, clone: 56, personality: 135, open_tree_attr: 467, openat2: 437, socketpair: 53,
+      chmod: 90, fchmod: 91, fchmodat: 268, fchmodat2: 452, creat: 85, mkdir: 83, mkdirat: 258, mknod: 133,
+      mknodat: 259, open: 2, openat: 257,
     },
   },
   arm64: {
@@ -73,7 +100,8 @@ const ARCHES: Record<string, ArchInfo> = {
       open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433, mount_setattr: 442,
       unshare: 97, setns: 268, name_to_handle_at: 264, open_by_handle_at: 265, clock_settime: 112,
       settimeofday: 170, adjtimex: 171, clock_adjtime: 266, clone3: 435, socket: 198, ioctl: 29,
-      clone: 220, personality: 92,
+      clone: 220, personality: 92, open_tree_attr: 467, openat2: 437, socketpair: 199,
+      fchmod: 52, fchmodat: 53, fchmodat2: 452, mkdirat: 34, mknodat: 33, openat: 56,
     },
   },
 };
@@ -168,6 +196,7 @@ export function buildSeccompProgram(arch: string = process.arch, opts: PolicyOpt
     { op: 'ld', off: OFF_NR },
   ];
   if (a.x32Guard) p.push({ op: 'jge', k: X32_SYSCALL_BIT, jt: 'eperm', jf: 0 });
+  p.push({ op: 'jge', k: MAX_REVIEWED_SYSCALL + 1, jt: 'enosys', jf: 0 });
   // Arch-specific calls (iopl, ioperm) are absent from other tables: nothing to deny there.
   for (const name of DENY) {
     if (name === 'ptrace' && opts.allowPtrace) continue;
@@ -175,8 +204,21 @@ export function buildSeccompProgram(arch: string = process.arch, opts: PolicyOpt
     if (n !== undefined) p.push({ op: 'jeq', k: n, jt: 'eperm', jf: 0 });
   }
   for (const name of ENOSYS_CALLS) p.push({ op: 'jeq', k: nr(name), jt: 'enosys', jf: 0 });
+  // Set-id modes: one check block per call (the mode and flags sit in different arguments).
+  const setid: Insn[] = [];
+  for (const [name, args] of Object.entries(SETID_CALLS) as [keyof typeof SETID_CALLS, { mode: number; flags?: number }][]) {
+    const n = a.nr[name];
+    if (n === undefined) continue; // arm64 has only the *at forms
+    p.push({ op: 'jeq', k: n, jt: `setid_${name}`, jf: 0 });
+    setid.push({ op: 'label', name: `setid_${name}` });
+    if (args.flags !== undefined) {
+      setid.push({ op: 'ld', off: argLow(args.flags) }, { op: 'jset', k: O_CREATE_FLAGS, jt: 0, jf: 'allow' });
+    }
+    setid.push({ op: 'ld', off: argLow(args.mode) }, { op: 'jset', k: SETID_MODE, jt: 'eperm', jf: 'allow' });
+  }
   p.push(
     { op: 'jeq', k: nr('socket'), jt: 'socket', jf: 0 },
+    { op: 'jeq', k: nr('socketpair'), jt: 'socketpair', jf: 0 },
     { op: 'jeq', k: nr('ioctl'), jt: 'ioctl', jf: 0 },
     { op: 'jeq', k: nr('clone'), jt: 'clone', jf: 0 },
     { op: 'jeq', k: nr('personality'), jt: 'personality', jf: 0 },
@@ -193,6 +235,12 @@ export function buildSeccompProgram(arch: string = process.arch, opts: PolicyOpt
     { op: 'and', k: 0xf },
     { op: 'jeq', k: SOCKET_TYPES_DENIED.SOCK_RAW, jt: 'eperm', jf: 0 },
     { op: 'jeq', k: SOCKET_TYPES_DENIED.SOCK_PACKET, jt: 'eperm', jf: 'allow' },
+
+    { op: 'label', name: 'socketpair' },
+    { op: 'ld', off: argLow(0) },
+    { op: 'jeq', k: SOCKET_FAMILIES.AF_UNIX, jt: 'allow', jf: 'eperm' },
+
+    ...setid,
 
     { op: 'label', name: 'ioctl' },
     { op: 'ld', off: argLow(1) },

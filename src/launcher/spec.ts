@@ -1,10 +1,11 @@
 // Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
 // All policy lives here; the launcher applies what it is given and reports what took effect.
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cgroupPlace } from './cgroup.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import type { LaunchOptions } from './types.js';
 
 /** Host directories shown read-only; on merged-/usr systems most are symlinks and are copied as such. */
@@ -15,12 +16,24 @@ export const PROC_HIDDEN = ['/proc/kcore', '/proc/timer_list', '/proc/sched_debu
 
 export const SANDBOX_UID = 1000;
 export const SANDBOX_GID = 1000;
+/**
+ * The host ids the sandbox user maps to when host root runs sbx (nobody/nogroup), instead of root's
+ * own: otherwise every root-owned file the sandbox can reach (0600 keys in /opt or /root) is its own.
+ * The work dir and binds are id-mapped so that root's files there still belong to the sandbox user.
+ */
+export const ROOT_MAPS_TO = 65534;
 export const HOSTNAME = 'sbx';
 export const DEFAULT_PIDS = 1024;
 export const NOFILE = 65536;
 export const FSIZE_BYTES = 16 * 2 ** 30;
 export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store
 export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const MiB = 2 ** 20;
+/** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
+export const TMP_BYTES_DEFAULT = Math.min(Math.floor(totalmem() / 4 / MiB), 4096) * MiB;
+export const TMP_INODES = 1 << 20;
+export const SHM_BYTES = Math.min(Math.floor(totalmem() / 8 / MiB), 1024) * MiB;
+export const SHM_INODES = 1 << 16;
 
 // Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
 // stops the world with ptrace, which the default seccomp policy denies; there leak checking is off
@@ -57,45 +70,6 @@ export function fixedEnv(leaks = false): Record<string, string> {
   };
 }
 
-let rootHidden: string[] | null = null;
-
-/**
- * Entries of /etc that are not world-readable. When host root runs sbx, the sandbox user maps to
- * root's kuid and so owns root's files: read-only, but owner-readable ones (/etc/shadow,
- * /etc/ssl/private) would become readable. These are hidden behind mode-000 stand-ins. An
- * ordinary caller's sandbox user maps to itself and sees nothing it could not read already.
- */
-export function hiddenForRoot(): string[] {
-  if (rootHidden) return rootHidden;
-  const out: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (out.length >= 256) return;
-      const p = `${dir}/${name}`;
-      let st;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue;
-      }
-      if (st.isSymbolicLink()) continue;
-      if (st.isDirectory()) {
-        if ((st.mode & 0o005) !== 0o005) out.push(p);
-        else if (depth < 6) walk(p, depth + 1);
-      } else if ((st.mode & 0o004) === 0) out.push(p);
-    }
-  };
-  walk('/etc', 0);
-  rootHidden = out;
-  return out;
-}
-
 type SystemEntry = { kind: 'dir'; path: string } | { kind: 'link'; path: string; target: string };
 let systemLayout: SystemEntry[] | null = null;
 
@@ -113,6 +87,45 @@ function hostLayout(): SystemEntry[] {
   }
   systemLayout = out;
   return out;
+}
+
+let mapsAway: boolean | undefined;
+
+/**
+ * Whether the caller is root and can map the sandbox user to ROOT_MAPS_TO: real root, or root of a
+ * user namespace whose maps include that id. Root of a namespace that maps only itself (unshare -r)
+ * is no one outside, and keeps the ordinary one-id mapping.
+ */
+export function rootMapsAway(): boolean {
+  if (mapsAway !== undefined) return mapsAway;
+  const covers = (file: string): boolean => {
+    try {
+      return readFileSync(file, 'utf8').trim().split('\n').some((line) => {
+        const [inside, , count] = line.trim().split(/\s+/).map(Number);
+        return inside !== undefined && count !== undefined && inside <= ROOT_MAPS_TO && ROOT_MAPS_TO < inside + count;
+      });
+    } catch {
+      return false;
+    }
+  };
+  return (mapsAway = process.getuid?.() === 0 && covers('/proc/self/uid_map') && covers('/proc/self/gid_map'));
+}
+
+let identityDir: string | null | undefined;
+
+/**
+ * native/etc of this package: a fixed /etc/passwd and /etc/group naming the sandbox user `sbx`
+ * (1000), so that `id -un`, `ls -l` and `whoami` print the same on every host instead of whichever
+ * host account has uid 1000. Null when the package has no such files.
+ */
+function identityFiles(): string | null {
+  if (identityDir !== undefined) return identityDir;
+  // This code runs from dist/launcher.js, dist/chunks/*.js or src/launcher/*.ts.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    if (existsSync(join(dir, 'native', 'etc', 'passwd'))) return (identityDir = join(dir, 'native', 'etc'));
+  }
+  return (identityDir = null);
 }
 
 let cgroupSeq = 0;
@@ -136,20 +149,29 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--unshare-user', '--unshare-pid', '--unshare-mount', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup');
   if (!net) a.push('--unshare-net');
   a.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID), '--hostname', HOSTNAME);
+  const mapped = rootMapsAway();
+  if (mapped) a.push('--map-uid', String(ROOT_MAPS_TO), '--map-gid', String(ROOT_MAPS_TO));
+  const idmap = mapped ? ['--idmap'] : [];
 
   for (const e of hostLayout()) {
     if (e.kind === 'link') a.push('--symlink', e.target, e.path);
     else a.push('--ro-bind', e.path, e.path);
   }
-  if (process.getuid?.() === 0) for (const p of hiddenForRoot()) a.push('--hide', p);
+  const dst = (d: string): string => throughSystemLinks(d);
+  const ids = identityFiles();
+  if (ids) for (const f of ['passwd', 'group']) if (existsSync(`/etc/${f}`)) a.push('--ro-bind', real(join(ids, f)), `/etc/${f}`);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
-  a.push('--bind', real(work), '/work');
-  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), m.dst);
-  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), m.dst);
-  for (const p of opts.hide ?? []) a.push('--hide', p);
-  a.push('--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc');
+  a.push('--bind', real(work), '/work', ...idmap);
+  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), dst(m.dst), ...idmap);
+  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), dst(m.dst), ...idmap);
+  for (const p of opts.hide ?? []) a.push('--hide', dst(p));
+  for (const p of opts.hideEmpty ?? []) a.push('--hide-empty', dst(p));
+  const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;
+  a.push('--tmpfs', '/tmp', '--size', String(tmpBytes), '--nr-inodes', String(TMP_INODES));
+  a.push('--dev', '/dev', '--size', String(SHM_BYTES), '--nr-inodes', String(SHM_INODES));
+  a.push('--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
   for (const p of PROC_HIDDEN) a.push('--hide', p);
   // A fresh sysfs needs a network namespace of our own; with the host network, bind it read-only.
@@ -169,7 +191,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
 
   if (opts.aslr !== true) a.push('--no-aslr');
-  a.push('--no-new-privs', '--setsid', '--drop-caps');
+  a.push('--no-new-privs', '--setsid', '--drop-caps', '--new-session-keyring');
   const timeout = opts.timeout;
   const cpuSeconds = Math.ceil((timeout ?? 3600) * availableParallelism()) + 5;
   a.push('--rlimit', 'CPU', String(cpuSeconds), '--rlimit', 'NOFILE', String(NOFILE));
@@ -197,6 +219,20 @@ export function parseMount(s: string): { src: string; dst: string } {
   if (!src || !isAbsolute(dst))
     throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
   return { src, dst };
+}
+
+/**
+ * A destination as the new root spells it: the launcher refuses any mount point that crosses a
+ * symlink inside the sandbox (one planted in /work could lead out), and on a merged-/usr host
+ * /bin, /lib, ... are such symlinks; `/bin/tool` becomes `/usr/bin/tool`.
+ */
+export function throughSystemLinks(d: string): string {
+  for (const e of hostLayout()) {
+    if (e.kind !== 'link' || !(d === e.path || d.startsWith(`${e.path}/`))) continue;
+    const target = e.target.startsWith('/') ? e.target : resolve('/', e.target);
+    return resolve(target + d.slice(e.path.length));
+  }
+  return d;
 }
 
 function real(p: string): string {

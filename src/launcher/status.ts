@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 
 /** Must match SBX_PROTO in native/launch.c. */
-export const LAUNCHER_PROTO = 2;
+export const LAUNCHER_PROTO = 3;
 
 const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });
 

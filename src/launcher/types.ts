@@ -27,12 +27,19 @@ export interface ProfileOptions {
    * command cannot read or rewrite the state and logs kept there). Missing paths are ignored.
    */
   hide?: string[];
+  /**
+   * Sandbox directories shown as empty, read-only directories (e.g. '/work/.sbx'): hidden like
+   * `hide`, but a tree walk (find, grep -r, node --test) sees an empty directory, not EACCES.
+   */
+  hideEmpty?: string[];
   /** Extra fixed environment variables, added to (and overriding) the fixed set. */
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */
   memoryMb?: number;
   /** Process cap: RLIMIT_NPROC, pid_max of the pid namespace, cgroup pids.max. Default 1024. */
   pids?: number;
+  /** Size of the private /tmp in MiB (a tmpfs: it is host memory). Default: a quarter of RAM, at most 4 GiB. */
+  tmpMb?: number;
 }
 
 export interface LaunchOptions extends ProfileOptions {

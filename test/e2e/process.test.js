@@ -3,10 +3,10 @@
 // full output, and sbx's own state (.sbx) out of the command's reach.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync, existsSync, symlinkSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, existsSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { CLI, workDir, sbxRun, sbxRunAsync, hostPidsWith, logText } from './_helpers.js';
+import { CLI, isRoot, workDir, sbxRun, sbxRunAsync, hostPidsWith, logText } from './_helpers.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -101,19 +101,20 @@ test('the raw log on disk holds the full output (stdout and stderr), far past th
 
 test('.sbx is not visible to the command: it can neither read, list nor change sbx\'s state', () => {
   const dir = workDir({ 'src.txt': 'x\n' });
-  const first = sbxRun(dir, ['true']);
-  assert.is(first.code, 0, first.why());
-  assert.ok(existsSync(join(dir, '.sbx/last.json')));
-  const before = readFileSync(join(dir, '.sbx/last.json'), 'utf8');
-  const r = sbxRun(dir, ['sh', '-c', [
+  const script = ['sh', '-c', [
     'cat /work/.sbx/last.json /work/.sbx/history.jsonl 2>/dev/null',
     'ls -A /work/.sbx 2>/dev/null',
-    'find /work/.sbx 2>/dev/null',
+    'find /work/.sbx -mindepth 1 2>/dev/null',
     'echo forged > /work/.sbx/last.json 2>/dev/null && echo WROTE',
     'rm -rf /work/.sbx 2>/dev/null',
     'cat /work/src.txt',
     'exit 0',
-  ].join('; ')]);
+  ].join('; ')];
+  const first = sbxRun(dir, script);
+  assert.is(first.code, 0, first.why());
+  assert.ok(existsSync(join(dir, '.sbx/last.json')));
+  const before = readFileSync(join(dir, '.sbx/last.json'), 'utf8');
+  const r = sbxRun(dir, script);
   assert.is(r.code, 0, r.why());
   const out = logText(r.env);
   assert.not.match(out, /sbx\.run-result|sbx\.verdict|WROTE|\.log/, out);
@@ -126,14 +127,42 @@ test('.sbx is not visible to the command: it can neither read, list nor change s
   assert.is(readdirSync(join(dir, '.sbx/logs')).filter((f) => f.endsWith('.log')).length, 2);
 });
 
-test('a work dir and a bind reached through absolute symlinks work (they are resolved on the host)', () => {
+test('.sbx looks like an empty directory inside, so tree walks (find, grep -r, node --test) work', () => {
+  const dir = workDir({ 'a.test.js': "import test from 'node:test'; test('ok', () => {});\n" });
+  sbxRun(dir, ['true']);
+  const r = sbxRun(dir, ['sh', '-c', 'find /work -name "*.json" | wc -l; grep -r zzz-none /work; echo grep=$?; node --test 2>&1 | grep -E "^# (pass|fail)"']);
+  assert.is(r.code, 0, r.why());
+  assert.is(logText(r.env), '0\ngrep=1\n# pass 1\n# fail 0\n');
+});
+
+test('a work dir or bind source through a symlink the caller could have planted is refused, with the real path named', () => {
   const real = workDir({ 'in.txt': 'through the link\n' });
   const links = workDir();
   symlinkSync(real, join(links, 'work'));
   symlinkSync(real, join(links, 'data'));
+  const w = sbxRun(join(links, 'work'), ['true'], { json: false });
+  assert.is(w.code, 77, w.stderr);
+  assert.match(w.stderr, `crosses the symlink ${join(links, 'work')}`);
+  assert.match(w.stderr, `pass the real path (${realpathSync(real)})`);
+  assert.not.ok(existsSync(join(real, '.sbx')), 'state was written through the link');
+  const b = sbxRun(real, ['cat', '/data/in.txt'], { flags: ['--ro-bind', `${join(links, 'data')}:/data`] });
+  assert.is(b.verdict.status, 'setup-failed', b.why());
+  assert.match(b.verdict.setup_error, 'bind source');
+  const ok = sbxRun(realpathSync(real), ['sh', '-c', 'cat /work/in.txt; echo made > /work/out.txt']);
+  assert.is(ok.code, 0, ok.why());
+  assert.is(readFileSync(join(real, 'out.txt'), 'utf8'), 'made\n');
+});
+
+test('a symlink in a directory nobody but root could write (mode 0555) is followed, resolved on the host', () => {
+  if (!isRoot) return; // only root can make such a directory here; the rule is the same for everyone
+  const real = workDir({ 'in.txt': 'through the link\n' });
+  const links = workDir();
+  symlinkSync(real, join(links, 'work'));
+  symlinkSync(real, join(links, 'data'));
+  chmodSync(links, 0o555);
   const r = sbxRun(join(links, 'work'), ['sh', '-c', 'cat /work/in.txt /data/in.txt; echo made > /work/out.txt'], { flags: ['--ro-bind', `${join(links, 'data')}:/data`] });
+  chmodSync(links, 0o755);
   assert.is(r.code, 0, r.why());
-  assert.is(r.verdict.status, 'pass');
   assert.is(logText(r.env), 'through the link\nthrough the link\n');
   assert.is(readFileSync(join(real, 'out.txt'), 'utf8'), 'made\n');
 });

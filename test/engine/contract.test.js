@@ -22,13 +22,13 @@ test('the Wasm module imports only env.abort', () => {
   assert.equal(WebAssembly.Module.imports(mod), [{ module: 'env', name: 'abort', kind: 'function' }]);
 });
 
-test('sbx/engine is browser-safe: one self-contained module, no Node APIs, no imports', async () => {
+test('sbx-exec/engine is browser-safe: one self-contained module, no Node APIs, no imports', async () => {
   const src = readFileSync(`${ROOT}dist/engine.js`, 'utf8');
   assert.not.match(src, /^\s*import\s/m);
   assert.not.match(src, /\brequire\(|node:|\bprocess\.|\bBuffer\.|__dirname|import\.meta/);
-  const byName = await import('sbx/engine');
+  const byName = await import('sbx-exec/engine');
   assert.type(byName.createEngine, 'function');
-  const host = await import('sbx');
+  const host = await import('sbx-exec');
   assert.type(host.run, 'function');
   assert.type(host.createEngine, 'function');
 });

@@ -220,13 +220,33 @@ test('the sandbox dies with its caller', async () => {
   const work = tempDir();
   const js = `import(${JSON.stringify(dist)}).then((m) => m.launch({ cmd: ['/bin/sh', '-c', 'while :; do date +%s%N > /work/beat; sleep 0.05; done'], work: ${JSON.stringify(work)}, logPath: ${JSON.stringify(join(work, 'l'))} }))`;
   const caller = spawn(process.execPath, ['-e', js], { stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 800));
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const beat = () => { try { return readFileSync(join(work, 'beat'), 'utf8'); } catch { return null; } };
+  // Wait on events, not a fixed timer (a loaded machine may take seconds to start the sandbox): the
+  // heart beats twice, so the sandbox runs; after the kill it stops within a generous deadline.
+  const first = await until(beat, (b) => b !== null, 30_000);
+  assert.ok(first !== null, 'the sandbox never started beating');
+  assert.ok((await until(beat, (b) => b !== first, 30_000)) !== first, 'the sandbox beat only once');
   caller.kill('SIGKILL');
-  await new Promise((r) => setTimeout(r, 300));
-  const a = readFileSync(join(work, 'beat'), 'utf8');
-  await new Promise((r) => setTimeout(r, 400));
-  assert.is(readFileSync(join(work, 'beat'), 'utf8'), a, 'the sandbox kept running after its caller was killed');
+  let last = beat();
+  let stillSince = Date.now();
+  const deadline = Date.now() + 30_000;
+  // Dead = the beat has not changed for 1 s (20 beat periods); alive past the deadline fails.
+  while (Date.now() - stillSince < 1000 && Date.now() < deadline) {
+    await sleep(50);
+    const b = beat();
+    if (b !== last) { last = b; stillSince = Date.now(); }
+  }
+  assert.ok(Date.now() - stillSince >= 1000, 'the sandbox kept running after its caller was killed');
 });
+
+/** Polls get() every 20 ms until ok(value) or the deadline; returns the last value. */
+async function until(get, ok, ms) {
+  const end = Date.now() + ms;
+  let v = get();
+  while (!ok(v) && Date.now() < end) { await new Promise((r) => setTimeout(r, 20)); v = get(); }
+  return v;
+}
 
 // Setup failures of a real host, reproduced one user namespace down (where the knobs are ours).
 const nested = (prepare) => {

@@ -257,6 +257,72 @@ main(int argc, char **argv)
       kill(0, SIGKILL);
       return 0;
     }
+  /* Set-id modes on files the sandbox makes in /work (they outlive it on the host). */
+  if (!strncmp(p, "setid_", 6))
+    {
+      const char *how = p + 6;
+      long r;
+      int fd = open("/work/setid-target", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+      if (fd < 0)
+        {
+          printf("note: cannot create /work/setid-target (%s)\n", strerror(errno));
+          return 2;
+        }
+      if (!strcmp(how, "chmod"))
+        r = chmod("/work/setid-target", 04755);
+      else if (!strcmp(how, "chmod_sgid"))
+        r = chmod("/work/setid-target", 02755);
+      else if (!strcmp(how, "fchmod"))
+        r = fchmod(fd, 04755);
+      else if (!strcmp(how, "fchmodat"))
+        r = fchmodat(AT_FDCWD, "/work/setid-target", 06755, 0);
+      else if (!strcmp(how, "fchmodat2"))
+        r = syscall(452, AT_FDCWD, "/work/setid-target", 04755, 0);
+      else if (!strcmp(how, "open"))
+        r = syscall(__NR_open, "/work/setid-new", O_WRONLY | O_CREAT | O_EXCL, 04755);
+      else if (!strcmp(how, "openat"))
+        r = openat(AT_FDCWD, "/work/setid-new", O_WRONLY | O_CREAT | O_EXCL, 02755);
+      else if (!strcmp(how, "creat"))
+        r = creat("/work/setid-new", 04755);
+      else if (!strcmp(how, "mkdir"))
+        r = mkdir("/work/setid-dir", 02755);
+      else if (!strcmp(how, "mknod"))
+        r = mknod("/work/setid-new", S_IFREG | 04755, 0);
+      else if (!strcmp(how, "plain"))
+        {
+          /* The control: ordinary modes still work. */
+          if (chmod("/work/setid-target", 0700) < 0 || mkdir("/work/plain-dir", 0755) < 0)
+            {
+              printf("ESCAPED? ordinary chmod/mkdir failed: %s\n", strerror(errno));
+              return 1;
+            }
+          printf("blocked: nothing (ordinary modes work)\n");
+          return 0;
+        }
+      else
+        {
+          fprintf(stderr, "probe: unknown set-id probe %s\n", how);
+          return 2;
+        }
+      return verdict(r, p);
+    }
+  if (!strcmp(p, "openat2"))
+    {
+      struct { uint64_t flags, mode, resolve; } how = { O_WRONLY | O_CREAT, 04755, 0 };
+      return verdict(syscall(437, AT_FDCWD, "/work/openat2-new", &how, sizeof how), "openat2");
+    }
+  if (!strcmp(p, "socketpair_alg"))
+    {
+      int sv[2];
+      return verdict(socketpair(AF_ALG, SOCK_SEQPACKET, 0, sv), "socketpair(AF_ALG)");
+    }
+  if (!strcmp(p, "keyring"))
+    {
+      /* The session keyring the sandbox sees must not be the caller's (read with keyctl off). */
+      long id = syscall(__NR_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3 /* SESSION */, 0);
+      printf("session keyring %ld (%s)\n", id, id < 0 ? strerror(errno) : "ok");
+      return 0;
+    }
   if (!strcmp(p, "addrs"))
     {
       int local = 0;

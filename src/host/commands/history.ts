@@ -25,6 +25,7 @@ export default defineCommand({
     entries.forEach((e, i) => {
       const what = e.identity ?? (e.counts.errors ? `${e.counts.errors} errors` : e.counts.failed ? `${e.counts.failed} tests failing` : '');
       lines.push(`${String(i + 1).padStart(3)}  ${e.time}  ${e.status.padEnd(13)} ${what}${e.summary && e.summary !== 'first run' ? `  — ${e.summary}` : ''}`);
+      if (e.cmd) lines.push(`     $ ${e.cmd}`);
     });
     for (const s of streaks(entries)) {
       if (s.length < 2) continue;

@@ -1,17 +1,28 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
+import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 import { loadEngine } from '../load-engine.js';
 import { print } from '../output.js';
 import { parsePositive } from '../parse-flags.js';
-import { runReport, mirrorExit } from '../run.js';
+import { runReport, mirrorExit, refuseSbxInside } from '../run.js';
 import { parseMount } from '../../launcher/index.js';
+import { onInterrupt } from '../interrupt.js';
+import { signalNumber, exitForSignal } from '../../contract/signals.js';
+import { unappliedLimits } from '../unapplied.js';
+import type { HelpMeta } from '../help.js';
+
+const meta: { name: string; description: string } & HelpMeta = {
+  name: 'run',
+  description: 'Run a command in the hermetic sandbox; print its verdict and what changed',
+  usage: 'sbx run [OPTIONS] -- CMD [ARGS...]',
+};
 
 export default defineCommand({
-  meta: { name: 'run', description: 'Run a command in the hermetic sandbox; print its verdict and what changed' },
+  meta,
   args: {
     work: { type: 'string', description: 'work dir, mounted read-write at /work (default: .)' },
-    timeout: { type: 'string', description: 'wall-clock limit in seconds (the whole sandbox is killed)' },
+    timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
     net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
@@ -23,7 +34,7 @@ export default defineCommand({
     env: { type: 'string', description: 'set K=V in the sandbox environment (repeatable)' },
     bind: { type: 'string', description: 'bind SRC[:DST] read-write (repeatable)' },
     'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
-    memory: { type: 'string', description: 'memory limit in MiB (cgroup v2, where delegated)' },
+    memory: { type: 'string', description: 'memory limit in MiB; needs a delegated cgroup v2 subtree, else the run goes ahead without it and says so' },
     pids: { type: 'string', description: 'process limit (default 1024)' },
   },
   async run({ args, rawArgs }) {
@@ -34,7 +45,10 @@ export default defineCommand({
     const many = (name: string) => flags.flatMap((a, i) => (a === `--${name}` && flags[i + 1] ? [flags[i + 1]!] : a.startsWith(`--${name}=`) ? [a.slice(name.length + 3)] : []));
     const pids = parsePositive('pids', args.pids);
     const memoryMb = parsePositive('memory', args.memory);
+    const interrupt = onInterrupt();
+    if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
     const report = await runReport({
+      signal: interrupt.signal,
       cmd,
       work: args.work,
       state: args.state,
@@ -51,8 +65,15 @@ export default defineCommand({
       ...(pids ? { pids } : {}),
       ...(memoryMb ? { memoryMb } : {}),
     });
+    interrupt.done();
     if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
-    print(await loadEngine(), report.env, Boolean(args.json));
+    const notes = unappliedLimits(report.env, { memoryMb });
+    for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
+    print(await loadEngine(), report.env, Boolean(args.json), notes);
+    if (interrupt.by) {
+      process.stderr.write(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);
+      return { exitCode: exitForSignal(interrupt.by) };
+    }
     return { exitCode: mirrorExit(report.env, report.setupCode) };
   },
 });

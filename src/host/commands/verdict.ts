@@ -24,6 +24,7 @@ export default defineCommand({
     work: { type: 'string', description: 'work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
     junit: { type: 'string', description: 'a JUnit XML report of the same run: its tests replace those read off the log' },
+    'exit-status': { type: 'boolean', description: 'exit 0 when the verdict is pass, 1 otherwise (default: 0 whenever a verdict was printed)' },
   },
   async run({ args }) {
     if (!args.raw) throw new SbxError('E_USAGE', 'no log given: pass --raw FILE, or --raw - to read standard input');
@@ -39,7 +40,8 @@ export default defineCommand({
       if (args.raw !== '-') await checkLogFile(args.raw);
       const source = args.raw === '-' ? process.stdin : createReadStream(args.raw);
       await state.saveLog(logPath, source);
-      const rec = await recordVerdict(engine, state, id, logPath, tree, opts);
+      // A recorded log: its command is unknown, and it ran outside, so the tree at its end is now's.
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd: null, tree, treeEnd: tree }, opts);
       if (rec.problem) process.stderr.write(`sbx: note: ${rec.problem}\n`);
       env = rec.env;
     } else {
@@ -52,6 +54,6 @@ export default defineCommand({
     }
     if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
     print(engine, env, Boolean(args.json));
-    return env;
+    return { exitCode: args['exit-status'] && env.verdict.status !== 'pass' ? 1 : 0 };
   },
 });

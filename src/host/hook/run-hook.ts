@@ -32,7 +32,7 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
     if (typeof p === 'string') return note(p);
     const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
     if (!d) return;
-    process.stdout.write(`${JSON.stringify(postAnswer(d, await distil(d)))}\n`);
+    process.stdout.write(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
   } catch (err) {
     note(`${(err as Error)?.message ?? String(err)}`);
   }
@@ -52,7 +52,7 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   const d = codexPost(p, loadHookConfig(p.cwd), self);
   if (!d) return;
   // Codex gives no exit code to the hook: the verdict rests on the output alone.
-  process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work })))}\n`);
+  process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
 }
 
 async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
@@ -67,11 +67,11 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
   const p = parseGeminiPost(json);
   if (typeof p === 'string') return note(p);
   const d = geminiPost(p, loadHookConfig(p.cwd), self);
-  if (d) process.stdout.write(`${JSON.stringify(geminiPostAnswer(await distil(d)))}\n`);
+  if (d) process.stdout.write(`${JSON.stringify(geminiPostAnswer(await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
 }
 
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
-async function distil(d: { raw: string; exit: number | null; work: string }): Promise<string> {
+async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
   const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
     import('../load-engine.js'), import('../state/store.js'), import('../state/record.js'), import('../state/fingerprint.js'),
   ]);
@@ -79,7 +79,9 @@ async function distil(d: { raw: string; exit: number | null; work: string }): Pr
   const state = await new StateDir(join(d.work, '.sbx')).open();
   const { id, logPath } = state.newRun();
   await state.saveLog(logPath, Readable.from([Buffer.from(d.raw)]));
-  const rec = await recordVerdict(engine, state, id, logPath, treeFingerprint(d.work), { exit: d.exit });
+  // Recorded under the command line, so its delta is against the previous run of the same command.
+  const tree = treeFingerprint(d.work);
+  const rec = await recordVerdict(engine, state, { id, logPath, cmd: d.cmd, tree, treeEnd: tree }, { exit: d.exit });
   return engine.render(rec.env);
 }
 

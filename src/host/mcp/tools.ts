@@ -53,7 +53,7 @@ export async function showTool(a: v.InferOutput<typeof ShowArgs>): Promise<ToolO
   if (basename(dirname(log)) !== 'logs' || basename(dirname(dirname(log))) !== '.sbx' || !log.endsWith('.log')) {
     throw new SbxError('E_NOT_SBX_LOG', `${a.log} is not an sbx log (<work>${sep}.sbx${sep}logs${sep}ID.log): pass the path from a verdict's log: line`);
   }
-  await stat(log).catch(() => { throw new SbxError('E_ENOENT', `${a.log} does not exist (pruned, or a typo): run the command again or use history for the current logs`); });
+  await stat(log).catch(() => { throw new SbxError('E_NO_LOG', `${a.log} does not exist (pruned, or a typo): run the command again or use history for the current logs`); });
   let text: string;
   if (a.what === 'raw') {
     const lines = (await readFile(log, 'utf8')).split('\n');

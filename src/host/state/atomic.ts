@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const fh = await open(tmp, 'w', 0o644);
+  const fh = await open(tmp, 'wx', 0o644);
   try {
     await fh.writeFile(data);
     await fh.sync();

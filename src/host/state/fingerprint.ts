@@ -1,42 +1,71 @@
-// A fingerprint of the work tree, so the delta can tell "your edit changed nothing" from "you edited
-// nothing". In a git work tree: every tracked or untracked, not ignored file; elsewhere: every file
-// under the work dir except .sbx, VCS and dependency/build-cache directories. Contents are hashed.
+// A fingerprint of what the user edits, so the delta can tell "your edit changed nothing" from
+// "nothing changed since the last run". A run takes it twice: when it starts (compared with the
+// previous run's end) and when it ends, so that what the previous run itself wrote (build output,
+// caches) never reads as an edit.
+//
+// The files: in a git work tree, git's tracked and untracked-not-ignored files; elsewhere a bounded
+// walk. Either way .sbx, VCS directories and the caches the sandbox's HOME (/work) collects are left
+// out. Each file counts by path, size and mtime: a stat, never a read, so a large tree costs
+// O(files), not O(bytes).
+//
+// git runs on the host, in a directory the sandbox writes: its repository config is the sandbox's
+// to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
+// the untracked cache are forced off on the command line, which outranks every config file; the
+// environment is reduced to what git needs to find the caller's own configuration.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { lstatSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
-const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.cache', '.pytest_cache', '.mypy_cache']);
-const MAX_FILES = 20_000;
-const MAX_HASHED_BYTES = 8 << 20;
+/** Directories never part of the fingerprint: state, VCS, dependencies and build caches. */
+const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.pytest_cache', '.mypy_cache']);
+/** Top-level directories the sandbox's HOME (= /work) fills with caches: go, cargo, npm, pip, ... */
+const HOME_CACHES = new Set(['.cache', '.npm', '.cargo', '.rustup', 'go', '.local', '.config', '.gradle', '.m2', '.node-gyp', '.pki', '.gnupg', '.yarn', '.pnpm-store', '.ccache']);
+const MAX_FILES = 50_000;
+
+/** The git flags that keep repository config from running anything on the host. */
+export const SAFE_GIT_ARGS = [
+  '--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.pager=cat', '-c', 'core.askPass=', '-c', 'credential.helper=',
+];
 
 export function treeFingerprint(work: string): string | null {
   const files = gitFiles(work) ?? walk(work);
   if (files === null) return null;
   const h = createHash('sha256');
   for (const rel of files.sort()) {
-    if (rel.startsWith('.sbx/')) continue;
+    if (!included(rel)) continue;
     let info;
-    try { info = lstatSync(join(work, rel)); } catch { continue; }
-    h.update(rel); h.update('\0');
-    if (info.isSymbolicLink() || !info.isFile()) { h.update(`special:${info.mode}\0`); continue; }
-    if (info.size > MAX_HASHED_BYTES) { h.update(`size:${info.size}:${info.mtimeMs}\0`); continue; }
-    try { h.update(readFileSync(join(work, rel))); } catch { h.update('unreadable'); }
-    h.update('\0');
+    try { info = lstatSync(join(work, rel), { bigint: true }); } catch { continue; }
+    if (info.isDirectory()) continue; // a submodule or nested repo git lists as one entry
+    h.update(`${rel}\0${info.mode}:${info.size}:${info.mtimeNs}\0`);
   }
   return h.digest('hex').slice(0, 32);
 }
 
+/** A path git or the walk listed that counts: inside the work dir, not state, VCS or a HOME cache. */
+function included(rel: string): boolean {
+  if (!rel || isAbsolute(rel) || rel.split('/').includes('..')) return false;
+  const parts = rel.split('/');
+  if (parts.length > 1 && HOME_CACHES.has(parts[0]!)) return false;
+  return !parts.slice(0, -1).some((p) => SKIP_DIRS.has(p));
+}
+
 function gitFiles(work: string): string[] | null {
   if (!insideGit(work)) return null;
-  const r = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: work, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+  if (process.env.HOME) env.HOME = process.env.HOME;
+  if (process.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = process.env.XDG_CONFIG_HOME;
+  const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
+  });
   if (r.status !== 0 || r.error) return null;
   return r.stdout.split('\0').filter(Boolean);
 }
 
 function walk(work: string): string[] | null {
   const out: string[] = [];
-  const visit = (dir: string): void => {
+  const visit = (dir: string, top: boolean): void => {
     let names: string[];
     try { names = readdirSync(dir); } catch { return; }
     for (const n of names) {
@@ -44,18 +73,18 @@ function walk(work: string): string[] | null {
       const p = join(dir, n);
       let info;
       try { info = lstatSync(p); } catch { continue; }
-      if (info.isDirectory()) { if (!SKIP_DIRS.has(n)) visit(p); }
+      if (info.isDirectory()) { if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(p, false); }
       else out.push(relative(work, p));
     }
   };
-  visit(work);
+  visit(work, true);
   return out;
 }
 
 /** Whether work is inside a git work tree (a .git entry in it or above): spares a git spawn elsewhere. */
 function insideGit(work: string): boolean {
   for (let d = work; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return true;
+    try { lstatSync(join(d, '.git')); return true; } catch { /* not here */ }
     if (dirname(d) === d) return false;
   }
 }

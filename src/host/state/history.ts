@@ -13,6 +13,8 @@ export const HistoryEntrySchema = v.object({
   tree: v.nullable(v.string()),
   log: v.string(),
   summary: v.nullable(v.string()),
+  /** The command as one line (absent in history written before sbx kept it; null for `sbx verdict`). */
+  cmd: v.optional(v.nullable(v.string()), null),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 
@@ -34,13 +36,6 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; bad: numb
     if (r.success) entries.push(r.output); else bad++;
   }
   return { entries, bad };
-}
-
-/** Runs in a row at the end of the history with this key, plus the current one. */
-export function streakOf(entries: HistoryEntry[], key: string): number {
-  let n = 1;
-  for (let i = entries.length - 1; i >= 0 && entries[i]!.key === key; i--) n++;
-  return n;
 }
 
 export interface Streak { from: number; to: number; length: number; entry: HistoryEntry }

@@ -1,25 +1,52 @@
-// A run's verdict against the state directory: the delta to the previous run, then the record.
+// A run's verdict against the state directory: the delta to the previous run of the same command,
+// then the record.
+//
+// "Did the user edit anything?" is answered by the work tree's fingerprint at this run's start
+// against the newest run's (of any command) at its end: what a run writes itself (build output,
+// caches) is in its end fingerprint, so it never counts as an edit. Every run stores the number of
+// edits seen so far; the delta's tree_changed says whether that number moved since the previous run
+// of this command.
 import type { Engine, RunResult, VerdictOptions } from '../engine.js';
 import { verdictOfFile } from '../log-source.js';
-import type { StateDir } from './store.js';
+import type { RunState, StateDir } from './store.js';
+import { deltaAgainst } from './delta-rule.js';
 
 export interface Recorded { env: RunResult; problem: string | null }
 
-/**
- * logPath is already on disk (in state.logs); tree is the work tree's fingerprint taken when the run
- * started (null when unknown).
- */
-export async function recordVerdict(engine: Engine, state: StateDir, id: string, logPath: string, tree: string | null,
-  opts: VerdictOptions, complete?: (env: RunResult) => void): Promise<Recorded> {
-  const env = await verdictOfFile(engine, logPath, { ...opts, log: logPath });
+export interface RunRecord {
+  id: string;
+  /** Already on disk, in state.logs. */
+  logPath: string;
+  /** The command as one line, or null when unknown (a recorded log). */
+  cmd: string | null;
+  /** The work tree's fingerprint when the run started, and when it ended (null: unknown). */
+  tree: string | null;
+  treeEnd: string | null;
+}
+
+export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord, opts: VerdictOptions,
+  complete?: (env: RunResult) => void): Promise<Recorded> {
+  const env = await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
   complete?.(env);
   return state.withLock(async () => {
-    const prev = await state.readPrevious();
+    const latest = await state.readPrevious();
+    const prev = run.cmd === null ? latest : await state.readPrevious(run.cmd);
     const { entries } = await state.history();
-    const treeChanged = prev.verdict && tree !== null && prev.tree !== null ? tree !== prev.tree : undefined;
-    const sameRuns = prev.verdict ? state.sameRuns(entries, env.verdict) : 1;
-    env.delta = engine.delta(prev.verdict, env.verdict, { treeChanged, sameRuns });
-    await state.record(id, env, tree, entries);
-    return { env, problem: prev.problem };
+    const edits = editsSoFar(latest.state, run.tree);
+    const keys = (run.cmd === null ? entries : entries.filter((e) => (e.cmd ?? null) === run.cmd)).map((e) => e.key);
+    env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, keys }, env.verdict, edits);
+    const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd };
+    await state.record(env, self, entries);
+    const problems = [latest.problem, prev === latest ? null : prev.problem].filter(Boolean);
+    return { env, problem: problems.length ? problems.join('; ') : null };
   });
+}
+
+/** The edit count as of a run that starts with this tree, after the newest recorded run. */
+function editsSoFar(latest: RunState | null, tree: string | null): number | null {
+  if (latest === null) return 0;
+  // State written before runs kept their end fingerprint: their start one is the best there is.
+  const before = latest.tree_end ?? latest.tree;
+  if (tree === null || before === null) return null;
+  return (latest.edits ?? 0) + (tree === before ? 0 : 1);
 }

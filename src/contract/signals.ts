@@ -1,4 +1,6 @@
-// Signal names <-> numbers (Linux), for flags such as `--signal SIGSEGV` and for the engine's ABI.
+// Signal names <-> numbers (Linux: x86_64 and arm64 agree), the one table of the TypeScript side: flags
+// such as `--signal SIGSEGV`, the engine's ABI, the launcher's outcome. The engine (AssemblyScript) has
+// its own copy in assembly/signals.ts; test/contract/signals.test.js keeps the two equal.
 const NAMES = [
   '', 'SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGKILL',
   'SIGUSR1', 'SIGSEGV', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTERM', 'SIGSTKFLT', 'SIGCHLD', 'SIGCONT',
@@ -22,4 +24,9 @@ export function signalNumber(sig: string | number | null | undefined): number {
 
 export function signalName(n: number): string | null {
   return n > 0 && n < NAMES.length ? NAMES[n]! : n > 0 ? `SIG${n}` : null;
+}
+
+/** The exit code of a process killed by sig, as shells report it: 128 + N. */
+export function exitForSignal(sig: string | number): number {
+  return 128 + Math.max(signalNumber(sig), 0);
 }

@@ -1,0 +1,168 @@
+/* sbx-launch: user namespace maps: the caller's own id, or (host root) an
+ * unprivileged id written by the launcher, and the idmapped binds that go with it. */
+#define _GNU_SOURCE
+#include "sbx.h"
+
+long outer_uid, outer_gid;
+/* With --map-uid the launcher writes init's id maps (only a process privileged
+ * over the parent namespace may map ids other than its own) and then says so
+ * on this pipe. */
+int maps_pipe[2] = { -1, -1 };
+
+/* Host root callers: the sandbox user is not root's kuid but an unprivileged
+ * host id, so root's own files outside the work dir (/opt, /root, 0600 keys)
+ * are as closed to it as to any other user. init takes that id and keeps its
+ * capabilities over the new namespaces (it was never root there). */
+void
+step_mapped_ids(const struct spec *s)
+{
+  char c;
+  ssize_t n;
+  close(maps_pipe[1]);
+  do
+    n = read(maps_pipe[0], &c, 1);
+  while (n < 0 && errno == EINTR);
+  close(maps_pipe[0]);
+  if (n != 1)
+    fail_step("userns", "the launcher did not write the id maps");
+  if (setgroups(0, NULL) < 0)
+    fail_step("userns", "dropping supplementary groups");
+  if (setresgid((gid_t)s->gid, (gid_t)s->gid, (gid_t)s->gid) < 0
+      || setresuid((uid_t)s->uid, (uid_t)s->uid, (uid_t)s->uid) < 0)
+    fail_step("userns", "taking uid %ld gid %ld", s->uid, s->gid);
+  /* A change of ids clears the dumpable flag; /proc/self/fd (mount targets)
+   * needs it back. */
+  prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+  record("userns", 1, "uid %ld gid %ld mapped to host %ld:%ld (not the caller's: root), no supplementary groups",
+         s->uid, s->gid, s->map_uid, s->map_gid);
+}
+
+/* Run by the launcher: init's maps, then the go-ahead. */
+int
+write_init_maps(const struct spec *s, pid_t init)
+{
+  char path[64], map[64];
+  int ok;
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)init);
+  snprintf(map, sizeof map, "%ld %ld 1\n", s->uid, s->map_uid);
+  ok = write_file(path, map) == 0;
+  snprintf(path, sizeof path, "/proc/%d/gid_map", (int)init);
+  snprintf(map, sizeof map, "%ld %ld 1\n", s->gid, s->map_gid);
+  ok = ok && write_file(path, map) == 0;
+  close(maps_pipe[0]);
+  if (ok)
+    (void)!write(maps_pipe[1], "m", 1);
+  close(maps_pipe[1]);
+  return ok ? 0 : -1;
+}
+
+/* A user namespace whose only purpose is an idmapped mount: host root (0)
+ * shows as the sandbox user's host id, every other id as itself. Made by a
+ * short-lived child; returns an fd of its namespace. */
+static int
+idmap_userns(const struct spec *s)
+{
+  char path[64], map[160];
+  int p[2], fd = -1;
+  pid_t child;
+  if (pipe2(p, O_CLOEXEC) < 0)
+    return -1;
+  child = fork();
+  if (child < 0)
+    return -1;
+  if (child == 0)
+    {
+      char c;
+      if (unshare(CLONE_NEWUSER) < 0)
+        _exit(1);
+      close(p[1]);
+      (void)!read(p[0], &c, 1);
+      _exit(0);
+    }
+  close(p[0]);
+  /* Wait until the child is in its own namespace. */
+  for (int tries = 0; tries < 2000; tries++)
+    {
+      char a[64], b[64];
+      ssize_t la, lb;
+      snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+      la = readlink(path, a, sizeof a);
+      lb = readlink("/proc/self/ns/user", b, sizeof b);
+      if (la > 0 && lb > 0 && (la != lb || memcmp(a, b, (size_t)la) != 0))
+        break;
+      usleep(100);
+    }
+  snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_uid, s->map_uid - 1, s->map_uid + 1,
+           s->map_uid + 1, 4294967295L - s->map_uid - 1);
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+  if (write_file(path, map) == 0)
+    {
+      snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_gid, s->map_gid - 1,
+               s->map_gid + 1, s->map_gid + 1, 4294967295L - s->map_gid - 1);
+      snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+      if (write_file(path, map) == 0)
+        {
+          snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+          fd = open(path, O_RDONLY | O_CLOEXEC);
+        }
+    }
+  close(p[1]);
+  while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+/* Run by the launcher with --map-uid, before the clone: every bind source is
+ * cloned here (host root can reach it; the sandbox's unprivileged id might
+ * not), id-mapped where asked, and handed to init as a detached tree. */
+void
+prepare_trees(struct spec *s)
+{
+  int usfd = -1, i;
+  for (i = 0; i < s->nops; i++)
+    {
+      struct op *op = &s->ops[i];
+      if (op->kind != OP_BIND && op->kind != OP_RO_BIND)
+        continue;
+      op->tree_fd = (int)syscall(SYS_open_tree, AT_FDCWD, op->a,
+                                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+      if (op->tree_fd < 0)
+        die_with_error("cloning the mount of %s", op->a);
+      if (!op->idmap)
+        continue;
+      if (usfd < 0 && (usfd = idmap_userns(s)) < 0)
+        die_with_error("making the user namespace for an idmapped mount");
+      {
+        struct mount_attr ma;
+        memset(&ma, 0, sizeof ma);
+        ma.attr_set = MOUNT_ATTR_IDMAP;
+        ma.userns_fd = (uint64_t)usfd;
+        if (syscall(SYS_mount_setattr, op->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma, sizeof ma) < 0)
+          die_with_error("id-mapping %s (its file system may not support idmapped mounts; run sbx as an "
+                         "ordinary user instead of root)",
+                         op->a);
+      }
+    }
+  if (usfd >= 0)
+    close(usfd);
+}
+
+void
+step_id_maps(const struct spec *s)
+{
+  char map[64];
+  long uid = s->uid >= 0 ? s->uid : outer_uid;
+  long gid = s->gid >= 0 ? s->gid : outer_gid;
+  /* An unprivileged process may map exactly its own ids, and only after it
+   * gave up setgroups(2) for good. */
+  if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+    fail_step("userns", "writing /proc/self/setgroups");
+  snprintf(map, sizeof map, "%ld %ld 1\n", uid, outer_uid);
+  if (write_file("/proc/self/uid_map", map) < 0)
+    fail_step("userns", "writing uid_map \"%ld %ld 1\"", uid, outer_uid);
+  snprintf(map, sizeof map, "%ld %ld 1\n", gid, outer_gid);
+  if (write_file("/proc/self/gid_map", map) < 0)
+    fail_step("userns", "writing gid_map \"%ld %ld 1\"", gid, outer_gid);
+  record("userns", 1, "uid %ld gid %ld mapped to %ld:%ld, setgroups denied", uid, gid, outer_uid,
+         outer_gid);
+}

@@ -1,0 +1,505 @@
+/* sbx-launch: the new root: a tmpfs assembled under /newroot with the host
+ * root at /oldroot, every mount point resolved inside it, then pivoted to. */
+#define _GNU_SOURCE
+#include "sbx.h"
+
+static int
+mkdir_p(char *path, mode_t mode)
+{
+  char *p;
+  for (p = path + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        if (mkdir(path, mode) < 0 && errno != EEXIST)
+          {
+            *p = '/';
+            return -1;
+          }
+        *p = '/';
+      }
+  if (mkdir(path, mode) < 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
+/* Creates a mount point of the right type (dir or empty file) at dst. */
+static int
+make_mount_point(char *dst, int is_dir)
+{
+  char *slash;
+  int fd;
+  if (is_dir)
+    return mkdir_p(dst, 0755);
+  slash = strrchr(dst, '/');
+  if (slash != NULL && slash != dst)
+    {
+      *slash = '\0';
+      if (mkdir_p(dst, 0755) < 0)
+        {
+          *slash = '/';
+          return -1;
+        }
+      *slash = '/';
+    }
+  fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
+  if (fd < 0 && errno == EEXIST)
+    return 0;
+  if (fd < 0)
+    return -1;
+  close(fd);
+  return 0;
+}
+
+static int mount_setattr_missing;
+
+/* Sets attributes on a mount (and, with recursive, every mount below it).
+ * mount_setattr(2) handles locked flags and submounts in one call; older
+ * kernels get a remount of the top mount that repeats its current flags,
+ * since the kernel refuses to clear locked flags inside a user namespace. */
+int
+set_mount_attrs(const char *path, unsigned long long attrs, int recursive)
+{
+  struct mount_attr ma;
+  struct statvfs sv;
+  unsigned long ms = MS_REMOUNT | MS_BIND;
+  if (!mount_setattr_missing)
+    {
+      memset(&ma, 0, sizeof ma);
+      ma.attr_set = attrs;
+      if (syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &ma, sizeof ma)
+          == 0)
+        return 0;
+      if (errno != ENOSYS)
+        return -1;
+      mount_setattr_missing = 1;
+    }
+  /* statvfs's ST_* bits equal the MS_* ones for these flags. */
+  if (statvfs(path, &sv) == 0)
+    ms |= sv.f_flag & (ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_NOATIME | ST_NODIRATIME | ST_RELATIME | ST_RDONLY);
+  if (attrs & MOUNT_ATTR_RDONLY)
+    ms |= MS_RDONLY;
+  if (attrs & MOUNT_ATTR_NOSUID)
+    ms |= MS_NOSUID;
+  if (attrs & MOUNT_ATTR_NODEV)
+    ms |= MS_NODEV;
+  if (attrs & MOUNT_ATTR_NOEXEC)
+    ms |= MS_NOEXEC;
+  return mount(NULL, path, NULL, ms, NULL);
+}
+
+enum mp_make
+{
+  MP_EXISTING, /* create nothing: a missing path is ENOENT */
+  MP_DIR,      /* create missing directories, the last one too */
+  MP_FILE,     /* create missing directories and the last component as an empty file */
+};
+
+/* Resolves PATH (absolute, as the sandbox will see it) under /newroot one
+ * component at a time and never through a symlink. While the new root is
+ * assembled the host root is still mounted at /oldroot, so a symlink the
+ * sandbox planted in /work on an earlier run (/work/.cache ->
+ * ../../oldroot/etc) would otherwise steer a mkdir, or a mount, onto the
+ * host. A symlink anywhere on the path fails with ELOOP. Mounts met on the
+ * way are crossed (/newroot/work is the work dir's bind). Returns an O_PATH
+ * descriptor of the last component, or -1 with errno set. */
+static int
+open_in_root(const char *path, enum mp_make make)
+{
+  char buf[PATH_MAX];
+  char *comp, *next;
+  int fd, nfd, e;
+  struct stat st;
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  for (comp = buf; *comp == '/'; comp++)
+    ;
+  while (*comp != '\0')
+    {
+      int last;
+      next = strchr(comp, '/');
+      if (next != NULL)
+        {
+          *next++ = '\0';
+          while (*next == '/')
+            next++;
+        }
+      last = next == NULL || *next == '\0';
+      if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+        {
+          close(fd);
+          errno = EINVAL;
+          return -1;
+        }
+      if (last && make == MP_FILE)
+        {
+          nfd = openat(fd, comp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+          if (nfd >= 0)
+            close(nfd);
+          else if (errno != EEXIST)
+            goto fail;
+        }
+      else if (make != MP_EXISTING && mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
+        goto fail;
+      nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (nfd < 0)
+        goto fail;
+      close(fd);
+      fd = nfd;
+      if (fstat(fd, &st) < 0)
+        goto fail;
+      if (S_ISLNK(st.st_mode))
+        {
+          errno = ELOOP;
+          goto fail;
+        }
+      if (!last && !S_ISDIR(st.st_mode))
+        {
+          errno = ENOTDIR;
+          goto fail;
+        }
+      if (last)
+        break;
+      comp = next;
+    }
+  return fd;
+fail:
+  e = errno;
+  close(fd);
+  errno = e;
+  return -1;
+}
+
+/* A path naming what fd refers to, for mount(2): the host's /proc magic
+ * link, so that nothing between open_in_root and the mount can swap a
+ * component for a symlink. Without a usable /proc (never seen on a host
+ * that can make user namespaces) the checked path itself. */
+static const char *
+fd_target(char *out, size_t n, int fd, const char *checked)
+{
+  static int proc_ok = -1;
+  if (proc_ok < 0)
+    proc_ok = access("/oldroot/proc/self/fd", X_OK) == 0;
+  if (proc_ok)
+    xpath(out, n, "/oldroot/proc/self/fd/%d", fd);
+  else
+    join(out, n, "/newroot", checked);
+  return out;
+}
+
+/* Opens the mount point at PATH (see open_in_root) or fails the step, with
+ * its own message for a symlink on the way. */
+static int
+mount_point(const char *step, const char *path, enum mp_make make)
+{
+  int fd = open_in_root(path, make);
+  if (fd < 0 && errno == ELOOP)
+    fail_step(step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)",
+              path);
+  if (fd < 0)
+    fail_step(step, "creating mount point %s", path);
+  return fd;
+}
+
+static void
+op_bind(const struct op *op, int ro)
+{
+  char src[PATH_MAX], target[PATH_MAX];
+  struct stat st;
+  int fd;
+  if (op->tree_fd >= 0)
+    {
+      if (fstat(op->tree_fd, &st) < 0)
+        fail_step("bind", "%s", op->a);
+      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+      if (syscall(SYS_move_mount, op->tree_fd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+        fail_step("bind", "attaching %s on %s", op->a, op->b);
+      close(op->tree_fd);
+    }
+  else
+    {
+      join(src, sizeof src, "/oldroot", op->a);
+      if (stat(src, &st) < 0)
+        fail_step("bind", "%s", op->a);
+      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+      if (mount(src, fd_target(target, sizeof target, fd, op->b), NULL, MS_BIND | MS_REC, NULL) < 0)
+        fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
+    }
+  close(fd);
+  /* The flags go on the new mount: resolve again, which crosses into it. */
+  fd = mount_point("bind", op->b, MP_EXISTING);
+  if (set_mount_attrs(fd_target(target, sizeof target, fd, op->b),
+                      (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
+      < 0)
+    fail_step("bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
+  close(fd);
+}
+
+static void
+op_symlink(const struct op *op)
+{
+  char parent[PATH_MAX];
+  const char *name;
+  char *slash;
+  int fd;
+  xpath(parent, sizeof parent, "%s", op->b);
+  slash = strrchr(parent, '/');
+  name = op->b + (slash - parent) + 1;
+  *slash = '\0';
+  fd = mount_point("symlink", parent, MP_DIR);
+  if (symlinkat(op->a, fd, name) < 0 && errno != EEXIST)
+    fail_step("symlink", "%s -> %s", op->b, op->a);
+  close(fd);
+}
+
+/* tmpfs options: the mode, and size=/nr_inodes= when the spec set them (an
+ * unbounded tmpfs can hold half the host's memory). */
+static void
+tmpfs_opts(char *out, size_t n, const char *mode, long size, long inodes)
+{
+  size_t len = (size_t)snprintf(out, n, "mode=%s", mode);
+  if (size > 0 && len < n)
+    len += (size_t)snprintf(out + len, n - len, ",size=%ld", size);
+  if (inodes > 0 && len < n)
+    snprintf(out + len, n - len, ",nr_inodes=%ld", inodes);
+}
+
+static void
+op_tmpfs(const struct op *op)
+{
+  char target[PATH_MAX], opts[128];
+  int fd = mount_point("tmpfs", op->b, MP_DIR);
+  tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
+  if (mount("tmpfs", fd_target(target, sizeof target, fd, op->b), "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+    fail_step("tmpfs", "mounting a tmpfs on %s", op->b);
+  close(fd);
+  record("tmpfs", 1, "%s (%s)", op->b, opts);
+}
+
+static void
+op_dev(const struct op *op)
+{
+  static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+  static const char *const links[][2] = {
+    { "/proc/self/fd", "fd" },     { "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
+    { "/proc/self/fd/2", "stderr" }, { "pts/ptmx", "ptmx" },       { "/proc/kcore", "core" },
+  };
+  char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX], opts[128];
+  size_t k;
+  int fd = mount_point("dev", op->b, MP_DIR);
+  /* /dev holds a dozen nodes and links: a small fixed bound. */
+  if (mount("tmpfs", fd_target(dev, sizeof dev, fd, op->b), "tmpfs", MS_NOSUID | MS_NOEXEC,
+            "mode=0755,size=1m,nr_inodes=1024")
+      < 0)
+    fail_step("dev", "mounting a tmpfs on %s", op->b);
+  close(fd);
+  join(dev, sizeof dev, "/newroot", op->b);
+  /* Device nodes cannot be created in a user namespace: bind the host's. */
+  for (k = 0; k < sizeof nodes / sizeof nodes[0]; k++)
+    {
+      xpath(src, sizeof src, "/oldroot/dev/%s", nodes[k]);
+      xpath(p, sizeof p, "%s/%s", dev, nodes[k]);
+      if (make_mount_point(p, 0) < 0)
+        fail_step("dev", "creating %s/%s", op->b, nodes[k]);
+      if (mount(src, p, NULL, MS_BIND, NULL) < 0)
+        fail_step("dev", "binding /dev/%s", nodes[k]);
+    }
+  for (k = 0; k < sizeof links / sizeof links[0]; k++)
+    {
+      if (strcmp(links[k][1], "core") == 0)
+        continue;
+      xpath(p, sizeof p, "%s/%s", dev, links[k][1]);
+      if (symlink(links[k][0], p) < 0)
+        fail_step("dev", "linking %s/%s", op->b, links[k][1]);
+    }
+  xpath(p, sizeof p, "%s/pts", dev);
+  if (mkdir(p, 0755) < 0
+      || mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+             < 0)
+    fail_step("dev", "mounting devpts on %s/pts", op->b);
+  xpath(p, sizeof p, "%s/shm", dev);
+  tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
+  if (mkdir(p, 01777) < 0 || mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+    fail_step("dev", "mounting a tmpfs on %s/shm", op->b);
+  record("dev", 1, "%s: null zero full random urandom tty, pts, shm (%s), fd links", op->b, opts);
+}
+
+static void
+op_proc(const struct op *op, const struct spec *s)
+{
+  char p[PATH_MAX], q[PATH_MAX], val[32];
+  close(mount_point("proc", op->b, MP_DIR));
+  join(p, sizeof p, "/newroot", op->b);
+  /* The kernel refuses a fresh proc in a user namespace when the host's
+   * /proc has parts hidden by over-mounts (as in many containers). */
+  if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    fail_step("proc", "mounting a fresh /proc");
+  record("proc", 1, "fresh /proc for the new pid namespace");
+  if (s->pid_max)
+    {
+      /* Since Linux 6.14 pid_max is per pid namespace and caps how many
+       * processes the sandbox can hold, whatever the uid (RLIMIT_NPROC does
+       * not bind a sandbox run by host root). Written before /proc/sys is
+       * made read-only. */
+      xpath(q, sizeof q, "%s/sys/kernel/pid_max", p);
+      xpath(val, sizeof val, "%ld", s->pid_max);
+      if (write_file(q, val) == 0)
+        record("pid_max", 1, "%ld", s->pid_max);
+      else
+        record("pid_max", 0, "not per-namespace on this kernel (%s)", strerror(errno));
+    }
+}
+
+static void
+op_sysfs(const struct op *op)
+{
+  char p[PATH_MAX];
+  close(mount_point("sysfs", op->b, MP_DIR));
+  join(p, sizeof p, "/newroot", op->b);
+  if (mount("sysfs", p, "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    fail_step("sysfs", "mounting a read-only sysfs on %s", op->b);
+}
+
+static int nmasked, nmask_failed;
+
+static void
+op_remount_ro(const struct op *op)
+{
+  char p[PATH_MAX];
+  join(p, sizeof p, "/newroot", op->b);
+  if (access(p, F_OK) < 0)
+    return; /* nothing to protect */
+  if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0
+      || set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+    {
+      nmask_failed++;
+      record("mask", 0, "%s: %s", op->b, strerror(errno));
+      return;
+    }
+  nmasked++;
+}
+
+/* Hides a path behind an empty, mode-000 stand-in: even a sandbox user that
+ * owns the original (host root's files map to it when root runs sbx) gets
+ * EACCES, since it holds no CAP_DAC_OVERRIDE. With `empty`, a directory
+ * becomes an empty read-only one instead (mode 0555), so that tools walking
+ * the tree (find, grep -r, node --test) see nothing rather than an error.
+ * A missing path has nothing to hide; a symlink on the way fails the step:
+ * what it points to would stay visible. */
+static void
+op_hide(const struct op *op, int empty)
+{
+  char p[PATH_MAX];
+  struct stat st;
+  int r, fd = open_in_root(op->b, MP_EXISTING);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+    return;
+  if (fd < 0 && errno == ELOOP)
+    fail_step("hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible",
+              op->b);
+  if (fd < 0 || fstat(fd, &st) < 0)
+    fail_step("hide", "%s", op->b);
+  fd_target(p, sizeof p, fd, op->b);
+  if (S_ISDIR(st.st_mode))
+    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+              empty ? "mode=0555,size=4k,nr_inodes=1" : "mode=000,size=4k,nr_inodes=1");
+  else
+    r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
+  close(fd);
+  if (r < 0)
+    {
+      nmask_failed++;
+      record("mask", 0, "%s: %s", op->b, strerror(errno));
+      return;
+    }
+  nmasked++;
+}
+
+static void
+op_dir(const struct op *op)
+{
+  close(mount_point("dir", op->b, MP_DIR));
+}
+
+/* Builds the new root as bwrap does: a tmpfs becomes / with the host root
+ * under /oldroot, so sources (even ones under the host's /tmp) stay reachable
+ * while the new tree is assembled under /newroot; then the host root is
+ * detached and /newroot pivoted to /. */
+void
+step_root(const struct spec *s)
+{
+  int i;
+  /* Nothing we mount may propagate back to the host. */
+  if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+    fail_step("mntns", "making / a slave mount");
+  record("mntns", 1, "private mount namespace, no propagation to the host");
+  if (mount("tmpfs", "/tmp", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755") < 0)
+    fail_step("root", "mounting the staging tmpfs on /tmp");
+  if (chdir("/tmp") < 0 || mkdir("newroot", 0755) < 0 || mkdir("oldroot", 0755) < 0)
+    fail_step("root", "preparing the staging tmpfs");
+  if (syscall(SYS_pivot_root, ".", "oldroot") < 0)
+    fail_step("pivot_root", "pivot_root to the staging tmpfs");
+  if (chdir("/") < 0)
+    fail_step("root", "chdir /");
+  /* The root holds only mount points; it is made read-only at the end. */
+  if (mount("tmpfs", "/newroot", "tmpfs", MS_NODEV | MS_NOSUID, "mode=0755,size=4m,nr_inodes=4096") < 0)
+    fail_step("root", "mounting the root tmpfs");
+  {
+    /* The stand-in that --hide binds over files. */
+    int fd = open("/.sbx-void", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+    if (fd < 0 || fchmod(fd, 0) < 0)
+      fail_step("root", "creating the stand-in for hidden files");
+    close(fd);
+  }
+
+  for (i = 0; i < s->nops; i++)
+    {
+      const struct op *op = &s->ops[i];
+      switch (op->kind)
+        {
+        case OP_RO_BIND: op_bind(op, 1); break;
+        case OP_BIND: op_bind(op, 0); break;
+        case OP_SYMLINK: op_symlink(op); break;
+        case OP_TMPFS: op_tmpfs(op); break;
+        case OP_DEV: op_dev(op); break;
+        case OP_PROC: op_proc(op, s); break;
+        case OP_SYSFS: op_sysfs(op); break;
+        case OP_REMOUNT_RO: op_remount_ro(op); break;
+        case OP_HIDE: op_hide(op, 0); break;
+        case OP_HIDE_EMPTY: op_hide(op, 1); break;
+        case OP_DIR: op_dir(op); break;
+        }
+    }
+  if (nmasked + nmask_failed > 0)
+    record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked,
+           nmask_failed);
+
+  /* Pivot into the new root with the staging tmpfs (and the host root below
+   * it) stacked at /.sbx-old, then detach that whole tree in one lazy
+   * unmount: nothing of the host's mount tree stays reachable. One detach,
+   * not two: each costs an RCU grace period. */
+  if (mkdir("/newroot/.sbx-old", 0700) < 0 || chdir("/newroot") < 0)
+    fail_step("pivot_root", "preparing /newroot");
+  if (syscall(SYS_pivot_root, ".", ".sbx-old") < 0)
+    fail_step("pivot_root", "pivot_root to the new root");
+  if (umount2("/.sbx-old", MNT_DETACH) < 0)
+    fail_step("pivot_root", "detaching the host root");
+  if (rmdir("/.sbx-old") < 0 || chdir("/") < 0)
+    fail_step("pivot_root", "removing /.sbx-old");
+  record("pivot_root", 1, "host root detached");
+
+  if (s->ro_root)
+    {
+      /* Last, after every mount point was created. Only the root mount: the
+       * binds below carry their own flags (/work and /tmp stay writable). */
+      if (set_mount_attrs("/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0) < 0)
+        fail_step("ro_root", "remounting / read-only");
+      record("ro_root", 1, "/ read-only");
+    }
+}

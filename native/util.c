@@ -1,0 +1,119 @@
+/* sbx-launch: die helpers and small I/O. */
+#define _GNU_SOURCE
+#include "sbx.h"
+
+void
+die(const char *fmt, ...)
+{
+  va_list ap;
+  fputs(PREFIX, stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(EXIT_SETUP_FAILED);
+}
+
+void
+die_with_error(const char *fmt, ...)
+{
+  int saved = errno;
+  va_list ap;
+  fputs(PREFIX, stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, ": %s\n", strerror(saved));
+  exit(EXIT_SETUP_FAILED);
+}
+
+int64_t
+now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int
+write_all(int fd, const char *buf, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t n = write(fd, buf, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return -1;
+      buf += n;
+      len -= (size_t)n;
+    }
+  return 0;
+}
+
+/* Writes a small string to a file, as needed for /proc/self/uid_map and
+ * friends (one write(2), which those files require). Returns 0 or -1/errno. */
+int
+write_file(const char *path, const char *content)
+{
+  int fd, r, saved;
+  do
+    fd = open(path, O_WRONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return -1;
+  r = write_all(fd, content, strlen(content));
+  saved = errno;
+  close(fd);
+  errno = saved;
+  return r;
+}
+
+int
+parse_long(const char *s, long min, long max, long *out)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+void
+close_fds_range(unsigned int first, unsigned int last)
+{
+  if (first > last || syscall(SYS_close_range, first, last, 0) == 0)
+    return;
+  for (unsigned int fd = first; fd < 1024 && fd <= last; fd++)
+    close((int)fd);
+}
+
+/* snprintf for paths: a path that does not fit fails the step instead of
+ * being silently cut short. */
+void
+xpath(char *out, size_t n, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start(ap, fmt);
+  r = vsnprintf(out, n, fmt, ap);
+  va_end(ap);
+  if (r < 0 || (size_t)r >= n)
+    {
+      errno = ENAMETOOLONG;
+      fail_step("mount", "path too long: %s", out);
+    }
+}
+
+void
+join(char *out, size_t n, const char *root, const char *path)
+{
+  if (snprintf(out, n, "%s%s", root, path) >= (int)n)
+    {
+      errno = ENAMETOOLONG;
+      fail_step("mount", "path too long: %s", path);
+    }
+}

@@ -1,0 +1,26 @@
+// "Did you mean ...?": the known name nearest to a mistyped one, by edit distance.
+
+/** Levenshtein distance with adjacent transpositions (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate nearest to word (a prefix of it counts as near), or null when none is close. */
+export function closest(word: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const dist = c.startsWith(word) && word.length >= 2 ? 1 : distance(word, c);
+    if (dist < bestD) { best = c; bestD = dist; }
+  }
+  return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
