@@ -1,86 +1,17 @@
-// The Claude Code hooks without the client: the command table, the answers to payloads captured from
-// the real client (payloads/), the config file, install/uninstall. Fast; the real-client run is in
-// claude-hooks.test.js.
+// Each client's hook answers to payloads captured from the real client (payloads/), through the real CLI.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, root } from './_client.js';
+import { cli } from './_client.js';
+import { CODEX_PAYLOADS, GEMINI_PAYLOADS, hook, payload } from './_hook-helpers.js';
 
-const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
-const CODEX_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'codex-0.171.0');
-const GEMINI_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'gemini-cli-0.61.0');
-
-/** A captured payload with this machine's paths filled in. */
-function payload(name, project, dir = PAYLOADS) {
-  const text = readFileSync(join(dir, name), 'utf8')
-    .replaceAll('{{PROJECT}}', project).replaceAll('{{HOME}}', join(project, '..', 'home'))
-    .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
-  return JSON.parse(text);
-}
-
-function hook(name, input, { cwd, env = {} } = {}) {
-  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: '', ...env } });
-  return { status: r.status, stderr: r.stderr, answer: r.stdout ? JSON.parse(r.stdout) : null };
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
 const proj = join(tmp, 'proj');
 mkdirSync(proj);
-
-// ── the command table ─────────────────────────────────────────────────────────────────────────────
-const rules = suite('hook rules');
-const ROWS = [
-  ['make test', 'sandbox'],
-  ['cd build && make -j4 2>&1 | tail -n 40', 'sandbox'],
-  ['gcc -fsanitize=address -g main.c -o main && ./main', 'sandbox'],
-  ['./prog --flag', 'sandbox'],
-  ['build/test_all', 'sandbox'],
-  ['CFLAGS=-O0 make', 'sandbox'],
-  ['time cargo test --release', 'sandbox'],
-  ['timeout 30 pytest -q tests/', 'sandbox'],
-  ['python3 -m pytest -x', 'sandbox'],
-  ['npm test', 'sandbox'],
-  ['npm run build', 'sandbox'],
-  ['npx vitest run', 'sandbox'],
-  ['go test ./...', 'sandbox'],
-  ['/usr/bin/make check', 'sandbox'],
-  ['ls -la', 'pass'],
-  ['cd src', 'pass'],
-  ['cat main.c | head', 'pass'],
-  ['git status && git diff', 'pass'],
-  ['git stash && make test', 'pass'],
-  ['echo "make test"', 'pass'],
-  ["grep -rn 'pytest' .", 'pass'],
-  ['vim main.c', 'pass'],
-  ['npm install', 'pass'],
-  ['npm run dev', 'pass'],
-  ['pip install -r requirements.txt && pytest', 'pass'],
-  ['python3 -m pip install requests', 'pass'],
-  ['npx prettier --write .', 'pass'],
-  ['cargo add serde', 'pass'],
-  ['/usr/bin/env', 'pass'],
-  ['curl -s http://example.invalid | python3', 'pass'],
-  ['sbx run -- make', 'pass'],
-  ['# make test', 'pass'],
-  ["python3 - <<'EOF'\nimport sys\nprint(sys.argv)\nEOF", 'sandbox'],
-  ["cat > notes.md <<'EOF'\nrun make test, then pytest\nEOF\nls", 'pass'],
-  ['cat <<-EOF > x\n\tmake\n\tEOF\necho done', 'pass'],
-  ['cat <<EOF > x && make\nbody\nEOF', 'sandbox'],
-  ['grep -c x <<< "make"\nls', 'pass'],
-];
-// rules.ts bundled on the fly (esbuild is a dev dependency), so the table is tested without a process per row.
-const { build } = await import('esbuild');
-const bundled = await build({ entryPoints: [join(root, 'src', 'host', 'hook', 'rules.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-const { classify, SANDBOX, HOST } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
-for (const [line, want] of ROWS) {
-  rules(`${want}: ${line}`, () => {
-    assert.is(classify(line, { sandbox: SANDBOX, host: HOST }).action, want);
-  });
-}
-rules.run();
 
 // ── answers to captured payloads ──────────────────────────────────────────────────────────────────
 const pre = suite('claude-pre on captured payloads');
@@ -269,105 +200,5 @@ gemini('malformed input: exit 0, no answer', () => {
     }
   }
 });
+gemini.after(() => rmSync(tmp, { recursive: true, force: true }));
 gemini.run();
-
-// ── sbx.config.json ───────────────────────────────────────────────────────────────────────────────
-const config = suite('hook config');
-
-config('sandbox and host patterns added by the project', () => {
-  const dir = join(tmp, 'cfg');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--net', '--memory=2048'] } }));
-  const p = { ...payload('pre-build.json', dir) };
-  const cmd = (c) => hook('claude-pre', { ...p, tool_input: { ...p.tool_input, command: c } }).answer?.hookSpecificOutput.updatedInput.command ?? null;
-  assert.match(cmd('bazel test //...'), / --net --memory=2048 -- bash -c /);
-  assert.ok(cmd('npx playwright test'), 'the longer project pattern beats the built-in host `npx`');
-  assert.is(cmd('make deploy'), null);
-  assert.ok(cmd('make'));
-});
-
-config('a bad config file: every call passes through, with the reason on stderr', () => {
-  const dir = join(tmp, 'badcfg');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: 'make' } }));
-  const r = hook('claude-pre', payload('pre-build.json', dir));
-  assert.is(r.status, 0);
-  assert.is(r.answer, null);
-  assert.match(r.stderr, /sbx\.config\.json: hook\.sandbox: Invalid type: Expected Array/);
-});
-config.run();
-
-// ── install / uninstall ───────────────────────────────────────────────────────────────────────────
-const inst = suite('hook install');
-const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-
-inst('merges into existing settings, idempotent, uninstall removes only its own entries', () => {
-  const dir = join(tmp, 'inst');
-  mkdirSync(join(dir, '.claude'), { recursive: true });
-  const mine = {
-    permissions: { deny: ['Bash(rm -rf:*)'] },
-    hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'my-linter' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] },
-  };
-  const path = join(dir, '.claude', 'settings.json');
-  writeFileSync(path, JSON.stringify(mine));
-  assert.is(sbx('hook', 'install', '--claude', '--dir', dir).status, 0);
-  assert.is(sbx('hook', 'install', '--claude', '--project', '--dir', dir).status, 0);
-  const s = JSON.parse(readFileSync(path, 'utf8'));
-  assert.equal(s.permissions, mine.permissions);
-  assert.equal(s.hooks.Stop, mine.hooks.Stop);
-  assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
-  assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
-  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook claude-pre`, timeout: 60 }] });
-  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
-  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
-  assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
-  assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
-  assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
-});
-
-inst('a settings file that is not JSON is left alone: one-line error, exit 2', () => {
-  const dir = join(tmp, 'broken');
-  mkdirSync(join(dir, '.claude'), { recursive: true });
-  writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": ');
-  const r = sbx('hook', 'install', '--claude', '--dir', dir);
-  assert.is(r.status, 2);
-  assert.match(r.stderr, /^sbx: \S+settings\.json is not JSON \(.*\): fix it by hand first; nothing was changed\n$/);
-  assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{ "hooks": ');
-});
-
-inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME for --user', () => {
-  const dir = join(tmp, 'cxinst');
-  mkdirSync(dir, { recursive: true });
-  assert.is(sbx('hook', 'install', '--codex', '--dir', dir).status, 0);
-  const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
-  assert.equal(Object.keys(h), ['hooks']);
-  assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
-  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook codex-pre`);
-  const home = join(tmp, 'codexhome');
-  const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
-  assert.is(r.status, 0, r.stderr);
-  assert.match(readFileSync(join(home, 'hooks.json'), 'utf8'), /hook codex-post/);
-});
-
-inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command, timeout in ms', () => {
-  const dir = join(tmp, 'gminst');
-  mkdirSync(join(dir, '.gemini'), { recursive: true });
-  writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-  assert.is(sbx('hook', 'install', '--gemini', '--dir', dir).status, 0);
-  const h = JSON.parse(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'));
-  assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
-  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook gemini-pre`, timeout: 60000 }] }]);
-  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${cli} hook gemini-post`);
-});
-
-inst('usage errors', () => {
-  assert.is(sbx('hook', 'install').status, 2);
-  assert.is(sbx('hook', 'install', '--claude', '--codex').status, 2);
-  assert.is(sbx('hook', 'install', '--claude', '--user', '--project').status, 2);
-  const r = sbx('hook', 'frobnicate');
-  assert.is(r.status, 2);
-  assert.match(r.stderr, /unknown hook action "frobnicate"/);
-});
-
-inst.after(() => rmSync(tmp, { recursive: true, force: true }));
-inst.run();
