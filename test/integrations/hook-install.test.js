@@ -73,6 +73,12 @@ inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command
   assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${cli} hook gemini-post`);
 });
 
+inst('install refuses a project that contains this sbx (sbx run would refuse every hooked command)', () => {
+  const r = sbx('hook', 'install', '--claude', '--dir', join(cli, '..', '..'));
+  assert.is(r.status, 77);
+  assert.match(r.stderr, /^sbx: this sbx \(\S+cli\.js\) is inside the project \S+: sbx run refuses to start from there/);
+});
+
 inst('usage errors', () => {
   assert.is(sbx('hook', 'install').status, 2);
   assert.is(sbx('hook', 'install', '--claude', '--codex').status, 2);

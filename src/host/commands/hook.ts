@@ -3,7 +3,7 @@
 // uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../errors.js';
 
@@ -39,6 +39,13 @@ export default defineCommand({
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
       const cli = realpathSync(process.argv[1] ?? '');
+      // `sbx run` refuses to start from inside its work dir (sandboxed code could replace it): hooks that
+      // named such a copy would fail every build command, so say it now.
+      const project = realpathSync(resolve(args.dir ?? '.'));
+      const rel = relative(project, cli);
+      if (!args.user && !rel.startsWith('..') && !isAbsolute(rel)) {
+        throw new SbxError('E_WORK_HAS_SBX', `this sbx (${cli}) is inside the project ${project}: sbx run refuses to start from there, so every hooked command would fail; install sbx outside the project (npm install -g, or npm link from its checkout) and run install from that copy`);
+      }
       const { backup } = install(client, path, { node: process.execPath, cli });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       process.stdout.write(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);

@@ -17,7 +17,7 @@ export function sbxPrefix(self: Self): string {
 /** A command line that already starts sbx (rewritten by the pre-hook, or typed by the model). */
 export function isSbxCommand(command: string, self: Self): boolean {
   const c = command.trimStart();
-  return c.startsWith(sbxPrefix(self)) || /^(npx\s+)?sbx\s/.test(c);
+  return c.startsWith(sbxPrefix(self)) || /^(npx\s+)?sbx(-exec)?\s/.test(c);
 }
 
 /** The project dir the sandbox mounts at /work: Claude's project dir when cwd is inside it, else cwd. */

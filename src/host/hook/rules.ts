@@ -23,7 +23,7 @@ export const SANDBOX: readonly string[] = [
 ];
 
 export const HOST: readonly string[] = [
-  'sbx', 'git', 'gh', 'sudo', 'su', 'ssh', 'scp', 'curl', 'wget', 'docker', 'podman', 'kubectl',
+  'sbx', 'sbx-exec', 'git', 'gh', 'sudo', 'su', 'ssh', 'scp', 'curl', 'wget', 'docker', 'podman', 'kubectl',
   'npm install', 'npm i', 'npm ci', 'npm add', 'npm update', 'npm publish', 'npm start', 'npm run dev', 'npm run start', 'npm run serve', 'npm run watch',
   'yarn add', 'yarn install', 'pnpm add', 'pnpm install', 'npx',
   'pip', 'pip3', 'python -m pip', 'python3 -m pip', 'python -m venv', 'python3 -m venv', 'uv', 'poetry', 'conda',
