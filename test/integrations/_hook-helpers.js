@@ -1,7 +1,8 @@
 // Helpers for the hook tests: the captured payloads with this machine's paths filled in, and a hook run
 // through the real CLI (payload on stdin, answer parsed from stdout).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, root } from './_client.js';
 
@@ -17,8 +18,12 @@ export function payload(name, project, dir = PAYLOADS) {
   return JSON.parse(text);
 }
 
+// An empty HOME: the hooks read the user's Claude settings (permission rules) from there.
+const home = mkdtempSync(join(tmpdir(), 'sbx-hook-home-'));
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
+
 export function hook(name, input, { cwd, env = {} } = {}) {
-  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: '', ...env } });
+  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: '', ...env } });
   return { status: r.status, stderr: r.stderr, answer: r.stdout ? JSON.parse(r.stdout) : null };
 }
 

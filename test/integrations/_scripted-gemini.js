@@ -38,6 +38,8 @@ export async function startScriptedGemini(script) {
     });
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  // Never what keeps the test process alive: a test that fails before close() must still end.
+  server.unref();
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,

@@ -56,6 +56,8 @@ export async function startScriptedModel(script) {
     });
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  // Never what keeps the test process alive: a test that fails before close() must still end.
+  server.unref();
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     url: `http://127.0.0.1:${port}`,

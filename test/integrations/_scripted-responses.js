@@ -44,6 +44,8 @@ export async function startScriptedResponses(script) {
     });
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  // Never what keeps the test process alive: a test that fails before close() must still end.
+  server.unref();
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}/v1`,

@@ -66,6 +66,22 @@ sys.exit(${exit})"`;
     received.c = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: c.url });
     received.c.results = toolResults(c.mainRequests().at(-1)?.body);
     await c.close();
+
+    // Session D: the user denies make. The pre-hook leaves that command alone, so Claude's own rule
+    // applies (a rewritten command would no longer match it, and the hook's allow would let it run).
+    const settingsPath = join(s.proj, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, permissions: { deny: ['Bash(make:*)'] } }));
+    const d = await startScriptedModel([
+      { tool: 'Bash', input: { command: 'cd asan && make -s run', description: 'Build and run' } },
+      { tool: 'Bash', input: { command: 'cd pytest && python3 -m pytest -q', description: 'Run the Python tests' } },
+      { text: 'Done.' },
+    ]);
+    received.d = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: d.url });
+    received.d.results = toolResults(d.mainRequests().at(-1)?.body);
+    if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, 'hooks-session-d.json'), JSON.stringify(d.mainRequests().at(-1)?.body, null, 1));
+    writeFileSync(settingsPath, JSON.stringify(settings));
+    await d.close();
   });
 
   test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
@@ -145,6 +161,15 @@ sys.exit(${exit})"`;
     assert.match(r.content, /sbx: crash · exit 2/);
     assert.match(r.content, /\n  at lookup asan\/main\.c:24\n/, 'paths relative to the project root: /work is the project');
     assert.match(r.content, new RegExp(`\\nlog: ${s.proj.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.sbx/logs/`));
+  });
+
+  test('a deny rule of the user still holds: the denied command neither runs nor reaches sbx', () => {
+    assert.is(received.d.status, 0, received.d.stderr.slice(0, 500));
+    const [denied, other] = received.d.results;
+    assert.ok(denied.is_error);
+    assert.match(denied.content, /denied/i);
+    assert.not.match(denied.content, /sbx:/);
+    assert.match(other.content, /sbx: tests-failed/, 'commands no rule names are still sandboxed');
   });
 
   test('the installed hook command exits 0 on malformed JSON, with no answer', () => {

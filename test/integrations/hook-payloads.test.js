@@ -82,6 +82,27 @@ pre('the agent\'s and sbx\'s own config in the project are read-only in the sand
   assert.is(readFileSync(join(dir, 'built'), 'utf8'), 'x', 'the rest of the project is writable');
 });
 
+pre('a command that the user\'s deny or ask rules name is left to Claude, not rewritten and allowed', () => {
+  const dir = join(tmp, 'rules');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  const settings = (permissions) => writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ permissions }));
+  const cmd = (c) => {
+    const p = payload('pre-build.json', dir);
+    p.tool_input.command = c;
+    return hook('claude-pre', p, { env: { CLAUDE_PROJECT_DIR: dir } }).answer;
+  };
+  settings({ deny: ['Bash(make:*)'], ask: ['Bash(python3 -m pytest*)'], allow: ['Bash(make:*)'] });
+  assert.is(cmd('make -s run'), null);
+  assert.is(cmd('cd asan && make test'), null, 'a rule names one command of the line');
+  assert.is(cmd('python3 -m pytest -q'), null);
+  assert.ok(cmd('python3 setup.py build'), 'other commands are still rewritten');
+  assert.ok(cmd('gmake'), 'a prefix rule is a word prefix: make does not name gmake');
+  settings({ deny: ['Bash(git push:*)', 'Read(./.env)'] });
+  assert.ok(cmd('make -s run'));
+  writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Bash'] } }));
+  assert.is(cmd('make -s run'), null, 'settings.local.json counts, and a bare Bash rule names everything');
+});
+
 pre('malformed input: exit 0, no answer, one line on stderr', () => {
   for (const input of ['', '{', 'null', '[]', '"x"', '{"hook_event_name":"PreToolUse"}', JSON.stringify({ ...payload('pre-build.json', proj), tool_input: 'make' })]) {
     const r = hook('claude-pre', input);

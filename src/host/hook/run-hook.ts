@@ -2,11 +2,13 @@
 // fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
 // stderr and no answer, so the tool call goes on exactly as the agent asked.
 import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from './claude.js';
 import type { Self } from './rewrite.js';
+import { bashRules, settingsFiles } from './claude-permissions.js';
 
 const MAX_STDIN = 64 << 20;
 
@@ -24,7 +26,8 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
     if (name === 'claude-pre') {
       const p = parsePre(json);
       if (typeof p === 'string') return note(p);
-      const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
+      const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()));
+      const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir, rules);
       if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
       return;
     }
