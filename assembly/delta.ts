@@ -24,7 +24,10 @@ function normMessage(s: string): string {
 }
 
 function diagKey(d: JValue): string {
-  return d.get("tool").str() + "\u0001" + d.get("severity").str() + "\u0001" + d.get("file").str() + "\u0001" + normMessage(d.get("message").str());
+  // The label is part of what the diagnostic says: two E0308s "mismatched types" with different labels
+  // (expected `i32`, found `usize` / expected `String`, found `&str`) are two diagnostics.
+  return d.get("tool").str() + "\u0001" + d.get("severity").str() + "\u0001" + d.get("file").str() + "\u0001" +
+    normMessage(d.get("message").str()) + "\u0001" + normMessage(d.get("label").str());
 }
 
 function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
@@ -110,14 +113,17 @@ function crashChange(before: JValue, after: JValue): string {
   return sameFrame(a.get("first_user_frame"), b.get("first_user_frame")) ? "same" : "moved";
 }
 
+/** `fn file:line`; what is unknown is left out (never `?`). */
 function frameShort(f: JValue): string {
   if (f.kind != Kind.OBJ) return "no user frame";
   let file = f.get("file").str();
-  let s = file.length > 0 ? file : f.get("module").str("?");
+  let s = file.length > 0 ? file : f.get("module").str();
   let line = f.get("line").int();
-  if (line >= 0) s += ":" + line.toString();
+  if (line >= 0 && s.length > 0) s += ":" + line.toString();
   let fn = f.get("function").str();
-  return fn.length > 0 ? fn + " " + s : s;
+  if (fn == "??") fn = "";
+  if (fn.length == 0) return s.length > 0 ? s : "an unknown frame";
+  return s.length > 0 ? fn + " " + s : fn;
 }
 
 function plural(n: i32, one: string, many: string): string { return n.toString() + " " + (n == 1 ? one : many); }
@@ -144,6 +150,8 @@ function writeDiagRaw(w: JsonWriter, d: JValue): void {
   w.intOrNull("col", d.get("col").int());
   w.str("code", d.get("code").strOrNull());
   w.str("message", d.get("message").str());
+  let label = d.get("label");
+  if (label.kind == Kind.STR) w.str("label", label.s);
   w.endObject();
 }
 

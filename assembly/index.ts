@@ -9,6 +9,7 @@ import { renderEnvelope } from "./render";
 import { JsonWriter } from "./util/sink";
 import { parse, Kind } from "./util/json";
 import { parseJunit, mergedStatus } from "./junit";
+import { checkXml } from "./xml-check";
 import { writeTests, writeGroups } from "./verdict";
 import { writeDelta } from "./delta";
 
@@ -88,9 +89,15 @@ export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32
 export function output(): usize { return out.buf; }
 export function outputLen(): i32 { return <i32>out.len; }
 
-/** Parses a JUnit XML report (len bytes in the input buffer); returns the length of its tests JSON (verdict.tests shape). */
+/**
+ * Parses a JUnit XML report (len bytes in the input buffer); returns the length of its tests JSON
+ * (verdict.tests shape), or its negation when the report is not well-formed XML with a <testsuites> or
+ * <testsuite> root (the output then holds {"error": ...}).
+ */
 export function junit(len: i32): i32 {
   out.reset();
+  let bad = checkXml(input, len);
+  if (bad !== null) return junitError(bad);
   let t = parseJunit(input, len);
   writeTests(new JsonWriter(out), t);
   __collect();
@@ -101,12 +108,17 @@ export function junit(len: i32): i32 {
  * Merges a JUnit report into a verdict: the input buffer holds the verdict JSON (verdictLen bytes) then the
  * XML (xmlLen bytes). Returns the length of `{"status","tests","error_groups"}` for the host to put in the
  * verdict: the report's tests replace the log's, and the status is recomputed with the same precedence.
+ * An invalid report replaces nothing: the return is the negated length of {"error": ...}, and the host
+ * keeps the log's tests. 0: the verdict JSON could not be read.
  */
 export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   out.reset();
+  let xml = input + <usize>verdictLen;
+  let bad = checkXml(xml, xmlLen);
+  if (bad !== null) return junitError(bad);
   let v = parse(input, verdictLen);
-  let t = parseJunit(input + <usize>verdictLen, xmlLen);
   if (v === null || v.kind != Kind.OBJ) { __collect(); return 0; }
+  let t = parseJunit(xml, xmlLen);
   let w = new JsonWriter(out);
   w.beginObject();
   w.str("status", mergedStatus(v, t));
@@ -116,4 +128,14 @@ export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   w.endObject();
   __collect();
   return <i32>out.len;
+}
+
+function junitError(msg: string): i32 {
+  out.reset();
+  let w = new JsonWriter(out);
+  w.beginObject();
+  w.str("error", "not a JUnit XML report: " + msg);
+  w.endObject();
+  __collect();
+  return -<i32>out.len;
 }

@@ -99,6 +99,13 @@ function locate(tf: TestFailure, body: string): void {
   let lastFile: string | null = null; let lastLine: i32 = -1;
   for (let i = 0; i < lines.length; i++) {
     let s = lines[i].trim();
+    // vitest marks its frames `❯ stack.test.js:13:21` (or `❯ fn file:line:col`)
+    if (s.startsWith("\u276F ")) {
+      if (jsDone) continue;
+      let fr = frameOfText(s.substring(2));
+      if (fr !== null && fr.user) { tf.file = fr.file; tf.line = fr.line; jsDone = true; }
+      continue;
+    }
     if (s.startsWith("at ")) {
       if (jsDone) continue;
       let fr = frameOfText(s);

@@ -23,6 +23,11 @@ export class Diagnostic {
   col: i32 = -1;
   code: string | null = null;
   message: string = "";
+  /**
+   * The text the tool puts on the primary span (rustc's `^^^ expected `i32`, found `usize``): what tells two
+   * errors with the same message apart. null when there is none.
+   */
+  label: string | null = null;
   /** Notes grouped under an error (template instantiation, "required from here", include chain). */
   notes: Array<Diagnostic> = [];
 }
@@ -41,6 +46,18 @@ export class Crash {
   /** A second stack when the report has one (the other access of a data race). */
   otherFrames: Array<Frame> = [];
   thread: string | null = null;
+  /**
+   * Where the accessed address lies, as the report says it without addresses (ASan's `0 bytes to the right
+   * of 40-byte region`, `4 bytes inside of 40-byte region`), or null.
+   */
+  region: string | null = null;
+  /**
+   * The exceptions this one was chained to, nearest first (Python's `raise X from e`: the FileNotFoundError
+   * under the RuntimeError). Each keeps its kind, message and frames; relation is how it is chained.
+   */
+  causes: Array<Crash> = [];
+  /** As a member of causes: "cause" (the direct cause: `raise .. from`) or "context" (raised while handling it). */
+  relation: string | null = null;
 }
 
 export class TestFailure {
@@ -54,10 +71,13 @@ export class TestFailure {
 
 export class Tests {
   runner: string = "";
+  /** Counts; -1 when the log does not say (`go test` without -v prints no passing or skipped test). */
   passed: i64 = 0;
   failed: i64 = 0;
   errors: i64 = 0;
   skipped: i64 = 0;
+  /** Tests the runner announced but never ran (the binary died mid-suite); -1 when it announced no total. */
+  notRun: i64 = -1;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

@@ -24,13 +24,16 @@ function loc(v: JValue): string {
   return s;
 }
 
+/** `fn file:line`; a frame whose function is unknown is shown by where it is alone, never as `??`. */
 function frameText(fr: JValue): string {
-  let fn = fr.get("function").str("??");
+  let fn = fr.get("function").str();
+  if (fn == "??") fn = "";
   let where = loc(fr);
   if (where.length == 0) {
     let m = fr.get("module").str();
     if (m.length > 0) where = "(" + m + ")";
   }
+  if (fn.length == 0) return where.length > 0 ? where : "(unknown function)";
   return where.length > 0 ? fn + " " + where : fn;
 }
 
@@ -49,9 +52,15 @@ function header(o: Sink, env: JValue): void {
   let out = env.get("outcome");
   if (out.kind == Kind.OBJ) {
     let ms = out.get("wall_ms").int();
-    if (ms >= 0) parts.push(ms.toString() + " ms");
+    if (ms >= 0) {
+      // sbx's own time (set-up, fingerprints, state) beside the command's, when it is worth saying.
+      let total = out.get("total_ms");
+      let extra = total.kind == Kind.NUM ? total.int() - ms : 0;
+      parts.push(extra >= 10 ? ms.toString() + " ms (+" + extra.toString() + " ms sbx)" : ms.toString() + " ms");
+    }
   }
-  parts.push(v.get("lines").int(0).toString() + " lines");
+  let lines = v.get("lines").int(0);
+  parts.push(lines.toString() + (lines == 1 ? " line" : " lines"));
   nl(o, parts.join(" · "));
   let setup = v.get("setup_error");
   if (setup.kind == Kind.STR) nl(o, "setup: " + setup.s);
@@ -80,6 +89,16 @@ function crashBlock(o: Sink, c: JValue): void {
   let first = c.get("first_user_frame");
   if (first.kind == Kind.OBJ) nl(o, "  at " + frameText(first));
   else nl(o, "  at (no frame in your code)");
+  let region = c.get("region");
+  if (region.kind == Kind.STR) nl(o, "  address: " + region.s);
+  let causes = c.get("causes");
+  for (let i = 0; i < causes.length; i++) {
+    let k = causes.at(i);
+    let at = k.get("at");
+    let msg = k.get("message");
+    nl(o, "  " + (k.get("relation").str() == "cause" ? "caused by: " : "while handling: ") + k.get("kind").str() +
+      (msg.kind == Kind.STR && msg.s.length > 0 ? ": " + msg.s : "") + (at.kind == Kind.OBJ ? "  at " + frameText(at) : ""));
+  }
   let hint = c.get("hint");
   if (hint.kind == Kind.STR) nl(o, "  hint: " + hint.s);
   stack(o, "  stack", c.get("frames"), true);
@@ -125,7 +144,12 @@ function site(o: Sink, title: string, frames: JValue): void {
 
 function diagText(d: JValue): string {
   let s = loc(d);
-  s = (s.length > 0 ? s + ": " : "") + d.get("severity").str() + ": " + d.get("message").str();
+  let msg = d.get("message").str();
+  let label = d.get("label");
+  if (label.kind == Kind.STR) msg += " — " + label.s;
+  // rustc's `help:` lines ride as notes whose message keeps its own word.
+  let sev = d.get("severity").str();
+  s = (s.length > 0 ? s + ": " : "") + (sev == "note" && msg.startsWith("help: ") ? msg : sev + ": " + msg);
   let code = d.get("code");
   if (code.kind == Kind.STR) s += " [" + code.s + "]";
   return s;
@@ -173,9 +197,14 @@ function tests(o: Sink, v: JValue): void {
   let errors = t.get("errors").int(0);
   if (failed > 0) parts.push(failed.toString() + " failed");
   if (errors > 0) parts.push(errors.toString() + (errors == 1 ? " error" : " errors"));
-  parts.push(t.get("passed").int(0).toString() + " passed");
+  // A count the log does not give is null: left out, never printed as 0.
+  let passed = t.get("passed").int();
+  if (passed >= 0) parts.push(passed.toString() + " passed");
   let skipped = t.get("skipped").int(0);
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
+  let notRun = t.get("not_run").int(0);
+  if (notRun > 0) parts.push(notRun.toString() + " not run");
+  if (parts.length == 0) parts.push(t.get("failed").int() < 0 ? "no results (none ran, or none were printed)" : "no failure, counts not printed");
   nl(o, "tests: " + parts.join(", ") + " (" + t.get("runner").str() + ")");
   // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.get("error_groups");
@@ -195,8 +224,12 @@ function tests(o: Sink, v: JValue): void {
       let lines = msg.split("\n");
       for (let k = 0; k < lines.length && k < 6; k++) nl(o, "       " + lines[k]);
     }
+    // Only the side the runner printed: an unknown side is left out, not shown as "?".
     let ex = f.get("expected"); let ac = f.get("actual");
-    if (ex.kind == Kind.STR || ac.kind == Kind.STR) nl(o, "       expected: " + ex.str("?") + "  actual: " + ac.str("?"));
+    let sides = new Array<string>(0);
+    if (ex.kind == Kind.STR) sides.push("expected: " + ex.s);
+    if (ac.kind == Kind.STR) sides.push("actual: " + ac.s);
+    if (sides.length > 0) nl(o, "       " + sides.join("  "));
   }
   if (shown > MAX_FAILURES_SHOWN) nl(o, "  … " + (shown - MAX_FAILURES_SHOWN).toString() + " more failures (--json has them all)");
   for (let g = 0; g < groups.length; g++) {

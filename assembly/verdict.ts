@@ -69,6 +69,7 @@ function writeDiag(w: JsonWriter, d: Diagnostic): void {
   w.intOrNull("col", d.col);
   w.str("code", d.code);
   w.str("message", d.message);
+  if (d.label !== null) w.str("label", d.label);
   if (d.notes.length > 0) {
     w.field("notes");
     w.beginArray();
@@ -97,6 +98,24 @@ function writeCrash(w: JsonWriter, c: Crash): void {
   if (u === null) w.value("null"); else writeFrame(w, u);
   w.str("identity", identityOf(c));
   w.str("hint", hintFor(c.tool, c.kind));
+  if (c.region !== null) w.str("region", c.region);
+  if (c.causes.length > 0) {
+    w.field("causes");
+    w.beginArray();
+    for (let i = 0; i < c.causes.length; i++) {
+      let k = c.causes[i];
+      w.item();
+      w.beginObject();
+      w.str("relation", k.relation);
+      w.str("kind", k.kind);
+      w.str("message", k.message);
+      let u = firstUser(k.frames);
+      w.field("at");
+      if (u === null) w.value("null"); else writeFrame(w, u);
+      w.endObject();
+    }
+    w.endArray();
+  }
   w.endObject();
 }
 
@@ -114,10 +133,11 @@ function writeFailure(w: JsonWriter, t: TestFailure): void {
 export function writeTests(w: JsonWriter, t: Tests): void {
   w.beginObject();
   w.str("runner", t.runner);
-  w.int("passed", t.passed);
-  w.int("failed", t.failed);
-  w.int("errors", t.errors);
-  w.int("skipped", t.skipped);
+  w.intOrNull("passed", t.passed);
+  w.intOrNull("failed", t.failed);
+  w.intOrNull("errors", t.errors);
+  w.intOrNull("skipped", t.skipped);
+  w.intOrNull("not_run", t.notRun);
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

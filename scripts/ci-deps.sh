@@ -1,11 +1,13 @@
 #!/bin/sh
 # The Debian packages the test suites need beyond Node: a C toolchain with AddressSanitizer (gcc's
 # libasan), make, Python's pytest, and Debian's cargo/rustc (so an ordinary user, who cannot read
-# root's rustup toolchain, has one too). Idempotent and quiet: installs only what is missing, runs
-# apt-get update at most once. Run as root (CI does); anyone else only gets told what is missing.
+# root's rustup toolchain, has one too), Chromium for the browser suites (test/browser, driven by
+# playwright-core from npm) and wabt's wasm2c for the Python binding (python/sbx_engine). Idempotent and
+# quiet: installs only what is missing, runs apt-get update at most once. Run as root (CI does); anyone
+# else only gets told what is missing.
 set -eu
 
-pkgs="gcc libc6-dev make python3 python3-pytest cargo rustc"
+pkgs="gcc libc6-dev make python3 python3-pytest cargo rustc chromium wabt"
 
 missing=
 for p in $pkgs; do

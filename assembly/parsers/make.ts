@@ -1,14 +1,17 @@
-// GNU make: `make: *** [Makefile:5: app] Error 1` (a recipe failed: listed as a diagnostic, but it is the
-// consequence of whatever the recipe printed, so it does not count as an error of its own), make's own
-// errors (`make: *** No rule to make target 'x'.  Stop.`, `Makefile:5: *** missing separator.  Stop.`),
-// `Makefile:9: warning: overriding recipe`, and the `make[1]: Entering/Leaving directory` lines, which
-// move the directory that compiler paths are relative to.
+// GNU make: `make: *** [Makefile:5: app] Error 1` (a recipe failed), make's own errors (`make: *** No rule
+// to make target 'x'.  Stop.`, `Makefile:5: *** missing separator.  Stop.`), `Makefile:9: warning: overriding
+// recipe`, and the `make[1]: Entering/Leaving directory` lines, which move the directory that compiler paths
+// are relative to.
 //
-// The first recipe failure becomes facts.stepFailedLine: the verdict is build-failed when nothing more
-// specific (a crash, an error diagnostic, a failing test) explains it, rather than a bare exit code.
+// A recipe failure is the consequence of whatever the recipe printed, not an error of its own: it is listed
+// as a note (never counted, never an error in the delta), and the first one becomes facts.stepFailedLine, so
+// the verdict is build-failed when nothing more specific (a crash, an error diagnostic, a failing test)
+// explains it. When make names a signal instead of an exit code (`[Makefile:2: t] Segmentation fault`: the
+// recipe's program was make's own child, so no shell printed anything), that is the crash, with the target.
 import { Char, isDigit } from "../util/chars";
 import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
+import { Facts, Diagnostic, Crash, signalCrash } from "../model";
+import { SIGNAL_WORDS, signalWordsAt, signalName } from "../signals";
 import { Parser } from "../parser";
 import { DiagContext, readLoc, listOnly } from "./diag-context";
 
@@ -51,15 +54,44 @@ export class MakeParser extends Parser {
   private recipeFailed(l: Line, f: Facts, b: i32): void {
     let d = new Diagnostic();
     d.tool = "make";
-    d.severity = "error";
+    d.severity = "note";
     d.message = l.trimmed(b);
     let close = l.indexOfByte(Char.RBRACKET, b);
     let sep = l.indexOf(": ", b);
+    let target: string | null = null;
     if (sep > b && (close < 0 || sep < close)) {
       if (!readLoc(l, b + 1, sep, d, this.ctx)) d.file = null;
-    }
+      if (close > sep) target = l.trimmed(sep + 2, close);
+    } else if (close > b) target = l.trimmed(b + 1, close);
     listOnly(f, d);
     if (this.failure === null) this.failure = l.trimmed(0);
+    if (close > b) this.recipeSignal(l, f, l.skipSpaces(close + 1), d, target);
+  }
+
+  /**
+   * `Segmentation fault` (make's child died of it) or `Error 139` (a shell under make reported 128+N, after
+   * printing the signal itself) after the bracket at p: the crash, with the target that was being made.
+   */
+  private recipeSignal(l: Line, f: Facts, p: i32, d: Diagnostic, target: string | null): void {
+    let sig: string | null = null;
+    let k = signalWordsAt(l, p);
+    if (k >= 0) sig = SIGNAL_WORDS[k + 1];
+    else if (l.matchAt("Error ", p)) {
+      let n = l.readInt(p + 6);
+      if (n > 128 && n < 128 + 32) sig = signalName(<i32>n - 128);
+    }
+    if (sig === null) return;
+    let where = target !== null ? "while making '" + target! + "'" : "under make";
+    if (d.file !== null) where += " (" + d.file! + (d.line >= 0 ? ":" + d.line.toString() : "") + ")";
+    let c: Crash | null = f.crash;
+    if (c === null) {
+      if (k < 0) return; // `Error 134` alone: a script may exit 134 on purpose
+      c = signalCrash(sig!, l.trimmed(0));
+      c.message = "killed by " + sig! + " " + where;
+      f.setCrash(c);
+    } else if (c.tool == "signal" && c.kind == sig! && c.message === null) {
+      c.message = "killed by " + sig! + " " + where;
+    }
   }
 
   private add(f: Facts, sev: string, msg: string, counted: bool): Diagnostic {

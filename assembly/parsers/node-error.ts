@@ -43,6 +43,10 @@ export class NodeErrorParser extends Parser {
   /** The report cannot become the crash (one is kept already, or the run exited 0): claim, build nothing. */
   private skim: bool = false;
   private msgParts: Array<string> = [];
+  /** In the properties: an `at` run was read (the first inner error's, for a stack-less AggregateError). */
+  private propFrames: i32 = 0;
+  /** In the properties: the `[cause]: Error: ...` being read, whose `at` lines are its frames. */
+  private cause: Crash | null = null;
   /** A candidate `TypeError: ...` line seen without a header, waiting for an `    at` line. */
   private pendingSeen: bool = false;
   private pendingKind: string | null = null;
@@ -189,7 +193,8 @@ export class NodeErrorParser extends Parser {
       if (props) this.state = State.PROPS;
       return true;
     }
-    if (p > 0 && l.matchAt("[... ", p)) return true; // "[... lines matching original stack trace ...]"
+    // "[... lines matching original stack trace ...]", "... 5 lines matching cause stack trace ..."
+    if (p > 0 && (l.matchAt("[... ", p) || (l.matchAt("... ", p) && l.endsWith(" ...")))) return true;
     if (l.isBlank()) { this.state = State.AFTER; return true; }
     if (l.startsWith("Node.js v")) { this.close(f, true); return true; }
     if (l.startsWith("Emitted 'error' event")) { this.emitted = true; return true; }
@@ -197,9 +202,47 @@ export class NodeErrorParser extends Parser {
     return this.idle(l, f);
   }
 
+  /**
+   * The error's own properties, up to a lone `}`. Two of them are facts: `[cause]: Error: msg` (with its
+   * stack) becomes a cause of the crash; `[errors]: [ Error: ..., at ... ]` of an AggregateError, printed
+   * without a stack of its own, lends the first inner error's frames to the crash.
+   */
   private props(l: Line, f: Facts): bool {
-    if (l.at(0) == Char.RBRACE && l.skipSpaces(1) >= l.len) { this.state = State.AFTER; return true; }
+    if (l.at(0) == Char.RBRACE && l.skipSpaces(1) >= l.len) { this.state = State.AFTER; this.cause = null; return true; }
     if (++this.extra > MAX_PROP_LINES) { this.close(f, false); return this.idle(l, f); }
+    let c = this.crash;
+    if (c === null) return true;
+    let p = l.skipSpaces(0);
+    if (l.matchAt("at ", p)) {
+      let end = l.len;
+      while (end > p && (l.at(end - 1) == Char.COMMA || l.at(end - 1) == Char.SPACE || l.at(end - 1) == Char.LBRACE)) end--;
+      let fr = parseAt(l, p + 3, end);
+      if (fr === null) return true;
+      let k = this.cause;
+      if (k !== null) pushFrame(k.frames, fr);
+      else if (c.frames.length == 0 || this.propFrames == 1) { this.propFrames = 1; pushFrame(c.frames, fr); }
+      return true;
+    }
+    if (this.propFrames == 1) this.propFrames = 2; // the run is over: later inner errors are not the crash's
+    if (l.matchAt("[cause]: ", p) && c.causes.length < 4) {
+      let q = p + 9;
+      let e = errorName(l, q);
+      let k = new Crash();
+      k.tool = "node";
+      k.relation = "cause";
+      if (e > q) {
+        k.kind = l.str(q, e);
+        let m = e < l.len ? l.trimmed(e + 1) : "";
+        if (m.endsWith(" {")) m = m.substring(0, m.length - 2);
+        k.message = m;
+      } else {
+        k.kind = "Uncaught";
+        k.message = l.trimmed(q);
+      }
+      c.causes.push(k);
+      this.cause = k;
+      return true;
+    }
     return true;
   }
 
@@ -249,6 +292,7 @@ export class NodeErrorParser extends Parser {
       let w = this.where;
       if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
       renumber(c.frames);
+      for (let i = 0; i < c.causes.length; i++) renumber(c.causes[i].frames);
       if (this.headless && footer && reportIsFatal(f)) f.setCrash(c);
     } else if (this.skim && this.headless && footer && reportIsFatal(f)) {
       f.crashCount++;
@@ -258,6 +302,8 @@ export class NodeErrorParser extends Parser {
 
   private reset(): void {
     this.crash = null;
+    this.propFrames = 0;
+    this.cause = null;
     this.where = null;
     this.headless = false;
     this.msgParts = [];
@@ -285,8 +331,8 @@ function isPseudoScript(l: Line, colon: i32): bool {
  * End of an error's name at column 0 (after a "[" for `[UnhandledPromiseRejection: ...]`): an identifier,
  * dotted or not, with an optional ` [ERR_CODE]`, followed by ":" or the end of the line. 0 when none.
  */
-function errorName(l: Line): i32 {
-  let p = l.at(0) == Char.LBRACKET ? 1 : 0;
+function errorName(l: Line, from: i32 = 0): i32 {
+  let p = l.at(from) == Char.LBRACKET ? from + 1 : from;
   let s = p;
   let c = l.at(p);
   if (!(isAlpha(c) || c == Char.UNDERSCORE || c == Letter.DOLLAR)) return 0;

@@ -25,6 +25,8 @@ const enum State { IDLE, TRACE, SYNTAX, AFTER }
 /** Letters the scanner dispatches on (Char names only the ones the whole engine shares). */
 const enum Letter { D = 0x44, E = 0x45, T = 0x54, NON_ASCII = 0x80 }
 
+const MAX_CAUSES = 4;
+
 const HEADER = "Traceback (most recent call last):";
 const GROUP_HEADER = "Exception Group Traceback (most recent call last):";
 const GROUP_OPEN = "+ Exception Group Traceback (most recent call last):";
@@ -49,6 +51,8 @@ export class PythonParser extends Parser {
   private frames: Array<Frame> = [];
   /** The next exception line ends a block chained to the previous one. */
   private chained: bool = false;
+  /** How: "cause" (`The above exception was the direct cause`) or "context" (`During handling`). */
+  private relation: string = "context";
   /** The crash this parser last committed (replaced by a chained successor). */
   private mine: Crash | null = null;
   /** Inside an exception group ("  | " prefixed lines): the group's own exception line is the kind. */
@@ -168,6 +172,7 @@ export class PythonParser extends Parser {
     let c0 = l.at(0);
     if ((c0 == Letter.D && l.startsWith(DURING)) || (c0 == Letter.T && l.startsWith(CAUSE))) {
       this.chained = true;
+      this.relation = c0 == Letter.T ? "cause" : "context";
       return true;
     }
     this.state = State.IDLE;
@@ -238,7 +243,16 @@ export class PythonParser extends Parser {
     if (f.tests !== null || !reportIsFatal(f)) { this.chained = false; return; }
     let prev = this.mine;
     if (this.chained && prev !== null && f.crash === prev) {
-      f.crash = c; // the exception that killed the program is the last one of the chain
+      // The exception that killed the program is the last one of the chain; the ones before it are its
+      // causes, nearest first (a chain of three: the middle one, then the first).
+      let p = prev!;
+      p.relation = this.relation;
+      let causes = new Array<Crash>(0);
+      causes.push(p);
+      for (let i = 0; i < p.causes.length && causes.length < MAX_CAUSES; i++) causes.push(p.causes[i]);
+      p.causes = [];
+      c.causes = causes;
+      f.crash = c;
     } else {
       f.setCrash(c);
     }

@@ -1,4 +1,5 @@
-// The parsers for test runners (pytest, unittest, cargo test, go test, gtest, ctest, jest, vitest, node:test, TAP, check scripts), in the order they are offered a line.
+// The parsers for test runners (pytest, unittest, cargo test, go test, gtest, ctest, jest, vitest, node:test, TAP, check scripts,
+// a JUnit XML report printed into the log), in the order they are offered a line.
 // Order matters where formats nest: ctest first (ctest --output-on-failure shows a gtest binary's output as
 // that ctest test's output), go -json before go text, jest before the check-script lines (`FAIL ./x.test.js`),
 // and the generic check-script shapes last.
@@ -14,10 +15,12 @@ import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
+import { JunitLogParser } from "./runners/junit-log";
 
 export function runnerParsers(): Parser[] {
   let go = new GoTestParser();
   let ps = new Array<Parser>(0);
+  ps.push(new JunitLogParser());
   ps.push(new CtestParser());
   ps.push(new PytestParser());
   ps.push(new UnittestParser());

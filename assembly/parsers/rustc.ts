@@ -32,6 +32,8 @@ export class RustParser extends Parser {
   private owner: Diagnostic | null = null;
   /** The header (owner or one of its notes) still waiting for its `-->` location. */
   private target: Diagnostic | null = null;
+  /** Still in the owner's own snippet (no `note:`/`help:` yet): its first `^^^ text` is the label. */
+  private ownSnippet: bool = false;
   /** A bare header seen outside any rust context, and its line number. */
   private cand: Diagnostic | null = null;
   private candNo: i32 = -1;
@@ -64,6 +66,7 @@ export class RustParser extends Parser {
     this.inBlock = false;
     this.owner = null;
     this.target = null;
+    this.ownSnippet = false;
   }
 
   private indented(l: Line, f: Facts): bool {
@@ -88,7 +91,7 @@ export class RustParser extends Parser {
       }
       return true;
     }
-    if (this.inBlock) return true; // gutter, `= note:`, `::: path`
+    if (this.inBlock) { this.gutter(l, f, p); return true; } // gutter, `= note:`, `= help:`, `::: path`
     // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
     let c = l.at(p);
     if (p <= 11 && l.at(12) == Char.SPACE && c >= Char.A && c <= Char.Z) {
@@ -124,8 +127,11 @@ export class RustParser extends Parser {
       // Sub-diagnostics belong to the block they are in; outside one (a panic's `note: run with
       // RUST_BACKTRACE=1`) they are someone else's.
       if (!this.inBlock || this.owner === null) return false;
-      if (sev == "help") { this.target = null; return true; }
-      let d = this.make("note", null, l.trimmed(m));
+      this.ownSnippet = false;
+      // `help: try using a conversion method`: kept (as a note whose message says help) with the error.
+      let d = this.make("note", null, sev == "help" ? "help: " + l.trimmed(m) : l.trimmed(m));
+      // A help with its own `-->` (`the trait is not implemented for `Version``, at the struct) gets that location.
+      if (sev == "help") { addNote(f, this.owner, d); this.target = d; return true; }
       addNote(f, this.owner, d);
       this.target = d;
       return true;
@@ -150,8 +156,38 @@ export class RustParser extends Parser {
     this.inBlock = true;
     this.owner = d;
     this.target = d;
+    this.ownSnippet = true;
     this.cand = null;
     return true;
+  }
+
+  /**
+   * An indented line inside a block at p: `   = help: ...` becomes a help note of the error; in the error's own
+   * snippet, the first primary marker with text (`   |    ^^^ expected `i32`, found `usize``, a
+   * multi-line span's `   | |_____^ text`, or one after a secondary `-------- ^^^ text`) is its label.
+   */
+  private gutter(l: Line, f: Facts, p: i32): void {
+    let o = this.owner;
+    if (o === null) return;
+    let c = l.at(p);
+    if (c == Char.EQ) {
+      let q = l.skipSpaces(p + 1);
+      if (l.matchAt("help: ", q)) addNote(f, o, this.make("note", null, "help: " + l.trimmed(q + 6)));
+      return;
+    }
+    if (c != Char.PIPE || !this.ownSnippet || o.label !== null) return;
+    let q = p + 1;
+    while (q < l.len) {
+      let b = l.at(q);
+      // spans' own drawing (`| |___^`) and secondary markers before the primary one (`-------- ^^^^ text`)
+      if (b != Char.SPACE && b != Char.PIPE && b != Char.UNDERSCORE && b != Char.MINUS) break;
+      q++;
+    }
+    if (l.at(q) != Char.CARET) return;
+    while (l.at(q) == Char.CARET) q++;
+    if (l.at(q) != Char.SPACE) return;
+    let text = l.trimmed(q + 1);
+    if (text.length > 0) o.label = text;
   }
 
   /** rustc's and cargo's closing lines, which are not diagnostics. */
@@ -164,7 +200,13 @@ export class RustParser extends Parser {
         this.rust = true;
         // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed.
         let open = l.indexOf(" (", m);
-        if (open > 0 && l.indexOf("test", open) > 0) f.testsFor("cargo-test");
+        if (open > 0 && l.indexOf("test", open) > 0) {
+          // The tests did not build, so none ran: their counts are unknown (null), not 0, unless cargo's
+          // runner reads them off another target that did run.
+          let fresh = f.tests === null;
+          let t = f.testsFor("cargo-test");
+          if (fresh) { t.passed = -1; t.failed = -1; t.errors = -1; t.skipped = -1; }
+        }
         return true;
       }
       return false;

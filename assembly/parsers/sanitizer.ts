@@ -201,6 +201,12 @@ export class SanitizerParser extends Parser {
       this.tsanLine(l, p);
       return true;
     }
+    if (this.keep && c.region === null) {
+      // "0x6040000000b8 is located 0 bytes to the right of 40-byte region [0x..,0x..)": where the access
+      // fell relative to the block, the fact that says off-by-one versus far out. Kept without addresses.
+      let k = l.indexOf(" is located ", p);
+      if (k > 0 && (l.matchAt("0x", p) || l.matchAt("Address 0x", p))) c.region = withoutAddresses(l.trimmed(k + 12));
+    }
     this.stackHeader(l, p);
     return true;
   }
@@ -439,4 +445,24 @@ function threadIn(l: Line, from: i32): string | null {
 function tsanThread(l: Line, from: i32): string | null {
   if (l.indexOf(" by main thread", from) >= 0) return "main";
   return threadIn(l, from);
+}
+
+/**
+ * s without the address ranges and addresses ASan puts in parentheses or brackets (`[0x..,0x..)`,
+ * `(0x55bb405f1b60)`): the same bug reads the same on every run.
+ */
+function withoutAddresses(s: string): string {
+  let parts = new Array<string>(0);
+  let i = 0;
+  while (i < s.length) {
+    let a = s.indexOf(" [0x", i);
+    let b = s.indexOf(" (0x", i);
+    let k = a < 0 ? b : (b < 0 ? a : min(a, b));
+    if (k < 0) { parts.push(s.substring(i)); break; }
+    parts.push(s.substring(i, k));
+    let close = s.indexOf(")", k); // a range `[0x..,0x..)` closes with a parenthesis too
+    if (close < 0) break;
+    i = close + 1;
+  }
+  return parts.join("");
 }

@@ -4,18 +4,7 @@ import { Char } from "../util/chars";
 import { Line } from "../util/line";
 import { Facts, signalCrash } from "../model";
 import { Parser } from "../parser";
-
-const SHELL_SIGNALS: string[] = [
-  "Segmentation fault", "SIGSEGV",
-  "Aborted", "SIGABRT",
-  "Floating point exception", "SIGFPE",
-  "Bus error", "SIGBUS",
-  "Illegal instruction", "SIGILL",
-  "Killed", "SIGKILL",
-  "Terminated", "SIGTERM",
-  "Trace/breakpoint trap", "SIGTRAP",
-  "Bad system call", "SIGSYS",
-];
+import { SIGNAL_WORDS, signalWordsAt } from "../signals";
 
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
@@ -29,13 +18,13 @@ export class ShellParser extends Parser {
       let q = bashJobPrefix(l, colon + 7);
       if (q > 0) { at = q; prefixed = true; }
     }
-    let k = signalAt(l, at);
+    let k = signalWordsAt(l, at);
     if (k >= 0) {
-      let end = at + SHELL_SIGNALS[k].length;
+      let end = at + SIGNAL_WORDS[k].length;
       // bash pads the message to a column and may run it into the command ("Floating point exception./prog").
       if (prefixed || this.restOk(l, end)) {
         if (f.crash === null) {
-          f.setCrash(signalCrash(SHELL_SIGNALS[k + 1], l.trimmed(0)));
+          f.setCrash(signalCrash(SIGNAL_WORDS[k + 1], l.trimmed(0)));
         }
         return true;
       }
@@ -71,14 +60,4 @@ function bashJobPrefix(l: Line, p: i32): i32 {
   q = l.skipSpaces(q + 1);
   if (l.readInt(q) >= 0) q = l.skipSpaces(l.end);
   return q;
-}
-
-/** Index into SHELL_SIGNALS of the message at p, or -1. The first byte rejects most lines. */
-function signalAt(l: Line, p: i32): i32 {
-  let c = l.at(p);
-  if (c != 0x53 && c != 0x41 && c != 0x46 && c != 0x42 && c != 0x49 && c != 0x4B && c != 0x54) return -1; // S A F B I K T
-  for (let i = 0; i < SHELL_SIGNALS.length; i += 2) {
-    if (l.matchAt(SHELL_SIGNALS[i], p)) return i;
-  }
-  return -1;
 }

@@ -204,7 +204,9 @@ function implicitKind(m: string): string {
   let dstSigned = m.startsWith("signed", b + 6);
   let trunc = srcBits > dstBits;
   let sign = srcSigned != dstSigned;
-  if (trunc && sign) return "implicit-signed-integer-truncation-or-sign-change";
+  // clang's checks (CGExprScalar): a truncation is "signed" when either side is; the combined kind is only the
+  // one case the truncation check leaves to the sign-change check, unsigned to a narrower signed type.
+  if (trunc && !srcSigned && dstSigned) return "implicit-signed-integer-truncation-or-sign-change";
   if (trunc) return srcSigned || dstSigned ? "implicit-signed-integer-truncation" : "implicit-unsigned-integer-truncation";
   if (sign) return "implicit-integer-sign-change";
   return "implicit-conversion";

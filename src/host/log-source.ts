@@ -1,8 +1,8 @@
 // Reads a recorded log (a file or stdin) into an engine stream in bounded chunks, so a 1 GB log never
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
 import { open, stat } from 'node:fs/promises';
-import { SbxError } from './errors.js';
-import type { Engine, RunResult, VerdictOptions } from './engine.js';
+import { SbxError } from '../contract/errors.js';
+import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
 
 const CHUNK = 1 << 20;
 
@@ -29,9 +29,9 @@ export async function verdictOfFile(engine: Engine, path: string, opts: VerdictO
   }
 }
 
-export async function verdictOfStdin(engine: Engine, opts: VerdictOptions): Promise<RunResult> {
+export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, from: NodeJS.ReadableStream = process.stdin): Promise<RunResult> {
   const s = engine.stream(opts);
-  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) s.push(chunk);
+  for await (const chunk of from as AsyncIterable<Uint8Array>) s.push(chunk);
   return s.end();
 }
 

@@ -3,12 +3,12 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from './errors.js';
-import type { Engine, RunResult, Verdict } from './engine.js';
+import { SbxError } from '../contract/errors.js';
+import type { Engine, RunResult, Verdict } from '../engine/engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
 import { deltaAgainst } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
-import { issueText } from './schema.js';
+import { issueText } from '../contract/schema.js';
 
 const StepSchema = v.object({
   log: v.string(),

@@ -5,16 +5,16 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
-import { SbxError } from './errors.js';
+import { SbxError } from '../contract/errors.js';
 import { loadEngine } from './load-engine.js';
-import type { RunResult } from './engine.js';
+import type { RunResult } from '../engine/engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
-import { setupExit } from './setup-exit.js';
+import { setupExit } from '../contract/error-codes.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -40,6 +40,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
   }
+  const t0 = performance.now();
   const work = resolve(opts.work ?? '.');
   const info = await stat(work).catch(() => null);
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
@@ -72,7 +73,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   const opt = { exit: o.exit_code, signal, timedOut: o.timed_out };
   const complete = (env: RunResult): void => {
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null };
+    // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
+    // fingerprints, the engine); wall_ms is the command's alone.
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(performance.now() - t0) };
     if (res.setupError) {
       env.verdict.status = 'setup-failed';
       env.verdict.setup_error = res.setupError.message;

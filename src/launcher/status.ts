@@ -1,7 +1,7 @@
 // The JSON status report sbx-launch writes to fd 3, validated at the trust boundary.
 import * as v from 'valibot';
 
-/** Must match SBX_PROTO in native/launch.c. */
+/** Must match SBX_PROTO in native/sbx.h. */
 export const LAUNCHER_PROTO = 3;
 
 const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });

@@ -27,7 +27,7 @@ test('every error code raised in src/ is in the table', () => {
 });
 
 const rows = [
-  ['E_USAGE', 2], ['E_ENOENT', 2], ['E_STATE', 73], ['E_STATE_SYMLINK', 77], ['E_SYMLINK_PATH', 77],
+  ['E_USAGE', 2], ['E_ENOENT', 2], ['E_JUNIT_INVALID', 2], ['E_STATE', 73], ['E_STATE_SYMLINK', 77], ['E_SYMLINK_PATH', 77],
   ['E_WORK_HAS_SBX', 77], ['E_LOCKED', 75], ['E_NO_LAUNCHER', 69], ['E_INTERNAL', 70],
 ];
 for (const [code, exit] of rows) test(`${code} exits ${exit}`, () => assert.is(exitFor(code), exit));

@@ -21,13 +21,26 @@ test('make test, a C check-script suite with a failing test: tests-failed, the f
   const [f] = v.tests.failures;
   assert.equal([f.name, f.file, f.line], ['reverse_odd', 'test_strutil.c', 21]);
   assert.is(f.message, 'expected "cba", got ""');
-  // make's own failure, and the compiler's warning from the build make ran first.
+  // make's own failure (a note: the consequence of the failing test, not an error of its own; one error
+  // count everywhere), and the compiler's warning from the build make ran first.
   const make = v.diagnostics.find((d) => d.tool === 'make');
   assert.ok(make, r.why());
-  assert.equal([make.severity, make.file, make.line], ['error', 'Makefile', 5]);
+  assert.equal([make.severity, make.file, make.line], ['note', 'Makefile', 5]);
+  assert.is(v.counts.errors, 0);
   const warn = v.diagnostics.find((d) => d.tool === 'gcc');
   assert.equal([warn?.severity, warn?.file, warn?.line, warn?.code], ['warning', 'strutil.c', 6, '-Wunused-variable'], r.why());
   assert.is(r.env.delta.first_run, true);
+});
+
+test('make running a program that dies of SIGFPE: crash naming the signal and the target, not build-failed (issue 8 #2)', () => {
+  const dir = copyFixture('cfamily/make-run-fpe', workDir());
+  const r = sbxRun(dir, ['make']);
+  assert.is(r.code, 2, r.why());
+  const v = r.verdict;
+  assert.is(v.status, 'crash', r.why());
+  assert.is(v.crash.kind, 'SIGFPE');
+  assert.match(v.crash.message, "killed by SIGFPE while making 'run' (Makefile:5)");
+  assert.is(v.counts.errors, 0);
 });
 
 test('make test, the same suite passing: pass, exit 0', () => {

@@ -52,6 +52,20 @@ test('a verdict against itself: nothing changed, and no_op_edit only when the tr
   }
 });
 
+test('two E0308s "mismatched types" a line apart are two errors: the label tells them apart (real cargo log)', () => {
+  const c = listCases().find((x) => x.id === 'langs/rs-two-e0308');
+  const v = engine.verdict(c.log, { exit: c.run.exit }).verdict;
+  const [a, b] = v.diagnostics;
+  assert.is(a.message, b.message);
+  assert.is.not(a.label, b.label);
+  const only = (d) => ({ ...v, diagnostics: [d], counts: { ...v.counts, errors: 1 } });
+  const d = engine.delta(only(b), only(a), { treeChanged: true });
+  assert.is(d.diagnostics.fixed_count, 1);
+  assert.is(d.diagnostics.new_count, 1);
+  assert.is(d.diagnostics.new[0].label, 'expected `String`, found `&str`');
+  assert.is(d.diagnostics.fixed[0].label, 'expected `i32`, found `usize`');
+});
+
 test('first run', () => {
   const c = listCases()[0];
   const vd = engine.verdict(c.log, { exit: c.run.exit ?? null }).verdict;

@@ -43,6 +43,7 @@ export function compare(verdict, expect) {
     if (JSON.stringify(actual) !== JSON.stringify(expected)) bad.push(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
   };
   eq('status', verdict.status, expect.status);
+  if (expect.counts !== undefined) for (const k of Object.keys(expect.counts)) eq(`counts.${k}`, verdict.counts[k], expect.counts[k]);
   if (expect.crash !== undefined) {
     const c = verdict.crash;
     if (expect.crash === null) eq('crash', c, null);
@@ -53,6 +54,19 @@ export function compare(verdict, expect) {
       frameEq(bad, 'crash.first_user_frame', c.first_user_frame, expect.crash.first_user_frame);
       frameEq(bad, 'crash.alloc_top', c.alloc_frames.find((f) => f.user) ?? null, expect.crash.alloc_top);
       frameEq(bad, 'crash.free_top', c.free_frames.find((f) => f.user) ?? null, expect.crash.free_top);
+      eq('crash.region', c.region ?? null, expect.crash.region);
+      if (expect.crash.causes !== undefined) {
+        const got = c.causes ?? [];
+        if (got.length !== expect.crash.causes.length) bad.push(`crash.causes: got ${got.length} (${got.map((k) => k.kind).join(', ')}), expected ${expect.crash.causes.length}`);
+        expect.crash.causes.forEach((w, i) => {
+          const a = got[i];
+          if (!a) return;
+          eq(`crash.causes[${i}].relation`, a.relation, w.relation);
+          eq(`crash.causes[${i}].kind`, a.kind, w.kind);
+          if (w.message !== undefined && !(a.message ?? '').includes(w.message)) bad.push(`crash.causes[${i}].message: ${JSON.stringify(a.message)} lacks ${JSON.stringify(w.message)}`);
+          frameEq(bad, `crash.causes[${i}].at`, a.at, w.at);
+        });
+      }
     }
   }
   if (expect.diagnostics !== undefined) {
@@ -64,7 +78,9 @@ export function compare(verdict, expect) {
     for (let i = 0; i < Math.min(got.length, want.length); i++) diagEq(bad, `diagnostics[${i}]`, got[i], want[i]);
     const notes = flat.filter((d) => d.severity === 'note');
     for (const n of expect.diagnostics.filter((d) => d.severity === 'note')) {
-      if (!notes.some((a) => strip(a.file) === strip(n.file) && a.line === n.line)) bad.push(`note ${n.file}:${n.line} not found`);
+      const found = notes.some((a) => (n.file === undefined || strip(a.file) === strip(n.file)) && (n.line === undefined || a.line === n.line) &&
+        (n.message === undefined || a.message.includes(n.message)));
+      if (!found) bad.push(`note ${n.file}:${n.line}${n.message ? ` ${JSON.stringify(n.message)}` : ''} not found`);
     }
   }
   if (expect.tests !== undefined) {
@@ -72,12 +88,15 @@ export function compare(verdict, expect) {
     if (expect.tests === null) eq('tests', t, null);
     else if (!t) bad.push(`tests: got null, expected ${expect.tests.runner}`);
     else {
-      for (const k of ['runner', 'passed', 'failed', 'errors', 'skipped']) eq(`tests.${k}`, t[k], expect.tests[k]);
+      for (const k of ['runner', 'passed', 'failed', 'errors', 'skipped', 'not_run']) eq(`tests.${k}`, t[k], expect.tests[k]);
       const want = expect.tests.failures ?? [];
       const names = t.failures.map((f) => f.name);
       if (expect.tests.failures !== undefined && t.failures.length !== want.length) bad.push(`tests.failures: got ${t.failures.length} (${names.join(', ')}), expected ${want.length}`);
+      // Failures with the same name (a test's failing subtests) pair up in order.
+      const used = new Set();
       for (const w of want) {
-        const a = t.failures.find((f) => f.name === w.name);
+        const a = t.failures.find((f) => f.name === w.name && !used.has(f));
+        if (a) used.add(a);
         if (!a) { bad.push(`tests.failures: ${w.name} missing (got ${names.join(', ')})`); continue; }
         if (w.file !== undefined) eq(`failure ${w.name} file`, strip(a.file), strip(w.file));
         if (w.line !== undefined) eq(`failure ${w.name} line`, a.line, w.line);
@@ -117,6 +136,7 @@ function diagEq(bad, what, a, w) {
     if (w[k] !== undefined && a[k] !== w[k]) bad.push(`${what}.${k}: got ${JSON.stringify(a[k])}, expected ${JSON.stringify(w[k])} (${dstr(a)})`);
   }
   if (w.file !== undefined && strip(a.file) !== strip(w.file)) bad.push(`${what}.file: got ${a.file}, expected ${w.file}`);
+  if (w.label !== undefined && (a.label ?? null) !== w.label) bad.push(`${what}.label: got ${JSON.stringify(a.label ?? null)}, expected ${JSON.stringify(w.label)}`);
 }
 
 const fstr = (f) => `${f.function} ${f.file}:${f.line}`;

@@ -74,10 +74,10 @@ export async function verdictOf(bytes: Uint8Array): Promise<RunResult> {
 test('npm pack ships the built types and both bins', () => {
   assert.is(packed.status, 0, packed.stderr);
   const files = info.files.map((f) => f.path);
-  for (const f of ['dist/cli.js', 'dist/index.js', 'dist/engine.js', 'dist/types/host/index.d.ts', 'dist/types/host/engine.d.ts', 'build/sbx.wasm'])
+  for (const f of ['dist/cli.js', 'dist/index.js', 'dist/engine.js', 'dist/types/host/index.d.ts', 'dist/types/engine/engine.d.ts', 'build/sbx.wasm'])
     assert.ok(files.includes(f), `${f} is not in the package`);
   assert.is(pkg.exports['.'].types, './dist/types/host/index.d.ts');
-  assert.is(pkg.exports['./engine'].types, './dist/types/host/engine.d.ts');
+  assert.is(pkg.exports['./engine'].types, './dist/types/engine/engine.d.ts');
   assert.equal(Object.keys(pkg.exports['.'])[0], 'types', 'types first in the exports map');
   assert.equal(Object.keys(pkg.bin).sort(), ['sbx', 'sbx-exec']);
 });

@@ -25,6 +25,10 @@ export class CargoTestParser extends Parser {
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
+  /** The current test binary's `running N tests`. */
+  planned: i64 = -1;
+  /** The block being read has shown its (first) panic. */
+  panicSeen: bool = false;
   running: string | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
   loose: bool = false;
@@ -62,6 +66,7 @@ export class CargoTestParser extends Parser {
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
       this.seen = true; this.inList = false;
       this.bp = 0; this.bf = 0; this.bs = 0;
+      this.planned = n;
       f.testsFor("cargo-test");
       return true;
     }
@@ -161,6 +166,10 @@ export class CargoTestParser extends Parser {
     if (t === null) return;
     let pan = l.indexOf(" panicked at ");
     if (l.startsWith("thread '") && pan > 0) {
+      // The first panic of a test is the cause: a later one is its consequence (the test thread's
+      // `worker thread failed: Any { .. }` after the worker it joined panicked).
+      if (this.panicSeen) { this.inMsg = false; return; }
+      this.panicSeen = true;
       let p = pan + 13;
       if (l.at(p) == Char.APOS) {
         // Old format (rustc < 1.73): panicked at 'msg', src/lib.rs:1:2 — the message may span lines,
@@ -232,6 +241,7 @@ export class CargoTestParser extends Parser {
     this.msg = [];
     this.inMsg = false;
     this.oldOpen = false;
+    this.panicSeen = false;
   }
 
   /** `test result: FAILED. 1 passed; 4 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s` */
@@ -256,6 +266,8 @@ export class CargoTestParser extends Parser {
     if (this.crashed !== null || this.running !== null) {
       // The binary died before its `test result:` line: count what it printed.
       t.failed += 1;
+      // The binary's `running N tests` it never finished: the ones after the one that died did not run.
+      if (this.planned >= 0) t.notRun = max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }

@@ -1,7 +1,8 @@
 // Hand-rolled check scripts and C test programs: `PASS name`, `FAIL name: expected X, got Y`,
 // `name: expected: X got: Y`, an optional `(file.c:21)` at the end, and a closing `N failed` /
 // `N check(s) failed` / `3 of 4 checks failed` line. Also `ok: name` / `not ok: name (detail)`, and
-// `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message.
+// `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
+// with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -9,6 +10,7 @@ import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
+import { batsLocation } from "./tap";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -31,6 +33,8 @@ export class CheckScriptParser extends Parser {
       let p = l.skipSpaces(0);
       if (p > this.detailIndent && p < l.len) {
         let s = l.trimmed(p);
+        // bats' pretty formatter: `(in test file trim.bats, line 11)` under `✗ name` locates it, and says bats.
+        if (batsLocation(d, s)) { this.bats(f); return true; }
         if (d.message.length == 0) d.message = s;
         else if (d.message.split("\n").length < 4) d.message = d.message + "\n" + s;
         return true;
@@ -75,9 +79,17 @@ export class CheckScriptParser extends Parser {
       // `3 of 4 checks failed`
       if (l.matchAt(" of ", e) && l.readInt(e + 4) >= 0) e = l.end;
       let r = l.str(e);
+      // bats: `4 tests, 2 failures` (`, 1 skipped`, `, 1 not run`)
+      if ((r.startsWith(" tests, ") || r.startsWith(" test, ")) && r.includes(" failure")) { this.bats(f); return true; }
       if (r == " failed" || r == " check(s) failed" || r == " checks failed" || r == " test(s) failed" || r == " tests failed" || r == " passed") return true;
     }
     return false;
+  }
+
+  /** The marks are bats' (`bats --formatter pretty`, its default on a terminal). */
+  private bats(f: Facts): void {
+    let t = f.tests;
+    if (t !== null && t.runner == "check-script") t.runner = "bats";
   }
 
   /** `  ✓ port is set`, `  ✗ port is unprivileged` (its detail on the more-indented lines below). */
@@ -153,7 +165,7 @@ export class CheckScriptParser extends Parser {
   finish(f: Facts): void {
     if (!this.seen) return;
     let t = f.testsFor("check-script");
-    if (t.runner != "check-script") return;
+    if (t.runner != "check-script" && t.runner != "bats") return;
     t.passed = this.passed; t.failed = this.failed;
   }
 }

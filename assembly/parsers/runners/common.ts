@@ -80,10 +80,27 @@ export function setLoc(t: TestFailure, fr: Frame): void {
   t.line = fr.line;
 }
 
-/** The signal a run died of: the one given, or the shell's 128+N exit code. */
-/** Records that the runner died mid-suite: a signal crash unless a report of its own is already there. */
+/**
+ * The signal a run died of: the one given, the shell's 128+N exit code, or a signal crash the log reported
+ * (make's `[Makefile:2: test] Floating point exception`).
+ */
+export function runSignal(f: Facts): string | null {
+  let s = f.exit.signalOrShellExit();
+  if (s !== null) return s;
+  let c = f.crash;
+  return c !== null && c.tool == "signal" ? c.kind : null;
+}
+
+/**
+ * Records that the runner died mid-suite: a signal crash unless a report of its own is already there.
+ * A signal crash the log already named (make's line) gains what the runner knows: the test that was running.
+ */
 export function crashMidSuite(f: Facts, kind: string | null, summary: string): void {
-  if (f.crash !== null) return;
+  let c = f.crash;
+  if (c !== null) {
+    if (c.tool == "signal") c.message = c.message !== null ? summary + " · " + c.message! : summary;
+    return;
+  }
   let k = kind;
   if (k === null) k = f.exit.signalOrShellExit();
   if (k === null) return;
@@ -102,7 +119,8 @@ export function signalOfWords(s: string): string | null {
 
 /**
  * Lines a busy runner block must not swallow: sanitizer reports (`==123==ERROR`, `#0 0x...` frames,
- * `SUMMARY:`), UBSan `runtime error:` lines, TSan `WARNING:`. The dispatcher then offers them to everyone.
+ * `SUMMARY:`), UBSan `runtime error:` lines, TSan `WARNING:`, make's `make: *** [..]` line. The dispatcher then
+ * offers them to everyone.
  */
 export function foreignLine(l: Line): bool {
   let p = l.skipSpaces(0);
@@ -111,6 +129,11 @@ export function foreignLine(l: Line): bool {
   if (c == Char.HASH) return isDigit(l.at(p + 1)) && l.indexOf(" 0x", p) > 0;
   if (c == 0x53 /* S */) return l.matchAt("SUMMARY: ", p);
   if (c == 0x57 /* W */) return l.matchAt("WARNING: ThreadSanitizer", p);
+  // make's `make: *** [Makefile:2: test] Floating point exception`: the test binary under it is gone.
+  if (c == 0x6D /* m */ && p == 0 && l.matchAt("make", 0)) {
+    let k = l.indexOf(": *** ", 4);
+    return k > 0 && k < 12;
+  }
   // UBSan: `file.c:12:5: runtime error: ...` (a digit before it; Go's `panic: runtime error:` is not one)
   let r = l.indexOf(": runtime error: ");
   return r > 0 && isDigit(l.at(r - 1));

@@ -22,6 +22,8 @@ export class GoTestParser extends Parser {
   logLine: i32[] = [];
   logMsg: string[] = [];
   current: string | null = null;
+  /** `=== RUN` seen (-v or -json): every test reports. Without it only failures do: passed/skipped unknown. */
+  verbose: bool = false;
   panic: Crash | null = null;
   panicTest: string | null = null;
   inPanic: bool = false;
@@ -49,6 +51,7 @@ export class GoTestParser extends Parser {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
         if (!l.matchAt("PAUSE ", q)) this.current = name;
+        this.verbose = true;
         this.mark(name);
         this.seen = true;
         f.testsFor("go-test");
@@ -226,5 +229,8 @@ export class GoTestParser extends Parser {
       }
     }
     t.passed = passed; t.failed = failed; t.skipped = skipped;
+    // Without -v, go test names only the tests that failed: the passing and skipped ones are not counted
+    // anywhere in the log, so their counts are unknown (null), not 0.
+    if (!this.verbose) { t.passed = -1; t.skipped = -1; }
   }
 }

@@ -7,7 +7,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
-import { failureNamed, crashMidSuite, joinLines, foreignLine } from "./common";
+import { failureNamed, crashMidSuite, joinLines, foreignLine, runSignal } from "./common";
 
 export class GtestParser extends Parser {
   seen: bool = false;
@@ -16,6 +16,8 @@ export class GtestParser extends Parser {
   msg: string[] = [];
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; disabled: i64 = 0;
   totPassed: i64 = -1; totFailed: i64 = -1; totDisabled: i64 = -1; totSkipped: i64 = -1;
+  /** `[==========] Running 5 tests from 1 test suite.`: how many were to run (disabled ones are not). */
+  planned: i64 = -1;
 
   busy(): bool { return this.running !== null; }
 
@@ -50,6 +52,7 @@ export class GtestParser extends Parser {
     if (l.startsWith("Repeating all tests (iteration ")) {
       this.passed = 0; this.failed = 0; this.skipped = 0; this.disabled = 0;
       this.totPassed = -1; this.totFailed = -1; this.totDisabled = -1; this.totSkipped = -1;
+      this.planned = -1;
       return true;
     }
     let p = l.skipSpaces(0);
@@ -67,6 +70,10 @@ export class GtestParser extends Parser {
     let rest = l.trimmed(12);
     if (tag == "==========") {
       this.seen = true; f.testsFor("gtest");
+      if (l.matchAt("Running ", 13)) {
+        let n = l.readInt(21);
+        if (n >= 0) this.planned = n;
+      }
       return true;
     }
     if (!this.seen) {
@@ -129,7 +136,7 @@ export class GtestParser extends Parser {
     let crashed = this.running;
     if (crashed !== null) {
       let tf = failureNamed(t, crashed!);
-      let sig = f.exit.signalOrShellExit();
+      let sig = runSignal(f);
       this.endTest();
       tf.message = "test binary died" + (sig !== null ? " (" + sig! + ")" : "") + " while running " + crashed!;
       this.failed++;
@@ -139,6 +146,8 @@ export class GtestParser extends Parser {
     t.failed = this.totFailed >= 0 ? max(this.totFailed, this.failed) : this.failed;
     t.skipped = (this.totDisabled >= 0 ? this.totDisabled : this.disabled) + (this.totSkipped >= 0 ? this.totSkipped : this.skipped);
     if (this.totPassed >= 0) t.totals = true;
+    // A binary that died mid-suite never ran the rest: say so, rather than count them nowhere.
+    if (this.planned >= 0) t.notRun = max(<i64>0, this.planned - t.passed - t.failed - (this.totSkipped >= 0 ? this.totSkipped : this.skipped));
   }
 }
 

@@ -1,6 +1,7 @@
 // node --test, spec reporter: `✔ name (1.2ms)`, `✖ name (1.2ms)` with the error printed under it (message,
 // `at fn (file:line:col)` frames, `{ actual, expected }`), `▶ suite`, `﹣ name # reason` (skip), and the
 // `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed.
+// A failure inside suites is named with them: `suite > inner suite > test`.
 // Everything after `✖ failing tests:` repeats the failures and is only claimed.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -76,14 +77,16 @@ export class NodeTestParser extends Parser {
         if (fr !== null && fr.user) {
           for (let i = 0; i < t.failures.length; i++) {
             let x = t.failures[i];
-            if (x.name == name && x.file === null) { x.file = fr.file; x.line = fr.line; break; }
+            // the recap prints the leaf name only
+            if ((x.name == name || x.name.endsWith(" > " + name)) && x.file === null) { x.file = fr.file; x.line = fr.line; break; }
           }
         }
       }
       return true;
     }
-    // A result at a `▶` suite's indent with its name closes the suite.
+    // A result at a `▶` suite's indent with its name closes the suite; suites indented deeper are over.
     let n = this.suites.length;
+    while (n > 0 && this.suiteIndent[n - 1] > p) { this.suites.pop(); this.suiteIndent.pop(); n--; }
     if (n > 0 && this.suiteIndent[n - 1] == p && this.suites[n - 1] == name) {
       this.suites.pop(); this.suiteIndent.pop();
       return true;
@@ -92,10 +95,22 @@ export class NodeTestParser extends Parser {
     if (!fail) { this.nPass++; return true; }
     if (todo) return true;
     this.nFail++;
-    this.cur = failureNamed(t, name);
+    this.cur = failureNamed(t, this.fullName(name, p));
     this.curIndent = p;
     this.msg = []; this.framed = false; this.located = false;
     return true;
+  }
+
+  /**
+   * The name with the enclosing `describe` / parent tests, as node's own reporters join them (junit's
+   * `classname`, the dot reporter): `slug > whitespace > collapses runs`. A leaf name alone is ambiguous.
+   */
+  private fullName(leaf: string, p: i32): string {
+    let parts = new Array<string>(0);
+    for (let i = 0; i < this.suites.length; i++) if (this.suiteIndent[i] < p) parts.push(this.suites[i]);
+    if (parts.length == 0) return leaf;
+    parts.push(leaf);
+    return parts.join(" > ");
   }
 
   private body(l: Line, p: i32): void {
@@ -141,10 +156,13 @@ export class NodeTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("node-test");
     if (t.runner != "node-test") return;
-    t.passed = this.passed >= 0 ? this.passed : this.nPass;
+    // Without node's `ℹ pass N` totals, passes are known only from `✔` marks: the dot reporter (`..X.X.`)
+    // lists its failures alone, so its passed and skipped are unknown (null), not 0.
+    let marks = this.nPass + this.nSkip > 0;
+    t.passed = this.passed >= 0 ? this.passed : (marks ? this.nPass : -1);
     // A cancelled test (its timeout expired, or its parent failed) did not pass: node exits 1 for it.
     t.failed = this.failed >= 0 ? this.failed + this.cancelled : this.nFail;
-    t.skipped = this.skipped >= 0 ? this.skipped : this.nSkip;
+    t.skipped = this.skipped >= 0 ? this.skipped : (marks ? this.nSkip : -1);
     if (this.passed >= 0) t.totals = true;
   }
 }

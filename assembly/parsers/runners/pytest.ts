@@ -40,6 +40,10 @@ class Block {
   /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
   firstText: string | null = null;
   nonBlank: i32 = 0;
+  /** A doctest's `Expected:` / `Got:` sections (1, 2 while reading one) and their first lines. */
+  docSection: i32 = 0;
+  docExpected: string | null = null;
+  docGot: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -60,6 +64,8 @@ export class PytestParser extends Parser {
   pFails: string[] = [];
   pErrs: string[] = [];
   fatal: string | null = null;
+  /** `collected N items`, less the deselected ones; -1 when not printed. */
+  collected: i64 = -1;
   fatalFrames: Frame[] = [];
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
@@ -84,6 +90,16 @@ export class PytestParser extends Parser {
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) return true;
+    if (this.sec == Sec.NONE && l.startsWith("collected ")) {
+      // `collected 3 items` (`/ 1 deselected` follows when some are): what a run cut short did not reach.
+      let n = l.readInt(10);
+      if (n >= 0) {
+        let d = l.indexOf(" deselected");
+        let k = l.lastIndexOf("/ ", d);
+        this.collected = n - (d > 0 && k > 0 ? max<i64>(l.readInt(k + 2), 0) : 0);
+      }
+      return true;
+    }
     if (this.sec == Sec.NONE && (l.startsWith("platform ") || l.startsWith("rootdir: ") || l.startsWith("plugins: ")
       || l.startsWith("cachedir: ") || l.startsWith("collected ") || l.startsWith("collecting ") || l.startsWith("configfile: ")
       || l.startsWith("benchmark: ") || l.startsWith("hypothesis profile") || l.startsWith("cachedir:"))) return true;
@@ -234,6 +250,16 @@ export class PytestParser extends Parser {
       }
       return;
     }
+    // A failing doctest: `Expected:` and `Got:` at column 0, each value indented under it.
+    if (c == Char.SPACE && b.docSection > 0) {
+      let v = l.trimmed(0);
+      if (b.docSection == 1 && b.docExpected === null) b.docExpected = v;
+      else if (b.docSection == 2 && b.docGot === null) b.docGot = v;
+      return;
+    }
+    if (c == 0x45 /* E */ && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
+    if (c == 0x47 /* G */ && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
+    b.docSection = 0;
     // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
@@ -312,6 +338,9 @@ export class PytestParser extends Parser {
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
       else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
+      // `[doctest] units.miles_to_km`: the node id is `units.py::units.miles_to_km` (the dots stay).
+      let doctest = name.startsWith("[doctest] ");
+      if (doctest) name = name.substring(10);
       let k = b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
@@ -320,14 +349,17 @@ export class PytestParser extends Parser {
         let file: string | null = null;
         if (ran !== null) { let sep = ran!.indexOf("::"); file = sep >= 0 ? ran!.substring(0, sep) : ran; }
         else if (b.anyFile !== null) file = this.testFile(b);
-        if (file !== null) name = file! + "::" + classPath(name);
+        if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
         : k >= 0 && this.sumMsg[k].length > 0 ? this.sumMsg[k]
+        : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
+      if (b.docExpected !== null) tf.expected = b.docExpected;
+      if (b.docGot !== null) tf.actual = b.docGot;
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
       else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
       if (b.elines.length > 0) assertParts(tf, b.elines[0]);
@@ -360,6 +392,8 @@ export class PytestParser extends Parser {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
     }
+    // Died mid-run (Fatal Python error): the collected tests it never reached did not run.
+    if (this.fatal !== null && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */

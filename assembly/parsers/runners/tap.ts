@@ -1,5 +1,6 @@
 // TAP 13/14 (node --test --test-reporter=tap, tape, any TAP producer) and Perl's prove. TAP: `ok N - desc`,
-// `not ok N - desc # TODO|SKIP`, indented subtests (a parent is not listed), the YAML block after a failure
+// `not ok N - desc # TODO|SKIP`, indented subtests (a parent is not listed; a failure under `# Subtest:`
+// parents is named `parent > child`), the YAML block after a failure
 // (`error:`, `expected:`, `actual:`, `stack:`, `location:`), node's `# pass N` totals. prove: Test::More's
 // `#   Failed test 'desc'` / `#   at t/x.t line 9.` / `got:` / `expected:`, `Failed 2/4 subtests`,
 // `(less 1 skipped subtest: ...)` and `Files=2, Tests=10` (passed = Tests - failed - skipped). The failed
@@ -19,6 +20,8 @@ const enum Yaml { NONE, BLOCK, ERROR, STACK }
 export class TapParser extends Parser {
   seen: bool = false;
   kids: i32[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  /** `# Subtest: name` per depth (4 spaces a level): a nested failure is named `parent > child`. */
+  subtests: string[] = ["", "", "", "", "", "", "", "", "", ""];
   raw: i64[] = [0, 0, 0];   // leaf passed, failed, skipped
   node: i64[] = [-1, -1, -1];
   prove: bool = false;
@@ -76,12 +79,21 @@ export class TapParser extends Parser {
     if (skip) { this.raw[2]++; return true; }
     if (!notOk || todo) { this.raw[0]++; return true; }
     this.raw[1]++;
-    let tf = failureNamed(t, name);
+    let tf = failureNamed(t, this.fullName(name, depth));
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
     this.cur = tf;
     this.diag = tf;
     this.msg = [];
     return true;
+  }
+
+  /** name under its parent subtests (node's `describe` blocks): `slug > whitespace > collapses runs`. */
+  private fullName(name: string, depth: i32): string {
+    if (depth == 0) return name;
+    let parts = new Array<string>(0);
+    for (let i = 0; i < depth; i++) if (this.subtests[i].length > 0) parts.push(this.subtests[i]);
+    parts.push(name);
+    return parts.join(" > ");
   }
 
   /** The YAML diagnostics block of a failure. */
@@ -127,7 +139,13 @@ export class TapParser extends Parser {
 
   private comment(l: Line, f: Facts, p: i32): bool {
     let s = l.trimmed(p + 1);
-    if (s.startsWith("Subtest: ")) { this.seen = true; return true; }
+    if (s.startsWith("Subtest: ")) {
+      this.seen = true;
+      let depth = min(p >> 2, 8);
+      this.subtests[depth] = s.substring(9).trim();
+      for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
+      return true;
+    }
     if (s.startsWith("Failed test ") || s.startsWith("Failed (TODO) test ")) {
       let todo = s.startsWith("Failed (TODO)");
       let q1 = s.indexOf("'");
@@ -153,8 +171,11 @@ export class TapParser extends Parser {
     }
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
-    // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
     let d = this.diag;
+    // bats: `# (in test file wc.bats, line 14)` locates the failure (`(from function `f' in file x.bash, line 3,`
+    // lines before it name helpers); the `#   `[ ... ]' failed` comment under it is the message.
+    if (d !== null && batsLocation(d, s)) return true;
+    // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
     if (d !== null && l.matchAt("  ", p + 1) && s.length > 0) {
       d.message = d.message.length == 0 ? s : d.message.split("\n").length < 4 ? d.message + "\n" + s : d.message;
       return true;
@@ -251,4 +272,18 @@ export class TapParser extends Parser {
 function unquote(v: string): string {
   if (v.length >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(v.length - 1) == Char.APOS) return v.substring(1, v.length - 1).replaceAll("''", "'");
   return v;
+}
+
+/** `(in test file wc.bats, line 14)`: sets t's file and line; false when s is not that. */
+export function batsLocation(t: TestFailure, s: string): bool {
+  if (!s.startsWith("(in test file ")) return false;
+  let at = s.lastIndexOf(", line ");
+  if (at < 14) return false;
+  let e = at + 7;
+  let k = e;
+  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+  if (k == e) return false;
+  t.file = normPath(s.substring(14, at));
+  t.line = I32.parseInt(s.substring(e, k));
+  return true;
 }

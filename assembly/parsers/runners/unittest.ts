@@ -4,9 +4,9 @@
 // the tests `Ran` counts: passed = Ran − failures − (errors − fixture errors) − skipped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
-import { failureNamed, pyFrame, joinLines, foreignLine } from "./common";
+import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine } from "./common";
 
 const enum St { NONE, HEAD, BODY, EXC }
 
@@ -21,6 +21,9 @@ export class UnittestParser extends Parser {
   nFail: i64 = 0; nErr: i64 = 0; nSkip: i64 = 0;
   /** ERROR blocks of setUpClass / tearDownClass / setUpModule / tearDownModule: not tests that ran. */
   fixtureErrors: i64 = 0;
+  /** Tests with a FAIL/ERROR block, and how many blocks repeated one (its other failing subtests). */
+  failingNames: Set<string> = new Set<string>();
+  repeats: i64 = 0;
   verdictSeen: bool = false;
 
   busy(): bool { return this.st != St.NONE; }
@@ -38,7 +41,18 @@ export class UnittestParser extends Parser {
       let e = l.startsWith("ERROR: ");
       if (e || l.startsWith("FAIL: ")) {
         this.curError = e;
-        this.cur = failureNamed(f.testsFor("unittest"), nameOf(l, e ? 7 : 6));
+        let t = f.testsFor("unittest");
+        let name = nameOf(l, e ? 7 : 6);
+        // A failing subTest (`FAIL: test_x (mod.C.test_x) (n=8)`) is a failure of its own, listed once per
+        // subtest; the test method is still one test of those `Ran` counts.
+        if (this.failingNames.has(name)) this.repeats++;
+        else this.failingNames.add(name);
+        if (isSubtest(l, e ? 7 : 6) && hasFailure(t, name)) {
+          let tf = new TestFailure();
+          tf.name = name;
+          if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+          this.cur = tf;
+        } else this.cur = failureNamed(t, name);
         if (e) { this.nErr++; if (isFixture(l, 7)) this.fixtureErrors++; } else this.nFail++;
         return true;
       }
@@ -152,8 +166,18 @@ export class UnittestParser extends Parser {
     t.skipped = max<i64>(this.skipped, 0);
     // Expected failures and unexpected successes are neither passes nor failures of the suite's verdict.
     let ranErrors = max<i64>(t.errors - this.fixtureErrors, 0);
-    if (this.ran >= 0) { t.passed = max<i64>(this.ran - t.failed - ranErrors - t.skipped - this.expectedFailures, 0); t.totals = true; }
+    // Failures and errors count subtests; Ran counts test methods: a method failing in several subtests is one.
+    let failingTests = max<i64>(t.failed + ranErrors - this.repeats, 0);
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
   }
+}
+
+/** `test_x (mod.C.test_x) (n=8)`: a second parenthesised group after the name, a subTest's parameters. */
+function isSubtest(l: Line, p: i32): bool {
+  let open = l.indexOf(" (", p);
+  if (open < 0) return false;
+  let close = l.indexOfByte(Char.RPAREN, open);
+  return close > 0 && l.matchAt(" (", close + 1);
 }
 
 /** `setUpClass (mod.Class)`, `tearDownModule (mod)`: a fixture's error, named without the method repeated. */

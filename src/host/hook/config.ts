@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../errors.js';
+import { SbxError } from '../../contract/errors.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
 
 const Pattern = v.pipe(v.string(), v.trim(), v.nonEmpty());

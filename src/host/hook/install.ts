@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../errors.js';
+import { SbxError } from '../../contract/errors.js';
 import { shellQuote } from './quote.js';
 import type { Self } from './rewrite.js';
 

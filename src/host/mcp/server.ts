@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { SbxError } from '../errors.js';
+import { SbxError } from '../../contract/errors.js';
 import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
 import { historyTool, runTool, showTool, verdictTool, type ToolOutput } from './tools.js';
 

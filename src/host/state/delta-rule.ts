@@ -2,7 +2,7 @@
 // with the previous run of the same command; the tree changed when both runs carry a mark of the tree
 // (an edit count, a fingerprint) and the marks differ, unknown otherwise; same_verdict_runs counts
 // the runs in a row before this one with the same verdict key, plus this one.
-import type { Delta, Engine, Verdict } from '../engine.js';
+import type { Delta, Engine, Verdict } from '../../engine/engine.js';
 import { verdictKey } from './history.js';
 
 export interface Previous {

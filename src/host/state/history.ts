@@ -1,7 +1,7 @@
 // history.jsonl: one line per run. Read back defensively: a line that does not parse is skipped and
 // counted, never trusted.
 import * as v from 'valibot';
-import type { Verdict } from '../schema.js';
+import type { Verdict } from '../../contract/schema.js';
 
 export const HistoryEntrySchema = v.object({
   id: v.string(),
@@ -20,7 +20,8 @@ export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 
 /** What makes two verdicts "the same" for streaks: status, crash identity, error and failure sets. */
 export function verdictKey(vd: Verdict): string {
-  const errs = vd.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.code ?? ''}:${d.message}`).sort();
+  // the label is part of what an error says (two E0308 "mismatched types" differ by it)
+  const errs = vd.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.code ?? ''}:${d.message}:${d.label ?? ''}`).sort();
   const fails = (vd.tests?.failures ?? []).map((f) => f.name).sort();
   return JSON.stringify([vd.status, vd.crash?.identity ?? null, errs, fails]);
 }

@@ -1,7 +1,7 @@
 // A lock file per state directory, so that runs at the same time on one work dir take turns.
 // The holder's pid is in the file; a lock whose holder is gone, or that is older than STALE_MS, is broken.
 import { open, readFile, rm, stat } from 'node:fs/promises';
-import { SbxError } from '../errors.js';
+import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;
 const WAIT_MS = 60_000;

@@ -1,0 +1,76 @@
+// A JUnit XML report printed into the log itself (`vitest run --reporter=junit` with no output file,
+// `jest --reporters=jest-junit` to stdout, go-junit-report in a pipe): from the line that opens its root
+// (`<testsuites`, `<testsuite`, possibly after `<?xml ...?>` on the same line) to the one that closes it, the
+// lines are kept as bytes and then read by the same JUnit reader `sbx verdict --junit` uses. A report that
+// is not well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts } from "../../model";
+import { Parser } from "../../parser";
+import { parseJunit } from "../../junit";
+import { checkXml } from "../../xml-check";
+
+/** A report larger than this is not buffered further (and then not read). */
+const MAX_BYTES = 8 << 20;
+
+const enum Root { SUITES, SUITE }
+
+@final
+export class JunitLogParser extends Parser {
+  private inside: bool = false;
+  private root: Root = Root.SUITES;
+  private buf: ArrayBuffer = new ArrayBuffer(0);
+  private len: i32 = 0;
+  private overflow: bool = false;
+
+  busy(): bool { return this.inside; }
+
+  claim(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (!this.inside) {
+      if (l.at(p) != Char.LT || f.tests !== null) return false;
+      // `<?xml ...?><testsuites ...>` (one line) or the root's own line: the declaration alone, on a line
+      // of its own, is left to the tail (the checker does not need it; other XML may follow it).
+      let s = l.indexOf("<testsuites", p);
+      let t = s >= 0 ? s : l.indexOf("<testsuite", p);
+      if (t < 0 || (t != p && !l.matchAt("<?xml ", p))) return false;
+      this.inside = true;
+      this.root = s >= 0 ? Root.SUITES : Root.SUITE;
+      this.len = 0;
+      this.overflow = false;
+    }
+    this.append(l);
+    let done = l.indexOf(this.root == Root.SUITES ? "</testsuites>" : "</testsuite>") >= 0;
+    if (done) this.read(f);
+    return true;
+  }
+
+  finish(f: Facts): void {
+    if (this.inside) this.read(f); // cut short: checkXml refuses it
+  }
+
+  private append(l: Line): void {
+    if (this.overflow) return;
+    let need = this.len + l.len + 1;
+    if (need > MAX_BYTES) { this.overflow = true; return; }
+    if (need > this.buf.byteLength) {
+      let next = new ArrayBuffer(max(need, this.buf.byteLength << 1));
+      memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len);
+      this.buf = next;
+    }
+    let at = changetype<usize>(this.buf) + <usize>this.len;
+    memory.copy(at, l.ptr, <usize>l.len);
+    store<u8>(at + <usize>l.len, Char.LF);
+    this.len = need;
+  }
+
+  private read(f: Facts): void {
+    this.inside = false;
+    if (this.overflow || f.tests !== null) return;
+    let ptr = changetype<usize>(this.buf);
+    if (checkXml(ptr, this.len) !== null) return;
+    f.tests = parseJunit(ptr, this.len);
+    this.buf = new ArrayBuffer(0);
+    this.len = 0;
+  }
+}

@@ -1,0 +1,38 @@
+// `sbx history`: the runs recorded in a state directory, and the streaks in them.
+import { defineCommand } from 'citty';
+import { SbxError } from '../../contract/errors.js';
+import { StateDir } from '../../host/state/store.js';
+import { streaks } from '../../host/state/history.js';
+import { existsSync } from 'node:fs';
+
+export default defineCommand({
+  meta: { name: 'history', description: 'Show the run history of a state directory, with streaks' },
+  args: {
+    state: { type: 'string', description: 'state directory (default: ./.sbx)', default: '.sbx' },
+    json: { type: 'boolean', description: 'print one JSON object per run' },
+  },
+  async run({ args }) {
+    if (!existsSync(args.state)) throw new SbxError('E_NO_STATE', `no state directory at ${args.state}: run \`sbx run\` or \`sbx verdict --state ${args.state}\` first, or pass --state DIR`);
+    const state = new StateDir(args.state);
+    const { entries, bad } = await state.history();
+    if (bad) process.stderr.write(`sbx: note: ${bad} unreadable history line(s) skipped\n`);
+    if (args.json) {
+      for (const e of entries) process.stdout.write(`${JSON.stringify(e)}\n`);
+      return;
+    }
+    if (!entries.length) { process.stdout.write('no runs recorded yet\n'); return; }
+    const lines: string[] = [];
+    entries.forEach((e, i) => {
+      const what = e.identity ?? (e.counts.errors ? `${e.counts.errors} errors` : e.counts.failed ? `${e.counts.failed} tests failing` : '');
+      lines.push(`${String(i + 1).padStart(3)}  ${e.time}  ${e.status.padEnd(13)} ${what}${e.summary && e.summary !== 'first run' ? `  — ${e.summary}` : ''}`);
+      if (e.cmd) lines.push(`     $ ${e.cmd}`);
+    });
+    for (const s of streaks(entries)) {
+      if (s.length < 2) continue;
+      const e = s.entry;
+      const thing = e.identity ? `same crash (${e.identity})` : `same ${e.status} verdict`;
+      lines.push(`streak: ${thing} ${s.length} runs in a row (runs ${s.from + 1}–${s.to + 1})`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  },
+});

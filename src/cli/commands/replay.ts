@@ -1,0 +1,24 @@
+// `sbx replay SESSION`: replay a recorded session offline (a directory of logs, or a JSONL of steps).
+import { defineCommand } from 'citty';
+import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
+import { loadSession, replay } from '../../host/replay.js';
+
+export default defineCommand({
+  meta: { name: 'replay', description: 'Replay a recorded session offline: every verdict with its delta' },
+  args: {
+    session: { type: 'positional', description: 'a directory of logs (name order) or a JSONL file of {log, exit} steps', required: true },
+    json: { type: 'boolean', description: 'one run-result envelope per line' },
+  },
+  async run({ args }) {
+    if (!args.session) throw new SbxError('E_USAGE', 'no session given: sbx replay DIR|FILE.jsonl');
+    const engine = await loadEngine();
+    const session = await loadSession(args.session);
+    let n = 0;
+    for await (const env of replay(engine, session, process.cwd())) {
+      n++;
+      if (args.json) process.stdout.write(`${JSON.stringify(env)}\n`);
+      else process.stdout.write(`── step ${n}: ${env.log}\n${engine.render(env)}\n`);
+    }
+  },
+});

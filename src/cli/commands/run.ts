@@ -1,0 +1,96 @@
+// `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
+import { resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
+import { print } from '../output.js';
+import { parsePositive } from '../parse-flags.js';
+import { runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
+import { parseMount } from '../../launcher/index.js';
+import { onInterrupt } from '../interrupt.js';
+import { signalNumber, exitForSignal } from '../../contract/signals.js';
+import { unappliedLimits } from '../unapplied.js';
+import { runNotes } from '../run-notes.js';
+import type { HelpMeta } from '../help.js';
+import { SARIF_ARG, writeSarif } from '../sarif-file.js';
+
+const meta: { name: string; description: string } & HelpMeta = {
+  name: 'run',
+  description: 'Run a command in the hermetic sandbox; print its verdict and what changed',
+  usage: 'sbx run [OPTIONS] -- CMD [ARGS...]',
+};
+
+export default defineCommand({
+  meta,
+  args: {
+    work: { type: 'string', description: 'work dir, mounted read-write at /work (default: .)' },
+    timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
+    state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
+    json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
+    'inherit-env': { type: 'boolean', description: 'pass your environment through instead of the fixed one' },
+    'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
+    'allow-ptrace': { type: 'boolean', description: 'allow ptrace in the sandbox, so LeakSanitizer runs (off by default)' },
+    'no-loopback': { type: 'boolean', description: 'leave lo down in the private network' },
+    aslr: { type: 'boolean', description: 'keep address randomisation (runs stop being reproducible)' },
+    env: { type: 'string', description: 'set K=V in the sandbox environment (repeatable)' },
+    bind: { type: 'string', description: 'bind SRC[:DST] read-write (repeatable)' },
+    'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
+    memory: { type: 'string', description: 'memory limit in MiB; needs a delegated cgroup v2 subtree, else the run goes ahead without it and says so' },
+    pids: { type: 'string', description: 'process limit (default 1024)' },
+    sarif: SARIF_ARG,
+  },
+  async run({ args, rawArgs }) {
+    const dash = rawArgs.indexOf('--');
+    const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
+    if (cmd.length === 0) throw new SbxError('E_USAGE', 'no command given: put it after --, e.g. sbx run -- make test');
+    const flags = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
+    const many = (name: string) => flags.flatMap((a, i) => (a === `--${name}` && flags[i + 1] ? [flags[i + 1]!] : a.startsWith(`--${name}=`) ? [a.slice(name.length + 3)] : []));
+    const pids = parsePositive('pids', args.pids);
+    const memoryMb = parsePositive('memory', args.memory);
+    const interrupt = onInterrupt();
+    if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
+    const report = await runReport({
+      signal: interrupt.signal,
+      cmd,
+      work: args.work,
+      state: args.state,
+      timeout: parsePositive('timeout', args.timeout),
+      net: Boolean(args.net),
+      inheritEnv: Boolean(args['inherit-env']),
+      seccomp: !flags.includes('--no-seccomp'),
+      allowPtrace: Boolean(args['allow-ptrace']),
+      loopback: !flags.includes('--no-loopback'),
+      aslr: Boolean(args.aslr),
+      bind: many('bind').map(parseMount),
+      roBind: many('ro-bind').map(parseMount),
+      env: parseEnv(many('env')),
+      ...(pids ? { pids } : {}),
+      ...(memoryMb ? { memoryMb } : {}),
+    });
+    interrupt.done();
+    if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
+    const notes = [
+      ...unappliedLimits(report.env, { memoryMb }),
+      ...runNotes(report.env, { cmd, net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) }),
+    ];
+    for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
+    if (args.sarif) await writeSarif(args.sarif, report.env);
+    print(await loadEngine(), report.env, Boolean(args.json), notes);
+    if (interrupt.by) {
+      process.stderr.write(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);
+      return { exitCode: exitForSignal(interrupt.by) };
+    }
+    return { exitCode: mirrorExit(report.env, report.setupCode) };
+  },
+});
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const i = p.indexOf('=');
+    if (i <= 0) throw new SbxError('E_USAGE', `--env ${p}: give NAME=VALUE`);
+    out[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// The sbx command line. Only this file exits the process: errors become one line and a non-zero exit.
+import { defineCommand, runCommand, type CommandDef } from 'citty';
+import { SbxError } from '../contract/errors.js';
+import { checkFlags } from './check-flags.js';
+import { ignoreClosedPipes } from './closed-pipe.js';
+import { fail, wantsJson, USAGE } from './fail.js';
+import { showHelp, type HelpMeta } from './help.js';
+import pkg from '../../package.json' with { type: 'json' };
+
+const main = defineCommand({
+  meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
+  subCommands: {
+    verdict: () => import('./commands/verdict.js').then((m) => m.default),
+    history: () => import('./commands/history.js').then((m) => m.default),
+    replay: () => import('./commands/replay.js').then((m) => m.default),
+    run: () => import('./commands/run.js').then((m) => m.default),
+    selftest: () => import('./commands/selftest.js').then((m) => m.default),
+    view: () => import('./commands/view.js').then((m) => m.default),
+    hook: () => import('./commands/hook.js').then((m) => m.default),
+    mcp: () => import('./commands/mcp.js').then((m) => m.default),
+  },
+});
+
+async function cli(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await showHelp(main); return argv.length === 0 ? USAGE : 0; }
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { process.stdout.write(`${pkg.version}\n`); return 0; }
+  try {
+    // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
+    const subs = main.subCommands as Record<string, () => Promise<CommandDef<any>>>;
+    const name = argv[0]!;
+    const load = Object.hasOwn(subs, name) ? subs[name] : undefined;
+    if (!load) throw new SbxError('E_USAGE', `unknown command ${JSON.stringify(name)}: use one of ${Object.keys(subs).join(', ')} (sbx --help)`);
+    const cmd = await load();
+    const rawArgs = argv.slice(1);
+    const dash = rawArgs.indexOf('--');
+    const ours = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
+    if (ours.includes('--help') || ours.includes('-h')) { await showHelp(cmd, main); return 0; }
+    const meta = (await resolve(cmd.meta)) as HelpMeta | undefined;
+    checkFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
+    const { result } = await runCommand(cmd, { rawArgs });
+    return typeof result === 'number' ? result : exitCodeOf(result);
+  } catch (err) {
+    return fail(err, wantsJson(argv));
+  }
+}
+
+const resolve = <T>(x: T | (() => T | Promise<T>)): T | Promise<T> => (typeof x === 'function' ? (x as () => T | Promise<T>)() : x);
+
+/** `sbx run` mirrors the command's exit; `sbx verdict` exits 0 when it produced a verdict. */
+function exitCodeOf(result: unknown): number {
+  const r = result as { exitCode?: number } | undefined;
+  return typeof r?.exitCode === 'number' ? r.exitCode : 0;
+}
+
+ignoreClosedPipes();
+process.exitCode = await cli(process.argv.slice(2));

@@ -1,0 +1,41 @@
+// What a run's profile kept from the command that the verdict alone would not say: a name lookup that
+// failed because the sandbox has no network, and a sanitizer run whose leak check was off because
+// LeakSanitizer needs ptrace. Lines for stderr and the verdict's footer, next to unappliedLimits.
+import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import type { RunResult } from '../engine/engine.js';
+
+const TAIL = 256 * 1024;
+/** How resolvers say a host name did not resolve (glibc, curl, Node, Go, Python, pip, cargo, npm). */
+const DNS_FAILED = /Temporary failure in name resolution|Could not resolve host|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Name or service not known|no such host|Failed to establish a new connection: \[Errno -3\]|failed to lookup address information|Could not resolve hostname|EAI_AGAIN/;
+const SANITIZED = /-fsanitize=(?:[a-z,]*\b)?(?:address|leak)\b/;
+
+export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boolean; allowPtrace: boolean }
+
+export function runNotes(env: RunResult, p: RunProfile): string[] {
+  if (env.verdict.status === 'setup-failed' || !env.log) return [];
+  const notes: string[] = [];
+  const tail = readTail(env.log);
+  if (!p.net && DNS_FAILED.test(tail)) {
+    notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');
+  }
+  if (p.seccomp && !p.allowPtrace && env.verdict.status === 'pass' && (SANITIZED.test(p.cmd.join(' ')) || SANITIZED.test(tail))) {
+    notes.push('LeakSanitizer was off (it stops the world with ptrace, which the sandbox denies): a leak would not fail this run; pass --allow-ptrace to check for leaks');
+  }
+  return notes;
+}
+
+function readTail(path: string): string {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const n = Math.min(size, TAIL);
+    const buf = Buffer.alloc(n);
+    readSync(fd, buf, 0, n, size - n);
+    return buf.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}

@@ -1,0 +1,126 @@
+// The run-result contract (docs/run-result.md) as valibot schemas: every envelope sbx emits, and every
+// one it reads back (the engine's JSON, state files), is checked against these.
+import * as v from 'valibot';
+
+const int = v.pipe(v.number(), v.integer());
+const nint = v.nullable(int);
+const nstr = v.nullable(v.string());
+
+export const FrameSchema = v.object({
+  index: nint, function: nstr, file: nstr, line: nint, col: nint, module: nstr, user: v.boolean(),
+});
+
+const DiagnosticBase = {
+  tool: v.string(),
+  severity: v.picklist(['error', 'warning', 'note']),
+  file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
+  // the text on the primary span (rustc's `^^^ expected `i32`, found `usize``), when the tool prints one
+  label: v.optional(v.string()),
+};
+export const DiagnosticSchema = v.object({
+  ...DiagnosticBase,
+  notes: v.optional(v.array(v.object(DiagnosticBase))),
+});
+
+export const CrashSchema = v.object({
+  tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal']),
+  kind: v.string(),
+  access: v.nullable(v.picklist(['READ', 'WRITE'])),
+  size: nint,
+  address: nstr,
+  summary: nstr,
+  message: nstr,
+  thread: nstr,
+  frames: v.array(FrameSchema),
+  alloc_frames: v.array(FrameSchema),
+  free_frames: v.array(FrameSchema),
+  other_frames: v.optional(v.array(FrameSchema)),
+  first_user_frame: v.nullable(FrameSchema),
+  identity: v.string(),
+  hint: nstr,
+  // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)
+  region: v.optional(v.string()),
+  // the exceptions it was chained to, nearest first (Python `raise .. from e`, `During handling of ..`)
+  causes: v.optional(v.array(v.object({
+    relation: v.picklist(['cause', 'context']), kind: v.string(), message: nstr, at: v.nullable(FrameSchema),
+  }))),
+});
+
+export const TestFailureSchema = v.object({
+  name: v.string(), file: nstr, line: nint, message: v.string(), expected: nstr, actual: nstr,
+});
+
+export const TestsSchema = v.object({
+  runner: v.string(),
+  // null: the log does not say (`go test` without -v prints no passing test), never a made-up 0.
+  passed: nint, failed: nint, errors: nint, skipped: nint,
+  // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
+  not_run: v.optional(nint),
+  failures: v.array(TestFailureSchema),
+});
+
+export const STATUSES = ['setup-failed', 'timeout', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;
+
+export const VerdictSchema = v.object({
+  schema: v.literal('sbx.verdict/1'),
+  status: v.picklist(STATUSES),
+  exit: v.object({ code: nint, signal: nstr, timed_out: v.boolean() }),
+  diagnostics: v.array(DiagnosticSchema),
+  counts: v.object({ errors: int, warnings: int, diagnostics_dropped: int, crashes: int }),
+  crash: v.nullable(CrashSchema),
+  tests: v.nullable(TestsSchema),
+  error_groups: v.array(v.object({ count: int, message: v.string(), file: nstr, line: nint, tests: v.array(v.string()) })),
+  setup_error: nstr,
+  build_failure: nstr,
+  tail: v.pipe(v.array(v.string()), v.maxLength(12)),
+  raw_bytes: int,
+  lines: int,
+  binary: v.boolean(),
+});
+
+const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string(), label: v.optional(v.string()) });
+
+export const DeltaSchema = v.object({
+  schema: v.literal('sbx.delta/1'),
+  first_run: v.boolean(),
+  status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
+  diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
+  tests: v.object({ fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()) }),
+  crash: v.picklist(['none', 'gone', 'new', 'moved', 'same']),
+  crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
+  no_op_edit: v.boolean(),
+  tree_changed: v.nullable(int),
+  repeat: v.object({ same_verdict_runs: int }),
+  summary: v.string(),
+});
+
+export const RunResultSchema = v.object({
+  schema: v.literal('sbx.run-result/1'),
+  outcome: v.nullable(v.record(v.string(), v.unknown())),
+  verdict: VerdictSchema,
+  delta: v.nullable(DeltaSchema),
+  log: nstr,
+});
+
+export type Frame = v.InferOutput<typeof FrameSchema>;
+export type Diagnostic = v.InferOutput<typeof DiagnosticSchema>;
+export type Crash = v.InferOutput<typeof CrashSchema>;
+export type Tests = v.InferOutput<typeof TestsSchema>;
+export type Verdict = v.InferOutput<typeof VerdictSchema>;
+export type Status = Verdict['status'];
+export type Delta = v.InferOutput<typeof DeltaSchema>;
+export interface RunResult {
+  schema: 'sbx.run-result/1';
+  outcome: Record<string, unknown> | null;
+  verdict: Verdict;
+  delta: Delta | null;
+  log: string | null;
+}
+
+/** One line naming the first problem, for error messages. */
+export function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+  const i = issues[0];
+  if (!i) return 'unknown problem';
+  const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
+  return path ? `${path}: ${i.message}` : i.message;
+}

@@ -1,0 +1,228 @@
+// The Wasm verdict engine, with no Node imports: the same module loads in Node and in a browser.
+// Bytes in, bytes out: logs go into the module's memory in chunks, the verdict JSON comes back.
+import * as v from 'valibot';
+import wasmBytes from '../../build/sbx.wasm';
+import { SbxError } from '../contract/errors.js';
+import { DeltaSchema, RunResultSchema, VerdictSchema, issueText, type Delta, type RunResult, type Verdict } from '../contract/schema.js';
+import { signalNumber } from '../contract/signals.js';
+
+export type { Delta, RunResult, Verdict } from '../contract/schema.js';
+
+export interface VerdictOptions {
+  /** The command's exit code, when it exited. */
+  exit?: number | null;
+  /** The signal that killed it (name or number), when one did. */
+  signal?: string | number | null;
+  timedOut?: boolean;
+  /** Path of the raw log on disk, recorded in the envelope. */
+  log?: string | null;
+}
+
+export interface DeltaOptions {
+  /** Whether the work tree changed since the previous run (undefined: unknown). */
+  treeChanged?: boolean;
+  /** Runs in a row, this one included, with the same verdict (from the history). */
+  sameRuns?: number;
+}
+
+export interface VerdictStream {
+  push(chunk: Uint8Array): void;
+  end(): RunResult;
+}
+
+export interface Engine {
+  verdict(bytes: Uint8Array, opts?: VerdictOptions): RunResult;
+  stream(opts?: VerdictOptions): VerdictStream;
+  render(env: RunResult): string;
+  /** What changed from prev (null on a first run) to cur. */
+  delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
+  /** Bytes of linear memory the instance holds now (bounded by design). */
+  memoryBytes(): number;
+  /**
+   * Parses a JUnit XML report into the verdict.tests shape (runner "junit"). Throws SbxError
+   * E_JUNIT_INVALID when the bytes are not well-formed XML with a <testsuites>/<testsuite> root.
+   */
+  junit(xml: Uint8Array): Verdict['tests'];
+  /**
+   * The envelope with a JUnit report's tests in its verdict, the status recomputed by the engine. An
+   * invalid report (cut short, mixed with console output, not XML) replaces nothing: SbxError
+   * E_JUNIT_INVALID, whose message is one line naming the problem and its line; env is left as it was.
+   */
+  mergeJunit(env: RunResult, xml: Uint8Array): RunResult;
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  alloc(len: number): number;
+  begin(exit: number, hasExit: number, signal: number, timedOut: number): void;
+  feed(len: number): void;
+  finish(): number;
+  render(len: number): number;
+  junit(len: number): number;
+  junitMerge(verdictLen: number, xmlLen: number): number;
+  delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
+  output(): number;
+}
+
+const CHUNK = 1 << 20;
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8');
+
+export interface EngineOptions {
+  /** The module's bytes or a compiled module; default: the copy bundled with sbx. */
+  wasm?: BufferSource | WebAssembly.Module;
+}
+
+export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
+  const mod = opts.wasm instanceof WebAssembly.Module ? opts.wasm : await WebAssembly.compile(opts.wasm ?? wasmBytes);
+  let x: Exports | null = null;
+  let busy = false;
+
+  // Instantiation is synchronous (the module is small), so a trapped instance can be replaced at once.
+  const instantiate = (): Exports => {
+    let mem: WebAssembly.Memory | null = null;
+    const inst = new WebAssembly.Instance(mod, {
+      env: {
+        abort(msg: number, file: number, line: number, col: number) {
+          throw new SbxError('E_ENGINE', `verdict engine aborted: ${readAsString(mem, msg)} at ${readAsString(mem, file)}:${line}:${col}; this is a bug in sbx, please report it with the log`);
+        },
+      },
+    });
+    const e = inst.exports as unknown as Exports;
+    mem = e.memory;
+    return e;
+  };
+  x = instantiate();
+  // A trap leaves the instance in an unknown state: the next call gets a fresh one.
+  let poisoned = false;
+  const fresh = (): Exports => {
+    if (poisoned) { x = instantiate(); poisoned = false; }
+    return x!;
+  };
+  const guard = <T>(fn: (e: Exports) => T): T => {
+    const e = fresh();
+    try {
+      return fn(e);
+    } catch (err) {
+      poisoned = true;
+      busy = false;
+      if (err instanceof SbxError) throw err;
+      throw new SbxError('E_ENGINE', `verdict engine failed: ${(err as Error).message}; this is a bug in sbx, please report it with the log`);
+    }
+  };
+
+  const feedBytes = (e: Exports, bytes: Uint8Array): void => {
+    for (let off = 0; off < bytes.length; off += CHUNK) {
+      const part = bytes.subarray(off, Math.min(off + CHUNK, bytes.length));
+      const ptr = e.alloc(part.length);
+      new Uint8Array(e.memory.buffer, ptr, part.length).set(part);
+      e.feed(part.length);
+    }
+  };
+
+  const start = (e: Exports, o: VerdictOptions): void => {
+    const sig = signalNumber(o.signal);
+    if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
+    const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
+    e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, o.timedOut ? 1 : 0);
+  };
+
+  const end = (e: Exports, o: VerdictOptions): RunResult => {
+    const n = e.finish();
+    const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+    const parsed = v.safeParse(VerdictSchema, JSON.parse(text));
+    if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a verdict outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
+    return envelope(parsed.output, o.log ?? null);
+  };
+
+  return {
+    verdict(bytes, o = {}) {
+      if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another verdict');
+      return guard((e) => { start(e, o); feedBytes(e, bytes); return end(e, o); });
+    },
+    stream(o = {}) {
+      if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another');
+      guard((e) => start(e, o));
+      busy = true;
+      return {
+        push(chunk) { guard((e) => feedBytes(e, chunk)); },
+        end() { const r = guard((e) => end(e, o)); busy = false; return r; },
+      };
+    },
+    render(env) {
+      const checked = v.safeParse(RunResultSchema, env);
+      if (!checked.success) throw new SbxError('E_ENVELOPE', `cannot render: not a sbx.run-result/1 envelope (${issueText(checked.issues)})`);
+      return guard((e) => {
+        const bytes = utf8.encode(JSON.stringify(env));
+        const ptr = e.alloc(bytes.length);
+        new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
+        const n = e.render(bytes.length);
+        return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+      });
+    },
+    delta(prev, cur, o = {}) {
+      return guard((e) => {
+        const a = prev ? utf8.encode(JSON.stringify(prev)) : new Uint8Array(0);
+        const b = utf8.encode(JSON.stringify(cur));
+        const ptr = e.alloc(a.length + b.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, a.length + b.length);
+        mem.set(a, 0);
+        mem.set(b, a.length);
+        const tree = o.treeChanged === undefined ? -1 : o.treeChanged ? 1 : 0;
+        const n = e.delta(a.length, b.length, tree, o.sameRuns ?? 1);
+        const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)));
+        if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(text).error}`);
+        const parsed = v.safeParse(DeltaSchema, JSON.parse(text));
+        if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a delta outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
+        return parsed.output;
+      });
+    },
+    memoryBytes() { return x!.memory.buffer.byteLength; },
+    junit(xml) {
+      const r = guard((e) => {
+        const ptr = e.alloc(xml.length);
+        new Uint8Array(e.memory.buffer, ptr, xml.length).set(xml);
+        const n = e.junit(xml.length);
+        return { ok: n >= 0, out: JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)))) };
+      });
+      // Thrown outside guard(): an invalid report is the input's fault, not a trap that poisons the instance.
+      if (!r.ok) throw junitInvalid(r.out.error);
+      return r.out;
+    },
+    mergeJunit(env, xml) {
+      const r = guard((e): { env: RunResult } | { invalid: string } => {
+        const head = utf8.encode(JSON.stringify(env.verdict));
+        const ptr = e.alloc(head.length + xml.length);
+        const mem = new Uint8Array(e.memory.buffer, ptr, head.length + xml.length);
+        mem.set(head, 0);
+        mem.set(xml, head.length);
+        const n = e.junitMerge(head.length, xml.length);
+        if (n < 0) return { invalid: String(JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), -n))).error) };
+        if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
+        const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+        const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
+        const checked = v.safeParse(VerdictSchema, merged);
+        if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
+        return { env: { ...env, verdict: checked.output } };
+      });
+      if ('invalid' in r) throw junitInvalid(r.invalid);
+      return r.env;
+    },
+  };
+}
+
+/** The engine's word on an invalid report, as the one-line error the CLI prints (exit 2). */
+function junitInvalid(what: unknown): SbxError {
+  return new SbxError('E_JUNIT_INVALID', `${String(what)}; give the XML file the test run wrote (e.g. pytest --junitxml=report.xml), not its console output`);
+}
+
+export function envelope(verdict: Verdict, log: string | null): RunResult {
+  return { schema: 'sbx.run-result/1', outcome: null, verdict, delta: null, log };
+}
+
+function readAsString(mem: WebAssembly.Memory | null, ptr: number): string {
+  if (!mem || !ptr) return '?';
+  const u32 = new Uint32Array(mem.buffer);
+  const len = u32[(ptr - 4) >>> 2]! >>> 1;
+  return String.fromCharCode(...new Uint16Array(mem.buffer, ptr, Math.min(len, 500)));
+}

@@ -1,0 +1,64 @@
+// `verdict()`: a recorded log (a file, or a byte stream such as stdin) into the run-result envelope;
+// with a state directory, the log is kept there first and the delta to the previous run added; with a
+// JUnit XML report, its tests merged in. The library behind `sbx verdict`, usable without the CLI.
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { SbxError } from '../contract/errors.js';
+import type { RunResult, VerdictOptions } from '../engine/engine.js';
+import { loadEngine } from './load-engine.js';
+import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from './log-source.js';
+import { StateDir } from './state/store.js';
+import { recordVerdict } from './state/record.js';
+import { treeFingerprint } from './state/fingerprint.js';
+
+export interface VerdictRequest extends Omit<VerdictOptions, 'log'> {
+  /** The log: a file path, or a byte stream (process.stdin for `-`). */
+  log: string | NodeJS.ReadableStream;
+  /** Keep the log in this state directory and add the delta to its previous run. */
+  state?: string;
+  /** The work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir). */
+  work?: string;
+  /** A JUnit XML report of the same run: its tests are merged in. */
+  junit?: string;
+}
+
+export interface VerdictReport {
+  env: RunResult;
+  /** A note about the state directory (a corrupt last.json set aside), or null. */
+  problem: string | null;
+}
+
+export async function verdictReport(req: VerdictRequest): Promise<VerdictReport> {
+  const engine = await loadEngine();
+  const opts: VerdictOptions = { exit: req.exit ?? null, signal: req.signal ?? null, timedOut: req.timedOut ?? false };
+  let env: RunResult;
+  let problem: string | null = null;
+  if (req.state) {
+    const state = await new StateDir(req.state).open();
+    const work = req.work ?? (basename(state.dir) === '.sbx' ? dirname(state.dir) : undefined);
+    const tree = work ? treeFingerprint(resolve(work)) : null;
+    const { id, logPath } = state.newRun();
+    if (typeof req.log === 'string') await checkLogFile(req.log);
+    await state.saveLog(logPath, typeof req.log === 'string' ? createReadStream(req.log) : req.log);
+    // A recorded log: its command is unknown, and it ran outside, so the tree at its end is now's.
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd: null, tree, treeEnd: tree }, opts);
+    problem = rec.problem;
+    env = rec.env;
+  } else {
+    env = typeof req.log === 'string' ? await verdictOfFile(engine, req.log, { ...opts, log: req.log }) : await verdictOfStdin(engine, opts, req.log);
+  }
+  if (req.junit) {
+    const junit = req.junit;
+    const xml = await readFile(junit).catch((err: unknown) => { throw fsError(err, junit); });
+    if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
+    try {
+      env = engine.mergeJunit(env, xml);
+    } catch (err) {
+      // The engine names what is wrong and where; the report's path says which file.
+      if (err instanceof SbxError && err.code === 'E_JUNIT_INVALID') throw new SbxError(err.code, `${junit}: ${err.message}`);
+      throw err;
+    }
+  }
+  return { env, problem };
+}
