@@ -18,6 +18,8 @@ const main = defineCommand({
     selftest: () => import('./commands/selftest.js').then((m) => m.default),
     view: () => import('./commands/view.js').then((m) => m.default),
     tasks: () => import('./commands/tasks.js').then((m) => m.default),
+    hook: () => import('./commands/hook.js').then((m) => m.default),
+    mcp: () => import('./commands/mcp.js').then((m) => m.default),
   },
 });
 

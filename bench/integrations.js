@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// What sbx changes inside a real agent, measured on the real Claude Code (pinned, as in
+// test/integrations) against the scripted model:
+//   1. bytes the model received per tool call on the same scripted session, raw (no hooks) vs through
+//      sbx's hooks (ASan crash via make, a failing pytest run, a pass-through ls), in Claude Code, then in
+//      Codex CLI and Gemini CLI (their tool output as the model got it: Codex's function_call_output,
+//      Gemini's functionResponse.response as JSON);
+//   2. median wall time of one hook call (node dist/cli.js hook ...) over N runs: what each Bash call pays;
+//   3. median of an MCP `run` call (long-lived `sbx mcp`, SDK client) vs a plain `sbx run` process, same
+//      command, interleaved.
+//
+//   npm run bench:integrations [-- --runs 20]
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startScriptedModel, toolResults } from '../test/integrations/_scripted-model.js';
+import { startScriptedResponses, toolOutputs } from '../test/integrations/_scripted-responses.js';
+import { functionResponses, startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
+import { cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
+import { mkdirSync } from 'node:fs';
+
+const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
+const RUNS = Math.max(5, arg('runs', 20));
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+function timed(argv, input, cwd, env = {}) {
+  return new Promise((ok, fail) => {
+    const t = process.hrtime.bigint();
+    const p = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    p.on('error', fail);
+    p.on('close', () => ok(Number(process.hrtime.bigint() - t) / 1e6));
+    p.stdin.end(input);
+  });
+}
+
+const SCRIPT = [
+  { tool: 'Bash', input: { command: 'cd asan && make -s run', description: 'Build and run the C program' } },
+  { tool: 'Bash', input: { command: 'cd pytest && python3 -m pytest -q', description: 'Run the Python tests' } },
+  { tool: 'Bash', input: { command: 'ls asan pytest', description: 'List the projects' } },
+  { text: 'Done.' },
+];
+
+async function session(bin, withHooks) {
+  const s = scratchProject('asan', 'pytest');
+  if (withHooks) await timed([process.execPath, cli, 'hook', 'install', '--claude', '--dir', s.proj], '', s.proj);
+  const m = await startScriptedModel(SCRIPT);
+  const t = Date.now();
+  // Raw: the client's own permission rules would stop make and pytest, so allow Bash (sbx's pre-hook
+  // allows the commands it sandboxes on its own).
+  const r = await runClaude(bin, { cwd: s.proj, home: s.home, url: m.url, args: withHooks ? [] : ['--allowedTools', 'Bash'] });
+  const wall = Date.now() - t;
+  const last = m.mainRequests().at(-1)?.body;
+  if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, `bench-${withHooks ? 'sbx' : 'raw'}.json`), JSON.stringify(last, null, 1));
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`claude exited ${r.status}: ${r.stderr.slice(0, 300)}`);
+  return { wall, results: toolResults(last).map((x) => Buffer.byteLength(x.content)), request: Buffer.byteLength(JSON.stringify(last)) };
+}
+
+const client = ensureClaude();
+if (client.skip) { console.log(`bench: ${client.skip}`); process.exit(1); }
+
+console.log(`# sbx inside Claude Code (${client.bin.includes('claude-code-') ? /claude-code-([\d.]+)/.exec(client.bin)[1] : 'SBX_CLAUDE_BIN'}), scripted model, ${RUNS} runs per latency figure\n`);
+const raw = await session(client.bin, false);
+const sbx = await session(client.bin, true);
+console.log('## bytes the model received per tool call (tool_result content)\n');
+console.log('| tool call | raw | through sbx | ratio |\n| --- | ---: | ---: | ---: |');
+SCRIPT.filter((x) => x.tool).forEach((x, i) => {
+  console.log(`| \`${x.input.command}\` | ${raw.results[i]} | ${sbx.results[i]} | ${(sbx.results[i] / raw.results[i]).toFixed(3)} |`);
+});
+console.log(`| whole last request (JSON) | ${raw.request} | ${sbx.request} | ${(sbx.request / raw.request).toFixed(3)} |`);
+console.log(`\nsession wall time (one run each, noisy): raw ${raw.wall} ms, through sbx ${sbx.wall} ms\n`);
+
+// ── the same calls through Codex CLI and Gemini CLI ──
+const CALLS = SCRIPT.filter((x) => x.tool).map((x) => x.input.command);
+
+async function codexSession(bin, withHooks) {
+  const s = scratchProject('asan', 'pytest');
+  const codexHome = join(s.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  if (withHooks) await timed([process.execPath, cli, 'hook', 'install', '--codex', '--user'], '', s.proj, { CODEX_HOME: codexHome });
+  const m = await startScriptedResponses([...CALLS.map((cmd) => ({ tool: 'exec_command', input: { cmd } })), { text: 'Done.' }]);
+  const r = await runCodex(bin, { cwd: s.proj, codexHome, url: m.url });
+  const out = toolOutputs(m.mainRequests().at(-1)?.body).map((x) => Buffer.byteLength(x.content));
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`codex exited ${r.status}: ${r.stderr.slice(-300)}`);
+  return out;
+}
+
+async function geminiSession(bin, withHooks) {
+  const s = scratchProject('asan', 'pytest');
+  geminiSettings(s.home);
+  if (withHooks) await timed([process.execPath, cli, 'hook', 'install', '--gemini', '--user'], '', s.proj, { HOME: s.home });
+  const m = await startScriptedGemini([...CALLS.map((command) => ({ tool: 'run_shell_command', input: { command } })), { text: 'Done.' }]);
+  const r = await runGemini(bin, { cwd: s.proj, home: s.home, url: m.url });
+  const out = functionResponses(m.mainRequests().at(-1)?.body).map((x) => Buffer.byteLength(JSON.stringify(x.response)));
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`gemini exited ${r.status}: ${r.stderr.slice(-300)}`);
+  return out;
+}
+
+for (const [name, ensure, session] of [['Codex CLI', ensureCodex, codexSession], ['Gemini CLI', ensureGemini, geminiSession]]) {
+  const c = ensure();
+  if (c.skip) { console.log(`${name}: skipped (${c.skip})\n`); continue; }
+  const a = await session(c.bin, false);
+  const b = await session(c.bin, true);
+  console.log(`## ${name}: bytes the model received per tool call\n\n| tool call | raw | through sbx | ratio |\n| --- | ---: | ---: | ---: |`);
+  CALLS.forEach((cmd, i) => console.log(`| \`${cmd}\` | ${a[i]} | ${b[i]} | ${(b[i] / a[i]).toFixed(3)} |`));
+  console.log('');
+}
+
+// ── one hook call ──
+const payloads = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
+const s = scratchProject('asan');
+const fill = (f) => readFileSync(join(payloads, f), 'utf8').replaceAll('{{PROJECT}}', s.proj).replaceAll('{{HOME}}', s.home).replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
+const variants = {
+  'claude-pre, rewritten (make)': [[process.execPath, cli, 'hook', 'claude-pre'], fill('pre-build.json')],
+  'claude-pre, pass-through (ls)': [[process.execPath, cli, 'hook', 'claude-pre'], fill('pre-ls.json')],
+  'claude-post, already a verdict': [[process.execPath, cli, 'hook', 'claude-post'], fill('post-build.json')],
+  'baseline: node -e 0': [[process.execPath, '-e', '0'], ''],
+  'baseline: sh -c "cat >/dev/null"': [['sh', '-c', 'cat >/dev/null'], fill('pre-build.json')],
+};
+const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (let i = 0; i < RUNS + 2; i++) {
+  for (const [k, [argv, input]] of Object.entries(variants)) {
+    const t = await timed(argv, input, s.proj);
+    if (i >= 2) times[k].push(t); // two warm-up rounds
+  }
+}
+console.log('## one hook call (spawn to exit, interleaved)\n');
+console.log('| variant | median | min |\n| --- | ---: | ---: |');
+for (const [k, xs] of Object.entries(times)) console.log(`| ${k} | ${ms(median(xs))} | ${ms(Math.min(...xs))} |`);
+
+// ── MCP run vs sbx run ──
+const mcp = new Client({ name: 'bench', version: '1' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: s.proj, stderr: 'ignore' }));
+const plain = []; const viaMcp = [];
+for (let i = 0; i < RUNS + 2; i++) {
+  const a = await timed([process.execPath, cli, 'run', '--work', s.proj, '--', 'bash', '-c', 'true'], '', s.proj);
+  const t = process.hrtime.bigint();
+  await mcp.callTool({ name: 'run', arguments: { command: 'true' } });
+  const b = Number(process.hrtime.bigint() - t) / 1e6;
+  if (i >= 2) { plain.push(a); viaMcp.push(b); }
+}
+await mcp.close();
+rmSync(s.base, { recursive: true, force: true });
+console.log('\n## MCP `run` vs a plain `sbx run` process (command: true)\n');
+console.log(`| variant | median | min |\n| --- | ---: | ---: |\n| sbx run (new process) | ${ms(median(plain))} | ${ms(Math.min(...plain))} |\n| MCP run (server already up) | ${ms(median(viaMcp))} | ${ms(Math.min(...viaMcp))} |`);
+console.log(`\nMCP run minus sbx run, medians: ${ms(median(viaMcp) - median(plain))}`);

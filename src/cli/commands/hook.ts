@@ -1,0 +1,58 @@
+// `sbx hook ACTION`: agent hooks. claude-pre / claude-post (Claude Code), codex-pre / codex-post
+// (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, always exit 0); install /
+// uninstall edit the client's hook file.
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { SbxError } from '../../contract/errors.js';
+
+const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall'] as const;
+const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
+
+export default defineCommand({
+  meta: { name: 'hook', description: 'Agent hooks: claude-pre|post, codex-pre|post, gemini-pre|post (run by the client), install, uninstall' },
+  args: {
+    action: { type: 'positional', description: ACTIONS.join(' | '), required: true },
+    claude: { type: 'boolean', description: 'install/uninstall: Claude Code (.claude/settings.json)' },
+    codex: { type: 'boolean', description: 'install/uninstall: Codex CLI (.codex/hooks.json)' },
+    gemini: { type: 'boolean', description: 'install/uninstall: Gemini CLI (.gemini/settings.json)' },
+    project: { type: 'boolean', description: 'install/uninstall: in the project dir (the default)' },
+    user: { type: 'boolean', description: 'install/uninstall: in ~/.claude, $CODEX_HOME (~/.codex) or ~/.gemini' },
+    dir: { type: 'string', description: 'install/uninstall --project: the project dir (default: .)' },
+  },
+  async run({ args }) {
+    const action = args.action as string;
+    if (HOOKS.has(action)) {
+      const { runHook } = await import('../../host/hook/run-hook.js');
+      await runHook(action as Parameters<typeof runHook>[0]);
+      return { exitCode: 0 };
+    }
+    if (action !== 'install' && action !== 'uninstall') {
+      throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
+    }
+    const clients = (['claude', 'codex', 'gemini'] as const).filter((c) => args[c]);
+    if (clients.length !== 1) throw new SbxError('E_USAGE', `sbx hook ${action} needs one client: --claude (Claude Code), --codex (Codex CLI) or --gemini (Gemini CLI)`);
+    if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
+    const client = clients[0]!;
+    const { install, uninstall, settingsPath } = await import('../../host/hook/install.js');
+    const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
+    if (action === 'install') {
+      const cli = realpathSync(process.argv[1] ?? '');
+      // `sbx run` refuses to start from inside its work dir (sandboxed code could replace it): hooks that
+      // named such a copy would fail every build command, so say it now.
+      const project = realpathSync(resolve(args.dir ?? '.'));
+      const rel = relative(project, cli);
+      if (!args.user && !rel.startsWith('..') && !isAbsolute(rel)) {
+        throw new SbxError('E_WORK_HAS_SBX', `this sbx (${cli}) is inside the project ${project}: sbx run refuses to start from there, so every hooked command would fail; install sbx outside the project (npm install -g, or npm link from its checkout) and run install from that copy`);
+      }
+      const { backup } = install(client, path, { node: process.execPath, cli });
+      const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
+      process.stdout.write(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);
+    } else {
+      const { backup, removed } = uninstall(path);
+      process.stdout.write(removed ? `sbx: ${removed} sbx hook(s) removed from ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n` : `sbx: no sbx hooks in ${path}\n`);
+    }
+    return { exitCode: 0 };
+  },
+});

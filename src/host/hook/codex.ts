@@ -1,0 +1,56 @@
+// Codex CLI hooks (PreToolUse / PostToolUse on its shell tool, which hooks see as "Bash"), as pure
+// functions from payload to answer. Shapes as Codex 0.171 sends and reads them (captured payloads in
+// test/integrations/payloads/codex-0.171.0/): tool_input is just {command}; tool_response is the output
+// as one string, with no exit code; PostToolUse fires for failing commands too, and its answer
+// {"decision": "block", "reason": R} makes the model see exactly R in place of the output.
+import * as v from 'valibot';
+import { classify } from './rules.js';
+import type { HookConfig } from './config.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
+
+const Base = {
+  tool_name: v.string(),
+  tool_input: v.looseObject({ command: v.string() }),
+  cwd: v.string(),
+};
+const PreSchema = v.looseObject({ hook_event_name: v.literal('PreToolUse'), ...Base });
+const PostSchema = v.looseObject({ hook_event_name: v.literal('PostToolUse'), ...Base, tool_response: v.unknown() });
+
+export type CodexPre = v.InferOutput<typeof PreSchema>;
+export type CodexPost = v.InferOutput<typeof PostSchema>;
+
+const why = (issues: readonly v.BaseIssue<unknown>[]) => `${v.getDotPath(issues[0]!) ?? 'root'}: ${issues[0]!.message}`;
+
+export function parseCodexPre(json: unknown): CodexPre | string {
+  const r = v.safeParse(PreSchema, json);
+  return r.success ? r.output : `not a Codex PreToolUse payload (${why(r.issues)})`;
+}
+
+export function parseCodexPost(json: unknown): CodexPost | string {
+  const r = v.safeParse(PostSchema, json);
+  return r.success ? r.output : `not a Codex PostToolUse payload (${why(r.issues)})`;
+}
+
+/** Codex has no per-call timeout in the hook payload: sbx's own limit applies (10 minutes). */
+const TIMEOUT = 600;
+
+export function codexPre(p: CodexPre, cfg: HookConfig, self: Self) {
+  if (p.tool_name !== 'Bash') return null;
+  const s = sandboxed(p.tool_input.command, p.cwd, undefined, cfg, self, TIMEOUT);
+  if (!s) return null;
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: s.reason, updatedInput: { command: s.command } } };
+}
+
+/** The output of a host build/test command to distil (null: leave the output as it is). */
+export function codexPost(p: CodexPost, cfg: HookConfig, self: Self): { raw: string; work: string } | null {
+  if (p.tool_name !== 'Bash' || typeof p.tool_response !== 'string') return null;
+  if (isSbxCommand(p.tool_input.command, self)) return null;
+  if (classify(p.tool_input.command, { sandbox: cfg.sandbox, host: [] }).action !== 'sandbox') return null;
+  if (Buffer.byteLength(p.tool_response) <= cfg.distilBytes) return null;
+  return { raw: p.tool_response, work: workDirOf(p.cwd, undefined).work };
+}
+
+/** The model sees exactly `reason`, in place of the output and of Codex's "Process exited with code N". */
+export function codexPostAnswer(rendered: string) {
+  return { decision: 'block', reason: `${rendered}note: Codex gives hooks no exit code, so this verdict reads the output alone\n` };
+}

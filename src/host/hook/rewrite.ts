@@ -1,0 +1,61 @@
+// The rewrite every client's pre-hook shares: a build/test/run command line becomes
+// `node /abs/dist/cli.js run --work <project> --timeout N [--ro-bind …] -- bash -c '<original>'`, the
+// original quoted whole so that `a && b` runs both in the sandbox.
+import { existsSync } from 'node:fs';
+import { relative, isAbsolute, join, resolve } from 'node:path';
+import { classify } from './rules.js';
+import type { HookConfig } from './config.js';
+import { shellQuote } from './quote.js';
+
+/** How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs. */
+export interface Self { node: string; cli: string }
+
+export function sbxPrefix(self: Self): string {
+  return `${shellQuote(self.node)} ${shellQuote(self.cli)} run`;
+}
+
+/** A command line that already starts sbx (rewritten by the pre-hook, or typed by the model). */
+export function isSbxCommand(command: string, self: Self): boolean {
+  const c = command.trimStart();
+  return c.startsWith(sbxPrefix(self)) || /^(npx\s+)?sbx(-exec)?\s/.test(c);
+}
+
+/** The project dir the sandbox mounts at /work: Claude's project dir when cwd is inside it, else cwd. */
+export function workDirOf(cwd: string, projectDir: string | undefined): { work: string; sub: string } {
+  if (projectDir) {
+    const rel = relative(resolve(projectDir), resolve(cwd));
+    if (!rel.startsWith('..') && !isAbsolute(rel)) return { work: resolve(projectDir), sub: rel };
+  }
+  return { work: resolve(cwd), sub: '' };
+}
+
+/**
+ * The sbx command line that runs `command` in the sandbox, or null when the command table (rules.ts)
+ * leaves it on the host. Shared by every client's pre-hook.
+ */
+export function sandboxed(command: string, cwd: string, projectDir: string | undefined, cfg: HookConfig, self: Self, seconds: number): { command: string; reason: string } | null {
+  if (!cfg.rewrite || isSbxCommand(command, self)) return null;
+  const d = classify(command, cfg);
+  if (d.action !== 'sandbox') return null;
+  const { work, sub } = workDirOf(cwd, projectDir);
+  const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
+  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  return { command: line, reason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)` };
+}
+
+/**
+ * Files in the project that steer the agent or sbx on the host: the client's settings (hooks run on the
+ * host), MCP config, sbx's own config (it chooses sandbox flags), git's config and hooks. The sandbox
+ * mounts them read-only, so a sandboxed command cannot plant a hook that a later session runs unsandboxed.
+ */
+export const PROTECTED = ['.claude', '.mcp.json', 'sbx.config.json', '.git', '.codex', '.gemini'] as const;
+
+/** The protected paths that exist in work, as read-only mounts over their place under /work. */
+export function protectedMounts(work: string): { src: string; dst: string }[] {
+  return PROTECTED.filter((n) => existsSync(join(work, n))).map((n) => ({ src: join(work, n), dst: `/work/${n}` }));
+}
+
+function protect(work: string): string[] {
+  if (work.includes(':')) return []; // --ro-bind SRC:DST cannot name it; docs/integrations.md says so
+  return protectedMounts(work).flatMap((m) => ['--ro-bind', shellQuote(`${m.src}:${m.dst}`)]);
+}

@@ -1,0 +1,116 @@
+// The hook entry points: read the payload on stdin, answer on stdout, exit 0 whatever happens. A hook that
+// fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
+// stderr and no answer, so the tool call goes on exactly as the agent asked.
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { Readable } from 'node:stream';
+import { join } from 'node:path';
+import { loadHookConfig } from './config.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer } from './claude.js';
+import type { Self } from './rewrite.js';
+import { bashRules, settingsFiles } from './claude-permissions.js';
+
+const MAX_STDIN = 64 << 20;
+
+export type HookName = 'claude-pre' | 'claude-post' | 'codex-pre' | 'codex-post' | 'gemini-pre' | 'gemini-post';
+
+export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> = process.stdin): Promise<void> {
+  try {
+    const parsed = parseJson(await readAll(stdin));
+    if (!parsed.ok) return note(parsed.why);
+    const json = parsed.value;
+    const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
+    const self = selfCommand();
+    if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
+    if (name === 'gemini-pre' || name === 'gemini-post') return await gemini(name, json, self);
+    if (name === 'claude-pre') {
+      const p = parsePre(json);
+      if (typeof p === 'string') return note(p);
+      const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()));
+      const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir, rules);
+      if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+      return;
+    }
+    const p = parsePost(json);
+    if (typeof p === 'string') return note(p);
+    const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
+    if (!d) return;
+    process.stdout.write(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+  } catch (err) {
+    note(`${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
+  const { codexPost, codexPostAnswer, codexPre, parseCodexPost, parseCodexPre } = await import('./codex.js');
+  if (name === 'codex-pre') {
+    const p = parseCodexPre(json);
+    if (typeof p === 'string') return note(p);
+    const answer = codexPre(p, loadHookConfig(p.cwd), self);
+    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  const p = parseCodexPost(json);
+  if (typeof p === 'string') return note(p);
+  const d = codexPost(p, loadHookConfig(p.cwd), self);
+  if (!d) return;
+  // Codex gives no exit code to the hook: the verdict rests on the output alone.
+  process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
+}
+
+async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
+  const { geminiPost, geminiPostAnswer, geminiPre, parseGeminiPost, parseGeminiPre } = await import('./gemini.js');
+  if (name === 'gemini-pre') {
+    const p = parseGeminiPre(json);
+    if (typeof p === 'string') return note(p);
+    const answer = geminiPre(p, loadHookConfig(p.cwd), self);
+    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  const p = parseGeminiPost(json);
+  if (typeof p === 'string') return note(p);
+  const d = geminiPost(p, loadHookConfig(p.cwd), self);
+  if (d) process.stdout.write(`${JSON.stringify(geminiPostAnswer(await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+}
+
+/** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
+async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
+  const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
+    import('../load-engine.js'), import('../state/store.js'), import('../state/record.js'), import('../state/fingerprint.js'),
+  ]);
+  const engine = await loadEngine();
+  const state = await new StateDir(join(d.work, '.sbx')).open();
+  const { id, logPath } = state.newRun();
+  await state.saveLog(logPath, Readable.from([Buffer.from(d.raw)]));
+  // Recorded under the command line, so its delta is against the previous run of the same command.
+  const tree = treeFingerprint(d.work);
+  const rec = await recordVerdict(engine, state, { id, logPath, cmd: d.cmd, tree, treeEnd: tree }, { exit: d.exit });
+  return engine.render(rec.env);
+}
+
+function selfCommand(): Self {
+  const cli = process.argv[1] ?? '';
+  let real = cli;
+  try { real = realpathSync(cli); } catch { /* keep argv[1] */ }
+  return { node: process.execPath, cli: real };
+}
+
+async function readAll(stdin: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for await (const c of stdin) {
+    n += c.length;
+    if (n > MAX_STDIN) throw new Error(`hook payload over ${MAX_STDIN} bytes`);
+    parts.push(c);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (!text.trim()) return { ok: false, why: 'empty hook payload on stdin' };
+  try { return { ok: true, value: JSON.parse(text) as unknown }; } catch (err) { return { ok: false, why: `hook payload is not JSON (${(err as Error).message})` }; }
+}
+
+function note(why: string): void {
+  process.stderr.write(`sbx hook: ${why}; the tool call goes on unchanged\n`);
+}

@@ -1,0 +1,78 @@
+// `sbx mcp`: an MCP server on stdio (the official SDK's low-level Server). Four tools: run, verdict,
+// history, show. A command that fails is a normal result (its verdict is the answer); isError is kept for
+// calls sbx could not carry out (a bad argument, a missing log), and then the text says what to do.
+// Every tool carries _meta "anthropic/alwaysLoad" so that Claude Code does not defer it behind tool search.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { SbxError } from '../../contract/errors.js';
+import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
+import { historyTool, runTool, showTool, verdictTool, type ToolOutput } from './tools.js';
+
+type AnySchema = v.GenericSchema;
+
+interface Tool { description: string; args: AnySchema; result: AnySchema; call: (args: never, cwd: string) => Promise<ToolOutput<unknown>> }
+
+export const TOOLS: Record<string, Tool> = {
+  run: {
+    description: 'Run a build/test/run command in the sbx sandbox (no network, only the project dir writable) and get its typed verdict instead of the raw output: status, compiler errors, sanitizer crash with the first user frame, failing tests, and what changed since the previous run. A failing command is a normal result. The raw log stays on disk (log); read parts of it with show.',
+    args: RunArgs, result: VerdictResult, call: runTool as Tool['call'],
+  },
+  verdict: {
+    description: 'Distil a raw log (a file, or text) into the same typed verdict as run.',
+    args: VerdictArgs, result: VerdictResult, call: verdictTool as Tool['call'],
+  },
+  history: {
+    description: 'The runs recorded in a project (newest last), with streaks such as "same crash 4 runs in a row".',
+    args: HistoryArgs, result: HistoryResult, call: historyTool as Tool['call'],
+  },
+  show: {
+    description: 'Details a verdict summarises, for a run\'s log: crash (every frame, alloc/free stacks), diagnostics (all, with notes), tests (every failure), or raw (a range of log lines, at most 400).',
+    args: ShowArgs, result: ShowResult, call: showTool as Tool['call'],
+  },
+};
+
+export function listTools() {
+  return Object.entries(TOOLS).map(([name, t]) => ({
+    name,
+    description: t.description,
+    inputSchema: toJsonSchema(t.args) as { type: 'object' },
+    outputSchema: toJsonSchema(t.result) as { type: 'object' },
+    annotations: { readOnlyHint: name !== 'run', openWorldHint: false },
+    _meta: { 'anthropic/alwaysLoad': true },
+  }));
+}
+
+export async function callTool(name: string, args: unknown, cwd: string): Promise<CallToolResult> {
+  const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
+  if (!tool) return failure(`unknown tool ${JSON.stringify(name)}: use one of ${Object.keys(TOOLS).join(', ')}`);
+  const r = v.safeParse(tool.args, args ?? {});
+  if (!r.success) {
+    const i = r.issues[0];
+    return failure(`bad arguments for ${name}: ${v.getDotPath(i) ?? 'arguments'}: ${i.message}`);
+  }
+  try {
+    const out = await tool.call(r.output as never, cwd);
+    return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured as Record<string, unknown> };
+  } catch (err) {
+    if (err instanceof SbxError) return failure(err.message);
+    return failure(`internal error: ${(err as Error)?.message ?? String(err)}; report it to sbx`);
+  }
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text: `sbx: ${text}` }], isError: true };
+}
+
+export async function serve(version: string, cwd = process.cwd()): Promise<void> {
+  const server = new Server({ name: 'sbx', version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, cwd));
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((ok) => { server.onclose = ok; });
+  await server.connect(transport);
+  process.stdin.on('end', () => { void server.close(); });
+  await closed;
+}

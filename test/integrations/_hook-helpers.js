@@ -1,0 +1,31 @@
+// Helpers for the hook tests: the captured payloads with this machine's paths filled in, and a hook run
+// through the real CLI (payload on stdin, answer parsed from stdout).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, root } from './_client.js';
+
+export const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
+export const CODEX_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'codex-0.171.0');
+export const GEMINI_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'gemini-cli-0.61.0');
+
+/** A captured payload with this machine's paths filled in. */
+export function payload(name, project, dir = PAYLOADS) {
+  const text = readFileSync(join(dir, name), 'utf8')
+    .replaceAll('{{PROJECT}}', project).replaceAll('{{HOME}}', join(project, '..', 'home'))
+    .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
+  return JSON.parse(text);
+}
+
+// An empty HOME: the hooks read the user's Claude settings (permission rules) from there.
+const home = mkdtempSync(join(tmpdir(), 'sbx-hook-home-'));
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
+
+export function hook(name, input, { cwd, env = {} } = {}) {
+  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: '', ...env } });
+  return { status: r.status, stderr: r.stderr, answer: r.stdout ? JSON.parse(r.stdout) : null };
+}
+
+
+export const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });

@@ -1,0 +1,89 @@
+// Codex CLI (the real client, pinned) with sbx's hooks installed by `sbx hook install --codex --user`,
+// driven headless (`codex exec`) against a scripted Responses API. Asserted: what the model received,
+// as the scripted server recorded it. Skipped, with the reason printed, only when the client cannot be
+// installed from npm.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startScriptedResponses, toolOutputs } from './_scripted-responses.js';
+import { cli, ensureCodex, runCodex, scratchProject } from './_client.js';
+
+const client = ensureCodex();
+const test = suite('codex hooks');
+
+if (client.skip) {
+  console.log(`SKIPPED codex hooks: ${client.skip}`);
+} else {
+  let s; let session; let results = [];
+  const big = (exit) => `git --version >/dev/null; python3 -c "import sys
+for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
+sys.exit(${exit})"`;
+
+  test.before(async () => {
+    s = scratchProject('asan');
+    const codexHome = join(s.home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: codexHome } });
+    assert.is(r.status, 0, r.stderr);
+    if (process.env.SBX_INTEG_CAPTURE) {
+      // Capture the payloads Codex sends, beside sbx's own hooks (used to make payloads/codex-*).
+      const f = join(codexHome, 'hooks.json');
+      const h = JSON.parse(readFileSync(f, 'utf8'));
+      for (const [e, l] of Object.entries(h.hooks)) l.push({ matcher: 'Bash', hooks: [{ type: 'command', command: `cat > ${process.env.SBX_INTEG_CAPTURE}/${e}-$(date +%s%N).json` }] });
+      writeFileSync(f, JSON.stringify(h));
+    }
+    const m = await startScriptedResponses([
+      { tool: 'exec_command', input: { cmd: 'cd asan && make -s run' } },
+      { tool: 'exec_command', input: { cmd: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
+      { tool: 'exec_command', input: { cmd: 'echo untouched-$((6*7))' } },
+      { tool: 'exec_command', input: { cmd: big(3) } },
+      { text: 'Done.' },
+    ]);
+    session = await runCodex(client.bin, { cwd: s.proj, codexHome, url: m.url });
+    const last = m.mainRequests().at(-1)?.body;
+    results = toolOutputs(last);
+    if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, 'codex-session.json'), JSON.stringify(last, null, 1));
+    await m.close();
+  });
+
+  test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
+
+  test('the session ran to the end', () => {
+    assert.is(session.status, 0, session.stderr.slice(0, 500));
+    assert.is(session.json?.at(-2)?.item?.text, 'Done.', session.stdout.slice(-500));
+    assert.is(results.length, 4);
+  });
+
+  test('ASan crash: the verdict with the first user frame and the log path, not the raw output', () => {
+    const r = results[0].content;
+    assert.match(r, /Process exited with code 2\n/);
+    assert.match(r, /sbx: crash · exit 2/);
+    assert.match(r, /\n  at lookup asan\/main\.c:24\n/);
+    assert.match(r, /freed at: drop_record asan\/main\.c:15/);
+    assert.not.match(r, /progress: step 0001 /);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log/);
+  });
+
+  test('the command really ran in the sandbox (host name sbx)', () => {
+    assert.match(results[1].content, /sbx: pass · exit 0/);
+    assert.match(results[1].content, /\| host=sbx\n/);
+  });
+
+  test('a pass-through command reaches the model untouched', () => {
+    assert.match(results[2].content, /Process exited with code 0\n.*Output:\nuntouched-42\n$/s);
+  });
+
+  test('PostToolUse decision:block: a host build/test output is replaced by its verdict, exactly', () => {
+    const r = results[3].content;
+    // Codex gives the hook the output but not the exit code (3 here): the status rests on the output.
+    assert.match(r, /^sbx: pass · 400 lines\n/);
+    assert.not.match(r, /host line 000/);
+    assert.match(r, /\| host line 399 x+\n/);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\nnote: Codex gives hooks no exit code, so this verdict reads the output alone\n$/);
+    assert.ok(r.length < 2500, `${r.length} bytes`);
+  });
+}
+
+test.run();

@@ -1,0 +1,85 @@
+// Gemini CLI (the real client, pinned) with sbx's hooks installed by `sbx hook install --gemini --user`
+// (merged into the user settings that hold the API-key auth), driven headless (`gemini -p`) against a
+// scripted Gemini API. Asserted: what the model received, as the scripted server recorded it. Skipped,
+// with the reason printed, only when the client cannot be installed from npm.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { functionResponses, startScriptedGemini } from './_scripted-gemini.js';
+import { cli, ensureGemini, geminiSettings, runGemini, scratchProject } from './_client.js';
+
+const client = ensureGemini();
+const test = suite('gemini-cli hooks');
+
+if (client.skip) {
+  console.log(`SKIPPED gemini-cli hooks: ${client.skip}`);
+} else {
+  let s; let session; let results = [];
+  const big = (exit) => `git --version >/dev/null; python3 -c "import sys
+for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
+sys.exit(${exit})"`;
+
+  test.before(async () => {
+    s = scratchProject('asan');
+    geminiSettings(s.home);
+    const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--gemini', '--user'], { encoding: 'utf8', env: { ...process.env, HOME: s.home } });
+    assert.is(r.status, 0, r.stderr);
+    if (process.env.SBX_INTEG_CAPTURE) {
+      const f = join(s.home, '.gemini', 'settings.json');
+      const h = JSON.parse(readFileSync(f, 'utf8'));
+      for (const [e, l] of Object.entries(h.hooks)) l.push({ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `cat > ${process.env.SBX_INTEG_CAPTURE}/${e}-$(date +%s%N).json` }] });
+      writeFileSync(f, JSON.stringify(h));
+    }
+    const m = await startScriptedGemini([
+      { tool: 'run_shell_command', input: { command: 'make -s run', description: 'Build and run', dir_path: 'asan' } },
+      { tool: 'run_shell_command', input: { command: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
+      { tool: 'run_shell_command', input: { command: 'echo untouched-42 && ls' } },
+      { tool: 'run_shell_command', input: { command: big(3) } },
+      { text: 'Done.' },
+    ]);
+    session = await runGemini(client.bin, { cwd: s.proj, home: s.home, url: m.url });
+    const last = m.mainRequests().at(-1)?.body;
+    results = functionResponses(last).map((f) => f.response);
+    if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, 'gemini-session.json'), JSON.stringify(last, null, 1));
+    await m.close();
+  });
+
+  test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
+
+  test('the session ran to the end', () => {
+    assert.is(session.status, 0, session.stderr.slice(-800));
+    assert.is(session.json?.response, 'Done.');
+    assert.is(results.length, 4);
+  });
+
+  test('ASan crash in a dir_path: the verdict with the first user frame and the log path, not the raw output', () => {
+    const r = results[0].output;
+    assert.match(r, /sbx: crash · exit 2/);
+    assert.match(r, /\n {2}at lookup asan\/main\.c:24\n/);
+    assert.match(r, /freed at: drop_record asan\/main\.c:15/);
+    assert.match(r, /\nExit Code: 2\n/);
+    assert.not.match(r, /progress: step 0001 /);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log/);
+  });
+
+  test('the command really ran in the sandbox (host name sbx)', () => {
+    assert.match(results[1].output, /sbx: pass · exit 0/);
+    assert.match(results[1].output, /\| host=sbx\n/);
+  });
+
+  test('a pass-through command reaches the model untouched', () => {
+    assert.match(results[2].output, /^<untrusted_context>\nOutput: untouched-42\nasan\nProcess Group PGID: \d+\n<\/untrusted_context>$/);
+  });
+
+  test('AfterTool decision:block: the model gets {error: verdict} for a host build/test output', () => {
+    assert.equal(Object.keys(results[3]), ['error']);
+    const r = results[3].error;
+    assert.match(r, /^sbx: runtime-error · exit 3 · 400 lines\n/);
+    assert.not.match(r, /host line 000/);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\n?$/);
+  });
+}
+
+test.run();

@@ -1,0 +1,92 @@
+// sbx hook install / uninstall for each client: merging, idempotence, backups, refusals.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from './_client.js';
+import { sbx } from './_hook-helpers.js';
+
+
+const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
+
+// ── install / uninstall ───────────────────────────────────────────────────────────────────────────
+const inst = suite('hook install');
+
+inst('merges into existing settings, idempotent, uninstall removes only its own entries', () => {
+  const dir = join(tmp, 'inst');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  const mine = {
+    permissions: { deny: ['Bash(rm -rf:*)'] },
+    hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'my-linter' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] },
+  };
+  const path = join(dir, '.claude', 'settings.json');
+  writeFileSync(path, JSON.stringify(mine));
+  assert.is(sbx('hook', 'install', '--claude', '--dir', dir).status, 0);
+  assert.is(sbx('hook', 'install', '--claude', '--project', '--dir', dir).status, 0);
+  const s = JSON.parse(readFileSync(path, 'utf8'));
+  assert.equal(s.permissions, mine.permissions);
+  assert.equal(s.hooks.Stop, mine.hooks.Stop);
+  assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
+  assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
+  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook claude-pre`, timeout: 60 }] });
+  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
+  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
+  assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
+  assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
+});
+
+inst('a settings file that is not JSON is left alone: one-line error, exit 2', () => {
+  const dir = join(tmp, 'broken');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": ');
+  const r = sbx('hook', 'install', '--claude', '--dir', dir);
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /^sbx: \S+settings\.json is not JSON \(.*\): fix it by hand first; nothing was changed\n$/);
+  assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{ "hooks": ');
+});
+
+inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME for --user', () => {
+  const dir = join(tmp, 'cxinst');
+  mkdirSync(dir, { recursive: true });
+  assert.is(sbx('hook', 'install', '--codex', '--dir', dir).status, 0);
+  const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
+  assert.equal(Object.keys(h), ['hooks']);
+  assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
+  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook codex-pre`);
+  const home = join(tmp, 'codexhome');
+  const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(readFileSync(join(home, 'hooks.json'), 'utf8'), /hook codex-post/);
+});
+
+inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command, timeout in ms', () => {
+  const dir = join(tmp, 'gminst');
+  mkdirSync(join(dir, '.gemini'), { recursive: true });
+  writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+  assert.is(sbx('hook', 'install', '--gemini', '--dir', dir).status, 0);
+  const h = JSON.parse(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'));
+  assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
+  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook gemini-pre`, timeout: 60000 }] }]);
+  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${cli} hook gemini-post`);
+});
+
+inst('install refuses a project that contains this sbx (sbx run would refuse every hooked command)', () => {
+  const r = sbx('hook', 'install', '--claude', '--dir', join(cli, '..', '..'));
+  assert.is(r.status, 77);
+  assert.match(r.stderr, /^sbx: this sbx \(\S+cli\.js\) is inside the project \S+: sbx run refuses to start from there/);
+});
+
+inst('usage errors', () => {
+  assert.is(sbx('hook', 'install').status, 2);
+  assert.is(sbx('hook', 'install', '--claude', '--codex').status, 2);
+  assert.is(sbx('hook', 'install', '--claude', '--user', '--project').status, 2);
+  const r = sbx('hook', 'frobnicate');
+  assert.is(r.status, 2);
+  assert.match(r.stderr, /unknown hook action "frobnicate"/);
+});
+
+inst.after(() => rmSync(tmp, { recursive: true, force: true }));
+inst.run();

@@ -1,0 +1,225 @@
+// Each client's hook answers to payloads captured from the real client (payloads/), through the real CLI.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from './_client.js';
+import { CODEX_PAYLOADS, GEMINI_PAYLOADS, hook, payload } from './_hook-helpers.js';
+
+
+const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
+const proj = join(tmp, 'proj');
+mkdirSync(proj);
+
+// ── answers to captured payloads ──────────────────────────────────────────────────────────────────
+const pre = suite('claude-pre on captured payloads');
+
+pre('a build command is rewritten to sbx run, the whole input sent back and allowed', () => {
+  const p = payload('pre-build.json', proj);
+  const { status, answer } = hook('claude-pre', p);
+  assert.is(status, 0);
+  const h = answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PreToolUse');
+  assert.is(h.permissionDecision, 'allow');
+  assert.equal(Object.keys(h.updatedInput).sort(), Object.keys(p.tool_input).sort());
+  assert.is(h.updatedInput.description, 'Build');
+  assert.is(h.updatedInput.command, `${process.execPath} ${cli} run --work ${proj} --timeout 118 -- bash -c 'make -s prog && echo built'`);
+});
+
+pre('the rewritten command is what the captured PostToolUse payload shows (same bytes as the client ran)', () => {
+  const { answer } = hook('claude-pre', payload('pre-build.json', proj));
+  assert.is(answer.hookSpecificOutput.updatedInput.command, payload('post-build.json', proj).tool_input.command);
+});
+
+pre('pass-through commands get no answer', () => {
+  for (const f of ['pre-ls.json', 'pre-host-log.json']) {
+    const r = hook('claude-pre', payload(f, proj));
+    assert.is(r.status, 0);
+    assert.is(r.answer, null, f);
+  }
+});
+
+pre('quotes survive: the original runs whole inside bash -c', () => {
+  const p = payload('pre-build.json', proj);
+  p.tool_input.command = `make test && echo "it's done" || echo 'failed: $?'`;
+  const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
+  const script = /-- bash -c (.*)$/s.exec(cmd)[1];
+  const r = spawnSync('sh', ['-c', `printf %s ${script}`], { encoding: 'utf8' });
+  assert.is(r.stdout, p.tool_input.command);
+});
+
+pre('a subdirectory of the project: the project is mounted, the command starts in the subdirectory', () => {
+  const p = payload('pre-build.json', proj);
+  p.cwd = join(proj, 'sub dir');
+  const cmd = hook('claude-pre', p, { env: { CLAUDE_PROJECT_DIR: proj } }).answer.hookSpecificOutput.updatedInput.command;
+  assert.ok(cmd.includes(`--work ${proj} `), cmd);
+  assert.ok(cmd.endsWith(`-- bash -c 'cd '\\''sub dir'\\'' || exit 125\nmake -s prog && echo built'`), cmd);
+});
+
+pre('the Bash timeout (ms) becomes a slightly shorter sbx timeout; background runs and other tools pass', () => {
+  const p = payload('pre-build.json', proj);
+  p.tool_input.timeout = 600000;
+  assert.match(hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command, / --timeout 598 /);
+  assert.is(hook('claude-pre', { ...p, tool_input: { ...p.tool_input, run_in_background: true } }).answer, null);
+  assert.is(hook('claude-pre', { ...p, tool_name: 'Read', tool_input: { file_path: 'x' } }).answer, null);
+});
+
+pre('the agent\'s and sbx\'s own config in the project are read-only in the sandbox', () => {
+  const dir = join(tmp, 'protected');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, '.claude', 'settings.json'), '{}');
+  const p = payload('pre-build.json', dir);
+  const write = (f) => `python3 -c "open('${f}', 'w').write('x')" 2>/dev/null && echo wrote-${f} || echo refused-${f}`;
+  p.tool_input.command = [write('.claude/settings.json'), write('.git/config'), write('built')].join('; ');
+  const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
+  assert.ok(cmd.includes(` --ro-bind ${dir}/.claude:/work/.claude --ro-bind ${dir}/.git:/work/.git `), cmd);
+  const r = spawnSync('bash', ['-c', cmd], { cwd: dir, encoding: 'utf8' });
+  assert.match(r.stdout, /\| refused-\.claude\/settings\.json\n.*\| refused-\.git\/config\n.*\| wrote-built\n/s);
+  assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{}');
+  assert.is(readFileSync(join(dir, 'built'), 'utf8'), 'x', 'the rest of the project is writable');
+});
+
+pre('a command that the user\'s deny or ask rules name is left to Claude, not rewritten and allowed', () => {
+  const dir = join(tmp, 'rules');
+  mkdirSync(join(dir, '.claude'), { recursive: true });
+  const settings = (permissions) => writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ permissions }));
+  const cmd = (c) => {
+    const p = payload('pre-build.json', dir);
+    p.tool_input.command = c;
+    return hook('claude-pre', p, { env: { CLAUDE_PROJECT_DIR: dir } }).answer;
+  };
+  settings({ deny: ['Bash(make:*)'], ask: ['Bash(python3 -m pytest*)'], allow: ['Bash(make:*)'] });
+  assert.is(cmd('make -s run'), null);
+  assert.is(cmd('cd asan && make test'), null, 'a rule names one command of the line');
+  assert.is(cmd('python3 -m pytest -q'), null);
+  assert.ok(cmd('python3 setup.py build'), 'other commands are still rewritten');
+  assert.ok(cmd('gmake'), 'a prefix rule is a word prefix: make does not name gmake');
+  settings({ deny: ['Bash(git push:*)', 'Read(./.env)'] });
+  assert.ok(cmd('make -s run'));
+  writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Bash'] } }));
+  assert.is(cmd('make -s run'), null, 'settings.local.json counts, and a bare Bash rule names everything');
+});
+
+pre('malformed input: exit 0, no answer, one line on stderr', () => {
+  for (const input of ['', '{', 'null', '[]', '"x"', '{"hook_event_name":"PreToolUse"}', JSON.stringify({ ...payload('pre-build.json', proj), tool_input: 'make' })]) {
+    const r = hook('claude-pre', input);
+    assert.is(r.status, 0, input);
+    assert.is(r.answer, null, input);
+    assert.match(r.stderr, /^sbx hook: [^\n]+; the tool call goes on unchanged\n$/, input);
+  }
+});
+pre.run();
+
+const post = suite('claude-post on captured payloads');
+
+post('output sbx already distilled, and pass-through output, are left alone', () => {
+  for (const f of ['post-build.json', 'post-failure-crash.json', 'post-ls.json']) {
+    const r = hook('claude-post', payload(f, proj));
+    assert.is(r.status, 0, r.stderr);
+    assert.is(r.answer, null, f);
+  }
+});
+
+post('a failing host build/test command: the verdict as additionalContext, its raw log kept in .sbx', () => {
+  const r = hook('claude-post', payload('post-failure-host-log.json', proj));
+  assert.is(r.status, 0, r.stderr);
+  const h = r.answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PostToolUseFailure');
+  assert.match(h.additionalContext, /^sbx distilled the output above:\nsbx: runtime-error · exit 3/);
+  const log = /\nlog: (\S+)\n?$/.exec(h.additionalContext)[1];
+  assert.ok(log.startsWith(join(proj, '.sbx', 'logs')), log);
+  assert.match(readFileSync(log, 'utf8'), /^host line 000 x+\n/);
+});
+
+post('a passing host build/test command over distilBytes: updatedToolOutput, an object', () => {
+  const p = payload('post-failure-host-log.json', proj);
+  const out = p.error.replace(/^Exit code 3\n/, '');
+  const ok = { ...p, hook_event_name: 'PostToolUse', tool_response: { stdout: out, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } };
+  delete ok.error;
+  const h = hook('claude-post', ok).answer.hookSpecificOutput;
+  assert.is(h.hookEventName, 'PostToolUse');
+  assert.equal(Object.keys(h.updatedToolOutput).sort(), ['interrupted', 'stderr', 'stdout']);
+  assert.match(h.updatedToolOutput.stdout, /^sbx: pass · exit 0/);
+  assert.match(h.updatedToolOutput.stdout, /\nlog: \S+\.log\n?$/);
+  // Under distilBytes (4096 by default) the output is left as it is.
+  assert.is(hook('claude-post', { ...ok, tool_response: { ...ok.tool_response, stdout: out.slice(0, 3000) } }).answer, null);
+});
+
+post('malformed input: exit 0, no answer', () => {
+  for (const input of ['', 'nope', '{"hook_event_name":"PostToolUse","tool_name":"Bash"}']) {
+    const r = hook('claude-post', input);
+    assert.is(r.status, 0);
+    assert.is(r.answer, null);
+  }
+});
+post.run();
+
+const codex = suite('codex-pre / codex-post on captured payloads');
+const cx = (name) => payload(name, proj, CODEX_PAYLOADS);
+
+codex('a build command is rewritten exactly as the client then ran it; the answer is {command} + allow', () => {
+  const { status, answer } = hook('codex-pre', cx('pre-crash.json'));
+  assert.is(status, 0);
+  assert.equal(answer.hookSpecificOutput.updatedInput, { command: cx('post-crash.json').tool_input.command });
+  assert.is(answer.hookSpecificOutput.permissionDecision, 'allow');
+  assert.is(hook('codex-pre', cx('pre-echo.json')).answer, null);
+  assert.is(hook('codex-pre', cx('pre-host-log.json')).answer, null);
+});
+
+codex('post: sbx output and pass-through output are left alone; a host build/test log becomes decision:block', () => {
+  for (const f of ['post-crash.json', 'post-hostname.json', 'post-echo.json']) assert.is(hook('codex-post', cx(f)).answer, null, f);
+  const { status, answer } = hook('codex-post', cx('post-host-log.json'));
+  assert.is(status, 0);
+  assert.is(answer.decision, 'block');
+  assert.match(answer.reason, /^sbx: pass · 400 lines\n/);
+  assert.match(answer.reason, /\nlog: \S+\.log\nnote: Codex gives hooks no exit code/);
+});
+
+codex('malformed input: exit 0, no answer', () => {
+  for (const name of ['codex-pre', 'codex-post']) {
+    for (const input of ['', '{]', JSON.stringify({ ...cx('pre-echo.json'), tool_input: {} })]) {
+      const r = hook(name, input);
+      assert.is(r.status, 0);
+      assert.is(r.answer, null);
+      assert.match(r.stderr, /^sbx hook: /);
+    }
+  }
+});
+codex.run();
+
+const gemini = suite('gemini-pre / gemini-post on captured payloads');
+const gm = (name) => payload(name, proj, GEMINI_PAYLOADS);
+
+gemini('BeforeTool: all arguments sent back, command rewritten exactly as the client then ran it, dir_path kept', () => {
+  const { status, answer } = hook('gemini-pre', gm('before-crash.json'));
+  assert.is(status, 0);
+  const ti = answer.hookSpecificOutput.tool_input;
+  assert.equal(ti, gm('after-crash.json').tool_input);
+  assert.is(ti.dir_path, 'asan');
+  assert.ok(ti.command.endsWith(`-- bash -c 'cd asan || exit 125\nmake -s run'`), ti.command);
+  assert.is(hook('gemini-pre', gm('before-echo.json')).answer, null);
+  assert.is(hook('gemini-pre', gm('before-host-log.json')).answer, null);
+});
+
+gemini('AfterTool: sbx and pass-through output left alone; a host build/test log becomes decision:block with its exit code', () => {
+  for (const f of ['after-crash.json', 'after-hostname.json', 'after-echo.json']) assert.is(hook('gemini-post', gm(f)).answer, null, f);
+  const { answer } = hook('gemini-post', gm('after-host-log.json'));
+  assert.is(answer.decision, 'block');
+  assert.match(answer.reason, /^sbx: runtime-error · exit 3 · 400 lines\n/);
+  assert.not.match(answer.reason, /untrusted_context|Process Group/);
+});
+
+gemini('malformed input: exit 0, no answer', () => {
+  for (const name of ['gemini-pre', 'gemini-post']) {
+    for (const input of ['', 'x', JSON.stringify({ ...gm('before-echo.json'), hook_event_name: 'AfterModel' })]) {
+      const r = hook(name, input);
+      assert.is(r.status, 0);
+      assert.is(r.answer, null);
+    }
+  }
+});
+gemini.after(() => rmSync(tmp, { recursive: true, force: true }));
+gemini.run();
