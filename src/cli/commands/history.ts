@@ -23,7 +23,8 @@ export default defineCommand({
     if (!entries.length) { process.stdout.write('no runs recorded yet\n'); return; }
     const lines: string[] = [];
     entries.forEach((e, i) => {
-      const what = e.identity ?? (e.counts.errors ? `${e.counts.errors} errors` : e.counts.failed ? `${e.counts.failed} tests failing` : '');
+      const n = (k: number, one: string, many: string): string => `${k} ${k === 1 ? one : many}`;
+      const what = e.identity ?? (e.counts.errors ? n(e.counts.errors, 'error', 'errors') : e.counts.failed ? `${n(e.counts.failed, 'test', 'tests')} failing` : '');
       lines.push(`${String(i + 1).padStart(3)}  ${e.time}  ${e.status.padEnd(13)} ${what}${e.summary && e.summary !== 'first run' ? `  — ${e.summary}` : ''}`);
       if (e.cmd) lines.push(`     $ ${e.cmd}`);
     });
