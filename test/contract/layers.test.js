@@ -1,5 +1,5 @@
 // One layer per folder, imports in one direction (issue 12):
-//   contract <- engine, launcher <- host <- harness <- cli, integrations; viewer -> engine
+//   contract <- engine, launcher <- host <- harness, integrations <- cli; viewer -> engine
 // contract and engine run in a browser too: no node: imports there.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,8 +12,8 @@ const ALLOWED = {
   engine: ['engine', 'contract'],
   launcher: ['launcher', 'contract'],
   host: ['host', 'launcher', 'engine', 'contract'],
-  cli: ['cli', 'host', 'launcher', 'engine', 'contract', 'harness'],
-  integrations: ['integrations', 'host', 'engine', 'contract', 'cli'],
+  cli: ['cli', 'host', 'launcher', 'engine', 'contract', 'harness', 'integrations'],
+  integrations: ['integrations', 'host', 'launcher', 'engine', 'contract'],
   harness: ['harness', 'host', 'engine', 'contract', 'launcher'],
   viewer: ['viewer', 'engine', 'contract'],
 };

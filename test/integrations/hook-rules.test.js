@@ -56,7 +56,7 @@ const ROWS = [
 ];
 // rules.ts bundled on the fly (esbuild is a dev dependency), so the table is tested without a process per row.
 const { build } = await import('esbuild');
-const bundled = await build({ entryPoints: [join(root, 'src', 'host', 'hook', 'rules.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+const bundled = await build({ entryPoints: [join(root, 'src', 'integrations', 'hook', 'rules.ts')], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
 const { classify, SANDBOX, HOST } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
 for (const [line, want] of ROWS) {
   rules(`${want}: ${line}`, () => {

@@ -24,7 +24,7 @@ export default defineCommand({
   async run({ args }) {
     const action = args.action as string;
     if (HOOKS.has(action)) {
-      const { runHook } = await import('../../host/hook/run-hook.js');
+      const { runHook } = await import('../../integrations/hook/run-hook.js');
       await runHook(action as Parameters<typeof runHook>[0]);
       return { exitCode: 0 };
     }
@@ -35,7 +35,7 @@ export default defineCommand({
     if (clients.length !== 1) throw new SbxError('E_USAGE', `sbx hook ${action} needs one client: --claude (Claude Code), --codex (Codex CLI) or --gemini (Gemini CLI)`);
     if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
     const client = clients[0]!;
-    const { install, uninstall, settingsPath } = await import('../../host/hook/install.js');
+    const { install, uninstall, settingsPath } = await import('../../integrations/hook/install.js');
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
       const cli = realpathSync(process.argv[1] ?? '');

@@ -6,12 +6,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
-import { loadEngine } from '../load-engine.js';
-import { verdictOfFile } from '../log-source.js';
-import { runReport } from '../run.js';
+import { loadEngine } from '../../host/load-engine.js';
+import { verdictOfFile } from '../../host/log-source.js';
+import { runReport } from '../../host/run.js';
 import type { RunResult } from '../../engine/engine.js';
-import { StateDir } from '../state/store.js';
-import { streaks } from '../state/history.js';
+import { StateDir } from '../../host/state/store.js';
+import { streaks } from '../../host/state/history.js';
 import { protectedMounts } from '../hook/rewrite.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { splitCommands } from './rules.js';
+import { splitCommands } from '../hook/rules.js';
 
 const Settings = v.looseObject({
   permissions: v.optional(v.looseObject({ deny: v.optional(v.array(v.string())), ask: v.optional(v.array(v.string())) })),

@@ -4,9 +4,9 @@
 // as one string, with no exit code; PostToolUse fires for failing commands too, and its answer
 // {"decision": "block", "reason": R} makes the model see exactly R in place of the output.
 import * as v from 'valibot';
-import { classify } from './rules.js';
-import type { HookConfig } from './config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
+import { classify } from '../hook/rules.js';
+import type { HookConfig } from '../hook/config.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
 
 const Base = {
   tool_name: v.string(),

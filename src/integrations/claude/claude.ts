@@ -3,9 +3,9 @@
 // The payload and answer shapes are those Claude Code 2.1.x sends and reads (docs/integrations.md has
 // captured examples); the payload is checked with valibot and anything unexpected passes through.
 import * as v from 'valibot';
-import { classify } from './rules.js';
-import type { HookConfig } from './config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
+import { classify } from '../hook/rules.js';
+import type { HookConfig } from '../hook/config.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
 import { matchingRule } from './claude-permissions.js';
 
 const BashInput = v.looseObject({

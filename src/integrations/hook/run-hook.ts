@@ -6,9 +6,9 @@ import { homedir } from 'node:os';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
-import { claudePost, claudePre, parsePost, parsePre, postAnswer } from './claude.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
 import type { Self } from './rewrite.js';
-import { bashRules, settingsFiles } from './claude-permissions.js';
+import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 
 const MAX_STDIN = 64 << 20;
 
@@ -42,7 +42,7 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
 }
 
 async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
-  const { codexPost, codexPostAnswer, codexPre, parseCodexPost, parseCodexPre } = await import('./codex.js');
+  const { codexPost, codexPostAnswer, codexPre, parseCodexPost, parseCodexPre } = await import('../codex/codex.js');
   if (name === 'codex-pre') {
     const p = parseCodexPre(json);
     if (typeof p === 'string') return note(p);
@@ -59,7 +59,7 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
 }
 
 async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
-  const { geminiPost, geminiPostAnswer, geminiPre, parseGeminiPost, parseGeminiPre } = await import('./gemini.js');
+  const { geminiPost, geminiPostAnswer, geminiPre, parseGeminiPost, parseGeminiPre } = await import('../gemini/gemini.js');
   if (name === 'gemini-pre') {
     const p = parseGeminiPre(json);
     if (typeof p === 'string') return note(p);
@@ -76,7 +76,7 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
 async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
   const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
-    import('../load-engine.js'), import('../state/store.js'), import('../state/record.js'), import('../state/fingerprint.js'),
+    import('../../host/load-engine.js'), import('../../host/state/store.js'), import('../../host/state/record.js'), import('../../host/state/fingerprint.js'),
   ]);
   const engine = await loadEngine();
   const state = await new StateDir(join(d.work, '.sbx')).open();

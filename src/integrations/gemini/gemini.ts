@@ -6,9 +6,9 @@
 // {"decision": "block", "reason": R} gives the model {"error": R} in place of the output.
 import { resolve } from 'node:path';
 import * as v from 'valibot';
-import { classify } from './rules.js';
-import type { HookConfig } from './config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from './rewrite.js';
+import { classify } from '../hook/rules.js';
+import type { HookConfig } from '../hook/config.js';
+import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
 
 const SHELL = 'run_shell_command';
 const Input = v.looseObject({ command: v.string(), dir_path: v.optional(v.string()) });
