@@ -48,7 +48,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     throw new SbxError('E_SYMLINK_PATH', `work dir ${work} crosses the symlink ${planted.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.real}) if that is what you mean`);
   }
   refuseSbxInside(work);
-  const engine = await loadEngine();
+  // The engine compiles while the sandbox runs: nothing before the verdict needs it.
+  const engineP = loadEngine();
+  engineP.catch(() => undefined); // awaited below; a failure surfaces there
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
@@ -66,6 +68,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  const engine = await engineP;
+  // A short run's whole output is still in the tail: the verdict reads it from there, not back from disk.
+  const whole = !res.setupError && o.stdout_bytes + o.stderr_bytes === res.tail.length;
   // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
   // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
   const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
@@ -79,7 +84,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     }
   };
   try {
-    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd }, opt, complete);
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);
     return { ...rec, setupCode: res.setupError?.code ?? null };
   } catch (err) {
     // The run happened and its log is on disk: a state that cannot be written costs the delta and

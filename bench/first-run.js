@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// A fresh process's first run() (import of the library included) and its second, in ms:
+// `node bench/first-run.js WORKDIR` prints "first F second S". Used by bench/startup.js.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const work = process.argv[2];
+const t0 = performance.now();
+const { run } = await import(join(root, 'dist', 'index.js'));
+await run({ cmd: ['/bin/true'], work });
+const t1 = performance.now();
+await run({ cmd: ['/bin/true'], work });
+const t2 = performance.now();
+console.log(`first ${(t1 - t0).toFixed(3)} second ${(t2 - t1).toFixed(3)}`);
