@@ -1,0 +1,29 @@
+// 10 000 generated inputs through the engine (test/helpers/fuzz.js: fast-check arbitraries and
+// mutations of every fixture log): no trap, schema-valid envelopes, bounded output, the same bytes
+// whole and streamed. A fixed seed, so a failure reproduces; `npm run bench:fuzz` runs a million.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { ROOT, listCases } from '../helpers/fixtures.js';
+import { inputArbitrary, checkInput } from '../helpers/fuzz.js';
+
+const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
+const { RunResultSchema } = await import(join(ROOT, 'dist/index.js'));
+
+test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes twice', async () => {
+  const engine = await createEngine();
+  const logs = listCases().map((c) => new Uint8Array(c.log));
+  assert.ok(logs.length > 150);
+  let prev = null;
+  let n = 0;
+  fc.assert(fc.property(inputArbitrary(logs), (input) => {
+    const r = checkInput(engine, RunResultSchema, input, prev);
+    if (r.kind) throw new Error(`${r.kind}: ${r.why}`);
+    prev = r.verdict;
+    n++;
+  }), { numRuns: 10_000, seed: 20261202, endOnFailure: true });
+  assert.is(n, 10_000);
+});
+
+test.run();
