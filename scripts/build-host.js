@@ -1,7 +1,7 @@
 // Bundles the TypeScript host into dist/: the CLI, the library API, and the browser-safe engine
 // (which carries the Wasm module inline, so it loads the same way in Node and in a browser).
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 
 const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning', legalComments: 'none' };
 
@@ -13,7 +13,26 @@ await build({
   outdir: 'dist',
 });
 
-const nodeEntries = { index: 'src/host/index.ts', cli: 'src/host/cli.ts' };
+// The CLI is one CommonJS file, dist/cli.cjs (the bin): a cold `sbx run` then loads a single module
+// and Node never starts its ESM loader, which a .js entry in this "type": "module" package would
+// (measured by `npm run bench:startup`). import.meta.url becomes the file's own URL. dist/cli.js
+// is the same program for `node dist/cli.js` (it imports dist/cli.cjs).
+await build({
+  ...common,
+  entryPoints: { cli: 'src/host/cli.ts' },
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  loader: { '.wasm': 'binary' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  define: { 'import.meta.url': '__sbx_file_url' },
+  banner: { js: 'const __sbx_file_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
+chmodSync('dist/cli.cjs', 0o755);
+
+const nodeEntries = { index: 'src/host/index.ts' };
 if (existsSync('src/launcher/index.ts')) nodeEntries.launcher = 'src/launcher/index.ts';
 await build({
   ...common,
