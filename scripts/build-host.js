@@ -17,13 +17,25 @@ await build({
 // and Node never starts its ESM loader, which a .js entry in this "type": "module" package would
 // (measured by `npm run bench:startup`). import.meta.url becomes the file's own URL. dist/cli.js
 // is the same program for `node dist/cli.js` (it imports dist/cli.cjs).
+const wasmFromFile = {
+  name: 'wasm-from-file',
+  setup(b) {
+    b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: args.path, namespace: 'wasm-file' }));
+    b.onLoad({ filter: /.*/, namespace: 'wasm-file' }, (args) => ({
+      contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'build', ${JSON.stringify(args.path.split('/').pop())}));`,
+      loader: 'js',
+    }));
+  },
+};
 await build({
   ...common,
   entryPoints: { cli: 'src/host/cli.ts' },
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  loader: { '.wasm': 'binary' },
+  // The Wasm module is read from build/sbx.wasm (shipped beside dist/) instead of inlined as base64:
+  // the bundle a cold start reads and parses is a third of the size.
+  plugins: [wasmFromFile],
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
   define: { 'import.meta.url': '__sbx_file_url' },
