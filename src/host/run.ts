@@ -1,8 +1,7 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, dirname, sep } from 'node:path';
-import { lstatSync, realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from './errors.js';
@@ -41,7 +40,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
   }
   const work = resolve(opts.work ?? '.');
-  const info = await stat(work).catch(() => null);
+  let info;
+  try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
   const planted = plantableSymlink(work);
   if (planted) {
