@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from './errors.js';
 import { loadEngine } from './load-engine.js';
+import { warmEngine } from './warm-engine.js';
 import type { RunResult } from './engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
@@ -50,7 +51,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   refuseSbxInside(work);
   // The engine compiles while the sandbox runs: nothing before the verdict needs it.
   const engineP = loadEngine();
-  engineP.catch(() => undefined); // awaited below; a failure surfaces there
+  engineP.then(warmEngine, () => undefined); // warmed while the sandbox runs; a failure surfaces below
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
