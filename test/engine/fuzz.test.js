@@ -26,4 +26,14 @@ test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes 
   assert.is(n, 10_000);
 });
 
+test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as after the first round', async () => {
+  const engine = await createEngine();
+  const logs = listCases().map((c) => new Uint8Array(c.log));
+  for (const log of logs) engine.verdict(log, { exit: 1 });
+  const after = engine.memoryBytes();
+  for (let i = 0; i < 4000; i++) engine.verdict(logs[i % logs.length], { exit: 1 });
+  // Leaked heap.alloc buffers (4 KiB a verdict, as go test -json's once did) would add ~16 MiB here.
+  assert.ok(engine.memoryBytes() <= after, `${after} -> ${engine.memoryBytes()} bytes`);
+});
+
 test.run();

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 /** Bounds every envelope and the engine's memory must stay within, whatever the input. */
 export const MAX_ENVELOPE_BYTES = 1 << 20;
 export const MAX_RENDER_BYTES = 1 << 20;
-export const MAX_MEMORY_BYTES = 256 << 20;
+export const MAX_MEMORY_BYTES = 64 << 20;
 
 const enc = new TextEncoder();
 const ANSI = ['\x1b[31m', '\x1b[0m', '\x1b[1;33m', '\x1b[2K\r', '\x1b[1G', '\x1b[G', '\x1b]8;;file:///work/a.c\x07', '\x1b]8;;\x1b\\', '\x1b[?25l', '\x1b[', '\x1b', '\x1b[38;5;196m', '\r'];
