@@ -65,7 +65,10 @@ await build({
   banner: { js: 'const __sbx_file_url = require("node:url").pathToFileURL(__filename).href;' },
 });
 // The bundle runs inside a function wrapper (below): a #! line is only valid at a file's start.
-writeFileSync('dist/cli-main.cjs', readFileSync('dist/cli-main.cjs', 'utf8').replace(/^#!.*\n/, ''));
+const cliMain = readFileSync('dist/cli-main.cjs', 'utf8').replace(/^#!.*\n/, '');
+// ...and in a vm.Script, where Node 20 has no import() for modules outside the bundle.
+if (/\bimport\(/.test(cliMain)) throw new Error('dist/cli-main.cjs has a dynamic import() that esbuild left external: vm.Script cannot run it; use a static import');
+writeFileSync('dist/cli-main.cjs', cliMain);
 writeFileSync('dist/cli.cjs', CLI_LOADER);
 chmodSync('dist/cli.cjs', 0o755);
 writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');

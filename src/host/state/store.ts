@@ -11,13 +11,11 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { mkdir, open, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
-import { closeSync, constants, createWriteStream, lstatSync, openSync, statSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import { nanoid } from 'nanoid';
+import { pipeline, type Readable } from 'node:stream';
 import * as v from 'valibot';
 import { RunResultSchema, issueText, type RunResult, type Verdict } from '../schema.js';
 import { SbxError } from '../errors.js';
@@ -66,6 +64,11 @@ export function commandKey(cmd: string): string {
 
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
+/** n characters from A-Z a-z 0-9 _ - (nanoid's alphabet): base64url of random bytes. */
+function randomId(n: number): string {
+  return randomBytes(Math.ceil((n * 3) / 4)).toString('base64url').slice(0, n);
+}
+
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
 
@@ -83,27 +86,28 @@ export class StateDir {
     // Opened before in this process: what can have changed since is a directory replaced by a link or
     // a file (checked again, synchronously: three lstats), or removed (then the full path below).
     if (opened.has(this.dir) && this.stillThere()) return this;
-    await this.refuseLink(this.dir);
+    // Synchronous calls: a dozen metadata operations on a cold start, each cheaper than a thread-pool
+    // round trip.
+    this.refuseLink(this.dir);
     try {
-      await mkdir(this.dir, { recursive: true });
+      mkdirSync(this.dir, { recursive: true });
     } catch (err) {
       throw this.unusable(err);
     }
     for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
-      await this.refuseLink(d);
+      this.refuseLink(d);
       try {
-        await mkdir(d).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'EEXIST') throw e; });
-        const fh = await open(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-        await fh.close();
+        try { mkdirSync(d); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
+        closeSync(openSync(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
       } catch (err) {
         throw this.unusable(err);
       }
     }
-    // Writable is checked by doing it: the lock file is what every run makes first.
+    // Writable is checked by doing it, the way every run takes the lock: a symlink made and removed.
     try {
-      const probe = join(this.dir, `.probe-${process.pid}-${nanoid(6)}`);
-      await (await open(probe, 'wx', 0o600)).close();
-      await rm(probe, { force: true });
+      const probe = join(this.dir, `.probe-${process.pid}-${randomId(6)}`);
+      symlinkSync('probe', probe);
+      rmSync(probe, { force: true });
     } catch (err) {
       throw this.unusable(err);
     }
@@ -119,8 +123,8 @@ export class StateDir {
     return true;
   }
 
-  private async refuseLink(p: string): Promise<void> {
-    const info = await lstat(p).catch(() => null);
+  private refuseLink(p: string): void {
+    const info = lstatSync(p, { throwIfNoEntry: false });
     if (info?.isSymbolicLink()) {
       throw new SbxError('E_STATE_SYMLINK', `the state directory ${p} is a symlink; sbx never writes through one (sandboxed code could have planted it to make sbx write elsewhere): remove it, or pass --state DIR`);
     }
@@ -139,13 +143,16 @@ export class StateDir {
 
   /** A new run id and the path its raw log goes to. */
   newRun(): { id: string; logPath: string } {
-    const id = `${Date.now().toString(36)}-${nanoid(8)}`;
+    const id = `${Date.now().toString(36)}-${randomId(8)}`;
     return { id, logPath: join(this.logs, `${id}.log`) };
   }
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
   async saveLog(logPath: string, source: AsyncIterable<Uint8Array> | NodeJS.ReadableStream): Promise<void> {
-    await pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }));
+    // node:stream's callback pipeline: node:stream is loaded by every run anyway, stream/promises is not.
+    await new Promise<void>((done, fail) => {
+      pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));
+    });
   }
 
   /** Holds the lock while fn reads the previous state and records the new run. */
@@ -174,7 +181,7 @@ export class StateDir {
   }
 
   private async setAside(path: string, why: string): Promise<Previous> {
-    const aside = `${path}.corrupt-${nanoid(6)}`;
+    const aside = `${path}.corrupt-${randomId(6)}`;
     await rename(path, aside).catch(() => undefined);
     return { verdict: null, state: null, problem: `${path} was ${why}; set aside as ${aside}, so this run has no previous verdict` };
   }
