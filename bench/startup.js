@@ -7,7 +7,11 @@
 // process, as the hook and MCP server do); a fresh process's first run() is measured after them, and
 // so is the CLI from the shell against `node -e 0` (goal <= 1.3x) with its breakdown.
 //
-//   npm run bench:startup [-- --runs 50 --warmup 5]
+//   npm run bench:startup [-- --runs 50 --warmup 5] [--as USER]
+//
+// Run as root, sbx does more than bwrap to keep root's files closed (the sandbox user maps to nobody:
+// every bind is cloned and id-mapped); `--as USER` runs the whole bench as that ordinary user (how
+// agents run), through runuser.
 //
 // Needs dist/launcher.js and build/sbx-launch (npm run build:native && npm run build:host).
 // bubblewrap is installed from Debian/Ubuntu with apt-get when missing and we are root.
@@ -22,6 +26,15 @@ const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
+const asUser = process.argv.includes('--as') ? process.argv[process.argv.indexOf('--as') + 1] : null;
+if (asUser && process.getuid?.() === 0) {
+  ensureBwrap(); // installing needs root: before the switch
+  const argv = process.argv.slice(2).filter((a, i, all) => a !== '--as' && all[i - 1] !== '--as');
+  console.log(`bench: running as ${asUser}`);
+  const r = spawnSync('runuser', ['-u', asUser, '--', process.execPath, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit', cwd: tmpdir() });
+  process.exit(r.status ?? 1);
+}
+console.log(`bench: running as uid ${process.getuid?.()}${process.getuid?.() === 0 ? ' (root: sbx id-maps every bind; --as USER measures an ordinary user)' : ''}`);
 const RUNS = Math.max(30, arg('runs', 40));
 const WARMUP = arg('warmup', 5);
 
