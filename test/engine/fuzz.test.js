@@ -26,6 +26,16 @@ test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes 
   assert.is(n, 10_000);
 });
 
+test('found by bench:fuzz: a 64 KiB line of go test results with thousands of / stays linear', async () => {
+  // A fixture line repeated without its newline: go-test.ts copied every parent of the "name" (one per
+  // '/'), 128 MiB for this line, and a resident engine that met two such lines trapped at its maximum.
+  const engine = await createEngine();
+  const line = new TextEncoder().encode('    --- PASS: TestTotal/ten_percent (0.0'.repeat(1638));
+  const env = engine.verdict(line, { exit: 0 });
+  assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
+  assert.is(env.verdict.status, 'pass');
+});
+
 test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as after the first round', async () => {
   const engine = await createEngine();
   const logs = listCases().map((c) => new Uint8Array(c.log));
