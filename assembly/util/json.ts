@@ -155,7 +155,9 @@ class Reader {
       let c = <i32>load<u8>(this.p);
       if (c == Char.QUOTE) {
         this.p++;
-        return decode(sink.buf, <i32>sink.len);
+        let s = decode(sink.buf, <i32>sink.len);
+        sink.free();
+        return s;
       }
       if (c != Char.BACKSLASH) { sink.byte(c); this.p++; continue; }
       this.p++;
@@ -176,6 +178,7 @@ class Reader {
         sink.str(String.fromCodePoint(cp));
       } else if (e >= 0) sink.byte(e);
     }
+    sink.free();
     this.err("unterminated string");
     return "";
   }

@@ -12,6 +12,14 @@ export class Sink {
 
   reset(): void { this.len = 0; }
 
+  /** Gives the buffer back: heap.alloc'd memory is not the collector's, so a short-lived Sink must call this. */
+  free(): void {
+    heap.free(this.buf);
+    this.buf = 0;
+    this.cap = 0;
+    this.len = 0;
+  }
+
   private grow(extra: usize): void {
     let want = this.len + extra;
     if (want <= this.cap) return;

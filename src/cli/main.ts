@@ -55,4 +55,5 @@ function exitCodeOf(result: unknown): number {
 }
 
 ignoreClosedPipes();
-process.exitCode = await cli(process.argv.slice(2));
+// No top-level await: the bin is bundled as CommonJS (scripts/build-host.js), which has none.
+void cli(process.argv.slice(2)).then((code) => { process.exitCode = code; });

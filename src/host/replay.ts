@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { SbxError } from '../contract/errors.js';
 import type { Engine, RunResult, Verdict } from '../engine/engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
-import { deltaAgainst } from './state/delta-rule.js';
+import { deltaAgainst, sameRunsOf } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from '../contract/schema.js';
 
@@ -56,7 +56,7 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
     const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) };
     const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => { throw stepError(err, i + 1, step.log, session.base); });
     const tree = step.tree ?? null;
-    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, keys }, env.verdict, tree);
+    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: sameRunsOf(keys, env.verdict) }, env.verdict, tree);
     keys.push(verdictKey(env.verdict));
     prev = env.verdict;
     prevTree = tree;

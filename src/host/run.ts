@@ -1,12 +1,12 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, dirname, sep } from 'node:path';
-import { lstatSync, realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngine } from './load-engine.js';
+import { warmEngine } from './warm-engine.js';
 import type { RunResult } from '../engine/engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
@@ -42,14 +42,17 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   }
   const t0 = performance.now();
   const work = resolve(opts.work ?? '.');
-  const info = await stat(work).catch(() => null);
+  let info;
+  try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
   const planted = plantableSymlink(work);
   if (planted) {
     throw new SbxError('E_SYMLINK_PATH', `work dir ${work} crosses the symlink ${planted.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.real}) if that is what you mean`);
   }
   refuseSbxInside(work);
-  const engine = await loadEngine();
+  // The engine compiles while the sandbox runs: nothing before the verdict needs it.
+  const engineP = loadEngine();
+  engineP.then(warmEngine, () => undefined); // warmed while the sandbox runs; a failure surfaces below
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
@@ -67,6 +70,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  const engine = await engineP;
+  // A short run's whole output is still in the tail: the verdict reads it from there, not back from disk.
+  const whole = !res.setupError && o.stdout_bytes + o.stderr_bytes === res.tail.length;
   // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
   // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
   const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
@@ -82,7 +88,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     }
   };
   try {
-    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd }, opt, complete);
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);
     return { ...rec, setupCode: res.setupError?.code ?? null };
   } catch (err) {
     // The run happened and its log is on disk: a state that cannot be written costs the delta and

@@ -186,6 +186,9 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     await streams;
     opts.signal?.removeEventListener('abort', onAbort);
     const exit = statusChunks.length === 0 ? await exited : { code: null, signal: null };
+    // With the report in, the sandbox is over: the launcher only reaps its init and exits. A caller that
+    // is done (the CLI) need not wait for that before exiting; the child is still reaped when it ends.
+    if (statusChunks.length > 0) child.unref();
     const parsed = parseStatus(Buffer.concat(statusChunks).toString('utf8'));
     if (!parsed.ok) {
       const why = exit.code === 125 ? Buffer.from(tail.bytes()).toString('utf8').trim().split('\n').pop() : parsed.why;

@@ -10,6 +10,8 @@ import { classify, normPath, firstUser } from "../../frames";
 import { failureNamed, foreignLine } from "./common";
 
 const enum Res { PASS, FAIL, SKIP }
+const MAX_PARENTS = 32;
+const MAX_MARKED = 4096;
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -108,8 +110,12 @@ export class GoTestParser extends Parser {
   }
 
   private mark(name: string): void {
+    // Each parent is a copy of a prefix: a name with thousands of '/' (one long garbled line) would cost
+    // memory quadratic in its length (a 64 KiB line took 128 MiB, found by bench/fuzz.js). Real subtests
+    // nest a few levels: the deepest MAX_PARENTS are marked, and names past MAX_MARKED chars not at all.
+    if (name.length > MAX_MARKED) return;
     let s = name.lastIndexOf("/");
-    while (s > 0) {
+    for (let k = 0; s > 0 && k < MAX_PARENTS; k++) {
       let parent = name.substring(0, s);
       this.parents.add(parent);
       s = parent.lastIndexOf("/");

@@ -1,18 +1,65 @@
-// Writes that never leave a half-written file: a temp file beside the target, fsync, then rename.
-import { open, rename, rm } from 'node:fs/promises';
+// Writes that never leave a half-written file: a temp file beside the target, then rename.
+//
+// No fsync: rename alone makes the switch atomic (a reader sees a whole old file or a whole new one,
+// never a mix), which is all the state needs. A power cut may lose the newest record; a file that
+// comes back empty or cut is set aside by the reader (StateDir.readPrevious), never trusted.
+//
+// The old file is moved to <path>.old before the new one takes its name, and removed after: a
+// rename that replaces an existing file makes ext4 (auto_da_alloc) write the new file's data out
+// inside the call, 0.1 to 0.6 ms here, where two renames onto free names cost some 20 us. In the
+// instant between them <path> is missing and <path>.old is whole: readers fall back to it
+// (readWithFallback). The files are small, so the calls are synchronous: no thread-pool round trips.
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const fh = await open(tmp, 'wx', 0o644);
+  writeFileAtomicSync(path, data);
+}
+
+/**
+ * The same bytes to several paths: one file is written and hard-linked to the others' temp names,
+ * then each is renamed into place (files here are only ever replaced, never changed in place, so a
+ * later write to one path leaves the others alone). Creating a file costs far more than a link.
+ */
+export function writeFileAtomicSync(path: string | string[], data: string | Uint8Array): void {
+  const paths = typeof path === 'string' ? [path] : path;
+  const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmps = paths.map((p) => `${p}${suffix}`);
+  const made: string[] = [];
   try {
-    await fh.writeFile(data);
-    await fh.sync();
+    const fd = openSync(tmps[0]!, 'wx', 0o644); // O_EXCL: never follows a planted symlink
+    made.push(tmps[0]!);
+    try { writeFileSync(fd, data); } finally { closeSync(fd); }
+    for (const t of tmps.slice(1)) { linkSync(tmps[0]!, t); made.push(t); } // link(2) never follows t either
+    for (let i = 0; i < paths.length; i++) replaceSync(tmps[i]!, paths[i]!);
   } catch (err) {
-    await fh.close();
-    await rm(tmp, { force: true });
+    for (const t of made) rmSync(t, { force: true });
     throw err;
   }
-  await fh.close();
-  await rename(tmp, path);
+}
+
+function replaceSync(tmp: string, path: string): void {
+  const old = `${path}.old`;
+  rmSync(old, { force: true }); // left by a crash between the renames; this write supersedes it
+  let moved = true;
+  try { renameSync(path, old); } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    moved = false;
+  }
+  renameSync(tmp, path);
+  if (moved) rmSync(old, { force: true });
+}
+
+/** The text of path, or of path.old while a writer is between its two renames; never through a symlink. */
+export function readWithFallback(path: string): string {
+  const read = (p: string): string => {
+    const fd = openSync(p, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try { return readFileSync(fd, 'utf8'); } finally { closeSync(fd); }
+  };
+  try {
+    return read(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    try { return read(`${path}.old`); } catch { throw err; }
+  }
 }

@@ -1,7 +1,8 @@
 // The one rule for a run's delta, shared by `sbx run`, `sbx verdict --state` and `sbx replay`: compare
 // with the previous run of the same command; the tree changed when both runs carry a mark of the tree
 // (an edit count, a fingerprint) and the marks differ, unknown otherwise; same_verdict_runs counts
-// the runs in a row before this one with the same verdict key, plus this one.
+// the runs in a row with this verdict key, this one included (1 on a first run). The state carries
+// that count from run to run (store.counters); a replay counts it from the keys (sameRunsOf).
 import type { Delta, Engine, Verdict } from '../../engine/engine.js';
 import { verdictKey } from './history.js';
 
@@ -9,14 +10,21 @@ export interface Previous {
   verdict: Verdict | null;
   /** What the tree was like at the previous run (null: unknown). */
   mark: string | number | null;
-  /** Verdict keys of the previous runs of this command, oldest first. */
-  keys: readonly string[];
+  /** Runs in a row with the current verdict's key, the current one included. */
+  sameRuns: number;
 }
 
 export function deltaAgainst(engine: Engine, prev: Previous, cur: Verdict, mark: string | number | null): Delta {
   const treeChanged = prev.verdict && mark !== null && prev.mark !== null ? mark !== prev.mark : undefined;
-  const key = verdictKey(cur);
-  let sameRuns = 1;
-  if (prev.verdict) for (let i = prev.keys.length - 1; i >= 0 && prev.keys[i] === key; i--) sameRuns++;
-  return engine.delta(prev.verdict, cur, { treeChanged, sameRuns });
+  return engine.delta(prev.verdict, cur, { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 });
 }
+
+/** Runs in a row at the end of keys (the previous runs' verdict keys, oldest first) with this key, plus one. */
+export function streak(keys: readonly string[], key: string): number {
+  let n = 1;
+  for (let i = keys.length - 1; i >= 0 && keys[i] === key; i--) n++;
+  return n;
+}
+
+/** streak() for a verdict. */
+export const sameRunsOf = (keys: readonly string[], cur: Verdict): number => streak(keys, verdictKey(cur));

@@ -14,8 +14,8 @@
 // environment is reduced to what git needs to find the caller's own configuration.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { lstatSync, readdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /** Directories never part of the fingerprint: state, VCS, dependencies and build caches. */
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.pytest_cache', '.mypy_cache']);
@@ -32,15 +32,15 @@ export const SAFE_GIT_ARGS = [
 export function treeFingerprint(work: string): string | null {
   const files = gitFiles(work) ?? walk(work);
   if (files === null) return null;
-  const h = createHash('sha256');
+  // One string hashed once: a hash update per file costs more than the concatenation.
+  const parts: string[] = [];
   for (const rel of files.sort()) {
     if (!included(rel)) continue;
-    let info;
-    try { info = lstatSync(join(work, rel), { bigint: true }); } catch { continue; }
-    if (info.isDirectory()) continue; // a submodule or nested repo git lists as one entry
-    h.update(`${rel}\0${info.mode}:${info.size}:${info.mtimeNs}\0`);
+    const info = lstatSync(join(work, rel), { bigint: true, throwIfNoEntry: false });
+    if (!info || info.isDirectory()) continue; // gone, or a submodule or nested repo git lists as one entry
+    parts.push(`${rel}\0${info.mode}:${info.size}:${info.mtimeNs}\0`);
   }
-  return h.digest('hex').slice(0, 32);
+  return createHash('sha256').update(parts.join('')).digest('hex').slice(0, 32);
 }
 
 /** A path git or the walk listed that counts: inside the work dir, not state, VCS or a HOME cache. */
@@ -65,19 +65,24 @@ function gitFiles(work: string): string[] | null {
 
 function walk(work: string): string[] | null {
   const out: string[] = [];
-  const visit = (dir: string, top: boolean): void => {
-    let names: string[];
-    try { names = readdirSync(dir); } catch { return; }
-    for (const n of names) {
+  // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
+  const visit = (dir: string, rel: string, top: boolean): void => {
+    let entries: Dirent[];
+    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries) {
       if (out.length >= MAX_FILES) return;
-      const p = join(dir, n);
-      let info;
-      try { info = lstatSync(p); } catch { continue; }
-      if (info.isDirectory()) { if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(p, false); }
-      else out.push(relative(work, p));
+      const n = e.name;
+      let isDir = e.isDirectory();
+      if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
+        // DT_UNKNOWN on some file systems: ask.
+        isDir = lstatSync(join(dir, n), { throwIfNoEntry: false })?.isDirectory() ?? false;
+      }
+      const r = rel ? `${rel}/${n}` : n;
+      if (isDir) { if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(join(dir, n), r, false); }
+      else out.push(r);
     }
   };
-  visit(work, true);
+  visit(work, '', true);
   return out;
 }
 

@@ -1,6 +1,10 @@
-// A lock file per state directory, so that runs at the same time on one work dir take turns.
-// The holder's pid is in the file; a lock whose holder is gone, or that is older than STALE_MS, is broken.
-import { open, readFile, rm, stat } from 'node:fs/promises';
+// A lock per state directory, so that runs at the same time on one work dir take turns.
+// The lock is a symlink whose target is the holder's pid (made with symlink(2), which fails when it
+// exists, like O_EXCL, and never follows anything): one directory entry, no inode to allocate and
+// no data to write, so taking it costs a fraction of creating a file. A lock whose holder is gone,
+// or that is older than STALE_MS, is broken. A regular lock file from an older sbx is read as well.
+import { readFile, readlink, rm, lstat } from 'node:fs/promises';
+import { rmSync, symlinkSync } from 'node:fs';
 import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;
@@ -13,10 +17,8 @@ export async function lock(path: string): Promise<Unlock> {
   let delay = 5;
   for (;;) {
     try {
-      const fh = await open(path, 'wx', 0o644);
-      await fh.writeFile(`${process.pid}\n`);
-      await fh.close();
-      return async () => { await rm(path, { force: true }); };
+      symlinkSync(`${process.pid}`, path);
+      return async () => { rmSync(path, { force: true }); };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -31,7 +33,8 @@ export async function lock(path: string): Promise<Unlock> {
 
 async function isStale(path: string): Promise<boolean> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const info = await lstat(path);
+    const text = info.isSymbolicLink() ? await readlink(path) : await readFile(path, 'utf8');
     if (Date.now() - info.mtimeMs > STALE_MS) return true;
     const pid = Number(text.trim());
     if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;

@@ -8,6 +8,7 @@
 // of this command.
 import type { Engine, RunResult, VerdictOptions } from '../../engine/engine.js';
 import { verdictOfFile } from '../log-source.js';
+import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';
 import { deltaAgainst } from './delta-rule.js';
 
@@ -17,6 +18,8 @@ export interface RunRecord {
   id: string;
   /** Already on disk, in state.logs. */
   logPath: string;
+  /** The whole log when the caller still holds it (a short run's output): spares reading it back. */
+  bytes?: Uint8Array;
   /** The command as one line, or null when unknown (a recorded log). */
   cmd: string | null;
   /** The work tree's fingerprint when the run started, and when it ended (null: unknown). */
@@ -26,17 +29,18 @@ export interface RunRecord {
 
 export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord, opts: VerdictOptions,
   complete?: (env: RunResult) => void): Promise<Recorded> {
-  const env = await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
+  const env = run.bytes ? engine.verdict(run.bytes, { ...opts, log: run.logPath }) : await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
   complete?.(env);
+  const key = verdictKey(env.verdict);
+  const logBytes = run.bytes ? run.bytes.length : state.logSize(run.logPath);
   return state.withLock(async () => {
     const latest = await state.readPrevious();
     const prev = run.cmd === null ? latest : await state.readPrevious(run.cmd);
-    const { entries } = await state.history();
     const edits = editsSoFar(latest.state, run.tree);
-    const keys = (run.cmd === null ? entries : entries.filter((e) => (e.cmd ?? null) === run.cmd)).map((e) => e.key);
-    env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, keys }, env.verdict, edits);
-    const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd };
-    await state.record(env, self, entries);
+    const counters = await state.counters(key, run.cmd, prev.verdict ? prev.state : null, latest.verdict ? latest.state : null, logBytes);
+    env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 }, env.verdict, edits);
+    const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd, ...counters };
+    await state.record(env, self);
     const problems = [latest.problem, prev === latest ? null : prev.problem].filter(Boolean);
     return { env, problem: problems.length ? problems.join('; ') : null };
   });

@@ -6,23 +6,30 @@
 // logs/ must be real directories (checked when opened), new files are created with O_EXCL (which
 // never follows one), last.json is replaced by rename (which replaces a link, not its target), and
 // history.jsonl is appended to with O_NOFOLLOW.
-import { mkdir, open, readFile, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
-import { constants, createWriteStream, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+//
+// A run's cost here is O(1), whatever the history's length: the streak of same verdicts travels in
+// each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
+// is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
+// also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import { nanoid } from 'nanoid';
+import { pipeline, type Readable } from 'node:stream';
 import * as v from 'valibot';
 import { RunResultSchema, issueText, type RunResult, type Verdict } from '../../contract/schema.js';
 import { SbxError } from '../../contract/errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { readWithFallback, writeFileAtomicSync } from './atomic.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
+import { streak } from './delta-rule.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
 export const KEEP_BYTES = Number(process.env.SBX_KEEP_LOG_MB ?? 512) * 1024 * 1024;
+/** logs/ is listed (and pruned) once per this many runs, or once this many bytes of new logs. */
+export const PRUNE_EVERY = Math.max(1, Math.floor(KEEP_LOGS / 4));
+export const PRUNE_BYTES = Math.max(1, Math.floor(KEEP_BYTES / 4));
 
 /** What a run leaves for the next: its id, the work tree at its start and end, and the edit count. */
 const RunStateSchema = v.object({
@@ -32,6 +39,13 @@ const RunStateSchema = v.object({
   /** How many times the user changed the tree between runs, as of this run (null: unknown). */
   edits: v.optional(v.nullable(v.number()), null),
   cmd: v.optional(v.nullable(v.string()), null),
+  /** The verdict's streak key (verdictKey) and how many runs in a row had it: of this command, of all. */
+  vkey: v.optional(v.nullable(v.string()), null),
+  same_cmd: v.optional(v.nullable(v.number()), null),
+  same_all: v.optional(v.nullable(v.number()), null),
+  /** Runs recorded, and bytes of logs they added, since logs/ was last pruned. */
+  unpruned: v.optional(v.nullable(v.number()), null),
+  unpruned_bytes: v.optional(v.nullable(v.number()), null),
 });
 export type RunState = v.InferOutput<typeof RunStateSchema>;
 
@@ -51,6 +65,14 @@ export function commandKey(cmd: string): string {
 
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
+/** n characters from A-Z a-z 0-9 _ - (nanoid's alphabet): base64url of random bytes. */
+function randomId(n: number): string {
+  return randomBytes(Math.ceil((n * 3) / 4)).toString('base64url').slice(0, n);
+}
+
+/** State directories this process has opened (and so created and checked) already. */
+const opened = new Set<string>();
+
 export class StateDir {
   readonly dir: string;
   readonly logs: string;
@@ -62,35 +84,48 @@ export class StateDir {
 
   /** Creates the directory (and logs/, last/) and refuses one that is a symlink or not writable. */
   async open(): Promise<this> {
-    await this.refuseLink(this.dir);
+    // Opened before in this process: what can have changed since is a directory replaced by a link or
+    // a file (checked again, synchronously: three lstats), or removed (then the full path below).
+    if (opened.has(this.dir) && this.stillThere()) return this;
+    // Synchronous calls: a dozen metadata operations on a cold start, each cheaper than a thread-pool
+    // round trip.
+    this.refuseLink(this.dir);
     try {
-      await mkdir(this.dir, { recursive: true });
+      mkdirSync(this.dir, { recursive: true });
     } catch (err) {
       throw this.unusable(err);
     }
     for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
-      await this.refuseLink(d);
+      this.refuseLink(d);
       try {
-        await mkdir(d).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'EEXIST') throw e; });
-        const fh = await open(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-        await fh.close();
+        try { mkdirSync(d); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
+        closeSync(openSync(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
       } catch (err) {
         throw this.unusable(err);
       }
     }
-    // Writable is checked by doing it: the lock file is what every run makes first.
+    // Writable is checked by doing it, the way every run takes the lock: a symlink made and removed.
     try {
-      const probe = join(this.dir, `.probe-${process.pid}-${nanoid(6)}`);
-      await (await open(probe, 'wx', 0o600)).close();
-      await rm(probe, { force: true });
+      const probe = join(this.dir, `.probe-${process.pid}-${randomId(6)}`);
+      symlinkSync('probe', probe);
+      rmSync(probe, { force: true });
     } catch (err) {
       throw this.unusable(err);
     }
+    opened.add(this.dir);
     return this;
   }
 
-  private async refuseLink(p: string): Promise<void> {
-    const info = await lstat(p).catch(() => null);
+  private stillThere(): boolean {
+    for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
+      const info = lstatSync(d, { throwIfNoEntry: false });
+      if (!info?.isDirectory()) return false; // a link, a file or gone: refused or re-made by open()
+    }
+    return true;
+  }
+
+  private refuseLink(p: string): void {
+    const info = lstatSync(p, { throwIfNoEntry: false });
     if (info?.isSymbolicLink()) {
       throw new SbxError('E_STATE_SYMLINK', `the state directory ${p} is a symlink; sbx never writes through one (sandboxed code could have planted it to make sbx write elsewhere): remove it, or pass --state DIR`);
     }
@@ -109,13 +144,16 @@ export class StateDir {
 
   /** A new run id and the path its raw log goes to. */
   newRun(): { id: string; logPath: string } {
-    const id = `${Date.now().toString(36)}-${nanoid(8)}`;
+    const id = `${Date.now().toString(36)}-${randomId(8)}`;
     return { id, logPath: join(this.logs, `${id}.log`) };
   }
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
   async saveLog(logPath: string, source: AsyncIterable<Uint8Array> | NodeJS.ReadableStream): Promise<void> {
-    await pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }));
+    // node:stream's callback pipeline: node:stream is loaded by every run anyway, stream/promises is not.
+    await new Promise<void>((done, fail) => {
+      pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));
+    });
   }
 
   /** Holds the lock while fn reads the previous state and records the new run. */
@@ -129,8 +167,7 @@ export class StateDir {
     const path = cmd === undefined ? join(this.dir, 'last.json') : join(this.dir, 'last', `${commandKey(cmd)}.json`);
     let text: string;
     try {
-      const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try { text = await fh.readFile('utf8'); } finally { await fh.close(); }
+      text = readWithFallback(path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
       return this.setAside(path, `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})`);
@@ -145,7 +182,7 @@ export class StateDir {
   }
 
   private async setAside(path: string, why: string): Promise<Previous> {
-    const aside = `${path}.corrupt-${nanoid(6)}`;
+    const aside = `${path}.corrupt-${randomId(6)}`;
     await rename(path, aside).catch(() => undefined);
     return { verdict: null, state: null, problem: `${path} was ${why}; set aside as ${aside}, so this run has no previous verdict` };
   }
@@ -159,9 +196,9 @@ export class StateDir {
 
   /**
    * Records a finished run: last.json and last/<key>.json atomically, a history line, then log
-   * pruning. Call under the lock.
+   * pruning when due (run.unpruned === 0). Call under the lock.
    */
-  async record(env: RunResult, run: RunState, entries: HistoryEntry[]): Promise<HistoryEntry> {
+  async record(env: RunResult, run: RunState): Promise<HistoryEntry> {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
@@ -176,21 +213,48 @@ export class StateDir {
       cmd: run.cmd ?? null,
     };
     const text = `${JSON.stringify({ ...env, state: run })}\n`;
-    await writeFileAtomic(join(this.dir, 'last.json'), text);
-    if (run.cmd !== null && run.cmd !== undefined) await writeFileAtomic(join(this.dir, 'last', `${commandKey(run.cmd)}.json`), text);
-    const fh = await open(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
-    try { await fh.appendFile(`${JSON.stringify(entry)}\n`); } finally { await fh.close(); }
-    await this.prune(run.id, entries.map((e) => e.id));
+    const paths = [join(this.dir, 'last.json')];
+    if (run.cmd !== null && run.cmd !== undefined) paths.push(join(this.dir, 'last', `${commandKey(run.cmd)}.json`));
+    writeFileAtomicSync(paths, text);
+    const fd = openSync(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
+    try { writeSync(fd, `${JSON.stringify(entry)}\n`); } finally { closeSync(fd); }
+    if (run.unpruned === 0) await this.prune(run.id);
     return entry;
   }
 
+  /**
+   * The streak and prune counters of a new run (key: its verdictKey), from the previous run of its
+   * command (prev) and the newest run of any (latest). History is read only for state written before
+   * runs carried their streak.
+   */
+  async counters(key: string, cmd: string | null, prev: RunState | null, latest: RunState | null, logBytes: number):
+    Promise<Pick<RunState, 'vkey' | 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'>> {
+    const carried = (s: RunState | null, n: number | null | undefined): number | null =>
+      s === null ? 1 : s.vkey === null || s.vkey === undefined || n === null || n === undefined ? null : s.vkey === key ? n + 1 : 1;
+    let sameAll = carried(latest, latest?.same_all);
+    let sameCmd = cmd === null ? sameAll : carried(prev, prev?.same_cmd);
+    if (sameAll === null || sameCmd === null) {
+      const { entries } = await this.history();
+      sameAll ??= streak(entries.map((e) => e.key), key);
+      sameCmd ??= cmd === null ? sameAll : streak(entries.filter((e) => (e.cmd ?? null) === cmd).map((e) => e.key), key);
+    }
+    const runs = (latest?.unpruned ?? PRUNE_EVERY) + 1;
+    const bytes = (latest?.unpruned_bytes ?? PRUNE_BYTES) + logBytes;
+    const due = runs >= PRUNE_EVERY || bytes >= PRUNE_BYTES;
+    return { vkey: key, same_cmd: sameCmd, same_all: sameAll, unpruned: due ? 0 : runs, unpruned_bytes: due ? 0 : bytes };
+  }
+
+  /** Size of a log in logs/ (0 when it cannot be read). */
+  logSize(logPath: string): number {
+    try { return statSync(logPath).size; } catch { return 0; }
+  }
+
   /** Deletes the oldest logs beyond KEEP_LOGS / KEEP_BYTES; never the newest (keep). */
-  async prune(keep: string, order: string[]): Promise<number> {
+  async prune(keep: string): Promise<number> {
     let names: string[];
     try { names = (await readdir(this.logs)).filter((n) => n.endsWith('.log')); } catch { return 0; }
-    const rank = new Map(order.map((id, i) => [`${id}.log`, i]));
-    // Oldest first: history order, then name (ids start with a time stamp).
-    names.sort((a, b) => (rank.get(a) ?? -1) - (rank.get(b) ?? -1) || (a < b ? -1 : a > b ? 1 : 0));
+    // Oldest first: ids start with a fixed-width base-36 time stamp, so name order is time order.
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const sizes = await Promise.all(names.map((n) => stat(join(this.logs, n)).then((s) => s.size, () => 0)));
     let total = sizes.reduce((a, b) => a + b, 0);
     let count = names.length;

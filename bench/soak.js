@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Soak: 10 000 sequential run()s of /bin/true in one process, then 8 writers at once on one state
+// directory (8 processes, and 8 concurrent run()s in this one). Prints what leaks would show: open
+// fds, zombie children, host mounts, sbx temp files in the temp dir and the state dir, RSS over the
+// runs (first and last tenth), the size of logs/ against the pruning bound, and the history's count.
+//
+//   npm run bench:soak [-- --runs 10000 --writers 8 --each 40]
+//
+// Needs dist/ and build/sbx-launch (npm run build).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const RUNS = arg('runs', 10_000);
+const WRITERS = arg('writers', 8);
+const EACH = arg('each', 40);
+
+if (process.argv[2] === '--writer') {
+  // One of the concurrent writers: EACH runs on the given work dir, then exit.
+  const { run } = await import(join(root, 'dist', 'index.js'));
+  for (let i = 0; i < Number(process.argv[4]); i++) {
+    const env = await run({ cmd: ['/bin/sh', '-c', `echo writer ${process.pid} run ${i}`], work: process.argv[3] });
+    if (env.verdict.status !== 'pass') { console.error(`run ${i}: ${env.verdict.status}`); process.exit(1); }
+  }
+  process.exit(0);
+}
+
+const { run } = await import(join(root, 'dist', 'index.js'));
+const { KEEP_LOGS } = { KEEP_LOGS: Number(process.env.SBX_KEEP_LOGS ?? 200) };
+const fds = () => readdirSync('/proc/self/fd').length;
+const mounts = () => readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(Boolean).length;
+const rssMb = () => process.memoryUsage().rss / 1048576;
+function zombies() {
+  let n = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (f[0] === 'Z' && Number(f[1]) === process.pid) n++;
+    } catch { /* gone */ }
+  }
+  return n;
+}
+const children = () => {
+  let n = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) n++;
+    } catch { /* gone */ }
+  }
+  return n;
+};
+const tmpFiles = () => readdirSync(tmpdir()).filter((n) => n.startsWith('sbx-seccomp-')).length;
+const stateLitter = (dir) => readdirSync(dir).filter((n) => n.includes('.tmp-') || n.endsWith('.old') || n.startsWith('.probe-') || n === 'lock').length
+  + readdirSync(join(dir, 'last')).filter((n) => n.includes('.tmp-') || n.endsWith('.old')).length;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+const work = mkdtempSync(join(tmpdir(), 'sbx-soak-'));
+const state = join(work, '.sbx');
+await run({ cmd: ['/bin/true'], work }); // warm: the engine, the seccomp fd, the state dir
+const before = { fds: fds(), mounts: mounts(), tmp: tmpFiles(), rss: rssMb() };
+const times = [];
+const rss = [];
+const heap = [];
+const t0 = performance.now();
+for (let i = 0; i < RUNS; i++) {
+  const t = performance.now();
+  const env = await run({ cmd: ['/bin/true'], work });
+  times.push(performance.now() - t);
+  if (env.verdict.status !== 'pass') throw new Error(`run ${i}: ${env.verdict.status}`);
+  if (i % 100 === 99) { rss.push(rssMb()); heap.push(process.memoryUsage().heapUsed / 1048576); }
+  if (i % 1000 === 999) process.stderr.write(`  ${i + 1} runs, median ${median(times.slice(-1000)).toFixed(2)} ms, rss ${rssMb().toFixed(1)} MB, fds ${fds()}\n`);
+}
+const secs = (performance.now() - t0) / 1000;
+// The launcher reports, then reaps the sandbox's init off the critical path and exits: give the
+// last one a moment to be reaped, so that only what stays counts.
+const settle = () => new Promise((r) => setTimeout(r, 500));
+await settle();
+const tenth = Math.max(1, Math.floor(rss.length / 10));
+const rssFirst = median(rss.slice(0, tenth));
+const rssMid = median(rss.slice(Math.floor(rss.length / 2) - tenth, Math.floor(rss.length / 2)));
+const rssLast = median(rss.slice(-tenth));
+const tenths = Array.from({ length: 10 }, (_, k) => median(rss.slice(k * tenth, (k + 1) * tenth)).toFixed(0)).join(' ');
+const heaps = Array.from({ length: 10 }, (_, k) => median(heap.slice(k * tenth, (k + 1) * tenth)).toFixed(0)).join(' ');
+const logs = readdirSync(join(state, 'logs')).length;
+const history = readFileSync(join(state, 'history.jsonl'), 'utf8').trim().split('\n').length;
+console.log(`\nsoak: ${RUNS} sequential run()s in ${secs.toFixed(1)} s (median ${median(times).toFixed(2)} ms; first 1000 ${median(times.slice(0, 1000)).toFixed(2)}, last 1000 ${median(times.slice(-1000)).toFixed(2)})`);
+console.log(`  open fds          ${before.fds} -> ${fds()}`);
+console.log(`  zombie children   ${zombies()} (children alive: ${children()})`);
+console.log(`  host mounts       ${before.mounts} -> ${mounts()}`);
+console.log(`  sbx temp files    ${before.tmp} -> ${tmpFiles()} in ${tmpdir()}; ${stateLitter(state)} temp/lock files in the state dir`);
+console.log(`  RSS               ${before.rss.toFixed(1)} MB before; median ${rssFirst.toFixed(1)} MB over the first tenth, ${rssMid.toFixed(1)} over the fifth, ${rssLast.toFixed(1)} over the last`);
+console.log(`  RSS by tenth      ${tenths} MB (V8 sizes its heap over the first thousands, then it must stay)`);
+console.log(`  JS heap by tenth  ${heaps} MB used`);
+console.log(`  logs/             ${logs} logs (bound: KEEP_LOGS ${KEEP_LOGS} + PRUNE_EVERY - 1 = ${KEEP_LOGS + Math.max(1, Math.floor(KEEP_LOGS / 4)) - 1}); history ${history} lines`);
+
+// 8 writers at once: processes, then concurrent run()s in this process, all on one state dir.
+const shared = mkdtempSync(join(tmpdir(), 'sbx-soak-writers-'));
+const tw = performance.now();
+const codes = await Promise.all(Array.from({ length: WRITERS }, () => new Promise((done) => {
+  const p = spawn(process.execPath, [fileURLToPath(import.meta.url), '--writer', shared, String(EACH)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  p.on('close', done);
+})));
+const inproc = await Promise.all(Array.from({ length: WRITERS }, async () => {
+  let ok = 0;
+  for (let i = 0; i < EACH; i++) if ((await run({ cmd: ['/bin/true'], work: shared })).verdict.status === 'pass') ok++;
+  return ok;
+}));
+await settle();
+const hist = readFileSync(join(shared, '.sbx', 'history.jsonl'), 'utf8').trim().split('\n');
+let parsed = 0;
+for (const l of hist) { try { JSON.parse(l); parsed++; } catch { /* counted below */ } }
+const last = (() => { try { JSON.parse(readFileSync(join(shared, '.sbx', 'last.json'), 'utf8')); return 'valid'; } catch (e) { return `INVALID (${e.message})`; } })();
+const want = WRITERS * EACH * 2;
+console.log(`\nwriters: ${WRITERS} processes x ${EACH} runs, then ${WRITERS} concurrent run()s x ${EACH} in this process, one state dir, ${((performance.now() - tw) / 1000).toFixed(1)} s`);
+console.log(`  processes exited  ${codes.filter((c) => c === 0).length} of ${WRITERS} with 0; in-process runs passed ${inproc.reduce((a, b) => a + b, 0)} of ${WRITERS * EACH}`);
+console.log(`  history           ${hist.length} lines, ${parsed} valid JSON (want ${want}); last.json ${last}; ${stateLitter(join(shared, '.sbx'))} temp/lock files left`);
+console.log(`  open fds          ${fds()}; zombie children ${zombies()}; host mounts ${mounts()}; sbx temp files ${tmpFiles()}`);
+let link = null;
+try { link = readlinkSync(join(shared, '.sbx', 'lock')); } catch { /* released */ }
+const leaks = fds() - before.fds + zombies() + (mounts() - before.mounts) + (tmpFiles() - before.tmp) + stateLitter(state) + stateLitter(join(shared, '.sbx')) + (link ? 1 : 0);
+// Flat: the second half adds at most 5% (+2 MB): growth that goes on is a leak, a plateau is not.
+const flat = rssLast <= rssMid * 1.05 + 2;
+console.log(`\ngoal: no fd, zombie, mount or temp-file leak (${leaks === 0 ? 'met' : `NOT met: ${leaks}`}), RSS flat over the second half (${flat ? 'met' : 'NOT met'}), every write whole (${parsed === want && hist.length === want && last === 'valid' ? 'met' : 'NOT met'})`);
+rmSync(work, { recursive: true, force: true });
+rmSync(shared, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+// 10 000 generated inputs through the engine (test/helpers/fuzz.js: fast-check arbitraries and
+// mutations of every fixture log): no trap, schema-valid envelopes, bounded output, the same bytes
+// whole and streamed. A fixed seed, so a failure reproduces; `npm run bench:fuzz` runs a million.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { ROOT, listCases } from '../helpers/fixtures.js';
+import { inputArbitrary, checkInput } from '../helpers/fuzz.js';
+
+const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
+const { RunResultSchema } = await import(join(ROOT, 'dist/index.js'));
+
+test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes twice', async () => {
+  const engine = await createEngine();
+  const logs = listCases().map((c) => new Uint8Array(c.log));
+  assert.ok(logs.length > 150);
+  let prev = null;
+  let n = 0;
+  fc.assert(fc.property(inputArbitrary(logs), (input) => {
+    const r = checkInput(engine, RunResultSchema, input, prev);
+    if (r.kind) throw new Error(`${r.kind}: ${r.why}`);
+    prev = r.verdict;
+    n++;
+  }), { numRuns: 10_000, seed: 20261202, endOnFailure: true });
+  assert.is(n, 10_000);
+});
+
+test('found by bench:fuzz: a 64 KiB line of go test results with thousands of / stays linear', async () => {
+  // A fixture line repeated without its newline: go-test.ts copied every parent of the "name" (one per
+  // '/'), 128 MiB for this line, and a resident engine that met two such lines trapped at its maximum.
+  const engine = await createEngine();
+  const line = new TextEncoder().encode('    --- PASS: TestTotal/ten_percent (0.0'.repeat(1638));
+  const env = engine.verdict(line, { exit: 0 });
+  assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
+  assert.is(env.verdict.status, 'pass');
+});
+
+test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as after the first round', async () => {
+  const engine = await createEngine();
+  const logs = listCases().map((c) => new Uint8Array(c.log));
+  for (const log of logs) engine.verdict(log, { exit: 1 });
+  const after = engine.memoryBytes();
+  for (let i = 0; i < 4000; i++) engine.verdict(logs[i % logs.length], { exit: 1 });
+  // Leaked heap.alloc buffers (4 KiB a verdict, as go test -json's once did) would add ~16 MiB here.
+  assert.ok(engine.memoryBytes() <= after, `${after} -> ${engine.memoryBytes()} bytes`);
+});
+
+test.run();
