@@ -56,6 +56,9 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
+  // `sbx mcp` alone needs the MCP SDK (and its zod and ajv, two thirds of the bundle): it is required
+  // from node_modules when that command starts, so every other cold start parses a third of the code.
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   // The Wasm module is read from build/sbx.wasm (shipped beside dist/) instead of inlined as base64:
   // the bundle a cold start reads and parses is a third of the size.
   plugins: [wasmFromFile],
