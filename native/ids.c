@@ -112,9 +112,10 @@ idmap_userns(const struct spec *s)
   return fd;
 }
 
-/* Run by the launcher with --map-uid, before the clone: every bind source is
+/* Run by the launcher with --map-uid, before the clone: every bind marked
+ * --idmap (the work dir, the caller's binds, the package's own files) is
  * cloned here (host root can reach it; the sandbox's unprivileged id might
- * not), id-mapped where asked, and handed to init as a detached tree. */
+ * not), id-mapped, and handed to init as a detached tree. */
 void
 prepare_trees(struct spec *s)
 {
@@ -122,14 +123,14 @@ prepare_trees(struct spec *s)
   for (i = 0; i < s->nops; i++)
     {
       struct op *op = &s->ops[i];
-      if (op->kind != OP_BIND && op->kind != OP_RO_BIND)
+      /* Only the binds the spec id-maps: the system's (/usr, /etc, ...) are world-readable, so
+       * init reaches them itself, and a clone each costs more than the bind. */
+      if ((op->kind != OP_BIND && op->kind != OP_RO_BIND) || !op->idmap)
         continue;
       op->tree_fd = (int)syscall(SYS_open_tree, AT_FDCWD, op->a,
                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
       if (op->tree_fd < 0)
         die_with_error("cloning the mount of %s", op->a);
-      if (!op->idmap)
-        continue;
       if (usfd < 0 && (usfd = idmap_userns(s)) < 0)
         die_with_error("making the user namespace for an idmapped mount");
       {

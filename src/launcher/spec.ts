@@ -159,7 +159,8 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   }
   const dst = (d: string): string => throughSystemLinks(d);
   const ids = identityFiles();
-  if (ids) for (const f of ['passwd', 'group']) if (existsSync(`/etc/${f}`)) a.push('--ro-bind', real(join(ids, f)), `/etc/${f}`);
+  // (--idmap for host root: the package may sit where its mapped id cannot reach, such as /root.)
+  if (ids) for (const f of ['passwd', 'group']) if (existsSync(`/etc/${f}`)) a.push('--ro-bind', real(join(ids, f)), `/etc/${f}`, ...idmap);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
