@@ -1,5 +1,6 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
+import { Char, isDigit } from "./util/chars";
 import { JValue, Kind, parse, jsonError } from "./util/json";
 import { JsonWriter, Sink } from "./util/sink";
 
@@ -13,10 +14,10 @@ function normMessage(s: string): string {
   let space = false;
   for (let i = 0, n = s.length; i < n; i++) {
     let c = s.charCodeAt(i);
-    let digit = c >= 0x30 && c <= 0x39;
-    let blank = c == 0x20 || c == 0x09;
-    if (digit) { if (buf.length == 0 || buf[buf.length - 1] != 0x23) buf.push(0x23); }
-    else if (blank) { if (!space) buf.push(0x20); }
+    let digit = isDigit(c);
+    let blank = c == Char.SPACE || c == Char.TAB;
+    if (digit) { if (buf.length == 0 || buf[buf.length - 1] != Char.HASH) buf.push(Char.HASH); }
+    else if (blank) { if (!space) buf.push(Char.SPACE); }
     else buf.push(c);
     space = blank;
   }

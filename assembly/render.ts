@@ -1,5 +1,6 @@
 // The run-result envelope as the text an agent reads. Fixed order: header, delta, crash, diagnostics
 // (errors first), tests, tail, footer. Same envelope, same bytes.
+import { Char } from "./util/chars";
 import { Sink } from "./util/sink";
 import { JValue, Kind, parse, jsonError } from "./util/json";
 import { renderDeltaLine } from "./delta-line";
@@ -37,7 +38,7 @@ function frameText(fr: JValue): string {
   return where.length > 0 ? fn + " " + where : fn;
 }
 
-function nl(o: Sink, s: string): void { o.str(s); o.byte(0x0A); }
+function nl(o: Sink, s: string): void { o.str(s); o.byte(Char.LF); }
 
 function header(o: Sink, env: JValue): void {
   let v = env.get("verdict");
