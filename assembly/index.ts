@@ -43,6 +43,17 @@ export function begin(exitCode: i32, hasExit: bool, signal: i32, timedOut: bool)
   session = s;
 }
 
+/**
+ * The run's set-up failed before the command ran (sbx's own error, e.g. the sandbox could not start):
+ * len bytes of the input buffer hold the message. The verdict's status is then setup-failed and its
+ * setup_error this message, whatever the log says. Call between begin() and finish().
+ */
+export function setupFailed(len: i32): void {
+  let s = session;
+  if (s === null) return;
+  s.facts.setupFailure = String.UTF8.decodeUnsafe(input, <usize>max(len, 0));
+}
+
 /** Feeds len bytes from the input buffer. */
 export function feed(len: i32): void {
   let s = session;
