@@ -13,6 +13,9 @@ export class JValue {
   s: string = "";
   items: Array<JValue> = [];
   keys: Array<string> = [];
+  /** Where the value's JSON text starts and ends in the input (bytes [from, to)). */
+  from: usize = 0;
+  to: usize = 0;
 
   get(key: string): JValue {
     for (let i = 0; i < this.keys.length; i++) if (this.keys[i] == key) return this.items[i];
@@ -68,8 +71,15 @@ class Reader {
   }
 
   value(depth: i32): JValue {
-    if (depth > MAX_DEPTH) return this.err("nested too deep");
     this.ws();
+    let from = this.p;
+    let v = this.valueAt(depth);
+    if (v !== NULL_VALUE) { v.from = from; v.to = this.p; }
+    return v;
+  }
+
+  private valueAt(depth: i32): JValue {
+    if (depth > MAX_DEPTH) return this.err("nested too deep");
     let c = this.peek();
     let v = new JValue();
     if (c == Char.LBRACE) {

@@ -141,6 +141,8 @@ export class JsonWriter {
   intOrNull(k: string, v: i64): void { this.key(k); if (v < 0) this.out.str("null"); else this.out.int(v); }
   bool(k: string, v: bool): void { this.key(k); this.out.str(v ? "true" : "false"); }
   nul(k: string): void { this.key(k); this.out.str("null"); }
+  /** Writes the n bytes at ptr, already valid JSON, under key k. */
+  rawBytes(k: string, ptr: usize, n: usize): void { this.key(k); this.out.bytes(ptr, n); }
   /** Writes v, already valid JSON, under key k. */
   raw(k: string, v: string): void { this.key(k); this.out.str(v); }
 

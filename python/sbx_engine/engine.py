@@ -131,7 +131,5 @@ class Engine:
             raise EngineError("E_JUNIT_INVALID", f"{why}; give the XML file the test run wrote (e.g. pytest --junitxml=report.xml), not its console output")
         if n == 0:
             raise EngineError("E_ENGINE", "the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx")
-        part = json.loads(self._output(n).decode("utf-8", errors="replace"))
-        verdict = dict(env["verdict"])
-        verdict.update(status=part["status"], tests=part["tests"], error_groups=part["error_groups"])
+        verdict = json.loads(self._output(n).decode("utf-8", errors="replace"))
         return {**env, "verdict": verdict}

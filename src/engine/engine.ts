@@ -211,8 +211,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         const n = e.junitMerge(head.length, xml.length);
         if (n < 0) return { invalid: String(JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), -n))).error) };
         if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
-        const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
-        const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
+        const merged = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
         const checked = v.safeParse(VerdictSchema, merged);
         if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
         return { env: { ...env, verdict: checked.output } };
