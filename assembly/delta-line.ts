@@ -1,7 +1,8 @@
 // The one-line rendering of a sbx.delta/1 object (the delta itself is computed in delta.ts).
-import { JValue } from "./util/json";
+import { DeltaView } from "./verdict-reader";
 
-export function renderDeltaLine(d: JValue): string {
-  if (d.get("first_run").bool()) return "delta: first run";
-  return "delta: " + d.get("summary").str("(no summary)");
+export function renderDeltaLine(d: DeltaView): string {
+  if (d.firstRun) return "delta: first run";
+  let s = d.summary;
+  return "delta: " + (s !== null ? s : "(no summary)");
 }

@@ -1,6 +1,7 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
-import { JValue, Kind, parse, jsonError } from "./util/json";
+import { Char, isDigit } from "./util/chars";
+import { VerdictView, DiagView, FrameView, readVerdict, readError } from "./verdict-reader";
 import { JsonWriter, Sink } from "./util/sink";
 
 /** Diagnostics within this many lines of each other, same in all else, are the same diagnostic. */
@@ -13,43 +14,44 @@ function normMessage(s: string): string {
   let space = false;
   for (let i = 0, n = s.length; i < n; i++) {
     let c = s.charCodeAt(i);
-    let digit = c >= 0x30 && c <= 0x39;
-    let blank = c == 0x20 || c == 0x09;
-    if (digit) { if (buf.length == 0 || buf[buf.length - 1] != 0x23) buf.push(0x23); }
-    else if (blank) { if (!space) buf.push(0x20); }
+    let digit = isDigit(c);
+    let blank = c == Char.SPACE || c == Char.TAB;
+    if (digit) { if (buf.length == 0 || buf[buf.length - 1] != Char.HASH) buf.push(Char.HASH); }
+    else if (blank) { if (!space) buf.push(Char.SPACE); }
     else buf.push(c);
     space = blank;
   }
   return String.fromCharCodes(buf);
 }
 
-function diagKey(d: JValue): string {
+function diagKey(d: DiagView): string {
   // The label is part of what the diagnostic says: two E0308s "mismatched types" with different labels
   // (expected `i32`, found `usize` / expected `String`, found `&str`) are two diagnostics.
-  return d.get("tool").str() + "\u0001" + d.get("severity").str() + "\u0001" + d.get("file").str() + "\u0001" +
-    normMessage(d.get("message").str()) + "\u0001" + normMessage(d.get("label").str());
+  let label = d.label;
+  return d.tool + "\u0001" + d.severity + "\u0001" + d.fileOr + "\u0001" +
+    normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
 }
 
 function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
 
 class DiagMatch {
-  fixed: Array<JValue> = [];
-  added: Array<JValue> = [];
+  fixed: Array<DiagView> = [];
+  added: Array<DiagView> = [];
   unchanged: i32 = 0;
 }
 
 /** Errors and warnings only; notes ride with their error. */
-function mainDiags(v: JValue): Array<JValue> {
-  let out = new Array<JValue>(0);
-  let ds = v.get("diagnostics");
+function mainDiags(v: VerdictView): Array<DiagView> {
+  let out = new Array<DiagView>(0);
+  let ds = v.diagnostics;
   for (let i = 0; i < ds.length; i++) {
-    let d = ds.at(i);
-    if (d.get("severity").str() != "note") out.push(d);
+    let d = ds[i];
+    if (d.severity != "note") out.push(d);
   }
   return out;
 }
 
-function matchDiagnostics(before: JValue, after: JValue): DiagMatch {
+function matchDiagnostics(before: VerdictView, after: VerdictView): DiagMatch {
   let a = mainDiags(before);
   let b = mainDiags(after);
   let ka = new Array<string>(a.length);
@@ -62,10 +64,10 @@ function matchDiagnostics(before: JValue, after: JValue): DiagMatch {
   // Pass 1: same key, nearest line within LINE_SLACK.
   for (let j = 0; j < b.length; j++) {
     let best = -1; let bestD: i64 = LINE_SLACK + 1;
-    let lb = b[j].get("line").int();
+    let lb = b[j].line;
     for (let i = 0; i < a.length; i++) {
       if (usedA[i] || ka[i] != kb[j]) continue;
-      let d = absDiff(a[i].get("line").int(), lb);
+      let d = absDiff(a[i].line, lb);
       if (d < bestD) { bestD = d; best = i; }
     }
     if (best >= 0) { usedA[best] = true; usedB[j] = true; m.unchanged++; }
@@ -85,10 +87,12 @@ function matchDiagnostics(before: JValue, after: JValue): DiagMatch {
   return m;
 }
 
-function failureNames(v: JValue): Array<string> {
+function failureNames(v: VerdictView): Array<string> {
   let out = new Array<string>(0);
-  let fs = v.get("tests").get("failures");
-  for (let i = 0; i < fs.length; i++) out.push(fs.at(i).get("name").str());
+  let t = v.tests;
+  if (t === null) return out;
+  let fs = t.failures;
+  for (let i = 0; i < fs.length; i++) out.push(fs[i].name);
   return out;
 }
 
@@ -97,30 +101,33 @@ function contains(xs: Array<string>, s: string): bool {
   return false;
 }
 
-function sameFrame(a: JValue, b: JValue): bool {
-  if (a.kind != Kind.OBJ || b.kind != Kind.OBJ) return a.kind == b.kind;
-  if (a.get("file").str() != b.get("file").str()) return false;
-  if (a.get("function").str() != b.get("function").str()) return false;
-  return absDiff(a.get("line").int(), b.get("line").int()) <= LINE_SLACK;
+function sameFrame(a: FrameView | null, b: FrameView | null): bool {
+  if (a === null || b === null) return a === b;
+  if (a.fileOr != b.fileOr) return false;
+  if (fnOf(a) != fnOf(b)) return false;
+  return absDiff(a.line, b.line) <= LINE_SLACK;
 }
 
-function crashChange(before: JValue, after: JValue): string {
-  let a = before.get("crash"); let b = after.get("crash");
-  if (a.kind != Kind.OBJ && b.kind != Kind.OBJ) return "none";
-  if (b.kind != Kind.OBJ) return "gone";
-  if (a.kind != Kind.OBJ) return "new";
-  if (a.get("tool").str() != b.get("tool").str() || a.get("kind").str() != b.get("kind").str()) return "new";
-  return sameFrame(a.get("first_user_frame"), b.get("first_user_frame")) ? "same" : "moved";
+function fnOf(f: FrameView): string { let s = f.fn; return s !== null ? s : ""; }
+
+function crashChange(before: VerdictView, after: VerdictView): string {
+  let a = before.crash; let b = after.crash;
+  if (a === null && b === null) return "none";
+  if (b === null) return "gone";
+  if (a === null) return "new";
+  if (a.tool != b.tool || a.kind != b.kind) return "new";
+  return sameFrame(a.firstUserFrame, b.firstUserFrame) ? "same" : "moved";
 }
 
 /** `fn file:line`; what is unknown is left out (never `?`). */
-function frameShort(f: JValue): string {
-  if (f.kind != Kind.OBJ) return "no user frame";
-  let file = f.get("file").str();
-  let s = file.length > 0 ? file : f.get("module").str();
-  let line = f.get("line").int();
+function frameShort(f: FrameView | null): string {
+  if (f === null) return "no user frame";
+  let file = f.fileOr;
+  let m = f.module;
+  let s = file.length > 0 ? file : (m !== null ? m : "");
+  let line = f.line;
   if (line >= 0 && s.length > 0) s += ":" + line.toString();
-  let fn = f.get("function").str();
+  let fn = fnOf(f);
   if (fn == "??") fn = "";
   if (fn.length == 0) return s.length > 0 ? s : "an unknown frame";
   return s.length > 0 ? fn + " " + s : fn;
@@ -128,30 +135,31 @@ function frameShort(f: JValue): string {
 
 function plural(n: i32, one: string, many: string): string { return n.toString() + " " + (n == 1 ? one : many); }
 
-function writeFrameRaw(w: JsonWriter, f: JValue): void {
+function writeFrameRaw(w: JsonWriter, f: FrameView | null): void {
   // Frames are re-emitted with the keys the contract names.
+  let g = f !== null ? f : new FrameView();
   w.beginObject();
-  w.intOrNull("index", f.get("index").int());
-  w.str("function", f.get("function").strOrNull());
-  w.str("file", f.get("file").strOrNull());
-  w.intOrNull("line", f.get("line").int());
-  w.intOrNull("col", f.get("col").int());
-  w.str("module", f.get("module").strOrNull());
-  w.bool("user", f.get("user").bool());
+  w.intOrNull("index", g.index);
+  w.str("function", g.fn);
+  w.str("file", g.file);
+  w.intOrNull("line", g.line);
+  w.intOrNull("col", g.col);
+  w.str("module", g.module);
+  w.bool("user", g.user);
   w.endObject();
 }
 
-function writeDiagRaw(w: JsonWriter, d: JValue): void {
+function writeDiagRaw(w: JsonWriter, d: DiagView): void {
   w.beginObject();
-  w.str("tool", d.get("tool").str());
-  w.str("severity", d.get("severity").str());
-  w.str("file", d.get("file").strOrNull());
-  w.intOrNull("line", d.get("line").int());
-  w.intOrNull("col", d.get("col").int());
-  w.str("code", d.get("code").strOrNull());
-  w.str("message", d.get("message").str());
-  let label = d.get("label");
-  if (label.kind == Kind.STR) w.str("label", label.s);
+  w.str("tool", d.tool);
+  w.str("severity", d.severity);
+  w.str("file", d.file);
+  w.intOrNull("line", d.line);
+  w.intOrNull("col", d.col);
+  w.str("code", d.code);
+  w.str("message", d.message);
+  let label = d.label;
+  if (label !== null) w.str("label", label);
   w.endObject();
 }
 
@@ -167,23 +175,23 @@ function writeNames(w: JsonWriter, key: string, xs: Array<string>): void {
  * sameRuns: how many runs in a row, this one included, had this verdict (the host counts from history).
  */
 export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usize, curLen: i32, treeChanged: i32, sameRuns: i32): bool {
-  let cur = parse(curPtr, curLen);
-  if (cur === null) { out.str("{\"error\":"); out.jstr("current verdict: " + jsonError); out.str("}"); return false; }
-  let prev: JValue | null = null;
+  let cur = readVerdict(curPtr, curLen);
+  if (cur === null) { out.str("{\"error\":"); out.jstr("current verdict: " + readError); out.str("}"); return false; }
+  let prev: VerdictView | null = null;
   if (prevLen > 0) {
-    prev = parse(prevPtr, prevLen);
-    if (prev === null) { out.str("{\"error\":"); out.jstr("previous verdict: " + jsonError); out.str("}"); return false; }
+    prev = readVerdict(prevPtr, prevLen);
+    if (prev === null) { out.str("{\"error\":"); out.jstr("previous verdict: " + readError); out.str("}"); return false; }
   }
   let w = new JsonWriter(out);
   w.beginObject();
   w.str("schema", "sbx.delta/1");
   let first = prev === null;
   w.bool("first_run", first);
-  let before = first ? new JValue() : prev!;
+  let before = first ? new VerdictView() : prev!;
   w.field("status");
   w.beginObject();
-  w.str("before", first ? null : before.get("status").str());
-  w.str("after", cur.get("status").str());
+  w.str("before", first ? null : before.statusOr);
+  w.str("after", cur.statusOr);
   w.endObject();
 
   let dm = matchDiagnostics(before, cur);
@@ -201,7 +209,7 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.endObject();
 
   let fa = failureNames(before); let fb = failureNames(cur);
-  let ranNow = cur.get("tests").kind == Kind.OBJ;
+  let ranNow = cur.tests !== null;
   let fixedT = new Array<string>(0); let brokenT = new Array<string>(0); let stillT = new Array<string>(0);
   for (let i = 0; i < fa.length; i++) {
     if (contains(fb, fa[i])) stillT.push(fa[i]);
@@ -216,17 +224,17 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   writeNames(w, "still_failing", stillT);
   w.endObject();
 
-  let crash = first ? (cur.get("crash").kind == Kind.OBJ ? "new" : "none") : crashChange(before, cur);
+  let crash = first ? (cur.crash !== null ? "new" : "none") : crashChange(before, cur);
   w.str("crash", crash);
   w.field("crash_moved");
   if (crash == "moved") {
     w.beginObject();
-    w.field("from"); writeFrameRaw(w, before.get("crash").get("first_user_frame"));
-    w.field("to"); writeFrameRaw(w, cur.get("crash").get("first_user_frame"));
+    w.field("from"); writeFrameRaw(w, before.crash!.firstUserFrame);
+    w.field("to"); writeFrameRaw(w, cur.crash!.firstUserFrame);
     w.endObject();
   } else w.value("null");
 
-  let statusSame = !first && before.get("status").str() == cur.get("status").str();
+  let statusSame = !first && before.statusOr == cur.statusOr;
   let nothing = statusSame && (crash == "same" || crash == "none") && dm.fixed.length == 0 && dm.added.length == 0
     && fixedT.length == 0 && brokenT.length == 0;
   let noOp = !first && nothing && treeChanged == 1;
@@ -241,31 +249,32 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   return true;
 }
 
-function summarize(first: bool, before: JValue, cur: JValue, crash: string, dm: DiagMatch, fixedT: Array<string>,
+function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: string, dm: DiagMatch, fixedT: Array<string>,
   brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, sameRuns: i32): string {
   if (first) return "first run";
-  let c = cur.get("crash");
-  let where = frameShort(c.get("first_user_frame"));
+  let c = cur.crash;
+  let kind = c !== null ? c.kind : "";
+  let where = frameShort(c !== null ? c.firstUserFrame : null);
   if (noOp) {
-    if (crash == "same") return "no change — your edit did not affect the crash (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
-    return "no change — your edit did not change the result (" + cur.get("status").str() + ")" + streak(sameRuns);
+    if (crash == "same") return "no change — your edit did not affect the crash (" + kind + " at " + where + ")" + streak(sameRuns);
+    return "no change — your edit did not change the result (" + cur.statusOr + ")" + streak(sameRuns);
   }
   // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
   // "your edit did not help".
   if (idle) {
-    if (crash == "same") return "no change — nothing changed since the last run (" + c.get("kind").str() + " at " + where + ")" + streak(sameRuns);
-    return "no change — nothing changed since the last run (" + cur.get("status").str() + ")" + streak(sameRuns);
+    if (crash == "same") return "no change — nothing changed since the last run (" + kind + " at " + where + ")" + streak(sameRuns);
+    return "no change — nothing changed since the last run (" + cur.statusOr + ")" + streak(sameRuns);
   }
   let parts = new Array<string>(0);
-  let sb = before.get("status").str(); let sa = cur.get("status").str();
+  let sb = before.statusOr; let sa = cur.statusOr;
   if (sb != sa) parts.push("status " + sb + " → " + sa);
-  if (crash == "same") parts.push("crash SAME (" + c.get("kind").str() + " at " + where + ")");
-  else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.get("crash").get("first_user_frame")) + " → " + where);
-  else if (crash == "gone") parts.push("crash GONE (" + before.get("crash").get("kind").str() + ")");
-  else if (crash == "new") parts.push("crash NEW (" + c.get("kind").str() + " at " + where + ")");
+  if (crash == "same") parts.push("crash SAME (" + kind + " at " + where + ")");
+  else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.crash!.firstUserFrame) + " → " + where);
+  else if (crash == "gone") parts.push("crash GONE (" + before.crash!.kind + ")");
+  else if (crash == "new") parts.push("crash NEW (" + kind + " at " + where + ")");
   let ef = 0; let en = 0; let wf = 0; let wn = 0;
-  for (let i = 0; i < dm.fixed.length; i++) { if (dm.fixed[i].get("severity").str() == "error") ef++; else wf++; }
-  for (let i = 0; i < dm.added.length; i++) { if (dm.added[i].get("severity").str() == "error") en++; else wn++; }
+  for (let i = 0; i < dm.fixed.length; i++) { if (dm.fixed[i].severity == "error") ef++; else wf++; }
+  for (let i = 0; i < dm.added.length; i++) { if (dm.added[i].severity == "error") en++; else wn++; }
   if (ef > 0 || en > 0) {
     let s = new Array<string>(0);
     if (ef > 0) s.push(plural(ef, "error", "errors") + " fixed");

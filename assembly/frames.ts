@@ -113,7 +113,7 @@ function matchesFn(fn: string, table: string[]): bool {
 }
 
 function isIdentChar(c: i32): bool {
-  return isDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F;
+  return isDigit(c) || (c >= Char.A && c <= Char.Z) || (c >= Char.a && c <= Char.z) || c == Char.UNDERSCORE;
 }
 
 /** Splits "file:line:col" / "file:line" at its tail into the frame; returns false when it has no line. */

@@ -43,6 +43,17 @@ export function begin(exitCode: i32, hasExit: bool, signal: i32, timedOut: bool)
   session = s;
 }
 
+/**
+ * The run's set-up failed before the command ran (sbx's own error, e.g. the sandbox could not start):
+ * len bytes of the input buffer hold the message. The verdict's status is then setup-failed and its
+ * setup_error this message, whatever the log says. Call between begin() and finish().
+ */
+export function setupFailed(len: i32): void {
+  let s = session;
+  if (s === null) return;
+  s.facts.setupFailure = String.UTF8.decodeUnsafe(input, <usize>max(len, 0));
+}
+
 /** Feeds len bytes from the input buffer. */
 export function feed(len: i32): void {
   let s = session;
@@ -106,10 +117,11 @@ export function junit(len: i32): i32 {
 
 /**
  * Merges a JUnit report into a verdict: the input buffer holds the verdict JSON (verdictLen bytes) then the
- * XML (xmlLen bytes). Returns the length of `{"status","tests","error_groups"}` for the host to put in the
- * verdict: the report's tests replace the log's, and the status is recomputed with the same precedence.
+ * XML (xmlLen bytes). Returns the length of the merged verdict JSON: the report's tests and error_groups
+ * replace the log's, the status is recomputed with the same precedence, every other field is copied as it
+ * came, in its place (keys the verdict lacked come last, as status, tests, error_groups).
  * An invalid report replaces nothing: the return is the negated length of {"error": ...}, and the host
- * keeps the log's tests. 0: the verdict JSON could not be read.
+ * keeps the verdict as it was. 0: the verdict JSON could not be read.
  */
 export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   out.reset();
@@ -119,12 +131,20 @@ export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
   let v = parse(input, verdictLen);
   if (v === null || v.kind != Kind.OBJ) { __collect(); return 0; }
   let t = parseJunit(xml, xmlLen);
+  let status = mergedStatus(v, t);
   let w = new JsonWriter(out);
   w.beginObject();
-  w.str("status", mergedStatus(v, t));
-  w.field("tests");
-  writeTests(w, t);
-  writeGroups(w, t);
+  let keys = v.keys;
+  for (let i = 0; i < keys.length; i++) {
+    let k = keys[i];
+    if (k == "status") w.str("status", status);
+    else if (k == "tests") { w.field("tests"); writeTests(w, t); }
+    else if (k == "error_groups") writeGroups(w, t);
+    else { let x = v.items[i]; w.rawBytes(k, x.from, x.to - x.from); }
+  }
+  if (!v.has("status")) w.str("status", status);
+  if (!v.has("tests")) { w.field("tests"); writeTests(w, t); }
+  if (!v.has("error_groups")) writeGroups(w, t);
   w.endObject();
   __collect();
   return <i32>out.len;

@@ -4,16 +4,14 @@ import { Char } from "./util/chars";
 import { Line } from "./util/line";
 import { Sink, JsonWriter } from "./util/sink";
 import { Facts, ExitInfo, signalCrash } from "./model";
-import { Parser } from "./parser";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
-import { makeParsers } from "./parsers";
+import { ParserSet } from "./parsers";
 import { writeVerdict } from "./verdict";
 
 export class Session {
   facts: Facts = new Facts();
-  parsers: Parser[] = makeParsers();
-  active: i32 = -1;
+  parsers: ParserSet = new ParserSet();
   splitter: Splitter;
   tail: Tail;
 
@@ -58,31 +56,14 @@ export class Session {
   private line(l: Line): void {
     let f = this.facts;
     f.lines++;
-    let ps = this.parsers;
-    let a = this.active;
-    if (a >= 0) {
-      let p = unchecked(ps[a]);
-      if (p.claim(l, f)) {
-        if (!p.busy()) this.active = -1;
-        return;
-      }
-      this.active = -1;
-    }
-    for (let i = 0, n = ps.length; i < n; i++) {
-      let p = unchecked(ps[i]);
-      if (p.claim(l, f)) {
-        if (p.busy()) this.active = i;
-        return;
-      }
-    }
-    this.tail.push(l);
+    if (!this.parsers.claim(l, f)) this.tail.push(l);
   }
 
   finish(out: Sink): void {
     let last = this.splitter.rest();
     if (last !== null) this.line(last);
     let f = this.facts;
-    for (let i = 0; i < this.parsers.length; i++) this.parsers[i].finish(f);
+    this.parsers.finish(f);
     let e = f.exit;
     settleExit(f, e);
     out.reset();

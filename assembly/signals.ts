@@ -1,5 +1,6 @@
 // Linux signal numbers and names (x86_64 and arm64 agree on these), and the words shells and make print
 // for a child a signal killed ("Segmentation fault (core dumped)").
+import { Char } from "./util/chars";
 import { Line } from "./util/line";
 
 const NAMES: string[] = [
@@ -35,7 +36,7 @@ export const SIGNAL_WORDS: string[] = [
 /** Index into SIGNAL_WORDS of the words at p, or -1. The first byte rejects most lines. */
 export function signalWordsAt(l: Line, p: i32): i32 {
   let c = l.at(p);
-  if (c != 0x53 && c != 0x41 && c != 0x46 && c != 0x42 && c != 0x49 && c != 0x4B && c != 0x54) return -1; // S A F B I K T
+  if (c != Char.S && c != Char.A && c != Char.F && c != Char.B && c != Char.I && c != Char.K && c != Char.T) return -1;
   for (let i = 0; i < SIGNAL_WORDS.length; i += 2) {
     if (l.matchAt(SIGNAL_WORDS[i], p)) return i;
   }

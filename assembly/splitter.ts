@@ -46,7 +46,7 @@ export class Splitter {
     if (!dirty) {
       let l = this.line;
       l.no = ++this.lineNo;
-      l.ptr = p; l.len = len;
+      l.set(p, len);
       return l;
     }
     return this.cleaned(p, len);
@@ -68,7 +68,7 @@ export class Splitter {
     }
     let l = this.line;
     l.no = ++this.lineNo;
-    if (!needs) { l.ptr = p; l.len = len; return l; }
+    if (!needs) { l.set(p, len); return l; }
     let o = this.clean;
     let n = 0;
     let i = 0;
@@ -86,8 +86,8 @@ export class Splitter {
         let params = i;
         while (i < len) {
           let b = <i32>load<u8>(p + <usize>i); i++;
-          if (b >= 0x40 && b <= 0x7E) {
-            if (b == 0x47 && (i - 1 == params || (i - 2 == params && load<u8>(p + <usize>params) == 0x31))) n = 0;
+          if (b >= Char.AT && b <= Char.TILDE) {
+            if (b == Char.G && (i - 1 == params || (i - 2 == params && load<u8>(p + <usize>params) == Char._1))) n = 0;
             break;
           }
         }
@@ -103,7 +103,7 @@ export class Splitter {
         i++; // two-byte escape
       }
     }
-    l.ptr = o; l.len = n;
+    l.set(o, n);
     return l;
   }
 }

@@ -13,6 +13,9 @@ export class JValue {
   s: string = "";
   items: Array<JValue> = [];
   keys: Array<string> = [];
+  /** Where the value's JSON text starts and ends in the input (bytes [from, to)). */
+  from: usize = 0;
+  to: usize = 0;
 
   get(key: string): JValue {
     for (let i = 0; i < this.keys.length; i++) if (this.keys[i] == key) return this.items[i];
@@ -68,8 +71,15 @@ class Reader {
   }
 
   value(depth: i32): JValue {
-    if (depth > MAX_DEPTH) return this.err("nested too deep");
     this.ws();
+    let from = this.p;
+    let v = this.valueAt(depth);
+    if (v !== NULL_VALUE) { v.from = from; v.to = this.p; }
+    return v;
+  }
+
+  private valueAt(depth: i32): JValue {
+    if (depth > MAX_DEPTH) return this.err("nested too deep");
     let c = this.peek();
     let v = new JValue();
     if (c == Char.LBRACE) {
@@ -128,7 +138,7 @@ class Reader {
       while (isDigit(this.peek())) { v += <f64>(this.peek() - Char._0) * scale; scale /= 10; this.p++; }
     }
     let e = this.peek();
-    if (e == 0x65 || e == 0x45) {
+    if (e == Char.e || e == Char.E) {
       this.p++;
       let en = false;
       if (this.peek() == Char.MINUS) { en = true; this.p++; } else if (this.peek() == Char.PLUS) this.p++;
@@ -163,12 +173,12 @@ class Reader {
       this.p++;
       let e = this.peek();
       this.p++;
-      if (e == 0x6E) sink.byte(Char.LF);
-      else if (e == 0x74) sink.byte(Char.TAB);
-      else if (e == 0x72) sink.byte(Char.CR);
-      else if (e == 0x62) sink.byte(8);
-      else if (e == 0x66) sink.byte(12);
-      else if (e == 0x75) {
+      if (e == Char.n) sink.byte(Char.LF);
+      else if (e == Char.t) sink.byte(Char.TAB);
+      else if (e == Char.r) sink.byte(Char.CR);
+      else if (e == Char.b) sink.byte(Char.BS);
+      else if (e == Char.f) sink.byte(Char.FF);
+      else if (e == Char.u) {
         let cp = this.hex4();
         if (cp >= 0xD800 && cp < 0xDC00 && this.lit("\\u")) {
           let lo = this.hex4();

@@ -10,6 +10,26 @@ export class Line {
   no: i32 = 0;
   /** End position of the last readInt/readHex call. */
   end: i32 = 0;
+  /** headColon()'s answer for this line, or -2 until it is asked. */
+  private head: i32 = -2;
+
+  /** Points the view at bytes [ptr, ptr+len): the next line. */
+  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; }
+
+  /**
+   * Position of the first ": " (or -1), not looked for on an indented or empty line: where every compiler,
+   * linker and build-tool diagnostic puts its location/severity boundary. Found once per line, however
+   * many of those parsers ask.
+   */
+  headColon(): i32 {
+    let k = this.head;
+    if (k == -2) {
+      let c0 = this.at(0);
+      k = c0 == Char.SPACE || c0 == Char.TAB || c0 < 0 ? -1 : this.indexOf(": ");
+      this.head = k;
+    }
+    return k;
+  }
 
   @inline at(i: i32): i32 {
     if (<u32>i >= <u32>this.len) return -1;

@@ -1,5 +1,6 @@
 // A growable byte buffer that output (JSON, rendered text) is written into once, never by string +=.
 
+import { Char } from "./chars";
 export class Sink {
   buf: usize;
   cap: usize;
@@ -76,30 +77,30 @@ export class Sink {
   }
 
   int(v: i64): void {
-    if (v < 0) { this.byte(0x2D); v = -v; }
-    if (v == 0) { this.byte(0x30); return; }
+    if (v < 0) { this.byte(Char.MINUS); v = -v; }
+    if (v == 0) { this.byte(Char._0); return; }
     let tmp = new StaticArray<u8>(20);
     let n = 0;
-    while (v > 0) { tmp[n++] = <u8>(0x30 + <i32>(v % 10)); v /= 10; }
+    while (v > 0) { tmp[n++] = <u8>(Char._0 + <i32>(v % 10)); v /= 10; }
     while (n > 0) this.byte(tmp[--n]);
   }
 
   /** Writes s as a JSON string literal. */
   jstr(s: string | null): void {
     if (s === null) { this.str("null"); return; }
-    this.byte(0x22);
+    this.byte(Char.QUOTE);
     let n = s.length;
     let start = 0;
     for (let i = 0; i < n; i++) {
       let c = s.charCodeAt(i);
-      if (c >= 0x20 && c != 0x22 && c != 0x5C) continue;
+      if (c >= Char.SPACE && c != Char.QUOTE && c != Char.BACKSLASH) continue;
       if (i > start) this.str(s.substring(start, i));
       start = i + 1;
-      if (c == 0x22) this.str("\\\"");
-      else if (c == 0x5C) this.str("\\\\");
-      else if (c == 0x0A) this.str("\\n");
-      else if (c == 0x09) this.str("\\t");
-      else if (c == 0x0D) this.str("\\r");
+      if (c == Char.QUOTE) this.str("\\\"");
+      else if (c == Char.BACKSLASH) this.str("\\\\");
+      else if (c == Char.LF) this.str("\\n");
+      else if (c == Char.TAB) this.str("\\t");
+      else if (c == Char.CR) this.str("\\r");
       else {
         this.str("\\u00");
         this.byte(HEX.charCodeAt(c >> 4));
@@ -107,7 +108,7 @@ export class Sink {
       }
     }
     if (start == 0) this.str(s); else if (start < n) this.str(s.substring(start));
-    this.byte(0x22);
+    this.byte(Char.QUOTE);
   }
 
   toString(): string { return String.UTF8.decodeUnsafe(this.buf, this.len); }
@@ -123,19 +124,19 @@ export class JsonWriter {
   constructor(out: Sink) { this.out = out; }
 
   private sep(): void {
-    if (!this.first) this.out.byte(0x2C);
+    if (!this.first) this.out.byte(Char.COMMA);
     this.first = false;
   }
   private key(k: string): void {
     this.sep();
     this.out.jstr(k);
-    this.out.byte(0x3A);
+    this.out.byte(Char.COLON);
   }
 
-  beginObject(): void { this.out.byte(0x7B); this.first = true; }
-  endObject(): void { this.out.byte(0x7D); this.first = false; }
-  beginArray(): void { this.out.byte(0x5B); this.first = true; }
-  endArray(): void { this.out.byte(0x5D); this.first = false; }
+  beginObject(): void { this.out.byte(Char.LBRACE); this.first = true; }
+  endObject(): void { this.out.byte(Char.RBRACE); this.first = false; }
+  beginArray(): void { this.out.byte(Char.LBRACKET); this.first = true; }
+  endArray(): void { this.out.byte(Char.RBRACKET); this.first = false; }
 
   /** Starts a nested object or array under key k (call beginObject/beginArray next). */
   field(k: string): void { this.key(k); this.first = true; }
@@ -148,6 +149,8 @@ export class JsonWriter {
   intOrNull(k: string, v: i64): void { this.key(k); if (v < 0) this.out.str("null"); else this.out.int(v); }
   bool(k: string, v: bool): void { this.key(k); this.out.str(v ? "true" : "false"); }
   nul(k: string): void { this.key(k); this.out.str("null"); }
+  /** Writes the n bytes at ptr, already valid JSON, under key k. */
+  rawBytes(k: string, ptr: usize, n: usize): void { this.key(k); this.out.bytes(ptr, n); }
   /** Writes v, already valid JSON, under key k. */
   raw(k: string, v: string): void { this.key(k); this.out.str(v); }
 

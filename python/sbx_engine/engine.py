@@ -10,7 +10,7 @@ from ._errors import EngineError
 from ._signals import signal_number
 
 CHUNK = 1 << 20
-F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT = range(9)
+F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT, F_SETUP_FAILED = range(10)
 TRAPS = {1: "out-of-bounds memory access", 2: "integer overflow", 3: "division by zero", 4: "invalid conversion",
          5: "unreachable", 6: "indirect call to a wrong type", 8: "call stack exhausted", -1: "abort"}
 
@@ -80,12 +80,16 @@ class Engine:
 
     # ---- the API, as src/host/engine.ts ----
 
-    def begin(self, exit=None, signal=None, timed_out=False):
+    def begin(self, exit=None, signal=None, timed_out=False, setup_error=None):
         sig = signal_number(signal)
         if sig < 0:
             raise EngineError("E_SIGNAL", f"unknown signal {json.dumps(signal)}: give a name such as SIGSEGV or a number 1-64")
         has_exit = isinstance(exit, int) and not isinstance(exit, bool)
         self._call(F_BEGIN, exit if has_exit else 0, 1 if has_exit else 0, sig, 1 if timed_out else 0)
+        if isinstance(setup_error, str):
+            data = setup_error.encode("utf-8")
+            self._write(data)
+            self._call(F_SETUP_FAILED, len(data))
 
     def push(self, chunk: bytes) -> None:
         for off in range(0, len(chunk), CHUNK):
@@ -97,13 +101,13 @@ class Engine:
         n = self._call(F_FINISH)
         return envelope(json.loads(self._output(n).decode("utf-8", errors="replace")), log)
 
-    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None) -> dict:
-        self.begin(exit, signal, timed_out)
+    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None, setup_error=None) -> dict:
+        self.begin(exit, signal, timed_out, setup_error)
         self.push(data)
         return self.end(log)
 
-    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None) -> dict:
-        self.begin(exit, signal, timed_out)
+    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None, setup_error=None) -> dict:
+        self.begin(exit, signal, timed_out, setup_error)
         with open(path, "rb") as f:
             while True:
                 chunk = f.read(CHUNK)
@@ -127,7 +131,5 @@ class Engine:
             raise EngineError("E_JUNIT_INVALID", f"{why}; give the XML file the test run wrote (e.g. pytest --junitxml=report.xml), not its console output")
         if n == 0:
             raise EngineError("E_ENGINE", "the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx")
-        part = json.loads(self._output(n).decode("utf-8", errors="replace"))
-        verdict = dict(env["verdict"])
-        verdict.update(status=part["status"], tests=part["tests"], error_groups=part["error_groups"])
+        verdict = json.loads(self._output(n).decode("utf-8", errors="replace"))
         return {**env, "verdict": verdict}

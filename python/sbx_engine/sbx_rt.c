@@ -88,7 +88,7 @@ void Z_envZ_abort(struct Z_env_instance_t* env, u32 msg, u32 file, u32 line, u32
 
 /* ---- entry points for Python ---- */
 
-enum { F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT };
+enum { F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT, F_SETUP_FAILED };
 
 /* Returns 0, or the trap code (-1: the module called abort; sbx_abort_args tells where). */
 static int guarded(Z_sbx_instance_t* x, int fn, const uint32_t* a, uint32_t* out) {
@@ -107,6 +107,7 @@ static int guarded(Z_sbx_instance_t* x, int fn, const uint32_t* a, uint32_t* out
     case F_JUNIT_MERGE: r = Z_sbxZ_junitMerge(x, a[0], a[1]); break;
     case F_DELTA: r = Z_sbxZ_delta(x, a[0], a[1], a[2], a[3]); break;
     case F_OUTPUT: r = Z_sbxZ_output(x); break;
+    case F_SETUP_FAILED: Z_sbxZ_setupFailed(x, a[0]); break;
     default: return -3;
   }
   *out = r;

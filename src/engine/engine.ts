@@ -14,6 +14,11 @@ export interface VerdictOptions {
   /** The signal that killed it (name or number), when one did. */
   signal?: string | number | null;
   timedOut?: boolean;
+  /**
+   * sbx's own error when the run's set-up failed before the command ran: the engine then gives the
+   * status setup-failed with this as setup_error, whatever the log says.
+   */
+  setupError?: string | null;
   /** Path of the raw log on disk, recorded in the envelope. */
   log?: string | null;
 }
@@ -55,6 +60,7 @@ interface Exports {
   memory: WebAssembly.Memory;
   alloc(len: number): number;
   begin(exit: number, hasExit: number, signal: number, timedOut: number): void;
+  setupFailed(len: number): void;
   feed(len: number): void;
   finish(): number;
   render(len: number): number;
@@ -125,6 +131,12 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
     const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
     e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, o.timedOut ? 1 : 0);
+    if (typeof o.setupError === 'string') {
+      const bytes = utf8.encode(o.setupError);
+      const ptr = e.alloc(bytes.length);
+      new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
+      e.setupFailed(bytes.length);
+    }
   };
 
   const end = (e: Exports, o: VerdictOptions): RunResult => {
@@ -199,8 +211,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         const n = e.junitMerge(head.length, xml.length);
         if (n < 0) return { invalid: String(JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), -n))).error) };
         if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
-        const part = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
-        const merged = { ...env.verdict, status: part.status, tests: part.tests, error_groups: part.error_groups };
+        const merged = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
         const checked = v.safeParse(VerdictSchema, merged);
         if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
         return { env: { ...env, verdict: checked.output } };

@@ -77,15 +77,12 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
   const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
-  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out };
+  // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, setupError: res.setupError?.message ?? null };
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.
     env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(performance.now() - t0) };
-    if (res.setupError) {
-      env.verdict.status = 'setup-failed';
-      env.verdict.setup_error = res.setupError.message;
-    }
   };
   try {
     const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);

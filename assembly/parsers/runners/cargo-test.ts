@@ -47,7 +47,7 @@ export class CargoTestParser extends Parser {
       c = l.at(0);
     }
     if (this.loose) {
-      if (!(c == 0x74 /* t */ && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
+      if (!(c == Char.t && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
           l.startsWith("running ") || l.startsWith("---- "))) {
         this.blockLine(l);
         if (!this.inMsg) this.endLoose();
@@ -55,13 +55,13 @@ export class CargoTestParser extends Parser {
       }
       this.endLoose();
     }
-    if (c == 0x74 /* t */) {
+    if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
       if (l.startsWith("test ")) return this.testLine(l, f);
       if (this.seen && l.startsWith("thread '")) return this.loosePanic(l);
       return false;
     }
-    if (c == 0x72 /* r */ && l.startsWith("running ")) {
+    if (c == Char.r && l.startsWith("running ")) {
       let n = l.readInt(8);
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
       this.seen = true; this.inList = false;

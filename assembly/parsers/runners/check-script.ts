@@ -45,20 +45,20 @@ export class CheckScriptParser extends Parser {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
     }
-    if (c == 0x6F /* o */ && l.matchAt("ok: ", 0)) {
+    if (c == Char.o && l.matchAt("ok: ", 0)) {
       // (`ok: [host]` is Ansible's task result, not a check.)
       if (l.at(4) == Char.LBRACKET || l.len == 4) return false;
       this.seen = true; this.passed++; f.testsFor("check-script");
       return true;
     }
-    if (c == 0x6E /* n */ && l.matchAt("not ok: ", 0)) return this.notOk(l, f);
-    if (c == 0x50 /* P */ && l.matchAt("PASS ", 0)) {
+    if (c == Char.n && l.matchAt("not ok: ", 0)) return this.notOk(l, f);
+    if (c == Char.P && l.matchAt("PASS ", 0)) {
       let e = identEnd(l, 5);
       if (e == 5 || (e < l.len && l.at(e) != Char.COLON)) return false;
       this.seen = true; this.passed++; f.testsFor("check-script");
       return true;
     }
-    if (c == 0x46 /* F */ && l.matchAt("FAIL ", 0)) {
+    if (c == Char.F && l.matchAt("FAIL ", 0)) {
       let e = identEnd(l, 5);
       if (e == 5 || (e < l.len && l.at(e) != Char.COLON)) return false;
       this.fail(l, f, l.str(5, e), e < l.len ? e + 1 : e);

@@ -127,10 +127,10 @@ export function foreignLine(l: Line): bool {
   let c = l.at(p);
   if (c == Char.EQ) return l.at(p + 1) == Char.EQ && isDigit(l.at(p + 2));
   if (c == Char.HASH) return isDigit(l.at(p + 1)) && l.indexOf(" 0x", p) > 0;
-  if (c == 0x53 /* S */) return l.matchAt("SUMMARY: ", p);
-  if (c == 0x57 /* W */) return l.matchAt("WARNING: ThreadSanitizer", p);
+  if (c == Char.S) return l.matchAt("SUMMARY: ", p);
+  if (c == Char.W) return l.matchAt("WARNING: ThreadSanitizer", p);
   // make's `make: *** [Makefile:2: test] Floating point exception`: the test binary under it is gone.
-  if (c == 0x6D /* m */ && p == 0 && l.matchAt("make", 0)) {
+  if (c == Char.m && p == 0 && l.matchAt("make", 0)) {
     let k = l.indexOf(": *** ", 4);
     return k > 0 && k < 12;
   }

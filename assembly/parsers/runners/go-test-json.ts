@@ -45,10 +45,10 @@ export class GoTestJsonParser extends Parser {
       if (c == Char.BACKSLASH) {
         let e = l.at(i + 1);
         i += 2;
-        if (e == 0x6E /* n */) { this.emit(n, f); n = 0; continue; }
-        if (e == 0x74 /* t */) c = Char.TAB;
-        else if (e == 0x72 /* r */) continue;
-        else if (e == 0x75 /* u */) {
+        if (e == Char.n) { this.emit(n, f); n = 0; continue; }
+        if (e == Char.t) c = Char.TAB;
+        else if (e == Char.r) continue;
+        else if (e == Char.u) {
           let v = 0;
           for (let k = 0; k < 4; k++) {
             let h = l.at(i + k);
@@ -70,8 +70,7 @@ export class GoTestJsonParser extends Parser {
 
   private emit(n: i32, f: Facts): void {
     let v = this.view;
-    v.ptr = decodeBuf;
-    v.len = n;
+    v.set(decodeBuf, n); // resets the line's cached head colon too
     this.go.text(v, f);
   }
 }

@@ -41,7 +41,7 @@ export class JestParser extends Parser {
   private jestLine(l: Line, f: Facts): bool {
     let p0 = l.skipSpaces(0);
     let c = l.at(p0);
-    if ((c == 0x46 /* F */ || c == 0x50 /* P */) && (l.matchAt("FAIL ", p0) || l.matchAt("PASS ", p0))) {
+    if ((c == Char.F || c == Char.P) && (l.matchAt("FAIL ", p0) || l.matchAt("PASS ", p0))) {
       // `FAIL ./cart.test.js`, `PASS src/a.test.ts (5.2 s)`: the first word is a script.
       let a = l.skipSpaces(p0 + 5);
       let sp = l.indexOfByte(Char.SPACE, a);
@@ -51,7 +51,7 @@ export class JestParser extends Parser {
       this.end(); this.seen = true; f.testsFor("jest");
       return true;
     }
-    if (c == 0x54 /* T */ && l.startsWith("Tests:") && l.contains(" total")) {
+    if (c == Char.T && l.startsWith("Tests:") && l.contains(" total")) {
       this.end();
       let s = l.toString();
       this.passed = max<i64>(countBefore(s, "passed"), 0);

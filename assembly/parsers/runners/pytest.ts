@@ -163,7 +163,7 @@ export class PytestParser extends Parser {
     if (end < 0) return false;
     let sp = l.indexOfByte(Char.SPACE);
     let start = 0;
-    if (sp > 0 && sp < end && (l.at(0) != Char.DOT && l.at(0) != 0x46 /* F */ || l.indexOf("::") > 0 && l.indexOf("::") < sp)) {
+    if (sp > 0 && sp < end && (l.at(0) != Char.DOT && l.at(0) != Char.F || l.indexOf("::") > 0 && l.indexOf("::") < sp)) {
       let word = l.trimmed(sp, end);
       let id = l.str(0, sp);
       if (id.includes("::")) {
@@ -183,10 +183,10 @@ export class PytestParser extends Parser {
       for (let i = start; i < end; i++) {
         let c = l.at(i);
         if (c == Char.DOT) this.pPassed++;
-        else if (c == 0x46 /* F */) { this.pFailed++; this.note(this.pFails, this.progressFile); }
-        else if (c == 0x45 /* E */) { this.pErrors++; this.note(this.pErrs, this.progressFile); }
-        else if (c == 0x73 /* s */) this.pSkipped++;
-        else if (c == Char.SPACE || c == 0x78 /* x */ || c == Char.X) continue;
+        else if (c == Char.F) { this.pFailed++; this.note(this.pFails, this.progressFile); }
+        else if (c == Char.E) { this.pErrors++; this.note(this.pErrs, this.progressFile); }
+        else if (c == Char.s) this.pSkipped++;
+        else if (c == Char.SPACE || c == Char.x || c == Char.X) continue;
         else if (fatal < 0) return false;
       }
     }
@@ -242,8 +242,8 @@ export class PytestParser extends Parser {
     if (b.captured) return;
     if (c == Char.MINUS && l.at(1) == Char.MINUS && l.indexOf(" Captured ") > 0) { b.captured = true; return; }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
-    if (b.native || c == 0x54 /* T */ && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
-    if (c == 0x45 /* E */ && (l.at(1) == Char.SPACE || l.len == 1)) {
+    if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
+    if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
       if (b.elines.length < 6) {
         let s = l.trimmed(1);
         if (s.length > 0) b.elines.push(s);
@@ -257,8 +257,8 @@ export class PytestParser extends Parser {
       else if (b.docSection == 2 && b.docGot === null) b.docGot = v;
       return;
     }
-    if (c == 0x45 /* E */ && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
-    if (c == 0x47 /* G */ && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
+    if (c == Char.E && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
+    if (c == Char.G && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
     b.docSection = 0;
     // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
     if (c == Char.SPACE || c < 0) return;
@@ -281,7 +281,7 @@ export class PytestParser extends Parser {
   /** A --tb=native block: `Traceback (most recent call last):`, `  File "x.py", line 3, in f`, `ValueError: ..`. */
   private nativeLine(b: Block, l: Line): void {
     let c = l.at(0);
-    if (c == 0x54 /* T */ && l.startsWith("Traceback (most recent call last)")) {
+    if (c == Char.T && l.startsWith("Traceback (most recent call last)")) {
       // A chained exception's traceback: the last one is the failure's.
       b.native = true;
       b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;

@@ -44,13 +44,13 @@ export class TapParser extends Parser {
     let p = l.skipSpaces(0);
     let c = l.at(p);
     if (this.yaml != Yaml.NONE) { if (this.yamlLine(l, p)) return true; }
-    if (c == 0x6F /* o */ && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
-    if (c == 0x6E /* n */ && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
+    if (c == Char.o && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
+    if (c == Char.n && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
     if (c == Char.HASH) return this.comment(l, f, p);
     if (c == Char.MINUS && this.seen && l.matchAt("---", p) && l.len == p + 3) { this.yaml = Yaml.BLOCK; this.yamlIndent = p; this.msg = []; return true; }
-    if (c == 0x54 /* T */ && l.matchAt("TAP version ", p)) { this.seen = true; f.testsFor("tap"); return true; }
+    if (c == Char.T && l.matchAt("TAP version ", p)) { this.seen = true; f.testsFor("tap"); return true; }
     if (isDigit(c) && l.matchAt("1..", p)) { if (!this.seen && p > 0) return false; this.seen = true; f.testsFor("tap"); return true; }
-    if (c == 0x42 /* B */ && this.seen && l.matchAt("Bail out!", p)) return true;
+    if (c == Char.B && this.seen && l.matchAt("Bail out!", p)) return true;
     return this.proveLine(l, f, p);
   }
 

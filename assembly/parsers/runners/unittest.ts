@@ -65,14 +65,14 @@ export class UnittestParser extends Parser {
       this.body(l);
       return true;
     }
-    if (c == 0x52 /* R */ && l.startsWith("Ran ")) {
+    if (c == Char.R && l.startsWith("Ran ")) {
       let n = l.readInt(4);
       if (n >= 0 && l.matchAt(" test", l.end)) { this.ran = n; this.seen = true; f.testsFor("unittest"); return true; }
       return false;
     }
     if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f);
-    if (c == 0x4F /* O */ && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
-    if (c == 0x46 /* F */ && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
+    if (c == Char.O && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
+    if (c == Char.F && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
     if (this.progressOnly(l)) return true;
     return this.resultLine(l, f);
   }
@@ -82,7 +82,7 @@ export class UnittestParser extends Parser {
     if (l.len == 0) return false;
     for (let i = 0; i < l.len; i++) {
       let c = l.at(i);
-      if (c != Char.DOT && c != 0x73 /* s */ && c != 0x45 /* E */ && c != 0x46 /* F */ && c != 0x78 /* x */ && c != 0x75 /* u */) return false;
+      if (c != Char.DOT && c != Char.s && c != Char.E && c != Char.F && c != Char.x && c != Char.u) return false;
     }
     return true;
   }

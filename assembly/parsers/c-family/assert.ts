@@ -8,11 +8,11 @@
 // The crash is tool "assert", kind "assertion-failed" or "check-failed", the message the assertion's text,
 // the frame the assertion's location. abort() follows: when a sanitizer or libFuzzer then reports the
 // ABRT with a symbolized stack, that stack replaces this one (Crash.stackless, Facts.lendStack).
-import { Char } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Frame, Crash, MAX_FRAMES } from "../model";
-import { Parser } from "../parser";
-import { setLocation, classify } from "../frames";
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
+import { Parser } from "../../parser";
+import { setLocation, classify } from "../../frames";
 
 const GLIBC_TAIL = "' failed.";
 const GLIBC_MARK = ": Assertion `";

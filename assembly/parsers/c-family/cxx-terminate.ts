@@ -3,17 +3,16 @@
 // exception of type std::runtime_error: boom` (`terminating due to uncaught ...` since libc++ 17).
 // std::terminate() then aborts: a SIGABRT crash whose message names the exception's type and what(), the
 // facts the bare signal lacks.
-import { Line } from "../util/line";
-import { Crash, Facts, signalCrash } from "../model";
-import { Parser } from "../parser";
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Crash, Facts, signalCrash } from "../../model";
+import { Parser } from "../../parser";
 
 const GNU_HEAD = "terminate called after throwing an instance of '";
 const GNU_WHAT = "  what():  ";
 const GNU_OTHER = "terminate called ";
 const LIBCXX = "libc++abi";
 const LIBCXX_TYPE = "uncaught exception of type ";
-
-const enum Letter { l = 0x6C, t = 0x74 }
 
 @final
 export class CxxTerminateParser extends Parser {
@@ -30,14 +29,14 @@ export class CxxTerminateParser extends Parser {
       return true;
     }
     let first = l.at(0);
-    if (first == Letter.t && l.startsWith(GNU_OTHER)) {
+    if (first == Char.t && l.startsWith(GNU_OTHER)) {
       let msg: string;
       if (l.startsWith(GNU_HEAD) && l.endsWith("'")) msg = "uncaught " + l.str(GNU_HEAD.length, l.len - 1);
       else msg = l.trimmed(0); // `terminate called without an active exception`, `... recursively`
       this.pending = this.crash(f, l, msg);
       return true;
     }
-    if (first == Letter.l && l.startsWith(LIBCXX)) {
+    if (first == Char.l && l.startsWith(LIBCXX)) {
       // `libc++abi: terminating`, `libc++abi.dylib: terminating` (macOS)
       let colon = l.indexOf(": terminating", LIBCXX.length);
       if (colon < 0 || colon > LIBCXX.length + 6) return false;

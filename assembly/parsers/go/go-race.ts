@@ -16,12 +16,12 @@
 // The crash is tool `tsan`, kind `data race` (the words of C TSan's header); `go test` then fails the
 // running test with `testing.go:NNN: race detected during execution of test` (go-test.ts places that
 // failure at the crash's user frame). A second report in the same log is only counted.
-import { Char } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame } from "../model";
-import { Parser } from "../parser";
-import { classify, setLocation } from "../frames";
-import { pushFrame, renumber } from "./runtime-common";
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { classify, setLocation } from "../../frames";
+import { pushFrame, renumber } from "../runtime-common";
 
 const RULE_LEN = 18;
 
@@ -41,7 +41,7 @@ export class GoRaceParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     if (!this.active) {
-      if (l.at(0) != 0x57 /* W */ || !l.startsWith("WARNING: DATA RACE")) return false;
+      if (l.at(0) != Char.W || !l.startsWith("WARNING: DATA RACE")) return false;
       this.open(f);
       return true;
     }

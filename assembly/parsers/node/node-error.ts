@@ -15,16 +15,14 @@
 //
 // A stack printed without the header (`Error: x` then `    at` lines) counts only when Node's
 // `Node.js vN` footer follows it: a program may print a caught error's stack and carry on.
-import { Char, isAlpha, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame } from "../model";
-import { Parser } from "../parser";
-import { classify, setLocation, firstUser, normPath } from "../frames";
-import { reportIsFatal, pushFrame, renumber } from "./runtime-common";
+import { Char, isAlpha, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { classify, setLocation, firstUser, normPath } from "../../frames";
+import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 
 const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
-
-const enum Letter { N = 0x4E, DOLLAR = 0x24 }
 
 const SOURCE_EXTS: string[] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"];
 const MAX_EXTRA_LINES = 40;
@@ -89,7 +87,7 @@ export class NodeErrorParser extends Parser {
     if (isDigit(last)) return this.header(l, f);
     // A header-less candidate: "TypeError: x" at column 0, remembered but left to the others.
     let c0 = l.at(0);
-    if (c0 == Letter.N && l.startsWith("Node.js v")) return true;
+    if (c0 == Char.N && l.startsWith("Node.js v")) return true;
     if (c0 >= Char.A && c0 <= Char.Z) this.candidate(l, f);
     return false;
   }
@@ -335,10 +333,10 @@ function errorName(l: Line, from: i32 = 0): i32 {
   let p = l.at(from) == Char.LBRACKET ? from + 1 : from;
   let s = p;
   let c = l.at(p);
-  if (!(isAlpha(c) || c == Char.UNDERSCORE || c == Letter.DOLLAR)) return 0;
+  if (!(isAlpha(c) || c == Char.UNDERSCORE || c == Char.DOLLAR)) return 0;
   while (p < l.len) {
     c = l.at(p);
-    if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Letter.DOLLAR || c == Char.DOT) p++;
+    if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Char.DOLLAR || c == Char.DOT) p++;
     else break;
   }
   if (p == s) return 0;

@@ -3,11 +3,11 @@
 // "==PID==ERROR:" / "WARNING: ThreadSanitizer:" / "==PID== ERROR: libFuzzer:" line to its end ("==PID==ABORTING", TSan's closing rule,
 // MSan's "Exiting", or LSan's SUMMARY); every line of it is claimed. Stacks go where their header says:
 // the faulting stack first (index 0 = innermost), then "allocated by" / "freed by" / the other access.
-import { Char, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../model";
-import { Parser } from "../parser";
-import { parseSanFrame, demoteModuleOnly } from "../frames";
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
+import { Parser } from "../../parser";
+import { parseSanFrame, demoteModuleOnly } from "../../frames";
 
 /** Where the frames of the stack being read go. */
 const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
@@ -86,15 +86,15 @@ export class SanitizerParser extends Parser {
         // (Valgrind writes "==PID== " with a space: not ours.)
         return l.at(p) != Char.SPACE && p < l.len;
       }
-      case 0x57: { // 'W'
+      case Char.W: {
         if (l.matchAt("WARNING: ", 0)) return this.header(l, 9, f);
         return false;
       }
-      case 0x53: { // 'S'
+      case Char.S: {
         if (!l.matchAt("SUMMARY: ", 0)) return false;
         return this.toolAt(l, 9) !== null || l.matchAt("libFuzzer: ", 9);
       }
-      case 0x41: case 0x48: case 0x54: case 0x4D: case 0x4C: case 0x55: { // A H T M L U
+      case Char.A: case Char.H: case Char.T: case Char.M: case Char.L: case Char.U: { // A H T M L U
         // "AddressSanitizer:DEADLYSIGNAL", "ThreadSanitizer: reported 1 warnings", "... can not provide additional info."
         if (this.toolAt(l, 0) === null) return false;
         let e = this.end;
@@ -238,13 +238,13 @@ export class SanitizerParser extends Parser {
           }
           return true;
         }
-        case 0x52: case 0x57: { // 'R' 'W': "READ of size 4 at 0x... thread T0"
+        case Char.R: case Char.W: { // 'R' 'W': "READ of size 4 at 0x... thread T0"
           if (l.matchAt("WARNING: ", 0)) { this.state = St.IDLE; return this.start(l, f); }
           if (l.matchAt("READ of size ", 0) || l.matchAt("WRITE of size ", 0)) {
             this.sec = Sec.FAULT;
             if (!this.keep) return true;
-            c.access = ch == 0x52 ? "READ" : "WRITE";
-            let n = l.readInt(ch == 0x52 ? 13 : 14);
+            c.access = ch == Char.R ? "READ" : "WRITE";
+            let n = l.readInt(ch == Char.R ? 13 : 14);
             if (n >= 0) c.size = n;
             let a = hexAfter(l, " at 0x", 0);
             if (a !== null) c.address = a;
@@ -254,11 +254,11 @@ export class SanitizerParser extends Parser {
           }
           break;
         }
-        case 0x53: { // 'S'
+        case Char.S: {
           if (l.matchAt("SUMMARY: ", 0)) { this.summary(l); return true; }
           break;
         }
-        case 0x43: { // 'C': HWASan's "Cause: use-after-free" names the bug its "tag-mismatch" stands for
+        case Char.C: { // 'C': HWASan's "Cause: use-after-free" names the bug its "tag-mismatch" stands for
           if (this.tool == "hwasan" && l.matchAt("Cause: ", 0)) {
             // "Cause: stack tag-mismatch" is not yet the answer: a "Cause: stack-buffer-overflow" follows.
             if (this.keep && !this.causeSeen && l.indexOfByte(Char.SPACE, 7) < 0 && l.len > 7) {
@@ -269,7 +269,7 @@ export class SanitizerParser extends Parser {
           }
           break;
         }
-        case 0x44: case 0x49: { // 'D' 'I': "Direct leak of 6 byte(s) in 1 object(s) allocated from:"
+        case Char.D: case Char.I: { // 'D' 'I': "Direct leak of 6 byte(s) in 1 object(s) allocated from:"
           let direct = l.matchAt("Direct leak of ", 0);
           if (direct || l.matchAt("Indirect leak of ", 0)) { this.leakHeader(direct); return true; }
           break;
@@ -441,12 +441,12 @@ export class SanitizerParser extends Parser {
     let name: string;
     let tool: string;
     switch (c) {
-      case 0x41: name = "AddressSanitizer"; tool = "asan"; break;
-      case 0x48: name = "HWAddressSanitizer"; tool = "hwasan"; break;
-      case 0x54: name = "ThreadSanitizer"; tool = "tsan"; break;
-      case 0x4D: name = "MemorySanitizer"; tool = "msan"; break;
-      case 0x4C: name = "LeakSanitizer"; tool = "lsan"; break;
-      case 0x55: name = "UndefinedBehaviorSanitizer"; tool = "ubsan"; break;
+      case Char.A: name = "AddressSanitizer"; tool = "asan"; break;
+      case Char.H: name = "HWAddressSanitizer"; tool = "hwasan"; break;
+      case Char.T: name = "ThreadSanitizer"; tool = "tsan"; break;
+      case Char.M: name = "MemorySanitizer"; tool = "msan"; break;
+      case Char.L: name = "LeakSanitizer"; tool = "lsan"; break;
+      case Char.U: name = "UndefinedBehaviorSanitizer"; tool = "ubsan"; break;
       default: return null;
     }
     if (!l.matchAt(name, p)) return null;

@@ -3,13 +3,11 @@
 // `/usr/bin/ld: b.o:./b.c:1: multiple definition of `x'; a.o:./a.c:1: first defined here`,
 // `/usr/bin/ld: cannot find -lfoo`, lld's `ld.lld: error: undefined symbol: foo` + `>>> referenced by a.c:5`.
 // The driver's closing line (`collect2: error: ld returned 1 exit status`) is the compiler parser's.
-import { Char, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
-import { Parser } from "../parser";
-import { DiagContext, readLoc } from "./diag-context";
-
-const enum Letter { m = 0x6D, r = 0x72, u = 0x75 }
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic } from "../../model";
+import { Parser } from "../../parser";
+import { DiagContext, readLoc } from "../diag-context";
 
 const KEYWORDS: string[] = [
   "undefined reference to ", "multiple definition of ", "relocation truncated to fit", "more undefined references to ",
@@ -25,10 +23,8 @@ export class LinkerParser extends Parser {
 
   busy(): bool { return this.lld !== null; }
 
-  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
-
-  /** claim() with k, the position of the line's first ": " (or -1). */
-  take(l: Line, f: Facts, k: i32): bool {
+  claim(l: Line, f: Facts): bool {
+    let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     if (n < 4) return false;
     let c0 = l.at(0);
@@ -107,7 +103,7 @@ export class LinkerParser extends Parser {
 
 function isKeyword(l: Line, p: i32): bool {
   let c = l.at(p);
-  if (c != Letter.u && c != Letter.m && c != Letter.r) return false;
+  if (c != Char.u && c != Char.m && c != Char.r) return false;
   for (let i = 0; i < KEYWORDS.length; i++) if (l.matchAt(KEYWORDS[i], p)) return true;
   return false;
 }

@@ -12,11 +12,11 @@
 //
 // Notes: a `note:` belongs to the error or warning before it; gcc's `file:l:c:   required from here`
 // (three spaces, no severity) comes before its error and is attached to it when it arrives.
-import { Char, isDigit, isSpace } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
-import { Parser } from "../parser";
-import { DiagContext, readLoc, addNote, MAX_NOTES } from "./diag-context";
+import { Char, isDigit, isSpace } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic } from "../../model";
+import { Parser } from "../../parser";
+import { DiagContext, readLoc, addNote, MAX_NOTES } from "../diag-context";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -44,10 +44,8 @@ export class GccParser extends Parser {
 
   busy(): bool { return this.block != Block.NONE || this.inInclude; }
 
-  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
-
-  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
-  take(l: Line, f: Facts, k: i32): bool {
+  claim(l: Line, f: Facts): bool {
+    let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     if (l.no != this.lastNo + 1) this.endGroup(f);
     if (this.scan(l, f, k)) { this.lastNo = l.no; return true; }
     this.block = Block.NONE;

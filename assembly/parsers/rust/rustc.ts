@@ -7,11 +7,11 @@
 // A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
 // words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
 // `-->` location. A diagnostic always ends at a blank line.
-import { Char, isDigit, isSpace } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
-import { Parser } from "../parser";
-import { DiagContext, readLoc, addNote } from "./diag-context";
+import { Char, isDigit, isSpace } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic } from "../../model";
+import { Parser } from "../../parser";
+import { DiagContext, readLoc, addNote } from "../diag-context";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -19,8 +19,6 @@ const CARGO_VERBS: string[] = [
   "Installing ", "Installed ", "Replacing ", "Removing ", "Fixing ", "Unpacking ", "Vendoring ", "Scraping ",
   "Generated ", "Running `",
 ];
-
-const enum Letter { S = 0x53 }
 
 @final
 export class RustParser extends Parser {
@@ -50,7 +48,7 @@ export class RustParser extends Parser {
     if (isSpace(c0)) return this.indented(l, f);
     if (isDigit(c0)) return this.inBlock && isNumberedGutter(l);
     if (c0 == Char.DOT) return this.inBlock && l.startsWith("...");
-    if (c0 == Char.F || c0 == Letter.S) {
+    if (c0 == Char.F || c0 == Char.S) {
       if (l.startsWith("For more information about ") || l.startsWith("Some errors have detailed explanations")) {
         this.endBlock();
         return true;

@@ -3,11 +3,11 @@
 // `SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior file:line:col in`. With recovery on, one log holds
 // several errors: each is counted, the first is the crash. The kind is the runtime's error-type name
 // (what report_error_type=1 prints), read off the message.
-import { Char, isDigit, isSpace } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
-import { Parser } from "../parser";
-import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../frames";
+import { Char, isDigit, isSpace } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
+import { Parser } from "../../parser";
+import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../../frames";
 
 const RUNTIME_ERROR = " runtime error: ";
 const SUMMARY = "SUMMARY: UndefinedBehaviorSanitizer: ";

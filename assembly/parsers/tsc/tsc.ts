@@ -2,11 +2,11 @@
 // chain, the pretty `src/a.ts:3:7 - error TS2322: msg` with its numbered source and `~~~` squiggle lines
 // and indented related-information locations (kept as notes), option errors (`error TS5023: ...`), and
 // the closing `Found N errors in M files.` with its `Errors  Files` table.
-import { Char, isDigit, isSpace } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
-import { Parser } from "../parser";
-import { DiagContext, readLoc, addNote } from "./diag-context";
+import { Char, isDigit, isSpace } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic } from "../../model";
+import { Parser } from "../../parser";
+import { DiagContext, readLoc, addNote } from "../diag-context";
 
 const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
 
@@ -20,10 +20,8 @@ export class TscParser extends Parser {
 
   busy(): bool { return this.state != State.NONE; }
 
-  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
-
-  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
-  take(l: Line, f: Facts, k: i32): bool {
+  claim(l: Line, f: Facts): bool {
+    let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     if (n == 0 || l.isBlank()) {
       if (this.state != State.PRETTY) this.state = State.NONE;

@@ -8,14 +8,12 @@
 // the verdict is build-failed when nothing more specific (a crash, an error diagnostic, a failing test)
 // explains it. When make names a signal instead of an exit code (`[Makefile:2: t] Segmentation fault`: the
 // recipe's program was make's own child, so no shell printed anything), that is the crash, with the target.
-import { Char, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic, Crash, signalCrash } from "../model";
-import { SIGNAL_WORDS, signalWordsAt, signalName } from "../signals";
-import { Parser } from "../parser";
-import { DiagContext, readLoc, listOnly } from "./diag-context";
-
-const enum Letter { g = 0x67, m = 0x6D }
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic, Crash, signalCrash } from "../../model";
+import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
+import { Parser } from "../../parser";
+import { DiagContext, readLoc, listOnly } from "../diag-context";
 
 @final
 export class MakeParser extends Parser {
@@ -24,14 +22,12 @@ export class MakeParser extends Parser {
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
-
-  /** claim() with k, the position of the line's first ": " (or -1), found once for the whole family. */
-  take(l: Line, f: Facts, k: i32): bool {
+  claim(l: Line, f: Facts): bool {
+    let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     if (k < 0 || l.len < 6) return false;
     let c0 = l.at(0);
     let r = -1;
-    if (c0 == Letter.m || c0 == Letter.g) r = makePrefix(l);
+    if (c0 == Char.m || c0 == Char.g) r = makePrefix(l);
     if (r < 0) return this.makefileLine(l, f, k);
     if (l.matchAt("Entering directory ", r)) { this.ctx.enter(quoted(l, r + 19)); return true; }
     if (l.matchAt("Leaving directory ", r)) { this.ctx.leave(); return true; }
@@ -128,7 +124,7 @@ export class MakeParser extends Parser {
 /** Position after `make: ` / `make[2]: ` / `gmake: ` (also a path to make), or -1. */
 function makePrefix(l: Line): i32 {
   let p = 0;
-  if (l.at(0) == Letter.g) p = 1;
+  if (l.at(0) == Char.g) p = 1;
   if (!l.matchAt("make", p)) return -1;
   p += 4;
   if (l.at(p) == Char.LBRACKET) {

@@ -11,16 +11,14 @@
 // The first panic of the log is the crash (a later one, e.g. main unwrapping the Err of a joined thread,
 // is its consequence). Inside a test harness a panic is a test's failure, not a crash: the runner
 // parsers report those.
-import { Char, isDigit, isHex } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame } from "../model";
-import { Parser } from "../parser";
-import { classify, setLocation, firstUser } from "../frames";
-import { reportIsFatal, pushFrame } from "./runtime-common";
+import { Char, isDigit, isHex } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { classify, setLocation, firstUser } from "../../frames";
+import { reportIsFatal, pushFrame } from "../runtime-common";
 
 const enum State { IDLE, MESSAGE, BACKTRACE }
-
-const enum Letter { t = 0x74 }
 
 const MAX_MESSAGE_LINES = 24;
 
@@ -44,7 +42,7 @@ export class RustPanicParser extends Parser {
   finish(f: Facts): void { this.close(); }
 
   private idle(l: Line, f: Facts): bool {
-    if (l.at(0) != Letter.t || !l.startsWith("thread '")) return false;
+    if (l.at(0) != Char.t || !l.startsWith("thread '")) return false;
     let at = l.indexOf(" panicked at ", 8);
     if (at < 0) return false;
     let q = l.lastIndexOfByte(Char.APOS, at);

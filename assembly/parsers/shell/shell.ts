@@ -1,10 +1,10 @@
 // What a shell or timeout(1) says about the command it ran: fatal-signal messages ("Segmentation fault
 // (core dumped)"), "command not found", and timeout's own notice.
-import { Char } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, signalCrash } from "../model";
-import { Parser } from "../parser";
-import { SIGNAL_WORDS, signalWordsAt } from "../signals";
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, signalCrash } from "../../model";
+import { Parser } from "../../parser";
+import { SIGNAL_WORDS, signalWordsAt } from "../../signals";
 
 const LOADER_FAILED = ": error while loading shared libraries: ";
 
@@ -32,18 +32,18 @@ export class ShellParser extends Parser {
       }
     }
     // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
-    if (l.at(l.len - 1) == 0x64 && // 'd'
+    if (l.at(l.len - 1) == Char.d &&
         (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found")))) {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
     // The dynamic loader could not start the program: "./prog: error while loading shared libraries: libX.so:
     // cannot open shared object file: No such file or directory" (exit 127). The program never ran.
-    if (l.at(l.len - 1) == 0x79 && l.contains(LOADER_FAILED)) { // 'y'
+    if (l.at(l.len - 1) == Char.y && l.contains(LOADER_FAILED)) {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
-    if (first == 0x74 && l.startsWith("timeout: ")) { // 't'
+    if (first == Char.t && l.startsWith("timeout: ")) {
       // "timeout: sending signal TERM to command 'sleep'" (--verbose) is the timeout itself;
       // "timeout: the monitored command dumped core" is the command crashing under it, not a timeout.
       if (l.matchAt("sending signal ", 9)) { f.timeoutSeen = true; return true; }

@@ -15,16 +15,14 @@
 // `fatal error: all goroutines are asleep - deadlock!` has the same stack layout; since gcc and others
 // also print "fatal error:", it counts only once a goroutine stack (or Go's [signal ...] line) follows.
 // The first goroutine printed is the one that failed: its frames are the crash's, later ones are claimed.
-import { Char, isHex } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame } from "../model";
-import { Parser } from "../parser";
-import { classify, setLocation } from "../frames";
-import { reportIsFatal, pushFrame, renumber } from "./runtime-common";
+import { Char, isHex } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { classify, setLocation } from "../../frames";
+import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 
 const enum State { IDLE, HEAD, STACK }
-
-const enum Letter { e = 0x65, f = 0x66, g = 0x67, p = 0x70 }
 
 export class GoPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -55,8 +53,8 @@ export class GoPanicParser extends Parser {
     let c0 = l.at(0);
     let p = 0;
     let fatal = false;
-    if (c0 == Letter.p && l.startsWith("panic: ")) p = 7;
-    else if (c0 == Letter.f && l.startsWith("fatal error: ")) { p = 13; fatal = true; }
+    if (c0 == Char.p && l.startsWith("panic: ")) p = 7;
+    else if (c0 == Char.f && l.startsWith("fatal error: ")) { p = 13; fatal = true; }
     else return false;
     this.pending = fatal;
     this.capture = false;
@@ -93,7 +91,7 @@ export class GoPanicParser extends Parser {
       this.confirm(f);
       return true;
     }
-    if (c0 == Letter.g && this.goroutineLine(l)) {
+    if (c0 == Char.g && this.goroutineLine(l)) {
       this.confirm(f);
       this.state = State.STACK;
       return true;
@@ -135,8 +133,8 @@ export class GoPanicParser extends Parser {
       return true;
     }
     if (l.isBlank()) return true;
-    if (c0 == Letter.g && this.goroutineLine(l)) return true;
-    if (c0 == Letter.e && l.startsWith("exit status ")) { this.close(); return true; }
+    if (c0 == Char.g && this.goroutineLine(l)) return true;
+    if (c0 == Char.e && l.startsWith("exit status ")) { this.close(); return true; }
     if (l.startsWith("created by ")) { this.wantLoc = false; return true; }
     if (c0 == Char.LBRACKET || l.startsWith("...additional frames elided...")) return true;
     if (l.startsWith("runtime stack:")) return true;

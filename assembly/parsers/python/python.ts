@@ -13,17 +13,17 @@
 // exception:"; the last block is the exception that killed the program, so it replaces the earlier ones.
 // A SyntaxError in the main script has no "Traceback" header: `  File "x.py", line 5`, the source, a caret
 // line, then `SyntaxError: ...`. Frames are printed outermost first and stored innermost first.
-import { Char, isAlpha, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Crash, Frame, MAX_FRAMES } from "../model";
-import { Parser } from "../parser";
-import { classify, normPath } from "../frames";
-import { reportIsFatal, renumber } from "./runtime-common";
+import { Char, isAlpha, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
+import { Parser } from "../../parser";
+import { classify, normPath } from "../../frames";
+import { reportIsFatal, renumber } from "../runtime-common";
 
 const enum State { IDLE, TRACE, SYNTAX, AFTER }
 
-/** Letters the scanner dispatches on (Char names only the ones the whole engine shares). */
-const enum Letter { D = 0x44, E = 0x45, T = 0x54, NON_ASCII = 0x80 }
+/** The first byte of a non-ASCII character. */
+const NON_ASCII = 0x80;
 
 const MAX_CAUSES = 4;
 
@@ -99,10 +99,10 @@ export class PythonParser extends Parser {
       }
       return false;
     }
-    if (c0 == Letter.T || c0 == Letter.E) {
+    if (c0 == Char.T || c0 == Char.E) {
       if (l.startsWith(HEADER) || l.startsWith(GROUP_HEADER)) {
         this.begin(f);
-        this.group = l.at(0) == Letter.E;
+        this.group = l.at(0) == Char.E;
         this.state = State.TRACE;
         return true;
       }
@@ -170,9 +170,9 @@ export class PythonParser extends Parser {
       this.group = false;
     }
     let c0 = l.at(0);
-    if ((c0 == Letter.D && l.startsWith(DURING)) || (c0 == Letter.T && l.startsWith(CAUSE))) {
+    if ((c0 == Char.D && l.startsWith(DURING)) || (c0 == Char.T && l.startsWith(CAUSE))) {
       this.chained = true;
-      this.relation = c0 == Letter.T ? "cause" : "context";
+      this.relation = c0 == Char.T ? "cause" : "context";
       return true;
     }
     this.state = State.IDLE;
@@ -213,7 +213,7 @@ export class PythonParser extends Parser {
     if (!(isAlpha(c) || c == Char.UNDERSCORE)) return false;
     while (p < l.len) {
       c = l.at(p);
-      if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Char.DOT || c >= Letter.NON_ASCII) p++;
+      if (isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE || c == Char.DOT || c >= NON_ASCII) p++;
       else break;
     }
     if (p < l.len && l.at(p) != Char.COLON) return false;

@@ -7,11 +7,11 @@
 // knows takes the tool of the others under the same package header, else `go`. Vet findings are warnings;
 // but `go vet` fails when it reports any, so a log whose only findings are vet's, from a run that did not
 // exit 0, gets facts.buildFailedLine: the build step (vet) failed.
-import { Char, isDigit } from "../util/chars";
-import { Line } from "../util/line";
-import { Facts, Diagnostic } from "../model";
-import { Parser } from "../parser";
-import { DiagContext, setSeverity } from "./diag-context";
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Diagnostic } from "../../model";
+import { Parser } from "../../parser";
+import { DiagContext, setSeverity } from "../diag-context";
 
 const VET_PHRASES: string[] = [
   "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
@@ -55,10 +55,8 @@ export class GoParser extends Parser {
 
   busy(): bool { return this.inBlock; }
 
-  claim(l: Line, f: Facts): bool { return this.take(l, f, l.indexOf(": ")); }
-
-  /** claim() with k, the position of the line's first ": " (or -1; not looked for on indented lines). */
-  take(l: Line, f: Facts, k: i32): bool {
+  claim(l: Line, f: Facts): bool {
+    let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     if (n < 4) { this.inBlock = false; return false; }
     let c0 = l.at(0);

@@ -1,0 +1,49 @@
+// The order in which the parsers are offered a line, as data: a parser earlier in CLAIM_ORDER wins a line.
+// The dispatcher (ParserSet, Session) offers the parser whose block is open the line first, then every
+// parser in this order; what none claims goes to the tail.
+//
+// Why this order:
+// 1. sanitizer reports (ASan, LSan, TSan, MSan, HWASan), UBSan runtime errors, uncaught C++ exceptions,
+//    failed assertions: a crash report's lines look like anything else's (`    #0 0x.. in main a.c:3`);
+// 2. compiler, linker and build-tool diagnostics: make first (its `Makefile:5: warning:` would otherwise
+//    read as a compiler's header), the linker (its unprefixed `main.c:8: undefined reference` lines),
+//    gcc/clang, rustc, tsc, go build/vet;
+// 3. test runners, where formats nest: ctest first (ctest --output-on-failure shows a gtest binary's
+//    output as that ctest test's output), go -json before go text, jest before the check-script lines
+//    (`FAIL ./x.test.js`), and the generic check-script shapes last;
+// 4. tracebacks, panics, uncaught exceptions: each starts only on its runtime's own opening line, so the
+//    order between them matters little; Node's header-less candidate (`TypeError: ...` followed by `at`
+//    lines) goes last because Python's exception lines look the same;
+// 5. shell and signal messages.
+
+/** One parser of the set. */
+export const enum ParserId {
+  SANITIZER, UBSAN, CXX_TERMINATE, ASSERT,
+  MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD,
+  JUNIT_LOG, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
+  PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, NODE_ERROR,
+  SHELL,
+}
+
+/** The order in which parsers are offered a line. */
+export const CLAIM_ORDER: StaticArray<i32> = [
+  ParserId.SANITIZER, ParserId.UBSAN, ParserId.CXX_TERMINATE, ParserId.ASSERT,
+  ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD,
+  ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
+  ParserId.SHELL,
+];
+
+/**
+ * The order in which parsers flush a pending block at end of input (what each flushes lands in the
+ * verdict in this order). The C++ terminate parser has nothing to flush; make goes after the compilers.
+ */
+export const FINISH_ORDER: StaticArray<i32> = [
+  ParserId.SANITIZER, ParserId.UBSAN, ParserId.ASSERT,
+  ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.MAKE,
+  ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
+  ParserId.SHELL,
+];
