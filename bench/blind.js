@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../dist/engine.js';
-import { listCases, compare, ROOT } from '../test/helpers/fixtures.js';
+import { listCases, compare, ROOT } from '../fixtures/lib/cases.js';
 
 const dir = join(ROOT, 'fixtures/blind');
 if (!existsSync(dir)) { console.log('no fixtures/blind yet'); process.exit(0); }

@@ -9,7 +9,7 @@
 // A measurement, not a test: npm test asserts every fact of the same fixtures.
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { listCases, ROOT } from '../test/helpers/fixtures.js';
+import { listCases, ROOT } from '../fixtures/lib/cases.js';
 
 const strip = (f) => (typeof f === 'string' ? f.replace(/^(\.\/)+/, '') : f);
 

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '../dist/engine.js';
-import { listCases } from '../test/helpers/fixtures.js';
+import { listCases } from '../fixtures/lib/cases.js';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const engine = await createEngine();

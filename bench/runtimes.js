@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../dist/engine.js';
-import { listCases, ROOT } from '../test/helpers/fixtures.js';
+import { listCases, ROOT } from '../fixtures/lib/cases.js';
 import { launch } from '../test/browser/_chromium.js';
 
 const RUNS = 5;

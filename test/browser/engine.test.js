@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { listCases } from '../helpers/fixtures.js';
+import { listCases } from '../../fixtures/lib/cases.js';
 import { ROOT, launch, serve } from './_chromium.js';
 
 const cases = listCases(join(ROOT, 'fixtures'), { blind: true }).map((c) => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { createEngine } from '../../dist/engine.js';
 import { RunResultSchema } from '../../dist/index.js';
-import { listCases, ROOT } from '../helpers/fixtures.js';
+import { listCases, ROOT } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const cases = listCases();

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { ROOT, listCases } from '../helpers/fixtures.js';
+import { ROOT, listCases } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const PAIRS = join(ROOT, 'fixtures/pairs');

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import { createEngine } from '../../dist/engine.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listCases, compare, compareRender } from '../helpers/fixtures.js';
+import { listCases, compare, compareRender } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const only = process.env.SBX_FIXTURE;

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { ROOT, listCases } from '../helpers/fixtures.js';
+import { ROOT, listCases } from '../../fixtures/lib/cases.js';
 import { inputArbitrary, checkInput } from '../helpers/fuzz.js';
 
 const { createEngine } = await import(join(ROOT, 'dist/engine.js'));

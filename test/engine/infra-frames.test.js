@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine } from '../../dist/engine.js';
-import { listCases } from '../helpers/fixtures.js';
+import { listCases } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const INFRA = [

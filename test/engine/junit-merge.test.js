@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { listCases, ROOT } from '../helpers/fixtures.js';
+import { listCases, ROOT } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const { instance } = await WebAssembly.instantiate(readFileSync(join(ROOT, 'build/sbx.wasm')), { env: { abort() { throw new Error('abort'); } } });

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
 import { spawnSync } from 'node:child_process';
-import { listCases, compare, ROOT } from '../helpers/fixtures.js';
+import { listCases, compare, ROOT } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const withReport = listCases().filter((c) => existsSync(join(c.dir, 'report.xml')));

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/fixtures.js';
+import { ROOT } from '../../fixtures/lib/cases.js';
 
 const CLI = join(ROOT, 'dist/cli.js');
 const SESSIONS = join(ROOT, 'fixtures/sessions');

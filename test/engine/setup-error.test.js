@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { listCases, ROOT } from '../helpers/fixtures.js';
+import { listCases, ROOT } from '../../fixtures/lib/cases.js';
 
 const engine = await createEngine();
 const cases = listCases();

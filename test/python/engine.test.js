@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { listCases, ROOT } from '../helpers/fixtures.js';
+import { listCases, ROOT } from '../../fixtures/lib/cases.js';
 
 const env = { ...process.env, PYTHONPATH: join(ROOT, 'python'), SBX_ENGINE_CACHE: join(ROOT, 'build/py-engine') };
 const py = (args, input) => spawnSync('python3', args, { cwd: ROOT, env, input: typeof input === 'string' ? Buffer.from(input) : input, maxBuffer: 256 << 20 });

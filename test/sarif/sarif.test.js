@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { createEngine, toSarif } from '../../dist/index.js';
-import { listCases } from '../helpers/fixtures.js';
+import { listCases } from '../../fixtures/lib/cases.js';
 import { CLI, ROOT, copyFixture, sbxRun, workDir } from '../e2e/_helpers.js';
 
 const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync, existsSync, copyFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, listCases } from '../helpers/fixtures.js';
+import { ROOT, listCases } from '../../fixtures/lib/cases.js';
 
 const CLI = join(ROOT, 'dist/cli.js');
 const cases = listCases();
