@@ -56,57 +56,64 @@ write_init_maps(const struct spec *s, pid_t init)
   return ok ? 0 : -1;
 }
 
+/* Host id 0 inside as `to`, every other id as itself (ids 1..4294967294). */
+static void
+idmap_lines(char *out, size_t n, long to)
+{
+  snprintf(out, n, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", to, to - 1, to + 1, to + 1, 4294967295L - to - 1);
+}
+
 /* A user namespace whose only purpose is an idmapped mount: host root (0)
  * shows as the sandbox user's host id, every other id as itself. Made by a
  * short-lived child; returns an fd of its namespace. */
 static int
 idmap_userns(const struct spec *s)
 {
-  char path[64], map[160];
-  int p[2], fd = -1;
+  char path[64], map[160], c;
+  int ready[2], done[2], fd = -1;
   pid_t child;
-  if (pipe2(p, O_CLOEXEC) < 0)
+  if (pipe2(ready, O_CLOEXEC) < 0)
     return -1;
+  if (pipe2(done, O_CLOEXEC) < 0)
+    {
+      close(ready[0]);
+      close(ready[1]);
+      return -1;
+    }
   child = fork();
   if (child < 0)
     return -1;
   if (child == 0)
     {
-      char c;
+      /* In its own namespace it says so, then lives until the launcher has the namespace open
+       * (EOF on done). */
+      close(ready[0]);
+      close(done[1]);
       if (unshare(CLONE_NEWUSER) < 0)
         _exit(1);
-      close(p[1]);
-      (void)!read(p[0], &c, 1);
+      (void)!write(ready[1], "u", 1);
+      (void)!read(done[0], &c, 1);
       _exit(0);
     }
-  close(p[0]);
-  /* Wait until the child is in its own namespace. */
-  for (int tries = 0; tries < 2000; tries++)
+  close(ready[1]);
+  close(done[0]);
+  if (read(ready[0], &c, 1) == 1)
     {
-      char a[64], b[64];
-      ssize_t la, lb;
-      snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
-      la = readlink(path, a, sizeof a);
-      lb = readlink("/proc/self/ns/user", b, sizeof b);
-      if (la > 0 && lb > 0 && (la != lb || memcmp(a, b, (size_t)la) != 0))
-        break;
-      usleep(100);
-    }
-  snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_uid, s->map_uid - 1, s->map_uid + 1,
-           s->map_uid + 1, 4294967295L - s->map_uid - 1);
-  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
-  if (write_file(path, map) == 0)
-    {
-      snprintf(map, sizeof map, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", s->map_gid, s->map_gid - 1,
-               s->map_gid + 1, s->map_gid + 1, 4294967295L - s->map_gid - 1);
-      snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+      idmap_lines(map, sizeof map, s->map_uid);
+      snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
       if (write_file(path, map) == 0)
         {
-          snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
-          fd = open(path, O_RDONLY | O_CLOEXEC);
+          idmap_lines(map, sizeof map, s->map_gid);
+          snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
+          if (write_file(path, map) == 0)
+            {
+              snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+              fd = open(path, O_RDONLY | O_CLOEXEC);
+            }
         }
     }
-  close(p[1]);
+  close(ready[0]);
+  close(done[1]);
   while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
     ;
   return fd;

@@ -208,8 +208,7 @@ main(int argc, char **argv)
   sigset_t mask;
   pid_t init;
   int64_t t0 = t_start = now_ns(), deadline = 0, t_end;
-  int timed_out, interrupted, init_status, sigfd;
-  int reported, init_reaped;
+  int sigfd;
   struct supervision sv;
   size_t k;
 
@@ -300,30 +299,25 @@ main(int argc, char **argv)
     }
 
   supervise(init, sigfd, deadline, &sv);
-  timed_out = sv.timed_out;
-  interrupted = sv.interrupted;
-  reported = sv.reported;
-  init_reaped = sv.init_reaped;
-  init_status = sv.init_status;
   t_end = now_ns();
-  if (cgroup_path[0] && !init_reaped)
+  if (cgroup_path[0] && !sv.init_reaped)
     {
       /* The cgroup can only be removed, and its counters are only final, once
        * init is gone. */
-      while (waitpid(init, &init_status, 0) < 0 && errno == EINTR)
+      while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
         ;
-      init_reaped = 1;
+      sv.init_reaped = 1;
     }
-  write_status(&s, t0, t_end, timed_out, interrupted, init_status);
+  write_status(&s, t0, t_end, sv.timed_out, sv.interrupted, sv.init_status);
   close(s.status_fd);
-  if (reported)
+  if (sv.reported)
     {
       /* Let the caller go on while the kernel tears the namespaces down. */
       close(1);
       close(2);
     }
-  if (!init_reaped)
-    while (waitpid(init, &init_status, 0) < 0 && errno == EINTR)
+  if (!sv.init_reaped)
+    while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
       ;
   if (cgroup_path[0] && rmdir(cgroup_path) < 0 && errno == EBUSY)
     {

@@ -29,7 +29,7 @@ if [ -n "${SBX_TEST_COPY:-}" ] || ! su "$user" -s /bin/sh -c "$need" 2>/dev/null
   # The user cannot read the tree (e.g. it lives under /root): copy what the tests need.
   copy=$(mktemp -d /tmp/sbx-unprivileged.XXXXXX)
   mkdir -p "$copy/node_modules" "$copy/test"
-  cp -R package.json dist build fixtures "$copy/"
+  cp -R package.json dist build native fixtures "$copy/"
   for s in $suites; do cp -R "$s" "$copy/test/"; done
   for m in uvu dequal diff kleur sade mri; do
     [ -d "node_modules/$m" ] && cp -R "node_modules/$m" "$copy/node_modules/"

@@ -1,6 +1,6 @@
 // Ctrl-C (or SIGTERM, SIGHUP) during `sbx run`: stop the sandbox, still record the run, say so. A second
 // signal while that happens exits at once. The exit code is 128+N, as when a signal kills a process.
-import { signalNumber, exitForSignal } from '../contract/signals.js';
+import { exitForSignal } from '../contract/signals.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -120,8 +120,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const feedBytes = (e: Exports, bytes: Uint8Array): void => {
     for (let off = 0; off < bytes.length; off += CHUNK) {
       const part = bytes.subarray(off, Math.min(off + CHUNK, bytes.length));
-      const ptr = e.alloc(part.length);
-      new Uint8Array(e.memory.buffer, ptr, part.length).set(part);
+      put(e, part);
       e.feed(part.length);
     }
   };
@@ -131,17 +130,12 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
     const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
     e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, o.timedOut ? 1 : 0);
-    if (typeof o.setupError === 'string') {
-      const bytes = utf8.encode(o.setupError);
-      const ptr = e.alloc(bytes.length);
-      new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
-      e.setupFailed(bytes.length);
-    }
+    if (typeof o.setupError === 'string') e.setupFailed(put(e, utf8.encode(o.setupError)));
   };
 
   const end = (e: Exports, o: VerdictOptions): RunResult => {
     const n = e.finish();
-    const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
+    const text = output(e, n);
     const parsed = v.safeParse(VerdictSchema, JSON.parse(text));
     if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a verdict outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
     return envelope(parsed.output, o.log ?? null);
@@ -164,25 +158,16 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     render(env) {
       const checked = v.safeParse(RunResultSchema, env);
       if (!checked.success) throw new SbxError('E_ENVELOPE', `cannot render: not a sbx.run-result/1 envelope (${issueText(checked.issues)})`);
-      return guard((e) => {
-        const bytes = utf8.encode(JSON.stringify(env));
-        const ptr = e.alloc(bytes.length);
-        new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
-        const n = e.render(bytes.length);
-        return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
-      });
+      return guard((e) => output(e, e.render(put(e, utf8.encode(JSON.stringify(env))))));
     },
     delta(prev, cur, o = {}) {
       return guard((e) => {
         const a = prev ? utf8.encode(JSON.stringify(prev)) : new Uint8Array(0);
         const b = utf8.encode(JSON.stringify(cur));
-        const ptr = e.alloc(a.length + b.length);
-        const mem = new Uint8Array(e.memory.buffer, ptr, a.length + b.length);
-        mem.set(a, 0);
-        mem.set(b, a.length);
+        put(e, a, b);
         const tree = o.treeChanged === undefined ? -1 : o.treeChanged ? 1 : 0;
         const n = e.delta(a.length, b.length, tree, o.sameRuns ?? 1);
-        const text = fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)));
+        const text = output(e, Math.abs(n));
         if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(text).error}`);
         const parsed = v.safeParse(DeltaSchema, JSON.parse(text));
         if (!parsed.success) throw new SbxError('E_ENGINE', `verdict engine returned a delta outside the contract (${issueText(parsed.issues)}); this is a bug in sbx`);
@@ -192,10 +177,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     memoryBytes() { return x!.memory.buffer.byteLength; },
     junit(xml) {
       const r = guard((e) => {
-        const ptr = e.alloc(xml.length);
-        new Uint8Array(e.memory.buffer, ptr, xml.length).set(xml);
-        const n = e.junit(xml.length);
-        return { ok: n >= 0, out: JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), Math.abs(n)))) };
+        const n = e.junit(put(e, xml));
+        return { ok: n >= 0, out: JSON.parse(output(e, Math.abs(n))) };
       });
       // Thrown outside guard(): an invalid report is the input's fault, not a trap that poisons the instance.
       if (!r.ok) throw junitInvalid(r.out.error);
@@ -204,14 +187,11 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     mergeJunit(env, xml) {
       const r = guard((e): { env: RunResult } | { invalid: string } => {
         const head = utf8.encode(JSON.stringify(env.verdict));
-        const ptr = e.alloc(head.length + xml.length);
-        const mem = new Uint8Array(e.memory.buffer, ptr, head.length + xml.length);
-        mem.set(head, 0);
-        mem.set(xml, head.length);
+        put(e, head, xml);
         const n = e.junitMerge(head.length, xml.length);
-        if (n < 0) return { invalid: String(JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), -n))).error) };
+        if (n < 0) return { invalid: String(JSON.parse(output(e, -n)).error) };
         if (n === 0) throw new SbxError('E_ENGINE', 'the verdict engine could not read the verdict to merge a JUnit report into; this is a bug in sbx');
-        const merged = JSON.parse(fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n)));
+        const merged = JSON.parse(output(e, n));
         const checked = v.safeParse(VerdictSchema, merged);
         if (!checked.success) throw new SbxError('E_ENGINE', `merging the JUnit report gave a verdict outside the contract (${issueText(checked.issues)}); this is a bug in sbx`);
         return { env: { ...env, verdict: checked.output } };
@@ -220,6 +200,21 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       return r.env;
     },
   };
+}
+
+/** Copies parts, one after another, into a fresh input buffer of the instance; returns their length. */
+function put(e: Exports, ...parts: Uint8Array[]): number {
+  const len = parts.reduce((n, p) => n + p.length, 0);
+  const ptr = e.alloc(len); // first: alloc may grow memory, which replaces memory.buffer
+  const mem = new Uint8Array(e.memory.buffer, ptr, len);
+  let at = 0;
+  for (const p of parts) { mem.set(p, at); at += p.length; }
+  return len;
+}
+
+/** The first n bytes of the instance's output, as text. */
+function output(e: Exports, n: number): string {
+  return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
 }
 
 /** The engine's word on an invalid report, as the one-line error the CLI prints (exit 2). */

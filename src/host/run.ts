@@ -1,9 +1,8 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
-import { resolve, join, relative, isAbsolute, dirname, sep } from 'node:path';
+import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { launch, plantableSymlink, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
+import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngine } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -46,9 +45,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
   const planted = plantableSymlink(work);
-  if (planted) {
-    throw new SbxError('E_SYMLINK_PATH', `work dir ${work} crosses the symlink ${planted.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.real}) if that is what you mean`);
-  }
+  if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);
   // The engine compiles while the sandbox runs: nothing before the verdict needs it.
   const engineP = loadEngine();
@@ -136,13 +133,11 @@ function gitControlFiles(work: string): Mount[] {
  * caller starts would run that code on the host.
  */
 export function refuseSbxInside(work: string, invokedAs?: string): void {
-  let self: string;
+  const root = packageRoot();
+  if (root === null) return;
+  let pkg: string;
   let realWork: string;
-  try { self = realpathSync(fileURLToPath(import.meta.url)); realWork = realpathSync(work); } catch { return; } // a missing work dir is reported by runReport
-  // dist/index.js, dist/cli.js, dist/chunks/*.js or src/host/run.ts: the package is a few levels up.
-  let pkg = dirname(self);
-  for (let i = 0; i < 3 && !pkg.endsWith(`${sep}dist`) && !pkg.endsWith(`${sep}src`); i++) pkg = dirname(pkg);
-  pkg = dirname(pkg);
+  try { pkg = realpathSync(root); realWork = realpathSync(work); } catch { return; } // a missing work dir is reported by runReport
   if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
     throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
   }

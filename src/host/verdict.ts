@@ -21,6 +21,11 @@ export interface VerdictRequest extends Omit<VerdictOptions, 'log'> {
   work?: string;
   /** A JUnit XML report of the same run: its tests are merged in. */
   junit?: string;
+  /**
+   * With state: the command that wrote the log, when known (a hook distilling a client's output), so
+   * the delta is against that command's previous run; unknown (null) by default.
+   */
+  cmd?: string | null;
 }
 
 export interface VerdictReport {
@@ -41,8 +46,8 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
     const { id, logPath } = state.newRun();
     if (typeof req.log === 'string') await checkLogFile(req.log);
     await state.saveLog(logPath, typeof req.log === 'string' ? createReadStream(req.log) : req.log);
-    // A recorded log: its command is unknown, and it ran outside, so the tree at its end is now's.
-    const rec = await recordVerdict(engine, state, { id, logPath, cmd: null, tree, treeEnd: tree }, opts);
+    // A recorded log ran outside, so the tree at its end is now's.
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd: req.cmd ?? null, tree, treeEnd: tree }, opts);
     problem = rec.problem;
     env = rec.env;
   } else {

@@ -2,6 +2,7 @@
 import { accessSync, closeSync, constants as fsConstants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { constants } from 'node:os';
+import { SYSTEM_PATHS } from './spec.js';
 import type { Status } from './status.js';
 import type { SetupError } from './types.js';
 
@@ -44,7 +45,8 @@ export function userNamespaceHint(): string {
   return 'user namespaces are not available to this user; fix: enable them (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone) or run where they are';
 }
 
-const SYSTEM_DIRS = /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)(\/|$)/;
+/** A path inside the host directories the sandbox shows (spec.ts's SYSTEM_PATHS). */
+const SYSTEM_DIRS = new RegExp(`^(${SYSTEM_PATHS.join('|')})(/|$)`);
 
 /** The host file behind a sandbox path: /work/... is the work dir, system dirs are the host's own; else null. */
 function hostFile(sandboxPath: string, work: string | undefined): string | null {

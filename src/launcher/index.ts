@@ -5,7 +5,8 @@ export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/err
 export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';
 export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
-export { plantableSymlink, type PlantedLink } from './trusted-path.js';
+export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
+export { packageRoot } from './package-root.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,
 } from './types.js';

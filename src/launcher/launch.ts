@@ -15,7 +15,8 @@ import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { Tail } from './tail.js';
-import { plantableSymlink } from './trusted-path.js';
+import { packageRoot } from './package-root.js';
+import { plantableSymlink, plantedMessage } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
 
 export const TAIL_BYTES = 64 * 1024;
@@ -26,13 +27,8 @@ let defaultLauncher: string | null = null;
 export function launcherPath(): string {
   if (process.env.SBX_LAUNCHER) return process.env.SBX_LAUNCHER;
   if (defaultLauncher) return defaultLauncher;
-  // This code runs from dist/launcher.js, dist/chunks/*.js or src/launcher/*.ts.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
-    const candidate = join(dir, 'build', 'sbx-launch');
-    if (existsSync(candidate)) return (defaultLauncher = candidate);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch');
+  const root = packageRoot();
+  return (defaultLauncher = root ? join(root, 'build', 'sbx-launch') : join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'sbx-launch'));
 }
 
 const bpfFds = new Map<boolean, number>();
@@ -108,10 +104,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   }
   const planted = [work, ...[...(opts.bind ?? []), ...(opts.roBind ?? [])].map((m) => resolve(m.src))]
     .map((p) => ({ p, link: plantableSymlink(p) })).find((x) => x.link !== null);
-  if (planted?.link) {
-    const what = planted.p === work ? 'work directory' : 'bind source';
-    return failed('E_SYMLINK_PATH', `${what} ${planted.p} crosses the symlink ${planted.link.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${planted.link.real}) if that is what you mean`, logPath);
-  }
+  if (planted?.link) return failed('E_SYMLINK_PATH', plantedMessage(planted.p === work ? 'work directory' : 'bind source', planted.p, planted.link), logPath);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
     if (!existsSync(m.src))
       return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);

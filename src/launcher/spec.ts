@@ -2,9 +2,9 @@
 // All policy lives here; the launcher applies what it is given and reports what took effect.
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
+import { packageRoot } from './package-root.js';
 import { SbxError } from '../contract/errors.js';
 import type { LaunchOptions } from './types.js';
 
@@ -111,21 +111,14 @@ export function rootMapsAway(): boolean {
   return (mapsAway = process.getuid?.() === 0 && covers('/proc/self/uid_map') && covers('/proc/self/gid_map'));
 }
 
-let identityDir: string | null | undefined;
-
 /**
  * native/etc of this package: a fixed /etc/passwd and /etc/group naming the sandbox user `sbx`
  * (1000), so that `id -un`, `ls -l` and `whoami` print the same on every host instead of whichever
  * host account has uid 1000. Null when the package has no such files.
  */
 function identityFiles(): string | null {
-  if (identityDir !== undefined) return identityDir;
-  // This code runs from dist/launcher.js, dist/chunks/*.js or src/launcher/*.ts.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
-    if (existsSync(join(dir, 'native', 'etc', 'passwd'))) return (identityDir = join(dir, 'native', 'etc'));
-  }
-  return (identityDir = null);
+  const root = packageRoot();
+  return root && existsSync(join(root, 'native', 'etc', 'passwd')) ? join(root, 'native', 'etc') : null;
 }
 
 let cgroupSeq = 0;

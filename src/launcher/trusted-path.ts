@@ -46,6 +46,11 @@ function callerCanWrite(dir: string): boolean {
   return (st.mode & 0o002) !== 0;
 }
 
+/** The one line that refuses such a path: what it is, the link, and the real path to pass instead. */
+export function plantedMessage(what: string, path: string, link: PlantedLink): string {
+  return `${what} ${path} crosses the symlink ${link.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${link.real}) if that is what you mean`;
+}
+
 function realOr(p: string): string {
   try { return realpathSync(p); } catch { return p; }
 }

@@ -2,7 +2,7 @@
 import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
 import { StateDir } from '../../host/state/store.js';
-import { streaks } from '../../host/state/history.js';
+import { streaks, streakText } from '../../host/state/history.js';
 import { existsSync } from 'node:fs';
 
 export default defineCommand({
@@ -28,12 +28,7 @@ export default defineCommand({
       lines.push(`${String(i + 1).padStart(3)}  ${e.time}  ${e.status.padEnd(13)} ${what}${e.summary && e.summary !== 'first run' ? `  — ${e.summary}` : ''}`);
       if (e.cmd) lines.push(`     $ ${e.cmd}`);
     });
-    for (const s of streaks(entries)) {
-      if (s.length < 2) continue;
-      const e = s.entry;
-      const thing = e.identity ? `same crash (${e.identity})` : `same ${e.status} verdict`;
-      lines.push(`streak: ${thing} ${s.length} runs in a row (runs ${s.from + 1}–${s.to + 1})`);
-    }
+    for (const s of streaks(entries)) if (s.length >= 2) lines.push(`streak: ${streakText(s)} (runs ${s.from + 1}–${s.to + 1})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 });

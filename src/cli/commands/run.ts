@@ -8,7 +8,7 @@ import { parsePositive } from '../parse-flags.js';
 import { runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
 import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
-import { signalNumber, exitForSignal } from '../../contract/signals.js';
+import { exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
 import { runNotes } from '../run-notes.js';
 import type { HelpMeta } from '../help.js';
@@ -48,6 +48,8 @@ export default defineCommand({
     const many = (name: string) => flags.flatMap((a, i) => (a === `--${name}` && flags[i + 1] ? [flags[i + 1]!] : a.startsWith(`--${name}=`) ? [a.slice(name.length + 3)] : []));
     const pids = parsePositive('pids', args.pids);
     const memoryMb = parsePositive('memory', args.memory);
+    // The profile choices the notes after the verdict depend on, read once.
+    const profile = { net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) };
     const interrupt = onInterrupt();
     if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
     const report = await runReport({
@@ -56,10 +58,8 @@ export default defineCommand({
       work: args.work,
       state: args.state,
       timeout: parsePositive('timeout', args.timeout),
-      net: Boolean(args.net),
+      ...profile,
       inheritEnv: Boolean(args['inherit-env']),
-      seccomp: !flags.includes('--no-seccomp'),
-      allowPtrace: Boolean(args['allow-ptrace']),
       loopback: !flags.includes('--no-loopback'),
       aslr: Boolean(args.aslr),
       bind: many('bind').map(parseMount),
@@ -72,7 +72,7 @@ export default defineCommand({
     if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
     const notes = [
       ...unappliedLimits(report.env, { memoryMb }),
-      ...runNotes(report.env, { cmd, net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) }),
+      ...runNotes(report.env, { cmd, ...profile }),
     ];
     for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
     if (args.sarif) await writeSarif(args.sarif, report.env);

@@ -41,6 +41,11 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; bad: numb
 
 export interface Streak { from: number; to: number; length: number; entry: HistoryEntry }
 
+/** A streak in words: "same crash (IDENTITY) N runs in a row" or "same STATUS verdict N runs in a row". */
+export function streakText(s: Streak): string {
+  return `${s.entry.identity ? `same crash (${s.entry.identity})` : `same ${s.entry.status} verdict`} ${s.length} runs in a row`;
+}
+
 /** Maximal runs of consecutive entries with the same key, oldest first. */
 export function streaks(entries: HistoryEntry[]): Streak[] {
   const out: Streak[] = [];

@@ -205,7 +205,7 @@ export class StateDir {
       time: new Date().toISOString(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
-      key: verdictKey(vd),
+      key: run.vkey ?? verdictKey(vd), // counters() computed it for this run
       counts: { errors: vd.counts.errors, warnings: vd.counts.warnings, failed: (vd.tests?.failed ?? 0) + (vd.tests?.errors ?? 0), passed: vd.tests?.passed ?? 0 },
       tree: run.tree,
       log: `logs/${run.id}.log`,

@@ -75,17 +75,10 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
 
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
 async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
-  const [{ loadEngine }, { StateDir }, { recordVerdict }, { treeFingerprint }] = await Promise.all([
-    import('../../host/load-engine.js'), import('../../host/state/store.js'), import('../../host/state/record.js'), import('../../host/state/fingerprint.js'),
-  ]);
-  const engine = await loadEngine();
-  const state = await new StateDir(join(d.work, '.sbx')).open();
-  const { id, logPath } = state.newRun();
-  await state.saveLog(logPath, Readable.from([Buffer.from(d.raw)]));
+  const [{ loadEngine }, { verdictReport }] = await Promise.all([import('../../host/load-engine.js'), import('../../host/verdict.js')]);
   // Recorded under the command line, so its delta is against the previous run of the same command.
-  const tree = treeFingerprint(d.work);
-  const rec = await recordVerdict(engine, state, { id, logPath, cmd: d.cmd, tree, treeEnd: tree }, { exit: d.exit });
-  return engine.render(rec.env);
+  const { env } = await verdictReport({ log: Readable.from([Buffer.from(d.raw)]), exit: d.exit, state: join(d.work, '.sbx'), work: d.work, cmd: d.cmd });
+  return (await loadEngine()).render(env);
 }
 
 function selfCommand(): Self {

@@ -11,7 +11,7 @@ import { verdictOfFile } from '../../host/log-source.js';
 import { runReport } from '../../host/run.js';
 import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
-import { streaks } from '../../host/state/history.js';
+import { streaks, streakText } from '../../host/state/history.js';
 import { protectedMounts } from '../hook/rewrite.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
@@ -39,8 +39,7 @@ export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, cwd: str
   const state = new StateDir(join(resolve(cwd, a.work ?? '.'), '.sbx'));
   const { entries } = await state.history();
   const runs = entries.slice(-(a.limit ?? 20)).map((e) => ({ time: e.time, status: e.status, identity: e.identity, summary: e.summary, log: join(state.logs, basename(e.log)) }));
-  const st = streaks(entries).filter((s) => s.length >= 2)
-    .map((s) => `${s.entry.identity ? `same crash (${s.entry.identity})` : `same ${s.entry.status} verdict`} ${s.length} runs in a row (runs ${s.from + 1}-${s.to + 1})`);
+  const st = streaks(entries).filter((s) => s.length >= 2).map((s) => `${streakText(s)} (runs ${s.from + 1}-${s.to + 1})`);
   const lines = runs.map((r) => `${r.time}  ${r.status.padEnd(13)} ${r.identity ?? ''}${r.summary ? `  — ${r.summary}` : ''}`);
   const text = entries.length ? [...lines, ...st].join('\n') : `no runs recorded in ${state.dir} yet`;
   return { text, structured: { runs, streaks: st } };

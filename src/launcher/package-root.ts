@@ -1,0 +1,16 @@
+// The directory of the sbx-exec package this code belongs to (the one holding its package.json), found
+// once from this module's own location. The launcher binary (build/), the fixed /etc files
+// (native/etc) and the refusal of a work dir that contains sbx all start from it.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | null | undefined;
+
+export function packageRoot(): string | null {
+  if (root !== undefined) return root;
+  // This code runs from dist/*.js, dist/chunks/*.js, dist/cli-main.cjs or src/<layer>/*.ts.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) if (existsSync(join(dir, 'package.json'))) return (root = dir);
+  return (root = null);
+}
