@@ -215,6 +215,34 @@ else {
     console.log(`\ngoal: cold sbx run <= 1.30x node -e 0 median: ${(c.median / floor.median).toFixed(2)}x ${c.median / floor.median <= 1.3 ? 'met' : 'NOT met'}`);
   }
 }
+// The breakdown of a cold `sbx run -- /bin/true`: SBX_PHASES=1 makes sbx mark each phase (ms since the
+// process started) on stderr; the medians of the steps between marks, Node's own start-up first.
+if (existsSync(cli)) {
+  const steps = new Map();
+  for (let i = 0; i < Math.max(10, Math.floor(shellRuns / 2)); i++) {
+    const r = spawnSync(process.execPath, [cli, 'run', '--work', shellWork, '--', TRUE], { encoding: 'utf8', env: { ...process.env, SBX_PHASES: '1' } });
+    const line = /^phases: (.*)$/m.exec(r.stderr ?? '');
+    if (!line) { console.log('\nbreakdown: not measured (no phases line on stderr)'); steps.clear(); break; }
+    let prev = 0;
+    for (const [name, at] of line[1].split(' ').map((p) => p.split('='))) {
+      const t = Number(at);
+      if (!steps.has(name)) steps.set(name, []);
+      steps.get(name).push(t - prev);
+      prev = t;
+    }
+  }
+  if (steps.size) {
+    const label = { bundle: 'node start-up + bundle', command: 'run command loaded, flags', run: 'run(): checks', 'state-open': 'state dir opened', fingerprint: 'tree fingerprint', launched: 'sandbox (spec, spawn, command, report)', 'fingerprint-end': 'tree fingerprint again', engine: 'engine ready', verdict: 'verdict', locked: 'state lock', 'read-previous': 'previous runs read', counters: 'streak counters', delta: 'delta', written: 'state written', recorded: 'record done', printed: 'verdict rendered and printed', done: 'exit' };
+    console.log('\nbreakdown of a cold sbx run -- /bin/true (SBX_PHASES=1), median ms per step');
+    let sum = 0;
+    for (const [name, xs] of steps) {
+      const m = stats(xs).median;
+      sum += m;
+      console.log(`  ${(label[name] ?? name).padEnd(40)}${m.toFixed(2).padStart(8)}`);
+    }
+    console.log(`  ${'sum of medians'.padEnd(40)}${sum.toFixed(2).padStart(8)}`);
+  }
+}
 rmSync(shellWork, { recursive: true, force: true });
 rmSync(work, { recursive: true, force: true });
 rmSync(runWork, { recursive: true, force: true });

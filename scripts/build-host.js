@@ -75,15 +75,6 @@ writeFileSync('dist/cli-main.cjs', cliMain);
 writeFileSync('dist/cli.cjs', CLI_LOADER);
 chmodSync('dist/cli.cjs', 0o755);
 writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
-// The code cache comes from a real `sbx run -- /bin/true` (whatever it compiled is cached, so this
-// works even where the sandbox cannot start); a Node whose V8 differs ignores it.
-rmSync('dist/cli-main.cjs.cache', { force: true });
-const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
-spawnSync(process.execPath, ['dist/cli.cjs', 'run', '--work', cacheWork, '--', '/bin/true'], {
-  stdio: 'ignore', env: { ...process.env, SBX_BUILD_CODE_CACHE: resolve('dist/cli-main.cjs') }, timeout: 60_000,
-});
-rmSync(cacheWork, { recursive: true, force: true });
-
 const nodeEntries = { index: 'src/host/index.ts' };
 if (existsSync('src/launcher/index.ts')) nodeEntries.launcher = 'src/launcher/index.ts';
 await build({
@@ -98,6 +89,29 @@ await build({
   banner: { js: '' },
 });
 chmodSync('dist/cli.js', 0o755);
+
+// The seccomp programs for this machine's architecture, beside the launcher (build/seccomp-<arch>.bpf,
+// and -ptrace for --allow-ptrace): launch() hands the file to the launcher, so a cold `sbx run` builds
+// no program. Another architecture builds its program at run time. test/launcher/seccomp-file.test.js
+// checks the files against the program the code builds.
+{
+  const { buildSeccompProgram, prebuiltSeccompPath, seccompSupported } = await import(resolve('dist/launcher.js'));
+  for (const allowPtrace of [false, true]) {
+    const path = prebuiltSeccompPath(allowPtrace);
+    rmSync(path, { force: true });
+    if (seccompSupported()) writeFileSync(path, buildSeccompProgram(process.arch, { allowPtrace }));
+  }
+}
+
+// The code cache comes from a real `sbx run -- /bin/true` (whatever it compiled is cached, so this
+// works even where the sandbox cannot start); a Node whose V8 differs ignores it.
+rmSync('dist/cli-main.cjs.cache', { force: true });
+const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
+spawnSync(process.execPath, ['dist/cli.cjs', 'run', '--work', cacheWork, '--', '/bin/true'], {
+  stdio: 'ignore', env: { ...process.env, SBX_BUILD_CODE_CACHE: resolve('dist/cli-main.cjs') }, timeout: 60_000,
+});
+rmSync(cacheWork, { recursive: true, force: true });
+
 
 // The viewer page (dist/viewer/): the page's script, and the engine in a module Web Worker.
 await build({

@@ -2,6 +2,7 @@
 // the same as an `sbx.error/1` object on stdout so that a machine reading stdout never gets nothing.
 import { SbxError } from '../contract/errors.js';
 import { exitFor } from '../contract/error-codes.js';
+import { writeOut, writeErr } from './closed-pipe.js';
 
 export const USAGE = 2;
 export const INTERNAL = 70;
@@ -27,11 +28,11 @@ export function fail(err: unknown, json: boolean): number {
     message = `internal error: ${e?.message ?? String(err)}; rerun with SBX_DEBUG=1 for the stack and report it`;
     exit = INTERNAL;
   }
-  process.stderr.write(`sbx: ${message}\n`);
-  if (exit === INTERNAL && process.env.SBX_DEBUG) process.stderr.write(`${e?.stack}\n`);
+  writeErr(`sbx: ${message}\n`);
+  if (exit === INTERNAL && process.env.SBX_DEBUG) writeErr(`${e?.stack}\n`);
   if (json) {
     const out: ErrorJson = { schema: 'sbx.error/1', code, message };
-    process.stdout.write(`${JSON.stringify(out)}\n`);
+    writeOut(`${JSON.stringify(out)}\n`);
   }
   return exit;
 }

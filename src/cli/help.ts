@@ -1,6 +1,8 @@
 // `--help`: citty's usage text, plain unless stdout is a terminal that wants colour (NO_COLOR, TERM=dumb
 // and pipes get no escape codes), with the command's own usage line when it has one (`-- CMD ARGS...`).
+import { isatty } from 'node:tty';
 import { renderUsage, type CommandDef } from 'citty';
+import { writeOut } from './closed-pipe.js';
 
 /** Extra fields sbx commands put in their meta: a usage line citty cannot derive from the args. */
 export interface HelpMeta { usage?: string }
@@ -8,8 +10,8 @@ export interface HelpMeta { usage?: string }
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-export function colourWanted(stream: NodeJS.WriteStream = process.stdout): boolean {
-  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+export function colourWanted(fd = 1): boolean {
+  return isatty(fd) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 }
 
 export async function helpText(cmd: CommandDef<any>, parent?: CommandDef<any>): Promise<string> {
@@ -25,5 +27,5 @@ export async function helpText(cmd: CommandDef<any>, parent?: CommandDef<any>): 
 }
 
 export async function showHelp(cmd: CommandDef<any>, parent?: CommandDef<any>): Promise<void> {
-  process.stdout.write(`${await helpText(cmd, parent)}\n`);
+  writeOut(`${await helpText(cmd, parent)}\n`);
 }

@@ -1,6 +1,7 @@
 // Ctrl-C (or SIGTERM, SIGHUP) during `sbx run`: stop the sandbox, still record the run, say so. A second
 // signal while that happens exits at once. The exit code is 128+N, as when a signal kills a process.
 import { exitForSignal } from '../contract/signals.js';
+import { writeErr } from './closed-pipe.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -18,7 +19,7 @@ export function onInterrupt(): Interrupt {
   const handler = (sig: NodeJS.Signals): void => {
     if (by !== null) process.exit(exitForSignal(sig));
     by = sig;
-    process.stderr.write(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
+    writeErr(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
     ac.abort(sig);
   };
   for (const s of SIGNALS) process.on(s, handler);

@@ -3,10 +3,13 @@
 import { defineCommand, runCommand, type CommandDef } from 'citty';
 import { SbxError } from '../contract/errors.js';
 import { checkFlags } from './check-flags.js';
-import { ignoreClosedPipes } from './closed-pipe.js';
+import { ignoreClosedPipes, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
 import { showHelp, type HelpMeta } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
+import { phase, takePhases } from '../host/phases.js';
+
+phase('bundle');
 
 const main = defineCommand({
   meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
@@ -25,7 +28,7 @@ const main = defineCommand({
 
 async function cli(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await showHelp(main); return argv.length === 0 ? USAGE : 0; }
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { process.stdout.write(`${pkg.version}\n`); return 0; }
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { writeOut(`${pkg.version}\n`); return 0; }
   try {
     // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
     const subs = main.subCommands as Record<string, () => Promise<CommandDef<any>>>;
@@ -56,4 +59,9 @@ function exitCodeOf(result: unknown): number {
 
 ignoreClosedPipes();
 // No top-level await: the bin is bundled as CommonJS (scripts/build-host.js), which has none.
-void cli(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+void cli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  phase('done');
+  const line = takePhases();
+  if (line) writeErr(line);
+});

@@ -1,9 +1,10 @@
 // Printing an envelope: the rendered verdict, or the JSON envelope for machines.
 import type { Engine, RunResult } from '../engine/engine.js';
+import { writeOut } from './closed-pipe.js';
 
 /** notes: lines for the footer of the rendered verdict (e.g. a limit that did not take effect). */
 export function print(engine: Engine, env: RunResult, json: boolean, notes: readonly string[] = []): void {
-  if (json) { process.stdout.write(`${JSON.stringify(env)}\n`); return; }
+  if (json) { writeOut(`${JSON.stringify(env)}\n`); return; }
   const text = engine.render(env);
-  process.stdout.write(notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text);
+  writeOut(notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text);
 }

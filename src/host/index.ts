@@ -9,3 +9,4 @@ export { toSarif } from './sarif.js';
 export type { RunOptions, RunReport } from './run.js';
 export { verdictReport } from './verdict.js';
 export type { VerdictRequest, VerdictReport } from './verdict.js';
+export { takePhases } from './phases.js';

@@ -14,6 +14,10 @@ import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
+import { phase } from './phases.js';
+
+/** How long a sandbox runs before the engine is warmed beside it (src/host/warm-engine.ts). */
+const WARM_AFTER_MS = 50;
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -39,7 +43,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
   }
-  const t0 = performance.now();
+  phase('run');
+  const t0 = process.hrtime.bigint(); // not performance.now(): the perf_hooks module costs a cold start milliseconds
   const work = resolve(opts.work ?? '.');
   let info;
   try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
@@ -49,10 +54,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   refuseSbxInside(work);
   // The engine compiles while the sandbox runs: nothing before the verdict needs it.
   const engineP = loadEngine();
-  engineP.then(warmEngine, () => undefined); // warmed while the sandbox runs; a failure surfaces below
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
+  phase('state-open');
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
+  phase('fingerprint');
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
@@ -63,11 +69,18 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
     roBind: [...(rest.roBind ?? []), ...gitControlFiles(work)],
   };
-  const res = await launch(launchOpts);
+  // The engine is warmed while the sandbox runs, once it has run WARM_AFTER_MS: a command over
+  // sooner would wait for the warm-up, which compiles more than its own verdict needs.
+  let over = false;
+  const warm = setTimeout(() => { if (!over) engineP.then(warmEngine, () => undefined); }, WARM_AFTER_MS);
+  const res = await launch(launchOpts).finally(() => { over = true; clearTimeout(warm); });
+  phase('launched');
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  phase('fingerprint-end');
   const engine = await engineP;
+  phase('engine');
   // A short run's whole output is still in the tail: the verdict reads it from there, not back from disk.
   const whole = !res.setupError && o.stdout_bytes + o.stderr_bytes === res.tail.length;
   // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
@@ -79,7 +92,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(performance.now() - t0) };
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6) };
   };
   try {
     const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);

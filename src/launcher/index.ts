@@ -1,9 +1,9 @@
-export { launch, launcherPath, TAIL_BYTES } from './launch.js';
+export { launch, launcherPath, prebuiltSeccompPath, TAIL_BYTES } from './launch.js';
 export { selftest, type Check } from './selftest.js';
 export { SbxError } from '../contract/errors.js';
 export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/error-codes.js';
 export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';
-export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
+export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, seccompSupported, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
 export { packageRoot } from './package-root.js';

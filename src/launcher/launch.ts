@@ -33,14 +33,30 @@ export function launcherPath(): string {
 
 const bpfFds = new Map<boolean, number>();
 
+/** build/seccomp-<arch>[-ptrace].bpf: the program as the build wrote it (scripts/build-host.js). */
+export function prebuiltSeccompPath(allowPtrace: boolean, arch: string = process.arch): string | null {
+  const root = packageRoot();
+  return root ? join(root, 'build', `seccomp-${arch}${allowPtrace ? '-ptrace' : ''}.bpf`) : null;
+}
+
 /**
- * A descriptor of an unlinked temp file holding the seccomp program, opened once per process and
- * handed to every launcher as fd 4 (it reads it with pread from offset 0). Cheaper than a pipe
- * per run, and the launcher never waits for us to write it. Null when no temp file can be made.
+ * A descriptor of the seccomp program, opened once per process and variant and handed to every
+ * launcher as fd 4 (it reads it with pread from offset 0): the file the build wrote beside the
+ * launcher (same trust as the launcher itself; a cold start then builds no program), else an
+ * unlinked temp file with the program built here. Cheaper than a pipe per run, and the launcher never
+ * waits for us to write it. Null when neither can be had.
  */
 function seccompFd(allowPtrace: boolean): number | null {
   const known = bpfFds.get(allowPtrace);
   if (known !== undefined) return known;
+  const pre = prebuiltSeccompPath(allowPtrace);
+  if (pre) {
+    try {
+      const fd = openSync(pre, constants.O_RDONLY | constants.O_NOFOLLOW);
+      bpfFds.set(allowPtrace, fd);
+      return fd;
+    } catch { /* not built: make one */ }
+  }
   const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
   try {
     writeFileSync(path, seccompProgram(allowPtrace), { mode: 0o600, flag: 'wx' });

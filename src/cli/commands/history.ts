@@ -4,6 +4,7 @@ import { SbxError } from '../../contract/errors.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { existsSync } from 'node:fs';
+import { writeOut, writeErr } from '../closed-pipe.js';
 
 export default defineCommand({
   meta: { name: 'history', description: 'Show the run history of a state directory, with streaks' },
@@ -15,12 +16,12 @@ export default defineCommand({
     if (!existsSync(args.state)) throw new SbxError('E_NO_STATE', `no state directory at ${args.state}: run \`sbx run\` or \`sbx verdict --state ${args.state}\` first, or pass --state DIR`);
     const state = new StateDir(args.state);
     const { entries, bad } = await state.history();
-    if (bad) process.stderr.write(`sbx: note: ${bad} unreadable history line(s) skipped\n`);
+    if (bad) writeErr(`sbx: note: ${bad} unreadable history line(s) skipped\n`);
     if (args.json) {
-      for (const e of entries) process.stdout.write(`${JSON.stringify(e)}\n`);
+      for (const e of entries) writeOut(`${JSON.stringify(e)}\n`);
       return;
     }
-    if (!entries.length) { process.stdout.write('no runs recorded yet\n'); return; }
+    if (!entries.length) { writeOut('no runs recorded yet\n'); return; }
     const lines: string[] = [];
     entries.forEach((e, i) => {
       const n = (k: number, one: string, many: string): string => `${k} ${k === 1 ? one : many}`;
@@ -29,6 +30,6 @@ export default defineCommand({
       if (e.cmd) lines.push(`     $ ${e.cmd}`);
     });
     for (const s of streaks(entries)) if (s.length >= 2) lines.push(`streak: ${streakText(s)} (runs ${s.from + 1}–${s.to + 1})`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    writeOut(`${lines.join('\n')}\n`);
   },
 });

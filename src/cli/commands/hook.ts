@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
+import { writeOut } from '../closed-pipe.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -48,10 +49,10 @@ export default defineCommand({
       }
       const { backup } = install(client, path, { node: process.execPath, cli });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
-      process.stdout.write(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);
+      writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);
     } else {
       const { backup, removed } = uninstall(path);
-      process.stdout.write(removed ? `sbx: ${removed} sbx hook(s) removed from ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n` : `sbx: no sbx hooks in ${path}\n`);
+      writeOut(removed ? `sbx: ${removed} sbx hook(s) removed from ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n` : `sbx: no sbx hooks in ${path}\n`);
     }
     return { exitCode: 0 };
   },

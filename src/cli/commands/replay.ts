@@ -3,6 +3,7 @@ import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { loadSession, replay } from '../../host/replay.js';
+import { writeOut } from '../closed-pipe.js';
 
 export default defineCommand({
   meta: { name: 'replay', description: 'Replay a recorded session offline: every verdict with its delta' },
@@ -17,8 +18,8 @@ export default defineCommand({
     let n = 0;
     for await (const env of replay(engine, session, process.cwd())) {
       n++;
-      if (args.json) process.stdout.write(`${JSON.stringify(env)}\n`);
-      else process.stdout.write(`── step ${n}: ${env.log}\n${engine.render(env)}\n`);
+      if (args.json) writeOut(`${JSON.stringify(env)}\n`);
+      else writeOut(`── step ${n}: ${env.log}\n${engine.render(env)}\n`);
     }
   },
 });

@@ -13,6 +13,8 @@ import { unappliedLimits } from '../unapplied.js';
 import { runNotes } from '../run-notes.js';
 import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
+import { phase } from '../../host/phases.js';
+import { writeErr } from '../closed-pipe.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
   name: 'run',
@@ -41,6 +43,7 @@ export default defineCommand({
     sarif: SARIF_ARG,
   },
   async run({ args, rawArgs }) {
+    phase('command');
     const dash = rawArgs.indexOf('--');
     const cmd = dash >= 0 ? rawArgs.slice(dash + 1) : [];
     if (cmd.length === 0) throw new SbxError('E_USAGE', 'no command given: put it after --, e.g. sbx run -- make test');
@@ -69,16 +72,18 @@ export default defineCommand({
       ...(memoryMb ? { memoryMb } : {}),
     });
     interrupt.done();
-    if (report.problem) process.stderr.write(`sbx: note: ${report.problem}\n`);
+    phase('recorded');
+    if (report.problem) writeErr(`sbx: note: ${report.problem}\n`);
     const notes = [
       ...unappliedLimits(report.env, { memoryMb }),
       ...runNotes(report.env, { cmd, ...profile }),
     ];
-    for (const n of notes) process.stderr.write(`sbx: note: ${n}\n`);
+    for (const n of notes) writeErr(`sbx: note: ${n}\n`);
     if (args.sarif) await writeSarif(args.sarif, report.env);
     print(await loadEngine(), report.env, Boolean(args.json), notes);
+    phase('printed');
     if (interrupt.by) {
-      process.stderr.write(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);
+      writeErr(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);
       return { exitCode: exitForSignal(interrupt.by) };
     }
     return { exitCode: mirrorExit(report.env, report.setupCode) };

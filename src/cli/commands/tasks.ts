@@ -2,6 +2,7 @@
 // solution passes, the obvious fix of a loop-inducing task fails — with one line per task.
 import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
+import { writeOut } from '../closed-pipe.js';
 
 export default defineCommand({
   meta: { name: 'tasks', description: 'Check the experiment tasks in the sandbox (sbx tasks validate)', usage: 'sbx tasks validate [--dir DIR] [--only ID,ID] [--json]' } as { name: string; description: string },
@@ -21,9 +22,9 @@ export default defineCommand({
       const r = await validateTask(t);
       if (!r.ok) bad++;
       const line = args.json ? JSON.stringify(r) : `${r.ok ? 'ok  ' : 'FAIL'} ${r.id.padEnd(20)} ${Object.entries(r.statuses).map(([k, s]) => `${k}=${s}`).join(' ')}  ${(r.ms / 1000).toFixed(1)} s${r.problems.length ? `\n     ${r.problems.join('\n     ')}` : ''}`;
-      process.stdout.write(`${line}\n`);
+      writeOut(`${line}\n`);
     }
-    if (!args.json) process.stdout.write(`${tasks.length - bad} of ${tasks.length} tasks valid\n`);
+    if (!args.json) writeOut(`${tasks.length - bad} of ${tasks.length} tasks valid\n`);
     return { exitCode: bad ? 1 : 0 };
   },
 });

@@ -7,6 +7,7 @@ import { verdictReport } from '../../host/verdict.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
+import { writeErr } from '../closed-pipe.js';
 
 export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
@@ -32,8 +33,8 @@ export default defineCommand({
       ...(args.work ? { work: args.work } : {}),
       ...(args.junit ? { junit: args.junit } : {}),
     });
-    if (problem) process.stderr.write(`sbx: note: ${problem}\n`);
-    if (env.verdict.raw_bytes === 0) process.stderr.write(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
+    if (problem) writeErr(`sbx: note: ${problem}\n`);
+    if (env.verdict.raw_bytes === 0) writeErr(`sbx: note: ${from} is empty; the verdict rests on the exit status alone\n`);
     if (args.sarif) await writeSarif(args.sarif, env);
     print(await loadEngine(), env, Boolean(args.json));
     return { exitCode: args['exit-status'] && env.verdict.status !== 'pass' ? 1 : 0 };

@@ -9,6 +9,7 @@ import { checkLogFile } from '../../host/log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { serveViewer } from '../view-server.js';
 import type { HelpMeta } from '../help.js';
+import { writeOut, writeErr } from '../closed-pipe.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
   name: 'view',
@@ -39,8 +40,8 @@ export default defineCommand({
     if (signal !== null) q.set('signal', signal);
     if (args['timed-out']) q.set('timed-out', '1');
     const url = `${server.url}${q.size ? `?${q}` : ''}`;
-    process.stdout.write(`${url}\n`);
-    process.stderr.write('sbx view: open the URL above in a browser; the log is read there and nothing leaves the page. Ctrl-C to stop.\n');
+    writeOut(`${url}\n`);
+    writeErr('sbx view: open the URL above in a browser; the log is read there and nothing leaves the page. Ctrl-C to stop.\n');
     // Stopping the server is what the user asked for: exit 0 on any of these.
     await new Promise<void>((ok) => { for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => ok()); });
     await server.close();

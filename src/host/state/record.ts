@@ -11,6 +11,7 @@ import { verdictOfFile } from '../log-source.js';
 import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';
 import { deltaAgainst } from './delta-rule.js';
+import { phase } from '../phases.js';
 
 export interface Recorded { env: RunResult; problem: string | null }
 
@@ -30,17 +31,23 @@ export interface RunRecord {
 export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord, opts: VerdictOptions,
   complete?: (env: RunResult) => void): Promise<Recorded> {
   const env = run.bytes ? engine.verdict(run.bytes, { ...opts, log: run.logPath }) : await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
+  phase('verdict');
   complete?.(env);
   const key = verdictKey(env.verdict);
   const logBytes = run.bytes ? run.bytes.length : state.logSize(run.logPath);
   return state.withLock(async () => {
+    phase('locked');
     const latest = await state.readPrevious();
     const prev = run.cmd === null ? latest : await state.readPrevious(run.cmd);
     const edits = editsSoFar(latest.state, run.tree);
+    phase('read-previous');
     const counters = await state.counters(key, run.cmd, prev.verdict ? prev.state : null, latest.verdict ? latest.state : null, logBytes);
+    phase('counters');
     env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 }, env.verdict, edits);
     const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd, ...counters };
+    phase('delta');
     await state.record(env, self);
+    phase('written');
     const problems = [latest.problem, prev === latest ? null : prev.problem].filter(Boolean);
     return { env, problem: problems.length ? problems.join('; ') : null };
   });
