@@ -15,6 +15,7 @@ import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 import { phase } from '../../host/phases.js';
 import { writeErr } from '../closed-pipe.js';
+import { writeOutFile } from '../out-file.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
   name: 'run',
@@ -29,6 +30,7 @@ export default defineCommand({
     timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    envelope: { type: 'string', description: 'also write the sbx.run-result/1 envelope as JSON to this file, and print the verdict as usual (for a caller that wants both)' },
     net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
     'inherit-env': { type: 'boolean', description: 'pass your environment through instead of the fixed one' },
     'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
@@ -80,6 +82,7 @@ export default defineCommand({
     ];
     for (const n of notes) writeErr(`sbx: note: ${n}\n`);
     if (args.sarif) await writeSarif(args.sarif, report.env);
+    if (args.envelope) await writeOutFile('envelope', 'envelope file', args.envelope, `${JSON.stringify(report.env)}\n`);
     print(await loadEngine(), report.env, Boolean(args.json), notes);
     phase('printed');
     if (interrupt.by) {

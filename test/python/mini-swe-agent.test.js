@@ -1,0 +1,131 @@
+// sbx's mini-SWE-agent environment (src/integrations/mini-swe-agent/sbx_environment.py), driven by
+// msa_driver.py the way mini-SWE-agent 2.x's DefaultAgent drives an environment, on the ASan and pytest
+// projects of test/integrations/projects. mini-SWE-agent itself is not installed: it is on PyPI only, which
+// CI cannot reach (docs/integrations.md says so). What the asserts check is what its model would read.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../fixtures/lib/cases.js';
+
+const moduleDir = join(ROOT, 'src/integrations/mini-swe-agent');
+const sbxCommand = [process.execPath, join(ROOT, 'dist/cli.js')];
+const scratch = mkdtempSync(join(tmpdir(), 'sbx-msa-'));
+const act = (cmd) => `THOUGHT: next step.\n\n\`\`\`mswea_bash_command\n${cmd}\n\`\`\``;
+
+function drive(project, replies, { timeouts = [], env = {} } = {}) {
+  const work = join(scratch, `${project}-${Math.random().toString(36).slice(2)}`);
+  cpSync(join(ROOT, 'test/integrations/projects', project), work, { recursive: true });
+  const input = { module_dir: moduleDir, env: { sbx_command: sbxCommand, cwd: work, ...env }, outputs: replies, timeouts };
+  const started = Date.now();
+  const r = spawnSync('python3', [join(ROOT, 'test/python/msa_driver.py')], { input: JSON.stringify(input), maxBuffer: 64 << 20 });
+  assert.is(r.status, 0, `msa_driver.py exited ${r.status}: ${r.stderr}`);
+  return { work, ms: Date.now() - started, ...JSON.parse(r.stdout.toString()) };
+}
+
+const asan = drive('asan', [
+  act('make -s run'),
+  act('id -un && hostname'),
+  act('sleep 30'),
+  act('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && head -n 2 main.c'),
+], { timeouts: [null, null, 2, null] });
+
+test('ASan crash: the model gets the verdict with the first user frame and the log path, not the 30 KB', () => {
+  const [crash] = asan.outputs;
+  assert.is(crash.returncode, 2, 'make run exits 2 when ./prog crashes: the command\'s own code');
+  assert.is(crash.exception_info, '');
+  assert.match(crash.output, /^sbx: crash · exit 2/);
+  assert.match(crash.output, /crash: asan heap-use-after-free/);
+  assert.match(crash.output, /\n {2}at lookup main\.c:24\n/);
+  const log = /\nlog: (\/work\/\.sbx\/logs\/\S+\.log)\n/.exec(crash.output);
+  assert.ok(log, `no in-sandbox log path in:\n${crash.output}`);
+  const raw = readFileSync(join(asan.work, log[1].slice('/work/'.length)), 'utf8');
+  assert.ok(raw.length > 30000, `the raw log is ${raw.length} bytes`);
+  assert.match(raw, /progress: step 0100 of 0330/);
+  assert.not.match(crash.output, /step 0100 of 0330/, 'raw progress lines reached the model');
+  assert.ok(crash.output.length < 4000, `${crash.output.length} characters`);
+  const obs = asan.messages.find((m) => m.role === 'user' && m.content.includes('<returncode>2</returncode>'));
+  assert.ok(obs && obs.content.includes('at lookup main.c:24'), 'the observation message holds the verdict');
+});
+
+test('the command ran in sbx: its user and host name are the sandbox\'s', () => {
+  const who = asan.outputs[1];
+  assert.is(who.returncode, 0);
+  assert.is(who.output, 'sbx\nsbx\n', 'a short passing output is passed as is');
+  assert.is.not(hostname(), 'sbx', 'this machine is itself called sbx: the marker proves nothing');
+  assert.is(who.extra.sbx.status, 'pass');
+});
+
+test('timeout: what LocalEnvironment returns (returncode -1, TimeoutExpired), with the timeout verdict as output', () => {
+  const t = asan.outputs[2];
+  assert.is(t.returncode, -1);
+  assert.is(t.exception_info, "An error occurred while executing the command: Command 'sleep 30' timed out after 2 seconds");
+  assert.is(t.extra.exception_type, 'TimeoutExpired');
+  assert.match(t.output, /^sbx: timeout · timed out/);
+  assert.match(t.output, /\nlog: \/work\/\.sbx\/logs\//);
+  assert.ok(asan.ms < 25000, `the session took ${asan.ms} ms: sleep 30 was not cut at 2 s`);
+});
+
+test('submit: the raw output, not a verdict, and Submitted ends the loop with the submission', () => {
+  const exit = asan.messages.at(-1);
+  assert.is(exit.role, 'exit');
+  const head = readFileSync(join(ROOT, 'test/integrations/projects/asan/main.c'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n';
+  assert.is(exit.content, head);
+  assert.equal(exit.extra, { exit_status: 'Submitted', submission: head });
+  assert.is(asan.outputs.length, 3, 'the submit command returned no output: it raised');
+});
+
+test('serialize(): the environment type and config, as mini-SWE-agent saves them in a trajectory', () => {
+  const c = asan.serialized.info.config;
+  assert.is(c.environment_type, 'sbx_environment.SbxEnvironment');
+  assert.is(c.environment.timeout, 30);
+  assert.is(c.environment.shell, 'bash');
+});
+
+test('pytest: the failing test by name and the log path; the passing noise is not there', () => {
+  const s = drive('pytest', [act('python3 -m pytest -q -s'), act('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')]);
+  const [run] = s.outputs;
+  assert.is(run.returncode, 1, 'pytest exits 1 when a test fails');
+  assert.match(run.output, /test_mean_of_three/);
+  assert.match(run.output, /\nlog: \/work\/\.sbx\/logs\/\S+\.log/);
+  const raw = readFileSync(run.extra.sbx.log, 'utf8');
+  assert.match(raw, /clamp check 150/);
+  assert.not.match(run.output, /clamp check 150/);
+  assert.is(s.messages.at(-1).role, 'exit');
+  assert.is(s.messages.at(-1).content, '');
+});
+
+test('bad settings: a missing sbx is one line, no traceback; an unknown key is ignored with one line', () => {
+  const code = (env) => `import sys; sys.path.insert(0, ${JSON.stringify(moduleDir)})
+from sbx_environment import SbxEnvironment
+try:
+    print(SbxEnvironment(**${JSON.stringify(env)}).config.timeout)
+except ValueError as e:
+    print(e)`;
+  let r = spawnSync('python3', ['-c', code({ sbx_command: 'no-such-sbx-binary' })]);
+  assert.is(r.status, 0, r.stderr.toString());
+  assert.is(r.stdout.toString().trim().split('\n').length, 1, r.stdout.toString());
+  assert.match(r.stdout.toString(), /'no-such-sbx-binary' \(sbx_command\) was not found on PATH/);
+  r = spawnSync('python3', ['-c', code({ sbx_command: sbxCommand, timout: 3 })]);
+  assert.is(r.status, 0, r.stderr.toString());
+  assert.is(r.stdout.toString(), '30\n');
+  assert.match(r.stderr.toString(), /^sbx environment: ignoring unknown setting timout \(known: [^\n]*\)\n$/);
+});
+
+test('sbx refuses (a work dir that does not exist): returncode -1 and sbx\'s one line, nothing run', () => {
+  const code = `import sys, json; sys.path.insert(0, ${JSON.stringify(moduleDir)})
+from sbx_environment import SbxEnvironment
+print(json.dumps(SbxEnvironment(sbx_command=${JSON.stringify(sbxCommand)}).execute({"command": "true"}, cwd="/no/such/dir")))`;
+  const r = spawnSync('python3', ['-c', code]);
+  assert.is(r.status, 0, r.stderr.toString());
+  const out = JSON.parse(r.stdout.toString());
+  assert.is(out.returncode, -1);
+  assert.match(out.exception_info, /sbx refused to run the command \(exit 2\): sbx: /);
+  assert.is(out.output.split('\n').length, 1, out.output);
+  assert.not.match(out.output, /Traceback|at .*\.js:\d+/);
+});
+
+test.after(() => rmSync(scratch, { recursive: true, force: true }));
+test.run();
