@@ -34,6 +34,7 @@ export function parseRules(text: string, file: string): { rules: PrefixRule[]; n
     r.skipBlank();
     if (r.done()) break;
     const line = r.line();
+    const start = r.pos();
     try {
       const call = r.call();
       if (call.name !== 'prefix_rule') continue;
@@ -43,7 +44,7 @@ export function parseRules(text: string, file: string): { rules: PrefixRule[]; n
     } catch (err) {
       if (!(err instanceof Unreadable)) throw err;
       notes.push(`${file}:${line}: cannot read this statement (${err.message}); skipped up to the next call`);
-      r.resync();
+      r.resync(start);
     }
   }
   return { rules, notes };
@@ -79,6 +80,7 @@ class Reader {
   constructor(private readonly s: string) {}
 
   done(): boolean { return this.i >= this.s.length; }
+  pos(): number { return this.i; }
   line(): number { let n = 1; for (let j = 0; j < this.i; j++) if (this.s[j] === '\n') n++; return n; }
 
   /** Spaces, newlines and comments. */
@@ -91,9 +93,9 @@ class Reader {
     }
   }
 
-  /** After an unreadable statement: the next line that starts a call, or the end. */
-  resync(): void {
-    CALL_START.lastIndex = this.i;
+  /** After an unreadable statement that began at start: the next line that starts a call, or the end. */
+  resync(start: number): void {
+    CALL_START.lastIndex = start;
     const m = CALL_START.exec(this.s);
     this.i = m ? m.index + 1 : this.s.length;
   }
