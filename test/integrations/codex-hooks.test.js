@@ -16,7 +16,7 @@ const test = suite('codex hooks');
 if (client.skip) {
   console.log(`SKIPPED codex hooks: ${client.skip}`);
 } else {
-  let s; let session; let results = [];
+  let s; let session; let results = []; let ruled;
   const big = (exit) => `git --version >/dev/null; python3 -c "import sys
 for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
 sys.exit(${exit})"`;
@@ -46,6 +46,25 @@ sys.exit(${exit})"`;
     results = toolOutputs(last);
     if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, 'codex-session.json'), JSON.stringify(last, null, 1));
     await m.close();
+
+    // Session B: the user's own rules forbid make and prompt for cc. The pre-hook leaves those lines as
+    // they are, so Codex's exec policy applies (a rewrite would no longer match the rules, and Codex
+    // judges the rewritten command).
+    mkdirSync(join(codexHome, 'rules'), { recursive: true });
+    writeFileSync(join(codexHome, 'rules', 'default.rules'), [
+      'prefix_rule(pattern = ["make"], decision = "forbidden", justification = "no make in this test")',
+      'prefix_rule(pattern = ["cc"], decision = "prompt")', '',
+    ].join('\n'));
+    const b = await startScriptedResponses([
+      { tool: 'exec_command', input: { cmd: 'cd asan && make -s run' } },
+      { tool: 'exec_command', input: { cmd: 'cd asan && cc -o prog main.c' } },
+      { tool: 'exec_command', input: { cmd: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
+      { text: 'Done.' },
+    ]);
+    const sb = await runCodex(client.bin, { cwd: s.proj, codexHome, url: b.url });
+    ruled = { session: sb, results: toolOutputs(b.mainRequests().at(-1)?.body) };
+    rmSync(join(codexHome, 'rules'), { recursive: true, force: true });
+    await b.close();
   });
 
   test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
@@ -83,6 +102,18 @@ sys.exit(${exit})"`;
     assert.match(r, /\| host line 399 x+\n/);
     assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\nnote: Codex gives hooks no exit code, so this verdict reads the output alone\n$/);
     assert.ok(r.length < 2500, `${r.length} bytes`);
+  });
+
+  test('the user\'s forbidden and prompt rules still hold: Codex refuses those lines, and they never reach sbx', () => {
+    assert.is(ruled.session.status, 0, ruled.session.stderr.slice(0, 500));
+    const [forbidden, prompt, other] = ruled.results.map((r) => r.content);
+    assert.match(forbidden, /`\/bin\/bash -lc 'cd asan && make -s run'` rejected: no make in this test/);
+    assert.not.match(forbidden, /sbx/);
+    // codex exec never asks (approvals "never"): a prompt rule refuses.
+    assert.match(prompt, /Rejected\(.*approval required by policy/);
+    assert.not.match(prompt, /sbx/);
+    assert.match(other, /sbx: pass · exit 0/, 'a line no rule names is still sandboxed');
+    assert.match(other, /\| host=sbx\n/);
   });
 }
 

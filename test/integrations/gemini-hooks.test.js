@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionResponses, startScriptedGemini } from './_scripted-gemini.js';
 import { cli, ensureGemini, geminiSettings, runGemini, scratchProject } from './_client.js';
@@ -16,7 +16,7 @@ const test = suite('gemini-cli hooks');
 if (client.skip) {
   console.log(`SKIPPED gemini-cli hooks: ${client.skip}`);
 } else {
-  let s; let session; let results = [];
+  let s; let session; let results = []; let ruled;
   const big = (exit) => `git --version >/dev/null; python3 -c "import sys
 for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
 sys.exit(${exit})"`;
@@ -44,6 +44,26 @@ sys.exit(${exit})"`;
     results = functionResponses(last).map((f) => f.response);
     if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, 'gemini-session.json'), JSON.stringify(last, null, 1));
     await m.close();
+
+    // Session B: the user's policy denies make and asks about cc. The pre-hook leaves those calls as
+    // they are, so Gemini CLI's policy engine applies (it runs after BeforeTool, on the arguments the
+    // hook returned: a rewrite would no longer match the rules).
+    const policies = join(s.home, '.gemini', 'policies');
+    mkdirSync(policies, { recursive: true });
+    writeFileSync(join(policies, 'mine.toml'), [
+      '[[rule]]', 'toolName = "run_shell_command"', 'commandPrefix = "make"', 'decision = "deny"', 'priority = 100', 'denyMessage = "no make in this test"', '',
+      '[[rule]]', 'toolName = "run_shell_command"', 'commandPrefix = "cc"', 'decision = "ask_user"', 'priority = 100', '',
+    ].join('\n'));
+    const b = await startScriptedGemini([
+      { tool: 'run_shell_command', input: { command: 'make -s run', description: 'Build and run', dir_path: 'asan' } },
+      { tool: 'run_shell_command', input: { command: 'cd asan && cc -o prog main.c' } },
+      { tool: 'run_shell_command', input: { command: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
+      { text: 'Done.' },
+    ]);
+    const sb = await runGemini(client.bin, { cwd: s.proj, home: s.home, url: b.url });
+    ruled = { session: sb, results: functionResponses(b.mainRequests().at(-1)?.body).map((f) => f.response) };
+    rmSync(policies, { recursive: true, force: true });
+    await b.close();
   });
 
   test.after(() => { if (s && !process.env.SBX_INTEG_KEEP) rmSync(s.base, { recursive: true, force: true }); });
@@ -79,6 +99,16 @@ sys.exit(${exit})"`;
     assert.match(r, /^sbx: runtime-error · exit 3 · 400 lines\n/);
     assert.not.match(r, /host line 000/);
     assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\n?$/);
+  });
+
+  test('the user\'s deny and ask_user rules still hold: Gemini CLI refuses those calls, and they never reach sbx', () => {
+    assert.is(ruled.session.status, 0, ruled.session.stderr.slice(-800));
+    const [denied, asked, other] = ruled.results;
+    assert.equal(denied, { error: 'Tool execution denied by policy. no make in this test' });
+    // gemini -p cannot ask: an ask_user rule refuses.
+    assert.match(asked.error, /requires user confirmation, which is not supported in non-interactive mode/);
+    assert.match(other.output, /sbx: pass · exit 0/, 'a call no rule names is still sandboxed');
+    assert.match(other.output, /\| host=sbx\n/);
   });
 }
 

@@ -1,17 +1,18 @@
-// Claude Code's own Bash permission rules, honoured before a rewrite. The pre-hook answers "allow" for
-// what it rewrites, and Claude's rules would no longer see the original command; so a command that a
-// `deny` or `ask` rule names is not rewritten at all, and Claude applies that rule to it as usual.
+// Claude Code's own Bash permission rules, honoured before a rewrite (hook/permissions.ts says why).
 // Rules are read from the settings files Claude reads (managed, user, project, project-local), in the
 // forms Claude documents for Bash: `Bash` (every command), `Bash(npm run test:*)` (a prefix), and
-// `Bash(git push *)` / `Bash(make)` (a pattern where * matches anything).
-import { readFileSync } from 'node:fs';
+// `Bash(git push *)` / `Bash(make)` (a pattern where * matches anything), each matched against the whole
+// line and each of its simple commands.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { splitCommands } from '../hook/rules.js';
+import { escapeRegExp, readJsonFile, refusal, type Notes, type Refusal } from '../hook/permissions.js';
 
 const Settings = v.looseObject({
   permissions: v.optional(v.looseObject({ deny: v.optional(v.array(v.string())), ask: v.optional(v.array(v.string())) })),
 });
+
+/** A Bash deny/ask rule and the settings file it came from. */
+export interface ClaudeRule { rule: string; decision: 'deny' | 'ask'; source: string }
 
 export function settingsFiles(projectDir: string, home: string): string[] {
   return [
@@ -22,31 +23,32 @@ export function settingsFiles(projectDir: string, home: string): string[] {
   ];
 }
 
-/** The Bash deny/ask rules of those files (a missing or unreadable file has none). */
-export function bashRules(files: string[]): string[] {
-  const out: string[] = [];
-  for (const f of files) {
-    let json: unknown;
-    try { json = JSON.parse(readFileSync(f, 'utf8')); } catch { continue; }
+/** The Bash deny/ask rules of those files (a missing file has none; an unreadable one, a note). */
+export function bashRules(files: string[], notes: Notes = []): ClaudeRule[] {
+  const out: ClaudeRule[] = [];
+  for (const source of files) {
+    const json = readJsonFile(source, notes);
+    if (json === null) continue;
     const r = v.safeParse(Settings, json);
-    if (!r.success) continue;
-    for (const rule of [...(r.output.permissions?.deny ?? []), ...(r.output.permissions?.ask ?? [])]) {
-      if (rule === 'Bash' || rule.startsWith('Bash(')) out.push(rule);
+    if (!r.success) { notes.push(`${source}: permissions is not {deny: [...], ask: [...]}; its rules are not honoured`); continue; }
+    for (const decision of ['deny', 'ask'] as const) {
+      for (const rule of r.output.permissions?.[decision] ?? []) if (rule === 'Bash' || rule.startsWith('Bash(')) out.push({ rule, decision, source });
     }
   }
   return out;
 }
 
 /** The first rule that names the line or one of its commands, or null. */
-export function matchingRule(line: string, rules: string[]): string | null {
-  const commands = [line.trim(), ...splitCommands(line).map((w) => w.join(' '))];
-  for (const rule of rules) {
-    if (rule === 'Bash' || rule === 'Bash()' || rule === 'Bash(*)') return rule;
-    const body = rule.slice(5, -1);
-    const re = body.endsWith(':*') ? new RegExp(`^${escape(body.slice(0, -2))}(\\s|$)`) : new RegExp(`^${body.split('*').map(escape).join('.*')}$`);
-    if (commands.some((c) => re.test(c))) return rule;
-  }
-  return null;
+export function claudeRefusal(line: string, rules: ClaudeRule[]): Refusal | null {
+  const compiled = rules.map((r) => ({ r, re: ruleRegExp(r.rule) }));
+  return refusal(line, null, (part) => {
+    const hit = compiled.find((c) => c.re.test(part.text));
+    return hit ? { decision: hit.r.decision, rule: hit.r.rule, source: hit.r.source } : null;
+  });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function ruleRegExp(rule: string): RegExp {
+  if (rule === 'Bash' || rule === 'Bash()' || rule === 'Bash(*)') return /^/;
+  const body = rule.slice(5, -1);
+  return body.endsWith(':*') ? new RegExp(`^${escapeRegExp(body.slice(0, -2))}(\\s|$)`) : new RegExp(`^${body.split('*').map(escapeRegExp).join('.*')}$`);
+}

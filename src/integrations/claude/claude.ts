@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
 import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
-import { matchingRule } from './claude-permissions.js';
+import { claudeRefusal, type ClaudeRule } from './claude-permissions.js';
 
 const BashInput = v.looseObject({
   command: v.string(),
@@ -69,12 +69,12 @@ export interface PreAnswer {
  * (description, timeout, ...) with only `command` changed, and allows the call: the permission rules were
  * written for the original command and no longer match the rewrite, the sandbox is what contains it.
  */
-export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir: string | undefined, rules: string[] = []): PreAnswer | null {
+export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir: string | undefined, rules: ClaudeRule[] = []): PreAnswer | null {
   if (p.tool_name !== 'Bash') return null;
   const input = v.safeParse(BashInput, p.tool_input);
   if (!input.success || input.output.run_in_background) return null;
   // A command the user's deny/ask rules name stays as it is, for Claude to deny or ask about.
-  if (matchingRule(input.output.command, rules)) return null;
+  if (claudeRefusal(input.output.command, rules)) return null;
   // Claude kills the command at its own timeout (2 min unless the call says otherwise): stop a little
   // earlier, so the model gets a timeout verdict instead of nothing.
   const seconds = Math.max(1, Math.floor((input.output.timeout ?? 120_000) / 1000) - 2);

@@ -7,6 +7,8 @@ import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
 import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
+import { codexRefusal } from './codex-rules.js';
+import type { PrefixRule } from './starlark.js';
 
 const Base = {
   tool_name: v.string(),
@@ -34,10 +36,15 @@ export function parseCodexPost(json: unknown): CodexPost | string {
 /** Codex has no per-call timeout in the hook payload: sbx's own limit applies (10 minutes). */
 const TIMEOUT = 600;
 
-export function codexPre(p: CodexPre, cfg: HookConfig, self: Self) {
+/**
+ * PreToolUse: a build/test/run command becomes `sbx run … -- bash -c '<original>'`, allowed; unless one
+ * of the user's rules (codex-rules.ts) forbids or prompts for the original or would for the rewrite,
+ * in which case there is no answer and Codex applies its rule to the command as written.
+ */
+export function codexPre(p: CodexPre, cfg: HookConfig, self: Self, rules: PrefixRule[] = []) {
   if (p.tool_name !== 'Bash') return null;
   const s = sandboxed(p.tool_input.command, p.cwd, undefined, cfg, self, TIMEOUT);
-  if (!s) return null;
+  if (!s || codexRefusal(p.tool_input.command, s.command, rules)) return null;
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: s.reason, updatedInput: { command: s.command } } };
 }
 

@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
 import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
+import { geminiRefusal, type GeminiRule } from './gemini-policy.js';
 
 const SHELL = 'run_shell_command';
 const Input = v.looseObject({ command: v.string(), dir_path: v.optional(v.string()) });
@@ -35,14 +36,19 @@ export function parseGeminiPost(json: unknown): GeminiPost | string {
 /** Gemini CLI's shell tool has no per-call timeout in its arguments: sbx's own limit applies. */
 const TIMEOUT = 600;
 
-export function geminiPre(p: GeminiPre, cfg: HookConfig, self: Self) {
+/**
+ * BeforeTool: a build/test/run command becomes `sbx run … -- bash -c '<original>'`; unless the user's
+ * policy (gemini-policy.ts) denies or asks about the original or would about the rewrite, in which
+ * case there is no answer and Gemini CLI's policy judges the command as written.
+ */
+export function geminiPre(p: GeminiPre, cfg: HookConfig, self: Self, rules: GeminiRule[] = []) {
   if (p.tool_name !== SHELL) return null;
   const input = v.safeParse(Input, p.tool_input);
   if (!input.success) return null;
   // The tool runs the command in dir_path (relative to the project) when the model gives one.
   const cwd = input.output.dir_path ? resolve(p.cwd, input.output.dir_path) : p.cwd;
   const s = sandboxed(input.output.command, cwd, p.cwd, cfg, self, TIMEOUT);
-  if (!s) return null;
+  if (!s || geminiRefusal(p.tool_input, s.command, rules)) return null;
   return { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { ...p.tool_input, command: s.command } } };
 }
 

@@ -9,6 +9,7 @@ import { loadHookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
 import type { Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
+import type { Notes } from './permissions.js';
 
 const MAX_STDIN = 64 << 20;
 
@@ -26,7 +27,9 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
     if (name === 'claude-pre') {
       const p = parsePre(json);
       if (typeof p === 'string') return note(p);
-      const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()));
+      const notes: Notes = [];
+      const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
+      noteAll(notes);
       const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir, rules);
       if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
       return;
@@ -46,7 +49,11 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   if (name === 'codex-pre') {
     const p = parseCodexPre(json);
     if (typeof p === 'string') return note(p);
-    const answer = codexPre(p, loadHookConfig(p.cwd), self);
+    const { loadCodexRules } = await import('../codex/codex-rules.js');
+    const notes: Notes = [];
+    const rules = loadCodexRules({ codexHome: process.env.CODEX_HOME || join(homedir(), '.codex'), cwd: p.cwd }, notes);
+    noteAll(notes);
+    const answer = codexPre(p, loadHookConfig(p.cwd), self, rules);
     if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
     return;
   }
@@ -63,7 +70,11 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
   if (name === 'gemini-pre') {
     const p = parseGeminiPre(json);
     if (typeof p === 'string') return note(p);
-    const answer = geminiPre(p, loadHookConfig(p.cwd), self);
+    const { geminiPlaces, loadGeminiPolicy } = await import('../gemini/gemini-policy.js');
+    const notes: Notes = [];
+    const rules = loadGeminiPolicy(geminiPlaces(p.cwd), notes);
+    noteAll(notes);
+    const answer = geminiPre(p, loadHookConfig(p.cwd), self, rules);
     if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
     return;
   }
@@ -106,4 +117,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; wh
 
 function note(why: string): void {
   process.stderr.write(`sbx hook: ${why}; the tool call goes on unchanged\n`);
+}
+
+/** What could not be read of the user's permission rules (the readable ones are still honoured). */
+function noteAll(notes: Notes): void {
+  for (const n of notes) process.stderr.write(`sbx hook: ${n}\n`);
 }
