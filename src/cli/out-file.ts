@@ -1,10 +1,10 @@
 // Files a command writes beside what it prints (`--sarif FILE`, `--envelope FILE`): one error for a path
 // that cannot be written, naming the flag to fix.
-import { writeFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs'; // fs.promises loads on first use: a run that needs none of it never pays for node:fs/promises
 import { SbxError } from '../contract/errors.js';
 
 export async function writeOutFile(flag: string, what: string, path: string, text: string): Promise<void> {
-  await writeFile(path, text).catch((err: NodeJS.ErrnoException) => {
+  await fsp.writeFile(path, text).catch((err: NodeJS.ErrnoException) => {
     throw new SbxError(`E_${err.code ?? 'IO'}`, `cannot write the ${what} ${path}: ${err.message}; give a writable path to --${flag}`);
   });
 }

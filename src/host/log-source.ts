@@ -1,6 +1,6 @@
 // Reads a recorded log (a file or stdin) into an engine stream in bounded chunks, so a 1 GB log never
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
-import { open, stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs'; // fs.promises loads on first use: a run that needs none of it never pays for node:fs/promises
 import { SbxError } from '../contract/errors.js';
 import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
 
@@ -8,13 +8,13 @@ const CHUNK = 1 << 20;
 
 /** Fails with a one-line SbxError unless path is a readable log file (not missing, not a directory). */
 export async function checkLogFile(path: string): Promise<void> {
-  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
+  const info = await fsp.stat(path).catch((err: unknown) => { throw fsError(err, path); });
   if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
 }
 
 export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
   await checkLogFile(path);
-  const fh = await open(path, 'r').catch((err: unknown) => { throw fsError(err, path); });
+  const fh = await fsp.open(path, 'r').catch((err: unknown) => { throw fsError(err, path); });
   try {
     const s = engine.stream(opts);
     const buf = new Uint8Array(CHUNK);

@@ -1,8 +1,7 @@
 // `verdict()`: a recorded log (a file, or a byte stream such as stdin) into the run-result envelope;
 // with a state directory, the log is kept there first and the delta to the previous run added; with a
 // JUnit XML report, its tests merged in. The library behind `sbx verdict`, usable without the CLI.
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, promises as fsp } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { SbxError } from '../contract/errors.js';
 import type { RunResult, VerdictOptions } from '../engine/engine.js';
@@ -55,7 +54,7 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
   }
   if (req.junit) {
     const junit = req.junit;
-    const xml = await readFile(junit).catch((err: unknown) => { throw fsError(err, junit); });
+    const xml = await fsp.readFile(junit).catch((err: unknown) => { throw fsError(err, junit); });
     if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
     try {
       env = engine.mergeJunit(env, xml);

@@ -3,8 +3,7 @@
 // exists, like O_EXCL, and never follows anything): one directory entry, no inode to allocate and
 // no data to write, so taking it costs a fraction of creating a file. A lock whose holder is gone,
 // or that is older than STALE_MS, is broken. A regular lock file from an older sbx is read as well.
-import { readFile, readlink, rm, lstat } from 'node:fs/promises';
-import { rmSync, symlinkSync } from 'node:fs';
+import { rmSync, symlinkSync, promises as fsp } from 'node:fs';
 import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;
@@ -22,7 +21,7 @@ export async function lock(path: string): Promise<Unlock> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    if (await isStale(path)) { await rm(path, { force: true }); continue; }
+    if (await isStale(path)) { await fsp.rm(path, { force: true }); continue; }
     if (Date.now() - start > WAIT_MS) {
       throw new SbxError('E_LOCKED', `the state directory is locked by another sbx (${path}) for over ${WAIT_MS / 1000} s; if no sbx is running, delete that file`);
     }
@@ -33,8 +32,8 @@ export async function lock(path: string): Promise<Unlock> {
 
 async function isStale(path: string): Promise<boolean> {
   try {
-    const info = await lstat(path);
-    const text = info.isSymbolicLink() ? await readlink(path) : await readFile(path, 'utf8');
+    const info = await fsp.lstat(path);
+    const text = info.isSymbolicLink() ? await fsp.readlink(path) : await fsp.readFile(path, 'utf8');
     if (Date.now() - info.mtimeMs > STALE_MS) return true;
     const pid = Number(text.trim());
     if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;

@@ -11,8 +11,7 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync, promises as fsp } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
@@ -183,13 +182,13 @@ export class StateDir {
 
   private async setAside(path: string, why: string): Promise<Previous> {
     const aside = `${path}.corrupt-${randomId(6)}`;
-    await rename(path, aside).catch(() => undefined);
+    await fsp.rename(path, aside).catch(() => undefined);
     return { verdict: null, state: null, problem: `${path} was ${why}; set aside as ${aside}, so this run has no previous verdict` };
   }
 
   async history(): Promise<{ entries: HistoryEntry[]; bad: number }> {
     try {
-      const fh = await open(join(this.dir, 'history.jsonl'), constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fh = await fsp.open(join(this.dir, 'history.jsonl'), constants.O_RDONLY | constants.O_NOFOLLOW);
       try { return parseHistory(await fh.readFile('utf8')); } finally { await fh.close(); }
     } catch { return { entries: [], bad: 0 }; }
   }
@@ -252,16 +251,16 @@ export class StateDir {
   /** Deletes the oldest logs beyond KEEP_LOGS / KEEP_BYTES; never the newest (keep). */
   async prune(keep: string): Promise<number> {
     let names: string[];
-    try { names = (await readdir(this.logs)).filter((n) => n.endsWith('.log')); } catch { return 0; }
+    try { names = (await fsp.readdir(this.logs)).filter((n) => n.endsWith('.log')); } catch { return 0; }
     // Oldest first: ids start with a fixed-width base-36 time stamp, so name order is time order.
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const sizes = await Promise.all(names.map((n) => stat(join(this.logs, n)).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(names.map((n) => fsp.stat(join(this.logs, n)).then((s) => s.size, () => 0)));
     let total = sizes.reduce((a, b) => a + b, 0);
     let count = names.length;
     let removed = 0;
     for (let i = 0; i < names.length && (count > KEEP_LOGS || total > KEEP_BYTES); i++) {
       if (names[i] === `${keep}.log`) continue;
-      await rm(join(this.logs, names[i]!), { force: true });
+      await fsp.rm(join(this.logs, names[i]!), { force: true });
       total -= sizes[i]!; count--; removed++;
     }
     return removed;
