@@ -7,10 +7,13 @@
 //      Gemini's functionResponse.response as JSON);
 //   2. median wall time of one hook call (node dist/cli.js hook ...) over N runs: what each Bash call pays;
 //   3. median of an MCP `run` call (long-lived `sbx mcp`, SDK client) vs a plain `sbx run` process, same
-//      command, interleaved.
+//      command, interleaved;
+//   4. sbx's mini-SWE-agent environment on the same calls: bytes of the `output` SbxEnvironment.execute()
+//      returns vs what the command prints when run plainly (bench/msa_bench.py's baseline, written after
+//      LocalEnvironment: mini-SWE-agent itself is on PyPI only), and execute()'s median vs that plain run.
 //
-//   npm run bench:integrations [-- --runs 20]
-import { spawn } from 'node:child_process';
+//   npm run bench:integrations [-- --runs 20] [-- --only mini-swe-agent]
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -58,6 +61,48 @@ async function session(bin, withHooks) {
   rmSync(s.base, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`claude exited ${r.status}: ${r.stderr.slice(0, 300)}`);
   return { wall, results: toolResults(last).map((x) => Buffer.byteLength(x.content)), request: Buffer.byteLength(JSON.stringify(last)) };
+}
+
+// ── sbx's mini-SWE-agent environment (run last; alone with --only mini-swe-agent) ──
+async function miniSweAgent() {
+  const py = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+  if (py.status !== 0) { console.log(`mini-SWE-agent environment: skipped (${py.error ? `python3 not found on PATH: ${py.error.message}` : `python3 --version exited ${py.status}`})\n`); return; }
+  const a = scratchProject('asan', 'pytest');
+  const b = scratchProject('asan', 'pytest');
+  const calls = SCRIPT.filter((x) => x.tool).map((x) => x.input.command);
+  const actions = ['true', ...calls];
+  const input = {
+    module_dir: join(root, 'src', 'integrations', 'mini-swe-agent'), sbx_command: [process.execPath, cli],
+    raw_dir: a.proj, sbx_dir: b.proj, calls, timed: actions, runs: RUNS,
+  };
+  const r = spawnSync('python3', [join(root, 'bench', 'msa_bench.py')], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 });
+  rmSync(a.base, { recursive: true, force: true });
+  rmSync(b.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`bench/msa_bench.py exited ${r.status}: ${r.stderr.slice(-500)}`);
+  const out = JSON.parse(r.stdout);
+  console.log(`## mini-SWE-agent environment (${py.stdout.trim()}): bytes of execute()'s output per action\n`);
+  console.log('(raw: the command run plainly, as LocalEnvironment does: `subprocess.run(shell=True, stdout=PIPE, stderr=STDOUT)`, a baseline in bench/msa_bench.py)\n');
+  console.log('| action | raw | through sbx | ratio |\n| --- | ---: | ---: | ---: |');
+  for (const x of out.bytes) {
+    if (x.raw_code !== x.sbx_code) console.log(`(\`${x.command}\`: exit ${x.raw_code} plainly, returncode ${x.sbx_code} from execute())`);
+    console.log(`| \`${x.command}\` | ${x.raw} | ${x.sbx} | ${(x.sbx / x.raw).toFixed(3)} |`);
+  }
+  if (process.env.PYTHONDONTWRITEBYTECODE) console.log('\n(PYTHONDONTWRITEBYTECODE is set here and sbx does not pass it into the sandbox: pytest writes `__pycache__` only there, and `ls` lists it)');
+  console.log(`\nPATH of the plain run: the sandbox's (${out.path}), so that both run the same programs; the rest of its environment is the host's`);
+  console.log('\n## mini-SWE-agent execute() vs a plain subprocess run (same Python process, interleaved)\n');
+  console.log('| action | plain run, median | execute(), median | added | ratio |\n| --- | ---: | ---: | ---: | ---: |');
+  for (const [cmd, t] of Object.entries(out.ms)) {
+    const p = median(t.plain); const e = median(t.execute);
+    console.log(`| \`${cmd}\` | ${ms(p)} | ${ms(e)} | ${ms(e - p)} | ${(e / p).toFixed(2)} |`);
+  }
+  console.log('');
+}
+
+if (process.argv.includes('--only')) {
+  const only = process.argv[process.argv.indexOf('--only') + 1];
+  if (only !== 'mini-swe-agent') { console.log(`bench: --only takes mini-swe-agent, not ${only}`); process.exit(2); }
+  await miniSweAgent();
+  process.exit(0);
 }
 
 const client = ensureClaude();
@@ -152,3 +197,6 @@ rmSync(s.base, { recursive: true, force: true });
 console.log('\n## MCP `run` vs a plain `sbx run` process (command: true)\n');
 console.log(`| variant | median | min |\n| --- | ---: | ---: |\n| sbx run (new process) | ${ms(median(plain))} | ${ms(Math.min(...plain))} |\n| MCP run (server already up) | ${ms(median(viaMcp))} | ${ms(Math.min(...viaMcp))} |`);
 console.log(`\nMCP run minus sbx run, medians: ${ms(median(viaMcp) - median(plain))}`);
+console.log('');
+
+await miniSweAgent();
