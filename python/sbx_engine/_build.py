@@ -4,6 +4,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -45,6 +46,8 @@ def shared_object(wasm: Path) -> Path:
     wasm2c = _tool("wasm2c", "wabt")
     compiler = _tool(cc, "gcc")
     out.parent.mkdir(parents=True, exist_ok=True)
+    # Half a minute of silence on first use would look like a hang: say what is happening, once.
+    print(f"sbx_engine: compiling {wasm.name} with wasm2c and {cc} into {out.parent} (once per engine build; some 30 s)", file=sys.stderr)
     with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         c = Path(tmp) / "sbx.c"
         _run([wasm2c, str(wasm), "-n", "sbx", "-o", str(c)])

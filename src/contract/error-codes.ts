@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   E_NOT_SBX_LOG: { exit: 2 },
   E_NO_LOG: { exit: 2 },
   E_WORK_MISSING: { exit: 2, setup: 125 },
+  E_WORK_ACCESS: { exit: 2, setup: 125 },
   E_BIND_MISSING: { exit: 2, setup: 125 },
   E_CMD_NOT_FOUND: { exit: 127, setup: 127 },
   E_CMD_NOT_EXECUTABLE: { exit: 126, setup: 126 },

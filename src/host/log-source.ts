@@ -29,9 +29,9 @@ export async function verdictOfFile(engine: Engine, path: string, opts: VerdictO
   }
 }
 
-export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, from: NodeJS.ReadableStream = process.stdin): Promise<RunResult> {
+export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, from: AsyncIterable<Uint8Array> = process.stdin): Promise<RunResult> {
   const s = engine.stream(opts);
-  for await (const chunk of from as AsyncIterable<Uint8Array>) s.push(chunk);
+  for await (const chunk of from) s.push(chunk);
   return s.end();
 }
 

@@ -1,7 +1,7 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, realpathSync, statSync } from 'node:fs';
 import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngine } from './load-engine.js';
@@ -49,6 +49,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let info;
   try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
+  // A directory the caller cannot enter and list cannot be the sandbox's /work (nor hold its state).
+  try { accessSync(work, constants.R_OK | constants.X_OK); } catch {
+    throw new SbxError('E_WORK_ACCESS', `work dir ${work} is not readable by you (uid ${process.getuid?.() ?? '?'}; it is owned by uid ${info.uid}, mode ${(info.mode & 0o7777).toString(8)}); pass a directory of yours with --work, or run sbx as its owner`);
+  }
   const planted = plantableSymlink(work);
   if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);

@@ -12,8 +12,11 @@ import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 
 export interface VerdictRequest extends Omit<VerdictOptions, 'log'> {
-  /** The log: a file path, or a byte stream (process.stdin for `-`). */
-  log: string | NodeJS.ReadableStream;
+  /**
+   * The log: a file path, or its bytes as they come (process.stdin for `-`: any Node Readable is one).
+   * Standard types only in the public API: a consumer needs no @types/node.
+   */
+  log: string | AsyncIterable<Uint8Array>;
   /** Keep the log in this state directory and add the delta to its previous run. */
   state?: string;
   /** The work tree whose fingerprint tells an edit from none (default: the parent of a .sbx state dir). */

@@ -52,7 +52,7 @@ function probe(): CgroupPlace {
   if (!has(read(join(mount, 'cgroup.controllers')), 'memory', 'pids'))
     return {
       parent: null,
-      reason: `cgroup v2 at ${mount} has no memory/pids controllers (hybrid setup: they are bound to cgroup v1)`,
+      reason: `cgroup v2 at ${mount} has no memory/pids controllers (hybrid setup: they are bound to cgroup v1; fix: boot with systemd.unified_cgroup_hierarchy=1, or do without --memory; --pids still holds through RLIMIT_NPROC)`,
     };
   // A cgroup with processes in it cannot hand controllers to children ("no internal processes"),
   // so the candidate is the first ancestor (or our own, at the root) that delegates both and is

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, workDir, hostPidsWith } from './_helpers.js';
+import { CLI, ROOT, workDir, hostPidsWith, isRoot } from './_helpers.js';
 
 const sbx = (args, opts = {}) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -211,6 +211,33 @@ test('Ctrl-C during sbx run: "interrupted", the log path, the run recorded, exit
   let left = hostPidsWith(`sleep ${tag}`);
   for (let i = 0; i < 250 && left.length; i++) { await sleep(20); left = hostPidsWith(`sleep ${tag}`); }
   assert.equal(left, []);
+});
+
+// A work dir the caller cannot enter, or a state dir under a directory it cannot search: one line naming
+// the directory and what to do, exit 2 / 73, never an internal error (exit 70). Root can enter any directory:
+// as root the run goes ahead (the unprivileged suite, scripts/test-unprivileged.sh, runs the refusals).
+test('a work or state dir the caller cannot reach is refused in one line (2 / 73), not an internal error', () => {
+  const locked = workDir({}, 'sbx-locked-');
+  chmodSync(locked, 0o300); // not readable: it cannot be listed
+  const out = workDir();
+  const guarded = workDir({}, 'sbx-guard-');
+  chmodSync(guarded, 0o600); // not searchable: nothing inside can even be looked up
+  const run = (...a) => spawnSync(process.execPath, [CLI, 'run', ...a, '--', '/bin/true'], { encoding: 'utf8' });
+  const work = run('--work', locked);
+  const jsonErr = run('--work', locked, '--json');
+  const state = run('--work', out, '--state', join(guarded, '.sbx'));
+  chmodSync(locked, 0o755);
+  chmodSync(guarded, 0o755);
+  if (isRoot) {
+    assert.is(work.status, 0, work.stderr);
+    assert.is(state.status, 0, state.stderr);
+    return;
+  }
+  assert.is(work.status, 2, work.stderr);
+  assert.match(work.stderr, /^sbx: work dir \S+ is not readable by you \(uid \d+; it is owned by uid \d+, mode 300\); pass a directory of yours with --work, or run sbx as its owner\n$/);
+  assert.is(JSON.parse(jsonErr.stdout).code, 'E_WORK_ACCESS');
+  assert.is(state.status, 73, state.stderr);
+  assert.match(state.stderr, /^sbx: cannot use \S+\.sbx as the state directory: permission denied; .*pass --state DIR\n$/);
 });
 
 test.run();

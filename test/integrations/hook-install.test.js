@@ -38,6 +38,28 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
   assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
 });
 
+// Through the bin (dist/cli.cjs: what `npm link` and `npm install -g` put on PATH) the hooks name cli.cjs:
+// installing twice still leaves one entry per event, and uninstall removes them.
+for (const [client, file] of [['--claude', '.claude/settings.json'], ['--codex', '.codex/hooks.json'], ['--gemini', '.gemini/settings.json']]) {
+  inst(`${client} through dist/cli.cjs: installed twice, present once; uninstall removes it`, () => {
+    const dir = join(tmp, `bin${client}`);
+    mkdirSync(dir, { recursive: true });
+    const bin = cli.replace(/cli\.js$/, 'cli.cjs');
+    const run = (...a) => spawnSync(process.execPath, [bin, 'hook', ...a, client, '--dir', dir], { encoding: 'utf8' });
+    assert.is(run('install').status, 0);
+    assert.is(run('install').status, 0);
+    const s = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const [event, entries] of Object.entries(s.hooks)) {
+      assert.is(entries.length, 1, `${event}: one entry after two installs`);
+      assert.match(entries[0].hooks[0].command, / \S+cli\.cjs hook (claude|codex|gemini)-(pre|post)$/);
+    }
+    const u = run('uninstall');
+    assert.is(u.status, 0);
+    assert.match(u.stdout, /removed/);
+    assert.equal(JSON.parse(readFileSync(join(dir, file), 'utf8')).hooks ?? {}, {});
+  });
+}
+
 inst('a settings file that is not JSON is left alone: one-line error, exit 2', () => {
   const dir = join(tmp, 'broken');
   mkdirSync(join(dir, '.claude'), { recursive: true });

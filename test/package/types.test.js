@@ -58,6 +58,19 @@ export async function go(): Promise<string> {
 `,
   },
   {
+    // Without @types/node the public types still resolve: only standard ones (AbortSignal from the DOM lib).
+    name: 'a Node project without @types/node (sbx-exec, lib es2022 + dom)',
+    options: { types: [], lib: ['es2022', 'dom'] },
+    code: `import { run, verdictReport, type RunResult, type VerdictRequest } from '${pkg.name}';
+export async function go(log: AsyncIterable<Uint8Array>): Promise<string> {
+  const env: RunResult = await run({ cmd: ['make'], work: '.' });
+  const req: VerdictRequest = { log, exit: 1 };
+  const r = await verdictReport(req);
+  return env.verdict.status + r.env.verdict.status;
+}
+`,
+  },
+  {
     name: 'a browser project (sbx-exec/engine only, no Node types)',
     options: { types: [], lib: ['es2022', 'dom'] },
     code: `import { createEngine, type RunResult } from '${pkg.name}/engine';

@@ -124,7 +124,8 @@ export class StateDir {
   }
 
   private refuseLink(p: string): void {
-    const info = lstatSync(p, { throwIfNoEntry: false });
+    let info;
+    try { info = lstatSync(p, { throwIfNoEntry: false }); } catch (err) { throw this.unusable(err); } // EACCES: a parent we cannot search
     if (info?.isSymbolicLink()) {
       throw new SbxError('E_STATE_SYMLINK', `the state directory ${p} is a symlink; sbx never writes through one (sandboxed code could have planted it to make sbx write elsewhere): remove it, or pass --state DIR`);
     }
@@ -148,7 +149,7 @@ export class StateDir {
   }
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
-  async saveLog(logPath: string, source: AsyncIterable<Uint8Array> | NodeJS.ReadableStream): Promise<void> {
+  async saveLog(logPath: string, source: AsyncIterable<Uint8Array>): Promise<void> {
     // node:stream's callback pipeline: node:stream is loaded by every run anyway, stream/promises is not.
     await new Promise<void>((done, fail) => {
       pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));

@@ -42,8 +42,11 @@ export function hookCommand(self: Self, name: string): string {
   return `${shellQuote(self.node)} ${shellQuote(self.cli)} hook ${name}`;
 }
 
-/** An entry that some sbx install wrote (any path: a moved checkout is still recognised). */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /cli\.js'? hook /.test(cmd);
+/**
+ * An entry that some sbx install wrote (any path: a moved checkout is still recognised), naming the CLI as
+ * dist/cli.js (`node dist/cli.js hook install`) or dist/cli.cjs (the bin that npm link and npm install -g run).
+ */
+const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /cli\.c?js'? hook /.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const { settings, backup } = load(path);
