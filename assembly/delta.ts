@@ -244,13 +244,13 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, nothing && treeChanged == 0, sameRuns));
+  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, sameRuns));
   w.endObject();
   return true;
 }
 
 function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: string, dm: DiagMatch, fixedT: Array<string>,
-  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, sameRuns: i32): string {
+  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, idleTree: bool, sameRuns: i32): string {
   if (first) return "first run";
   let c = cur.crash;
   let kind = c !== null ? c.kind : "";
@@ -277,13 +277,15 @@ function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: st
   for (let i = 0; i < dm.added.length; i++) { if (dm.added[i].severity == "error") en++; else wn++; }
   if (ef > 0 || en > 0) {
     let s = new Array<string>(0);
-    if (ef > 0) s.push(plural(ef, "error", "errors") + " fixed");
+    if (ef > 0) s.push(plural(ef, "error", "errors") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
     if (en > 0) s.push((ef > 0 ? en.toString() : plural(en, "error", "errors")) + " new");
     parts.push(s.join(", "));
   }
   if (wf > 0 || wn > 0) {
     let s = new Array<string>(0);
-    if (wf > 0) s.push(plural(wf, "warning", "warnings") + " fixed");
+    // Nothing was edited: a warning that is gone was not fixed, it was not printed (an incremental
+    // build skips what it compiled before).
+    if (wf > 0) s.push(plural(wf, "warning", "warnings") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
     if (wn > 0) s.push((wf > 0 ? wn.toString() : plural(wn, "warning", "warnings")) + " new");
     parts.push(s.join(", "));
   }
