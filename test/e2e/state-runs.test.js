@@ -43,6 +43,10 @@ test('the delta compares a run with the last run of the same command; history sh
   assert.is(h.status, 0, h.stderr);
   assert.match(h.stdout, "$ sh -c 'echo boom; exit 3'");
   assert.match(h.stdout, '$ ls');
+  // --work names the same state as sbx run --work does.
+  const w = spawnSync(process.execPath, [CLI, 'history', '--work', dir], { encoding: 'utf8' });
+  assert.is(w.status, 0, w.stderr);
+  assert.is(w.stdout, h.stdout);
 });
 
 test('--bind of a missing source: E_BIND_MISSING in the verdict and in the log, exit 125', () => {

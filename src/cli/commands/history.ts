@@ -4,17 +4,20 @@ import { SbxError } from '../../contract/errors.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeOut, writeErr } from '../closed-pipe.js';
 
 export default defineCommand({
   meta: { name: 'history', description: 'Show the run history of a state directory, with streaks' },
   args: {
-    state: { type: 'string', description: 'state directory (default: ./.sbx)', default: '.sbx' },
+    work: { type: 'string', description: 'work dir whose runs to show, as for sbx run (its state is <work>/.sbx)' },
+    state: { type: 'string', description: 'state directory (default: <work>/.sbx, ./.sbx without --work)' },
     json: { type: 'boolean', description: 'print one JSON object per run' },
   },
   async run({ args }) {
-    if (!existsSync(args.state)) throw new SbxError('E_NO_STATE', `no state directory at ${args.state}: run \`sbx run\` or \`sbx verdict --state ${args.state}\` first, or pass --state DIR`);
-    const state = new StateDir(args.state);
+    const dir = args.state ?? join(args.work ?? '.', '.sbx');
+    if (!existsSync(dir)) throw new SbxError('E_NO_STATE', `no state directory at ${dir}: run \`sbx run\` or \`sbx verdict --state ${dir}\` first, or pass --work DIR or --state DIR`);
+    const state = new StateDir(dir);
     const { entries, bad } = await state.history();
     if (bad) writeErr(`sbx: note: ${bad} unreadable history line(s) skipped\n`);
     if (args.json) {
