@@ -9,8 +9,9 @@
 //   3. median of an MCP `run` call (long-lived `sbx mcp`, SDK client) vs a plain `sbx run` process, same
 //      command, interleaved;
 //   4. sbx's mini-SWE-agent environment on the same calls: bytes of the `output` SbxEnvironment.execute()
-//      returns vs what the command prints when run plainly (bench/msa_bench.py's baseline, written after
-//      LocalEnvironment: mini-SWE-agent itself is on PyPI only), and execute()'s median vs that plain run.
+//      returns (transport mcp and cli) vs what the command prints when run plainly (bench/msa_bench.py's
+//      baseline, written after LocalEnvironment: mini-SWE-agent itself is on PyPI only), and execute()'s
+//      median through each transport vs that plain run.
 //
 //   npm run bench:integrations [-- --runs 20] [-- --only mini-swe-agent]
 import { spawn, spawnSync } from 'node:child_process';
@@ -67,33 +68,31 @@ async function session(bin, withHooks) {
 async function miniSweAgent() {
   const py = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (py.status !== 0) { console.log(`mini-SWE-agent environment: skipped (${py.error ? `python3 not found on PATH: ${py.error.message}` : `python3 --version exited ${py.status}`})\n`); return; }
-  const a = scratchProject('asan', 'pytest');
-  const b = scratchProject('asan', 'pytest');
+  const dirs = [scratchProject('asan', 'pytest'), scratchProject('asan', 'pytest'), scratchProject('asan', 'pytest')];
   const calls = SCRIPT.filter((x) => x.tool).map((x) => x.input.command);
   const actions = ['true', ...calls];
   const input = {
     module_dir: join(root, 'src', 'integrations', 'mini-swe-agent'), sbx_command: [process.execPath, cli],
-    raw_dir: a.proj, sbx_dir: b.proj, calls, timed: actions, runs: RUNS,
+    raw_dir: dirs[0].proj, sbx_dir: dirs[1].proj, cli_dir: dirs[2].proj, calls, timed: actions, runs: RUNS,
   };
   const r = spawnSync('python3', [join(root, 'bench', 'msa_bench.py')], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 });
-  rmSync(a.base, { recursive: true, force: true });
-  rmSync(b.base, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d.base, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`bench/msa_bench.py exited ${r.status}: ${r.stderr.slice(-500)}`);
   const out = JSON.parse(r.stdout);
   console.log(`## mini-SWE-agent environment (${py.stdout.trim()}): bytes of execute()'s output per action\n`);
-  console.log('(raw: the command run plainly, as LocalEnvironment does: `subprocess.run(shell=True, stdout=PIPE, stderr=STDOUT)`, a baseline in bench/msa_bench.py)\n');
-  console.log('| action | raw | through sbx | ratio |\n| --- | ---: | ---: | ---: |');
+  console.log('(raw: the command run plainly, as LocalEnvironment does: `subprocess.run(shell=True, stdout=PIPE, stderr=STDOUT)`, a baseline in bench/msa_bench.py; mcp: one resident `sbx mcp` server, cli: `sbx run` per action)\n');
+  console.log('| action | raw | execute(), mcp | execute(), cli | ratio (mcp) |\n| --- | ---: | ---: | ---: | ---: |');
   for (const x of out.bytes) {
-    if (x.raw_code !== x.sbx_code) console.log(`(\`${x.command}\`: exit ${x.raw_code} plainly, returncode ${x.sbx_code} from execute())`);
-    console.log(`| \`${x.command}\` | ${x.raw} | ${x.sbx} | ${(x.sbx / x.raw).toFixed(3)} |`);
+    if (x.raw_code !== x.mcp_code || x.mcp_code !== x.cli_code) console.log(`(\`${x.command}\`: exit ${x.raw_code} plainly, returncode ${x.mcp_code} from execute() via mcp, ${x.cli_code} via cli)`);
+    console.log(`| \`${x.command}\` | ${x.raw} | ${x.mcp} | ${x.cli} | ${(x.mcp / x.raw).toFixed(3)} |`);
   }
   if (process.env.PYTHONDONTWRITEBYTECODE) console.log('\n(PYTHONDONTWRITEBYTECODE is set here and sbx does not pass it into the sandbox: pytest writes `__pycache__` only there, and `ls` lists it)');
   console.log(`\nPATH of the plain run: the sandbox's (${out.path}), so that both run the same programs; the rest of its environment is the host's`);
-  console.log('\n## mini-SWE-agent execute() vs a plain subprocess run (same Python process, interleaved)\n');
-  console.log('| action | plain run, median | execute(), median | added | ratio |\n| --- | ---: | ---: | ---: | ---: |');
+  console.log(`\n## mini-SWE-agent execute() vs a plain subprocess run (same Python process, median of ${RUNS}, interleaved)\n`);
+  console.log('| action | plain run | execute(), mcp | added | ratio | execute(), cli | added | ratio | cli / mcp |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [cmd, t] of Object.entries(out.ms)) {
-    const p = median(t.plain); const e = median(t.execute);
-    console.log(`| \`${cmd}\` | ${ms(p)} | ${ms(e)} | ${ms(e - p)} | ${(e / p).toFixed(2)} |`);
+    const p = median(t.plain); const m = median(t.mcp); const c = median(t.cli);
+    console.log(`| \`${cmd}\` | ${ms(p)} | ${ms(m)} | ${ms(m - p)} | ${(m / p).toFixed(2)} | ${ms(c)} | ${ms(c - p)} | ${(c / p).toFixed(2)} | ${(c / m).toFixed(2)} |`);
   }
   console.log('');
 }

@@ -6,13 +6,14 @@ The plain run is a baseline written here after mini-SWE-agent 2.x's LocalEnviron
 stdout=PIPE, stderr=STDOUT, ...)), not LocalEnvironment itself: mini-SWE-agent is on PyPI only, which this
 workplace cannot reach.
 
-Input on stdin: {"module_dir", "sbx_command": [...], "raw_dir", "sbx_dir", "calls": [commands],
-"timed": [commands], "runs": N}. raw_dir and sbx_dir are two fresh copies of the same projects: each call runs
-once in each, in order (the bytes; as a session would, the first make builds), then each timed command runs
-runs + 2 times in each, interleaved, the first two rounds dropped.
-Output on stdout: {"path": the sandbox's PATH, "bytes": [{"command", "raw", "sbx", "raw_code", "sbx_code"}],
-"ms": {command: {"plain": [...], "execute": [...]}}}. With SBX_INTEG_DUMP=DIR, both outputs of each call go to
-DIR/msa-N.txt."""
+Input on stdin: {"module_dir", "sbx_command": [...], "raw_dir", "sbx_dir", "cli_dir", "calls": [commands],
+"timed": [commands], "runs": N}. raw_dir, sbx_dir and cli_dir are fresh copies of the same projects: each call
+runs once in each, in order (the bytes; as a session would, the first make builds): plainly, through execute()
+with transport mcp (one resident sbx mcp server) and with transport cli (sbx run per action); then each timed
+command runs runs + 2 times each way, interleaved, the first two rounds dropped.
+Output on stdout: {"path": the sandbox's PATH, "bytes": [{"command", "raw", "mcp", "cli", "raw_code", "mcp_code",
+"cli_code"}], "ms": {command: {"plain": [...], "mcp": [...], "cli": [...]}}}. With SBX_INTEG_DUMP=DIR, the
+outputs of each call go to DIR/msa-N.txt."""
 import json
 import os
 import subprocess
@@ -42,25 +43,36 @@ def main() -> None:
     sys.path.insert(0, spec["module_dir"])
     from sbx_environment import SbxEnvironment
 
-    env = SbxEnvironment(sbx_command=spec["sbx_command"], cwd=spec["sbx_dir"])
+    envs = {
+        "mcp": SbxEnvironment(sbx_command=spec["sbx_command"], cwd=spec["sbx_dir"], transport="mcp"),
+        "cli": SbxEnvironment(sbx_command=spec["sbx_command"], cwd=spec["cli_dir"], transport="cli"),
+    }
     size = lambda out: len(out["output"].encode("utf-8"))
-    path = env.execute({"command": 'printf %s "$PATH"'})["output"]  # a short passing output comes back as is
+    path = envs["cli"].execute({"command": 'printf %s "$PATH"'})["output"]  # a short passing output comes back as is
     rows = []
     for command in spec["calls"]:
         a = plain(command, spec["raw_dir"], path)
-        b = env.execute({"command": command})
-        rows.append({"command": command, "raw": size(a), "sbx": size(b), "raw_code": a["returncode"], "sbx_code": b["returncode"]})
+        b = {k: e.execute({"command": command}) for k, e in envs.items()}
+        rows.append({
+            "command": command, "raw": size(a), "raw_code": a["returncode"],
+            **{k: size(o) for k, o in b.items()}, **{f"{k}_code": o["returncode"] for k, o in b.items()},
+        })
         if os.environ.get("SBX_INTEG_DUMP"):
             with open(os.path.join(os.environ["SBX_INTEG_DUMP"], f"msa-{len(rows)}.txt"), "w", encoding="utf-8") as f:
-                f.write(f"$ {command}\n--- plain (exit {a['returncode']})\n{a['output']}\n--- execute() (returncode {b['returncode']})\n{b['output']}")
-    ms = {c: {"plain": [], "execute": []} for c in spec["timed"]}
+                f.write(f"$ {command}\n--- plain (exit {a['returncode']})\n{a['output']}")
+                for k, o in b.items():
+                    f.write(f"\n--- execute(), transport {k} (returncode {o['returncode']})\n{o['output']}")
+    ms = {c: {"plain": [], "mcp": [], "cli": []} for c in spec["timed"]}
     for i in range(spec["runs"] + 2):
         for command in spec["timed"]:
-            a = timed(lambda: plain(command, spec["raw_dir"], path))
-            b = timed(lambda: env.execute({"command": command}))
+            t = {"plain": timed(lambda: plain(command, spec["raw_dir"], path))}
+            for k, e in envs.items():
+                t[k] = timed(lambda: e.execute({"command": command}))
             if i >= 2:  # two warm-up rounds
-                ms[command]["plain"].append(a)
-                ms[command]["execute"].append(b)
+                for k, x in t.items():
+                    ms[command][k].append(x)
+    for e in envs.values():
+        e.close()
     json.dump({"path": path, "bytes": rows, "ms": ms}, sys.stdout)
 
 

@@ -5,6 +5,10 @@ import { writeOut } from './closed-pipe.js';
 /** notes: lines for the footer of the rendered verdict (e.g. a limit that did not take effect). */
 export function print(engine: Engine, env: RunResult, json: boolean, notes: readonly string[] = []): void {
   if (json) { writeOut(`${JSON.stringify(env)}\n`); return; }
-  const text = engine.render(env);
-  writeOut(notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text);
+  writeOut(withNotes(engine.render(env), notes));
+}
+
+/** The rendered verdict with notes as footer lines (`note: ...`), as sbx run prints it. */
+export function withNotes(text: string, notes: readonly string[]): string {
+  return notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text;
 }

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cli, root } from './_client.js';
@@ -82,6 +83,27 @@ test('run: the agent\'s config in the project is read-only in the sandbox', asyn
   assert.match(r.structuredContent.verdict, /\| refused\n/);
   assert.is(readFileSync(join(tmp, 'asan', '.claude', 'settings.json'), 'utf8'), '{}');
   assert.is(readFileSync(join(tmp, 'asan', 'made'), 'utf8'), 'y\n');
+});
+
+test('sbx mcp --as-sbx-run: run is sbx run\'s (the agent\'s config writable, .git/config not; sbx run\'s notes under the verdict)', async () => {
+  const plain = new Client({ name: 'sbx-test', version: '1' });
+  await plain.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--as-sbx-run'], cwd: tmp, stderr: 'pipe' }));
+  try {
+    mkdirSync(join(tmp, 'asan', '.git'), { recursive: true });
+    writeFileSync(join(tmp, 'asan', '.git', 'config'), '');
+    const command = 'echo x > .claude/settings.json && echo writable; echo z > .git/index && echo index; echo w > .git/config || echo config-refused; echo -fsanitize=address';
+    const r = await plain.callTool({ name: 'run', arguments: { command, work: 'asan' } });
+    assert.match(r.structuredContent.verdict, /\| writable\n {2}\| index\n {2}\| config-refused\n/);
+    assert.is(readFileSync(join(tmp, 'asan', '.git', 'config'), 'utf8'), '');
+    const cliOut = spawnSync(process.execPath, [cli, 'run', '--work', join(tmp, 'asan'), '--', 'bash', '-c', command], { encoding: 'utf8' }).stdout;
+    const footer = (t) => t.slice(t.indexOf('\nlog: ')).replace(/\S+\.log/, 'LOG');
+    assert.match(r.structuredContent.verdict, /\nnote: LeakSanitizer was off/);
+    assert.is(footer(r.structuredContent.verdict), footer(cliOut), 'the footer is sbx run\'s');
+    assert.is(text(r), r.structuredContent.verdict);
+  } finally {
+    rmSync(join(tmp, 'asan', '.git'), { recursive: true, force: true });
+    await plain.close();
+  }
 });
 
 test('bad calls are tool errors that say what to do', async () => {

@@ -9,11 +9,11 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
 import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
-import { historyTool, runTool, showTool, verdictTool, type ToolOutput } from './tools.js';
+import { historyTool, runTool, showTool, verdictTool, type ToolContext, type ToolOutput } from './tools.js';
 
 type AnySchema = v.GenericSchema;
 
-interface Tool { description: string; args: AnySchema; result: AnySchema; call: (args: never, cwd: string) => Promise<ToolOutput<unknown>> }
+interface Tool { description: string; args: AnySchema; result: AnySchema; call: (args: never, ctx: ToolContext) => Promise<ToolOutput<unknown>> }
 
 export const TOOLS: Record<string, Tool> = {
   run: {
@@ -45,7 +45,7 @@ export function listTools() {
   }));
 }
 
-export async function callTool(name: string, args: unknown, cwd: string): Promise<CallToolResult> {
+export async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
   if (!tool) return failure(`unknown tool ${JSON.stringify(name)}: use one of ${Object.keys(TOOLS).join(', ')}`);
   const r = v.safeParse(tool.args, args ?? {});
@@ -54,7 +54,7 @@ export async function callTool(name: string, args: unknown, cwd: string): Promis
     return failure(`bad arguments for ${name}: ${v.getDotPath(i) ?? 'arguments'}: ${i.message}`);
   }
   try {
-    const out = await tool.call(r.output as never, cwd);
+    const out = await tool.call(r.output as never, ctx);
     return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured as Record<string, unknown> };
   } catch (err) {
     if (err instanceof SbxError) return failure(err.message);
@@ -66,10 +66,10 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text: `sbx: ${text}` }], isError: true };
 }
 
-export async function serve(version: string, cwd = process.cwd()): Promise<void> {
+export async function serve(version: string, { cwd = process.cwd(), asSbxRun = false }: Partial<ToolContext> = {}): Promise<void> {
   const server = new Server({ name: 'sbx', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, cwd));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, { cwd, asSbxRun }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((ok) => { server.onclose = ok; });
   await server.connect(transport);

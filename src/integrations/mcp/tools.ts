@@ -13,18 +13,35 @@ import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { protectedMounts } from '../hook/rewrite.js';
+import { withNotes } from '../../cli/output.js';
+import { runNotes } from '../../cli/run-notes.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
 
+/** What every tool call gets besides its arguments: the server's dir and how `sbx mcp` was started. */
+export interface ToolContext {
+  cwd: string;
+  /**
+   * `sbx mcp --as-sbx-run`: run does what `sbx run --work W --timeout N -- bash -c COMMAND` does, for a
+   * caller that ran one `sbx run` per command before (the mini-SWE-agent environment): no read-only mounts
+   * of the project's agent config (.git/config and .git/hooks stay read-only, as in every run), and sbx
+   * run's notes under the verdict. The server's owner chooses it when starting it; a model cannot.
+   */
+  asSbxRun: boolean;
+}
+
 const RAW_LINES = 400;
 
-export async function runTool(a: v.InferOutput<typeof RunArgs>, cwd: string): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
-  const work = resolve(cwd, a.work ?? '.');
+export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+  const work = resolve(ctx.cwd, a.work ?? '.');
+  const cmd = ['bash', '-c', a.command];
   // As with the hooks: the agent's, git's and sbx's own config stay read-only inside the sandbox.
-  const roBind = existsSync(work) ? protectedMounts(work) : [];
-  const report = await runReport({ cmd: ['bash', '-c', a.command], work, timeout: a.timeout ?? 600, roBind });
-  return summarise(report.env);
+  const roBind = existsSync(work) && !ctx.asSbxRun ? protectedMounts(work) : [];
+  const report = await runReport({ cmd, work, timeout: a.timeout ?? 600, roBind });
+  // The notes sbx run prints under the verdict, for its profile here: no network, seccomp, no ptrace.
+  const notes = ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [];
+  return summarise(report.env, notes);
 }
 
 export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
@@ -35,7 +52,7 @@ export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>): Promise
   return summarise(env);
 }
 
-export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, cwd: string): Promise<ToolOutput<v.InferOutput<typeof HistoryResult>>> {
+export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, { cwd }: ToolContext): Promise<ToolOutput<v.InferOutput<typeof HistoryResult>>> {
   const state = new StateDir(join(resolve(cwd, a.work ?? '.'), '.sbx'));
   const { entries } = await state.history();
   const runs = entries.slice(-(a.limit ?? 20)).map((e) => ({ time: e.time, status: e.status, identity: e.identity, summary: e.summary, log: join(state.logs, basename(e.log)) }));
@@ -70,12 +87,12 @@ export async function showTool(a: v.InferOutput<typeof ShowArgs>): Promise<ToolO
   return { text, structured: { log, what: a.what, text } };
 }
 
-async function summarise(env: RunResult): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+async function summarise(env: RunResult, notes: readonly string[] = []): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   const engine = await loadEngine();
   const vd = env.verdict;
   const f = vd.crash?.first_user_frame;
   const where = f ? ` at ${f.function ?? '?'} ${f.file ? basename(f.file) : '?'}${f.line !== null ? `:${f.line}` : ''}` : '';
-  const text = engine.render(env);
+  const text = withNotes(engine.render(env), notes);
   return {
     text,
     structured: {
