@@ -1,6 +1,7 @@
 // Printing an envelope: the rendered verdict, or the JSON envelope for machines.
 import type { Engine, RunResult } from '../engine/engine.js';
 import { writeOut } from './closed-pipe.js';
+import { withNotes } from '../host/run-notes.js';
 
 /** notes: lines for the footer of the rendered verdict (e.g. a limit that did not take effect). */
 export function print(engine: Engine, env: RunResult, json: boolean, notes: readonly string[] = []): void {
@@ -8,7 +9,3 @@ export function print(engine: Engine, env: RunResult, json: boolean, notes: read
   writeOut(withNotes(engine.render(env), notes));
 }
 
-/** The rendered verdict with notes as footer lines (`note: ...`), as sbx run prints it. */
-export function withNotes(text: string, notes: readonly string[]): string {
-  return notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text;
-}

@@ -10,7 +10,7 @@ import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
-import { runNotes } from '../run-notes.js';
+import { runNotes } from '../../host/run-notes.js';
 import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 import { phase } from '../../host/phases.js';

@@ -13,8 +13,7 @@ import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { protectedMounts } from '../hook/rewrite.js';
-import { withNotes } from '../../cli/output.js';
-import { runNotes } from '../../cli/run-notes.js';
+import { runNotes, withNotes } from '../../host/run-notes.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }

@@ -39,3 +39,8 @@ function readTail(path: string): string {
     if (fd !== null) closeSync(fd);
   }
 }
+
+/** The rendered verdict with notes as footer lines (`note: ...`), as sbx run prints it. */
+export function withNotes(text: string, notes: readonly string[]): string {
+  return notes.length ? `${text}${text.endsWith('\n') ? '' : '\n'}${notes.map((n) => `note: ${n}\n`).join('')}` : text;
+}
