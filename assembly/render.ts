@@ -252,11 +252,18 @@ function failureKey(message: string, at: Located): string {
   return message + "\u0000" + at.fileOr + ":" + at.line.toString();
 }
 
+/**
+ * Tail lines shown under a crash: the crash block already says what happened and where, so only what the
+ * program printed last before it (often where it was) is shown; the verdict's tail keeps all of them.
+ */
+const CRASH_TAIL_LINES = 3;
+
 function tailBlock(o: Sink, v: VerdictView): void {
   let t = v.tail;
   if (t.length == 0) return;
-  nl(o, "tail:");
-  for (let i = 0; i < t.length; i++) {
+  let from = v.crash !== null && t.length > CRASH_TAIL_LINES ? t.length - CRASH_TAIL_LINES : 0;
+  nl(o, from > 0 ? "tail (last " + CRASH_TAIL_LINES.toString() + " of " + t.length.toString() + " unclaimed lines; all in the log):" : "tail:");
+  for (let i = from; i < t.length; i++) {
     let s = t[i];
     nl(o, "  | " + (s.length > MAX_TAIL_CHARS ? s.substring(0, MAX_TAIL_CHARS) + "…" : s));
   }
