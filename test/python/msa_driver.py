@@ -13,7 +13,7 @@ real source, read from SWE-agent/mini-swe-agent (public code, reference only, no
 Input on stdin: {"module_dir", "env": {SbxEnvironment settings}, "outputs": [model replies], "timeouts": [...],
 "kill_before": [action indexes: SIGKILL the resident sbx mcp server first], "close": false to leave it to atexit}.
 Output on stdout: {"messages": [...], "outputs": [what execute() returned, one per action], "server_pids": [the
-server's pid after each action, or null], "after_close": {pid: ["PID STATE COMM" of each process left in its group, zombies included]}}."""
+server's pid after each action, or null], "after_close": {pid: ["PID STATE COMM" of each process still running in its group]}}."""
 import json
 import os
 import re
@@ -37,7 +37,9 @@ def server_pid(env):
 
 
 def group(pgid: int) -> list[int]:
-    """Processes whose process group is pgid (the server starts its own session), zombies included."""
+    """Processes whose process group is pgid (the server starts its own session) that still run. A zombie is
+    not one: a process of the group that ended after the server did (the launcher reaping its sandbox) is
+    reparented to the machine's init, which reaps it when it will (some container inits never do)."""
     out = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -48,7 +50,7 @@ def group(pgid: int) -> list[int]:
         except OSError:
             continue
         state, _, group_id = rest.split()[:3]
-        if int(group_id) == pgid:
+        if int(group_id) == pgid and state != "Z":
             out.append(f"{name} {state} {comm}")
     return out
 

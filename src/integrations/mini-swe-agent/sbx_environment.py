@@ -445,15 +445,31 @@ class _McpServer:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
-        # SIGKILL is delivered, not waited for: give the rest of the group a moment to be gone (signal 0 only
-        # asks), so that close() returns with nothing of the server left.
+        # SIGKILL is delivered, not waited for: give the rest of the group a moment to be gone, so that close()
+        # returns with nothing of the server still running. A zombie left (a member that ended after the
+        # server, now the machine's init's to reap) runs nothing: it is not waited for.
         deadline = time.monotonic() + 1
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(proc.pid, 0)
-            except (ProcessLookupError, PermissionError):
-                break
+        while time.monotonic() < deadline and _group_runs(proc.pid):
             time.sleep(0.01)
+
+
+def _group_runs(pgid: int) -> bool:
+    """Whether a process of group pgid still runs (zombies do not); kill(0) cannot tell a zombie apart."""
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="utf-8") as f:
+                state, _, group_id = f.read().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if int(group_id) == pgid and state != "Z":
+            return True
+    return False
 
 
 def _close_at_exit(ref: "weakref.ref[_McpServer]") -> None:
