@@ -5,7 +5,7 @@ import { SbxError } from '../contract/errors.js';
 import { checkFlags } from './check-flags.js';
 import { ignoreClosedPipes, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
-import { showHelp, type HelpMeta } from './help.js';
+import type { HelpMeta } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { phase, takePhases } from '../host/phases.js';
 
@@ -27,7 +27,7 @@ const main = defineCommand({
 });
 
 async function cli(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await showHelp(main); return argv.length === 0 ? USAGE : 0; }
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await (await help()).showHelp(main); return argv.length === 0 ? USAGE : 0; }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { writeOut(`${pkg.version}\n`); return 0; }
   try {
     // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
@@ -39,7 +39,7 @@ async function cli(argv: string[]): Promise<number> {
     const rawArgs = argv.slice(1);
     const dash = rawArgs.indexOf('--');
     const ours = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
-    if (ours.includes('--help') || ours.includes('-h')) { await showHelp(cmd, main); return 0; }
+    if (ours.includes('--help') || ours.includes('-h')) { await (await help()).showHelp(cmd, main); return 0; }
     const meta = (await resolve(cmd.meta)) as HelpMeta | undefined;
     checkFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
     const { result } = await runCommand(cmd, { rawArgs });
@@ -48,6 +48,9 @@ async function cli(argv: string[]): Promise<number> {
     return fail(err, wantsJson(argv));
   }
 }
+
+// Loaded when help is asked for: its terminal check (node:tty) is no cost of every other start.
+const help = () => import('./help.js');
 
 const resolve = <T>(x: T | (() => T | Promise<T>)): T | Promise<T> => (typeof x === 'function' ? (x as () => T | Promise<T>)() : x);
 
