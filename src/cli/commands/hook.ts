@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/errors.js';
-import { writeOut } from '../closed-pipe.js';
+import { writeErr, writeOut } from '../closed-pipe.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -26,7 +26,7 @@ export default defineCommand({
     const action = args.action as string;
     if (HOOKS.has(action)) {
       const { runHook } = await import('../../integrations/hook/run-hook.js');
-      await runHook(action as Parameters<typeof runHook>[0]);
+      await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr });
       return { exitCode: 0 };
     }
     if (action !== 'install' && action !== 'uninstall') {

@@ -1,9 +1,8 @@
 // The hook entry points: read the payload on stdin, answer on stdout, exit 0 whatever happens. A hook that
 // fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
 // stderr and no answer, so the tool call goes on exactly as the agent asked.
-import { realpathSync } from 'node:fs';
+import { readSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
@@ -15,9 +14,24 @@ const MAX_STDIN = 64 << 20;
 
 export type HookName = 'claude-pre' | 'claude-post' | 'codex-pre' | 'codex-post' | 'gemini-pre' | 'gemini-post';
 
-export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> = process.stdin): Promise<void> {
+/**
+ * Where a hook reads and writes. The CLI passes synchronous writers to fd 1 and 2 and leaves stdin to be
+ * read from fd 0 directly: a hook is a cold start per tool call, and building process.stdin/stdout (pipe
+ * streams: node:net and node:stream) costs it milliseconds.
+ */
+export interface HookIO {
+  /** The payload; default: fd 0, read to its end. */
+  stdin?: AsyncIterable<Uint8Array>;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+}
+
+let io: Required<Omit<HookIO, 'stdin'>> = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
+
+export async function runHook(name: HookName, opts: HookIO = {}): Promise<void> {
+  io = { out: opts.out ?? io.out, err: opts.err ?? io.err };
   try {
-    const parsed = parseJson(await readAll(stdin));
+    const parsed = parseJson(opts.stdin ? await readAll(opts.stdin) : readFd0());
     if (!parsed.ok) return note(parsed.why);
     const json = parsed.value;
     const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
@@ -31,14 +45,14 @@ export async function runHook(name: HookName, stdin: AsyncIterable<Uint8Array> =
       const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
       noteAll(notes);
       const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir, rules);
-      if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+      if (answer) io.out(`${JSON.stringify(answer)}\n`);
       return;
     }
     const p = parsePost(json);
     if (typeof p === 'string') return note(p);
     const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
     if (!d) return;
-    process.stdout.write(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+    io.out(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
   } catch (err) {
     note(`${(err as Error)?.message ?? String(err)}`);
   }
@@ -54,7 +68,7 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
     const rules = loadCodexRules({ codexHome: process.env.CODEX_HOME || join(homedir(), '.codex'), cwd: p.cwd }, notes);
     noteAll(notes);
     const answer = codexPre(p, loadHookConfig(p.cwd), self, rules);
-    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    if (answer) io.out(`${JSON.stringify(answer)}\n`);
     return;
   }
   const p = parseCodexPost(json);
@@ -62,7 +76,7 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   const d = codexPost(p, loadHookConfig(p.cwd), self);
   if (!d) return;
   // Codex gives no exit code to the hook: the verdict rests on the output alone.
-  process.stdout.write(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
+  io.out(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
 }
 
 async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
@@ -75,20 +89,22 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
     const rules = loadGeminiPolicy(geminiPlaces(p.cwd), notes);
     noteAll(notes);
     const answer = geminiPre(p, loadHookConfig(p.cwd), self, rules);
-    if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    if (answer) io.out(`${JSON.stringify(answer)}\n`);
     return;
   }
   const p = parseGeminiPost(json);
   if (typeof p === 'string') return note(p);
   const d = geminiPost(p, loadHookConfig(p.cwd), self);
-  if (d) process.stdout.write(`${JSON.stringify(geminiPostAnswer(await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+  if (d) io.out(`${JSON.stringify(geminiPostAnswer(await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
 }
 
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
 async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
   const [{ loadEngine }, { verdictReport }] = await Promise.all([import('../../host/load-engine.js'), import('../../host/verdict.js')]);
   // Recorded under the command line, so its delta is against the previous run of the same command.
-  const { env } = await verdictReport({ log: Readable.from([Buffer.from(d.raw)]), exit: d.exit, state: join(d.work, '.sbx'), work: d.work, cmd: d.cmd });
+  const bytes = Buffer.from(d.raw);
+  const log = (async function* () { yield bytes; })();
+  const { env } = await verdictReport({ log, exit: d.exit, state: join(d.work, '.sbx'), work: d.work, cmd: d.cmd });
   return (await loadEngine()).render(env);
 }
 
@@ -110,16 +126,40 @@ async function readAll(stdin: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
+/** Standard input to its end, synchronously (the client writes the payload and closes the pipe). */
+function readFd0(): string {
+  const parts: Buffer[] = [];
+  let n = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    let got: number;
+    try { got = readSync(0, buf, 0, buf.length, null); } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') { sleepMs(2); continue; } // a non-blocking pipe with nothing in it yet
+      if (code === 'EOF') break;
+      throw err;
+    }
+    if (got === 0) break;
+    n += got;
+    if (n > MAX_STDIN) throw new Error(`hook payload over ${MAX_STDIN} bytes`);
+    parts.push(buf.subarray(0, got));
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleepMs = (ms: number): void => { Atomics.wait(sleeper, 0, 0, ms); };
+
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
   if (!text.trim()) return { ok: false, why: 'empty hook payload on stdin' };
   try { return { ok: true, value: JSON.parse(text) as unknown }; } catch (err) { return { ok: false, why: `hook payload is not JSON (${(err as Error).message})` }; }
 }
 
 function note(why: string): void {
-  process.stderr.write(`sbx hook: ${why}; the tool call goes on unchanged\n`);
+  io.err(`sbx hook: ${why}; the tool call goes on unchanged\n`);
 }
 
 /** What could not be read of the user's permission rules (the readable ones are still honoured). */
 function noteAll(notes: Notes): void {
-  for (const n of notes) process.stderr.write(`sbx hook: ${n}\n`);
+  for (const n of notes) io.err(`sbx hook: ${n}\n`);
 }
