@@ -5,7 +5,7 @@
 //      sbx's hooks (ASan crash via make, a failing pytest run, a pass-through ls), in Claude Code, then in
 //      Codex CLI and Gemini CLI (their tool output as the model got it: Codex's function_call_output,
 //      Gemini's functionResponse.response as JSON);
-//   2. median wall time of one hook call (node dist/cli.js hook ...) over N runs: what each Bash call pays;
+//   2. median wall time of one hook call (node dist/cli.cjs hook ..., as installed hooks run it) over N runs: what each Bash call pays;
 //   3. median of an MCP `run` call (long-lived `sbx mcp`, SDK client) vs a plain `sbx run` process, same
 //      command, interleaved;
 //   4. sbx's mini-SWE-agent environment on the same calls: bytes of the `output` SbxEnvironment.execute()
@@ -22,7 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { startScriptedModel, toolResults } from '../test/integrations/_scripted-model.js';
 import { startScriptedResponses, toolOutputs } from '../test/integrations/_scripted-responses.js';
 import { functionResponses, startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
-import { cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
+import { bin, cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
 import { mkdirSync } from 'node:fs';
 
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
@@ -161,11 +161,12 @@ for (const [name, ensure, session] of [['Codex CLI', ensureCodex, codexSession],
 // ── one hook call ──
 const payloads = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
 const s = scratchProject('asan');
-const fill = (f) => readFileSync(join(payloads, f), 'utf8').replaceAll('{{PROJECT}}', s.proj).replaceAll('{{HOME}}', s.home).replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
+const fill = (f) => readFileSync(join(payloads, f), 'utf8').replaceAll('{{PROJECT}}', s.proj).replaceAll('{{HOME}}', s.home).replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', bin);
+// As installed hooks run it: `sbx hook install` names dist/cli.cjs.
 const variants = {
-  'claude-pre, rewritten (make)': [[process.execPath, cli, 'hook', 'claude-pre'], fill('pre-build.json')],
-  'claude-pre, pass-through (ls)': [[process.execPath, cli, 'hook', 'claude-pre'], fill('pre-ls.json')],
-  'claude-post, already a verdict': [[process.execPath, cli, 'hook', 'claude-post'], fill('post-build.json')],
+  'claude-pre, rewritten (make)': [[process.execPath, bin, 'hook', 'claude-pre'], fill('pre-build.json')],
+  'claude-pre, pass-through (ls)': [[process.execPath, bin, 'hook', 'claude-pre'], fill('pre-ls.json')],
+  'claude-post, already a verdict': [[process.execPath, bin, 'hook', 'claude-post'], fill('post-build.json')],
   'baseline: node -e 0': [[process.execPath, '-e', '0'], ''],
   'baseline: sh -c "cat >/dev/null"': [['sh', '-c', 'cat >/dev/null'], fill('pre-build.json')],
 };

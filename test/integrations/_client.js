@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const cli = join(root, 'dist', 'cli.js');
+/** What hooks name and rewrite commands to: the bin beside cli.js (no ES module loader at every start). */
+export const bin = join(root, 'dist', 'cli.cjs');
 export const CLAUDE_VERSION = '2.1.332';
 
 export const CODEX_VERSION = '0.171.0';

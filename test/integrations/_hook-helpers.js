@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, root } from './_client.js';
+import { bin, cli, root } from './_client.js';
 
 export const PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'claude-code-2.1.332');
 export const CODEX_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'codex-0.171.0');
@@ -14,7 +14,7 @@ export const GEMINI_PAYLOADS = join(root, 'test', 'integrations', 'payloads', 'g
 export function payload(name, project, dir = PAYLOADS) {
   const text = readFileSync(join(dir, name), 'utf8')
     .replaceAll('{{PROJECT}}', project).replaceAll('{{HOME}}', join(project, '..', 'home'))
-    .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', cli);
+    .replaceAll('{{NODE}}', process.execPath).replaceAll('{{CLI}}', bin);
   return JSON.parse(text);
 }
 

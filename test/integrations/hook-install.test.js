@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from './_client.js';
+import { bin, cli } from './_client.js';
 import { sbx } from './_hook-helpers.js';
 
 
@@ -30,9 +30,9 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
   assert.equal(s.hooks.Stop, mine.hooks.Stop);
   assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
   assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
-  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook claude-pre`, timeout: 60 }] });
-  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
-  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${cli} hook claude-post`);
+  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook claude-pre`, timeout: 60 }] });
+  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${bin} hook claude-post`);
+  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${bin} hook claude-post`);
   assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
   assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
   assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
@@ -44,7 +44,6 @@ for (const [client, file] of [['--claude', '.claude/settings.json'], ['--codex',
   inst(`${client} through dist/cli.cjs: installed twice, present once; uninstall removes it`, () => {
     const dir = join(tmp, `bin${client}`);
     mkdirSync(dir, { recursive: true });
-    const bin = cli.replace(/cli\.js$/, 'cli.cjs');
     const run = (...a) => spawnSync(process.execPath, [bin, 'hook', ...a, client, '--dir', dir], { encoding: 'utf8' });
     assert.is(run('install').status, 0);
     assert.is(run('install').status, 0);
@@ -77,7 +76,7 @@ inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME fo
   const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
   assert.equal(Object.keys(h), ['hooks']);
   assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
-  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${cli} hook codex-pre`);
+  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${bin} hook codex-pre`);
   const home = join(tmp, 'codexhome');
   const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
   assert.is(r.status, 0, r.stderr);
@@ -91,14 +90,14 @@ inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command
   assert.is(sbx('hook', 'install', '--gemini', '--dir', dir).status, 0);
   const h = JSON.parse(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'));
   assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
-  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${cli} hook gemini-pre`, timeout: 60000 }] }]);
-  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${cli} hook gemini-post`);
+  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook gemini-pre`, timeout: 60000 }] }]);
+  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${bin} hook gemini-post`);
 });
 
 inst('install refuses a project that contains this sbx (sbx run would refuse every hooked command)', () => {
   const r = sbx('hook', 'install', '--claude', '--dir', join(cli, '..', '..'));
   assert.is(r.status, 77);
-  assert.match(r.stderr, /^sbx: this sbx \(\S+cli\.js\) is inside the project \S+: sbx run refuses to start from there/);
+  assert.match(r.stderr, /^sbx: this sbx \(\S+cli\.cjs\) is inside the project \S+: sbx run refuses to start from there/);
 });
 
 inst('usage errors', () => {

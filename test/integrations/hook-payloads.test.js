@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from './_client.js';
+import { bin } from './_client.js';
 import { CODEX_PAYLOADS, GEMINI_PAYLOADS, hook, payload } from './_hook-helpers.js';
 
 
@@ -25,7 +25,7 @@ pre('a build command is rewritten to sbx run, the whole input sent back and allo
   assert.is(h.permissionDecision, 'allow');
   assert.equal(Object.keys(h.updatedInput).sort(), Object.keys(p.tool_input).sort());
   assert.is(h.updatedInput.description, 'Build');
-  assert.is(h.updatedInput.command, `${process.execPath} ${cli} run --work ${proj} --timeout 118 -- bash -c 'make -s prog && echo built'`);
+  assert.is(h.updatedInput.command, `${process.execPath} ${bin} run --work ${proj} --timeout 118 -- bash -c 'make -s prog && echo built'`);
 });
 
 pre('the rewritten command is what the captured PostToolUse payload shows (same bytes as the client ran)', () => {

@@ -39,7 +39,8 @@ export default defineCommand({
     const { install, uninstall, settingsPath } = await import('../../integrations/hook/install.js');
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
-      const cli = realpathSync(process.argv[1] ?? '');
+      const { selfCli } = await import('../../integrations/hook/rewrite.js');
+      const cli = selfCli(process.argv[1] ?? '');
       // `sbx run` refuses to start from inside its work dir (sandboxed code could replace it): hooks that
       // named such a copy would fail every build command, so say it now.
       const project = realpathSync(resolve(args.dir ?? '.'));

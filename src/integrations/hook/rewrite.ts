@@ -1,7 +1,7 @@
 // The rewrite every client's pre-hook shares: a build/test/run command line becomes
 // `node /abs/dist/cli.js run --work <project> --timeout N [--ro-bind …] -- bash -c '<original>'`, the
 // original quoted whole so that `a && b` runs both in the sandbox.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { relative, isAbsolute, join, resolve } from 'node:path';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
@@ -9,6 +9,17 @@ import { shellQuote } from './quote.js';
 
 /** How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs. */
 export interface Self { node: string; cli: string }
+
+/**
+ * The sbx this process runs as, by real path, for the commands hooks write: dist/cli.cjs when started as
+ * dist/cli.js (an ES module that only imports cli.cjs, and costs every start Node's ES module loader).
+ */
+export function selfCli(argv1: string): string {
+  let real = argv1;
+  try { real = realpathSync(argv1); } catch { /* keep argv[1] */ }
+  const cjs = real.replace(/cli\.js$/, 'cli.cjs');
+  return cjs !== real && existsSync(cjs) ? cjs : real;
+}
 
 export function sbxPrefix(self: Self): string {
   return `${shellQuote(self.node)} ${shellQuote(self.cli)} run`;

@@ -1,12 +1,12 @@
 // The hook entry points: read the payload on stdin, answer on stdout, exit 0 whatever happens. A hook that
 // fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
 // stderr and no answer, so the tool call goes on exactly as the agent asked.
-import { readSync, realpathSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadHookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
-import type { Self } from './rewrite.js';
+import { selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
 
@@ -109,10 +109,7 @@ async function distil(d: { raw: string; exit: number | null; work: string; cmd: 
 }
 
 function selfCommand(): Self {
-  const cli = process.argv[1] ?? '';
-  let real = cli;
-  try { real = realpathSync(cli); } catch { /* keep argv[1] */ }
-  return { node: process.execPath, cli: real };
+  return { node: process.execPath, cli: selfCli(process.argv[1] ?? '') };
 }
 
 async function readAll(stdin: AsyncIterable<Uint8Array>): Promise<string> {
