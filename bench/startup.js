@@ -16,7 +16,7 @@
 // Needs dist/launcher.js and build/sbx-launch (npm run build:native && npm run build:host).
 // bubblewrap is installed from Debian/Ubuntu with apt-get when missing and we are root.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -184,8 +184,13 @@ if (fresh['first run()'].length) {
 const cli = join(root, 'dist', 'cli.cjs');
 const shellRuns = Math.max(20, RUNS);
 const shellWork = mkdtempSync(join(tmpdir(), 'sbx-bench-cli-'));
+// The floor: Node, node:child_process and one launcher spawned with a fixed spec (no seccomp), nothing else.
+const { buildSpec } = await import(launcherJs);
+const floorSpec = join(shellWork, '..', `sbx-bench-floor-${process.pid}.spec`);
+writeFileSync(floorSpec, `${buildSpec({ cmd: [TRUE], work: shellWork, logPath: join(shellWork, 'floor.log'), seccomp: false }, shellWork).argv.join('\0')}\0`);
 const shell = [
   { name: 'node -e 0', argv: [process.execPath, '-e', '0'] },
+  { name: 'floor: node + spawn launcher', argv: [process.execPath, join(root, 'bench', 'floor-spawn.cjs'), join(root, 'build', 'sbx-launch'), floorSpec] },
   { name: 'sbx --version', argv: [process.execPath, cli, '--version'] },
   { name: 'sbx run -- /bin/true', argv: [process.execPath, cli, 'run', '--work', shellWork, '--', TRUE], key: 'cli' },
 ];
@@ -244,5 +249,6 @@ if (existsSync(cli)) {
   }
 }
 rmSync(shellWork, { recursive: true, force: true });
+rmSync(floorSpec, { force: true });
 rmSync(work, { recursive: true, force: true });
 rmSync(runWork, { recursive: true, force: true });
