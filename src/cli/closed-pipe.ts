@@ -1,7 +1,7 @@
 // `sbx ... | head`: when the reader goes away, stop quietly instead of dying on an EPIPE stack trace.
 // The run is already recorded by the time anything is printed; the exit code stays the command's.
 //
-// Output goes through out() and err(): a synchronous write to fd 1 or 2, so that a cold `sbx run` never
+// Output goes through writeOut() and writeErr(): a synchronous write to fd 1 or 2, so that a cold `sbx run` never
 // builds process.stdout/stderr (a stream over a pipe loads net and stream and costs milliseconds of
 // start-up; measured by `npm run bench:startup`). Code that does use the streams (the MCP server, the
 // viewer) gets them with the EPIPE handler attached on first use.

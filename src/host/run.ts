@@ -75,9 +75,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   };
   // The engine is warmed while the sandbox runs, once it has run WARM_AFTER_MS: a command over
   // sooner would wait for the warm-up, which compiles more than its own verdict needs.
-  let over = false;
-  const warm = setTimeout(() => { if (!over) engineP.then(warmEngine, () => undefined); }, WARM_AFTER_MS);
-  const res = await launch(launchOpts).finally(() => { over = true; clearTimeout(warm); });
+  const warm = setTimeout(() => { engineP.then(warmEngine, () => undefined); }, WARM_AFTER_MS);
+  const res = await launch(launchOpts).finally(() => clearTimeout(warm));
   phase('launched');
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
