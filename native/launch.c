@@ -36,6 +36,7 @@ run_init(const struct spec *s)
   int go[2];
   close(s->status_fd);
   close(done_pipe[0]);
+  relay_into_stdio();
   /* Mapped ids are taken before the command is forked, so that it inherits them. */
   if (s->map_uid >= 0)
     step_mapped_ids(s);
@@ -151,7 +152,8 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
   memset(sv, 0, sizeof *sv);
   for (;;)
     {
-      struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 } };
+      struct pollfd pfd[4] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 },
+                               { relays[0].rd, POLLIN, 0 }, { relays[1].rd, POLLIN, 0 } };
       struct signalfd_siginfo si;
       int timeout = -1, n;
       if (deadline && !killed)
@@ -167,11 +169,14 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
             }
           timeout = (int)((left + 999999) / 1000000);
         }
-      n = poll(pfd, done_pipe[0] >= 0 ? 2 : 1, timeout);
+      n = poll(pfd, 4, timeout);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
         die_with_error("poll");
+      for (int i = 0; i < 2; i++)
+        if (pfd[2 + i].revents)
+          relay_pump(&relays[i]);
       if (pfd[1].revents)
         {
           char c;
@@ -248,6 +253,7 @@ main(int argc, char **argv)
     die_with_error("signalfd");
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
+  relay_open();
 
   if (s.map_uid >= 0)
     {
@@ -288,6 +294,11 @@ main(int argc, char **argv)
       run_init(&s);
     }
   close(done_pipe[1]);
+  relay_close_writers();
+  /* A caller's fd 1 or 2 that is gone costs the relayed bytes, not the run.
+   * Only here, after the clone: an ignored SIGPIPE would be inherited by the
+   * command. */
+  signal(SIGPIPE, SIG_IGN);
   if (s.map_uid >= 0)
     {
       /* init waits for its maps; without them it fails its userns step. */
@@ -300,6 +311,7 @@ main(int argc, char **argv)
 
   supervise(init, sigfd, deadline, &sv);
   t_end = now_ns();
+  relay_drain();
   if (cgroup_path[0] && !sv.init_reaped)
     {
       /* The cgroup can only be removed, and its counters are only final, once

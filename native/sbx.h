@@ -42,7 +42,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 3
+#define SBX_PROTO 4
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 128
@@ -204,6 +204,20 @@ void step_root(const struct spec *s);
 /* ------------------------------------------------------------- net.c */
 void step_hostname(const struct spec *s);
 void step_loopback(const struct spec *s);
+
+/* ----------------------------------------------------------- relay.c */
+struct relay
+{
+  int rd, wr; /* the pipe: the launcher reads, the sandbox writes */
+  int to;     /* the launcher's fd it is copied into (1 or 2) */
+  long long bytes;
+};
+extern struct relay relays[2];
+void relay_open(void);
+void relay_into_stdio(void);
+void relay_close_writers(void);
+int relay_pump(struct relay *r);
+void relay_drain(void);
 
 /* --------------------------------------------------------- command.c */
 void run_command(const struct spec *s, int go_fd) __attribute__((noreturn));

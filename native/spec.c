@@ -309,9 +309,17 @@ read_spec_fd(int *argc, char ***argv)
   buf = malloc(MAX_SPEC_BYTES + 1);
   if (buf == NULL)
     die("out of memory");
-  for (;;)
+  /* A file (what sbx passes) is read from offset 0 with pread, whatever its
+   * shared offset; a pipe falls back to read. */
+  for (int use_read = 0;;)
     {
-      ssize_t r = read(fd, buf + len, MAX_SPEC_BYTES - len);
+      ssize_t r = use_read ? read(fd, buf + len, MAX_SPEC_BYTES - len)
+                           : pread(fd, buf + len, MAX_SPEC_BYTES - len, (off_t)len);
+      if (r < 0 && errno == ESPIPE && !use_read)
+        {
+          use_read = 1;
+          continue;
+        }
       if (r < 0 && errno == EINTR)
         continue;
       if (r < 0)

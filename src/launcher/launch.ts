@@ -1,12 +1,11 @@
 // launch(): runs one command in the sandbox. Builds the spec, spawns sbx-launch with an argv
-// array (never a shell), streams stdout/stderr to the raw log as they arrive while keeping a
-// bounded tail, and reads the launcher's status report from fd 3.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+// array (never a shell) and descriptors only: the raw log as its fd 1 and 2 (the launcher relays
+// the command's stdout and stderr into it as they arrive, native/relay.c), its report file as fd 3,
+// the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
+// log's tail read back.
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { diagnose } from './diagnose.js';
 import { SbxError } from '../contract/errors.js';
@@ -14,8 +13,9 @@ import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
-import { Tail } from './tail.js';
 import { packageRoot } from './package-root.js';
+import { spawnLauncher } from './spawn-launcher.js';
+import { anonymousFile } from './temp-file.js';
 import { plantableSymlink, plantedMessage } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
 
@@ -42,11 +42,10 @@ export function prebuiltSeccompPath(allowPtrace: boolean, arch: string = process
 /**
  * A descriptor of the seccomp program, opened once per process and variant and handed to every
  * launcher as fd 4 (it reads it with pread from offset 0): the file the build wrote beside the
- * launcher (same trust as the launcher itself; a cold start then builds no program), else an
- * unlinked temp file with the program built here. Cheaper than a pipe per run, and the launcher never
- * waits for us to write it. Null when neither can be had.
+ * launcher (same trust as the launcher itself; a cold start then builds no program), else a nameless
+ * temp file with the program built here (in $TMPDIR, else in `dir`). Null when neither can be had.
  */
-function seccompFd(allowPtrace: boolean): number | null {
+function seccompFd(allowPtrace: boolean, dir: string): number | null {
   const known = bpfFds.get(allowPtrace);
   if (known !== undefined) return known;
   const pre = prebuiltSeccompPath(allowPtrace);
@@ -57,17 +56,29 @@ function seccompFd(allowPtrace: boolean): number | null {
       return fd;
     } catch { /* not built: make one */ }
   }
-  const path = join(tmpdir(), `sbx-seccomp-${process.pid}-${randomBytes(6).toString('hex')}.bpf`);
-  try {
-    writeFileSync(path, seccompProgram(allowPtrace), { mode: 0o600, flag: 'wx' });
-    const fd = openSync(path, 'r');
-    bpfFds.set(allowPtrace, fd);
-    return fd;
-  } catch {
-    return null;
-  } finally {
-    rmSync(path, { force: true });
+  for (const where of [tmpdir(), dir]) {
+    try {
+      const fd = anonymousFile(where);
+      const prog = seccompProgram(allowPtrace);
+      writeSync(fd, prog, 0, prog.length, 0);
+      bpfFds.set(allowPtrace, fd);
+      return fd;
+    } catch { /* try the next */ }
   }
+  return null;
+}
+
+/** The last `limit` bytes of the file open as fd (of `size` bytes). */
+function readTail(fd: number, size: number, limit: number): Uint8Array {
+  const n = Math.min(size, limit);
+  const buf = Buffer.allocUnsafe(n);
+  let got = 0;
+  while (got < n) {
+    const r = readSync(fd, buf, got, n - got, size - n + got);
+    if (r === 0) break;
+    got += r;
+  }
+  return new Uint8Array(buf.buffer, buf.byteOffset, got);
 }
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
@@ -137,81 +148,52 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: run \`npm run build:native\` (needs cc)`, logPath);
 
   const spec = buildSpec(opts, work);
-  mkdirSync(dirname(logPath), { recursive: true });
+  const dir = dirname(logPath);
+  mkdirSync(dir, { recursive: true });
   // A log path inside a tree the sandbox writes must not be a symlink it planted.
-  const log = openSync(logPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
-  const tail = new Tail(TAIL_BYTES);
-  let stdoutBytes = 0;
-  let stderrBytes = 0;
-  const statusChunks: Buffer[] = [];
-
+  const log = openSync(logPath, constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  const own: number[] = [];
   try {
     const allowPtrace = opts.allowPtrace === true;
-    const fd4 = seccomp ? (seccompFd(allowPtrace) ?? 'pipe') : 'ignore';
-    // The spec goes over a pipe (fd 5), not argv: /proc/PID/cmdline is readable by every user of
-    // the host, and the spec holds the command's environment (--env values may be secrets).
-    const child = spawn(bin, ['--spec-fd', '5'], {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', fd4, 'pipe'],
-      // The launcher gets no environment of ours: the command's is in the spec.
-      env: {},
-    });
-    const [, out, err, statusPipe, bpfPipe, specPipe] = child.stdio as unknown as [null, Readable, Readable, Readable, Writable | null, Writable];
-    specPipe.on('error', () => {}); // a launcher that died early reports through its exit
-    specPipe.end(`${spec.argv.join('\0')}\0`);
-    const onAbort = (): void => void child.kill('SIGTERM');
+    // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
+    // of the host, and the spec holds the command's environment (--env values may be secrets).
+    let specFd: number, statusFd: number;
+    try {
+      own.push((specFd = anonymousFile(dir)), (statusFd = anonymousFile(dir)));
+    } catch (err) {
+      return failed('E_SETUP', `cannot make a temporary file in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix: free space there or pass another --state`, logPath);
+    }
+    const specBytes = Buffer.from(`${spec.argv.join('\0')}\0`);
+    writeSync(specFd, specBytes, 0, specBytes.length, 0);
+    const bpf = seccomp ? seccompFd(allowPtrace, dir) : -1;
+    if (bpf === null)
+      return failed('E_SETUP', `cannot hand the seccomp program to the launcher (no build/seccomp-${process.arch}.bpf and no temporary file in ${tmpdir()} or ${dir}); fix: rebuild with \`npm run build:host\`, or pass --no-seccomp (weaker containment)`, logPath);
+    // The launcher gets no environment of ours: the command's is in the spec.
+    const child = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
+    const onAbort = (): void => child.kill('SIGTERM');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const sink = (count: (n: number) => void) => (chunk: Buffer): void => {
-      writeSync(log, chunk);
-      tail.push(chunk);
-      count(chunk.length);
-    };
-    out.on('data', sink((n) => (stdoutBytes += n)));
-    err.on('data', sink((n) => (stderrBytes += n)));
-    statusPipe.on('data', (c: Buffer) => statusChunks.push(c));
-    if (fd4 === 'pipe' && bpfPipe) {
-      bpfPipe.on('error', () => {}); // a launcher that died early reports through its exit
-      bpfPipe.end(seccompProgram(allowPtrace));
-    }
-
-    // Done when the report and both output streams have ended: the launcher writes the report
-    // only once every process of the sandbox is dead, then reaps init off the critical path.
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
-      child.once('error', (error) => done({ code: null, signal: null, error }));
-      child.once('exit', (code, signal) => done({ code, signal }));
-    });
-    const ended = (s: Readable): Promise<void> =>
-      new Promise((done) => {
-        s.once('end', done);
-        s.once('close', done);
-        s.once('error', () => done());
-      });
-    const streams = Promise.all([ended(out), ended(err), ended(statusPipe)]);
-    const first = await Promise.race([streams.then(() => null), exited]);
-    if (first?.error) {
-      opts.signal?.removeEventListener('abort', onAbort);
-      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${first.error.message}); fix: run \`npm run build:native\``, logPath);
-    }
-    await streams;
-    opts.signal?.removeEventListener('abort', onAbort);
-    const exit = statusChunks.length === 0 ? await exited : { code: null, signal: null };
-    // With the report in, the sandbox is over: the launcher only reaps its init and exits. A caller that
-    // is done (the CLI) need not wait for that before exiting; the child is still reaped when it ends.
-    if (statusChunks.length > 0) child.unref();
-    const parsed = parseStatus(Buffer.concat(statusChunks).toString('utf8'));
+    // The launcher exits once every process of the sandbox is dead and its report is written.
+    const exit = await child.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
+    if (exit.error)
+      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
+    const tail = readTail(log, fstatSync(log).size, TAIL_BYTES);
+    const report = readTail(statusFd, fstatSync(statusFd).size, 1 << 20);
+    const parsed = parseStatus(Buffer.from(report.buffer, report.byteOffset, report.length).toString('utf8'));
+    const proto = parsed.ok ? parsed.status.proto : parsed.proto;
+    if (proto !== undefined && proto !== LAUNCHER_PROTO)
+      return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);
     if (!parsed.ok) {
-      const why = exit.code === 125 ? Buffer.from(tail.bytes()).toString('utf8').trim().split('\n').pop() : parsed.why;
+      const why = exit.code === 125 ? Buffer.from(tail).toString('utf8').trim().split('\n').pop() : parsed.why;
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: rebuild it with \`npm run build:native\``, logPath);
     }
     const status = parsed.status;
-    if (status.proto !== LAUNCHER_PROTO)
-      return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${status.proto} (version ${status.version}), this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);
-    const outcome = toOutcome(status, { stdout: stdoutBytes, stderr: stderrBytes }, opts.inheritEnv !== true);
+    const outcome = toOutcome(status, { stdout: status.stdout_bytes, stderr: status.stderr_bytes }, opts.inheritEnv !== true);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);
-    return { outcome, setupError, tail: tail.bytes(), logPath };
+    return { outcome, setupError, tail, logPath };
   } finally {
+    for (const fd of own) closeSync(fd);
     closeSync(log);
   }
 }

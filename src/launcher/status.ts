@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 
 /** Must match SBX_PROTO in native/sbx.h. */
-export const LAUNCHER_PROTO = 3;
+export const LAUNCHER_PROTO = 4;
 
 const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });
 
@@ -14,6 +14,8 @@ export const StatusSchema = v.object({
   exit_code: v.nullable(v.number()),
   signal: v.nullable(v.number()),
   exec_errno: v.number(),
+  stdout_bytes: v.number(),
+  stderr_bytes: v.number(),
   setup_ns: v.number(),
   wall_ns: v.number(),
   rusage: v.object({ user_us: v.number(), sys_us: v.number(), max_rss_kb: v.number() }),
@@ -25,7 +27,7 @@ export const StatusSchema = v.object({
 export type Status = v.InferOutput<typeof StatusSchema>;
 export type StatusStep = v.InferOutput<typeof Step>;
 
-export function parseStatus(text: string): { ok: true; status: Status } | { ok: false; why: string } {
+export function parseStatus(text: string): { ok: true; status: Status } | { ok: false; why: string; proto?: unknown } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -35,7 +37,7 @@ export function parseStatus(text: string): { ok: true; status: Status } | { ok: 
   const r = v.safeParse(StatusSchema, json);
   if (!r.success) {
     const proto = typeof json === 'object' && json !== null && 'proto' in json ? String(json.proto) : '?';
-    return { ok: false, why: `unexpected status report (protocol ${proto}, expected ${LAUNCHER_PROTO})` };
+    return { ok: false, why: `unexpected status report (protocol ${proto}, expected ${LAUNCHER_PROTO})`, proto: (json as { proto?: unknown }).proto };
   }
   return { ok: true, status: r.output };
 }

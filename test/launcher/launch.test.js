@@ -1,6 +1,6 @@
 // launch(): outcome, streaming log, tail, setup errors and the recorded opt-ins.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -19,6 +19,40 @@ test('exit code, byte counts, interleaved log and tail', async () => {
   assert.is(r.out, 'out1\nerr1\nout2\n');
   assert.ok(r.outcome.wall_ms > 0 && r.outcome.setup_ms > 0);
   assert.ok(r.outcome.rusage.max_rss_kb > 0);
+});
+
+test('the command writes into pipes, not into the log: the sandbox holds no descriptor of the host\'s', async () => {
+  const r = await sh('readlink /proc/self/fd/1 /proc/self/fd/2');
+  const [one, two] = r.out.split('\n');
+  assert.match(one, /^pipe:\[\d+\]$/);
+  assert.match(two, /^pipe:\[\d+\]$/);
+  assert.is.not(one, two, 'stdout and stderr are two pipes, so that each is counted');
+  assert.is(r.outcome.stdout_bytes, one.length + two.length + 2);
+});
+
+test('nothing is left beside the log: the spec and the report are nameless files', async () => {
+  const dir = tempDir('sbx-log-');
+  for (const cmd of [['/bin/true'], ['/nonexistent'], ['/bin/sh', '-c', 'exit 7']]) await run(cmd, { logPath: join(dir, 'run.log') });
+  assert.equal(readdirSync(dir), ['run.log']);
+});
+
+test('without process.binding (SBX_SPAWN=child_process) a run comes out the same', async () => {
+  const script = 'echo out; echo err >&2; exit 4';
+  const a = await sh(script);
+  process.env.SBX_SPAWN = 'child_process';
+  try {
+    const b = await sh(script);
+    const missing = await run(['/bin/true'], { launcherPath: '/nonexistent/sbx-launch' });
+    assert.is(missing.setupError?.code, 'E_NO_LAUNCHER');
+    for (const r of [a, b]) {
+      assert.is(r.outcome.exit_code, 4);
+      assert.is(r.outcome.stdout_bytes, 4);
+      assert.is(r.outcome.stderr_bytes, 4);
+      assert.is(r.out, 'out\nerr\n');
+    }
+  } finally {
+    delete process.env.SBX_SPAWN;
+  }
 });
 
 test('a signal is reported by name, not as an exit code', async () => {

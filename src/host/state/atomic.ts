@@ -10,7 +10,7 @@
 // instant between them <path> is missing and <path>.old is whole: readers fall back to it
 // (readWithFallback). The files are small, so the calls are synchronous: no thread-pool round trips.
 import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomId } from './random-id.js';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   writeFileAtomicSync(path, data);
@@ -23,7 +23,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  */
 export function writeFileAtomicSync(path: string | string[], data: string | Uint8Array): void {
   const paths = typeof path === 'string' ? [path] : path;
-  const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const suffix = `.tmp-${process.pid}-${randomId(6)}`;
   const tmps = paths.map((p) => `${p}${suffix}`);
   const made: string[] = [];
   try {

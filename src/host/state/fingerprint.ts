@@ -12,8 +12,8 @@
 // to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
 // the untracked cache are forced off on the command line, which outranks every config file; the
 // environment is reduced to what git needs to find the caller's own configuration.
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { sha256Hex } from './sha256.js';
+import { createRequire } from 'node:module';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -40,7 +40,7 @@ export function treeFingerprint(work: string): string | null {
     if (!info || info.isDirectory()) continue; // gone, or a submodule or nested repo git lists as one entry
     parts.push(`${rel}\0${info.mode}:${info.size}:${info.mtimeNs}\0`);
   }
-  return createHash('sha256').update(parts.join('')).digest('hex').slice(0, 32);
+  return sha256Hex(parts.join('')).slice(0, 32);
 }
 
 /** A path git or the walk listed that counts: inside the work dir, not state, VCS or a HOME cache. */
@@ -56,6 +56,8 @@ function gitFiles(work: string): string[] | null {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   if (process.env.HOME) env.HOME = process.env.HOME;
   if (process.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = process.env.XDG_CONFIG_HOME;
+  // Loaded here, not at start-up: node:child_process costs a cold start milliseconds (bench/startup.js).
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
   });

@@ -12,9 +12,9 @@
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
 import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync, promises as fsp } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { pipeline, type Readable } from 'node:stream';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import * as v from 'valibot';
 import { RunResultSchema, issueText, type RunResult, type Verdict } from '../../contract/schema.js';
 import { SbxError } from '../../contract/errors.js';
@@ -22,6 +22,8 @@ import { readWithFallback, writeFileAtomicSync } from './atomic.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { streak } from './delta-rule.js';
+import { sha256Hex } from './sha256.js';
+import { randomId } from './random-id.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -59,15 +61,11 @@ export interface Previous {
 
 /** The key runs of one command share: `go test ./...` is compared with `go test ./...`, not `go vet`. */
 export function commandKey(cmd: string): string {
-  return createHash('sha256').update(cmd).digest('hex').slice(0, 16);
+  return sha256Hex(cmd).slice(0, 16);
 }
 
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
-/** n characters from A-Z a-z 0-9 _ - (nanoid's alphabet): base64url of random bytes. */
-function randomId(n: number): string {
-  return randomBytes(Math.ceil((n * 3) / 4)).toString('base64url').slice(0, n);
-}
 
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
@@ -150,7 +148,9 @@ export class StateDir {
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
   async saveLog(logPath: string, source: AsyncIterable<Uint8Array>): Promise<void> {
-    // node:stream's callback pipeline: node:stream is loaded by every run anyway, stream/promises is not.
+    // node:stream's callback pipeline, loaded here: `sbx run` never needs node:stream (its cold start
+    // would pay milliseconds for it), and stream/promises costs more again.
+    const { pipeline } = createRequire(import.meta.url)('node:stream') as typeof import('node:stream');
     await new Promise<void>((done, fail) => {
       pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));
     });

@@ -1,0 +1,87 @@
+// Spawns sbx-launch with descriptors only, no pipes, and resolves with its exit. A cold `sbx run`
+// spends more in node:child_process than in the sandbox (loading it, the first spawn() and its
+// stream objects: ~15 ms, against ~2 ms for the same spawn through Node's process_wrap binding, as
+// bench/startup.js measures), so the launcher is spawned through that binding when Node lets us, and
+// through child_process otherwise (a Node that refuses process.binding, e.g. under --permission).
+// Either way the child gets exactly the given fds (fd i = fds[i], -1 for none) and no environment.
+import { createRequire } from 'node:module';
+import { getSystemErrorName } from 'node:util';
+
+export interface Exit {
+  code: number | null;
+  signal: string | null;
+  /** Set when it could not be spawned at all: the errno's name (ENOENT, EACCES, ...). */
+  error?: string;
+}
+
+export interface Launched {
+  pid: number;
+  exited: Promise<Exit>;
+  kill(signal: 'SIGTERM'): void;
+}
+
+interface ProcessWrap {
+  spawn(o: object): number;
+  onexit: (code: number, signal: string) => void;
+  kill(sig: number): number;
+  close(): void;
+  pid: number;
+}
+
+type ProcessCtor = new () => ProcessWrap;
+let wrap: ProcessCtor | null | undefined;
+
+function processWrap(): ProcessCtor | null {
+  if (wrap !== undefined) return wrap;
+  const quiet = process.noDeprecation;
+  try {
+    // DEP0111 is documentation-only in Node 20-24: no warning unless --pending-deprecation, which we
+    // silence for this one call; the binding is the one child_process itself is built on.
+    process.noDeprecation = true;
+    const b = (process as unknown as { binding(name: string): { Process?: ProcessCtor } }).binding('process_wrap');
+    wrap = typeof b.Process === 'function' ? b.Process : null;
+  } catch {
+    wrap = null;
+  } finally {
+    process.noDeprecation = quiet;
+  }
+  return wrap;
+}
+
+/** Spawns `file args` with fd i = fds[i] (-1: nothing open there). A spawn that fails resolves `exited` with its error. */
+export function spawnLauncher(file: string, args: string[], fds: number[]): Launched {
+  const P = process.env.SBX_SPAWN === 'child_process' ? null : processWrap();
+  if (!P) return viaChildProcess(file, args, fds);
+  const p = new P();
+  let done: (e: Exit) => void = () => {};
+  const exited = new Promise<Exit>((r) => (done = r));
+  p.onexit = (code, signal) => {
+    p.close();
+    done(signal ? { code: null, signal } : { code, signal: null });
+  };
+  const err = p.spawn({
+    file,
+    args: [file, ...args],
+    envPairs: [],
+    stdio: fds.map((fd) => (fd < 0 ? { type: 'ignore' } : { type: 'fd', fd })),
+  });
+  if (err !== 0) {
+    p.close();
+    return { pid: 0, exited: Promise.resolve({ code: null, signal: null, error: errnoName(err) }), kill: () => {} };
+  }
+  return { pid: p.pid, exited, kill: () => void p.kill(15) };
+}
+
+function viaChildProcess(file: string, args: string[], fds: number[]): Launched {
+  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const child = spawn(file, args, { stdio: fds.map((fd) => (fd < 0 ? 'ignore' : fd)), env: {} });
+  const exited = new Promise<Exit>((r) => {
+    child.once('error', (e: NodeJS.ErrnoException) => r({ code: null, signal: null, error: e.code ?? e.message }));
+    child.once('exit', (code, signal) => r({ code, signal }));
+  });
+  return { pid: child.pid ?? 0, exited, kill: () => void child.kill('SIGTERM') };
+}
+
+function errnoName(err: number): string {
+  try { return getSystemErrorName(err); } catch { return `errno ${-err}`; }
+}
