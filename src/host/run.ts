@@ -153,7 +153,7 @@ export function refuseSbxInside(work: string, invokedAs?: string): void {
   if (root === null) return;
   let pkg: string;
   let realWork: string;
-  try { pkg = realpathSync(root); realWork = realpathSync(work); } catch { return; } // a missing work dir is reported by runReport
+  try { pkg = realpathSync.native(root); realWork = realpathSync.native(work); } catch { return; } // a missing work dir is reported by runReport
   if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
     throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
   }

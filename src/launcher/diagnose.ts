@@ -57,8 +57,8 @@ function hostFile(sandboxPath: string, work: string | undefined): string | null 
   if (host === null) return null;
   try {
     // A symlink may lead out of what the sandbox shows (e.g. /usr/bin/x -> /home/...): then it is missing there.
-    const real = realpathSync(host);
-    const inside = (work !== undefined && (real === realpathSync(work) || real.startsWith(`${realpathSync(work)}/`))) || SYSTEM_DIRS.test(real);
+    const real = realpathSync.native(host);
+    const inside = (work !== undefined && (real === realpathSync.native(work) || real.startsWith(`${realpathSync.native(work)}/`))) || SYSTEM_DIRS.test(real);
     return inside && statSync(real).isFile() ? real : null;
   } catch {
     return null;

@@ -230,5 +230,5 @@ export function throughSystemLinks(d: string): string {
 }
 
 function real(p: string): string {
-  try { return realpathSync(p); } catch { return p; }
+  try { return realpathSync.native(p); } catch { return p; }
 }

@@ -52,5 +52,5 @@ export function plantedMessage(what: string, path: string, link: PlantedLink): s
 }
 
 function realOr(p: string): string {
-  try { return realpathSync(p); } catch { return p; }
+  try { return realpathSync.native(p); } catch { return p; }
 }

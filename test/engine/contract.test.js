@@ -72,6 +72,22 @@ test('chunking does not change the verdict', () => {
   }
 });
 
+test('every fixture\'s verdict, and its delta against the previous fixture\'s and against none, keep the contract', () => {
+  // The engine does not check its own output against the schema on the hot path: this does, per fixture.
+  let prev = null;
+  for (const c of cases) {
+    const env = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null, log: 'log.txt' });
+    const ok = v.safeParse(RunResultSchema, env);
+    assert.ok(ok.success, `${c.id}: ${ok.success ? '' : ok.issues.map((i) => i.message).join('; ')}`);
+    for (const [against, opts] of [[null, {}], [prev, { treeChanged: true, sameRuns: 1 }], [env.verdict, { treeChanged: false, sameRuns: 3 }]]) {
+      const d = engine.delta(against, env.verdict, opts);
+      const okd = v.safeParse(RunResultSchema, { ...env, delta: d });
+      assert.ok(okd.success, `${c.id} delta: ${okd.success ? '' : okd.issues.map((i) => i.message).join('; ')}`);
+    }
+    prev = env.verdict;
+  }
+});
+
 test('fuzz: mutated fixtures and random bytes never trap and stay schema-valid', () => {
   const r = rng(42);
   let runs = 0;

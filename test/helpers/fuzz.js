@@ -162,6 +162,10 @@ export function checkInput(engine, RunResultSchema, input, prev) {
   if (JSON.stringify(b) !== ja) return { kind: 'differs', why: 'the streamed verdict differs from the whole one' };
   if (input.full && text.length > MAX_RENDER_BYTES) return { kind: 'bound', why: `rendering of ${text.length} chars` };
   if (engine.memoryBytes() > MAX_MEMORY_BYTES && engine.memoryBytes() > memBefore) return { kind: 'bound', why: `engine memory ${memBefore} -> ${engine.memoryBytes()} bytes` };
-  if (input.full && (!d || typeof d.summary !== 'string')) return { kind: 'schema', why: 'no delta summary' };
+  if (input.full) {
+    // The engine does not check its delta against the contract itself (src/engine/engine.ts): here it is.
+    const rd = v.safeParse(RunResultSchema, { ...a, delta: d });
+    if (!rd.success) return { kind: 'schema', why: `delta: ${rd.issues.map((i) => i.message).join('; ')}` };
+  }
   return { kind: null, envelopeBytes: ja.length, verdict: a.verdict };
 }

@@ -9,7 +9,7 @@
 // inside the call, 0.1 to 0.6 ms here, where two renames onto free names cost some 20 us. In the
 // instant between them <path> is missing and <path>.old is whole: readers fall back to it
 // (readWithFallback). The files are small, so the calls are synchronous: no thread-pool round trips.
-import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomId } from './random-id.js';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
@@ -33,21 +33,31 @@ export function writeFileAtomicSync(path: string | string[], data: string | Uint
     for (const t of tmps.slice(1)) { linkSync(tmps[0]!, t); made.push(t); } // link(2) never follows t either
     for (let i = 0; i < paths.length; i++) replaceSync(tmps[i]!, paths[i]!);
   } catch (err) {
-    for (const t of made) rmSync(t, { force: true });
+    for (const t of made) removeFile(t);
     throw err;
   }
 }
 
 function replaceSync(tmp: string, path: string): void {
   const old = `${path}.old`;
-  rmSync(old, { force: true }); // left by a crash between the renames; this write supersedes it
+  removeFile(old); // left by a crash between the renames; this write supersedes it
   let moved = true;
   try { renameSync(path, old); } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     moved = false;
   }
   renameSync(tmp, path);
-  if (moved) rmSync(old, { force: true });
+  if (moved) removeFile(old);
+}
+
+/**
+ * Removes a file (or symlink) that may not be there. unlink(2) alone: rmSync({ force }) would stat
+ * first and, on Node 20, load its rimraf module on a cold start.
+ */
+export function removeFile(path: string): void {
+  try { unlinkSync(path); } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 /** The text of path, or of path.old while a writer is between its two renames; never through a symlink. */

@@ -3,7 +3,8 @@
 // exists, like O_EXCL, and never follows anything): one directory entry, no inode to allocate and
 // no data to write, so taking it costs a fraction of creating a file. A lock whose holder is gone,
 // or that is older than STALE_MS, is broken. A regular lock file from an older sbx is read as well.
-import { rmSync, symlinkSync, promises as fsp } from 'node:fs';
+import { symlinkSync, promises as fsp } from 'node:fs';
+import { removeFile } from './atomic.js';
 import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;
@@ -17,7 +18,7 @@ export async function lock(path: string): Promise<Unlock> {
   for (;;) {
     try {
       symlinkSync(`${process.pid}`, path);
-      return async () => { rmSync(path, { force: true }); };
+      return async () => { removeFile(path); };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }

@@ -11,14 +11,14 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeSync, promises as fsp } from 'node:fs';
+import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, statSync, symlinkSync, writeSync, promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import * as v from 'valibot';
 import { RunResultSchema, issueText, type RunResult, type Verdict } from '../../contract/schema.js';
 import { SbxError } from '../../contract/errors.js';
-import { readWithFallback, writeFileAtomicSync } from './atomic.js';
+import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { streak } from './delta-rule.js';
@@ -105,7 +105,7 @@ export class StateDir {
     try {
       const probe = join(this.dir, `.probe-${process.pid}-${randomId(6)}`);
       symlinkSync('probe', probe);
-      rmSync(probe, { force: true });
+      removeFile(probe);
     } catch (err) {
       throw this.unusable(err);
     }
