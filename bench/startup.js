@@ -110,11 +110,22 @@ function bwrapArgv(bwrap) {
   return a;
 }
 
+/** fn with every launch spawned from this process itself, as a one-run process (the CLI) does. */
+async function direct(fn) {
+  process.env.SBX_SPAWN = 'direct';
+  try { return await fn(); } finally { delete process.env.SBX_SPAWN; }
+}
+
 const bwrap = ensureBwrap();
+// After two launches in a process, sbx forks its launchers from a resident server (sbx-launch
+// --serve, src/launcher/resident.ts) rather than from Node: the warm variants use it, the
+// "direct" ones spawn each launcher from this process.
 const variants = [
   { name: 'spawn /bin/true', fn: () => run([TRUE]) },
   { name: 'sbx run() with state', fn: () => runApi({ cmd: [TRUE], work: runWork }), key: 'run' },
   { name: `sbx launch()${engine ? ' + verdict' : ''}`, fn: () => sbx({}), key: 'full' },
+  { name: 'sbx run(), direct spawn', fn: () => direct(() => runApi({ cmd: [TRUE], work: runWork })) },
+  { name: `sbx launch()${engine ? ' + verdict' : ''}, direct`, fn: () => direct(() => sbx({})) },
   { name: 'sbx -seccomp -loopback', fn: () => sbx({ seccomp: false, loopback: false }) },
 ];
 if (bwrap) {

@@ -209,6 +209,16 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
 int
 main(int argc, char **argv)
 {
+  if (argc == 2 && strcmp(argv[1], "--serve") == 0)
+    return serve();
+  return launcher_main(argc, argv);
+}
+
+/* One sandbox, from its spec to its report: the whole of `sbx-launch`, and
+ * of each child of `sbx-launch --serve`. */
+int
+launcher_main(int argc, char **argv)
+{
   struct spec s;
   sigset_t mask;
   pid_t init;

@@ -42,7 +42,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 4
+#define SBX_PROTO 5
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 128
@@ -218,6 +218,11 @@ void relay_into_stdio(void);
 void relay_close_writers(void);
 int relay_pump(struct relay *r);
 void relay_drain(void);
+
+/* ----------------------------------------------------------- serve.c */
+#define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)
+int serve(void);
+int launcher_main(int argc, char **argv);
 
 /* --------------------------------------------------------- command.c */
 void run_command(const struct spec *s, int go_fd) __attribute__((noreturn));

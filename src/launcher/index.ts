@@ -1,5 +1,6 @@
 export { launch, launcherPath, prebuiltSeccompPath, TAIL_BYTES } from './launch.js';
 export { selftest, type Check } from './selftest.js';
+export { startResident } from './resident.js';
 export { SbxError } from '../contract/errors.js';
 export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/error-codes.js';
 export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';

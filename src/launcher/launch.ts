@@ -14,7 +14,8 @@ import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { packageRoot } from './package-root.js';
-import { spawnLauncher } from './spawn-launcher.js';
+import { residentFor } from './resident.js';
+import { spawnLauncher, type Exit } from './spawn-launcher.js';
 import { anonymousFile } from './temp-file.js';
 import { plantableSymlink, plantedMessage } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
@@ -155,30 +156,45 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   const own: number[] = [];
   try {
     const allowPtrace = opts.allowPtrace === true;
-    // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
-    // of the host, and the spec holds the command's environment (--env values may be secrets).
-    let specFd: number, statusFd: number;
-    try {
-      own.push((specFd = anonymousFile(dir)), (statusFd = anonymousFile(dir)));
-    } catch (err) {
-      return failed('E_SETUP', `cannot make a temporary file in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix: free space there or pass another --state`, logPath);
-    }
-    const specBytes = Buffer.from(`${spec.argv.join('\0')}\0`);
-    writeSync(specFd, specBytes, 0, specBytes.length, 0);
     const bpf = seccomp ? seccompFd(allowPtrace, dir) : -1;
     if (bpf === null)
       return failed('E_SETUP', `cannot hand the seccomp program to the launcher (no build/seccomp-${process.arch}.bpf and no temporary file in ${tmpdir()} or ${dir}); fix: rebuild with \`npm run build:host\`, or pass --no-seccomp (weaker containment)`, logPath);
-    // The launcher gets no environment of ours: the command's is in the spec.
-    const child = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
-    const onAbort = (): void => child.kill('SIGTERM');
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    // The launcher exits once every process of the sandbox is dead and its report is written.
-    const exit = await child.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
-    if (exit.error)
-      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
+    let exit: Exit;
+    let reportText: string;
+    const resident = residentFor(bin);
+    if (resident) {
+      // Forked by the resident server (src/launcher/resident.ts); the report comes back in its reply.
+      const r = resident.run(spec.argv, log, bpf);
+      const onAbort = (): void => r.kill();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const got = await r.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
+      if (got.error) return failed('E_LAUNCHER', `${got.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
+      exit = got;
+      reportText = got.report;
+    } else {
+      // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
+      // of the host, and the spec holds the command's environment (--env values may be secrets).
+      let specFd: number, statusFd: number;
+      try {
+        own.push((specFd = anonymousFile(dir)), (statusFd = anonymousFile(dir)));
+      } catch (err) {
+        return failed('E_SETUP', `cannot make a temporary file in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix: free space there or pass another --state`, logPath);
+      }
+      const specBytes = Buffer.from(`${spec.argv.join('\0')}\0`);
+      writeSync(specFd, specBytes, 0, specBytes.length, 0);
+      // The launcher gets no environment of ours: the command's is in the spec.
+      const child = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
+      const onAbort = (): void => child.kill('SIGTERM');
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      // The launcher exits once every process of the sandbox is dead and its report is written.
+      exit = await child.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
+      if (exit.error)
+        return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
+      const report = readTail(statusFd, fstatSync(statusFd).size, 1 << 20);
+      reportText = Buffer.from(report.buffer, report.byteOffset, report.length).toString('utf8');
+    }
     const tail = readTail(log, fstatSync(log).size, TAIL_BYTES);
-    const report = readTail(statusFd, fstatSync(statusFd).size, 1 << 20);
-    const parsed = parseStatus(Buffer.from(report.buffer, report.byteOffset, report.length).toString('utf8'));
+    const parsed = parseStatus(reportText);
     const proto = parsed.ok ? parsed.status.proto : parsed.proto;
     if (proto !== undefined && proto !== LAUNCHER_PROTO)
       return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);

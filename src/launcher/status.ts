@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 
 /** Must match SBX_PROTO in native/sbx.h. */
-export const LAUNCHER_PROTO = 4;
+export const LAUNCHER_PROTO = 5;
 
 const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });
 

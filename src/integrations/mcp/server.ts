@@ -8,6 +8,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
+import { loadEngine } from '../../host/load-engine.js';
+import { launcherPath, startResident } from '../../launcher/index.js';
 import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
 import { historyTool, runTool, showTool, verdictTool, type ToolContext, type ToolOutput } from './tools.js';
 
@@ -70,6 +72,10 @@ export async function serve(version: string, { cwd = process.cwd(), asSbxRun = f
   const server = new Server({ name: 'sbx', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, { cwd, asSbxRun }));
+  // A resident server spends its idle start-up on what every run would pay: the engine is compiled,
+  // and the resident spawner started, so that even the first `run` forks no Node process.
+  void loadEngine().catch(() => undefined);
+  void startResident(launcherPath());
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((ok) => { server.onclose = ok; });
   await server.connect(transport);
