@@ -24,6 +24,7 @@
 #include "sbx.h"
 
 static int done_pipe[2] = { -1, -1 };
+int init_reaped_by_caller;
 
 /* pid 1 of the sandbox. */
 static void __attribute__((noreturn))
@@ -338,7 +339,10 @@ launcher_main(int argc, char **argv)
       close(1);
       close(2);
     }
-  if (!sv.init_reaped)
+  /* Under sbx-launch --serve (a subreaper), init, already exiting, is left
+   * to the server to reap: the caller need not wait for the namespaces'
+   * teardown. Not with a cgroup, which can only be removed once init is gone. */
+  if (!sv.init_reaped && !(init_reaped_by_caller && sv.reported && !cgroup_path[0]))
     while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
       ;
   if (cgroup_path[0] && rmdir(cgroup_path) < 0 && errno == EBUSY)

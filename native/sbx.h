@@ -223,6 +223,8 @@ void relay_drain(void);
 #define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)
 int serve(void);
 int launcher_main(int argc, char **argv);
+/* Set in a child of --serve: its init may be left for the server to reap. */
+extern int init_reaped_by_caller;
 
 /* --------------------------------------------------------- command.c */
 void run_command(const struct spec *s, int go_fd) __attribute__((noreturn));

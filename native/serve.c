@@ -60,6 +60,7 @@ run_child(char **f, int nf, int status_fd)
   for (int i = 4; i < nf; i++)
     argv[i - 3] = f[i];
   argv[nf - 3] = NULL;
+  init_reaped_by_caller = 1;
   signal(SIGPIPE, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
@@ -147,6 +148,9 @@ serve(void)
   sigset_t mask;
   int sigfd, open_in = 1;
   caller = getppid();
+  /* A launcher's init outlives it by the namespaces' teardown: reaped here. */
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+    die_with_error("PR_SET_CHILD_SUBREAPER");
   /* If the caller dies, so do we, and our launchers with us (theirs is SIGTERM). */
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != caller)
     return 1;
@@ -171,7 +175,12 @@ serve(void)
       for (int i = 0; i < MAX_RUNNING; i++)
         busy |= runs[i].pid > 0;
       if (!open_in && !busy)
-        return 0;
+        {
+          /* Inits of the last runs may still be exiting: reaped before we go. */
+          while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+            ;
+          return 0;
+        }
       struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { open_in ? 0 : -1, POLLIN, 0 } };
       if (poll(pfd, 2, -1) < 0)
         {

@@ -114,12 +114,17 @@ export function rootMapsAway(): boolean {
 /**
  * native/etc of this package: a fixed /etc/passwd and /etc/group naming the sandbox user `sbx`
  * (1000), so that `id -un`, `ls -l` and `whoami` print the same on every host instead of whichever
- * host account has uid 1000. Null when the package has no such files.
+ * host account has uid 1000: [source, destination] pairs, none when the package has no such files.
  */
-function identityFiles(): string | null {
+function identityFiles(): Array<[string, string]> {
+  if (identity) return identity;
   const root = packageRoot();
-  return root && existsSync(join(root, 'native', 'etc', 'passwd')) ? join(root, 'native', 'etc') : null;
+  const dir = root && existsSync(join(root, 'native', 'etc', 'passwd')) ? join(root, 'native', 'etc') : null;
+  // Looked up once per process: the package and the host's /etc do not move under a running sbx.
+  identity = dir ? ['passwd', 'group'].filter((f) => existsSync(`/etc/${f}`)).map((f) => [real(join(dir, f)), `/etc/${f}`]) : [];
+  return identity;
 }
+let identity: Array<[string, string]> | null = null;
 
 let cgroupSeq = 0;
 
@@ -151,9 +156,8 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
     else a.push('--ro-bind', e.path, e.path);
   }
   const dst = (d: string): string => throughSystemLinks(d);
-  const ids = identityFiles();
   // (--idmap for host root: the package may sit where its mapped id cannot reach, such as /root.)
-  if (ids) for (const f of ['passwd', 'group']) if (existsSync(`/etc/${f}`)) a.push('--ro-bind', real(join(ids, f)), `/etc/${f}`, ...idmap);
+  for (const [src, dstPath] of identityFiles()) a.push('--ro-bind', src, dstPath, ...idmap);
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.

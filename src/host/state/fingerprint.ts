@@ -91,7 +91,7 @@ function walk(work: string): string[] | null {
 /** Whether work is inside a git work tree (a .git entry in it or above): spares a git spawn elsewhere. */
 function insideGit(work: string): boolean {
   for (let d = work; ; d = dirname(d)) {
-    try { lstatSync(join(d, '.git')); return true; } catch { /* not here */ }
+    if (lstatSync(join(d, '.git'), { throwIfNoEntry: false })) return true; // (no exception made per miss)
     if (dirname(d) === d) return false;
   }
 }

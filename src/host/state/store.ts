@@ -61,11 +61,21 @@ export interface Previous {
 
 /** The key runs of one command share: `go test ./...` is compared with `go test ./...`, not `go vet`. */
 export function commandKey(cmd: string): string {
-  return sha256Hex(cmd).slice(0, 16);
+  let key = commandKeys.get(cmd);
+  if (key === undefined) {
+    key = sha256Hex(cmd).slice(0, 16);
+    if (commandKeys.size >= 256) commandKeys.clear(); // a bound, not a cache policy: keys are cheap
+    commandKeys.set(cmd, key);
+  }
+  return key;
 }
+const commandKeys = new Map<string, string>();
 
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
+
+/** What this process last wrote as last.json and last/<key>.json, by path, with the file's identity. */
+const written = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
 
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
@@ -165,6 +175,14 @@ export class StateDir {
   /** The newest run of any command (cmd undefined), or of the command with this key. */
   async readPrevious(cmd?: string): Promise<Previous> {
     const path = cmd === undefined ? join(this.dir, 'last.json') : join(this.dir, 'last', `${commandKey(cmd)}.json`);
+    const mine = written.get(path);
+    if (mine) {
+      // The very file this process wrote last (each write is a new inode): no read, parse or check.
+      const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      if (info?.isFile() && info.ino === mine.ino && info.size === mine.size && info.mtimeNs === mine.mtimeNs)
+        return { verdict: mine.verdict, state: mine.state, problem: null };
+      written.delete(path);
+    }
     let text: string;
     try {
       text = readWithFallback(path);
@@ -216,6 +234,13 @@ export class StateDir {
     const paths = [join(this.dir, 'last.json')];
     if (run.cmd !== null && run.cmd !== undefined) paths.push(join(this.dir, 'last', `${commandKey(run.cmd)}.json`));
     writeFileAtomicSync(paths, text);
+    // Remembered as written, a copy of its own (env is the caller's to change): the next run's
+    // readPrevious takes it from here while the file is still this one.
+    const copy = JSON.parse(text) as { verdict: Verdict; state: RunState };
+    for (const p of paths) {
+      const info = lstatSync(p, { bigint: true, throwIfNoEntry: false });
+      if (info) written.set(p, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: copy.verdict, state: copy.state });
+    }
     const fd = openSync(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
     try { writeSync(fd, `${JSON.stringify(entry)}\n`); } finally { closeSync(fd); }
     if (run.unpruned === 0) await this.prune(run.id);
