@@ -16,9 +16,6 @@ import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
 
-/** How long a sandbox runs before the engine is warmed beside it (src/host/warm-engine.ts). */
-const WARM_AFTER_MS = 50;
-
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
   /** The work dir, mounted at /work (default: the current directory). */
@@ -73,10 +70,14 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
     roBind: [...(rest.roBind ?? []), ...gitControlFiles(work)],
   };
-  // The engine is warmed while the sandbox runs, once it has run WARM_AFTER_MS: a command over
-  // sooner would wait for the warm-up, which compiles more than its own verdict needs.
-  const warm = setTimeout(() => { engineP.then(warmEngine, () => undefined); }, WARM_AFTER_MS);
-  const res = await launch(launchOpts).finally(() => clearTimeout(warm));
+  const launched = launch(launchOpts); // the launcher is spawned before this returns
+  // While it runs, the main thread would only wait: the previous runs' state is read ahead (taken
+  // under the lock if still current), and the engine warmed as soon as it is compiled. Measured from
+  // the shell (a cold `sbx run -- /bin/true`, 150 interleaved runs), warming at once is ~4 ms faster
+  // than waiting 50 ms first, as before.
+  state.prefetch(cmd);
+  void engineP.then(warmEngine, () => undefined);
+  const res = await launched;
   phase('launched');
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with

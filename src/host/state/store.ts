@@ -11,7 +11,7 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { closeSync, constants, createWriteStream, lstatSync, mkdirSync, openSync, statSync, symlinkSync, writeSync, promises as fsp } from 'node:fs';
+import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync, promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
@@ -74,8 +74,8 @@ const commandKeys = new Map<string, string>();
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 
-/** What this process last wrote as last.json and last/<key>.json, by path, with the file's identity. */
-const written = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
+/** last.json and last/<key>.json as this process last wrote or read them ahead, by path, with the file's identity. */
+const known = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
 
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
@@ -96,26 +96,26 @@ export class StateDir {
     if (opened.has(this.dir) && this.stillThere()) return this;
     // Synchronous calls: a dozen metadata operations on a cold start, each cheaper than a thread-pool
     // round trip.
-    this.refuseLink(this.dir);
-    try {
-      mkdirSync(this.dir, { recursive: true });
-    } catch (err) {
-      throw this.unusable(err);
+    if (!this.refuseLink(this.dir)) {
+      try {
+        mkdirSync(this.dir, { recursive: true });
+      } catch (err) {
+        throw this.unusable(err);
+      }
     }
     for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
-      this.refuseLink(d);
+      const there = d === this.dir || this.refuseLink(d); // (made just above, or checked there)
       try {
-        try { mkdirSync(d); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
+        // Made only when missing: a mkdir that fails with EEXIST costs an exception a cold start feels.
+        if (!there) try { mkdirSync(d); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
         closeSync(openSync(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
       } catch (err) {
         throw this.unusable(err);
       }
     }
-    // Writable is checked by doing it, the way every run takes the lock: a symlink made and removed.
+    // Writable (permissions, a read-only mount: EACCES, EROFS), so that the first write does not fail later.
     try {
-      const probe = join(this.dir, `.probe-${process.pid}-${randomId(6)}`);
-      symlinkSync('probe', probe);
-      removeFile(probe);
+      accessSync(this.dir, constants.W_OK | constants.X_OK);
     } catch (err) {
       throw this.unusable(err);
     }
@@ -131,7 +131,8 @@ export class StateDir {
     return true;
   }
 
-  private refuseLink(p: string): void {
+  /** Throws for a symlink or a non-directory at p; whether a directory is there. */
+  private refuseLink(p: string): boolean {
     let info;
     try { info = lstatSync(p, { throwIfNoEntry: false }); } catch (err) { throw this.unusable(err); } // EACCES: a parent we cannot search
     if (info?.isSymbolicLink()) {
@@ -140,6 +141,7 @@ export class StateDir {
     if (info && !info.isDirectory()) {
       throw new SbxError('E_STATE', `the state directory ${p} exists and is not a directory: remove it, or pass --state DIR`);
     }
+    return info !== undefined;
   }
 
   private unusable(err: unknown): SbxError {
@@ -172,16 +174,37 @@ export class StateDir {
     try { return await fn(); } finally { await unlock(); }
   }
 
+  /**
+   * Reads last.json and last/<key>.json ahead, while the sandbox runs and the main thread would wait:
+   * parsed and checked now, taken by readPrevious (under the lock) only if the file is still that one.
+   * Whatever cannot be used is left for readPrevious to find and report.
+   */
+  prefetch(cmd: string | null): void {
+    const paths = [join(this.dir, 'last.json')];
+    if (cmd !== null) paths.push(join(this.dir, 'last', `${commandKey(cmd)}.json`));
+    for (const path of paths) {
+      if (known.has(path)) continue;
+      try {
+        const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+        try {
+          const info = fstatSync(fd, { bigint: true });
+          const r = v.safeParse(LastSchema, JSON.parse(readFileSync(fd, 'utf8')));
+          if (r.success) known.set(path, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: r.output.verdict, state: r.output.state });
+        } finally { closeSync(fd); }
+      } catch { /* left to readPrevious */ }
+    }
+  }
+
   /** The newest run of any command (cmd undefined), or of the command with this key. */
   async readPrevious(cmd?: string): Promise<Previous> {
     const path = cmd === undefined ? join(this.dir, 'last.json') : join(this.dir, 'last', `${commandKey(cmd)}.json`);
-    const mine = written.get(path);
+    const mine = known.get(path);
     if (mine) {
-      // The very file this process wrote last (each write is a new inode): no read, parse or check.
+      // The very file this process wrote, or read ahead (each write is a new inode): no read, parse or check.
       const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (info?.isFile() && info.ino === mine.ino && info.size === mine.size && info.mtimeNs === mine.mtimeNs)
         return { verdict: mine.verdict, state: mine.state, problem: null };
-      written.delete(path);
+      known.delete(path);
     }
     let text: string;
     try {
@@ -239,7 +262,7 @@ export class StateDir {
     const copy = JSON.parse(text) as { verdict: Verdict; state: RunState };
     for (const p of paths) {
       const info = lstatSync(p, { bigint: true, throwIfNoEntry: false });
-      if (info) written.set(p, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: copy.verdict, state: copy.state });
+      if (info) known.set(p, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: copy.verdict, state: copy.state });
     }
     const fd = openSync(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
     try { writeSync(fd, `${JSON.stringify(entry)}\n`); } finally { closeSync(fd); }
