@@ -407,8 +407,13 @@ op_hide(const struct op *op, int empty)
     fail_step("hide", "%s", op->b);
   fd_target(p, sizeof p, fd, op->b);
   if (S_ISDIR(st.st_mode))
-    r = mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-              empty ? "mode=0555,size=4k,nr_inodes=1" : "mode=000,size=4k,nr_inodes=1");
+    {
+      /* A read-only bind of an empty directory of the staging tmpfs: a new
+       * tmpfs per hidden directory costs a superblock (~0.25 ms a run). */
+      r = mount(empty ? "/.sbx-empty" : "/.sbx-none", p, NULL, MS_BIND, NULL);
+      if (r == 0)
+        r = mount(NULL, p, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+    }
   else
     r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
   close(fd);
@@ -456,6 +461,10 @@ step_root(const struct spec *s)
     if (fd < 0 || fchmod(fd, 0) < 0)
       fail_step("root", "creating the stand-in for hidden files");
     close(fd);
+    /* ... and over directories: empty and listable (--hide-empty), or closed (--hide). */
+    if (mkdir("/.sbx-empty", 0555) < 0 || mkdir("/.sbx-none", 0) < 0 || chmod("/.sbx-empty", 0555) < 0
+        || chmod("/.sbx-none", 0) < 0)
+      fail_step("root", "creating the stand-ins for hidden directories");
   }
 
   for (i = 0; i < s->nops; i++)
