@@ -2,7 +2,9 @@
  * bubblewrap splits its own: util (die helpers, small I/O), report (the
  * shared report page and the JSON status), spec (argv -> struct spec), ids
  * (user namespace maps), mount (the new root), net (lo, hostname), command
- * (the command process's own steps), cgroup, launch (init, supervise, main). */
+ * (the command process's own steps), cgroup, relay (the command's stdout and
+ * stderr into fd 1 and 2, counted), serve (--serve: a resident spawner),
+ * launch (init, supervise, main). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 #include <errno.h>
