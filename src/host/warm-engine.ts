@@ -12,7 +12,8 @@ export function warmEngine(engine: Engine): void {
   warmed.add(engine);
   try {
     const env = engine.verdict(SAMPLE, { exit: 2 });
-    engine.delta(null, env.verdict, { sameRuns: 1 });
+    env.delta = engine.delta(null, env.verdict, { sameRuns: 1 });
+    engine.render(env); // the CLI renders every verdict: its first render compiles too
   } catch {
     // a warm-up that fails changes nothing: the real verdict reports its own errors
   }
