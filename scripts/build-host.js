@@ -75,6 +75,8 @@ writeFileSync('dist/cli-main.cjs', cliMain);
 writeFileSync('dist/cli.cjs', CLI_LOADER);
 chmodSync('dist/cli.cjs', 0o755);
 writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
+// Chunk names carry a content hash: those of an earlier build would stay beside these (and ship) unless removed.
+rmSync('dist/chunks', { recursive: true, force: true });
 const nodeEntries = { index: 'src/host/index.ts' };
 if (existsSync('src/launcher/index.ts')) nodeEntries.launcher = 'src/launcher/index.ts';
 await build({
