@@ -62,6 +62,7 @@ run_child(char **f, int nf, int status_fd)
   argv[nf - 3] = NULL;
   init_reaped_by_caller = 1;
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGINT, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -158,6 +159,10 @@ serve(void)
   sigaddset(&mask, SIGCHLD);
   sigprocmask(SIG_BLOCK, &mask, NULL);
   signal(SIGPIPE, SIG_IGN);
+  /* Ctrl-C reaches the whole process group: the launchers then stop their
+   * sandboxes and report them interrupted, which needs this server alive to
+   * pass the reports on. It goes with its caller (PDEATHSIG) or its EOF. */
+  signal(SIGINT, SIG_IGN);
   sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
   if (sigfd < 0)
     die_with_error("signalfd");

@@ -2,7 +2,7 @@
 // direct ones do (output, counts, exit, signal, timeout, abort, setup errors), run side by side, and
 // a server that is killed costs the runs it had, not the process's later ones.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { launcherPath, startResident } from '../../dist/launcher.js';
@@ -94,6 +94,29 @@ test('a process that used the server reaps it as it exits: no orphan, no zombie 
   const kids = r.stdout.trim().split(' ').filter(Boolean);
   assert.is(kids.length, 1, `the child's children: ${r.stdout}`);
   assert.not.ok(existsSync(`/proc/${kids[0]}`), `the server ${kids[0]} outlived its caller`);
+});
+
+test('Ctrl-C to the process group: the run comes back interrupted through the server, which stays up', async () => {
+  const js = `
+    process.on('SIGINT', () => {}); // this caller lives on, as a harness that handles it would
+    const { launch, launcherPath, startResident } = await import(${JSON.stringify(new URL('../../dist/launcher.js', import.meta.url).href)});
+    await startResident(launcherPath());
+    const log = '/tmp/sbx-resident-int-' + process.pid + '.log';
+    console.log('ready');
+    const r = await launch({ cmd: ['sleep', '5'], work: '/tmp', logPath: log });
+    const again = await launch({ cmd: ['/bin/true'], work: '/tmp', logPath: log });
+    console.log(JSON.stringify({ setup: r.setupError?.code ?? null, signal: r.outcome.signal, again: again.setupError?.code ?? again.outcome.exit_code }));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', js], { detached: true, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SBX_SPAWN: 'resident' } });
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  while (!out.includes('ready')) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 300));
+  const started = Date.now();
+  process.kill(-child.pid, 'SIGINT');
+  await new Promise((r) => child.once('close', r));
+  assert.ok(Date.now() - started < 3000, 'the run was not stopped');
+  const res = JSON.parse(out.trim().split('\n').pop());
+  assert.equal(res, { setup: null, signal: 'SIGKILL', again: 0 });
 });
 
 test.run();
