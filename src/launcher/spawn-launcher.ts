@@ -1,8 +1,9 @@
-// Spawns sbx-launch with descriptors only, no pipes, and resolves with its exit. A cold `sbx run`
-// spends more in node:child_process than in the sandbox (loading it, the first spawn() and its
-// stream objects: ~15 ms, against ~2 ms for the same spawn through Node's process_wrap binding, as
-// bench/startup.js measures), so the launcher is spawned through that binding when Node lets us, and
-// through child_process otherwise (a Node that refuses process.binding, e.g. under --permission).
+// Spawns sbx-launch with descriptors only, no pipes, and resolves with its exit. In a cold process
+// node:child_process (loading it, the first spawn() and its stream objects) costs more than the sandbox
+// takes: bench/startup.js's two floors, Node plus one launcher, are 1.05-1.08x `node -e 0` spawned
+// through Node's process_wrap binding and 1.12-1.19x through child_process (~6 ms here). So the launcher
+// is spawned through that binding when Node lets us, and through child_process otherwise (a Node that
+// refuses process.binding, e.g. under --permission).
 // Either way the child gets exactly the given fds (fd i = fds[i], -1 for none) and no environment.
 import { createRequire } from 'node:module';
 import { getSystemErrorName } from 'node:util';
