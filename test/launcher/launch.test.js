@@ -159,6 +159,18 @@ test('the log is on disk while the command runs', async () => {
   assert.is(r.outcome.exit_code, 0);
 });
 
+test('both streams at once, 2 MiB each, through the relay: every byte in the log, each stream counted', async () => {
+  // Two writers racing: the launcher must drain both pipes as they fill (a relay that stalled on one
+  // would block the other writer and never finish), and lose nothing after the command exits.
+  const r = await sh('head -c 2097152 /dev/zero | tr "\\0" o & head -c 2097152 /dev/zero | tr "\\0" e >&2; wait');
+  assert.is(r.outcome.exit_code, 0);
+  assert.is(r.outcome.stdout_bytes, 2097152);
+  assert.is(r.outcome.stderr_bytes, 2097152);
+  const log = readFileSync(r.logPath, 'latin1');
+  assert.is(log.length, 4194304);
+  assert.is(log.replace(/e/g, '').length, 2097152);
+});
+
 test('the tail keeps the last 64 KiB, the log everything', async () => {
   const r = await sh('i=0; while [ $i -lt 4000 ]; do echo "line $i ................................................."; i=$((i+1)); done');
   assert.is(r.tail.length, 64 * 1024);
