@@ -5,13 +5,14 @@
 // waiting for its exit. No state, no engine, no render. bench/startup.js runs it beside `node -e 0`
 // and `sbx run -- /bin/true`. It spawns as sbx does (src/launcher/spawn-launcher.ts): through Node's
 // process_wrap binding, descriptors only; with `--child-process`, through node:child_process.
-const { openSync } = require('node:fs');
+const { constants, openSync } = require('node:fs');
+const { dirname } = require('node:path');
 const argv = process.argv.slice(2);
 const viaChildProcess = argv[0] === '--child-process';
 const [launcher, specFile, logFile] = viaChildProcess ? argv.slice(1) : argv;
-const O_TMPFILE = 0o20000000 | require('node:fs').constants.O_DIRECTORY;
+const O_TMPFILE = 0o20000000 | constants.O_DIRECTORY;
 const log = openSync(logFile, 'w');
-const status = openSync(require('node:path').dirname(logFile), O_TMPFILE | require('node:fs').constants.O_RDWR, 0o600);
+const status = openSync(dirname(logFile), O_TMPFILE | constants.O_RDWR, 0o600);
 const spec = openSync(specFile, 'r');
 const fds = [-1, log, log, status, -1, spec];
 if (viaChildProcess) {

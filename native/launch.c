@@ -335,7 +335,8 @@ launcher_main(int argc, char **argv)
   close(s.status_fd);
   if (sv.reported)
     {
-      /* Let the caller go on while the kernel tears the namespaces down. */
+      /* A caller that reads fd 1 and 2 as pipes sees their end now, not after
+       * the namespaces' teardown (sbx passes files and waits for our exit). */
       close(1);
       close(2);
     }

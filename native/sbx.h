@@ -163,6 +163,7 @@ void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int64_t now_ns(void);
 int write_all(int fd, const char *buf, size_t len);
+ssize_t read_from_start(int fd, char *buf, size_t cap);
 int write_file(const char *path, const char *content);
 int parse_long(const char *s, long min, long max, long *out);
 void close_fds_range(unsigned int first, unsigned int last);

@@ -301,7 +301,8 @@ read_spec_fd(int *argc, char ***argv)
 {
   long v;
   char *buf, **out;
-  size_t len = 0, n = 0, i, k;
+  size_t len, n = 0, i, k;
+  ssize_t r;
   int fd;
   if (parse_long((*argv)[2], 0, INT_MAX, &v) < 0)
     die("bad --spec-fd: %s", (*argv)[2]);
@@ -309,27 +310,12 @@ read_spec_fd(int *argc, char ***argv)
   buf = malloc(MAX_SPEC_BYTES + 1);
   if (buf == NULL)
     die("out of memory");
-  /* A file (what sbx passes) is read from offset 0 with pread, whatever its
-   * shared offset; a pipe falls back to read. */
-  for (int use_read = 0;;)
-    {
-      ssize_t r = use_read ? read(fd, buf + len, MAX_SPEC_BYTES - len)
-                           : pread(fd, buf + len, MAX_SPEC_BYTES - len, (off_t)len);
-      if (r < 0 && errno == ESPIPE && !use_read)
-        {
-          use_read = 1;
-          continue;
-        }
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r < 0)
-        die_with_error("reading the spec from fd %d", fd);
-      if (r == 0)
-        break;
-      len += (size_t)r;
-      if (len == MAX_SPEC_BYTES)
-        die("spec too long (max %d bytes)", MAX_SPEC_BYTES);
-    }
+  r = read_from_start(fd, buf, MAX_SPEC_BYTES);
+  if (r < 0)
+    die_with_error("reading the spec from fd %d", fd);
+  if (r == MAX_SPEC_BYTES)
+    die("spec too long (max %d bytes)", MAX_SPEC_BYTES);
+  len = (size_t)r;
   close(fd);
   if (len == 0 || buf[len - 1] != '\0')
     die("the spec on fd %d must be NUL-terminated arguments", fd);
@@ -362,35 +348,20 @@ void
 read_seccomp(struct spec *s)
 {
   size_t cap = MAX_BPF_INSNS * sizeof(struct sock_filter) + 1;
-  size_t len = 0;
+  size_t len;
+  ssize_t r;
   char *buf;
   if (s->seccomp_fd < 0)
     return;
   buf = malloc(cap);
   if (buf == NULL)
     die("out of memory");
-  /* A regular file (sbx passes one it keeps open across runs) is read from
-   * offset 0 with pread, so that the shared file offset does not matter; a
-   * pipe falls back to read. */
-  for (int use_read = 0;;)
-    {
-      ssize_t n = use_read ? read(s->seccomp_fd, buf + len, cap - len)
-                           : pread(s->seccomp_fd, buf + len, cap - len, (off_t)len);
-      if (n < 0 && errno == ESPIPE && !use_read)
-        {
-          use_read = 1;
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        die_with_error("reading the seccomp program");
-      if (n == 0)
-        break;
-      len += (size_t)n;
-      if (len == cap)
-        die("seccomp program too long (max %d instructions)", MAX_BPF_INSNS);
-    }
+  r = read_from_start(s->seccomp_fd, buf, cap);
+  if (r < 0)
+    die_with_error("reading the seccomp program");
+  if ((size_t)r == cap)
+    die("seccomp program too long (max %d instructions)", MAX_BPF_INSNS);
+  len = (size_t)r;
   close(s->seccomp_fd);
   if (len == 0 || len % sizeof(struct sock_filter) != 0)
     die("seccomp program has a bad length: %zu bytes", len);

@@ -51,6 +51,33 @@ write_all(int fd, const char *buf, size_t len)
   return 0;
 }
 
+/* Reads all of fd into buf, at most cap bytes: a file from offset 0 with
+ * pread, whatever its shared offset (sbx keeps the seccomp program's open
+ * across runs), a pipe with read. Returns the length (cap: it did not fit),
+ * or -1 with errno set. */
+ssize_t
+read_from_start(int fd, char *buf, size_t cap)
+{
+  size_t len = 0;
+  for (int use_read = 0; len < cap;)
+    {
+      ssize_t r = use_read ? read(fd, buf + len, cap - len) : pread(fd, buf + len, cap - len, (off_t)len);
+      if (r < 0 && errno == ESPIPE && !use_read)
+        {
+          use_read = 1;
+          continue;
+        }
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return -1;
+      if (r == 0)
+        break;
+      len += (size_t)r;
+    }
+  return (ssize_t)len;
+}
+
 /* Writes a small string to a file, as needed for /proc/self/uid_map and
  * friends (one write(2), which those files require). Returns 0 or -1/errno. */
 int

@@ -1,7 +1,8 @@
 // What a run's profile kept from the command that the verdict alone would not say: a name lookup that
 // failed because the sandbox has no network, and a sanitizer run whose leak check was off because
 // LeakSanitizer needs ptrace. Lines for stderr and the verdict's footer, next to unappliedLimits.
-import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import { closeSync, openSync, fstatSync } from 'node:fs';
+import { readTail } from '../launcher/index.js';
 import type { RunResult } from '../engine/engine.js';
 
 const TAIL = 256 * 1024;
@@ -14,7 +15,7 @@ export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boo
 export function runNotes(env: RunResult, p: RunProfile): string[] {
   if (env.verdict.status === 'setup-failed' || !env.log) return [];
   const notes: string[] = [];
-  const tail = readTail(env.log);
+  const tail = logTail(env.log);
   if (!p.net && DNS_FAILED.test(tail)) {
     notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');
   }
@@ -24,15 +25,11 @@ export function runNotes(env: RunResult, p: RunProfile): string[] {
   return notes;
 }
 
-function readTail(path: string): string {
+function logTail(path: string): string {
   let fd: number | null = null;
   try {
     fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    const n = Math.min(size, TAIL);
-    const buf = Buffer.alloc(n);
-    readSync(fd, buf, 0, n, size - n);
-    return buf.toString('utf8');
+    return Buffer.from(readTail(fd, fstatSync(fd).size, TAIL)).toString('utf8');
   } catch {
     return '';
   } finally {

@@ -8,6 +8,7 @@ export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, seccompSupported, DENY, ENOS
 export { buildSpec, fixedEnv, parseMount } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
 export { packageRoot } from './package-root.js';
+export { readTail } from './file-tail.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,
 } from './types.js';

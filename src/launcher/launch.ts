@@ -3,11 +3,12 @@
 // the command's stdout and stderr into it as they arrive, native/relay.c), its report file as fd 3,
 // the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
 // log's tail read back.
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnose } from './diagnose.js';
+import { readTail } from './file-tail.js';
 import { SbxError } from '../contract/errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
@@ -67,19 +68,6 @@ function seccompFd(allowPtrace: boolean, dir: string): number | null {
     } catch { /* try the next */ }
   }
   return null;
-}
-
-/** The last `limit` bytes of the file open as fd (of `size` bytes). */
-function readTail(fd: number, size: number, limit: number): Uint8Array {
-  const n = Math.min(size, limit);
-  const buf = Buffer.allocUnsafe(n);
-  let got = 0;
-  while (got < n) {
-    const r = readSync(fd, buf, got, n - got, size - n + got);
-    if (r === 0) break;
-    got += r;
-  }
-  return new Uint8Array(buf.buffer, buf.byteOffset, got);
 }
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
@@ -159,22 +147,17 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     const bpf = seccomp ? seccompFd(allowPtrace, dir) : -1;
     if (bpf === null)
       return failed('E_SETUP', `cannot hand the seccomp program to the launcher (no build/seccomp-${process.arch}.bpf and no temporary file in ${tmpdir()} or ${dir}); fix: rebuild with \`npm run build:host\`, or pass --no-seccomp (weaker containment)`, logPath);
-    let exit: Exit;
-    let reportText: string;
+    // Forked by the resident server (src/launcher/resident.ts), the report coming back in its reply;
+    // else spawned from here, the report in a file.
     const resident = residentFor(bin);
+    let statusFd = -1;
+    let running: { exited: Promise<Exit & { report?: string }>; kill(): void };
     if (resident) {
-      // Forked by the resident server (src/launcher/resident.ts); the report comes back in its reply.
-      const r = resident.run(spec.argv, log, bpf);
-      const onAbort = (): void => r.kill();
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const got = await r.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
-      if (got.error) return failed('E_LAUNCHER', `${got.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
-      exit = got;
-      reportText = got.report;
+      running = resident.run(spec.argv, log, bpf);
     } else {
       // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
       // of the host, and the spec holds the command's environment (--env values may be secrets).
-      let specFd: number, statusFd: number;
+      let specFd: number;
       try {
         own.push((specFd = anonymousFile(dir)), (statusFd = anonymousFile(dir)));
       } catch (err) {
@@ -183,16 +166,17 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
       const specBytes = Buffer.from(`${spec.argv.join('\0')}\0`);
       writeSync(specFd, specBytes, 0, specBytes.length, 0);
       // The launcher gets no environment of ours: the command's is in the spec.
-      const child = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
-      const onAbort = (): void => child.kill('SIGTERM');
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      // The launcher exits once every process of the sandbox is dead and its report is written.
-      exit = await child.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
-      if (exit.error)
-        return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
-      const report = readTail(statusFd, fstatSync(statusFd).size, 1 << 20);
-      reportText = Buffer.from(report.buffer, report.byteOffset, report.length).toString('utf8');
+      running = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
     }
+    const onAbort = (): void => running.kill();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // The launcher exits once every process of the sandbox is dead and its report is written.
+    const exit = await running.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
+    if (exit.error && resident)
+      return failed('E_LAUNCHER', `${exit.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
+    if (exit.error)
+      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
+    const reportText = exit.report ?? Buffer.from(readTail(statusFd, fstatSync(statusFd).size, 1 << 20)).toString('utf8');
     const tail = readTail(log, fstatSync(log).size, TAIL_BYTES);
     const parsed = parseStatus(reportText);
     const proto = parsed.ok ? parsed.status.proto : parsed.proto;
@@ -203,7 +187,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: rebuild it with \`npm run build:native\``, logPath);
     }
     const status = parsed.status;
-    const outcome = toOutcome(status, { stdout: status.stdout_bytes, stderr: status.stderr_bytes }, opts.inheritEnv !== true);
+    const outcome = toOutcome(status, opts.inheritEnv !== true);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);

@@ -61,7 +61,7 @@ export function toApplied(status: Status, envFixed: boolean): Applied {
   };
 }
 
-export function toOutcome(status: Status, bytes: { stdout: number; stderr: number }, envFixed: boolean): Outcome {
+export function toOutcome(status: Status, envFixed: boolean): Outcome {
   return {
     exit_code: status.exit_code,
     signal: status.signal === null ? null : signalString(status.signal),
@@ -73,8 +73,8 @@ export function toOutcome(status: Status, bytes: { stdout: number; stderr: numbe
       sys_ms: Math.round(status.rusage.sys_us / 1e3),
       max_rss_kb: status.rusage.max_rss_kb,
     },
-    stdout_bytes: bytes.stdout,
-    stderr_bytes: bytes.stderr,
+    stdout_bytes: status.stdout_bytes, // counted by the launcher's relay (native/relay.c)
+    stderr_bytes: status.stderr_bytes,
     applied: toApplied(status, envFixed),
   };
 }

@@ -19,7 +19,6 @@ export interface ResidentExit extends Exit {
 }
 
 interface Run {
-  id: string;
   exited: Promise<ResidentExit>;
   kill(): void;
 }
@@ -72,7 +71,7 @@ class Resident {
     const exited = new Promise<ResidentExit>((done) => this.waiting.set(id, done));
     this.busy();
     this.send(['r', id, String(log), String(bpf), ...spec]);
-    return { id, exited: exited.finally(() => { if (this.waiting.size === 0) this.idle(); }), kill: () => this.send(['k', id]) };
+    return { exited: exited.finally(() => { if (this.waiting.size === 0) this.idle(); }), kill: () => this.send(['k', id]) };
   }
 
   private send(fields: string[]): void {

@@ -16,9 +16,9 @@ export interface Exit {
 }
 
 export interface Launched {
-  pid: number;
   exited: Promise<Exit>;
-  kill(signal: 'SIGTERM'): void;
+  /** SIGTERM: the launcher then kills its sandbox and reports it interrupted. */
+  kill(): void;
 }
 
 interface ProcessWrap {
@@ -26,7 +26,6 @@ interface ProcessWrap {
   onexit: (code: number, signal: string) => void;
   kill(sig: number): number;
   close(): void;
-  pid: number;
 }
 
 type ProcessCtor = new () => ProcessWrap;
@@ -68,9 +67,9 @@ export function spawnLauncher(file: string, args: string[], fds: number[]): Laun
   });
   if (err !== 0) {
     p.close();
-    return { pid: 0, exited: Promise.resolve({ code: null, signal: null, error: errnoName(err) }), kill: () => {} };
+    return { exited: Promise.resolve({ code: null, signal: null, error: errnoName(err) }), kill: () => {} };
   }
-  return { pid: p.pid, exited, kill: () => void p.kill(15) };
+  return { exited, kill: () => void p.kill(15) };
 }
 
 function viaChildProcess(file: string, args: string[], fds: number[]): Launched {
@@ -80,7 +79,7 @@ function viaChildProcess(file: string, args: string[], fds: number[]): Launched 
     child.once('error', (e: NodeJS.ErrnoException) => r({ code: null, signal: null, error: e.code ?? e.message }));
     child.once('exit', (code, signal) => r({ code, signal }));
   });
-  return { pid: child.pid ?? 0, exited, kill: () => void child.kill('SIGTERM') };
+  return { exited, kill: () => void child.kill('SIGTERM') };
 }
 
 function errnoName(err: number): string {

@@ -11,7 +11,7 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp } from 'node:fs';
+import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
@@ -73,9 +73,12 @@ const commandKeys = new Map<string, string>();
 
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
-
 /** last.json and last/<key>.json as this process last wrote or read them ahead, by path, with the file's identity. */
 const known = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
+
+function remember(path: string, info: BigIntStats | undefined, verdict: Verdict, state: RunState): void {
+  if (info) known.set(path, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict, state });
+}
 
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
@@ -168,6 +171,12 @@ export class StateDir {
     });
   }
 
+  /** last.json, then (for a command) last/<key>.json: the newest run of any command and of this one. */
+  private lastPaths(cmd: string | null): string[] {
+    const latest = join(this.dir, 'last.json');
+    return cmd === null ? [latest] : [latest, join(this.dir, 'last', `${commandKey(cmd)}.json`)];
+  }
+
   /** Holds the lock while fn reads the previous state and records the new run. */
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
     const unlock = await lock(join(this.dir, 'lock'));
@@ -180,16 +189,14 @@ export class StateDir {
    * Whatever cannot be used is left for readPrevious to find and report.
    */
   prefetch(cmd: string | null): void {
-    const paths = [join(this.dir, 'last.json')];
-    if (cmd !== null) paths.push(join(this.dir, 'last', `${commandKey(cmd)}.json`));
-    for (const path of paths) {
+    for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
         const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
         try {
           const info = fstatSync(fd, { bigint: true });
           const r = v.safeParse(LastSchema, JSON.parse(readFileSync(fd, 'utf8')));
-          if (r.success) known.set(path, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: r.output.verdict, state: r.output.state });
+          if (r.success) remember(path, info, r.output.verdict, r.output.state);
         } finally { closeSync(fd); }
       } catch { /* left to readPrevious */ }
     }
@@ -197,7 +204,7 @@ export class StateDir {
 
   /** The newest run of any command (cmd undefined), or of the command with this key. */
   async readPrevious(cmd?: string): Promise<Previous> {
-    const path = cmd === undefined ? join(this.dir, 'last.json') : join(this.dir, 'last', `${commandKey(cmd)}.json`);
+    const path = this.lastPaths(cmd ?? null).at(-1)!;
     const mine = known.get(path);
     if (mine) {
       // The very file this process wrote, or read ahead (each write is a new inode): no read, parse or check.
@@ -254,16 +261,12 @@ export class StateDir {
       cmd: run.cmd ?? null,
     };
     const text = `${JSON.stringify({ ...env, state: run })}\n`;
-    const paths = [join(this.dir, 'last.json')];
-    if (run.cmd !== null && run.cmd !== undefined) paths.push(join(this.dir, 'last', `${commandKey(run.cmd)}.json`));
+    const paths = this.lastPaths(run.cmd ?? null);
     writeFileAtomicSync(paths, text);
     // Remembered as written, a copy of its own (env is the caller's to change): the next run's
     // readPrevious takes it from here while the file is still this one.
     const copy = JSON.parse(text) as { verdict: Verdict; state: RunState };
-    for (const p of paths) {
-      const info = lstatSync(p, { bigint: true, throwIfNoEntry: false });
-      if (info) known.set(p, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict: copy.verdict, state: copy.state });
-    }
+    for (const p of paths) remember(p, lstatSync(p, { bigint: true, throwIfNoEntry: false }), copy.verdict, copy.state);
     const fd = openSync(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
     try { writeSync(fd, `${JSON.stringify(entry)}\n`); } finally { closeSync(fd); }
     if (run.unpruned === 0) await this.prune(run.id);
