@@ -20,19 +20,21 @@ await build({
 // and Node never starts its ESM loader, which a .js entry in this "type": "module" package would
 // (measured by `npm run bench:startup`). import.meta.url becomes the file's own URL. dist/cli.js
 // is the same program for `node dist/cli.js` (it imports dist/cli.cjs).
-// dist/cli.cjs runs the bundle through V8's code cache (dist/cli-main.cjs.cache): a cold start then
+// dist/cli.cjs runs the bundle through V8's code cache (dist/cli-*.cjs.cache): a cold start then
 // skips parsing and compiling what `sbx run` uses. V8 checks the cache against its version, flags
 // and the source, and ignores one it cannot use (the bundle then compiles as usual).
 const CLI_LOADER = `#!/usr/bin/env node
 'use strict';
-// The sbx bin: runs dist/cli-main.cjs with V8's code cache (made by scripts/build-host.js).
+// The sbx bin: runs dist/cli-run.cjs for \`sbx run\`, else (or with SBX_CLI_MAIN=1) dist/cli-main.cjs,
+// the same CLI with every command, through V8's code cache (made by scripts/build-host.js).
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
-const file = join(__dirname, 'cli-main.cjs');
+const file = join(__dirname, process.argv[2] === 'run' && !process.env.SBX_CLI_MAIN ? 'cli-run.cjs' : 'cli-main.cjs');
 let cachedData;
 try { cachedData = readFileSync(file + '.cache'); } catch {}
-const script = new Script('(function (exports, require, module, __filename, __dirname) {' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
+// latin1: the bundle is ASCII (esbuild escapes the rest), read without UTF-8 decoding.
+const script = new Script('(function (exports, require, module, __filename, __dirname) {' + readFileSync(file, 'latin1') + '\\n})', { filename: file, cachedData });
 if (process.env.SBX_BUILD_CODE_CACHE === file) {
   process.once('exit', () => { try { writeFileSync(file + '.cache', script.createCachedData()); } catch {} });
 }
@@ -52,7 +54,11 @@ const wasmFromFile = {
 };
 await build({
   ...common,
-  entryPoints: { 'cli-main': 'src/cli/main.ts' },
+  // cli-run: `sbx run` alone (src/cli/main-run.ts), half the code of cli-main to read and set up.
+  entryPoints: { 'cli-main': 'src/cli/main.ts', 'cli-run': 'src/cli/main-run.ts' },
+  // Whitespace and syntax only: names stay, so SBX_DEBUG=1 stacks still read. Smaller files to read.
+  minifyWhitespace: true,
+  minifySyntax: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
@@ -67,11 +73,15 @@ await build({
   define: { 'import.meta.url': '__sbx_file_url' },
   banner: { js: 'const __sbx_file_url = require("node:url").pathToFileURL(__filename).href;' },
 });
-// The bundle runs inside a function wrapper (below): a #! line is only valid at a file's start.
-const cliMain = readFileSync('dist/cli-main.cjs', 'utf8').replace(/^#!.*\n/, '');
-// ...and in a vm.Script, where Node 20 has no import() for modules outside the bundle.
-if (/\bimport\(/.test(cliMain)) throw new Error('dist/cli-main.cjs has a dynamic import() that esbuild left external: vm.Script cannot run it; use a static import');
-writeFileSync('dist/cli-main.cjs', cliMain);
+for (const name of ['cli-main', 'cli-run']) {
+  // The bundle runs inside a function wrapper (below): a #! line is only valid at a file's start.
+  const bundle = readFileSync(`dist/${name}.cjs`, 'utf8').replace(/^#!.*\n/, '');
+  // ...and in a vm.Script, where Node 20 has no import() for modules outside the bundle.
+  if (/\bimport\(/.test(bundle)) throw new Error(`dist/${name}.cjs has a dynamic import() that esbuild left external: vm.Script cannot run it; use a static import`);
+  // The loader reads it as latin1, which is the same text only for ASCII.
+  if (/[^\x00-\x7f]/.test(bundle)) throw new Error(`dist/${name}.cjs is not ASCII: the loader reads it as latin1`);
+  writeFileSync(`dist/${name}.cjs`, bundle);
+}
 writeFileSync('dist/cli.cjs', CLI_LOADER);
 chmodSync('dist/cli.cjs', 0o755);
 writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
@@ -105,14 +115,17 @@ chmodSync('dist/cli.js', 0o755);
   }
 }
 
-// The code cache comes from a real `sbx run -- /bin/true` (whatever it compiled is cached, so this
-// works even where the sandbox cannot start); a Node whose V8 differs ignores it.
-rmSync('dist/cli-main.cjs.cache', { force: true });
-const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
-spawnSync(process.execPath, ['dist/cli.cjs', 'run', '--work', cacheWork, '--', '/bin/true'], {
-  stdio: 'ignore', env: { ...process.env, SBX_BUILD_CODE_CACHE: resolve('dist/cli-main.cjs') }, timeout: 60_000,
-});
-rmSync(cacheWork, { recursive: true, force: true });
+// Each code cache comes from a real `sbx run -- /bin/true` (whatever it compiled is cached, so this
+// works even where the sandbox cannot start); a Node whose V8 differs ignores it. cli-main's run is
+// made through it with SBX_CLI_MAIN=1.
+for (const name of ['cli-run', 'cli-main']) {
+  rmSync(`dist/${name}.cjs.cache`, { force: true });
+  const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
+  spawnSync(process.execPath, ['dist/cli.cjs', 'run', '--work', cacheWork, '--', '/bin/true'], {
+    stdio: 'ignore', env: { ...process.env, SBX_BUILD_CODE_CACHE: resolve(`dist/${name}.cjs`), ...(name === 'cli-main' ? { SBX_CLI_MAIN: '1' } : {}) }, timeout: 60_000,
+  });
+  rmSync(cacheWork, { recursive: true, force: true });
+}
 
 
 // The viewer page (dist/viewer/): the page's script, and the engine in a module Web Worker.

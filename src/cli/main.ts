@@ -1,70 +1,19 @@
 #!/usr/bin/env node
-// The sbx command line. Only this file exits the process: errors become one line and a non-zero exit.
-import { defineCommand, runCommand, type CommandDef } from 'citty';
-import { SbxError } from '../contract/errors.js';
-import { checkFlags } from './check-flags.js';
-import { ignoreClosedPipes, writeErr, writeOut } from './closed-pipe.js';
-import { fail, wantsJson, USAGE } from './fail.js';
-import type { HelpMeta } from './help.js';
-import pkg from '../../package.json' with { type: 'json' };
-import { phase, takePhases } from '../host/phases.js';
+// The sbx command line, every command (dist/cli-main.cjs). `sbx run` starts from src/cli/main-run.ts
+// instead: the same CLI with only that command, a bundle a cold start loads and compiles less of.
+import { phase } from '../host/phases.js';
+import { start } from './start.js';
 
 phase('bundle');
 
-const main = defineCommand({
-  meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
-  subCommands: {
-    verdict: () => import('./commands/verdict.js').then((m) => m.default),
-    history: () => import('./commands/history.js').then((m) => m.default),
-    replay: () => import('./commands/replay.js').then((m) => m.default),
-    run: () => import('./commands/run.js').then((m) => m.default),
-    selftest: () => import('./commands/selftest.js').then((m) => m.default),
-    view: () => import('./commands/view.js').then((m) => m.default),
-    tasks: () => import('./commands/tasks.js').then((m) => m.default),
-    hook: () => import('./commands/hook.js').then((m) => m.default),
-    mcp: () => import('./commands/mcp.js').then((m) => m.default),
-  },
-});
-
-async function cli(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await (await help()).showHelp(main); return argv.length === 0 ? USAGE : 0; }
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { writeOut(`${pkg.version}\n`); return 0; }
-  try {
-    // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
-    const subs = main.subCommands as Record<string, () => Promise<CommandDef<any>>>;
-    const name = argv[0]!;
-    const load = Object.hasOwn(subs, name) ? subs[name] : undefined;
-    if (!load) throw new SbxError('E_USAGE', `unknown command ${JSON.stringify(name)}: use one of ${Object.keys(subs).join(', ')} (sbx --help)`);
-    const cmd = await load();
-    const rawArgs = argv.slice(1);
-    const dash = rawArgs.indexOf('--');
-    const ours = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
-    if (ours.includes('--help') || ours.includes('-h')) { await (await help()).showHelp(cmd, main); return 0; }
-    const meta = (await resolve(cmd.meta)) as HelpMeta | undefined;
-    checkFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
-    const { result } = await runCommand(cmd, { rawArgs });
-    return typeof result === 'number' ? result : exitCodeOf(result);
-  } catch (err) {
-    return fail(err, wantsJson(argv));
-  }
-}
-
-// Loaded when help is asked for: its terminal check (node:tty) is no cost of every other start.
-const help = () => import('./help.js');
-
-const resolve = <T>(x: T | (() => T | Promise<T>)): T | Promise<T> => (typeof x === 'function' ? (x as () => T | Promise<T>)() : x);
-
-/** `sbx run` mirrors the command's exit; `sbx verdict` exits 0 when it produced a verdict. */
-function exitCodeOf(result: unknown): number {
-  const r = result as { exitCode?: number } | undefined;
-  return typeof r?.exitCode === 'number' ? r.exitCode : 0;
-}
-
-ignoreClosedPipes();
-// No top-level await: the bin is bundled as CommonJS (scripts/build-host.js), which has none.
-void cli(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-  phase('done');
-  const line = takePhases();
-  if (line) writeErr(line);
-});
+start({
+  verdict: () => import('./commands/verdict.js').then((m) => m.default),
+  history: () => import('./commands/history.js').then((m) => m.default),
+  replay: () => import('./commands/replay.js').then((m) => m.default),
+  run: () => import('./commands/run.js').then((m) => m.default),
+  selftest: () => import('./commands/selftest.js').then((m) => m.default),
+  view: () => import('./commands/view.js').then((m) => m.default),
+  tasks: () => import('./commands/tasks.js').then((m) => m.default),
+  hook: () => import('./commands/hook.js').then((m) => m.default),
+  mcp: () => import('./commands/mcp.js').then((m) => m.default),
+}, process.argv.slice(2));

@@ -9,7 +9,7 @@ let root: string | null | undefined;
 
 export function packageRoot(): string | null {
   if (root !== undefined) return root;
-  // This code runs from dist/*.js, dist/chunks/*.js, dist/cli-main.cjs or src/<layer>/*.ts.
+  // This code runs from dist/*.js, dist/chunks/*.js, dist/cli-main.cjs, dist/cli-run.cjs or src/<layer>/*.ts.
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++, dir = dirname(dir)) if (existsSync(join(dir, 'package.json'))) return (root = dir);
   return (root = null);
