@@ -4,7 +4,7 @@ import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, lstatSync, realpathSync, statSync } from 'node:fs';
 import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
-import { loadEngine } from './load-engine.js';
+import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
 import type { RunResult } from '../engine/engine.js';
 import { StateDir } from './state/store.js';
@@ -53,8 +53,6 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const planted = plantableSymlink(work);
   if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);
-  // The engine compiles while the sandbox runs: nothing before the verdict needs it.
-  const engineP = loadEngine();
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
   const cmd = commandLine(opts.cmd);
@@ -76,6 +74,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // the shell (a cold `sbx run -- /bin/true`, 150 interleaved runs), warming at once is ~4 ms faster
   // than waiting 50 ms first, as before.
   state.prefetch(cmd);
+  // The engine compiles here, on this thread, while the sandbox runs: nothing before the verdict needs it.
+  const engineP = loadEngineNow();
   void engineP.then(warmEngine, () => undefined);
   const res = await launched;
   phase('launched');
