@@ -1,12 +1,13 @@
 // Ctrl-C (or SIGTERM, SIGHUP) during `sbx run`: stop the sandbox, still record the run, say so. A second
 // signal while that happens exits at once. The exit code is 128+N, as when a signal kills a process.
 import { exitForSignal } from '../contract/signals.js';
+import type { StopSignal } from '../launcher/index.js';
 import { writeErr } from './closed-pipe.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface Interrupt {
-  signal: AbortSignal;
+  signal: StopSignal;
   /** The signal that interrupted the run ("SIGINT"), or null. */
   readonly by: string | null;
   /** Stops listening (the default behaviour comes back). */
@@ -14,17 +15,27 @@ export interface Interrupt {
 }
 
 export function onInterrupt(): Interrupt {
-  const ac = new AbortController();
   let by: string | null = null;
+  // A plain StopSignal, not an AbortController: run() only needs to be told once, and a cold `sbx run`
+  // then does not load Node's EventTarget (~1 ms here: new AbortController() and its first listener).
+  const listeners = new Set<() => void>();
+  const signal: StopSignal = {
+    get aborted() { return by !== null; },
+    get reason() { return by ?? undefined; },
+    addEventListener(_type, listener) { listeners.add(listener); },
+    removeEventListener(_type, listener) { listeners.delete(listener); },
+  };
   const handler = (sig: NodeJS.Signals): void => {
     if (by !== null) process.exit(exitForSignal(sig));
     by = sig;
     writeErr(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
-    ac.abort(sig);
+    const told = [...listeners];
+    listeners.clear(); // each is told once, as with { once: true }
+    for (const l of told) l();
   };
   for (const s of SIGNALS) process.on(s, handler);
   return {
-    signal: ac.signal,
+    signal,
     get by() { return by; },
     done: () => { for (const s of SIGNALS) process.off(s, handler); },
   };

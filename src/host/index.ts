@@ -7,6 +7,7 @@ export { RunResultSchema, VerdictSchema } from '../contract/schema.js';
 export { run, runReport, mirrorExit } from './run.js';
 export { toSarif } from './sarif.js';
 export type { RunOptions, RunReport } from './run.js';
+export type { StopSignal } from '../launcher/index.js';
 export { verdictReport } from './verdict.js';
 export type { VerdictRequest, VerdictReport } from './verdict.js';
 export { takePhases } from './phases.js';

@@ -2,7 +2,7 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, lstatSync, realpathSync, statSync } from 'node:fs';
-import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions } from '../launcher/index.js';
+import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions, type StopSignal } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -25,7 +25,8 @@ export interface RunOptions extends ProfileOptions {
   /** State directory (default: <work>/.sbx). */
   state?: string;
   launcherPath?: string;
-  signal?: AbortSignal;
+  /** Aborting stops the sandbox; the run is still recorded. An AbortSignal, or see StopSignal. */
+  signal?: StopSignal;
 }
 
 export interface RunReport {

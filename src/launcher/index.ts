@@ -10,5 +10,5 @@ export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-pa
 export { packageRoot } from './package-root.js';
 export { readTail } from './file-tail.js';
 export type {
-  Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError,
+  Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal,
 } from './types.js';

@@ -53,7 +53,19 @@ export interface LaunchOptions extends ProfileOptions {
   /** Path of sbx-launch; default $SBX_LAUNCHER or build/sbx-launch in the package. */
   launcherPath?: string;
   /** Aborting kills the sandbox; the result then has signal SIGKILL. */
-  signal?: AbortSignal;
+  signal?: StopSignal;
+}
+
+/**
+ * The part of an AbortSignal that launch() and run() use: pass an AbortSignal, or any object with these
+ * members. The CLI passes a plain one (src/cli/interrupt.ts): in a cold process an AbortController and
+ * its first listener cost ~1 ms, most of it loading Node's EventTarget.
+ */
+export interface StopSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 export interface Rusage {
