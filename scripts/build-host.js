@@ -115,14 +115,20 @@ chmodSync('dist/cli.js', 0o755);
   }
 }
 
-// Each code cache comes from a real `sbx run -- /bin/true` (whatever it compiled is cached, so this
-// works even where the sandbox cannot start); a Node whose V8 differs ignores it. cli-main's run is
-// made through it with SBX_CLI_MAIN=1.
-for (const name of ['cli-run', 'cli-main']) {
+// Each code cache comes from a real run of what its bundle mostly starts (whatever that compiled is
+// cached, so this works even where the sandbox cannot start); a Node whose V8 differs ignores it.
+// cli-run's from `sbx run -- /bin/true`; cli-main's from the call made most often through it, a Claude
+// Code PreToolUse hook (one per Bash call of the agent): measured from the shell, 120 interleaved hook
+// calls, 95.3 against 98.5 ms with a cache made from `sbx run` through cli-main, CPU 95.1 against 98.3.
+for (const [name, argv, input] of [
+  ['cli-run', (w) => ['run', '--work', w, '--', '/bin/true'], null],
+  ['cli-main', () => ['hook', 'claude-pre'], (w) => JSON.stringify({ session_id: 'build', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make test' }, cwd: w, permission_mode: 'default' })],
+]) {
   rmSync(`dist/${name}.cjs.cache`, { force: true });
   const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
-  spawnSync(process.execPath, ['dist/cli.cjs', 'run', '--work', cacheWork, '--', '/bin/true'], {
-    stdio: 'ignore', env: { ...process.env, SBX_BUILD_CODE_CACHE: resolve(`dist/${name}.cjs`), ...(name === 'cli-main' ? { SBX_CLI_MAIN: '1' } : {}) }, timeout: 60_000,
+  spawnSync(process.execPath, ['dist/cli.cjs', ...argv(cacheWork)], {
+    input: input?.(cacheWork) ?? '', stdio: ['pipe', 'ignore', 'ignore'], timeout: 60_000,
+    env: { ...process.env, HOME: cacheWork, SBX_BUILD_CODE_CACHE: resolve(`dist/${name}.cjs`) },
   });
   rmSync(cacheWork, { recursive: true, force: true });
 }
