@@ -84,7 +84,7 @@ for (const name of ['cli-main', 'cli-run']) {
 }
 writeFileSync('dist/cli.cjs', CLI_LOADER);
 chmodSync('dist/cli.cjs', 0o755);
-writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundle is dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
+writeFileSync('dist/cli.js', '#!/usr/bin/env node\n// The sbx command line: the bundles are dist/cli-run.cjs and dist/cli-main.cjs, started by dist/cli.cjs (see scripts/build-host.js).\nimport "./cli.cjs";\n');
 // Chunk names carry a content hash: those of an earlier build would stay beside these (and ship) unless removed.
 rmSync('dist/chunks', { recursive: true, force: true });
 const nodeEntries = { index: 'src/host/index.ts' };

@@ -17,9 +17,7 @@ export function loadEngine(): Promise<Engine> {
  */
 export function loadEngineNow(): Promise<Engine> {
   if (!engine) {
-    let mod: WebAssembly.Module | null = null;
-    try { mod = new WebAssembly.Module(wasmBytes); } catch (err) { engine = Promise.reject(err); }
-    engine ??= createEngine({ wasm: mod! });
+    try { engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes) }); } catch (err) { engine = Promise.reject(err); }
   }
   return engine;
 }

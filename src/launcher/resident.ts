@@ -7,9 +7,9 @@
 // Protocol (native/serve.c): length-prefixed frames of NUL-terminated fields. The log and the seccomp
 // program are passed as our descriptor numbers; the server reopens them through /proc/<our pid>/fd,
 // so it writes exactly the files we hold. The report comes back in the reply.
-import { createRequire } from 'node:module';
 import type { ChildProcess } from 'node:child_process';
 import { signalName } from '../contract/signals.js';
+import { childProcess } from './on-demand.js';
 import { LAUNCHER_PROTO } from './status.js';
 import type { Exit } from './spawn-launcher.js';
 
@@ -40,7 +40,7 @@ class Resident {
 
   constructor(bin: string) {
     this.started = new Promise((done) => (this.settle = done));
-    const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+    const { spawn } = childProcess();
     this.child = spawn(bin, ['--serve'], { stdio: ['pipe', 'pipe', 'ignore'], env: {} });
     const gone = (why: string): void => {
       this.dead = true;

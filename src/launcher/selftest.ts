@@ -1,9 +1,9 @@
 // `sbx selftest`: runs the default profile on this machine and says, step by step, what holds.
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, launcherPath } from './launch.js';
+import { childProcess } from './on-demand.js';
 import { LAUNCHER_PROTO } from './status.js';
 import type { Applied } from './types.js';
 
@@ -35,8 +35,7 @@ const WHAT: Record<keyof Omit<Applied, 'rlimits' | 'cgroup' | 'ptrace_allowed'>,
 export async function selftest(opts: { launcherPath?: string } = {}): Promise<Check[]> {
   const bin = opts.launcherPath ?? launcherPath();
   const checks: Check[] = [];
-  // Loaded on use: the launcher module is on every cold `sbx run`, which does not load node:child_process.
-  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const { spawnSync } = childProcess();
   const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   const proto = /proto (\d+)/.exec(v.stdout ?? '')?.[1];
   checks.push({

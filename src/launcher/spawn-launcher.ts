@@ -5,7 +5,7 @@
 // is spawned through that binding when Node lets us, and through child_process otherwise (a Node that
 // refuses process.binding, e.g. under --permission).
 // Either way the child gets exactly the given fds (fd i = fds[i], -1 for none) and no environment.
-import { createRequire } from 'node:module';
+import { childProcess } from './on-demand.js';
 import { getSystemErrorName } from 'node:util';
 
 export interface Exit {
@@ -73,7 +73,7 @@ export function spawnLauncher(file: string, args: string[], fds: number[]): Laun
 }
 
 function viaChildProcess(file: string, args: string[], fds: number[]): Launched {
-  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const { spawn } = childProcess();
   const child = spawn(file, args, { stdio: fds.map((fd) => (fd < 0 ? 'ignore' : fd)), env: {} });
   const exited = new Promise<Exit>((r) => {
     child.once('error', (e: NodeJS.ErrnoException) => r({ code: null, signal: null, error: e.code ?? e.message }));

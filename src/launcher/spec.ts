@@ -1,10 +1,11 @@
 // Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
 // All policy lives here; the launcher applies what it is given and reports what took effect.
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
 import { packageRoot } from './package-root.js';
+import { realOr } from './trusted-path.js';
 import { SbxError } from '../contract/errors.js';
 import type { LaunchOptions } from './types.js';
 
@@ -121,7 +122,7 @@ function identityFiles(): Array<[string, string]> {
   const root = packageRoot();
   const dir = root && existsSync(join(root, 'native', 'etc', 'passwd')) ? join(root, 'native', 'etc') : null;
   // Looked up once per process: the package and the host's /etc do not move under a running sbx.
-  identity = dir ? ['passwd', 'group'].filter((f) => existsSync(`/etc/${f}`)).map((f) => [real(join(dir, f)), `/etc/${f}`]) : [];
+  identity = dir ? ['passwd', 'group'].filter((f) => existsSync(`/etc/${f}`)).map((f) => [realOr(join(dir, f)), `/etc/${f}`]) : [];
   return identity;
 }
 let identity: Array<[string, string]> | null = null;
@@ -161,9 +162,9 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
-  a.push('--bind', real(work), '/work', ...idmap);
-  for (const m of opts.roBind ?? []) a.push('--ro-bind', real(resolve(m.src)), dst(m.dst), ...idmap);
-  for (const m of opts.bind ?? []) a.push('--bind', real(resolve(m.src)), dst(m.dst), ...idmap);
+  a.push('--bind', realOr(work), '/work', ...idmap);
+  for (const m of opts.roBind ?? []) a.push('--ro-bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
+  for (const m of opts.bind ?? []) a.push('--bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const p of opts.hide ?? []) a.push('--hide', dst(p));
   for (const p of opts.hideEmpty ?? []) a.push('--hide-empty', dst(p));
   const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;
@@ -231,8 +232,4 @@ export function throughSystemLinks(d: string): string {
     return resolve(target + d.slice(e.path.length));
   }
   return d;
-}
-
-function real(p: string): string {
-  try { return realpathSync.native(p); } catch { return p; }
 }

@@ -51,6 +51,7 @@ export function plantedMessage(what: string, path: string, link: PlantedLink): s
   return `${what} ${path} crosses the symlink ${link.link} in a directory you can write, where sandboxed code could have planted it; refused: pass the real path (${link.real}) if that is what you mean`;
 }
 
-function realOr(p: string): string {
+/** The real path of p, or p itself when it cannot be resolved (missing, unreadable). */
+export function realOr(p: string): string {
   try { return realpathSync.native(p); } catch { return p; }
 }

@@ -13,7 +13,7 @@
 // the untracked cache are forced off on the command line, which outranks every config file; the
 // environment is reduced to what git needs to find the caller's own configuration.
 import { sha256Hex } from './sha256.js';
-import { createRequire } from 'node:module';
+import { childProcess } from '../../launcher/on-demand.js';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -56,8 +56,7 @@ function gitFiles(work: string): string[] | null {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   if (process.env.HOME) env.HOME = process.env.HOME;
   if (process.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = process.env.XDG_CONFIG_HOME;
-  // Loaded here, not at start-up: node:child_process costs a cold start milliseconds (bench/startup.js).
-  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const { spawnSync } = childProcess();
   const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
   });

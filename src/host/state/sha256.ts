@@ -2,7 +2,7 @@
 // node:crypto for the short strings of a run's hot path (command keys, a small tree's fingerprint):
 // loading it costs a cold `sbx run` ~4 ms (bench/startup.js), more than hashing a few KB here. Long
 // inputs go to node:crypto, loaded then, where the native hash is faster than this loop.
-import { createRequire } from 'node:module';
+import { nodeCrypto } from '../../launcher/on-demand.js';
 
 /** Above this many UTF-16 units, node:crypto hashes (same digest, native speed). */
 const NATIVE_FROM = 64 * 1024;
@@ -20,7 +20,7 @@ const K = new Uint32Array([
 
 export function sha256Hex(text: string): string {
   if (text.length > NATIVE_FROM) {
-    const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+    const { createHash } = nodeCrypto();
     return createHash('sha256').update(text).digest('hex');
   }
   const data = Buffer.from(text, 'utf8');

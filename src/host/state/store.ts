@@ -13,7 +13,7 @@
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
 import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+import { nodeStream } from '../../launcher/on-demand.js';
 import type { Readable } from 'node:stream';
 import * as v from 'valibot';
 import { RunResultSchema, issueText, type RunResult, type Verdict } from '../../contract/schema.js';
@@ -165,7 +165,7 @@ export class StateDir {
   async saveLog(logPath: string, source: AsyncIterable<Uint8Array>): Promise<void> {
     // node:stream's callback pipeline, loaded here: `sbx run` never needs node:stream (its cold start
     // would pay milliseconds for it), and stream/promises costs more again.
-    const { pipeline } = createRequire(import.meta.url)('node:stream') as typeof import('node:stream');
+    const { pipeline } = nodeStream();
     await new Promise<void>((done, fail) => {
       pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));
     });
