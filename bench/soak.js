@@ -14,7 +14,7 @@
 // the new space fixed, RSS 101 -> 102 MB). Fixed, growth of RSS is retention. --default-heap runs
 // with V8's defaults, to see those steps.
 // Needs dist/ and build/sbx-launch (npm run build).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,13 +29,6 @@ const RUNS = arg('runs', 10_000);
 const WRITERS = arg('writers', 8);
 const EACH = arg('each', 40);
 
-const HEAP_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16', '--expose-gc'];
-if (process.argv[2] !== '--writer' && !process.argv.includes('--default-heap') && !HEAP_FLAGS.every((f) => process.execArgv.includes(f))) {
-  const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, [...process.execArgv, ...HEAP_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? 1);
-}
-
 if (process.argv[2] === '--writer') {
   // One of the concurrent writers: EACH runs on the given work dir, then exit.
   const { run } = await import(join(root, 'dist', 'index.js'));
@@ -44,6 +37,14 @@ if (process.argv[2] === '--writer') {
     if (env.verdict.status !== 'pass') { console.error(`run ${i}: ${env.verdict.status}`); process.exit(1); }
   }
   process.exit(0);
+}
+
+// The soak itself runs with the young generation fixed (see the header), unless --default-heap.
+const HEAP_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16', '--expose-gc'];
+const fixedHeap = HEAP_FLAGS.every((f) => process.execArgv.includes(f));
+if (!fixedHeap && !process.argv.includes('--default-heap')) {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...HEAP_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
 }
 
 const { run } = await import(join(root, 'dist', 'index.js'));
@@ -97,7 +98,7 @@ for (let i = 0; i < RUNS; i++) {
   times.push(performance.now() - t);
   if (env.verdict.status !== 'pass') throw new Error(`run ${i}: ${env.verdict.status}`);
   if (i % 100 === 99) { rss.push(rssMb()); heap.push(process.memoryUsage().heapUsed / 1048576); }
-  if (i % 1000 === 999 && globalThis.gc) { globalThis.gc(); live.push(process.memoryUsage().heapUsed / 1048576); }
+  if (i % 1000 === 999 && fixedHeap) { globalThis.gc(); live.push(process.memoryUsage().heapUsed / 1048576); }
   if (i % 1000 === 999) process.stderr.write(`  ${i + 1} runs, median ${median(times.slice(-1000)).toFixed(2)} ms, rss ${rssMb().toFixed(1)} MB, fds ${fds()}\n`);
 }
 const secs = (performance.now() - t0) / 1000;
@@ -122,7 +123,7 @@ console.log(`  RSS               ${before.rss.toFixed(1)} MB before; median ${rs
 console.log(`  RSS by tenth      ${tenths} MB (V8 sizes its heap over the first thousands, then it must stay)`);
 console.log(`  JS heap by tenth  ${heaps} MB used`);
 if (live.length) console.log(`  live JS heap      ${live.map((x) => x.toFixed(1)).join(' ')} MB after a full GC, every 1 000 runs`);
-console.log(`  young generation  ${globalThis.gc ? 'fixed at 2 x 16 MB (V8\'s cap; see the header)' : 'V8\'s default, grown on demand (--default-heap)'}`);
+console.log(`  young generation  ${fixedHeap ? 'fixed at 2 x 16 MB (V8\'s cap; see the header)' : 'V8\'s default, grown on demand (--default-heap)'}`);
 console.log(`  logs/             ${logs} logs (bound: KEEP_LOGS ${KEEP_LOGS} + PRUNE_EVERY - 1 = ${KEEP_LOGS + Math.max(1, Math.floor(KEEP_LOGS / 4)) - 1}); history ${history} lines`);
 
 // 8 writers at once: processes, then concurrent run()s in this process, all on one state dir.
