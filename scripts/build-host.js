@@ -70,7 +70,8 @@ await build({
   plugins: [wasmFromFile],
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  define: { 'import.meta.url': '__sbx_file_url' },
+  // SBX_CJS: src/launcher/on-demand.ts takes the bundle's own require, without node:module.
+  define: { 'import.meta.url': '__sbx_file_url', SBX_CJS: 'true' },
   banner: { js: 'const __sbx_file_url = require("node:url").pathToFileURL(__filename).href;' },
 });
 for (const name of ['cli-main', 'cli-run']) {

@@ -1,20 +1,41 @@
 // A fresh engine's first verdict costs milliseconds (V8 compiles the Wasm functions and the JS around
-// them on first call); later ones cost microseconds. run() warms a process's engine on a small log
-// while the sandbox runs, when the main thread has nothing else to do. The engine is pure (bytes
-// in, bytes out, state reset at every entry point), so this leaves nothing behind.
-import type { Engine } from '../engine/engine.js';
+// them on first call); later ones cost microseconds. run() warms a process's engine while the sandbox
+// runs, when the main thread has nothing else to do. The engine is pure (bytes in, bytes out, state
+// reset at every entry point), so this leaves nothing behind.
+//
+// The warm-up goes in steps, each in its own turn of the event loop, and stops once the sandbox has
+// exited: the main thread is then the real verdict's, which compiles only what it uses. What every
+// run uses comes first (the verdict of an empty log, its delta, its rendering), then a compiler
+// error's parse: a short command (a cold `sbx run -- /bin/true`) waits for no warm-up it does not
+// use, a long one finds the engine warm.
+import type { Engine, RunResult } from '../engine/engine.js';
 
-const SAMPLE = new TextEncoder().encode('main.c:1:5: error: expected \';\' before \'}\' token\nmake: *** [Makefile:2: all] Error 1\n');
-const warmed = new WeakSet<Engine>();
+const GCC = new TextEncoder().encode('main.c:1:5: error: expected \';\' before \'}\' token\nmake: *** [Makefile:2: all] Error 1\n');
+type Step = (engine: Engine, env: RunResult | null) => RunResult | null;
+const STEPS: Step[] = [
+  (engine) => engine.verdict(new Uint8Array(0), { exit: 0 }),
+  (engine, env) => { if (env) env.delta = engine.delta(null, env.verdict, { sameRuns: 1 }); return env; },
+  (engine, env) => { if (env) engine.render(env); return env; }, // the CLI renders every verdict
+  (engine) => engine.verdict(GCC, { exit: 2 }),
+  (engine, env) => { if (env) engine.render(env); return env; },
+];
+/** How many steps each engine has had. */
+const taken = new WeakMap<Engine, number>();
 
-export function warmEngine(engine: Engine): void {
-  if (warmed.has(engine)) return;
-  warmed.add(engine);
-  try {
-    const env = engine.verdict(SAMPLE, { exit: 2 });
-    env.delta = engine.delta(null, env.verdict, { sameRuns: 1 });
-    engine.render(env); // the CLI renders every verdict: its first render compiles too
-  } catch {
-    // a warm-up that fails changes nothing: the real verdict reports its own errors
-  }
+/** Warms `engine` a step per turn of the event loop, until it is warm or `stop()` says the main thread is needed. */
+export function warmEngine(engine: Engine, stop: () => boolean = () => false): void {
+  let env: RunResult | null = null;
+  const step = (): void => {
+    const i = taken.get(engine) ?? 0;
+    if (i >= STEPS.length || stop()) return;
+    taken.set(engine, i + 1);
+    try {
+      env = STEPS[i]!(engine, env);
+    } catch {
+      taken.set(engine, STEPS.length); // a warm-up that fails changes nothing: the real verdict reports its own errors
+      return;
+    }
+    setImmediate(step);
+  };
+  step();
 }
