@@ -15,15 +15,11 @@ import { fileURLToPath } from 'node:url';
 const DATA = 11;
 const DATA_COUNT = 12;
 
-function uleb(b, i) {
+/** A LEB128 number at b[i] (signed: sign-extended) and the index after it. */
+function leb(b, i, signed = false) {
   let r = 0; let s = 0; let x;
   do { x = b[i++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
-  return [r, i];
-}
-function sleb(b, i) {
-  let r = 0; let s = 0; let x;
-  do { x = b[i++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
-  if (x & 0x40) r -= 2 ** s;
+  if (signed && x & 0x40) r -= 2 ** s;
   return [r, i];
 }
 function encU(n) {
@@ -40,30 +36,42 @@ function encS(n) {
   }
 }
 
-/** The module with its data segments merged, or null when it has nothing to merge or a segment of another kind. */
-export function packData(wasm) {
-  const sections = [];
+/** The module's sections in order: id and body. */
+export function sections(wasm) {
+  const out = [];
   for (let i = 8; i < wasm.length;) {
     const id = wasm[i];
-    const [n, j] = uleb(wasm, i + 1);
-    sections.push({ id, body: wasm.subarray(j, j + n) });
+    const [n, j] = leb(wasm, i + 1);
+    out.push({ id, body: wasm.subarray(j, j + n) });
     i = j + n;
   }
-  const data = sections.find((s) => s.id === DATA);
+  return out;
+}
+
+/** How many segments the module's data section holds (0 without one). */
+export function dataSegments(wasm) {
+  const data = sections(wasm).find((s) => s.id === DATA);
+  return data ? leb(data.body, 0)[0] : 0;
+}
+
+/** The module with its data segments merged, or null when it has nothing to merge or a segment of another kind. */
+export function packData(wasm) {
+  const all = sections(wasm);
+  const data = all.find((s) => s.id === DATA);
   if (!data) return null;
   const b = data.body;
-  let [count, k] = uleb(b, 0);
+  let [count, k] = leb(b, 0);
   if (count < 2) return null;
   const segs = [];
   for (let n = 0; n < count; n++) {
     let flag;
-    [flag, k] = uleb(b, k);
+    [flag, k] = leb(b, k);
     if (flag !== 0 || b[k] !== 0x41) return null; // active, memory 0, i32.const offset
     let offset;
-    [offset, k] = sleb(b, k + 1);
+    [offset, k] = leb(b, k + 1, true);
     if (b[k] !== 0x0b || offset < 0) return null;
     let len;
-    [len, k] = uleb(b, k + 1);
+    [len, k] = leb(b, k + 1);
     segs.push({ offset, bytes: b.subarray(k, k + len) });
     k += len;
   }
@@ -74,7 +82,7 @@ export function packData(wasm) {
   for (const s of segs) mem.set(s.bytes, s.offset - lo);
   const one = Uint8Array.from([...encU(1), 0, 0x41, ...encS(lo), 0x0b, ...encU(mem.length)]);
   const parts = [wasm.subarray(0, 8)];
-  for (const s of sections) {
+  for (const s of all) {
     const body = s.id === DATA ? concat(one, mem) : s.id === DATA_COUNT ? Uint8Array.from(encU(1)) : s.body;
     parts.push(Uint8Array.from([s.id, ...encU(body.length)]), body);
   }

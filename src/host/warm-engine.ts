@@ -19,20 +19,20 @@ const STEPS: Step[] = [
   (engine) => engine.verdict(GCC, { exit: 2 }),
   (engine, env) => { if (env) engine.render(env); return env; },
 ];
-/** How many steps each engine has had. */
-const taken = new WeakMap<Engine, number>();
+/** Each engine's warm-up so far: the steps taken and the envelope the next one works on. */
+const progress = new WeakMap<Engine, { taken: number; env: RunResult | null }>();
 
 /** Warms `engine` a step per turn of the event loop, until it is warm or `stop()` says the main thread is needed. */
 export function warmEngine(engine: Engine, stop: () => boolean = () => false): void {
-  let env: RunResult | null = null;
+  let p = progress.get(engine);
+  if (!p) progress.set(engine, (p = { taken: 0, env: null }));
+  const at = p;
   const step = (): void => {
-    const i = taken.get(engine) ?? 0;
-    if (i >= STEPS.length || stop()) return;
-    taken.set(engine, i + 1);
+    if (at.taken >= STEPS.length || stop()) return;
     try {
-      env = STEPS[i]!(engine, env);
+      at.env = STEPS[at.taken++]!(engine, at.env);
     } catch {
-      taken.set(engine, STEPS.length); // a warm-up that fails changes nothing: the real verdict reports its own errors
+      at.taken = STEPS.length; // a warm-up that fails changes nothing: the real verdict reports its own errors
       return;
     }
     setImmediate(step);

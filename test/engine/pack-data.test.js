@@ -5,20 +5,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
-import { packData } from '../../scripts/pack-data.js';
+import { dataSegments, packData } from '../../scripts/pack-data.js';
 import { listCases, ROOT } from '../../fixtures/lib/cases.js';
-
-/** The number of segments in the module's data section. */
-function dataSegments(wasm) {
-  for (let i = 8; i < wasm.length;) {
-    const id = wasm[i];
-    let n = 0; let s = 0; let j = i + 1; let x;
-    do { x = wasm[j++]; n += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
-    if (id === 11) { let c = 0; s = 0; do { x = wasm[j++]; c += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return c; }
-    i = j + n;
-  }
-  return 0;
-}
 
 const memoryAfterStart = (wasm) => {
   const inst = new WebAssembly.Instance(new WebAssembly.Module(wasm), { env: { abort() { throw new Error('abort'); } } });

@@ -51,6 +51,7 @@ const RunStateSchema = v.object({
 export type RunState = v.InferOutput<typeof RunStateSchema>;
 
 const LastSchema = v.object({ ...RunResultSchema.entries, state: RunStateSchema });
+type Last = v.InferOutput<typeof LastSchema>;
 
 export interface Previous {
   verdict: Verdict | null;
@@ -191,7 +192,7 @@ export class StateDir {
    * of a cold `sbx run -- /bin/true`), and both paths share the result, as they do after record().
    */
   prefetch(cmd: string | null): void {
-    let seen: { text: string; out: { verdict: Verdict; state: RunState } } | null = null;
+    let seen: { text: string; out: Last } | null = null;
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
@@ -199,7 +200,7 @@ export class StateDir {
         try {
           const info = fstatSync(fd, { bigint: true });
           const text = readFileSync(fd, 'utf8');
-          let out: { verdict: Verdict; state: RunState } | null = seen?.text === text ? seen.out : null;
+          let out: Last | null = seen?.text === text ? seen.out : null;
           if (!out) {
             const r = v.safeParse(LastSchema, JSON.parse(text));
             if (r.success) seen = { text, out: (out = r.output) };
