@@ -19,10 +19,6 @@ export function fail(err: unknown, json: boolean): number {
     code = err.code;
     message = err.message;
     exit = exitFor(code);
-  } else if (e?.name === 'CLIError') {
-    // citty's own argument errors (a missing required positional, ...).
-    code = 'E_USAGE';
-    message = `${e.message.replace(/\u001b\[[0-9;]*m/g, '')} (see sbx --help)`;
   } else {
     code = 'E_INTERNAL';
     message = `internal error: ${e?.message ?? String(err)}; rerun with SBX_DEBUG=1 for the stack and report it`;

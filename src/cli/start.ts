@@ -1,9 +1,9 @@
 // The sbx command line's one way of running: the subcommand named by argv[0], from the table given
 // (src/cli/main.ts has every command, src/cli/main-run.ts only `run`). Only this file ends a run of the
 // CLI: errors become one line and a non-zero exit code.
-import { defineCommand, runCommand, type CommandDef } from 'citty';
 import { SbxError } from '../contract/errors.js';
-import { checkFlags } from './check-flags.js';
+import type { CommandDef } from './command.js';
+import { readFlags } from './flags.js';
 import { ignoreClosedPipes, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
 import type { HelpMeta } from './help.js';
@@ -14,10 +14,10 @@ export type SubCommands = Record<string, () => Promise<CommandDef<any>>>;
 
 /** Runs the command line argv (process.argv.slice(2)) with these subcommands and sets the exit code. */
 export function start(subCommands: SubCommands, argv: string[]): void {
-  const main = defineCommand({
+  const main: CommandDef<any> = {
     meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
     subCommands,
-  });
+  };
   ignoreClosedPipes();
   // No top-level await: the bin is bundled as CommonJS (scripts/build-host.js), which has none.
   void cli(main, subCommands, argv).then((code) => {
@@ -32,7 +32,8 @@ async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Pr
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await (await help()).showHelp(main); return argv.length === 0 ? USAGE : 0; }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { writeOut(`${pkg.version}\n`); return 0; }
   try {
-    // Subcommands are resolved here, not by citty, so that their result (the exit code) comes back.
+    // Subcommands are found and run here, not by citty: their result (the exit code) comes back, and
+    // citty's parser is no cost of a start (flags.ts).
     const name = argv[0]!;
     const load = Object.hasOwn(subs, name) ? subs[name] : undefined;
     if (!load) throw new SbxError('E_USAGE', `unknown command ${JSON.stringify(name)}: use one of ${Object.keys(subs).join(', ')} (sbx --help)`);
@@ -42,8 +43,8 @@ async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Pr
     const ours = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
     if (ours.includes('--help') || ours.includes('-h')) { await (await help()).showHelp(cmd, main); return 0; }
     const meta = (await resolve(cmd.meta)) as HelpMeta | undefined;
-    checkFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
-    const { result } = await runCommand(cmd, { rawArgs });
+    const args = readFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
+    const result: unknown = await cmd.run?.({ args, rawArgs, cmd });
     return typeof result === 'number' ? result : exitCodeOf(result);
   } catch (err) {
     return fail(err, wantsJson(argv));

@@ -1,5 +1,5 @@
 // `sbx history`: the runs recorded in a state directory, and the streaks in them.
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';

@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 

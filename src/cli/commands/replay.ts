@@ -1,5 +1,5 @@
 // `sbx replay SESSION`: replay a recorded session offline (a directory of logs, or a JSONL of steps).
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { loadSession, replay } from '../../host/replay.js';

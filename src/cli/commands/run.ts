@@ -1,6 +1,6 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
 import { resolve } from 'node:path';
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { print } from '../output.js';
@@ -54,7 +54,7 @@ export default defineCommand({
     const pids = parsePositive('pids', args.pids);
     const memoryMb = parsePositive('memory', args.memory);
     // The profile choices the notes after the verdict depend on, read once.
-    const profile = { net: Boolean(args.net), seccomp: !flags.includes('--no-seccomp'), allowPtrace: Boolean(args['allow-ptrace']) };
+    const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']) };
     const interrupt = onInterrupt();
     if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
     const report = await runReport({
@@ -65,7 +65,7 @@ export default defineCommand({
       timeout: parsePositive('timeout', args.timeout),
       ...profile,
       inheritEnv: Boolean(args['inherit-env']),
-      loopback: !flags.includes('--no-loopback'),
+      loopback: !args['no-loopback'],
       aslr: Boolean(args.aslr),
       bind: many('bind').map(parseMount),
       roBind: many('ro-bind').map(parseMount),

@@ -1,6 +1,6 @@
 // `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json);
 // with --state DIR, keep the log in DIR and say what changed since the previous run there.
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { verdictReport } from '../../host/verdict.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineCommand } from 'citty';
+import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { checkLogFile } from '../../host/log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';

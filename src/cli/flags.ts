@@ -1,0 +1,88 @@
+// A command's flags, read and checked before it runs. sbx reads them itself rather than through citty's
+// parser: that one ignores unknown flags (`--timout 1` would run with no timeout at all), and on a cold
+// `sbx run` its first use (node:util's parseArgs) cost more than the rest of the command line's start.
+// Stops at `--`: what follows is the sandboxed command's, not ours. Help (--help, -h) is start.ts's.
+import type { ArgsDef, ParsedArgs } from 'citty';
+import { SbxError } from '../contract/errors.js';
+import { closest } from './closest.js';
+
+/**
+ * The args a command's run() gets: `--name=V` and `--name V` for a string flag (the last one given wins),
+ * `--name`, `--name=true|false` and `--no-name` for a switch (the last one wins), and in `_` every
+ * argument that is not a flag, those after `--` included; positional args take `_` in order.
+ * command: "sbx run"; usage: the usage line, for the hint after a stray argument.
+ */
+export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: readonly string[], usage?: string): ParsedArgs<T> {
+  const strings = new Set<string>();
+  const booleans = new Set<string>();
+  const positional: string[] = [];
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === 'positional') positional.push(name);
+    else if (def.type === 'boolean') booleans.add(name);
+    else strings.add(name);
+  }
+  const hint = `(${command} --help)`;
+  const unexpected = (arg: string) => {
+    const how = usage ? `usage: ${usage}` : `${command} takes ${positional.length === 0 ? 'no arguments' : `${positional.length} argument${positional.length > 1 ? 's' : ''}`} besides flags`;
+    return new SbxError('E_USAGE', `unexpected argument ${JSON.stringify(arg)} for ${command}: ${how} ${hint}`);
+  };
+  const args: Record<string, unknown> & { _: string[] } = { _: [] };
+  let seen = 0;
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === '--') {
+      // A command with arguments takes them after `--` too (a name that starts with "-"); for one
+      // without, like run, what follows is the sandboxed command, in rawArgs.
+      for (const rest of rawArgs.slice(i + 1)) {
+        if (positional.length > 0 && ++seen > positional.length) throw unexpected(rest);
+        args._.push(rest);
+      }
+      break;
+    }
+    if (arg === '-h') continue;
+    if (!arg.startsWith('-') || arg === '-') {
+      if (++seen > positional.length) throw unexpected(arg);
+      args._.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
+    const name = flag.startsWith('--') ? flag.slice(2) : '';
+    if (strings.has(name)) {
+      if (eq >= 0) { args[name] = arg.slice(eq + 1); continue; }
+      const value = rawArgs[i + 1];
+      if (value === undefined || value === '--' || (value.startsWith('--') && isKnown(value, strings, booleans)))
+        throw new SbxError('E_USAGE', `${arg} needs a value: give ${arg} VALUE or ${arg}=VALUE ${hint}`);
+      args[name] = value;
+      i++;
+    } else if (booleans.has(name)) {
+      const value = eq >= 0 ? arg.slice(eq + 1) : 'true';
+      if (value !== 'true' && value !== 'false') throw new SbxError('E_USAGE', `${arg}: ${flag} is a switch, it takes no value: give ${flag}, or ${flag}=false to turn it off ${hint}`);
+      args[name] = value === 'true';
+    } else if (eq < 0 && name.startsWith('no-') && booleans.has(name.slice(3))) {
+      args[name.slice(3)] = false;
+    } else {
+      const known = [...strings, ...booleans];
+      const near = closest(name || flag.replace(/^-+/, ''), known);
+      throw new SbxError('E_USAGE', `unknown flag ${flag} for ${command}: ${near ? `did you mean --${near}?` : `it takes ${known.map((k) => `--${k}`).join(', ') || 'no flags'}`} ${hint}`);
+    }
+  }
+  // What must be there (the flag's description says what to give).
+  let p = 0;
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === 'positional') {
+      const value = args._[p++];
+      if (value !== undefined) args[name] = value;
+      else if (def.required !== false) throw missing(command, name.toUpperCase(), def.description, hint);
+    } else if (def.required === true && args[name] === undefined) throw missing(command, `--${name}`, def.description, hint);
+  }
+  return args as ParsedArgs<T>;
+}
+
+const missing = (command: string, what: string, description: string | undefined, hint: string) =>
+  new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);
+
+function isKnown(arg: string, strings: Set<string>, booleans: Set<string>): boolean {
+  const name = arg.split('=')[0]!.slice(2);
+  return strings.has(name) || booleans.has(name);
+}
