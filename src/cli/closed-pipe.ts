@@ -8,6 +8,7 @@
 import { writeSync } from 'node:fs';
 
 const closed = [false, false, false];
+let streamsMade = false;
 
 function writeFd(fd: 1 | 2, text: string): void {
   if (closed[fd]) return;
@@ -41,6 +42,7 @@ export function ignoreClosedPipes(): void {
       configurable: true,
       enumerable: desc.enumerable ?? true,
       get() {
+        streamsMade = true;
         const stream = get.call(process) as NodeJS.WriteStream;
         Object.defineProperty(process, name, { configurable: true, enumerable: desc.enumerable ?? true, value: stream, writable: false });
         attach(stream);
@@ -49,6 +51,12 @@ export function ignoreClosedPipes(): void {
     });
   }
 }
+
+/**
+ * True once process.stdout or process.stderr exists (after ignoreClosedPipes()): a stream may still
+ * hold output it has not written, which the process must stay alive for.
+ */
+export const outputStreamsMade = (): boolean => streamsMade;
 
 function attach(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => {

@@ -4,7 +4,7 @@
 import { SbxError } from '../contract/errors.js';
 import type { CommandDef } from './command.js';
 import { readFlags } from './flags.js';
-import { ignoreClosedPipes, writeErr, writeOut } from './closed-pipe.js';
+import { ignoreClosedPipes, outputStreamsMade, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
 import type { HelpMeta } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
@@ -25,6 +25,11 @@ export function start(subCommands: SubCommands, argv: string[]): void {
     phase('done');
     const line = takePhases();
     if (line) writeErr(line);
+    // The command is done and its output written (writeOut and writeErr are synchronous): exiting now
+    // skips Node's teardown of the environment and heap, ~2 ms of every short command (measured from
+    // the last phase mark to the parent's wait, 50 interleaved cold runs). Not when a stream was made:
+    // it may still hold output (the MCP server's, or a full pipe's), which a natural exit waits for.
+    if (!outputStreamsMade()) process.exit(code);
   });
 }
 
