@@ -24,6 +24,7 @@ import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
+import { utcTime } from './utc-time.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -259,7 +260,7 @@ export class StateDir {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
-      time: new Date().toISOString(),
+      time: utcTime(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
       key: run.vkey ?? verdictKey(vd), // counters() computed it for this run
