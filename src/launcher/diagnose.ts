@@ -6,8 +6,10 @@ import { SYSTEM_PATHS } from './spec.js';
 import type { Status } from './status.js';
 import type { SetupError } from './types.js';
 
-const errnoName = new Map<number, string>(Object.entries(constants.errno).map(([k, n]) => [n, k]));
-export const errnoString = (n: number): string => errnoName.get(n) ?? `errno ${n}`;
+// Built on the first failed step, not with the module: a run that sets up fine never needs it.
+let errnoName: Map<number, string> | null = null;
+export const errnoString = (n: number): string =>
+  (errnoName ??= new Map(Object.entries(constants.errno).map(([k, v]) => [v, k]))).get(n) ?? `errno ${n}`;
 
 /** Where the caller's own PATH finds cmd, when that is outside the sandbox's system dirs. */
 function onHostPath(cmd: string): string | null {

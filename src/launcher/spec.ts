@@ -30,10 +30,11 @@ export const FSIZE_BYTES = 16 * 2 ** 30;
 export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store
 export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const MiB = 2 ** 20;
+const TOTAL_MEMORY = totalmem(); // read from /proc/meminfo: once
 /** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
-export const TMP_BYTES_DEFAULT = Math.min(Math.floor(totalmem() / 4 / MiB), 4096) * MiB;
+export const TMP_BYTES_DEFAULT = Math.min(Math.floor(TOTAL_MEMORY / 4 / MiB), 4096) * MiB;
 export const TMP_INODES = 1 << 20;
-export const SHM_BYTES = Math.min(Math.floor(totalmem() / 8 / MiB), 1024) * MiB;
+export const SHM_BYTES = Math.min(Math.floor(TOTAL_MEMORY / 8 / MiB), 1024) * MiB;
 export const SHM_INODES = 1 << 16;
 
 // Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
@@ -199,7 +200,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
 
   const place = cgroupPlace();
   if (place.parent !== null) {
-    const memory = opts.memoryMb ?? Math.floor(totalmem() / 2 ** 21); // half the RAM by default
+    const memory = opts.memoryMb ?? Math.floor(TOTAL_MEMORY / 2 ** 21); // half the RAM by default
     a.push('--cgroup', `${place.parent}/sbx-${process.pid}-${++cgroupSeq}`);
     a.push('--cgroup-set', 'memory.max', String(memory * 2 ** 20));
     a.push('--cgroup-set', 'pids.max', String(pids));
