@@ -1,114 +1,129 @@
-// The run-result contract (docs/run-result.md) as valibot schemas: every envelope sbx emits, and every
-// one it reads back (the engine's JSON, state files), is checked against these.
+// The run-result contract (docs/run-result.md) as valibot schemas, built on first use (contract()):
+// the tests, bench/fuzz.js and the library's RunResultSchema/VerdictSchema check every envelope
+// sbx emits against them, and the engine checks an envelope it did not make before rendering it. A
+// cold `sbx run` builds none of them: it checks only its own state file's headers (state/store.ts),
+// and building the whole contract cost it ~0.7 ms (SBX_PHASES, interleaved cold runs).
 import * as v from 'valibot';
-
-const int = v.pipe(v.number(), v.integer());
-const nint = v.nullable(int);
-const nstr = v.nullable(v.string());
-
-export const FrameSchema = v.object({
-  index: nint, function: nstr, file: nstr, line: nint, col: nint, module: nstr, user: v.boolean(),
-});
-
-const DiagnosticBase = {
-  tool: v.string(),
-  severity: v.picklist(['error', 'warning', 'note']),
-  file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
-  // the text on the primary span (rustc's `^^^ expected `i32`, found `usize``), when the tool prints one
-  label: v.optional(v.string()),
-};
-export const DiagnosticSchema = v.object({
-  ...DiagnosticBase,
-  notes: v.optional(v.array(v.object(DiagnosticBase))),
-});
-
-export const CrashSchema = v.object({
-  tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal', 'assert', 'libfuzzer']),
-  kind: v.string(),
-  access: v.nullable(v.picklist(['READ', 'WRITE'])),
-  size: nint,
-  address: nstr,
-  summary: nstr,
-  message: nstr,
-  thread: nstr,
-  frames: v.array(FrameSchema),
-  alloc_frames: v.array(FrameSchema),
-  free_frames: v.array(FrameSchema),
-  other_frames: v.optional(v.array(FrameSchema)),
-  first_user_frame: v.nullable(FrameSchema),
-  identity: v.string(),
-  hint: nstr,
-  // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)
-  region: v.optional(v.string()),
-  // the exceptions it was chained to, nearest first (Python `raise .. from e`, `During handling of ..`)
-  causes: v.optional(v.array(v.object({
-    relation: v.picklist(['cause', 'context']), kind: v.string(), message: nstr, at: v.nullable(FrameSchema),
-  }))),
-});
-
-export const TestFailureSchema = v.object({
-  name: v.string(), file: nstr, line: nint, message: v.string(), expected: nstr, actual: nstr,
-});
-
-export const TestsSchema = v.object({
-  runner: v.string(),
-  // null: the log does not say (`go test` without -v prints no passing test), never a made-up 0.
-  passed: nint, failed: nint, errors: nint, skipped: nint,
-  // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
-  not_run: v.optional(nint),
-  failures: v.array(TestFailureSchema),
-});
 
 export const STATUSES = ['setup-failed', 'timeout', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;
 
-export const VerdictSchema = v.object({
-  schema: v.literal('sbx.verdict/1'),
-  status: v.picklist(STATUSES),
-  exit: v.object({ code: nint, signal: nstr, timed_out: v.boolean() }),
-  diagnostics: v.array(DiagnosticSchema),
-  counts: v.object({ errors: int, warnings: int, diagnostics_dropped: int, crashes: int }),
-  crash: v.nullable(CrashSchema),
-  tests: v.nullable(TestsSchema),
-  error_groups: v.array(v.object({ count: int, message: v.string(), file: nstr, line: nint, tests: v.array(v.string()) })),
-  setup_error: nstr,
-  build_failure: nstr,
-  tail: v.pipe(v.array(v.string()), v.maxLength(12)),
-  raw_bytes: int,
-  lines: int,
-  binary: v.boolean(),
-});
+function build() {
+  const int = v.pipe(v.number(), v.integer());
+  const nint = v.nullable(int);
+  const nstr = v.nullable(v.string());
 
-const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string(), label: v.optional(v.string()) });
+  const FrameSchema = v.object({
+    index: nint, function: nstr, file: nstr, line: nint, col: nint, module: nstr, user: v.boolean(),
+  });
 
-export const DeltaSchema = v.object({
-  schema: v.literal('sbx.delta/1'),
-  first_run: v.boolean(),
-  status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
-  diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
-  tests: v.object({ fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()) }),
-  crash: v.picklist(['none', 'gone', 'new', 'moved', 'same']),
-  crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
-  no_op_edit: v.boolean(),
-  tree_changed: v.nullable(int),
-  repeat: v.object({ same_verdict_runs: int }),
-  summary: v.string(),
-});
+  const DiagnosticBase = {
+    tool: v.string(),
+    severity: v.picklist(['error', 'warning', 'note']),
+    file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
+    // the text on the primary span (rustc's `^^^ expected `i32`, found `usize``), when the tool prints one
+    label: v.optional(v.string()),
+  };
+  const DiagnosticSchema = v.object({
+    ...DiagnosticBase,
+    notes: v.optional(v.array(v.object(DiagnosticBase))),
+  });
 
-export const RunResultSchema = v.object({
-  schema: v.literal('sbx.run-result/1'),
-  outcome: v.nullable(v.record(v.string(), v.unknown())),
-  verdict: VerdictSchema,
-  delta: v.nullable(DeltaSchema),
-  log: nstr,
-});
+  const CrashSchema = v.object({
+    tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'signal', 'assert', 'libfuzzer']),
+    kind: v.string(),
+    access: v.nullable(v.picklist(['READ', 'WRITE'])),
+    size: nint,
+    address: nstr,
+    summary: nstr,
+    message: nstr,
+    thread: nstr,
+    frames: v.array(FrameSchema),
+    alloc_frames: v.array(FrameSchema),
+    free_frames: v.array(FrameSchema),
+    other_frames: v.optional(v.array(FrameSchema)),
+    first_user_frame: v.nullable(FrameSchema),
+    identity: v.string(),
+    hint: nstr,
+    // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)
+    region: v.optional(v.string()),
+    // the exceptions it was chained to, nearest first (Python `raise .. from e`, `During handling of ..`)
+    causes: v.optional(v.array(v.object({
+      relation: v.picklist(['cause', 'context']), kind: v.string(), message: nstr, at: v.nullable(FrameSchema),
+    }))),
+  });
 
-export type Frame = v.InferOutput<typeof FrameSchema>;
-export type Diagnostic = v.InferOutput<typeof DiagnosticSchema>;
-export type Crash = v.InferOutput<typeof CrashSchema>;
-export type Tests = v.InferOutput<typeof TestsSchema>;
-export type Verdict = v.InferOutput<typeof VerdictSchema>;
+  const TestFailureSchema = v.object({
+    name: v.string(), file: nstr, line: nint, message: v.string(), expected: nstr, actual: nstr,
+  });
+
+  const TestsSchema = v.object({
+    runner: v.string(),
+    // null: the log does not say (`go test` without -v prints no passing test), never a made-up 0.
+    passed: nint, failed: nint, errors: nint, skipped: nint,
+    // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
+    not_run: v.optional(nint),
+    failures: v.array(TestFailureSchema),
+  });
+
+  const VerdictSchema = v.object({
+    schema: v.literal('sbx.verdict/1'),
+    status: v.picklist(STATUSES),
+    exit: v.object({ code: nint, signal: nstr, timed_out: v.boolean() }),
+    diagnostics: v.array(DiagnosticSchema),
+    counts: v.object({ errors: int, warnings: int, diagnostics_dropped: int, crashes: int }),
+    crash: v.nullable(CrashSchema),
+    tests: v.nullable(TestsSchema),
+    error_groups: v.array(v.object({ count: int, message: v.string(), file: nstr, line: nint, tests: v.array(v.string()) })),
+    setup_error: nstr,
+    build_failure: nstr,
+    tail: v.pipe(v.array(v.string()), v.maxLength(12)),
+    raw_bytes: int,
+    lines: int,
+    binary: v.boolean(),
+  });
+
+  const DeltaDiagnostic = v.object({ tool: v.string(), severity: v.string(), file: nstr, line: nint, col: nint, code: nstr, message: v.string(), label: v.optional(v.string()) });
+
+  const DeltaSchema = v.object({
+    schema: v.literal('sbx.delta/1'),
+    first_run: v.boolean(),
+    status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
+    diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
+    tests: v.object({ fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()) }),
+    crash: v.picklist(['none', 'gone', 'new', 'moved', 'same']),
+    crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
+    no_op_edit: v.boolean(),
+    tree_changed: v.nullable(int),
+    repeat: v.object({ same_verdict_runs: int }),
+    summary: v.string(),
+  });
+
+  const RunResultSchema = v.object({
+    schema: v.literal('sbx.run-result/1'),
+    outcome: v.nullable(v.record(v.string(), v.unknown())),
+    verdict: VerdictSchema,
+    delta: v.nullable(DeltaSchema),
+    log: nstr,
+  });
+
+  return { Frame: FrameSchema, Diagnostic: DiagnosticSchema, Crash: CrashSchema, TestFailure: TestFailureSchema, Tests: TestsSchema, Verdict: VerdictSchema, Delta: DeltaSchema, RunResult: RunResultSchema };
+}
+
+type Contract = ReturnType<typeof build>;
+let built: Contract | undefined;
+
+/** The contract's schemas, built on the first call. */
+export function contract(): Contract {
+  return (built ??= build());
+}
+
+export type Frame = v.InferOutput<Contract['Frame']>;
+export type Diagnostic = v.InferOutput<Contract['Diagnostic']>;
+export type Crash = v.InferOutput<Contract['Crash']>;
+export type Tests = v.InferOutput<Contract['Tests']>;
+export type Verdict = v.InferOutput<Contract['Verdict']>;
 export type Status = Verdict['status'];
-export type Delta = v.InferOutput<typeof DeltaSchema>;
+export type Delta = v.InferOutput<Contract['Delta']>;
 export interface RunResult {
   schema: 'sbx.run-result/1';
   outcome: Record<string, unknown> | null;

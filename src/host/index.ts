@@ -3,7 +3,10 @@ export { createEngine, envelope } from '../engine/engine.js';
 export type { Engine, EngineOptions, VerdictOptions, VerdictStream, RunResult, Verdict } from '../engine/engine.js';
 export { SbxError } from '../contract/errors.js';
 export { verdictOfFile } from './log-source.js';
-export { RunResultSchema, VerdictSchema } from '../contract/schema.js';
+import { contract } from '../contract/schema.js';
+/** The run-result contract's schemas (valibot), to check an envelope with v.parse / v.safeParse. */
+export const RunResultSchema = contract().RunResult;
+export const VerdictSchema = contract().Verdict;
 export { run, runReport, mirrorExit } from './run.js';
 export { toSarif } from './sarif.js';
 export type { RunOptions, RunReport } from './run.js';

@@ -160,3 +160,31 @@ test('a line longer than the line buffer is cut, not kept whole', () => {
 });
 
 test.run();
+
+// render() checks an envelope it did not make against the contract; its own (and what sbx sets on
+// them: outcome, delta) it renders as they are, with no schema built or run on a cold run's path.
+test('render refuses what is not an envelope, and renders its own and their copies', () => {
+  const own = engine.verdict(Buffer.from('main.c:1:5: error: expected ; before }\n'), { exit: 1 });
+  own.delta = engine.delta(null, own.verdict, { sameRuns: 1 });
+  own.outcome = { exit_code: 1 };
+  const text = engine.render(own);
+  assert.match(text, /build-failed/);
+  // A copy made elsewhere (JSON round trip, spread) is checked, and renders the same when valid.
+  assert.is(engine.render(JSON.parse(JSON.stringify(own))), text);
+  assert.is(engine.render({ ...own }), text);
+  for (const [what, bad] of [
+    ['an empty object', {}],
+    ['an array', []],
+    ['a foreign schema', { ...own, schema: 'sbx.run-result/2' }],
+    ['a verdict without its status', { ...own, verdict: { ...own.verdict, status: undefined } }],
+    ['a count that is not a number', { ...own, verdict: { ...own.verdict, counts: { ...own.verdict.counts, errors: 'x' } } }],
+  ]) {
+    try {
+      engine.render(bad);
+      assert.unreachable(`${what} was rendered`);
+    } catch (err) {
+      assert.is(err.code, 'E_ENVELOPE', what);
+      assert.match(err.message, /^cannot render: not a sbx\.run-result\/1 envelope \(.+\)$/, what);
+    }
+  }
+});

@@ -3,7 +3,8 @@
 import * as v from 'valibot';
 import type { Verdict } from '../../contract/schema.js';
 
-export const HistoryEntrySchema = v.object({
+// Built on first use: a run reads history.jsonl only to migrate state older than its streak counters.
+const entrySchema = () => v.object({
   id: v.string(),
   time: v.string(),
   status: v.string(),
@@ -16,7 +17,8 @@ export const HistoryEntrySchema = v.object({
   /** The command as one line (absent in history written before sbx kept it; null for `sbx verdict`). */
   cmd: v.optional(v.nullable(v.string()), null),
 });
-export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+let entrySchemaBuilt: ReturnType<typeof entrySchema> | undefined;
+export type HistoryEntry = v.InferOutput<ReturnType<typeof entrySchema>>;
 
 /** What makes two verdicts "the same" for streaks: status, crash identity, error and failure sets. */
 export function verdictKey(vd: Verdict): string {
@@ -33,7 +35,7 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; bad: numb
     if (!line.trim()) continue;
     let json: unknown;
     try { json = JSON.parse(line); } catch { bad++; continue; }
-    const r = v.safeParse(HistoryEntrySchema, json);
+    const r = v.safeParse((entrySchemaBuilt ??= entrySchema()), json);
     if (r.success) entries.push(r.output); else bad++;
   }
   return { entries, bad };
