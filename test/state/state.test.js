@@ -61,7 +61,19 @@ test('8 runs at once on one state dir: every run recorded, state intact', async 
   assert.equal(readdirSync(join(dir, '.sbx')).filter((n) => n.includes('.tmp-')), []);
 });
 
-for (const [name, content] of [['corrupt', '{"schema": "sbx.run-res'], ['foreign', '{"hello": "world"}\n'], ['binary', '\u0000\u0001\u0002']]) {
+const header = '"schema": "sbx.run-result/1", "verdict": {"schema": "sbx.verdict/1", "status": "pass"}';
+for (const [name, content] of [
+  ['corrupt', '{"schema": "sbx.run-res'],
+  ['foreign', '{"hello": "world"}\n'],
+  ['binary', '\u0000\u0001\u0002'],
+  ['array', '[1, 2]'],
+  ['foreign-verdict', '{"schema": "sbx.run-result/1", "verdict": {"status": "pass"}, "state": {"id": "a", "tree": null}}'],
+  ['unknown-status', '{"schema": "sbx.run-result/1", "verdict": {"schema": "sbx.verdict/1", "status": "fine"}, "state": {"id": "a", "tree": null}}'],
+  ['stateless', `{${header}}`],
+  ['numeric-id', `{${header}, "state": {"id": 7, "tree": null}}`],
+  ['text-count', `{${header}, "state": {"id": "a", "tree": null, "same_cmd": "3"}}`],
+  ['infinite-count', `{${header}, "state": {"id": "a", "tree": null, "edits": 1e999}}`],
+]) {
   test(`a ${name} last.json is reported and set aside, never trusted`, () => {
     const dir = fresh();
     const log = join(dir, 'a.log');
@@ -79,6 +91,22 @@ for (const [name, content] of [['corrupt', '{"schema": "sbx.run-res'], ['foreign
     assert.is(JSON.parse(again.stdout).delta.first_run, false);
   });
 }
+
+test('a last.json of an older sbx (no streak or prune counters) is trusted, its missing fields read as unknown', () => {
+  const dir = fresh();
+  const log = join(dir, 'a.log');
+  copyFileSync(join(asan.dir, 'log.txt'), log);
+  sbx(['verdict', '--raw', log, '--exit', '1', '--state', '.sbx'], { cwd: dir });
+  const last = JSON.parse(readFileSync(join(dir, '.sbx/last.json'), 'utf8'));
+  last.state = { id: last.state.id, tree: last.state.tree };
+  for (const f of [join(dir, '.sbx/last.json'), ...readdirSync(join(dir, '.sbx/last')).map((n) => join(dir, '.sbx/last', n))]) writeFileSync(f, JSON.stringify(last));
+  const r = sbx(['verdict', '--raw', log, '--exit', '1', '--state', '.sbx', '--json'], { cwd: dir });
+  assert.is(r.status, 0, r.stderr);
+  assert.is(r.stderr, '');
+  const env = JSON.parse(r.stdout);
+  assert.is(env.delta.first_run, false);
+  assert.is(env.delta.crash, 'same');
+});
 
 test('logs are pruned to the policy, never the newest', () => {
   const dir = fresh();

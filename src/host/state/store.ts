@@ -15,8 +15,8 @@ import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSy
 import { join, resolve } from 'node:path';
 import { nodeStream } from '../../launcher/on-demand.js';
 import type { Readable } from 'node:stream';
-import * as v from 'valibot';
-import { STATUSES, issueText, type RunResult, type Verdict } from '../../contract/schema.js';
+import type { RunResult, Verdict } from '../../contract/schema.js';
+import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { lock } from './lock.js';
@@ -33,46 +33,7 @@ export const KEEP_BYTES = Number(process.env.SBX_KEEP_LOG_MB ?? 512) * 1024 * 10
 export const PRUNE_EVERY = Math.max(1, Math.floor(KEEP_LOGS / 4));
 export const PRUNE_BYTES = Math.max(1, Math.floor(KEEP_BYTES / 4));
 
-// The schemas of the state files, built on first use. A state file is checked in full where sbx
-// reads it field by field (its state) and by its headers where only the engine reads it (the verdict,
-// which goes to the engine's delta: the engine takes any JSON, bench/fuzz.js): a foreign or cut file
-// is set aside either way, and a cold `sbx run` does not build and run the whole contract's schema,
-// ~1 ms of it (SBX_PHASES, interleaved cold runs).
-function stateSchemas() {
-  /** What a run leaves for the next: its id, the work tree at its start and end, and the edit count. */
-  const RunState = v.object({
-    id: v.string(),
-    tree: v.nullable(v.string()),
-    tree_end: v.optional(v.nullable(v.string()), null),
-    /** How many times the user changed the tree between runs, as of this run (null: unknown). */
-    edits: v.optional(v.nullable(v.number()), null),
-    cmd: v.optional(v.nullable(v.string()), null),
-    /** The verdict's streak key (verdictKey) and how many runs in a row had it: of this command, of all. */
-    vkey: v.optional(v.nullable(v.string()), null),
-    same_cmd: v.optional(v.nullable(v.number()), null),
-    same_all: v.optional(v.nullable(v.number()), null),
-    /** Runs recorded, and bytes of logs they added, since logs/ was last pruned. */
-    unpruned: v.optional(v.nullable(v.number()), null),
-    unpruned_bytes: v.optional(v.nullable(v.number()), null),
-  });
-  const Last = v.object({
-    schema: v.literal('sbx.run-result/1'),
-    verdict: v.looseObject({ schema: v.literal('sbx.verdict/1'), status: v.picklist(STATUSES) }),
-    state: RunState,
-  });
-  return { RunState, Last };
-}
-let schemas: ReturnType<typeof stateSchemas> | undefined;
-const stateSchema = (): ReturnType<typeof stateSchemas> => (schemas ??= stateSchemas());
-
-export type RunState = v.InferOutput<ReturnType<typeof stateSchemas>['RunState']>;
-/** A state file as read: its verdict is the one sbx wrote (checked by its headers, see above). */
-type Last = { verdict: Verdict; state: RunState };
-
-/** A state file's JSON, when it is one. */
-function readLast(text: string): v.SafeParseResult<ReturnType<typeof stateSchemas>['Last']> {
-  return v.safeParse(stateSchema().Last, JSON.parse(text));
-}
+export type { RunState } from './state-file.js';
 
 export interface Previous {
   verdict: Verdict | null;
@@ -213,7 +174,7 @@ export class StateDir {
    * of a cold `sbx run -- /bin/true`), and both paths share the result, as they do after record().
    */
   prefetch(cmd: string | null): void {
-    let seen: { text: string; out: Last } | null = null;
+    let seen: { text: string; out: StateFile } | null = null;
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
@@ -221,10 +182,10 @@ export class StateDir {
         try {
           const info = fstatSync(fd, { bigint: true });
           const text = readFileSync(fd, 'utf8');
-          let out: Last | null = seen?.text === text ? seen.out : null;
+          let out: StateFile | null = seen?.text === text ? seen.out : null;
           if (!out) {
-            const r = readLast(text);
-            if (r.success) seen = { text, out: (out = r.output as unknown as Last) };
+            const r = readStateFile(text);
+            if (!('problem' in r)) seen = { text, out: (out = r) };
           }
           if (out) remember(path, info, out.verdict, out.state);
         } finally { closeSync(fd); }
@@ -250,13 +211,9 @@ export class StateDir {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
       return this.setAside(path, `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})`);
     }
-    try {
-      const r = readLast(text);
-      if (r.success) return { verdict: r.output.verdict as unknown as Verdict, state: r.output.state, problem: null };
-      return this.setAside(path, `not a sbx state file (${issueText(r.issues)})`);
-    } catch (err) {
-      return this.setAside(path, `not valid JSON (${(err as Error).message})`);
-    }
+    const r = readStateFile(text);
+    if ('problem' in r) return this.setAside(path, r.problem);
+    return { verdict: r.verdict, state: r.state, problem: null };
   }
 
   private async setAside(path: string, why: string): Promise<Previous> {
