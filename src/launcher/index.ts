@@ -9,6 +9,7 @@ export { buildSpec, fixedEnv, parseMount } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
 export { packageRoot } from './package-root.js';
 export { readTail } from './file-tail.js';
+export { parseStatus, LAUNCHER_PROTO } from './status.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal,
 } from './types.js';

@@ -1,31 +1,39 @@
-// The JSON status report sbx-launch writes to fd 3, validated at the trust boundary.
-import * as v from 'valibot';
+// The JSON status report sbx-launch writes to fd 3, checked at the trust boundary by a shape table
+// (contract/shape.ts: one small function, no schema to build on a cold run's path).
+import { shapeProblem, type ShapeTable } from '../contract/shape.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
 export const LAUNCHER_PROTO = 5;
 
-const Step = v.object({ step: v.string(), ok: v.boolean(), us: v.number(), detail: v.string() });
+export interface StatusStep { step: string; ok: boolean; us: number; detail: string }
 
-export const StatusSchema = v.object({
-  proto: v.number(),
-  version: v.string(),
-  timed_out: v.boolean(),
-  interrupted: v.boolean(),
-  exit_code: v.nullable(v.number()),
-  signal: v.nullable(v.number()),
-  exec_errno: v.number(),
-  stdout_bytes: v.number(),
-  stderr_bytes: v.number(),
-  setup_ns: v.number(),
-  wall_ns: v.number(),
-  rusage: v.object({ user_us: v.number(), sys_us: v.number(), max_rss_kb: v.number() }),
-  error: v.nullable(v.object({ step: v.string(), errno: v.number(), strerror: v.string(), detail: v.string() })),
-  cgroup: v.object({ path: v.nullable(v.string()), oom_kills: v.number() }),
-  steps: v.array(Step),
-});
+export interface Status {
+  proto: number;
+  version: string;
+  timed_out: boolean;
+  interrupted: boolean;
+  exit_code: number | null;
+  signal: number | null;
+  exec_errno: number;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  setup_ns: number;
+  wall_ns: number;
+  rusage: { user_us: number; sys_us: number; max_rss_kb: number };
+  error: { step: string; errno: number; strerror: string; detail: string } | null;
+  cgroup: { path: string | null; oom_kills: number };
+  steps: StatusStep[];
+}
 
-export type Status = v.InferOutput<typeof StatusSchema>;
-export type StatusStep = v.InferOutput<typeof Step>;
+const STATUS: ShapeTable = {
+  proto: 'number', version: 'string', timed_out: 'boolean', interrupted: 'boolean',
+  exit_code: 'number|null', signal: 'number|null', exec_errno: 'number',
+  stdout_bytes: 'number', stderr_bytes: 'number', setup_ns: 'number', wall_ns: 'number',
+  rusage: 'object', 'rusage.user_us': 'number', 'rusage.sys_us': 'number', 'rusage.max_rss_kb': 'number',
+  error: 'object|null', 'error.step': 'string', 'error.errno': 'number', 'error.strerror': 'string', 'error.detail': 'string',
+  cgroup: 'object', 'cgroup.path': 'string|null', 'cgroup.oom_kills': 'number',
+  steps: 'array', 'steps[]': 'object', 'steps[].step': 'string', 'steps[].ok': 'boolean', 'steps[].us': 'number', 'steps[].detail': 'string',
+};
 
 export function parseStatus(text: string): { ok: true; status: Status } | { ok: false; why: string; proto?: unknown } {
   let json: unknown;
@@ -34,10 +42,9 @@ export function parseStatus(text: string): { ok: true; status: Status } | { ok: 
   } catch {
     return { ok: false, why: text.trim() === '' ? 'no status report' : 'the status report is not JSON' };
   }
-  const r = v.safeParse(StatusSchema, json);
-  if (!r.success) {
+  if (shapeProblem(json, STATUS) !== null) {
     const proto = typeof json === 'object' && json !== null && 'proto' in json ? String(json.proto) : '?';
     return { ok: false, why: `unexpected status report (protocol ${proto}, expected ${LAUNCHER_PROTO})`, proto: (json as { proto?: unknown }).proto };
   }
-  return { ok: true, status: r.output };
+  return { ok: true, status: json as Status };
 }
