@@ -274,6 +274,7 @@ launcher_main(int argc, char **argv)
         die_with_error("pipe2");
       prepare_trees(&s);
     }
+  idmap_drop(); /* a --serve launcher's copy, when its spec maps no ids (prepare_trees drops it too) */
   step_cgroup(&s);
   if (s.timeout_ms > 0)
     deadline = t0 + s.timeout_ms * 1000000LL;

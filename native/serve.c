@@ -112,6 +112,20 @@ start(char *payload, uint32_t len)
       reply(f[1], EXIT_SETUP_FAILED << 8, -1);
       return;
     }
+  /* The id-mapping namespace the spec asks for (--map-uid/--map-gid, root
+   * callers), made once and inherited by each launcher (ids.c). */
+  {
+    long mu = -1, mg = -1;
+    for (int i = 4; i + 1 < nf; i++)
+      {
+        if (strcmp(f[i], "--map-uid") == 0)
+          (void)parse_long(f[i + 1], 0, INT_MAX, &mu);
+        else if (strcmp(f[i], "--map-gid") == 0)
+          (void)parse_long(f[i + 1], 0, INT_MAX, &mg);
+      }
+    if (mu >= 0 && mg >= 0)
+      idmap_keep(mu, mg);
+  }
   pid_t pid = fork();
   if (pid == 0)
     run_child(f, nf, status_fd);

@@ -337,9 +337,25 @@ read_spec_fd(int *argc, char ***argv)
 void
 close_inherited_fds(const struct spec *s)
 {
-  if (s->status_fd > 3)
-    close_fds_range(3, (unsigned int)s->status_fd - 1);
-  close_fds_range((unsigned int)(s->status_fd < 3 ? 3 : s->status_fd + 1), ~0U);
+  /* Every descriptor above 2 but the report's and, in a launcher forked by
+   * --serve, the id-mapping namespace the server kept for it (ids.c). */
+  int keep[2] = { s->status_fd, idmap_kept_fd() };
+  unsigned int from = 3;
+  if (keep[1] >= 0 && (keep[0] < 0 || keep[1] < keep[0]))
+    {
+      int t = keep[0];
+      keep[0] = keep[1];
+      keep[1] = t;
+    }
+  for (int i = 0; i < 2; i++)
+    {
+      if (keep[i] < (int)from)
+        continue;
+      if ((unsigned int)keep[i] > from)
+        close_fds_range(from, (unsigned int)keep[i] - 1);
+      from = (unsigned int)keep[i] + 1;
+    }
+  close_fds_range(from, ~0U);
 }
 
 /* Reads the classic BPF program (struct sock_filter[]) until EOF, like

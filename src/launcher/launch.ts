@@ -138,9 +138,16 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
 
   const spec = buildSpec(opts, work);
   const dir = dirname(logPath);
-  mkdirSync(dir, { recursive: true });
-  // A log path inside a tree the sandbox writes must not be a symlink it planted.
-  const log = openSync(logPath, constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  // A log path inside a tree the sandbox writes must not be a symlink it planted. Its directory is
+  // made when the open says it is missing: a run()'s logs/ is there already, and a mkdir first
+  // cost every run a syscall.
+  const logFlags = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+  let log: number;
+  try { log = openSync(logPath, logFlags, 0o644); } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true });
+    log = openSync(logPath, logFlags, 0o644);
+  }
   const own: number[] = [];
   try {
     const allowPtrace = opts.allowPtrace === true;

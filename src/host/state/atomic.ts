@@ -40,14 +40,14 @@ export function writeFileAtomicSync(path: string | string[], data: string | Uint
 
 function replaceSync(tmp: string, path: string): void {
   const old = `${path}.old`;
-  removeFile(old); // left by a crash between the renames; this write supersedes it
-  let moved = true;
+  // An <path>.old left by a crash between the renames is replaced by the first one, or removed after
+  // the second when <path> was missing: no unlink first (its ENOENT, thrown and caught, cost every
+  // write more than a rename; nothing of path's is pending in that rename for auto_da_alloc).
   try { renameSync(path, old); } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    moved = false;
   }
   renameSync(tmp, path);
-  if (moved) removeFile(old);
+  removeFile(old);
 }
 
 /**
