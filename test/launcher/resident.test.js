@@ -1,12 +1,13 @@
 // The resident spawner (sbx-launch --serve, src/launcher/resident.ts): runs forked by it come out as
 // direct ones do (output, counts, exit, signal, timeout, abort, setup errors), run side by side, and
 // a server that is killed costs the runs it had, not the process's later ones.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { launcherPath, startResident } from '../../dist/launcher.js';
-import { run, sh } from './_helpers.js';
+import { isRoot, run, sh, tempDir } from './_helpers.js';
 
 process.env.SBX_SPAWN = 'resident';
 const serving = await startResident(launcherPath());
@@ -26,6 +27,19 @@ test('the server is up and launchers are its children, not ours', async () => {
   const r = await p;
   assert.is(r.setupError, null);
   assert.is(launchers.length, 1, `the server's children: ${launchers}`);
+});
+
+test('run after run, the work dir\'s files are the sandbox user\'s and what it writes the caller\'s; as root one id-mapping namespace, kept by the server, serves them all and reaches no sandbox', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'old.txt'), 'old\n');
+  for (let i = 0; i < 3; i++) {
+    const r = await sh(`stat -c "%u %U" /work/old.txt; echo x > /work/made${i}.txt; ls -l /proc/self/fd | grep -c "user:" || true`, { work });
+    assert.is(r.out, '1000 sbx\n0\n', r.out);
+    assert.is(lstatSync(join(work, `made${i}.txt`)).uid, process.getuid());
+  }
+  const server = childrenOf(process.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('--serve'));
+  const userns = readdirSync(`/proc/${server}/fd`).filter((fd) => { try { return readlinkSync(`/proc/${server}/fd/${fd}`).startsWith('user:'); } catch { return false; } });
+  assert.is(userns.length, isRoot ? 1 : 0, `the server's user namespace descriptors: ${userns}`);
 });
 
 test('output, byte counts, exit code and a signal, as a direct launch gives them', async () => {
