@@ -45,15 +45,20 @@ export interface StateFile { verdict: Verdict; state: RunState }
 
 const STATUS = new Set<string>(STATUSES);
 
+/** What the shape table has checked, typed: the headers still to be compared, the state's fields. */
+interface Checked { schema: string; verdict: { schema: string; status: string }; state: Record<string, unknown> }
+
 /** The file's text as a state file, or why it is not one (one phrase, for the caller's note). */
 export function readStateFile(text: string): StateFile | { problem: string } {
-  let json: Record<string, any>;
+  let json: unknown;
   try { json = JSON.parse(text); } catch (err) { return { problem: `not valid JSON (${(err as Error).message})` }; }
-  const bad = shapeProblem(json, SHAPE)
-    ?? (json.schema !== 'sbx.run-result/1' ? `schema: ${JSON.stringify(json.schema)}, not "sbx.run-result/1"` : null)
-    ?? (json.verdict.schema !== 'sbx.verdict/1' ? `verdict.schema: ${JSON.stringify(json.verdict.schema)}, not "sbx.verdict/1"` : null)
-    ?? (!STATUS.has(json.verdict.status) ? `verdict.status: ${JSON.stringify(json.verdict.status)}` : null);
-  if (bad) return { problem: `not a sbx state file (${bad})` };
-  const state = Object.fromEntries(Object.keys(STATE_FIELDS).map((k) => [k, json.state[k] ?? null])) as unknown as RunState;
-  return { verdict: json.verdict as Verdict, state };
+  const shape = shapeProblem(json, SHAPE);
+  if (shape) return { problem: `not a sbx state file (${shape})` };
+  const x = json as Checked;
+  const header = x.schema !== 'sbx.run-result/1' ? `schema: ${JSON.stringify(x.schema)}, not "sbx.run-result/1"`
+    : x.verdict.schema !== 'sbx.verdict/1' ? `verdict.schema: ${JSON.stringify(x.verdict.schema)}, not "sbx.verdict/1"`
+      : !STATUS.has(x.verdict.status) ? `verdict.status: ${JSON.stringify(x.verdict.status)}` : null;
+  if (header) return { problem: `not a sbx state file (${header})` };
+  const state = Object.fromEntries(Object.keys(STATE_FIELDS).map((k) => [k, x.state[k] ?? null])) as unknown as RunState;
+  return { verdict: x.verdict as unknown as Verdict, state };
 }
