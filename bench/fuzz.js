@@ -47,7 +47,7 @@ if (isMainThread) {
   process.exit(bad === 0 ? 0 : 1);
 } else {
   const fc = (await import('fast-check')).default;
-  const { listCases } = await import(join(root, 'test', 'helpers', 'fixtures.js'));
+  const { listCases } = await import(join(root, 'fixtures', 'lib', 'cases.js'));
   const { inputArbitrary, checkInput } = await import(join(root, 'test', 'helpers', 'fuzz.js'));
   const { createEngine } = await import(join(root, 'dist', 'engine.js'));
   const { RunResultSchema } = await import(join(root, 'dist', 'index.js'));

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { ROOT, listCases } from '../../fixtures/lib/cases.js';
 import { inputArbitrary, checkInput } from '../helpers/fuzz.js';
 
@@ -44,6 +45,13 @@ test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as
   for (let i = 0; i < 4000; i++) engine.verdict(logs[i % logs.length], { exit: 1 });
   // Leaked heap.alloc buffers (4 KiB a verdict, as go test -json's once did) would add ~16 MiB here.
   assert.ok(engine.memoryBytes() <= after, `${after} -> ${engine.memoryBytes()} bytes`);
+});
+
+test('npm run bench:fuzz itself runs: a few hundred inputs over two workers, its goal line met', () => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench/fuzz.js'), '--runs', '400', '--workers', '2'], { encoding: 'utf8', timeout: 120_000 });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^fuzz: 400 generated inputs/m);
+  assert.match(r.stdout, /^goal: 0 traps, every envelope schema-valid and bounded, same bytes twice: met$/m);
 });
 
 test.run();
