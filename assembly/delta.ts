@@ -3,6 +3,7 @@
 import { Char, isDigit } from "./util/chars";
 import { VerdictView, DiagView, FrameView, readVerdict, readError } from "./verdict-reader";
 import { JsonWriter, Sink } from "./util/sink";
+import { join } from "./util/join";
 
 /** Diagnostics within this many lines of each other, same in all else, are the same diagnostic. */
 const LINE_SLACK: i64 = 3;
@@ -279,7 +280,7 @@ function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: st
     let s = new Array<string>(0);
     if (ef > 0) s.push(plural(ef, "error", "errors") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
     if (en > 0) s.push((ef > 0 ? en.toString() : plural(en, "error", "errors")) + " new");
-    parts.push(s.join(", "));
+    parts.push(join(s, ", "));
   }
   if (wf > 0 || wn > 0) {
     let s = new Array<string>(0);
@@ -287,17 +288,17 @@ function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: st
     // build skips what it compiled before).
     if (wf > 0) s.push(plural(wf, "warning", "warnings") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
     if (wn > 0) s.push((wf > 0 ? wn.toString() : plural(wn, "warning", "warnings")) + " new");
-    parts.push(s.join(", "));
+    parts.push(join(s, ", "));
   }
   if (fixedT.length > 0 || brokenT.length > 0 || stillT.length > 0) {
     let s = new Array<string>(0);
     if (fixedT.length > 0) s.push(fixedT.length.toString() + " fixed");
     if (brokenT.length > 0) s.push(brokenT.length.toString() + " broken");
     if (stillT.length > 0) s.push(stillT.length.toString() + " still failing");
-    parts.push("tests: " + s.join(", "));
+    parts.push("tests: " + join(s, ", "));
   }
   if (parts.length == 0) return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
-  return parts.join(" · ") + streak(sameRuns);
+  return join(parts, " · ") + streak(sameRuns);
 }
 
 function streak(n: i32): string {

@@ -11,6 +11,7 @@ import { normPath } from "./frames";
 import { JValue, Kind } from "./util/json";
 import { frameOfText, isUserFile, failureNamed } from "./parsers/runners/common";
 import { statusOf } from "./verdict";
+import { join } from "./util/join";
 
 class Cursor {
   p: usize;
@@ -56,7 +57,7 @@ function unescape(s: string): string {
     else parts.push("&" + ent + ";");
     i = b + 1;
   }
-  return parts.join("");
+  return join(parts, "");
 }
 
 /** The value of attribute name inside the tag [a, b), or null. */
@@ -88,7 +89,7 @@ function text(a: usize, b: usize): string {
       parts.push(s.substring(o + 9, e));
       i = e + 3;
     }
-    return parts.join("");
+    return join(parts, "");
   }
   return unescape(s);
 }
@@ -135,7 +136,7 @@ function messageOf(msgAttr: string | null, body: string): string {
     if (s.startsWith("at ")) break;
     keep.push(s);
   }
-  return keep.join("\n");
+  return join(keep, "\n");
 }
 
 /** Parses a JUnit report into Tests (runner "junit"). */

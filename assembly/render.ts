@@ -6,6 +6,7 @@ import {
   Located, FrameView, DiagView, CrashView, VerdictView, EnvelopeView, readEnvelope, readError,
 } from "./verdict-reader";
 import { renderDeltaLine } from "./delta-line";
+import { join } from "./util/join";
 
 const MAX_ERRORS = 25;
 const MAX_WARNINGS = 10;
@@ -63,7 +64,7 @@ function header(o: Sink, env: EnvelopeView): void {
   }
   let lines = v.lines;
   parts.push(lines.toString() + (lines == 1 ? " line" : " lines"));
-  nl(o, parts.join(" · "));
+  nl(o, join(parts, " · "));
   let setup = v.setupError;
   if (setup !== null) nl(o, "setup: " + setup);
   if (v.binary) nl(o, "note: the log holds binary data (NUL bytes); undecodable bytes shown as \uFFFD");
@@ -209,7 +210,7 @@ function tests(o: Sink, v: VerdictView): void {
   let notRun = t.notRun;
   if (notRun > 0) parts.push(notRun.toString() + " not run");
   if (parts.length == 0) parts.push(t.failed < 0 ? "no results (none ran, or none were printed)" : "no failure, counts not printed");
-  nl(o, "tests: " + parts.join(", ") + " (" + t.runner + ")");
+  nl(o, "tests: " + join(parts, ", ") + " (" + t.runner + ")");
   // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.errorGroups;
   let grouped = new Set<string>();
@@ -233,7 +234,7 @@ function tests(o: Sink, v: VerdictView): void {
     let sides = new Array<string>(0);
     if (ex !== null) sides.push("expected: " + ex);
     if (ac !== null) sides.push("actual: " + ac);
-    if (sides.length > 0) nl(o, "       " + sides.join("  "));
+    if (sides.length > 0) nl(o, "       " + join(sides, "  "));
   }
   if (shown > MAX_FAILURES_SHOWN) nl(o, "  … " + (shown - MAX_FAILURES_SHOWN).toString() + " more failures (--json has them all)");
   for (let g = 0; g < groups.length; g++) {
@@ -243,7 +244,7 @@ function tests(o: Sink, v: VerdictView): void {
     let more = count > <i64>list.length ? ", …" : "";
     let where = loc(gr);
     nl(o, "  " + count.toString() + "× same failure" + (where.length > 0 ? " at " + where : "") + ": " + gr.message.split("\n")[0]);
-    nl(o, "       " + list.join(", ") + more);
+    nl(o, "       " + join(list, ", ") + more);
   }
 }
 

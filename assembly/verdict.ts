@@ -3,6 +3,7 @@ import { Facts, Frame, Crash, Diagnostic, Tests, TestFailure, ExitInfo } from ".
 import { firstUser, basename } from "./frames";
 import { hintFor } from "./hints";
 import { JsonWriter } from "./util/sink";
+import { join } from "./util/join";
 
 export function statusOf(f: Facts, e: ExitInfo): string {
   if (f.setupFailure !== null) return "setup-failed";
@@ -38,7 +39,7 @@ export function identityOf(c: Crash): string {
   if (u !== null) {
     parts.push((u.fn !== null ? u.fn! : "?") + "@" + basename(u.file !== null ? u.file : u.module));
   }
-  return parts.join("/");
+  return join(parts, "/");
 }
 
 function writeFrame(w: JsonWriter, fr: Frame): void {

@@ -47,12 +47,8 @@ if (isMainThread) {
   process.exit(bad === 0 ? 0 : 1);
 } else {
   const fc = (await import('fast-check')).default;
-  const { listCases } = await import(join(root, 'fixtures', 'lib', 'cases.js'));
-  const { inputArbitrary, checkInput } = await import(join(root, 'test', 'helpers', 'fuzz.js'));
-  const { createEngine } = await import(join(root, 'dist', 'engine.js'));
-  const { RunResultSchema } = await import(join(root, 'dist', 'index.js'));
-  const engine = await createEngine();
-  const logs = listCases().map((c) => new Uint8Array(c.log));
+  const { inputArbitrary, checkInput, fuzzContext } = await import(join(root, 'test', 'helpers', 'fuzz.js'));
+  const { engine, logs, RunResultSchema } = await fuzzContext(root);
   const { runs, seed } = workerData;
   const out = { runs: 0, bytes: 0, maxInput: 0, maxEnvelope: 0, maxMemory: 0, failures: {}, examples: [] };
   let prev = null;

@@ -7,6 +7,17 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 
+/**
+ * What a run of generated inputs works with, from the repository at root: a fresh engine (dist/), the
+ * fixture logs the mutations start from, and the contract's schema the envelopes are checked against.
+ */
+export async function fuzzContext(root) {
+  const { listCases } = await import(`${root}/fixtures/lib/cases.js`);
+  const { createEngine } = await import(`${root}/dist/engine.js`);
+  const { RunResultSchema } = await import(`${root}/dist/index.js`);
+  return { engine: await createEngine(), logs: listCases().map((c) => new Uint8Array(c.log)), RunResultSchema };
+}
+
 /** Bounds every envelope and the engine's memory must stay within, whatever the input. */
 export const MAX_ENVELOPE_BYTES = 1 << 20;
 export const MAX_RENDER_BYTES = 1 << 20;

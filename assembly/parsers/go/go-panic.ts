@@ -21,6 +21,7 @@ import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { classify, setLocation } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
+import { join } from "../../util/join";
 
 const enum State { IDLE, HEAD, STACK }
 
@@ -229,5 +230,5 @@ function maskHex(s: string): string {
     i = s.indexOf("0x", j);
   }
   parts.push(s.substring(from));
-  return parts.join("");
+  return join(parts, "");
 }

@@ -21,6 +21,7 @@ import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { classify, setLocation, firstUser, normPath } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
+import { join } from "../../util/join";
 
 const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
 
@@ -286,7 +287,7 @@ export class NodeErrorParser extends Parser {
     if (c !== null) {
       let parts = this.msgParts;
       while (parts.length > 0 && parts[parts.length - 1].trim().length == 0) parts.pop();
-      if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + parts.join("\n");
+      if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + join(parts, "\n");
       let w = this.where;
       if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
       renumber(c.frames);

@@ -4,6 +4,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES, signalCrash } from "../../model";
 import { classify, normPath, setLocation } from "../../frames";
+import { join } from "../../util/join";
 
 /** The failure called name (the latest one), added when there is none yet. */
 export function failureNamed(t: Tests, name: string): TestFailure {
@@ -142,7 +143,7 @@ export function foreignLine(l: Line): bool {
 /** Joins up to max message lines. */
 export function joinLines(parts: string[], max: i32): string {
   if (parts.length > max) parts = parts.slice(0, max);
-  return parts.join("\n");
+  return join(parts, "\n");
 }
 
 /** Reads "N word" pairs ("4 failed, 6 passed", "3 failed | 3 passed"): the count before word, or -1. */

@@ -8,12 +8,16 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine } from "./common";
+import { join } from "../../util/join";
 
 const PASS = utf8("\u2714 ");   // ✔
 const FAIL = utf8("\u2716 ");   // ✖
 const SUITE = utf8("\u25B6 ");  // ▶
 const SKIP = utf8("\uFE63 ");   // ﹣
 const INFO = utf8("\u2139 ");   // ℹ
+/** `▶` suites deeper than this are not tracked: node nests them by indent, and a log that opens more is not
+ * node's (a mutated one opened 256, and each failure's name joined them all: 256 MiB of garbage in one call). */
+const MAX_SUITES = 32;
 
 export class NodeTestParser extends Parser {
   seen: bool = false;
@@ -38,7 +42,7 @@ export class NodeTestParser extends Parser {
     // All the reporter's marks start with a byte >= 0xE2; anything else is only looked at inside a block.
     if (c >= 0xE2) {
       if (matchBytes(l, PASS, p) || matchBytes(l, FAIL, p) || matchBytes(l, SKIP, p)) return this.result(l, f, p);
-      if (matchBytes(l, SUITE, p)) { this.end(); this.seen = true; f.testsFor("node-test"); this.suites.push(l.trimmed(p + 4)); this.suiteIndent.push(p); return true; }
+      if (matchBytes(l, SUITE, p)) { this.end(); this.seen = true; f.testsFor("node-test"); this.openSuite(l.trimmed(p + 4), p); return true; }
       if (matchBytes(l, INFO, p) && this.seen) { this.end(); this.info(l, p + 4); return true; }
     }
     if (!this.seen) return false;
@@ -101,6 +105,13 @@ export class NodeTestParser extends Parser {
     return true;
   }
 
+  /** A `▶` suite at indent p: it closes every open one at that indent or deeper, which cannot hold it. */
+  private openSuite(name: string, p: i32): void {
+    let n = this.suites.length;
+    while (n > 0 && this.suiteIndent[n - 1] >= p) { this.suites.pop(); this.suiteIndent.pop(); n--; }
+    if (n < MAX_SUITES) { this.suites.push(name); this.suiteIndent.push(p); }
+  }
+
   /**
    * The name with the enclosing `describe` / parent tests, as node's own reporters join them (junit's
    * `classname`, the dot reporter): `slug > whitespace > collapses runs`. A leaf name alone is ambiguous.
@@ -110,7 +121,7 @@ export class NodeTestParser extends Parser {
     for (let i = 0; i < this.suites.length; i++) if (this.suiteIndent[i] < p) parts.push(this.suites[i]);
     if (parts.length == 0) return leaf;
     parts.push(leaf);
-    return parts.join(" > ");
+    return join(parts, " > ");
   }
 
   private body(l: Line, p: i32): void {

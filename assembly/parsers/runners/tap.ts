@@ -14,6 +14,7 @@ import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed, frameOfText, joinLines } from "./common";
+import { join } from "../../util/join";
 
 const enum Yaml { NONE, BLOCK, ERROR, STACK }
 
@@ -93,7 +94,7 @@ export class TapParser extends Parser {
     let parts = new Array<string>(0);
     for (let i = 0; i < depth; i++) if (this.subtests[i].length > 0) parts.push(this.subtests[i]);
     parts.push(name);
-    return parts.join(" > ");
+    return join(parts, " > ");
   }
 
   /** The YAML diagnostics block of a failure. */

@@ -17,6 +17,7 @@ import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { classify, setLocation, firstUser } from "../../frames";
 import { reportIsFatal, pushFrame } from "../runtime-common";
+import { join } from "../../util/join";
 
 const enum State { IDLE, MESSAGE, BACKTRACE }
 
@@ -141,7 +142,7 @@ export class RustPanicParser extends Parser {
     let c = this.crash;
     if (c === null) return;
     let m = this.msg;
-    c.message = m.length > 0 ? m.join("\n") : null;
+    c.message = m.length > 0 ? join(m, "\n") : null;
     c.summary = m.length > 0 ? m[0] : null;
     c.kind = m.length > 0 ? kindOf(m[0]) : "panic";
   }
@@ -182,7 +183,7 @@ function stripHash(name: string): string {
     b = name.indexOf("[", b + 1);
   }
   parts.push(name.substring(from));
-  return parts.join("");
+  return join(parts, "");
 }
 
 function allHex(s: string, a: i32, b: i32): bool {

@@ -8,6 +8,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
 import { parseSanFrame, demoteModuleOnly } from "../../frames";
+import { join } from "../../util/join";
 
 /** Where the frames of the stack being read go. */
 const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
@@ -546,5 +547,5 @@ function withoutAddresses(s: string): string {
     if (close < 0) break;
     i = close + 1;
   }
-  return parts.join("");
+  return join(parts, "");
 }

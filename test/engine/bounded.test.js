@@ -1,0 +1,40 @@
+// Inputs that once took the engine past its memory (bench/fuzz.js found them): real fixture logs with a
+// piece repeated, as the fuzz's `repeat` mutation makes them. Array#join in AssemblyScript's std
+// concatenated a part at a time (assembly/util/join.ts now joins in one allocation), and node --test's
+// open suites piled up; a million fuzzed inputs then had 6 traps (out of memory) and 7 inputs past 64 MiB.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../fixtures/lib/cases.js';
+
+const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
+const MIB = 1 << 20;
+
+/** The fixture's log with lines [from, to) (1-based, to exclusive) repeated `times` times in place. */
+function repeated(fixture, from, to, times) {
+  const lines = readFileSync(join(ROOT, 'fixtures', fixture, 'log.txt'), 'utf8').split('\n');
+  const piece = lines.slice(from - 1, to - 1);
+  return Buffer.from([...lines.slice(0, from - 1), ...Array.from({ length: times }, () => piece).flat(), ...lines.slice(to - 1)].join('\n'));
+}
+
+for (const [what, bytes, check] of [
+  // `▶ slug` and its tests, never closed, 300 times: every failure's name joined every open suite.
+  // A `▶` at an indent closes the suites open there: the failure is still `slug > joins ...`, not 300 slugs deep.
+  ['node --test, a suite opened 300 times', repeated('runners/node-test-describe-fail', 1, 50, 300), (v) => v.tests.failures.some((f) => f.name === 'slug > joins words with dashes')],
+  // One escaped line of a JUnit <failure> text 5 000 times: unescaping it joined 15 000 parts.
+  ['a JUnit report in the log, an escaped line 5 000 times', repeated('runners/junit-pytest-in-log', 5, 6, 5000), (v) => v.tests.runner === 'junit' && v.tests.failed > 0],
+  ['an escaped line 5 000 times in a JUnit report on stdout', repeated('runners/junit-pytest-stdout', 5, 6, 5000), (v) => v.tests !== null],
+]) {
+  test(`${what}: a verdict, in bounded memory`, async () => {
+    const engine = await createEngine();
+    const env = engine.verdict(bytes, { exit: 1 });
+    assert.ok(check(env.verdict), JSON.stringify(env.verdict.tests).slice(0, 300));
+    assert.ok(engine.memoryBytes() <= 16 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB for ${bytes.length} bytes of input`);
+    const s = engine.stream({ exit: 1 });
+    for (let off = 0; off < bytes.length; off += 65_536) s.push(bytes.subarray(off, off + 65_536));
+    assert.equal(s.end(), env);
+  });
+}
+
+test.run();
