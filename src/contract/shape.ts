@@ -44,11 +44,11 @@ export function shapeProblem(x: unknown, table: ShapeTable): string | null {
         if (i === parts.length - 1 && !each) {
           if (!typeOk(field, type)) return `${here}: ${JSON.stringify(field) ?? 'missing'}`;
         } else if (each) {
-          if (!Array.isArray(field)) continue;
-          field.forEach((e, k) => next.push([e, `${here}[${k}]`]));
-          if (i === parts.length - 1) for (const [e, w] of next) if (!typeOk(e, type)) return `${w}: ${JSON.stringify(e) ?? 'missing'}`;
+          if (Array.isArray(field)) field.forEach((e, k) => next.push([e, `${here}[${k}]`]));
         } else next.push([field, here]);
       }
+      // `a[]` last: the type is each element's.
+      if (i === parts.length - 1 && each) for (const [e, w] of next) if (!typeOk(e, type)) return `${w}: ${JSON.stringify(e) ?? 'missing'}`;
       at = next;
     }
   }
