@@ -168,7 +168,15 @@ export class TapParser extends Parser {
         return true;
       }
       if (s.startsWith("got: ")) { pf.actual = s.substring(5); pf.message = s; return true; }
-      if (s.startsWith("expected: ")) { pf.expected = s.substring(10); pf.message = pf.message + "\n" + s; this.pf = null; return true; }
+      if (s.startsWith("expected: ")) {
+        // `got` then `expected`; a failure named again keeps its first line, not every `expected` it was given
+        // (a log that repeated one block 555 times grew its message a line each time: 32 MiB of garbage).
+        let nl = pf.message.indexOf("\n");
+        pf.expected = s.substring(10);
+        pf.message = (nl < 0 ? pf.message : pf.message.substring(0, nl)) + "\n" + s;
+        this.pf = null;
+        return true;
+      }
     }
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
