@@ -11,27 +11,25 @@ import { ROOT } from '../../fixtures/lib/cases.js';
 const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
 const MIB = 1 << 20;
 
-/** The fixture's log with lines [from, to) (1-based, to exclusive) repeated `times` times in place. */
-function repeated(fixture, from, to, times) {
-  const lines = readFileSync(join(ROOT, 'fixtures', fixture, 'log.txt'), 'utf8').split('\n');
-  const piece = lines.slice(from - 1, to - 1);
-  return Buffer.from([...lines.slice(0, from - 1), ...Array.from({ length: times }, () => piece).flat(), ...lines.slice(to - 1)].join('\n'));
-}
-
-/** The fixture's log with its lines `lines` (1-based) put `times` times before the first of them. */
+/**
+ * The fixture's log with its lines `lines` (1-based, in order) put `times` times where they were: the
+ * lines before the first of them, the copies, the lines after the last.
+ */
 function picked(fixture, lines, times) {
   const all = readFileSync(join(ROOT, 'fixtures', fixture, 'log.txt'), 'utf8').split('\n');
   const piece = lines.map((n) => all[n - 1]);
-  return Buffer.from([...all.slice(0, lines[0] - 1), ...Array.from({ length: times }, () => piece).flat(), ...all.slice(lines[0] - 1)].join('\n'));
+  return Buffer.from([...all.slice(0, lines[0] - 1), ...Array.from({ length: times }, () => piece).flat(), ...all.slice(lines.at(-1))].join('\n'));
 }
+/** Lines from to to, not including to. */
+const range = (from, to) => Array.from({ length: to - from }, (_, i) => from + i);
 
 for (const [what, bytes, check] of [
   // `▶ slug` and its tests, never closed, 300 times: every failure's name joined every open suite.
   // A `▶` at an indent closes the suites open there: the failure is still `slug > joins ...`, not 300 slugs deep.
-  ['node --test, a suite opened 300 times', repeated('runners/node-test-describe-fail', 1, 50, 300), (v) => v.tests.failures.some((f) => f.name === 'slug > joins words with dashes')],
+  ['node --test, a suite opened 300 times', picked('runners/node-test-describe-fail', range(1, 50), 300), (v) => v.tests.failures.some((f) => f.name === 'slug > joins words with dashes')],
   // One escaped line of a JUnit <failure> text 5 000 times: unescaping it joined 15 000 parts.
-  ['a JUnit report in the log, an escaped line 5 000 times', repeated('runners/junit-pytest-in-log', 5, 6, 5000), (v) => v.tests.runner === 'junit' && v.tests.failed > 0],
-  ['an escaped line 5 000 times in a JUnit report on stdout', repeated('runners/junit-pytest-stdout', 5, 6, 5000), (v) => v.tests !== null],
+  ['a JUnit report in the log, an escaped line 5 000 times', picked('runners/junit-pytest-in-log', [5], 5000), (v) => v.tests.runner === 'junit' && v.tests.failed > 0],
+  ['an escaped line 5 000 times in a JUnit report on stdout', picked('runners/junit-pytest-stdout', [5], 5000), (v) => v.tests !== null],
   // A failure's `Failed test`, `at` and `expected` lines 2 000 times, without its `got`: its message took every
   // `expected` it was given, a line each time (2 000 lines). It keeps its first line and the last expected.
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],

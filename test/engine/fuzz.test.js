@@ -7,14 +7,12 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, listCases } from '../../fixtures/lib/cases.js';
-import { inputArbitrary, checkInput } from '../helpers/fuzz.js';
+import { inputArbitrary, checkInput, fuzzContext } from '../helpers/fuzz.js';
 
 const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
-const { RunResultSchema } = await import(join(ROOT, 'dist/index.js'));
 
 test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes twice', async () => {
-  const engine = await createEngine();
-  const logs = listCases().map((c) => new Uint8Array(c.log));
+  const { engine, logs, RunResultSchema } = await fuzzContext(ROOT);
   assert.ok(logs.length > 150);
   let prev = null;
   let n = 0;

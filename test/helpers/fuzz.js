@@ -6,15 +6,16 @@
 // and memory, the same bytes both times.
 import fc from 'fast-check';
 import * as v from 'valibot';
+import { join } from 'node:path';
 
 /**
  * What a run of generated inputs works with, from the repository at root: a fresh engine (dist/), the
  * fixture logs the mutations start from, and the contract's schema the envelopes are checked against.
  */
 export async function fuzzContext(root) {
-  const { listCases } = await import(`${root}/fixtures/lib/cases.js`);
-  const { createEngine } = await import(`${root}/dist/engine.js`);
-  const { RunResultSchema } = await import(`${root}/dist/index.js`);
+  const { listCases } = await import(join(root, 'fixtures', 'lib', 'cases.js'));
+  const { createEngine } = await import(join(root, 'dist', 'engine.js'));
+  const { RunResultSchema } = await import(join(root, 'dist', 'index.js'));
   return { engine: await createEngine(), logs: listCases().map((c) => new Uint8Array(c.log)), RunResultSchema };
 }
 
