@@ -426,6 +426,38 @@ op_hide(const struct op *op, int empty)
   nmasked++;
 }
 
+static int nprotected;
+
+/* Makes a path already in the new root (under /work: a .git, a client's
+ * settings) read-only where it is: a bind of itself over itself. The host
+ * obeys what such a path holds, so the sandbox must not change it. A path
+ * that is gone has nothing to protect; a symlink on the way fails the step,
+ * and so does a mount that fails: the run does not go ahead unprotected. */
+static void
+op_protect(const struct op *op)
+{
+  char p[PATH_MAX];
+  int fd = open_in_root(op->b, MP_EXISTING);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+    return;
+  if (fd < 0 && errno == ELOOP)
+    fail_step("protect", "%s is or crosses a symlink: refused, since its target would stay writable", op->b);
+  if (fd < 0)
+    fail_step("protect", "%s", op->b);
+  fd_target(p, sizeof p, fd, op->b);
+  if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0)
+    fail_step("protect", "binding %s over itself", op->b);
+  close(fd);
+  /* The flags go on the new mount: resolve again, which crosses into it. */
+  fd = mount_point("protect", op->b, MP_EXISTING);
+  if (set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
+                      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
+      < 0)
+    fail_step("protect", "making %s read-only", op->b);
+  close(fd);
+  nprotected++;
+}
+
 static void
 op_dir(const struct op *op)
 {
@@ -483,8 +515,11 @@ step_root(const struct spec *s)
         case OP_HIDE: op_hide(op, 0); break;
         case OP_HIDE_EMPTY: op_hide(op, 1); break;
         case OP_DIR: op_dir(op); break;
+        case OP_PROTECT: op_protect(op); break;
         }
     }
+  if (nprotected > 0)
+    record("protect", 1, "%d path(s) of the work dir read-only", nprotected);
   if (nmasked + nmask_failed > 0)
     record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked,
            nmask_failed);

@@ -44,10 +44,10 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 5
+#define SBX_PROTO 6
 
 #define PREFIX "sbx-launch: "
-#define MAX_OPS 128
+#define MAX_OPS 1024
 #define MAX_ENV 256
 #define MAX_RLIMITS 16
 #define MAX_CGROUP_SETS 8
@@ -104,6 +104,7 @@ enum op_kind
   OP_HIDE,
   OP_HIDE_EMPTY,
   OP_DIR,
+  OP_PROTECT,
 };
 
 struct op

@@ -163,6 +163,8 @@ parse_spec(struct spec *s, int argc, char **argv)
           else
             last->inodes = v;
         }
+      else if (strcmp(a, "--protect") == 0)
+        NEED(1), add_op(s, OP_PROTECT, NULL, argv[++i]);
       else if (strcmp(a, "--dir") == 0)
         NEED(1), add_op(s, OP_DIR, NULL, argv[++i]);
       else if (strcmp(a, "--chdir") == 0)

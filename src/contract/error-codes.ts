@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   E_STATE_SYMLINK: { exit: 77 },
   E_SYMLINK_PATH: { exit: 77, setup: 125 },
   E_WORK_HAS_SBX: { exit: 77 },
+  E_UNSAFE_AS_ROOT: { exit: 77, setup: 125 },
+  E_TOO_MANY_CONTROL: { exit: 77, setup: 125 },
   E_LOCKED: { exit: 75 },
   E_BUSY: { exit: 75 },
   E_NO_LAUNCHER: { exit: 69, setup: 125 },

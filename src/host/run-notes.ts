@@ -4,6 +4,7 @@
 import { closeSync, openSync, fstatSync } from 'node:fs';
 import { readTail } from '../launcher/index.js';
 import type { RunResult } from '../engine/engine.js';
+import { quarantineNotes, type Quarantined } from './control-files.js';
 
 const TAIL = 256 * 1024;
 /** How resolvers say a host name did not resolve (glibc, curl, Node, Go, Python, pip, cargo, npm). */
@@ -14,7 +15,8 @@ export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boo
 
 export function runNotes(env: RunResult, p: RunProfile): string[] {
   if (env.verdict.status === 'setup-failed' || !env.log) return [];
-  const notes: string[] = [];
+  const q = (env.outcome as { quarantined?: Quarantined[] } | null)?.quarantined;
+  const notes: string[] = Array.isArray(q) ? quarantineNotes(q) : [];
   const tail = logTail(env.log);
   if (!p.net && DNS_FAILED.test(tail)) {
     notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');

@@ -1,8 +1,8 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
-import { accessSync, constants, lstatSync, realpathSync, statSync } from 'node:fs';
-import { launch, packageRoot, plantableSymlink, plantedMessage, type LaunchOptions, type Mount, type ProfileOptions, type StopSignal } from '../launcher/index.js';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { launch, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -15,6 +15,7 @@ import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
+import { controlEntries, madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -54,11 +55,15 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const planted = plantableSymlink(work);
   if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);
+  if (opts.seccomp === false && rootMapsAway()) throw new SbxError('E_UNSAFE_AS_ROOT', NO_SECCOMP_AS_ROOT);
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
   phase('fingerprint');
+  // What the host obeys in the tree (.git at any depth, agent settings) is read-only for the run.
+  const control = scanControl(work, state.dir);
+  phase('control');
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
@@ -67,7 +72,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const launchOpts: LaunchOptions = {
     ...rest, work, logPath,
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
-    roBind: [...(rest.roBind ?? []), ...gitControlFiles(work)],
+    protect: [...(rest.protect ?? []), ...control.protect],
   };
   const launched = launch(launchOpts); // the launcher is spawned before this returns
   // While it runs, the main thread would only wait: the previous runs' state is read ahead (taken
@@ -84,6 +89,13 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   phase('launched');
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
+  // What the run made that the host would obey is moved aside before the tree is fingerprinted again.
+  let quarantined: Quarantined[] = [];
+  if (!res.setupError) {
+    const made = madeByRun(control.entries, controlEntries(work, state.dir));
+    if (made.length) quarantined = quarantine(work, state.dir, id, made);
+    phase('control-end');
+  }
   const treeEnd = res.setupError ? tree : treeFingerprint(work);
   phase('fingerprint-end');
   const engine = await engineP;
@@ -99,7 +111,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6) };
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined };
   };
   try {
     const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);
@@ -129,23 +141,6 @@ export function mirrorExit(env: RunResult, setupCode: string | null = null): num
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
   if (o?.signal) return exitForSignal(o.signal);
   return env.verdict.status === 'pass' ? 0 : 1;
-}
-
-/**
- * .git/config and .git/hooks of a repository at the work dir's top, to be shown read-only: both
- * hold commands that git runs on the host later (core.fsmonitor, hooks, filters), as the caller.
- */
-function gitControlFiles(work: string): Mount[] {
-  const out: Mount[] = [];
-  const git = join(work, '.git');
-  try { if (!lstatSync(git).isDirectory()) return out; } catch { return out; }
-  for (const name of ['config', 'hooks']) {
-    try {
-      const st = lstatSync(join(git, name));
-      if (!st.isSymbolicLink()) out.push({ src: join(git, name), dst: `/work/.git/${name}` });
-    } catch { /* absent */ }
-  }
-  return out;
 }
 
 /**

@@ -12,7 +12,7 @@ import { readTail } from './file-tail.js';
 import { SbxError } from '../contract/errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
-import { buildSpec, SYSTEM_PATHS } from './spec.js';
+import { buildSpec, NO_SECCOMP_AS_ROOT, rootMapsAway, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { packageRoot } from './package-root.js';
 import { residentFor } from './resident.js';
@@ -99,7 +99,7 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
-  for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? [])])
+  for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])])
     if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
       throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
@@ -130,6 +130,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
       return failed('E_BAD_MOUNT', `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`, logPath);
   }
   const seccomp = opts.seccomp !== false;
+  if (!seccomp && rootMapsAway()) return failed('E_UNSAFE_AS_ROOT', NO_SECCOMP_AS_ROOT, logPath);
   if (seccomp && !seccompSupported())
     return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);
   const bin = opts.launcherPath ?? launcherPath();

@@ -128,6 +128,14 @@ function identityFiles(): Array<[string, string]> {
 }
 let identity: Array<[string, string]> | null = null;
 
+/**
+ * Why host root may not turn the filter off: root's sandbox writes the work dir through an id-mapped
+ * mount, so what it leaves there is root's on the host. The filter is what refuses set-id modes, and
+ * without it a user namespace inside can give a file `security.capability` (cap_setuid): either way a
+ * root-owned program that raises whoever runs it on the host.
+ */
+export const NO_SECCOMP_AS_ROOT = '--no-seccomp is refused when root runs sbx: files the sandbox leaves in the work dir are root\'s on the host, and without the syscall filter it can make them set-uid or give them file capabilities (cap_setuid); fix: run sbx as an ordinary user, or use --allow-ptrace instead (LeakSanitizer works with the filter on)';
+
 let cgroupSeq = 0;
 
 export interface Spec {
@@ -166,6 +174,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--bind', realOr(work), '/work', ...idmap);
   for (const m of opts.roBind ?? []) a.push('--ro-bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const m of opts.bind ?? []) a.push('--bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
+  for (const p of opts.protect ?? []) a.push('--protect', p);
   for (const p of opts.hide ?? []) a.push('--hide', dst(p));
   for (const p of opts.hideEmpty ?? []) a.push('--hide-empty', dst(p));
   const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;

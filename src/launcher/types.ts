@@ -32,6 +32,12 @@ export interface ProfileOptions {
    * `hide`, but a tree walk (find, grep -r, node --test) sees an empty directory, not EACCES.
    */
   hideEmpty?: string[];
+  /**
+   * Sandbox paths under /work made read-only where they are (a bind of each over itself): files the
+   * host later obeys (a .git, a client's settings). Missing paths are ignored; a symlink on the way
+   * fails the run.
+   */
+  protect?: string[];
   /** Extra fixed environment variables, added to (and overriding) the fixed set. */
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */

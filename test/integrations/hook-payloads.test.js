@@ -75,7 +75,7 @@ pre('the agent\'s and sbx\'s own config in the project are read-only in the sand
   const write = (f) => `python3 -c "open('${f}', 'w').write('x')" 2>/dev/null && echo wrote-${f} || echo refused-${f}`;
   p.tool_input.command = [write('.claude/settings.json'), write('.git/config'), write('built')].join('; ');
   const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
-  assert.ok(cmd.includes(` --ro-bind ${dir}/.claude:/work/.claude --ro-bind ${dir}/.git:/work/.git `), cmd);
+  assert.not.match(cmd, '--ro-bind', 'sbx run itself keeps them read-only, at any depth (src/host/control-files.ts)');
   const r = spawnSync('bash', ['-c', cmd], { cwd: dir, encoding: 'utf8' });
   assert.match(r.stdout, /\| refused-\.claude\/settings\.json\n.*\| refused-\.git\/config\n.*\| wrote-built\n/s);
   assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{}');

@@ -51,14 +51,19 @@ function included(rel: string): boolean {
   return !parts.slice(0, -1).some((p) => SKIP_DIRS.has(p));
 }
 
-function gitFiles(work: string): string[] | null {
-  if (!insideGit(work)) return null;
+/** The environment host-side git runs with: what it needs to find the caller's own configuration. */
+export function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   if (process.env.HOME) env.HOME = process.env.HOME;
   if (process.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = process.env.XDG_CONFIG_HOME;
+  return env;
+}
+
+function gitFiles(work: string): string[] | null {
+  if (!insideGit(work)) return null;
   const { spawnSync } = childProcess();
   const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env, stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
+    cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
   });
   if (r.status !== 0 || r.error) return null;
   return r.stdout.split('\0').filter(Boolean);

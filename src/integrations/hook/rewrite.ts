@@ -1,8 +1,9 @@
 // The rewrite every client's pre-hook shares: a build/test/run command line becomes
-// `node /abs/dist/cli.js run --work <project> --timeout N [--ro-bind …] -- bash -c '<original>'`, the
-// original quoted whole so that `a && b` runs both in the sandbox.
+// `node /abs/dist/cli.js run --work <project> --timeout N -- bash -c '<original>'`, the original quoted
+// whole so that `a && b` runs both in the sandbox. What in the project steers the host (.git, .claude,
+// sbx.config.json, at any depth) every sbx run keeps read-only itself (src/host/control-files.ts).
 import { existsSync, realpathSync } from 'node:fs';
-import { relative, isAbsolute, join, resolve } from 'node:path';
+import { relative, isAbsolute, resolve } from 'node:path';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
 import { shellQuote } from './quote.js';
@@ -50,23 +51,6 @@ export function sandboxed(command: string, cwd: string, projectDir: string | und
   if (d.action !== 'sandbox') return null;
   const { work, sub } = workDirOf(cwd, projectDir);
   const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
-  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...protect(work), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
   return { command: line, reason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)` };
-}
-
-/**
- * Files in the project that steer the agent or sbx on the host: the client's settings (hooks run on the
- * host), MCP config, sbx's own config (it chooses sandbox flags), git's config and hooks. The sandbox
- * mounts them read-only, so a sandboxed command cannot plant a hook that a later session runs unsandboxed.
- */
-export const PROTECTED = ['.claude', '.mcp.json', 'sbx.config.json', '.git', '.codex', '.gemini'] as const;
-
-/** The protected paths that exist in work, as read-only mounts over their place under /work. */
-export function protectedMounts(work: string): { src: string; dst: string }[] {
-  return PROTECTED.filter((n) => existsSync(join(work, n))).map((n) => ({ src: join(work, n), dst: `/work/${n}` }));
-}
-
-function protect(work: string): string[] {
-  if (work.includes(':')) return []; // --ro-bind SRC:DST cannot name it; docs/integrations.md says so
-  return protectedMounts(work).flatMap((m) => ['--ro-bind', shellQuote(`${m.src}:${m.dst}`)]);
 }

@@ -12,7 +12,6 @@ import { runReport } from '../../host/run.js';
 import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
-import { protectedMounts } from '../hook/rewrite.js';
 import { runNotes, withNotes } from '../../host/run-notes.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
@@ -35,9 +34,8 @@ const RAW_LINES = 400;
 export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   const work = resolve(ctx.cwd, a.work ?? '.');
   const cmd = ['bash', '-c', a.command];
-  // As with the hooks: the agent's, git's and sbx's own config stay read-only inside the sandbox.
-  const roBind = existsSync(work) && !ctx.asSbxRun ? protectedMounts(work) : [];
-  const report = await runReport({ cmd, work, timeout: a.timeout ?? 600, roBind });
+  // What steers the host (.git, agent settings, at any depth) every run keeps read-only itself.
+  const report = await runReport({ cmd, work, timeout: a.timeout ?? 600 });
   // The notes sbx run prints under the verdict, for its profile here: no network, seccomp, no ptrace.
   const notes = ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [];
   return summarise(report.env, notes);
