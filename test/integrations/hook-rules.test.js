@@ -71,13 +71,28 @@ const config = suite('hook config');
 config('sandbox and host patterns added by the project', () => {
   const dir = join(tmp, 'cfg');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--net', '--memory=2048'] } }));
+  writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['bazel test', 'npx playwright test'], host: ['make deploy'], flags: ['--pids=512', '--memory=2048'] } }));
   const p = { ...payload('pre-build.json', dir) };
   const cmd = (c) => hook('claude-pre', { ...p, tool_input: { ...p.tool_input, command: c } }).answer?.hookSpecificOutput.updatedInput.command ?? null;
-  assert.match(cmd('bazel test //...'), / --net --memory=2048 -- bash -c /);
+  assert.match(cmd('bazel test //...'), / --pids=512 --memory=2048 -- bash -c /);
   assert.ok(cmd('npx playwright test'), 'the longer project pattern beats the built-in host `npx`');
   assert.is(cmd('make deploy'), null);
   assert.ok(cmd('make'));
+});
+
+config('flags that open the sandbox are not taken from a file in the project (issue 28); from the user\'s own SBX_CONFIG they are', () => {
+  const dir = join(tmp, 'cfg-open');
+  mkdirSync(dir, { recursive: true });
+  for (const flag of ['--net', '--bind=/home:/work/h', '--ro-bind', '--no-seccomp', '--inherit-env', '--state=/tmp/x', '--envelope', '--sarif=../x']) {
+    writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { flags: ['--memory=64', flag] } }));
+    const r = hook('claude-pre', payload('pre-build.json', dir));
+    assert.not.match(r.answer?.hookSpecificOutput?.updatedInput?.command ?? '', flag, flag);
+    assert.match(r.stderr, `hook.flags: ${flag.split('=')[0]} is not taken from a file in the project`, flag);
+  }
+  const own = join(tmp, 'user-sbx.json');
+  writeFileSync(own, JSON.stringify({ hook: { flags: ['--net'] } }));
+  const r = hook('claude-pre', payload('pre-build.json', dir), { env: { SBX_CONFIG: own } });
+  assert.match(r.answer.hookSpecificOutput.updatedInput.command, / --net -- bash -c /, r.stderr);
 });
 
 config('a bad config file: every call passes through, with the reason on stderr', () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
+import { checkProjectFlags } from './project-flags.js';
 
 const Pattern = v.pipe(v.string(), v.trim(), v.nonEmpty());
 const HookConfigSchema = v.strictObject({
@@ -53,6 +54,7 @@ export function loadHookConfig(projectDir: string, envPath = process.env.SBX_CON
     throw new SbxError('E_CONFIG', `${path}: ${v.getDotPath(i) ?? 'hook'}: ${i.message}; see docs/integrations.md for the "hook" settings`);
   }
   const c = r.output.hook ?? {};
+  checkProjectFlags(c.flags ?? [], path, projectDir);
   const base = c.builtins === false ? { sandbox: [], host: [] } : { sandbox: SANDBOX, host: HOST };
   return {
     sandbox: [...(c.sandbox ?? []), ...base.sandbox],
