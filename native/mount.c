@@ -412,11 +412,20 @@ op_hide(const struct op *op, int empty)
        * tmpfs per hidden directory costs a superblock (~0.25 ms a run). */
       r = mount(empty ? "/.sbx-empty" : "/.sbx-none", p, NULL, MS_BIND, NULL);
       if (r == 0)
-        r = mount(NULL, p, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+        {
+          /* The flags go on the new mount: fd still names the directory under it
+           * (a remount through it is EINVAL), so resolve again, into the mount. */
+          close(fd);
+          fd = open_in_root(op->b, MP_EXISTING);
+          r = fd < 0 ? -1
+                     : set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
+                                       MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
+        }
     }
   else
     r = mount("/.sbx-void", p, NULL, MS_BIND, NULL);
-  close(fd);
+  if (fd >= 0)
+    close(fd);
   if (r < 0)
     {
       nmask_failed++;

@@ -68,7 +68,7 @@ struct step
   char name[32];
   int ok;
   int64_t at_ns; /* since the launcher started: where setup time goes */
-  char detail[160];
+  char detail[400];
 };
 
 /* Lives in one MAP_SHARED page set up before clone: written by init and the
