@@ -9,6 +9,8 @@ import { quarantineNotes, type Quarantined } from './control-files.js';
 const TAIL = 256 * 1024;
 /** How resolvers say a host name did not resolve (glibc, curl, Node, Go, Python, pip, cargo, npm). */
 const DNS_FAILED = /Temporary failure in name resolution|Could not resolve host|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Name or service not known|no such host|Failed to establish a new connection: \[Errno -3\]|failed to lookup address information|Could not resolve hostname|EAI_AGAIN/;
+/** A timed-out run that printed at most this many lines was silent. */
+const SILENT_LINES = 2;
 const SANITIZED = /-fsanitize=(?:[a-z,]*\b)?(?:address|leak)\b/;
 
 export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boolean; allowPtrace: boolean }
@@ -20,6 +22,9 @@ export function runNotes(env: RunResult, p: RunProfile): string[] {
   const tail = logTail(env.log);
   if (!p.net && DNS_FAILED.test(tail)) {
     notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');
+  } else if (!p.net && env.verdict.status === 'timeout' && tail.trim().split('\n').filter(Boolean).length <= SILENT_LINES) {
+    // npm, pip and cargo retry a failed download for minutes before they say anything.
+    notes.push('the run timed out with next to no output, and the sandbox has no network but loopback: a command waiting on a download (npm install, pip install, cargo fetch, go mod download) looks like this; pass --net if it needs the network (it opens egress)');
   }
   if (p.seccomp && !p.allowPtrace && env.verdict.status === 'pass' && (SANITIZED.test(p.cmd.join(' ')) || SANITIZED.test(tail))) {
     notes.push('LeakSanitizer was off (it stops the world with ptrace, which the sandbox denies): a leak would not fail this run; pass --allow-ptrace to check for leaks');

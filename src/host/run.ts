@@ -137,7 +137,9 @@ export async function run(opts: RunOptions): Promise<RunResult> {
  */
 export function mirrorExit(env: RunResult, setupCode: string | null = null): number {
   const o = env.outcome as { exit_code?: number | null; signal?: string | null } | null;
-  if (env.verdict.status === 'setup-failed') return setupExit(setupCode ?? '');
+  // A command that ran and then failed to start another (`sh -c 'mkae test'`: the shell's own 127) reads
+  // setup-failed too: it exits with its own code, which the header shows; only sbx's set-up maps one.
+  if (env.verdict.status === 'setup-failed' && (setupCode !== null || typeof o?.exit_code !== 'number')) return setupExit(setupCode ?? '');
   if (o?.exit_code !== null && o?.exit_code !== undefined) return o.exit_code;
   if (o?.signal) return exitForSignal(o.signal);
   return env.verdict.status === 'pass' ? 0 : 1;
