@@ -15,6 +15,7 @@ import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
+import { refuseHomeWork } from './work-home.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -27,6 +28,11 @@ export interface RunOptions extends ProfileOptions {
   launcherPath?: string;
   /** Aborting stops the sandbox; the run is still recorded. An AbortSignal, or see StopSignal. */
   signal?: StopSignal;
+  /**
+   * Allow a work dir that is `/`, the caller's home directory or a directory above it (refused by
+   * default with E_WORK_HOME: the sandbox could write ~/.bashrc and the like). Default false.
+   */
+  allowHomeWork?: boolean;
 }
 
 export interface RunReport {
@@ -54,13 +60,14 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const planted = plantableSymlink(work);
   if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);
+  if (!opts.allowHomeWork) refuseHomeWork(work);
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
   const cmd = commandLine(opts.cmd);
   const tree = treeFingerprint(work);
   phase('fingerprint');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, ...rest } = opts;
+  const { state: _s, work: _w, allowHomeWork: _h, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
