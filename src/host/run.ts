@@ -16,6 +16,7 @@ import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
 import { controlEntries, madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
+import { refuseHomeWork } from './work-home.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
@@ -28,6 +29,11 @@ export interface RunOptions extends ProfileOptions {
   launcherPath?: string;
   /** Aborting stops the sandbox; the run is still recorded. An AbortSignal, or see StopSignal. */
   signal?: StopSignal;
+  /**
+   * Allow a work dir that is `/`, the caller's home directory or a directory above it (refused by
+   * default with E_WORK_HOME: the sandbox could write ~/.bashrc and the like). Default false.
+   */
+  allowHomeWork?: boolean;
 }
 
 export interface RunReport {
@@ -56,6 +62,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
   refuseSbxInside(work);
   if (opts.seccomp === false && rootMapsAway()) throw new SbxError('E_UNSAFE_AS_ROOT', NO_SECCOMP_AS_ROOT);
+  if (!opts.allowHomeWork) refuseHomeWork(work);
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
   const cmd = commandLine(opts.cmd);
@@ -65,7 +72,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const control = scanControl(work, state.dir);
   phase('control');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, ...rest } = opts;
+  const { state: _s, work: _w, allowHomeWork: _h, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];

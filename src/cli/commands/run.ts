@@ -27,6 +27,7 @@ export default defineCommand({
   meta,
   args: {
     work: { type: 'string', description: 'work dir, mounted read-write at /work (default: .)' },
+    'allow-home-work': { type: 'boolean', description: 'allow a work dir that is your home directory, / or a directory above your home (refused by default: the sandbox could write ~/.bashrc and other start-up files)' },
     timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
@@ -62,6 +63,7 @@ export default defineCommand({
       cmd,
       work: args.work,
       state: args.state,
+      allowHomeWork: Boolean(args['allow-home-work']),
       timeout: parsePositive('timeout', args.timeout),
       ...profile,
       inheritEnv: Boolean(args['inherit-env']),

@@ -2,8 +2,8 @@
 // call is an isError result naming the argument), and both are sent as JSON Schema in tools/list.
 import * as v from 'valibot';
 
-const Work = v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('project dir mounted read-write at /work (default: the dir the server was started in)')));
-const Log = v.pipe(v.string(), v.nonEmpty(), v.description('path of a raw log, as printed on the `log:` line of a verdict'));
+const Work = v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('project dir mounted read-write at /work: the dir the server was started in (the default) or one below it')));
+const Log = v.pipe(v.string(), v.nonEmpty(), v.description('path of a raw log, as printed on the `log:` line of a verdict (in the dir the server was started in, or below)'));
 
 export const RunArgs = v.strictObject({
   command: v.pipe(v.string(), v.nonEmpty(), v.description('shell command line, run as `bash -c COMMAND` in /work, e.g. "make test" or "gcc -g a.c && ./a.out"')),

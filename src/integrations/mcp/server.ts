@@ -2,8 +2,10 @@
 // history, show. A command that fails is a normal result (its verdict is the answer); isError is kept for
 // calls sbx could not carry out (a bad argument, a missing log), and then the text says what to do.
 // Every tool carries _meta "anthropic/alwaysLoad" so that Claude Code does not defer it behind tool search.
+// Every path a call names must be the dir the server was started in or below it, by real path (confine.ts);
+// one message is at most 8 MiB (stdio-lines.ts).
+import { realpathSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
@@ -11,6 +13,7 @@ import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { launcherPath, startResident } from '../../launcher/index.js';
 import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
+import { BoundedStdioTransport } from './stdio-lines.js';
 import { historyTool, runTool, showTool, verdictTool, type ToolContext, type ToolOutput } from './tools.js';
 
 type AnySchema = v.GenericSchema;
@@ -68,7 +71,7 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text: `sbx: ${text}` }], isError: true };
 }
 
-export async function serve(version: string, { cwd = process.cwd(), asSbxRun = false }: Partial<ToolContext> = {}): Promise<void> {
+export async function serve(version: string, { cwd = realpathSync.native(process.cwd()), asSbxRun = false }: Partial<ToolContext> = {}): Promise<void> {
   const server = new Server({ name: 'sbx', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, { cwd, asSbxRun }));
@@ -76,7 +79,7 @@ export async function serve(version: string, { cwd = process.cwd(), asSbxRun = f
   // and the resident spawner started, so that even the first `run` forks no Node process.
   void loadEngine().catch(() => undefined);
   void startResident(launcherPath());
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioTransport();
   const closed = new Promise<void>((ok) => { server.onclose = ok; });
   await server.connect(transport);
   process.stdin.on('end', () => { void server.close(); });

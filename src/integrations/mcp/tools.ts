@@ -2,12 +2,12 @@
 // { text, structured }: the server sends both (Claude Code shows the model the structured JSON, Gemini
 // CLI wants both, Codex reads only the structured one), so the rendered verdict is in both.
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
-import { verdictOfFile } from '../../host/log-source.js';
+import { openRegular, verdictOfHandle } from '../../host/log-source.js';
+import { confined } from './confine.js';
 import { runReport } from '../../host/run.js';
 import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
@@ -19,6 +19,7 @@ export interface ToolOutput<T> { text: string; structured: T }
 
 /** What every tool call gets besides its arguments: the server's dir and how `sbx mcp` was started. */
 export interface ToolContext {
+  /** The dir the server was started in: relative paths start there, and no path may lead out of it (confine.ts). */
   cwd: string;
   /**
    * `sbx mcp --as-sbx-run`: run does what `sbx run --work W --timeout N -- bash -c COMMAND` does, for a
@@ -32,7 +33,7 @@ export interface ToolContext {
 const RAW_LINES = 400;
 
 export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
-  const work = resolve(ctx.cwd, a.work ?? '.');
+  const work = confined(ctx.cwd, a.work ?? '.', 'work dir');
   const cmd = ['bash', '-c', a.command];
   // What steers the host (.git, agent settings, at any depth) every run keeps read-only itself.
   const report = await runReport({ cmd, work, timeout: a.timeout ?? 600 });
@@ -41,16 +42,21 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   return summarise(report.env, notes);
 }
 
-export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   if ((a.log === undefined) === (a.text === undefined)) throw new SbxError('E_USAGE', 'give either log (a file path) or text (the raw output), not both and not neither');
-  const engine = await loadEngine();
   const opts = { exit: a.exit ?? null };
-  const env = a.log !== undefined ? await verdictOfFile(engine, a.log, { ...opts, log: a.log }) : engine.verdict(Buffer.from(a.text ?? ''), opts);
-  return summarise(env);
+  if (a.text !== undefined) return summarise((await loadEngine()).verdict(Buffer.from(a.text), opts));
+  const log = a.log ?? '';
+  const fh = await openRegular(confined(ctx.cwd, log, 'log'), log);
+  try {
+    return await summarise(await verdictOfHandle(await loadEngine(), fh, { ...opts, log }));
+  } finally {
+    await fh.close();
+  }
 }
 
 export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, { cwd }: ToolContext): Promise<ToolOutput<v.InferOutput<typeof HistoryResult>>> {
-  const state = new StateDir(join(resolve(cwd, a.work ?? '.'), '.sbx'));
+  const state = new StateDir(join(confined(cwd, a.work ?? '.', 'work dir'), '.sbx'));
   const { entries } = await state.history();
   const runs = entries.slice(-(a.limit ?? 20)).map((e) => ({ time: e.time, status: e.status, identity: e.identity, summary: e.summary, log: join(state.logs, basename(e.log)) }));
   const st = streaks(entries).filter((s) => s.length >= 2).map((s) => `${streakText(s)} (runs ${s.from + 1}-${s.to + 1})`);
@@ -60,28 +66,45 @@ export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, { cwd }:
 }
 
 /** Progressive disclosure: the parts of a run the rendered verdict summarises, or a slice of its raw log. */
-export async function showTool(a: v.InferOutput<typeof ShowArgs>): Promise<ToolOutput<{ log: string; what: string; text: string }>> {
-  const log = resolve(a.log);
-  // Only sbx's own logs: show is a window on runs, not a general file reader.
-  if (basename(dirname(log)) !== 'logs' || basename(dirname(dirname(log))) !== '.sbx' || !log.endsWith('.log')) {
-    throw new SbxError('E_NOT_SBX_LOG', `${a.log} is not an sbx log (<work>${sep}.sbx${sep}logs${sep}ID.log): pass the path from a verdict's log: line`);
-  }
-  await stat(log).catch(() => { throw new SbxError('E_NO_LOG', `${a.log} does not exist (pruned, or a typo): run the command again or use history for the current logs`); });
+export async function showTool(a: v.InferOutput<typeof ShowArgs>, ctx: ToolContext): Promise<ToolOutput<{ log: string; what: string; text: string }>> {
+  const log = sbxLog(a.log, ctx.cwd);
+  const fh = await openRegular(log, a.log, () => new SbxError('E_NO_LOG', `${a.log} does not exist (pruned, or a typo): run the command again or use history for the current logs`));
   let text: string;
-  if (a.what === 'raw') {
-    const lines = (await readFile(log, 'utf8')).split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    const from = a.from ?? 1;
-    const to = Math.min(a.to ?? from + RAW_LINES - 1, from + RAW_LINES - 1, lines.length);
-    const slice = lines.slice(from - 1, to).map((l, i) => `${String(from + i).padStart(6)}  ${l}`);
-    text = slice.length ? `lines ${from}-${to} of ${lines.length}\n${slice.join('\n')}` : `the log has ${lines.length} lines; ask for from ≤ ${lines.length}`;
-  } else {
-    const env = await verdictOfFile(await loadEngine(), log, { log });
-    const vd = env.verdict;
-    const part = a.what === 'crash' ? vd.crash : a.what === 'tests' ? vd.tests : { diagnostics: vd.diagnostics, counts: vd.counts, error_groups: vd.error_groups };
-    text = part ? JSON.stringify(part, null, 1) : `no ${a.what} in this run`;
+  try {
+    if (a.what === 'raw') {
+      const lines = (await fh.readFile('utf8')).split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const from = a.from ?? 1;
+      const to = Math.min(a.to ?? from + RAW_LINES - 1, from + RAW_LINES - 1, lines.length);
+      const slice = lines.slice(from - 1, to).map((l, i) => `${String(from + i).padStart(6)}  ${l}`);
+      text = slice.length ? `lines ${from}-${to} of ${lines.length}\n${slice.join('\n')}` : `the log has ${lines.length} lines; ask for from ≤ ${lines.length}`;
+    } else {
+      const env = await verdictOfHandle(await loadEngine(), fh, { log });
+      const vd = env.verdict;
+      const part = a.what === 'crash' ? vd.crash : a.what === 'tests' ? vd.tests : { diagnostics: vd.diagnostics, counts: vd.counts, error_groups: vd.error_groups };
+      text = part ? JSON.stringify(part, null, 1) : `no ${a.what} in this run`;
+    }
+  } finally {
+    await fh.close();
   }
   return { text, structured: { log, what: a.what, text } };
+}
+
+/**
+ * Only sbx's own logs: show is a window on runs, not a general file reader. The path must name a file
+ * directly in a `.sbx/logs` dir under the server's dir (by real path), with no `..` on the way; the
+ * caller opens it without following a link (a sandbox can make a `.sbx/logs` of its own below /work).
+ */
+function sbxLog(given: string, cwd: string): string {
+  const abs = resolve(cwd, given);
+  const name = basename(abs);
+  const notLog = () => new SbxError('E_NOT_SBX_LOG', `${given} is not an sbx log (<work>${sep}.sbx${sep}logs${sep}ID.log): pass the path from a verdict's log: line`);
+  if (given.split('/').includes('..') || !name.endsWith('.log') || name === '.log') throw notLog();
+  if (basename(dirname(abs)) !== 'logs' || basename(dirname(dirname(abs))) !== '.sbx') throw notLog();
+  const logs = confined(cwd, dirname(abs), 'log');
+  // Its real path too: a .sbx or logs that is a link to some other dir is not a state dir's.
+  if (basename(logs) !== 'logs' || basename(dirname(logs)) !== '.sbx') throw notLog();
+  return join(logs, name);
 }
 
 async function summarise(env: RunResult, notes: readonly string[] = []): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {

@@ -140,10 +140,14 @@ class SbxEnvironment:
         the session). A server that died is started again once and the action sent again: its sandbox died
         with it (the launcher's PR_SET_PDEATHSIG)."""
         args = {"command": command, "work": os.path.abspath(work), "timeout": limit}
+        if self._server is None and not os.path.isdir(args["work"]):
+            return None  # no dir to start the server in: sbx run says what is wrong
         for attempt in range(2):
             try:
                 if self._server is None:
-                    self._server = _McpServer([*self._sbx, "mcp", "--as-sbx-run"])
+                    # Started in the work dir: the server's tools reach only the dir it was started in and below
+                    # (a work dir elsewhere later is refused, and that action goes through sbx run).
+                    self._server = _McpServer([*self._sbx, "mcp", "--as-sbx-run"], cwd=args["work"])
                 result = self._server.call("run", args, limit + _SBX_GRACE_S)
             except _ServerGone as e:
                 self.close()
@@ -301,14 +305,14 @@ class _McpServer:
     closed by close(), and at exit for a server still up then (a weak reference: the atexit entry does not
     keep the environment alive)."""
 
-    def __init__(self, argv: list[str]):
+    def __init__(self, argv: list[str], cwd: str | None = None):
         self._next_id = 0
         self._buf = b""
         # Its own session, as sbx run's processes: killing the group takes the sandbox of a call under way with it.
         # stderr goes to a file, not a pipe nobody reads (a full pipe would stop the server).
         self._stderr = tempfile.TemporaryFile()
         try:
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, start_new_session=True)
+            self._proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, start_new_session=True)
         except OSError as e:
             self._stderr.close()
             raise _ServerGone(f"{argv[0]}: {e.strerror or e}") from None
