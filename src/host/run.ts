@@ -17,11 +17,18 @@ import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
 import { controlEntries, madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
 import { refuseHomeWork } from './work-home.js';
+import { defaultWork } from './work-root.js';
+export { defaultWork } from './work-root.js';
 
 export interface RunOptions extends ProfileOptions {
   cmd: string[];
-  /** The work dir, mounted at /work (default: the current directory). */
+  /**
+   * The work dir, mounted at /work (default: the top of the git work tree the current directory is in,
+   * with the command started in the current directory; else the current directory).
+   */
   work?: string;
+  /** Where the command starts, relative to the work dir (default: its top, or see work). */
+  cwd?: string;
   /** Wall-clock limit in seconds. */
   timeout?: number;
   /** State directory (default: <work>/.sbx). */
@@ -50,7 +57,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   }
   phase('run');
   const t0 = process.hrtime.bigint(); // not performance.now(): the perf_hooks module costs a cold start milliseconds
-  const work = resolve(opts.work ?? '.');
+  const place = opts.work === undefined ? defaultWork(process.cwd()) : { work: resolve(opts.work), sub: opts.cwd ?? '' };
+  const work = place.work;
+  const sub = place.sub.split('/').filter((p) => p && p !== '.').join('/');
+  if (sub.split('/').includes('..')) throw new SbxError('E_USAGE', `cwd ${opts.cwd} must be a directory inside the work dir; fix: give a path relative to it without ..`);
   let info;
   try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
   if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
@@ -65,19 +75,20 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!opts.allowHomeWork) refuseHomeWork(work);
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
-  const cmd = commandLine(opts.cmd);
+  // The same command in another directory of the project is another command (its own delta).
+  const cmd = sub ? `cd ${commandLine([sub])} && ${commandLine(opts.cmd)}` : commandLine(opts.cmd);
   const tree = treeFingerprint(work);
   phase('fingerprint');
   // What the host obeys in the tree (.git at any depth, agent settings) is read-only for the run.
   const control = scanControl(work, state.dir);
   phase('control');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, allowHomeWork: _h, ...rest } = opts;
+  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
   const launchOpts: LaunchOptions = {
-    ...rest, work, logPath,
+    ...rest, work, logPath, ...(sub ? { cwd: `/work/${sub}` } : {}),
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
     protect: [...(rest.protect ?? []), ...control.protect],
   };

@@ -99,6 +99,8 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
+  if (opts.cwd !== undefined && (opts.cwd !== '/work' && !opts.cwd.startsWith('/work/') || opts.cwd.split('/').includes('..')))
+    throw new SbxError('E_BAD_OPTIONS', `launch: cwd ${opts.cwd} must be /work or a directory below it; fix: e.g. /work/sub`);
   for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])])
     if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
       throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);

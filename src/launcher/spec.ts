@@ -189,7 +189,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--pid-max', String(Math.max(301, pids + 1)));
   a.push('--ro-root');
   if (loopback) a.push('--loopback');
-  a.push('--chdir', '/work');
+  a.push('--chdir', opts.cwd ?? '/work');
 
   const env: Record<string, string> =
     opts.inheritEnv === true

@@ -38,6 +38,8 @@ export interface ProfileOptions {
    * fails the run.
    */
   protect?: string[];
+  /** Where the command starts, a directory under /work (default: /work). */
+  cwd?: string;
   /** Extra fixed environment variables, added to (and overriding) the fixed set. */
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */

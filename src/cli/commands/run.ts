@@ -5,7 +5,7 @@ import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { print } from '../output.js';
 import { parsePositive } from '../parse-flags.js';
-import { runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
+import { defaultWork, runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
 import { parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { exitForSignal } from '../../contract/signals.js';
@@ -26,7 +26,7 @@ const meta: { name: string; description: string } & HelpMeta = {
 export default defineCommand({
   meta,
   args: {
-    work: { type: 'string', description: 'work dir, mounted read-write at /work (default: .)' },
+    work: { type: 'string', description: 'work dir, mounted read-write at /work (default: the top of the git work tree you are in, the command starting where you are; else .)' },
     'allow-home-work': { type: 'boolean', description: 'allow a work dir that is your home directory, / or a directory above your home (refused by default: the sandbox could write ~/.bashrc and other start-up files)' },
     timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
@@ -57,7 +57,7 @@ export default defineCommand({
     // The profile choices the notes after the verdict depend on, read once.
     const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']) };
     const interrupt = onInterrupt();
-    if (process.argv[1]) refuseSbxInside(resolve(args.work ?? '.'), process.argv[1]);
+    if (process.argv[1]) refuseSbxInside(args.work ? resolve(args.work) : defaultWork(process.cwd()).work, process.argv[1]);
     const report = await runReport({
       signal: interrupt.signal,
       cmd,
