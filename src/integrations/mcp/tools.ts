@@ -14,6 +14,7 @@ import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { protectedMounts } from '../hook/rewrite.js';
 import { runNotes, withNotes } from '../../host/run-notes.js';
+import { logNotes } from '../../host/log-notes.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
@@ -38,8 +39,9 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   // As with the hooks: the agent's, git's and sbx's own config stay read-only inside the sandbox.
   const roBind = existsSync(work) && !ctx.asSbxRun ? protectedMounts(work) : [];
   const report = await runReport({ cmd, work, timeout: a.timeout ?? 600, roBind });
-  // The notes sbx run prints under the verdict, for its profile here: no network, seccomp, no ptrace.
-  const notes = ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [];
+  // What the log lacks (a cap, a full disk), always; as sbx run, also its notes for the profile here:
+  // no network, seccomp, no ptrace.
+  const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
   return summarise(report.env, notes);
 }
 
