@@ -265,6 +265,10 @@ launcher_main(int argc, char **argv)
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
   relay_open();
+  sinks_open(&s);
+  /* The report's room, taken before the command can fill the disk: written
+   * into blocks already there, it still gets out when the log could not. */
+  (void)fallocate(s.status_fd, FALLOC_FL_KEEP_SIZE, 0, 65536);
 
   if (s.map_uid >= 0)
     {
@@ -311,6 +315,8 @@ launcher_main(int argc, char **argv)
    * Only here, after the clone: an ignored SIGPIPE would be inherited by the
    * command. */
   signal(SIGPIPE, SIG_IGN);
+  /* Likewise a log past RLIMIT_FSIZE: its write fails with EFBIG (log.c), the run goes on. */
+  signal(SIGXFSZ, SIG_IGN);
   if (s.map_uid >= 0)
     {
       /* init waits for its maps; without them it fails its userns step. */
@@ -324,6 +330,7 @@ launcher_main(int argc, char **argv)
   supervise(init, sigfd, deadline, &sv);
   t_end = now_ns();
   relay_drain();
+  sinks_finish();
   if (cgroup_path[0] && !sv.init_reaped)
     {
       /* The cgroup can only be removed, and its counters are only final, once

@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include "sbx.h"
 
-struct relay relays[2] = { { -1, -1, 1, 0 }, { -1, -1, 2, 0 } };
+struct relay relays[2] = { { -1, -1, 1, 0, NULL }, { -1, -1, 2, 0, NULL } };
 
 void
 relay_open(void)
@@ -50,8 +50,8 @@ relay_close_writers(void)
 }
 
 /* Copies what the pipe holds now. Returns 0 once it reached EOF (and closed
- * it), 1 when more may come. A failed write (the caller's fd closed) still
- * counts the bytes: they were the command's. */
+ * it), 1 when more may come. The pipe is drained whatever the log does with
+ * it (log.c: a cap, a full disk): the bytes are counted, they were the command's. */
 int
 relay_pump(struct relay *r)
 {
@@ -70,7 +70,7 @@ relay_pump(struct relay *r)
           return 0;
         }
       r->bytes += n;
-      (void)write_all(r->to, buf, (size_t)n);
+      sink_write(r->sink, buf, (size_t)n);
       if ((size_t)n < sizeof buf)
         return 1;
     }

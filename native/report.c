@@ -113,6 +113,13 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
     bput(&b, "\"exit_code\":null,\"signal\":null,");
   bput(&b, "\"exec_errno\":%d,", rep->exec_errno);
   bput(&b, "\"stdout_bytes\":%lld,\"stderr_bytes\":%lld,", relays[0].bytes, relays[1].bytes);
+  {
+    long long cap, dropped, unwritten;
+    int err;
+    sinks_total(&cap, &dropped, &unwritten, &err);
+    bput(&b, "\"log_cap\":%lld,\"log_dropped\":%lld,\"log_unwritten\":%lld,\"log_errno\":%d,", cap, dropped,
+         unwritten, err);
+  }
   bput(&b, "\"setup_ns\":%lld,", (long long)((rep->t_exec_ns ? rep->t_exec_ns : t_end) - t0));
   bput(&b, "\"wall_ns\":%lld,",
        (long long)(rep->t_exec_ns ? (rep->t_exit_ns ? rep->t_exit_ns : t_end) - rep->t_exec_ns : 0));

@@ -3,7 +3,7 @@
  * shared report page and the JSON status), spec (argv -> struct spec), ids
  * (user namespace maps), mount (the new root), net (lo, hostname), command
  * (the command process's own steps), cgroup, relay (the command's stdout and
- * stderr into fd 1 and 2, counted), serve (--serve: a resident spawner),
+ * stderr into fd 1 and 2, counted), log (the raw log, capped), serve (--serve: a resident spawner),
  * launch (init, supervise, main). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
@@ -44,7 +44,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 6
+#define SBX_PROTO 7
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 1024
@@ -150,6 +150,7 @@ struct spec
   int no_aslr, no_new_privs, setsid, loopback, ro_root, drop_caps, new_keyring;
   long pid_max;
   long timeout_ms;
+  long long max_log; /* --max-log: bytes a log file may hold, 0: no cap */
   const char *cgroup;
   struct cgroup_set cgroup_sets[MAX_CGROUP_SETS];
   int ncgroup_sets;
@@ -212,12 +213,39 @@ void step_root(const struct spec *s);
 void step_hostname(const struct spec *s);
 void step_loopback(const struct spec *s);
 
+/* ------------------------------------------------------------- log.c */
+/* The smallest --max-log: room for a head, a ring and the marker line. */
+#define MIN_MAX_LOG 4096
+enum sink_mode
+{
+  SINK_PLAIN, /* no cap (or not a file): written in order as it comes */
+  SINK_RING,  /* capped: the head, then the last bytes in a ring in the file */
+  SINK_HEAD,  /* capped, on a descriptor the ring cannot use: the first bytes only */
+};
+struct sink
+{
+  int fd;
+  enum sink_mode mode;
+  long long base;      /* the file offset the log starts at */
+  long long cap, head; /* --max-log, and the part of it kept from the start */
+  long long seen;      /* bytes handed to the sink */
+  long long written;   /* of those, the bytes written (ring: also those overwritten since) */
+  long long dropped;   /* cut out by the cap, the marker's span included (sink_finish) */
+  int err;             /* errno of the first failed write */
+  int stopped;         /* nothing more is written (after any error but EAGAIN) */
+};
+void sinks_open(const struct spec *s);
+void sink_write(struct sink *k, const char *buf, size_t n);
+void sinks_finish(void);
+void sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err);
+
 /* ----------------------------------------------------------- relay.c */
 struct relay
 {
   int rd, wr; /* the pipe: the launcher reads, the sandbox writes */
   int to;     /* the launcher's fd it is copied into (1 or 2) */
   long long bytes;
+  struct sink *sink; /* what writes into `to` (log.c) */
 };
 extern struct relay relays[2];
 void relay_open(void);

@@ -45,7 +45,10 @@ reopen_callers(const char *fd, int flags)
 static void __attribute__((noreturn))
 run_child(char **f, int nf, int status_fd)
 {
-  int log = reopen_callers(f[2], O_WRONLY);
+  /* Read and write, as sbx opened it: a capped log's ring is read back (log.c). */
+  int log = reopen_callers(f[2], O_RDWR);
+  if (log < 0)
+    log = reopen_callers(f[2], O_WRONLY);
   int bpf = reopen_callers(f[3], O_RDONLY);
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   char **argv = calloc((size_t)nf - 2, sizeof *argv);

@@ -238,6 +238,13 @@ parse_spec(struct spec *s, int argc, char **argv)
           if (parse_long(argv[++i], 1, LONG_MAX / 1000000, &s->timeout_ms) < 0)
             die("bad --timeout-ms: %s", argv[i]);
         }
+      else if (strcmp(a, "--max-log") == 0)
+        {
+          NEED(1);
+          if (parse_long(argv[++i], MIN_MAX_LOG, LONG_MAX, &v) < 0)
+            die("bad --max-log: %s (bytes, at least %d)", argv[i], MIN_MAX_LOG);
+          s->max_log = v;
+        }
       else if (strcmp(a, "--cgroup") == 0)
         NEED(1), s->cgroup = argv[++i];
       else if (strcmp(a, "--cgroup-set") == 0)

@@ -22,3 +22,15 @@ export function parsePositive(name: string, s: string | undefined): number | und
   if (!Number.isFinite(n) || n <= 0) throw new SbxError('E_USAGE', `--${name} ${s}: give a positive number`);
   return n;
 }
+
+const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 };
+
+/** A size in bytes: digits with an optional K, M or G (powers of 1024), at least `min` bytes. */
+export function parseSize(name: string, s: string | undefined, min: number): number | undefined {
+  if (s === undefined || s === '') return undefined;
+  const m = /^(\d+)([KMG]?)$/i.exec(s);
+  const n = m ? Number(m[1]) * UNITS[m[2]!.toUpperCase()]! : NaN;
+  if (!Number.isSafeInteger(n)) throw new SbxError('E_USAGE', `--${name} ${s}: give a size in bytes, with an optional K, M or G suffix (e.g. 256M)`);
+  if (n < min) throw new SbxError('E_USAGE', `--${name} ${s}: too small; give at least ${min / 1024}K`);
+  return n;
+}

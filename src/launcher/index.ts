@@ -5,7 +5,7 @@ export { SbxError } from '../contract/errors.js';
 export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/error-codes.js';
 export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';
 export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, seccompSupported, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
-export { buildSpec, fixedEnv, NO_SECCOMP_AS_ROOT, parseMount, rootMapsAway } from './spec.js';
+export { buildSpec, fixedEnv, MAX_LOG_DEFAULT, MIN_MAX_LOG, NO_SECCOMP_AS_ROOT, parseMount, rootMapsAway } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
 export { packageRoot } from './package-root.js';
 export { readTail } from './file-tail.js';

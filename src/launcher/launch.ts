@@ -12,7 +12,7 @@ import { readTail } from './file-tail.js';
 import { SbxError } from '../contract/errors.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
-import { buildSpec, NO_SECCOMP_AS_ROOT, rootMapsAway, SYSTEM_PATHS } from './spec.js';
+import { buildSpec, MIN_MAX_LOG, NO_SECCOMP_AS_ROOT, rootMapsAway, SYSTEM_PATHS } from './spec.js';
 import { LAUNCHER_PROTO, parseStatus } from './status.js';
 import { packageRoot } from './package-root.js';
 import { residentFor } from './resident.js';
@@ -74,7 +74,7 @@ function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
     exit_code: null, signal: null, timed_out: false, wall_ms: 0, setup_ms: 0,
     rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, stdout_bytes: 0, stderr_bytes: 0,
-    applied: emptyApplied(),
+    log_max_bytes: null, log_dropped_bytes: 0, log_unwritten_bytes: 0, log_error: null, applied: emptyApplied(),
   };
   // The command never ran: its log says why, so that whoever reads the log finds the reason there.
   const text = Buffer.from(`sbx: ${code}: ${message}\n`);
@@ -97,6 +97,8 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', 'launch: work and logPath are required paths; fix: pass both');
   if (opts.timeout !== undefined && !(opts.timeout > 0))
     throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
+  if (opts.maxLog !== undefined && !(Number.isSafeInteger(opts.maxLog) && opts.maxLog >= MIN_MAX_LOG))
+    throw new SbxError('E_BAD_OPTIONS', `launch: maxLog must be a whole number of bytes >= ${MIN_MAX_LOG} (64 KiB), got ${opts.maxLog}`);
   if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
     throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
   if (opts.cwd !== undefined && (opts.cwd !== '/work' && !opts.cwd.startsWith('/work/') || opts.cwd.split('/').includes('..')))

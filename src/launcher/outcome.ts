@@ -1,4 +1,5 @@
 // The launcher's report -> the self-describing `outcome` of the run result.
+import { getSystemErrorName } from 'node:util';
 import { signalName } from '../contract/signals.js';
 import type { Status, StatusStep } from './status.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
@@ -75,6 +76,14 @@ export function toOutcome(status: Status, envFixed: boolean): Outcome {
     },
     stdout_bytes: status.stdout_bytes, // counted by the launcher's relay (native/relay.c)
     stderr_bytes: status.stderr_bytes,
+    log_max_bytes: status.log_cap > 0 ? status.log_cap : null, // native/log.c
+    log_dropped_bytes: status.log_dropped,
+    log_unwritten_bytes: status.log_unwritten,
+    log_error: status.log_errno > 0 ? errnoName(status.log_errno) : null,
     applied: toApplied(status, envFixed),
   };
+}
+
+function errnoName(errno: number): string {
+  try { return getSystemErrorName(-errno); } catch { return `errno ${errno}`; }
 }

@@ -36,6 +36,14 @@ export const TMP_BYTES_DEFAULT = Math.min(Math.floor(TOTAL_MEMORY / 4 / MiB), 40
 export const TMP_INODES = 1 << 20;
 export const SHM_BYTES = Math.min(Math.floor(TOTAL_MEMORY / 8 / MiB), 1024) * MiB;
 export const SHM_INODES = 1 << 16;
+/**
+ * The raw log's cap (--max-log): past it the launcher keeps the first and the last half and drops the
+ * middle (native/log.c). 64 MiB: a verdict reads a build's first errors in the head and a test run's
+ * summary in the tail, and eight such logs fit the state's 512 MiB of kept logs (state/store.ts).
+ */
+export const MAX_LOG_DEFAULT = 64 * MiB;
+/** The smallest cap: the verdict engine's tail of a run (launch.ts, TAIL_BYTES). */
+export const MIN_MAX_LOG = 64 * 1024;
 
 // Sanitizers: complete, symbolized reports with stable shape, and no core files. LeakSanitizer
 // stops the world with ptrace, which the default seccomp policy denies; there leak checking is off
@@ -206,6 +214,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   a.push('--rlimit', 'CPU', String(cpuSeconds), '--rlimit', 'NOFILE', String(NOFILE));
   a.push('--rlimit', 'FSIZE', String(FSIZE_BYTES), '--rlimit', 'NPROC', String(pids), '--rlimit', 'CORE', '0');
   if (timeout !== undefined) a.push('--timeout-ms', String(Math.max(1, Math.round(timeout * 1000))));
+  a.push('--max-log', String(opts.maxLog ?? MAX_LOG_DEFAULT));
 
   const place = cgroupPlace();
   if (place.parent !== null) {

@@ -3,7 +3,7 @@
 import { shapeProblem, type ShapeTable } from '../contract/shape.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
-export const LAUNCHER_PROTO = 6;
+export const LAUNCHER_PROTO = 7;
 
 export interface StatusStep { step: string; ok: boolean; us: number; detail: string }
 
@@ -17,6 +17,14 @@ export interface Status {
   exec_errno: number;
   stdout_bytes: number;
   stderr_bytes: number;
+  /** The log's cap (--max-log) where it took effect (a regular file), else 0. */
+  log_cap: number;
+  /** Bytes the cap cut out of the log's middle (its marker line's span included). */
+  log_dropped: number;
+  /** Bytes that could not be written to the log (a full disk): lost from its end. */
+  log_unwritten: number;
+  /** errno of the first failed write to the log, 0. */
+  log_errno: number;
   setup_ns: number;
   wall_ns: number;
   rusage: { user_us: number; sys_us: number; max_rss_kb: number };
@@ -28,7 +36,8 @@ export interface Status {
 const STATUS: ShapeTable = {
   proto: 'number', version: 'string', timed_out: 'boolean', interrupted: 'boolean',
   exit_code: 'number|null', signal: 'number|null', exec_errno: 'number',
-  stdout_bytes: 'number', stderr_bytes: 'number', setup_ns: 'number', wall_ns: 'number',
+  stdout_bytes: 'number', stderr_bytes: 'number',
+  log_cap: 'number', log_dropped: 'number', log_unwritten: 'number', log_errno: 'number', setup_ns: 'number', wall_ns: 'number',
   rusage: 'object', 'rusage.user_us': 'number', 'rusage.sys_us': 'number', 'rusage.max_rss_kb': 'number',
   error: 'object|null', 'error.step': 'string', 'error.errno': 'number', 'error.strerror': 'string', 'error.detail': 'string',
   cgroup: 'object', 'cgroup.path': 'string|null', 'cgroup.oom_kills': 'number',

@@ -48,6 +48,11 @@ export interface ProfileOptions {
   pids?: number;
   /** Size of the private /tmp in MiB (a tmpfs: it is host memory). Default: a quarter of RAM, at most 4 GiB. */
   tmpMb?: number;
+  /**
+   * Bytes the raw log may hold (at least 64 KiB). Past it the log keeps its first and last halves and a
+   * line saying how much was dropped between them; the command runs on. Default 64 MiB (MAX_LOG_DEFAULT).
+   */
+  maxLog?: number;
 }
 
 export interface LaunchOptions extends ProfileOptions {
@@ -125,6 +130,14 @@ export interface Outcome {
   rusage: Rusage;
   stdout_bytes: number;
   stderr_bytes: number;
+  /** The raw log's cap in bytes (--max-log), null when none applied (the log was not a file). */
+  log_max_bytes: number | null;
+  /** Output the cap cut out of the log's middle; 0 when the log holds it all. */
+  log_dropped_bytes: number;
+  /** Output that could not be written to the log (a full disk, a file size limit): missing from its end. */
+  log_unwritten_bytes: number;
+  /** Why the log is incomplete: the failed write's errno name ("ENOSPC", "EFBIG"), or null. */
+  log_error: string | null;
   applied: Applied;
 }
 

@@ -4,13 +4,14 @@ import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { print } from '../output.js';
-import { parsePositive } from '../parse-flags.js';
+import { parsePositive, parseSize } from '../parse-flags.js';
 import { defaultWork, runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
-import { parseMount } from '../../launcher/index.js';
+import { MIN_MAX_LOG, parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
 import { runNotes } from '../../host/run-notes.js';
+import { logNotes } from '../../host/log-notes.js';
 import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
 import { phase } from '../../host/phases.js';
@@ -43,6 +44,7 @@ export default defineCommand({
     'ro-bind': { type: 'string', description: 'bind SRC[:DST] read-only (repeatable)' },
     memory: { type: 'string', description: 'memory limit in MiB; needs a delegated cgroup v2 subtree, else the run goes ahead without it and says so' },
     pids: { type: 'string', description: 'process limit (default 1024)' },
+    'max-log': { type: 'string', description: 'the most the raw log keeps, in bytes or with K/M/G; past it the start and end are kept and the verdict says how much was dropped (default 64M)' },
     sarif: SARIF_ARG,
   },
   async run({ args, rawArgs }) {
@@ -54,6 +56,7 @@ export default defineCommand({
     const many = (name: string) => flags.flatMap((a, i) => (a === `--${name}` && flags[i + 1] ? [flags[i + 1]!] : a.startsWith(`--${name}=`) ? [a.slice(name.length + 3)] : []));
     const pids = parsePositive('pids', args.pids);
     const memoryMb = parsePositive('memory', args.memory);
+    const maxLog = parseSize('max-log', args['max-log'], MIN_MAX_LOG);
     // The profile choices the notes after the verdict depend on, read once.
     const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']) };
     const interrupt = onInterrupt();
@@ -74,12 +77,14 @@ export default defineCommand({
       env: parseEnv(many('env')),
       ...(pids ? { pids } : {}),
       ...(memoryMb ? { memoryMb } : {}),
+      ...(maxLog ? { maxLog } : {}),
     });
     interrupt.done();
     phase('recorded');
     if (report.problem) writeErr(`sbx: note: ${report.problem}\n`);
     const notes = [
       ...unappliedLimits(report.env, { memoryMb }),
+      ...logNotes(report.env),
       ...runNotes(report.env, { cmd, ...profile }),
     ];
     for (const n of notes) writeErr(`sbx: note: ${n}\n`);

@@ -13,6 +13,7 @@ import type { RunResult } from '../../engine/engine.js';
 import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { runNotes, withNotes } from '../../host/run-notes.js';
+import { logNotes } from '../../host/log-notes.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
@@ -37,8 +38,9 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   const cmd = ['bash', '-c', a.command];
   // What steers the host (.git, agent settings, at any depth) every run keeps read-only itself.
   const report = await runReport({ cmd, work, timeout: a.timeout ?? 600 });
-  // The notes sbx run prints under the verdict, for its profile here: no network, seccomp, no ptrace.
-  const notes = ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [];
+  // What the log lacks (a cap, a full disk), always; as sbx run, also its notes for the profile here:
+  // no network, seccomp, no ptrace.
+  const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
   return summarise(report.env, notes);
 }
 
