@@ -1,7 +1,6 @@
 // The MCP tools of `sbx mcp`: run, verdict, history, show. Each is a function from checked arguments to
 // { text, structured }: the server sends both (Claude Code shows the model the structured JSON, Gemini
 // CLI wants both, Codex reads only the structured one), so the rendered verdict is in both.
-import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
