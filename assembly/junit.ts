@@ -5,7 +5,7 @@
 // else a leading `file.cc:9`), falling back to the testcase's own file/line attributes.
 import { Char, isDigit } from "./util/chars";
 import { Line } from "./util/line";
-import { decode } from "./util/utf8";
+import { decode, hidden } from "./util/utf8";
 import { Tests, TestFailure, Facts, Crash } from "./model";
 import { normPath } from "./frames";
 import { JValue, Kind } from "./util/json";
@@ -35,6 +35,16 @@ class Cursor {
   }
 }
 
+/**
+ * A character reference's text: U+FFFD for what is no character (past U+10FFFF, a surrogate; the std
+ * fromCodePoint aborts the instance on the first) and for what decode() replaces in text (control
+ * characters but TAB and LF, hidden()), so a report cannot put through a reference what its bytes could not.
+ */
+function charRef(n: i32): string {
+  if (<u32>n > 0x10FFFF || (n >= 0xD800 && n <= 0xDFFF) || (n < Char.SPACE && n != Char.TAB && n != Char.LF) || hidden(<u32>n)) return "\uFFFD";
+  return String.fromCodePoint(n);
+}
+
 /** Replaces the five XML entities and &#N; / &#xN; references. */
 function unescape(s: string): string {
   if (!s.includes("&")) return s;
@@ -52,8 +62,8 @@ function unescape(s: string): string {
     else if (ent == "amp") parts.push("&");
     else if (ent == "quot") parts.push("\"");
     else if (ent == "apos") parts.push("'");
-    else if (ent.startsWith("#x") || ent.startsWith("#X")) parts.push(String.fromCodePoint(<i32>I32.parseInt(ent.substring(2), 16)));
-    else if (ent.startsWith("#")) parts.push(String.fromCodePoint(<i32>I32.parseInt(ent.substring(1))));
+    else if (ent.startsWith("#x") || ent.startsWith("#X")) parts.push(charRef(I32.parseInt(ent.substring(2), 16)));
+    else if (ent.startsWith("#")) parts.push(charRef(I32.parseInt(ent.substring(1))));
     else parts.push("&" + ent + ";");
     i = b + 1;
   }

@@ -1,6 +1,7 @@
 // A growable byte buffer that output (JSON, rendered text) is written into once, never by string +=.
 
 import { Char } from "./chars";
+import { hidden } from "./utf8";
 export class Sink {
   buf: usize;
   cap: usize;
@@ -93,7 +94,9 @@ export class Sink {
     let start = 0;
     for (let i = 0; i < n; i++) {
       let c = s.charCodeAt(i);
-      if (c >= Char.SPACE && c != Char.QUOTE && c != Char.BACKSLASH) continue;
+      // hidden() code points: decode() replaced every one a log held; one that came another way is written
+      // as \uXXXX all the same, so the JSON's bytes never carry one raw.
+      if (c >= Char.SPACE && c != Char.QUOTE && c != Char.BACKSLASH && (c < 0x80 || !hidden(c))) continue;
       if (i > start) this.str(s.substring(start, i));
       start = i + 1;
       if (c == Char.QUOTE) this.str("\\\"");
@@ -102,9 +105,8 @@ export class Sink {
       else if (c == Char.TAB) this.str("\\t");
       else if (c == Char.CR) this.str("\\r");
       else {
-        this.str("\\u00");
-        this.byte(HEX.charCodeAt(c >> 4));
-        this.byte(HEX.charCodeAt(c & 15));
+        this.str("\\u");
+        for (let k = 12; k >= 0; k -= 4) this.byte(HEX.charCodeAt((c >> k) & 15));
       }
     }
     if (start == 0) this.str(s); else if (start < n) this.str(s.substring(start));

@@ -2,6 +2,7 @@
 // the same as an `sbx.error/1` object on stdout so that a machine reading stdout never gets nothing.
 import { SbxError } from '../contract/errors.js';
 import { exitFor } from '../contract/error-codes.js';
+import { visible } from '../contract/visible.js';
 import { writeOut, writeErr } from './closed-pipe.js';
 
 export const USAGE = 2;
@@ -24,6 +25,8 @@ export function fail(err: unknown, json: boolean): number {
     message = `internal error: ${e?.message ?? String(err)}; rerun with SBX_DEBUG=1 for the stack and report it`;
     exit = INTERNAL;
   }
+  // A message can name a path the sandbox chose (a planted symlink's target): one line, no control codes.
+  message = visible(message);
   writeErr(`sbx: ${message}\n`);
   if (exit === INTERNAL && process.env.SBX_DEBUG) writeErr(`${e?.stack}\n`);
   if (json) {

@@ -10,7 +10,15 @@ const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) 
 interface Named { src: Source; name: string }
 const state: { log: Named | null; prev: Named | null; junit: { blob: Blob; name: string } | null } = { log: null, prev: null, junit: null };
 
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+// Under `sbx view` every request to the page's server carries the token of its URL (src/cli/view-server.ts).
+const token = new URLSearchParams(location.search).get('token');
+/** A same-origin URL with the page's token, if it has one. */
+function withToken(url: URL): URL {
+  if (token) url.searchParams.set('token', token);
+  return url;
+}
+
+const worker = new Worker(withToken(new URL('./worker.js', import.meta.url)), { type: 'module' });
 let seq = 0;
 let items: Item[] = [];
 let selected = -1;
@@ -175,13 +183,16 @@ window.addEventListener('drop', (ev) => {
   if (files.length) takeFiles(files, 'auto');
 });
 
-// `sbx view LOG` opens the page as /?log=/log&name=...&exit=...&signal=...: the log comes from the page's own server.
+// `sbx view LOG` opens the page as /?token=...&log=/log&name=...&exit=...&signal=...: the log comes from the page's own server.
 const q = new URLSearchParams(location.search);
 if (q.get('exit')) $<HTMLInputElement>('exit').value = q.get('exit')!;
 if (q.get('signal')) $<HTMLInputElement>('signal').value = q.get('signal')!;
 if (q.get('timed-out') === '1') $<HTMLInputElement>('timed-out').checked = true;
 const served = q.get('log');
-if (served && served.startsWith('/') && !served.startsWith('//')) {
-  state.log = { src: { url: served }, name: q.get('name') ?? served };
+// Only the page's own server (its token goes with the request): `/\host` is another host to URL().
+const servedUrl = served?.startsWith('/') ? new URL(served, location.href) : null;
+if (served && servedUrl?.origin === location.origin) {
+  const u = withToken(servedUrl);
+  state.log = { src: { url: u.pathname + u.search }, name: q.get('name') ?? served };
   request();
 }

@@ -2,7 +2,7 @@
 // page shows the log's verdict; dropping a log, two logs (→ the delta), a JUnit report, pasting text,
 // arrow keys through the frames, and a large log streamed in a worker with progress while the page
 // keeps answering. Every value checked is Node's own engine's on the same real fixture. No request
-// leaves the page's origin. Screenshots go to artifacts/ (not tracked) to look at.
+// leaves the page's origin, and each carries the token of the URL sbx view printed. Screenshots go to artifacts/ (not tracked) to look at.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
@@ -170,17 +170,28 @@ test('nothing left the page: every request went to its own origin, no script err
   assert.equal(pageErrors, []);
 });
 
-test('the server gives the page and the log, nothing else, and only to its own host', async () => {
+test('the page asked for everything with its token (sbx view refuses any request without it)', () => {
+  const token = new URL(url).searchParams.get('token');
+  assert.ok(token);
+  const own = requests.filter((r) => r.startsWith(origin));
+  assert.ok(own.some((r) => new URL(r).pathname === '/log'), own.join('\n'));
+  assert.equal(own.filter((r) => new URL(r).searchParams.get('token') !== token), []);
+});
+
+test('the server gives the page and the log, nothing else, only to its own host and only with the token', async () => {
   const { request } = await import('node:http');
-  const get = (path, host) => new Promise((ok, bad) => {
+  const token = new URL(url).searchParams.get('token');
+  const get = (path, host, withToken = true) => new Promise((ok, bad) => {
     const u = new URL(url);
-    request({ host: '127.0.0.1', port: u.port, path, headers: host ? { host } : {} }, (res) => { res.resume(); ok(res.statusCode); }).on('error', bad).end();
+    const full = withToken ? `${path}${path.includes('?') ? '&' : '?'}token=${token}` : path;
+    request({ host: '127.0.0.1', port: u.port, path: full, headers: host ? { host } : {} }, (res) => { res.resume(); ok(res.statusCode); }).on('error', bad).end();
   });
   assert.is(await get('/log'), 200);
   assert.is(await get('/worker.js'), 200);
   assert.is(await get('/../package.json'), 404);
   assert.is(await get('/%2e%2e/package.json'), 404);
   assert.is(await get('/log', 'attacker.example:80'), 403, 'a rebound DNS name is refused');
+  for (const p of ['/log', '/', '/worker.js', '/log?token=wrong']) assert.is(await get(p, null, false), 403, `${p} without the token`);
 });
 
 test('sbx view with bad input: one line, exit 2', () => {

@@ -34,14 +34,15 @@ export default defineCommand({
     const log = args.log ? resolve(args.log) : null;
     if (args.log) await checkLogFile(args.log);
     const server = await serveViewer(viewerDir(), log, port);
-    const q = new URLSearchParams();
+    // server.url carries the token every request needs: the page's own parameters go after it.
+    const url = new URL(server.url);
+    const q = url.searchParams;
     if (log) { q.set('log', '/log'); q.set('name', basename(log)); }
     if (exit !== null) q.set('exit', String(exit));
     if (signal !== null) q.set('signal', signal);
     if (args['timed-out']) q.set('timed-out', '1');
-    const url = `${server.url}${q.size ? `?${q}` : ''}`;
-    writeOut(`${url}\n`);
-    writeErr('sbx view: open the URL above in a browser; the log is read there and nothing leaves the page. Ctrl-C to stop.\n');
+    writeOut(`${url.href}\n`);
+    writeErr('sbx view: open the URL above, token included, in a browser; the log is read there and nothing leaves the page. Ctrl-C to stop.\n');
     // Stopping the server is what the user asked for: exit 0 on any of these.
     await new Promise<void>((ok) => { for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => ok()); });
     await server.close();

@@ -4,6 +4,7 @@
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
+import { visible } from '../../contract/visible.js';
 import { loadEngine } from '../../host/load-engine.js';
 import { openRegular, verdictOfHandle } from '../../host/log-source.js';
 import { confined } from './confine.js';
@@ -77,7 +78,8 @@ export async function showTool(a: v.InferOutput<typeof ShowArgs>, ctx: ToolConte
       if (lines[lines.length - 1] === '') lines.pop();
       const from = a.from ?? 1;
       const to = Math.min(a.to ?? from + RAW_LINES - 1, from + RAW_LINES - 1, lines.length);
-      const slice = lines.slice(from - 1, to).map((l, i) => `${String(from + i).padStart(6)}  ${l}`);
+      // The program's bytes as they are, but for what would act on the agent's terminal or reorder the text.
+      const slice = lines.slice(from - 1, to).map((l, i) => `${String(from + i).padStart(6)}  ${visible(l.endsWith('\r') ? l.slice(0, -1) : l)}`);
       text = slice.length ? `lines ${from}-${to} of ${lines.length}\n${slice.join('\n')}` : `the log has ${lines.length} lines; ask for from ≤ ${lines.length}`;
     } else {
       const env = await verdictOfHandle(await loadEngine(), fh, { log });
