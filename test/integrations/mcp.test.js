@@ -85,16 +85,16 @@ test('run: the agent\'s config in the project is read-only in the sandbox', asyn
   assert.is(readFileSync(join(tmp, 'asan', 'made'), 'utf8'), 'y\n');
 });
 
-test('sbx mcp --as-sbx-run: run is sbx run\'s (the agent\'s config writable, .git/config not; sbx run\'s notes under the verdict)', async () => {
+test('sbx mcp --as-sbx-run: run is sbx run\'s (the agent\'s config and .git read-only as in every run: issue 28; sbx run\'s notes under the verdict)', async () => {
   const plain = new Client({ name: 'sbx-test', version: '1' });
   await plain.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--as-sbx-run'], cwd: tmp, stderr: 'pipe' }));
   try {
     mkdirSync(join(tmp, 'asan', '.git'), { recursive: true });
     writeFileSync(join(tmp, 'asan', '.git', 'config'), '');
-    const command = 'echo x > .claude/settings.json && echo writable; echo z > .git/index && echo index; echo w > .git/config || echo config-refused; echo -fsanitize=address';
+    const command = 'echo x > .claude/settings.json || echo claude-refused; echo z > .git/index || echo index-refused; echo w > .git/config || echo config-refused; echo -fsanitize=address';
     const r = await plain.callTool({ name: 'run', arguments: { command, work: 'asan' } });
     // In this order; bash's error for .git/config (stderr) may come between, where the relay caught it.
-    assert.match(r.structuredContent.verdict, /\| writable\n(?: {2}\|.*\n)*? {2}\| index\n(?: {2}\|.*\n)*? {2}\| config-refused\n/);
+    assert.match(r.structuredContent.verdict, /\| claude-refused\n(?: {2}\|.*\n)*? {2}\| index-refused\n(?: {2}\|.*\n)*? {2}\| config-refused\n/);
     assert.is(readFileSync(join(tmp, 'asan', '.git', 'config'), 'utf8'), '');
     const cliOut = spawnSync(process.execPath, [cli, 'run', '--work', join(tmp, 'asan'), '--', 'bash', '-c', command], { encoding: 'utf8' }).stdout;
     const footer = (t) => t.slice(t.indexOf('\nlog: ')).replace(/\S+\.log/, 'LOG');
