@@ -27,6 +27,19 @@ function sbxAsync(args, cwd) {
 }
 const history = (dir) => readFileSync(join(dir, '.sbx/history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
+test('the state dir ignores itself in git: git add -A in the project never commits its logs (issue 31)', () => {
+  const dir = fresh();
+  spawnSync('git', ['init', '-q', dir]);
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  const r = sbx(['run', '--work', dir, '--', 'true']);
+  assert.is(r.status, 0, r.stderr);
+  spawnSync('git', ['add', '-A'], { cwd: dir });
+  assert.is(spawnSync('git', ['ls-files'], { cwd: dir, encoding: 'utf8' }).stdout, 'a.txt\n');
+  writeFileSync(join(dir, '.sbx/.gitignore'), '# mine\n');
+  sbx(['run', '--work', dir, '--', 'true']);
+  assert.is(readFileSync(join(dir, '.sbx/.gitignore'), 'utf8'), '# mine\n', 'one the user edited stays');
+});
+
 test('the raw log is kept byte for byte, from a file and from stdin', () => {
   const dir = fresh();
   const log = join(dir, 'build.log');

@@ -105,8 +105,22 @@ export class StateDir {
     } catch (err) {
       throw this.unusable(err);
     }
+    this.ignoreInGit();
     opened.add(this.dir);
     return this;
+  }
+
+  /**
+   * A `.gitignore` of `*` in the state dir, as pytest puts in its cache: an agent's `git add -A` would
+   * otherwise commit every run's log. Made once (O_EXCL, never through a link); one the user edited stays.
+   */
+  private ignoreInGit(): void {
+    const p = join(this.dir, '.gitignore');
+    if (lstatSync(p, { throwIfNoEntry: false })) return;
+    try {
+      const fd = openSync(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      try { writeSync(fd, '# made by sbx: its runs\' state and logs are not part of the project\n*\n'); } finally { closeSync(fd); }
+    } catch { /* made meanwhile, or not writable: nothing depends on it */ }
   }
 
   private stillThere(): boolean {
