@@ -16,7 +16,7 @@
 // by the run, and is moved into the state dir's `quarantine/<run id>/`, where no client looks, and
 // named in the verdict. Nested `.sbx` directories are protected but never quarantined: sbx itself
 // makes them, and their contents are checked when read.
-import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { childProcess } from '../launcher/on-demand.js';
 import { SbxError } from '../contract/errors.js';
@@ -175,7 +175,11 @@ export function controlEntries(work: string, stateDir: string): ControlEntry[] {
   while (stack.length) {
     const [dir, rel] = stack.pop()!;
     let list: Dirent[];
-    try { list = readdirSync(dir, { withFileTypes: true }); } catch { continue; }
+    try { list = readdirSync(dir, { withFileTypes: true }); } catch (err) {
+      const l = reopened(dir, err);
+      if (!l) continue;
+      list = l;
+    }
     if (rel !== '' && GIT_DIR_MARKS.every((m) => list.some((d) => d.name === m))) {
       const id = identity(dir);
       if (id) out.push({ rel, id, link: false, what: 'a git repository (HEAD, objects, refs)' });
@@ -200,6 +204,22 @@ export function controlEntries(work: string, stateDir: string): ControlEntry[] {
     }
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/**
+ * A directory of the caller's that the run made unreadable (chmod 000) would hide a `.git` in it from
+ * the walk, and the caller can open it again later: give the owner back read and search, and list it.
+ */
+function reopened(dir: string, err: unknown): Dirent[] | null {
+  if ((err as NodeJS.ErrnoException).code !== 'EACCES') return null;
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid?.()) return null;
+    chmodSync(dir, (st.mode & 0o7777) | 0o500);
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
 }
 
 /**

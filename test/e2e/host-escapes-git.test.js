@@ -88,6 +88,17 @@ test('(d) nested repositories: an existing one\'s config is read-only, a new one
   assert.not.ok(m.ran(), 'core.fsmonitor ran on the host');
 });
 
+test('a repository hidden in a directory the run made unreadable (chmod 000) is still found and quarantined', () => {
+  const dir = workDir();
+  const m = marker();
+  const r = sbxRun(dir, ['sh', '-c', `mkdir -p x/y && cd x/y && ${SH_GIT} init -q . && git config core.fsmonitor "${m.cmd}" && cd /work && chmod 000 x && echo HIDDEN`]);
+  assert.match(logText(r.env), 'HIDDEN', r.why());
+  assert.equal(quarantined(r), ['x/y/.git'], r.why());
+  spawnSync('chmod', ['755', join(dir, 'x')]);
+  git(join(dir, 'x/y'), 'status');
+  assert.not.ok(m.ran(), 'core.fsmonitor ran on the host');
+});
+
 test('the whole top .git is read-only, and git still reads it inside', () => {
   const dir = repo(workDir());
   const r = sbxRun(dir, ['sh', '-c', 'git log --format=%s; git status --short a.txt && echo STATUS; echo x > .git/info/x && echo WROTE; git -c user.name=t -c user.email=t@e commit -q --allow-empty -m x && echo COMMITTED']);
