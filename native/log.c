@@ -1,6 +1,7 @@
 /* sbx-launch: the raw log, bounded. The relay (relay.c) hands every byte of
  * the command's output to a sink here, which writes it into the launcher's
- * fd 1 or 2 (sbx passes one file as both: one sink then serves the two).
+ * fd 1 or 2 (sbx passes one file as both: one pipe and one sink then serve
+ * the two).
  *
  * With --max-log CAP and a regular file, the log never grows past CAP bytes:
  *
@@ -62,7 +63,8 @@ sinks_open(const struct spec *s)
 {
   sink_init(&sinks[0], 1, s->max_log);
   relays[0].sink = &sinks[0];
-  if (same_file(1, 2))
+  /* One pipe for both streams (relay.c), or two into the same file. */
+  if (relays_merged || same_file(1, 2))
     relays[1].sink = &sinks[0];
   else
     {

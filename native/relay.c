@@ -1,18 +1,40 @@
 /* sbx-launch: the command's stdout and stderr, relayed. The command writes
- * into two pipes the launcher made; the launcher copies each into its own
- * fd 1 and fd 2 as data arrives and counts the bytes. The sandbox then never
- * holds a descriptor of the caller's (its log file), and the caller needs no
- * pipes of its own: sbx hands a file as fd 1 and 2, which is cheaper for a
- * Node host than streams (measured by bench/startup.js). */
+ * into a pipe the launcher made; the launcher copies it into its own fd 1 as
+ * data arrives and counts the bytes. The sandbox then never holds a
+ * descriptor of the caller's (its log file), and the caller needs no pipes of
+ * its own: sbx hands a file as fd 1 and 2, which is cheaper for a Node host
+ * than streams (measured by bench/startup.js).
+ *
+ * When the launcher's fd 1 and fd 2 are one file (sbx's log, a terminal), the
+ * command gets ONE pipe as both its fd 1 and fd 2: the kernel queues the
+ * writes of both streams, of every process, in the order they were made, and
+ * a write of up to PIPE_BUF bytes is never split. The log is then what `2>&1`
+ * on a terminal shows, whole lines in order. Two pipes read in turn cannot
+ * give that: the order between them is lost ("out1 out2 err1"), and a
+ * message written in two pieces had a line of the other stream land between
+ * them ("sh: 1: after"). Which stream a byte came from is not recoverable
+ * from one pipe: it is all counted as stdout (report.c). Only when fd 1 and
+ * fd 2 are different files does each stream get its own pipe, counted apart. */
 #define _GNU_SOURCE
 #include "sbx.h"
 
-struct relay relays[2] = { { -1, -1, 1, 0, NULL }, { -1, -1, 2, 0, NULL } };
+/* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
+struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };
+int relays_merged;
+
+/* fd 1 and fd 2 lead to the same place: one file (any kind), both open. */
+static int
+same_destination(void)
+{
+  struct stat a, b;
+  return fstat(1, &a) == 0 && fstat(2, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 void
 relay_open(void)
 {
-  for (int i = 0; i < 2; i++)
+  relays_merged = same_destination();
+  for (int i = 0; i < (relays_merged ? 1 : 2); i++)
     {
       int p[2];
       if (pipe2(p, O_CLOEXEC) < 0)
@@ -22,19 +44,25 @@ relay_open(void)
       /* Drained without blocking once the sandbox is over (relay_drain). */
       if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
         die_with_error("fcntl");
+      /* `echo x > /dev/stderr` reopens the pipe through /proc: the sandbox's
+       * user is not the pipe's owner when the caller is root (mapped away). */
+      (void)fchmod(p[1], 0602);
     }
 }
 
-/* In init, before the command is forked: the pipes become its fd 1 and 2. */
+/* In init, before the command is forked: the pipe(s) become its fd 1 and 2. */
 void
 relay_into_stdio(void)
 {
+  int wr1 = relays[1].wr >= 0 ? relays[1].wr : relays[0].wr;
+  if (dup2(relays[0].wr, 1) < 0 || dup2(wr1, 2) < 0)
+    fail_step("fork", "dup2 of the output pipe");
   for (int i = 0; i < 2; i++)
     {
-      if (dup2(relays[i].wr, relays[i].to) < 0)
-        fail_step("fork", "dup2 of the output pipe");
-      close(relays[i].wr);
-      close(relays[i].rd);
+      if (relays[i].wr > 2)
+        close(relays[i].wr);
+      if (relays[i].rd >= 0)
+        close(relays[i].rd);
     }
 }
 
@@ -43,10 +71,11 @@ void
 relay_close_writers(void)
 {
   for (int i = 0; i < 2; i++)
-    {
-      close(relays[i].wr);
-      relays[i].wr = -1;
-    }
+    if (relays[i].wr >= 0)
+      {
+        close(relays[i].wr);
+        relays[i].wr = -1;
+      }
 }
 
 /* Copies what the pipe holds now. Returns 0 once it reached EOF (and closed

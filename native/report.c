@@ -112,7 +112,9 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
   else
     bput(&b, "\"exit_code\":null,\"signal\":null,");
   bput(&b, "\"exec_errno\":%d,", rep->exec_errno);
-  bput(&b, "\"stdout_bytes\":%lld,\"stderr_bytes\":%lld,", relays[0].bytes, relays[1].bytes);
+  /* One pipe for both streams (relay.c): all of it counts as stdout. */
+  bput(&b, "\"output_bytes\":%lld,\"stdout_bytes\":%lld,\"stderr_bytes\":%lld,", relays[0].bytes + relays[1].bytes,
+       relays[0].bytes, relays[1].bytes);
   {
     long long cap, dropped, unwritten;
     int err;

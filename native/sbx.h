@@ -44,7 +44,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 7
+#define SBX_PROTO 8
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 1024
@@ -243,11 +243,11 @@ void sinks_total(long long *cap, long long *dropped, long long *unwritten, int *
 struct relay
 {
   int rd, wr; /* the pipe: the launcher reads, the sandbox writes */
-  int to;     /* the launcher's fd it is copied into (1 or 2) */
   long long bytes;
-  struct sink *sink; /* what writes into `to` (log.c) */
+  struct sink *sink; /* what writes it into the launcher's fd 1 or 2 (log.c) */
 };
 extern struct relay relays[2];
+extern int relays_merged; /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
 void relay_open(void);
 void relay_into_stdio(void);
 void relay_close_writers(void);

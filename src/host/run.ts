@@ -119,7 +119,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const engine = await engineP;
   phase('engine');
   // A short run's whole output is still in the tail: the verdict reads it from there, not back from disk.
-  const whole = !res.setupError && o.stdout_bytes + o.stderr_bytes === res.tail.length;
+  const whole = !res.setupError && o.output_bytes === res.tail.length;
   // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
   // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
   const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;

@@ -73,7 +73,7 @@ function seccompFd(allowPtrace: boolean, dir: string): number | null {
 function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
     exit_code: null, signal: null, timed_out: false, wall_ms: 0, setup_ms: 0,
-    rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, stdout_bytes: 0, stderr_bytes: 0,
+    rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, output_bytes: 0, stdout_bytes: 0, stderr_bytes: 0,
     log_max_bytes: null, log_dropped_bytes: 0, log_unwritten_bytes: 0, log_error: null, applied: emptyApplied(),
   };
   // The command never ran: its log says why, so that whoever reads the log finds the reason there.

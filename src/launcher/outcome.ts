@@ -74,7 +74,8 @@ export function toOutcome(status: Status, envFixed: boolean): Outcome {
       sys_ms: Math.round(status.rusage.sys_us / 1e3),
       max_rss_kb: status.rusage.max_rss_kb,
     },
-    stdout_bytes: status.stdout_bytes, // counted by the launcher's relay (native/relay.c)
+    output_bytes: status.output_bytes, // counted by the launcher's relay (native/relay.c)
+    stdout_bytes: status.stdout_bytes, // sbx's log: one pipe for both streams, all of it here, stderr_bytes 0
     stderr_bytes: status.stderr_bytes,
     log_max_bytes: status.log_cap > 0 ? status.log_cap : null, // native/log.c
     log_dropped_bytes: status.log_dropped,

@@ -3,7 +3,7 @@
 import { shapeProblem, type ShapeTable } from '../contract/shape.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
-export const LAUNCHER_PROTO = 7;
+export const LAUNCHER_PROTO = 8;
 
 export interface StatusStep { step: string; ok: boolean; us: number; detail: string }
 
@@ -15,6 +15,9 @@ export interface Status {
   exit_code: number | null;
   signal: number | null;
   exec_errno: number;
+  /** Everything the command wrote on its stdout and stderr. */
+  output_bytes: number;
+  /** With one pipe for both streams (native/relay.c: the launcher's fd 1 and 2 are one file), all of it; stderr_bytes 0. */
   stdout_bytes: number;
   stderr_bytes: number;
   /** The log's cap (--max-log) where it took effect (a regular file), else 0. */
@@ -36,7 +39,7 @@ export interface Status {
 const STATUS: ShapeTable = {
   proto: 'number', version: 'string', timed_out: 'boolean', interrupted: 'boolean',
   exit_code: 'number|null', signal: 'number|null', exec_errno: 'number',
-  stdout_bytes: 'number', stderr_bytes: 'number',
+  output_bytes: 'number', stdout_bytes: 'number', stderr_bytes: 'number',
   log_cap: 'number', log_dropped: 'number', log_unwritten: 'number', log_errno: 'number', setup_ns: 'number', wall_ns: 'number',
   rusage: 'object', 'rusage.user_us': 'number', 'rusage.sys_us': 'number', 'rusage.max_rss_kb': 'number',
   error: 'object|null', 'error.step': 'string', 'error.errno': 'number', 'error.strerror': 'string', 'error.detail': 'string',

@@ -61,7 +61,7 @@ export interface LaunchOptions extends ProfileOptions {
   work: string;
   /** Wall-clock limit in seconds; the whole pid namespace is killed when it passes. */
   timeout?: number;
-  /** The raw log: stdout and stderr interleaved as they arrive, written as they stream. */
+  /** The raw log: stdout and stderr in the order they were written (what `2>&1` shows), written as they stream. */
   logPath: string;
   /** Path of sbx-launch; default $SBX_LAUNCHER or build/sbx-launch in the package. */
   launcherPath?: string;
@@ -128,6 +128,14 @@ export interface Outcome {
   wall_ms: number;
   setup_ms: number;
   rusage: Rusage;
+  /** Everything the command wrote on its stdout and stderr: the log's size before a cap or a failed write. */
+  output_bytes: number;
+  /**
+   * stdout_bytes + stderr_bytes = output_bytes. The split is known only when the launcher's fd 1 and 2 are
+   * different files; with one log (every launch()) the command's stdout and stderr are one pipe, so that
+   * the log keeps their true order, and which stream a byte came from is not recoverable: stdout_bytes
+   * holds all of it and stderr_bytes is 0.
+   */
   stdout_bytes: number;
   stderr_bytes: number;
   /** The raw log's cap in bytes (--max-log), null when none applied (the log was not a file). */

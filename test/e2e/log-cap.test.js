@@ -24,8 +24,8 @@ test('--max-log 1M: the log holds 1 MiB, its start and end; the envelope counts 
   assert.is(m.index, MiB / 2);
   assert.is(o.log_max_bytes, MiB);
   assert.is(o.log_dropped_bytes, Number(m[1]));
-  assert.is(o.stdout_bytes, seqBytes(2000000));
-  assert.is(o.stdout_bytes + o.stderr_bytes - o.log_dropped_bytes + m[0].length, MiB);
+  assert.is(o.output_bytes, seqBytes(2000000) + 'error: the last line\n'.length);
+  assert.is(o.output_bytes - o.log_dropped_bytes + m[0].length, MiB);
   assert.is(o.log_unwritten_bytes, 0);
   assert.is(o.log_error, null);
   assert.match(r.stderr, /sbx: note: the log was capped at 1 MiB: 13\.2 MiB of output dropped from its middle/);

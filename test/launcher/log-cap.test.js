@@ -85,9 +85,8 @@ test('stdout and stderr share one cap: the file holds the cap, the counts add up
   assert.is(log.length, cap);
   const m = [...log.matchAll(MARKER)];
   assert.is(m.length, 1);
-  assert.is(r.outcome.stdout_bytes, seqText(500000).length);
-  assert.is(r.outcome.stderr_bytes, seqText(500000).length);
-  assert.is(r.outcome.stdout_bytes + r.outcome.stderr_bytes - r.outcome.log_dropped_bytes + m[0][0].length, cap);
+  assert.is(r.outcome.output_bytes, 2 * seqText(500000).length);
+  assert.is(r.outcome.output_bytes - r.outcome.log_dropped_bytes + m[0][0].length, cap);
 });
 
 test('a log the launcher cannot read back (O_APPEND) keeps its first bytes and says so at its end', () => {
@@ -153,8 +152,7 @@ test('a log that cannot grow (EFBIG): the command runs to its end, the report co
   const whole = seqText(300000);
   assert.is(r.setupError, null);
   assert.is(r.outcome.exit_code, 3, 'the command\'s own exit: neither blocked nor killed by the log');
-  assert.is(r.outcome.stdout_bytes, whole.length);
-  assert.is(r.outcome.stderr_bytes, 5);
+  assert.is(r.outcome.output_bytes, whole.length + 5);
   assert.is(r.outcome.log_error, 'EFBIG');
   assert.ok(r.log.length <= limit, `log of ${r.log.length} bytes`);
   assert.ok(whole.startsWith(r.log), 'what was written is the output\'s start');
