@@ -117,7 +117,17 @@ function crashChange(before: VerdictView, after: VerdictView): string {
   if (b === null) return "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
+  // The crash state names the bug by its top frames (crash-state.ts); a verdict written before it had one is
+  // compared by its first user frame.
+  let sa = a.state; let sb = b.state;
+  if (sa !== null && sb !== null && (sa.length > 0 || sb.length > 0)) return sameState(sa, sb) ? "same" : "moved";
   return sameFrame(a.firstUserFrame, b.firstUserFrame) ? "same" : "moved";
+}
+
+function sameState(a: Array<string>, b: Array<string>): bool {
+  if (a.length != b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] != b[i]) return false;
+  return true;
 }
 
 /** `fn file:line`; what is unknown is left out (never `?`). */
