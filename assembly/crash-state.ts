@@ -13,17 +13,24 @@ export function crashState(c: Crash): Array<string> {
   let head = headLine(c);
   if (head !== null && head.length > 0) out.push(cut(head));
   let symbolized = false;
-  for (let i = 0; i < c.frames.length; i++) if (c.frames[i].fn !== null || c.frames[i].file !== null) { symbolized = true; break; }
+  let named = false;
+  for (let i = 0; i < c.frames.length; i++) {
+    if (c.frames[i].fn !== null || c.frames[i].file !== null) symbolized = true;
+    if (c.frames[i].fn !== null) named = true;
+  }
   let goNames = c.tool == "go-panic";
   for (let i = 0; i < c.frames.length && out.length < STATE_LINES; i++) {
     let f = c.frames[i];
     if (f.fn !== null && isFuzzEntry(f.fn!)) {
       // The fuzz target's entry point: its file tells two targets apart; the driver below it is not the bug.
-      if (f.file !== null) out.push(cut(basename(f.file)));
+      if (f.file !== null) out.push(cut(fileName(f.file!)));
       break;
     }
     if (ignored(f, symbolized)) continue;
-    let name = f.fn !== null ? frameName(f.fn!, goNames) : basename(f.file !== null ? f.file : f.module);
+    // A frame known only by its place (an assertion's location, a line without a symbol) is named by its
+    // file only when no frame of the stack has a name.
+    if (f.fn === null && named) continue;
+    let name = f.fn !== null ? frameName(f.fn!, goNames) : fileName(f.file !== null ? f.file! : f.module!);
     if (name.length > 0) out.push(cut(name));
   }
   return out;
@@ -40,12 +47,13 @@ function ignored(f: Frame, symbolized: bool): bool {
     let m = basename(f.module);
     for (let i = 0; i < STATE_IGNORE_MODULES.length; i++) if (m.startsWith(STATE_IGNORE_MODULES[i])) return true;
   }
-  if (f.file !== null) {
-    let p = f.file!;
+  let where = f.file !== null ? f.file : f.module;
+  if (where !== null) {
+    let p = where!;
     for (let i = 0; i < STATE_IGNORE_PATHS.length; i++) if (p.includes(STATE_IGNORE_PATHS[i])) return true;
   }
   if (f.fn !== null) {
-    let fn = stripReturnType(f.fn!);
+    let fn = stripReturnType(removeAnonymous(f.fn!));
     if (isSanitizerRuntimeFn(fn) || matchesFn(fn, STATE_IGNORE_FUNCS)) return true;
   }
   return false;
@@ -113,7 +121,7 @@ export function frameName(fn: string, go: bool): string {
     let slash = fn.lastIndexOf("/");
     return slash >= 0 ? fn.substring(slash + 1) : fn;
   }
-  let s = removeAll(removeAll(fn, "(anonymous namespace)::"), "`anonymous namespace'::");
+  let s = removeAnonymous(fn);
   // cut at the first "(" outside template brackets: the argument list, and a `operator()`'s own parentheses
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
@@ -132,6 +140,16 @@ function stripReturnType(fn: string): string {
   let lp = fn.indexOf("(");
   if (sp > 0 && (lt < 0 || sp < lt) && (lp < 0 || sp < lp) && !fn.startsWith("operator")) return fn.substring(sp + 1);
   return fn;
+}
+
+function removeAnonymous(fn: string): string {
+  return removeAll(removeAll(fn, "(anonymous namespace)::"), "`anonymous namespace'::");
+}
+
+/** The last component of a path, '/' or '\\' separated (a Windows build's frames). */
+function fileName(p: string): string {
+  let i = max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+  return i >= 0 ? p.substring(i + 1) : p;
 }
 
 function removeAll(s: string, what: string): string {

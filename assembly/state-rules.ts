@@ -30,7 +30,7 @@ export const STATE_IGNORE_FUNCS: string[] = [
   // the C++ runtime: terminate and unwinding
   "__cxa_", "__cxxabiv1::", "__gxx_personality_v0", "_Unwind_", "std::terminate", "std::__terminate",
   "std::__1::__throw_", "std::__throw_", "__gnu_cxx::__verbose_terminate_handler", "__clang_call_terminate",
-  "abort_message", "demangling_terminate_handler",
+  "abort_message", "demangling_terminate_handler", "_objc_terminate",
   // logging, CHECK and fatal-error machinery, debugger breaks
   "google::", "absl::log_internal::", "absl::internal_log_", "logging::", "base::debug::", "base::ImmediateCrash",
   "BreakDebugger", "DebugBreak", "__debugbreak", "V8_Fatal", "V8_Dcheck", "v8::base::OS::Abort",
@@ -58,10 +58,15 @@ export const STATE_IGNORE_MODULES: string[] = [
   "[vdso]", "linux-vdso.so", "linux-gate.so", "[vsyscall]", "<unknown module>",
 ];
 
-/** Files whose frames are never in a crash state: the sanitizer runtimes' sources. */
+/**
+ * Files (or modules) whose frames are never in a crash state: the sanitizer runtimes' sources and the C++
+ * standard library's headers and runtime (an `operator[]` inlined from <vector> is where the caller's bug
+ * surfaced, not the bug).
+ */
 export const STATE_IGNORE_PATHS: string[] = [
   "/sanitizer_common/", "compiler-rt/lib/", "/lib/asan/", "/lib/hwasan/", "/lib/msan/", "/lib/tsan/",
   "/lib/ubsan/", "/lib/lsan/", "libsanitizer/",
+  "/include/c++/", "libc++/", "libc++abi", "libcxx/", "libcxxabi/", "libstdc++", "/bits/",
 ];
 
 /** A fuzz target's entry point: named in the state by its file, so that two targets' crashes stay apart. */
