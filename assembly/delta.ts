@@ -117,10 +117,11 @@ function crashChange(before: VerdictView, after: VerdictView): string {
   if (b === null) return "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
-  // The crash state names the bug by its top frames (crash-state.ts); a verdict written before it had one is
-  // compared by its first user frame.
+  // The crash state names the bug by its message and top frames (crash-state.ts): another state is another
+  // place. The same state is the same crash only when its first user frame stayed within LINE_SLACK lines too
+  // (the state has no line numbers). A verdict written before the state existed is compared by the frame alone.
   let sa = a.state; let sb = b.state;
-  if (sa !== null && sb !== null && (sa.length > 0 || sb.length > 0)) return sameState(sa, sb) ? "same" : "moved";
+  if (sa !== null && sb !== null && !sameState(sa, sb)) return "moved";
   return sameFrame(a.firstUserFrame, b.firstUserFrame) ? "same" : "moved";
 }
 
