@@ -117,7 +117,18 @@ function crashChange(before: VerdictView, after: VerdictView): string {
   if (b === null) return "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
+  // The crash state names the bug by its message and top frames (crash-state.ts): another state is another
+  // place. The same state is the same crash only when its first user frame stayed within LINE_SLACK lines too
+  // (the state has no line numbers). A verdict written before the state existed is compared by the frame alone.
+  let sa = a.state; let sb = b.state;
+  if (sa !== null && sb !== null && !sameState(sa, sb)) return "moved";
   return sameFrame(a.firstUserFrame, b.firstUserFrame) ? "same" : "moved";
+}
+
+function sameState(a: Array<string>, b: Array<string>): bool {
+  if (a.length != b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] != b[i]) return false;
+  return true;
 }
 
 /** `fn file:line`; what is unknown is left out (never `?`). */

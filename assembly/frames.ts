@@ -84,7 +84,7 @@ export function classify(f: Frame): void {
  * SANITIZER_STEMS, then the end of the name, "_" or "::" (`__asan_memcpy`, `___interceptor_free`,
  * `__asan::asan_malloc`), but not a user name that merely starts with the stem (`__asanity_check`).
  */
-function isSanitizerRuntimeFn(fn: string): bool {
+export function isSanitizerRuntimeFn(fn: string): bool {
   let n = fn.length;
   if (n < 3 || fn.charCodeAt(0) != Char.UNDERSCORE || fn.charCodeAt(1) != Char.UNDERSCORE) return false;
   let i = 2;
@@ -102,7 +102,7 @@ function isSanitizerRuntimeFn(fn: string): bool {
 }
 
 /** True when a row of the table names fn: the whole name, a "::"/"_"/"." prefix, or a prefix before punctuation. */
-function matchesFn(fn: string, table: string[]): bool {
+export function matchesFn(fn: string, table: string[]): bool {
   for (let i = 0; i < table.length; i++) {
     let r = table[i];
     if (fn.startsWith(r) && (fn.length == r.length || !isIdentChar(fn.charCodeAt(r.length)) || r.endsWith("_") || r.endsWith(".") || r.endsWith(":"))) {

@@ -47,6 +47,8 @@ export class CrashView {
   region: string | null = null;
   hint: string | null = null;
   firstUserFrame: FrameView | null = null;
+  /** The crash state (crash-state.ts); null in a verdict written before it existed. */
+  state: Array<string> | null = null;
   causes: Array<CauseView> = [];
   frames: Array<FrameView> = [];
   otherFrames: Array<FrameView> = [];
@@ -232,6 +234,12 @@ function crashOf(v: JValue): CrashView {
   c.hint = v.get("hint").strOrNull();
   let first = v.get("first_user_frame");
   if (first.kind == Kind.OBJ) c.firstUserFrame = frameOf(first);
+  let state = v.get("state");
+  if (state.kind == Kind.ARR) {
+    let st = new Array<string>(0);
+    for (let i = 0; i < state.length; i++) st.push(state.at(i).str());
+    c.state = st;
+  }
   let causes = v.get("causes");
   if (causes.kind == Kind.ARR) {
     for (let i = 0; i < causes.length; i++) {

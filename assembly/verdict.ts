@@ -1,6 +1,7 @@
 // Facts -> sbx.verdict/1 JSON: the status by precedence, the crash identity, and the fixed key order.
 import { Facts, Frame, Crash, Diagnostic, Tests, TestFailure, ExitInfo } from "./model";
 import { firstUser, basename } from "./frames";
+import { crashState } from "./crash-state";
 import { hintFor } from "./hints";
 import { JsonWriter } from "./util/sink";
 import { join } from "./util/join";
@@ -97,6 +98,11 @@ function writeCrash(w: JsonWriter, c: Crash): void {
   let u = firstUser(c.frames);
   w.field("first_user_frame");
   if (u === null) w.value("null"); else writeFrame(w, u);
+  w.field("state");
+  w.beginArray();
+  let st = crashState(c);
+  for (let i = 0; i < st.length; i++) w.strItem(st[i]);
+  w.endArray();
   w.str("identity", identityOf(c));
   w.str("hint", hintFor(c.tool, c.kind));
   if (c.region !== null) w.str("region", c.region);

@@ -43,6 +43,9 @@ function build() {
     free_frames: v.array(FrameSchema),
     other_frames: v.optional(v.array(FrameSchema)),
     first_user_frame: v.nullable(FrameSchema),
+    // the crash state: up to three lines (message, top frames after the ignore rules) a fleet groups crashes by;
+    // optional: verdicts written before it lack it
+    state: v.optional(v.array(v.string())),
     identity: v.string(),
     hint: nstr,
     // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)

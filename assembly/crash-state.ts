@@ -1,0 +1,163 @@
+// The crash state: the few lines a fleet groups crash reports by (ClusterFuzz's crash_state), from a crash's
+// message and its top frames after the ignore rules of state-rules.ts. An assertion, CHECK or panic with a
+// message of its own starts with that message; then come the frames' function names without argument lists,
+// up to STATE_LINES lines of at most STATE_LINE_MAX characters. Addresses, lines and paths never enter it, so
+// the same bug has the same state across builds and machines; the delta compares crashes by it.
+import { Crash, Frame } from "./model";
+import { basename, isSanitizerRuntimeFn, matchesFn } from "./frames";
+import { STATE_IGNORE_FUNCS, STATE_IGNORE_MODULES, STATE_IGNORE_PATHS, FUZZ_ENTRY_FUNCS, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
+import { Char } from "./util/chars";
+
+export function crashState(c: Crash): Array<string> {
+  let out = new Array<string>(0);
+  let head = headLine(c);
+  if (head !== null && head.length > 0) out.push(cut(head));
+  let symbolized = false;
+  let named = false;
+  for (let i = 0; i < c.frames.length; i++) {
+    if (c.frames[i].fn !== null || c.frames[i].file !== null) symbolized = true;
+    if (c.frames[i].fn !== null) named = true;
+  }
+  let goNames = c.tool == "go-panic";
+  for (let i = 0; i < c.frames.length && out.length < STATE_LINES; i++) {
+    let f = c.frames[i];
+    if (f.fn !== null && isFuzzEntry(f.fn!)) {
+      // The fuzz target's entry point: its file tells two targets apart; the driver below it is not the bug.
+      if (f.file !== null) out.push(cut(fileName(f.file!)));
+      break;
+    }
+    if (ignored(f, symbolized)) continue;
+    // A frame known only by its place (an assertion's location, a line without a symbol) is named by its
+    // file only when no frame of the stack has a name.
+    if (f.fn === null && named) continue;
+    let name = f.fn !== null ? frameName(f.fn!, goNames) : fileName(f.file !== null ? f.file! : f.module!);
+    if (name.length > 0) out.push(cut(name));
+  }
+  return out;
+}
+
+function isFuzzEntry(fn: string): bool {
+  for (let i = 0; i < FUZZ_ENTRY_FUNCS.length; i++) if (fn == FUZZ_ENTRY_FUNCS[i] || fn.startsWith(FUZZ_ENTRY_FUNCS[i] + "(")) return true;
+  return false;
+}
+
+function ignored(f: Frame, symbolized: bool): bool {
+  if (f.fn === null && f.file === null) return symbolized || f.module === null;
+  if (f.module !== null) {
+    let m = basename(f.module);
+    for (let i = 0; i < STATE_IGNORE_MODULES.length; i++) if (m.startsWith(STATE_IGNORE_MODULES[i])) return true;
+  }
+  let where = f.file !== null ? f.file : f.module;
+  if (where !== null) {
+    let p = where!;
+    for (let i = 0; i < STATE_IGNORE_PATHS.length; i++) if (p.includes(STATE_IGNORE_PATHS[i])) return true;
+  }
+  if (f.fn !== null) {
+    let fn = stripReturnType(removeAnonymous(f.fn!));
+    if (isSanitizerRuntimeFn(fn) || matchesFn(fn, STATE_IGNORE_FUNCS)) return true;
+  }
+  return false;
+}
+
+/** The message a state starts with: an assertion's or CHECK's condition, a panic's own text; else null. */
+function headLine(c: Crash): string | null {
+  let m = c.message;
+  if (m === null) return null;
+  let msg = firstLineOf(m!);
+  if (c.tool == "assert") return assertHead(c, msg);
+  if (c.tool == "rust-panic") return msg;
+  // A Go runtime error or stack overflow is known by its type; any other panic or fatal error by its text.
+  if (c.tool == "go-panic") return msg.startsWith("runtime error: ") || msg == "stack overflow" ? null : msg;
+  return null;
+}
+
+/** `Check failed: cond (1 vs. 2).` -> `cond in file.cc` (the file from the FATAL line); `Assertion `x' failed.` -> x. */
+function assertHead(c: Crash, msg: string): string {
+  let s = msg;
+  if (s.startsWith("Check failed: ")) s = s.substring(14);
+  else if (s.startsWith("Assertion `") && s.endsWith("' failed.")) return s.substring(11, s.length - 9);
+  else if (s.startsWith("Assertion '") && s.endsWith("' failed.")) return s.substring(11, s.length - 9);
+  // the compared values a CHECK_EQ/CHECK_LT prints: not part of what failed
+  let vs = s.indexOf(" vs. ");
+  if (vs > 0) {
+    let open = s.lastIndexOf(" (", vs);
+    if (open > 0) s = s.substring(0, open);
+  }
+  if (s.endsWith(".")) s = s.substring(0, s.length - 1);
+  let file = c.kind == "check-failed" && c.summary !== null ? fatalFile(c.summary!) : null;
+  return file !== null ? s + " in " + file : s;
+}
+
+/** The file a CHECK's log line names: `FATAL:dir/file.cc(243)]`, `FATAL:file.cc:143]`, glog's ` file.cc:130]`. */
+function fatalFile(summary: string): string | null {
+  let end = summary.indexOf("] ");
+  if (end < 0) return null;
+  let start = summary.lastIndexOf("FATAL:", end);
+  if (start >= 0) start += 6;
+  else { start = summary.lastIndexOf(" ", end); if (start < 0) return null; start++; }
+  let loc = summary.substring(start, end);
+  let paren = loc.indexOf("(");
+  if (paren > 0) loc = loc.substring(0, paren);
+  else {
+    let colon = loc.lastIndexOf(":");
+    if (colon > 0) loc = loc.substring(0, colon);
+  }
+  let b = basename(loc);
+  return b.length > 0 && b.includes(".") ? b : null;
+}
+
+function firstLineOf(s: string): string {
+  let nl = s.indexOf("\n");
+  return nl >= 0 ? s.substring(0, nl) : s;
+}
+
+/**
+ * A frame's function as the state names it: C++ without its argument list, qualifiers and anonymous
+ * namespaces (`url::(anonymous namespace)::Wrapper::Wrapper()` -> `url::Wrapper::Wrapper`); Go without its
+ * package path (`net/http.(*conn).serve.func1` -> `http.(*conn).serve.func1`).
+ */
+export function frameName(fn: string, go: bool): string {
+  if (go) {
+    let slash = fn.lastIndexOf("/");
+    return slash >= 0 ? fn.substring(slash + 1) : fn;
+  }
+  let s = removeAnonymous(fn);
+  // cut at the first "(" outside template brackets: the argument list, and a `operator()`'s own parentheses
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    let ch = s.charCodeAt(i);
+    if (ch == Char.LT) depth++;
+    else if (ch == Char.GT && depth > 0) depth--;
+    else if (ch == Char.LPAREN && depth == 0 && i > 0) { s = s.substring(0, i); break; }
+  }
+  return s.trim();
+}
+
+/** `void ns::f<T>(..)` -> `ns::f<T>(..)`: a demangled name's return type is not part of what it names. */
+function stripReturnType(fn: string): string {
+  let sp = fn.indexOf(" ");
+  let lt = fn.indexOf("<");
+  let lp = fn.indexOf("(");
+  if (sp > 0 && (lt < 0 || sp < lt) && (lp < 0 || sp < lp) && !fn.startsWith("operator")) return fn.substring(sp + 1);
+  return fn;
+}
+
+function removeAnonymous(fn: string): string {
+  return removeAll(removeAll(fn, "(anonymous namespace)::"), "`anonymous namespace'::");
+}
+
+/** The last component of a path, '/' or '\\' separated (a Windows build's frames). */
+function fileName(p: string): string {
+  let i = max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+  return i >= 0 ? p.substring(i + 1) : p;
+}
+
+function removeAll(s: string, what: string): string {
+  let i = s.indexOf(what);
+  while (i >= 0) { s = s.substring(0, i) + s.substring(i + what.length); i = s.indexOf(what); }
+  return s;
+}
+
+function cut(s: string): string {
+  return s.length > STATE_LINE_MAX ? s.substring(0, STATE_LINE_MAX) : s;
+}

@@ -1,0 +1,190 @@
+// Our crash vocabulary (tool, kind, access, size, address) → ClusterFuzz's crash_type, as a table. ClusterFuzz
+// names a crash by one word family ("Heap-buffer-overflow", "Null-dereference READ", "CHECK failure") and, for
+// a memory access with a known size, a second line "READ 8". The engine keeps each tool's own words
+// (docs/run-result.md); this table is the translation, kept here as data so that a reader can check every row.
+// Rows are tried in order; `kind` is the whole kind, `prefix` a start of it. `access`: how the access goes in
+// the type: "line" = "Type READ" on the same line (ClusterFuzz's wild-access families), "size" = a second line
+// "READ <size>" when the size is known, null = none. `nullable`: the family is "Null-dereference" when the
+// address is below ClusterFuzz's null boundary (4096) and "UNKNOWN" otherwise.
+// The security flag follows ClusterFuzz's own rule: a type is a security bug when it is a memory-safety family;
+// assertions count as security bugs unless the job says ASSERTS_HAVE_SECURITY_IMPLICATION=False, CHECKs only
+// when it says CHECKS_HAVE_SECURITY_IMPLICATION=True; OOMs and timeouts are reported only when the job says
+// REPORT_OOMS_AND_HANGS (elsewhere the type is "" : no crash). These are job settings, not parsing: the bench
+// applies them from each test's `env`.
+
+export const NULL_BOUNDARY = 4096;
+
+/** [tool or '*', kind (exact) or prefix ending in '*', type, access mode, nullable] */
+export const TYPE_ROWS = [
+  // AddressSanitizer / HWASan / MSan
+  ['*', 'heap-buffer-overflow', 'Heap-buffer-overflow', 'size'],
+  ['*', 'stack-buffer-overflow', 'Stack-buffer-overflow', 'size'],
+  ['*', 'stack-buffer-underflow', 'Stack-buffer-underflow', 'size'],
+  ['*', 'dynamic-stack-buffer-overflow', 'Dynamic-stack-buffer-overflow', 'size'],
+  ['*', 'global-buffer-overflow', 'Global-buffer-overflow', 'size'],
+  ['*', 'heap-use-after-free', 'Heap-use-after-free', 'size'],
+  ['*', 'use-after-free', 'Heap-use-after-free', 'size'],
+  ['*', 'stack-use-after-return', 'Stack-use-after-return', 'size'],
+  ['*', 'stack-use-after-scope', 'Stack-use-after-scope', 'size'],
+  ['*', 'container-overflow', 'Container-overflow', 'size'],
+  ['*', 'use-after-poison', 'Use-after-poison', 'size'],
+  ['*', 'intra-object-overflow', 'Intra-object-overflow', 'size'],
+  ['*', 'tag-mismatch', 'Tag-mismatch', 'size'],
+  ['*', 'unknown-crash', 'UNKNOWN', 'line', true],
+  ['*', 'double-free', 'Heap-double-free', null],
+  ['*', 'bad-free', 'Invalid-free', null],
+  ['*', 'alloc-dealloc-mismatch', 'Alloc-dealloc-mismatch', null],
+  ['*', 'new-delete-type-mismatch', 'New-delete-type-mismatch', null],
+  ['*', 'memcpy-param-overlap', 'Memcpy-param-overlap', null],
+  ['*', 'negative-size-param', 'Negative-size-param', null],
+  ['*', 'calloc-overflow', 'Calloc-overflow', null],
+  ['*', 'allocation-size-too-big', 'Out-of-memory', null],
+  ['*', 'out-of-memory', 'Out-of-memory', null],
+  ['*', 'alocation-tail-overwritten', 'Allocation-tail-overwritten', null],
+  ['*', 'allocation-tail-overwritten', 'Allocation-tail-overwritten', null],
+  ['*', 'stack-overflow', 'Stack-overflow', null],
+  ['*', 'use-of-uninitialized-value', 'Use-of-uninitialized-value', null],
+  ['*', 'SEGV', 'UNKNOWN', 'line', true],
+  ['*', 'access-violation', 'UNKNOWN', 'line', true],
+  ['*', 'int-divide-by-zero', 'Divide-by-zero', null],
+  ['*', 'FPE', 'Floating-point-exception', null],
+  ['*', 'ILL', 'Ill', null],
+  ['*', 'illegal-instruction', 'Ill', null],
+  ['*', 'BUS', 'Bus', null],
+  ['*', 'ABRT', 'Abrt', null],
+  ['*', 'TRAP', 'SIGTRAP', null],
+  ['*', 'breakpoint', 'Breakpoint', null],
+  // UndefinedBehaviorSanitizer (and CFI through it)
+  ['ubsan', 'signed-integer-overflow', 'Integer-overflow', null],
+  ['ubsan', 'unsigned-integer-overflow', 'Unsigned-integer-overflow', null],
+  ['ubsan', 'integer-divide-by-zero', 'Divide-by-zero', null],
+  ['ubsan', 'float-divide-by-zero', 'Divide-by-zero', null],
+  ['ubsan', 'null-pointer-use', 'Null-dereference', 'line'],
+  ['ubsan', 'dynamic-type-mismatch', 'Bad-cast', null],
+  ['ubsan', 'cfi-bad-type', 'Bad-cast', null],
+  ['ubsan', 'out-of-bounds-index', 'Index-out-of-bounds', null],
+  ['ubsan', 'misaligned-pointer-use', 'Misaligned-address', null],
+  ['ubsan', 'pointer-overflow', 'Pointer-overflow', null],
+  ['ubsan', 'nullptr-with-offset', 'Pointer-overflow', null],
+  ['ubsan', 'nullptr-with-nonzero-offset', 'Pointer-overflow', null],
+  ['ubsan', 'nullptr-after-nonzero-offset', 'Pointer-overflow', null],
+  ['ubsan', 'invalid-bool-load', 'Invalid-bool-value', null],
+  ['ubsan', 'invalid-enum-load', 'Invalid-enum-value', null],
+  ['ubsan', 'function-type-mismatch', 'Incorrect-function-pointer-type', null],
+  ['ubsan', 'non-positive-vla-index', 'Non-positive-vla-bound-value', null],
+  ['ubsan', 'insufficient-object-size', 'Object-size', null],
+  ['ubsan', 'implicit-*', 'Implicit-conversion', null],
+  ['ubsan', 'invalid-shift-*', 'Shift-out-of-bounds', null],
+  ['ubsan', 'float-cast-overflow', 'Float-cast-overflow', null],
+  ['ubsan', 'unreachable-call', 'Unreachable code', null],
+  ['ubsan', 'missing-return', 'Missing-return', null],
+  ['ubsan', 'assumption-violation', 'Assumption-violation', null],
+  ['ubsan', 'alignment-assumption', 'Alignment-assumption', null],
+  ['ubsan', 'invalid-null-argument', 'Invalid-null-argument', null],
+  ['ubsan', 'invalid-null-return', 'Invalid-null-return', null],
+  ['ubsan', 'invalid-builtin-use', 'Invalid-builtin-use', null],
+  ['ubsan', 'undefined-behavior', 'UNKNOWN', null],
+  // ThreadSanitizer, LeakSanitizer
+  ['tsan', 'data race', 'Data race', 'size'],
+  ['tsan', 'heap-use-after-free', 'Heap-use-after-free', 'size'],
+  ['tsan', '*', 'UNKNOWN', null],
+  ['lsan', 'detected memory leaks', 'Direct-leak', null],
+  // assertions and CHECKs
+  ['assert', 'assertion-failed', 'ASSERT', null],
+  ['assert', 'check-failed', 'CHECK failure', null],
+  ['assert', 'dcheck-failed', 'DCHECK failure', null],
+  ['assert', 'fatal-error', 'Fatal error', null],
+  ['assert', 'unreachable', 'Unreachable code', null],
+  // libFuzzer's own reports
+  ['libfuzzer', 'deadly-signal', 'Fatal-signal', null],
+  ['libfuzzer', 'fuzz-target-exited', 'Unexpected-exit', null],
+  ['libfuzzer', 'timeout', 'Timeout', null],
+  ['libfuzzer', 'out-of-memory', 'Out-of-memory', null],
+  ['libfuzzer', 'overwrites-const-input', 'Overwrites-const-input', null],
+  // a signal known only by its name
+  ['signal', 'SIGABRT', 'Abrt', null],
+  ['signal', 'SIGSEGV', 'UNKNOWN', null],
+  ['signal', 'SIGILL', 'Ill', null],
+  ['signal', 'SIGFPE', 'Floating-point-exception', null],
+  ['signal', 'SIGBUS', 'Bus', null],
+  ['signal', 'SIGTRAP', 'SIGTRAP', null],
+  ['signal', 'SIG*', 'Fatal-signal', null],
+  // Go: a runtime error names its family; any other panic is an assertion, a fatal error a fatal error
+  ['go-panic', 'runtime error: index out of range*', 'Index out of range', null],
+  ['go-panic', 'runtime error: slice bounds out of range*', 'Slice bounds out of range', null],
+  ['go-panic', 'runtime error: invalid memory address*', 'Invalid memory address', null],
+  ['go-panic', 'runtime error: integer divide by zero*', 'Integer divide by zero', null],
+  ['go-panic', 'runtime error: makeslice: len out of range*', 'Makeslice: len out of range', null],
+  ['go-panic', 'runtime error: makeslice: cap out of range*', 'Makeslice: cap out of range', null],
+  ['go-panic', 'stack overflow', 'Stack overflow', null],
+  ['go-panic', 'fatal error: *', 'Fatal error', null],
+  ['go-panic', 'all goroutines are asleep*', 'Fatal error', null],
+  ['go-panic', 'concurrent map*', 'Fatal error', null],
+  ['go-panic', '*', 'ASSERT', null],
+  // Rust: a panic is an assertion; an allocation failure is an OOM
+  ['rust-panic', 'memory allocation of *', 'Out-of-memory', null],
+  ['rust-panic', '*', 'ASSERT', null],
+  // uncaught exceptions of interpreted languages
+  ['python', '*', 'Uncaught exception', null],
+  ['node', '*', 'Uncaught exception', null],
+];
+
+/** Families ClusterFuzz treats as security bugs whatever the job says. */
+export const SECURITY_TYPES = new Set([
+  'Heap-buffer-overflow', 'Stack-buffer-overflow', 'Stack-buffer-underflow', 'Dynamic-stack-buffer-overflow',
+  'Global-buffer-overflow', 'Heap-use-after-free', 'Stack-use-after-return', 'Stack-use-after-scope',
+  'Container-overflow', 'Use-after-poison', 'Intra-object-overflow', 'Tag-mismatch', 'UNKNOWN', 'UNKNOWN READ',
+  'UNKNOWN WRITE', 'Heap-double-free', 'Invalid-free', 'Memcpy-param-overlap', 'Negative-size-param',
+  'Allocation-tail-overwritten', 'Use-of-uninitialized-value', 'Bad-cast', 'Index-out-of-bounds',
+  'Incorrect-function-pointer-type', 'Non-positive-vla-bound-value', 'Object-size', 'Security CHECK failure',
+  'Security DCHECK failure', 'Kernel failure', 'Command injection', 'Arbitrary file open', 'Arbitrary DNS resolution',
+  'PySecSan', 'Security exception', 'V8 sandbox violation', 'Trusted app crash', 'Wycheproof error',
+]);
+
+/** Types that stand for an assertion (a security bug unless the job says otherwise). */
+const ASSERT_TYPES = new Set(['ASSERT', 'DCHECK failure', 'Fatal error']);
+/** Types reported only when the job asks for OOMs and hangs. */
+const OOM_HANG_TYPES = new Set(['Out-of-memory', 'Timeout']);
+
+function matches(pattern, s) {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('*')) return s.startsWith(pattern.slice(0, -1));
+  return s === pattern;
+}
+
+/** ClusterFuzz's crash_type for a verdict's crash (null crash → ""), under a job's env. */
+export function cfType(crash, env = {}) {
+  if (!crash) return '';
+  const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
+  if (!row) return `?${crash.tool}/${crash.kind}`;
+  let [, , type, access, nullable] = row;
+  if (crash.tool === 'lsan' && /^indirect/i.test(crash.summary ?? '') ) type = 'Indirect-leak';
+  if (nullable && crash.address != null) {
+    const a = Number.parseInt(String(crash.address).replace(/^0x/i, ''), 16);
+    if (Number.isFinite(a) && a < NULL_BOUNDARY) type = 'Null-dereference';
+  }
+  if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
+  if (access === 'line' && crash.access) type += ` ${crash.access}`;
+  if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
+  return type;
+}
+
+function truthy(v) { return v === true || v === 'True' || v === 'true' || v === 'FORCE' || v === '1'; }
+function falsy(v) { return v === false || v === 'False' || v === 'false' || v === '0'; }
+
+/** ClusterFuzz's security flag for a type under a job's env. */
+export function cfSecurity(type, env = {}) {
+  const first = type.split('\n')[0];
+  if (SECURITY_TYPES.has(first)) return true;
+  if (ASSERT_TYPES.has(first)) return !falsy(env.ASSERTS_HAVE_SECURITY_IMPLICATION);
+  if (first === 'CHECK failure') return truthy(env.CHECKS_HAVE_SECURITY_IMPLICATION);
+  return false;
+}
+
+/** Type equality as ClusterFuzz's tests assert it: "{*}" stands for any size. */
+export function sameType(want, got) {
+  if (want === got) return true;
+  if (!want.includes('{*}')) return false;
+  const [a, b] = want.split('{*}');
+  return got.startsWith(a) && got.endsWith(b) && got.length >= a.length + b.length;
+}
