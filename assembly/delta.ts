@@ -127,14 +127,14 @@ function matchTests(before: VerdictView, cur: VerdictView, first: bool): TestMat
       continue;
     }
     // Not failing now: fixed only when this run ran it. A run that never got to the tests (the build
-    // failed, it was stopped) or whose test file did not load, or that ran no tests at all, did not.
+    // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
+    // test results at all (a check script silent on success) says neither: the test is in no list.
     let container = containerOf(name, fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
-    if (reason === null && cur.tests === null) reason = "no test results";
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       m.notRun.push(name);
-    } else m.fixed.push(name);
+    } else if (cur.tests !== null) m.fixed.push(name);
   }
   for (let i = 0; i < fb.length; i++) if (failureNamed(fa, fb[i].name) === null) m.broken.push(fb[i].name);
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
