@@ -1,12 +1,12 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { VerdictView, DiagView, FrameView, readVerdict, readError } from "./verdict-reader";
+import { VerdictView, DiagView, FrameView, FailureView, readVerdict, readError } from "./verdict-reader";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
+import { LINE_SLACK, failureChange, crashFactsChange, unreachedBy, cutShort, containerOf } from "./delta-facts";
 
-/** Diagnostics within this many lines of each other, same in all else, are the same diagnostic. */
-const LINE_SLACK: i64 = 3;
+// Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
 
 function normMessage(s: string): string {
@@ -88,18 +88,57 @@ function matchDiagnostics(before: VerdictView, after: VerdictView): DiagMatch {
   return m;
 }
 
-function failureNames(v: VerdictView): Array<string> {
-  let out = new Array<string>(0);
+function failuresOf(v: VerdictView): Array<FailureView> {
   let t = v.tests;
-  if (t === null) return out;
-  let fs = t.failures;
-  for (let i = 0; i < fs.length; i++) out.push(fs[i].name);
-  return out;
+  return t !== null ? t.failures : new Array<FailureView>(0);
 }
 
-function contains(xs: Array<string>, s: string): bool {
-  for (let i = 0; i < xs.length; i++) if (xs[i] == s) return true;
-  return false;
+/** The failure named name in fs, or null. */
+function failureNamed(fs: Array<FailureView>, name: string): FailureView | null {
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == name) return fs[i];
+  return null;
+}
+
+/** How the failing tests of two runs compare. */
+class TestMatch {
+  fixed: Array<string> = [];
+  broken: Array<string> = [];
+  still: Array<string> = [];
+  /** Still failing, but not the same way: FROM → TO beside each name. */
+  changed: Array<string> = [];
+  changes: Array<string> = [];
+  /** Failed before, not seen now, and the run could not have reached them: never "fixed". */
+  notRun: Array<string> = [];
+  /** Why the first of notRun was not reached. */
+  notRunWhy: string = "";
+}
+
+function matchTests(before: VerdictView, cur: VerdictView, first: bool): TestMatch {
+  let m = new TestMatch();
+  let fa = failuresOf(before); let fb = failuresOf(cur);
+  let why = unreachedBy(cur);
+  for (let i = 0; i < fa.length; i++) {
+    let name = fa[i].name;
+    let now = failureNamed(fb, name);
+    if (now !== null) {
+      m.still.push(name);
+      let change = failureChange(fa[i], now);
+      if (change !== null) { m.changed.push(name); m.changes.push(change); }
+      continue;
+    }
+    // Not failing now: fixed only when this run ran it. A run that never got to the tests (the build
+    // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
+    // test results at all (a check script silent on success) says neither: the test is in no list.
+    let container = containerOf(name, fb);
+    let reason: string | null = container !== null ? container + " did not load" : why;
+    if (reason !== null) {
+      if (m.notRun.length == 0) m.notRunWhy = reason;
+      m.notRun.push(name);
+    } else if (cur.tests !== null) m.fixed.push(name);
+  }
+  for (let i = 0; i < fb.length; i++) if (failureNamed(fa, fb[i].name) === null) m.broken.push(fb[i].name);
+  if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
+  return m;
 }
 
 function sameFrame(a: FrameView | null, b: FrameView | null): bool {
@@ -114,7 +153,8 @@ function fnOf(f: FrameView): string { let s = f.fn; return s !== null ? s : ""; 
 function crashChange(before: VerdictView, after: VerdictView): string {
   let a = before.crash; let b = after.crash;
   if (a === null && b === null) return "none";
-  if (b === null) return "gone";
+  // A crash a run could not have reached (the build failed first, the run was stopped) is not gone.
+  if (b === null) return unreachedBy(after) !== null ? "not-reached" : "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
   // The crash state names the bug by its message and top frames (crash-state.ts): another state is another
@@ -122,7 +162,10 @@ function crashChange(before: VerdictView, after: VerdictView): string {
   // (the state has no line numbers). A verdict written before the state existed is compared by the frame alone.
   let sa = a.state; let sb = b.state;
   if (sa !== null && sb !== null && !sameState(sa, sb)) return "moved";
-  return sameFrame(a.firstUserFrame, b.firstUserFrame) ? "same" : "moved";
+  if (!sameFrame(a.firstUserFrame, b.firstUserFrame)) return "moved";
+  // Same kind, same place: the same crash only when its facts are (a WRITE that became a READ, an index
+  // [11] that became [10], is the edit at work).
+  return crashFactsChange(a, b) !== null ? "changed" : "same";
 }
 
 function sameState(a: Array<string>, b: Array<string>): bool {
@@ -220,20 +263,14 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.int("new_count", dm.added.length);
   w.endObject();
 
-  let fa = failureNames(before); let fb = failureNames(cur);
-  let ranNow = cur.tests !== null;
-  let fixedT = new Array<string>(0); let brokenT = new Array<string>(0); let stillT = new Array<string>(0);
-  for (let i = 0; i < fa.length; i++) {
-    if (contains(fb, fa[i])) stillT.push(fa[i]);
-    else if (ranNow) fixedT.push(fa[i]);
-  }
-  for (let i = 0; i < fb.length; i++) if (!contains(fa, fb[i])) brokenT.push(fb[i]);
-  if (first) { brokenT = []; stillT = []; }
+  let tm = matchTests(before, cur, first);
   w.field("tests");
   w.beginObject();
-  writeNames(w, "fixed", fixedT);
-  writeNames(w, "broken", brokenT);
-  writeNames(w, "still_failing", stillT);
+  writeNames(w, "fixed", tm.fixed);
+  writeNames(w, "broken", tm.broken);
+  writeNames(w, "still_failing", tm.still);
+  writeNames(w, "changed", tm.changed);
+  writeNames(w, "not_run", tm.notRun);
   w.endObject();
 
   let crash = first ? (cur.crash !== null ? "new" : "none") : crashChange(before, cur);
@@ -247,8 +284,10 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   } else w.value("null");
 
   let statusSame = !first && before.statusOr == cur.statusOr;
+  // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,
+  // a crash that reads another address, is a change).
   let nothing = statusSame && (crash == "same" || crash == "none") && dm.fixed.length == 0 && dm.added.length == 0
-    && fixedT.length == 0 && brokenT.length == 0;
+    && tm.fixed.length == 0 && tm.broken.length == 0 && tm.changed.length == 0 && tm.notRun.length == 0;
   let noOp = !first && nothing && treeChanged == 1;
   w.bool("no_op_edit", noOp);
   w.intOrNull("tree_changed", treeChanged < 0 ? -1 : treeChanged);
@@ -256,13 +295,13 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  w.str("summary", summarize(first, before, cur, crash, dm, fixedT, brokenT, stillT, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, sameRuns));
+  w.str("summary", summarize(first, before, cur, crash, dm, tm, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, sameRuns));
   w.endObject();
   return true;
 }
 
-function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: string, dm: DiagMatch, fixedT: Array<string>,
-  brokenT: Array<string>, stillT: Array<string>, noOp: bool, nothing: bool, idle: bool, idleTree: bool, sameRuns: i32): string {
+function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: string, dm: DiagMatch, tm: TestMatch,
+  noOp: bool, nothing: bool, idle: bool, idleTree: bool, sameRuns: i32): string {
   if (first) return "first run";
   let c = cur.crash;
   let kind = c !== null ? c.kind : "";
@@ -284,32 +323,47 @@ function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: st
   else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.crash!.firstUserFrame) + " → " + where);
   else if (crash == "gone") parts.push("crash GONE (" + before.crash!.kind + ")");
   else if (crash == "new") parts.push("crash NEW (" + kind + " at " + where + ")");
+  else if (crash == "changed") parts.push("crash CHANGED (" + crashFactsChange(before.crash!, c!)! + " at " + where + ")");
+  else if (crash == "not-reached") parts.push("crash not reached (" + before.crash!.kind + "; " + unreachedBy(cur)! + ")");
+  // A gone diagnostic was fixed only when this run got as far as printing it: nothing was edited (an
+  // incremental build skips what it compiled before), or the run was cut short (never started, stopped).
+  let cut = cutShort(cur);
+  let gone = idleTree ? " not printed this time (nothing was edited)" : cut ? " not reached (" + unreachedBy(cur)! + ")" : " fixed";
   let ef = 0; let en = 0; let wf = 0; let wn = 0;
   for (let i = 0; i < dm.fixed.length; i++) { if (dm.fixed[i].severity == "error") ef++; else wf++; }
   for (let i = 0; i < dm.added.length; i++) { if (dm.added[i].severity == "error") en++; else wn++; }
   if (ef > 0 || en > 0) {
     let s = new Array<string>(0);
-    if (ef > 0) s.push(plural(ef, "error", "errors") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
+    if (ef > 0) s.push(plural(ef, "error", "errors") + gone);
     if (en > 0) s.push((ef > 0 ? en.toString() : plural(en, "error", "errors")) + " new");
     parts.push(join(s, ", "));
   }
   if (wf > 0 || wn > 0) {
     let s = new Array<string>(0);
-    // Nothing was edited: a warning that is gone was not fixed, it was not printed (an incremental
-    // build skips what it compiled before).
-    if (wf > 0) s.push(plural(wf, "warning", "warnings") + (idleTree ? " not printed this time (nothing was edited)" : " fixed"));
+    if (wf > 0) s.push(plural(wf, "warning", "warnings") + gone);
     if (wn > 0) s.push((wf > 0 ? wn.toString() : plural(wn, "warning", "warnings")) + " new");
     parts.push(join(s, ", "));
   }
-  if (fixedT.length > 0 || brokenT.length > 0 || stillT.length > 0) {
+  if (tm.fixed.length > 0 || tm.broken.length > 0 || tm.still.length > 0 || tm.notRun.length > 0) {
     let s = new Array<string>(0);
-    if (fixedT.length > 0) s.push(fixedT.length.toString() + " fixed");
-    if (brokenT.length > 0) s.push(brokenT.length.toString() + " broken");
-    if (stillT.length > 0) s.push(stillT.length.toString() + " still failing");
+    if (tm.fixed.length > 0) s.push(tm.fixed.length.toString() + " fixed");
+    if (tm.broken.length > 0) s.push(tm.broken.length.toString() + " broken");
+    if (tm.still.length > 0) s.push(tm.still.length.toString() + " still failing");
+    if (tm.notRun.length > 0) s.push(tm.notRun.length.toString() + " not run (" + tm.notRunWhy + ")");
     parts.push("tests: " + join(s, ", "));
   }
+  let nc = tm.changed.length;
+  if (nc > 0) {
+    // The test is named when more than one still fails; the first change is quoted.
+    let what = tm.still.length > 1 ? tm.changed[0] + ": " + tm.changes[0] : tm.changes[0];
+    parts.push((nc == 1 ? "failure changed (" : nc.toString() + " failures changed (first: ") + what + ")");
+  }
   if (parts.length == 0) return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
-  return join(parts, " · ") + streak(sameRuns);
+  // "same verdict N runs in a row" only beside a delta that finds the verdict the same: the same status,
+  // crash, errors and failing tests, each failing the same way (warnings may come and go).
+  let sameVerdict = sb == sa && (crash == "same" || crash == "none") && ef == 0 && en == 0 && tm.fixed.length == 0
+    && tm.broken.length == 0 && tm.notRun.length == 0 && nc == 0;
+  return join(parts, " · ") + (sameVerdict ? streak(sameRuns) : "");
 }
 
 function streak(n: i32): string {

@@ -43,14 +43,21 @@ export function alloc(len: i32): usize {
   return input;
 }
 
-/** Starts a verdict. exitCode is read only when hasExit; signal is a Linux signal number or 0. */
-export function begin(exitCode: i32, hasExit: bool, signal: i32, timedOut: bool): void {
+/** How the host stopped the run, as bits of begin()'s `stopped`: its own time limit, or its caller. */
+const enum Stopped { TIMED_OUT = 1, INTERRUPTED = 2 }
+
+/**
+ * Starts a verdict. exitCode is read only when hasExit; signal is a Linux signal number or 0; stopped holds
+ * Stopped bits (1 for a timeout: a host that passes a bool for "timed out" keeps working).
+ */
+export function begin(exitCode: i32, hasExit: bool, signal: i32, stopped: i32): void {
   let s = new Session(splitter, tail);
   let e = s.facts.exit;
   e.code = exitCode;
   e.known = hasExit;
   e.signal = signalName(signal);
-  e.timedOut = timedOut;
+  e.timedOut = (stopped & Stopped.TIMED_OUT) != 0;
+  e.interrupted = (stopped & Stopped.INTERRUPTED) != 0;
   session = s;
 }
 

@@ -242,5 +242,6 @@ export function mergedStatus(v: JValue, t: Tests): string {
   // A status the engine settled for reasons the JSON does not spell out (e.g. a runner's timeout) stands.
   let old = v.get("status").str();
   if (old == "timeout") f.timeoutSeen = true;
+  if (old == "interrupted") e.interrupted = true;
   return statusOf(f, e);
 }

@@ -124,6 +124,11 @@ export class ExitInfo {
   known: bool = false;
   signal: string | null = null;
   timedOut: bool = false;
+  /**
+   * The caller stopped the run (Ctrl-C to `sbx run`): the command did not finish, so the log is not its
+   * result. The signal is the one that stopped it; it is no crash of the command's.
+   */
+  interrupted: bool = false;
 
   /** The signal that killed the command, or the one a shell reports as exit 128+N. */
   signalOrShellExit(): string | null {

@@ -80,12 +80,13 @@ const SHELL_EXIT_SIGNALS: string[] = ["SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS", 
  * - a signal with no report of its own is still a crash (tool "signal"), unless the host says it was its
  *   own timeout kill (timedOut). SIGKILL too: it comes from outside (an OOM kill, a time limit, kill -9),
  *   and only the host knows which, so the log alone never turns it into "timeout"; its hint says so;
+ *   nor when the caller stopped the run (interrupted: the signal is the caller's, not a fault);
  * - timeout(1) exits 124; with nothing else in the log that is the whole story.
  */
 function settleExit(f: Facts, e: ExitInfo): void {
   let sig = e.signalOrShellExit();
   if (sig !== null && e.signal === null && !SHELL_EXIT_SIGNALS.includes(sig!)) sig = null;
-  if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen) {
+  if (f.crash === null && sig !== null && !e.timedOut && !f.timeoutSeen && !e.interrupted) {
     f.setCrash(signalCrash(sig!, e.signal !== null ? "killed by " + sig! : "exit " + e.code.toString() + " (128+" + sig! + ")"));
   }
   if (e.known && e.code == 124 && f.crash === null && f.errorCount == 0 && f.tests === null) f.timeoutSeen = true;

@@ -9,6 +9,7 @@ import { join } from "./util/join";
 export function statusOf(f: Facts, e: ExitInfo): string {
   if (f.setupFailure !== null) return "setup-failed";
   if (e.timedOut || f.timeoutSeen) return "timeout";
+  if (e.interrupted) return "interrupted";
   if (f.crash !== null) return "crash";
   let t = f.tests;
   let testsFailed = t !== null && (t.failed > 0 || t.errors > 0);

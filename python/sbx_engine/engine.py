@@ -80,12 +80,13 @@ class Engine:
 
     # ---- the API, as src/host/engine.ts ----
 
-    def begin(self, exit=None, signal=None, timed_out=False, setup_error=None):
+    def begin(self, exit=None, signal=None, timed_out=False, setup_error=None, interrupted=False):
         sig = signal_number(signal)
         if sig < 0:
             raise EngineError("E_SIGNAL", f"unknown signal {json.dumps(signal)}: give a name such as SIGSEGV or a number 1-64")
         has_exit = isinstance(exit, int) and not isinstance(exit, bool)
-        self._call(F_BEGIN, exit if has_exit else 0, 1 if has_exit else 0, sig, 1 if timed_out else 0)
+        # stopped: bit 1 the host's time limit, bit 2 its caller (Ctrl-C: the status is interrupted).
+        self._call(F_BEGIN, exit if has_exit else 0, 1 if has_exit else 0, sig, (1 if timed_out else 0) | (2 if interrupted else 0))
         if isinstance(setup_error, str):
             data = setup_error.encode("utf-8")
             self._write(data)
@@ -101,13 +102,13 @@ class Engine:
         n = self._call(F_FINISH)
         return envelope(json.loads(self._output(n).decode("utf-8", errors="replace")), log)
 
-    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None, setup_error=None) -> dict:
-        self.begin(exit, signal, timed_out, setup_error)
+    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False) -> dict:
+        self.begin(exit, signal, timed_out, setup_error, interrupted)
         self.push(data)
         return self.end(log)
 
-    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None, setup_error=None) -> dict:
-        self.begin(exit, signal, timed_out, setup_error)
+    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False) -> dict:
+        self.begin(exit, signal, timed_out, setup_error, interrupted)
         with open(path, "rb") as f:
             while True:
                 chunk = f.read(CHUNK)

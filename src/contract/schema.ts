@@ -6,7 +6,7 @@
 // it checks with shape tables (contract/shape.ts).
 import * as v from 'valibot';
 
-export const STATUSES = ['setup-failed', 'timeout', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;
+export const STATUSES = ['setup-failed', 'timeout', 'interrupted', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;
 
 function build() {
   const int = v.pipe(v.number(), v.integer());
@@ -93,8 +93,13 @@ function build() {
     first_run: v.boolean(),
     status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
     diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
-    tests: v.object({ fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()) }),
-    crash: v.picklist(['none', 'gone', 'new', 'moved', 'same']),
+    tests: v.object({
+      fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()),
+      // Optional: deltas stored before they were kept lack them. changed: still failing, another way;
+      // not_run: failed before, not reached now (the build failed, the run was stopped, the file did not load).
+      changed: v.optional(v.array(v.string())), not_run: v.optional(v.array(v.string())),
+    }),
+    crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
     no_op_edit: v.boolean(),
     tree_changed: v.nullable(int),

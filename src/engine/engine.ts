@@ -15,6 +15,11 @@ export interface VerdictOptions {
   signal?: string | number | null;
   timedOut?: boolean;
   /**
+   * The caller stopped the run (Ctrl-C to `sbx run`): the status is interrupted, the signal is not a crash,
+   * and the run is no baseline for the next one's delta.
+   */
+  interrupted?: boolean;
+  /**
    * sbx's own error when the run's set-up failed before the command ran: the engine then gives the
    * status setup-failed with this as setup_error, whatever the log says.
    */
@@ -63,7 +68,7 @@ export interface Engine {
 interface Exports {
   memory: WebAssembly.Memory;
   alloc(len: number): number;
-  begin(exit: number, hasExit: number, signal: number, timedOut: number): void;
+  begin(exit: number, hasExit: number, signal: number, stopped: number): void;
   setupFailed(len: number): void;
   feed(len: number): void;
   finish(): number;
@@ -133,7 +138,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     const sig = signalNumber(o.signal);
     if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
     const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
-    e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, o.timedOut ? 1 : 0);
+    // stopped: bit 1 the host's time limit, bit 2 its caller (assembly/index.ts begin()).
+    e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, (o.timedOut ? 1 : 0) | (o.interrupted ? 2 : 0));
     if (typeof o.setupError === 'string') e.setupFailed(put(e, utf8.encode(o.setupError)));
   };
 

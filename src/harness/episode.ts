@@ -47,7 +47,7 @@ export interface EpisodeRecord {
 
 export const episodeKey = (task: string, condition: string, model: string, seed: number): string => `${task}|${condition}|${model}|${seed}`;
 
-const RANK: Record<string, number> = { 'setup-failed': 0, timeout: 0, 'build-failed': 1, crash: 2, 'runtime-error': 2, 'tests-failed': 3, pass: 4 };
+const RANK: Record<string, number> = { 'setup-failed': 0, timeout: 0, interrupted: 0, 'build-failed': 1, crash: 2, 'runtime-error': 2, 'tests-failed': 3, pass: 4 };
 
 export async function runEpisode(task: Task, cond: Condition, backend: Backend, seed: number, engine: Engine, o: EpisodeOptions): Promise<EpisodeRecord> {
   const t0 = Date.now();

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { SbxError } from '../contract/errors.js';
 import type { Engine, RunResult, Verdict } from '../engine/engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
-import { deltaAgainst, sameRunsOf } from './state/delta-rule.js';
+import { deltaAgainst, isBaseline, sameRunsOf } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from '../contract/schema.js';
 
@@ -15,6 +15,7 @@ const StepSchema = v.object({
   exit: v.optional(v.nullable(v.number())),
   signal: v.optional(v.nullable(v.union([v.string(), v.number()]))),
   timed_out: v.optional(v.boolean()),
+  interrupted: v.optional(v.boolean()),
   tree: v.optional(v.nullable(v.string())),
 });
 export type Step = v.InferOutput<typeof StepSchema>;
@@ -39,7 +40,7 @@ export async function loadSession(path: string): Promise<{ base: string; steps: 
     let json: unknown;
     try { json = JSON.parse(line); } catch { throw new SbxError('E_SESSION', `${path}:${i + 1}: not JSON; a session file has one {"log": "...", "exit": N} object per line`); }
     const r = v.safeParse(StepSchema, json);
-    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (an absolute path, or one relative to the session file's directory) and may give "exit", "signal", "timed_out", "tree"`);
+    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (an absolute path, or one relative to the session file's directory) and may give "exit", "signal", "timed_out", "interrupted", "tree"`);
     steps.push(r.output);
   });
   if (!steps.length) throw new SbxError('E_SESSION', `${path} has no steps`);
@@ -53,13 +54,16 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
   for (const [i, step] of session.steps.entries()) {
     // An absolute log path stays as it is; a relative one starts from the session file's directory.
     const file = isAbsolute(step.log) ? step.log : resolve(session.base, step.log);
-    const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, log: relative(cwd, file) };
+    const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, interrupted: step.interrupted ?? false, log: relative(cwd, file) };
     const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => { throw stepError(err, i + 1, step.log, session.base); });
     const tree = step.tree ?? null;
     env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: sameRunsOf(keys, env.verdict) }, env.verdict, tree);
-    keys.push(verdictKey(env.verdict));
-    prev = env.verdict;
-    prevTree = tree;
+    // As sbx run records it: an interrupted step is shown, but the next one is compared with the one before it.
+    if (isBaseline(env.verdict)) {
+      keys.push(verdictKey(env.verdict));
+      prev = env.verdict;
+      prevTree = tree;
+    }
     yield env;
   }
 }

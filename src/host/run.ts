@@ -122,10 +122,13 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const whole = !res.setupError && o.output_bytes === res.tail.length;
   // Stopped by the caller (`sbx run` aborts with the signal it got, e.g. Ctrl-C): the verdict names that
   // signal, not the SIGKILL the sandbox was torn down with (whose hint blames a timeout or the OOM killer).
-  const reason: unknown = opts.signal?.aborted ? opts.signal.reason : null;
+  // Its status is interrupted (not a crash of the command's), and the next run is not compared with it.
+  // A command that had exited on its own before the signal was acted on finished: that run stands.
+  const interrupted = opts.signal?.aborted === true && o.exit_code === null;
+  const reason: unknown = interrupted ? opts.signal!.reason : null;
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
-  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, setupError: res.setupError?.message ?? null };
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null };
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.

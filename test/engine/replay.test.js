@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../fixtures/lib/cases.js';
 
@@ -35,5 +36,28 @@ for (const s of sessions) {
     assert.is(dir.status, 0, dir.stderr);
   });
 }
+
+test('replay: an interrupted step is shown, and the next step is compared with the one before it (as sbx run records it)', () => {
+  // Real logs of one program (fixtures/pairs/go-crash-message-changed): its crash, a run stopped by Ctrl-C
+  // (the same program's log, stopped by the caller), then the crash after the edit.
+  const pair = join(ROOT, 'fixtures/pairs/go-crash-message-changed');
+  const dir = mkdtempSync(join(tmpdir(), 'sbx-replay-'));
+  try {
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(file, [
+      { log: join(pair, 'before/log.txt'), exit: 2 },
+      { log: join(pair, 'before/log.txt'), exit: null, signal: 'SIGINT', interrupted: true },
+      { log: join(pair, 'after/log.txt'), exit: 2 },
+    ].map((x) => JSON.stringify(x)).join('\n'));
+    const r = sbx(['replay', file, '--json']);
+    assert.is(r.status, 0, r.stderr);
+    const [a, b, c] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.is(a.verdict.status, 'crash');
+    assert.is(b.verdict.status, 'interrupted');
+    assert.is(b.delta.status.before, 'crash');
+    assert.is(c.delta.status.before, 'crash', c.delta.summary);
+    assert.is(c.delta.crash, 'changed', c.delta.summary);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
 
 test.run();

@@ -66,6 +66,8 @@ export class PytestParser extends Parser {
   fatal: string | null = null;
   /** `collected N items`, less the deselected ones; -1 when not printed. */
   collected: i64 = -1;
+  /** `!!! Interrupted: 1 error during collection !!!`: pytest stopped before running any test. */
+  collectionStopped: bool = false;
   fatalFrames: Frame[] = [];
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
@@ -89,7 +91,10 @@ export class PytestParser extends Parser {
     }
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
-    if (c == Char.BANG && l.matchAt("!!!", 0)) return true;
+    if (c == Char.BANG && l.matchAt("!!!", 0)) {
+      if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
+      return true;
+    }
     if (this.sec == Sec.NONE && l.startsWith("collected ")) {
       // `collected 3 items` (`/ 1 deselected` follows when some are): what a run cut short did not reach.
       let n = l.readInt(10);
@@ -392,8 +397,9 @@ export class PytestParser extends Parser {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
     }
-    // Died mid-run (Fatal Python error): the collected tests it never reached did not run.
-    if (this.fatal !== null && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    // Died mid-run (Fatal Python error), or stopped by a collection error before the first test: the
+    // collected tests it never reached did not run.
+    if ((this.fatal !== null || this.collectionStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */

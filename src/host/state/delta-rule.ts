@@ -3,6 +3,8 @@
 // (an edit count, a fingerprint) and the marks differ, unknown otherwise; same_verdict_runs counts
 // the runs in a row with this verdict key, this one included (1 on a first run). The state carries
 // that count from run to run (store.counters); a replay counts it from the keys (sameRunsOf).
+// An interrupted run (Ctrl-C) is recorded but is no baseline: the next run of the command is compared
+// with the last one that was not (isBaseline).
 import type { Delta, Engine, Verdict } from '../../engine/engine.js';
 import { verdictKey } from './history.js';
 
@@ -18,6 +20,9 @@ export function deltaAgainst(engine: Engine, prev: Previous, cur: Verdict, mark:
   const treeChanged = prev.verdict && mark !== null && prev.mark !== null ? mark !== prev.mark : undefined;
   return engine.delta(prev.verdict, cur, { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 });
 }
+
+/** Whether the next run of the same command is compared with this one: not when it was interrupted. */
+export const isBaseline = (vd: Pick<Verdict, 'status'>): boolean => vd.status !== 'interrupted';
 
 /** Runs in a row at the end of keys (the previous runs' verdict keys, oldest first) with this key, plus one. */
 export function streak(keys: readonly string[], key: string): number {

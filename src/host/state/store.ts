@@ -21,10 +21,11 @@ import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
-import { streak } from './delta-rule.js';
+import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
 import { utcTime } from './utc-time.js';
+import { keyLine } from '../command-key.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -42,11 +43,14 @@ export interface Previous {
   problem: string | null;
 }
 
-/** The key runs of one command share: `go test ./...` is compared with `go test ./...`, not `go vet`. */
+/**
+ * The key runs of one command share: `go test ./...` is compared with `go test ./...`, not `go vet`, and
+ * with `bash -c 'go test ./...'` (the MCP run tool's, a hook's): see command-key.ts.
+ */
 export function commandKey(cmd: string): string {
   let key = commandKeys.get(cmd);
   if (key === undefined) {
-    key = sha256Hex(cmd).slice(0, 16);
+    key = sha256Hex(keyLine(cmd)).slice(0, 16);
     if (commandKeys.size >= 256) commandKeys.clear(); // a bound, not a cache policy: keys are cheap
     commandKeys.set(cmd, key);
   }
@@ -245,7 +249,8 @@ export class StateDir {
 
   /**
    * Records a finished run: last.json and last/<key>.json atomically, a history line, then log
-   * pruning when due (run.unpruned === 0). Call under the lock.
+   * pruning when due (run.unpruned === 0). Call under the lock. An interrupted run is only the newest
+   * run (last.json): last/<key>.json keeps the run the next one of the command is compared with.
    */
   async record(env: RunResult, run: RunState): Promise<HistoryEntry> {
     const vd = env.verdict;
@@ -262,7 +267,7 @@ export class StateDir {
       cmd: run.cmd ?? null,
     };
     const text = `${JSON.stringify({ ...env, state: run })}\n`;
-    const paths = this.lastPaths(run.cmd ?? null);
+    const paths = this.lastPaths(run.cmd ?? null).slice(0, isBaseline(vd) ? undefined : 1);
     writeFileAtomicSync(paths, text);
     // Remembered as written, a copy of its own (env is the caller's to change): the next run's
     // readPrevious takes it from here while the file is still this one.
@@ -288,7 +293,8 @@ export class StateDir {
     if (sameAll === null || sameCmd === null) {
       const { entries } = await this.history();
       sameAll ??= streak(entries.map((e) => e.key), key);
-      sameCmd ??= cmd === null ? sameAll : streak(entries.filter((e) => (e.cmd ?? null) === cmd).map((e) => e.key), key);
+      const line = cmd === null ? null : keyLine(cmd);
+      sameCmd ??= line === null ? sameAll : streak(entries.filter((e) => e.cmd != null && keyLine(e.cmd) === line && e.status !== 'interrupted').map((e) => e.key), key);
     }
     const runs = (latest?.unpruned ?? PRUNE_EVERY) + 1;
     const bytes = (latest?.unpruned_bytes ?? PRUNE_BYTES) + logBytes;

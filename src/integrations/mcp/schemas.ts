@@ -33,7 +33,7 @@ const nstr = v.nullable(v.string());
 
 /** What `run` and `verdict` return: the facts an agent acts on, the rendered verdict, where the log is. */
 export const VerdictResult = v.object({
-  status: v.picklist(['setup-failed', 'timeout', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass']),
+  status: v.picklist(['setup-failed', 'timeout', 'interrupted', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass']),
   exit_code: v.nullable(v.number()),
   signal: nstr,
   delta: v.pipe(nstr, v.description('what changed since the previous run in the same project')),

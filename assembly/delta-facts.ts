@@ -1,0 +1,139 @@
+// What the delta compares beyond names and frames: whether a test that still fails fails the same way, whether
+// a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
+// count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
+import { Char, isDigit, isHex } from "./util/chars";
+import { CrashView, FailureView, VerdictView } from "./verdict-reader";
+
+/** A failure or crash line this many lines away from the earlier one is still at the same place. */
+export const LINE_SLACK: i64 = 3;
+/** A message quoted in the summary is cut to this many characters. */
+const QUOTE_MAX = 72;
+
+/**
+ * A message as a fact: what moves between two runs of the same code reads as `#`: addresses (`0x7ffc…` as
+ * `0x#`), a sanitizer's thread id (` T29567`), a process id (`pid=4242`); runs of blanks and line breaks read
+ * as one space. Other numbers are kept: `index out of range [11] with length 11` and `[10] with length 10`
+ * are two facts.
+ */
+export function factText(s: string | null): string {
+  if (s === null) return "";
+  let buf = new Array<i32>(0);
+  let blank = false;
+  let n = s.length;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    let prev = i > 0 ? s.charCodeAt(i - 1) : Char.SPACE;
+    let hex = c == Char._0 && i + 2 < n && (s.charCodeAt(i + 1) | 0x20) == Char.x && isHex(s.charCodeAt(i + 2));
+    let tid = c == Char.T && (prev == Char.SPACE || prev == Char.LPAREN) && i + 1 < n && isDigit(s.charCodeAt(i + 1));
+    let pid = c == Char.EQ && i >= 3 && s.substring(i - 3, i) == "pid" && i + 1 < n && isDigit(s.charCodeAt(i + 1));
+    if (hex || tid || pid) {
+      // Keep the lead (`0x`, `T`, `=`), then one `#` for the digits after it.
+      if (hex) { buf.push(Char._0); buf.push(Char.x); i += 2; } else { buf.push(c); i += 1; }
+      buf.push(Char.HASH);
+      while (i + 1 < n && (hex ? isHex(s.charCodeAt(i + 1)) : isDigit(s.charCodeAt(i + 1)))) i++;
+      blank = false;
+      continue;
+    }
+    let b = c == Char.SPACE || c == Char.TAB || c == Char.LF || c == Char.CR;
+    if (b) { if (!blank && buf.length > 0) buf.push(Char.SPACE); }
+    else buf.push(c);
+    blank = b;
+  }
+  if (buf.length > 0 && buf[buf.length - 1] == Char.SPACE) buf.pop();
+  return String.fromCharCodes(buf);
+}
+
+/** The first line of a message, cut to QUOTE_MAX characters. */
+function quote(s: string | null): string {
+  if (s === null) return "";
+  let lf = s.indexOf("\n");
+  let line = (lf >= 0 ? s.substring(0, lf) : s).trim();
+  return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
+}
+
+function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
+
+function placeOf(f: FailureView): string {
+  let file = f.fileOr;
+  if (file.length == 0) return "";
+  return f.line >= 0 ? file + ":" + f.line.toString() : file;
+}
+
+/**
+ * How a test that failed before and fails now changed: `FROM → TO`, or null when it fails the same way (the
+ * same message, give or take addresses, in the same file within LINE_SLACK lines).
+ */
+export function failureChange(a: FailureView, b: FailureView): string | null {
+  let sameMessage = factText(a.message) == factText(b.message);
+  let samePlace = a.fileOr == b.fileOr && (a.line < 0 || b.line < 0 || absDiff(a.line, b.line) <= LINE_SLACK);
+  if (sameMessage && samePlace) return null;
+  let pa = placeOf(a); let pb = placeOf(b);
+  let ma = quote(a.message); let mb = quote(b.message);
+  if (sameMessage) {
+    let lead = "";
+    if (ma.length > 0) lead = ma + " at ";
+    return lead + pa + " → " + pb;
+  }
+  let from = pa.length > 0 && pa != pb ? ma + " at " + pa : ma;
+  return from + " → " + mb + (pb.length > 0 ? " at " + pb : "");
+}
+
+function accessText(c: CrashView): string {
+  let a = c.access;
+  let s = a !== null ? a : "";
+  if (c.size >= 0) s += (s.length > 0 ? " " : "") + "of size " + c.size.toString();
+  return s;
+}
+
+/**
+ * How a crash of the same tool and kind in the same frame changed: `FROM → TO` for the first fact that
+ * differs (the access and its size, where the address lies, the message), or null when none does.
+ */
+export function crashFactsChange(a: CrashView, b: CrashView): string | null {
+  let aa = accessText(a); let ab = accessText(b);
+  if (aa != ab) return a.kind + " " + (aa.length > 0 ? aa : "(no access)") + " → " + (ab.length > 0 ? ab : "(no access)");
+  let ra = a.region; let rb = b.region;
+  if (factText(ra) != factText(rb)) return a.kind + ", " + (ra !== null ? ra : "(no region)") + " → " + (rb !== null ? rb : "(no region)");
+  if (factText(a.message) != factText(b.message)) {
+    let ma = quote(a.message); let mb = quote(b.message);
+    if (ma.length == 0) ma = a.kind;
+    if (mb.length == 0) mb = b.kind;
+    return ma + " → " + mb;
+  }
+  return null;
+}
+
+/**
+ * Why a run could not have reached what an earlier run showed (a crash, a failing test), or null when it ran
+ * to its end: it never started, the build failed before anything ran, it was stopped (timeout, Ctrl-C).
+ * What such a run does not show is not fixed: it was not reached.
+ */
+export function unreachedBy(v: VerdictView): string | null {
+  let s = v.statusOr;
+  if (s == "setup-failed") return "setup failed";
+  if (s == "build-failed") return "build failed";
+  if (s == "timeout") return "timed out";
+  if (s == "interrupted") return "interrupted";
+  let t = v.tests;
+  if (t !== null && t.notRun > 0) return "the run stopped early";
+  return null;
+}
+
+/** True for a run cut short before its end: what it did not print, it did not get to print. */
+export function cutShort(v: VerdictView): bool {
+  let s = v.statusOr;
+  return s == "setup-failed" || s == "timeout" || s == "interrupted";
+}
+
+/**
+ * The failure in `now` that stands for a whole file the test `name` is in: pytest names a file that failed
+ * to load (`ERROR collecting test_calc.py`) by the file alone, and none of its tests ran. null when none.
+ */
+export function containerOf(name: string, now: Array<FailureView>): string | null {
+  for (let i = 0; i < now.length; i++) {
+    let c = now[i].name;
+    if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&
+      name.charCodeAt(c.length) == Char.COLON && name.charCodeAt(c.length + 1) == Char.COLON) return c;
+  }
+  return null;
+}
