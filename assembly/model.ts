@@ -165,6 +165,11 @@ export class Facts {
   rawBytes: i64 = 0;
   lines: i64 = 0;
   nulBytes: i64 = 0;
+  /**
+   * Lines a parser held back from the tail and then let go (rustc's candidate `error: ...` that no `-->`
+   * followed): the session puts them into the tail, before the line being offered. No line that matters vanishes.
+   */
+  released: Array<string> = [];
 
   addDiagnostic(d: Diagnostic): void {
     if (d.severity == "error") this.errorCount++;

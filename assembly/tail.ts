@@ -24,6 +24,18 @@ export class Tail {
     if (this.count < TAIL_LINES) this.count++;
   }
 
+  /** A line given back as text (a parser's held-back line, see Facts.released). */
+  pushText(s: string): void {
+    let b = String.UTF8.encode(s);
+    let n = min(b.byteLength, SLOT);
+    if (n == 0) return;
+    memory.copy(this.slots + <usize>(this.next * SLOT), changetype<usize>(b), <usize>n);
+    this.lens[this.next] = n;
+    this.cut[this.next] = b.byteLength > SLOT;
+    this.next = (this.next + 1) % TAIL_LINES;
+    if (this.count < TAIL_LINES) this.count++;
+  }
+
   lines(): string[] {
     let out = new Array<string>(0);
     let start = (this.next - this.count + TAIL_LINES) % TAIL_LINES;
