@@ -44,6 +44,8 @@ class Block {
   docSection: i32 = 0;
   docExpected: string | null = null;
   docGot: string | null = null;
+  /** A chained exception's earlier one (`During handling of the above exception`): its first `E` line. */
+  chainedFrom: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -80,7 +82,7 @@ export class PytestParser extends Parser {
     if (this.sec == Sec.FATAL) return this.fatalLine(l);
     if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
       if (foreignLine(l)) return false;
-      if (c == Char.UNDERSCORE && l.at(1) == Char.UNDERSCORE) { this.header(l); return true; }
+      if (c == Char.UNDERSCORE && (l.at(1) == Char.UNDERSCORE || isNarrowHeader(l))) { this.header(l); return true; }
       if (this.sec != Sec.PASSES) this.blockLine(l);
       return true;
     }
@@ -260,6 +262,16 @@ export class PytestParser extends Parser {
     if (c == Char.E && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
     if (c == Char.G && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
     b.docSection = 0;
+    // A chained exception: the failure is the last one; the earlier one stays as its cause.
+    if (c == Char.D && l.startsWith("During handling of the above exception") ||
+        c == Char.T && l.startsWith("The above exception was the direct cause")) {
+      if (b.elines.length > 0) {
+        let how: string = c == Char.D ? "while handling: " : "caused by: ";
+        b.chainedFrom = how + b.elines[0];
+        b.elines = [];
+      }
+      return;
+    }
     // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
@@ -352,6 +364,11 @@ export class PytestParser extends Parser {
         if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
+      if (b.chainedFrom !== null && b.elines.length > 0) {
+        let e = b.elines.length > 3 ? b.elines.slice(0, 3) : b.elines;
+        e.push(b.chainedFrom!);
+        b.elines = e;
+      }
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
@@ -418,6 +435,21 @@ export class PytestParser extends Parser {
   private testFile(b: Block): string {
     return b.firstFile !== null ? b.firstFile! : "";
   }
+}
+
+/**
+ * `_ test_x[long-id] _`: the header of a test whose name leaves no room on the line for more underscores
+ * (pytest pads it to the terminal width with at least one on each side). Not the `_ _ _ _` line between a
+ * traceback's entries.
+ */
+function isNarrowHeader(l: Line): bool {
+  let n = l.len;
+  if (n < 5 || l.at(1) != Char.SPACE || l.at(n - 1) != Char.UNDERSCORE || l.at(n - 2) != Char.SPACE) return false;
+  for (let i = 2; i < n - 2; i++) {
+    let c = l.at(i);
+    if (c != Char.UNDERSCORE && c != Char.SPACE) return true;
+  }
+  return false;
 }
 
 /** A header's `TestX.test_y[p.1]` as the node id's `TestX::test_y[p.1]` (dots in the parameters stay). */
