@@ -42,6 +42,9 @@ const CARGO_ERRORS_IF: string[] = [
   "rustc ", "is not supported by the following package",
 ];
 
+/** How long cargo's error message may grow with the indented lines under it. */
+const CARGO_MESSAGE_MAX = 400;
+
 /** Lines cargo prints under its own error: notes of it. */
 const CARGO_CONTEXT: string[] = [
   "location searched: ", "required by package `", "As a reminder, you're using offline mode", "perhaps you meant: ",
@@ -129,8 +132,9 @@ export class RustParser extends Parser {
     let d = this.cargo!;
     if (l.isBlank()) { this.cargo = null; return false; }
     if (isSpace(l.at(0))) {
+      // At most a few lines' worth: the message stays one readable line, however long the list is.
       let m = d.message;
-      d.message = m + (m.endsWith(":") ? " " : "; ") + l.trimmed(0);
+      if (m.length < CARGO_MESSAGE_MAX) d.message = m + (m.endsWith(":") ? " " : "; ") + l.trimmed(0);
       return true;
     }
     let k = cargoContext(l);
