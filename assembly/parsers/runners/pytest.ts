@@ -12,7 +12,7 @@ import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
-import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine } from "./common";
+import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -246,9 +246,12 @@ export class PytestParser extends Parser {
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
-      if (b.elines.length < 6) {
-        let s = l.trimmed(1);
-        if (s.length > 0) b.elines.push(s);
+      // Kept with their indentation (a SyntaxError's caret under its column, a diff's nesting): the
+      // common indent of the block's `E` lines goes at the end (dedent).
+      if (b.elines.length < 6 && l.skipSpaces(1) < l.len) {
+        let e = l.len;
+        while (e > 1 && isSpaceByte(l.at(e - 1))) e--;
+        b.elines.push(l.str(1, e));
       }
       return;
     }
@@ -267,7 +270,7 @@ export class PytestParser extends Parser {
         c == Char.T && l.startsWith("The above exception was the direct cause")) {
       if (b.elines.length > 0) {
         let how: string = c == Char.D ? "while handling: " : "caused by: ";
-        b.chainedFrom = how + b.elines[0];
+        b.chainedFrom = how + b.elines[0].trim();
         b.elines = [];
       }
       return;
@@ -364,6 +367,10 @@ export class PytestParser extends Parser {
         if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
+      dedent(b.elines);
+      // `E     File "versions.py", line 3` over a SyntaxError: the failure is where the bad line is, not at
+      // the import that read it.
+      syntaxAt(b);
       if (b.chainedFrom !== null && b.elines.length > 0) {
         let e = b.elines.length > 3 ? b.elines.slice(0, 3) : b.elines;
         e.push(b.chainedFrom!);
@@ -458,6 +465,27 @@ function classPath(name: string): string {
   if (br < 0) return name.replaceAll(".", "::");
   return name.substring(0, br).replaceAll(".", "::") + name.substring(br);
 }
+
+/** An `E` line `File "x.py", line 3` (a SyntaxError's own location) in the user's code: the block's location. */
+function syntaxAt(b: Block): void {
+  for (let i = 0; i < b.elines.length; i++) {
+    let s = b.elines[i].trim();
+    if (!s.startsWith("File \"")) continue;
+    let q = s.indexOf("\"", 6);
+    if (q < 0 || !s.startsWith("\", line ", q)) continue;
+    let k = q + 8;
+    let e = k;
+    while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+    if (e == k) continue;
+    let file = normPath(s.substring(6, q));
+    if (!isUserFile(file)) continue;
+    b.userFile = file;
+    b.userLine = I32.parseInt(s.substring(k, e));
+    return;
+  }
+}
+
+function isSpaceByte(c: i32): bool { return c == Char.SPACE || c == Char.TAB; }
 
 /** `assert 2 == 3`: actual on the left, expected on the right. */
 function assertParts(tf: TestFailure, e: string): void {
