@@ -74,9 +74,22 @@ export function classify(f: Frame): void {
   }
   // A frame with neither a source file nor a symbol is not something the user can open.
   if (f.file === null && f.fn === null) user = false;
-  // A frame known only by its module (no source line) is user code only if the module is the program.
-  if (user && f.file === null && f.module !== null && f.module!.includes(".so")) user = false;
+  // A frame known only by its module (no source line) is user code only if the module is the program, or a
+  // library the project built itself (under the work dir: cJSON's build/libcjson.so without debug info).
+  if (user && f.file === null && f.module !== null && f.module!.includes(".so") && !ownLibrary(f)) user = false;
   f.user = user;
+}
+
+/**
+ * A frame in a shared library built under the work dir, with a function name: the user's own code, even
+ * without debug info. Module paths are absolute (`/work/build/libx.so`, `/usr/lib/.../libc.so.6`); after
+ * normPath one under the work dir is relative.
+ */
+export function ownLibrary(f: Frame): bool {
+  let m = f.module;
+  if (m === null || f.fn === null || !m.includes(".so")) return false;
+  let c = m.charCodeAt(0);
+  return c != Char.SLASH && c != Char.LT && c != Char.LBRACKET && !m.startsWith("../");
 }
 
 /**
@@ -209,7 +222,8 @@ function setModule(f: Frame, m: string): void {
 /**
  * In a stack where the user's frames carry source locations, a frame known only by its module
  * (`main (./prog+0x5be72)`: libFuzzer's own main, a driver built without debug info) is infrastructure,
- * not the user's code: ClusterFuzz's "module-only frames". A stack with no located frame keeps them.
+ * not the user's code: ClusterFuzz's "module-only frames". A stack with no located frame keeps them, and
+ * so does a library the project builds itself (ownLibrary).
  */
 export function demoteModuleOnly(frames: Array<Frame>): void {
   let located = false;
@@ -217,7 +231,7 @@ export function demoteModuleOnly(frames: Array<Frame>): void {
   if (!located) return;
   for (let i = 0; i < frames.length; i++) {
     let f = frames[i];
-    if (f.user && f.file === null && f.module !== null) f.user = false;
+    if (f.user && f.file === null && f.module !== null && !ownLibrary(f)) f.user = false;
   }
 }
 

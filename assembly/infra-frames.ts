@@ -27,6 +27,8 @@ export const INFRA_FUNCS: string[] = [
   // googletest internals (the TEST body itself is user code)
   "testing::internal::", "testing::Test::Run", "testing::TestInfo::Run", "testing::TestSuite::Run",
   "testing::TestCase::Run", "testing::UnitTest::Run", "RUN_ALL_TESTS",
+  // Unity's runner around a test function (the test function itself is user code)
+  "UnityDefaultTestRun", "UnityTestRunner",
   // a recovered Go panic's re-panic
   "panic",
   // symbolizer placeholders: no name the user can open

@@ -170,6 +170,17 @@ export class Facts {
   rawBytes: i64 = 0;
   lines: i64 = 0;
   nulBytes: i64 = 0;
+  /**
+   * Lines a parser held back from the tail and then let go (rustc's candidate `error: ...` that no `-->`
+   * followed): the session puts them into the tail, before the line being offered. No line that matters vanishes.
+   */
+  released: Array<string> = [];
+  /**
+   * The SUMMARY of the latest sanitizer report (the first, kept as crash, or a later one, only counted), and how
+   * many there were: a runner names a test's failure by the report its output held.
+   */
+  lastReport: string | null = null;
+  reports: i32 = 0;
 
   addDiagnostic(d: Diagnostic): void {
     if (d.severity == "error") this.errorCount++;

@@ -56,7 +56,16 @@ export class Session {
   private line(l: Line): void {
     let f = this.facts;
     f.lines++;
-    if (!this.parsers.claim(l, f)) this.tail.push(l);
+    let claimed = this.parsers.claim(l, f);
+    if (f.released.length > 0) this.release(f);
+    if (!claimed) this.tail.push(l);
+  }
+
+  /** Lines a parser held back and let go go to the tail, in the order they came. */
+  private release(f: Facts): void {
+    let r = f.released;
+    for (let i = 0; i < r.length; i++) this.tail.pushText(r[i]);
+    f.released = [];
   }
 
   finish(out: Sink): void {
@@ -64,6 +73,7 @@ export class Session {
     if (last !== null) this.line(last);
     let f = this.facts;
     this.parsers.finish(f);
+    if (f.released.length > 0) this.release(f);
     let e = f.exit;
     settleExit(f, e);
     out.reset();

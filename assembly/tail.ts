@@ -1,37 +1,126 @@
-// The last unclaimed lines of a log, in a fixed ring of byte slots: no allocation per line.
+// The last unclaimed lines of a log, in a fixed set of byte slots: no allocation per line.
+//
+// Which lines stay: the last TAIL_LINES, except that a line saying FAIL or error (in a format no parser
+// knows) outlives the lines after it: when the oldest line is such a line, the oldest line saying PASS or
+// ok goes instead, or else the oldest other one. Ten `N - desc: PASSED` lines after the one that FAILED
+// leave the FAILED one. Such lines keep at most TAIL_LINES - TAIL_RECENT slots: the last lines still show.
+import { Char } from "./util/chars";
 import { Line } from "./util/line";
 import { decode } from "./util/utf8";
 
 export const TAIL_LINES = 12;
+/** Slots a FAIL/error line cannot take from the latest lines. */
+const TAIL_RECENT = 4;
 const SLOT = 512;
+
+const KIND_OTHER: u8 = 0;
+const KIND_NOISE: u8 = 1;
+const KIND_SALIENT: u8 = 2;
 
 export class Tail {
   private slots: usize = heap.alloc(TAIL_LINES * SLOT);
   private lens: StaticArray<i32> = new StaticArray<i32>(TAIL_LINES);
   private cut: StaticArray<bool> = new StaticArray<bool>(TAIL_LINES);
+  private kinds: StaticArray<u8> = new StaticArray<u8>(TAIL_LINES);
+  /** Slot numbers in the order their lines came, oldest first; count of them in use. */
+  private order: StaticArray<i32> = new StaticArray<i32>(TAIL_LINES);
   private count: i32 = 0;
-  private next: i32 = 0;
 
-  reset(): void { this.count = 0; this.next = 0; }
+  reset(): void { this.count = 0; }
 
   push(l: Line): void {
     if (l.isBlank()) return;
-    let n = min(l.len, SLOT);
-    memory.copy(this.slots + <usize>(this.next * SLOT), l.ptr, <usize>n);
-    this.lens[this.next] = n;
-    this.cut[this.next] = l.len > SLOT;
-    this.next = (this.next + 1) % TAIL_LINES;
-    if (this.count < TAIL_LINES) this.count++;
+    this.put(l.ptr, l.len);
+  }
+
+  /** A line given back as text (a parser's held-back line, see Facts.released). */
+  pushText(s: string): void {
+    let b = String.UTF8.encode(s);
+    if (b.byteLength == 0) return;
+    this.put(changetype<usize>(b), b.byteLength);
+  }
+
+  private put(ptr: usize, len: i32): void {
+    let slot = this.take();
+    let n = min(len, SLOT);
+    memory.copy(this.slots + <usize>(slot * SLOT), ptr, <usize>n);
+    this.lens[slot] = n;
+    this.cut[slot] = len > SLOT;
+    this.kinds[slot] = kindOf(ptr, n);
+  }
+
+  /** A free slot, placed last in the order: a new one, or the one whose line goes (see the header). */
+  private take(): i32 {
+    let o = this.order;
+    if (this.count < TAIL_LINES) {
+      let s = this.count;
+      o[this.count++] = s;
+      return s;
+    }
+    let v = 0;
+    if (this.kinds[o[0]] == KIND_SALIENT) {
+      let salient = 0, noise = -1, other = -1;
+      for (let i = 0; i < TAIL_LINES; i++) {
+        let k = this.kinds[o[i]];
+        if (k == KIND_SALIENT) salient++;
+        else if (k == KIND_NOISE) { if (noise < 0) noise = i; }
+        else if (other < 0) other = i;
+      }
+      if (noise >= 0) v = noise;
+      else if (salient <= TAIL_LINES - TAIL_RECENT && other >= 0) v = other;
+    }
+    let s = o[v];
+    for (let i = v; i < TAIL_LINES - 1; i++) o[i] = o[i + 1];
+    o[TAIL_LINES - 1] = s;
+    return s;
   }
 
   lines(): string[] {
     let out = new Array<string>(0);
-    let start = (this.next - this.count + TAIL_LINES) % TAIL_LINES;
     for (let i = 0; i < this.count; i++) {
-      let k = (start + i) % TAIL_LINES;
+      let k = this.order[i];
       let s = decode(this.slots + <usize>(k * SLOT), this.lens[k]);
       out.push(this.cut[k] ? s + "…" : s);
     }
     return out;
   }
+}
+
+/** SALIENT when the line says FAIL/Fail/fail or ERROR/Error/error; NOISE when it says PASS/Pass/pass or ok/OK. */
+function kindOf(p: usize, n: i32): u8 {
+  let noise = false;
+  for (let i = 0; i + 2 <= n; i++) {
+    let c = <i32>load<u8>(p + <usize>i);
+    let lc = c | 0x20;
+    if (lc == Char.f && i + 4 <= n && word(p + <usize>i, "ail")) return KIND_SALIENT;
+    if (lc == Char.e && i + 5 <= n && word(p + <usize>i, "rror")) return KIND_SALIENT;
+    if (noise) continue;
+    if (lc == Char.p && i + 4 <= n && word(p + <usize>i, "ass")) noise = true;
+    else if (lc == Char.o && (<i32>load<u8>(p + <usize>i + 1) | 0x20) == Char.k) {
+      // `ok`/`OK` as a word, not inside `look` or `token`
+      let before = i == 0 ? Char.SPACE : <i32>load<u8>(p + <usize>i - 1);
+      let after = i + 2 < n ? <i32>load<u8>(p + <usize>i + 2) : Char.SPACE;
+      if (!isWordByte(before) && !isWordByte(after)) noise = true;
+    }
+  }
+  return noise ? KIND_NOISE : KIND_OTHER;
+}
+
+/** The letters after the first, in one case as the first's (`ail` after `F` must be `AIL` or `ail`). */
+function word(p: usize, rest: string): bool {
+  let upper = <i32>load<u8>(p) < Char.a;
+  let allUpper = true, allLower = true;
+  for (let k = 0; k < rest.length; k++) {
+    let c = <i32>load<u8>(p + <usize>(k + 1));
+    let r = rest.charCodeAt(k);
+    if (c == r) { allUpper = false; continue; }
+    if (c == r - 32) { allLower = false; continue; }
+    return false;
+  }
+  // `FAIL`, `Fail`, `fail`; not `fAIL`
+  return upper ? (allUpper || allLower) : allLower;
+}
+
+function isWordByte(c: i32): bool {
+  return (c >= Char._0 && c <= Char._9) || ((c | 0x20) >= Char.a && (c | 0x20) <= Char.z) || c == Char.UNDERSCORE;
 }

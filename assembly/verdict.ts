@@ -153,7 +153,10 @@ export function writeTests(w: JsonWriter, t: Tests): void {
   w.endObject();
 }
 
-/** Failures sharing a root cause (same message and location), for groups of two or more. */
+/**
+ * Failures sharing a root cause (same message and location), for groups of two or more. A failure with
+ * neither a message nor a location (testhelp.h's `FAILED`) says nothing it could share: never grouped.
+ */
 export function writeGroups(w: JsonWriter, t: Tests | null): void {
   w.field("error_groups");
   w.beginArray();
@@ -165,6 +168,7 @@ export function writeGroups(w: JsonWriter, t: Tests | null): void {
     let names = new Array<Array<string>>(0);
     for (let i = 0; i < t.failures.length; i++) {
       let f = t.failures[i];
+      if (f.message.length == 0 && f.file === null) continue;
       let k = f.message + "\u0000" + (f.file !== null ? f.file! : "") + ":" + f.line.toString();
       if (seen.has(k)) {
         let j = seen.get(k);

@@ -10,7 +10,8 @@
 //    gcc/clang, rustc, tsc, go build/vet;
 // 3. test runners, where formats nest: ctest first (ctest --output-on-failure shows a gtest binary's
 //    output as that ctest test's output), go -json before go text, jest before the check-script lines
-//    (`FAIL ./x.test.js`), and the generic check-script shapes last;
+//    (`FAIL ./x.test.js`), Unity's `file:line:test:FAIL` and testhelp.h's `N - desc: FAILED` after gtest,
+//    and the generic check-script shapes last;
 // 4. tracebacks, panics, uncaught exceptions: each starts only on its runtime's own opening line, so the
 //    order between them matters little; Node's header-less candidate (`TypeError: ...` followed by `at`
 //    lines) goes last because Python's exception lines look the same;
@@ -20,7 +21,7 @@
 export const enum ParserId {
   SANITIZER, UBSAN, CXX_TERMINATE, ASSERT,
   MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD,
-  JUNIT_LOG, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
+  JUNIT_LOG, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, UNITY, TESTHELP, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
   PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, NODE_ERROR,
   SHELL,
 }
@@ -30,7 +31,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.SANITIZER, ParserId.UBSAN, ParserId.CXX_TERMINATE, ParserId.ASSERT,
   ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
-  ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];
@@ -43,7 +44,7 @@ export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.SANITIZER, ParserId.UBSAN, ParserId.ASSERT,
   ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.MAKE,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
-  ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];

@@ -24,6 +24,8 @@ import { CargoTestParser } from "./runners/cargo-test";
 import { GoTestJsonParser } from "./runners/go-test-json";
 import { GoTestParser } from "./runners/go-test";
 import { GtestParser } from "./runners/gtest";
+import { UnityParser } from "./runners/unity";
+import { TesthelpParser } from "./runners/testhelp";
 import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { TapParser } from "./runners/tap";
@@ -67,6 +69,8 @@ export class ParserSet {
   /** go test -json: each event's Output is fed to the text parser. */
   private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest);
   private gtest: GtestParser = new GtestParser();
+  private unity: UnityParser = new UnityParser();
+  private testhelp: TesthelpParser = new TesthelpParser();
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
   private nodeTest: NodeTestParser = new NodeTestParser();
@@ -131,6 +135,8 @@ export class ParserSet {
       case ParserId.GO_TEST_JSON: return ask(this.goTestJson, l, f);
       case ParserId.GO_TEST: return ask(this.goTest, l, f);
       case ParserId.GTEST: return ask(this.gtest, l, f);
+      case ParserId.UNITY: return ask(this.unity, l, f);
+      case ParserId.TESTHELP: return ask(this.testhelp, l, f);
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
@@ -166,6 +172,8 @@ export class ParserSet {
       case ParserId.GO_TEST_JSON: this.goTestJson.finish(f); break;
       case ParserId.GO_TEST: this.goTest.finish(f); break;
       case ParserId.GTEST: this.gtest.finish(f); break;
+      case ParserId.UNITY: this.unity.finish(f); break;
+      case ParserId.TESTHELP: this.testhelp.finish(f); break;
       case ParserId.JEST: this.jest.finish(f); break;
       case ParserId.VITEST: this.vitest.finish(f); break;
       case ParserId.NODE_TEST: this.nodeTest.finish(f); break;

@@ -140,6 +140,29 @@ export function foreignLine(l: Line): bool {
   return r > 0 && isDigit(l.at(r - 1));
 }
 
+/**
+ * Strips the indent the lines share (blank ones aside): a multi-line message keeps its own indentation (a
+ * diff's nesting, a caret under its column) without the runner's margin.
+ */
+export function dedent(lines: string[]): void {
+  let min = 1 << 30;
+  for (let i = 0; i < lines.length; i++) {
+    let s = lines[i];
+    let k = 0;
+    while (k < s.length && s.charCodeAt(k) == Char.SPACE) k++;
+    if (k < s.length && k < min) min = k;
+  }
+  if (min == 0 || min == 1 << 30) return;
+  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].length > min ? lines[i].substring(min) : lines[i].trim();
+}
+
+/** A line without its trailing spaces, its leading ones kept. */
+export function rightTrimmed(l: Line): string {
+  let e = l.len;
+  while (e > 0 && (l.at(e - 1) == Char.SPACE || l.at(e - 1) == Char.TAB)) e--;
+  return l.str(0, e);
+}
+
 /** Joins up to max message lines. */
 export function joinLines(parts: string[], max: i32): string {
   if (parts.length > max) parts = parts.slice(0, max);

@@ -4,7 +4,8 @@
 // `The following tests FAILED:` list.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, TestFailure, Frame } from "../../model";
+import { setLocation } from "../../frames";
 import { Parser } from "../../parser";
 import { failureNamed, joinLines, foreignLine } from "./common";
 
@@ -15,6 +16,8 @@ export class CtestParser extends Parser {
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   total: i64 = -1; totFailed: i64 = -1;
   inList: bool = false;
+  /** Facts.reports when the failing test's output began: a sanitizer report in it names the failure. */
+  reportsAt: i32 = 0;
 
   busy(): bool { return this.cur !== null; }
 
@@ -25,15 +28,19 @@ export class CtestParser extends Parser {
       if (l.startsWith("Internal ctest changing into directory")) return true;
       return false;
     }
+    // ctest -V: `test 2` before a test's `Start` line
+    if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); return true; }
     let p = l.skipSpaces(0);
-    if (l.matchAt("Start ", p) && isDigit(l.at(p + 6))) { this.endOut(); return true; }
-    if (isDigit(c)) {
-      let slash = l.indexOfByte(Char.SLASH);
-      let at = l.indexOf(" Test ", 0);
-      if (slash > 0 && at > slash && at < slash + 12) { this.endOut(); this.result(l, f, at + 6); return true; }
+    // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
+    if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); return true; }
+    if (isDigit(l.at(p))) {
+      // `1/3 Test #1: x`, ` 1/12 Test  #1: x`
+      let slash = l.indexOfByte(Char.SLASH, p);
+      let at = l.indexOf(" Test ", p);
+      if (slash > 0 && at > slash && at < slash + 12) { this.endOut(f); this.result(l, f, at + 6); return true; }
       let pct = l.indexOf("% tests passed, ");
       if (pct > 0) {
-        this.endOut();
+        this.endOut(f);
         let s = l.toString();
         let k = s.indexOf(", ") + 2;
         let e = k;
@@ -44,7 +51,7 @@ export class CtestParser extends Parser {
         return true;
       }
     }
-    if (l.startsWith("The following tests FAILED:") || l.startsWith("The following tests did not run:")) { this.endOut(); this.inList = true; return true; }
+    if (l.startsWith("The following tests FAILED:") || l.startsWith("The following tests did not run:")) { this.endOut(f); this.inList = true; return true; }
     if (this.inList && c == Char.TAB) {
       // `\t  1 - ring_test (Failed)`
       let dash = l.indexOf(" - ");
@@ -60,7 +67,7 @@ export class CtestParser extends Parser {
       return true;
     }
     if (l.startsWith("Total Test time") || l.startsWith("Errors while running CTest") || l.startsWith("Output from these tests are in:")
-      || l.startsWith("Use \"--rerun-failed") || l.startsWith("Internal ctest changing")) { this.endOut(); this.inList = false; return true; }
+      || l.startsWith("Use \"--rerun-failed") || l.startsWith("Internal ctest changing")) { this.endOut(f); this.inList = false; return true; }
     if (this.cur !== null) {
       if (foreignLine(l)) return false;
       if (this.out.length < 200) this.out.push(l.toString());
@@ -92,16 +99,23 @@ export class CtestParser extends Parser {
     t.message = st;
     this.cur = t;
     this.out = [];
+    this.reportsAt = f.reports;
   }
 
-  /** The captured output: its first few lines that are not gtest framing become the message. */
-  private endOut(): void {
+  /**
+   * The captured output: its first few lines that are not gtest framing (or a sanitizer's `=====` rule)
+   * become the message; a sanitizer report in it (claimed by the sanitizer parser) names the failure instead.
+   */
+  private endOut(f: Facts): void {
     let t = this.cur;
-    if (t !== null && this.out.length > 0) {
+    if (t !== null && f.reports > this.reportsAt && f.lastReport !== null) {
+      t.message = f.lastReport!;
+      reportLocation(t, f.lastReport!);
+    } else if (t !== null && this.out.length > 0) {
       let keep = new Array<string>(0);
       for (let i = 0; i < this.out.length && keep.length < 4; i++) {
         let s = this.out[i].trim();
-        if (s.length == 0 || s.startsWith("[") || s.startsWith("Running main() from")) continue;
+        if (s.length == 0 || s.startsWith("[") || s.startsWith("Running main() from") || s.startsWith("=====")) continue;
         keep.push(s);
       }
       if (keep.length > 0) t.message = joinLines(keep, 4);
@@ -111,7 +125,7 @@ export class CtestParser extends Parser {
   }
 
   finish(f: Facts): void {
-    this.endOut();
+    this.endOut(f);
     if (!this.seen) return;
     let t = f.testsFor("ctest");
     if (t.runner != "ctest") return;
@@ -120,4 +134,17 @@ export class CtestParser extends Parser {
     t.passed = this.total >= 0 ? max<i64>(this.total - t.failed - this.skipped, 0) : this.passed;
     if (this.total >= 0) t.totals = true;
   }
+}
+
+/** `AddressSanitizer: heap-buffer-overflow main.c:8 in sum`: the report's `file:line`, when it names one. */
+function reportLocation(t: TestFailure, report: string): void {
+  let a = report.indexOf(": ");
+  if (a < 0) return;
+  let sp = report.indexOf(" ", a + 2);
+  if (sp < 0) return;
+  let e = report.indexOf(" ", sp + 1);
+  let loc = report.substring(sp + 1, e > 0 ? e : report.length);
+  if (loc.startsWith("(")) return;
+  let fr = new Frame();
+  if (setLocation(fr, loc)) { t.file = fr.file; t.line = fr.line; }
 }

@@ -8,7 +8,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
 import { Parser } from "../../parser";
-import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine } from "./common";
+import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
 
 // UTF-8 lead bytes of the reporters' symbols.
 const BULLET = utf8("\u25CF ");     // ●
@@ -145,12 +145,16 @@ export class JestParser extends Parser {
     let s = l.trimmed(0);
     if (s.startsWith("Expected: ")) t.expected = s.substring(10);
     else if (s.startsWith("Received: ")) t.actual = s.substring(10);
-    if (this.msg.length < 6) this.msg.push(s);
+    // With their indentation (a nested diff's); the block's own margin goes in end().
+    if (this.msg.length < MAX_RAW) this.msg.push(rightTrimmed(l));
   }
 
   private end(): void {
     let t = this.cur;
-    if (t !== null) t.message = joinLines(this.msg, 6);
+    if (t !== null) {
+      dedent(this.msg);
+      t.message = joinLines(messageLines(this.msg), MESSAGE_LINES);
+    }
     this.cur = null;
     this.msg = [];
   }
@@ -163,4 +167,39 @@ export class JestParser extends Parser {
     if (this.totals) { t.passed = this.passed; t.failed = this.failed; t.skipped = this.skipped; t.totals = true; }
     else t.failed = max<i64>(t.failed, <i64>t.failures.length);
   }
+}
+
+/** Lines of a failure block read before its code frame, and how many make its message. */
+const MAX_RAW = 60;
+const MESSAGE_LINES = 6;
+
+/**
+ * A message's lines: the first ones as they come; in a `- Expected` / `+ Received` diff, its changed lines
+ * (`-`/`+`), each after the unchanged line above it, and not its `@@ -2,10 +2,9 @@` hunk header, so that
+ * what differs is within the lines shown.
+ */
+function messageLines(raw: string[]): string[] {
+  let out = new Array<string>(0);
+  let i = 0;
+  let diff = false;
+  for (; i < raw.length; i++) {
+    let s = raw[i];
+    if (out.length >= MESSAGE_LINES) return out;
+    out.push(s);
+    if (s.startsWith("+ Received")) { diff = true; i++; break; }
+  }
+  if (!diff) return out;
+  let lastCtx = -1;
+  let shown = -1;
+  for (; i < raw.length && out.length < MESSAGE_LINES; i++) {
+    let s = raw[i];
+    if (s.startsWith("@@ ")) continue;
+    let c = s.length > 0 ? s.charCodeAt(0) : 0;
+    if (c == Char.MINUS || c == Char.PLUS) {
+      if (lastCtx >= 0 && lastCtx > shown && out.length < MESSAGE_LINES - 1) out.push(raw[lastCtx]);
+      out.push(s);
+      shown = i;
+    } else if (s.trim().length > 0) lastCtx = i;
+  }
+  return out;
 }

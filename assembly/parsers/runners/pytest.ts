@@ -12,7 +12,7 @@ import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
-import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine } from "./common";
+import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -44,6 +44,8 @@ class Block {
   docSection: i32 = 0;
   docExpected: string | null = null;
   docGot: string | null = null;
+  /** A chained exception's earlier one (`During handling of the above exception`): its first `E` line. */
+  chainedFrom: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -82,7 +84,7 @@ export class PytestParser extends Parser {
     if (this.sec == Sec.FATAL) return this.fatalLine(l);
     if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
       if (foreignLine(l)) return false;
-      if (c == Char.UNDERSCORE && l.at(1) == Char.UNDERSCORE) { this.header(l); return true; }
+      if (c == Char.UNDERSCORE && (l.at(1) == Char.UNDERSCORE || isNarrowHeader(l))) { this.header(l); return true; }
       if (this.sec != Sec.PASSES) this.blockLine(l);
       return true;
     }
@@ -249,9 +251,12 @@ export class PytestParser extends Parser {
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
-      if (b.elines.length < 6) {
-        let s = l.trimmed(1);
-        if (s.length > 0) b.elines.push(s);
+      // Kept with their indentation (a SyntaxError's caret under its column, a diff's nesting): the
+      // common indent of the block's `E` lines goes at the end (dedent).
+      if (b.elines.length < 6 && l.skipSpaces(1) < l.len) {
+        let e = l.len;
+        while (e > 1 && isSpaceByte(l.at(e - 1))) e--;
+        b.elines.push(l.str(1, e));
       }
       return;
     }
@@ -265,6 +270,16 @@ export class PytestParser extends Parser {
     if (c == Char.E && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
     if (c == Char.G && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
     b.docSection = 0;
+    // A chained exception: the failure is the last one; the earlier one stays as its cause.
+    if (c == Char.D && l.startsWith("During handling of the above exception") ||
+        c == Char.T && l.startsWith("The above exception was the direct cause")) {
+      if (b.elines.length > 0) {
+        let how: string = c == Char.D ? "while handling: " : "caused by: ";
+        b.chainedFrom = how + b.elines[0].trim();
+        b.elines = [];
+      }
+      return;
+    }
     // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
@@ -357,6 +372,15 @@ export class PytestParser extends Parser {
         if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
+      dedent(b.elines);
+      // `E     File "versions.py", line 3` over a SyntaxError: the failure is where the bad line is, not at
+      // the import that read it.
+      syntaxAt(b);
+      if (b.chainedFrom !== null && b.elines.length > 0) {
+        let e = b.elines.length > 3 ? b.elines.slice(0, 3) : b.elines;
+        e.push(b.chainedFrom!);
+        b.elines = e;
+      }
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
@@ -426,12 +450,48 @@ export class PytestParser extends Parser {
   }
 }
 
+/**
+ * `_ test_x[long-id] _`: the header of a test whose name leaves no room on the line for more underscores
+ * (pytest pads it to the terminal width with at least one on each side). Not the `_ _ _ _` line between a
+ * traceback's entries.
+ */
+function isNarrowHeader(l: Line): bool {
+  let n = l.len;
+  if (n < 5 || l.at(1) != Char.SPACE || l.at(n - 1) != Char.UNDERSCORE || l.at(n - 2) != Char.SPACE) return false;
+  for (let i = 2; i < n - 2; i++) {
+    let c = l.at(i);
+    if (c != Char.UNDERSCORE && c != Char.SPACE) return true;
+  }
+  return false;
+}
+
 /** A header's `TestX.test_y[p.1]` as the node id's `TestX::test_y[p.1]` (dots in the parameters stay). */
 function classPath(name: string): string {
   let br = name.indexOf("[");
   if (br < 0) return name.replaceAll(".", "::");
   return name.substring(0, br).replaceAll(".", "::") + name.substring(br);
 }
+
+/** An `E` line `File "x.py", line 3` (a SyntaxError's own location) in the user's code: the block's location. */
+function syntaxAt(b: Block): void {
+  for (let i = 0; i < b.elines.length; i++) {
+    let s = b.elines[i].trim();
+    if (!s.startsWith("File \"")) continue;
+    let q = s.indexOf("\"", 6);
+    if (q < 0 || !s.startsWith("\", line ", q)) continue;
+    let k = q + 8;
+    let e = k;
+    while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+    if (e == k) continue;
+    let file = normPath(s.substring(6, q));
+    if (!isUserFile(file)) continue;
+    b.userFile = file;
+    b.userLine = I32.parseInt(s.substring(k, e));
+    return;
+  }
+}
+
+function isSpaceByte(c: i32): bool { return c == Char.SPACE || c == Char.TAB; }
 
 /** `assert 2 == 3`: actual on the left, expected on the right. */
 function assertParts(tf: TestFailure, e: string): void {

@@ -6,7 +6,13 @@
 //
 // A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
 // words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
-// `-->` location. A diagnostic always ends at a blank line.
+// `-->` location; otherwise it goes back to the tail (Facts.released). A diagnostic always ends at a blank line.
+//
+// cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
+// cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
+// the context line under them (`location searched:`, `required by package`), they are diagnostics of tool
+// "cargo" without a file; their indented lines (`  x@0.1.0 requires rustc 1.99`) join the message and
+// their context lines are notes.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -18,6 +24,33 @@ const CARGO_VERBS: string[] = [
   "Locking ", "Adding ", "Fresh ", "Documenting ", "Blocking ", "Packaging ", "Verifying ", "Archiving ",
   "Installing ", "Installed ", "Replacing ", "Removing ", "Fixing ", "Unpacking ", "Vendoring ", "Scraping ",
   "Generated ", "Running `",
+];
+
+/** How cargo's own location-less errors begin (after `error: `). */
+const CARGO_ERRORS: string[] = [
+  "no matching package named ", "no matching package found", "failed to select a version for",
+  "failed to parse manifest", "failed to load manifest", "could not find `Cargo.toml`",
+  "failed to get `", "failed to download", "failed to parse lock file", "the lock file ",
+  "current package believes it's in a workspace", "cyclic package dependency", "no targets specified in the manifest",
+  "manifest path `", "failed to resolve patches", "no such command: `", "package ID specification",
+  "failed to fetch `", "unable to update ",
+];
+
+/** Openings too common alone, each with the words that must follow it: pairs (opening, words). */
+const CARGO_ERRORS_IF: string[] = [
+  "package `", "cannot be built because it requires rustc",
+  "rustc ", "is not supported by the following package",
+];
+
+/** How long cargo's error message may grow with the indented lines under it. */
+const CARGO_MESSAGE_MAX = 400;
+
+/** Lines cargo prints under its own error: notes of it. */
+const CARGO_CONTEXT: string[] = [
+  "location searched: ", "required by package `", "As a reminder, you're using offline mode", "perhaps you meant: ",
+  "versions that meet the requirements ", "candidate versions found which didn't match: ", "previously selected package ",
+  "all possible versions conflict with ", "Either upgrade rustc or select compatible dependency versions",
+  "Caused by:",
 ];
 
 @final
@@ -35,13 +68,30 @@ export class RustParser extends Parser {
   /** A bare header seen outside any rust context, and its line number. */
   private cand: Diagnostic | null = null;
   private candNo: i32 = -1;
+  /** The candidate's line, when it was held back from the tail (given back if no `-->` follows). */
+  private candRaw: string | null = null;
+  /** cargo's own error whose indented lines and context lines follow. */
+  private cargo: Diagnostic | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.cand !== null; }
+  busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
 
   claim(l: Line, f: Facts): bool {
-    if (this.cand !== null && l.no > this.candNo + 1) this.cand = null;
+    if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
+    if (this.cargo !== null) {
+      if (this.cargoLine(l, f)) return true;
+      this.cargo = null;
+    }
+    if (this.cand !== null && l.no == this.candNo + 1 && cargoContext(l) >= 0) {
+      // `location searched:` under a bare error: cargo's own.
+      let c = this.cand!;
+      this.cand = null; this.candRaw = null;
+      c.tool = "cargo";
+      f.addDiagnostic(c);
+      this.cargo = c;
+      return this.cargoLine(l, f);
+    }
     let n = l.len;
     if (n == 0 || l.isBlank()) { this.endBlock(); return false; }
     let c0 = l.at(0);
@@ -58,7 +108,44 @@ export class RustParser extends Parser {
     return this.header(l, f);
   }
 
-  finish(f: Facts): void { this.endBlock(); }
+  finish(f: Facts): void {
+    if (this.cand !== null) this.dropCand(f);
+    this.cargo = null;
+    this.endBlock();
+  }
+
+  /** The line under a candidate header that makes it a diagnostic: its `-->` location or cargo's context. */
+  private confirms(l: Line): bool {
+    let p = l.skipSpaces(0);
+    return (p > 0 && l.matchAt("--> ", p)) || cargoContext(l) >= 0;
+  }
+
+  /** A candidate nothing confirmed: its line, if held back, goes to the tail. */
+  private dropCand(f: Facts): void {
+    if (this.candRaw !== null) f.released.push(this.candRaw!);
+    this.cand = null;
+    this.candRaw = null;
+  }
+
+  /** A line under cargo's own error: an indented line joins its message, a context line is a note. */
+  private cargoLine(l: Line, f: Facts): bool {
+    let d = this.cargo!;
+    if (l.isBlank()) { this.cargo = null; return false; }
+    if (isSpace(l.at(0))) {
+      // At most a few lines' worth: the message stays one readable line, however long the list is.
+      let m = d.message;
+      if (m.length < CARGO_MESSAGE_MAX) d.message = m + (m.endsWith(":") ? " " : "; ") + l.trimmed(0);
+      return true;
+    }
+    let k = cargoContext(l);
+    if (k < 0) return false;
+    let n = new Diagnostic();
+    n.tool = "cargo";
+    n.severity = "note";
+    n.message = l.trimmed(0);
+    addNote(f, d, n);
+    return true;
+  }
 
   private endBlock(): void {
     this.inBlock = false;
@@ -141,13 +228,25 @@ export class RustParser extends Parser {
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
+    if (code === null && sev == "error" && isCargoError(l, m)) {
+      // cargo's own: no location, whatever came before.
+      this.endBlock();
+      this.cand = null; this.candRaw = null;
+      d.tool = "cargo";
+      f.addDiagnostic(d);
+      this.cargo = d;
+      return true;
+    }
     if (code === null && !this.rust) {
       // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
-      // (`unused import: `x``); such a line is held back from the tail meanwhile, others are not.
+      // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
+      // when no `-->` follows), others are not.
       this.cand = d;
       this.candNo = l.no;
       this.endBlock();
-      return l.indexOfByte(Char.BACKTICK, m) >= 0;
+      let held = l.indexOfByte(Char.BACKTICK, m) >= 0;
+      this.candRaw = held ? l.trimmed(0) : null;
+      return held;
     }
     this.rust = true;
     f.addDiagnostic(d);
@@ -223,6 +322,22 @@ export class RustParser extends Parser {
     d.message = msg;
     return d;
   }
+}
+
+/** True when the message at m opens like one of cargo's own errors (CARGO_ERRORS). */
+function isCargoError(l: Line, m: i32): bool {
+  for (let i = 0; i < CARGO_ERRORS.length; i++) if (l.matchAt(CARGO_ERRORS[i], m)) return true;
+  for (let i = 0; i + 1 < CARGO_ERRORS_IF.length; i += 2) {
+    if (l.matchAt(CARGO_ERRORS_IF[i], m) && l.indexOf(CARGO_ERRORS_IF[i + 1], m) > 0) return true;
+  }
+  return false;
+}
+
+/** The CARGO_CONTEXT entry the line starts with, or -1. */
+function cargoContext(l: Line): i32 {
+  if (isSpace(l.at(0))) return -1;
+  for (let i = 0; i < CARGO_CONTEXT.length; i++) if (l.startsWith(CARGO_CONTEXT[i])) return i;
+  return -1;
 }
 
 /** `7 |     let x`, `12 -     old`, `12 +     new`: a numbered gutter line. */

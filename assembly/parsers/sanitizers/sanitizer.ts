@@ -256,7 +256,7 @@ export class SanitizerParser extends Parser {
           break;
         }
         case Char.S: {
-          if (l.matchAt("SUMMARY: ", 0)) { this.summary(l); return true; }
+          if (l.matchAt("SUMMARY: ", 0)) { this.summary(l, f); return true; }
           break;
         }
         case Char.C: { // 'C': HWASan's "Cause: use-after-free" names the bug its "tag-mismatch" stands for
@@ -383,8 +383,9 @@ export class SanitizerParser extends Parser {
   }
 
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
-  private summary(l: Line): void {
+  private summary(l: Line, f: Facts): void {
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    noteReport(l, f);
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
     let c = this.crash;
@@ -548,4 +549,24 @@ function withoutAddresses(s: string): string {
     i = close + 1;
   }
   return join(parts, "");
+}
+
+/**
+ * Every report's SUMMARY, the first or a later one (only counted), as Facts.lastReport: `AddressSanitizer:
+ * heap-buffer-overflow (build/libx.so) in x_strdup` (the module's offset and the BuildId left out). A test
+ * runner whose test printed the report names the test's failure by it.
+ */
+function noteReport(l: Line, f: Facts): void {
+  let p = 9;
+  let e = l.len;
+  let b = l.indexOf(" (BuildId: ", p);
+  let s = b >= 0 ? l.str(p, b) + l.str(l.indexOfByte(Char.RPAREN, b) + 1, e) : l.str(p, e);
+  let off = s.indexOf("+0x");
+  if (off > 0) {
+    let close = s.indexOf(")", off);
+    if (close > off) s = s.substring(0, off) + s.substring(close);
+  }
+  s = s.replaceAll("(./", "(");
+  f.lastReport = s.trim();
+  f.reports++;
 }
