@@ -57,7 +57,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
   phase('state-open');
   const cmd = commandLine(opts.cmd);
-  const tree = treeFingerprint(work);
+  const tree = await treeFingerprint(work);
   phase('fingerprint');
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, ...rest } = opts;
@@ -84,7 +84,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   phase('launched');
   const o = res.outcome;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
-  const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  const treeEnd = res.setupError ? tree : await treeFingerprint(work);
   phase('fingerprint-end');
   const engine = await engineP;
   phase('engine');

@@ -2,7 +2,8 @@
 // { text, structured }: the server sends both (Claude Code shows the model the structured JSON, Gemini
 // CLI wants both, Codex reads only the structured one), so the rendered verdict is in both.
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readRegularTextAsync } from '../../launcher/safe-read.js';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
@@ -71,7 +72,7 @@ export async function showTool(a: v.InferOutput<typeof ShowArgs>): Promise<ToolO
   await stat(log).catch(() => { throw new SbxError('E_NO_LOG', `${a.log} does not exist (pruned, or a typo): run the command again or use history for the current logs`); });
   let text: string;
   if (a.what === 'raw') {
-    const lines = (await readFile(log, 'utf8')).split('\n');
+    const lines = (await readRegularTextAsync(log)).split('\n'); // never a FIFO or a link the sandbox planted in a sub dir's .sbx/logs
     if (lines[lines.length - 1] === '') lines.pop();
     const from = a.from ?? 1;
     const to = Math.min(a.to ?? from + RAW_LINES - 1, from + RAW_LINES - 1, lines.length);
