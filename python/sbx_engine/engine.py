@@ -5,7 +5,7 @@ import ctypes
 import json
 from pathlib import Path
 
-from ._build import default_wasm, shared_object
+from ._build import default_wasm, load_library
 from ._errors import EngineError
 from ._signals import signal_number
 
@@ -26,7 +26,7 @@ def envelope(verdict: dict, log) -> dict:
 
 class Engine:
     def __init__(self, wasm=None):
-        lib = ctypes.CDLL(str(shared_object(Path(wasm) if wasm else default_wasm())))
+        lib = load_library(Path(wasm) if wasm else default_wasm())
         lib.sbx_new.restype = ctypes.c_void_p
         lib.sbx_new.argtypes = [ctypes.POINTER(ctypes.c_int)]
         lib.sbx_free.argtypes = [ctypes.c_void_p]

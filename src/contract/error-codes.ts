@@ -42,7 +42,9 @@ export const ERROR_CODES = {
   E_TOO_MANY_CONTROL: { exit: 77, setup: 125 },
   E_WORK_HOME: { exit: 77 },
   E_WORK_OUTSIDE: { exit: 77 },
+  // A file sbx reads where the sandbox writes is a FIFO, device, socket or directory (src/launcher/safe-read.ts), or too big.
   E_NOT_REGULAR: { exit: 77 },
+  E_FILE_TOO_BIG: { exit: 77 },
   E_LOCKED: { exit: 75 },
   E_BUSY: { exit: 75 },
   E_NO_LAUNCHER: { exit: 69, setup: 125 },

@@ -1,7 +1,8 @@
 // One episode: task × condition × model × seed. The model works with the tools until it calls done,
 // the tool-call budget runs out, or the API-call cap is hit; then an independent re-run in sbx (on a
 // copy, with a fresh state) and the protected files' hashes decide success.
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { closeSync, constants, cpSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { readRegularText } from '../launcher/safe-read.js';
 import { tmpdir } from 'node:os';
 import { join, normalize, isAbsolute } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
@@ -102,14 +103,15 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
       case 'read_file': {
         const p = inside(b.input.path);
         if (!p) return { text: 'error: give a path relative to the task directory', done: false };
-        try { return { text: `file: ${p}\n${readFileSync(join(work, p), 'utf8').split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
+        // The sandboxed runs write the task dir: never a FIFO (it would hang the episode) or a link out of it.
+        try { return { text: `file: ${p}\n${readRegularText(join(work, p)).split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
       }
       case 'write_file': {
         const p = inside(b.input.path);
         if (!p || typeof b.input.content !== 'string') return { text: 'error: give path (relative) and content (the whole new file)', done: false };
         let before = '';
-        try { before = readFileSync(join(work, p), 'utf8'); } catch { /* a new file */ }
-        writeFileSync(join(work, p), b.input.content);
+        try { before = readRegularText(join(work, p)); } catch { /* a new file (or a FIFO or link: replaced) */ }
+        writeOver(join(work, p), b.input.content);
         const lines = changedLines(before, b.input.content);
         const edit = { file: p, lines };
         rec.edits.push(edit);
@@ -195,3 +197,21 @@ function maskOlder(messages: Message[], n: number): void {
   for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') where.push(b);
   for (const b of where.slice(0, Math.max(0, where.length - n))) b.content = '[output of an earlier tool call elided]';
 }
+
+/**
+ * Writes text over the file at path, keeping its mode; never through a symlink the sandboxed runs planted,
+ * nor into a FIFO (whose open would wait for a reader): those are replaced by a new file.
+ */
+function writeOver(path: string, text: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) { closeSync(fd); fd = null; }
+  } catch { fd = null; }
+  if (fd === null) {
+    try { unlinkSync(path); } catch { /* none */ }
+    fd = openSync(path, 'wx', 0o644);
+  }
+  try { writeFileSync(fd, text); } finally { closeSync(fd); }
+}
+

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SbxError } from '../contract/errors.js';
+import { readRegular } from '../launcher/safe-read.js';
 
 const LineRef = v.object({ file: v.string(), line: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 export const TaskSchema = v.object({
@@ -72,7 +73,7 @@ export function protectedChanged(task: Task, work: string): string[] {
   const bad: string[] = [];
   for (const [rel, hash] of Object.entries(task.protected)) {
     let h = '';
-    try { h = sha256(readFileSync(join(work, rel))); } catch { /* missing counts as changed */ }
+    try { h = sha256(readRegular(join(work, rel))); } catch { /* missing (or a FIFO, a link) counts as changed */ }
     if (h !== hash) bad.push(rel);
   }
   return bad;

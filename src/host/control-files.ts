@@ -20,7 +20,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync,
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { childProcess } from '../launcher/on-demand.js';
 import { SbxError } from '../contract/errors.js';
-import { readRegularFile } from './read-regular.js';
+import { readRegularText } from '../launcher/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
 
 /** Names the host obeys at any depth, with what each is, for the verdict's line. */
@@ -206,6 +206,11 @@ export function controlEntries(work: string, stateDir: string): ControlEntry[] {
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
+/** The text of a regular file (no link, FIFO or device; at most max bytes), or '' when it is none. */
+function readOr(path: string, max: number): string {
+  try { return readRegularText(path, { maxBytes: max }); } catch { return ''; }
+}
+
 /**
  * A directory of the caller's that the run made unreadable (chmod 000) would hide a `.git` in it from
  * the walk, and the caller can open it again later: give the owner back read and search, and list it.
@@ -233,13 +238,13 @@ function gitPathsInside(gitPath: string, work: string, inside: (abs: string) => 
   if (!st) return out;
   const top = dirname(gitPath);
   if (st.isFile()) {
-    const text = readRegularFile(gitPath, 4096)?.toString('utf8') ?? '';
+    const text = readOr(gitPath, 4096);
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (m) { const p = inside(resolve(top, m[1]!)); if (p !== null) out.push(p); }
     return out;
   }
   if (!st.isDirectory()) return out;
-  const config = readRegularFile(join(gitPath, 'config'), 1 << 20)?.toString('utf8') ?? '';
+  const config = readOr(join(gitPath, 'config'), 1 << 20);
   if (!/include|hookspath/i.test(config)) return out;
   const { spawnSync } = childProcess();
   const r = spawnSync('git', [...SAFE_GIT_ARGS, 'config', '--local', '--includes', '--show-origin', '-z', '--list'], {

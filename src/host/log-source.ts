@@ -2,6 +2,7 @@
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
 import { promises as fsp } from 'node:fs'; // fs.promises loads on first use: a run that needs none of it never pays for node:fs/promises
 import { SbxError } from '../contract/errors.js';
+import { openRegularAsync } from '../launcher/safe-read.js';
 import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
 
 const CHUNK = 1 << 20;
@@ -12,9 +13,18 @@ export async function checkLogFile(path: string): Promise<void> {
   if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
 }
 
-export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
+/**
+ * The log at path, open for reading (checkLogFile's checks, then): a regular file, not a FIFO (whose open
+ * would wait for a writer: a log or report a sandboxed command left in the work dir may be one), device or
+ * symlink (which the sandbox could point at any file of the caller's).
+ */
+export async function openLogFile(path: string): Promise<fsp.FileHandle> {
   await checkLogFile(path);
-  const fh = await fsp.open(path, 'r').catch((err: unknown) => { throw fsError(err, path); });
+  return openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
+}
+
+export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
+  const fh = await openLogFile(path);
   try {
     return await verdictOfHandle(engine, fh, opts);
   } finally {
@@ -44,11 +54,13 @@ export async function verdictOfStdin(engine: Engine, opts: VerdictOptions, from:
 }
 
 export function fsError(err: unknown, path: string): SbxError {
+  if (err instanceof SbxError) return err;
   const code = (err as NodeJS.ErrnoException)?.code ?? 'EIO';
   const why: Record<string, string> = {
     ENOENT: 'no such file; check the path (relative paths start from the current directory)',
     EACCES: 'permission denied; check the file mode or run as its owner',
     EISDIR: 'it is a directory; give the log file itself',
+    ELOOP: 'it is a symlink, which sbx does not follow there (a sandboxed command could have made it); give the file it points to',
   };
   return new SbxError(`E_${code}`, `cannot read ${path}: ${why[code] ?? (err as Error).message}`);
 }

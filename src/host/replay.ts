@@ -1,11 +1,12 @@
 // Offline replay of a recorded session: each step's verdict and delta exactly as an agent would have
 // seen them, with no state on disk. Deterministic: the same session gives the same bytes.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../contract/errors.js';
 import type { Engine, RunResult, Verdict } from '../engine/engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
+import { readRegularTextAsync } from '../launcher/safe-read.js';
 import { deltaAgainst, isBaseline, sameRunsOf } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from '../contract/schema.js';
@@ -28,12 +29,12 @@ export async function loadSession(path: string): Promise<{ base: string; steps: 
     const steps: Step[] = [];
     for (const n of names) {
       const exitFile = join(path, n.replace(/\.(log|txt)$/, '.exit'));
-      const exit = await readFile(exitFile, 'utf8').then((t) => Number(t.trim()), () => null);
+      const exit = await readRegularTextAsync(exitFile, { maxBytes: 4096 }).then((t) => Number(t.trim()), () => null);
       steps.push({ log: n, exit: Number.isInteger(exit) ? exit : null });
     }
     return { base: path, steps };
   }
-  const text = await readFile(path, 'utf8');
+  const text = await readRegularTextAsync(path, { follow: true }).catch((err: unknown) => { throw fsError(err, path); });
   const steps: Step[] = [];
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;

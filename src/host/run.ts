@@ -77,7 +77,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   phase('state-open');
   // The same command in another directory of the project is another command (its own delta).
   const cmd = sub ? `cd ${commandLine([sub])} && ${commandLine(opts.cmd)}` : commandLine(opts.cmd);
-  const tree = treeFingerprint(work);
+  const tree = await treeFingerprint(work);
   phase('fingerprint');
   // What the host obeys in the tree (.git at any depth, agent settings) is read-only for the run.
   const control = scanControl(work, state.dir);
@@ -114,7 +114,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     if (made.length) quarantined = quarantine(work, state.dir, id, made);
     phase('control-end');
   }
-  const treeEnd = res.setupError ? tree : treeFingerprint(work);
+  const treeEnd = res.setupError ? tree : await treeFingerprint(work);
   phase('fingerprint-end');
   const engine = await engineP;
   phase('engine');

@@ -1,12 +1,12 @@
 // `verdict()`: a recorded log (a file, or a byte stream such as stdin) into the run-result envelope;
 // with a state directory, the log is kept there first and the delta to the previous run added; with a
 // JUnit XML report, its tests merged in. The library behind `sbx verdict`, usable without the CLI.
-import { createReadStream, promises as fsp } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { SbxError } from '../contract/errors.js';
 import type { RunResult, VerdictOptions } from '../engine/engine.js';
 import { loadEngine } from './load-engine.js';
-import { checkLogFile, fsError, verdictOfFile, verdictOfStdin } from './log-source.js';
+import { fsError, openLogFile, verdictOfFile, verdictOfStdin } from './log-source.js';
+import { openRegularAsync } from '../launcher/safe-read.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
@@ -44,10 +44,10 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
   if (req.state) {
     const state = await new StateDir(req.state).open();
     const work = req.work ?? (basename(state.dir) === '.sbx' ? dirname(state.dir) : undefined);
-    const tree = work ? treeFingerprint(resolve(work)) : null;
+    const tree = work ? await treeFingerprint(resolve(work)) : null;
+    const from = typeof req.log === 'string' ? (await openLogFile(req.log)).createReadStream() : req.log;
     const { id, logPath } = state.newRun();
-    if (typeof req.log === 'string') await checkLogFile(req.log);
-    await state.saveLog(logPath, typeof req.log === 'string' ? createReadStream(req.log) : req.log);
+    await state.saveLog(logPath, from);
     // A recorded log ran outside, so the tree at its end is now's.
     const rec = await recordVerdict(engine, state, { id, logPath, cmd: req.cmd ?? null, tree, treeEnd: tree }, opts);
     problem = rec.problem;
@@ -57,7 +57,8 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
   }
   if (req.junit) {
     const junit = req.junit;
-    const xml = await fsp.readFile(junit).catch((err: unknown) => { throw fsError(err, junit); });
+    // A report the sandboxed tests wrote: a regular file, never a FIFO or a link (src/launcher/safe-read.ts).
+    const xml = await readJunit(junit);
     if (xml.length === 0) throw new SbxError('E_JUNIT_EMPTY', `${junit} is empty: give the JUnit XML report the test run wrote (e.g. pytest --junitxml=report.xml)`);
     try {
       env = engine.mergeJunit(env, xml);
@@ -68,4 +69,9 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
     }
   }
   return { env, problem };
+}
+
+async function readJunit(path: string): Promise<Buffer> {
+  const fh = await openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
+  try { return await fh.readFile(); } finally { await fh.close(); }
 }

@@ -95,14 +95,15 @@ config('flags that open the sandbox are not taken from a file in the project (is
   assert.match(r.answer.hookSpecificOutput.updatedInput.command, / --net -- bash -c /, r.stderr);
 });
 
-config('a bad config file: every call passes through, with the reason on stderr', () => {
+config('a bad config file: the pre-hook blocks the call (exit 2, the reason on stderr), never runs it unsandboxed', () => {
   const dir = join(tmp, 'badcfg');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: 'make' } }));
   const r = hook('claude-pre', payload('pre-build.json', dir));
-  assert.is(r.status, 0);
+  assert.is(r.status, 2);
   assert.is(r.answer, null);
   assert.match(r.stderr, /sbx\.config\.json: hook\.sandbox: Invalid type: Expected Array/);
+  assert.match(r.stderr, /blocked/);
 });
 config.after(() => rmSync(tmp, { recursive: true, force: true }));
 config.run();

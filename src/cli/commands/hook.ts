@@ -1,5 +1,6 @@
 // `sbx hook ACTION`: agent hooks. claude-pre / claude-post (Claude Code), codex-pre / codex-post
-// (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, always exit 0); install /
+// (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, exit 0, or 2
+// when a pre-hook fails closed and the call is blocked: run-hook.ts); install /
 // uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,8 +27,7 @@ export default defineCommand({
     const action = args.action as string;
     if (HOOKS.has(action)) {
       const { runHook } = await import('../../integrations/hook/run-hook.js');
-      await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr });
-      return { exitCode: 0 };
+      return { exitCode: await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr }) };
     }
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);

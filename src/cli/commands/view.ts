@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
-import { checkLogFile } from '../../host/log-source.js';
+import { openLogFile } from '../../host/log-source.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { serveViewer } from '../view-server.js';
 import type { HelpMeta } from '../help.js';
@@ -32,7 +32,7 @@ export default defineCommand({
     const port = args.port === undefined ? 0 : Number(args.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SbxError('E_USAGE', `--port ${args.port}: not a port; give a number 1-65535, or leave it out for a free one`);
     const log = args.log ? resolve(args.log) : null;
-    if (args.log) await checkLogFile(args.log);
+    if (args.log) await (await openLogFile(args.log)).close(); // a regular file: not a FIFO the page would wait on
     const server = await serveViewer(viewerDir(), log, port);
     // server.url carries the token every request needs: the page's own parameters go after it.
     const url = new URL(server.url);

@@ -9,7 +9,8 @@
 // inside the call, 0.1 to 0.6 ms here, where two renames onto free names cost some 20 us. In the
 // instant between them <path> is missing and <path>.old is whole: readers fall back to it
 // (readWithFallback). The files are small, so the calls are synchronous: no thread-pool round trips.
-import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readRegularText } from '../../launcher/safe-read.js';
 import { randomId } from './random-id.js';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
@@ -60,12 +61,12 @@ export function removeFile(path: string): void {
   }
 }
 
-/** The text of path, or of path.old while a writer is between its two renames; never through a symlink. */
+/**
+ * The text of path, or of path.old while a writer is between its two renames; never through a symlink,
+ * only of a regular file (a FIFO planted in a state dir under the work dir would block a plain open).
+ */
 export function readWithFallback(path: string): string {
-  const read = (p: string): string => {
-    const fd = openSync(p, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try { return readFileSync(fd, 'utf8'); } finally { closeSync(fd); }
-  };
+  const read = (p: string): string => readRegularText(p);
   try {
     return read(path);
   } catch (err) {

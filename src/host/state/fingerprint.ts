@@ -11,10 +11,14 @@
 // git runs on the host, in a directory the sandbox writes: its repository config is the sandbox's
 // to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
 // the untracked cache are forced off on the command line, which outranks every config file; the
-// environment is reduced to what git needs to find the caller's own configuration.
+// environment is reduced to what git needs to find the caller's own configuration. Nor may it hang:
+// git opens every .gitignore it passes and its own files with a plain open(2), and a FIFO the sandbox
+// made there (`.gitignore`, `sub/.gitignore`, `.git/info/exclude` of a repository it made) blocks that
+// open for as long as no one writes to it. So git runs with a watchdog: killed as soon as it sleeps on
+// a FIFO or pipe (/proc/PID/wchan), or after GIT_LIMIT_MS in any case, and the walk is used instead.
 import { sha256Hex } from './sha256.js';
 import { childProcess } from '../../launcher/on-demand.js';
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
 /** Directories never part of the fingerprint: state, VCS, dependencies and build caches. */
@@ -22,6 +26,12 @@ const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'targe
 /** Top-level directories the sandbox's HOME (= /work) fills with caches: go, cargo, npm, pip, ... */
 const HOME_CACHES = new Set(['.cache', '.npm', '.cargo', '.rustup', 'go', '.local', '.config', '.gradle', '.m2', '.node-gyp', '.pki', '.gnupg', '.yarn', '.pnpm-store', '.ccache']);
 const MAX_FILES = 50_000;
+/** The longest git may take to list the tree, stuck or not. */
+const GIT_LIMIT_MS = 30_000;
+/** How often the watchdog looks at what git waits on. */
+const WATCH_MS = 20;
+/** Kernel functions a task sleeps in while opening or reading a FIFO or pipe with no one at the other end. */
+const PIPE_WAITS = new Set(['wait_for_partner', 'fifo_open', 'pipe_wait', 'pipe_read', 'pipe_wait_readable']);
 
 /** The git flags that keep repository config from running anything on the host. */
 export const SAFE_GIT_ARGS = [
@@ -29,8 +39,8 @@ export const SAFE_GIT_ARGS = [
   '-c', 'core.pager=cat', '-c', 'core.askPass=', '-c', 'credential.helper=',
 ];
 
-export function treeFingerprint(work: string): string | null {
-  const files = gitFiles(work) ?? walk(work);
+export async function treeFingerprint(work: string): Promise<string | null> {
+  const files = (await gitFiles(work)) ?? walk(work);
   if (files === null) return null;
   // One string hashed once: a hash update per file costs more than the concatenation.
   const parts: string[] = [];
@@ -59,14 +69,42 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function gitFiles(work: string): string[] | null {
-  if (!insideGit(work)) return null;
-  const { spawnSync } = childProcess();
-  const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
+function gitFiles(work: string): Promise<string[] | null> {
+  if (!insideGit(work)) return Promise.resolve(null);
+  const env = gitEnv();
+  const { spawn } = childProcess();
+  return new Promise((resolve) => {
+    const git = spawn('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: work, env, stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    let done = false;
+    const finish = (files: string[] | null): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(limit);
+      clearInterval(watch);
+      resolve(files);
+    };
+    const stop = (): void => { git.kill('SIGKILL'); finish(null); };
+    const limit = setTimeout(stop, GIT_LIMIT_MS);
+    const watch = setInterval(() => { if (git.pid !== undefined && onPipe(git.pid)) stop(); }, WATCH_MS);
+    git.stdout.on('data', (c: Buffer) => {
+      bytes += c.length;
+      if (bytes > MAX_GIT_OUTPUT) stop();
+      else parts.push(c);
+    });
+    git.on('error', () => finish(null));
+    git.on('close', (code) => finish(code === 0 ? Buffer.concat(parts).toString('utf8').split('\0').filter(Boolean) : null));
   });
-  if (r.status !== 0 || r.error) return null;
-  return r.stdout.split('\0').filter(Boolean);
+}
+
+const MAX_GIT_OUTPUT = 64 << 20;
+
+/** Whether the process sleeps opening or reading a FIFO or pipe. False when the kernel does not say. */
+function onPipe(pid: number): boolean {
+  try { return PIPE_WAITS.has(readFileSync(`/proc/${pid}/wchan`, 'utf8').trim()); } catch { return false; }
 }
 
 function walk(work: string): string[] | null {

@@ -9,6 +9,7 @@
 import { linkSync, readdirSync, symlinkSync, writeFileSync, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { removeFile } from './atomic.js';
+import { readRegularTextAsync } from '../../launcher/safe-read.js';
 import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;
@@ -63,7 +64,9 @@ function ownFile(path: string): string {
     }
   } catch { /* the lock itself will say what is wrong with dir */ }
   const own = `${path}.${process.pid}`;
-  writeFileSync(own, `${process.pid}\n`, { mode: 0o644 });
+  // Made anew with O_EXCL: never written through a symlink or into a FIFO left at that name.
+  removeFile(own);
+  writeFileSync(own, `${process.pid}\n`, { mode: 0o644, flag: 'wx' });
   if (mine.size === 0) process.once('exit', () => { for (const f of mine.values()) try { removeFile(f); } catch { /* gone */ } });
   mine.set(path, own);
   return own;
@@ -77,7 +80,10 @@ function alive(pid: number): boolean {
 async function isStale(path: string): Promise<boolean> {
   try {
     const info = await fsp.lstat(path);
-    const text = info.isSymbolicLink() ? await fsp.readlink(path) : await fsp.readFile(path, 'utf8');
+    // Only sbx makes a lock (a link, a symlink or an old sbx's file): anything else, a FIFO planted in a
+    // state dir the sandbox could write, is no lock at all, and reading it would block.
+    if (!info.isSymbolicLink() && !info.isFile()) return true;
+    const text = info.isSymbolicLink() ? await fsp.readlink(path) : await readRegularTextAsync(path, { maxBytes: 4096 });
     const since = Math.max(info.ctimeMs, info.mtimeMs);
     if (Date.now() - since > STALE_MS) return true;
     const pid = Number(text.trim());

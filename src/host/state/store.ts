@@ -19,6 +19,7 @@ import type { RunResult, Verdict } from '../../contract/schema.js';
 import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
+import { openRegular, openRegularAsync } from '../../launcher/safe-read.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
@@ -58,7 +59,8 @@ export function commandKey(cmd: string): string {
 }
 const commandKeys = new Map<string, string>();
 
-const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+/** O_NONBLOCK: a FIFO in its place fails (ENXIO) rather than wait for a reader. */
+const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** last.json and last/<key>.json as this process last wrote or read them ahead, by path, with the file's identity. */
 const known = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
@@ -196,7 +198,7 @@ export class StateDir {
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
-        const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+        const fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
         try {
           const info = fstatSync(fd, { bigint: true });
           const text = readFileSync(fd, 'utf8');
@@ -242,7 +244,7 @@ export class StateDir {
 
   async history(): Promise<{ entries: HistoryEntry[]; bad: number }> {
     try {
-      const fh = await fsp.open(join(this.dir, 'history.jsonl'), constants.O_RDONLY | constants.O_NOFOLLOW);
+      const fh = await openRegularAsync(join(this.dir, 'history.jsonl'));
       try { return parseHistory(await fh.readFile('utf8')); } finally { await fh.close(); }
     } catch { return { entries: [], bad: 0 }; }
   }
@@ -273,8 +275,17 @@ export class StateDir {
     // readPrevious takes it from here while the file is still this one.
     const copy = JSON.parse(text) as { verdict: Verdict; state: RunState };
     for (const p of paths) remember(p, lstatSync(p, { bigint: true, throwIfNoEntry: false }), copy.verdict, copy.state);
-    const fd = openSync(join(this.dir, 'history.jsonl'), NOFOLLOW_APPEND, 0o644);
-    try { writeSync(fd, `${JSON.stringify(entry)}\n`); } finally { closeSync(fd); }
+    const history = join(this.dir, 'history.jsonl');
+    let fd: number;
+    try { fd = openSync(history, NOFOLLOW_APPEND, 0o644); } catch (err) {
+      // ENXIO: a FIFO with no reader (O_NONBLOCK), which a plain open would have waited on.
+      if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new SbxError('E_NOT_REGULAR', `${history} is a FIFO or device, not a regular file; remove it`);
+      throw err;
+    }
+    try {
+      if (!fstatSync(fd).isFile()) throw new SbxError('E_NOT_REGULAR', `${history} is not a regular file; remove it`);
+      writeSync(fd, `${JSON.stringify(entry)}\n`);
+    } finally { closeSync(fd); }
     if (run.unpruned === 0) await this.prune(run.id);
     return entry;
   }

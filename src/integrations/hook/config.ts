@@ -5,10 +5,10 @@
 // flags are passed to `sbx run`; distilBytes is the output size above which the post-hook distils a
 // build/test command that did not go through sbx; rewrite: false keeps every command on the host and only
 // distils its output.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
+import { readRegularText } from '../../launcher/safe-read.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
 import { checkProjectFlags } from './project-flags.js';
 
@@ -33,15 +33,21 @@ export interface HookConfig extends Rules {
 
 export const CONFIG_FILE = 'sbx.config.json';
 const DISTIL_BYTES = 4096;
+const MAX_CONFIG_BYTES = 1 << 20;
 
 /** Reads the project's settings; a missing file means the defaults, a bad one is an SbxError. */
 export function loadHookConfig(projectDir: string, envPath = process.env.SBX_CONFIG): HookConfig {
   const path = envPath || join(projectDir, CONFIG_FILE);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // The project's file is the sandbox's to plant when it did not exist: never a FIFO (it would hang
+    // every hook call), a link or a huge file. SBX_CONFIG, named by the user, may be a link.
+    text = readRegularText(path, { follow: Boolean(envPath), maxBytes: MAX_CONFIG_BYTES });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !envPath) return defaults(null);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !envPath) return defaults(null);
+    if (err instanceof SbxError) throw new SbxError('E_CONFIG', err.message);
+    if (code === 'ELOOP') throw new SbxError('E_CONFIG', `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`);
     throw new SbxError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`);
   }
   let json: unknown;

@@ -5,7 +5,8 @@
 // <file>.sbx.bak first.
 // `sbx hook uninstall` removes exactly the entries install added. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readRegularText } from '../../launcher/safe-read.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
@@ -88,7 +89,7 @@ function strip(list: v.InferOutput<typeof Matcher>[]): v.InferOutput<typeof Matc
 
 function load(path: string): { settings: SettingsT; backup: string | null } {
   if (!existsSync(path)) return { settings: {}, backup: null };
-  const text = readFileSync(path, 'utf8');
+  const text = readRegularText(path, { follow: true }); // a FIFO there (a project's .claude is the sandbox's to make) must not hang install
   let json: unknown;
   try { json = text.trim() ? JSON.parse(text) : {}; } catch (err) {
     throw new SbxError('E_SETTINGS', `${path} is not JSON (${(err as Error).message}): fix it by hand first; nothing was changed`);

@@ -5,8 +5,10 @@
 // line that a deny or ask rule of the user names is not rewritten: the client applies its rule as usual.
 // Each client reads its own rule files (claude/, codex/, gemini/); what they share is here: which parts
 // of a line a rule is matched against, the refusal they report, and reading rule files without failing.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { SbxError } from '../../contract/errors.js';
+import { readRegularText } from '../../launcher/safe-read.js';
 import { splitCommands } from './rules.js';
 
 /** A rule of the user's that keeps a line off the rewrite. */
@@ -44,16 +46,23 @@ export function refusal(line: string, rewrite: string | null, judge: (p: Part) =
 /** Problems met while reading rule files: each becomes one `sbx hook: …` line on stderr. */
 export type Notes = string[];
 
-/** A file's text; null when it does not exist, or (with a note) when it cannot be read. */
+/**
+ * A file's text; null when it does not exist, or (with a note) when it cannot be read. Project rule files
+ * may have been written by a sandboxed command: never opened so as to block (a FIFO), nor read when huge.
+ * Symlinks are followed: the user's own settings are often links into a dotfiles checkout.
+ */
 export function readRuleFile(path: string, notes: Notes): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularText(path, { follow: true, maxBytes: MAX_RULE_FILE });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') notes.push(`cannot read ${path} (${code ?? (err as Error).message}); its rules are not honoured`);
+    if (err instanceof SbxError) notes.push(`${err.message.replace(/: sbx reads .*$/, '')}; its rules are not honoured`);
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR') notes.push(`cannot read ${path} (${code ?? (err as Error).message}); its rules are not honoured`);
     return null;
   }
 }
+
+const MAX_RULE_FILE = 16 << 20;
 
 /** A file's JSON; null when it does not exist or (with a note) is not JSON. */
 export function readJsonFile(path: string, notes: Notes): unknown {

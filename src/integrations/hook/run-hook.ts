@@ -1,10 +1,14 @@
-// The hook entry points: read the payload on stdin, answer on stdout, exit 0 whatever happens. A hook that
-// fails must never block the agent: any problem (bad JSON, a bad config, a full disk) is one line on
-// stderr and no answer, so the tool call goes on exactly as the agent asked.
+// The hook entry points: read the payload on stdin, answer on stdout, exit 0. A hook that fails must not
+// block the agent: a problem (bad JSON, an unexpected payload, a full disk) is one line on stderr and no
+// answer, so the tool call goes on exactly as the agent asked. Except one: a pre-hook that cannot read
+// the project's config (sbx.config.json unreadable, not JSON, a FIFO, a link) fails closed, exit 2, the
+// reason on stderr (Claude Code, Codex and Gemini CLI all block the call on exit 2 and show the model
+// stderr). Without the config it cannot tell which commands belong in the sandbox, and a sandboxed
+// command may have written that file precisely so that the next build runs unsandboxed on the host.
 import { readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { loadHookConfig } from './config.js';
+import { loadHookConfig, type HookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
 import { selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
@@ -28,34 +32,65 @@ export interface HookIO {
 
 let io: Required<Omit<HookIO, 'stdin'>> = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
 
-export async function runHook(name: HookName, opts: HookIO = {}): Promise<void> {
+/** The exit code that makes every client block the tool call, stderr its reason. */
+export const BLOCK_EXIT = 2;
+
+/** Runs one hook; resolves to its exit code: 0, or BLOCK_EXIT when a pre-hook fails closed. */
+export async function runHook(name: HookName, opts: HookIO = {}): Promise<number> {
   io = { out: opts.out ?? io.out, err: opts.err ?? io.err };
   try {
-    const parsed = parseJson(opts.stdin ? await readAll(opts.stdin) : readFd0());
-    if (!parsed.ok) return note(parsed.why);
-    const json = parsed.value;
-    const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
-    const self = selfCommand();
-    if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
-    if (name === 'gemini-pre' || name === 'gemini-post') return await gemini(name, json, self);
-    if (name === 'claude-pre') {
-      const p = parsePre(json);
-      if (typeof p === 'string') return note(p);
-      const notes: Notes = [];
-      const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
-      noteAll(notes);
-      const answer = claudePre(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir, rules);
-      if (answer) io.out(`${JSON.stringify(answer)}\n`);
-      return;
-    }
-    const p = parsePost(json);
-    if (typeof p === 'string') return note(p);
-    const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
-    if (!d) return;
-    io.out(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+    await hook(name, opts);
+    return 0;
   } catch (err) {
+    if (err instanceof Blocked) {
+      io.err(`sbx hook: ${err.message}\n`);
+      return BLOCK_EXIT;
+    }
     note(`${(err as Error)?.message ?? String(err)}`);
+    return 0;
   }
+}
+
+/** A pre-hook's refusal: the call is blocked, with this reason. */
+class Blocked extends Error {}
+
+/**
+ * The settings a pre-hook rewrites by; one it cannot read blocks the call (see the top of this file).
+ * Only for the client's shell tool: another tool's call is none of sbx's business.
+ */
+function preConfig(dir: string): HookConfig {
+  try {
+    return loadHookConfig(dir);
+  } catch (err) {
+    throw new Blocked(`${(err as Error).message}; the command is blocked rather than run on the host unsandboxed, as sbx cannot tell which commands to sandbox without its config: the user must fix or remove that file, then retry`);
+  }
+}
+
+async function hook(name: HookName, opts: HookIO): Promise<void> {
+  const parsed = parseJson(opts.stdin ? await readAll(opts.stdin) : readFd0());
+  if (!parsed.ok) return note(parsed.why);
+  const json = parsed.value;
+  const projectDir = process.env.CLAUDE_PROJECT_DIR || undefined;
+  const self = selfCommand();
+  if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
+  if (name === 'gemini-pre' || name === 'gemini-post') return await gemini(name, json, self);
+  if (name === 'claude-pre') {
+    const p = parsePre(json);
+    if (typeof p === 'string') return note(p);
+    if (p.tool_name !== 'Bash') return;
+    const cfg = preConfig(projectDir ?? p.cwd);
+    const notes: Notes = [];
+    const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
+    noteAll(notes);
+    const answer = claudePre(p, cfg, self, projectDir, rules);
+    if (answer) io.out(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  const p = parsePost(json);
+  if (typeof p === 'string') return note(p);
+  const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
+  if (!d) return;
+  io.out(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
 }
 
 async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
@@ -63,11 +98,13 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   if (name === 'codex-pre') {
     const p = parseCodexPre(json);
     if (typeof p === 'string') return note(p);
+    if (p.tool_name !== 'Bash') return;
+    const cfg = preConfig(p.cwd);
     const { loadCodexRules } = await import('../codex/codex-rules.js');
     const notes: Notes = [];
     const rules = loadCodexRules({ codexHome: process.env.CODEX_HOME || join(homedir(), '.codex'), cwd: p.cwd }, notes);
     noteAll(notes);
-    const answer = codexPre(p, loadHookConfig(p.cwd), self, rules);
+    const answer = codexPre(p, cfg, self, rules);
     if (answer) io.out(`${JSON.stringify(answer)}\n`);
     return;
   }
@@ -84,11 +121,13 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
   if (name === 'gemini-pre') {
     const p = parseGeminiPre(json);
     if (typeof p === 'string') return note(p);
+    if (p.tool_name !== 'run_shell_command') return;
+    const cfg = preConfig(p.cwd);
     const { geminiPlaces, loadGeminiPolicy } = await import('../gemini/gemini-policy.js');
     const notes: Notes = [];
     const rules = loadGeminiPolicy(geminiPlaces(p.cwd), notes);
     noteAll(notes);
-    const answer = geminiPre(p, loadHookConfig(p.cwd), self, rules);
+    const answer = geminiPre(p, cfg, self, rules);
     if (answer) io.out(`${JSON.stringify(answer)}\n`);
     return;
   }
