@@ -18,4 +18,5 @@ export const EpisodeSchema = v.looseObject({
   pre_raw_sha256: v.nullable(v.string()), pre_raw_timing_masked_sha256: v.nullable(v.string()),
   fault: v.nullable(Ref), fix: v.object({ file: v.string(), lines: v.tuple([n, n]) }), decoy: v.nullable(Ref),
   corrupt_applied: v.nullable(v.boolean()),
+  tampered: v.optional(v.array(v.object({ path: v.string(), how: v.string(), when: v.string() }))),
 });

@@ -1,9 +1,12 @@
 // One episode: task × condition × model × seed. The model works with the tools until it calls done,
 // the tool-call budget runs out, or the API-call cap is hit; then an independent re-run in sbx (on a
-// copy, with a fresh state) and the protected files' hashes decide success.
+// pristine copy of the task with only the agent's editable files applied, with a fresh state), the
+// protected files' hashes and the absence of tampering decide success.
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { changedDuringRerun, pristineWithEdits, type Tamper } from './judge.js';
+import { workPath } from './workpath.js';
 import { tmpdir } from 'node:os';
-import { join, normalize, isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
 import { show, type Condition } from './conditions.js';
 import { faultOf } from './corrupt.js';
@@ -25,6 +28,8 @@ export interface EpisodeRecord {
   key: string; task: string; condition: string; model: string; seed: number;
   options: EpisodeOptions;
   success: boolean; rerun_status: string; protected_ok: boolean;
+  /** What the agent changed besides its editable files (created, changed, deleted, links), in the episode or by its code during the re-run. */
+  tampered: Tamper[];
   stop: 'done' | 'budget' | 'api-cap' | 'error';
   error: string | null;
   api_turns: number; tool_calls: number; run_calls: number; nudges: number;
@@ -59,7 +64,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   const state = join(root, 'state');
   const rec: EpisodeRecord = {
     schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
-    options: o, success: false, rerun_status: '', protected_ok: false, stop: 'budget', error: null,
+    options: o, success: false, rerun_status: '', protected_ok: false, tampered: [], stop: 'budget', error: null,
     api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
     wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, decoy_touched: false,
     progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
@@ -86,13 +91,6 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     return shown.text;
   };
 
-  const inside = (p: unknown): string | null => {
-    if (typeof p !== 'string' || !p || isAbsolute(p)) return null;
-    const n = normalize(p);
-    if (n.startsWith('..') || n === '.sbx' || n.startsWith('.sbx/')) return null;
-    return n;
-  };
-
   const tool = async (b: Extract<Block, { type: 'tool_use' }>): Promise<{ text: string; done: boolean }> => {
     switch (b.name) {
       case 'run': {
@@ -100,16 +98,18 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         return { text: await doRun(), done: false };
       }
       case 'read_file': {
-        const p = inside(b.input.path);
-        if (!p) return { text: 'error: give a path relative to the task directory', done: false };
-        try { return { text: `file: ${p}\n${readFileSync(join(work, p), 'utf8').split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
+        const r = workPath(work, b.input.path);
+        if (!r.ok) return { text: `error: ${r.why}`, done: false };
+        const p = r.rel;
+        try { return { text: `file: ${p}\n${readFileSync(r.abs, 'utf8').split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
       }
       case 'write_file': {
-        const p = inside(b.input.path);
-        if (!p || typeof b.input.content !== 'string') return { text: 'error: give path (relative) and content (the whole new file)', done: false };
+        const r = workPath(work, b.input.path);
+        if (!r.ok || typeof b.input.content !== 'string') return { text: `error: ${r.ok ? 'give' : `${r.why}: give`} path (relative) and content (the whole new file)`, done: false };
+        const p = r.rel;
         let before = '';
-        try { before = readFileSync(join(work, p), 'utf8'); } catch { /* a new file */ }
-        writeFileSync(join(work, p), b.input.content);
+        try { before = readFileSync(r.abs, 'utf8'); } catch { /* a new file */ }
+        try { writeFileSync(r.abs, b.input.content); } catch (err) { return { text: `error: cannot write ${p} (${(err as NodeJS.ErrnoException).code ?? 'failed'})`, done: false }; }
         const lines = changedLines(before, b.input.content);
         const edit = { file: p, lines };
         rec.edits.push(edit);
@@ -129,7 +129,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
 
   try {
     const tools = toolDefs(cond, task.cmd);
-    let intro = `${task.prompt}\n\nFiles: ${listFiles(work).join(', ')}\nThe run tool runs: ${task.cmd.join(' ')}\nYou have ${o.budget} tool calls.`;
+    let intro = `${task.prompt}\n\nFiles: ${listFiles(work).join(', ')}\nThe run tool runs: ${task.cmd.join(' ')}${task.editable ? `\nFiles you may change: ${task.editable.join(', ')}` : ''}\nYou have ${o.budget} tool calls.`;
     if (o.runBeforeEdit) intro += `\n\nThe command was run once on the files as they are. Its output:\n${await doRun()}`;
     const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: intro }] }];
     let finished = false;
@@ -163,17 +163,16 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     rec.error = (err as Error).message.split('\n')[0] ?? String(err);
   }
 
-  // Success: an independent re-run on a copy of the files (no state, no build products carried over).
+  // Success: the task's own command on a pristine copy of the task with only the agent's editable files
+  // applied (no state, no build products carried over); anything else the agent changed is tampering.
   const protectedOk = protectedChanged(task, work).length === 0;
-  const copy = join(root, 'rerun');
-  cpSync(work, copy, { recursive: true, filter: (src) => !src.startsWith(join(work, '.sbx')) });
-  chmodSync(copy, 0o755);
-  for (const f of ['prog', '__pycache__']) rmSync(join(copy, f), { recursive: true, force: true });
-  const again = await run({ cmd: task.cmd, work: copy, state: join(root, 'state-rerun'), timeout: task.timeout });
+  const judged = pristineWithEdits(task, work, root);
+  const again = await run({ cmd: task.cmd, work: judged.copy, state: join(root, 'state-rerun'), timeout: task.timeout });
   const ex = (again.outcome as { exit_code?: number | null } | null)?.exit_code;
+  rec.tampered = [...judged.tampered, ...changedDuringRerun(task, judged)];
   rec.rerun_status = again.verdict.status;
   rec.protected_ok = protectedOk;
-  rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk;
+  rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk && rec.tampered.length === 0;
   const first = rec.statuses[0]; const last = rec.success ? 'pass' : rec.rerun_status;
   rec.progress = first === undefined ? 0 : (RANK[last] ?? 0) - (RANK[first] ?? 0);
   rec.cost_usd = costUsd(rec.model_id, rec.tokens, backend.name);

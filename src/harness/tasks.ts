@@ -3,7 +3,7 @@
 // fails (obvious/). Loaded and checked here; `sbx tasks validate` runs them in the sandbox.
 import * as v from 'valibot';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ export const TaskSchema = v.object({
   decoy: v.nullable(LineRef),
   protected: v.record(v.string(), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))),
   obvious: v.boolean(),
+  /** The files the agent may change (the answer); the fix file when absent. Everything else is the task's own. */
+  editable: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
 });
 export type TaskSpec = v.InferOutput<typeof TaskSchema>;
 export interface Task extends TaskSpec { dir: string }
@@ -49,8 +51,17 @@ export function loadTask(dir: string): Task {
   }
   const r = v.safeParse(TaskSchema, raw);
   if (!r.success) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${r.issues.map((i) => `${v.getDotPath(i) ?? '.'}: ${i.message}`).join('; ')}`);
-  return { ...r.output, dir };
+  const t = { ...r.output, dir };
+  for (const f of editableFiles(t)) {
+    if (Object.hasOwn(t.protected, f)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${f} is both editable and protected: remove it from one list`);
+    if (f.startsWith('/') || f.split('/').includes('..')) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: editable file ${f} is not a path inside the task: give it relative to src/`);
+  }
+  if (!editableFiles(t).includes(t.fix.file)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: the fix file ${t.fix.file} is not editable: add it to editable`);
+  return t;
 }
+
+/** The files whose changes are the agent's answer: task.json's editable, else the fix file. */
+export const editableFiles = (task: TaskSpec): string[] => task.editable ?? [task.fix.file];
 
 export type Variant = 'buggy' | 'solution' | 'obvious';
 
@@ -67,12 +78,12 @@ export function removeWork(work: string): void { rmSync(work, { recursive: true,
 
 export const sha256 = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
 
-/** The protected files whose content no longer matches the task's recorded hashes. */
+/** The protected files whose content no longer matches the task's recorded hashes (a link in a file's place counts as changed). */
 export function protectedChanged(task: Task, work: string): string[] {
   const bad: string[] = [];
   for (const [rel, hash] of Object.entries(task.protected)) {
     let h = '';
-    try { h = sha256(readFileSync(join(work, rel))); } catch { /* missing counts as changed */ }
+    try { if (lstatSync(join(work, rel)).isFile()) h = sha256(readFileSync(join(work, rel))); } catch { /* missing counts as changed */ }
     if (h !== hash) bad.push(rel);
   }
   return bad;

@@ -2,9 +2,9 @@
 // differs from the sources only at the fix locus, leaving protected files alone), the obvious fix
 // of a loop-inducing task still fails, and the decoy line is a real line away from the fix.
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { run } from '../host/index.js';
-import { changedLines, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
+import { changedLines, editableFiles, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
 
 export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
 
@@ -32,9 +32,11 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
     }
     removeWork(r.work);
   }
-  // The solution touches only the fix file, within 3 lines of the fix locus.
-  for (const name of readdirSync(join(task.dir, 'solution'))) {
-    if (name !== task.fix.file) { problems.push(`the solution changes ${name}, not the fix file ${task.fix.file}`); continue; }
+  // The solution touches only editable files, and the fix file only within 3 lines of the fix locus.
+  const editable = editableFiles(task);
+  for (const name of readdirSync(join(task.dir, 'solution'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(join(task.dir, 'solution'), join(e.parentPath ?? e.path, e.name)))) {
+    if (!editable.includes(name)) { problems.push(`the solution changes ${name}, not ${editable.length > 1 ? `one of the editable files ${editable.join(', ')}` : `the fix file ${task.fix.file}`}`); continue; }
+    if (name !== task.fix.file) continue;
     const lines = changedLines(readFileSync(join(task.dir, 'src', name), 'utf8'), readFileSync(join(task.dir, 'solution', name), 'utf8'));
     const [lo, hi] = task.fix.lines;
     const out = lines.filter((l) => l < lo - 3 || l > hi + 3);
