@@ -51,7 +51,7 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
     const conds = conditionsOf(mine);
     out.push(`## ${model}`, '', `${mine.length} episodes, ${new Set(mine.map((e) => e.task)).size} tasks, seeds ${[...new Set(mine.map((e) => e.seed))].sort((a, b) => a - b).join(', ')}; prices of ${mine[0]!.price_date}.`, '');
     out.push('### Per condition', '');
-    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens (mean)', 'output tokens (mean)', 'cost USD (sum)', 'wall s (median)', 'shown / raw', 'edit hit', 'decoy touched'],
+    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens (mean)', 'output tokens (mean)', 'cost USD (sum)', 'wall s (median)', 'shown / raw', 'edit hit', 'edit hit (any)', 'decoy touched'],
       conds.map((c) => {
         const g = mine.filter((e) => e.condition === c);
         const k = g.filter((e) => e.success).length;
@@ -61,7 +61,8 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
         return [c, String(g.length), `${k}/${g.length} = ${pct(k / g.length)} (${pct(lo)}–${pct(hi)})`, f1(mean(g.map((e) => e.api_turns))), f1(mean(g.map((e) => e.tool_calls))),
           f1(mean(g.map((e) => e.run_calls))), f1(mean(g.map((e) => e.nudges))), f0(mean(g.map((e) => e.tokens.input + e.tokens.cache_read + e.tokens.cache_write))),
           f0(mean(g.map((e) => e.tokens.output))), costs.length ? `${costs.reduce((s, x) => s + x, 0).toFixed(4)}` : '–', f1(median(g.map((e) => e.wall_ms / 1000))),
-          raw ? (shown / raw).toFixed(3) : '–', pct(g.filter((e) => e.edit_hit).length / g.length), pct(g.filter((e) => e.decoy_touched).length / g.length)];
+          raw ? (shown / raw).toFixed(3) : '–', pct(g.filter((e) => e.edit_hit).length / g.length),
+          g.some((e) => e.edit_hit_any !== undefined) ? pct(g.filter((e) => e.edit_hit_any).length / g.length) : '–', pct(g.filter((e) => e.decoy_touched).length / g.length)];
       })), '');
     for (const ref of ['no_feedback', 'raw']) {
       if (!conds.includes(ref)) continue;

@@ -14,7 +14,7 @@ export const EpisodeSchema = v.looseObject({
   cost_usd: v.nullable(n), price_date: v.string(), wall_ms: n, raw_bytes: n, shown_chars: n,
   statuses: v.array(v.string()),
   first_edit: v.nullable(v.object({ file: v.string(), lines: v.array(n) })),
-  edit_hit: v.boolean(), decoy_touched: v.boolean(), progress: n, ran_buggy_first: v.boolean(),
+  edit_hit: v.boolean(), edit_hit_any: v.optional(v.boolean()), decoy_touched: v.boolean(), progress: n, ran_buggy_first: v.boolean(),
   pre_raw_sha256: v.nullable(v.string()), pre_raw_timing_masked_sha256: v.nullable(v.string()),
   fault: v.nullable(Ref), fix: v.object({ file: v.string(), lines: v.tuple([n, n]) }), decoy: v.nullable(Ref),
   corrupt_applied: v.nullable(v.boolean()),

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
 import { show, type Condition } from './conditions.js';
 import { faultOf } from './corrupt.js';
-import { changedLines, protectedChanged, sha256, type Task } from './tasks.js';
+import { protectedChanged, sha256, type Task } from './tasks.js';
+import { EditTrack } from './linediff.js';
 import { SYSTEM, toolDefs } from './tools.js';
 import { costUsd, PRICE_DATE } from './cost.js';
 import type { Backend, Block, Message, Usage } from './types.js';
@@ -39,12 +40,15 @@ export interface EpisodeRecord {
   statuses: string[];
   first_edit: { file: string; lines: number[] } | null;
   edit_hit: boolean; decoy_touched: boolean;
+  /** Any edit (not only the first) within ±3 of the fix locus. */
+  edit_hit_any: boolean;
   progress: number; ran_buggy_first: boolean;
   pre_raw_sha256: string | null;
   /** The same with durations masked ("Ran 3 tests in 0.001s"): what may differ between identical runs. */
   pre_raw_timing_masked_sha256: string | null;
   fault: { file: string; line: number } | null;
   fix: { file: string; lines: [number, number] }; decoy: { file: string; line: number } | null;
+  /** Each edit's lines: those a minimal line diff changes, in the numbering of the file as the agent first found it. */
   edits: { file: string; lines: number[] }[];
   /** Corrupt arms: whether the decoy took on every run that had a line or kind to corrupt (null: none had). */
   corrupt_applied: boolean | null;
@@ -66,10 +70,11 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
     options: o, success: false, rerun_status: '', protected_ok: false, tampered: [], stop: 'budget', error: null,
     api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
-    wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, decoy_touched: false,
+    wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
     progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
   };
   let edited = false;
+  const track = new EditTrack();
 
   const doRun = async (): Promise<string> => {
     const env: RunResult = await run({ cmd: task.cmd, work, state, timeout: task.timeout });
@@ -110,15 +115,17 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         let before = '';
         try { before = readFileSync(r.abs, 'utf8'); } catch { /* a new file */ }
         try { writeFileSync(r.abs, b.input.content); } catch (err) { return { text: `error: cannot write ${p} (${(err as NodeJS.ErrnoException).code ?? 'failed'})`, done: false }; }
-        const lines = changedLines(before, b.input.content);
+        const lines = track.edit(p, before, b.input.content);
         const edit = { file: p, lines };
         rec.edits.push(edit);
+        const [lo, hi] = task.fix.lines;
+        const hit = p === task.fix.file && lines.some((l) => l >= lo - 3 && l <= hi + 3);
         if (!edited) {
           edited = true;
           rec.first_edit = edit;
-          const [lo, hi] = task.fix.lines;
-          rec.edit_hit = p === task.fix.file && lines.some((l) => l >= lo - 3 && l <= hi + 3);
+          rec.edit_hit = hit;
         }
+        if (hit) rec.edit_hit_any = true;
         if (task.decoy && p === task.decoy.file && lines.some((l) => Math.abs(l - task.decoy!.line) <= 1)) rec.decoy_touched = true;
         return { text: `wrote ${p} (${b.input.content.split('\n').length} lines)`, done: false };
       }

@@ -89,16 +89,4 @@ export function protectedChanged(task: Task, work: string): string[] {
   return bad;
 }
 
-/** Lines of `before` that differ from `after` (1-based, in before's numbering; insertions count at the line they follow). */
-export function changedLines(before: string, after: string): number[] {
-  const a = before.split('\n'); const b = after.split('\n');
-  let s = 0;
-  while (s < a.length && s < b.length && a[s] === b[s]) s++;
-  let ea = a.length - 1; let eb = b.length - 1;
-  while (ea >= s && eb >= s && a[ea] === b[eb]) { ea--; eb--; }
-  if (s > ea && s > eb) return [];
-  if (s > ea) return [Math.max(1, s)]; // pure insertion after line s
-  const out: number[] = [];
-  for (let i = s; i <= ea; i++) out.push(i + 1);
-  return out;
-}
+export { changedLines } from './linediff.js';
