@@ -75,8 +75,33 @@ test('corrupt_line: the fault line moves to the decoy everywhere, the engine rea
   assert.is(v.crash.kind, env.verdict.crash.kind);
   const s = shown('corrupt_line');
   assert.match(s, /ledger\.cpp:17/);
-  assert.not.match(s, /ledger\.cpp:8\b/);
+  assert.not.match(s, /(?<![\w.-])ledger\.cpp:8\b/);
   assert.is(s.split('\n').length, shown('structured').split('\n').length);
+});
+
+test('corrupt_line: a frame of another file whose name ends the same (test_ledger.cpp:8) keeps its line', () => {
+  assert.match(text, /in main test_ledger\.cpp:8\b/);
+  const bent = corruptLine(text, faultOf(env.verdict), cpp.decoy);
+  assert.match(bent.text, /in main test_ledger\.cpp:8\b/);
+  assert.not.match(bent.text, /test_ledger\.cpp:17/);
+  assert.match(bent.text, /in Ledger::post\(int, long\) ledger\.cpp:17/);
+  assert.not.match(shown('corrupt_line'), /test_ledger\.cpp:17/);
+});
+
+test('corrupt_line: a failing assertion in a test file is not moved into the source file (nothing to corrupt)', async () => {
+  for (const id of ['py-interval', 'loop-py-rounding']) {
+    const [t] = loadTasks(undefined, [id]);
+    const w = materialize(t);
+    const e = await run({ cmd: t.cmd, work: w, timeout: 120 });
+    const log = readFileSync(e.log, 'utf8');
+    const f = faultOf(e.verdict);
+    assert.ok(f.file.startsWith('test_'), `${id}: the verdict blames ${f.file}`);
+    assert.is(corruptLine(log, f, t.decoy), null, id);
+    const s = show(parseCondition('corrupt_line'), engine, { raw: Buffer.from(log), env: e, exit: e.outcome.exit_code, signal: null, timedOut: false }, t.decoy);
+    assert.is(s.corruptApplied, null);
+    assert.ok(s.text.includes(`${f.file}:${f.line}`), s.text);
+    assert.not.match(s.text, new RegExp(`(?<![\\w.-])${t.decoy.file}:${t.decoy.line}\\b`), id);
+  }
 });
 
 test('corrupt_kind: the crash kind swapped for a plausible one, hint and identity follow, the line stays', () => {
