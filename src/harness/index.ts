@@ -11,6 +11,7 @@ export { corruptLine, corruptKind, faultOf } from './corrupt.js';
 export { runEpisode, episodeKey, maskTimings } from './episode.js';
 export type { EpisodeRecord, EpisodeOptions } from './episode.js';
 export { createBackend } from './backends/index.js';
+export { limitParam } from './backends/openai.js';
 export { scriptedBackend, namedLines, POLICIES } from './backends/scripted.js';
 export { CHEATS } from './backends/cheats.js';
 export { recording, replaying } from './backends/record.js';
