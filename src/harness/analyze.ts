@@ -56,7 +56,7 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
         const g = mine.filter((e) => e.condition === c);
         const k = g.filter((e) => e.success).length;
         const [lo, hi] = wilson(k, g.length);
-        const raw = g.reduce((s, e) => s + e.raw_bytes, 0); const shown = g.reduce((s, e) => s + e.shown_chars, 0);
+        const raw = g.reduce((s, e) => s + rawChars(e), 0); const shown = g.reduce((s, e) => s + e.shown_chars, 0);
         const costs = g.map((e) => e.cost_usd).filter((x): x is number => x !== null);
         return [c, String(g.length), `${k}/${g.length} = ${pct(k / g.length)} (${pct(lo)}–${pct(hi)})`, f1(mean(g.map((e) => e.api_turns))), f1(mean(g.map((e) => e.tool_calls))),
           f1(mean(g.map((e) => e.run_calls))), f1(mean(g.map((e) => e.nudges))), f0(mean(g.map((e) => e.tokens.input + e.tokens.cache_read + e.tokens.cache_write))),
@@ -88,6 +88,9 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
   }
   return `${out.join('\n')}\n`;
 }
+
+/** The raw output in characters, the unit of shown_chars (a record from before raw_chars: its bytes). */
+export const rawChars = (e: EpisodeRecord): number => e.raw_chars ?? e.raw_bytes;
 
 const inputTokens = (e: EpisodeRecord): number => e.tokens.input + e.tokens.cache_read + e.tokens.cache_write;
 

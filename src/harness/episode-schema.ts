@@ -11,7 +11,7 @@ export const EpisodeSchema = v.looseObject({
   success: v.boolean(), stop: v.picklist(['done', 'budget', 'api-cap', 'error']), error: v.nullable(v.string()),
   api_turns: n, tool_calls: n, run_calls: n, nudges: n,
   tokens: v.object({ input: n, output: n, cache_read: n, cache_write: n }),
-  cost_usd: v.nullable(n), price_date: v.string(), wall_ms: n, raw_bytes: n, shown_chars: n,
+  cost_usd: v.nullable(n), price_date: v.string(), wall_ms: n, raw_bytes: n, raw_chars: v.optional(n), shown_chars: n,
   statuses: v.array(v.string()),
   first_edit: v.nullable(v.object({ file: v.string(), lines: v.array(n) })),
   edit_hit: v.boolean(), edit_hit_any: v.optional(v.boolean()), decoy_touched: v.boolean(), progress: n, ran_buggy_first: v.boolean(),

@@ -36,7 +36,8 @@ export interface EpisodeRecord {
   api_turns: number; tool_calls: number; run_calls: number; nudges: number;
   tokens: Usage; cost_usd: number | null; price_date: string; model_id: string;
   wall_ms: number;
-  raw_bytes: number; shown_chars: number;
+  /** raw_chars and shown_chars count the same unit (UTF-16 code units of the UTF-8-decoded text): shown/raw is their ratio. */
+  raw_bytes: number; raw_chars: number; shown_chars: number;
   statuses: string[];
   first_edit: { file: string; lines: number[] } | null;
   edit_hit: boolean; decoy_touched: boolean;
@@ -70,7 +71,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
     options: o, success: false, rerun_status: '', protected_ok: false, tampered: [], stop: 'budget', error: null,
     api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
-    wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
+    wall_ms: 0, raw_bytes: 0, raw_chars: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
     progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
   };
   let edited = false;
@@ -83,6 +84,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     const shown = show(cond, engine, { raw, env, exit: o2?.exit_code ?? null, signal: o2?.signal ?? null, timedOut: Boolean(o2?.timed_out) }, task.decoy);
     rec.run_calls++;
     rec.raw_bytes += raw.length;
+    rec.raw_chars += new TextDecoder().decode(raw).length;
     rec.shown_chars += shown.text.length;
     rec.statuses.push(env.verdict.status);
     if (shown.corruptApplied !== null) rec.corrupt_applied = (rec.corrupt_applied ?? true) && shown.corruptApplied;

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine, run } from '../../dist/index.js';
+import { runEpisode, scriptedBackend, analyze } from '../../dist/harness.js';
 import { loadTasks, materialize, parseCondition, show, truncateMiddle, truncateHeadTail, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
 
 const engine = await createEngine();
@@ -102,6 +103,17 @@ test('corrupt_line: a failing assertion in a test file is not moved into the sou
     assert.ok(s.text.includes(`${f.file}:${f.line}`), s.text);
     assert.not.match(s.text, new RegExp(`(?<![\\w.-])${t.decoy.file}:${t.decoy.line}\\b`), id);
   }
+});
+
+test('shown/raw counts characters over characters: the raw arm shows every character of the raw output plus its exit line', async () => {
+  const [t] = loadTasks(undefined, ['c-compile-error']);
+  const rec = await runEpisode(t, parseCondition('raw'), scriptedBackend('oracle', t), 1, engine, { budget: 12, maxApiCalls: 30, runBeforeEdit: false, maxTokens: 1000 });
+  assert.ok(rec.success);
+  assert.ok(rec.raw_bytes > rec.raw_chars, 'gcc quotes names in ‘’: more bytes than characters');
+  assert.is(rec.shown_chars, rec.raw_chars + 'exit code: 1\n'.length + 'exit code: 0\n'.length);
+  const table = analyze([rec], { bootstrap: 10, seed: 1 });
+  const ratio = Number(table.split('\n').find((l) => l.startsWith('| raw |')).split(' | ')[11]);
+  assert.ok(ratio > 1, `the raw arm shows more than the raw output, never less: ${ratio}`);
 });
 
 test('corrupt_kind: the crash kind swapped for a plausible one, hint and identity follow, the line stays', () => {
