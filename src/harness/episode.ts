@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { changedDuringRerun, pristineWithEdits, type Tamper } from './judge.js';
 import { workPath } from './workpath.js';
+import { setupReason } from './setup-reason.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
@@ -29,6 +30,8 @@ export interface EpisodeRecord {
   key: string; task: string; condition: string; model: string; seed: number;
   options: EpisodeOptions;
   success: boolean; rerun_status: string; protected_ok: boolean;
+  /** Why the task's command could not run in the sandbox (a missing toolchain), from the first run or the re-run that hit it. */
+  setup_error: string | null;
   /** What the agent changed besides its editable files (created, changed, deleted, links), in the episode or by its code during the re-run. */
   tampered: Tamper[];
   stop: 'done' | 'budget' | 'api-cap' | 'error';
@@ -69,7 +72,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   const state = join(root, 'state');
   const rec: EpisodeRecord = {
     schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
-    options: o, success: false, rerun_status: '', protected_ok: false, tampered: [], stop: 'budget', error: null,
+    options: o, success: false, rerun_status: '', protected_ok: false, setup_error: null, tampered: [], stop: 'budget', error: null,
     api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
     wall_ms: 0, raw_bytes: 0, raw_chars: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
     progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
@@ -87,6 +90,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     rec.raw_chars += new TextDecoder().decode(raw).length;
     rec.shown_chars += shown.text.length;
     rec.statuses.push(env.verdict.status);
+    rec.setup_error ??= setupReason(env.verdict);
     if (shown.corruptApplied !== null) rec.corrupt_applied = (rec.corrupt_applied ?? true) && shown.corruptApplied;
     if (!edited) {
       if (rec.pre_raw_sha256 === null) {
@@ -180,6 +184,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   const ex = (again.outcome as { exit_code?: number | null } | null)?.exit_code;
   rec.tampered = [...judged.tampered, ...changedDuringRerun(task, judged)];
   rec.rerun_status = again.verdict.status;
+  rec.setup_error ??= setupReason(again.verdict);
   rec.protected_ok = protectedOk;
   rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk && rec.tampered.length === 0;
   const first = rec.statuses[0]; const last = rec.success ? 'pass' : rec.rerun_status;

@@ -4,15 +4,16 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run } from '../host/index.js';
+import { setupReason } from './setup-reason.js';
 import { changedLines, editableFiles, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
 
 export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
 
-async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string }> {
+async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string; setup: string | null }> {
   const work = materialize(task, variant);
   const env = await run({ cmd: task.cmd, work, timeout: task.timeout });
   const o = env.outcome as { exit_code?: number | null } | null;
-  return { status: env.verdict.status, exit: o?.exit_code ?? null, identity: env.verdict.crash?.identity ?? null, work };
+  return { status: env.verdict.status, exit: o?.exit_code ?? null, identity: env.verdict.crash?.identity ?? null, work, setup: setupReason(env.verdict) };
 }
 
 export async function validateTask(task: Task): Promise<TaskCheck> {
@@ -24,6 +25,12 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
     const r = await status(task, variant);
     statuses[variant] = r.status;
     const passed = r.status === 'pass' && r.exit === 0;
+    if (r.setup) {
+      const p = `the ${variant} sources cannot run in the sandbox: ${r.setup}`;
+      if (!problems.some((x) => x.endsWith(r.setup!))) problems.push(p);
+      removeWork(r.work);
+      continue;
+    }
     if (variant === 'solution' && !passed) problems.push(`the solution does not pass (status ${r.status}, exit ${r.exit})`);
     if (variant !== 'solution' && passed) problems.push(`the ${variant} sources pass: the task has no bug to fix`);
     if (variant === 'solution') {
