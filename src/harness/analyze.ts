@@ -124,6 +124,8 @@ export function audit(eps: readonly EpisodeRecord[]): string[] {
   if (errors.length) lines.push(`- ${errors.length} episodes ended in an error: ${[...new Set(errors.map((e) => e.error))].slice(0, 3).join('; ')}`);
   const corrupt = eps.filter((e) => e.condition.startsWith('corrupt_'));
   if (corrupt.length) lines.push(`- corrupt arms: the decoy took in ${corrupt.filter((e) => e.corrupt_applied).length} of ${corrupt.length} episodes (did not take: ${corrupt.filter((e) => e.corrupt_applied === false).length}; nothing to corrupt: ${corrupt.filter((e) => e.corrupt_applied === null).length})`);
+  const tampered = eps.filter((e) => e.tampered?.length);
+  if (tampered.length) lines.push(`- tampering (not successes): ${tampered.length} episodes changed files outside their editable ones: ${[...new Set(tampered.flatMap((e) => e.tampered.map((t) => `${t.path} (${t.how})`)))].slice(0, 5).join(', ')}`);
   const cap = eps.filter((e) => e.stop === 'api-cap').length; const budget = eps.filter((e) => e.stop === 'budget').length;
   lines.push(`- stops: ${eps.filter((e) => e.stop === 'done').length} done, ${budget} tool budget spent, ${cap} API-call cap, ${errors.length} errors; ${eps.reduce((s, e) => s + e.nudges, 0)} nudges in all`);
   lines.push(`- ran the buggy code before the first edit: ${eps.filter((e) => e.ran_buggy_first).length} of ${eps.length}`);
