@@ -5,7 +5,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run } from '../host/index.js';
 import { setupReason } from './setup-reason.js';
-import { changedLines, editableFiles, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
+import { hunks, linesOf } from './linediff.js';
+import { editableFiles, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
 
 export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
 
@@ -44,7 +45,7 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
   for (const name of readdirSync(join(task.dir, 'solution'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(join(task.dir, 'solution'), join(e.parentPath ?? e.path, e.name)))) {
     if (!editable.includes(name)) { problems.push(`the solution changes ${name}, not ${editable.length > 1 ? `one of the editable files ${editable.join(', ')}` : `the fix file ${task.fix.file}`}`); continue; }
     if (name !== task.fix.file) continue;
-    const lines = changedLines(readFileSync(join(task.dir, 'src', name), 'utf8'), readFileSync(join(task.dir, 'solution', name), 'utf8'));
+    const lines = fixLines(readFileSync(join(task.dir, 'src', name), 'utf8'), readFileSync(join(task.dir, 'solution', name), 'utf8'));
     const [lo, hi] = task.fix.lines;
     const out = lines.filter((l) => l < lo - 3 || l > hi + 3);
     if (!lines.length) problems.push('the solution does not change the fix file');
@@ -57,4 +58,19 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
     if (task.decoy.file === task.fix.file && task.decoy.line >= lo - 3 && task.decoy.line <= hi + 3) problems.push('the decoy line is within 3 lines of the fix locus');
   }
   return { id: task.id, ok: problems.length === 0, problems, statuses, ms: Date.now() - t0 };
+}
+
+/** An import the fix needs (Python, C/C++, Rust), or a blank line next to one. */
+const IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\s|#\s*include\s|use\s|extern\s+crate\s)|^\s*$/;
+
+/** The lines a solution changes, less the lines it only adds that are imports: those go at the top, wherever the fix is. */
+function fixLines(before: string, after: string): number[] {
+  const a = linesOf(before); const b = linesOf(after);
+  const out = new Set<number>();
+  for (const h of hunks(a, b)) {
+    if (h.aHi > h.aLo) { for (let i = h.aLo; i < h.aHi; i++) out.add(i + 1); continue; }
+    if (b.slice(h.bLo, h.bHi).every((l) => IMPORT.test(l))) continue;
+    out.add(Math.max(1, h.aLo));
+  }
+  return [...out].sort((x, y) => x - y);
 }

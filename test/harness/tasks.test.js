@@ -46,6 +46,21 @@ test('sbx tasks validate fails a task whose solution does not pass, or whose pro
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('validate: a solution may add an import at the top (counted by the line diff), not code away from the fix locus', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
+  try {
+    cpSync(join(ROOT, 'bench/tasks/py-interval'), join(dir, 'py-interval'), { recursive: true });
+    const sol = join(dir, 'py-interval/solution/intervals.py');
+    writeFileSync(sol, `import sys\n${readFileSync(sol, 'utf8')}`);
+    const ok = sbx('tasks', 'validate', '--dir', dir);
+    assert.is(ok.status, 0, ok.stdout);
+    writeFileSync(sol, `${readFileSync(sol, 'utf8')}\n\ndef unused():\n    return sys.argv\n`);
+    const bad = sbx('tasks', 'validate', '--dir', dir);
+    assert.is(bad.status, 1, bad.stdout);
+    assert.match(bad.stdout, /the solution changes lines \d+, outside the fix locus 8-8 \(±3\)/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('a toolchain the sandbox does not show (only rustup under a home dir) is named, with the fix, not a bare exit 127', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
   try {
