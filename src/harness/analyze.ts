@@ -51,17 +51,18 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
     const conds = conditionsOf(mine);
     out.push(`## ${model}`, '', `${mine.length} episodes, ${new Set(mine.map((e) => e.task)).size} tasks, seeds ${[...new Set(mine.map((e) => e.seed))].sort((a, b) => a - b).join(', ')}; prices of ${mine[0]!.price_date}.`, '');
     out.push('### Per condition', '');
-    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens (mean)', 'output tokens (mean)', 'cost USD (sum)', 'wall s (median)', 'shown / raw', 'edit hit', 'decoy touched'],
+    out.push(table(['condition', 'n', 'success (Wilson 95 % CI)', 'API turns', 'tool calls', 'run calls', 'nudges', 'input tokens (mean)', 'output tokens (mean)', 'cost USD (sum)', 'wall s (median)', 'shown / raw', 'edit hit', 'edit hit (any)', 'decoy touched'],
       conds.map((c) => {
         const g = mine.filter((e) => e.condition === c);
         const k = g.filter((e) => e.success).length;
         const [lo, hi] = wilson(k, g.length);
-        const raw = g.reduce((s, e) => s + e.raw_bytes, 0); const shown = g.reduce((s, e) => s + e.shown_chars, 0);
+        const raw = g.reduce((s, e) => s + rawChars(e), 0); const shown = g.reduce((s, e) => s + e.shown_chars, 0);
         const costs = g.map((e) => e.cost_usd).filter((x): x is number => x !== null);
         return [c, String(g.length), `${k}/${g.length} = ${pct(k / g.length)} (${pct(lo)}–${pct(hi)})`, f1(mean(g.map((e) => e.api_turns))), f1(mean(g.map((e) => e.tool_calls))),
           f1(mean(g.map((e) => e.run_calls))), f1(mean(g.map((e) => e.nudges))), f0(mean(g.map((e) => e.tokens.input + e.tokens.cache_read + e.tokens.cache_write))),
           f0(mean(g.map((e) => e.tokens.output))), costs.length ? `${costs.reduce((s, x) => s + x, 0).toFixed(4)}` : '–', f1(median(g.map((e) => e.wall_ms / 1000))),
-          raw ? (shown / raw).toFixed(3) : '–', pct(g.filter((e) => e.edit_hit).length / g.length), pct(g.filter((e) => e.decoy_touched).length / g.length)];
+          raw ? (shown / raw).toFixed(3) : '–', pct(g.filter((e) => e.edit_hit).length / g.length),
+          g.some((e) => e.edit_hit_any !== undefined) ? pct(g.filter((e) => e.edit_hit_any).length / g.length) : '–', pct(g.filter((e) => e.decoy_touched).length / g.length)];
       })), '');
     for (const ref of ['no_feedback', 'raw']) {
       if (!conds.includes(ref)) continue;
@@ -87,6 +88,9 @@ export function analyze(eps: readonly EpisodeRecord[], o: AnalyzeOptions): strin
   }
   return `${out.join('\n')}\n`;
 }
+
+/** The raw output in characters, the unit of shown_chars (a record from before raw_chars: its bytes). */
+export const rawChars = (e: EpisodeRecord): number => e.raw_chars ?? e.raw_bytes;
 
 const inputTokens = (e: EpisodeRecord): number => e.tokens.input + e.tokens.cache_read + e.tokens.cache_write;
 
@@ -120,6 +124,8 @@ export function audit(eps: readonly EpisodeRecord[]): string[] {
   if (errors.length) lines.push(`- ${errors.length} episodes ended in an error: ${[...new Set(errors.map((e) => e.error))].slice(0, 3).join('; ')}`);
   const corrupt = eps.filter((e) => e.condition.startsWith('corrupt_'));
   if (corrupt.length) lines.push(`- corrupt arms: the decoy took in ${corrupt.filter((e) => e.corrupt_applied).length} of ${corrupt.length} episodes (did not take: ${corrupt.filter((e) => e.corrupt_applied === false).length}; nothing to corrupt: ${corrupt.filter((e) => e.corrupt_applied === null).length})`);
+  const tampered = eps.filter((e) => e.tampered?.length);
+  if (tampered.length) lines.push(`- tampering (not successes): ${tampered.length} episodes changed files outside their editable ones: ${[...new Set(tampered.flatMap((e) => e.tampered.map((t) => `${t.path} (${t.how})`)))].slice(0, 5).join(', ')}`);
   const cap = eps.filter((e) => e.stop === 'api-cap').length; const budget = eps.filter((e) => e.stop === 'budget').length;
   lines.push(`- stops: ${eps.filter((e) => e.stop === 'done').length} done, ${budget} tool budget spent, ${cap} API-call cap, ${errors.length} errors; ${eps.reduce((s, e) => s + e.nudges, 0)} nudges in all`);
   lines.push(`- ran the buggy code before the first edit: ${eps.filter((e) => e.ran_buggy_first).length} of ${eps.length}`);

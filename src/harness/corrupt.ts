@@ -27,11 +27,15 @@ export interface Bent { text: string; check(v: Verdict): boolean }
 /** Every mention of fault's file:line (gcc, sanitizers, rustc, Python tracebacks) moved to the decoy's. */
 export function corruptLine(raw: string, fault: Fault | null, decoy: Fault | null): Bent | null {
   if (!fault || !decoy) return null;
+  // The decoy is a line of a source file: a fault the log places elsewhere (a failing assertion in a
+  // test file, as on the assertion-only Python tasks) is not moved into the source; nothing to corrupt.
+  if (base(fault.file) !== base(decoy.file)) return null;
   const f = esc(fault.file); const n = fault.line;
   const to = base(decoy.file);
+  // A left boundary: ledger.cpp:8 must not match inside test_ledger.cpp:8.
   const text = raw
-    .replace(new RegExp(`((?:[\\w./-]*/)?)${f}:${n}(?!\\d)`, 'g'), `$1${to}:${decoy.line}`)
-    .replace(new RegExp(`((?:[\\w./-]*/)?)${f}", line ${n}(?!\\d)`, 'g'), `$1${to}", line ${decoy.line}`);
+    .replace(new RegExp(`(?<![\\w.-])((?:[\\w./-]*/)?)${f}:${n}(?!\\d)`, 'g'), `$1${to}:${decoy.line}`)
+    .replace(new RegExp(`(?<![\\w.-])((?:[\\w./-]*/)?)${f}", line ${n}(?!\\d)`, 'g'), `$1${to}", line ${decoy.line}`);
   if (text === raw) return null;
   return { text, check: (v) => { const g = faultOf(v); return g !== null && g.file === to && g.line === decoy.line; } };
 }

@@ -1,14 +1,19 @@
 // One episode: task × condition × model × seed. The model works with the tools until it calls done,
 // the tool-call budget runs out, or the API-call cap is hit; then an independent re-run in sbx (on a
-// copy, with a fresh state) and the protected files' hashes decide success.
+// pristine copy of the task with only the agent's editable files applied, with a fresh state), the
+// protected files' hashes and the absence of tampering decide success.
 import { closeSync, constants, cpSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { readRegularText } from '../launcher/safe-read.js';
+import { changedDuringRerun, pristineWithEdits, type Tamper } from './judge.js';
+import { workPath } from './workpath.js';
+import { setupReason } from './setup-reason.js';
 import { tmpdir } from 'node:os';
-import { join, normalize, isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
 import { show, type Condition } from './conditions.js';
 import { faultOf } from './corrupt.js';
-import { changedLines, protectedChanged, sha256, type Task } from './tasks.js';
+import { protectedChanged, sha256, type Task } from './tasks.js';
+import { EditTrack } from './linediff.js';
 import { SYSTEM, toolDefs } from './tools.js';
 import { costUsd, PRICE_DATE } from './cost.js';
 import type { Backend, Block, Message, Usage } from './types.js';
@@ -26,21 +31,29 @@ export interface EpisodeRecord {
   key: string; task: string; condition: string; model: string; seed: number;
   options: EpisodeOptions;
   success: boolean; rerun_status: string; protected_ok: boolean;
+  /** Why the task's command could not run in the sandbox (a missing toolchain), from the first run or the re-run that hit it. */
+  setup_error: string | null;
+  /** What the agent changed besides its editable files (created, changed, deleted, links), in the episode or by its code during the re-run. */
+  tampered: Tamper[];
   stop: 'done' | 'budget' | 'api-cap' | 'error';
   error: string | null;
   api_turns: number; tool_calls: number; run_calls: number; nudges: number;
   tokens: Usage; cost_usd: number | null; price_date: string; model_id: string;
   wall_ms: number;
-  raw_bytes: number; shown_chars: number;
+  /** raw_chars and shown_chars count the same unit (UTF-16 code units of the UTF-8-decoded text): shown/raw is their ratio. */
+  raw_bytes: number; raw_chars: number; shown_chars: number;
   statuses: string[];
   first_edit: { file: string; lines: number[] } | null;
   edit_hit: boolean; decoy_touched: boolean;
+  /** Any edit (not only the first) within ±3 of the fix locus. */
+  edit_hit_any: boolean;
   progress: number; ran_buggy_first: boolean;
   pre_raw_sha256: string | null;
   /** The same with durations masked ("Ran 3 tests in 0.001s"): what may differ between identical runs. */
   pre_raw_timing_masked_sha256: string | null;
   fault: { file: string; line: number } | null;
   fix: { file: string; lines: [number, number] }; decoy: { file: string; line: number } | null;
+  /** Each edit's lines: those a minimal line diff changes, in the numbering of the file as the agent first found it. */
   edits: { file: string; lines: number[] }[];
   /** Corrupt arms: whether the decoy took on every run that had a line or kind to corrupt (null: none had). */
   corrupt_applied: boolean | null;
@@ -60,12 +73,13 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   const state = join(root, 'state');
   const rec: EpisodeRecord = {
     schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
-    options: o, success: false, rerun_status: '', protected_ok: false, stop: 'budget', error: null,
+    options: o, success: false, rerun_status: '', protected_ok: false, setup_error: null, tampered: [], stop: 'budget', error: null,
     api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
-    wall_ms: 0, raw_bytes: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, decoy_touched: false,
+    wall_ms: 0, raw_bytes: 0, raw_chars: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
     progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
   };
   let edited = false;
+  const track = new EditTrack();
 
   const doRun = async (): Promise<string> => {
     const env: RunResult = await run({ cmd: task.cmd, work, state, timeout: task.timeout });
@@ -74,8 +88,10 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     const shown = show(cond, engine, { raw, env, exit: o2?.exit_code ?? null, signal: o2?.signal ?? null, timedOut: Boolean(o2?.timed_out) }, task.decoy);
     rec.run_calls++;
     rec.raw_bytes += raw.length;
+    rec.raw_chars += new TextDecoder().decode(raw).length;
     rec.shown_chars += shown.text.length;
     rec.statuses.push(env.verdict.status);
+    rec.setup_error ??= setupReason(env.verdict);
     if (shown.corruptApplied !== null) rec.corrupt_applied = (rec.corrupt_applied ?? true) && shown.corruptApplied;
     if (!edited) {
       if (rec.pre_raw_sha256 === null) {
@@ -87,13 +103,6 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     return shown.text;
   };
 
-  const inside = (p: unknown): string | null => {
-    if (typeof p !== 'string' || !p || isAbsolute(p)) return null;
-    const n = normalize(p);
-    if (n.startsWith('..') || n === '.sbx' || n.startsWith('.sbx/')) return null;
-    return n;
-  };
-
   const tool = async (b: Extract<Block, { type: 'tool_use' }>): Promise<{ text: string; done: boolean }> => {
     switch (b.name) {
       case 'run': {
@@ -101,26 +110,30 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         return { text: await doRun(), done: false };
       }
       case 'read_file': {
-        const p = inside(b.input.path);
-        if (!p) return { text: 'error: give a path relative to the task directory', done: false };
+        const r = workPath(work, b.input.path);
+        if (!r.ok) return { text: `error: ${r.why}`, done: false };
+        const p = r.rel;
         // The sandboxed runs write the task dir: never a FIFO (it would hang the episode) or a link out of it.
-        try { return { text: `file: ${p}\n${readRegularText(join(work, p)).split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
+        try { return { text: `file: ${p}\n${readRegularText(r.abs).split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
       }
       case 'write_file': {
-        const p = inside(b.input.path);
-        if (!p || typeof b.input.content !== 'string') return { text: 'error: give path (relative) and content (the whole new file)', done: false };
+        const r = workPath(work, b.input.path);
+        if (!r.ok || typeof b.input.content !== 'string') return { text: `error: ${r.ok ? 'give' : `${r.why}: give`} path (relative) and content (the whole new file)`, done: false };
+        const p = r.rel;
         let before = '';
-        try { before = readRegularText(join(work, p)); } catch { /* a new file (or a FIFO or link: replaced) */ }
-        writeOver(join(work, p), b.input.content);
-        const lines = changedLines(before, b.input.content);
+        try { before = readRegularText(r.abs); } catch { /* a new file (or a FIFO or link: replaced) */ }
+        try { writeOver(r.abs, b.input.content); } catch (err) { return { text: `error: cannot write ${p} (${(err as NodeJS.ErrnoException).code ?? 'failed'})`, done: false }; }
+        const lines = track.edit(p, before, b.input.content);
         const edit = { file: p, lines };
         rec.edits.push(edit);
+        const [lo, hi] = task.fix.lines;
+        const hit = p === task.fix.file && lines.some((l) => l >= lo - 3 && l <= hi + 3);
         if (!edited) {
           edited = true;
           rec.first_edit = edit;
-          const [lo, hi] = task.fix.lines;
-          rec.edit_hit = p === task.fix.file && lines.some((l) => l >= lo - 3 && l <= hi + 3);
+          rec.edit_hit = hit;
         }
+        if (hit) rec.edit_hit_any = true;
         if (task.decoy && p === task.decoy.file && lines.some((l) => Math.abs(l - task.decoy!.line) <= 1)) rec.decoy_touched = true;
         return { text: `wrote ${p} (${b.input.content.split('\n').length} lines)`, done: false };
       }
@@ -131,7 +144,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
 
   try {
     const tools = toolDefs(cond, task.cmd);
-    let intro = `${task.prompt}\n\nFiles: ${listFiles(work).join(', ')}\nThe run tool runs: ${task.cmd.join(' ')}\nYou have ${o.budget} tool calls.`;
+    let intro = `${task.prompt}\n\nFiles: ${listFiles(work).join(', ')}\nThe run tool runs: ${task.cmd.join(' ')}${task.editable ? `\nFiles you may change: ${task.editable.join(', ')}` : ''}\nYou have ${o.budget} tool calls.`;
     if (o.runBeforeEdit) intro += `\n\nThe command was run once on the files as they are. Its output:\n${await doRun()}`;
     const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: intro }] }];
     let finished = false;
@@ -165,17 +178,17 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     rec.error = (err as Error).message.split('\n')[0] ?? String(err);
   }
 
-  // Success: an independent re-run on a copy of the files (no state, no build products carried over).
+  // Success: the task's own command on a pristine copy of the task with only the agent's editable files
+  // applied (no state, no build products carried over); anything else the agent changed is tampering.
   const protectedOk = protectedChanged(task, work).length === 0;
-  const copy = join(root, 'rerun');
-  cpSync(work, copy, { recursive: true, filter: (src) => !src.startsWith(join(work, '.sbx')) });
-  chmodSync(copy, 0o755);
-  for (const f of ['prog', '__pycache__']) rmSync(join(copy, f), { recursive: true, force: true });
-  const again = await run({ cmd: task.cmd, work: copy, state: join(root, 'state-rerun'), timeout: task.timeout });
+  const judged = pristineWithEdits(task, work, root);
+  const again = await run({ cmd: task.cmd, work: judged.copy, state: join(root, 'state-rerun'), timeout: task.timeout });
   const ex = (again.outcome as { exit_code?: number | null } | null)?.exit_code;
+  rec.tampered = [...judged.tampered, ...changedDuringRerun(task, judged)];
   rec.rerun_status = again.verdict.status;
+  rec.setup_error ??= setupReason(again.verdict);
   rec.protected_ok = protectedOk;
-  rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk;
+  rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk && rec.tampered.length === 0;
   const first = rec.statuses[0]; const last = rec.success ? 'pass' : rec.rerun_status;
   rec.progress = first === undefined ? 0 : (RANK[last] ?? 0) - (RANK[first] ?? 0);
   rec.cost_usd = costUsd(rec.model_id, rec.tokens, backend.name);

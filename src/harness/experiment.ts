@@ -21,7 +21,7 @@ export interface ExperimentArgs {
 
 const fileOf = (dir: string, key: string): string => join(dir, `${key.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`);
 
-export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skipped: number; failed: number }> {
+export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skipped: number; failed: number; setup: Map<string, number> }> {
   const conditions = a.conditions.length === 1 && a.conditions[0] === 'all' ? [...ALL_CONDITIONS] : a.conditions;
   for (const c of conditions) if (!parseCondition(c)) throw new SbxError('E_USAGE', `unknown condition ${JSON.stringify(c)}: use all or some of ${ALL_CONDITIONS.join(', ')} (any base condition may take +maskN)`);
   const tasks = loadTasks(a.tasksDir, a.tasks === 'all' ? undefined : a.tasks);
@@ -36,12 +36,14 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   const engine = await createEngine();
   const bar = a.progress && process.stderr.isTTY ? await progressBar(todo.length) : null;
   let failed = 0; let next = 0;
+  const setup = new Map<string, number>(); // what kept a task's command from running, and in how many episodes
   const one = async (p: Planned): Promise<void> => {
     const task = byId.get(p.task)!;
     let backend = a.replay ? replaying(p.model, fileOf(a.replay, p.key)) : await createBackend(p.model, task, a.net);
     if (a.record) backend = recording(backend, fileOf(a.record, p.key));
     const rec = await runEpisode(task, parseCondition(p.condition)!, backend, p.seed, engine, a.episode);
     if (rec.stop === 'error') failed++;
+    if (rec.setup_error) setup.set(`${rec.task}: ${rec.setup_error}`, (setup.get(`${rec.task}: ${rec.setup_error}`) ?? 0) + 1);
     appendFileSync(a.out, `${JSON.stringify(rec)}\n`);
     bar?.increment();
     if (rec.stop === 'error' && /E_NO_KEY|E_MODEL_API|no .* API key|failed \(/.test(rec.error ?? '')) throw new SbxError('E_MODEL_API', rec.error ?? 'model API failed');
@@ -50,7 +52,7 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(a.workers, todo.length)) }, worker));
   } finally { bar?.stop(); }
-  return { ran: todo.length, skipped: mine.length - todo.length, failed };
+  return { ran: todo.length, skipped: mine.length - todo.length, failed, setup };
 }
 
 /** A run killed mid-write leaves a line without its newline: end it, so the next record starts clean. */

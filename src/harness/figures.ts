@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EpisodeRecord } from './episode.js';
-import { conditionsOf } from './analyze.js';
+import { conditionsOf, rawChars } from './analyze.js';
 import { mean, wilson } from './stats.js';
 
 type Spec = Record<string, unknown>;
@@ -38,9 +38,9 @@ export function figureSpecs(eps: readonly EpisodeRecord[]): Record<string, Spec>
     ] };
   const bar = (field: string, title: string): Spec => ({ ...base(title), data: { values: per }, width: 420, height: 240, mark: 'bar',
     encoding: { x, xOffset: { field: 'model' }, y: { field, type: 'quantitative', title }, color: { field: 'model', type: 'nominal' } } });
-  const scatter: Spec = { ...base('Characters shown vs raw bytes produced (per episode)'), data: { values: eps.filter((e) => e.raw_bytes > 0).map((e) => ({ condition: e.condition, raw: e.raw_bytes, shown: Math.max(1, e.shown_chars), task: e.task })) },
+  const scatter: Spec = { ...base('Characters shown vs raw characters produced (per episode)'), data: { values: eps.filter((e) => rawChars(e) > 0).map((e) => ({ condition: e.condition, raw: rawChars(e), shown: Math.max(1, e.shown_chars), task: e.task })) },
     width: 420, height: 300, mark: { type: 'point', opacity: 0.7 },
-    encoding: { x: { field: 'raw', type: 'quantitative', scale: { type: 'log' }, title: 'raw bytes' }, y: { field: 'shown', type: 'quantitative', scale: { type: 'log' }, title: 'chars shown' }, color: { field: 'condition', type: 'nominal', sort: conds }, tooltip: [{ field: 'task' }] } };
+    encoding: { x: { field: 'raw', type: 'quantitative', scale: { type: 'log' }, title: 'raw chars' }, y: { field: 'shown', type: 'quantitative', scale: { type: 'log' }, title: 'chars shown' }, color: { field: 'condition', type: 'nominal', sort: conds }, tooltip: [{ field: 'task' }] } };
   const tasks = [...new Set(eps.map((e) => e.task))].sort();
   const matrix: Spec = { ...base('Success by task and condition'), data: { values: models.flatMap((m) => tasks.flatMap((t) => conds.map((c) => {
     const g = eps.filter((e) => e.model === m && e.task === t && e.condition === c);

@@ -1,5 +1,8 @@
 // The experiment apparatus as a library (dist/harness.js), for tests and for scripts that drive it.
-export { loadTasks, loadTask, materialize, protectedChanged, changedLines, defaultTasksDir } from './tasks.js';
+export { loadTasks, loadTask, materialize, protectedChanged, changedLines, defaultTasksDir, editableFiles } from './tasks.js';
+export { pristineWithEdits, changedDuringRerun, tampering } from './judge.js';
+export type { Tamper } from './judge.js';
+export { workPath } from './workpath.js';
 export type { Task } from './tasks.js';
 export { validateTask } from './validate.js';
 export { ALL_CONDITIONS, BASE_CONDITIONS, parseCondition, show, truncateMiddle, truncateHeadTail, runToolDescription } from './conditions.js';
@@ -8,7 +11,9 @@ export { corruptLine, corruptKind, faultOf } from './corrupt.js';
 export { runEpisode, episodeKey, maskTimings } from './episode.js';
 export type { EpisodeRecord, EpisodeOptions } from './episode.js';
 export { createBackend } from './backends/index.js';
-export { scriptedBackend, namedLines } from './backends/scripted.js';
+export { limitParam } from './backends/openai.js';
+export { scriptedBackend, namedLines, POLICIES } from './backends/scripted.js';
+export { CHEATS } from './backends/cheats.js';
 export { recording, replaying } from './backends/record.js';
 export { plan, parseShard, shardOf, recordedKeys } from './plan.js';
 export { experiment } from './experiment.js';

@@ -43,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       episode: { budget, maxApiCalls: v['max-api-calls'] ? int('max-api-calls', v['max-api-calls'], 1) : 2 * budget + 4, runBeforeEdit: Boolean(v['run-before-edit']), maxTokens: int('max-tokens', v['max-tokens'], 1) },
       progress: !v['no-progress'],
     });
+    for (const [why, n] of r.setup) process.stderr.write(`experiment: note: ${n} episode(s) of ${why}\n`);
     process.stderr.write(`experiment: ${r.ran} episodes run, ${r.skipped} already recorded, ${r.failed} ended in an error → ${v.out}\n`);
     return r.failed ? 1 : 0;
   }

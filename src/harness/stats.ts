@@ -10,20 +10,64 @@ export function wilson(k: number, n: number, z = 1.959963984540054): [number, nu
   return [k === 0 ? 0 : Math.max(0, c - h), k === n ? 1 : Math.min(1, c + h)];
 }
 
-/** Exact two-sided McNemar p-value from the discordant counts b (only A succeeded) and c (only B). */
+/**
+ * Exact two-sided McNemar p-value from the discordant counts b (only A succeeded) and c (only B): the
+ * two-sided binomial test of min(b, c) in b + c at 1/2, as scipy.stats.binomtest gives it. The largest
+ * term of the tail is taken in log space by Loader's saddle-point formula (as R's dbinom and scipy's
+ * binom do), the rest as ratios to it, so the p-value stays finite and accurate past n ≈ 1 024, where 2^n
+ * and the binomial coefficients overflow a double (issue 33).
+ */
 export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
-  if (n === 0) return 1;
   const k = Math.min(b, c);
-  let tail = 0;
-  for (let i = 0; i <= k; i++) tail += binom(n, i);
-  return Math.min(1, (2 * tail) / 2 ** n);
+  if (n === 0 || 2 * k + 1 >= n) return 1; // the smaller count is at the middle: both tails are everything
+  let sum = 1; let term = 1; // P(X = i) / P(X = k), from i = k down
+  for (let i = k; i > 0; i--) {
+    term *= i / (n - i + 1);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return Math.min(1, 2 * Math.exp(logBinomHalf(k, n)) * sum);
 }
 
-function binom(n: number, k: number): number {
-  let r = 1;
-  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
-  return r;
+/** log P(X = k) for X ~ Binomial(n, 1/2), by Loader (2000): accurate to a few ulps at any n. */
+function logBinomHalf(k: number, n: number): number {
+  if (k === 0 || k === n) return -n * Math.LN2;
+  const h = n / 2;
+  return stirlerr(n) - stirlerr(k) - stirlerr(n - k) - bd0(k, h) - bd0(n - k, h) + 0.5 * Math.log(n / (2 * Math.PI * k * (n - k)));
+}
+
+/** log(k!) - [(k + 1/2) log k - k + log √(2π)]: the error of Stirling's formula. */
+function stirlerr(k: number): number {
+  if (k <= 15) {
+    let f = 1;
+    for (let i = 2; i <= k; i++) f *= i; // exact in a double up to 18!
+    return Math.log(f) - (k + 0.5) * Math.log(k) + k - 0.5 * Math.log(2 * Math.PI);
+  }
+  const S0 = 1 / 12; const S1 = 1 / 360; const S2 = 1 / 1260; const S3 = 1 / 1680; const S4 = 1 / 1188;
+  const kk = k * k;
+  if (k > 500) return (S0 - S1 / kk) / k;
+  if (k > 80) return (S0 - (S1 - S2 / kk) / kk) / k;
+  if (k > 35) return (S0 - (S1 - (S2 - S3 / kk) / kk) / kk) / k;
+  return (S0 - (S1 - (S2 - (S3 - S4 / kk) / kk) / kk) / kk) / k;
+}
+
+/** x log(x / m) + m - x, without the cancellation near x = m. */
+function bd0(x: number, m: number): number {
+  if (Math.abs(x - m) < 0.1 * (x + m)) {
+    let v = (x - m) / (x + m);
+    let s = (x - m) * v;
+    let ej = 2 * x * v;
+    v *= v;
+    for (let j = 1; j < 1000; j++) {
+      ej *= v;
+      const s1 = s + ej / (2 * j + 1);
+      if (s1 === s) return s1;
+      s = s1;
+    }
+    return s;
+  }
+  return x * Math.log(x / m) + m - x;
 }
 
 /** mulberry32: a small seeded PRNG. */

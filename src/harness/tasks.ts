@@ -3,7 +3,7 @@
 // fails (obvious/). Loaded and checked here; `sbx tasks validate` runs them in the sandbox.
 import * as v from 'valibot';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,8 @@ export const TaskSchema = v.object({
   decoy: v.nullable(LineRef),
   protected: v.record(v.string(), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))),
   obvious: v.boolean(),
+  /** The files the agent may change (the answer); the fix file when absent. Everything else is the task's own. */
+  editable: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
 });
 export type TaskSpec = v.InferOutput<typeof TaskSchema>;
 export interface Task extends TaskSpec { dir: string }
@@ -50,8 +52,17 @@ export function loadTask(dir: string): Task {
   }
   const r = v.safeParse(TaskSchema, raw);
   if (!r.success) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${r.issues.map((i) => `${v.getDotPath(i) ?? '.'}: ${i.message}`).join('; ')}`);
-  return { ...r.output, dir };
+  const t = { ...r.output, dir };
+  for (const f of editableFiles(t)) {
+    if (Object.hasOwn(t.protected, f)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${f} is both editable and protected: remove it from one list`);
+    if (f.startsWith('/') || f.split('/').includes('..')) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: editable file ${f} is not a path inside the task: give it relative to src/`);
+  }
+  if (!editableFiles(t).includes(t.fix.file)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: the fix file ${t.fix.file} is not editable: add it to editable`);
+  return t;
 }
+
+/** The files whose changes are the agent's answer: task.json's editable, else the fix file. */
+export const editableFiles = (task: TaskSpec): string[] => task.editable ?? [task.fix.file];
 
 export type Variant = 'buggy' | 'solution' | 'obvious';
 
@@ -68,7 +79,7 @@ export function removeWork(work: string): void { rmSync(work, { recursive: true,
 
 export const sha256 = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
 
-/** The protected files whose content no longer matches the task's recorded hashes. */
+/** The protected files whose content no longer matches the task's recorded hashes (a link in a file's place counts as changed). */
 export function protectedChanged(task: Task, work: string): string[] {
   const bad: string[] = [];
   for (const [rel, hash] of Object.entries(task.protected)) {
@@ -79,16 +90,4 @@ export function protectedChanged(task: Task, work: string): string[] {
   return bad;
 }
 
-/** Lines of `before` that differ from `after` (1-based, in before's numbering; insertions count at the line they follow). */
-export function changedLines(before: string, after: string): number[] {
-  const a = before.split('\n'); const b = after.split('\n');
-  let s = 0;
-  while (s < a.length && s < b.length && a[s] === b[s]) s++;
-  let ea = a.length - 1; let eb = b.length - 1;
-  while (ea >= s && eb >= s && a[ea] === b[eb]) { ea--; eb--; }
-  if (s > ea && s > eb) return [];
-  if (s > ea) return [Math.max(1, s)]; // pure insertion after line s
-  const out: number[] = [];
-  for (let i = s; i <= ea; i++) out.push(i + 1);
-  return out;
-}
+export { changedLines } from './linediff.js';

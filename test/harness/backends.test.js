@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { limitParam } from '../../dist/harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const EXP = join(ROOT, 'dist/experiment.js');
@@ -51,7 +52,10 @@ const wire = {
   },
 };
 
-function serve(kind) {
+// OpenAI's answer to max_tokens on a reasoning model (o1, o3, o4-mini, gpt-5), as its API sends it.
+const REFUSED_MAX_TOKENS = { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } };
+
+function serve(kind, { reasoning = false } = {}) {
   const seen = [];
   const server = createServer((req, res) => {
     let data = '';
@@ -60,6 +64,7 @@ function serve(kind) {
       const body = JSON.parse(data || '{}');
       seen.push({ url: req.url, headers: req.headers, body });
       if (req.url !== wire[kind].path) { res.writeHead(404); res.end('{}'); return; }
+      if (reasoning && 'max_tokens' in body) { res.writeHead(400, { 'content-type': 'application/json' }); res.end(JSON.stringify(REFUSED_MAX_TOKENS)); return; }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(wire[kind].reply(body, wire[kind].turns(body))));
     });
@@ -78,7 +83,7 @@ function exp(args, env = {}) {
 }
 
 const episode = async (kind, model, baseURL, env) => {
-  const out = join(dir, `${kind}.jsonl`);
+  const out = join(dir, `${kind}-${model}.jsonl`);
   const r = await exp(['--model', `${kind}:${model}`, '--conditions', 'raw', '--tasks', 'py-interval', '--seeds', '1', '--base-url', baseURL, '--out', out], env);
   assert.is(r.code, 0, r.err);
   return JSON.parse(readFileSync(out, 'utf8').trim());
@@ -127,7 +132,25 @@ test('OpenAI-compatible chat completions at a local base URL: functions, role "t
     const tool = second.messages.find((m) => m.role === 'tool');
     assert.is(tool.tool_call_id, 'call_0');
     assert.match(tool.content, /^exit code: 1\n/);
+    assert.is(second.max_tokens, 4096, 'a compatible server gets max_tokens');
+    assert.not.ok('max_completion_tokens' in second);
   } finally { s.close(); }
+});
+
+test('OpenAI reasoning models: max_tokens refused as OpenAI does, then max_completion_tokens for the rest of the episode', async () => {
+  const s = await serve('openai', { reasoning: true });
+  try {
+    const e = await episode('openai', 'o4-mini', `${s.url}/v1`);
+    assert.ok(e.success, JSON.stringify(e));
+    assert.is(e.stop, 'done');
+    const bodies = s.seen.map((x) => x.body);
+    assert.is(bodies.length, 5, 'one refused request, then the four turns');
+    assert.is(bodies[0].max_tokens, 4096);
+    for (const b of bodies.slice(1)) { assert.is(b.max_completion_tokens, 4096); assert.not.ok('max_tokens' in b); }
+  } finally { s.close(); }
+  assert.is(limitParam(undefined), 'max_completion_tokens', 'api.openai.com: every model takes max_completion_tokens');
+  assert.is(limitParam('https://api.openai.com/v1'), 'max_completion_tokens');
+  assert.is(limitParam('http://gpu-box:8000/v1'), 'max_tokens');
 });
 
 test('Ollama /api/chat with tools: non-streaming, tool results by tool name, eval counts as tokens', async () => {
@@ -154,10 +177,13 @@ test('a missing key or an unreachable URL is one line, not a stack trace', async
   const o = await exp(['--model', 'openai:gpt-4.1', '--tasks', 'py-interval', '--conditions', 'raw', '--out', join(dir, 'nokey2.jsonl')]);
   assert.match(o.err.trim(), /^experiment: no OpenAI API key for gpt-4.1: set OPENAI_API_KEY/);
   const s = await serve('ollama'); const url = s.url; s.close();
-  const u = await exp(['--model', 'ollama:qwen2.5-coder', '--tasks', 'py-interval', '--conditions', 'raw', '--base-url', url, '--out', join(dir, 'down.jsonl')]);
-  assert.is(u.code, 1);
-  assert.is(u.err.trim().split('\n').length, 1, u.err);
-  assert.match(u.err, new RegExp(`^experiment: Ollama at ${url} failed \\(.*\\): check that the server is up and the URL is right`));
+  // The socket's reason (ECONNREFUSED), not the SDKs' wrapping "fetch failed" / "Connection error.".
+  for (const [model, api, base] of [['ollama:qwen2.5-coder', 'Ollama', url], ['openai:gpt-4.1', 'OpenAI-compatible API', `${url}/v1`], ['anthropic:claude-sonnet-4-20250514', 'Anthropic', url]]) {
+    const u = await exp(['--model', model, '--tasks', 'py-interval', '--conditions', 'raw', '--base-url', base, '--out', join(dir, `down-${api[0]}.jsonl`)], { ANTHROPIC_API_KEY: 'sk-test' });
+    assert.is(u.code, 1);
+    assert.is(u.err.trim().split('\n').length, 1, u.err);
+    assert.is(u.err.trim(), `experiment: ${api} at ${base} failed (ECONNREFUSED): check that the server is up and the URL is right`);
+  }
 });
 
 test.run();

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine, run } from '../../dist/index.js';
+import { runEpisode, scriptedBackend, analyze } from '../../dist/harness.js';
 import { loadTasks, materialize, parseCondition, show, truncateMiddle, truncateHeadTail, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
 
 const engine = await createEngine();
@@ -75,8 +76,44 @@ test('corrupt_line: the fault line moves to the decoy everywhere, the engine rea
   assert.is(v.crash.kind, env.verdict.crash.kind);
   const s = shown('corrupt_line');
   assert.match(s, /ledger\.cpp:17/);
-  assert.not.match(s, /ledger\.cpp:8\b/);
+  assert.not.match(s, /(?<![\w.-])ledger\.cpp:8\b/);
   assert.is(s.split('\n').length, shown('structured').split('\n').length);
+});
+
+test('corrupt_line: a frame of another file whose name ends the same (test_ledger.cpp:8) keeps its line', () => {
+  assert.match(text, /in main test_ledger\.cpp:8\b/);
+  const bent = corruptLine(text, faultOf(env.verdict), cpp.decoy);
+  assert.match(bent.text, /in main test_ledger\.cpp:8\b/);
+  assert.not.match(bent.text, /test_ledger\.cpp:17/);
+  assert.match(bent.text, /in Ledger::post\(int, long\) ledger\.cpp:17/);
+  assert.not.match(shown('corrupt_line'), /test_ledger\.cpp:17/);
+});
+
+test('corrupt_line: a failing assertion in a test file is not moved into the source file (nothing to corrupt)', async () => {
+  for (const id of ['py-interval', 'loop-py-rounding']) {
+    const [t] = loadTasks(undefined, [id]);
+    const w = materialize(t);
+    const e = await run({ cmd: t.cmd, work: w, timeout: 120 });
+    const log = readFileSync(e.log, 'utf8');
+    const f = faultOf(e.verdict);
+    assert.ok(f.file.startsWith('test_'), `${id}: the verdict blames ${f.file}`);
+    assert.is(corruptLine(log, f, t.decoy), null, id);
+    const s = show(parseCondition('corrupt_line'), engine, { raw: Buffer.from(log), env: e, exit: e.outcome.exit_code, signal: null, timedOut: false }, t.decoy);
+    assert.is(s.corruptApplied, null);
+    assert.ok(s.text.includes(`${f.file}:${f.line}`), s.text);
+    assert.not.match(s.text, new RegExp(`(?<![\\w.-])${t.decoy.file}:${t.decoy.line}\\b`), id);
+  }
+});
+
+test('shown/raw counts characters over characters: the raw arm shows every character of the raw output plus its exit line', async () => {
+  const [t] = loadTasks(undefined, ['c-compile-error']);
+  const rec = await runEpisode(t, parseCondition('raw'), scriptedBackend('oracle', t), 1, engine, { budget: 12, maxApiCalls: 30, runBeforeEdit: false, maxTokens: 1000 });
+  assert.ok(rec.success);
+  assert.ok(rec.raw_bytes > rec.raw_chars, 'gcc quotes names in ‘’: more bytes than characters');
+  assert.is(rec.shown_chars, rec.raw_chars + 'exit code: 1\n'.length + 'exit code: 0\n'.length);
+  const table = analyze([rec], { bootstrap: 10, seed: 1 });
+  const ratio = Number(table.split('\n').find((l) => l.startsWith('| raw |')).split(' | ')[11]);
+  assert.ok(ratio > 1, `the raw arm shows more than the raw output, never less: ${ratio}`);
 });
 
 test('corrupt_kind: the crash kind swapped for a plausible one, hint and identity follow, the line stays', () => {

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -43,6 +43,49 @@ test('sbx tasks validate fails a task whose solution does not pass, or whose pro
     assert.match(r.stdout, /FAIL py-interval .*\n\s+the solution does not pass/);
     assert.match(r.stdout, /FAIL py-cli .*\n\s+protected files differ from their recorded hashes: test_resize.py/);
     assert.match(r.stdout, /0 of 2 tasks valid/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('validate: a solution may add an import at the top (counted by the line diff), not code away from the fix locus', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
+  try {
+    cpSync(join(ROOT, 'bench/tasks/py-interval'), join(dir, 'py-interval'), { recursive: true });
+    const sol = join(dir, 'py-interval/solution/intervals.py');
+    writeFileSync(sol, `import sys\n${readFileSync(sol, 'utf8')}`);
+    const ok = sbx('tasks', 'validate', '--dir', dir);
+    assert.is(ok.status, 0, ok.stdout);
+    writeFileSync(sol, `${readFileSync(sol, 'utf8')}\n\ndef unused():\n    return sys.argv\n`);
+    const bad = sbx('tasks', 'validate', '--dir', dir);
+    assert.is(bad.status, 1, bad.stdout);
+    assert.match(bad.stdout, /the solution changes lines \d+, outside the fix locus 8-8 \(±3\)/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a toolchain the sandbox does not show (only rustup under a home dir) is named, with the fix, not a bare exit 127', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
+  try {
+    // A rustup-only machine: rustc is a link to rustup in ~/.cargo/bin, and there is no rustc under /usr.
+    // The task calls the toolchain by a name the sandbox's /usr cannot have, so this holds on any machine.
+    const bin = join(dir, 'home/.cargo/bin'); mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'rustup'), '#!/bin/sh\nexit 1\n'); chmodSync(join(bin, 'rustup'), 0o755);
+    symlinkSync('rustup', join(bin, 'rustc-sbxtest'));
+    cpSync(join(ROOT, 'bench/tasks/rust-index-panic'), join(dir, 'tasks/rust-index-panic'), { recursive: true });
+    const f = join(dir, 'tasks/rust-index-panic/task.json');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('rustc -g', 'rustc-sbxtest -g'));
+    const r = spawnSync(process.execPath, [CLI, 'tasks', 'validate', '--dir', join(dir, 'tasks')], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    assert.is(r.status, 1, r.stderr);
+    assert.match(r.stdout, new RegExp(`the buggy sources cannot run in the sandbox: rustc-sbxtest is not in the sandbox \\(sh: 1: rustc-sbxtest: not found\\): on this host it is ${bin}/rustc-sbxtest, a rustup proxy whose toolchain lives in a home directory, which the sandbox does not show; fix: install a system rustc-sbxtest under /usr`));
+    assert.not.match(r.stdout, /the solution does not pass \(status setup-failed, exit 127\)/);
+    // The experiment records it per episode and says it once at the end.
+    const out = join(dir, 'eps.jsonl');
+    const e = spawnSync(process.execPath, [join(ROOT, 'dist/experiment.js'), '--model', 'scripted:oracle', '--conditions', 'raw', '--tasks-dir', join(dir, 'tasks'), '--tasks', 'rust-index-panic', '--out', out],
+      { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, JOB_COMPLETION_INDEX: '', JOB_COMPLETIONS: '' } });
+    assert.is(e.status, 0, e.stderr);
+    assert.match(e.stderr, /^experiment: note: 1 episode\(s\) of rust-index-panic: rustc-sbxtest is not in the sandbox .*a rustup proxy/m);
+    assert.match(JSON.parse(readFileSync(out, 'utf8')).setup_error, /^rustc-sbxtest is not in the sandbox/);
+    // Not on the host at all: said so.
+    const q = sbx('tasks', 'validate', '--dir', join(dir, 'tasks'));
+    assert.match(q.stdout, /rustc-sbxtest is not installed \(sh: 1: rustc-sbxtest: not found\): install it/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 

@@ -7,9 +7,10 @@ export interface NetOptions { apiKey?: string | undefined; baseURL?: string | un
 
 export async function anthropicBackend(model: string, o: NetOptions): Promise<Backend> {
   const apiKey = o.apiKey || process.env.ANTHROPIC_API_KEY;
+  const baseURL = o.baseURL || process.env.ANTHROPIC_BASE_URL || undefined;
   if (!apiKey) throw new SbxError('E_NO_KEY', `no Anthropic API key for ${model}: set ANTHROPIC_API_KEY (or pass --api-key)`);
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
-  const client = new Anthropic({ apiKey, maxRetries: 2, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });
+  const client = new Anthropic({ apiKey, maxRetries: 2, ...(baseURL ? { baseURL } : {}) });
   return {
     name: `anthropic:${model}`,
     async complete(req: ModelRequest): Promise<ModelReply> {
@@ -37,7 +38,7 @@ export async function anthropicBackend(model: string, o: NetOptions): Promise<Ba
           tools: tools as never, messages: messages as never,
           ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
         });
-      } catch (err) { throw netError('Anthropic', o.baseURL ?? 'api.anthropic.com', err); }
+      } catch (err) { throw netError('Anthropic', baseURL ?? 'api.anthropic.com', err); }
       const content: Block[] = [];
       for (const b of r.content) {
         if (b.type === 'text') content.push({ type: 'text', text: b.text });
@@ -49,10 +50,25 @@ export async function anthropicBackend(model: string, o: NetOptions): Promise<Ba
   };
 }
 
+/**
+ * Why a request never got an answer: the system's error code (ECONNREFUSED, ENOTFOUND, ...) wherever it
+ * sits in the cause chain (the SDKs wrap fetch's "fetch failed", which wraps the socket's error), else
+ * the innermost message.
+ */
+function reason(err: unknown): string {
+  let msg = '';
+  let c = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; c && i < 8; i++, c = c.cause as typeof c) {
+    if (typeof c.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(c.code)) return c.code;
+    if (typeof c.message === 'string' && c.message) msg = c.message;
+  }
+  return msg.split('\n')[0] || String(err);
+}
+
 /** A network failure as one line: which API, where, what happened. */
 export function netError(api: string, where: string, err: unknown): SbxError {
   const e = err as { status?: number; message?: string; cause?: { code?: string; message?: string } };
-  const what = e.status ? `HTTP ${e.status}: ${String(e.message ?? '').split('\n')[0]}` : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
+  const what = e.status ? `HTTP ${e.status}: ${String(e.message ?? '').split('\n')[0]}` : reason(err);
   const fix = e.status === 401 || e.status === 403 ? 'check the API key' : e.status ? 'check the model name and the request limits' : 'check that the server is up and the URL is right';
   return new SbxError('E_MODEL_API', `${api} at ${where} failed (${what}): ${fix}`);
 }

@@ -3,6 +3,23 @@
 import { SbxError } from '../../contract/errors.js';
 import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 import { netError, type NetOptions } from './anthropic.js';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+
+/**
+ * The reply-length parameter: OpenAI's own API takes max_completion_tokens for every model and refuses
+ * max_tokens for its reasoning models (o1, o3, o4-mini, gpt-5); compatible servers (vLLM, llama.cpp's
+ * server) know max_tokens, so it stays theirs, until a server refuses it the way OpenAI does.
+ */
+export function limitParam(baseURL: string | undefined): 'max_tokens' | 'max_completion_tokens' {
+  if (!baseURL) return 'max_completion_tokens';
+  try { return new URL(baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens'; } catch { return 'max_tokens'; }
+}
+
+/** OpenAI's 400 for max_tokens on a reasoning model: param "max_tokens", "Use 'max_completion_tokens' instead." */
+function refusesMaxTokens(err: unknown): boolean {
+  const e = err as { status?: number; param?: string | null; message?: string };
+  return e.status === 400 && (e.param === 'max_tokens' || /max_completion_tokens/.test(e.message ?? ''));
+}
 
 export async function openaiBackend(model: string, o: NetOptions): Promise<Backend> {
   const baseURL = o.baseURL || process.env.OPENAI_BASE_URL || undefined;
@@ -10,6 +27,7 @@ export async function openaiBackend(model: string, o: NetOptions): Promise<Backe
   if (!apiKey) throw new SbxError('E_NO_KEY', `no OpenAI API key for ${model}: set OPENAI_API_KEY, or pass --base-url for a local server (vLLM, llama.cpp)`);
   const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey, maxRetries: 2, ...(baseURL ? { baseURL } : {}) });
+  let limit = limitParam(baseURL);
   return {
     name: `openai:${model}`,
     async complete(req: ModelRequest): Promise<ModelReply> {
@@ -27,12 +45,17 @@ export async function openaiBackend(model: string, o: NetOptions): Promise<Backe
         }
       }
       const tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+      const create = (): Promise<ChatCompletion> => client.chat.completions.create({
+        model, messages: messages as never, tools: tools as never, [limit]: req.maxTokens, seed: req.seed,
+        ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      } as never);
       let r;
       try {
-        r = await client.chat.completions.create({
-          model, messages: messages as never, tools: tools as never, max_tokens: req.maxTokens, seed: req.seed,
-          ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
-        });
+        try { r = await create(); } catch (err) {
+          if (limit !== 'max_tokens' || !refusesMaxTokens(err)) throw err;
+          limit = 'max_completion_tokens'; // a reasoning model behind another URL: say it its way from now on
+          r = await create();
+        }
       } catch (err) { throw netError('OpenAI-compatible API', baseURL ?? 'api.openai.com', err); }
       const msg = r.choices[0]?.message;
       const content: Block[] = [];

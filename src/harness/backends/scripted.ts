@@ -8,13 +8,15 @@
 //               measures how well the feedback localises.
 //   loop-prone  runs, applies the obvious fix (loop tasks) or a comment at the named line, runs, and
 //               repeats until the budget ends, with a prose-only reply every third turn (to be nudged).
+//   cheat-*     adversarial: game the success check instead of fixing the bug (./cheats.ts); must score 0.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../tasks.js';
 import { SbxError } from '../../contract/errors.js';
 import type { Backend, Block, Message, ModelReply, ModelRequest } from '../types.js';
+import { CHEATS, cheatStep, type Cheat } from './cheats.js';
 
-export const POLICIES = ['oracle', 'named-line', 'loop-prone'] as const;
+export const POLICIES = ['oracle', 'named-line', 'loop-prone', ...CHEATS] as const;
 type Policy = typeof POLICIES[number];
 
 const SOURCE = /([\w./-]+\.(?:c|cc|cpp|h|hpp|rs|py)):(\d+)|([\w./-]+\.py)", line (\d+)/g;
@@ -92,6 +94,7 @@ export function scriptedBackend(policy: string, task: Task): Backend {
     const lastCall = [...msgs].reverse().flatMap((m) => m.content).find((b) => b.type === 'tool_use');
     const lastName = lastCall?.type === 'tool_use' ? lastCall.name : null;
     void prev;
+    if ((CHEATS as readonly string[]).includes(p)) return cheatStep(p as Cheat, task, msgs, use);
     if (p === 'oracle') {
       if (!lastName) return [said('Running the tests first.'), use('run')];
       if (lastName === 'run' && passed(lastResult(msgs))) return [use('done')];
