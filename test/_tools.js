@@ -61,6 +61,7 @@ export function skipLine(what, reason) {
  * (its .skipping is true: guard the suite's own top-level setup with it).
  */
 export function needs(what, tools, test) {
+  if (test.skipping) return test; // its suite is skipped already, with its own line
   const miss = missing(tools);
   if (!miss.length) return test;
   return skipping(test, what, `${miss.join(', ')} missing; install: ${installCommand(miss)}`);
