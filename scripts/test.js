@@ -65,7 +65,10 @@ for (const f of files) {
   }
 }
 if (skipLines.size) {
-  console.log(`\nSkipped, each with the command that installs what it needs (scripts/ci-deps.sh, as root, installs them all):\n${[...skipLines].join('\n')}`);
+  const pkgs = new Set();
+  for (const l of skipLines) for (const p of /install: apt-get install -y (.+)$/.exec(l)?.[1].split(' ') ?? []) pkgs.add(p);
+  console.log(`\nSkipped, each with the command that installs what it needs:\n${[...skipLines].join('\n')}`);
+  if (pkgs.size) console.log(`All of them: apt-get install -y ${[...pkgs].sort().join(' ')} (or scripts/ci-deps.sh as root)`);
 }
 const ci = Boolean(process.env.CI) && !/^(0|false)$/i.test(process.env.CI);
 if (ci && skipped) console.log(`CI is set and installs every tool: ${skipped} skipped test(s) fail the run`);
