@@ -24,13 +24,14 @@ suites="test/launcher test/e2e"
 node=$(command -v node)
 dir=$root
 copy=
-need="test -r '$root/dist/launcher.js' && test -r '$root/dist/cli.js' && test -x '$root/build/sbx-launch' && test -r '$root/node_modules/uvu/bin.js' && test -r '$root/test/launcher/probe.c' && test -r '$root/test/e2e/_helpers.js' && test -r '$root/fixtures/runners/make-test-fail/Makefile'"
+need="test -r '$root/dist/launcher.js' && test -r '$root/dist/cli.js' && test -x '$root/build/sbx-launch' && test -r '$root/node_modules/uvu/bin.js' && test -r '$root/test/launcher/probe.c' && test -r '$root/test/e2e/_helpers.js' && test -r '$root/test/_tools.js' && test -r '$root/fixtures/runners/make-test-fail/Makefile'"
 if [ -n "${SBX_TEST_COPY:-}" ] || ! su "$user" -s /bin/sh -c "$need" 2>/dev/null; then
   # The user cannot read the tree (e.g. it lives under /root): copy what the tests need.
   copy=$(mktemp -d /tmp/sbx-unprivileged.XXXXXX)
   mkdir -p "$copy/node_modules" "$copy/test"
   cp -R package.json dist build native fixtures "$copy/"
   for s in $suites; do cp -R "$s" "$copy/test/"; done
+  cp test/_tools.js "$copy/test/"
   for m in uvu dequal diff kleur sade mri; do
     [ -d "node_modules/$m" ] && cp -R "node_modules/$m" "$copy/node_modules/"
   done

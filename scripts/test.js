@@ -1,13 +1,18 @@
 // `npm test`: builds (unless SBX_NO_BUILD=1), runs every uvu suite under test/, and ends with the plain
-// line "N passed, N failed" that CI reads. Suites run one file at a time so one crash cannot hide others.
-import { spawnSync } from 'node:child_process';
+// line "N passed, N failed, N skipped" that CI reads. Suites run one file at a time so one crash cannot
+// hide others, each in its own process group, which is killed when the file ends (a server or sleeper a
+// test left behind goes with it) or after SBX_TEST_TIMEOUT seconds (default 1200: counted as failed).
+// A suite whose system tool is missing prints "SKIP <what>: <tool> missing; install: <command>" and uvu
+// counts its tests as skipped (test/_tools.js); the lines are listed again at the end. With CI set (CI
+// installs every tool: scripts/ci-deps.sh), a skip fails the run.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 if (!process.env.SBX_NO_BUILD) {
   const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  if (b.status !== 0) { console.log('build failed\n0 passed, 1 failed'); process.exit(1); }
+  if (b.status !== 0) { console.log('build failed\n0 passed, 1 failed, 0 skipped'); process.exit(1); }
 }
 
 const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];
@@ -21,19 +26,51 @@ const walk = (d) => {
 };
 for (const d of dirs) walk(join(root, d));
 
-let passed = 0; let failed = 0;
+const timeoutS = Number(process.env.SBX_TEST_TIMEOUT || 1200);
+const killGroup = (pid) => { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } };
+
+/** Runs one file in its own process group: { out, status, timedOut }. */
+function runFile(f) {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [f], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    p.stdout.on('data', (d) => chunks.push(d));
+    p.stderr.on('data', (d) => chunks.push(d));
+    let timedOut = false; let status = null;
+    const timer = setTimeout(() => { timedOut = true; killGroup(p.pid); }, timeoutS * 1000);
+    // The file is done: whatever it started and left in its group goes, so the pipes close too.
+    p.on('exit', (code, signal) => { status = code ?? signal; killGroup(p.pid); });
+    p.on('close', () => { clearTimeout(timer); done({ out: Buffer.concat(chunks).toString(), status, timedOut }); });
+    p.on('error', (e) => { clearTimeout(timer); done({ out: `cannot start ${f}: ${e.message}\n`, status: null, timedOut }); });
+  });
+}
+
+let passed = 0; let failed = 0; let skipped = 0;
+const skipLines = new Set();
 for (const f of files) {
-  const r = spawnSync(process.execPath, [f], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const out = (r.stdout ?? '') + (r.stderr ?? '');
+  const { out, status, timedOut } = await runFile(f);
   process.stdout.write(`── ${f.slice(root.length)}\n${out}`);
-  const total = /Total:\s+(\d+)/.exec(out); const ok = /Passed:\s+(\d+)/.exec(out);
-  if (total && ok) {
+  for (const l of out.split('\n')) if (l.startsWith('SKIP ')) skipLines.add(l);
+  const total = /Total:\s+(\d+)/.exec(out); const ok = /Passed:\s+(\d+)/.exec(out); const skip = /Skipped:\s+(\d+)/.exec(out);
+  if (timedOut) {
+    console.log(`${f.slice(root.length)}: killed after ${timeoutS} s (SBX_TEST_TIMEOUT)`);
+    failed++;
+  } else if (total && ok) {
     passed += Number(ok[1]);
     failed += Number(total[1]) - Number(ok[1]);
-    if (r.status !== 0 && Number(total[1]) === Number(ok[1])) failed++;
+    skipped += skip ? Number(skip[1]) : 0;
+    if (status !== 0 && Number(total[1]) === Number(ok[1])) failed++;
   } else {
     failed++; // the file crashed before uvu could report
   }
 }
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+if (skipLines.size) {
+  const pkgs = new Set();
+  for (const l of skipLines) for (const p of /install: apt-get install -y (.+)$/.exec(l)?.[1].split(' ') ?? []) pkgs.add(p);
+  console.log(`\nSkipped, each with the command that installs what it needs:\n${[...skipLines].join('\n')}`);
+  if (pkgs.size) console.log(`All of them: apt-get install -y ${[...pkgs].sort().join(' ')} (or scripts/ci-deps.sh as root)`);
+}
+const ci = Boolean(process.env.CI) && !/^(0|false)$/i.test(process.env.CI);
+if (ci && skipped) console.log(`CI is set and installs every tool: ${skipped} skipped test(s) fail the run`);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed || (ci && skipped) ? 1 : 0);

@@ -1,13 +1,16 @@
 // The same Wasm engine (dist/engine.js, the package's `sbx-exec/engine` export) in real Chromium and in
 // Node must give byte-identical verdict JSON and rendered text on every fixture, blind ones included,
 // whole and streamed in odd-sized chunks, and the same delta on every before/after pair.
-import { test } from 'uvu';
+import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
 import { listCases } from '../../fixtures/lib/cases.js';
 import { ROOT, launch, serve } from './_chromium.js';
+import { needs } from '../_tools.js';
+
+const test = needs('test/browser/engine (the engine in Chromium)', ['chromium'], uvuTest);
 
 const cases = listCases(join(ROOT, 'fixtures'), { blind: true }).map((c) => {
   const report = join(c.dir, 'report.xml');
@@ -53,25 +56,27 @@ async function runAll(createEngine, read, cases, pairs) {
 
 const inNode = await runAll(createEngine, async (p) => readFileSync(join(ROOT, p)), cases, pairs);
 
-const browser = await launch();
-const server = await serve(['/dist/', '/fixtures/']);
-let inChromium;
-try {
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  inChromium = await page.evaluate(async ({ src, cases, pairs }) => {
-    const { createEngine } = await import('/dist/engine.js');
-    const read = async (p) => new Uint8Array(await (await fetch(p)).arrayBuffer());
-    const run = (0, eval)(`(${src})`);
-    return run(createEngine, read, cases, pairs);
-  }, { src: runAll.toString(), cases, pairs });
-  // What a browser would refuse: the engine module names no Node built-in and runs as plain ESM.
-  const ua = await page.evaluate(() => navigator.userAgent);
-  test('the engine ran in Chromium, not Node', () => { assert.match(ua, /HeadlessChrome|Chromium|Chrome/); });
-} finally {
-  await browser.close();
-  await server.close();
+let inChromium; let ua;
+if (!test.skipping) {
+  const browser = await launch();
+  const server = await serve(['/dist/', '/fixtures/']);
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    inChromium = await page.evaluate(async ({ src, cases, pairs }) => {
+      const { createEngine } = await import('/dist/engine.js');
+      const read = async (p) => new Uint8Array(await (await fetch(p)).arrayBuffer());
+      const run = (0, eval)(`(${src})`);
+      return run(createEngine, read, cases, pairs);
+    }, { src: runAll.toString(), cases, pairs });
+    // What a browser would refuse: the engine module names no Node built-in and runs as plain ESM.
+    ua = await page.evaluate(() => navigator.userAgent);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
+test('the engine ran in Chromium, not Node', () => { assert.match(ua, /HeadlessChrome|Chromium|Chrome/); });
 
 test('every fixture and pair went through both hosts', () => {
   assert.ok(cases.length > 100, `only ${cases.length} fixtures`);

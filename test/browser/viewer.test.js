@@ -3,13 +3,16 @@
 // arrow keys through the frames, and a large log streamed in a worker with progress while the page
 // keeps answering. Every value checked is Node's own engine's on the same real fixture. No request
 // leaves the page's origin, and each carries the token of the URL sbx view printed. Screenshots go to artifacts/ (not tracked) to look at.
-import { test } from 'uvu';
+import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
 import { ROOT, launch } from './_chromium.js';
+import { needs } from '../_tools.js';
+
+const test = needs('test/browser/viewer (the viewer page in Chromium)', ['chromium'], uvuTest);
 
 const engine = await createEngine();
 const fx = (p) => join(ROOT, 'fixtures', p);
@@ -24,21 +27,26 @@ mkdirSync(ARTIFACTS, { recursive: true });
 // `sbx view LOG`: the command line a user types; its first stdout line is the URL.
 const CRASH = fx('cfamily/asan-heap-overflow-read-gcc');
 const crashRun = run(CRASH);
-const view = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'view', join(CRASH, 'log.txt'), '--exit', String(crashRun.exit)], { stdio: ['ignore', 'pipe', 'pipe'] });
-const url = await new Promise((ok, bad) => {
-  let out = '';
-  view.stdout.on('data', (d) => { out += d; if (out.includes('\n')) ok(out.split('\n')[0]); });
-  view.on('exit', (code) => bad(new Error(`sbx view exited ${code} before printing a URL`)));
-  setTimeout(() => bad(new Error('sbx view printed no URL in 10 s')), 10000);
-});
-const origin = new URL(url).origin;
-
-const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+// Started only when the suite runs. The server is killed however the file ends (a failed assertion, a
+// throw before after() runs): it would otherwise serve on with nobody to stop it.
+let view; let url; let origin; let browser; let page;
 const requests = [];
-page.on('request', (r) => requests.push(r.url()));
 const pageErrors = [];
-page.on('pageerror', (e) => pageErrors.push(e.message));
+process.on('exit', () => view?.kill('SIGKILL'));
+if (!test.skipping) {
+  view = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'view', join(CRASH, 'log.txt'), '--exit', String(crashRun.exit)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise((ok, bad) => {
+    let out = '';
+    view.stdout.on('data', (d) => { out += d; if (out.includes('\n')) ok(out.split('\n')[0]); });
+    view.on('exit', (code) => bad(new Error(`sbx view exited ${code} before printing a URL`)));
+    setTimeout(() => bad(new Error('sbx view printed no URL in 10 s')), 10000).unref();
+  });
+  origin = new URL(url).origin;
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}
 
 const statusIs = async (s) => { await page.waitForFunction((s) => document.querySelector('#status')?.textContent === s && document.body.getAttribute('aria-busy') === 'false', s, { timeout: 20000 }); };
 /** Drops files on the page as a user's drag and drop does: a DataTransfer with File objects. */
@@ -194,7 +202,8 @@ test('the server gives the page and the log, nothing else, only to its own host 
   for (const p of ['/log', '/', '/worker.js', '/log?token=wrong']) assert.is(await get(p, null, false), 403, `${p} without the token`);
 });
 
-test('sbx view with bad input: one line, exit 2', () => {
+// No browser needed: runs wherever the suite is skipped too.
+uvuTest('sbx view with bad input: one line, exit 2', () => {
   for (const args of [['view', 'no/such.log'], ['view', '--port', 'x'], ['view', '--exit', 'one'], ['view', '--prot', '1']]) {
     const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], { encoding: 'utf8', timeout: 10000 });
     assert.is(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -202,5 +211,5 @@ test('sbx view with bad input: one line, exit 2', () => {
   }
 });
 
-test.after(async () => { await browser.close(); view.kill('SIGINT'); });
+test.after(async () => { await browser?.close(); view?.kill('SIGINT'); });
 test.run();

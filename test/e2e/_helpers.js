@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { installCommand } from '../_tools.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -101,17 +102,20 @@ export function cargoSetup() {
     }
   }
   if (existsSync('/usr/bin/cargo') && existsSync('/usr/bin/rustc')) return { flags, why: 'Debian cargo in /usr/bin' };
-  return { skip: `no cargo toolchain readable by ${who} (none under ~/.cargo/~/.rustup, no /usr/bin/cargo): install Debian's cargo (scripts/ci-deps.sh)` };
+  return { skip: `cargo missing (none readable by ${who} under ~/.cargo or ~/.rustup, no /usr/bin/cargo); install: ${installCommand(['cargo'])}` };
 }
 
 /** How to run pytest inside the sandbox (the system's python3 with Debian's pytest), or { skip }. */
 export function pytestSetup() {
   const r = spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { encoding: 'utf8' });
   if (r.status === 0) return { cmd: ['/usr/bin/python3', '-m', 'pytest', '-p', 'no:cacheprovider'] };
-  return { skip: 'Debian python3-pytest is not installed (scripts/ci-deps.sh installs it)' };
+  return { skip: `pytest missing (Debian's python3 with its pytest); install: ${installCommand(['pytest'])}` };
 }
 
-/** Prints why a test is skipped, once, so a skip is never silent. */
+/**
+ * Prints why a test does nothing on this host (not a missing package: e.g. it needs root), so it is never
+ * silent. A test whose tool is missing is skipped instead (test/_tools.js: needs, skipping).
+ */
 export function skipNote(name, reason) {
   console.log(`  skip (${who}): ${name}: ${reason}`);
 }

@@ -10,6 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, isRoot, workDir, sbxRun, logText } from './_helpers.js';
+import { needs } from '../_tools.js';
+
+const gitTest = needs('test/e2e/host-escapes-git: git repositories', ['git'], test);
 
 const ID = ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'protocol.file.allow=always', '-c', 'init.defaultBranch=main'];
 const git = (cwd, ...args) => spawnSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
@@ -32,7 +35,7 @@ function marker() {
 
 const quarantined = (r) => (r.env?.outcome?.quarantined ?? []).map((q) => q.path).sort();
 
-test('(c) the issue\'s gitlink + gitfile + gitdir: the index is read-only, e/.git and eg are quarantined, host git status runs nothing', () => {
+gitTest('(c) the issue\'s gitlink + gitfile + gitdir: the index is read-only, e/.git and eg are quarantined, host git status runs nothing', () => {
   const m = marker();
   const attack = `${SH_GIT} init -q e && ${SH_GIT} -C e commit -q --allow-empty -m e && s=$(git -C e rev-parse HEAD) && mv e/.git eg && echo "gitdir: ../eg" > e/.git && git config -f eg/config core.worktree ../e && git config -f eg/config core.fsmonitor "${m.cmd}" && git update-index --add --cacheinfo 160000,$s,e && echo INDEXED`;
   // Where the sandbox could write them (before the fix), these steps trip the host's git: the probe is real.
@@ -50,7 +53,7 @@ test('(c) the issue\'s gitlink + gitfile + gitdir: the index is read-only, e/.gi
   assert.not.ok(m.ran(), 'core.fsmonitor ran on the host');
 });
 
-test('(a) a submodule\'s .git/modules/<name>/config and (b) its gitfile are read-only; a swapped gitfile is quarantined', () => {
+gitTest('(a) a submodule\'s .git/modules/<name>/config and (b) its gitfile are read-only; a swapped gitfile is quarantined', () => {
   const sub = repo(workDir());
   const dir = repo(workDir());
   git(dir, 'submodule', 'add', '-q', sub, 'lib');
@@ -73,7 +76,7 @@ test('(a) a submodule\'s .git/modules/<name>/config and (b) its gitfile are read
   assert.not.match(readFileSync(join(dir, '.git/modules/lib/config'), 'utf8'), 'fsmonitor');
 });
 
-test('(d) nested repositories: an existing one\'s config is read-only, a new one is quarantined', () => {
+gitTest('(d) nested repositories: an existing one\'s config is read-only, a new one is quarantined', () => {
   const dir = repo(workDir());
   mkdirSync(join(dir, 'old'));
   repo(join(dir, 'old'));
@@ -88,7 +91,7 @@ test('(d) nested repositories: an existing one\'s config is read-only, a new one
   assert.not.ok(m.ran(), 'core.fsmonitor ran on the host');
 });
 
-test('a repository hidden in a directory the run made unreadable (chmod 000) is still found and quarantined', () => {
+gitTest('a repository hidden in a directory the run made unreadable (chmod 000) is still found and quarantined', () => {
   const dir = workDir();
   const m = marker();
   const r = sbxRun(dir, ['sh', '-c', `mkdir -p x/y && cd x/y && ${SH_GIT} init -q . && git config core.fsmonitor "${m.cmd}" && cd /work && chmod 000 x && echo HIDDEN`]);
@@ -99,7 +102,7 @@ test('a repository hidden in a directory the run made unreadable (chmod 000) is 
   assert.not.ok(m.ran(), 'core.fsmonitor ran on the host');
 });
 
-test('the whole top .git is read-only, and git still reads it inside', () => {
+gitTest('the whole top .git is read-only, and git still reads it inside', () => {
   const dir = repo(workDir());
   const r = sbxRun(dir, ['sh', '-c', 'git log --format=%s; git status --short a.txt && echo STATUS; echo x > .git/info/x && echo WROTE; git -c user.name=t -c user.email=t@e commit -q --allow-empty -m x && echo COMMITTED']);
   const out = logText(r.env);
@@ -109,7 +112,7 @@ test('the whole top .git is read-only, and git still reads it inside', () => {
   assert.is(git(dir, 'rev-list', '--count', 'HEAD').stdout.trim(), '1');
 });
 
-test('a repository\'s core.hooksPath (husky) and the config it includes from the tree are read-only', () => {
+gitTest('a repository\'s core.hooksPath (husky) and the config it includes from the tree are read-only', () => {
   const dir = repo(workDir({ '.husky/pre-commit': '#!/bin/sh\nexit 0\n', '.gitconfig': '[user]\n\tname = t\n' }));
   git(dir, 'config', 'core.hooksPath', '.husky');
   git(dir, 'config', 'include.path', '../.gitconfig');

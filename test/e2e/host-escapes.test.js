@@ -7,10 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, workDir, sbxRun, logText } from './_helpers.js';
+import { needs } from '../_tools.js';
+
+const gitTest = needs('test/e2e/host-escapes: git repositories', ['git'], test);
 
 const cli = (args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 
-test('a repository config with core.fsmonitor never runs on the host (the fingerprint runs git there)', () => {
+gitTest('a repository config with core.fsmonitor never runs on the host (the fingerprint runs git there)', () => {
   const dir = workDir({ 'a.c': 'int main(void) { return 0; }\n' });
   const marker = join(workDir({}, 'sbx-host-marker-'), 'fsmonitor-ran');
   // A run can no longer plant it (a new .git is quarantined: host-escapes-git.test.js); a repository
@@ -28,7 +31,7 @@ test('a repository config with core.fsmonitor never runs on the host (the finger
   assert.not.ok(existsSync(marker), 'core.fsmonitor ran on the host');
 });
 
-test('.git is read-only inside (config, hooks, index: issue 28): no hook or config for the host\'s next git', () => {
+gitTest('.git is read-only inside (config, hooks, index: issue 28): no hook or config for the host\'s next git', () => {
   const dir = workDir({ 'a.txt': 'x\n' });
   spawnSync('git', ['init', '-q', dir]);
   const r = sbxRun(dir, ['sh', '-c', 'echo "#!/bin/sh" > /work/.git/hooks/pre-commit && echo HOOK; git config core.pager evil && echo CONFIG; git add a.txt && echo ADDED; git status --short && echo STATUS']);

@@ -4,8 +4,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { workDir, sbxRun } from './_helpers.js';
+import { needs } from '../_tools.js';
 
-test('a name lookup that fails in the sandbox: a note naming --net', () => {
+const pyTest = needs('test/e2e/notes: a failed name lookup in Python', ['python3'], test);
+
+pyTest('a name lookup that fails in the sandbox: a note naming --net', () => {
   const dir = workDir({});
   const r = sbxRun(dir, ['sh', '-c', 'getent hosts example.org || python3 -c "import socket; socket.getaddrinfo(\'example.org\', 80)"'], { json: false });
   assert.match(r.stdout, /^note: a host name did not resolve: .*pass --net/m, r.stdout);

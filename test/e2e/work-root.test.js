@@ -7,13 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, workDir } from './_helpers.js';
+import { needs } from '../_tools.js';
+
+const gitTest = needs('test/e2e/work-root: git work trees', ['git'], test);
 
 const run = (cwd, cmd, env = {}) => {
   const r = spawnSync(process.execPath, [CLI, 'run', '--json', '--', ...cmd], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
   return { ...r, env: r.stdout ? JSON.parse(r.stdout) : null };
 };
 
-test('from a subdirectory of a git work tree: the top is /work, the command starts in the subdirectory, state is the project\'s', () => {
+gitTest('from a subdirectory of a git work tree: the top is /work, the command starts in the subdirectory, state is the project\'s', () => {
   const dir = workDir({ 'common/lib.sh': 'echo from-common\n', 'pkg/test.sh': '. ../common/lib.sh\n' });
   spawnSync('git', ['init', '-q', dir]);
   const r = run(join(dir, 'pkg'), ['sh', '-c', 'pwd; . ./test.sh']);
@@ -38,7 +41,7 @@ test('outside a git work tree the current directory is /work; --work still names
   assert.is(JSON.parse(w.stdout).verdict.tail.join(''), '/work');
 });
 
-test('a repository at the home directory (dotfiles) is not taken for the project', () => {
+gitTest('a repository at the home directory (dotfiles) is not taken for the project', () => {
   const home = workDir({ 'proj/x': 'x\n' });
   spawnSync('git', ['init', '-q', home]);
   mkdirSync(join(home, 'proj/sub'), { recursive: true });

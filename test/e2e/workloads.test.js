@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { workDir, copyFixture, sbxRun, cargoSetup, pytestSetup, skipNote, which } from './_helpers.js';
+import { skipping } from '../_tools.js';
 
 const names = (v) => (v.tests?.failures ?? []).map((f) => f.name).sort();
 
@@ -66,8 +67,8 @@ test('make test, fixed in place: the second run says the test is fixed and passe
 });
 
 const py = pytestSetup();
-test('pytest, a failing suite: tests-failed, every failure and error by name, exit 1', () => {
-  if (py.skip) return skipNote('pytest', py.skip);
+const pyTest = py.skip ? skipping(test, 'test/e2e/workloads: pytest', py.skip) : test;
+pyTest('pytest, a failing suite: tests-failed, every failure and error by name, exit 1', () => {
   const dir = copyFixture('runners/pytest-fail', workDir());
   const r = sbxRun(dir, py.cmd);
   assert.is(r.code, 1, r.why());
@@ -88,8 +89,7 @@ test('pytest, a failing suite: tests-failed, every failure and error by name, ex
   assert.equal([div.file, div.line], ['calc.py', 12]);
 });
 
-test('pytest, a passing suite: pass, exit 0', () => {
-  if (py.skip) return skipNote('pytest', py.skip);
+pyTest('pytest, a passing suite: pass, exit 0', () => {
   const dir = copyFixture('runners/pytest-pass', workDir());
   const r = sbxRun(dir, py.cmd);
   assert.is(r.code, 0, r.why());
@@ -98,8 +98,8 @@ test('pytest, a passing suite: pass, exit 0', () => {
 });
 
 const cargo = cargoSetup();
-test('cargo test --no-fail-fast, offline, no dependencies: tests-failed, failures by name from unit and integration tests, exit 101', () => {
-  if (cargo.skip) return skipNote('cargo test', cargo.skip);
+const cargoTest = cargo.skip ? skipping(test, 'test/e2e/workloads: cargo test', cargo.skip) : test;
+cargoTest('cargo test --no-fail-fast, offline, no dependencies: tests-failed, failures by name from unit and integration tests, exit 101', () => {
   const dir = copyFixture('runners/cargo-fail', workDir());
   const r = sbxRun(dir, ['cargo', 'test', '--offline', '--no-fail-fast'], { flags: cargo.flags });
   assert.is(r.code, 101, `${cargo.why}\n${r.why()}`);
@@ -118,8 +118,7 @@ test('cargo test --no-fail-fast, offline, no dependencies: tests-failed, failure
   assert.equal([od.file, od.line, od.message], ['src/lib.rs', 51, 'withdrawing 15 from 10 must fail']);
 });
 
-test('cargo test, a passing crate: pass, exit 0', () => {
-  if (cargo.skip) return skipNote('cargo test', cargo.skip);
+cargoTest('cargo test, a passing crate: pass, exit 0', () => {
   const dir = copyFixture('runners/cargo-pass', workDir());
   const r = sbxRun(dir, ['cargo', 'test', '--offline'], { flags: cargo.flags });
   assert.is(r.code, 0, `${cargo.why}\n${r.why()}`);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
 import { listCases, ROOT } from '../../fixtures/lib/cases.js';
+import { needs } from '../_tools.js';
 
 const engine = await createEngine();
 const cases = listCases();
@@ -33,7 +34,7 @@ test('a stream given a setup error says so too; without one the log decides', ()
   assert.is.not(engine.verdict(c.log, opts(c)).verdict.status, 'setup-failed');
 });
 
-test('Python binding = Node with a setup error', () => {
+needs('test/engine/setup-error: the Python binding', ['python3', 'wasm2c'], test)('Python binding = Node with a setup error', () => {
   const pick = cases.filter((_, i) => i % 25 === 0);
   const script = `
 import json, sys

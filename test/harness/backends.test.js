@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limitParam } from '../../dist/harness.js';
+import { needs } from '../_tools.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const EXP = join(ROOT, 'dist/experiment.js');
@@ -89,7 +90,9 @@ const episode = async (kind, model, baseURL, env) => {
   return JSON.parse(readFileSync(out, 'utf8').trim());
 };
 
-test('Anthropic Messages API: tools, tool_result blocks, prompt caching, usage by kind, cost', async () => {
+const pyTask = needs('test/harness/backends: the Python task', ['python3'], test);
+
+pyTask('Anthropic Messages API: tools, tool_result blocks, prompt caching, usage by kind, cost', async () => {
   const s = await serve('anthropic');
   try {
     const e = await episode('anthropic', 'claude-sonnet-4-20250514', s.url, { ANTHROPIC_API_KEY: 'sk-test' });
@@ -115,7 +118,7 @@ test('Anthropic Messages API: tools, tool_result blocks, prompt caching, usage b
   } finally { s.close(); }
 });
 
-test('OpenAI-compatible chat completions at a local base URL: functions, role "tool" results, seed, cached tokens', async () => {
+pyTask('OpenAI-compatible chat completions at a local base URL: functions, role "tool" results, seed, cached tokens', async () => {
   const s = await serve('openai');
   try {
     const e = await episode('openai', 'qwen2.5-coder-7b', `${s.url}/v1`);
@@ -137,7 +140,7 @@ test('OpenAI-compatible chat completions at a local base URL: functions, role "t
   } finally { s.close(); }
 });
 
-test('OpenAI reasoning models: max_tokens refused as OpenAI does, then max_completion_tokens for the rest of the episode', async () => {
+pyTask('OpenAI reasoning models: max_tokens refused as OpenAI does, then max_completion_tokens for the rest of the episode', async () => {
   const s = await serve('openai', { reasoning: true });
   try {
     const e = await episode('openai', 'o4-mini', `${s.url}/v1`);
@@ -153,7 +156,7 @@ test('OpenAI reasoning models: max_tokens refused as OpenAI does, then max_compl
   assert.is(limitParam('http://gpu-box:8000/v1'), 'max_tokens');
 });
 
-test('Ollama /api/chat with tools: non-streaming, tool results by tool name, eval counts as tokens', async () => {
+pyTask('Ollama /api/chat with tools: non-streaming, tool results by tool name, eval counts as tokens', async () => {
   const s = await serve('ollama');
   try {
     const e = await episode('ollama', 'qwen2.5-coder', s.url);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needs } from '../_tools.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const EXP = join(ROOT, 'dist/experiment.js');
@@ -17,7 +18,11 @@ const rows = (f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.p
 const strip = ({ wall_ms, ...r }) => r;
 const await_fs = await import('node:fs');
 
-test('oracle: every task succeeds in sbx, verified by an independent re-run and the protected hashes', () => {
+// The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
+const allTasks = needs('test/harness/experiment: every task', ['g++', 'python3', 'rustc'], test);
+const pyTasks = needs('test/harness/experiment: the Python tasks', ['python3'], test);
+
+allTasks('oracle: every task succeeds in sbx, verified by an independent re-run and the protected hashes', () => {
   const out = join(dir, 'oracle.jsonl');
   const r = exp('--model', 'scripted:oracle', '--conditions', 'structured_delta', '--tasks', 'all', '--seeds', '1', '--workers', '2', '--out', out);
   assert.is(r.status, 0, r.stderr);
@@ -37,7 +42,7 @@ test('oracle: every task succeeds in sbx, verified by an independent re-run and 
 });
 
 const named = join(dir, 'named.jsonl');
-test('named-line over every arm: feedback that names the fault lets it succeed, no_feedback and the decoy do not', () => {
+pyTasks('named-line over every arm: feedback that names the fault lets it succeed, no_feedback and the decoy do not', () => {
   const r = exp('--model', 'scripted:named-line', '--conditions', 'all', '--tasks', 'c-haystack,py-exception', '--seeds', '1', '--workers', '2', '--out', named);
   assert.is(r.status, 0, r.stderr);
   const eps = rows(named);
@@ -61,7 +66,7 @@ test('named-line over every arm: feedback that names the fault lets it succeed, 
   assert.ok(get('c-haystack', 'structured').shown_chars < get('c-haystack', 'raw').shown_chars);
 });
 
-test('analyze prints the tables; figures are SVG', () => {
+pyTasks('analyze prints the tables; figures are SVG', () => {
   const r = exp('analyze', named);
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /## scripted:named-line/);
@@ -155,7 +160,7 @@ test('a bad flag, condition or model is one line and a usage exit', () => {
   }
 });
 
-test('run-before-edit shows one harness run up front; the API-call cap stops an episode that keeps talking', () => {
+pyTasks('run-before-edit shows one harness run up front; the API-call cap stops an episode that keeps talking', () => {
   const base = ['--model', 'scripted:oracle', '--conditions', 'raw', '--tasks', 'py-interval'];
   const plain = join(dir, 'plain.jsonl'); const pre = join(dir, 'pre.jsonl');
   assert.is(exp(...base, '--out', plain).status, 0);

@@ -6,13 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needs } from '../_tools.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'sbx-micro-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const exp = (...args) => spawnSync(process.execPath, [join(ROOT, 'dist/experiment.js'), ...args], { encoding: 'utf8', maxBuffer: 16 << 20 });
 
-test('micro localization: per task, the verdict\'s line and the raw output\'s first line against the fix', () => {
+// The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
+const allTasks = needs('test/harness/micro: every task', ['g++', 'python3', 'rustc'], test);
+
+allTasks('micro localization: per task, the verdict\'s line and the raw output\'s first line against the fix', () => {
   const r = exp('micro', 'localization', '--out', dir);
   assert.is(r.status, 0, r.stderr);
   const d = JSON.parse(readFileSync(join(dir, 'localization.json'), 'utf8'));

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needs } from '../_tools.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'dist/cli.js');
@@ -15,7 +16,10 @@ const required = ['c-heap-overflow', 'c-use-after-free', 'c-stack-strcpy', 'c-do
   'c-compile-error', 'cpp-vector-oob', 'rust-index-panic', 'py-exception', 'py-interval', 'py-cli', 'c-haystack',
   'loop-py-rounding', 'loop-c-alloc', 'loop-rust-overflow'];
 
-test('sbx tasks validate: every task, buggy fails and solution passes in sbx', () => {
+// The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
+const allTasks = needs('test/harness/tasks: every task', ['g++', 'python3', 'rustc'], test);
+
+allTasks('sbx tasks validate: every task, buggy fails and solution passes in sbx', () => {
   const r = sbx('tasks', 'validate', '--json');
   const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
   for (const row of rows) assert.ok(row.ok, `${row.id}: ${row.problems.join('; ')}`);
@@ -29,7 +33,7 @@ test('sbx tasks validate: every task, buggy fails and solution passes in sbx', (
   for (const id of ['loop-py-rounding', 'loop-c-alloc', 'loop-rust-overflow']) assert.not.equal(by[id].obvious, 'pass', id);
 });
 
-test('sbx tasks validate fails a task whose solution does not pass, or whose protected file hash is wrong', () => {
+allTasks('sbx tasks validate fails a task whose solution does not pass, or whose protected file hash is wrong', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
   try {
     cpSync(join(ROOT, 'bench/tasks/py-interval'), join(dir, 'py-interval'), { recursive: true });

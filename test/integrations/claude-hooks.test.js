@@ -10,13 +10,15 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedModel, toolResults } from './_scripted-model.js';
 import { cli, ensureClaude, runClaude, scratchProject } from './_client.js';
+import { needs, skipping } from '../_tools.js';
 
-const client = ensureClaude();
-const test = suite('claude-code hooks');
+const WHAT = 'test/integrations/claude-hooks (the real Claude Code)';
+const tools = needs(WHAT, ['python3', 'pytest'], suite('claude-code hooks'));
+const client = tools.skipping ? null : ensureClaude();
+const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : tools;
 
-if (client.skip) {
-  console.log(`SKIPPED claude-code hooks: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client or a tool it runs is missing.
+{
   let s; // the scratch project
   const received = {}; // what the model received, per session
   const dump = (name, body) => { if (process.env.SBX_INTEG_DUMP) writeFileSync(join(process.env.SBX_INTEG_DUMP, `${name}.json`), JSON.stringify(body, null, 1)); };

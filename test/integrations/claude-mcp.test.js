@@ -7,13 +7,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedModel, toolResults } from './_scripted-model.js';
 import { cli, ensureClaude, runClaude, scratchProject } from './_client.js';
+import { skipping } from '../_tools.js';
 
 const client = ensureClaude();
-const test = suite('claude-code mcp');
+const test = client.skip ? skipping(suite('claude-code mcp'), 'test/integrations/claude-mcp (the real Claude Code)', `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : suite('claude-code mcp');
 
-if (client.skip) {
-  console.log(`SKIPPED claude-code mcp: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client cannot be installed.
+{
   let s; let session; let first; let last;
   const lastLog = (body) => /\/\.sbx\/logs\/[^"\\\s]+\.log/.exec(JSON.stringify(toolResults(body).at(-1)?.content ?? ''))?.[0];
 

@@ -9,13 +9,15 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedResponses, toolOutputs } from './_scripted-responses.js';
 import { cli, ensureCodex, runCodex, scratchProject } from './_client.js';
+import { needs, skipping } from '../_tools.js';
 
-const client = ensureCodex();
-const test = suite('codex hooks');
+const WHAT = 'test/integrations/codex-hooks (the real Codex)';
+const tools = needs(WHAT, ['python3'], suite('codex hooks'));
+const client = tools.skipping ? null : ensureCodex();
+const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : tools;
 
-if (client.skip) {
-  console.log(`SKIPPED codex hooks: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client or a tool it runs is missing.
+{
   let s; let session; let results = []; let ruled;
   const big = (exit) => `git --version >/dev/null; python3 -c "import sys
 for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)

@@ -7,13 +7,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedResponses } from './_scripted-responses.js';
 import { cli, ensureCodex, runCodex, scratchProject } from './_client.js';
+import { skipping } from '../_tools.js';
 
 const client = ensureCodex();
-const test = suite('codex mcp');
+const test = client.skip ? skipping(suite('codex mcp'), 'test/integrations/codex-mcp (the real Codex)', `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : suite('codex mcp');
 
-if (client.skip) {
-  console.log(`SKIPPED codex mcp: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client cannot be installed.
+{
   let s; let session; let first; let last;
   const outputs = (body) => (body?.input ?? []).filter((i) => i.type === 'function_call_output' || i.type === 'tool_search_output');
 

@@ -9,13 +9,15 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionResponses, startScriptedGemini } from './_scripted-gemini.js';
 import { cli, ensureGemini, geminiSettings, runGemini, scratchProject } from './_client.js';
+import { needs, skipping } from '../_tools.js';
 
-const client = ensureGemini();
-const test = suite('gemini-cli hooks');
+const WHAT = 'test/integrations/gemini-hooks (the real Gemini CLI)';
+const tools = needs(WHAT, ['python3'], suite('gemini-cli hooks'));
+const client = tools.skipping ? null : ensureGemini();
+const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : tools;
 
-if (client.skip) {
-  console.log(`SKIPPED gemini-cli hooks: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client or a tool it runs is missing.
+{
   let s; let session; let results = []; let ruled;
   const big = (exit) => `git --version >/dev/null; python3 -c "import sys
 for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)

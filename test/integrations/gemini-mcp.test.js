@@ -6,13 +6,13 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionResponses, startScriptedGemini } from './_scripted-gemini.js';
 import { cli, ensureGemini, geminiSettings, runGemini, scratchProject } from './_client.js';
+import { skipping } from '../_tools.js';
 
 const client = ensureGemini();
-const test = suite('gemini-cli mcp');
+const test = client.skip ? skipping(suite('gemini-cli mcp'), 'test/integrations/gemini-mcp (the real Gemini CLI)', `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : suite('gemini-cli mcp');
 
-if (client.skip) {
-  console.log(`SKIPPED gemini-cli mcp: ${client.skip}`);
-} else {
+// Each test counts as skipped, with the SKIP line, when the client cannot be installed.
+{
   let s; let session; let first; let results;
   const RUN = process.env.SBX_GEMINI_MCP_TOOL ?? 'mcp_sbx_run';
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin } from './_client.js';
 import { CODEX_PAYLOADS, GEMINI_PAYLOADS, hook, payload } from './_hook-helpers.js';
+import { needs } from '../_tools.js';
 
 
 const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
@@ -66,7 +67,7 @@ pre('the Bash timeout (ms) becomes a slightly shorter sbx timeout; background ru
   assert.is(hook('claude-pre', { ...p, tool_name: 'Read', tool_input: { file_path: 'x' } }).answer, null);
 });
 
-pre('the agent\'s and sbx\'s own config in the project are read-only in the sandbox', () => {
+needs('test/integrations/hook-payloads: writes from Python', ['python3'], pre)('the agent\'s and sbx\'s own config in the project are read-only in the sandbox', () => {
   const dir = join(tmp, 'protected');
   mkdirSync(join(dir, '.claude'), { recursive: true });
   mkdirSync(join(dir, '.git'), { recursive: true });

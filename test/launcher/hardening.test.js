@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSpec, launcherPath } from '../../dist/launcher.js';
 import { isRoot, probeBin, run, sh, tempDir } from './_helpers.js';
+import { needs } from '../_tools.js';
 
 const blockedWith = (errno) => (r) => {
   assert.is(r.setupError, null, r.setupError?.message);
@@ -60,7 +61,7 @@ test('openat2 is ENOSYS (its mode cannot be inspected), so libc falls back to op
   assert.ok(!existsSync(join(work, 'openat2-new')));
 });
 
-test('socketpair is limited to AF_UNIX like socket', async () => {
+needs('test/launcher/hardening: socketpair from Python', ['python3'], test)('socketpair is limited to AF_UNIX like socket', async () => {
   blockedWith('EPERM')(await run(['/probe/probe', 'socketpair_alg'], { probe: true }));
   const r = await sh('python3 -c "import socket; a, b = socket.socketpair(); a.send(b\'ok\'); print(b.recv(2).decode())"');
   assert.is(r.out.trim(), 'ok', r.out);

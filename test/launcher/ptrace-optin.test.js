@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sh, tempDir } from './_helpers.js';
+import { needs } from '../_tools.js';
 
 const LEAK = '#include <stdlib.h>\n#include <string.h>\nint main(void) { char *p = malloc(32); strcpy(p, "leak"); p = 0; return 0; }\n';
 const build = 'gcc -g -fsanitize=address leak.c -o leak && ./leak';
@@ -35,7 +36,7 @@ test('allowPtrace: LeakSanitizer reports the leak, seccomp still on', async () =
   assert.is(r.outcome.applied.ptrace_allowed, true);
 });
 
-test('allowPtrace keeps process_vm_writev and the rest of the denylist', async () => {
+needs('test/launcher/ptrace-optin: a syscall from Python', ['python3'], test)('allowPtrace keeps process_vm_writev and the rest of the denylist', async () => {
   const r = await sh('python3 -c "import ctypes,os; print(\'rc\', ctypes.CDLL(None, use_errno=True).syscall(311, os.getpid(), 0, 0, 0, 0, 0), ctypes.get_errno())"', { allowPtrace: true });
   assert.match(r.out, /rc -1 1\b/);
 });

@@ -11,6 +11,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } fr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../fixtures/lib/cases.js';
+import { needs } from '../_tools.js';
+
+const WHAT = 'test/python/mini-swe-agent (sbx\'s mini-SWE-agent environment)';
 
 const moduleDir = join(ROOT, 'src/integrations/mini-swe-agent');
 const sbxCommand = [process.execPath, join(ROOT, 'dist/cli.js')];
@@ -35,9 +38,9 @@ function group(pgid) {
 }
 
 for (const transport of ['mcp', 'cli']) {
-  const test = suite(`transport ${transport}`);
+  const test = needs(WHAT, ['python3'], suite(`transport ${transport}`));
 
-  const asan = drive('asan', [
+  const asan = test.skipping ? null : drive('asan', [
     act('make -s run'),
     act('id -un && hostname'),
     act('sleep 30'),
@@ -109,7 +112,7 @@ for (const transport of ['mcp', 'cli']) {
     assert.is(asan.stderr, '');
   });
 
-  test('pytest: the failing test by name and the log path; the passing noise is not there', () => {
+  needs(`${WHAT}: pytest`, ['pytest'], test)('pytest: the failing test by name and the log path; the passing noise is not there', () => {
     const s = drive('pytest', [act('python3 -m pytest -q -s'), act('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')], { env: { transport } });
     const [run] = s.outputs;
     assert.is(run.returncode, 1, 'pytest exits 1 when a test fails');
@@ -159,7 +162,7 @@ print(json.dumps(SbxEnvironment(sbx_command=${JSON.stringify(sbxCommand)}, trans
   test.run();
 }
 
-const mcp = suite('transport mcp: the resident server');
+const mcp = needs(WHAT, ['python3'], suite('transport mcp: the resident server'));
 
 mcp('an action with env goes through sbx run: no server is started, the variable is set', () => {
   const s = drive('pytest', [act('echo "$GREETING"'), act('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')], { env: { env: { GREETING: 'hello' } } });
@@ -197,5 +200,5 @@ mcp('no close(): the server is stopped at exit, no process left in its group', (
   assert.not.ok(existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(node)'), 'the server outlived its environment');
 });
 
-mcp.after(() => rmSync(scratch, { recursive: true, force: true }));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 mcp.run();
