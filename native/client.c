@@ -58,6 +58,8 @@ extern char **environ;
 
 static char root[PATH_MAX];
 static int is_hook;
+/* SBX_RESIDENT=require: no falling back to Node, say why instead (for tests, and to check a set-up). */
+static int required;
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -209,6 +211,18 @@ exec_node(char **argv, int argc, const char *stdin_buf, size_t stdin_len)
   signal(SIGPIPE, SIG_DFL);
   execvp(node, args);
   die("cannot start %s %s", node, cli);
+}
+
+/* Node runs this call, unless SBX_RESIDENT=require. */
+static void __attribute__((noreturn))
+fall_back(const char *why, char **argv, int argc, const char *stdin_buf, size_t stdin_len)
+{
+  if (required)
+    {
+      fprintf(stderr, PREFIX "SBX_RESIDENT=require: the resident sbx did not run this call: %s\n", why);
+      exit(69);
+    }
+  exec_node(argv, argc, stdin_buf, stdin_len);
 }
 
 /* ── starting the resident sbx ──────────────────────────────────────────── */
@@ -465,16 +479,17 @@ main(int argc, char **argv)
   const char *mode = getenv("SBX_RESIDENT");
   if (!served(argc, argv) || (mode && strcmp(mode, "0") == 0))
     exec_node(argv, argc, NULL, 0);
+  required = mode && strcmp(mode, "require") == 0;
   install_hash(hash);
   if (socket_dir(dir, sizeof dir) < 0)
-    exec_node(argv, argc, NULL, 0);
+    fall_back("no private directory for its socket", argv, argc, NULL, 0);
   snprintf(sock, sizeof sock, "%s/%s.sock", dir, hash);
   snprintf(keyfile, sizeof keyfile, "%s/%s.key", dir, hash);
   int fd = read_key(keyfile, key, sizeof key) < 0 ? -1 : connect_server(sock, getuid());
   if (fd < 0)
     {
       start_server(dir, hash);
-      exec_node(argv, argc, NULL, 0);
+      fall_back("none was running (one is starting)", argv, argc, NULL, 0);
     }
   /* From here a closed socket is an error to read, not a signal to die of. */
   signal(SIGPIPE, SIG_IGN);
@@ -493,9 +508,12 @@ main(int argc, char **argv)
       /* Declined (another protocol, an environment it cannot take on, an upgraded install) or gone:
        * Node runs this call. A server that asks for it is replaced for the next one. */
       close(fd);
+      char why[512] = "it went away";
+      if (type == 'F' && len > 0)
+        snprintf(why, sizeof why, "%.*s", (int)(len < 500 ? len : 500), f.p);
       if (type == 'F' && len >= 7 && memcmp(f.p, "restart", 7) == 0)
         start_server(dir, hash);
-      exec_node(argv, argc, is_hook ? in.p ? in.p : "" : NULL, in.len);
+      fall_back(why, argv, argc, is_hook ? in.p ? in.p : "" : NULL, in.len);
     }
   free(in.p);
 

@@ -100,7 +100,13 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   const arm = (): void => {
     if (idle) clearTimeout(idle);
     idle = null;
-    if (closing) { if (inflight === 0) process.exit(0); return; }
+    if (closing) {
+      // Exiting: once no command is running and the last answer has gone out (a client that keeps
+      // its socket open after that is not waited for long).
+      if (inflight === 0 && connections === 0) process.exit(0);
+      if (inflight === 0) setTimeout(() => process.exit(0), 2000).unref();
+      return;
+    }
     if (inflight === 0 && connections === 0) idle = setTimeout(() => shutdown('idle'), o.idleMs);
   };
   const shutdown = (why: string): void => {
@@ -144,6 +150,9 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       if (started && !finished) raise('SIGHUP'); // the client is gone: stop its run, as a hangup would
       arm();
     });
+    // A client sends its whole request at once: one that has not within 10 s is dropped.
+    const late = setTimeout(() => { if (!started) sock.destroy(); }, 10_000);
+    late.unref();
     sock.on('data', (chunk: Buffer) => {
       for (const f of reader.push(chunk)) onFrame(f);
       if (reader.bad) sock.destroy();
@@ -155,7 +164,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
         if (!req) return decline('a header this server cannot read');
         if (!keyMatches(req.key, key)) { log('refused a client without the key'); return decline('refused: not the key of this server'); }
         if (closing) return decline('restart: this server is exiting');
-        if (stamp(root) !== built) { shutdown('sbx was rebuilt'); return decline('restart: sbx was rebuilt since this server started'); }
+        if (stamp(root) !== built) { decline('restart: sbx was rebuilt since this server started'); return shutdown('sbx was rebuilt'); }
         const why = mismatch(req, own);
         if (why) { req = null; return decline(why); }
         return;
