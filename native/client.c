@@ -20,8 +20,8 @@
  *
  * Frames, both ways: a 4-byte little-endian length, a type byte, the payload
  * (the length counts the type byte). Client to server: 'H' header (NUL-
- * terminated fields: protocol, key, cwd, umask, groups, argc, argv...,
- * environ...), 'I' stdin bytes, 'E' end of stdin, 'S' a signal's name.
+ * terminated fields: protocol, key, cwd, umask, groups, cgroup, argc,
+ * argv..., environ...), 'I' stdin bytes, 'E' end of stdin, 'S' a signal's name.
  * Server to client: 'A' accepted, 'F' declined (reason: this process falls
  * back to Node), 'O' stdout bytes, 'R' stderr bytes, 'X' exit code. The
  * protocol is src/resident/protocol.ts. */
@@ -47,7 +47,7 @@
 #include <unistd.h>
 
 /* Bumped with every change of the frames above; src/resident/protocol.ts has the same. */
-#define PROTO "sbx-client/1"
+#define PROTO "sbx-client/2"
 #define PREFIX "sbx: "
 #define EXIT_INTERNAL 70
 /* The most a hook reads of its stdin (src/integrations/hook/run-hook.ts: 64 MiB); one byte more says "too long". */
@@ -462,6 +462,15 @@ header(struct buf *h, const char *key, int argc, char **argv)
   put(&g, "", 1);
   put(h, g.p, g.len);
   free(g.p);
+  /* The cgroup this call runs in: a run with --memory makes its limit under it (src/launcher/cgroup.ts),
+   * so the server takes such a run only when it is in the same one. */
+  char cg[4096];
+  int cfd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+  ssize_t cn = cfd < 0 ? -1 : read(cfd, cg, sizeof cg - 1);
+  if (cfd >= 0)
+    close(cfd);
+  cg[cn > 0 ? cn : 0] = '\0';
+  put_field(h, cg);
   snprintf(num, sizeof num, "%d", argc - 1);
   put_field(h, num);
   for (int i = 1; i < argc; i++)

@@ -1,11 +1,11 @@
 // The frames between native/client.c and the resident sbx, both ways: a 4-byte little-endian length,
 // a type byte, the payload (the length counts the type byte).
 //   client: 'H' header (NUL-terminated fields: PROTO, key, cwd, umask in octal, groups "egid,g1,...",
-//           argc, argv..., environ...), 'I' stdin bytes, 'E' end of stdin, 'S' a signal's name
+//           /proc/self/cgroup, argc, argv..., environ...), 'I' stdin bytes, 'E' end of stdin, 'S' a signal's name
 //   server: 'A' accepted, 'F' declined (the reason; "restart..." when the client should start a new
 //           server), 'O' stdout bytes, 'R' stderr bytes, 'X' the exit code
 // PROTO changes with any change of these; native/client.c has the same string.
-export const PROTO = 'sbx-client/1';
+export const PROTO = 'sbx-client/2';
 export const MAX_FRAME = 16 << 20;
 
 export function frame(type: string, payload: Buffer | string = ''): Buffer {

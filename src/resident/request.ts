@@ -12,6 +12,8 @@ export interface Request {
   cwd: string;
   umask: number;
   groups: number[];
+  /** The client's /proc/self/cgroup. */
+  cgroup: string;
   argv: string[];
   env: Record<string, string>;
 }
@@ -19,16 +21,17 @@ export interface Request {
 export function parseHeader(payload: Buffer): Request | null {
   const f = payload.toString('utf8').split('\0');
   if (f.at(-1) === '') f.pop(); // every field ends in NUL
-  if (f.length < 6) return null;
-  const [proto = '', key = '', cwd = '', umask = '', groups = '', argc = ''] = f;
+  const ARGV = 7;
+  if (f.length < ARGV) return null;
+  const [proto = '', key = '', cwd = '', umask = '', groups = '', cgroup = '', argc = ''] = f;
   const n = Number(argc);
-  if (!/^\d+$/.test(argc) || 6 + n > f.length || !/^[0-7]{1,4}$/.test(umask) || !/^\d+(,\d+)*$/.test(groups)) return null;
+  if (!/^\d+$/.test(argc) || ARGV + n > f.length || !/^[0-7]{1,4}$/.test(umask) || !/^\d+(,\d+)*$/.test(groups)) return null;
   const env: Record<string, string> = {};
-  for (const kv of f.slice(6 + n)) {
+  for (const kv of f.slice(ARGV + n)) {
     const i = kv.indexOf('=');
     if (i > 0 && !Object.hasOwn(env, kv.slice(0, i))) env[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  return { proto, key, cwd, umask: parseInt(umask, 8), groups: groups.split(',').map(Number), argv: f.slice(6, 6 + n), env };
+  return { proto, key, cwd, umask: parseInt(umask, 8), groups: groups.split(',').map(Number), cgroup, argv: f.slice(ARGV, ARGV + n), env };
 }
 
 export const keyMatches = (given: string, key: string): boolean => {
@@ -48,15 +51,17 @@ export function served(argv: readonly string[]): boolean {
 }
 
 /**
- * Variables read once per process (at start, or by Node itself), which a request cannot change:
- * NODE_*, TZ, TMPDIR, and sbx's own settings except those read per call.
+ * Variables read once per process (at start, or by Node itself) that can change what the CLI does or
+ * prints, which a request cannot change: Node's options, module path, ICU data, debug output and
+ * coverage, TZ, TMPDIR, and sbx's own settings except those read per call. Others of Node's (say
+ * NODE_EXTRA_CA_CERTS, which agents set differently) do not touch `sbx run` or a hook.
  */
 const PER_CALL = new Set(['SBX_CONFIG', 'SBX_DEBUG', 'SBX_RESIDENT']);
-const processLevel = (name: string): boolean =>
-  name.startsWith('NODE_') || name === 'TZ' || name === 'TMPDIR' || (name.startsWith('SBX_') && !PER_CALL.has(name));
+const NODE_LEVEL = new Set(['NODE_OPTIONS', 'NODE_PATH', 'NODE_ICU_DATA', 'NODE_DEBUG', 'NODE_DEBUG_NATIVE', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'NODE_PENDING_DEPRECATION', 'NODE_NO_WARNINGS', 'TZ', 'TMPDIR']);
+const processLevel = (name: string): boolean => NODE_LEVEL.has(name) || (name.startsWith('SBX_') && !PER_CALL.has(name));
 
 /** Why this server cannot run req as the client's own Node would, or null when it can. */
-export function mismatch(req: Request, own: { env: NodeJS.ProcessEnv; umask: number; groups: number[] }): string | null {
+export function mismatch(req: Request, own: { env: NodeJS.ProcessEnv; umask: number; groups: number[]; cgroup: string }): string | null {
   if (req.proto !== PROTO) return `protocol ${req.proto}, this server speaks ${PROTO}`;
   if (!isAbsolute(req.cwd)) return 'no absolute cwd';
   if (!served(req.argv)) return 'not a call the resident sbx runs';
@@ -68,6 +73,10 @@ export function mismatch(req: Request, own: { env: NodeJS.ProcessEnv; umask: num
   const set = (g: number[]): string => [...new Set(g)].sort((x, y) => x - y).join();
   const sameGroups = (a: number[], b: number[]): boolean => a[0] === b[0] && set(a) === set(b);
   if (!sameGroups(req.groups, own.groups)) return 'other groups';
+  // --memory puts the run's limit in a cgroup made beside the caller's (src/launcher/cgroup.ts).
+  const dash = req.argv.indexOf('--');
+  const flags = dash < 0 ? req.argv : req.argv.slice(0, dash);
+  if (flags.some((a) => a === '--memory' || a.startsWith('--memory=')) && req.cgroup !== own.cgroup) return 'a --memory run from another cgroup';
   return null;
 }
 

@@ -67,7 +67,9 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   }
   try { unlinkSync(place.sock); } catch { /* none left behind */ }
 
-  const own = { env: { ...process.env }, umask: process.umask(), groups: [process.getegid?.() ?? 0, ...(process.getgroups?.() ?? [])] };
+  let cgroup = '';
+  try { cgroup = readFileSync('/proc/self/cgroup', 'utf8'); } catch { /* none: compared as '' */ }
+  const own = { env: { ...process.env }, umask: process.umask(), groups: [process.getegid?.() ?? 0, ...(process.getgroups?.() ?? [])], cgroup };
   const built = stamp(root);
   const key = randomBytes(32).toString('hex');
 
@@ -185,7 +187,11 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       const stdin = Buffer.concat(input);
       input.length = 0;
       const io: Redirect = {
-        write: (fd, bytes) => { if (!gone) sock.write(frame(fd === 1 ? 'O' : 'R', bytes)); },
+        write: (fd, bytes) => {
+          if (gone) return;
+          // In frames of at most 1 MiB (the client takes up to MAX_FRAME).
+          for (let at = 0; at < bytes.length; at += 1 << 20) sock.write(frame(fd === 1 ? 'O' : 'R', bytes.subarray(at, at + (1 << 20))));
+        },
         stdin: (async function* () { yield stdin; })(),
         onSignal: (fn) => {
           listeners.add(fn);

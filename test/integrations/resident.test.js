@@ -191,9 +191,15 @@ test('the key: a client without it is refused, another protocol is declined', as
   const key = readFileSync(files(rt.xdg).key, 'utf8').split('\n')[0];
   const groups = [process.getegid(), ...process.getgroups()].join(',');
   const umask = process.umask().toString(8);
-  assert.equal(await ask(['sbx-client/1', 'f'.repeat(64), '/', umask, groups, '2', 'run', '--', 'true']), { type: 'F', text: 'refused: not the key of this server' });
-  assert.equal(await ask(['sbx-client/0', key, '/', umask, groups, '2', 'run', '--', 'true']), { type: 'F', text: 'protocol sbx-client/0, this server speaks sbx-client/1' });
-  assert.equal(await ask(['sbx-client/1', key, '/', umask, groups, '1', 'history']), { type: 'F', text: 'not a call the resident sbx runs' });
+  const cgroup = readFileSync('/proc/self/cgroup', 'utf8');
+  // One protocol string on both sides.
+  const proto = (file, re) => re.exec(readFileSync(join(root, file), 'utf8'))?.[1];
+  assert.is(proto('native/client.c', /#define PROTO "([^"]+)"/), 'sbx-client/2');
+  assert.is(proto('src/resident/protocol.ts', /export const PROTO = '([^']+)'/), 'sbx-client/2');
+  assert.equal(await ask(['sbx-client/2', 'f'.repeat(64), '/', umask, groups, cgroup, '2', 'run', '--', 'true']), { type: 'F', text: 'refused: not the key of this server' });
+  assert.equal(await ask(['sbx-client/1', key, '/', umask, groups, cgroup, '2', 'run', '--', 'true']), { type: 'F', text: 'protocol sbx-client/1, this server speaks sbx-client/2' });
+  assert.equal(await ask(['sbx-client/2', key, '/', umask, groups, cgroup, '1', 'history']), { type: 'F', text: 'not a call the resident sbx runs' });
+  assert.equal(await ask(['sbx-client/2', key, '/', umask, groups, '0::/elsewhere\n', '4', 'run', '--memory=64', '--', 'true', ...Object.entries(rt.env).map(([k, v]) => `${k}=${v}`)]), { type: 'F', text: 'a --memory run from another cgroup' });
   assert.ok(alive(pid), 'it goes on serving');
 });
 
@@ -293,7 +299,7 @@ test('another user cannot reach the socket, and without the key is refused even 
     const c = require('node:net').connect(${JSON.stringify(sock)});
     c.on('error', (e) => { console.log(e.code); });
     c.on('connect', () => {
-      const body = Buffer.from(['sbx-client/1', 'guess', '/', '22', '${otherUid}', '2', 'run', '--', 'true'].map((f) => f + '\\0').join(''));
+      const body = Buffer.from(['sbx-client/2', 'guess', '/', '22', '${otherUid}', '', '2', 'run', '--', 'true'].map((f) => f + '\\0').join(''));
       const h = Buffer.alloc(5); h.writeUInt32LE(body.length + 1, 0); h[4] = 72;
       c.write(Buffer.concat([h, body, Buffer.from([1, 0, 0, 0, 69])]));
       let got = Buffer.alloc(0);
