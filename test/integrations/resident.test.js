@@ -221,7 +221,7 @@ test('an install rebuilt under the daemon: it tells the client to start a new on
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /^sbx: pass/);
   await until('the old daemon to exit', () => !alive(p.pid));
-  await until('a new daemon', () => pidOf() > 0 && pidOf() !== p.pid && alive(pidOf()));
+  await until('a new daemon', () => pidOf() > 0 && pidOf() !== p.pid && alive(pidOf()) && existsSync(join(rt.xdg, 'sbx', `${hash(pkg)}.sock`)));
   started.add(pidOf());
   const again = await run([copy, 'run', '--', 'true'], { env: { ...rt.env, SBX_RESIDENT: 'require' }, cwd: w });
   assert.is(again.status, 0, again.stderr);
