@@ -13,7 +13,11 @@
 //      baseline, written after LocalEnvironment: mini-SWE-agent itself is on PyPI only), and execute()'s
 //      median through each transport vs that plain run.
 //
-//   npm run bench:integrations [-- --runs 20] [-- --only mini-swe-agent]
+//   5. inside the agent loop (bench/agent-loop.js): the gap between model requests per tool call in the
+//      three clients, raw vs hooks through Node vs hooks through build/sbx-client and the resident sbx,
+//      and one hook call / `sbx run -- true` spawn to exit through each.
+//
+//   npm run bench:integrations [-- --runs 20] [-- --only mini-swe-agent|agent-loop]
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +28,7 @@ import { startScriptedResponses, toolOutputs } from '../test/integrations/_scrip
 import { functionResponses, startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
 import { bin, cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
 import { mkdirSync } from 'node:fs';
+import { agentLoop, hookCalls } from './agent-loop.js';
 
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
 const RUNS = Math.max(5, arg('runs', 20));
@@ -97,10 +102,19 @@ async function miniSweAgent() {
   console.log('');
 }
 
+async function residentSection() {
+  await agentLoop({ runs: RUNS });
+  const t = await hookCalls(RUNS);
+  console.log(`## one call, spawn to exit, through Node and through build/sbx-client (the resident sbx up; ${RUNS} interleaved runs)\n`);
+  console.log('| call | median | min |\n| --- | ---: | ---: |');
+  for (const [k, xs] of Object.entries(t)) console.log(`| ${k} | ${ms(median(xs))} | ${ms(Math.min(...xs))} |`);
+  console.log('');
+}
+
 if (process.argv.includes('--only')) {
   const only = process.argv[process.argv.indexOf('--only') + 1];
-  if (only !== 'mini-swe-agent') { console.log(`bench: --only takes mini-swe-agent, not ${only}`); process.exit(2); }
-  await miniSweAgent();
+  if (only !== 'mini-swe-agent' && only !== 'agent-loop') { console.log(`bench: --only takes mini-swe-agent or agent-loop, not ${only}`); process.exit(2); }
+  await (only === 'agent-loop' ? residentSection() : miniSweAgent());
   process.exit(0);
 }
 
@@ -198,5 +212,7 @@ console.log('\n## MCP `run` vs a plain `sbx run` process (command: true)\n');
 console.log(`| variant | median | min |\n| --- | ---: | ---: |\n| sbx run (new process) | ${ms(median(plain))} | ${ms(Math.min(...plain))} |\n| MCP run (server already up) | ${ms(median(viaMcp))} | ${ms(Math.min(...viaMcp))} |`);
 console.log(`\nMCP run minus sbx run, medians: ${ms(median(viaMcp) - median(plain))}`);
 console.log('');
+
+await residentSection();
 
 await miniSweAgent();

@@ -6,11 +6,14 @@
 // start-up; measured by `npm run bench:startup`). Code that does use the streams (the MCP server, the
 // viewer) gets them with the EPIPE handler attached on first use.
 import { writeSync } from 'node:fs';
+import { redirect } from './io-redirect.js';
 
 const closed = [false, false, false];
 let streamsMade = false;
 
 function writeFd(fd: 1 | 2, text: string): void {
+  const to = redirect();
+  if (to) return to.write(fd, Buffer.from(text));
   if (closed[fd]) return;
   const buf = Buffer.from(text);
   let off = 0;

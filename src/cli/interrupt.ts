@@ -3,6 +3,7 @@
 import { exitForSignal } from '../contract/signals.js';
 import type { StopSignal } from '../launcher/index.js';
 import { writeErr } from './closed-pipe.js';
+import { redirect } from './io-redirect.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -25,7 +26,11 @@ export function onInterrupt(): Interrupt {
     addEventListener(_type, listener) { listeners.add(listener); },
     removeEventListener(_type, listener) { listeners.delete(listener); },
   };
+  const to = redirect();
   const handler = (sig: NodeJS.Signals): void => {
+    // For the resident sbx's caller, a second signal ends the client at once (native/client.c): the
+    // run here goes on being stopped and recorded.
+    if (by !== null && to) return;
     if (by !== null) process.exit(exitForSignal(sig));
     by = sig;
     writeErr(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
@@ -33,6 +38,10 @@ export function onInterrupt(): Interrupt {
     listeners.clear(); // each is told once, as with { once: true }
     for (const l of told) l();
   };
+  if (to) {
+    const off = to.onSignal(handler);
+    return { signal, get by() { return by; }, done: off };
+  }
   for (const s of SIGNALS) process.on(s, handler);
   return {
     signal,

@@ -16,4 +16,5 @@ start({
   tasks: () => import('./commands/tasks.js').then((m) => m.default),
   hook: () => import('./commands/hook.js').then((m) => m.default),
   mcp: () => import('./commands/mcp.js').then((m) => m.default),
+  daemon: () => import('./commands/daemon.js').then((m) => m.default),
 }, process.argv.slice(2));

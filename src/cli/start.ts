@@ -14,13 +14,9 @@ export type SubCommands = Record<string, () => Promise<CommandDef<any>>>;
 
 /** Runs the command line argv (process.argv.slice(2)) with these subcommands and sets the exit code. */
 export function start(subCommands: SubCommands, argv: string[]): void {
-  const main: CommandDef<any> = {
-    meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
-    subCommands,
-  };
   ignoreClosedPipes();
   // No top-level await: the bin is bundled as CommonJS (scripts/build-host.js), which has none.
-  void cli(main, subCommands, argv).then((code) => {
+  void runCommandLine(subCommands, argv).then((code) => {
     process.exitCode = code;
     phase('done');
     const line = takePhases();
@@ -31,6 +27,18 @@ export function start(subCommands: SubCommands, argv: string[]): void {
     // it may still hold output (the MCP server's, or a full pipe's), which a natural exit waits for.
     if (!outputStreamsMade()) process.exit(code);
   });
+}
+
+/**
+ * The command line argv run to its exit code, the process left running: what start() does before it
+ * exits, and what the resident sbx (src/resident/) does for each of its clients.
+ */
+export function runCommandLine(subCommands: SubCommands, argv: string[]): Promise<number> {
+  const main: CommandDef<any> = {
+    meta: { name: 'sbx', version: pkg.version, description: 'Run a command hermetically and get a typed verdict, not raw output' },
+    subCommands,
+  };
+  return cli(main, subCommands, argv);
 }
 
 async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Promise<number> {

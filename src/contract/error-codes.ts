@@ -55,6 +55,8 @@ export const ERROR_CODES = {
   E_NO_PROC: { exit: 69, setup: 125 },
   E_SETUP: { exit: 69, setup: 125 },
   E_NO_VIEWER: { exit: 69 },
+  // The resident sbx (sbx daemon): no private directory for its socket.
+  E_NO_RESIDENT_DIR: { exit: 69 },
   // The experiment harness (src/harness): input it cannot use, a model API that cannot be reached.
   E_NO_TASKS: { exit: 2 },
   E_BAD_TASK: { exit: 2 },

@@ -3,8 +3,20 @@ import { createEngine, type Engine } from '../engine/engine.js';
 import wasmBytes from '../../build/sbx.wasm';
 
 let engine: Promise<Engine> | null = null;
+let provider: (() => Promise<Engine> | undefined) | null = null;
+
+/**
+ * For a process that runs several commands at once (the resident sbx, src/resident/): fn gives the
+ * engine of the command running now. An engine reads one log at a time, and a long log is read
+ * across turns of the event loop, so commands running side by side each need their own.
+ */
+export function setEngineProvider(fn: (() => Promise<Engine> | undefined) | null): void {
+  provider = fn;
+}
 
 export function loadEngine(): Promise<Engine> {
+  const own = provider?.();
+  if (own) return own;
   engine ??= createEngine();
   return engine;
 }
@@ -16,6 +28,8 @@ export function loadEngine(): Promise<Engine> {
  * rejects the promise, as loadEngine() would.
  */
 export function loadEngineNow(): Promise<Engine> {
+  const own = provider?.();
+  if (own) return own;
   if (!engine) {
     try { engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes) }); } catch (err) { engine = Promise.reject(err); }
   }

@@ -57,12 +57,12 @@ export function scratchProject(...names) {
  * stdin closed, hooks run without the trust review (--dangerously-bypass-hook-trust), Codex's own
  * sandbox off (sbx is the sandbox under test; Codex's bubblewrap would nest).
  */
-export function runCodex(bin, { cwd, codexHome, url, args = [], toml = '', timeoutMs = 240_000 }) {
+export function runCodex(bin, { cwd, codexHome, url, args = [], toml = '', timeoutMs = 240_000, env: extra = {} }) {
   writeFileSync(join(codexHome, 'config.toml'), [
     'model = "gpt-5.5"', 'model_provider = "scripted"', '', '[model_providers.scripted]', 'name = "scripted"',
     `base_url = "${url}"`, 'wire_api = "responses"', 'env_key = "SCRIPTED_API_KEY"', '', toml,
   ].join('\n'));
-  const env = { PATH: process.env.PATH, HOME: join(codexHome, '..'), CODEX_HOME: codexHome, LANG: 'C.UTF-8', SCRIPTED_API_KEY: 'scripted-dummy' };
+  const env = { PATH: process.env.PATH, HOME: join(codexHome, '..'), CODEX_HOME: codexHome, LANG: 'C.UTF-8', SCRIPTED_API_KEY: 'scripted-dummy', ...extra };
   return spawnJson(bin, ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-hook-trust', '--dangerously-bypass-approvals-and-sandbox', ...args, 'Do the scripted steps.'], { cwd, env, timeoutMs, jsonl: true });
 }
 
@@ -71,8 +71,8 @@ export function runCodex(bin, { cwd, codexHome, url, args = [], toml = '', timeo
  * ~/.gemini/settings.json under home, which the caller may have merged hooks or MCP servers into), the
  * folder-trust prompt skipped, tool calls approved (--yolo: the shell tool is not offered otherwise).
  */
-export function runGemini(bin, { cwd, home, url, args = [], timeoutMs = 240_000 }) {
-  const env = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'scripted-dummy', NO_COLOR: '1' };
+export function runGemini(bin, { cwd, home, url, args = [], timeoutMs = 240_000, env: extra = {} }) {
+  const env = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'scripted-dummy', NO_COLOR: '1', ...extra };
   return spawnJson(bin, ['-p', 'Do the scripted steps.', '--output-format', 'json', '--skip-trust', '--yolo', ...args], { cwd, env, timeoutMs });
 }
 
@@ -86,7 +86,7 @@ export function geminiSettings(home, extra = {}) {
 }
 
 /** `claude -p PROMPT --output-format json ...args` in cwd against the scripted model at url. */
-export function runClaude(bin, { cwd, home, url, args = [], timeoutMs = 240_000 }) {
+export function runClaude(bin, { cwd, home, url, args = [], timeoutMs = 240_000, env: extra = {} }) {
   const env = {
     PATH: process.env.PATH,
     HOME: home,
@@ -95,6 +95,7 @@ export function runClaude(bin, { cwd, home, url, args = [], timeoutMs = 240_000 
     ANTHROPIC_API_KEY: 'sk-ant-scripted-dummy',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    ...extra,
   };
   return spawnJson(bin, ['-p', 'Do the scripted steps.', '--output-format', 'json', ...args], { cwd, env, timeoutMs });
 }

@@ -22,10 +22,14 @@ export function payload(name, project, dir = PAYLOADS) {
 const home = mkdtempSync(join(tmpdir(), 'sbx-hook-home-'));
 process.on('exit', () => rmSync(home, { recursive: true, force: true }));
 
+// SBX_RESIDENT=0: rewrites and installs name node and the CLI, as the captured payloads do, whether or not
+// build/sbx-client was built (test/integrations/resident.test.js checks the client's form).
+export const NODE_FORM = { SBX_RESIDENT: '0' };
+
 export function hook(name, input, { cwd, env = {} } = {}) {
-  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: '', ...env } });
+  const r = spawnSync(process.execPath, [cli, 'hook', name], { input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8', cwd, env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: '', ...NODE_FORM, ...env } });
   return { status: r.status, stderr: r.stderr, answer: r.stdout ? JSON.parse(r.stdout) : null };
 }
 
 
-export const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+export const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM } });

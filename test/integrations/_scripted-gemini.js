@@ -14,7 +14,7 @@ export async function startScriptedGemini(script) {
       let body = null;
       try { body = raw ? JSON.parse(raw) : null; } catch { body = { unparsed: raw }; }
       const path = (req.url ?? '').split('?')[0];
-      requests.push({ path: req.url ?? '', body });
+      requests.push({ path: req.url ?? '', body, at: performance.now() }); // at: when it arrived (bench/agent-loop.js)
       if (path.endsWith(':countTokens')) return json(res, { totalTokens: 100 });
       const stream = path.endsWith(':streamGenerateContent');
       if (req.method !== 'POST' || !(stream || path.endsWith(':generateContent'))) {

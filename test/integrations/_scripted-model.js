@@ -20,7 +20,7 @@ export async function startScriptedModel(script) {
     req.on('end', () => {
       let body = null;
       try { body = raw ? JSON.parse(raw) : null; } catch { body = { unparsed: raw }; }
-      requests.push({ path: req.url ?? '', body });
+      requests.push({ path: req.url ?? '', body, at: performance.now() }); // at: when it arrived (bench/agent-loop.js)
       const path = (req.url ?? '').split('?')[0];
       if (req.method !== 'POST' || !path.endsWith('/v1/messages')) {
         if (path.endsWith('/count_tokens')) return json(res, 200, { input_tokens: 100 });

@@ -12,7 +12,7 @@ export async function startScriptedResponses(script) {
     req.on('end', () => {
       let body = null;
       try { body = raw ? JSON.parse(raw) : null; } catch { body = { unparsed: raw }; }
-      requests.push({ path: req.url ?? '', body });
+      requests.push({ path: req.url ?? '', body, at: performance.now() }); // at: when it arrived (bench/agent-loop.js)
       if (req.method !== 'POST' || !(req.url ?? '').split('?')[0].endsWith('/responses')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: 'scripted model: no such endpoint' } }));

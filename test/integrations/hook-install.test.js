@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, cli } from './_client.js';
-import { sbx } from './_hook-helpers.js';
+import { NODE_FORM, sbx } from './_hook-helpers.js';
 
 
 const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
@@ -44,7 +44,7 @@ for (const [client, file] of [['--claude', '.claude/settings.json'], ['--codex',
   inst(`${client} through dist/cli.cjs: installed twice, present once; uninstall removes it`, () => {
     const dir = join(tmp, `bin${client}`);
     mkdirSync(dir, { recursive: true });
-    const run = (...a) => spawnSync(process.execPath, [bin, 'hook', ...a, client, '--dir', dir], { encoding: 'utf8' });
+    const run = (...a) => spawnSync(process.execPath, [bin, 'hook', ...a, client, '--dir', dir], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM } });
     assert.is(run('install').status, 0);
     assert.is(run('install').status, 0);
     const s = JSON.parse(readFileSync(join(dir, file), 'utf8'));

@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
+import { redirect } from '../io-redirect.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -27,7 +28,9 @@ export default defineCommand({
     const action = args.action as string;
     if (HOOKS.has(action)) {
       const { runHook } = await import('../../integrations/hook/run-hook.js');
-      return { exitCode: await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr }) };
+      // In the resident sbx the payload is the client's stdin, sent over its socket.
+      const stdin = redirect()?.stdin;
+      return { exitCode: await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr, ...(stdin ? { stdin } : {}) }) };
     }
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
@@ -39,7 +42,7 @@ export default defineCommand({
     const { install, uninstall, settingsPath } = await import('../../integrations/hook/install.js');
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
-      const { selfCli } = await import('../../integrations/hook/rewrite.js');
+      const { residentClient, selfCli } = await import('../../integrations/hook/rewrite.js');
       const cli = selfCli(process.argv[1] ?? '');
       // `sbx run` refuses to start from inside its work dir (sandboxed code could replace it): hooks that
       // named such a copy would fail every build command, so say it now.
@@ -48,7 +51,9 @@ export default defineCommand({
       if (!args.user && !rel.startsWith('..') && !isAbsolute(rel)) {
         throw new SbxError('E_WORK_HAS_SBX', `this sbx (${cli}) is inside the project ${project}: sbx run refuses to start from there, so every hooked command would fail; install sbx outside the project (npm install -g, or npm link from its checkout) and run install from that copy`);
       }
-      const { backup } = install(client, path, { node: process.execPath, cli });
+      // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
+      const native = residentClient(cli);
+      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);
     } else {

@@ -40,14 +40,15 @@ export function settingsPath(client: Client, scope: 'project' | 'user', projectD
 }
 
 export function hookCommand(self: Self, name: string): string {
-  return `${shellQuote(self.node)} ${shellQuote(self.cli)} hook ${name}`;
+  return self.client ? `${shellQuote(self.client)} hook ${name}` : `${shellQuote(self.node)} ${shellQuote(self.cli)} hook ${name}`;
 }
 
 /**
  * An entry that some sbx install wrote (any path: a moved checkout is still recognised), naming the CLI as
- * dist/cli.js (`node dist/cli.js hook install`) or dist/cli.cjs (the bin that npm link and npm install -g run).
+ * dist/cli.js (`node dist/cli.js hook install`), dist/cli.cjs (the bin that npm link and npm install -g run)
+ * or build/sbx-client (the resident sbx's client).
  */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /cli\.c?js'? hook /.test(cmd);
+const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook /.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const { settings, backup } = load(path);

@@ -2,14 +2,17 @@
 // `node /abs/dist/cli.js run --work <project> --timeout N -- bash -c '<original>'`, the original quoted
 // whole so that `a && b` runs both in the sandbox. What in the project steers the host (.git, .claude,
 // sbx.config.json, at any depth) every sbx run keeps read-only itself (src/host/control-files.ts).
-import { existsSync, realpathSync } from 'node:fs';
-import { relative, isAbsolute, resolve } from 'node:path';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
 import { shellQuote } from './quote.js';
 
-/** How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs. */
-export interface Self { node: string; cli: string }
+/**
+ * How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs, or its native
+ * client (build/sbx-client, which hands the call to the resident sbx: src/resident/) when built.
+ */
+export interface Self { node: string; cli: string; client?: string }
 
 /**
  * The sbx this process runs as, by real path, for the commands hooks write: dist/cli.cjs when started as
@@ -22,14 +25,26 @@ export function selfCli(argv1: string): string {
   return cjs !== real && existsSync(cjs) ? cjs : real;
 }
 
-export function sbxPrefix(self: Self): string {
-  return `${shellQuote(self.node)} ${shellQuote(self.cli)} run`;
+/**
+ * build/sbx-client of the install whose CLI is `cli`, when it was built (scripts/build-native.js) and
+ * SBX_RESIDENT is not 0; else undefined, and hooks and rewrites name node and the CLI.
+ */
+export function residentClient(cli: string): string | undefined {
+  if (process.env.SBX_RESIDENT === '0') return undefined;
+  const client = join(dirname(dirname(cli)), 'build', 'sbx-client');
+  try { accessSync(client, constants.X_OK); return client; } catch { return undefined; }
 }
+
+export function sbxPrefix(self: Self): string {
+  return self.client ? `${shellQuote(self.client)} run` : nodePrefix(self);
+}
+
+const nodePrefix = (self: Self): string => `${shellQuote(self.node)} ${shellQuote(self.cli)} run`;
 
 /** A command line that already starts sbx (rewritten by the pre-hook, or typed by the model). */
 export function isSbxCommand(command: string, self: Self): boolean {
   const c = command.trimStart();
-  return c.startsWith(sbxPrefix(self)) || /^(npx\s+)?sbx(-exec)?\s/.test(c);
+  return c.startsWith(sbxPrefix(self)) || c.startsWith(nodePrefix(self)) || /^(npx\s+)?sbx(-exec)?\s/.test(c);
 }
 
 /** The project dir the sandbox mounts at /work: Claude's project dir when cwd is inside it, else cwd. */

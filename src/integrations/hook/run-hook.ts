@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadHookConfig, type HookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
-import { selfCli, type Self } from './rewrite.js';
+import { residentClient, selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
 
@@ -148,7 +148,9 @@ async function distil(d: { raw: string; exit: number | null; work: string; cmd: 
 }
 
 function selfCommand(): Self {
-  return { node: process.execPath, cli: selfCli(process.argv[1] ?? '') };
+  const cli = selfCli(process.argv[1] ?? '');
+  const client = residentClient(cli);
+  return { node: process.execPath, cli, ...(client ? { client } : {}) };
 }
 
 async function readAll(stdin: AsyncIterable<Uint8Array>): Promise<string> {

@@ -1,0 +1,170 @@
+// What sbx adds to each tool call inside the agent loop, measured with the real clients (Claude Code,
+// Codex CLI, Gemini CLI) against the scripted model servers: the gap between one model request and the
+// next is the client's work on the tool call (hooks, the command, its output). Three set-ups, sessions
+// interleaved round by round: raw (no hooks), hooks through Node (`node dist/cli.cjs hook …`, rewrites to
+// `node dist/cli.cjs run`: SBX_RESIDENT=0), hooks through the native client (build/sbx-client and the
+// resident sbx, already running), and no-op hooks in the same places (`cat >/dev/null`: what running any
+// hook costs the client itself, which no hook can go below). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
+// and as many of `ls c` (a call the hooks leave alone); a gap is labelled by the call that preceded it.
+// Also: an MCP `run` of /bin/true against a running `sbx mcp`.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startScriptedModel } from '../test/integrations/_scripted-model.js';
+import { startScriptedResponses } from '../test/integrations/_scripted-responses.js';
+import { startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
+import { bin, cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const ms = (x) => `${x.toFixed(1)} ms`;
+const GCC = 'cd c && gcc -O0 -o m m.c && ./m';
+const LS = 'ls c';
+const VARIANTS = ['raw', 'noop', 'node', 'client'];
+
+function project() {
+  const s = scratchProject();
+  mkdirSync(join(s.proj, 'c'), { recursive: true });
+  writeFileSync(join(s.proj, 'c', 'm.c'), '#include <stdio.h>\nint main(void) { puts("hello from m"); return 0; }\n');
+  return s;
+}
+
+function install(client, s, variant, extraEnv) {
+  if (variant === 'raw') return;
+  const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user'] }[client];
+  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
+  if (r.status !== 0) throw new Error(`hook install: ${r.stderr}`);
+  if (variant !== 'noop') return;
+  // The same hooks, each replaced by one that reads its payload and answers nothing.
+  const file = /installed in (\S+)/.exec(r.stdout)?.[1];
+  if (!file) throw new Error(`hook install said: ${r.stdout}`);
+  const settings = JSON.parse(readFileSync(file, 'utf8'));
+  for (const list of Object.values(settings.hooks)) for (const m of list) for (const h of m.hooks) h.command = 'cat >/dev/null';
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** Gaps (ms) after each gcc call and each ls call of one session. */
+async function session(client, clientBin, variant, calls) {
+  const s = project();
+  const cmds = [];
+  for (let i = 0; i < calls; i++) cmds.push(GCC, LS);
+  const env = variant === 'node' ? { SBX_RESIDENT: '0' } : {};
+  const allow = variant === 'raw' || variant === 'noop';
+  let m; let r;
+  if (client === 'claude') {
+    install(client, s, variant, {});
+    m = await startScriptedModel([...cmds.map((command) => ({ tool: 'Bash', input: { command, description: 'step' } })), { text: 'Done.' }]);
+    r = await runClaude(clientBin, { cwd: s.proj, home: s.home, url: m.url, env, args: allow ? ['--allowedTools', 'Bash'] : [] });
+  } else if (client === 'codex') {
+    const codexHome = join(s.home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    install(client, s, variant, { CODEX_HOME: codexHome });
+    m = await startScriptedResponses([...cmds.map((cmd) => ({ tool: 'exec_command', input: { cmd } })), { text: 'Done.' }]);
+    r = await runCodex(clientBin, { cwd: s.proj, codexHome, url: m.url, env });
+  } else {
+    geminiSettings(s.home);
+    install(client, s, variant, { HOME: s.home });
+    m = await startScriptedGemini([...cmds.map((command) => ({ tool: 'run_shell_command', input: { command } })), { text: 'Done.' }]);
+    r = await runGemini(clientBin, { cwd: s.proj, home: s.home, url: m.url, env });
+  }
+  const main = m.mainRequests();
+  await m.close();
+  rmSync(s.base, { recursive: true, force: true });
+  if (r.status !== 0) throw new Error(`${client} (${variant}) exited ${r.status}: ${r.stderr.slice(-300)}`);
+  if (main.length < cmds.length + 1) throw new Error(`${client} (${variant}): ${main.length} model requests for ${cmds.length} tool calls`);
+  const gaps = { gcc: [], ls: [] };
+  // Request k+1 follows the tool call answered to request k. The first gap of each kind is left out
+  // (first use: the client's own warm-up, sbx's first run in a fresh project).
+  for (let k = 0; k < cmds.length; k++) {
+    if (k < 2) continue;
+    gaps[cmds[k] === GCC ? 'gcc' : 'ls'].push(main[k + 1].at - main[k].at);
+  }
+  return gaps;
+}
+
+/** Starts the resident sbx of this install (the client starts it on its first call; this waits for it). */
+async function warmResident() {
+  const w = project();
+  spawnSync(join(root, 'build', 'sbx-client'), ['run', '--', 'true'], { cwd: w.proj, stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const r = spawnSync(join(root, 'build', 'sbx-client'), ['run', '--', 'true'], { cwd: w.proj, stdio: 'ignore', env: { ...process.env, SBX_RESIDENT: 'require' } });
+    if (r.status === 0) break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  rmSync(w.base, { recursive: true, force: true });
+}
+
+async function mcpTrue(runs) {
+  const s = project();
+  const mcp = new Client({ name: 'bench', version: '1' });
+  await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: s.proj, stderr: 'ignore' }));
+  const t = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const a = process.hrtime.bigint();
+    await mcp.callTool({ name: 'run', arguments: { command: '/bin/true' } });
+    if (i >= 3) t.push(Number(process.hrtime.bigint() - a) / 1e6);
+  }
+  await mcp.close();
+  rmSync(s.base, { recursive: true, force: true });
+  return t;
+}
+
+export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
+  const clients = [['claude', 'Claude Code', ensureClaude()], ['codex', 'Codex CLI', ensureCodex()], ['gemini', 'Gemini CLI', ensureGemini()]];
+  await warmResident();
+  console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, first two gaps left out; medians)\n`);
+  console.log('raw: no hooks; no-op: the same hooks as `cat >/dev/null` (what any hook costs the client); node: sbx\'s hooks and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx. Added: minus raw; sbx\'s share: client minus no-op\n');
+  console.log('| client | call | raw | no-op hooks | node | client | added, node | added, client | sbx\'s share (client − no-op) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [id, name, c] of clients) {
+    if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} | | | | | | | |`); continue; }
+    const gaps = Object.fromEntries(VARIANTS.map((v) => [v, { gcc: [], ls: [] }]));
+    for (let r = 0; r < rounds; r++) {
+      for (const v of VARIANTS) {
+        const g = await session(id, c.bin, v, calls);
+        gaps[v].gcc.push(...g.gcc);
+        gaps[v].ls.push(...g.ls);
+      }
+    }
+    for (const [call, label] of [['gcc', `\`${GCC}\``], ['ls', `\`${LS}\` (left alone)`]]) {
+      const [raw, noop, node, client] = VARIANTS.map((v) => median(gaps[v][call]));
+      console.log(`| ${name} | ${label} | ${ms(raw)} | ${ms(noop)} | ${ms(node)} | ${ms(client)} | ${ms(node - raw)} | ${ms(client - raw)} | ${ms(client - noop)} |`);
+    }
+  }
+  const t = await mcpTrue(runs);
+  console.log(`\nMCP \`run\` of /bin/true (\`sbx mcp\` up, SDK client, ${runs} calls): median ${ms(median(t))}, min ${ms(Math.min(...t))}\n`);
+}
+
+/** A Claude Code PreToolUse payload for a Bash call. */
+const payload = (command, cwd) => JSON.stringify({ session_id: 'bench', transcript_path: join(cwd, 't.jsonl'), cwd, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'step' } });
+
+/** One hook call and one `sbx run -- true`, spawn to exit (interleaved), through Node and through the client. */
+export async function hookCalls(runs) {
+  const timed = (argv, input, cwd, env) => new Promise((ok) => {
+    const t = process.hrtime.bigint();
+    const p = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    p.on('close', () => ok(Number(process.hrtime.bigint() - t) / 1e6));
+    p.stdin.on('error', () => {});
+    p.stdin.end(input);
+  });
+  const s = project();
+  const client = join(root, 'build', 'sbx-client');
+  const variants = {
+    'claude-pre, rewritten (gcc), node': [[process.execPath, bin, 'hook', 'claude-pre'], payload(GCC, s.proj), { SBX_RESIDENT: '0' }],
+    'claude-pre, rewritten (gcc), client': [[client, 'hook', 'claude-pre'], payload(GCC, s.proj), {}],
+    'claude-pre, pass-through (ls), node': [[process.execPath, bin, 'hook', 'claude-pre'], payload(LS, s.proj), { SBX_RESIDENT: '0' }],
+    'claude-pre, pass-through (ls), client': [[client, 'hook', 'claude-pre'], payload(LS, s.proj), {}],
+    'sbx run -- true, node': [[process.execPath, bin, 'run', '--', 'true'], '', {}],
+    'sbx run -- true, client': [[client, 'run', '--', 'true'], '', {}],
+    'baseline: sh -c "cat >/dev/null"': [['sh', '-c', 'cat >/dev/null'], payload(LS, s.proj), {}],
+  };
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [k, [argv, input, env]] of Object.entries(variants)) {
+      const t = await timed(argv, input, s.proj, env);
+      if (i >= 2) times[k].push(t);
+    }
+  }
+  rmSync(s.base, { recursive: true, force: true });
+  return times;
+}
