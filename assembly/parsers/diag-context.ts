@@ -39,7 +39,21 @@ export class DiagContext {
     let absolute = p.startsWith("/");
     let q = normPath(p);
     if (absolute || this.prefix.length == 0 || q.length == 0 || q.startsWith("<")) return q;
-    return this.prefix + q;
+    if (!q.startsWith("../")) return this.prefix + q;
+    // `../../lib/a.h` under make's `/w/proj/src`: the `..` climb make's directory (`/w/lib/a.h`). A climb
+    // past the directory's root means it is not the one the compiler ran in: the path stays as printed.
+    let base = this.prefix.substring(0, this.prefix.length - 1);
+    let abs = base.startsWith("/");
+    let parts = (abs ? base.substring(1) : base).split("/");
+    let rest = q;
+    while (rest.startsWith("../")) {
+      let n = parts.length;
+      if (n == 0 || parts[n - 1] == ".." || parts[n - 1].length == 0) return q;
+      parts.pop();
+      rest = rest.substring(3);
+    }
+    let head = parts.join("/");
+    return (abs ? "/" : "") + head + (head.length > 0 ? "/" : "") + rest;
   }
 }
 
@@ -49,6 +63,16 @@ export class DiagContext {
  */
 export function readLoc(l: Line, a: i32, b: i32, d: Diagnostic, ctx: DiagContext): bool {
   let n1: i32 = -1, n2: i32 = -1;
+  // clang -fdiagnostics-print-source-range-info: `exprs.c:47:15:{47:8-47:14}{47:17-47:24}`
+  if (l.at(b - 1) == Char.RBRACE) {
+    while (b > a && l.at(b - 1) == Char.RBRACE) {
+      let o = l.lastIndexOfByte(Char.LBRACE, b);
+      if (o < a) return false;
+      b = o;
+    }
+    if (l.at(b - 1) != Char.COLON) return false;
+    b--;
+  }
   let cut = b;
   for (let k = 0; k < 2; k++) {
     let i = cut - 1;

@@ -17,6 +17,7 @@ import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, MAX_NOTES } from "../diag-context";
+import { failureNamed } from "../runners/common";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -71,6 +72,12 @@ export class GccParser extends Parser {
         return true;
       }
       if (l.matchAt("inlined from ", p) && l.at(n - 1) == Char.COLON) return true;
+      // A whole log indented by a CI wrapper (` a.cpp:3:5: warning: x`, `     [exec] a.c:9: warning: x`): a
+      // header with its severity word, outside a diagnostic's source block.
+      if (this.block == Block.NONE || this.block == Block.CARET || this.block == Block.GUTTER) {
+        let hk = l.indexOf(": ", p);
+        if (hk > p && hasSeverity(l, hk + 2) && this.headerLine(l, f, hk)) return true;
+      }
       return this.clangSource(l, f);
     }
     if (k > 0 && this.headerLine(l, f, k)) return true;
@@ -80,6 +87,16 @@ export class GccParser extends Parser {
 
   /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
   private headerLine(l: Line, f: Facts, k: i32): bool {
+    let a = locStart(l, 0, k);
+    // `C/C++: a.cpp:35:15: warning: x`: a label before the location; only with a severity word after it.
+    if (!hasSeverity(l, k + 2)) {
+      let k2 = l.indexOf(": ", k + 2);
+      if (k2 > k + 2 && hasSeverity(l, k2 + 2)) {
+        let b = locStart(l, k + 2, k2);
+        let t = new Diagnostic();
+        if (readLoc(l, b, k2, t, this.ctx)) { a = b; k = k2; }
+      }
+    }
     let s = k + 2;
     let sev = "";
     let m = 0;
@@ -90,7 +107,7 @@ export class GccParser extends Parser {
     else if (l.at(s) == Char.SPACE && l.at(s + 1) == Char.SPACE) return this.instantiationNote(l, f, k, s);
     else if ((l.matchAt("In ", s) || l.matchAt("At ", s)) && l.at(l.len - 1) == Char.COLON) {
       // `main.c: In function 'main':`, `a.cpp: In instantiation of '...':`, `x.c: At top level:`
-      let sp = l.indexOfByte(Char.SPACE);
+      let sp = l.indexOfByte(Char.SPACE, a);
       if (sp >= 0 && sp < k) return false;
       this.evidence(Style.GCC, null);
       this.block = Block.NONE;
@@ -99,18 +116,19 @@ export class GccParser extends Parser {
 
     let d = new Diagnostic();
     d.severity = sev;
-    let located = readLoc(l, 0, k, d, this.ctx);
+    let located = readLoc(l, a, k, d, this.ctx);
     let driver = "";
     if (!located) {
-      let name = l.str(l.lastIndexOfByte(Char.SLASH, k) + 1, k);
+      let name = l.str(max(a, l.lastIndexOfByte(Char.SLASH, k) + 1), k);
       driver = driverTool(name);
       if (driver.length == 0) {
-        if (l.at(0) != Char.LT) return false; // `<command-line>: error: ...`
-        d.file = l.str(0, k);
+        if (l.at(a) != Char.LT) return false; // `<command-line>: error: ...`
+        d.file = l.str(a, k);
       }
     }
     let mypy = located && d.file!.endsWith(".py");
     readMessage(l, m, d, mypy);
+    if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
     if (driver.length > 0) {
       d.tool = driver;
       this.evidence(driver == "clang" ? Style.CLANG : Style.GCC, null);
@@ -133,11 +151,36 @@ export class GccParser extends Parser {
     return true;
   }
 
+  /**
+   * XCTest (and OCUnit before it) reports a failed assertion in the compiler's format so that Xcode marks the
+   * line: `InitTests.m:132: error: -[InitTests testOnRocks] : (...) failed - msg`. That is a failing test,
+   * not a compile error. Only failures are printed this way: the passed and skipped counts are unknown.
+   */
+  private xctest(f: Facts, d: Diagnostic): bool {
+    let msg = d.message;
+    let close = msg.indexOf("] : ");
+    if (close < 4) return false;
+    // `-[Class selector]`: one space, between the class and the selector
+    let name = msg.substring(0, close + 1);
+    let sp = name.indexOf(" ");
+    if (sp < 3 || sp != name.lastIndexOf(" ")) return false;
+    let t = f.testsFor("xctest");
+    if (t.runner != "xctest") return false;
+    let tf = failureNamed(t, name);
+    if (tf.file === null) { tf.file = d.file; tf.line = d.line; tf.message = msg.substring(close + 4).trim(); }
+    t.failed = t.failures.length;
+    t.passed = -1;
+    t.skipped = -1;
+    this.block = Block.NONE;
+    this.header = null;
+    return true;
+  }
+
   /** gcc: `main.cpp:20:23:   required from here` (context of the next error). */
   private instantiationNote(l: Line, f: Facts, k: i32, s: i32): bool {
     let d = new Diagnostic();
     d.severity = "note";
-    if (!readLoc(l, 0, k, d, this.ctx)) return false;
+    if (!readLoc(l, locStart(l, 0, k), k, d, this.ctx)) return false;
     d.message = l.trimmed(s);
     d.tool = "gcc";
     this.evidence(Style.GCC, null);
@@ -221,6 +264,38 @@ export class GccParser extends Parser {
     this.block = Block.NONE;
     this.inInclude = false;
   }
+}
+
+/** True when a diagnostic's severity word starts at s. */
+function hasSeverity(l: Line, s: i32): bool {
+  return l.matchAt("error: ", s) || l.matchAt("warning: ", s) || l.matchAt("note: ", s) || l.matchAt("fatal error: ", s);
+}
+
+/**
+ * Where the location starts in bytes [a, k) of a header line: past leading blanks, past the tags a build
+ * wrapper puts before each line (ant's `[exec] `, a bare `11% ` progress), and past a command line echoed
+ * before the path on the same line (`clang-tidy -p=build src/a.cpp:3:1: warning:`: a word starting with
+ * `-` before the last word; the path is the last word). A path with spaces (`/my dir/a.cpp`) is kept whole.
+ */
+function locStart(l: Line, a: i32, k: i32): i32 {
+  a = l.skipSpaces(a);
+  while (l.at(a) == Char.LBRACKET) {
+    let c = l.indexOfByte(Char.RBRACKET, a);
+    if (c < 0 || c + 1 >= k || l.at(c + 1) != Char.SPACE) break;
+    a = l.skipSpaces(c + 1);
+  }
+  let sp = l.indexOfByte(Char.SPACE, a);
+  if (sp < 0 || sp >= k) return a;
+  if (sp > a + 1 && l.at(sp - 1) == Char.PERCENT && allDigitsIn(l, a, sp - 1)) return l.skipSpaces(sp);
+  let last = l.lastIndexOfByte(Char.SPACE, k);
+  let opt = l.indexOf(" -", a);
+  if (opt >= 0 && opt < last) return last + 1;
+  return a;
+}
+
+function allDigitsIn(l: Line, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) if (!isDigit(l.at(i))) return false;
+  return b > a;
 }
 
 /** The message after the severity, with a trailing `[-Wflag]` taken off as the code. */

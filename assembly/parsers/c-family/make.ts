@@ -15,6 +15,8 @@ import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, listOnly } from "../diag-context";
 
+const BUILD_FILES = "-- Build files have been written to: ";
+
 @final
 export class MakeParser extends Parser {
   private ctx: DiagContext;
@@ -28,7 +30,16 @@ export class MakeParser extends Parser {
     let c0 = l.at(0);
     let r = -1;
     if (c0 == Char.m || c0 == Char.g) r = makePrefix(l);
-    if (r < 0) return this.makefileLine(l, f, k);
+    if (r < 0) {
+      // cmake's configure step names the build tree; ninja (which prints no directory) runs the compiler
+      // there, so a relative path (`../main.cpp`) after it is relative to that directory.
+      // The line stays unclaimed (it is cmake's, and shown in the tail as before).
+      if (c0 == Char.MINUS && l.startsWith(BUILD_FILES) && l.at(BUILD_FILES.length) == Char.SLASH) {
+        this.ctx.enter(l.trimmed(BUILD_FILES.length));
+        return false;
+      }
+      return this.makefileLine(l, f, k);
+    }
     if (l.matchAt("Entering directory ", r)) { this.ctx.enter(quoted(l, r + 19)); return true; }
     if (l.matchAt("Leaving directory ", r)) { this.ctx.leave(); return true; }
     if (l.matchAt("*** [", r)) { this.recipeFailed(l, f, r + 4); return true; }

@@ -4,7 +4,8 @@
 // The two print findings the same way, so the message decides: vet's analyzers have their own phrasing
 // (`fmt.Printf format %d has arg x of wrong type string`, `unreachable code`, `self-assignment of x`),
 // the type checker its own (`undefined:`, `declared and not used`, `cannot use`). A finding neither list
-// knows takes the tool of the others under the same package header, else `go`. Vet findings are warnings;
+// knows takes the tool of the others under the same package header, else `go`. Vet findings (and golint's
+// style suggestions, which print the same way) are warnings;
 // but `go vet` fails when it reports any, so a log whose only findings are vet's, from a run that did not
 // exit 0, gets facts.buildFailedLine: the build step (vet) failed.
 import { Char, isDigit } from "../../util/chars";
@@ -25,7 +26,15 @@ const VET_PHRASES: string[] = [
   "misplaced +build comment", "possible nil pointer dereference", "fmt.Println arg list", "Println call has",
   "Errorf call has", "is never nil", "call to (*testing.", "from a non-test goroutine", "has no effect",
   "defer should not", "Printf call has", "Sprintf call has", "Fprintf call has", "wrong number of args",
-  "unusedresult", "printf:", "copylocks:", "assign:", "unusedwrite",
+  "unusedresult", "printf:", "copylocks:", "assign:", "unusedwrite", "format reads arg ", "missing argument for ",
+];
+
+// golint's suggestions (style, never a failure of the build): `exported var X should have comment or be
+// unexported`, `should replace x += 1 with x++`, `var fooId should be fooID`, `don't use underscores in Go names`.
+const LINT_PHRASES: string[] = [
+  " should have comment", "comment on exported ", "should replace ", "should omit type ", "should drop ",
+  "drop this else", "don't use ", " should be ", "should not be capitalized", "returns unexported type",
+  "a blank import should be", "package comment should", "should not use dot imports",
 ];
 
 const BUILD_PHRASES: string[] = [
@@ -103,7 +112,7 @@ export class GoParser extends Parser {
       pr.length = 0;
     }
     d.tool = tool;
-    d.severity = tool == "go-vet" ? "warning" : "error";
+    d.severity = tool == "go-vet" || tool == "golint" ? "warning" : "error";
     if (tool == "go-vet") this.noteVet();
     f.addDiagnostic(d);
     this.inBlock = true;
@@ -128,7 +137,7 @@ export class GoParser extends Parser {
     if (d.tool == tool) return;
     d.tool = tool;
     if (tool == "go-vet") { setSeverity(f, d, "warning"); this.noteVet(); }
-    else setSeverity(f, d, "error");
+    else setSeverity(f, d, tool == "golint" ? "warning" : "error");
   }
 
   private newPackage(f: Facts): void {
@@ -138,9 +147,10 @@ export class GoParser extends Parser {
   }
 }
 
-/** "go-vet" or "go" when the message is recognisably one of theirs, else "". */
+/** "go-vet", "golint" or "go" when the message is recognisably one of theirs, else "". */
 function classify(l: Line, m: i32): string {
   for (let i = 0; i < VET_PHRASES.length; i++) if (l.indexOf(VET_PHRASES[i], m) >= 0) return "go-vet";
+  for (let i = 0; i < LINT_PHRASES.length; i++) if (l.indexOf(LINT_PHRASES[i], m) >= 0) return "golint";
   for (let i = 0; i < BUILD_PHRASES.length; i++) if (l.indexOf(BUILD_PHRASES[i], m) >= 0) return "go";
   return "";
 }

@@ -1,8 +1,13 @@
 // go test (text, with and without -v): `=== RUN X`, `--- FAIL: X (0.00s)` / PASS / SKIP (indented for
 // subtests), the `    x_test.go:20: msg` log lines of a test, `FAIL pkg`/`ok pkg`, and a panic inside a test
-// (its goroutine stack becomes the crash; the running test fails there). Only leaf tests are counted.
+// (its goroutine stack becomes the crash; the running test fails there). Leaf tests are counted, and a
+// parent that failed on its own (no subtest under it failed); a test run again (`-count=3`) counts each
+// run; a benchmark counts when go prints a result line for it (`--- FAIL` / `--- SKIP`; a passing one
+// prints only its measurement). A package that failed with no failing test (a panic in init or TestMain,
+// after its tests passed, or TestMain returning non-zero) is an error named by the package; one that did
+// not build (`FAIL pkg [build failed]`) is the build's failure, its compiler errors, not a test's.
 // go-test-json.ts feeds the decoded `Output` of `go test -json` through the same `text()`.
-import { Char } from "../../util/chars";
+import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
@@ -31,6 +36,13 @@ export class GoTestParser extends Parser {
   inPanic: bool = false;
   pendingFn: string | null = null;
   frameNo: i32 = 0;
+  /** Since the last package result line: tests that failed, a panic outside any test, the last other line. */
+  pkgFails: i32 = 0;
+  pkgPanic: bool = false;
+  lastOut: string = "";
+  /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
+  pkgErrors: i64 = 0;
+  panicDone: bool = false;
 
   busy(): bool { return this.inPanic; }
 
@@ -53,6 +65,8 @@ export class GoTestParser extends Parser {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
         if (!l.matchAt("PAUSE ", q)) this.current = name;
+        // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
+        if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
         this.verbose = true;
         this.mark(name);
         this.seen = true;
@@ -61,29 +75,27 @@ export class GoTestParser extends Parser {
       }
       return false;
     }
-    if (c == Char.MINUS) {
-      if (!l.matchAt("--- ", p)) return false;
-      let q = p + 4;
-      let r: Res;
-      if (l.matchAt("FAIL: ", q)) r = Res.FAIL;
-      else if (l.matchAt("PASS: ", q)) r = Res.PASS;
-      else if (l.matchAt("SKIP: ", q)) r = Res.SKIP;
-      else return false;
-      let a = q + 6;
-      let e = l.lastIndexOf(" (");
-      if (e < a) e = l.len;
-      let name = l.trimmed(a, e);
-      this.result(name, r);
-      if (r == Res.FAIL) this.current = name;
-      this.seen = true;
-      f.testsFor("go-test");
-      return true;
-    }
+    if (c == Char.MINUS) return this.resultLine(l, p, f);
     if (p == 0) {
       if (l.startsWith("panic: ") && (this.seen || l.contains("[recovered]"))) { this.startPanic(l, f); return true; }
-      if (l.len == 4 && (l.startsWith("FAIL") || l.startsWith("PASS"))) { if (this.seen || l.startsWith("PASS")) { this.seen = true; f.testsFor("go-test"); return true; } return false; }
-      if (l.startsWith("FAIL\t") || l.startsWith("ok  \t") || l.startsWith("?   \t")) { this.seen = true; f.testsFor("go-test"); return true; }
+      if (l.len == 4 && (l.startsWith("FAIL") || l.startsWith("PASS"))) {
+        if (this.seen || l.startsWith("PASS")) { this.seen = true; this.current = null; f.testsFor("go-test"); return true; }
+        return false;
+      }
+      if (this.packageEnd(l, f)) return true;
       if (this.seen && l.startsWith("exit status ")) return true;
+      // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow).
+      if (l.startsWith("Benchmark") && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
+        this.current = l.toString();
+        this.verbose = true;
+        return this.seen;
+      }
+      // `some output--- PASS: TestZ (0.06s)`: the test printed no newline before its result.
+      if (this.seen) {
+        let m = l.indexOf("--- ");
+        if (m > 0 && l.at(l.len - 1) == Char.RPAREN && this.resultLine(l, m, f)) return true;
+        if (!l.isBlank()) this.lastOut = l.toString();
+      }
       return false;
     }
     // `    price_test.go:20: message` (a t.Log/t.Error line), indented under its test.
@@ -101,6 +113,74 @@ export class GoTestParser extends Parser {
       this.logLine.push(<i32>n);
       this.logMsg.push(l.trimmed(l.end + 2));
     }
+    return true;
+  }
+
+  /** `--- FAIL: X (0.00s)` (PASS, SKIP) at p. */
+  private resultLine(l: Line, p: i32, f: Facts): bool {
+    if (!l.matchAt("--- ", p)) return false;
+    let q = p + 4;
+    let r: Res;
+    if (l.matchAt("FAIL: ", q)) r = Res.FAIL;
+    else if (l.matchAt("PASS: ", q)) r = Res.PASS;
+    else if (l.matchAt("SKIP: ", q)) r = Res.SKIP;
+    else return false;
+    let a = q + 6;
+    let e = l.lastIndexOf(" (");
+    if (e < a) e = l.len;
+    let name = l.trimmed(a, e);
+    this.result(name, r);
+    if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
+    this.seen = true;
+    f.testsFor("go-test");
+    return true;
+  }
+
+  /**
+   * A package's result line: `ok  \tpkg\t0.01s`, `FAIL\tpkg\t0.01s`, `?   \tpkg\t[no test files]`, older go's
+   * `FAIL    pkg  0.003s` (spaces), `FAIL\tpkg [build failed]`. A failed package none of whose tests failed
+   * failed outside them: that is an error of its own, named by the package.
+   */
+  private packageEnd(l: Line, f: Facts): bool {
+    let fail = l.startsWith("FAIL");
+    let a = fail ? 4 : l.startsWith("ok") ? 2 : l.startsWith("?") ? 1 : -1;
+    if (a < 0 || !isSpace(l.at(a))) return false;
+    let s = l.skipSpaces(a);
+    let tab = l.indexOfByte(Char.TAB, a);
+    let e = s;
+    while (e < l.len && !isSpace(l.at(e))) e++;
+    if (e == s) return false;
+    let rest = l.skipSpaces(e);
+    let tail = rest < l.len ? l.at(rest) : -1;
+    let tabbed = tab >= a && tab < s;
+    // Spaces only: the package must be followed by its time (`0.003s`), `(cached)` or go's bracketed note.
+    if (!tabbed && !isDuration(l, rest) && !l.matchAt("(cached)", rest) && !l.matchAt("[build failed]", rest) &&
+        !l.matchAt("[setup failed]", rest) && !l.matchAt("[no test files]", rest)) return false;
+    let pkg = l.str(s, e);
+    this.seen = true;
+    let t = f.testsFor("go-test");
+    if (fail && t.runner == "go-test") {
+      // `[build failed]`, `[setup failed]`: the compiler's errors are the verdict's (build-failed); the
+      // package's tests did not run (the delta says so), they did not fail.
+      let built = tail == Char.LBRACKET;
+      if (!built && this.pkgFails == 0) {
+        let tf = failureNamed(t, pkg);
+        this.pkgErrors++;
+        let c = this.panic;
+        if (this.pkgPanic && c !== null) {
+          this.panicDone = true;
+          let pm = c.message;
+          tf.message = pm !== null ? "panic: " + pm : "panic";
+          let u = firstUser(c.frames);
+          if (u !== null) { tf.file = u.file; tf.line = u.line; }
+        } else tf.message = this.lastOut;
+      }
+    }
+    this.pkgFails = 0;
+    this.pkgPanic = false;
+    this.lastOut = "";
+    this.current = null;
+    this.index.clear();
     return true;
   }
 
@@ -142,7 +222,12 @@ export class GoTestParser extends Parser {
     c.kind = k;
     c.summary = "panic: " + msg;
     this.panic = c;
-    this.panicTest = this.current;
+    // The running test, not one that already passed (a panic after the tests, in TestMain or at exit).
+    let cur = this.current;
+    if (cur !== null && this.index.has(cur!) && this.res[this.index.get(cur!)] != Res.FAIL) cur = null;
+    this.panicTest = cur;
+    if (cur === null) this.pkgPanic = true; else this.pkgFails++;
+    this.panicDone = false;
     this.inPanic = true;
     this.pendingFn = null;
     this.frameNo = 0;
@@ -204,10 +289,24 @@ export class GoTestParser extends Parser {
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
     let passed: i64 = 0; let failed: i64 = 0; let skipped: i64 = 0;
+    // Tests with a failing subtest under them: their own failure is that subtest's.
+    let failedUnder = new Set<string>();
+    for (let i = 0; i < this.names.length; i++) {
+      if (this.res[i] != Res.FAIL) continue;
+      let name = this.names[i];
+      if (name.length > MAX_MARKED) continue;
+      let s = name.lastIndexOf("/");
+      for (let k = 0; s > 0 && k < MAX_PARENTS; k++) {
+        let parent = name.substring(0, s);
+        failedUnder.add(parent);
+        s = parent.lastIndexOf("/");
+      }
+    }
     for (let i = 0; i < this.names.length; i++) {
       let name = this.names[i];
-      if (this.parents.has(name)) continue;
       let r = this.res[i];
+      // A parent is not counted, unless it failed with no failing subtest (a t.Error of its own).
+      if (this.parents.has(name) && (r != Res.FAIL || failedUnder.has(name))) continue;
       if (r == Res.PASS) passed++;
       else if (r == Res.SKIP) skipped++;
       else {
@@ -228,7 +327,7 @@ export class GoTestParser extends Parser {
       }
     }
     let c = this.panic;
-    if (c !== null) {
+    if (c !== null && !this.panicDone) {
       let name = this.panicTest !== null ? this.panicTest! : "(panic)";
       if (this.parents.has(name)) name = name; // a parent named by the dump keeps its name
       let isNew = true;
@@ -240,9 +339,17 @@ export class GoTestParser extends Parser {
         if (c.frames[i].user) { tf.file = c.frames[i].file; tf.line = c.frames[i].line; break; }
       }
     }
-    t.passed = passed; t.failed = failed; t.skipped = skipped;
+    t.passed = passed; t.failed = failed; t.skipped = skipped; t.errors = this.pkgErrors;
     // Without -v, go test names only the tests that failed: the passing and skipped ones are not counted
     // anywhere in the log, so their counts are unknown (null), not 0.
     if (!this.verbose) { t.passed = -1; t.skipped = -1; }
   }
+}
+
+/** `0.003s` from p to the end of the line. */
+function isDuration(l: Line, p: i32): bool {
+  let n = l.len;
+  if (n - p < 2 || l.at(n - 1) != Char.s) return false;
+  for (let i = p; i < n - 1; i++) { let c = l.at(i); if (!isDigit(c) && c != Char.DOT) return false; }
+  return isDigit(l.at(p));
 }
