@@ -24,7 +24,7 @@
  * argv..., environ...), 'I' stdin bytes, 'E' end of stdin, 'S' a signal's name.
  * Server to client: 'A' accepted, 'F' declined (reason: this process falls
  * back to Node), 'O' stdout bytes, 'R' stderr bytes, 'X' exit code. The
- * protocol is src/resident/protocol.ts. */
+ * protocol is src/cli/resident/protocol.ts. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Bumped with every change of the frames above; src/resident/protocol.ts has the same. */
+/* Bumped with every change of the frames above; src/cli/resident/protocol.ts has the same. */
 #define PROTO "sbx-client/2"
 #define PREFIX "sbx: "
 #define EXIT_INTERNAL 70
@@ -121,7 +121,7 @@ find_root(void)
   return 0;
 }
 
-/* FNV-1a, 64 bits, as 16 hex digits (src/resident/place.ts). */
+/* FNV-1a, 64 bits, as 16 hex digits (src/cli/resident/place.ts). */
 static void
 install_hash(char out[17])
 {

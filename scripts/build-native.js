@@ -2,7 +2,7 @@
 // Linked statically when the C library allows it (glibc ships libc.a with libc6-dev): a static
 // launcher skips the dynamic loader on every run, which is a measurable share of sbx's startup.
 // Falls back to a dynamic link otherwise; no extra system packages either way.
-// native/client.c is a program of its own, build/sbx-client (the resident sbx's client: src/resident/),
+// native/client.c is a program of its own, build/sbx-client (the resident sbx's client: src/cli/resident/),
 // built the same way; build/node-path names the node it falls back to (this one).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Where a command's standard streams and signals are, when it is not this process's own: the resident
-// sbx (src/resident/) runs the CLI's commands for many clients at once, each with its own output,
+// sbx (src/cli/resident/) runs the CLI's commands for many clients at once, each with its own output,
 // input and Ctrl-C. A cold CLI never sets one, and pays one null check per write for it.
 export interface Redirect {
   /** The command's stdout (1) or stderr (2). */

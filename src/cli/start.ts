@@ -31,7 +31,7 @@ export function start(subCommands: SubCommands, argv: string[]): void {
 
 /**
  * The command line argv run to its exit code, the process left running: what start() does before it
- * exits, and what the resident sbx (src/resident/) does for each of its clients.
+ * exits, and what the resident sbx (src/cli/resident/) does for each of its clients.
  */
 export function runCommandLine(subCommands: SubCommands, argv: string[]): Promise<number> {
   const main: CommandDef<any> = {

@@ -6,7 +6,7 @@ let engine: Promise<Engine> | null = null;
 let provider: (() => Promise<Engine> | undefined) | null = null;
 
 /**
- * For a process that runs several commands at once (the resident sbx, src/resident/): fn gives the
+ * For a process that runs several commands at once (the resident sbx, src/cli/resident/): fn gives the
  * engine of the command running now. An engine reads one log at a time, and a long log is read
  * across turns of the event loop, so commands running side by side each need their own.
  */

@@ -1,4 +1,4 @@
-// The resident sbx: build/sbx-client hands `sbx run` and the hooks to `sbx daemon` (src/resident/),
+// The resident sbx: build/sbx-client hands `sbx run` and the hooks to `sbx daemon` (src/cli/resident/),
 // and falls back to the Node CLI with the same output when it cannot. Each test has its own
 // XDG_RUNTIME_DIR, so its daemon is its own. SBX_RESIDENT=require makes the client fail (exit 69,
 // with the reason) instead of falling back: a call that passes with it was run by the daemon.
@@ -26,7 +26,7 @@ function runtime(name, extra = {}) {
   return { xdg, env: { ...process.env, XDG_RUNTIME_DIR: xdg, SBX_DAEMON_IDLE: '60', ...extra } };
 }
 
-/** FNV-1a of the install's real path: the socket's name, as native/client.c and src/resident/place.ts make it. */
+/** FNV-1a of the install's real path: the socket's name, as native/client.c and src/cli/resident/place.ts make it. */
 function hash(path) {
   let h = 0xcbf29ce484222325n;
   for (const b of Buffer.from(path)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
@@ -195,7 +195,7 @@ test('the key: a client without it is refused, another protocol is declined', as
   // One protocol string on both sides.
   const proto = (file, re) => re.exec(readFileSync(join(root, file), 'utf8'))?.[1];
   assert.is(proto('native/client.c', /#define PROTO "([^"]+)"/), 'sbx-client/2');
-  assert.is(proto('src/resident/protocol.ts', /export const PROTO = '([^']+)'/), 'sbx-client/2');
+  assert.is(proto('src/cli/resident/protocol.ts', /export const PROTO = '([^']+)'/), 'sbx-client/2');
   assert.equal(await ask(['sbx-client/2', 'f'.repeat(64), '/', umask, groups, cgroup, '2', 'run', '--', 'true']), { type: 'F', text: 'refused: not the key of this server' });
   assert.equal(await ask(['sbx-client/1', key, '/', umask, groups, cgroup, '2', 'run', '--', 'true']), { type: 'F', text: 'protocol sbx-client/1, this server speaks sbx-client/2' });
   assert.equal(await ask(['sbx-client/2', key, '/', umask, groups, cgroup, '1', 'history']), { type: 'F', text: 'not a call the resident sbx runs' });

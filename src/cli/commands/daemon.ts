@@ -1,4 +1,4 @@
-// `sbx daemon`: the resident sbx that build/sbx-client talks to (src/resident/server.ts). The client
+// `sbx daemon`: the resident sbx that build/sbx-client talks to (src/cli/resident/server.ts). The client
 // starts it when none answers; --status and --stop are for people.
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../command.js';
@@ -15,7 +15,7 @@ export default defineCommand({
     idle: { type: 'string', description: 'exit after this many seconds without a call (default: $SBX_DAEMON_IDLE, else 600)' },
   },
   async run({ args }) {
-    const { packageRoot, residentPlace } = await import('../../resident/place.js');
+    const { packageRoot, residentPlace } = await import('../resident/place.js');
     const cli = process.argv[1] ?? '';
     if (args.status || args.stop) {
       const place = residentPlace(packageRoot(cli));
@@ -29,7 +29,7 @@ export default defineCommand({
     }
     const idle = parsePositive('idle', args.idle ?? process.env.SBX_DAEMON_IDLE) ?? 600;
     const lockFd = args['lock-fd'] === undefined ? null : parsePositive('lock-fd', args['lock-fd']) ?? null;
-    const { serveResident } = await import('../../resident/server.js');
+    const { serveResident } = await import('../resident/server.js');
     return { exitCode: await serveResident({ cli, lockFd, idleMs: idle * 1000 }) };
   },
 });

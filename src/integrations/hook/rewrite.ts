@@ -10,7 +10,7 @@ import { shellQuote } from './quote.js';
 
 /**
  * How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs, or its native
- * client (build/sbx-client, which hands the call to the resident sbx: src/resident/) when built.
+ * client (build/sbx-client, which hands the call to the resident sbx: src/cli/resident/) when built.
  */
 export interface Self { node: string; cli: string; client?: string }
 

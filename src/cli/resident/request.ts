@@ -93,7 +93,7 @@ const PATH_VARS = ['SBX_CONFIG', 'CLAUDE_PROJECT_DIR', 'CODEX_HOME', 'GEMINI_CLI
 
 /**
  * argv and env with the paths the CLI would open relative to its cwd made absolute: this process's
- * own cwd is not the client's (path.resolve is, through process.cwd(): src/resident/context.ts).
+ * own cwd is not the client's (path.resolve is, through process.cwd(): src/cli/resident/context.ts).
  */
 export function absolutePaths(req: Request): { argv: string[]; env: Record<string, string> } {
   const argv = [...req.argv];
