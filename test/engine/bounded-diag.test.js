@@ -45,6 +45,8 @@ const CASES = [
   ['pytest, a failure block repeated', 'runners/pytest-large-fail', [...Array(14).keys()].map((i) => 33 + i), (v) => v.tests.failures.some((f) => f.name === 'test_checksum.py::test_digit_sum[777]' && f.line === 8) && v.tests.failed === 3],
   // Its short-summary line over and over: every entry was kept, and each block was matched against all of them.
   ['pytest, a short-summary line repeated', 'runners/pytest-large-fail', [75], (v) => v.tests.failures.length === 3],
+  // unittest -b: a failing subtest's buffered `Stdout:` over and over, after its exception line: every line of it was kept.
+  ['unittest, a buffered output line repeated', 'blind/runners/unittest-subtest-buffer', [22], (v) => v.tests.runner === 'unittest' && v.tests.failures.length > 0],
 ];
 
 for (const [what, fixture, lines, check] of CASES) {
