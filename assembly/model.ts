@@ -182,11 +182,16 @@ export class Facts {
   lastReport: string | null = null;
   reports: i32 = 0;
 
-  addDiagnostic(d: Diagnostic): void {
+  /**
+   * Counts d and keeps it among the first MAX_DIAGNOSTICS; returns false when it was only counted. A parser
+   * must not hold on to a diagnostic that was not kept: a log of a million warnings would keep a million.
+   */
+  addDiagnostic(d: Diagnostic): bool {
     if (d.severity == "error") this.errorCount++;
     else if (d.severity == "warning") this.warningCount++;
-    if (this.diagnostics.length >= MAX_DIAGNOSTICS) { this.diagnosticsDropped++; return; }
+    if (this.diagnostics.length >= MAX_DIAGNOSTICS) { this.diagnosticsDropped++; return false; }
     this.diagnostics.push(d);
+    return true;
   }
 
   /** Keeps the first crash: later reports in the same log are usually consequences of it. */

@@ -6,7 +6,7 @@ import { launch, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessa
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
-import type { RunResult } from '../engine/engine.js';
+import type { Engine, RunResult } from '../engine/engine.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
@@ -41,6 +41,8 @@ export interface RunOptions extends ProfileOptions {
    * default with E_WORK_HOME: the sandbox could write ~/.bashrc and the like). Default false.
    */
   allowHomeWork?: boolean;
+  /** The engine that reads the verdict (default: sbx's own, compiled once per process). */
+  engine?: Engine;
 }
 
 export interface RunReport {
@@ -83,7 +85,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const control = scanControl(work, state.dir);
   phase('control');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, ...rest } = opts;
+  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, ...rest } = opts;
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
@@ -101,7 +103,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   void launched.then(() => (exited = true), () => (exited = true));
   state.prefetch(cmd);
   // The engine compiles here, on this thread, while the sandbox runs: nothing before the verdict needs it.
-  const engineP = loadEngineNow();
+  const engineP = given ? Promise.resolve(given) : loadEngineNow();
   void engineP.then((e) => warmEngine(e, () => exited), () => undefined);
   const res = await launched;
   phase('launched');
@@ -134,17 +136,56 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     // fingerprints, the engine); wall_ms is the command's alone.
     env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined };
   };
-  try {
-    const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(whole ? { bytes: res.tail } : {}) }, opt, complete);
-    return { ...rec, setupCode: res.setupError?.code ?? null };
-  } catch (err) {
-    // The run happened and its log is on disk: a state that cannot be written costs the delta and
-    // the history line, never the verdict.
-    const env = await verdictOfFile(engine, logPath, { ...opt, log: logPath });
-    complete(env);
-    const why = err instanceof SbxError ? err.message : (err as Error).message;
-    return { env, setupCode: res.setupError?.code ?? null, problem: `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}` };
+  const setupCode = res.setupError?.code ?? null;
+  // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on
+  // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
+  // launcher's tail), else from the exit alone, recorded like any other, and a note names the log.
+  const sources: ReadSource[] = whole ? [res.tail, EXIT_ONLY] : [null, res.tail, EXIT_ONLY];
+  let failed: string | null = null;
+  for (const bytes of sources) {
+    try {
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(bytes ? { bytes } : {}) }, opt, complete);
+      return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
+    } catch (err) {
+      if (isEngineFailure(err)) { failed ??= err.message; continue; }
+      // The run happened and its log is on disk: a state that cannot be written costs the delta and
+      // the history line, never the verdict.
+      const why = err instanceof SbxError ? err.message : (err as Error).message;
+      const notRecorded = `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
+      for (const b of sources.slice(sources.indexOf(bytes))) {
+        try {
+          const env = b ? engine.verdict(b, { ...opt, log: logPath }) : await verdictOfFile(engine, logPath, { ...opt, log: logPath });
+          complete(env);
+          return { env, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
+        } catch (e2) {
+          if (!isEngineFailure(e2)) throw e2;
+          failed ??= e2.message;
+        }
+      }
+      break;
+    }
   }
+  throw new SbxError('E_ENGINE', `${failed ?? 'verdict engine failed'}; the run was not recorded; its log is ${logPath}`);
+}
+
+/** A log the verdict reads: null for the file on disk, else bytes in hand (EXIT_ONLY: none, the exit alone). */
+type ReadSource = Uint8Array | null;
+const EXIT_ONLY = new Uint8Array(0);
+
+/** The engine trapped on its input (a bug in sbx), as opposed to a state or a file that cannot be used. */
+function isEngineFailure(err: unknown): err is SbxError {
+  return err instanceof SbxError && err.code === 'E_ENGINE';
+}
+
+/** The note for a verdict read from less than the whole log, because the engine failed on the whole. */
+function partialVerdict(failed: string, read: Uint8Array, logPath: string): string {
+  const what = read.length === 0 ? 'the exit status alone' : `the log's last ${Math.ceil(read.length / 1024)} KiB alone`;
+  return `${failed}; the verdict below reads ${what}; the whole log is ${logPath}`;
+}
+
+function joinProblems(...problems: Array<string | null | false>): string | null {
+  const p = problems.filter((x): x is string => typeof x === 'string' && x.length > 0);
+  return p.length ? p.join('; ') : null;
 }
 
 /** Runs opts.cmd in the sandbox and resolves to the run-result envelope (outcome, verdict, delta, log). */

@@ -14,7 +14,7 @@
 // (three spaces, no severity) comes before its error and is attached to it when it arrives.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Diagnostic } from "../../model";
+import { Facts, Diagnostic, MAX_DIAGNOSTICS } from "../../model";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
@@ -30,11 +30,16 @@ export class GccParser extends Parser {
   /** The last style seen in the log: the default for a group with no evidence of its own. */
   private sticky: i32 = Style.UNKNOWN;
   private groupStyle: i32 = Style.UNKNOWN;
-  /** Diagnostics of the current group whose tool was guessed. */
+  /**
+   * Diagnostics of the current group whose tool was guessed, those the verdict keeps: a group of a million
+   * warnings without evidence (`-fno-diagnostics-show-caret`, no function context) held every one of them.
+   */
   private provisional: Array<Diagnostic> = [];
   private lastNo: i32 = -2;
   /** The last error or warning: notes that follow belong to it. */
   private owner: Diagnostic | null = null;
+  /** Whether owner is among the verdict's diagnostics (not only counted). */
+  private ownerKept: bool = false;
   /** gcc's instantiation notes, printed before the error they explain. */
   private pending: Array<Diagnostic> = [];
   private block: i32 = Block.NONE;
@@ -129,23 +134,29 @@ export class GccParser extends Parser {
     let mypy = located && d.file!.endsWith(".py");
     readMessage(l, m, d, mypy);
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
+    let guessed = false;
     if (driver.length > 0) {
       d.tool = driver;
       this.evidence(driver == "clang" ? Style.CLANG : Style.GCC, null);
     } else if (mypy) {
       d.tool = "mypy";
     } else {
-      this.guessTool(d);
+      guessed = this.guessTool(d);
     }
+    let kept: bool;
     if (sev == "note") {
-      addNote(f, this.owner, d);
+      let o = this.owner;
+      kept = o === null ? f.diagnostics.length < MAX_DIAGNOSTICS : this.ownerKept && o.notes.length < MAX_NOTES;
+      addNote(f, o, d);
     } else {
       let p = this.pending;
       for (let i = 0; i < p.length && d.notes.length < MAX_NOTES; i++) d.notes.push(p[i]);
       p.length = 0;
-      f.addDiagnostic(d);
+      kept = f.addDiagnostic(d);
       this.owner = d;
+      this.ownerKept = kept;
     }
+    if (guessed && kept) this.provisional.push(d);
     this.block = located ? Block.HEADER : Block.NONE;
     this.header = located ? d : null;
     return true;
@@ -233,11 +244,12 @@ export class GccParser extends Parser {
     return false;
   }
 
-  private guessTool(d: Diagnostic): void {
+  /** Gives d the group's tool; true when that is a guess, to be retagged when the group's evidence comes. */
+  private guessTool(d: Diagnostic): bool {
     let g = this.groupStyle;
-    if (g != Style.UNKNOWN) { d.tool = g == Style.CLANG ? "clang" : "gcc"; return; }
+    if (g != Style.UNKNOWN) { d.tool = g == Style.CLANG ? "clang" : "gcc"; return false; }
     d.tool = this.sticky == Style.CLANG ? "clang" : "gcc";
-    this.provisional.push(d);
+    return true;
   }
 
   /** The group is `style`: retag its guessed diagnostics (and d, the one this evidence is about). */
@@ -260,6 +272,7 @@ export class GccParser extends Parser {
     this.provisional.length = 0;
     this.groupStyle = Style.UNKNOWN;
     this.owner = null;
+    this.ownerKept = false;
     this.header = null;
     this.block = Block.NONE;
     this.inInclude = false;

@@ -55,7 +55,10 @@ export class GoParser extends Parser {
   private inBlock: bool = false;
   /** The tool of the current package header's findings, once one of them is recognised. */
   private blockTool: string = "";
+  /** The package's findings whose tool is still a guess, those the verdict keeps (never more than it keeps). */
   private provisional: Array<Diagnostic> = [];
+  /** How many more were guessed but only counted (past the verdict's diagnostics). */
+  private uncounted: i32 = 0;
   private pkg: string = "";
   private vetPkg: string = "";
   private vetCount: i32 = 0;
@@ -102,19 +105,25 @@ export class GoParser extends Parser {
     d.col = <i32>col;
     d.message = l.trimmed(q + 2);
     let tool = vetPrefix ? "go" : classify(l, q + 2);
+    let guessed = false;
     if (tool.length == 0) {
       tool = this.blockTool.length > 0 ? this.blockTool : "go";
-      if (this.blockTool.length == 0) this.provisional.push(d);
+      guessed = this.blockTool.length == 0;
     } else if (this.blockTool.length == 0 && !vetPrefix) {
       this.blockTool = tool;
       let pr = this.provisional;
       for (let i = 0; i < pr.length; i++) this.retag(f, pr[i], tool);
       pr.length = 0;
+      // Those only counted: guessed as go errors, they become vet warnings by their count.
+      let n = this.uncounted;
+      if (tool == "go-vet" && n > 0) { f.errorCount -= n; f.warningCount += n; this.vetCount += n; if (this.vetPkg.length == 0) this.vetPkg = this.pkg; }
+      this.uncounted = 0;
     }
     d.tool = tool;
     d.severity = tool == "go-vet" || tool == "golint" ? "warning" : "error";
     if (tool == "go-vet") this.noteVet();
-    f.addDiagnostic(d);
+    let kept = f.addDiagnostic(d);
+    if (guessed) { if (kept) this.provisional.push(d); else this.uncounted++; }
     this.inBlock = true;
     return true;
   }
@@ -143,6 +152,7 @@ export class GoParser extends Parser {
   private newPackage(f: Facts): void {
     this.blockTool = "";
     this.provisional.length = 0;
+    this.uncounted = 0;
     this.inBlock = false;
   }
 }

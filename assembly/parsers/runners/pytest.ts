@@ -16,8 +16,15 @@ import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countB
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
+/** Short-summary entries kept per kind (FAILED, ERROR): the failures kept, and as many again to match them. */
+const MAX_SUMMARY = 2 * MAX_FAILURES;
+/** Frames of a faulthandler dump kept (it prints at most 100 a thread). */
+const MAX_FATAL_FRAMES = 256;
+
 class Block {
   header: string = "";
+  /** Its place among the failure (error) blocks, in run order: the progress's k-th `F` (`E`) names it. */
+  ran: i32 = 0;
   error: bool = false;
   fail: TestFailure = new TestFailure();
   elines: string[] = [];
@@ -51,12 +58,25 @@ class Block {
 export class PytestParser extends Parser {
   seen: bool = false;
   sec: Sec = Sec.NONE;
+  /**
+   * The first MAX_FAILURES failure and error blocks (headers do not name the file: two tests of one name are
+   * two blocks of one header). Later blocks are read, their lines consumed, and counted in nFail/nErr, not
+   * kept; their tests still come from the short summary. A log of a hundred thousand failure blocks held
+   * them all, and the collector walked them all every 256 KiB of input: quadratic time, and memory past the
+   * engine's bound.
+   */
   blocks: Block[] = [];
+  nFail: i32 = 0;
+  nErr: i32 = 0;
   cur: Block | null = null;
   /** Short-summary entries: kind ("FAILED"/"ERROR"), node id, message. */
   sumKind: string[] = [];
   sumId: string[] = [];
   sumMsg: string[] = [];
+  /** Each kept summary id's test part as a header prints it (`TestX.test_y[p]` for `a.py::TestX::test_y[p]`), or "". */
+  sumDotted: string[] = [];
+  nSumFailed: i32 = 0;
+  nSumErr: i32 = 0;
   totals: bool = false;
   passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
   // Progress counts, used only when the run ends without its summary line (a crash).
@@ -215,7 +235,7 @@ export class PytestParser extends Parser {
     if (l.isBlank() || l.startsWith("Current thread ") || l.startsWith("Thread 0x") || l.startsWith("Extension modules:")
       || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
     let fr = pyFrame(l);
-    if (fr !== null) { this.fatalFrames.push(fr); return true; }
+    if (fr !== null) { if (this.fatalFrames.length < MAX_FATAL_FRAMES) this.fatalFrames.push(fr); return true; }
     this.sec = Sec.OTHER;
     return false;
   }
@@ -229,8 +249,14 @@ export class PytestParser extends Parser {
     b2.header = l.trimmed(a, b);
     b2.error = this.sec == Sec.ERRORS || b2.header.startsWith("ERROR ");
     if (this.sec == Sec.PASSES) { this.cur = null; return; }
-    this.blocks.push(b2);
-    this.cur = b2;
+    this.keep(b2);
+  }
+
+  /** b is the block being read; it is kept while fewer than MAX_FAILURES are. */
+  private keep(b: Block): void {
+    b.ran = b.error ? this.nErr++ : this.nFail++;
+    this.cur = b;
+    if (this.blocks.length < MAX_FAILURES) this.blocks.push(b);
   }
 
   private blockLine(l: Line): void {
@@ -242,8 +268,7 @@ export class PytestParser extends Parser {
       let nb = new Block();
       nb.headerless = true;
       nb.error = this.sec == Sec.ERRORS;
-      this.blocks.push(nb);
-      this.cur = nb;
+      this.keep(nb);
       b = nb;
     }
     if (b.captured) return;
@@ -331,9 +356,14 @@ export class PytestParser extends Parser {
     else if (l.startsWith("ERROR ")) { kind = "ERROR"; p = 6; }
     else if (l.startsWith("PASSED ") || l.startsWith("SKIPPED ") || l.startsWith("XFAIL ") || l.startsWith("XPASS ")) return true;
     if (kind === null) return false;
+    let n = kind == "FAILED" ? this.nSumFailed++ : this.nSumErr++;
+    if (n >= MAX_SUMMARY) return true;
     let dash = l.indexOf(" - ", p);
+    let id = l.trimmed(p, dash > 0 ? dash : l.len);
+    let sep = id.indexOf("::");
     this.sumKind.push(kind!);
-    this.sumId.push(l.trimmed(p, dash > 0 ? dash : l.len));
+    this.sumId.push(id);
+    this.sumDotted.push(sep >= 0 ? id.substring(sep + 2).replaceAll("::", ".") : "");
     this.sumMsg.push(dash > 0 ? l.trimmed(dash + 3) : "");
     return true;
   }
@@ -344,16 +374,13 @@ export class PytestParser extends Parser {
     if (t.runner != "pytest") return;
     let used = new Array<bool>(this.sumId.length);
     // The progress names the k-th failure (error) block when it counts as many as there are blocks.
-    let nFail = 0, nErr = 0;
-    for (let i = 0; i < this.blocks.length; i++) { if (this.blocks[i].error) nErr++; else nFail++; }
-    let fails = this.pFails.length == nFail ? this.pFails : null;
-    let errs = this.pErrs.length == nErr ? this.pErrs : null;
-    let iFail = 0, iErr = 0;
+    let fails = this.pFails.length == this.nFail ? this.pFails : null;
+    let errs = this.pErrs.length == this.nErr ? this.pErrs : null;
     for (let i = 0; i < this.blocks.length; i++) {
       let b = this.blocks[i];
       let ran: string | null = null;
-      if (b.error) { if (errs !== null) ran = errs[iErr]; iErr++; }
-      else { if (fails !== null) ran = fails[iFail]; iFail++; }
+      if (b.error) { if (errs !== null) ran = errs[b.ran]; }
+      else { if (fails !== null) ran = fails[b.ran]; }
       let name = b.header;
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
@@ -430,11 +457,9 @@ export class PytestParser extends Parser {
   private matchSummary(name: string, used: bool[]): i32 {
     for (let k = 0; k < this.sumId.length; k++) {
       if (used[k]) continue;
-      let id = this.sumId[k];
-      if (id == name) return k;
-      let sep = id.indexOf("::");
-      if (sep < 0) continue;
-      if (id.substring(sep + 2).replaceAll("::", ".") == name) return k;
+      if (this.sumId[k] == name) return k;
+      let d = this.sumDotted[k];
+      if (d.length > 0 && d == name) return k;
     }
     return -1;
   }

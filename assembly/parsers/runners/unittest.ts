@@ -10,6 +10,9 @@ import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine } from "./com
 
 const enum St { NONE, HEAD, BODY, EXC }
 
+/** Lines of an exception's message kept: endBlock takes at most 4 before the first blank one. */
+const MAX_MSG_LINES = 8;
+
 export class UnittestParser extends Parser {
   seen: bool = false;
   st: St = St.NONE;
@@ -123,7 +126,9 @@ export class UnittestParser extends Parser {
       this.msg = [l.toString()];
       return;
     }
-    // St.EXC: the message continues until a blank line.
+    // St.EXC: the message continues until a blank line. endBlock reads its first lines only: the rest of a
+    // long one (a test's buffered output, repeated) is not kept.
+    if (this.msg.length >= MAX_MSG_LINES) return;
     if (l.isBlank()) { if (this.msg.length > 0) this.msg.push(""); return; }
     if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) return;
     this.msg.push(l.toString());
