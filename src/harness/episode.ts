@@ -3,7 +3,7 @@
 // pristine copy of the task with only the agent's editable files applied, with a fresh state), the
 // protected files' hashes and the absence of tampering decide success.
 import { closeSync, constants, cpSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
-import { readRegularText } from '../launcher/safe-read.js';
+import { readRegularText } from '../launcher/index.js';
 import { changedDuringRerun, pristineWithEdits, type Tamper } from './judge.js';
 import { workPath } from './workpath.js';
 import { setupReason } from './setup-reason.js';

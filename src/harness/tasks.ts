@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SbxError } from '../contract/errors.js';
-import { readRegular } from '../launcher/safe-read.js';
+import { readRegular } from '../launcher/index.js';
 
 const LineRef = v.object({ file: v.string(), line: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 export const TaskSchema = v.object({

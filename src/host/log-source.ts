@@ -2,7 +2,7 @@
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
 import { promises as fsp } from 'node:fs'; // fs.promises loads on first use: a run that needs none of it never pays for node:fs/promises
 import { SbxError } from '../contract/errors.js';
-import { openRegularAsync } from '../launcher/safe-read.js';
+import { openRegularAsync, type RegularHandle } from '../launcher/index.js';
 import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
 
 const CHUNK = 1 << 20;
@@ -18,7 +18,7 @@ export async function checkLogFile(path: string): Promise<void> {
  * would wait for a writer: a log or report a sandboxed command left in the work dir may be one), device or
  * symlink (which the sandbox could point at any file of the caller's).
  */
-export async function openLogFile(path: string): Promise<fsp.FileHandle> {
+export async function openLogFile(path: string): Promise<RegularHandle> {
   await checkLogFile(path);
   return openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
 }

@@ -1,13 +1,12 @@
 // Opening a file a sandbox could have made, for reading on the host (the MCP tools' logs): only a regular
 // file, never through a symlink, never blocking on a FIFO (the launcher's safe-read), with the message the
 // tools give.
-import type { FileHandle } from 'node:fs/promises';
 import { SbxError } from '../contract/errors.js';
-import { openRegularAsync } from '../launcher/index.js';
+import { openRegularAsync, type RegularHandle } from '../launcher/index.js';
 import { fsError } from './log-source.js';
 
 /** path opened for reading if it is a regular file and no symlink; else E_NOT_REGULAR, missing(), or the usual one-line error (naming `shown`). */
-export async function openRegular(path: string, shown = path, missing?: () => SbxError): Promise<FileHandle> {
+export async function openRegular(path: string, shown = path, missing?: () => SbxError): Promise<RegularHandle> {
   return openRegularAsync(path).catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException)?.code;
     if (code === 'ELOOP') throw notRegular(shown, 'a symlink');

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { SbxError } from '../contract/errors.js';
 import type { Engine, RunResult, Verdict } from '../engine/engine.js';
 import { verdictOfFile, fsError } from './log-source.js';
-import { readRegularTextAsync } from '../launcher/safe-read.js';
+import { readRegularTextAsync } from '../launcher/index.js';
 import { deltaAgainst, isBaseline, sameRunsOf } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 import { issueText } from '../contract/schema.js';

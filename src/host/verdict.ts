@@ -6,7 +6,7 @@ import { SbxError } from '../contract/errors.js';
 import type { RunResult, VerdictOptions } from '../engine/engine.js';
 import { loadEngine } from './load-engine.js';
 import { fsError, openLogFile, verdictOfFile, verdictOfStdin } from './log-source.js';
-import { openRegularAsync } from '../launcher/safe-read.js';
+import { openRegularAsync } from '../launcher/index.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
@@ -71,7 +71,7 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
   return { env, problem };
 }
 
-async function readJunit(path: string): Promise<Buffer> {
+async function readJunit(path: string): Promise<Uint8Array> {
   const fh = await openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
   try { return await fh.readFile(); } finally { await fh.close(); }
 }

@@ -8,6 +8,18 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, promises as fsp, type Stats } from 'node:fs';
 import { SbxError } from '../contract/errors.js';
 
+/**
+ * An open regular file, as much of node:fs/promises' FileHandle as sbx uses: typed here so that the
+ * package's types name no Node module (a consumer without @types/node type-checks against them).
+ */
+export interface RegularHandle {
+  read(buf: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesRead: number }>;
+  readFile(): Promise<Uint8Array>;
+  readFile(encoding: 'utf8'): Promise<string>;
+  createReadStream(): AsyncIterable<Uint8Array>;
+  close(): Promise<void>;
+}
+
 export interface SafeReadOptions {
   /** Follow a symlink at the last component (a path the user named, a dotfile of theirs). Default: no (ELOOP). */
   follow?: boolean;
@@ -52,7 +64,7 @@ export function openRegular(path: string, opts: SafeReadOptions = {}): number {
 }
 
 /** The bytes of the regular file at path (see openRegular for what is refused). */
-export function readRegular(path: string, opts: SafeReadOptions = {}): Buffer {
+export function readRegular(path: string, opts: SafeReadOptions = {}): Uint8Array & { toString(encoding: 'utf8'): string } {
   const fd = openRegular(path, opts);
   try {
     const bytes = readFileSync(fd);
@@ -71,7 +83,7 @@ export function readRegularText(path: string, opts: SafeReadOptions = {}): strin
 }
 
 /** openRegular, promised: a file handle of a regular file. */
-export async function openRegularAsync(path: string, opts: SafeReadOptions = {}): Promise<fsp.FileHandle> {
+export async function openRegularAsync(path: string, opts: SafeReadOptions = {}): Promise<RegularHandle> {
   const fh = await fsp.open(path, flags(opts.follow));
   try {
     check(path, await fh.stat(), opts);

@@ -10,7 +10,7 @@
 // instant between them <path> is missing and <path>.old is whole: readers fall back to it
 // (readWithFallback). The files are small, so the calls are synchronous: no thread-pool round trips.
 import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { readRegularText } from '../../launcher/safe-read.js';
+import { readRegularText } from '../../launcher/index.js';
 import { randomId } from './random-id.js';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {

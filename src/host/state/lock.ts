@@ -9,7 +9,7 @@
 import { linkSync, readdirSync, symlinkSync, writeFileSync, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { removeFile } from './atomic.js';
-import { readRegularTextAsync } from '../../launcher/safe-read.js';
+import { readRegularTextAsync } from '../../launcher/index.js';
 import { SbxError } from '../../contract/errors.js';
 
 const STALE_MS = 120_000;

@@ -19,7 +19,7 @@ import type { RunResult, Verdict } from '../../contract/schema.js';
 import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
-import { openRegular, openRegularAsync } from '../../launcher/safe-read.js';
+import { openRegular, openRegularAsync } from '../../launcher/index.js';
 import { lock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';

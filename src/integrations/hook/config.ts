@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
-import { readRegularText } from '../../launcher/safe-read.js';
+import { readRegularText } from '../../launcher/index.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
 import { checkProjectFlags } from './project-flags.js';
 

@@ -6,7 +6,7 @@
 // `sbx hook uninstall` removes exactly the entries install added. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { readRegularText } from '../../launcher/safe-read.js';
+import { readRegularText } from '../../launcher/index.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';

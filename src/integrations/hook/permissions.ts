@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SbxError } from '../../contract/errors.js';
-import { readRegularText } from '../../launcher/safe-read.js';
+import { readRegularText } from '../../launcher/index.js';
 import { splitCommands } from './rules.js';
 
 /** A rule of the user's that keeps a line off the rewrite. */
