@@ -56,6 +56,13 @@ export default defineCommand({
       const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
+      // What each client needs besides the file, or it goes on without sbx and says nothing (docs/integrations.md).
+      const hint = {
+        claude: 'sbx: for the MCP tools (claude mcp add sbx -- …), claude -p refuses mcp__sbx__run until it is allowed: pass --allowedTools mcp__sbx__run (or add it to permissions.allow)',
+        codex: 'sbx: Codex skips hooks it has not been told to trust, silently: run codex, open /hooks and trust the two sbx hooks (again after every install from another path or edit)',
+        gemini: null,
+      }[client];
+      if (hint) writeOut(`${hint}\n`);
     } else {
       const { removed, how, backup } = uninstall(path);
       const what = {
