@@ -262,6 +262,9 @@ const CRASH_TAIL_LINES = 3;
 function tailBlock(o: Sink, v: VerdictView): void {
   let t = v.tail;
   if (t.length == 0) return;
+  // A run that never started: its log is the one line "sbx: E_…: <the setup error>", said already above.
+  let setup = v.setupError;
+  if (setup !== null && t.length == 1 && t[0].startsWith("sbx: E_") && t[0].endsWith(": " + setup)) return;
   let from = v.crash !== null && t.length > CRASH_TAIL_LINES ? t.length - CRASH_TAIL_LINES : 0;
   nl(o, from > 0 ? "tail (last " + CRASH_TAIL_LINES.toString() + " of " + t.length.toString() + " unclaimed lines; all in the log):" : "tail:");
   for (let i = from; i < t.length; i++) {

@@ -70,6 +70,17 @@ function seccompFd(allowPtrace: boolean, dir: string): number | null {
   return null;
 }
 
+/**
+ * How to build the launcher, in sbx's own checkout (by absolute path): the message reaches a model or a
+ * user working in some other project, where \`npm run build:native\` would run that project's scripts.
+ */
+function buildNative(bin: string): string {
+  const root = packageRoot() ?? dirname(dirname(bin));
+  return `run \`cd ${shellWord(root)} && npm run build:native\` (in sbx's checkout, not your project)`;
+}
+
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
 function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
     exit_code: null, signal: null, timed_out: false, wall_ms: 0, setup_ms: 0,
@@ -139,7 +150,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);
   const bin = opts.launcherPath ?? launcherPath();
   if (!existsSync(bin))
-    return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: run \`npm run build:native\` (needs cc)`, logPath);
+    return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: ${buildNative(bin)} (needs cc)`, logPath);
 
   const spec = buildSpec(opts, work);
   const dir = dirname(logPath);
@@ -187,16 +198,16 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     if (exit.error && resident)
       return failed('E_LAUNCHER', `${exit.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
     if (exit.error)
-      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: run \`npm run build:native\``, logPath);
+      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: ${buildNative(bin)}`, logPath);
     const reportText = exit.report ?? Buffer.from(readTail(statusFd, fstatSync(statusFd).size, 1 << 20)).toString('utf8');
     const tail = readTail(log, fstatSync(log).size, TAIL_BYTES);
     const parsed = parseStatus(reportText);
     const proto = parsed.ok ? parsed.status.proto : parsed.proto;
     if (proto !== undefined && proto !== LAUNCHER_PROTO)
-      return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: rebuild it with \`npm run build:native\``, logPath);
+      return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: ${buildNative(bin)}`, logPath);
     if (!parsed.ok) {
       const why = exit.code === 125 ? Buffer.from(tail).toString('utf8').trim().split('\n').pop() : parsed.why;
-      return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: rebuild it with \`npm run build:native\``, logPath);
+      return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: ${buildNative(bin)}`, logPath);
     }
     const status = parsed.status;
     const outcome = toOutcome(status, opts.inheritEnv !== true);

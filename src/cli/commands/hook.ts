@@ -55,10 +55,23 @@ export default defineCommand({
       const native = residentClient(cli);
       const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
-      writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n`);
+      writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
+      // What each client needs besides the file, or it goes on without sbx and says nothing (docs/integrations.md).
+      const hint = {
+        claude: 'sbx: for the MCP tools (claude mcp add sbx -- …), claude -p refuses mcp__sbx__run until it is allowed: pass --allowedTools mcp__sbx__run (or add it to permissions.allow)',
+        codex: 'sbx: Codex skips hooks it has not been told to trust, silently: run codex, open /hooks and trust the two sbx hooks (again after every install from another path or edit)',
+        gemini: null,
+      }[client];
+      if (hint) writeOut(`${hint}\n`);
     } else {
-      const { backup, removed } = uninstall(path);
-      writeOut(removed ? `sbx: ${removed} sbx hook(s) removed from ${path}${backup ? ` (previous file kept as ${backup})` : ''}\n` : `sbx: no sbx hooks in ${path}\n`);
+      const { removed, how, backup } = uninstall(path);
+      const what = {
+        untouched: `sbx: no sbx hooks in ${path}`,
+        restored: `sbx: ${removed} sbx hook(s) removed: ${path} is your file from before install again, byte for byte`,
+        deleted: `sbx: ${removed} sbx hook(s) removed: ${path} deleted (install created it)`,
+        edited: `sbx: ${removed} sbx hook(s) removed from ${path} (edited since install, so only sbx's entries were cut out${backup ? `; your file from before install is still ${backup}` : ''})`,
+      }[how];
+      writeOut(`${what}\n`);
     }
     return { exitCode: 0 };
   },

@@ -1,11 +1,13 @@
 // `sbx hook install --claude|--codex|--gemini`: adds sbx's hooks to the client's hook file (Claude Code:
 // .claude/settings.json; Codex: .codex/hooks.json; Gemini CLI: .gemini/settings.json; all three with the
 // same {hooks: {Event: [{matcher, hooks}]}} shape),
-// merging with what is there (other hooks, permissions, env stay as they were); the file is copied to
-// <file>.sbx.bak first.
-// `sbx hook uninstall` removes exactly the entries install added. The hook command names this sbx by
+// merging with what is there (other hooks, permissions, env stay as they were, in the file's indentation
+// and key order); the user's file is copied to <file>.sbx.bak first (once: not the hooked version).
+// `sbx hook uninstall` removes exactly the entries install added: byte for byte the user's file again
+// (from the backup) when nothing else changed since, no file when install created it. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
-import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { readRegularText } from '../../launcher/index.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
@@ -51,29 +53,86 @@ export function hookCommand(self: Self, name: string): string {
 const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook /.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
-  const { settings, backup } = load(path);
-  const hooks = { ...(settings.hooks ?? {}) };
+  const cur = load(path);
+  const hooks = { ...(cur.settings.hooks ?? {}) };
   for (const [event, name] of Object.entries(EVENTS[client])) {
-    const kept = strip(hooks[event] ?? []);
-    hooks[event] = [...kept, { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
+    hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
   }
-  save(path, { ...settings, hooks });
+  // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
+  // keeps the first backup rather than overwrite it with the hooked version.
+  let backup: string | null = null;
+  if (cur.text !== null && !anyOurs(cur.settings)) { backup = `${path}.sbx.bak`; copyFileSync(path, backup); }
+  save(path, withHooks(cur.raw, hooks), cur.text);
   return { backup };
 }
 
-export function uninstall(path: string): { backup: string | null; removed: number } {
-  if (!existsSync(path)) return { backup: null, removed: 0 };
-  const { settings, backup } = load(path);
+export interface Uninstalled {
+  removed: number;
+  /** How the file was left: the user's bytes from <file>.sbx.bak, deleted (install created it), or sbx's entries cut out of a file edited since. */
+  how: 'restored' | 'deleted' | 'edited' | 'untouched';
+  /** The pre-install copy still kept (the file was edited since install, so it was not restored from it). */
+  backup: string | null;
+}
+
+export function uninstall(path: string): Uninstalled {
+  if (!existsSync(path)) return { removed: 0, how: 'untouched', backup: null };
+  const cur = load(path);
   const hooks: Record<string, v.InferOutput<typeof Matcher>[]> = {};
   let removed = 0;
-  for (const [event, list] of Object.entries(settings.hooks ?? {})) {
+  for (const [event, list] of Object.entries(cur.settings.hooks ?? {})) {
     const kept = strip(list);
     removed += list.length - kept.length;
     if (kept.length) hooks[event] = kept;
   }
-  const { hooks: _old, ...rest } = settings;
-  save(path, Object.keys(hooks).length ? { ...rest, hooks } : rest);
-  return { backup, removed };
+  if (!anyOurs(cur.settings)) return { removed: 0, how: 'untouched', backup: null };
+  const after = withHooks(cur.raw, hooks);
+  const bak = `${path}.sbx.bak`;
+  // A backup that holds sbx's hooks itself is not the user's file (an older sbx's uninstall wrote those).
+  const read = existsSync(bak) ? readBackup(bak) : null;
+  const orig = read && !hasOurs(read.json) ? read : null;
+  // The file is what install made of the user's: give them back their bytes (indentation, key order, final
+  // newline), and drop the backup, now the same as the file.
+  if (orig && isDeepStrictEqual(after, orig.json)) {
+    writeAtomic(path, orig.text);
+    rmSync(bak, { force: true });
+    return { removed, how: 'restored', backup: null };
+  }
+  // No backup and nothing left but sbx's hooks: install created the file, so there was none.
+  if (!orig && Object.keys(after).length === 0) {
+    rmSync(path, { force: true });
+    return { removed, how: 'deleted', backup: null };
+  }
+  // Edited since install: cut sbx's entries out, keeping the file's indentation and key order.
+  save(path, after, cur.text);
+  return { removed, how: 'edited', backup: orig ? bak : null };
+}
+
+function hasOurs(json: unknown): boolean {
+  const r = v.safeParse(Settings, json);
+  return !r.success || anyOurs(r.output);
+}
+
+function anyOurs(settings: SettingsT): boolean {
+  return Object.values(settings.hooks ?? {}).some((list) => list.some((m) => (m.hooks ?? []).some((h) => isOurs(h.command))));
+}
+
+/** The parsed file with `hooks` replaced in place (its key keeps its position; an empty one is dropped). */
+function withHooks(raw: Record<string, unknown>, hooks: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const empty = Object.keys(hooks).length === 0;
+  for (const [k, val] of Object.entries(raw)) {
+    if (k !== 'hooks') out[k] = val;
+    else if (!empty) out[k] = hooks;
+  }
+  if (!('hooks' in raw) && !empty) out.hooks = hooks;
+  return out;
+}
+
+function readBackup(path: string): { text: string; json: unknown } | null {
+  try {
+    const text = readRegularText(path, { follow: false });
+    return { text, json: text.trim() ? JSON.parse(text) : {} };
+  } catch { return null; } // not ours to judge: the file is then left edited, not restored
 }
 
 /** The matcher groups without sbx's hooks (a group left with no hook is dropped). */
@@ -88,8 +147,8 @@ function strip(list: v.InferOutput<typeof Matcher>[]): v.InferOutput<typeof Matc
   return out;
 }
 
-function load(path: string): { settings: SettingsT; backup: string | null } {
-  if (!existsSync(path)) return { settings: {}, backup: null };
+function load(path: string): { settings: SettingsT; raw: Record<string, unknown>; text: string | null } {
+  if (!existsSync(path)) return { settings: {}, raw: {}, text: null };
   const text = readRegularText(path, { follow: true }); // a FIFO there (a project's .claude is the sandbox's to make) must not hang install
   let json: unknown;
   try { json = text.trim() ? JSON.parse(text) : {}; } catch (err) {
@@ -97,14 +156,21 @@ function load(path: string): { settings: SettingsT; backup: string | null } {
   }
   const r = v.safeParse(Settings, json);
   if (!r.success) throw new SbxError('E_SETTINGS', `${path}: ${v.getDotPath(r.issues[0]) ?? 'root'}: ${r.issues[0].message}; nothing was changed`);
-  const backup = `${path}.sbx.bak`;
-  copyFileSync(path, backup);
-  return { settings: r.output, backup };
+  // The entries as written, not valibot's copies (which put known keys first): key order is the user's.
+  const raw = json as Record<string, unknown>;
+  return { settings: raw as SettingsT, raw, text };
 }
 
-function save(path: string, settings: SettingsT): void {
+/** Writes the settings in the file's own style: its indentation (2 spaces for a new file), one line if it was one line, its final newline. */
+function save(path: string, settings: Record<string, unknown>, was: string | null): void {
+  const indent = was === null ? '  ' : (/\n([ \t]+)\S/.exec(was)?.[1] ?? (was.trim().includes('\n') ? '  ' : ''));
+  const nl = was === null || was.endsWith('\n') || !was.trim() ? '\n' : '';
   mkdirSync(dirname(path), { recursive: true });
+  writeAtomic(path, `${JSON.stringify(settings, null, indent || undefined)}${nl}`);
+}
+
+function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.sbx-tmp`;
-  writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
+  writeFileSync(tmp, text);
   renameSync(tmp, path);
 }

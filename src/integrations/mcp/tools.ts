@@ -1,6 +1,7 @@
 // The MCP tools of `sbx mcp`: run, verdict, history, show. Each is a function from checked arguments to
 // { text, structured }: the server sends both (Claude Code shows the model the structured JSON, Gemini
-// CLI wants both, Codex reads only the structured one), so the rendered verdict is in both.
+// CLI wants both, Codex reads only the structured one), so the rendered verdict is in both; or, for a
+// short plain output, the raw output under the verdict's status line (src/host/brief.ts).
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError } from '../../contract/errors.js';
@@ -15,6 +16,7 @@ import { StateDir } from '../../host/state/store.js';
 import { streaks, streakText } from '../../host/state/history.js';
 import { runNotes, withNotes } from '../../host/run-notes.js';
 import { logNotes } from '../../host/log-notes.js';
+import { brief } from '../../host/brief.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
@@ -42,13 +44,22 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   // What the log lacks (a cap, a full disk), always; as sbx run, also its notes for the profile here:
   // no network, seccomp, no ptrace.
   const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
-  return summarise(report.env, notes);
+  return summarise(report.env, notes, await smallLog(report.env));
+}
+
+/** The run's raw log when it is small enough to be shown in place of the verdict (brief.ts), else undefined. */
+async function smallLog(env: RunResult): Promise<Buffer | undefined> {
+  if (!env.log || env.verdict.raw_bytes > 4096) return undefined;
+  try {
+    const fh = await openRegular(env.log, env.log);
+    try { return await fh.readFile(); } finally { await fh.close(); }
+  } catch { return undefined; }
 }
 
 export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   if ((a.log === undefined) === (a.text === undefined)) throw new SbxError('E_USAGE', 'give either log (a file path) or text (the raw output), not both and not neither');
   const opts = { exit: a.exit ?? null };
-  if (a.text !== undefined) return summarise((await loadEngine()).verdict(Buffer.from(a.text), opts));
+  if (a.text !== undefined) return summarise((await loadEngine()).verdict(Buffer.from(a.text), opts), [], Buffer.from(a.text));
   const log = a.log ?? '';
   const fh = await openRegular(confined(ctx.cwd, log, 'log'), log);
   try {
@@ -111,12 +122,13 @@ function sbxLog(given: string, cwd: string): string {
   return join(logs, name);
 }
 
-async function summarise(env: RunResult, notes: readonly string[] = []): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+async function summarise(env: RunResult, notes: readonly string[] = [], raw?: Buffer): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   const engine = await loadEngine();
   const vd = env.verdict;
   const f = vd.crash?.first_user_frame;
   const where = f ? ` at ${f.function ?? '?'} ${f.file ? basename(f.file) : '?'}${f.line !== null ? `:${f.line}` : ''}` : '';
-  const text = withNotes(engine.render(env), notes);
+  const rendered = engine.render(env);
+  const text = withNotes((raw && brief(env, rendered, raw)) || rendered, notes);
   return {
     text,
     structured: {

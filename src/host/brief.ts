@@ -1,0 +1,27 @@
+// The raw output in place of the rendered verdict when the raw is the shorter and there is nothing in it
+// to structure: an `echo` of 8 bytes should not come back to a model as a 169-byte verdict. The rule:
+// no crash, no diagnostics, no tests, no error groups, no setup or build failure, no timeout, not binary,
+// and the whole log in hand (not capped); and the verdict's first line (status · exit · time · lines),
+// the delta line when it says something (not "first run", not "no change"), and the raw lines are
+// shorter, in bytes, than the rendered verdict. The log path goes: the output is all there.
+import { visible } from '../contract/visible.js';
+import type { RunResult } from '../engine/engine.js';
+
+export function brief(env: RunResult, rendered: string, raw: Buffer): string | null {
+  const vd = env.verdict;
+  if (vd.crash || vd.tests || vd.diagnostics.length || vd.counts.errors || vd.counts.warnings || vd.counts.crashes) return null;
+  if (vd.error_groups.length || vd.setup_error || vd.build_failure || vd.exit.timed_out || vd.binary) return null;
+  if (raw.length !== vd.raw_bytes || raw.length >= Buffer.byteLength(rendered)) return null;
+  const nl = rendered.indexOf('\n');
+  const head = nl < 0 ? rendered : rendered.slice(0, nl);
+  const delta = env.delta?.summary;
+  const lines = [head];
+  if (delta && delta !== 'first run' && !delta.startsWith('no change')) lines.push(`delta: ${delta}`);
+  const text = raw.toString('utf8');
+  if (text) {
+    const out = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').map((l) => visible(l.endsWith('\r') ? l.slice(0, -1) : l));
+    lines.push(...out);
+  }
+  const b = `${lines.join('\n')}\n`;
+  return Buffer.byteLength(b) < Buffer.byteLength(rendered) ? b : null;
+}
