@@ -6,7 +6,10 @@
 // The files: in a git work tree, git's tracked and untracked-not-ignored files; elsewhere a bounded
 // walk. Either way .sbx, VCS directories and the caches the sandbox's HOME (/work) collects are left
 // out. Each file counts by path, size and mtime: a stat, never a read, so a large tree costs
-// O(files), not O(bytes).
+// O(files), not O(bytes). The stats (and the walk) are done in C by `sbx-launch --walk`
+// (src/host/native-walk.ts), ~1 us a file; the code below is the same in JavaScript, ~10 us a file,
+// for where the walker cannot run. A walk past its cap gives no fingerprint (unknown), never the
+// fingerprint of a part, in which an edit past the cap would read "nothing changed".
 //
 // git runs on the host, in a directory the sandbox writes: its repository config is the sandbox's
 // to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
@@ -14,6 +17,7 @@
 // environment is reduced to what git needs to find the caller's own configuration.
 import { sha256Hex } from './sha256.js';
 import { childProcess } from '../../launcher/on-demand.js';
+import { nativeWalk } from '../native-walk.js';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -21,7 +25,24 @@ import { dirname, isAbsolute, join } from 'node:path';
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.pytest_cache', '.mypy_cache']);
 /** Top-level directories the sandbox's HOME (= /work) fills with caches: go, cargo, npm, pip, ... */
 const HOME_CACHES = new Set(['.cache', '.npm', '.cargo', '.rustup', 'go', '.local', '.config', '.gradle', '.m2', '.node-gyp', '.pki', '.gnupg', '.yarn', '.pnpm-store', '.ccache']);
-const MAX_FILES = 50_000;
+/** Past this many files a walk's fingerprint is unknown: in C (~1 s a pass at this size), in JavaScript. */
+export const MAX_FILES = 1_000_000;
+const MAX_FILES_JS = 50_000;
+/**
+ * git is told not to list what the fingerprint drops (an untracked node_modules of 50 000 files cost
+ * git's walk 150 ms, to be dropped after): its exclude pathspecs prune those directories unread.
+ */
+const GIT_EXCLUDES = [
+  ...[...SKIP_DIRS].map((d) => `:(exclude,glob)**/${d}/**`),
+  ...[...HOME_CACHES].map((d) => `:(exclude,glob)${d}/**`),
+];
+
+/** What `sbx-launch --walk` is told for the fingerprint: git's list on stdin, or walk. */
+export function fingerprintWalk(work: string): { flags: string[]; input?: Buffer } {
+  const names = [...[...SKIP_DIRS].flatMap((d) => ['--skip-dir', d]), ...[...HOME_CACHES].flatMap((d) => ['--top-skip-dir', d])];
+  const list = gitList(work);
+  return list ? { flags: ['--files', 'list', ...names], input: list } : { flags: ['--files', 'walk', '--max', String(MAX_FILES), ...names] };
+}
 
 /** The git flags that keep repository config from running anything on the host. */
 export const SAFE_GIT_ARGS = [
@@ -29,8 +50,11 @@ export const SAFE_GIT_ARGS = [
   '-c', 'core.pager=cat', '-c', 'core.askPass=', '-c', 'credential.helper=',
 ];
 
-export function treeFingerprint(work: string): string | null {
-  const files = gitFiles(work) ?? walk(work);
+export function treeFingerprint(work: string, launcher?: string): string | null {
+  const plan = fingerprintWalk(work);
+  const walked = nativeWalk(work, plan.flags, plan.input, launcher);
+  if (walked?.fingerprint !== undefined) return walked.fingerprint;
+  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work);
   if (files === null) return null;
   // One string hashed once: a hash update per file costs more than the concatenation.
   const parts: string[] = [];
@@ -59,24 +83,27 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function gitFiles(work: string): string[] | null {
+/** git's NUL-separated list of the tracked and untracked-not-ignored files, or null outside git. */
+function gitList(work: string): Buffer | null {
   if (!insideGit(work)) return null;
   const { spawnSync } = childProcess();
-  const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: work, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
+  const r = spawnSync('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...GIT_EXCLUDES], {
+    cwd: work, maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000,
   });
   if (r.status !== 0 || r.error) return null;
-  return r.stdout.split('\0').filter(Boolean);
+  return r.stdout;
 }
 
+/** The files of a walk, or null past MAX_FILES_JS (unknown). */
 function walk(work: string): string[] | null {
   const out: string[] = [];
+  let over = false;
   // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
   const visit = (dir: string, rel: string, top: boolean): void => {
     let entries: Dirent[];
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
     for (const e of entries) {
-      if (out.length >= MAX_FILES) return;
+      if (out.length >= MAX_FILES_JS) { over = true; return; }
       const n = e.name;
       let isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
@@ -89,7 +116,7 @@ function walk(work: string): string[] | null {
     }
   };
   visit(work, '', true);
-  return out;
+  return over ? null : out;
 }
 
 /** Whether work is inside a git work tree (a .git entry in it or above): spares a git spawn elsewhere. */
