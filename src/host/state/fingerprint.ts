@@ -7,9 +7,10 @@
 // walk. Either way .sbx, VCS directories and the caches the sandbox's HOME (/work) collects are left
 // out. Each file counts by path, size and mtime: a stat, never a read, so a large tree costs
 // O(files), not O(bytes). The stats (and the walk) are done in C by `sbx-launch --walk`
-// (src/host/native-walk.ts), ~1 us a file; the code below is the same in JavaScript, ~10 us a file,
-// for where the walker cannot run. A walk past its cap gives no fingerprint (unknown), never the
-// fingerprint of a part, in which an edit past the cap would read "nothing changed".
+// (src/host/native-walk.ts), ~3 us of CPU a file, most of it the kernel's; the code below is the
+// same in JavaScript, ~10 us a file, for where the walker cannot run. A walk past its cap gives no
+// fingerprint (unknown), never the fingerprint of a part, in which an edit past the cap would read
+// "nothing changed".
 //
 // git runs on the host, in a directory the sandbox writes: its repository config is the sandbox's
 // to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
@@ -25,7 +26,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.pytest_cache', '.mypy_cache']);
 /** Top-level directories the sandbox's HOME (= /work) fills with caches: go, cargo, npm, pip, ... */
 const HOME_CACHES = new Set(['.cache', '.npm', '.cargo', '.rustup', 'go', '.local', '.config', '.gradle', '.m2', '.node-gyp', '.pki', '.gnupg', '.yarn', '.pnpm-store', '.ccache']);
-/** Past this many files a walk's fingerprint is unknown: in C (~1 s a pass at this size), in JavaScript. */
+/** Past this many files a walk's fingerprint is unknown: in C (~3 s of CPU a pass at this size), in JavaScript. */
 export const MAX_FILES = 1_000_000;
 const MAX_FILES_JS = 50_000;
 /**
