@@ -7,7 +7,10 @@
 // process, as the hook and MCP server do); a fresh process's first run() is measured after them, and
 // so is the CLI from the shell against `node -e 0` (goal <= 1.3x) with its breakdown.
 //
-//   npm run bench:startup [-- --runs 50 --warmup 5] [--as USER]
+//   npm run bench:startup [-- --runs 50 --warmup 5] [--as USER] [--no-trees]
+//
+// Then, unless --no-trees, the cost with the size of the work tree: bench/tree-sizes.js (100 to
+// 100 000 files, plain and git, a 50 000-file node_modules), each tree's median over the empty dir's.
 //
 // Run as root, sbx does more than bwrap to keep root's files closed (the sandbox user maps to nobody:
 // every bind is cloned and id-mapped); `--as USER` runs the whole bench as that ordinary user (how
@@ -277,6 +280,10 @@ if (existsSync(cli)) {
     }
     console.log(`  ${'sum of medians'.padEnd(40)}${sum.toFixed(2).padStart(8)}`);
   }
+}
+if (!process.argv.includes('--no-trees') && existsSync(cli)) {
+  console.log('');
+  spawnSync(process.execPath, [join(root, 'bench', 'tree-sizes.js'), '--rounds', String(Math.max(7, Math.floor(RUNS / 4)))], { stdio: 'inherit' });
 }
 rmSync(shellWork, { recursive: true, force: true });
 rmSync(floorSpec, { force: true });

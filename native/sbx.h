@@ -4,7 +4,8 @@
  * (user namespace maps), mount (the new root), net (lo, hostname), command
  * (the command process's own steps), cgroup, relay (the command's stdout and
  * stderr into fd 1 and 2, counted), log (the raw log, capped), serve (--serve: a resident spawner),
- * launch (init, supervise, main). */
+ * launch (init, supervise, main), walk (--walk: the work tree's fingerprint and control entries,
+ * with sha256). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 #include <errno.h>
@@ -258,6 +259,19 @@ void relay_drain(void);
 #define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)
 int serve(void);
 int launcher_main(int argc, char **argv);
+
+/* ------------------------------------------------------ walk.c, sha256.c */
+int walk_main(int argc, char **argv);
+struct sha256
+{
+  uint32_t s[8];
+  uint64_t len;
+  unsigned char buf[64];
+  size_t used;
+};
+void sha256_init(struct sha256 *h);
+void sha256_update(struct sha256 *h, const void *data, size_t n);
+void sha256_hex(struct sha256 *h, char out[65]);
 /* Set in a child of --serve: its init may be left for the server to reap. */
 extern int init_reaped_by_caller;
 

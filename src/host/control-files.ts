@@ -9,7 +9,8 @@
 // `sbx.config.json`. A nested project's `.sbx` holds its runs' state.
 //
 // Before a run the whole tree is walked for these names (any depth, ignored directories included;
-// never into a control directory itself). Each one found is made read-only inside the sandbox where it
+// never into a control directory itself; in C, with the fingerprint, by `sbx-launch --walk`:
+// src/host/native-walk.ts, and in JavaScript below where that cannot run). Each one found is made read-only inside the sandbox where it
 // is (`protect`: a bind of itself over itself), so the run cannot change it in place, delete it or
 // rename it. After the run the tree is walked again: a control entry that was not there before (by
 // identity, dev and inode: a parent renamed away and a new `.git` made in its place is new) was made
@@ -22,6 +23,7 @@ import { childProcess } from '../launcher/on-demand.js';
 import { SbxError } from '../contract/errors.js';
 import { readRegularText } from '../launcher/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
+import { nativeWalk, type Walked } from './native-walk.js';
 
 /** Names the host obeys at any depth, with what each is, for the verdict's line. */
 const CONTROL: ReadonlyMap<string, string> = new Map([
@@ -38,6 +40,7 @@ const CONTROL: ReadonlyMap<string, string> = new Map([
 const NOT_QUARANTINED = new Set(['.sbx']);
 /** What git takes for a repository when it finds them in one directory (is_git_directory). */
 const GIT_DIR_MARKS = ['HEAD', 'objects', 'refs'];
+const BARE_WHAT = 'a git repository (HEAD, objects, refs)';
 /** The launcher binds at most 1024 paths; the profile's own take fewer than 100. */
 export const MAX_PROTECTED = 900;
 
@@ -66,9 +69,8 @@ export interface Quarantined {
   error?: string;
 }
 
-/** Walks work for control entries (skipping the run's own state dir) and what to protect. */
-export function scanControl(work: string, stateDir: string): ControlScan {
-  const entries = controlEntries(work, stateDir);
+/** Walks work for control entries (skipping the run's own state dir), unless given them, and what to protect. */
+export function scanControl(work: string, stateDir: string, entries = controlEntries(work, stateDir)): ControlScan {
   const protect = new Set<string>();
   const inside = (abs: string): string | null => {
     let real: string;
@@ -167,8 +169,28 @@ function checkNoLinksOnTheWay(work: string, rel: string): void {
   }
 }
 
+/** What `sbx-launch --walk` is told for the control walk. */
+export function controlWalkFlags(work: string, stateDir: string): string[] {
+  const flags = [...[...CONTROL.keys()].flatMap((n) => ['--control', n]), ...GIT_DIR_MARKS.flatMap((m) => ['--repo-mark', m])];
+  const skip = relative(work, resolve(stateDir));
+  if (skip && !skip.startsWith('..') && !isAbsolute(skip)) flags.push('--not-into', skip.split(sep).join('/'));
+  return flags;
+}
+
+/** The control entries of a native walk, sorted by path. */
+export function controlEntriesOf(walked: Walked): ControlEntry[] {
+  return walked.control
+    .map((c) => ({ rel: c.rel, id: c.id, link: c.link, what: c.kind === 'b' ? BARE_WHAT : CONTROL.get(c.rel.slice(c.rel.lastIndexOf('/') + 1)) ?? 'a control entry' }))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
 /** The walk: every control entry under work, not descending into one, nor into the state dir. */
-export function controlEntries(work: string, stateDir: string): ControlEntry[] {
+export function controlEntries(work: string, stateDir: string, launcher?: string): ControlEntry[] {
+  const walked = nativeWalk(work, controlWalkFlags(work, stateDir), undefined, launcher);
+  return walked ? controlEntriesOf(walked) : controlEntriesJs(work, stateDir);
+}
+
+function controlEntriesJs(work: string, stateDir: string): ControlEntry[] {
   const out: ControlEntry[] = [];
   const skip = resolve(stateDir);
   const stack: Array<[string, string]> = [[work, '']];
@@ -182,7 +204,7 @@ export function controlEntries(work: string, stateDir: string): ControlEntry[] {
     }
     if (rel !== '' && GIT_DIR_MARKS.every((m) => list.some((d) => d.name === m))) {
       const id = identity(dir);
-      if (id) out.push({ rel, id, link: false, what: 'a git repository (HEAD, objects, refs)' });
+      if (id) out.push({ rel, id, link: false, what: BARE_WHAT });
       continue;
     }
     for (const d of list) {

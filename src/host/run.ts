@@ -15,7 +15,8 @@ import { verdictOfFile } from './log-source.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
-import { controlEntries, madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
+import { madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
+import { scanTree } from './tree-scan.js';
 import { refuseHomeWork } from './work-home.js';
 import { defaultWork } from './work-root.js';
 export { defaultWork } from './work-root.js';
@@ -79,10 +80,12 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   phase('state-open');
   // The same command in another directory of the project is another command (its own delta).
   const cmd = sub ? `cd ${commandLine([sub])} && ${commandLine(opts.cmd)}` : commandLine(opts.cmd);
-  const tree = await treeFingerprint(work);
+  // One pass over the tree: its fingerprint, and what the host obeys in it (.git at any depth, agent
+  // settings), which is read-only for the run.
+  const before = await scanTree(work, state.dir, opts.launcherPath);
+  const tree = before.tree;
   phase('fingerprint');
-  // What the host obeys in the tree (.git at any depth, agent settings) is read-only for the run.
-  const control = scanControl(work, state.dir);
+  const control = scanControl(work, state.dir, before.entries);
   phase('control');
   const { id, logPath } = state.newRun();
   const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, ...rest } = opts;
@@ -111,12 +114,15 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   // What the run made that the host would obey is moved aside before the tree is fingerprinted again.
   let quarantined: Quarantined[] = [];
+  let treeEnd = tree;
   if (!res.setupError) {
-    const made = madeByRun(control.entries, controlEntries(work, state.dir));
+    const after = await scanTree(work, state.dir, opts.launcherPath);
+    const made = madeByRun(control.entries, after.entries);
     if (made.length) quarantined = quarantine(work, state.dir, id, made);
     phase('control-end');
+    // What was moved aside is no longer in the tree: its fingerprint is taken again without it.
+    treeEnd = made.length ? await treeFingerprint(work, opts.launcherPath) : after.tree;
   }
-  const treeEnd = res.setupError ? tree : await treeFingerprint(work);
   phase('fingerprint-end');
   const engine = await engineP;
   phase('engine');

@@ -6,7 +6,11 @@
 // The files: in a git work tree, git's tracked and untracked-not-ignored files; elsewhere a bounded
 // walk. Either way .sbx, VCS directories and the caches the sandbox's HOME (/work) collects are left
 // out. Each file counts by path, size and mtime: a stat, never a read, so a large tree costs
-// O(files), not O(bytes).
+// O(files), not O(bytes). The stats (and the walk) are done in C by `sbx-launch --walk`
+// (src/host/native-walk.ts), ~3 us of CPU a file, most of it the kernel's; the code below is the
+// same in JavaScript, ~10 us a file, for where the walker cannot run. A walk past its cap gives no
+// fingerprint (unknown), never the fingerprint of a part, in which an edit past the cap would read
+// "nothing changed".
 //
 // git runs on the host, in a directory the sandbox writes: its repository config is the sandbox's
 // to set. Nothing it says may run: core.fsmonitor (a command git would execute), hooks, a pager and
@@ -18,6 +22,7 @@
 // a FIFO or pipe (/proc/PID/wchan), or after GIT_LIMIT_MS in any case, and the walk is used instead.
 import { sha256Hex } from './sha256.js';
 import { childProcess } from '../../launcher/on-demand.js';
+import { nativeWalk } from '../native-walk.js';
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -25,7 +30,24 @@ import { dirname, isAbsolute, join } from 'node:path';
 const SKIP_DIRS = new Set(['.sbx', '.git', '.hg', '.svn', 'node_modules', 'target', '__pycache__', '.pytest_cache', '.mypy_cache']);
 /** Top-level directories the sandbox's HOME (= /work) fills with caches: go, cargo, npm, pip, ... */
 const HOME_CACHES = new Set(['.cache', '.npm', '.cargo', '.rustup', 'go', '.local', '.config', '.gradle', '.m2', '.node-gyp', '.pki', '.gnupg', '.yarn', '.pnpm-store', '.ccache']);
-const MAX_FILES = 50_000;
+/** Past this many files a walk's fingerprint is unknown: in C (~3 s of CPU a pass at this size), in JavaScript. */
+export const MAX_FILES = 1_000_000;
+const MAX_FILES_JS = 50_000;
+/**
+ * git is told not to list what the fingerprint drops (an untracked node_modules of 50 000 files cost
+ * git's walk 150 ms, to be dropped after): its exclude pathspecs prune those directories unread.
+ */
+const GIT_EXCLUDES = [
+  ...[...SKIP_DIRS].map((d) => `:(exclude,glob)**/${d}/**`),
+  ...[...HOME_CACHES].map((d) => `:(exclude,glob)${d}/**`),
+];
+
+/** What `sbx-launch --walk` is told for the fingerprint: git's list on stdin, or walk. */
+export async function fingerprintWalk(work: string): Promise<{ flags: string[]; input?: Buffer }> {
+  const names = [...[...SKIP_DIRS].flatMap((d) => ['--skip-dir', d]), ...[...HOME_CACHES].flatMap((d) => ['--top-skip-dir', d])];
+  const list = await gitList(work);
+  return list ? { flags: ['--files', 'list', ...names], input: list } : { flags: ['--files', 'walk', '--max', String(MAX_FILES), ...names] };
+}
 /** The longest git may take to list the tree, stuck or not. */
 const GIT_LIMIT_MS = 30_000;
 /** How often the watchdog looks at what git waits on. */
@@ -39,8 +61,11 @@ export const SAFE_GIT_ARGS = [
   '-c', 'core.pager=cat', '-c', 'core.askPass=', '-c', 'credential.helper=',
 ];
 
-export async function treeFingerprint(work: string): Promise<string | null> {
-  const files = (await gitFiles(work)) ?? walk(work);
+export async function treeFingerprint(work: string, launcher?: string): Promise<string | null> {
+  const plan = await fingerprintWalk(work);
+  const walked = nativeWalk(work, plan.flags, plan.input, launcher);
+  if (walked?.fingerprint !== undefined) return walked.fingerprint;
+  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work);
   if (files === null) return null;
   // One string hashed once: a hash update per file costs more than the concatenation.
   const parts: string[] = [];
@@ -69,23 +94,28 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function gitFiles(work: string): Promise<string[] | null> {
+/**
+ * git's NUL-separated list of the tracked and untracked-not-ignored files, or null outside git (or when
+ * git could not list them). git opens every .gitignore it passes: one a sandbox made a FIFO would stall
+ * it, so it runs under a watchdog that kills it as soon as it sleeps on a FIFO or pipe (the fingerprint
+ * then falls back to the walk).
+ */
+function gitList(work: string): Promise<Buffer | null> {
   if (!insideGit(work)) return Promise.resolve(null);
-  const env = gitEnv();
   const { spawn } = childProcess();
   return new Promise((resolve) => {
-    const git = spawn('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: work, env, stdio: ['ignore', 'pipe', 'ignore'],
+    const git = spawn('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...GIT_EXCLUDES], {
+      cwd: work, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'],
     });
     const parts: Buffer[] = [];
     let bytes = 0;
     let done = false;
-    const finish = (files: string[] | null): void => {
+    const finish = (list: Buffer | null): void => {
       if (done) return;
       done = true;
       clearTimeout(limit);
       clearInterval(watch);
-      resolve(files);
+      resolve(list);
     };
     const stop = (): void => { git.kill('SIGKILL'); finish(null); };
     const limit = setTimeout(stop, GIT_LIMIT_MS);
@@ -96,7 +126,7 @@ function gitFiles(work: string): Promise<string[] | null> {
       else parts.push(c);
     });
     git.on('error', () => finish(null));
-    git.on('close', (code) => finish(code === 0 ? Buffer.concat(parts).toString('utf8').split('\0').filter(Boolean) : null));
+    git.on('close', (code) => finish(code === 0 ? Buffer.concat(parts) : null));
   });
 }
 
@@ -107,14 +137,16 @@ function onPipe(pid: number): boolean {
   try { return PIPE_WAITS.has(readFileSync(`/proc/${pid}/wchan`, 'utf8').trim()); } catch { return false; }
 }
 
+/** The files of a walk, or null past MAX_FILES_JS (unknown). */
 function walk(work: string): string[] | null {
   const out: string[] = [];
+  let over = false;
   // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
   const visit = (dir: string, rel: string, top: boolean): void => {
     let entries: Dirent[];
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
     for (const e of entries) {
-      if (out.length >= MAX_FILES) return;
+      if (out.length >= MAX_FILES_JS) { over = true; return; }
       const n = e.name;
       let isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
@@ -127,7 +159,7 @@ function walk(work: string): string[] | null {
     }
   };
   visit(work, '', true);
-  return out;
+  return over ? null : out;
 }
 
 /** Whether work is inside a git work tree (a .git entry in it or above): spares a git spawn elsewhere. */

@@ -44,7 +44,8 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   // What the log lacks (a cap, a full disk), always; as sbx run, also its notes for the profile here:
   // no network, seccomp, no ptrace.
   const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
-  return summarise(report.env, notes, await smallLog(report.env));
+  // As sbx run, what it prints (its log line and notes included); else a short output as itself.
+  return summarise(report.env, notes, ctx.asSbxRun ? undefined : await smallLog(report.env));
 }
 
 /** The run's raw log when it is small enough to be shown in place of the verdict (brief.ts), else undefined. */
@@ -52,7 +53,7 @@ async function smallLog(env: RunResult): Promise<Buffer | undefined> {
   if (!env.log || env.verdict.raw_bytes > 4096) return undefined;
   try {
     const fh = await openRegular(env.log, env.log);
-    try { return await fh.readFile(); } finally { await fh.close(); }
+    try { return Buffer.from(await fh.readFile()); } finally { await fh.close(); }
   } catch { return undefined; }
 }
 
