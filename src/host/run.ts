@@ -2,6 +2,7 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { diskFullError, isDiskFull } from '../launcher/disk-full.js';
 import { launch, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
@@ -142,6 +143,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     // the history line, never the verdict.
     const env = await verdictOfFile(engine, logPath, { ...opt, log: logPath });
     complete(env);
+    // A full disk is named (E_DISK_FULL: which disk, what to do); what was written stays as it was.
+    if (isDiskFull(err)) {
+      const full = diskFullError(err, state.dir, 'this run\'s record (last.json, history.jsonl)');
+      return { env, setupCode: res.setupError?.code ?? null, problem: `this run was not recorded: ${full.code}: ${full.message}; its log is ${logPath}, the state as before this run` };
+    }
     const why = err instanceof SbxError ? err.message : (err as Error).message;
     return { env, setupCode: res.setupError?.code ?? null, problem: `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}` };
   }
