@@ -8,9 +8,10 @@
 //
 //   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli]
 //
+// The resident sbx is stopped after the bench only if this bench started it: `sbx daemon --stop` by hand.
 // Goal (issue 32): at 8 concurrent runs, sbx reaches >= 0.8x bwrap's runs/s on one work dir and on eight.
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ const LEVELS = String(opt('levels', '1,2,4,8')).split(',').map(Number);
 const WITH_REPO = !process.argv.includes('--no-repo');
 const WITH_CLI = !process.argv.includes('--no-cli');
 const CLI = join(root, 'dist', 'cli.js');
+const CLIENT = join(root, 'build', 'sbx-client');
 const { run } = await import(join(root, 'dist', 'index.js'));
 
 const which = (c) => { const r = spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }); return r.status === 0 ? r.stdout.trim() : null; };
@@ -58,6 +60,8 @@ function bwrapArgv(work) {
 const kinds = {
   bwrap: (work) => spawnDone(bwrapArgv(work)),
   'sbx run (CLI)': (work) => spawnDone([process.execPath, CLI, 'run', '--work', work, '--', '/bin/true']),
+  // The native client of the resident sbx (issue 31): what the hooks' rewrites run.
+  ...(existsSync(CLIENT) ? { 'sbx-client run': (work) => spawnDone([CLIENT, 'run', '--work', work, '--', '/bin/true']) } : {}),
   'run() (library)': async (work) => {
     const env = await run({ cmd: ['/bin/true'], work });
     if (env.verdict.status !== 'pass') throw new Error(`run(): ${env.verdict.status}`);
@@ -103,7 +107,7 @@ for (const repo of WITH_REPO ? [false, true] : [false]) {
       const row = { tree: repo ? '10 000 files' : 'empty', dirs, n };
       for (const [name, fn] of Object.entries(kinds)) {
         if (name === 'bwrap' && !bwrap) continue;
-        if (name.startsWith('sbx run') && !WITH_CLI) continue;
+        if (name.startsWith('sbx') && !WITH_CLI) continue;
         const rates = [];
         for (let r = 0; r < REPS; r++) rates.push((await cell(fn, n, ws)).rate);
         row[name] = median(rates);
