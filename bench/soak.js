@@ -28,6 +28,17 @@ const arg = (name, def) => {
 const RUNS = arg('runs', 10_000);
 const WRITERS = arg('writers', 8);
 const EACH = arg('each', 40);
+for (const [name, n] of [['runs', RUNS], ['writers', WRITERS], ['each', EACH]]) {
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`bench:soak: --${name} must be a whole number of at least 1 (got ${process.argv[process.argv.indexOf(`--${name}`) + 1]})`);
+    process.exit(2);
+  }
+}
+// RSS is sampled 100 times over the runs (every run when there are fewer), the live heap 10 times:
+// the tenths below have samples for any --runs.
+const RSS_EVERY = Math.max(1, Math.floor(RUNS / 100));
+const LIVE_EVERY = Math.max(1, Math.floor(RUNS / 10));
+const REPORT_EVERY = Math.max(1, Math.min(1000, LIVE_EVERY));
 
 if (process.argv[2] === '--writer') {
   // One of the concurrent writers: EACH runs on the given work dir, then exit.
@@ -79,6 +90,11 @@ const tmpFiles = () => readdirSync(tmpdir()).filter((n) => n.startsWith('sbx-sec
 const stateLitter = (dir) => readdirSync(dir).filter((n) => n.includes('.tmp-') || n.endsWith('.old') || n.startsWith('.probe-') || n === 'lock').length
   + readdirSync(join(dir, 'last')).filter((n) => n.includes('.tmp-') || n.endsWith('.old')).length;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// The k-th of n parts of xs, never empty while xs is not (a short series repeats its samples).
+const part = (xs, k, n) => {
+  const from = Math.min(xs.length - 1, Math.floor((k * xs.length) / n));
+  return xs.slice(from, Math.max(from + 1, Math.floor(((k + 1) * xs.length) / n)));
+};
 
 const work = mkdtempSync(join(tmpdir(), 'sbx-soak-'));
 const state = join(work, '.sbx');
@@ -97,24 +113,23 @@ for (let i = 0; i < RUNS; i++) {
   const env = await run({ cmd: ['/bin/true'], work });
   times.push(performance.now() - t);
   if (env.verdict.status !== 'pass') throw new Error(`run ${i}: ${env.verdict.status}`);
-  if (i % 100 === 99) { rss.push(rssMb()); heap.push(process.memoryUsage().heapUsed / 1048576); }
-  if (i % 1000 === 999 && fixedHeap) { globalThis.gc(); live.push(process.memoryUsage().heapUsed / 1048576); }
-  if (i % 1000 === 999) process.stderr.write(`  ${i + 1} runs, median ${median(times.slice(-1000)).toFixed(2)} ms, rss ${rssMb().toFixed(1)} MB, fds ${fds()}\n`);
+  if (i % RSS_EVERY === RSS_EVERY - 1) { rss.push(rssMb()); heap.push(process.memoryUsage().heapUsed / 1048576); }
+  if (i % LIVE_EVERY === LIVE_EVERY - 1 && fixedHeap) { globalThis.gc(); live.push(process.memoryUsage().heapUsed / 1048576); }
+  if (i % REPORT_EVERY === REPORT_EVERY - 1) process.stderr.write(`  ${i + 1} runs, median ${median(times.slice(-1000)).toFixed(2)} ms, rss ${rssMb().toFixed(1)} MB, fds ${fds()}\n`);
 }
 const secs = (performance.now() - t0) / 1000;
 // The launcher reports, then reaps the sandbox's init off the critical path and exits: give the
 // last one a moment to be reaped, so that only what stays counts.
 const settle = () => new Promise((r) => setTimeout(r, 500));
 await settle();
-const tenth = Math.max(1, Math.floor(rss.length / 10));
-const rssFirst = median(rss.slice(0, tenth));
-const rssMid = median(rss.slice(Math.floor(rss.length / 2) - tenth, Math.floor(rss.length / 2)));
-const rssLast = median(rss.slice(-tenth));
-const tenths = Array.from({ length: 10 }, (_, k) => median(rss.slice(k * tenth, (k + 1) * tenth)).toFixed(0)).join(' ');
-const heaps = Array.from({ length: 10 }, (_, k) => median(heap.slice(k * tenth, (k + 1) * tenth)).toFixed(0)).join(' ');
+const rssFirst = median(part(rss, 0, 10));
+const rssMid = median(part(rss, 4, 10));
+const rssLast = median(part(rss, 9, 10));
+const tenths = Array.from({ length: 10 }, (_, k) => median(part(rss, k, 10)).toFixed(0)).join(' ');
+const heaps = Array.from({ length: 10 }, (_, k) => median(part(heap, k, 10)).toFixed(0)).join(' ');
 const logs = readdirSync(join(state, 'logs')).length;
 const history = readFileSync(join(state, 'history.jsonl'), 'utf8').trim().split('\n').length;
-console.log(`\nsoak: ${RUNS} sequential run()s in ${secs.toFixed(1)} s (median ${median(times).toFixed(2)} ms; first 1000 ${median(times.slice(0, 1000)).toFixed(2)}, last 1000 ${median(times.slice(-1000)).toFixed(2)})`);
+console.log(`\nsoak: ${RUNS} sequential run()s in ${secs.toFixed(1)} s (median ${median(times).toFixed(2)} ms; first ${Math.min(1000, RUNS)} ${median(times.slice(0, 1000)).toFixed(2)}, last ${Math.min(1000, RUNS)} ${median(times.slice(-1000)).toFixed(2)})`);
 console.log(`  open fds          ${before.fds} -> ${fds()}`);
 console.log(`  zombie children   ${zombies()} (children alive: ${children()}, the resident spawner)`);
 console.log(`  host mounts       ${before.mounts} -> ${mounts()}`);
@@ -122,7 +137,7 @@ console.log(`  sbx temp files    ${before.tmp} -> ${tmpFiles()} in ${tmpdir()}; 
 console.log(`  RSS               ${before.rss.toFixed(1)} MB before; median ${rssFirst.toFixed(1)} MB over the first tenth, ${rssMid.toFixed(1)} over the fifth, ${rssLast.toFixed(1)} over the last`);
 console.log(`  RSS by tenth      ${tenths} MB (V8 sizes its heap over the first thousands, then it must stay)`);
 console.log(`  JS heap by tenth  ${heaps} MB used`);
-if (live.length) console.log(`  live JS heap      ${live.map((x) => x.toFixed(1)).join(' ')} MB after a full GC, every 1 000 runs`);
+if (live.length) console.log(`  live JS heap      ${live.map((x) => x.toFixed(1)).join(' ')} MB after a full GC, every ${LIVE_EVERY} runs`);
 console.log(`  young generation  ${fixedHeap ? 'fixed at 2 x 16 MB (V8\'s cap; see the header)' : 'V8\'s default, grown on demand (--default-heap)'}`);
 console.log(`  logs/             ${logs} logs (bound: KEEP_LOGS ${KEEP_LOGS} + PRUNE_EVERY - 1 = ${KEEP_LOGS + Math.max(1, Math.floor(KEEP_LOGS / 4)) - 1}); history ${history} lines`);
 

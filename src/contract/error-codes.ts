@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   E_CMD_NOT_EXECUTABLE: { exit: 126, setup: 126 },
   E_EXEC: { exit: 126, setup: 126 },
   E_STATE: { exit: 73 },
+  // A write of sbx's own (the state, the log, the launcher's spec or report) found no space (ENOSPC, EDQUOT).
+  E_DISK_FULL: { exit: 73, setup: 125 },
   E_STATE_SYMLINK: { exit: 77 },
   E_SYMLINK_PATH: { exit: 77, setup: 125 },
   E_WORK_HAS_SBX: { exit: 77 },

@@ -2,6 +2,7 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { diskFullError, isDiskFull } from '../launcher/disk-full.js';
 import { launch, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
@@ -157,7 +158,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
       // The run happened and its log is on disk: a state that cannot be written costs the delta and
       // the history line, never the verdict.
       const why = err instanceof SbxError ? err.message : (err as Error).message;
-      const notRecorded = `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
+      // A full disk is named (E_DISK_FULL: which disk, what to do); what was written stays as it was.
+      const full = isDiskFull(err) ? diskFullError(err, state.dir, 'this run\'s record (last.json, history.jsonl)') : null;
+      const notRecorded = full
+        ? `this run was not recorded: ${full.code}: ${full.message}; its log is ${logPath}, the state as before this run`
+        : `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
       for (const b of sources.slice(sources.indexOf(bytes))) {
         try {
           const env = b ? engine.verdict(b, { ...opt, log: logPath }) : await verdictOfFile(engine, logPath, { ...opt, log: logPath });

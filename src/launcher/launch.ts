@@ -18,6 +18,7 @@ import { packageRoot } from './package-root.js';
 import { residentFor } from './resident.js';
 import { spawnLauncher, type Exit } from './spawn-launcher.js';
 import { anonymousFile } from './temp-file.js';
+import { diskFullError, freeBytes, isDiskFull } from './disk-full.js';
 import { plantableSymlink, plantedMessage } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
 
@@ -80,6 +81,41 @@ function buildNative(bin: string): string {
 }
 
 const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
+/** Room the launcher's report and spec need where they are made (it reserves 64 KiB for its report). */
+const HAND_OVER_ROOM = 256 * 1024;
+
+/**
+ * The spec (written) and the report file the launcher is handed, nameless, in `dir` (the state's
+ * logs/), else where there is room: a disk too full for them there would cost the run its report
+ * (seen as a launcher to rebuild) or the spec's write (an internal error). $TMPDIR and /dev/shm
+ * are tried next; with room nowhere, E_DISK_FULL names the state's disk.
+ */
+function handOver(dir: string, spec: Buffer): { spec: number; status: number } | { fail: SbxError } {
+  let last: unknown = { code: 'ENOSPC' };
+  const places = [...new Set([dir, tmpdir(), '/dev/shm'])];
+  for (const where of places) {
+    if (freeBytes(where) < HAND_OVER_ROOM) continue;
+    const fds: number[] = [];
+    try {
+      fds.push(anonymousFile(where), anonymousFile(where));
+      writeSync(fds[0]!, spec, 0, spec.length, 0);
+      return { spec: fds[0]!, status: fds[1]! };
+    } catch (err) {
+      for (const fd of fds) closeSync(fd);
+      last = err;
+      if (where === dir && !isDiskFull(err)) break;
+    }
+  }
+  if (isDiskFull(last)) return { fail: diskFullError(last, dir, 'the sandbox launcher\'s spec and report') };
+  const why = (last as NodeJS.ErrnoException).code ?? (last as Error).message;
+  return { fail: new SbxError('E_SETUP', `cannot make a temporary file in ${dir} (${why}); fix: free space there or pass another --state`) };
+}
+
+/** 'ENOSPC' when the file system holding fd has no room left (the report could not be written), else ''. */
+function fullAt(fd: number): string {
+  return freeBytes(`/proc/self/fd/${fd}`) < 4096 ? 'ENOSPC' : '';
+}
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
@@ -159,10 +195,15 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   // cost every run a syscall.
   const logFlags = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
   let log: number;
-  try { log = openSync(logPath, logFlags, 0o644); } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dir, { recursive: true });
-    log = openSync(logPath, logFlags, 0o644);
+  try {
+    try { log = openSync(logPath, logFlags, 0o644); } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dir, { recursive: true });
+      log = openSync(logPath, logFlags, 0o644);
+    }
+  } catch (err) {
+    if (!isDiskFull(err)) throw err;
+    return failed('E_DISK_FULL', diskFullError(err, logPath, 'the run\'s log').message, logPath);
   }
   const own: number[] = [];
   try {
@@ -180,14 +221,10 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     } else {
       // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
       // of the host, and the spec holds the command's environment (--env values may be secrets).
-      let specFd: number;
-      try {
-        own.push((specFd = anonymousFile(dir)), (statusFd = anonymousFile(dir)));
-      } catch (err) {
-        return failed('E_SETUP', `cannot make a temporary file in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix: free space there or pass another --state`, logPath);
-      }
-      const specBytes = Buffer.from(`${spec.argv.join('\0')}\0`);
-      writeSync(specFd, specBytes, 0, specBytes.length, 0);
+      const files = handOver(dir, Buffer.from(`${spec.argv.join('\0')}\0`));
+      if ('fail' in files) return failed(files.fail.code, files.fail.message, logPath);
+      own.push(files.spec, (statusFd = files.status));
+      const specFd = files.spec;
       // The launcher gets no environment of ours: the command's is in the spec.
       running = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
     }
@@ -205,6 +242,10 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
     const proto = parsed.ok ? parsed.status.proto : parsed.proto;
     if (proto !== undefined && proto !== LAUNCHER_PROTO)
       return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: ${buildNative(bin)}`, logPath);
+    if (!parsed.ok && statusFd >= 0 && isDiskFull({ code: fullAt(statusFd) })) {
+      const err = diskFullError({ code: 'ENOSPC' }, dir, 'the sandbox launcher\'s report');
+      return failed('E_DISK_FULL', err.message, logPath);
+    }
     if (!parsed.ok) {
       const why = exit.code === 125 ? Buffer.from(tail).toString('utf8').trim().split('\n').pop() : parsed.why;
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: ${buildNative(bin)}`, logPath);

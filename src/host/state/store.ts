@@ -11,7 +11,7 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { accessSync, closeSync, constants, createWriteStream, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
+import { accessSync, closeSync, constants, createWriteStream, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { nodeStream } from '../../launcher/on-demand.js';
 import type { Readable } from 'node:stream';
@@ -21,6 +21,7 @@ import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { openRegular, openRegularAsync } from '../../launcher/index.js';
 import { lock } from './lock.js';
+import { diskFullError, isDiskFull } from '../../launcher/disk-full.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
@@ -58,6 +59,20 @@ export function commandKey(cmd: string): string {
   return key;
 }
 const commandKeys = new Map<string, string>();
+
+/**
+ * One history line, whole or not at all: a write cut short (a full disk) is taken back to the file's
+ * size before it, so that the next line does not follow a half one.
+ */
+function appendWhole(fd: number, size: number, line: Buffer): void {
+  let done = 0;
+  try {
+    while (done < line.length) done += writeSync(fd, line, done, line.length - done);
+  } catch (err) {
+    if (done > 0) try { ftruncateSync(fd, size); } catch { /* the reader skips a line that does not parse */ }
+    throw err;
+  }
+}
 
 /** O_NONBLOCK: a FIFO in its place fails (ENXIO) rather than wait for a reader. */
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -171,6 +186,9 @@ export class StateDir {
     const { pipeline } = nodeStream();
     await new Promise<void>((done, fail) => {
       pipeline(source as Readable, createWriteStream(logPath, { flags: 'wx', mode: 0o644 }), (err) => (err ? fail(err) : done()));
+    }).catch((err: unknown) => {
+      // What was copied stays in the log; the disk is named.
+      throw isDiskFull(err) ? diskFullError(err, logPath, 'the log', 'pass --state DIR on another disk (what was copied is in that file)') : err;
     });
   }
 
@@ -283,8 +301,9 @@ export class StateDir {
       throw err;
     }
     try {
-      if (!fstatSync(fd).isFile()) throw new SbxError('E_NOT_REGULAR', `${history} is not a regular file; remove it`);
-      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      const info = fstatSync(fd);
+      if (!info.isFile()) throw new SbxError('E_NOT_REGULAR', `${history} is not a regular file; remove it`);
+      appendWhole(fd, info.size, Buffer.from(`${JSON.stringify(entry)}\n`));
     } finally { closeSync(fd); }
     if (run.unpruned === 0) await this.prune(run.id);
     return entry;

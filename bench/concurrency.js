@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Concurrency: runs/s of 1, 2, 4 and 8 concurrent runs of /bin/true, `sbx run` (the CLI, one process
+// per run) and run() (the library, N at once in one process), against bwrap with the same namespaces
+// and binds; on one work dir (all runs share it and its state) and on eight (one each); in an empty
+// work dir and in a 10 000-file repo. Each cell: N workers loop until --secs seconds have passed; the
+// median of --reps cells is printed with its ratio to bwrap's. Also counts history lines against runs
+// (a lost record is a failed goal).
+//
+//   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli]
+//
+// The resident sbx is stopped after the bench only if this bench started it: `sbx daemon --stop` by hand.
+// Goal (issue 32): at 8 concurrent runs, sbx reaches >= 0.8x bwrap's runs/s on one work dir and on eight.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const opt = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
+const SECS = Number(opt('secs', 3));
+const REPS = Number(opt('reps', 3));
+const LEVELS = String(opt('levels', '1,2,4,8')).split(',').map(Number);
+const WITH_REPO = !process.argv.includes('--no-repo');
+const WITH_CLI = !process.argv.includes('--no-cli');
+const CLI = join(root, 'dist', 'cli.js');
+const CLIENT = join(root, 'build', 'sbx-client');
+const { run } = await import(join(root, 'dist', 'index.js'));
+
+const which = (c) => { const r = spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }); return r.status === 0 ? r.stdout.trim() : null; };
+const bwrap = which('bwrap');
+if (!bwrap) console.log('bench: no bwrap (apt-get install -y bubblewrap): sbx figures only');
+
+function spawnDone(argv) {
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.once('error', fail);
+    child.once('close', (code) => (code === 0 ? done() : fail(new Error(`${argv.slice(0, 3).join(' ')} exited ${code}: ${err.slice(0, 300)}`))));
+  });
+}
+
+function bwrapArgv(work) {
+  const a = [bwrap, '--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup'];
+  a.push('--uid', '1000', '--gid', '1000', '--hostname', 'sbx');
+  for (const p of ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt']) {
+    try {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) a.push('--symlink', readlinkSync(p), p);
+      else if (st.isDirectory()) a.push('--ro-bind', p, p);
+    } catch { /* absent */ }
+  }
+  a.push('--bind', work, '/work', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--ro-bind', '/sys', '/sys');
+  a.push('--remount-ro', '/', '--chdir', '/work', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/work');
+  a.push('--new-session', '--die-with-parent', '/bin/true');
+  return a;
+}
+
+const kinds = {
+  bwrap: (work) => spawnDone(bwrapArgv(work)),
+  'sbx run (CLI)': (work) => spawnDone([process.execPath, CLI, 'run', '--work', work, '--', '/bin/true']),
+  // The native client of the resident sbx (issue 31): what the hooks' rewrites run.
+  ...(existsSync(CLIENT) ? { 'sbx-client run': (work) => spawnDone([CLIENT, 'run', '--work', work, '--', '/bin/true']) } : {}),
+  'run() (library)': async (work) => {
+    const env = await run({ cmd: ['/bin/true'], work });
+    if (env.verdict.status !== 'pass') throw new Error(`run(): ${env.verdict.status}`);
+  },
+};
+
+/** runs/s of n workers looping fn(work of worker i) for SECS seconds. */
+async function cell(fn, n, works) {
+  const end = performance.now() + SECS * 1000;
+  let count = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: n }, async (_, i) => {
+    while (performance.now() < end) { await fn(works[i % works.length]); count++; }
+  }));
+  return { rate: count / ((performance.now() - t0) / 1000), count };
+}
+
+function makeRepo(dir) {
+  // 10 000 files in 100 directories, a git repo as a project is.
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(dir, `d${d}`));
+    for (let f = 0; f < 100; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
+  }
+  spawnSync('git', ['init', '-q', dir]);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const made = [];
+function works(count, repo) {
+  return Array.from({ length: count }, () => {
+    const d = mkdtempSync(join(tmpdir(), 'sbx-bench-conc-'));
+    made.push(d);
+    if (repo) makeRepo(d);
+    return d;
+  });
+}
+
+const results = [];
+for (const repo of WITH_REPO ? [false, true] : [false]) {
+  for (const dirs of ['one', 'eight']) {
+    const ws = works(dirs === 'one' ? 1 : 8, repo);
+    for (const n of LEVELS) {
+      const row = { tree: repo ? '10 000 files' : 'empty', dirs, n };
+      for (const [name, fn] of Object.entries(kinds)) {
+        if (name === 'bwrap' && !bwrap) continue;
+        if (name.startsWith('sbx') && !WITH_CLI) continue;
+        const rates = [];
+        for (let r = 0; r < REPS; r++) rates.push((await cell(fn, n, ws)).rate);
+        row[name] = median(rates);
+      }
+      results.push(row);
+      const cols = Object.keys(kinds).filter((k) => row[k] !== undefined).map((k) => `${k} ${row[k].toFixed(1)}/s${k !== 'bwrap' && row.bwrap ? ` (${(row[k] / row.bwrap).toFixed(2)}x)` : ''}`);
+      console.log(`${row.tree.padEnd(13)} ${dirs.padEnd(6)} work dir(s), ${String(n).padStart(2)} at once: ${cols.join(', ')}`);
+    }
+    // Every run recorded: history lines == runs made (the CLI's and run()'s) in the dirs of this block.
+    let lines = 0; let bad = 0;
+    for (const w of ws) {
+      try {
+        for (const l of readFileSync(join(w, '.sbx', 'history.jsonl'), 'utf8').split('\n').filter(Boolean)) { try { JSON.parse(l); lines++; } catch { bad++; } }
+      } catch { /* no runs */ }
+    }
+    console.log(`  history: ${lines} valid lines, ${bad} cut`);
+  }
+}
+if (bwrap) {
+  const at8 = results.filter((r) => r.n === 8);
+  for (const r of at8) for (const k of Object.keys(kinds)) {
+    if (k === 'bwrap' || r[k] === undefined) continue;
+    const x = r[k] / r.bwrap;
+    console.log(`goal: ${k}, 8 at once, ${r.dirs} work dir(s), ${r.tree}: ${x.toFixed(2)}x bwrap (>= 0.80x ${x >= 0.8 ? 'met' : 'NOT met'})`);
+  }
+}
+for (const d of made) rmSync(d, { recursive: true, force: true });
