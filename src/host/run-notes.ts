@@ -19,6 +19,9 @@ export function runNotes(env: RunResult, p: RunProfile): string[] {
   if (env.verdict.status === 'setup-failed' || !env.log) return [];
   const q = (env.outcome as { quarantined?: Quarantined[] } | null)?.quarantined;
   const notes: string[] = Array.isArray(q) ? quarantineNotes(q) : [];
+  if ((env.outcome as { state_vanished?: boolean } | null)?.state_vanished) {
+    notes.push('the state dir (.sbx) was gone when this run started, though sbx had made it before: deleted by hand or by another command; the delta has nothing to compare with, so this reads as a first run');
+  }
   const tail = logTail(env.log);
   if (!p.net && DNS_FAILED.test(tail)) {
     notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');

@@ -141,7 +141,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined };
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}) };
   };
   const setupCode = res.setupError?.code ?? null;
   // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on

@@ -161,6 +161,22 @@ test('a run on a parent dir cannot delete a nested project\'s .sbx (its next del
   assert.is.not(sbxRun(join(dir, 'sub'), ['true']).env.delta?.first_run, true);
 });
 
+test('a state dir that is gone (deleted by hand or by another command) is said, not read as a first run in silence', () => {
+  const prev = process.env.XDG_STATE_HOME;
+  process.env.XDG_STATE_HOME = workDir({}, 'sbx-xdg-');
+  try {
+    const dir = workDir();
+    const first = sbxRun(dir, ['true'], { json: false });
+    assert.not.match(first.stdout, 'was gone', 'a first run is a first run');
+    spawnSync('rm', ['-rf', join(dir, '.sbx')]);
+    const r = sbxRun(dir, ['true'], { json: false });
+    assert.match(r.stdout, /^note: the state dir \(\.sbx\) was gone when this run started/m, r.stdout);
+    assert.not.match(sbxRun(dir, ['true'], { json: false }).stdout, 'was gone');
+  } finally {
+    if (prev === undefined) delete process.env.XDG_STATE_HOME; else process.env.XDG_STATE_HOME = prev;
+  }
+});
+
 test('--no-seccomp as root is refused (the sandbox could leave a set-uid or cap_setuid file that is root\'s on the host); as a user it runs', () => {
   const dir = workDir();
   const r = spawnSync(process.execPath, [CLI, 'run', '--work', dir, '--no-seccomp', '--', 'true'], { encoding: 'utf8' });

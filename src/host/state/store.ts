@@ -20,6 +20,7 @@ import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { openRegular, openRegularAsync } from '../../launcher/index.js';
+import { madeBefore } from './known-states.js';
 import { lock } from './lock.js';
 import { diskFullError, isDiskFull } from '../../launcher/disk-full.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
@@ -90,6 +91,8 @@ const opened = new Set<string>();
 export class StateDir {
   readonly dir: string;
   readonly logs: string;
+  /** The directory was missing when opened, and sbx had made it before: deleted since (known-states.ts). */
+  vanished = false;
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -109,6 +112,7 @@ export class StateDir {
       } catch (err) {
         throw this.unusable(err);
       }
+      this.vanished = madeBefore(this.dir);
     }
     for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
       const there = d === this.dir || this.refuseLink(d); // (made just above, or checked there)
