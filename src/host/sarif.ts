@@ -38,9 +38,14 @@ export function toSarif(env: RunResult, toolVersion: string): object {
 
   if (v.crash) results.push(crashResult(v.crash, ruleIndex));
 
+  // A failure that names no place of its own but is the run's crash (a sanitizer report in a test's
+  // output: its message names the crash's kind) is at the crash's place: its first user frame, by file
+  // and line, else by function and module (a library built without debug info).
+  const crashAt = v.crash ? crashPlace(v.crash) : null;
   for (const t of v.tests?.failures ?? []) {
     const id = `${v.tests!.runner}/test-failed`;
-    const loc = location(t.file, t.line, null);
+    const own = location(t.file, t.line, null);
+    const loc = own ?? (crashAt && v.crash && (t.message ?? '').includes(v.crash.kind) ? crashAt : null);
     results.push({
       ruleId: id,
       ruleIndex: ruleIndex(id, `a ${v.tests!.runner} test failed`),
@@ -90,6 +95,15 @@ function crashResult(c: Crash, ruleIndex: (id: string, text: string) => number):
 
 function stackFrame(f: Frame): object {
   return { location: frameLocation(f), ...(f.module ? { module: f.module } : {}) };
+}
+
+/** Where a crash is: its first user frame (or top frame), by file and line, else by function and module. */
+function crashPlace(c: Crash): Location | null {
+  const f = c.first_user_frame ?? c.frames[0] ?? null;
+  if (!f) return null;
+  const at = location(f.file, f.line, f.col) ?? (f.module && !f.module.startsWith('/') ? location(f.module, null, null) : null) ?? {};
+  const logical = f.function ? { logicalLocations: [{ name: f.function, kind: 'function' }] } : {};
+  return Object.keys(at).length || f.function ? { ...at, ...logical } : null;
 }
 
 function frameLocation(f: Frame): Location {

@@ -103,4 +103,17 @@ test('sbx run --sarif FILE: a real gcc build in the sandbox, its errors in SARIF
   assert.ok(errors.every((x) => x.locations[0].physicalLocation.artifactLocation.uri === 'main.c'), JSON.stringify(errors[0]));
 });
 
+test('tests failing on one sanitizer report in a library built without debug info are each at the crash\'s function and module (issue 29 item 8)', () => {
+  const c = listCases(join(ROOT, 'fixtures')).find((x) => x.id.endsWith('ctest-asan-lib'));
+  assert.ok(c, 'fixture runners/ctest-asan-lib');
+  const env = engine.verdict(c.log, { exit: c.run.exit ?? null, signal: c.run.signal ?? null, timedOut: false, log: 'log.txt' });
+  const fails = toSarif(env, '0.1.0').runs[0].results.filter((r) => r.ruleId === 'ctest/test-failed');
+  assert.is(fails.length, 7);
+  for (const r of fails) {
+    assert.is(r.locations.length, 1, JSON.stringify(r));
+    assert.is(r.locations[0].logicalLocations[0].name, 'strbuf_strdup');
+    assert.is(r.locations[0].physicalLocation.artifactLocation.uri, 'build/libstrbuf.so');
+  }
+});
+
 test.run();
