@@ -33,3 +33,12 @@ export function hook(name, input, { cwd, env = {} } = {}) {
 
 
 export const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM } });
+
+/**
+ * What an installed hook command line runs once its guard passed (`[ -x … ] || { echo …; exit 2; }; exec
+ * RUN`: src/integrations/hook/install.ts), or null when the line has no such guard.
+ */
+export function guarded(command) {
+  const m = /^\[ -x \S+ \] && \[ -f \S+ \] \|\| \{ echo '[^']*(?:'\\''[^']*)*' >&2; exit [02]; \}; exec (.+)$/.exec(command);
+  return m ? m[1] : null;
+}

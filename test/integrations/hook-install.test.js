@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, cli } from './_client.js';
-import { NODE_FORM, sbx } from './_hook-helpers.js';
+import { NODE_FORM, guarded, sbx } from './_hook-helpers.js';
 
 
 const tmp = mkdtempSync(join(tmpdir(), 'sbx-hook-'));
@@ -30,9 +30,10 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
   assert.equal(s.hooks.Stop, mine.hooks.Stop);
   assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
   assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
-  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook claude-pre`, timeout: 60 }] });
-  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${process.execPath} ${bin} hook claude-post`);
-  assert.is(s.hooks.PostToolUseFailure[0].hooks[0].command, `${process.execPath} ${bin} hook claude-post`);
+  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: s.hooks.PreToolUse[1].hooks[0].command, timeout: 60 }] });
+  assert.is(guarded(s.hooks.PreToolUse[1].hooks[0].command), `${process.execPath} ${bin} hook claude-pre`);
+  assert.is(guarded(s.hooks.PostToolUse[0].hooks[0].command), `${process.execPath} ${bin} hook claude-post`);
+  assert.is(guarded(s.hooks.PostToolUseFailure[0].hooks[0].command), `${process.execPath} ${bin} hook claude-post`);
   assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
   assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
   assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
@@ -50,7 +51,7 @@ for (const [client, file] of [['--claude', '.claude/settings.json'], ['--codex',
     const s = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     for (const [event, entries] of Object.entries(s.hooks)) {
       assert.is(entries.length, 1, `${event}: one entry after two installs`);
-      assert.match(entries[0].hooks[0].command, / \S+cli\.cjs hook (claude|codex|gemini)-(pre|post)$/);
+      assert.match(guarded(entries[0].hooks[0].command) ?? '', / \S+cli\.cjs hook (claude|codex|gemini)-(pre|post)$/);
     }
     const u = run('uninstall');
     assert.is(u.status, 0);
@@ -76,7 +77,7 @@ inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME fo
   const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
   assert.equal(Object.keys(h), ['hooks']);
   assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
-  assert.is(h.hooks.PreToolUse[0].hooks[0].command, `${process.execPath} ${bin} hook codex-pre`);
+  assert.is(guarded(h.hooks.PreToolUse[0].hooks[0].command), `${process.execPath} ${bin} hook codex-pre`);
   const home = join(tmp, 'codexhome');
   const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
   assert.is(r.status, 0, r.stderr);
@@ -90,8 +91,9 @@ inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command
   assert.is(sbx('hook', 'install', '--gemini', '--dir', dir).status, 0);
   const h = JSON.parse(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'));
   assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
-  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook gemini-pre`, timeout: 60000 }] }]);
-  assert.is(h.hooks.AfterTool[0].hooks[0].command, `${process.execPath} ${bin} hook gemini-post`);
+  assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: h.hooks.BeforeTool[0].hooks[0].command, timeout: 60000 }] }]);
+  assert.is(guarded(h.hooks.BeforeTool[0].hooks[0].command), `${process.execPath} ${bin} hook gemini-pre`);
+  assert.is(guarded(h.hooks.AfterTool[0].hooks[0].command), `${process.execPath} ${bin} hook gemini-post`);
 });
 
 inst('install refuses a project that contains this sbx (sbx run would refuse every hooked command)', () => {

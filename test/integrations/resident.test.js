@@ -11,7 +11,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, root } from './_client.js';
-import { payload } from './_hook-helpers.js';
+import { guarded, payload } from './_hook-helpers.js';
 
 const client = join(root, 'build', 'sbx-client');
 const tmp = mkdtempSync(join(tmpdir(), 'sbx-resident-'));
@@ -135,8 +135,8 @@ test('hook install names the client when it is built; uninstall removes it', asy
   const r = spawnSync(process.execPath, [bin, 'hook', 'install', '--claude', '--dir', dir], { encoding: 'utf8', env: process.env });
   assert.is(r.status, 0, r.stderr);
   const s = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
-  assert.is(s.hooks.PreToolUse[0].hooks[0].command, `${client} hook claude-pre`);
-  assert.is(s.hooks.PostToolUse[0].hooks[0].command, `${client} hook claude-post`);
+  assert.is(guarded(s.hooks.PreToolUse[0].hooks[0].command), `${client} hook claude-pre`);
+  assert.is(guarded(s.hooks.PostToolUse[0].hooks[0].command), `${client} hook claude-post`);
   const u = spawnSync(process.execPath, [bin, 'hook', 'uninstall', '--claude', '--dir', dir], { encoding: 'utf8' });
   assert.match(u.stdout, /3 sbx hook\(s\) removed/);
 });

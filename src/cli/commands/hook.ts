@@ -4,17 +4,17 @@
 // uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/errors.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 import { redirect } from '../io-redirect.js';
 
-const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall'] as const;
+const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall', 'doctor'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
 
 export default defineCommand({
-  meta: { name: 'hook', description: 'Agent hooks: claude-pre|post, codex-pre|post, gemini-pre|post (run by the client), install, uninstall' },
+  meta: { name: 'hook', description: 'Agent hooks: claude-pre|post, codex-pre|post, gemini-pre|post (run by the client), install, uninstall, doctor (are they live?)' },
   args: {
     action: { type: 'positional', description: ACTIONS.join(' | '), required: true },
     claude: { type: 'boolean', description: 'install/uninstall: Claude Code (.claude/settings.json)' },
@@ -22,7 +22,7 @@ export default defineCommand({
     gemini: { type: 'boolean', description: 'install/uninstall: Gemini CLI (.gemini/settings.json)' },
     project: { type: 'boolean', description: 'install/uninstall: in the project dir (the default)' },
     user: { type: 'boolean', description: 'install/uninstall: in ~/.claude, $CODEX_HOME (~/.codex) or ~/.gemini' },
-    dir: { type: 'string', description: 'install/uninstall --project: the project dir (default: .)' },
+    dir: { type: 'string', description: 'install/uninstall/doctor --project: the project dir (default: .)' },
   },
   async run({ args }) {
     const action = args.action as string;
@@ -31,6 +31,23 @@ export default defineCommand({
       // In the resident sbx the payload is the client's stdin, sent over its socket.
       const stdin = redirect()?.stdin;
       return { exitCode: await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr, ...(stdin ? { stdin } : {}) }) };
+    }
+    if (action === 'doctor') {
+      if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
+      const { doctor, report } = await import('../../integrations/hook/doctor.js');
+      const { residentClient, selfCli } = await import('../../integrations/hook/rewrite.js');
+      const cli = selfCli(process.argv[1] ?? '');
+      const native = residentClient(cli);
+      const home = homedir();
+      const named = (['claude', 'codex', 'gemini'] as const).filter((c) => args[c]);
+      const checks = doctor({
+        scope: args.user ? 'user' : 'project', project: realpathSync(resolve(args.dir ?? '.')), home,
+        codexHome: process.env.CODEX_HOME || join(home, '.codex'), env: process.env,
+        self: { node: process.execPath, cli, ...(native ? { client: native } : {}) },
+      }, named);
+      const { text, failed } = report(checks);
+      writeOut(text);
+      return { exitCode: failed ? 1 : 0 };
     }
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);

@@ -41,8 +41,21 @@ export function settingsPath(client: Client, scope: 'project' | 'user', projectD
   return scope === 'user' ? join(home, '.claude', 'settings.json') : join(projectDir, '.claude', 'settings.json');
 }
 
+/**
+ * The command line a client runs for hook `name`: a guard, then this sbx by absolute path. The guard is
+ * what makes a moved or removed sbx fail closed the same way in every client: without it the shell's
+ * 127 ("not found") is a non-blocking error to all three, and Gemini CLI `--yolo` then ran the call on the
+ * host without a word. With it a pre-hook exits 2 (every client blocks the call and shows the reason);
+ * a post-hook says so and exits 0 (the call has already run: blocking it would only hide its output).
+ */
 export function hookCommand(self: Self, name: string): string {
-  return self.client ? `${shellQuote(self.client)} hook ${name}` : `${shellQuote(self.node)} ${shellQuote(self.cli)} hook ${name}`;
+  const run = self.client ? `${shellQuote(self.client)} hook ${name}` : `${shellQuote(self.node)} ${shellQuote(self.cli)} hook ${name}`;
+  const client = name.split('-')[0]!;
+  const pre = name.endsWith('-pre');
+  const what = self.client ? `${self.client} (with ${self.cli})` : `${self.node} with ${self.cli}`;
+  const msg = `sbx hook: ${what} is missing or not executable (sbx was moved, removed or is being rebuilt); ${pre ? 'this call is blocked' : 'the call went on without sbx'}: run \`sbx hook install --${client}\` from where sbx is now, or \`sbx hook uninstall --${client}\` to go on without sbx`;
+  const checks = self.client ? [`-x ${shellQuote(self.client)}`, `-f ${shellQuote(self.cli)}`] : [`-x ${shellQuote(self.node)}`, `-f ${shellQuote(self.cli)}`];
+  return `${checks.map((c) => `[ ${c} ]`).join(' && ')} || { echo ${shellQuote(msg)} >&2; exit ${pre ? 2 : 0}; }; exec ${run}`;
 }
 
 /**
@@ -50,7 +63,7 @@ export function hookCommand(self: Self, name: string): string {
  * dist/cli.js (`node dist/cli.js hook install`), dist/cli.cjs (the bin that npm link and npm install -g run)
  * or build/sbx-client (the resident sbx's client).
  */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook /.test(cmd);
+const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const cur = load(path);

@@ -1,0 +1,190 @@
+// `sbx hook doctor [--project|--user]`: whether sbx's hooks and MCP server are really live in each client,
+// checked offline from the files the clients read (docs/integrations.md, "Is it live?"). Each client can go
+// on without sbx and say nothing: a hook file it does not load, a hook it does not trust, a command that is
+// gone. One line per check; `missing` lines are what keeps sbx out of the client's calls.
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { readRegularText } from '../../launcher/index.js';
+import { settingsPath, type Client } from './install.js';
+import type { Self } from './rewrite.js';
+
+export type Level = 'ok' | 'missing' | 'note';
+export interface Check { level: Level; client: Client; what: string; fix?: string }
+
+export interface DoctorPlaces { scope: 'project' | 'user'; project: string; home: string; codexHome: string; env: NodeJS.ProcessEnv; self: Self }
+
+const EVENTS: Record<Client, Record<string, string>> = {
+  claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
+  codex: { PreToolUse: 'codex-pre', PostToolUse: 'codex-post' },
+  gemini: { BeforeTool: 'gemini-pre', AfterTool: 'gemini-post' },
+};
+
+const CHECKS: Record<Client, (p: DoctorPlaces) => Check[]> = { claude: (p) => claude(p), codex: (p) => codex(p), gemini: (p) => gemini(p) };
+
+/**
+ * The checks for the clients named, or (none named) for each client whose hook file holds an sbx hook; a
+ * client with none is then one note, not a failure: not every user runs all three.
+ */
+export function doctor(p: DoctorPlaces, named: Client[] = []): Check[] {
+  const out: Check[] = [];
+  for (const client of ['claude', 'codex', 'gemini'] as const) {
+    if (named.length ? !named.includes(client) : !hasAny(client, p)) {
+      if (!named.length) out.push({ level: 'note', client, what: `no sbx hooks in ${settingsPath(client, p.scope, p.project, p.home, p.codexHome)}`, fix: `sbx hook install --${client}${p.scope === 'user' ? ' --user' : ''} to use sbx there` });
+      continue;
+    }
+    out.push(...CHECKS[client](p));
+  }
+  return out;
+}
+
+function hasAny(client: Client, p: DoctorPlaces): boolean {
+  const r = readConfig(settingsPath(client, p.scope, p.project, p.home, p.codexHome));
+  if (!r.ok) return r.why !== null; // a broken file is worth its lines
+  return Object.values(obj(r.json.hooks)).some((l) => Array.isArray(l) && l.some((m) => (Array.isArray(obj(m).hooks) ? obj(m).hooks as unknown[] : []).some((h) => / hook (claude|codex|gemini)-(pre|post)$/.test(String(obj(h).command)))));
+}
+
+type Read = { ok: true; json: Record<string, unknown> } | { ok: false; why: string | null };
+
+/** A JSON or TOML file: its object, or why not (null: there is none). */
+function readConfig(path: string, toml = false): Read {
+  if (!existsSync(path)) return { ok: false, why: null };
+  try {
+    const text = readRegularText(path, { follow: true });
+    const json = toml ? parseToml(text) : (text.trim() ? JSON.parse(text) : {});
+    if (!json || typeof json !== 'object' || Array.isArray(json)) return { ok: false, why: 'not an object' };
+    return { ok: true, json: json as Record<string, unknown> };
+  } catch (err) { return { ok: false, why: (err as Error).message.split('\n')[0] ?? 'unreadable' }; }
+}
+
+const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? x as Record<string, unknown> : {});
+
+/** The hook checks every client shares: the file, one sbx entry per event, the command it names. */
+function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Check[]; live: boolean } {
+  const install = `sbx hook install --${client}${p.scope === 'user' ? ' --user' : ''}`;
+  const r = readConfig(path);
+  if (!r.ok) {
+    return { live: false, checks: [r.why === null
+      ? { level: 'missing', client, what: `no hook file ${path}`, fix: install }
+      : { level: 'missing', client, what: `${path} is not valid JSON (${r.why})`, fix: `fix the file by hand, then ${install}` }] };
+  }
+  const checks: Check[] = [{ level: 'ok', client, what: `hook file ${path} is valid JSON` }];
+  let live = true;
+  const hooks = obj(r.json.hooks);
+  for (const [event, name] of Object.entries(EVENTS[client])) {
+    const list = Array.isArray(hooks[event]) ? hooks[event] as unknown[] : [];
+    const cmds = list.flatMap((m) => (Array.isArray(obj(m).hooks) ? obj(m).hooks as unknown[] : []).map((h) => obj(h).command)).filter((c): c is string => typeof c === 'string');
+    const ours = cmds.find((c) => c.endsWith(` hook ${name}`));
+    if (!ours) { checks.push({ level: 'missing', client, what: `${event}: no sbx hook (${name})`, fix: install }); live = false; continue; }
+    const words = namedProgram(ours, name);
+    const gone = words.find((w) => !usable(w));
+    if (gone) { checks.push({ level: 'missing', client, what: `${event}: the hook runs ${gone}, which is missing or not executable`, fix: `${install} (from where sbx is now)` }); live = false; continue; }
+    const mine = words.some((w) => same(w, p.self.cli) || (p.self.client !== undefined && same(w, p.self.client)));
+    if (!mine) { checks.push({ level: 'missing', client, what: `${event}: the hook runs another sbx (${words.join(' ')}), not this one (${p.self.cli})`, fix: `${install} from this sbx` }); live = false; continue; }
+    if (!/^\[ -x /.test(ours)) checks.push({ level: 'note', client, what: `${event}: installed by an older sbx (no guard: if sbx goes, the call is not blocked)`, fix: install });
+    checks.push({ level: 'ok', client, what: `${event}: sbx hook ${name} runs ${words.at(-1)}` });
+  }
+  return { checks, live };
+}
+
+/** The program words of an installed hook line (after the guard's `exec`): [client] or [node, cli]. */
+function namedProgram(line: string, name: string): string[] {
+  const run = line.includes('; exec ') ? line.slice(line.lastIndexOf('; exec ') + 7) : line;
+  const head = run.slice(0, run.length - ` hook ${name}`.length);
+  const words: string[] = [];
+  for (const m of head.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)) words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!);
+  return words;
+}
+
+function usable(path: string): boolean {
+  try { accessSync(path, path.endsWith('.cjs') || path.endsWith('.js') ? constants.R_OK : constants.X_OK); return true; } catch { return false; }
+}
+
+function same(a: string, b: string): boolean {
+  try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
+}
+
+/** An MCP server entry {command, args} that starts sbx (`… mcp`): absent is a note (MCP is optional), a dead one is missing. */
+function mcpCheck(client: Client, where: string, servers: Record<string, unknown>, add: string): Check {
+  const entry = Object.entries(servers).find(([k, s]) => k === 'sbx' || [obj(s).command, ...(Array.isArray(obj(s).args) ? obj(s).args as unknown[] : [])].some((w) => typeof w === 'string' && /(cli\.c?js|sbx-client|\bsbx)$/.test(w)));
+  if (!entry) return { level: 'note', client, what: `no sbx MCP server in ${where} (optional)`, fix: add };
+  const s = obj(entry[1]);
+  const cmd = typeof s.command === 'string' ? s.command : '';
+  const args = (Array.isArray(s.args) ? s.args : []).filter((a): a is string => typeof a === 'string');
+  const bad = [cmd, ...args.filter((a) => a.startsWith('/'))].find((w) => !w || (w.includes('/') ? !usable(w) : false));
+  if (bad !== undefined) return { level: 'missing', client, what: `MCP server "${entry[0]}" in ${where} runs ${bad || '(no command)'}, which is missing or not executable`, fix: add };
+  return { level: 'ok', client, what: `MCP server "${entry[0]}" in ${where}: ${[cmd, ...args].join(' ')}` };
+}
+
+function claude(p: DoctorPlaces): Check[] {
+  const { checks } = hookChecks('claude', p, settingsPath('claude', p.scope, p.project, p.home));
+  const add = `claude mcp add sbx -- ${p.self.node} ${p.self.cli} mcp`;
+  const user = readConfig(join(p.home, '.claude.json'));
+  const servers: Record<string, unknown> = {};
+  if (p.scope === 'project') Object.assign(servers, obj(readOk(readConfig(join(p.project, '.mcp.json'))).mcpServers));
+  if (user.ok) Object.assign(servers, obj(user.json.mcpServers), obj(obj(obj(user.json.projects)[p.project]).mcpServers));
+  checks.push(mcpCheck('claude', p.scope === 'project' ? '.mcp.json or ~/.claude.json' : '~/.claude.json', servers, add));
+  return checks;
+}
+
+const readOk = (r: Read): Record<string, unknown> => (r.ok ? r.json : {});
+
+function codex(p: DoctorPlaces): Check[] {
+  const hooksFile = settingsPath('codex', p.scope, p.project, p.home, p.codexHome);
+  const { checks, live } = hookChecks('codex', p, hooksFile);
+  const cfgPath = join(p.codexHome, 'config.toml');
+  const cfg = readConfig(cfgPath, true);
+  if (!cfg.ok && cfg.why !== null) {
+    checks.push({ level: 'missing', client: 'codex', what: `${cfgPath} is not valid TOML (${cfg.why}): Codex will not start`, fix: 'fix the file by hand' });
+    return checks;
+  }
+  const toml = readOk(cfg);
+  if (p.scope === 'project') {
+    // Codex reads a project's .codex only in a project it trusts ([projects."<dir>"] trust_level).
+    const projects = obj(toml.projects);
+    const trusted = Object.entries(projects).some(([dir, e]) => obj(e).trust_level === 'trusted' && (p.project === dir || p.project.startsWith(dir.endsWith(sep) ? dir : dir + sep)));
+    checks.push(trusted
+      ? { level: 'ok', client: 'codex', what: `the project is trusted in ${cfgPath}` }
+      : { level: 'missing', client: 'codex', what: `the project is not trusted in ${cfgPath}: Codex does not read its .codex/hooks.json`, fix: 'run codex in the project and trust it, or sbx hook install --codex --user' });
+  }
+  if (live) {
+    // Codex records a trusted hook as [hooks.state."<hook>"] trusted_hash = "…", and skips the others in
+    // silence. The hash is Codex's: sbx can only see that one was recorded, not that it still matches.
+    const state = obj(obj(toml.hooks).state);
+    const n = Object.values(state).filter((e) => typeof obj(e).trusted_hash === 'string').length;
+    checks.push(n > 0
+      ? { level: 'ok', client: 'codex', what: `${n} hook trust record(s) in ${cfgPath} (Codex un-trusts a hook edited since: if /hooks lists sbx's as changed, trust them again)` }
+      : { level: 'missing', client: 'codex', what: `no hook is trusted in ${cfgPath}: Codex skips untrusted hooks without a word`, fix: 'run codex, open /hooks and trust the two sbx hooks (codex exec: --dangerously-bypass-hook-trust, for tests only)' });
+  }
+  checks.push(mcpCheck('codex', cfgPath, obj(toml.mcp_servers), `add [mcp_servers.sbx] command = "${p.self.node}", args = ["${p.self.cli}", "mcp"] to ${cfgPath}`));
+  return checks;
+}
+
+function gemini(p: DoctorPlaces): Check[] {
+  const path = settingsPath('gemini', p.scope, p.project, p.home);
+  const { checks } = hookChecks('gemini', p, path);
+  if (p.scope === 'project') {
+    // A headless run (gemini -p) loads a project's .gemini/settings.json only in a trusted workspace:
+    // GEMINI_CLI_TRUST_WORKSPACE=true, or the folder trusted in ~/.gemini/trustedFolders.json.
+    const env = p.env.GEMINI_CLI_TRUST_WORKSPACE;
+    const folders = readOk(readConfig(join(p.home, '.gemini', 'trustedFolders.json')));
+    const trusted = Object.entries(folders).some(([dir, how]) => {
+      const root = how === 'TRUST_PARENT' ? dirname(dir) : how === 'TRUST_FOLDER' ? dir : null;
+      return root !== null && (p.project === root || p.project.startsWith(root.endsWith(sep) ? root : root + sep));
+    });
+    if (env === 'false') checks.push({ level: 'missing', client: 'gemini', what: 'GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI ignores the project settings (hooks, MCP servers)', fix: 'unset it, or sbx hook install --gemini --user' });
+    else if (env === 'true') checks.push({ level: 'ok', client: 'gemini', what: 'GEMINI_CLI_TRUST_WORKSPACE=true: runs load the project settings' });
+    else if (trusted) checks.push({ level: 'ok', client: 'gemini', what: 'the project is a trusted folder (~/.gemini/trustedFolders.json): runs load its settings' });
+    else checks.push({ level: 'missing', client: 'gemini', what: 'the project is not trusted: a headless run (gemini -p, --skip-trust) ignores its .gemini/settings.json, hooks and MCP servers, without a word', fix: 'set GEMINI_CLI_TRUST_WORKSPACE=true for the agent, trust the folder in gemini, or sbx hook install --gemini --user' });
+  }
+  const settings = readOk(readConfig(path));
+  checks.push(mcpCheck('gemini', path, obj(settings.mcpServers), `add "mcpServers": {"sbx": {"command": "${p.self.node}", "args": ["${p.self.cli}", "mcp"]}} to ${path}`));
+  return checks;
+}
+
+/** The report: one line per check, and whether anything needed is missing. */
+export function report(checks: Check[]): { text: string; failed: boolean } {
+  const name: Record<Client, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI' };
+  const lines = checks.map((c) => `${c.level.padEnd(7)} ${name[c.client]}: ${c.what}${c.fix ? `; fix: ${c.fix}` : ''}`);
+  return { text: `${lines.join('\n')}\n`, failed: checks.some((c) => c.level === 'missing') };
+}

@@ -1,0 +1,107 @@
+// `sbx hook doctor`: per client, whether sbx's hooks and MCP server are live, from the files the client
+// reads (offline). Installed and set up as each client needs → every line ok, exit 0; each piece taken
+// away → its own `missing` line with the fix, exit 1.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root } from './_client.js';
+
+const test = suite('hook doctor');
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'sbx-hook-doctor-')));
+// A copy of sbx, to take its files away.
+const sbxDir = join(base, 'sbx');
+for (const d of ['dist', 'build']) cpSync(join(root, d), join(sbxDir, d), { recursive: true });
+const cli = join(sbxDir, 'dist', 'cli.cjs');
+const proj = join(base, 'proj');
+const home = join(base, 'home');
+const codexHome = join(home, '.codex');
+mkdirSync(proj); mkdirSync(codexHome, { recursive: true });
+const env = { ...process.env, HOME: home, CODEX_HOME: codexHome, SBX_RESIDENT: '0', GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+const sbx = (args, extra = {}) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: proj, env: { ...env, ...extra } });
+const lines = (out) => out.trimEnd().split('\n');
+
+test.before(() => {
+  for (const c of ['claude', 'codex', 'gemini']) assert.is(sbx(['hook', 'install', `--${c}`]).status, 0);
+  const mcp = { command: process.execPath, args: [cli, 'mcp'] };
+  writeFileSync(join(proj, '.mcp.json'), JSON.stringify({ mcpServers: { sbx: mcp } }));
+  const g = JSON.parse(readFileSync(join(proj, '.gemini', 'settings.json'), 'utf8'));
+  writeFileSync(join(proj, '.gemini', 'settings.json'), JSON.stringify({ ...g, mcpServers: { sbx: mcp } }));
+  writeFileSync(join(codexHome, 'config.toml'), [
+    `[projects."${proj}"]`, 'trust_level = "trusted"', '',
+    `[hooks.state."${join(proj, '.codex', 'hooks.json')}:pre_tool_use:0:0"]`, 'trusted_hash = "sha256:0"', '',
+    '[mcp_servers.sbx]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(cli)}, "mcp"]`, 'required = true', '',
+  ].join('\n'));
+});
+test.after(() => rmSync(base, { recursive: true, force: true }));
+
+test('installed and set up: every line ok, exit 0', () => {
+  const r = sbx(['hook', 'doctor']);
+  assert.is(r.status, 0, r.stdout + r.stderr);
+  const ls = lines(r.stdout);
+  assert.ok(ls.every((l) => l.startsWith('ok ')), r.stdout);
+  for (const want of [/^ok +Claude Code: PreToolUse: sbx hook claude-pre runs \S+cli\.cjs$/, /^ok +Claude Code: MCP server "sbx" in /, /^ok +Codex CLI: the project is trusted/, /^ok +Codex CLI: 1 hook trust record/, /^ok +Codex CLI: MCP server "sbx"/, /^ok +Gemini CLI: GEMINI_CLI_TRUST_WORKSPACE=true/, /^ok +Gemini CLI: AfterTool: sbx hook gemini-post/]) {
+    assert.ok(ls.some((l) => want.test(l)), `${want}\n${r.stdout}`);
+  }
+});
+
+test('Gemini without a trusted workspace: headless runs ignore the project settings', () => {
+  const r = sbx(['hook', 'doctor', '--gemini'], { GEMINI_CLI_TRUST_WORKSPACE: '' });
+  assert.is(r.status, 1);
+  assert.match(r.stdout, /^missing Gemini CLI: the project is not trusted: a headless run .*; fix: set GEMINI_CLI_TRUST_WORKSPACE=true/m);
+  assert.not.match(r.stdout, /Claude Code|Codex CLI/, 'only the client asked for');
+});
+
+test('a hook taken out, a broken file, untrusted Codex hooks: each its line, exit 1', () => {
+  const cf = join(proj, '.claude', 'settings.json');
+  const c = JSON.parse(readFileSync(cf, 'utf8'));
+  delete c.hooks.PostToolUse;
+  writeFileSync(cf, JSON.stringify(c));
+  const gf = join(proj, '.gemini', 'settings.json');
+  const gtext = readFileSync(gf, 'utf8');
+  writeFileSync(gf, '{ "hooks": ');
+  const toml = readFileSync(join(codexHome, 'config.toml'), 'utf8');
+  writeFileSync(join(codexHome, 'config.toml'), toml.replace(/\[hooks\.state[^\n]*\ntrusted_hash[^\n]*\n/, ''));
+  try {
+    const r = sbx(['hook', 'doctor']);
+    assert.is(r.status, 1, r.stdout);
+    assert.match(r.stdout, /^missing Claude Code: PostToolUse: no sbx hook \(claude-post\); fix: sbx hook install --claude$/m);
+    assert.match(r.stdout, /^ok +Claude Code: PostToolUseFailure/m);
+    assert.match(r.stdout, /^missing Gemini CLI: \S+settings\.json is not valid JSON \(.*\); fix: fix the file by hand, then sbx hook install --gemini$/m);
+    assert.match(r.stdout, /^missing Codex CLI: no hook is trusted in \S+config\.toml: Codex skips untrusted hooks without a word; fix: run codex, open \/hooks and trust/m);
+  } finally {
+    writeFileSync(gf, gtext);
+    writeFileSync(join(codexHome, 'config.toml'), toml);
+    assert.is(sbx(['hook', 'install', '--claude']).status, 0);
+  }
+});
+
+test('the sbx the hooks and the MCP server name is gone: missing, exit 1', () => {
+  // A doctor from the checkout (this copy's cli.cjs is what is taken away).
+  renameSync(cli, `${cli}.away`);
+  try {
+    const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.cjs'), 'hook', 'doctor', '--dir', proj], { encoding: 'utf8', env });
+    assert.is(r.status, 1, r.stdout);
+    assert.match(r.stdout, /^missing Claude Code: PreToolUse: the hook runs \S+cli\.cjs, which is missing or not executable; fix: sbx hook install --claude \(from where sbx is now\)$/m);
+    assert.match(r.stdout, /^missing Codex CLI: MCP server "sbx" in \S+config\.toml runs \S+cli\.cjs, which is missing/m);
+    assert.match(r.stdout, /^missing Gemini CLI: BeforeTool: the hook runs/m);
+  } finally { renameSync(`${cli}.away`, cli); }
+  // Present, but another sbx than the one asking.
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.cjs'), 'hook', 'doctor', '--claude', '--dir', proj], { encoding: 'utf8', env });
+  assert.is(r.status, 1);
+  assert.match(r.stdout, /^missing Claude Code: PreToolUse: the hook runs another sbx \(.*\), not this one/m);
+});
+
+test('nothing installed: a note per client, exit 0; --project with --user: usage error', () => {
+  const empty = join(base, 'empty');
+  mkdirSync(empty);
+  const r = spawnSync(process.execPath, [cli, 'hook', 'doctor', '--dir', empty], { encoding: 'utf8', env: { ...env, HOME: join(base, 'nohome'), CODEX_HOME: join(base, 'nohome', '.codex') } });
+  assert.is(r.status, 0);
+  assert.is(lines(r.stdout).length, 3);
+  assert.ok(lines(r.stdout).every((l) => /^note +\S.*: no sbx hooks in /.test(l)), r.stdout);
+  assert.not.equal(sbx(['hook', 'doctor', '--project', '--user']).status, 0);
+});
+
+test.run();
