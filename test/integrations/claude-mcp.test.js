@@ -73,7 +73,7 @@ const test = client.skip ? skipping(suite('claude-code mcp'), 'test/integrations
   test('run really runs in the sandbox', () => {
     const json = JSON.parse(toolResults(last)[2].content);
     assert.is(json.status, 'pass');
-    assert.match(json.verdict, /\n  \| sbx\n/);
+    assert.match(json.verdict, /\n(?: {2}\| )?sbx\n/); // the verdict's tail, or the output as itself when shorter (brief.ts)
   });
 }
 
