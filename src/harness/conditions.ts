@@ -3,6 +3,7 @@
 // its own output format, so no arm is handicapped by not knowing what it is reading.
 import type { Engine, RunResult } from '../host/index.js';
 import { compress } from './compress.js';
+import { claudeBash, codexExec } from './client-truncation.js';
 import { corruptKind, corruptLine, faultOf, type Fault } from './corrupt.js';
 
 export const BASE_CONDITIONS = ['raw', 'truncate30k', 'truncate10k', 'regex', 'structured', 'structured_delta', 'no_feedback', 'corrupt_line', 'corrupt_kind'] as const;
@@ -22,8 +23,8 @@ export function parseCondition(name: string): Condition | null {
 
 const DESCRIBE: Record<BaseCondition, string> = {
   raw: 'Output: the exit code, then the complete combined stdout and stderr of the command, unmodified.',
-  truncate30k: 'Output: the exit code, then the combined stdout and stderr; when longer than 30000 characters, the middle is cut and replaced by a marker saying how many characters were removed.',
-  truncate10k: 'Output: the exit code, then the combined stdout and stderr; when longer than 256 lines or 10 KiB, only the first 128 and last 128 lines are kept (at most 10 KiB in all), with a marker saying how much was omitted.',
+  truncate30k: 'Output: the exit code, then the combined stdout and stderr as Claude Code shows it: up to 30000 bytes whole; past that, the size, a preview of the first 2 KB and the path of a file holding the whole output, which read_file reads.',
+  truncate10k: 'Output: the exit code, then the combined stdout and stderr as Codex shows it: up to 10000 tokens (a token per 4 bytes) whole; past that, the first and last 20000 bytes with a marker saying how many tokens were cut between them.',
   regex: 'Output: the exit code, then the combined stdout and stderr compressed line by line: blank lines, runtime-library stack frames and shadow-memory dumps are dropped, and runs of lines that differ only in numbers are collapsed into one line with a count.',
   structured: 'Output: a typed verdict of the run instead of its raw output: the status (pass, build-failed, tests-failed, crash, ...), compiler errors with file:line, the crash kind with its first frame in your code, failing tests with file:line, and a hint.',
   structured_delta: 'Output: a typed verdict of the run instead of its raw output (status, compiler errors with file:line, crash kind and first frame in your code, failing tests, a hint), and a delta: what changed since the previous run (fixed, new, same crash, moved, no-op edit).',
@@ -40,10 +41,15 @@ export function runToolDescription(c: Condition, cmd: readonly string[]): string
 export interface RunView {
   raw: Uint8Array;
   env: RunResult;
+  /** Where truncate30k says the whole output is saved (a path read_file serves), e.g. .tool-results/run-1.txt. */
+  savedAs?: string;
   exit: number | null;
   signal: string | null;
   timedOut: boolean;
 }
+
+/** Where the whole output of a run is said to be saved, by default (the episode names each run's). */
+export const TOOL_RESULTS = '.tool-results/run.txt';
 
 export interface Shown { text: string; corruptApplied: boolean | null }
 
@@ -53,8 +59,8 @@ export function show(c: Condition, engine: Engine, run: RunView, decoy: { file: 
   const head = `exit code: ${run.exit ?? (run.signal ? `killed by ${run.signal}` : 'none')}${run.timedOut ? ' (timed out)' : ''}\n`;
   switch (c.base) {
     case 'raw': return { text: head + rawText, corruptApplied: null };
-    case 'truncate30k': return { text: head + truncateMiddle(rawText, 30_000), corruptApplied: null };
-    case 'truncate10k': return { text: head + truncateHeadTail(rawText, 128, 10 * 1024), corruptApplied: null };
+    case 'truncate30k': return { text: head + claudeBash(rawText, run.savedAs ?? TOOL_RESULTS), corruptApplied: null };
+    case 'truncate10k': return { text: head + codexExec(run.raw), corruptApplied: null };
     case 'regex': return { text: head + compress(rawText), corruptApplied: null };
     case 'no_feedback': return { text: head, corruptApplied: null };
     case 'structured': return { text: tidy(engine.render({ ...run.env, delta: null })), corruptApplied: null };
@@ -71,42 +77,6 @@ export function show(c: Condition, engine: Engine, run: RunView, decoy: { file: 
       return { text: tidy(engine.render({ ...env, delta: null })), corruptApplied: took };
     }
   }
-}
-
-/** Claude Code's Bash tool: past the limit, keep the head and the tail, say how many characters went. */
-export function truncateMiddle(s: string, limit: number): string {
-  if (s.length <= limit) return s;
-  const half = Math.floor(limit / 2);
-  const cut = s.length - 2 * half;
-  return `${s.slice(0, half)}\n\n... [${cut} characters truncated] ...\n\n${s.slice(s.length - half)}`;
-}
-
-/** Codex's exec output: at most 256 lines (head 128 + tail 128) and 10 KiB, with a marker. */
-export function truncateHeadTail(s: string, keep: number, maxBytes: number): string {
-  const lines = s.split('\n');
-  let head = lines; let tail: string[] = []; let omitted = 0;
-  if (lines.length > 2 * keep) {
-    head = lines.slice(0, keep);
-    tail = lines.slice(lines.length - keep);
-    omitted = lines.length - 2 * keep;
-  }
-  const enc = new TextEncoder();
-  const budget = Math.floor(maxBytes / 2);
-  const clip = (part: string[], fromEnd: boolean): string[] => {
-    const out: string[] = []; let used = 0;
-    const seq = fromEnd ? [...part].reverse() : part;
-    for (const l of seq) {
-      const n = enc.encode(l).length + 1;
-      if (used + n > budget) break;
-      used += n; out.push(l);
-    }
-    return fromEnd ? out.reverse() : out;
-  };
-  const total = enc.encode(s).length;
-  if (omitted === 0 && total <= maxBytes) return s;
-  const h = clip(head, false); const t = tail.length ? clip(tail, true) : clip(head.slice(h.length), true);
-  const shownLines = h.length + t.length;
-  return `${h.join('\n')}\n[... omitted ${lines.length - shownLines} of ${lines.length} lines ...]\n${t.join('\n')}`;
 }
 
 /** The rendered verdict without what differs between identical runs (wall time, the host path of the log). */

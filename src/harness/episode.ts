@@ -81,11 +81,16 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   let edited = false;
   const track = new EditTrack();
 
+  // truncate30k, as Claude Code, points the model at a file holding a long output in full: read_file
+  // serves it from here, never from the task dir (the sandboxed runs do not see it, nothing is created).
+  const saved = new Map<string, string>();
   const doRun = async (): Promise<string> => {
     const env: RunResult = await run({ cmd: task.cmd, work, state, timeout: task.timeout });
     const raw = env.log && existsSync(env.log) ? readFileSync(env.log) : new Uint8Array();
     const o2 = env.outcome as { exit_code?: number | null; signal?: string | null; timed_out?: boolean } | null;
-    const shown = show(cond, engine, { raw, env, exit: o2?.exit_code ?? null, signal: o2?.signal ?? null, timedOut: Boolean(o2?.timed_out) }, task.decoy);
+    const savedAs = `.tool-results/run-${rec.run_calls + 1}.txt`;
+    saved.set(savedAs, new TextDecoder().decode(raw));
+    const shown = show(cond, engine, { raw, env, exit: o2?.exit_code ?? null, signal: o2?.signal ?? null, timedOut: Boolean(o2?.timed_out), savedAs }, task.decoy);
     rec.run_calls++;
     rec.raw_bytes += raw.length;
     rec.raw_chars += new TextDecoder().decode(raw).length;
@@ -110,6 +115,8 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         return { text: await doRun(), done: false };
       }
       case 'read_file': {
+        const kept = cond.base === 'truncate30k' && typeof b.input.path === 'string' ? saved.get(b.input.path.replace(/^\.\//, '')) : undefined;
+        if (kept !== undefined) return { text: `file: ${b.input.path}\n${kept.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false };
         const r = workPath(work, b.input.path);
         if (!r.ok) return { text: `error: ${r.why}`, done: false };
         const p = r.rel;

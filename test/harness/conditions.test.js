@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createEngine, run } from '../../dist/index.js';
 import { runEpisode, scriptedBackend, analyze } from '../../dist/harness.js';
 import { needs } from '../_tools.js';
-import { loadTasks, materialize, parseCondition, show, truncateMiddle, truncateHeadTail, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
+import { loadTasks, materialize, parseCondition, show, claudeBash, codexExec, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
 
 const engine = await createEngine();
 const [cpp] = loadTasks(undefined, ['cpp-vector-oob']);
@@ -31,24 +31,23 @@ cppTest('raw shows every byte; no_feedback only the exit code', () => {
   assert.is(shown('no_feedback'), 'exit code: 1\n');
 });
 
-cppTest('truncate30k: 30 000 characters, head and tail, the cut counted', () => {
-  const s = truncateMiddle(text, 30_000);
-  const cut = text.length - 30_000;
-  assert.ok(s.startsWith(text.slice(0, 15_000)));
-  assert.ok(s.endsWith(text.slice(-15_000)));
-  assert.match(s, new RegExp(`\\[${cut} characters truncated\\]`));
-  assert.is(truncateMiddle('short', 30_000), 'short');
-  assert.ok(shown('truncate30k').includes('SUMMARY: AddressSanitizer'));
+cppTest('truncate30k is Claude Code\'s Bash result: the C++ task\'s report (past 30 000 bytes) saved whole, a 2 KB preview, the path read_file serves', () => {
+  const s = claudeBash(text, '.tool-results/run-1.txt');
+  assert.ok(Buffer.byteLength(text) > 30_000);
+  assert.match(s, /^<persisted-output>\nOutput too large \(\d+\.\dKB\)\. Full output saved to: \.tool-results\/run-1\.txt\n\nPreview \(first 2KB\):\n/);
+  assert.ok(s.length < 2_300, String(s.length));
+  assert.is(claudeBash('short\n\n', 'x'), 'short');
+  assert.match(shown('truncate30k'), /^exit code: \d+\n<persisted-output>/);
 });
 
-cppTest('truncate10k: at most 256 lines and ~10 KiB, first and last lines kept, omitted lines counted', () => {
-  const s = truncateHeadTail(text, 128, 10 * 1024);
-  const lines = text.split('\n');
-  assert.ok(Buffer.byteLength(s) <= 10 * 1024 + 100, String(Buffer.byteLength(s)));
-  assert.ok(s.split('\n').length <= 257);
-  assert.ok(s.startsWith(lines[0]));
-  assert.ok(s.endsWith(lines.at(-1)));
-  assert.match(s, /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]/);
+cppTest('truncate10k is Codex\'s exec result: up to 10 000 tokens whole, past that the first and last 20 000 bytes and the tokens cut', () => {
+  const b = Buffer.from(text);
+  const s = codexExec(b);
+  const tokens = Math.ceil(b.length / 4);
+  if (tokens <= 10_000) { assert.is(s, text); return; }
+  assert.ok(s.startsWith(`Warning: truncated output (original token count: ${tokens})\nTotal output lines: `));
+  assert.match(s, new RegExp(`…${tokens - 10_000} tokens truncated…`));
+  assert.ok(s.endsWith(text.slice(-1000)));
 });
 
 cppTest('regex: the 700 near-identical lines collapse into one with a count; the crash survives', () => {
@@ -132,7 +131,7 @@ cppTest('corrupt_kind: the crash kind swapped for a plausible one, hint and iden
 test('each arm describes its own output format in the run tool', () => {
   const ds = ALL_CONDITIONS.map((c) => runToolDescription(parseCondition(c), cpp.cmd));
   assert.match(ds[ALL_CONDITIONS.indexOf('no_feedback')], /only the exit code/);
-  assert.match(ds[ALL_CONDITIONS.indexOf('truncate30k')], /30000 characters/);
+  assert.match(ds[ALL_CONDITIONS.indexOf('truncate30k')], /as Claude Code shows it: up to 30000 bytes/);
   assert.match(ds[ALL_CONDITIONS.indexOf('raw+mask2')], /Only the last 2 tool results/);
   for (const d of ds) assert.ok(d.includes(cpp.cmd.join(' ')), 'the same command in every arm');
   assert.is(parseCondition('nope'), null);
