@@ -10,14 +10,26 @@ import { Char } from "./util/chars";
 
 export function crashState(c: Crash): Array<string> {
   let out = new Array<string>(0);
-  let head = headLine(c);
-  if (head !== null && head.length > 0) out.push(cut(head));
+  let fixed = c.stateHead;
+  if (fixed !== null) {
+    for (let i = 0; i < fixed.length && out.length < STATE_LINES; i++) {
+      out.push(c.stateVerbatim ? fixed[i] : cutNormalized(fixed[i]));
+    }
+    if (c.stateHeadOnly) return out;
+  } else {
+    let head = headLine(c);
+    if (head !== null && head.length > 0) out.push(cutNormalized(head));
+  }
   let symbolized = false;
   let named = false;
   for (let i = 0; i < c.frames.length; i++) {
-    if (c.frames[i].fn !== null || c.frames[i].file !== null) symbolized = true;
-    if (c.frames[i].fn !== null) named = true;
+    let fr = c.frames[i];
+    let fn = fr.fn !== null && !isModuleName(fr.fn!) ? fr.fn : null;
+    if (fn !== null || fr.file !== null) symbolized = true;
+    if (fn !== null) named = true;
   }
+  // An assertion's own location is already in its head line ("cond in file.cc").
+  let placed = c.tool == "assert" && out.length > 0;
   let goNames = c.tool == "go-panic";
   for (let i = 0; i < c.frames.length && out.length < STATE_LINES; i++) {
     let f = c.frames[i];
@@ -29,11 +41,24 @@ export function crashState(c: Crash): Array<string> {
     if (ignored(f, symbolized)) continue;
     // A frame known only by its place (an assertion's location, a line without a symbol) is named by its
     // file only when no frame of the stack has a name.
-    if (f.fn === null && named) continue;
+    if (f.fn === null && (named || placed)) continue;
     let name = f.fn !== null ? frameName(f.fn!, goNames) : fileName(f.file !== null ? f.file! : f.module!);
-    if (name.length > 0) out.push(cut(name));
+    if (name.length > 0) out.push(cutNormalized(name));
   }
   return out;
+}
+
+/** `libc.so.6`, `linux-gate.so.1`, `libfoo.so`: a shared object's file name, not a function. */
+function isModuleName(fn: string): bool {
+  let i = fn.indexOf(".so");
+  if (i <= 0) return false;
+  let e = i + 3;
+  if (e < fn.length && fn.charCodeAt(e) != Char.DOT) return false;
+  for (let k = 0; k < fn.length; k++) {
+    let c = fn.charCodeAt(k);
+    if (c == Char.SPACE || c == Char.LPAREN || c == Char.COLON || c == Char.LT) return false;
+  }
+  return true;
 }
 
 function isFuzzEntry(fn: string): bool {
@@ -42,11 +67,14 @@ function isFuzzEntry(fn: string): bool {
 }
 
 function ignored(f: Frame, symbolized: bool): bool {
-  if (f.fn === null && f.file === null) return symbolized || f.module === null;
-  if (f.module !== null) {
-    let m = basename(f.module);
+  // "#0 0x.. in linux-gate.so.1": a module in the function's place is a module-only frame.
+  let moduleOnly = f.file === null && (f.fn === null || isModuleName(f.fn!));
+  let module = f.module !== null ? f.module : (moduleOnly ? f.fn : null);
+  if (module !== null) {
+    let m = basename(module);
     for (let i = 0; i < STATE_IGNORE_MODULES.length; i++) if (m.startsWith(STATE_IGNORE_MODULES[i])) return true;
   }
+  if (moduleOnly) return symbolized || module === null;
   let where = f.file !== null ? f.file : f.module;
   if (where !== null) {
     let p = where!;
@@ -156,6 +184,59 @@ function removeAll(s: string, what: string): string {
   let i = s.indexOf(what);
   while (i >= 0) { s = s.substring(0, i) + s.substring(i + what.length); i = s.indexOf(what); }
   return s;
+}
+
+/**
+ * s with what changes between builds and runs replaced: an address (`0x` and four or more hex digits) by
+ * ADDRESS; a number of four or more digits (or dots) that is not a line number (`file.cc:1234`) nor part of a
+ * name or version (`libfoo-1.0.so`), and any number right after `#` or `@` (`node #153`), by NUMBER.
+ * A bug's state then reads the same whatever the input made the counters say.
+ */
+export function normalized(s: string): string {
+  let out = "";
+  let n = s.length;
+  let from = 0;
+  let i = 0;
+  while (i < n) {
+    let c = s.charCodeAt(i);
+    if (c == Char._0 && i + 1 < n && s.charCodeAt(i + 1) == Char.x) {
+      let e = i + 2;
+      while (e < n && isHexCode(s.charCodeAt(e))) e++;
+      if (e - i - 2 >= 4) {
+        while (e < n && s.charCodeAt(e) == Char.U) e++;
+        out += s.substring(from, i) + "ADDRESS";
+        from = e; i = e;
+        continue;
+      }
+    }
+    if (isNumChar(c)) {
+      let prev = i > 0 ? s.charCodeAt(i - 1) : -1;
+      let e = i;
+      while (e < n && isNumChar(s.charCodeAt(e))) e++;
+      let next = e < n ? s.charCodeAt(e) : -1;
+      let counter = (prev == Char.HASH || prev == Char.AT) && isDigitCode(c);
+      if (counter) { e = i; while (e < n && isDigitCode(s.charCodeAt(e))) e++; next = e < n ? s.charCodeAt(e) : -1; }
+      let freeStanding = prev != Char.COLON && !isNumChar(prev) && !(isAlnumCode(next) || next == Char.DOT);
+      if (freeStanding && (e - i >= 4 || (counter && e > i))) {
+        out += s.substring(from, i) + "NUMBER";
+        from = e;
+      }
+      i = e;
+      continue;
+    }
+    i++;
+  }
+  return from == 0 ? s : out + s.substring(from);
+}
+
+function isDigitCode(c: i32): bool { return c >= Char._0 && c <= Char._9; }
+function isNumChar(c: i32): bool { return isDigitCode(c) || c == Char.DOT; }
+function isHexCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.f) || (c >= Char.A && c <= Char.F); }
+function isAlnumCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.z) || (c >= Char.A && c <= Char.Z); }
+
+/** A state line: normalized, then cut; only a bounded prefix is normalized (a frame may be megabytes long). */
+function cutNormalized(s: string): string {
+  return cut(normalized(s.length > 4 * STATE_LINE_MAX ? s.substring(0, 4 * STATE_LINE_MAX) : s));
 }
 
 function cut(s: string): string {

@@ -17,6 +17,8 @@ export const STATE_IGNORE_FUNCS: string[] = [
   // allocators
   "malloc", "calloc", "realloc", "free", "cfree", "posix_memalign", "memalign", "aligned_alloc", "valloc",
   "pvalloc", "reallocarray", "operator new", "operator new[]", "operator delete", "operator delete[]",
+  // an operator with no class in front (a lambda's `operator()`, a free `operator==`) names no place
+  "operator",
   // libc string and memory routines (and their per-CPU variants), which the faulting caller called
   "memcpy", "memmove", "memset", "memcmp", "bcmp", "memchr", "memrchr", "strlen", "strnlen", "strcpy", "strncpy",
   "strcat", "strncat", "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strchr", "strrchr", "strstr", "strdup",

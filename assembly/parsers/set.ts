@@ -10,6 +10,7 @@ import { SanitizerParser } from "./sanitizers/sanitizer";
 import { UbsanParser } from "./sanitizers/ubsan";
 import { CxxTerminateParser } from "./c-family/cxx-terminate";
 import { AssertParser } from "./c-family/assert";
+import { V8FatalParser } from "./v8/v8-fatal";
 import { MakeParser } from "./c-family/make";
 import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
@@ -52,6 +53,7 @@ export class ParserSet {
   private ubsan: UbsanParser = new UbsanParser();
   private term: CxxTerminateParser = new CxxTerminateParser();
   private asrt: AssertParser = new AssertParser();
+  private v8: V8FatalParser = new V8FatalParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -117,6 +119,7 @@ export class ParserSet {
       case ParserId.UBSAN: return ask(this.ubsan, l, f);
       case ParserId.CXX_TERMINATE: return ask(this.term, l, f);
       case ParserId.ASSERT: return ask(this.asrt, l, f);
+      case ParserId.V8_FATAL: return ask(this.v8, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -152,6 +155,7 @@ export class ParserSet {
       case ParserId.UBSAN: this.ubsan.finish(f); break;
       case ParserId.CXX_TERMINATE: this.term.finish(f); break;
       case ParserId.ASSERT: this.asrt.finish(f); break;
+      case ParserId.V8_FATAL: this.v8.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;
       case ParserId.LINKER: this.ld.finish(f); break;
       case ParserId.GCC: this.gcc.finish(f); break;

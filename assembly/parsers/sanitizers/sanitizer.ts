@@ -7,7 +7,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
-import { parseSanFrame, demoteModuleOnly } from "../../frames";
+import { parseSanFrame, demoteModuleOnly, setLocation, classify } from "../../frames";
 import { join } from "../../util/join";
 
 /** Where the frames of the stack being read go. */
@@ -40,6 +40,8 @@ export class SanitizerParser extends Parser {
   private otherSeen: bool = false;
   /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
   private causeSeen: bool = false;
+  /** The frame read last (a wrapped report's next line may hold its location). */
+  private lastFrame: Frame | null = null;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
 
@@ -137,6 +139,7 @@ export class SanitizerParser extends Parser {
     this.tool = tool;
     this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
     this.secFrames = 0;
+    this.lastFrame = null;
     this.leak = Leak.NONE;
     this.bodyLines = 0;
     this.faultSeen = false;
@@ -153,7 +156,10 @@ export class SanitizerParser extends Parser {
   private borrows(f: Facts, kind: string): bool {
     let prev = f.crash;
     if (prev === null || !prev.stackless) return false;
-    if (kind != "ABRT" && kind != "deadly-signal") return false;
+    // The signal an assertion or CHECK stops the program with: abort(), a trap or an illegal instruction
+    // (V8's and Chromium's CHECKs), a debugger break.
+    if (kind != "ABRT" && kind != "deadly-signal" && kind != "ILL" && kind != "TRAP" && kind != "breakpoint" &&
+        kind != "illegal-instruction") return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -208,8 +214,15 @@ export class SanitizerParser extends Parser {
         if (isDigit(l.at(p + 1))) { this.frame(); return true; }
       } else {
         let fr = parseSanFrame(l);
-        if (fr !== null) { this.frame(); this.push(fr); return true; }
+        if (fr !== null) { this.frame(); this.push(fr); this.lastFrame = fr; return true; }
       }
+    }
+    // A report hard-wrapped at a fixed width puts a frame's location (or the rest of its signature) on a
+    // line of its own, unindented and without a space: the stack goes on.
+    if (this.secFrames > 0 && p == 0 && ch != Char.EQ && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
+      let last = this.lastFrame;
+      if (this.keep && last !== null && last.file === null && setLocation(last, l.str(0))) classify(last);
+      return true;
     }
     // Any other line ends the stack being read; what follows goes where the next header says.
     if (this.secFrames > 0) { this.sec = Sec.NONE; this.secFrames = 0; }
@@ -224,7 +237,9 @@ export class SanitizerParser extends Parser {
           }
           let q = afterPid(l);
           if (q < 0) return true;
-          if (l.matchAt("ERROR: ", q) || l.matchAt("WARNING: ", q)) {
+          let warning = l.matchAt("WARNING: ", q);
+          if (warning && this.toolAt(l, q + 9) === null) return true; // "==1==WARNING: invalid path to external symbolizer!"
+          if (warning || l.matchAt("ERROR: ", q)) {
             // A new report before this one ended (recover mode, a report about a failed report).
             this.state = St.IDLE;
             return this.start(l, f);
