@@ -5,8 +5,9 @@
 // the same bug has the same state across builds and machines; the delta compares crashes by it.
 import { Crash, Frame } from "./model";
 import { basename, isSanitizerRuntimeFn, matchesFn } from "./frames";
-import { STATE_IGNORE_FUNCS, STATE_IGNORE_MODULES, STATE_IGNORE_PATHS, FUZZ_ENTRY_FUNCS, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
+import { STATE_IGNORE_FUNCS, STATE_IGNORE_CONTAINS, STATE_IGNORE_MODULES, STATE_IGNORE_PATHS, FUZZ_ENTRY_FUNCS, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
 import { Char } from "./util/chars";
+import { checkCondition } from "./state-text";
 
 export function crashState(c: Crash): Array<string> {
   let out = new Array<string>(0);
@@ -83,6 +84,7 @@ function ignored(f: Frame, symbolized: bool): bool {
   if (f.fn !== null) {
     let fn = stripReturnType(removeAnonymous(f.fn!));
     if (isSanitizerRuntimeFn(fn) || matchesFn(fn, STATE_IGNORE_FUNCS)) return true;
+    for (let i = 0; i < STATE_IGNORE_CONTAINS.length; i++) if (fn.includes(STATE_IGNORE_CONTAINS[i])) return true;
   }
   return false;
 }
@@ -101,17 +103,14 @@ function headLine(c: Crash): string | null {
 
 /** `Check failed: cond (1 vs. 2).` -> `cond in file.cc` (the file from the FATAL line); `Assertion `x' failed.` -> x. */
 function assertHead(c: Crash, msg: string): string {
-  let s = msg;
-  if (s.startsWith("Check failed: ")) s = s.substring(14);
-  else if (s.startsWith("Assertion `") && s.endsWith("' failed.")) return s.substring(11, s.length - 9);
-  else if (s.startsWith("Assertion '") && s.endsWith("' failed.")) return s.substring(11, s.length - 9);
-  // the compared values a CHECK_EQ/CHECK_LT prints: not part of what failed
-  let vs = s.indexOf(" vs. ");
-  if (vs > 0) {
-    let open = s.lastIndexOf(" (", vs);
-    if (open > 0) s = s.substring(0, open);
+  if (msg.startsWith("Assertion `") || msg.startsWith("Assertion '")) {
+    // glibc's `Assertion `x' failed.`, also cut short of its closing quote
+    let s = msg.substring(11);
+    if (s.endsWith(" failed.")) s = s.substring(0, s.length - 8);
+    if (s.endsWith("'")) s = s.substring(0, s.length - 1);
+    return s;
   }
-  if (s.endsWith(".")) s = s.substring(0, s.length - 1);
+  let s = checkCondition(msg);
   let file = c.kind == "check-failed" && c.summary !== null ? fatalFile(c.summary!) : null;
   return file !== null ? s + " in " + file : s;
 }
@@ -199,6 +198,12 @@ export function normalized(s: string): string {
   let i = 0;
   while (i < n) {
     let c = s.charCodeAt(i);
+    if (c < Char.SPACE || c == Char.DEL || c == 0xFFFD) {
+      // a control byte, or one that was not text: the same bug prints it differently each time
+      out += s.substring(from, i);
+      from = ++i;
+      continue;
+    }
     if (c == Char._0 && i + 1 < n && s.charCodeAt(i + 1) == Char.x) {
       let e = i + 2;
       while (e < n && isHexCode(s.charCodeAt(e))) e++;

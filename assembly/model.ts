@@ -159,6 +159,12 @@ export class Facts {
   warningCount: i32 = 0;
   crash: Crash | null = null;
   crashCount: i32 = 0;
+  /**
+   * An assertion message that is a crash only if the program then dies of it (`ASSERTION FAILED: x`, glib's
+   * `assertion 'x' failed`, which a program may also print and carry on): the abort report that follows
+   * makes it the crash (the sanitizer parser's borrows()); without one it is nothing.
+   */
+  pendingCrash: Crash | null = null;
   tests: Tests | null = null;
   /** A timeout the log itself reports (timeout(1), a runner's own "timed out"). */
   timeoutSeen: bool = false;

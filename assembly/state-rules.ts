@@ -55,6 +55,12 @@ export const STATE_IGNORE_FUNCS: string[] = [
   "??", "(unknown)", "<unknown>",
 ];
 
+/**
+ * Words that put a function out of a crash state wherever they stand in its name: an assertion's or a logger's
+ * helper (`gst_tag_assert_valid`, `custom_logger`) is where a failure is reported, not where it happened.
+ */
+export const STATE_IGNORE_CONTAINS: string[] = ["assert", "logger"];
+
 /** Modules whose frames are never in a crash state: the vDSO and the kernel's gate pages. */
 export const STATE_IGNORE_MODULES: string[] = [
   "[vdso]", "linux-vdso.so", "linux-gate.so", "[vsyscall]", "<unknown module>",

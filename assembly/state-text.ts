@@ -15,7 +15,8 @@ export function checkCondition(msg: string): string {
   if (vs < 0) vs = s.indexOf(" vs.\t");
   if (vs > 0) {
     let failed = s.lastIndexOf("failed: ", vs);
-    let open = s.lastIndexOf(" (", vs);
+    let open = s.indexOf(" (");
+    if (open > vs) open = -1;
     if (failed >= 0 && (open < 0 || failed > open)) s = s.substring(0, failed + 6);
     else if (open > 0) s = s.substring(0, open);
   }

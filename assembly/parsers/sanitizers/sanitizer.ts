@@ -153,13 +153,18 @@ export class SanitizerParser extends Parser {
    * has no stack of its own (a failed assertion, a Rust panic) is that crash's stack, not a second crash: its
    * frames are read into a scratch crash and lent when the report ends.
    */
-  private borrows(f: Facts, kind: string): bool {
+  private borrows(f: Facts, kind: string, address: string | null = null): bool {
     let prev = f.crash;
+    let pending = f.pendingCrash;
+    if (prev === null && pending !== null) {
+      // An assertion message the program may print and survive: this abort report shows it did not.
+      if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
+      f.pendingCrash = null;
+      f.setCrash(pending);
+      prev = pending;
+    }
     if (prev === null || !prev.stackless) return false;
-    // The signal an assertion or CHECK stops the program with: abort(), a trap or an illegal instruction
-    // (V8's and Chromium's CHECKs), a debugger break.
-    if (kind != "ABRT" && kind != "deadly-signal" && kind != "ILL" && kind != "TRAP" && kind != "breakpoint" &&
-        kind != "illegal-instruction") return false;
+    if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -171,10 +176,11 @@ export class SanitizerParser extends Parser {
     let tool = this.toolAt(l, p);
     if (tool === null) return false;
     this.begin(tool!);
-    if (tool != "lsan" && tool != "tsan" && tool != "msan") {
+    if (tool != "lsan" && tool != "tsan") {
       let k0 = this.end;
       if (l.at(k0) == Char.COLON) k0++;
-      if (this.borrows(f, asanKind(l, l.skipSpaces(k0)))) return true;
+      let k1 = l.skipSpaces(k0);
+      if (this.borrows(f, asanKind(l, k1), addressIn(l, k1))) return true;
     }
     this.keep = f.crash === null;
     if (!this.keep) { f.crashCount++; return true; }
@@ -469,6 +475,26 @@ export class SanitizerParser extends Parser {
     this.end = p + name.length;
     return tool;
   }
+}
+
+/**
+ * The signal an assertion or CHECK stops the program with: abort(), a trap or an illegal instruction (V8's
+ * and Chromium's CHECKs), a debugger break; libFuzzer's deadly signal.
+ */
+function isAbortKind(kind: string): bool {
+  return kind == "ABRT" || kind == "deadly-signal" || kind == "ILL" || kind == "TRAP" || kind == "breakpoint" ||
+    kind == "illegal-instruction";
+}
+
+/**
+ * A SEGV on an address a failed assertion writes to on purpose to crash (WebKit/Blink's WTFCrash and
+ * IMMEDIATE_CRASH markers: 0xbbadbeef and its kin): the assertion's own crash, not a second bug.
+ */
+function isAssertAddress(kind: string, address: string | null): bool {
+  if (kind != "SEGV" || address === null) return false;
+  let a = address!.toLowerCase();
+  while (a.startsWith("0x") || a.startsWith("0")) a = a.substring(a.startsWith("0x") ? 2 : 1);
+  return a == "bbadbeef" || a == "fbadbeef" || a == "1f75b7dd" || a == "977537dd" || a == "9f7537dd";
 }
 
 /** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */
