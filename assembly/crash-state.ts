@@ -29,8 +29,9 @@ export function crashState(c: Crash): Array<string> {
     if (fn !== null || fr.file !== null) symbolized = true;
     if (fn !== null) named = true;
   }
-  // An assertion's own location is already in its head line ("cond in file.cc").
-  let placed = c.tool == "assert" && out.length > 0;
+  // A crash with a head line ("cond in file.cc", "Bad-cast to B from A") is told apart by it: its own
+  // location, a frame without a name, adds nothing.
+  let placed = out.length > 0;
   let goNames = c.tool == "go-panic";
   for (let i = 0; i < c.frames.length && out.length < STATE_LINES; i++) {
     let f = c.frames[i];

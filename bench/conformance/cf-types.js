@@ -60,6 +60,7 @@ export const TYPE_ROWS = [
   ['ubsan', 'null-pointer-use', 'Null-dereference', 'line'],
   ['ubsan', 'dynamic-type-mismatch', 'Bad-cast', null],
   ['ubsan', 'cfi-bad-type', 'Bad-cast', null],
+  ['cfi', 'cfi-bad-type', 'Bad-cast', null],
   ['ubsan', 'out-of-bounds-index', 'Index-out-of-bounds', null],
   ['ubsan', 'misaligned-pointer-use', 'Misaligned-address', null],
   ['ubsan', 'pointer-overflow', 'Pointer-overflow', null],
@@ -145,6 +146,7 @@ const NEVER_SECURITY = new Set([
   'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
   'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',
   'Pointer-overflow', 'Potential-null-reference', 'Undefined-shift', 'Unsigned-integer-overflow',
+  'Implicit-conversion', 'Assumption-violation',
   'Index out of range', 'Integer divide by zero', 'Makeslice: len out of range', 'Slice bounds out of range',
   'Stack overflow',
 ]);

@@ -16,7 +16,8 @@
 // abort report that follows lends it its symbolized stack (Crash.stackless).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Crash, Frame, signalCrash } from "../../model";
+import { Facts, Crash, signalCrash, MAX_FRAMES } from "../../model";
+import { parseSanFrame } from "../../frames";
 import { Parser } from "../../parser";
 import { signalName } from "../../signals";
 import { checkCondition, sourceBase } from "../../state-text";
@@ -33,7 +34,7 @@ const C_TRACE = "==== C stack trace ";
 const CSA_ABORT = "abort: CSA_";
 const SIGNAL = "Received signal ";
 
-const enum St { IDLE, BLOCK, TRACE }
+const enum St { IDLE, BLOCK, TRACE, SIGNAL }
 
 @final
 export class V8FatalParser extends Parser {
@@ -55,6 +56,9 @@ export class V8FatalParser extends Parser {
       this.state = St.IDLE;
     } else if (this.state == St.TRACE) {
       if (traceLine(l)) return true;
+      this.state = St.IDLE;
+    } else if (this.state == St.SIGNAL) {
+      if (this.signalLine(l)) return true;
       this.state = St.IDLE;
     }
     let c0 = l.at(0);
@@ -206,7 +210,33 @@ export class V8FatalParser extends Parser {
     let sp = l.lastIndexOfByte(Char.SPACE);
     if (sp > l.end && l.skipHex(sp + 1) == l.len && l.len > sp + 1) c.address = "0x" + l.str(sp + 1);
     f.setCrash(c);
+    this.crash = c;
+    this.state = St.SIGNAL;
     return true;
+  }
+
+  /**
+   * After "Received signal": Chromium's CFI note ("CFI: Most likely a control flow integrity violation; ..."
+   * and its link), the handler's stack ("#0 0x7fdf1ae337a8 in abc::def() /blah/blah.cc:111"), its register
+   * dump ("  dx: 0000000000000529  ax: ..") and "[end of stack trace]".
+   */
+  private signalLine(l: Line): bool {
+    let c = this.crash;
+    if (l.startsWith("CFI: Most likely a control flow integrity violation")) {
+      if (c !== null) { c.tool = "cfi"; c.kind = "cfi-bad-type"; }
+      return true;
+    }
+    if (l.startsWith("https://") || l.startsWith("[end of stack trace]")) return true;
+    if (l.startsWith(C_TRACE)) { this.state = St.TRACE; return true; }
+    let p = l.skipSpaces(0);
+    if (l.at(p) == Char.HASH) {
+      let fr = parseSanFrame(l);
+      if (fr === null) return false;
+      if (c !== null && c.frames.length < MAX_FRAMES) { fr.index = c.frames.length; c.frames.push(fr); }
+      return true;
+    }
+    // "  dx: 0000000000000529  ax: 0000000000001fe9"
+    return p > 0 && l.at(p + 2) == Char.COLON && l.at(p + 3) == Char.SPACE;
   }
 }
 
