@@ -21,7 +21,7 @@ export const enum ParserId {
   SANITIZER, UBSAN, CXX_TERMINATE, ASSERT, V8_FATAL,
   MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD,
   JUNIT_LOG, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
-  PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, NODE_ERROR,
+  PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, NODE_ERROR,
   SHELL,
 }
 
@@ -31,7 +31,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
-  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];
 
@@ -44,6 +44,6 @@ export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.MAKE,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
-  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.NODE_ERROR,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];

@@ -34,6 +34,7 @@ import { RustPanicParser } from "./rust/rust-panic";
 import { GoPanicParser } from "./go/go-panic";
 import { GoRaceParser } from "./go/go-race";
 import { NodeErrorParser } from "./node/node-error";
+import { JavaExceptionParser } from "./java/java-exception";
 import { ShellParser } from "./shell/shell";
 
 /** What an offer came to. */
@@ -79,6 +80,7 @@ export class ParserSet {
   private goPanic: GoPanicParser = new GoPanicParser();
   private goRace: GoRaceParser = new GoRaceParser();
   private nodeError: NodeErrorParser = new NodeErrorParser();
+  private java: JavaExceptionParser = new JavaExceptionParser();
   private shell: ShellParser = new ShellParser();
   /** The parser inside a multi-line block, offered the next line first; -1 when none. */
   private active: i32 = -1;
@@ -144,6 +146,7 @@ export class ParserSet {
       case ParserId.GO_PANIC: return ask(this.goPanic, l, f);
       case ParserId.GO_RACE: return ask(this.goRace, l, f);
       case ParserId.NODE_ERROR: return ask(this.nodeError, l, f);
+      case ParserId.JAVA: return ask(this.java, l, f);
       case ParserId.SHELL: return ask(this.shell, l, f);
       default: return Claim.NO;
     }
@@ -180,6 +183,7 @@ export class ParserSet {
       case ParserId.GO_PANIC: this.goPanic.finish(f); break;
       case ParserId.GO_RACE: this.goRace.finish(f); break;
       case ParserId.NODE_ERROR: this.nodeError.finish(f); break;
+      case ParserId.JAVA: this.java.finish(f); break;
       case ParserId.SHELL: this.shell.finish(f); break;
     }
   }

@@ -129,6 +129,9 @@ export const TYPE_ROWS = [
   // uncaught exceptions of interpreted languages
   ['python', '*', 'Uncaught exception', null],
   ['node', '*', 'Uncaught exception', null],
+  // Java (the JVM, Jazzer): a finding Jazzer raises on purpose is a security exception
+  ['java', 'com.code_intelligence.jazzer.api.FuzzerSecurityIssue*', 'Security exception', null],
+  ['java', '*', 'Uncaught exception', null],
 ];
 
 /**
@@ -174,6 +177,8 @@ export function cfType(crash, env = {}) {
   if (!crash) return '';
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
   if (!row) return `?${crash.tool}/${crash.kind}`;
+  // Android's runtime names an uncaught exception that killed an app "FATAL EXCEPTION"
+  if (crash.tool === 'java' && (crash.summary ?? '').startsWith('FATAL EXCEPTION')) return 'Fatal Exception';
   let [, , type, access, nullable] = row;
   if (crash.tool === 'lsan' && /^indirect/i.test(crash.summary ?? '') ) type = 'Indirect-leak';
   if (nullable && crash.address != null) {
