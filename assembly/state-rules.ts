@@ -51,6 +51,9 @@ export const STATE_IGNORE_FUNCS: string[] = [
   "std::alloc::", "panic_abort::", "panic_unwind::",
   // the Go runtime (a recovered panic's re-panic included)
   "runtime.", "panic",
+  // the kernel's report machinery (KASAN, dump_stack) and LKL's unsymbolized text-end marker
+  "dump_backtrace", "show_stack", "dump_stack", "dump_stack_lvl", "__dump_stack", "print_address_description", "print_trailer",
+  "object_err", "kasan_", "__kasan_", "check_memory_region", "_etext",
   // symbolizer placeholders
   "??", "(unknown)", "<unknown>",
 ];

@@ -11,6 +11,7 @@ import { UbsanParser } from "./sanitizers/ubsan";
 import { CxxTerminateParser } from "./c-family/cxx-terminate";
 import { AssertParser } from "./c-family/assert";
 import { V8FatalParser } from "./v8/v8-fatal";
+import { KernelParser } from "./kernel/kernel";
 import { MakeParser } from "./c-family/make";
 import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
@@ -55,6 +56,7 @@ export class ParserSet {
   private term: CxxTerminateParser = new CxxTerminateParser();
   private asrt: AssertParser = new AssertParser();
   private v8: V8FatalParser = new V8FatalParser();
+  private kernel: KernelParser = new KernelParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -122,6 +124,7 @@ export class ParserSet {
       case ParserId.CXX_TERMINATE: return ask(this.term, l, f);
       case ParserId.ASSERT: return ask(this.asrt, l, f);
       case ParserId.V8_FATAL: return ask(this.v8, l, f);
+      case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -159,6 +162,7 @@ export class ParserSet {
       case ParserId.CXX_TERMINATE: this.term.finish(f); break;
       case ParserId.ASSERT: this.asrt.finish(f); break;
       case ParserId.V8_FATAL: this.v8.finish(f); break;
+      case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;
       case ParserId.LINKER: this.ld.finish(f); break;
       case ParserId.GCC: this.gcc.finish(f); break;

@@ -176,6 +176,7 @@ function matches(pattern, s) {
 export function cfType(crash, env = {}) {
   if (!crash) return '';
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
+  if (crash.tool === 'kernel') return kernelType(crash);
   if (!row) return `?${crash.tool}/${crash.kind}`;
   // Android's runtime names an uncaught exception that killed an app "FATAL EXCEPTION"
   if (crash.tool === 'java' && (crash.summary ?? '').startsWith('FATAL EXCEPTION')) return 'Fatal Exception';
@@ -190,6 +191,28 @@ export function cfType(crash, env = {}) {
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
+  return type;
+}
+
+/** ARM's fault status codes (the FSR's low four bits), as ClusterFuzz words an Android kernel Oops. */
+const ARM_FSR = { 1: 'Alignment Fault', 4: 'Instruction Cache Maintenance Fault', 12: 'L1 Translation', 14: 'L2 Translation',
+  5: 'Translation Fault, Section', 7: 'Translation Fault, Page', 3: 'Access Flag Fault, Section', 6: 'Access Flag Fault, Page',
+  9: 'Domain Fault, Section', 11: 'Domain Fault, Page', 13: 'Permission Fault, Section', 15: 'Permissions Fault, Page' };
+
+/** "Kernel failure" and the report's own words: KASAN's bug type and access, a BUG's place, a panic's text, an Oops' FSR. */
+function kernelType(c) {
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+  const msg = c.message ?? '';
+  let t;
+  if (c.kind === 'bug') t = cap(msg.replace(/ /g, '-'));
+  else if (c.kind === 'panic') t = msg.replace(/ /g, '-');
+  else if (c.kind === 'oops') {
+    const code = Number.parseInt(msg, 16);
+    if (!Number.isFinite(code)) return 'Kernel failure\nBUG';
+    return `Kernel failure\n${code & 0x800 ? 'WRITE' : 'READ'} ${ARM_FSR[code & 0xf] ?? 'Unknown'} (${code})`;
+  } else t = cap(c.kind.replace(/ /g, '-'));
+  let type = `Kernel failure\n${t}`;
+  if (c.access) type += `\n${c.access} ${c.size != null ? c.size : '{*}'}`;
   return type;
 }
 
