@@ -33,11 +33,14 @@ export function crashState(c: Crash): Array<string> {
   // location, a frame without a name, adds nothing.
   let placed = out.length > 0;
   let goNames = c.tool == "go-panic";
-  for (let i = 0; i < c.frames.length && out.length < STATE_LINES; i++) {
+  // A stack overflow's frames are a cycle repeated thousands of times: all of them are read, to find it.
+  let overflow = c.kind == "stack-overflow";
+  let names = new Array<string>(0);
+  for (let i = 0; i < c.frames.length && (overflow || out.length + names.length < STATE_LINES); i++) {
     let f = c.frames[i];
     if (f.fn !== null && isFuzzEntry(f.fn!)) {
       // The fuzz target's entry point: its file tells two targets apart; the driver below it is not the bug.
-      if (f.file !== null) out.push(cut(fileName(f.file!)));
+      if (f.file !== null) names.push(cut(fileName(f.file!)));
       break;
     }
     if (ignored(f, symbolized)) continue;
@@ -45,9 +48,39 @@ export function crashState(c: Crash): Array<string> {
     // file only when no frame of the stack has a name.
     if (f.fn === null && (named || placed)) continue;
     let name = f.fn !== null ? frameName(f.fn!, goNames) : fileName(f.file !== null ? f.file! : f.module!);
-    if (name.length > 0) out.push(cutNormalized(name));
+    if (name.length > 0) names.push(cutNormalized(name));
   }
+  let from = overflow ? cycleStart(names) : 0;
+  let len = overflow && from >= 0 ? cycleLength : names.length;
+  if (from < 0) from = 0;
+  for (let i = from; i < from + len && i < names.length && out.length < STATE_LINES; i++) out.push(names[i]);
   return out;
+}
+
+/** Lengths of the cycles a stack overflow is looked for in, and how often one must repeat. */
+const MAX_CYCLE = 10;
+const CYCLE_REPEATS = 3;
+let cycleLength = 0;
+
+/**
+ * Where the first cycle of a recursion starts in a stack's names (the shortest that repeats CYCLE_REPEATS
+ * times in a row from there), with its length in cycleLength; -1 when there is none. The frames above it
+ * are where the recursion happened to be when the stack ran out, which moves from run to run; the cycle
+ * does not.
+ */
+function cycleStart(names: Array<string>): i32 {
+  let n = names.length;
+  for (let at = 0; at < n; at++) {
+    for (let len = 1; len <= MAX_CYCLE; len++) {
+      if (at + CYCLE_REPEATS * len >= n) break;
+      let same = true;
+      for (let r = 1; r < CYCLE_REPEATS && same; r++) {
+        for (let k = 0; k < len; k++) if (names[at + k] != names[at + r * len + k]) { same = false; break; }
+      }
+      if (same) { cycleLength = len; return at; }
+    }
+  }
+  return -1;
 }
 
 /** `libc.so.6`, `linux-gate.so.1`, `libfoo.so`: a shared object's file name, not a function. */

@@ -38,6 +38,8 @@ export const STATE_IGNORE_FUNCS: string[] = [
   "BreakDebugger", "DebugBreak", "__debugbreak", "V8_Fatal", "V8_Dcheck", "v8::base::OS::Abort",
   "v8::base::OS::DebugBreak", "v8::base::FatalOOM", "v8::internal::Isolate::PushStackTraceAndDie",
   "v8::internal::V8::FatalProcessOutOfMemory", "v8::Utils::ReportApiFailure", "WTFCrash",
+  // WebKit/Blink's template library (its std::) and libFuzzer's exit() hook
+  "WTF::", "ExitCallback",
   // fuzzing drivers (the target's own entry point is named by its file instead: see crash-state.ts)
   "fuzzer::", "LLVMFuzzerRunDriver", "libfuzzer_sys::", "rust_fuzzer_test_input", "__rustc::", "fuzztest::internal::",
   "centipede::", "HF_", "afl_",
@@ -62,7 +64,11 @@ export const STATE_IGNORE_FUNCS: string[] = [
  * Words that put a function out of a crash state wherever they stand in its name: an assertion's or a logger's
  * helper (`gst_tag_assert_valid`, `custom_logger`) is where a failure is reported, not where it happened.
  */
-export const STATE_IGNORE_CONTAINS: string[] = ["assert", "logger"];
+export const STATE_IGNORE_CONTAINS: string[] = [
+  "assert", "logger",
+  // Windows' ASan runtime and process start-up
+  "_asan_rtl_", "BaseThreadInitThunk", "RtlUserThreadStart", "__tmainCRTStartup",
+];
 
 /** Modules whose frames are never in a crash state: the vDSO and the kernel's gate pages. */
 export const STATE_IGNORE_MODULES: string[] = [

@@ -28,7 +28,7 @@ export const TYPE_ROWS = [
   ['*', 'use-after-poison', 'Use-after-poison', 'size'],
   ['*', 'intra-object-overflow', 'Intra-object-overflow', 'size'],
   ['*', 'tag-mismatch', 'Tag-mismatch', 'size'],
-  ['*', 'unknown-crash', 'UNKNOWN', 'line', true],
+  ['*', 'unknown-crash', 'UNKNOWN', null, true],
   ['*', 'double-free', 'Heap-double-free', null],
   ['*', 'bad-free', 'Invalid-free', null],
   ['*', 'alloc-dealloc-mismatch', 'Alloc-dealloc-mismatch', null],

@@ -40,6 +40,11 @@ export class SanitizerParser extends Parser {
   private otherSeen: bool = false;
   /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
   private causeSeen: bool = false;
+  /** The crash of a finished leak report that found only indirect leaks (a later direct leak replaces it). */
+  private indirectOnly: Crash | null = null;
+  /** A later leak report's crash, which becomes the crash once it shows a direct leak. */
+  private pendingLeak: Crash | null = null;
+  private facts: Facts | null = null;
   /** The frame read last (a wrapped report's next line may hold its location). */
   private lastFrame: Frame | null = null;
   /** End position of the last toolAt() match. */
@@ -182,7 +187,10 @@ export class SanitizerParser extends Parser {
       let k1 = l.skipSpaces(k0);
       if (this.borrows(f, asanKind(l, k1), addressIn(l, k1))) return true;
     }
-    this.keep = f.crash === null;
+    // A leak report of another process after one that found only indirect leaks: its direct leak is the
+    // cause, so it may take the crash's place (below, once a direct leak is read).
+    let replaceable = tool == "lsan" && f.crash !== null && f.crash === this.indirectOnly;
+    this.keep = f.crash === null || replaceable;
     if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
     if (l.at(k) == Char.COLON) k++;
@@ -203,7 +211,8 @@ export class SanitizerParser extends Parser {
       c.address = addressIn(l, k);
       c.thread = threadIn(l, k);
     }
-    f.setCrash(c);
+    if (replaceable) { f.crashCount++; this.pendingLeak = c; this.facts = f; }
+    else f.setCrash(c);
     this.crash = c;
     return true;
   }
@@ -357,6 +366,12 @@ export class SanitizerParser extends Parser {
 
   private leakHeader(direct: bool): void {
     let c = this.crash;
+    let pl = this.pendingLeak;
+    if (direct && pl !== null && pl === c && this.facts !== null) {
+      this.facts!.crash = c;
+      this.indirectOnly = null;
+      this.pendingLeak = null;
+    }
     if (direct && this.leak != Leak.DIRECT) {
       // The first direct leak wins over an indirect one seen before it.
       if (this.leak == Leak.INDIRECT && this.keep) { c.frames = []; c.allocFrames = []; }
@@ -406,6 +421,10 @@ export class SanitizerParser extends Parser {
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
   private summary(l: Line): void {
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    if (this.tool == "lsan" && this.keep) {
+      if (this.pendingLeak === this.crash) { this.pendingLeak = null; this.keep = false; return; }
+      this.indirectOnly = this.leak == Leak.INDIRECT ? this.crash : null;
+    }
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
     let c = this.crash;
