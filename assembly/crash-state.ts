@@ -144,8 +144,12 @@ function assertHead(c: Crash, msg: string): string {
     if (s.endsWith("'")) s = s.substring(0, s.length - 1);
     return s;
   }
-  let s = checkCondition(msg);
-  let file = c.kind == "check-failed" && c.summary !== null ? fatalFile(c.summary!) : null;
+  let m = msg;
+  if (m.startsWith("Security CHECK failed: ")) m = m.substring(23);
+  else if (m.startsWith("Security DCHECK failed: ")) m = m.substring(24);
+  let s = checkCondition(m);
+  let checked = c.kind == "check-failed" || c.kind == "security-check-failed" || c.kind == "security-dcheck-failed";
+  let file = checked && c.summary !== null ? fatalFile(c.summary!) : null;
   return file !== null ? s + " in " + file : s;
 }
 

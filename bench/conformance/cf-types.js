@@ -92,6 +92,8 @@ export const TYPE_ROWS = [
   ['assert', 'assertion-failed', 'ASSERT', null],
   ['assert', 'check-failed', 'CHECK failure', null],
   ['assert', 'dcheck-failed', 'DCHECK failure', null],
+  ['assert', 'security-check-failed', 'Security CHECK failure', null],
+  ['assert', 'security-dcheck-failed', 'Security DCHECK failure', null],
   ['assert', 'fatal-error', 'Fatal error', null],
   ['assert', 'unreachable', 'Unreachable code', null],
   ['assert', 'runtime-assert', 'RUNTIME_ASSERT', null],

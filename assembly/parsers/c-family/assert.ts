@@ -27,6 +27,9 @@ const MUSL_HEAD = "Assertion failed: ";
 const GLIB_MARK = "ERROR:";
 const BAIL_OUT = "Bail out! ";
 const CHECK_MARK = "] Check failed: ";
+/** Blink's SECURITY_CHECK / SECURITY_DCHECK: "[..:FATAL:Serialization.cpp(238)] Security CHECK failed: cond." */
+const SECURITY_CHECK_MARK = "] Security CHECK failed: ";
+const SECURITY_DCHECK_MARK = "] Security DCHECK failed: ";
 const GLOG_TRACE = "*** Check failure stack trace: ***";
 const GOOGLE_ASSERT = "] assert.h assertion failed at ";
 const CHROME_ASSERT = "] Assert failed: ";
@@ -63,7 +66,11 @@ export class AssertParser extends Parser {
     let g = l.startsWith(BAIL_OUT) ? BAIL_OUT.length : 0;
     if (l.matchAt(GLIB_MARK, g)) return this.glib(l, g + GLIB_MARK.length, f, g > 0);
     let k = l.indexOf(CHECK_MARK);
-    if (k > 0) return this.check(l, k, f);
+    if (k > 0) return this.check(l, k, f, "check-failed");
+    k = l.indexOf(SECURITY_CHECK_MARK);
+    if (k > 0) return this.check(l, k, f, "security-check-failed");
+    k = l.indexOf(SECURITY_DCHECK_MARK);
+    if (k > 0) return this.check(l, k, f, "security-dcheck-failed");
     k = l.indexOf(GOOGLE_ASSERT);
     if (k > 0) return this.googleAssert(l, k, f);
     k = l.indexOf(CHROME_ASSERT);
@@ -148,7 +155,7 @@ export class AssertParser extends Parser {
   }
 
   /** glog/absl "... file.cc:4] Check failed: ..." and Chromium "[..:FATAL:file.cc(12)] Check failed: ...". */
-  private check(l: Line, k: i32, f: Facts): bool {
+  private check(l: Line, k: i32, f: Facts, kind: string): bool {
     let s = k;
     while (s > 0) {
       let c = l.at(s - 1);
@@ -164,7 +171,7 @@ export class AssertParser extends Parser {
     } else if (!setLocation(fr, loc)) {
       return false;
     }
-    this.report(f, "check-failed", l.trimmed(k + 2), fr, l.trimmed(0));
+    this.report(f, kind, l.trimmed(k + 2), fr, l.trimmed(0));
     return true;
   }
 
