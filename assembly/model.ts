@@ -63,6 +63,15 @@ export class Crash {
    * report a sanitizer or libFuzzer prints right after it lends it one (lendStack). Not part of the verdict.
    */
   stackless: bool = false;
+  /**
+   * The state's first lines when the report names them itself (V8's `cond in file.cc`, a CSA_ASSERT's message
+   * and file), or null: crash-state.ts then derives the head from the message. Not part of the verdict.
+   */
+  stateHead: Array<string> | null = null;
+  /** stateHead is the whole state: the report's stack is not part of what tells two crashes apart. */
+  stateHeadOnly: bool = false;
+  /** stateHead is metadata to keep verbatim (numbers and addresses in it are what tells crashes apart). */
+  stateVerbatim: bool = false;
 }
 
 /**
@@ -155,6 +164,12 @@ export class Facts {
   warningCount: i32 = 0;
   crash: Crash | null = null;
   crashCount: i32 = 0;
+  /**
+   * An assertion message that is a crash only if the program then dies of it (`ASSERTION FAILED: x`, glib's
+   * `assertion 'x' failed`, which a program may also print and carry on): the abort report that follows
+   * makes it the crash (the sanitizer parser's borrows()); without one it is nothing.
+   */
+  pendingCrash: Crash | null = null;
   tests: Tests | null = null;
   /** A timeout the log itself reports (timeout(1), a runner's own "timed out"). */
   timeoutSeen: bool = false;

@@ -17,6 +17,8 @@ export const STATE_IGNORE_FUNCS: string[] = [
   // allocators
   "malloc", "calloc", "realloc", "free", "cfree", "posix_memalign", "memalign", "aligned_alloc", "valloc",
   "pvalloc", "reallocarray", "operator new", "operator new[]", "operator delete", "operator delete[]",
+  // an operator with no class in front (a lambda's `operator()`, a free `operator==`) names no place
+  "operator",
   // libc string and memory routines (and their per-CPU variants), which the faulting caller called
   "memcpy", "memmove", "memset", "memcmp", "bcmp", "memchr", "memrchr", "strlen", "strnlen", "strcpy", "strncpy",
   "strcat", "strncat", "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strchr", "strrchr", "strstr", "strdup",
@@ -36,6 +38,8 @@ export const STATE_IGNORE_FUNCS: string[] = [
   "BreakDebugger", "DebugBreak", "__debugbreak", "V8_Fatal", "V8_Dcheck", "v8::base::OS::Abort",
   "v8::base::OS::DebugBreak", "v8::base::FatalOOM", "v8::internal::Isolate::PushStackTraceAndDie",
   "v8::internal::V8::FatalProcessOutOfMemory", "v8::Utils::ReportApiFailure", "WTFCrash",
+  // WebKit/Blink's template library (its std::) and libFuzzer's exit() hook
+  "WTF::", "ExitCallback",
   // fuzzing drivers (the target's own entry point is named by its file instead: see crash-state.ts)
   "fuzzer::", "LLVMFuzzerRunDriver", "libfuzzer_sys::", "rust_fuzzer_test_input", "__rustc::", "fuzztest::internal::",
   "centipede::", "HF_", "afl_",
@@ -49,8 +53,21 @@ export const STATE_IGNORE_FUNCS: string[] = [
   "std::alloc::", "panic_abort::", "panic_unwind::",
   // the Go runtime (a recovered panic's re-panic included)
   "runtime.", "panic",
+  // the kernel's report machinery (KASAN, dump_stack) and LKL's unsymbolized text-end marker
+  "dump_backtrace", "show_stack", "dump_stack", "dump_stack_lvl", "__dump_stack", "print_address_description", "print_trailer",
+  "object_err", "kasan_", "__kasan_", "check_memory_region", "_etext",
   // symbolizer placeholders
   "??", "(unknown)", "<unknown>",
+];
+
+/**
+ * Words that put a function out of a crash state wherever they stand in its name: an assertion's or a logger's
+ * helper (`gst_tag_assert_valid`, `custom_logger`) is where a failure is reported, not where it happened.
+ */
+export const STATE_IGNORE_CONTAINS: string[] = [
+  "assert", "logger",
+  // Windows' ASan runtime and process start-up
+  "_asan_rtl_", "BaseThreadInitThunk", "RtlUserThreadStart", "__tmainCRTStartup",
 ];
 
 /** Modules whose frames are never in a crash state: the vDSO and the kernel's gate pages. */

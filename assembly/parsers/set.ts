@@ -10,6 +10,8 @@ import { SanitizerParser } from "./sanitizers/sanitizer";
 import { UbsanParser } from "./sanitizers/ubsan";
 import { CxxTerminateParser } from "./c-family/cxx-terminate";
 import { AssertParser } from "./c-family/assert";
+import { V8FatalParser } from "./v8/v8-fatal";
+import { KernelParser } from "./kernel/kernel";
 import { MakeParser } from "./c-family/make";
 import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
@@ -35,6 +37,7 @@ import { RustPanicParser } from "./rust/rust-panic";
 import { GoPanicParser } from "./go/go-panic";
 import { GoRaceParser } from "./go/go-race";
 import { NodeErrorParser } from "./node/node-error";
+import { JavaExceptionParser } from "./java/java-exception";
 import { ShellParser } from "./shell/shell";
 
 /** What an offer came to. */
@@ -54,6 +57,8 @@ export class ParserSet {
   private ubsan: UbsanParser = new UbsanParser();
   private term: CxxTerminateParser = new CxxTerminateParser();
   private asrt: AssertParser = new AssertParser();
+  private v8: V8FatalParser = new V8FatalParser();
+  private kernel: KernelParser = new KernelParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -81,6 +86,7 @@ export class ParserSet {
   private goPanic: GoPanicParser = new GoPanicParser();
   private goRace: GoRaceParser = new GoRaceParser();
   private nodeError: NodeErrorParser = new NodeErrorParser();
+  private java: JavaExceptionParser = new JavaExceptionParser();
   private shell: ShellParser = new ShellParser();
   /** The parser inside a multi-line block, offered the next line first; -1 when none. */
   private active: i32 = -1;
@@ -121,6 +127,8 @@ export class ParserSet {
       case ParserId.UBSAN: return ask(this.ubsan, l, f);
       case ParserId.CXX_TERMINATE: return ask(this.term, l, f);
       case ParserId.ASSERT: return ask(this.asrt, l, f);
+      case ParserId.V8_FATAL: return ask(this.v8, l, f);
+      case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -147,6 +155,7 @@ export class ParserSet {
       case ParserId.GO_PANIC: return ask(this.goPanic, l, f);
       case ParserId.GO_RACE: return ask(this.goRace, l, f);
       case ParserId.NODE_ERROR: return ask(this.nodeError, l, f);
+      case ParserId.JAVA: return ask(this.java, l, f);
       case ParserId.SHELL: return ask(this.shell, l, f);
       default: return Claim.NO;
     }
@@ -158,6 +167,8 @@ export class ParserSet {
       case ParserId.UBSAN: this.ubsan.finish(f); break;
       case ParserId.CXX_TERMINATE: this.term.finish(f); break;
       case ParserId.ASSERT: this.asrt.finish(f); break;
+      case ParserId.V8_FATAL: this.v8.finish(f); break;
+      case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;
       case ParserId.LINKER: this.ld.finish(f); break;
       case ParserId.GCC: this.gcc.finish(f); break;
@@ -184,6 +195,7 @@ export class ParserSet {
       case ParserId.GO_PANIC: this.goPanic.finish(f); break;
       case ParserId.GO_RACE: this.goRace.finish(f); break;
       case ParserId.NODE_ERROR: this.nodeError.finish(f); break;
+      case ParserId.JAVA: this.java.finish(f); break;
       case ParserId.SHELL: this.shell.finish(f); break;
     }
   }

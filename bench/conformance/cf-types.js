@@ -6,11 +6,9 @@
 // the type: "line" = "Type READ" on the same line (ClusterFuzz's wild-access families), "size" = a second line
 // "READ <size>" when the size is known, null = none. `nullable`: the family is "Null-dereference" when the
 // address is below ClusterFuzz's null boundary (4096) and "UNKNOWN" otherwise.
-// The security flag follows ClusterFuzz's own rule: a type is a security bug when it is a memory-safety family;
-// assertions count as security bugs unless the job says ASSERTS_HAVE_SECURITY_IMPLICATION=False, CHECKs only
-// when it says CHECKS_HAVE_SECURITY_IMPLICATION=True; OOMs and timeouts are reported only when the job says
-// REPORT_OOMS_AND_HANGS (elsewhere the type is "" : no crash). These are job settings, not parsing: the bench
-// applies them from each test's `env`.
+// The security flag follows ClusterFuzz's own policy (cfSecurity); OOMs and timeouts are reported only when the
+// job says REPORT_OOMS_AND_HANGS (elsewhere the type is "" : no crash). These are job settings and policy, not
+// parsing: the bench applies them from each test's `env`.
 
 export const NULL_BOUNDARY = 4096;
 
@@ -30,7 +28,7 @@ export const TYPE_ROWS = [
   ['*', 'use-after-poison', 'Use-after-poison', 'size'],
   ['*', 'intra-object-overflow', 'Intra-object-overflow', 'size'],
   ['*', 'tag-mismatch', 'Tag-mismatch', 'size'],
-  ['*', 'unknown-crash', 'UNKNOWN', 'line', true],
+  ['*', 'unknown-crash', 'UNKNOWN', null, true],
   ['*', 'double-free', 'Heap-double-free', null],
   ['*', 'bad-free', 'Invalid-free', null],
   ['*', 'alloc-dealloc-mismatch', 'Alloc-dealloc-mismatch', null],
@@ -62,6 +60,7 @@ export const TYPE_ROWS = [
   ['ubsan', 'null-pointer-use', 'Null-dereference', 'line'],
   ['ubsan', 'dynamic-type-mismatch', 'Bad-cast', null],
   ['ubsan', 'cfi-bad-type', 'Bad-cast', null],
+  ['cfi', 'cfi-bad-type', 'Bad-cast', null],
   ['ubsan', 'out-of-bounds-index', 'Index-out-of-bounds', null],
   ['ubsan', 'misaligned-pointer-use', 'Misaligned-address', null],
   ['ubsan', 'pointer-overflow', 'Pointer-overflow', null],
@@ -93,8 +92,13 @@ export const TYPE_ROWS = [
   ['assert', 'assertion-failed', 'ASSERT', null],
   ['assert', 'check-failed', 'CHECK failure', null],
   ['assert', 'dcheck-failed', 'DCHECK failure', null],
+  ['assert', 'security-check-failed', 'Security CHECK failure', null],
+  ['assert', 'security-dcheck-failed', 'Security DCHECK failure', null],
   ['assert', 'fatal-error', 'Fatal error', null],
   ['assert', 'unreachable', 'Unreachable code', null],
+  ['assert', 'runtime-assert', 'RUNTIME_ASSERT', null],
+  ['assert', 'out-of-memory', 'Out-of-memory', null],
+  ['assert', 'correctness-failure', 'V8 correctness failure', null],
   // libFuzzer's own reports
   ['libfuzzer', 'deadly-signal', 'Fatal-signal', null],
   ['libfuzzer', 'fuzz-target-exited', 'Unexpected-exit', null],
@@ -103,7 +107,7 @@ export const TYPE_ROWS = [
   ['libfuzzer', 'overwrites-const-input', 'Overwrites-const-input', null],
   // a signal known only by its name
   ['signal', 'SIGABRT', 'Abrt', null],
-  ['signal', 'SIGSEGV', 'UNKNOWN', null],
+  ['signal', 'SIGSEGV', 'UNKNOWN', null, true],
   ['signal', 'SIGILL', 'Ill', null],
   ['signal', 'SIGFPE', 'Floating-point-exception', null],
   ['signal', 'SIGBUS', 'Bus', null],
@@ -127,24 +131,42 @@ export const TYPE_ROWS = [
   // uncaught exceptions of interpreted languages
   ['python', '*', 'Uncaught exception', null],
   ['node', '*', 'Uncaught exception', null],
+  // Java (the JVM, Jazzer): a finding Jazzer raises on purpose is a security exception
+  ['java', 'com.code_intelligence.jazzer.api.FuzzerSecurityIssue*', 'Security exception', null],
+  ['java', '*', 'Uncaught exception', null],
 ];
 
-/** Families ClusterFuzz treats as security bugs whatever the job says. */
-export const SECURITY_TYPES = new Set([
-  'Heap-buffer-overflow', 'Stack-buffer-overflow', 'Stack-buffer-underflow', 'Dynamic-stack-buffer-overflow',
-  'Global-buffer-overflow', 'Heap-use-after-free', 'Stack-use-after-return', 'Stack-use-after-scope',
-  'Container-overflow', 'Use-after-poison', 'Intra-object-overflow', 'Tag-mismatch', 'UNKNOWN', 'UNKNOWN READ',
-  'UNKNOWN WRITE', 'Heap-double-free', 'Invalid-free', 'Memcpy-param-overlap', 'Negative-size-param',
-  'Allocation-tail-overwritten', 'Use-of-uninitialized-value', 'Bad-cast', 'Index-out-of-bounds',
-  'Incorrect-function-pointer-type', 'Non-positive-vla-bound-value', 'Object-size', 'Security CHECK failure',
-  'Security DCHECK failure', 'Kernel failure', 'Command injection', 'Arbitrary file open', 'Arbitrary DNS resolution',
-  'PySecSan', 'Security exception', 'V8 sandbox violation', 'Trusted app crash', 'Wycheproof error',
+/**
+ * ClusterFuzz's security policy as data: the families that are never security bugs, those that always are,
+ * and the generic ones (an unknown access) that are unless the address is near null. Assertions count unless
+ * the job says ASSERTS_HAVE_SECURITY_IMPLICATION=False, CHECKs only when it says
+ * CHECKS_HAVE_SECURITY_IMPLICATION=True. A few signatures of the report itself also decide (a jump to address
+ * 0, an abort or other non-memory signal): those are read off the log, as ClusterFuzz reads them.
+ */
+const NEVER_SECURITY = new Set([
+  'Security CHECK failure', 'Fatal error', 'Unreachable code', 'Stack-overflow', 'Fatal-signal', 'Missing-library',
+  'Overwrites-const-input', 'Data race', 'Lock-order-inversion', 'ASSERT_NOT_REACHED', 'Floating-point-exception',
+  'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit',
+  // UBSan's and Go's non-memory families
+  'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
+  'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',
+  'Pointer-overflow', 'Potential-null-reference', 'Undefined-shift', 'Unsigned-integer-overflow',
+  'Implicit-conversion', 'Assumption-violation',
+  'Index out of range', 'Integer divide by zero', 'Makeslice: len out of range', 'Slice bounds out of range',
+  'Stack overflow',
 ]);
-
-/** Types that stand for an assertion (a security bug unless the job says otherwise). */
-const ASSERT_TYPES = new Set(['ASSERT', 'DCHECK failure', 'Fatal error']);
+const ALWAYS_SECURITY = new Set([
+  'Security DCHECK failure', 'DCHECK failure', 'Bad-cast', 'Index-out-of-bounds', 'Incorrect-function-pointer-type',
+  'Non-positive-vla-bound-value', 'Object-size',
+]);
+/** Types whose security depends on the address: near null is a plain crash. */
+const GENERIC_TYPES = new Set(['Null-dereference', 'Null-dereference READ', 'Null-dereference WRITE', 'READ', 'UNKNOWN',
+  'UNKNOWN READ', 'UNKNOWN WRITE', 'WRITE', 'Uncaught exception']);
+/** Addresses assertions crash on deliberately (WebKit/Blink's 0xbbadbeef). */
+const ASSERT_ADDRESSES = new Set([0xbbadbeef, 0xfbadbeef, 0x1f75b7dd, 0x977537dd, 0x9f7537dd]);
 /** Types reported only when the job asks for OOMs and hangs. */
 const OOM_HANG_TYPES = new Set(['Out-of-memory', 'Timeout']);
+const NOT_SECURITY_SIGNALS = ['Sanitizer: ABRT', 'Sanitizer: BUS', 'Sanitizer: FPE', 'Sanitizer: ILL', 'Sanitizer: breakpoint'];
 
 function matches(pattern, s) {
   if (pattern === '*') return true;
@@ -156,7 +178,10 @@ function matches(pattern, s) {
 export function cfType(crash, env = {}) {
   if (!crash) return '';
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
+  if (crash.tool === 'kernel') return kernelType(crash);
   if (!row) return `?${crash.tool}/${crash.kind}`;
+  // Android's runtime names an uncaught exception that killed an app "FATAL EXCEPTION"
+  if (crash.tool === 'java' && (crash.summary ?? '').startsWith('FATAL EXCEPTION')) return 'Fatal Exception';
   let [, , type, access, nullable] = row;
   if (crash.tool === 'lsan' && /^indirect/i.test(crash.summary ?? '') ) type = 'Indirect-leak';
   if (nullable && crash.address != null) {
@@ -164,21 +189,56 @@ export function cfType(crash, env = {}) {
     if (Number.isFinite(a) && a < NULL_BOUNDARY) type = 'Null-dereference';
   }
   if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
+  // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
+  if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
+  return type;
+}
+
+/** ARM's fault status codes (the FSR's low four bits), as ClusterFuzz words an Android kernel Oops. */
+const ARM_FSR = { 1: 'Alignment Fault', 4: 'Instruction Cache Maintenance Fault', 12: 'L1 Translation', 14: 'L2 Translation',
+  5: 'Translation Fault, Section', 7: 'Translation Fault, Page', 3: 'Access Flag Fault, Section', 6: 'Access Flag Fault, Page',
+  9: 'Domain Fault, Section', 11: 'Domain Fault, Page', 13: 'Permission Fault, Section', 15: 'Permissions Fault, Page' };
+
+/** "Kernel failure" and the report's own words: KASAN's bug type and access, a BUG's place, a panic's text, an Oops' FSR. */
+function kernelType(c) {
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+  const msg = c.message ?? '';
+  let t;
+  if (c.kind === 'bug') t = cap(msg.replace(/ /g, '-'));
+  else if (c.kind === 'panic') t = msg.replace(/ /g, '-');
+  else if (c.kind === 'oops') {
+    const code = Number.parseInt(msg, 16);
+    if (!Number.isFinite(code)) return 'Kernel failure\nBUG';
+    return `Kernel failure\n${code & 0x800 ? 'WRITE' : 'READ'} ${ARM_FSR[code & 0xf] ?? 'Unknown'} (${code})`;
+  } else t = cap(c.kind.replace(/ /g, '-'));
+  let type = `Kernel failure\n${t}`;
+  if (c.access) type += `\n${c.access} ${c.size != null ? c.size : '{*}'}`;
   return type;
 }
 
 function truthy(v) { return v === true || v === 'True' || v === 'true' || v === 'FORCE' || v === '1'; }
 function falsy(v) { return v === false || v === 'False' || v === 'false' || v === '0'; }
 
-/** ClusterFuzz's security flag for a type under a job's env. */
-export function cfSecurity(type, env = {}) {
+/** ClusterFuzz's security flag for a type (and the crash's address, the report's text) under a job's env. */
+export function cfSecurity(type, env = {}, address = null, log = '') {
+  const text = typeof log === 'string' ? log : log.toString('latin1');
+  if (/FuzzerSecurityIssue(Critical|High|Medium|Low)/.test(text)) return true;
+  if (text.includes('pc (nil) ') || text.includes('pc 0x00000000 ') || text.includes('pc 0x000000000000 ')) return true;
+  if (/JNI DETECTED ERROR[^\n]+(deleted|invalid|unexpected|unknown|wrong)/.test(text)) return true;
+  if (type === 'CHECK failure') return truthy(env.CHECKS_HAVE_SECURITY_IMPLICATION);
   const first = type.split('\n')[0];
-  if (SECURITY_TYPES.has(first)) return true;
-  if (ASSERT_TYPES.has(first)) return !falsy(env.ASSERTS_HAVE_SECURITY_IMPLICATION);
-  if (first === 'CHECK failure') return truthy(env.CHECKS_HAVE_SECURITY_IMPLICATION);
-  return false;
+  if (ALWAYS_SECURITY.has(first)) return true;
+  if (NEVER_SECURITY.has(first) || first.endsWith('Exception') || first.endsWith('CHECK failure') || first.includes('-leak')) return false;
+  if (first === 'ASSERT' || text.includes('ASSERTION FAILED')) return !falsy(env.ASSERTS_HAVE_SECURITY_IMPLICATION);
+  if (first.startsWith('Kernel failure')) return true;
+  if (!type) return false;
+  if (/^[ \t]+#0[ \t]+0x[0-9a-f]+[ \t]+in gsignal /m.test(text) || NOT_SECURITY_SIGNALS.some((s) => text.includes(s))) return false;
+  if (!GENERIC_TYPES.has(type)) return true;
+  const a = address == null ? 0 : Number.parseInt(String(address).replace(/^0x/i, ''), 16) || 0;
+  if (ASSERT_ADDRESSES.has(a)) return false;
+  return a >= NULL_BOUNDARY;
 }
 
 /** Type equality as ClusterFuzz's tests assert it: "{*}" stands for any size. */

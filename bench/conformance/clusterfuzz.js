@@ -13,6 +13,18 @@ export function cfState(crash) {
   return s.length === 0 ? 'NULL' : s.map((l) => `${l}\n`).join('');
 }
 
+/**
+ * The state under the job's FUZZ_TARGET, a job setting like the ones cf-types.js applies: an OOM, a timeout or
+ * an input overwrite is grouped by the fuzz target (its stack says nothing), and so is a crash with no frame.
+ */
+function jobState(type, state, env) {
+  const target = env.FUZZ_TARGET;
+  if (!target) return state;
+  const first = type.split('\n')[0];
+  if (first === 'Out-of-memory' || first === 'Timeout' || first === 'Overwrites-const-input' || state === 'NULL') return `${target}\n`;
+  return state;
+}
+
 const firstLine = (s) => (s ?? '').split('\n')[0];
 /** The family a case counts in: the first word of its file name (asan, ubsan, golang, v8, kasan, ...). */
 const familyOf = (file) => file.replace(/\.txt$/, '').split('_')[0];
@@ -35,7 +47,7 @@ export function clusterfuzzCases(dir) {
 export function scoreClusterfuzz(engine, c) {
   const v = engine.verdict(c.log, { exit: 1 }).verdict;
   const type = cfType(v.crash, c.env);
-  const state = type === '' ? '' : cfState(v.crash);
+  const state = type === '' ? '' : jobState(type, cfState(v.crash), c.env);
   const checks = {};
   const got = { type, state };
   if (c.type !== null) checks.type = sameType(c.type, type);
@@ -44,7 +56,7 @@ export function scoreClusterfuzz(engine, c) {
     checks.first = firstLine(c.state) === firstLine(state);
   }
   if (c.security !== null && c.type !== '') {
-    got.security = cfSecurity(type, c.env);
+    got.security = cfSecurity(type, c.env, v.crash?.address ?? null, c.log);
     checks.security = got.security === c.security;
   }
   return { checks, got, want: { type: c.type, state: c.state, security: c.security } };

@@ -3,8 +3,15 @@
 //   musl   `Assertion failed: b != 0 (main.c: checked_div: 6)`
 //   glib   `ERROR:main.c:7:count_fields: assertion failed (n == 3): (2 == 3)` (and its `Bail out! ` copy)
 //   glog / absl `F1202 02:49:26.759384 26650 main.cc:4] Check failed: den != 0 (0 vs. 0) ...`, then
-//          `*** Check failure stack trace: ***` and `    @     0x7f..  google::LogMessage::Fail()` frames
-//   Chromium `[1:1:1202/024926.759:FATAL:parser.cc(12)] Check failed: n < 4.`
+//          `*** Check failure stack trace: ***` and `    @     0x7f..  google::LogMessage::Fail()` frames;
+//          also `F0812 .. logging.cc:89] assert.h assertion failed at path.cc:380 in Foo: cond`
+//   Chromium `[1:1:1202/024926.759:FATAL:parser.cc(12)] Check failed: n < 4.` (or `Assert failed: ..`), then
+//          base's stack: `#3 0x7f48b4856ef4 ui::LatencyInfo::AddLatency()` (Linux), ` ui::Foo [0x61C2+20]
+//          (base\debug\x.cc:215)` after `Backtrace:` (Windows)
+//   libc++ `.../include/c++/v1/vector:559: assertion !full() failed: called on an empty vector`
+// and, as a crash only when an abort report follows (Facts.pendingCrash): WebKit's `ASSERTION FAILED: cond`,
+// a log line's `...] assert failure: cond` / `...] panic: not reached` (Envoy), glib's
+// `func: assertion 'cond' failed` (g_return_if_fail, which only warns unless criticals are fatal).
 // The crash is tool "assert", kind "assertion-failed" or "check-failed", the message the assertion's text,
 // the frame the assertion's location. abort() follows: when a sanitizer or libFuzzer then reports the
 // ABRT with a symbolized stack, that stack replaces this one (Crash.stackless, Facts.lendStack).
@@ -12,40 +19,91 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
-import { setLocation, classify } from "../../frames";
+import { setLocation, classify, parseSanFrame } from "../../frames";
 
-const GLIBC_TAIL = "' failed.";
+const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
 const MUSL_HEAD = "Assertion failed: ";
 const GLIB_MARK = "ERROR:";
 const BAIL_OUT = "Bail out! ";
 const CHECK_MARK = "] Check failed: ";
+/** Blink's SECURITY_CHECK / SECURITY_DCHECK: "[..:FATAL:Serialization.cpp(238)] Security CHECK failed: cond." */
+const SECURITY_CHECK_MARK = "] Security CHECK failed: ";
+const SECURITY_DCHECK_MARK = "] Security DCHECK failed: ";
 const GLOG_TRACE = "*** Check failure stack trace: ***";
+const GOOGLE_ASSERT = "] assert.h assertion failed at ";
+const CHROME_ASSERT = "] Assert failed: ";
+const WEBKIT_ASSERT = "ASSERTION FAILED: ";
+const LIBCXX_ASSERT = "assertion ";
+const LIBCXX_FAILED = " failed: ";
+const GLIB_RETURN = ": assertion '";
+/** Lines of prose a stack may follow its assertion by (a message's second line, `Backtrace:`). */
+const TRACE_LEAD = 2;
+/** What a sanitizer glues to the end of the last line before its report (`...valueAddressSanitizer:DEADLYSIGNAL`). */
+const DEADLYSIGNAL = "Sanitizer:DEADLYSIGNAL";
 
 @final
 export class AssertParser extends Parser {
-  /** Reading glog's "@ 0x.. fn" frames into this crash (null: not in a trace, or the crash is another's). */
+  /** Reading the stack printed after an assertion into this crash (null: the crash is another's). */
   private trace: Crash | null = null;
-  private inTrace: bool = false;
+  /** After an assertion: the lines that may be its stack are claimed. */
+  private tracing: bool = false;
+  private traceFrames: i32 = 0;
+  private traceLead: i32 = 0;
 
-  busy(): bool { return this.inTrace; }
+  busy(): bool { return this.tracing; }
 
-  finish(f: Facts): void { this.inTrace = false; this.trace = null; }
+  finish(f: Facts): void { this.stopTrace(); }
 
   claim(l: Line, f: Facts): bool {
-    if (this.inTrace) {
+    if (this.tracing) {
       if (this.traceLine(l)) return true;
-      this.inTrace = false;
-      this.trace = null;
+      if (this.traceFrames > 0 || --this.traceLead < 0) this.stopTrace();
     }
     let last = l.at(l.len - 1);
-    if (last == Char.DOT && l.endsWith(GLIBC_TAIL)) return this.glibc(l, f);
+    if (last == Char.DOT && l.endsWith(GLIBC_TAIL) && l.indexOf(GLIBC_MARK) > 0) return this.glibc(l, f);
     if (last == Char.RPAREN && l.startsWith(MUSL_HEAD)) return this.musl(l, f);
     let g = l.startsWith(BAIL_OUT) ? BAIL_OUT.length : 0;
     if (l.matchAt(GLIB_MARK, g)) return this.glib(l, g + GLIB_MARK.length, f, g > 0);
     let k = l.indexOf(CHECK_MARK);
-    if (k > 0) return this.check(l, k, f);
+    if (k > 0) return this.check(l, k, f, "check-failed");
+    k = l.indexOf(SECURITY_CHECK_MARK);
+    if (k > 0) return this.check(l, k, f, "security-check-failed");
+    k = l.indexOf(SECURITY_DCHECK_MARK);
+    if (k > 0) return this.check(l, k, f, "security-dcheck-failed");
+    k = l.indexOf(GOOGLE_ASSERT);
+    if (k > 0) return this.googleAssert(l, k, f);
+    k = l.indexOf(CHROME_ASSERT);
+    if (k > 0 && l.lastIndexOf(":FATAL:", k) >= 0) return this.chromeAssert(l, k, f);
+    if (l.startsWith(WEBKIT_ASSERT)) return this.weak(l, WEBKIT_ASSERT.length, l.len, f);
+    if (l.at(0) == Char.LBRACKET) {
+      k = logKeyword(l);
+      if (k > 0) return this.weak(l, k, l.len, f);
+    }
+    k = l.indexOf(LIBCXX_ASSERT);
+    if (k > 0 && (l.at(k - 1) == Char.COLON || l.matchAt(": ", k - 2))) {
+      let e = l.indexOf(LIBCXX_FAILED, k);
+      if (e > 0) return this.libcxx(l, k, e, f);
+    }
+    if (last == Char.d && l.endsWith("' failed")) {
+      k = l.indexOf(GLIB_RETURN);
+      if (k > 0) return this.weak(l, k + GLIB_RETURN.length, l.len - 8, f);
+    }
     return false;
+  }
+
+  private stopTrace(): void {
+    this.tracing = false;
+    this.trace = null;
+    this.traceFrames = 0;
+  }
+
+  /** After an assertion: its stack, if one follows, goes into crash (null: only claimed). */
+  private startTrace(c: Crash | null): void {
+    this.tracing = true;
+    this.trace = c;
+    this.traceFrames = 0;
+    this.traceLead = TRACE_LEAD;
   }
 
   private glibc(l: Line, f: Facts): bool {
@@ -97,7 +155,7 @@ export class AssertParser extends Parser {
   }
 
   /** glog/absl "... file.cc:4] Check failed: ..." and Chromium "[..:FATAL:file.cc(12)] Check failed: ...". */
-  private check(l: Line, k: i32, f: Facts): bool {
+  private check(l: Line, k: i32, f: Facts, kind: string): bool {
     let s = k;
     while (s > 0) {
       let c = l.at(s - 1);
@@ -113,26 +171,103 @@ export class AssertParser extends Parser {
     } else if (!setLocation(fr, loc)) {
       return false;
     }
-    this.report(f, "check-failed", l.trimmed(k + 2), fr, l.trimmed(0));
-    if (f.crash !== null && f.crash!.tool == "assert" && f.crash!.kind == "check-failed") this.trace = f.crash;
-    this.inTrace = true;
+    this.report(f, kind, l.trimmed(k + 2), fr, l.trimmed(0));
     return true;
   }
 
-  /** glog's trace: its title, then "    @     0x7f08d965d1ed  google::LogMessage::Fail()". */
+  /** glog's "F0812 .. logging.cc:89] assert.h assertion failed at file/path.cc:380 in Foo: cond". */
+  private googleAssert(l: Line, k: i32, f: Facts): bool {
+    let at = k + GOOGLE_ASSERT.length;
+    let inAt = l.indexOf(" in ", at);
+    if (inAt < 0) return false;
+    let colon = l.indexOf(": ", inAt + 4);
+    if (colon < 0) return false;
+    let fr = new Frame();
+    if (!setLocation(fr, l.str(at, inAt))) return false;
+    fr.fn = l.str(inAt + 4, colon);
+    this.report(f, "assertion-failed", l.trimmed(colon + 2), fr, l.trimmed(0));
+    this.head(f, l.trimmed(colon + 2));
+    return true;
+  }
+
+  /** Chromium's "[..:FATAL:correctness_fuzzer.cc(51)] Assert failed: cond. Message." */
+  private chromeAssert(l: Line, k: i32, f: Facts): bool {
+    let fr = new Frame();
+    let s = l.lastIndexOf(":FATAL:", k) + 7;
+    let loc = l.str(s, k);
+    let open = loc.lastIndexOf("(");
+    if (open > 0 && loc.endsWith(")")) setLocation(fr, loc.substring(0, open) + ":" + loc.substring(open + 1, loc.length - 1));
+    else setLocation(fr, loc);
+    let msg = l.trimmed(k + CHROME_ASSERT.length);
+    this.report(f, "assertion-failed", msg, fr, l.trimmed(0));
+    this.head(f, msg);
+    return true;
+  }
+
+  /** libc++'s "…/include/c++/v1/vector:559: assertion !full() failed: called on an empty vector". */
+  private libcxx(l: Line, k: i32, e: i32, f: Facts): bool {
+    let locEnd = l.at(k - 1) == Char.COLON ? k - 1 : k - 2;
+    let fr = new Frame();
+    if (!setLocation(fr, l.trimmed(0, locEnd))) return false;
+    let msg = withoutDeadlySignal(l.trimmed(e + LIBCXX_FAILED.length));
+    this.report(f, "assertion-failed", l.str(k, e + 7) + ": " + msg, fr, l.trimmed(0));
+    this.head(f, msg);
+    return true;
+  }
+
+  /** An assertion that is a crash only if an abort report follows; its text is [a, b). */
+  private weak(l: Line, a: i32, b: i32, f: Facts): bool {
+    let msg = withoutDeadlySignal(l.trimmed(a, b));
+    if (msg.length == 0) return false;
+    let c = new Crash();
+    c.tool = "assert";
+    c.kind = "assertion-failed";
+    c.summary = l.trimmed(0);
+    c.message = msg;
+    c.stateHead = [msg];
+    c.stackless = true;
+    if (f.crash === null && f.pendingCrash === null) f.pendingCrash = c;
+    this.startTrace(null);
+    return true;
+  }
+
+  /** The state of the crash just reported starts with text (what the assertion says, not its location). */
+  private head(f: Facts, text: string): void {
+    let c = f.crash;
+    if (c !== null && c.tool == "assert" && c.stackless && c.summary !== null && c.stateHead === null) c.stateHead = [text];
+  }
+
+  /**
+   * A line of the stack an assertion printed: glog's title and "    @     0x7f08d965d1ed  google::LogMessage::Fail()",
+   * base's "#3 0x7f48b4856ef4 ui::LatencyInfo::Add()" (or "<unknown>"), a sanitizer-style "#0 0x.. in f file:3",
+   * Windows' "Backtrace:" and "\tui::Foo::Bar [0x61C20814+20] (base\\x.cc:215)".
+   */
   private traceLine(l: Line): bool {
-    if (l.startsWith(GLOG_TRACE)) return true;
-    let p = l.skipSpaces(0);
-    if (l.at(p) != Char.AT || p == 0) return false;
-    p = l.skipSpaces(p + 1);
-    if (!l.matchAt("0x", p)) return false;
+    let p = skipUnicodeSpaces(l, l.skipSpaces(0));
+    let c0 = l.at(p);
+    if (c0 == Char.STAR) return l.startsWith(GLOG_TRACE);
+    if (c0 == Char.B && p == 0) return l.startsWith("Backtrace:") && l.len <= 11;
+    let fr: Frame | null = null;
+    if (c0 == Char.AT && p > 0) {
+      let q = l.skipSpaces(p + 1);
+      if (!l.matchAt("0x", q)) return false;
+      fr = new Frame();
+      fr.fn = l.trimmed(l.skipSpaces(l.skipHex(q + 2)));
+      classify(fr);
+    } else if (c0 == Char.HASH) {
+      fr = parseSanFrame(l);
+      if (fr === null) return false;
+      if (fr.fn !== null && fr.fn! == "<unknown>") { fr.fn = null; classify(fr); }
+    } else if (p > 0) {
+      fr = windowsFrame(l, p);
+      if (fr === null) return false;
+    } else {
+      return false;
+    }
+    this.traceFrames++;
     let t = this.trace;
     if (t !== null && t.frames.length < MAX_FRAMES) {
-      let fr = new Frame();
-      fr.fn = l.trimmed(l.skipSpaces(l.skipHex(p + 2)));
       fr.index = t.frames.length;
-      classify(fr);
-      // Only the name is known: no file, no line. Mark it user by name alone (classify wants a file).
       t.frames.push(fr);
     }
     return true;
@@ -148,7 +283,9 @@ export class AssertParser extends Parser {
     c.message = msg;
     c.stackless = true;
     c.frames.push(frame);
+    let mine = f.crash === null;
     f.setCrash(c);
+    this.startTrace(mine ? c : null);
   }
 }
 
@@ -182,4 +319,55 @@ export function bareName(sig: string): string {
   name = cut >= 0 ? name.substring(cut + 1) : name;
   while (name.startsWith("*") || name.startsWith("&")) name = name.substring(1);
   return name.length > 0 ? name : sig;
+}
+
+/**
+ * The start of an assertion's text in a log line that opens with "[...]" fields and names a source location
+ * before it: `[2018-05-17 07:01:35][1][critical][assert] source/x.cc:87] assert failure: cond` (also
+ * `panic: `, `ASSERT FAILED: `, `assertion failed: `); -1 when the line is no such thing.
+ */
+function logKeyword(l: Line): i32 {
+  let close = l.lastIndexOf("] ");
+  if (close < 0) return -1;
+  let p = close + 2;
+  let kw = ["assert failure: ", "panic: ", "ASSERT FAILED: ", "assertion failed: ", "ASSERTION FAILED: ", "Assertion failed: "];
+  for (let i = 0; i < kw.length; i++) if (l.matchAt(kw[i], p)) return p + kw[i].length;
+  return -1;
+}
+
+/** A Windows stack line of Chromium's base: "\tui::Foo::Bar [0x61C20814+20] (base\\x.cc:215)", "(No symbol) [0x..]". */
+function windowsFrame(l: Line, p: i32): Frame | null {
+  let b = l.indexOf(" [0x", p);
+  if (b < 0) return null;
+  let close = l.indexOfByte(Char.RBRACKET, b);
+  if (close < 0) return null;
+  let fr = new Frame();
+  let name = l.trimmed(p, b);
+  if (name != "(No symbol)" && name.length > 0) fr.fn = name;
+  let open = l.indexOfByte(Char.LPAREN, close);
+  if (open > 0 && l.at(l.len - 1) == Char.RPAREN) setLocation(fr, l.str(open + 1, l.len - 1));
+  classify(fr);
+  return fr;
+}
+
+function withoutDeadlySignal(s: string): string {
+  let i = s.indexOf(DEADLYSIGNAL);
+  if (i < 0) return s;
+  let names = ["HWAddress", "Address", "UndefinedBehavior", "Memory", "Thread", "Leak"];
+  for (let k = 0; k < names.length; k++) {
+    let n = names[k];
+    if (i >= n.length && s.substring(i - n.length, i) == n) return s.substring(0, i - n.length).trim();
+  }
+  return s;
+}
+
+/** Past spaces written as UTF-8 (U+2000..U+200A, U+00A0) at p: some logs indent a stack with them. */
+function skipUnicodeSpaces(l: Line, p: i32): i32 {
+  while (true) {
+    if (l.at(p) == 0xE2 && l.at(p + 1) == 0x80 && l.at(p + 2) >= 0x80 && l.at(p + 2) <= 0x8A) p += 3;
+    else if (l.at(p) == 0xC2 && l.at(p + 1) == 0xA0) p += 2;
+    else if (l.at(p) == Char.SPACE || l.at(p) == Char.TAB) p++;
+    else return p;
+  }
+  return p;
 }

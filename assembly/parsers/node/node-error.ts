@@ -52,6 +52,9 @@ export class NodeErrorParser extends Parser {
   private pendingMsg: string | null = null;
   private pendingLine: string | null = null;
 
+  /** Jazzer.js announced an uncaught exception ("==14== Uncaught Exception: Jazzer.js: ..."): the stack after it is the crash. */
+  private announced: bool = false;
+
   busy(): bool { return this.state != State.IDLE; }
 
   claim(l: Line, f: Facts): bool {
@@ -84,6 +87,7 @@ export class NodeErrorParser extends Parser {
     }
     let n = l.len;
     if (n < 3) return false;
+    if (l.at(0) == Char.EQ && l.indexOf("== Uncaught Exception: ") > 0) { this.announced = true; return true; }
     let last = l.at(n - 1);
     if (isDigit(last)) return this.header(l, f);
     // A header-less candidate: "TypeError: x" at column 0, remembered but left to the others.
@@ -292,8 +296,8 @@ export class NodeErrorParser extends Parser {
       if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
       renumber(c.frames);
       for (let i = 0; i < c.causes.length; i++) renumber(c.causes[i].frames);
-      if (this.headless && footer && reportIsFatal(f)) f.setCrash(c);
-    } else if (this.skim && this.headless && footer && reportIsFatal(f)) {
+      if (this.headless && (footer || this.announced) && reportIsFatal(f)) f.setCrash(c);
+    } else if (this.skim && this.headless && (footer || this.announced) && reportIsFatal(f)) {
       f.crashCount++;
     }
     this.reset();
@@ -305,6 +309,7 @@ export class NodeErrorParser extends Parser {
     this.cause = null;
     this.where = null;
     this.headless = false;
+    this.announced = false;
     this.msgParts = [];
     this.extra = 0;
     this.emitted = false;

@@ -7,7 +7,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
-import { parseSanFrame, demoteModuleOnly } from "../../frames";
+import { parseSanFrame, demoteModuleOnly, setLocation, classify } from "../../frames";
 import { join } from "../../util/join";
 
 /** Where the frames of the stack being read go. */
@@ -40,6 +40,13 @@ export class SanitizerParser extends Parser {
   private otherSeen: bool = false;
   /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
   private causeSeen: bool = false;
+  /** The crash of a finished leak report that found only indirect leaks (a later direct leak replaces it). */
+  private indirectOnly: Crash | null = null;
+  /** A later leak report's crash, which becomes the crash once it shows a direct leak. */
+  private pendingLeak: Crash | null = null;
+  private facts: Facts | null = null;
+  /** The frame read last (a wrapped report's next line may hold its location). */
+  private lastFrame: Frame | null = null;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
 
@@ -137,6 +144,7 @@ export class SanitizerParser extends Parser {
     this.tool = tool;
     this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
     this.secFrames = 0;
+    this.lastFrame = null;
     this.leak = Leak.NONE;
     this.bodyLines = 0;
     this.faultSeen = false;
@@ -150,10 +158,18 @@ export class SanitizerParser extends Parser {
    * has no stack of its own (a failed assertion, a Rust panic) is that crash's stack, not a second crash: its
    * frames are read into a scratch crash and lent when the report ends.
    */
-  private borrows(f: Facts, kind: string): bool {
+  private borrows(f: Facts, kind: string, address: string | null = null): bool {
     let prev = f.crash;
+    let pending = f.pendingCrash;
+    if (prev === null && pending !== null) {
+      // An assertion message the program may print and survive: this abort report shows it did not.
+      if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
+      f.pendingCrash = null;
+      f.setCrash(pending);
+      prev = pending;
+    }
     if (prev === null || !prev.stackless) return false;
-    if (kind != "ABRT" && kind != "deadly-signal") return false;
+    if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -165,12 +181,16 @@ export class SanitizerParser extends Parser {
     let tool = this.toolAt(l, p);
     if (tool === null) return false;
     this.begin(tool!);
-    if (tool != "lsan" && tool != "tsan" && tool != "msan") {
+    if (tool != "lsan" && tool != "tsan") {
       let k0 = this.end;
       if (l.at(k0) == Char.COLON) k0++;
-      if (this.borrows(f, asanKind(l, l.skipSpaces(k0)))) return true;
+      let k1 = l.skipSpaces(k0);
+      if (this.borrows(f, asanKind(l, k1), addressIn(l, k1))) return true;
     }
-    this.keep = f.crash === null;
+    // A leak report of another process after one that found only indirect leaks: its direct leak is the
+    // cause, so it may take the crash's place (below, once a direct leak is read).
+    let replaceable = tool == "lsan" && f.crash !== null && f.crash === this.indirectOnly;
+    this.keep = f.crash === null || replaceable;
     if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
     if (l.at(k) == Char.COLON) k++;
@@ -191,7 +211,8 @@ export class SanitizerParser extends Parser {
       c.address = addressIn(l, k);
       c.thread = threadIn(l, k);
     }
-    f.setCrash(c);
+    if (replaceable) { f.crashCount++; this.pendingLeak = c; this.facts = f; }
+    else f.setCrash(c);
     this.crash = c;
     return true;
   }
@@ -208,8 +229,15 @@ export class SanitizerParser extends Parser {
         if (isDigit(l.at(p + 1))) { this.frame(); return true; }
       } else {
         let fr = parseSanFrame(l);
-        if (fr !== null) { this.frame(); this.push(fr); return true; }
+        if (fr !== null) { this.frame(); this.push(fr); this.lastFrame = fr; return true; }
       }
+    }
+    // A report hard-wrapped at a fixed width puts a frame's location (or the rest of its signature) on a
+    // line of its own, unindented and without a space: the stack goes on.
+    if (this.secFrames > 0 && p == 0 && ch != Char.EQ && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
+      let last = this.lastFrame;
+      if (this.keep && last !== null && last.file === null && setLocation(last, l.str(0))) classify(last);
+      return true;
     }
     // Any other line ends the stack being read; what follows goes where the next header says.
     if (this.secFrames > 0) { this.sec = Sec.NONE; this.secFrames = 0; }
@@ -224,7 +252,9 @@ export class SanitizerParser extends Parser {
           }
           let q = afterPid(l);
           if (q < 0) return true;
-          if (l.matchAt("ERROR: ", q) || l.matchAt("WARNING: ", q)) {
+          let warning = l.matchAt("WARNING: ", q);
+          if (warning && this.toolAt(l, q + 9) === null) return true; // "==1==WARNING: invalid path to external symbolizer!"
+          if (warning || l.matchAt("ERROR: ", q)) {
             // A new report before this one ended (recover mode, a report about a failed report).
             this.state = St.IDLE;
             return this.start(l, f);
@@ -336,6 +366,12 @@ export class SanitizerParser extends Parser {
 
   private leakHeader(direct: bool): void {
     let c = this.crash;
+    let pl = this.pendingLeak;
+    if (direct && pl !== null && pl === c && this.facts !== null) {
+      this.facts!.crash = c;
+      this.indirectOnly = null;
+      this.pendingLeak = null;
+    }
     if (direct && this.leak != Leak.DIRECT) {
       // The first direct leak wins over an indirect one seen before it.
       if (this.leak == Leak.INDIRECT && this.keep) { c.frames = []; c.allocFrames = []; }
@@ -386,6 +422,10 @@ export class SanitizerParser extends Parser {
   private summary(l: Line, f: Facts): void {
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
     noteReport(l, f);
+    if (this.tool == "lsan" && this.keep) {
+      if (this.pendingLeak === this.crash) { this.pendingLeak = null; this.keep = false; return; }
+      this.indirectOnly = this.leak == Leak.INDIRECT ? this.crash : null;
+    }
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
     let c = this.crash;
@@ -455,6 +495,26 @@ export class SanitizerParser extends Parser {
     this.end = p + name.length;
     return tool;
   }
+}
+
+/**
+ * The signal an assertion or CHECK stops the program with: abort(), a trap or an illegal instruction (V8's
+ * and Chromium's CHECKs), a debugger break; libFuzzer's deadly signal.
+ */
+function isAbortKind(kind: string): bool {
+  return kind == "ABRT" || kind == "deadly-signal" || kind == "ILL" || kind == "TRAP" || kind == "breakpoint" ||
+    kind == "illegal-instruction";
+}
+
+/**
+ * A SEGV on an address a failed assertion writes to on purpose to crash (WebKit/Blink's WTFCrash and
+ * IMMEDIATE_CRASH markers: 0xbbadbeef and its kin): the assertion's own crash, not a second bug.
+ */
+function isAssertAddress(kind: string, address: string | null): bool {
+  if (kind != "SEGV" || address === null) return false;
+  let a = address!.toLowerCase();
+  while (a.startsWith("0x") || a.startsWith("0")) a = a.substring(a.startsWith("0x") ? 2 : 1);
+  return a == "bbadbeef" || a == "fbadbeef" || a == "1f75b7dd" || a == "977537dd" || a == "9f7537dd";
 }
 
 /** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */

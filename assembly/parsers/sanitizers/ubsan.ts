@@ -50,6 +50,11 @@ export class UbsanParser extends Parser {
     let msg = l.trimmed(at + 1 + RUNTIME_ERROR.length);
     c.message = msg;
     c.kind = ubsanKind(msg);
+    // a NULL dereference says which way it went: "load of null pointer", "store to null pointer"
+    if (msg.startsWith("load of null pointer")) c.access = "READ";
+    else if (msg.startsWith("store to null pointer")) c.access = "WRITE";
+    let bad = badCastTarget(msg);
+    if (bad !== null) { c.stateHead = ["Bad-cast to " + bad!]; c.stateVerbatim = true; }
     let a = msg.indexOf("address 0x");
     if (a >= 0) {
       let s = a + 8;
@@ -103,7 +108,8 @@ export class UbsanParser extends Parser {
       }
     }
     if (ch < 0) return this.stack; // the blank line after a stack, before clang's SUMMARY
-    if (this.dump > 0 && p > 0) { this.dump--; return true; }
+    // the bytes under a note: a hex dump, its caret line and a "vptr for X" line, indented or not
+    if (this.dump > 0 && !l.matchAt(SUMMARY, 0) && l.indexOf(RUNTIME_ERROR) < 0) { this.dump--; return true; }
     if (p == 0 && l.matchAt(SUMMARY, 0)) {
       if (!this.keep) { this.active = false; return true; }
       let s = SUMMARY.length;
@@ -118,11 +124,29 @@ export class UbsanParser extends Parser {
       return true;
     }
     // "0x7ffc..: note: pointer points here" + the hex dump and caret lines; "file:line:col: note: ..." notes.
-    if (!this.stack && l.indexOf(": note: ") > 0) {
-      if (l.matchAt("0x", 0)) this.dump = 2;
+    let note = l.indexOf(": note: ");
+    if (!this.stack && note > 0) {
+      if (l.matchAt("0x", 0)) this.dump = l.indexOf("object", note) > 0 ? 3 : 2;
+      if (this.keep) this.castSource(l, note + 8);
       return true;
     }
     return false;
+  }
+
+  /**
+   * A bad cast's note on what the object really is: "note: object is of type 'A'", "note: vtable is of type
+   * 'A'", "note: object has invalid vptr", "note: invalid vtable": the state's first line says it
+   * ("Bad-cast to B from A").
+   */
+  private castSource(l: Line, p: i32): void {
+    let c = this.crash;
+    let head = c.stateHead;
+    if (head === null || head!.length != 1 || head![0].includes(" from ")) return;
+    let from: string | null = null;
+    if (l.matchAt("object is of type ", p)) from = unquote(l.trimmed(p + 18));
+    else if (l.matchAt("vtable is of type ", p)) from = unquote(l.trimmed(p + 18));
+    else if (l.matchAt("object has invalid vptr", p) || l.matchAt("invalid vtable", p)) from = "invalid vptr";
+    if (from !== null) head![0] = head![0] + " from " + from!;
   }
 
   private close(): void {
@@ -155,6 +179,28 @@ function findRuntimeError(l: Line): i32 {
 
 function isHexCode(c: i32): bool {
   return isDigit(c) || (c >= Char.a && c <= Char.f) || (c >= Char.A && c <= Char.F);
+}
+
+/**
+ * The type a bad cast was to: "downcast of address 0x.. which does not point to an object of type 'B'",
+ * "member call on address ..", "control flow integrity check for type 'B' failed during ..". null otherwise.
+ */
+function badCastTarget(m: string): string | null {
+  let k = m.indexOf("which does not point to an object of type ");
+  if (k >= 0 && (m.startsWith("downcast of ") || m.startsWith("member call on ") || m.startsWith("member access within "))) {
+    return unquote(m.substring(k + 42));
+  }
+  if (m.startsWith("control flow integrity check for type ")) {
+    let e = m.lastIndexOf(" failed during ");
+    if (e > 38) return unquote(m.substring(38, e));
+  }
+  return null;
+}
+
+function unquote(s: string): string {
+  let t = s.trim();
+  if (t.length >= 2 && t.charCodeAt(0) == Char.APOS && t.charCodeAt(t.length - 1) == Char.APOS) return t.substring(1, t.length - 1);
+  return t;
 }
 
 /** The runtime's error-type name for a message (compiler-rt ubsan_checks.inc). */
@@ -190,6 +236,7 @@ export function ubsanKind(m: string): string {
   if (m.startsWith("control flow integrity check")) return "cfi-bad-type";
   if (m.startsWith("assumption of ") && m.includes("alignment")) return "alignment-assumption";
   if (m.startsWith("implicit conversion from type")) return implicitKind(m);
+  if (m.startsWith("assumption is violated")) return "assumption-violation";
   return "undefined-behavior";
 }
 
