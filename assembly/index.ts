@@ -2,6 +2,7 @@
 // calls an entry point, and reads the result from output()/outputLen(). No imports but env.abort.
 import { Sink } from "./util/sink";
 import { Session } from "./session";
+import { ExitInfo } from "./model";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { signalName } from "./signals";
@@ -52,13 +53,34 @@ const enum Stopped { TIMED_OUT = 1, INTERRUPTED = 2 }
  */
 export function begin(exitCode: i32, hasExit: bool, signal: i32, stopped: i32): void {
   let s = new Session(splitter, tail);
-  let e = s.facts.exit;
+  setExit(s.facts.exit, exitCode, hasExit, signal, stopped);
+  session = s;
+}
+
+function setExit(e: ExitInfo, exitCode: i32, hasExit: bool, signal: i32, stopped: i32): void {
   e.code = exitCode;
   e.known = hasExit;
   e.signal = signalName(signal);
   e.timedOut = (stopped & Stopped.TIMED_OUT) != 0;
   e.interrupted = (stopped & Stopped.INTERRUPTED) != 0;
-  session = s;
+}
+
+/**
+ * The run's exit, for a verdict begun before it was known (a stream fed while the command runs): same
+ * arguments as begin(). Returns 1 when every exit fact the lines fed so far were read against (fatal or
+ * not, the signal) reads the same under it, so the verdict is the one a begin() with it would give;
+ * 0 when one differs: the caller then starts the verdict over with begin().
+ */
+export function exitKnown(exitCode: i32, hasExit: bool, signal: i32, stopped: i32): i32 {
+  let s = session;
+  if (s === null) return 0;
+  let e = s.facts.exit;
+  let fatal = e.isFatal();
+  let sig = e.shellSignal();
+  setExit(e, exitCode, hasExit, signal, stopped);
+  if (e.askedFatal && e.isFatal() != fatal) return 0;
+  if (e.askedSignal && e.shellSignal() != sig) return 0;
+  return 1;
 }
 
 /**

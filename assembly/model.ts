@@ -138,12 +138,33 @@ export class ExitInfo {
    * result. The signal is the one that stopped it; it is no crash of the command's.
    */
   interrupted: bool = false;
+  /**
+   * Which exit facts the parsers read while lines were fed (a stream fed as the command runs is begun
+   * before its exit is known: exitKnown() in index.ts then checks that the answers still hold).
+   */
+  askedFatal: bool = false;
+  askedSignal: bool = false;
 
   /** The signal that killed the command, or the one a shell reports as exit 128+N. */
   signalOrShellExit(): string | null {
+    this.askedSignal = true;
+    return this.shellSignal();
+  }
+
+  shellSignal(): string | null {
     if (this.signal !== null) return this.signal;
     if (this.known && this.code > 128 && this.code < 128 + 32) return signalName(this.code - 128);
     return null;
+  }
+
+  /** A printed report (traceback, panic) kills the program unless it exited 0 (see reportIsFatal). */
+  fatal(): bool {
+    this.askedFatal = true;
+    return this.isFatal();
+  }
+
+  isFatal(): bool {
+    return !(this.known && this.code == 0 && this.signal === null);
   }
 }
 

@@ -7,8 +7,7 @@ import { Facts, Frame, Crash, MAX_FRAMES } from "../model";
  * that exits 0 after printing one logged it (logging.exception, a joined thread's panic) and carried on.
  */
 export function reportIsFatal(f: Facts): bool {
-  let e = f.exit;
-  return !(e.known && e.code == 0 && e.signal === null);
+  return f.exit.fatal();
 }
 
 /** Keeps the first crash of the log (Facts.setCrash), unless the report was not fatal. */

@@ -37,6 +37,14 @@ export interface DeltaOptions {
 
 export interface VerdictStream {
   push(chunk: Uint8Array): void;
+  /**
+   * The run's exit facts, for a stream begun before they were known (fed while the command runs): they
+   * replace the stream's own (exit, signal, timedOut, interrupted, log). True when the verdict end()
+   * then gives is the one a stream begun with them gives; false when what was fed already read differently
+   * under them (a traceback is fatal unless the command exited 0): the stream must then be ended and
+   * the log fed again to a fresh one. Not for a set-up failure (setupError is ignored).
+   */
+  exitKnown(opts: VerdictOptions): boolean;
   end(): RunResult;
 }
 
@@ -71,6 +79,7 @@ interface Exports {
   begin(exit: number, hasExit: number, signal: number, stopped: number): void;
   setupFailed(len: number): void;
   feed(len: number): void;
+  exitKnown(exit: number, hasExit: number, signal: number, stopped: number): number;
   finish(): number;
   render(len: number): number;
   junit(len: number): number;
@@ -134,12 +143,16 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     }
   };
 
-  const start = (e: Exports, o: VerdictOptions): void => {
+  // begin()'s and exitKnown()'s arguments.
+  const exitArgs = (o: VerdictOptions): [number, number, number, number] => {
     const sig = signalNumber(o.signal);
     if (sig < 0) throw new SbxError('E_SIGNAL', `unknown signal ${JSON.stringify(o.signal)}: give a name such as SIGSEGV or a number 1-64`);
     const hasExit = typeof o.exit === 'number' && Number.isInteger(o.exit);
     // stopped: bit 1 the host's time limit, bit 2 its caller (assembly/index.ts begin()).
-    e.begin(hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, (o.timedOut ? 1 : 0) | (o.interrupted ? 2 : 0));
+    return [hasExit ? (o.exit as number) | 0 : 0, hasExit ? 1 : 0, sig, (o.timedOut ? 1 : 0) | (o.interrupted ? 2 : 0)];
+  };
+  const start = (e: Exports, o: VerdictOptions): void => {
+    e.begin(...exitArgs(o));
     if (typeof o.setupError === 'string') e.setupFailed(put(e, utf8.encode(o.setupError)));
   };
 
@@ -167,6 +180,11 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       busy = true;
       return {
         push(chunk) { guard((e) => feedBytes(e, chunk)); },
+        exitKnown(known) {
+          const args = exitArgs(known); // a bad signal throws here, before the stream changes
+          o = { ...o, ...known };
+          return guard((e) => e.exitKnown(...args) === 1);
+        },
         end() { const r = guard((e) => end(e, o)); busy = false; return r; },
       };
     },

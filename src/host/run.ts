@@ -3,7 +3,7 @@
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { diskFullError, isDiskFull } from '../launcher/disk-full.js';
-import { launch, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
+import { launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
 import { SbxError } from '../contract/errors.js';
 import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -13,6 +13,7 @@ import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
+import { followLog } from './log-follow.js';
 import { commandLine } from './command-line.js';
 import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
@@ -109,6 +110,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // The engine compiles here, on this thread, while the sandbox runs: nothing before the verdict needs it.
   const engineP = given ? Promise.resolve(given) : loadEngineNow();
   void engineP.then((e) => warmEngine(e, () => exited), () => undefined);
+  // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
+  // what is left is read. An output the launcher's tail holds whole is read from there instead.
+  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES);
   const res = await launched;
   phase('launched');
   const o = res.outcome;
@@ -148,10 +152,17 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
   // launcher's tail), else from the exit alone, recorded like any other, and a note names the log.
   const sources: ReadSource[] = whole ? [res.tail, EXIT_ONLY] : [null, res.tail, EXIT_ONLY];
+  // What was read as the command ran: the verdict of the whole log with the rest read now, else (none
+  // read, or the exit reads the lines differently) null, and the log is read back from the start.
+  let streamed: RunResult | null = null;
+  if (whole || res.setupError) await follower.abandon();
+  else streamed = await follower.verdict({ ...opt, log: logPath });
   let failed: string | null = null;
   for (const bytes of sources) {
     try {
-      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(bytes ? { bytes } : {}) }, opt, complete);
+      const given = bytes === null && streamed ? { env: streamed } : {};
+      streamed = null; // used once: a second try reads the log back
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(bytes ? { bytes } : {}), ...given }, opt, complete);
       return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
     } catch (err) {
       if (isEngineFailure(err)) { failed ??= err.message; continue; }

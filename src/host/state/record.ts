@@ -21,6 +21,8 @@ export interface RunRecord {
   logPath: string;
   /** The whole log when the caller still holds it (a short run's output): spares reading it back. */
   bytes?: Uint8Array;
+  /** The verdict of the whole log, already read (as the command ran: src/host/log-follow.ts). */
+  env?: RunResult;
   /** The command as one line, or null when unknown (a recorded log). */
   cmd: string | null;
   /** The work tree's fingerprint when the run started, and when it ended (null: unknown). */
@@ -30,7 +32,7 @@ export interface RunRecord {
 
 export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord, opts: VerdictOptions,
   complete?: (env: RunResult) => void): Promise<Recorded> {
-  const env = run.bytes ? engine.verdict(run.bytes, { ...opts, log: run.logPath }) : await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
+  const env = run.env ? run.env : run.bytes ? engine.verdict(run.bytes, { ...opts, log: run.logPath }) : await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
   phase('verdict');
   complete?.(env);
   const key = verdictKey(env.verdict);

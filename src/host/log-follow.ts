@@ -1,0 +1,102 @@
+// The run's log read as the launcher writes it, into an engine stream, so that once the command exits
+// only what is left of it is read (a 1 GB log's verdict is then ready as the command ends, not seconds
+// after). The stream is begun before the exit is known; the engine says at the end whether the lines
+// read so far read the same under the real one (VerdictStream.exitKnown): when not, or on any problem,
+// the caller reads the log back as before (verdictOfFile), so the verdict is always the one that path gives.
+//
+// The launcher's cap (native/log.c, --max-log CAP): the first CAP/2 bytes of the file are written once,
+// in order, and never again; past CAP the rest of the file is a ring, put in order (a marker line, then
+// the output's end) only as the launcher exits. So only the head is read while the command runs; the
+// rest of the file is read after it, once it is in order: at most CAP - CAP/2 bytes (32 MiB by default).
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine/engine.js';
+
+/** Read and fed per turn of the event loop, so the launcher's exit is seen between slices. */
+const SLICE = 4 << 20;
+/** How often the log's size is looked at while nothing new is in it. */
+const POLL_MS = 5;
+
+export interface LogFollower {
+  /**
+   * Once the launcher has exited: the verdict of the whole log (what is left of it read now), or null
+   * when there is none to give (nothing was read while the command ran, the stream failed, or the exit
+   * makes what was read read differently): the caller reads the log back then.
+   */
+  verdict(opts: VerdictOptions): Promise<RunResult | null>;
+  /** The stream, if any, is dropped (the verdict comes from elsewhere: a short run's tail, a set-up failure). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Follows logPath (the launcher's log, with cap `cap`) until exited() is true. A stream is begun only
+ * once the log is longer than `atLeast` bytes (a shorter output's verdict reads the launcher's tail).
+ */
+export function followLog(engineP: Promise<Engine>, logPath: string, cap: number, exited: () => boolean, atLeast: number): LogFollower {
+  const head = Math.floor(cap / 2);
+  let fd = -1;
+  let stream: VerdictStream | null = null;
+  let pos = 0;
+  let failed = false;
+  let buf: Uint8Array | null = null;
+  const drop = (): void => {
+    if (stream) { try { stream.end(); } catch { /* a failed stream is already over */ } }
+    stream = null;
+  };
+  /** Reads [pos, upTo) into the stream, at most `most` bytes; returns how many. */
+  const pump = (upTo: number, most: number): number => {
+    buf ??= new Uint8Array(1 << 20);
+    let got = 0;
+    while (pos < upTo && got < most) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - pos), pos);
+      if (n <= 0) break;
+      stream!.push(n === buf.length ? buf : buf.subarray(0, n));
+      pos += n; got += n;
+    }
+    return got;
+  };
+  const done = (async () => {
+    let engine: Engine;
+    try { engine = await engineP; } catch { return; }
+    try {
+      fd = openSync(logPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      if (!fstatSync(fd).isFile()) { failed = true; return; }
+    } catch { failed = true; return; }
+    while (!exited()) {
+      let got = 0;
+      try {
+        const size = fstatSync(fd).size;
+        if (stream === null && size > atLeast) stream = engine.stream({});
+        if (stream) got = pump(Math.min(size, head), SLICE);
+      } catch {
+        failed = true; // the engine trapped or the file cannot be read: the log is read back after the run
+        drop();
+        return;
+      }
+      await new Promise((r) => (got > 0 ? setImmediate(r) : setTimeout(r, POLL_MS)));
+    }
+  })();
+  const close = (): void => { if (fd >= 0) { closeSync(fd); fd = -1; } };
+  return {
+    async verdict(opts) {
+      await done;
+      try {
+        if (failed || stream === null) return null;
+        const s: VerdictStream = stream;
+        pump(fstatSync(fd).size, Infinity);
+        stream = null;
+        if (!s.exitKnown(opts)) { try { s.end(); } catch { /* over */ } return null; }
+        return s.end();
+      } catch {
+        drop();
+        return null;
+      } finally {
+        close();
+      }
+    },
+    async abandon() {
+      await done;
+      drop();
+      close();
+    },
+  };
+}
