@@ -187,7 +187,27 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
     const at = under(v, workReal) ? v.slice(workReal.length + 1) || '.' : v;
     plan.notes.push(`the venv ${at} runs the python in ${h} (pyvenv.cfg home), which the sandbox does not show: only the toolchain roots under your home (pyenv, rustup, nvm, uv, go, conda) are bound; pass --ro-bind ${h} to use it`);
   }
+  plan.notes.push(...hostShebangs(p.cmd, [...venvs].filter((v) => under(v, workReal) && v !== workReal), workReal));
   return plan;
+}
+
+/**
+ * A venv made on the host in the work dir writes its scripts' `#!` as the host path (#!/home/u/proj/.venv/
+ * bin/python), which is /work/.venv/... in the sandbox: when the command names such a script, a note says so.
+ */
+function hostShebangs(cmd: readonly string[], venvs: string[], workReal: string): string[] {
+  const line = cmd.join(' ');
+  const notes: string[] = [];
+  for (const v of venvs) {
+    const rel = v.slice(workReal.length + 1);
+    const m = new RegExp(`(?:^|[\\s/'"])${rel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/([^\\s'";|&/]+)`).exec(line);
+    if (!m) continue;
+    const shebang = interpreter(join(v, 'bin', m[1]!));
+    if (shebang && isAbsolute(shebang) && under(shebang, workReal)) {
+      notes.push(`${rel}/bin/${m[1]} starts with #!${shebang}, the work dir's host path, which the sandbox shows as /work: run it through the venv's python instead (${rel}/bin/python -m ${m[1]})`);
+    }
+  }
+  return notes;
 }
 
 /** A note when name (then its script's interpreter) resolves to another file in the sandbox than in the shell. */

@@ -88,6 +88,10 @@ test('a venv in the work dir whose pyvenv.cfg home is a pyenv version runs, with
   assert.is(r.code, 0, r.log + r.stderr);
   assert.match(r.log, "Python 9.9.9 (the user's)");
   assert.equal(r.env.outcome.applied.toolchains.map((t) => t.name), ['pyenv']);
+  // A script the venv made on the host names the work dir's host path on its #! line: not there inside.
+  exe(join(work, '.venv/bin/pytest'), `#!${realpathSync(work)}/.venv/bin/python\n`);
+  const s = sbx(work, ['sh', '-c', '.venv/bin/pytest -q'], { ...h, path: SYS });
+  assert.match(s.stderr, `note: .venv/bin/pytest starts with #!${realpathSync(work)}/.venv/bin/python, the work dir's host path`);
 });
 
 test('no secret is ever shown: ~/.ssh, ~/.aws, ~/.cargo/credentials.toml, history, the home itself', () => {
