@@ -2,10 +2,10 @@
 // runs so that tool caches (~/.cargo/registry, ~/.cache/pip, ~/.npm, ~/.cache/go-build) still help, and
 // no longer written into the project (HOME was /work). It is the project's cache, not the caller's home:
 // $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700.
-import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
+import { sha256Hex } from './state/sha256.js';
 
 /** The host directory for work's sandbox HOME, made if missing; null when none can be had (then HOME is /tmp). */
 export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): string | null {
@@ -18,7 +18,7 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
   } catch {
     return null;
   }
-  const dir = join(base, 'sbx', 'home', createHash('sha256').update(workReal).digest('hex').slice(0, 16));
+  const dir = join(base, 'sbx', 'home', sha256Hex(workReal).slice(0, 16));
   try {
     mkdirSync(join(base, 'sbx', 'home'), { recursive: true, mode: 0o700 });
     try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }

@@ -5,7 +5,7 @@
 // read-only at the same absolute path, their bin dirs keep their place in PATH, and a command that still
 // resolves to another tool than the shell's is said in a note. Only roots under the caller's home, and
 // never one that is or holds a secret (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, tokens, shell history).
-import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PATH as FIXED_PATH, SYSTEM_PATHS } from '../launcher/spec.js';
@@ -94,7 +94,12 @@ function which(name: string, path: string[], cwd: string): string | null {
 /** The interpreter a script names on its `#!` line: `/usr/bin/env python3` gives python3, else the path. */
 function interpreter(file: string): string | null {
   let head: string;
-  try { head = readFileSync(file, { encoding: 'latin1', flag: 'r' }).slice(0, 256); } catch { return null; }
+  let fd = -1;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK); // a FIFO on PATH must not block the run
+    const buf = Buffer.alloc(256);
+    head = buf.toString('latin1', 0, readSync(fd, buf, 0, 256, 0));
+  } catch { return null; } finally { if (fd >= 0) closeSync(fd); }
   if (!head.startsWith('#!')) return null;
   const words = head.slice(2).split('\n')[0]!.trim().split(/\s+/);
   if (words[0] === '/usr/bin/env' || words[0] === '/bin/env') return words.slice(1).find((w) => !w.startsWith('-') && !w.includes('=')) ?? null;
