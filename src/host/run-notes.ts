@@ -16,9 +16,13 @@ const SANITIZED = /-fsanitize=(?:[a-z,]*\b)?(?:address|leak)\b/;
 export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boolean; allowPtrace: boolean }
 
 export function runNotes(env: RunResult, p: RunProfile): string[] {
-  if (env.verdict.status === 'setup-failed' || !env.log) return [];
+  // A command the sandbox resolves to another tool than the caller's shell (src/host/toolchains.ts):
+  // said even when it was not found at all (setup-failed), where it matters most.
+  const tools = (env.outcome as { tool_notes?: unknown } | null)?.tool_notes;
+  const toolNotes = Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : [];
+  if (env.verdict.status === 'setup-failed' || !env.log) return toolNotes;
   const q = (env.outcome as { quarantined?: Quarantined[] } | null)?.quarantined;
-  const notes: string[] = Array.isArray(q) ? quarantineNotes(q) : [];
+  const notes: string[] = [...toolNotes, ...(Array.isArray(q) ? quarantineNotes(q) : [])];
   if ((env.outcome as { state_vanished?: boolean } | null)?.state_vanished) {
     notes.push('the state dir (.sbx) was gone when this run started, though sbx had made it before: deleted by hand or by another command; the delta has nothing to compare with, so this reads as a first run');
   }

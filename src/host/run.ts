@@ -21,6 +21,9 @@ import { madeByRun, quarantine, scanControl, type Quarantined } from './control-
 import { scanTree } from './tree-scan.js';
 import { refuseHomeWork } from './work-home.js';
 import { defaultWork } from './work-root.js';
+import { projectHome } from './sandbox-home.js';
+import { planToolchains } from './toolchains.js';
+import { SANDBOX_HOME } from '../launcher/spec.js';
 export { defaultWork } from './work-root.js';
 
 export interface RunOptions extends ProfileOptions {
@@ -90,12 +93,22 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const control = scanControl(work, state.dir, before.entries);
   phase('control');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, ...rest } = opts;
+  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, toolchains: useTools, ...rest } = opts;
+  // HOME is the project's own directory outside the tree, and the caller's toolchains are shown.
+  const home = projectHome(work);
+  const sandboxHome = home ? SANDBOX_HOME : '/tmp';
+  const fixed = rest.inheritEnv !== true;
+  const tools = useTools === false
+    ? { toolchains: [], roBind: [], env: {}, notes: [] }
+    : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined });
+  phase('toolchains');
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
   const launchOpts: LaunchOptions = {
-    ...rest, work, logPath, ...(sub ? { cwd: `/work/${sub}` } : {}),
+    ...rest, work, logPath, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
+    roBind: [...tools.roBind, ...(rest.roBind ?? [])],
+    env: { ...(fixed ? { ...(home ? {} : { HOME: sandboxHome }), ...tools.env } : {}), ...(rest.env ?? {}) },
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
     protect: [...(rest.protect ?? []), ...control.protect],
   };
@@ -116,6 +129,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const res = await launched;
   phase('launched');
   const o = res.outcome;
+  o.applied.toolchains = tools.toolchains;
+  o.applied.home = home;
   if (res.setupError) o.exit_code = setupExit(res.setupError.code); // the header shows what sbx exits with
   // What the run made that the host would obey is moved aside before the tree is fingerprinted again.
   let quarantined: Quarantined[] = [];
@@ -145,7 +160,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const complete = (env: RunResult): void => {
     // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
     // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}) };
+    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) };
   };
   const setupCode = res.setupError?.code ?? null;
   // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on

@@ -29,6 +29,11 @@ export const NOFILE = 65536;
 export const FSIZE_BYTES = 16 * 2 ** 30;
 export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store
 export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/**
+ * HOME inside the sandbox when the caller gives it one (LaunchOptions.home; run() gives each project its
+ * own, kept between runs): tool caches (~/.cargo, ~/.cache, ~/.npm) land there, not in the work tree.
+ */
+export const SANDBOX_HOME = '/home/sbx';
 const MiB = 2 ** 20;
 const TOTAL_MEMORY = totalmem(); // read from /proc/meminfo: once
 /** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
@@ -180,6 +185,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
   a.push('--bind', realOr(work), '/work', ...idmap);
+  if (opts.home !== undefined) a.push('--bind', realOr(resolve(opts.home)), SANDBOX_HOME, ...idmap);
   for (const m of opts.roBind ?? []) a.push('--ro-bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const m of opts.bind ?? []) a.push('--bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const p of opts.protect ?? []) a.push('--protect', p);
@@ -203,6 +209,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
     opts.inheritEnv === true
       ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
       : fixedEnv(!seccomp || opts.allowPtrace === true);
+  if (opts.home !== undefined && opts.inheritEnv !== true) env.HOME = SANDBOX_HOME;
   Object.assign(env, opts.env ?? {});
   a.push('--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);

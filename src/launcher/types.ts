@@ -40,6 +40,11 @@ export interface ProfileOptions {
   protect?: string[];
   /** Where the command starts, a directory under /work (default: /work). */
   cwd?: string;
+  /**
+   * Show the caller's toolchains (pyenv, rustup, nvm, uv, go, conda under the home) read-only, their
+   * bin dirs on PATH in the caller's order (run() only; src/host/toolchains.ts). Default true.
+   */
+  toolchains?: boolean;
   /** Extra fixed environment variables, added to (and overriding) the fixed set. */
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */
@@ -57,8 +62,13 @@ export interface ProfileOptions {
 
 export interface LaunchOptions extends ProfileOptions {
   cmd: string[];
-  /** Host directory mounted read-write at /work (the command's cwd and HOME). */
+  /** Host directory mounted read-write at /work (the command's cwd, and its HOME unless home is given). */
   work: string;
+  /**
+   * Host directory mounted read-write at /home/sbx (SANDBOX_HOME), the command's HOME: where tool caches
+   * go. run() gives each project its own (src/host/sandbox-home.ts). Default: none, HOME is /work.
+   */
+  home?: string;
   /** Wall-clock limit in seconds; the whole pid namespace is killed when it passes. */
   timeout?: number;
   /** The raw log: stdout and stderr in the order they were written (what `2>&1` shows), written as they stream. */
@@ -118,6 +128,10 @@ export interface Applied {
   setsid: boolean;
   rlimits: Rlimits;
   cgroup: { path: string | null; reason: string | null };
+  /** run() only: the caller's toolchain roots shown read-only (src/host/toolchains.ts). */
+  toolchains?: Array<{ name: string; root: string }>;
+  /** run() only: the host directory that is the sandbox's HOME (/home/sbx), null when HOME is /tmp. */
+  home?: string | null;
 }
 
 export interface Outcome {

@@ -22,7 +22,7 @@ const PROBES = {
   no_aslr: 'test $(( 0x$(cat /proc/self/personality) & 0x0040000 )) != 0', // ADDR_NO_RANDOMIZE
   no_new_privs: 'grep -q "^NoNewPrivs:[[:space:]]*1" /proc/self/status',
   seccomp: 'grep -q "^Seccomp:[[:space:]]*2" /proc/self/status',
-  env_fixed: 'test "$HOME" = /work && test -z "$SBX_APPLIED_PROBE_HOST"',
+  env_fixed: 'test "$HOME" = /home/sbx && test -z "$SBX_APPLIED_PROBE_HOST"',
   setsid: 'test "$(cut -d" " -f6 /proc/$$/stat)" = "$$" && test "$(cut -d" " -f7 /proc/$$/stat)" = 0', // session leader, no tty
 };
 

@@ -45,7 +45,8 @@ test('the environment the command sees is the same every run (no host variables,
   const t1 = logText(sbxRun(dir, cmd).env);
   const t2 = logText(sbxRun(dir, cmd).env);
   assert.is(t2, t1);
-  assert.match(t1, /^HOME=\/work$/m);
+  // HOME is the project's own directory outside the work tree (issue 31 §2), no longer /work.
+  assert.match(t1, /^HOME=\/home\/sbx$/m);
   assert.match(t1, /^TZ=UTC$/m);
   assert.match(t1, /^LC_ALL=C\.UTF-8$/m);
   assert.match(t1, /^sbx$/m);

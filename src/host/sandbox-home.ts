@@ -1,0 +1,35 @@
+// The sandbox's HOME (issue 31 §2): a directory of the project's own outside its work tree, kept between
+// runs so that tool caches (~/.cargo/registry, ~/.cache/pip, ~/.npm, ~/.cache/go-build) still help, and
+// no longer written into the project (HOME was /work). It is the project's cache, not the caller's home:
+// $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700.
+import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, sep } from 'node:path';
+import { sha256Hex } from './state/sha256.js';
+
+/** The host directory for work's sandbox HOME, made if missing; null when none can be had (then HOME is /tmp). */
+export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): string | null {
+  let workReal: string;
+  let base: string;
+  try {
+    workReal = realpathSync.native(work);
+    const home = e.HOME && isAbsolute(e.HOME) ? e.HOME : homedir();
+    base = e.XDG_CACHE_HOME && isAbsolute(e.XDG_CACHE_HOME) ? e.XDG_CACHE_HOME : join(home, '.cache');
+  } catch {
+    return null;
+  }
+  const dir = join(base, 'sbx', 'home', sha256Hex(workReal).slice(0, 16));
+  try {
+    mkdirSync(join(base, 'sbx', 'home'), { recursive: true, mode: 0o700 });
+    try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid?.()) return null; // not ours: no HOME kept
+    if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+    const real = realpathSync.native(dir);
+    // A cache dir inside the work tree would put the caches back in the project (and the project in HOME).
+    if (real === workReal || real.startsWith(`${workReal}${sep}`) || workReal.startsWith(`${real}${sep}`)) return null;
+    return real;
+  } catch {
+    return null;
+  }
+}
