@@ -6,13 +6,23 @@
 // counts its tests as skipped (test/_tools.js); the lines are listed again at the end. With CI set (CI
 // installs every tool: scripts/ci-deps.sh), a skip fails the run.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 if (!process.env.SBX_NO_BUILD) {
   const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (b.status !== 0) { console.log('build failed\n0 passed, 1 failed, 0 skipped'); process.exit(1); }
+}
+
+// The sandbox HOMEs the runs make (src/host/sandbox-home.ts: one per work dir, and the tests make hundreds
+// of work dirs) go to a directory of this run's, removed at the end, not to the user's ~/.cache.
+if (!process.env.SBX_HOMES) {
+  process.env.SBX_HOMES = mkdtempSync(join(tmpdir(), 'sbx-test-homes-'));
+  chmodSync(process.env.SBX_HOMES, 0o711); // the unprivileged user's own runs make theirs beside (their mkdir needs search)
+  const homes = process.env.SBX_HOMES;
+  process.on('exit', () => rmSync(homes, { recursive: true, force: true }));
 }
 
 const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];

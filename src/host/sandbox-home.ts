@@ -1,7 +1,8 @@
 // The sandbox's HOME (issue 31 §2): a directory of the project's own outside its work tree, kept between
 // runs so that tool caches (~/.cargo/registry, ~/.cache/pip, ~/.npm, ~/.cache/go-build) still help, and
 // no longer written into the project (HOME was /work). It is the project's cache, not the caller's home:
-// $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700.
+// $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700
+// ($SBX_HOMES/<...> when set: where the test suites keep theirs, removed after them).
 import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
@@ -18,9 +19,10 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
   } catch {
     return null;
   }
-  const dir = join(base, 'sbx', 'home', sha256Hex(workReal).slice(0, 16));
+  const homes = e.SBX_HOMES && isAbsolute(e.SBX_HOMES) ? e.SBX_HOMES : join(base, 'sbx', 'home');
+  const dir = join(homes, sha256Hex(workReal).slice(0, 16));
   try {
-    mkdirSync(join(base, 'sbx', 'home'), { recursive: true, mode: 0o700 });
+    mkdirSync(homes, { recursive: true, mode: 0o700 });
     try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
     const st = lstatSync(dir);
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return null; // not ours: no HOME kept

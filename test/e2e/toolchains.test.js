@@ -50,6 +50,7 @@ function makeHome() {
 /** The test's environment without the variables that place toolchains elsewhere (this machine's). */
 function callerEnv(home, cache, path, env = {}) {
   const out = { ...process.env, HOME: home, XDG_CACHE_HOME: cache, PATH: path };
+  delete out.SBX_HOMES; // this suite checks where the HOMEs go by default (npm test points the others elsewhere)
   for (const k of ['PYENV_ROOT', 'PYENV_VERSION', 'RUSTUP_HOME', 'CARGO_HOME', 'RUSTUP_TOOLCHAIN', 'NVM_DIR', 'GOPATH', 'GOROOT', 'CONDA_PREFIX', 'VIRTUAL_ENV', 'XDG_DATA_HOME']) delete out[k];
   return { ...out, ...env };
 }
