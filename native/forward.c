@@ -11,16 +11,17 @@
 #include <netinet/tcp.h>
 #include <sys/un.h>
 
-#define FWD_BUF (128 * 1024)
+#define FWD_BUF (256 * 1024)
 
-/* Copies what one side has into the other; 0 at its EOF (the other side's
+/* Moves what one side has into the other through a pipe of our own
+ * (splice: the bytes stay in the kernel); 0 at its EOF (the other side's
  * write half is shut then), -1 on an error. */
 static int
-pump(int from, int to, char *buf)
+pump(int from, int to, const int pipe[2])
 {
-  ssize_t n;
+  ssize_t n, m;
   do
-    n = read(from, buf, FWD_BUF);
+    n = splice(from, NULL, pipe[1], NULL, FWD_BUF, SPLICE_F_MOVE);
   while (n < 0 && errno == EINTR);
   if (n < 0)
     return -1;
@@ -29,7 +30,16 @@ pump(int from, int to, char *buf)
       shutdown(to, SHUT_WR);
       return 0;
     }
-  return write_all(to, buf, (size_t)n) < 0 ? -1 : 1;
+  while (n > 0)
+    {
+      m = splice(pipe[0], NULL, to, NULL, (size_t)n, SPLICE_F_MOVE);
+      if (m < 0 && errno == EINTR)
+        continue;
+      if (m <= 0)
+        return -1;
+      n -= m;
+    }
+  return 1;
 }
 
 /* One connection, in its own process: until both directions are closed. */
@@ -37,14 +47,17 @@ static void __attribute__((noreturn))
 carry(int tcp, const char *path)
 {
   struct sockaddr_un sa;
-  char *buf = malloc(FWD_BUF);
-  int up, open_in = 1, open_out = 1;
+  int up, open_in = 1, open_out = 1, in[2], out[2];
   memset(&sa, 0, sizeof sa);
   sa.sun_family = AF_UNIX;
   snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
   up = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (buf == NULL || up < 0 || connect(up, (struct sockaddr *)&sa, sizeof sa) < 0)
+  if (up < 0 || connect(up, (struct sockaddr *)&sa, sizeof sa) < 0 || pipe2(in, O_CLOEXEC) < 0
+      || pipe2(out, O_CLOEXEC) < 0)
     _exit(1);
+  /* A pipe as big as one splice: each read is written out whole. */
+  (void)fcntl(in[1], F_SETPIPE_SZ, FWD_BUF);
+  (void)fcntl(out[1], F_SETPIPE_SZ, FWD_BUF);
   while (open_in || open_out)
     {
       struct pollfd p[2] = { { open_in ? tcp : -1, POLLIN, 0 }, { open_out ? up : -1, POLLIN, 0 } };
@@ -57,14 +70,14 @@ carry(int tcp, const char *path)
         }
       if (p[0].revents)
         {
-          r = pump(tcp, up, buf);
+          r = pump(tcp, up, in);
           if (r < 0)
             _exit(1);
           open_in = r > 0;
         }
       if (p[1].revents)
         {
-          r = pump(up, tcp, buf);
+          r = pump(up, tcp, out);
           if (r < 0)
             _exit(1);
           open_out = r > 0;
