@@ -63,6 +63,9 @@ run_init(const struct spec *s)
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
   step_hostname(s);
+  /* After the new root (the socket's path is inside it), before the go: the
+   * command finds the listener up. */
+  step_forward(s);
   /* Setup done: let the command exec. On any failure above init exits, the
    * pipe reads EOF and the command gives up. If the command already failed
    * its own steps (EPIPE), it is reaped below and its failure reported. */

@@ -14,9 +14,9 @@ step_hostname(const struct spec *s)
   record("hostname", 1, "%s", s->hostname);
 }
 
-/* Brings lo up with one raw RTM_NEWLINK (no libnl, no ip(8)). */
-void
-step_loopback(const struct spec *s)
+/* Brings lo up with one raw RTM_NEWLINK (no libnl, no ip(8)). 0, or an errno. */
+int
+lo_up(void)
 {
   struct
   {
@@ -27,12 +27,10 @@ step_loopback(const struct spec *s)
   char buf[512];
   struct nlmsghdr *nh;
   ssize_t n;
-  int fd;
-  if (!s->loopback)
-    return;
+  int fd, err = 0;
   fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
   if (fd < 0)
-    fail_step("loopback", "opening a netlink socket");
+    return errno;
   memset(&req, 0, sizeof req);
   req.nh.nlmsg_len = sizeof req;
   req.nh.nlmsg_type = RTM_NEWLINK;
@@ -45,22 +43,39 @@ step_loopback(const struct spec *s)
   memset(&sa, 0, sizeof sa);
   sa.nl_family = AF_NETLINK;
   if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&sa, sizeof sa) < 0)
-    fail_step("loopback", "sending RTM_NEWLINK");
-  do
-    n = recv(fd, buf, sizeof buf, 0);
-  while (n < 0 && errno == EINTR);
-  if (n < (ssize_t)sizeof(struct nlmsghdr))
-    fail_step("loopback", "reading the netlink ack");
-  nh = (struct nlmsghdr *)(void *)buf;
-  if (nh->nlmsg_type == NLMSG_ERROR)
+    err = errno;
+  if (!err)
     {
-      struct nlmsgerr *e = NLMSG_DATA(nh);
-      if (e->error != 0)
+      do
+        n = recv(fd, buf, sizeof buf, 0);
+      while (n < 0 && errno == EINTR);
+      if (n < (ssize_t)sizeof(struct nlmsghdr))
+        err = n < 0 ? errno : EPROTO;
+    }
+  if (!err)
+    {
+      nh = (struct nlmsghdr *)(void *)buf;
+      if (nh->nlmsg_type == NLMSG_ERROR)
         {
-          errno = -e->error;
-          fail_step("loopback", "RTM_NEWLINK lo up");
+          struct nlmsgerr *e = NLMSG_DATA(nh);
+          err = -e->error;
         }
     }
   close(fd);
+  return err;
+}
+
+void
+step_loopback(const struct spec *s)
+{
+  int err;
+  if (!s->loopback)
+    return;
+  err = lo_up();
+  if (err)
+    {
+      errno = err;
+      fail_step("loopback", "RTM_NEWLINK lo up");
+    }
   record("loopback", 1, "lo up");
 }

@@ -5,7 +5,7 @@
  * (the command process's own steps), cgroup, relay (the command's stdout and
  * stderr into fd 1 and 2, counted), log (the raw log, capped), serve (--serve: a resident spawner),
  * launch (init, supervise, main), walk (--walk: the work tree's fingerprint and control entries,
- * with sha256). */
+ * with sha256), forward (--forward-unix: loopback to a unix socket, for --allow-host). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 #include <errno.h>
@@ -45,7 +45,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 8
+#define SBX_PROTO 9
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 1024
@@ -156,6 +156,8 @@ struct spec
   struct cgroup_set cgroup_sets[MAX_CGROUP_SETS];
   int ncgroup_sets;
   const char *cgroup_reason;
+  const char *forward_path; /* --forward-unix PATH:PORT: the unix socket inside the new root */
+  long forward_port;
   char **argv;
   struct sock_filter *bpf;
   unsigned short bpf_len;
@@ -213,6 +215,10 @@ void step_root(const struct spec *s);
 /* ------------------------------------------------------------- net.c */
 void step_hostname(const struct spec *s);
 void step_loopback(const struct spec *s);
+int lo_up(void);
+
+/* --------------------------------------------------------- forward.c */
+void step_forward(const struct spec *s);
 
 /* ------------------------------------------------------------- log.c */
 /* The smallest --max-log: room for a head, a ring and the marker line. */

@@ -2,6 +2,7 @@
  * combination is rejected here, before anything is done. */
 #define _GNU_SOURCE
 #include "sbx.h"
+#include <sys/un.h>
 
 static const struct
 {
@@ -259,6 +260,19 @@ parse_spec(struct spec *s, int argc, char **argv)
           s->ncgroup_sets++;
           i += 2;
         }
+      else if (strcmp(a, "--forward-unix") == 0)
+        {
+          /* PATH:PORT, the port after the last colon. */
+          char *arg, *colon;
+          NEED(1);
+          arg = argv[++i];
+          colon = strrchr(arg, ':');
+          if (colon == NULL || arg[0] != '/' || (size_t)(colon - arg) >= sizeof(((struct sockaddr_un *)0)->sun_path)
+              || parse_long(colon + 1, 1, 65535, &s->forward_port) < 0)
+            die("bad --forward-unix: %s (an absolute socket path inside the sandbox, a colon, a port)", arg);
+          *colon = '\0';
+          s->forward_path = arg;
+        }
       else if (strcmp(a, "--cgroup-skip") == 0)
         NEED(1), s->cgroup_reason = argv[++i];
       else
@@ -290,6 +304,9 @@ parse_spec(struct spec *s, int argc, char **argv)
     die("--hostname needs --unshare-uts");
   if (s->loopback && !(s->ns_flags & CLONE_NEWNET))
     die("--loopback needs --unshare-net");
+  /* The forwarder listens on the sandbox's own loopback, never the host's. */
+  if (s->forward_path && !(s->ns_flags & CLONE_NEWNET))
+    die("--forward-unix needs --unshare-net");
   if (s->ncgroup_sets > 0 && s->cgroup == NULL)
     die("--cgroup-set needs --cgroup");
   if ((s->map_uid >= 0) != (s->map_gid >= 0))

@@ -4,6 +4,7 @@
 import { closeSync, openSync, fstatSync } from 'node:fs';
 import { readTail } from '../launcher/index.js';
 import type { RunResult } from '../engine/engine.js';
+import type { NetworkApplied } from '../launcher/types.js';
 import { quarantineNotes, type Quarantined } from './control-files.js';
 
 const TAIL = 256 * 1024;
@@ -13,7 +14,10 @@ const DNS_FAILED = /Temporary failure in name resolution|Could not resolve host|
 const SILENT_LINES = 2;
 const SANITIZED = /-fsanitize=(?:[a-z,]*\b)?(?:address|leak)\b/;
 
-export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boolean; allowPtrace: boolean }
+export interface RunProfile { cmd: readonly string[]; net: boolean; seccomp: boolean; allowPtrace: boolean; allowHosts?: readonly string[] }
+
+/** Refused connections named one a line, at most this many. */
+const MAX_REFUSED_NOTES = 8;
 
 export function runNotes(env: RunResult, p: RunProfile): string[] {
   // A command the sandbox resolves to another tool than the caller's shell (src/host/toolchains.ts):
@@ -26,8 +30,12 @@ export function runNotes(env: RunResult, p: RunProfile): string[] {
   if ((env.outcome as { state_vanished?: boolean } | null)?.state_vanished) {
     notes.push('the state dir (.sbx) was gone when this run started, though sbx had made it before: deleted by hand or by another command; the delta has nothing to compare with, so this reads as a first run');
   }
+  const network = (env.outcome as { applied?: { network?: NetworkApplied } } | null)?.applied?.network;
+  if (network) notes.push(...refusedNotes(network));
   const tail = logTail(env.log);
-  if (!p.net && DNS_FAILED.test(tail)) {
+  if (p.allowHosts?.length) {
+    if (DNS_FAILED.test(tail)) notes.push('a host name did not resolve: the sandbox resolves no names itself; with --allow-host only a client that goes through the proxy (HTTPS_PROXY, set inside) reaches the allowed hosts');
+  } else if (!p.net && DNS_FAILED.test(tail)) {
     notes.push('a host name did not resolve: the sandbox has no network but loopback; pass --net if the command needs it (it opens egress)');
   } else if (!p.net && env.verdict.status === 'timeout' && tail.trim().split('\n').filter(Boolean).length <= SILENT_LINES) {
     // npm, pip and cargo retry a failed download for minutes before they say anything.
@@ -37,6 +45,19 @@ export function runNotes(env: RunResult, p: RunProfile): string[] {
     notes.push('LeakSanitizer was off (it stops the world with ptrace, which the sandbox denies): a leak would not fail this run; pass --allow-ptrace to check for leaks');
   }
   return notes;
+}
+
+/** One line per refused host:port (`network: refused x.example:443 — not in --allow-host`), in order. */
+export function refusedNotes(network: NetworkApplied): string[] {
+  const seen = new Map<string, string>();
+  for (const c of network.connections) {
+    const key = `${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}`;
+    if (c.decision === 'refused' && !seen.has(key)) seen.set(key, c.reason ?? 'refused');
+  }
+  const lines = [...seen].slice(0, MAX_REFUSED_NOTES).map(([k, why]) => `network: refused ${k} — ${why}`);
+  const more = seen.size - lines.length + (network.unlisted > 0 ? 1 : 0);
+  if (more > 0) lines.push(`network: ${seen.size > lines.length ? `${seen.size - lines.length} more host(s) refused` : 'more connections'}${network.unlisted > 0 ? `, ${network.unlisted} connection(s) past the first 1000 not listed` : ''}; see outcome.applied.network`);
+  return lines;
 }
 
 function logTail(path: string): string {

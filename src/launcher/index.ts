@@ -11,6 +11,8 @@ export { openRegular, openRegularAsync, readRegular, readRegularText, readRegula
 export { packageRoot } from './package-root.js';
 export { readTail } from './file-tail.js';
 export { parseStatus, LAUNCHER_PROTO } from './status.js';
+export { isPublicAddress, matchHost, parseAllowHost, type HostPattern } from './allow-host.js';
+export { defaultResolver, startEgressProxy, type Decision, type EgressProxy } from './egress-proxy.js';
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal,
 } from './types.js';

@@ -18,6 +18,8 @@ import { packageRoot } from './package-root.js';
 import { residentFor } from './resident.js';
 import { spawnLauncher, type Exit } from './spawn-launcher.js';
 import { anonymousFile } from './temp-file.js';
+import { parseAllowHost } from './allow-host.js';
+import { openEgress } from './egress.js';
 import { diskFullError, freeBytes, isDiskFull } from './disk-full.js';
 import { plantableSymlink, plantedMessage } from './trusted-path.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
@@ -156,11 +158,30 @@ function checkOptions(opts: LaunchOptions): void {
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
     if (!m.dst.startsWith('/') || m.dst === '/' || m.dst.split('/').includes('..'))
       throw new SbxError('E_BAD_MOUNT', `launch: bind destination ${m.dst} must be an absolute path below /; fix: e.g. /opt/tool`);
+  if (opts.allowHosts !== undefined && (!Array.isArray(opts.allowHosts) || !opts.allowHosts.every((h) => typeof h === 'string')))
+    throw new SbxError('E_BAD_OPTIONS', 'launch: allowHosts must be an array of host patterns; fix: pass e.g. ["registry.example.com"]');
+  for (const h of opts.allowHosts ?? []) parseAllowHost(h);
+  if (opts.allowHosts?.length && opts.net === true)
+    throw new SbxError('E_BAD_OPTIONS', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through; fix: drop one');
 }
 
 /** Runs opts.cmd in the sandbox. Setup problems come back as `setupError`, never as a throw. */
 export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   checkOptions(opts);
+  if (!opts.allowHosts?.length) return launchWith(opts, null);
+  // --allow-host: the proxy runs for as long as the sandbox, outside it.
+  const egress = await openEgress(opts.allowHosts);
+  let res: LaunchResult | null = null;
+  try {
+    res = await launchWith(opts, egress.socket);
+  } finally {
+    const network = await egress.finish();
+    if (res) res.outcome.applied.network = network;
+  }
+  return res;
+}
+
+async function launchWith(opts: LaunchOptions, proxySocket: string | null): Promise<LaunchResult> {
   const logPath = resolve(opts.logPath);
   const work = resolve(opts.work);
   try {
@@ -188,7 +209,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   if (!existsSync(bin))
     return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: ${buildNative(bin)} (needs cc)`, logPath);
 
-  const spec = buildSpec(opts, work);
+  const spec = buildSpec(opts, work, proxySocket);
   const dir = dirname(logPath);
   // A log path inside a tree the sandbox writes must not be a symlink it planted. Its directory is
   // made when the open says it is missing: a run()'s logs/ is there already, and a mkdir first

@@ -158,8 +158,27 @@ export interface Spec {
   seccomp: boolean;
 }
 
-/** Builds sbx-launch's argv (without the binary itself). fd 3 is the status report, fd 4 the BPF. */
-export function buildSpec(opts: LaunchOptions, work: string): Spec {
+/** Where the --allow-host forwarder listens inside the sandbox, and where the proxy's socket is bound. */
+export const PROXY_PORT = 3128;
+export const PROXY_SOCKET = '/run/sbx-proxy.sock';
+
+/** The proxy settings of the tools a build runs: curl, npm, pip, cargo, git, Go all read one of these. */
+export function proxyEnv(port: number = PROXY_PORT): Record<string, string> {
+  const url = `http://127.0.0.1:${port}`;
+  const local = 'localhost,127.0.0.1,::1';
+  return {
+    HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: local, no_proxy: local,
+    npm_config_proxy: url, npm_config_https_proxy: url, PIP_PROXY: url, CARGO_HTTP_PROXY: url,
+    GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.proxy', GIT_CONFIG_VALUE_0: url,
+  };
+}
+
+/**
+ * Builds sbx-launch's argv (without the binary itself). fd 3 is the status report, fd 4 the BPF.
+ * `proxySocket`: the host path of the --allow-host proxy's socket, bound in and forwarded to from loopback.
+ */
+export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string | null = null): Spec {
+  if (proxySocket !== null && opts.net === true) throw new SbxError('E_BAD_OPTIONS', '--allow-host and --net do not go together: --net shares the whole host network; fix: drop one');
   const net = opts.net === true;
   const seccomp = opts.seccomp !== false;
   const loopback = !net && opts.loopback !== false;
@@ -186,6 +205,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
   a.push('--bind', realOr(work), '/work', ...idmap);
   if (opts.home !== undefined) a.push('--bind', realOr(resolve(opts.home)), SANDBOX_HOME, ...idmap);
+  if (proxySocket !== null) a.push('--ro-bind', proxySocket, PROXY_SOCKET, ...idmap, '--forward-unix', `${PROXY_SOCKET}:${PROXY_PORT}`);
   for (const m of opts.roBind ?? []) a.push('--ro-bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const m of opts.bind ?? []) a.push('--bind', realOr(resolve(m.src)), dst(m.dst), ...idmap);
   for (const p of opts.protect ?? []) a.push('--protect', p);
@@ -210,6 +230,7 @@ export function buildSpec(opts: LaunchOptions, work: string): Spec {
       ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
       : fixedEnv(!seccomp || opts.allowPtrace === true);
   if (opts.home !== undefined && opts.inheritEnv !== true) env.HOME = SANDBOX_HOME;
+  if (proxySocket !== null) Object.assign(env, proxyEnv());
   Object.assign(env, opts.env ?? {});
   a.push('--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);

@@ -10,6 +10,11 @@ export interface Mount {
 export interface ProfileOptions {
   /** Share the host network namespace (egress allowed). Default false. */
   net?: boolean;
+  /**
+   * --allow-host patterns (NAME, *.NAME, an IP address; optional :PORT): the sandbox keeps its own
+   * network, and an HTTP(S) proxy on the host admits connections to these hosts alone. Default none.
+   */
+  allowHosts?: string[];
   /** Pass the caller's environment through instead of the fixed set. Default false. */
   inheritEnv?: boolean;
   /** Install the seccomp denylist. Default true. */
@@ -132,6 +137,15 @@ export interface Applied {
   toolchains?: Array<{ name: string; root: string }>;
   /** run() only: the host directory that is the sandbox's HOME (/home/sbx), null when HOME is /tmp. */
   home?: string | null;
+  /** With --allow-host: the patterns, and every connection the proxy was asked for, in order. */
+  network?: NetworkApplied;
+}
+
+export interface NetworkApplied {
+  allowed: string[];
+  connections: Array<{ host: string; port: number; decision: 'allowed' | 'refused'; reason: string | null }>;
+  /** Connections past the first 1000, not listed. */
+  unlisted: number;
 }
 
 export interface Outcome {

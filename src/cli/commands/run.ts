@@ -6,7 +6,7 @@ import { loadEngine } from '../../host/load-engine.js';
 import { print } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
 import { defaultWork, runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
-import { MIN_MAX_LOG, parseMount } from '../../launcher/index.js';
+import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
 import { exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
@@ -34,6 +34,7 @@ export default defineCommand({
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
     envelope: { type: 'string', description: 'also write the sbx.run-result/1 envelope as JSON to this file, and print the verdict as usual (for a caller that wants both)' },
     net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
+    'allow-host': { type: 'string', description: 'let the command reach this host through a proxy on the host, the sandbox keeping its own network: NAME, *.NAME or an IP address, with an optional :PORT (repeatable; none by default)' },
     'inherit-env': { type: 'boolean', description: 'pass your environment through instead of the fixed one' },
     'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
     'allow-ptrace': { type: 'boolean', description: 'allow ptrace in the sandbox, so LeakSanitizer runs (off by default)' },
@@ -59,7 +60,10 @@ export default defineCommand({
     const memoryMb = parsePositive('memory', args.memory);
     const maxLog = parseSize('max-log', args['max-log'], MIN_MAX_LOG);
     // The profile choices the notes after the verdict depend on, read once.
-    const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']) };
+    const allowHosts = many('allow-host');
+    for (const h of allowHosts) parseAllowHost(h); // a bad pattern is a usage error before anything runs
+    if (allowHosts.length && args.net) throw new SbxError('E_USAGE', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through a proxy; fix: drop one');
+    const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']), allowHosts };
     const interrupt = onInterrupt();
     if (process.argv[1]) refuseSbxInside(args.work ? resolve(args.work) : defaultWork(process.cwd()).work, process.argv[1]);
     const report = await runReport({
