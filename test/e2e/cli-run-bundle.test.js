@@ -28,7 +28,8 @@ const normal = (s) => s
   .replace(/"(wall_ms|setup_ms|total_ms|user_ms|sys_ms|max_rss_kb)":[\d.]+/g, '"$1":N')
   .replace(/[\w-]+\.log/g, 'RUN.log')
   .replace(/"id":"[^"]+"/g, '"id":"ID"')
-  .replace(/sbx-e2e-\w+/g, 'WORK');
+  .replace(/sbx-e2e-\w+/g, 'WORK')
+  .replace(/"home":"[^"]*"/g, '"home":"HOME"'); // the work dir's own cache HOME (its path hashes the work dir)
 
 test('the bin picks cli-run.cjs for run and cli-main.cjs otherwise', () => {
   assert.ok(existsSync(join(ROOT, 'dist/cli-run.cjs')) && existsSync(join(ROOT, 'dist/cli-main.cjs')));

@@ -66,7 +66,7 @@ const viaClient = (args, o) => run([client, ...args], o);
 const viaNode = (args, o) => run([process.execPath, bin, ...args], o);
 
 /** What two runs of one command in two copies of a work dir share: paths, times and log names taken out. */
-const norm = (text, dir) => text.replaceAll(dir, 'WORK').replace(/ \(\+\d+ ms sbx\)/g, '').replace(/\d+ ms/g, 'N ms').replace(/logs\/[\w-]+\.log/g, 'logs/L.log').replace(/"(\w+_ms|max_rss_kb)":[\d.]+/g, '"$1":N');
+const norm = (text, dir) => text.replace(/"home":"[^"]*"/g, '"home":"HOME"').replaceAll(dir, 'WORK').replace(/ \(\+\d+ ms sbx\)/g, '').replace(/\d+ ms/g, 'N ms').replace(/logs\/[\w-]+\.log/g, 'logs/L.log').replace(/"(\w+_ms|max_rss_kb)":[\d.]+/g, '"$1":N');
 
 function workDir(name) {
   const w = join(tmp, name);
