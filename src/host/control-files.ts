@@ -187,13 +187,18 @@ export function controlEntriesOf(walked: Walked): ControlEntry[] {
 /** The walk: every control entry under work, not descending into one, nor into the state dir. */
 export function controlEntries(work: string, stateDir: string, launcher?: string): ControlEntry[] {
   const walked = nativeWalk(work, controlWalkFlags(work, stateDir), undefined, launcher);
-  return walked ? controlEntriesOf(walked) : controlEntriesJs(work, stateDir);
+  return walked ? controlEntriesOf(walked) : controlEntriesJs(work, stateDir)!;
 }
 
-function controlEntriesJs(work: string, stateDir: string): ControlEntry[] {
+/**
+ * The walk in JavaScript: for a small tree cheaper than starting the walker. With a budget, null as soon
+ * as it has listed more entries than that (the caller then walks in C).
+ */
+export function controlEntriesJs(work: string, stateDir: string, budget = Infinity): ControlEntry[] | null {
   const out: ControlEntry[] = [];
   const skip = resolve(stateDir);
   const stack: Array<[string, string]> = [[work, '']];
+  let seen = 0;
   while (stack.length) {
     const [dir, rel] = stack.pop()!;
     let list: Dirent[];
@@ -202,6 +207,8 @@ function controlEntriesJs(work: string, stateDir: string): ControlEntry[] {
       if (!l) continue;
       list = l;
     }
+    seen += list.length;
+    if (seen > budget) return null;
     if (rel !== '' && GIT_DIR_MARKS.every((m) => list.some((d) => d.name === m))) {
       const id = identity(dir);
       if (id) out.push({ rel, id, link: false, what: BARE_WHAT });

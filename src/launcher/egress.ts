@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllowHost } from './allow-host.js';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import type { EgressProxy } from './egress-proxy.js';
 import type { NetworkApplied } from './types.js';
 
 export interface Egress {
@@ -21,7 +21,8 @@ export async function openEgress(allowHosts: readonly string[]): Promise<Egress>
   const dir = mkdtempSync(join(tmpdir(), 'sbx-net-'));
   const socket = join(dir, 'proxy.sock');
   let proxy: EgressProxy;
-  try { proxy = await startEgressProxy(socket, patterns); } catch (err) {
+  // Loaded only here: node:http, node:net and node:dns cost every other run's start-up milliseconds.
+  try { const { startEgressProxy } = await import('./egress-proxy.js'); proxy = await startEgressProxy(socket, patterns); } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }

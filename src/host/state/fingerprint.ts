@@ -65,8 +65,17 @@ export async function treeFingerprint(work: string, launcher?: string): Promise<
   const plan = await fingerprintWalk(work);
   const walked = nativeWalk(work, plan.flags, plan.input, launcher);
   if (walked?.fingerprint !== undefined) return walked.fingerprint;
-  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work);
-  if (files === null) return null;
+  return fingerprintJs(work, plan) ?? null;
+}
+
+/**
+ * The fingerprint in JavaScript (the same value as the walker's): for a small tree cheaper than starting
+ * the walker. With a budget, undefined when the tree has more files than that (the caller walks in C).
+ */
+export function fingerprintJs(work: string, plan: { input?: Buffer }, budget = Infinity): string | null | undefined {
+  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work, Math.min(budget + 1, MAX_FILES_JS));
+  if (files === null) return budget < MAX_FILES_JS ? undefined : null;
+  if (files.length > budget) return undefined;
   // One string hashed once: a hash update per file costs more than the concatenation.
   const parts: string[] = [];
   for (const rel of files.sort()) {
@@ -138,7 +147,7 @@ function onPipe(pid: number): boolean {
 }
 
 /** The files of a walk, or null past MAX_FILES_JS (unknown). */
-function walk(work: string): string[] | null {
+function walk(work: string, max = MAX_FILES_JS): string[] | null {
   const out: string[] = [];
   let over = false;
   // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
@@ -146,7 +155,7 @@ function walk(work: string): string[] | null {
     let entries: Dirent[];
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
     for (const e of entries) {
-      if (out.length >= MAX_FILES_JS) { over = true; return; }
+      if (out.length >= max) { over = true; return; }
       const n = e.name;
       let isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
