@@ -45,5 +45,13 @@ for s in $suites; do
   echo "test-unprivileged: running $s as $user (uid $(id -u "$user")) in $dir"
   su "$user" -s /bin/sh -c "cd '$dir' && exec '$node' node_modules/uvu/bin.js $s" || status=1
 done
+# The host-side probes of issue 28 outside those suites (the MCP server's confinement, the Python binding's
+# cache) need the whole checkout (node_modules, python/): run in place, where the user can read it.
+if [ -z "$copy" ]; then
+  for t in "test/integrations mcp-confine" "test/python cache-trust"; do
+    echo "test-unprivileged: running $t as $user in $dir"
+    su "$user" -s /bin/sh -c "cd '$dir' && exec '$node' node_modules/uvu/bin.js $t" || status=1
+  done
+fi
 [ -n "$copy" ] && rm -rf "$copy"
 exit $status
