@@ -48,7 +48,7 @@ const HOP = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'k
  * source of names (tests map `pkg.test` to 127.0.0.1 with it, and nothing is asked of DNS); without
  * it, the host's own resolver (getaddrinfo: /etc/hosts, then DNS).
  */
-export function defaultResolver(env: NodeJS.ProcessEnv = process.env): (host: string) => Promise<string[]> {
+export function defaultResolver(env: Record<string, string | undefined> = process.env): (host: string) => Promise<string[]> {
   const file = env.SBX_PROXY_HOSTS;
   if (file) {
     const map = new Map<string, string[]>();
