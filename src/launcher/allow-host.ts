@@ -6,7 +6,11 @@
 // unless the pattern that admitted it names the host exactly: a wildcard never reaches the host's own
 // services, whatever the name resolves to (DNS rebinding). An IP literal is refused unless a pattern
 // is that literal.
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
+import { nodeNet } from './on-demand.js';
+
+/** node:net on first use: every run parses its flags, few name a host, and loading it costs a cold start. */
+const isIP = (s: string): number => nodeNet().isIP(s);
 import { SbxError } from '../contract/errors.js';
 
 export interface HostPattern {
@@ -82,16 +86,21 @@ export function matchHost(patterns: readonly HostPattern[], host: string, port: 
   return patterns.find((p) => p.wildcard && h.endsWith(`.${p.host}`) && fits(p)) ?? null;
 }
 
-const NOT_PUBLIC = new BlockList();
-for (const [net, bits] of [
+let notPublic: BlockList | null = null;
+function notPublicList(): BlockList {
+  if (notPublic) return notPublic;
+  const list = new (nodeNet().BlockList)();
+  for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
   ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
+] as const) list.addSubnet(net, bits, 'ipv4');
+  for (const [net, bits] of [
   ['::', 128], ['::1', 128], ['100::', 64],
   ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+] as const) list.addSubnet(net, bits, 'ipv6');
+  return (notPublic = list);
+}
 
 /** True for an address on the public internet; false for loopback, private, link-local, multicast, reserved ones. */
 export function isPublicAddress(addr: string): boolean {
@@ -100,5 +109,5 @@ export function isPublicAddress(addr: string): boolean {
   // IPv4-mapped and NAT64 addresses are refused as a class: BlockList checks an IPv4 address against
   // IPv4-mapped rules as well, so they cannot be listed above without refusing every IPv4 address.
   if (v === 6 && /^(?:::ffff:|64:ff9b:)/i.test(addr)) return false;
-  return !NOT_PUBLIC.check(addr, v === 4 ? 'ipv4' : 'ipv6');
+  return !notPublicList().check(addr, v === 4 ? 'ipv4' : 'ipv6');
 }

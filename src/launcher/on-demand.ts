@@ -14,5 +14,6 @@ const required = <T>(name: string): T =>
 export const childProcess = (): typeof import('node:child_process') => required('node:child_process');
 export const nodeCrypto = (): typeof import('node:crypto') => required('node:crypto');
 export const nodeStream = (): typeof import('node:stream') => required('node:stream');
+export const nodeNet = (): typeof import('node:net') => required('node:net');
 /** node:os itself (not a copy of its exports): the resident sbx makes homedir() per request (src/cli/resident/context.ts). */
 export const nodeOs = (): typeof import('node:os') => required('node:os');
