@@ -54,6 +54,8 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
     }
     return got;
   };
+  let wake: (() => void) | null = null;
+  let sleep: ReturnType<typeof setTimeout> | null = null;
   const done = (async () => {
     let engine: Engine;
     try { engine = await engineP; } catch { return; }
@@ -72,13 +74,20 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
         drop();
         return;
       }
-      await new Promise((r) => (got > 0 ? setImmediate(r) : setTimeout(r, POLL_MS)));
+      await new Promise<void>((r) => { wake = r; if (got > 0) setImmediate(r); else sleep = setTimeout(r, POLL_MS); });
+      wake = null;
     }
   })();
+  // Once the launcher is done the loop is woken at once, not at its next poll (up to POLL_MS later).
+  const settled = (): Promise<void> => {
+    if (sleep) clearTimeout(sleep);
+    wake?.();
+    return done;
+  };
   const close = (): void => { if (fd >= 0) { closeSync(fd); fd = -1; } };
   return {
     async verdict(opts) {
-      await done;
+      await settled();
       try {
         if (failed || stream === null) return null;
         const s: VerdictStream = stream;
@@ -94,7 +103,7 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
       }
     },
     async abandon() {
-      await done;
+      await settled();
       drop();
       close();
     },
