@@ -72,10 +72,12 @@ export interface Quarantined {
 /** Walks work for control entries (skipping the run's own state dir), unless given them, and what to protect. */
 export function scanControl(work: string, stateDir: string, entries = controlEntries(work, stateDir)): ControlScan {
   const protect = new Set<string>();
+  let workReal = work;
+  try { workReal = realpathSync.native(work); } catch { /* reported elsewhere */ }
   const inside = (abs: string): string | null => {
     let real: string;
     try { real = realpathSync.native(abs); } catch { return null; }
-    const rel = relative(realWork(work), real);
+    const rel = relative(workReal, real);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : null;
   };
   for (const e of entries) {
@@ -142,16 +144,6 @@ export function quarantineNotes(q: readonly Quarantined[]): string[] {
 function relOrAbs(work: string, p: string): string {
   const r = relative(work, p);
   return r && !r.startsWith('..') && !isAbsolute(r) ? r : p;
-}
-
-let workReal: { work: string; real: string } | null = null;
-function realWork(work: string): string {
-  if (workReal?.work !== work) {
-    let real = work;
-    try { real = realpathSync.native(work); } catch { /* reported elsewhere */ }
-    workReal = { work, real };
-  }
-  return workReal.real;
 }
 
 function identity(abs: string): string | null {

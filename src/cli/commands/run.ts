@@ -65,11 +65,14 @@ export default defineCommand({
     if (allowHosts.length && args.net) throw new SbxError('E_USAGE', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through a proxy; fix: drop one');
     const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']), allowHosts };
     const interrupt = onInterrupt();
-    if (process.argv[1]) refuseSbxInside(args.work ? resolve(args.work) : defaultWork(process.cwd()).work, process.argv[1]);
+    // Where /work is, found once: the top of the git work tree you are in (the command starting in your dir).
+    const place = args.work ? { work: resolve(args.work), sub: '' } : defaultWork(process.cwd());
+    if (process.argv[1]) refuseSbxInside(place.work, process.argv[1]);
     const report = await runReport({
       signal: interrupt.signal,
       cmd,
-      work: args.work,
+      work: place.work,
+      cwd: place.sub,
       state: args.state,
       allowHomeWork: Boolean(args['allow-home-work']),
       timeout: parsePositive('timeout', args.timeout),
