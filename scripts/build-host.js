@@ -64,7 +64,10 @@ await build({
   format: 'cjs',
   // `sbx mcp` alone needs the MCP SDK (and its zod and ajv, two thirds of the bundle): it is required
   // from node_modules when that command starts, so every other cold start parses a third of the code.
-  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*',
+    // The experiment's own packages: the CLI reaches the harness through its index for `sbx tasks`
+    // alone, and esbuild reads every module an index names before it drops the unused ones.
+    'vega', 'vega-lite', 'cli-progress', 'openai', '@anthropic-ai/sdk', 'ollama'],
   // The Wasm module is read from build/sbx.wasm (shipped beside dist/) instead of inlined as base64:
   // the bundle a cold start reads and parses is a third of the size.
   plugins: [wasmFromFile],

@@ -1,8 +1,6 @@
 // How the CLI reports an error: one line on stderr ("sbx: what, why, what to do") and, under --json,
 // the same as an `sbx.error/1` object on stdout so that a machine reading stdout never gets nothing.
-import { SbxError } from '../contract/errors.js';
-import { exitFor } from '../contract/error-codes.js';
-import { visible } from '../contract/visible.js';
+import { SbxError, exitFor, visible } from '../contract/index.js';
 import { writeOut, writeErr } from './closed-pipe.js';
 
 export const USAGE = 2;

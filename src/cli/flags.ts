@@ -3,7 +3,7 @@
 // `sbx run` its first use (node:util's parseArgs) cost more than the rest of the command line's start.
 // Stops at `--`: what follows is the sandboxed command's, not ours. Help (--help, -h) is start.ts's.
 import type { ArgsDef, ParsedArgs } from 'citty';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { closest } from './closest.js';
 
 /**

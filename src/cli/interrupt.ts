@@ -1,6 +1,6 @@
 // Ctrl-C (or SIGTERM, SIGHUP) during `sbx run`: stop the sandbox, still record the run, say so. A second
 // signal while that happens exits at once. The exit code is 128+N, as when a signal kills a process.
-import { exitForSignal } from '../contract/signals.js';
+import { exitForSignal } from '../contract/index.js';
 import type { StopSignal } from '../launcher/index.js';
 import { writeErr } from './closed-pipe.js';
 import { redirect } from './io-redirect.js';

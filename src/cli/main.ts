@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The sbx command line, every command (dist/cli-main.cjs). `sbx run` starts from src/cli/main-run.ts
 // instead: the same CLI with only that command, a bundle a cold start loads and compiles less of.
-import { phase } from '../host/phases.js';
+import { phase } from '../host/index.js';
 import { start } from './start.js';
 
 phase('bundle');

@@ -1,6 +1,5 @@
 // Parsing of flag values shared by the commands; bad values are one-line SbxErrors.
-import { SbxError } from '../contract/errors.js';
-import { signalNumber } from '../contract/signals.js';
+import { SbxError, signalNumber } from '../contract/index.js';
 
 export function parseExit(s: string | undefined): number | null {
   if (s === undefined || s === '') return null;

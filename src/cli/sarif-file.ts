@@ -1,6 +1,6 @@
 // `--sarif FILE` for `sbx verdict` and `sbx run`: the verdict as SARIF 2.1.0, written to FILE.
-import type { RunResult } from '../contract/schema.js';
-import { toSarif } from '../host/sarif.js';
+import type { RunResult } from '../contract/index.js';
+import { toSarif } from '../host/index.js';
 import { writeOutFile } from './out-file.js';
 import pkg from '../../package.json' with { type: 'json' };
 

@@ -1,14 +1,14 @@
 // The sbx command line's one way of running: the subcommand named by argv[0], from the table given
 // (src/cli/main.ts has every command, src/cli/main-run.ts only `run`). Only this file ends a run of the
 // CLI: errors become one line and a non-zero exit code.
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import type { CommandDef } from './command.js';
 import { readFlags } from './flags.js';
 import { ignoreClosedPipes, outputStreamsMade, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
 import type { HelpMeta } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
-import { phase, takePhases } from '../host/phases.js';
+import { phase, takePhases } from '../host/index.js';
 
 export type SubCommands = Record<string, () => Promise<CommandDef<any>>>;
 

@@ -1,6 +1,6 @@
 // Limits asked for that did not take effect on this machine: said on stderr and in the verdict's footer,
 // never dropped in silence. The run still goes ahead (a build should not fail for want of a cgroup).
-import type { RunResult } from '../engine/engine.js';
+import type { RunResult } from '../engine/index.js';
 
 interface CgroupInfo { path: string | null; reason: string | null }
 

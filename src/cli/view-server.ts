@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { extname, join } from 'node:path';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',

@@ -2,11 +2,9 @@
 // Bytes in, bytes out: logs go into the module's memory in chunks, the verdict JSON comes back.
 import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
-import { SbxError } from '../contract/errors.js';
-import { contract, issueText, type Delta, type RunResult, type Verdict } from '../contract/schema.js';
-import { signalNumber } from '../contract/signals.js';
+import { SbxError, contract, issueText, type Delta, type RunResult, type Verdict, signalNumber } from '../contract/index.js';
 
-export type { Delta, RunResult, Verdict } from '../contract/schema.js';
+export type { Delta, RunResult, Verdict } from '../contract/index.js';
 
 export interface VerdictOptions {
   /** The command's exit code, when it exited. */

@@ -1,7 +1,7 @@
 // `experiment analyze`: the study's tables, as Markdown, from recorded episodes.
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { EpisodeSchema } from './episode-schema.js';
 import type { EpisodeRecord } from './episode.js';
 import { mcnemarExact, mean, median, pairedBootstrap, wilson } from './stats.js';

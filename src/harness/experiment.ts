@@ -3,7 +3,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createEngine } from '../host/index.js';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { ALL_CONDITIONS, parseCondition } from './conditions.js';
 import { createBackend } from './backends/index.js';
 import { recording, replaying } from './backends/record.js';

@@ -22,3 +22,8 @@ export { analyze, readEpisodes } from './analyze.js';
 export { wilson, mcnemarExact, pairedBootstrap, prng } from './stats.js';
 export { figures, figureSpecs, svgOf } from './figures.js';
 export { costUsd } from './cost.js';
+/** For `sbx tasks`: the task loader and validator, loaded on first use (the CLI bundles nothing else of the harness). */
+export const harnessTasks = async () => {
+  const [t, v] = await Promise.all([import('./tasks.js'), import('./validate.js')]);
+  return { loadTasks: t.loadTasks, defaultTasksDir: t.defaultTasksDir, validateTask: v.validateTask };
+};

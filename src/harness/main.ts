@@ -5,7 +5,7 @@
 //   figures FILE... --out DIR   SVG figures
 //   micro startup|determinism|localization [--out DIR]
 import { parseArgs } from 'node:util';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 const USAGE = `usage: experiment [run] --model M[,M] [--conditions all|A,B] [--tasks all|ID,ID] [--seeds N] [--out FILE]
          [--budget N] [--max-api-calls N] [--run-before-edit] [--workers K] [--shard I/N]

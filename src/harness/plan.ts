@@ -1,7 +1,7 @@
 // The episodes of a run and which of them this shard does: a fixed order (task, condition, model,
 // seed), shard i of n takes every n-th from i; episodes already in the output are skipped (resume).
 import { existsSync, readFileSync } from 'node:fs';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { episodeKey } from './episode.js';
 
 export interface Planned { task: string; condition: string; model: string; seed: number; key: string }

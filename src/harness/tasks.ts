@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { readRegular } from '../launcher/index.js';
 
 const LineRef = v.object({ file: v.string(), line: v.pipe(v.number(), v.integer(), v.minValue(1)) });

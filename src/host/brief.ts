@@ -4,8 +4,8 @@
 // and the whole log in hand (not capped); and the verdict's first line (status · exit · time · lines),
 // the delta line when it says something (not "first run", not "no change"), and the raw lines are
 // shorter, in bytes, than the rendered verdict. The log path goes: the output is all there.
-import { visible } from '../contract/visible.js';
-import type { RunResult } from '../engine/engine.js';
+import { visible } from '../contract/index.js';
+import type { RunResult } from '../engine/index.js';
 
 export function brief(env: RunResult, rendered: string, raw: Buffer): string | null {
   const vd = env.verdict;

@@ -19,9 +19,8 @@
 // makes them, and their contents are checked when read.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { childProcess } from '../launcher/on-demand.js';
-import { SbxError } from '../contract/errors.js';
-import { readRegularText } from '../launcher/index.js';
+import { childProcess, readRegularText } from '../launcher/index.js';
+import { SbxError } from '../contract/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
 import { nativeWalk, type Walked } from './native-walk.js';
 

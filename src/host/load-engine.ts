@@ -1,5 +1,5 @@
 // One engine instance per process, created on first use.
-import { createEngine, type Engine } from '../engine/engine.js';
+import { createEngine, type Engine } from '../engine/index.js';
 import wasmBytes from '../../build/sbx.wasm';
 
 let engine: Promise<Engine> | null = null;

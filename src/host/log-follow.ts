@@ -9,7 +9,7 @@
 // the output's end) only as the launcher exits. So only the head is read while the command runs; the
 // rest of the file is read after it, once it is in order: at most CAP - CAP/2 bytes (32 MiB by default).
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine/engine.js';
+import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine/index.js';
 
 /** Read and fed per turn of the event loop, so the launcher's exit is seen between slices. */
 const SLICE = 4 << 20;

@@ -1,6 +1,6 @@
 // What the raw log lacks, said under the verdict: the middle its cap dropped (--max-log, native/log.c),
 // output a full disk kept out of it. The run itself went on either way; the verdict read what is there.
-import type { RunResult } from '../engine/engine.js';
+import type { RunResult } from '../engine/index.js';
 
 interface LogFacts { log_max_bytes?: number | null; log_dropped_bytes?: number; log_unwritten_bytes?: number; log_error?: string | null }
 

@@ -1,9 +1,9 @@
 // Reads a recorded log (a file or stdin) into an engine stream in bounded chunks, so a 1 GB log never
 // sits in memory whole. Problems come back as SbxError with the cause and what to do.
 import { promises as fsp } from 'node:fs'; // fs.promises loads on first use: a run that needs none of it never pays for node:fs/promises
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { openRegularAsync, type RegularHandle } from '../launcher/index.js';
-import type { Engine, RunResult, VerdictOptions } from '../engine/engine.js';
+import type { Engine, RunResult, VerdictOptions } from '../engine/index.js';
 
 const CHUNK = 1 << 20;
 

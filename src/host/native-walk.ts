@@ -4,8 +4,7 @@
 // through libuv, a string and a Dirent each). The names and what they mean stay here, in TypeScript: the walker is given them as flags.
 // Null when the walker cannot run (not built, an older build without --walk): the callers then walk
 // in JavaScript, with the same rules.
-import { childProcess } from '../launcher/on-demand.js';
-import { launcherPath } from '../launcher/launch.js';
+import { childProcess, launcherPath } from '../launcher/index.js';
 
 export interface WalkedControl {
   /** 'e': an entry named as a control name; 'b': a directory holding every repository mark. */

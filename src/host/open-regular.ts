@@ -1,7 +1,7 @@
 // Opening a file a sandbox could have made, for reading on the host (the MCP tools' logs): only a regular
 // file, never through a symlink, never blocking on a FIFO (the launcher's safe-read), with the message the
 // tools give.
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { openRegularAsync, type RegularHandle } from '../launcher/index.js';
 import { fsError } from './log-source.js';
 

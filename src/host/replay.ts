@@ -3,13 +3,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../contract/errors.js';
-import type { Engine, RunResult, Verdict } from '../engine/engine.js';
+import { SbxError, issueText } from '../contract/index.js';
+import type { Engine, RunResult, Verdict } from '../engine/index.js';
 import { verdictOfFile, fsError } from './log-source.js';
 import { readRegularTextAsync } from '../launcher/index.js';
 import { deltaAgainst, isBaseline, sameRunsOf } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
-import { issueText } from '../contract/schema.js';
 
 const StepSchema = v.object({
   log: v.string(),

@@ -2,9 +2,8 @@
 // failed because the sandbox has no network, and a sanitizer run whose leak check was off because
 // LeakSanitizer needs ptrace. Lines for stderr and the verdict's footer, next to unappliedLimits.
 import { closeSync, openSync, fstatSync } from 'node:fs';
-import { readTail } from '../launcher/index.js';
-import type { RunResult } from '../engine/engine.js';
-import type { NetworkApplied } from '../launcher/types.js';
+import { readTail, type NetworkApplied } from '../launcher/index.js';
+import type { RunResult } from '../engine/index.js';
 import { quarantineNotes, type Quarantined } from './control-files.js';
 
 const TAIL = 256 * 1024;

@@ -2,20 +2,17 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { diskFullError, isDiskFull } from '../launcher/disk-full.js';
-import { launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal } from '../launcher/index.js';
-import { SbxError } from '../contract/errors.js';
+import { diskFullError, isDiskFull, launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal, SANDBOX_HOME } from '../launcher/index.js';
+import { SbxError, signalNumber, exitForSignal, setupExit } from '../contract/index.js';
 import { loadEngineNow } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
-import type { Engine, RunResult } from '../engine/engine.js';
+import type { Engine, RunResult } from '../engine/index.js';
 import { StateDir } from './state/store.js';
 import { recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
-import { signalNumber, exitForSignal } from '../contract/signals.js';
 import { verdictOfFile } from './log-source.js';
 import { followLog } from './log-follow.js';
 import { commandLine } from './command-line.js';
-import { setupExit } from '../contract/error-codes.js';
 import { phase } from './phases.js';
 import { madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
 import { scanTree } from './tree-scan.js';
@@ -23,7 +20,6 @@ import { refuseHomeWork } from './work-home.js';
 import { defaultWork } from './work-root.js';
 import { projectHome } from './sandbox-home.js';
 import { planToolchains } from './toolchains.js';
-import { SANDBOX_HOME } from '../launcher/spec.js';
 export { defaultWork } from './work-root.js';
 
 export interface RunOptions extends ProfileOptions {

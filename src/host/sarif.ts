@@ -3,7 +3,7 @@
 // frame (`codeFlows`, outermost call first), each failing test a result. Pure (no Node API, no clock):
 // the same envelope gives the same bytes anywhere. Paths stay as the log wrote them: relative ones as
 // relative URI references (to the work dir), absolute ones as file:// URIs.
-import type { Crash, Frame, RunResult, Verdict } from '../contract/schema.js';
+import type { Crash, Frame, RunResult, Verdict } from '../contract/index.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 

@@ -8,8 +8,7 @@
 import { accessSync, closeSync, constants, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { PATH as FIXED_PATH, SYSTEM_PATHS } from '../launcher/spec.js';
-import type { Mount } from '../launcher/types.js';
+import { PATH as FIXED_PATH, SYSTEM_PATHS, type Mount } from '../launcher/index.js';
 
 /** One toolchain the sandbox shows: its name and its root (the real path, as bound). */
 export interface Toolchain { name: string; root: string }

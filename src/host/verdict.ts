@@ -2,8 +2,8 @@
 // with a state directory, the log is kept there first and the delta to the previous run added; with a
 // JUnit XML report, its tests merged in. The library behind `sbx verdict`, usable without the CLI.
 import { basename, dirname, resolve } from 'node:path';
-import { SbxError } from '../contract/errors.js';
-import type { RunResult, VerdictOptions } from '../engine/engine.js';
+import { SbxError } from '../contract/index.js';
+import type { RunResult, VerdictOptions } from '../engine/index.js';
 import { loadEngine } from './load-engine.js';
 import { fsError, openLogFile, verdictOfFile, verdictOfStdin } from './log-source.js';
 import { openRegularAsync } from '../launcher/index.js';

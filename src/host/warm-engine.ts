@@ -8,7 +8,7 @@
 // run uses comes first (the verdict of an empty log, its delta, its rendering), then a compiler
 // error's parse: a short command (a cold `sbx run -- /bin/true`) waits for no warm-up it does not
 // use, a long one finds the engine warm.
-import type { Engine, RunResult } from '../engine/engine.js';
+import type { Engine, RunResult } from '../engine/index.js';
 
 const GCC = new TextEncoder().encode('main.c:1:5: error: expected \';\' before \'}\' token\nmake: *** [Makefile:2: all] Error 1\n');
 type Step = (engine: Engine, env: RunResult | null) => RunResult | null;

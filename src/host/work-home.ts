@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { isAbsolute, sep } from 'node:path';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 /**
  * Fails with E_WORK_HOME when the real path of work is `/`, the caller's home directory ($HOME or the

@@ -11,7 +11,7 @@ import { nodeNet } from './on-demand.js';
 
 /** node:net on first use: every run parses its flags, few name a host, and loading it costs a cold start. */
 const isIP = (s: string): number => nodeNet().isIP(s);
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 export interface HostPattern {
   /** As the user wrote it. */

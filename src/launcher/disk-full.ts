@@ -4,7 +4,7 @@
 // written, and says what to do. Any other error is not a full disk and is left as it is.
 import { readFileSync, realpathSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 const FULL = new Set(['ENOSPC', 'EDQUOT']);
 

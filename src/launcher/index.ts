@@ -1,9 +1,9 @@
 export { launch, launcherPath, prebuiltSeccompPath, TAIL_BYTES } from './launch.js';
 export { selftest, type Check } from './selftest.js';
 export { startResident } from './resident.js';
-export { SbxError } from '../contract/errors.js';
-export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/error-codes.js';
-export { exitForSignal, signalName, signalNumber } from '../contract/signals.js';
+export { SbxError } from '../contract/index.js';
+export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/index.js';
+export { exitForSignal, signalName, signalNumber } from '../contract/index.js';
 export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, seccompSupported, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, MAX_LOG_DEFAULT, MIN_MAX_LOG, NO_SECCOMP_AS_ROOT, parseMount, rootMapsAway } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
@@ -16,3 +16,8 @@ export { defaultResolver, startEgressProxy, type Decision, type EgressProxy } fr
 export type {
   Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal,
 } from './types.js';
+// For the host layer, not the library's API: marked @internal, left out of the published types.
+/** @internal */ export { childProcess, nodeCrypto, nodeNet, nodeOs, nodeStream } from './on-demand.js';
+/** @internal */ export { diskFullError, isDiskFull } from './disk-full.js';
+/** @internal */ export { PATH, SANDBOX_HOME, SYSTEM_PATHS } from './spec.js';
+/** @internal */ export type { NetworkApplied } from './types.js';

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnose } from './diagnose.js';
 import { readTail } from './file-tail.js';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { emptyApplied, toOutcome } from './outcome.js';
 import { seccompProgram, seccompSupported } from './seccomp.js';
 import { buildSpec, MIN_MAX_LOG, NO_SECCOMP_AS_ROOT, rootMapsAway, SYSTEM_PATHS } from './spec.js';

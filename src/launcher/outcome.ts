@@ -1,6 +1,6 @@
 // The launcher's report -> the self-describing `outcome` of the run result.
 import { getSystemErrorName } from 'node:util';
-import { signalName } from '../contract/signals.js';
+import { signalName } from '../contract/index.js';
 import type { Status, StatusStep } from './status.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
 

@@ -9,7 +9,7 @@
 // so it writes exactly the files we hold. The report comes back in the reply.
 import type { ChildProcess } from 'node:child_process';
 import { writeSync } from 'node:fs';
-import { signalName } from '../contract/signals.js';
+import { signalName } from '../contract/index.js';
 import { childProcess } from './on-demand.js';
 import { LAUNCHER_PROTO } from './status.js';
 import type { Exit } from './spawn-launcher.js';

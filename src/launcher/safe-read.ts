@@ -6,7 +6,7 @@
 // read (fstat of the opened descriptor, so nothing can be swapped in between a check and the open).
 // O_NONBLOCK changes nothing for a regular file's reads.
 import { closeSync, constants, fstatSync, openSync, readFileSync, promises as fsp, type Stats } from 'node:fs';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 
 /**
  * An open regular file, as much of node:fs/promises' FileHandle as sbx uses: typed here so that the

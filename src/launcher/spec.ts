@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
 import { packageRoot } from './package-root.js';
 import { realOr } from './trusted-path.js';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import type { LaunchOptions } from './types.js';
 
 /** Host directories shown read-only; on merged-/usr systems most are symlinks and are copied as such. */

@@ -1,6 +1,6 @@
 // The JSON status report sbx-launch writes to fd 3, checked at the trust boundary by a shape table
 // (contract/shape.ts: one small function, no schema to build on a cold run's path).
-import { shapeProblem, type ShapeTable } from '../contract/shape.js';
+import { shapeProblem, type ShapeTable } from '../contract/index.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
 export const LAUNCHER_PROTO = 9;

@@ -1,6 +1,6 @@
 // The navigable list beside the verdict: the crash's frames, then diagnostics (with their notes),
 // then failing tests, each with a location to point at. Pure: verdict in, rows out.
-import type { Verdict } from '../engine/engine.js';
+import type { Verdict } from '../engine/index.js';
 
 export interface Item {
   group: 'crash' | 'diagnostic' | 'test';

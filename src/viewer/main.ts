@@ -1,7 +1,7 @@
 // The viewer page: logs come from a file input, a drop, a paste or (under `sbx view LOG`) the page's
 // own server; the engine worker reads them and the page shows the rendered verdict, the JSON and a
 // navigable list of crash frames and diagnostics. Only the worker touches the logs' bytes.
-import type { RunResult } from '../engine/engine.js';
+import type { RunResult } from '../engine/index.js';
 import { itemsOf, type Item } from './items.js';
 import type { Reply, Request, Source } from './protocol.js';
 

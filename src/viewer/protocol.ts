@@ -1,6 +1,6 @@
 // Messages between the viewer page and its engine worker. A source is a Blob (a dropped, opened or
 // pasted log) or a same-origin URL (the log `sbx view LOG` serves); nothing is sent anywhere else.
-import type { RunResult, VerdictOptions } from '../engine/engine.js';
+import type { RunResult, VerdictOptions } from '../engine/index.js';
 
 export type Source = Blob | { url: string };
 

@@ -1,7 +1,7 @@
 // The engine in a Web Worker: reads a log in chunks from File.stream() (or a same-origin fetch), feeds
 // the Wasm engine chunk by chunk and reports progress, so a 1 GB log never blocks the page nor sits
 // in memory whole.
-import { createEngine, type Engine, type RunResult } from '../engine/engine.js';
+import { createEngine, type Engine, type RunResult } from '../engine/index.js';
 import type { Reply, Request, Source } from './protocol.js';
 
 interface WorkerScope {

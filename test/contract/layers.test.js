@@ -1,6 +1,7 @@
 // One layer per folder, imports in one direction (issue 12):
 //   contract <- engine, launcher <- host <- harness, integrations <- cli; viewer -> engine
 // contract and engine run in a browser too: no node: imports there.
+// One entrance per layer (issue 34): another layer is reached through its index.ts only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'uvu';
@@ -46,12 +47,19 @@ test('imports go one way only; browser layers use no Node API', () => {
         if (!target.startsWith(SRC)) continue; // package.json, build/sbx.wasm
         const to = layerOf(target);
         if (!ALLOWED[from]?.includes(to)) bad.push(`${relative(SRC, f)} -> ${spec} (${from} may not import ${to})`);
+        else if (to !== from && relative(SRC, target).replace(/\.[jt]s$/, '') !== `${to}/index`) bad.push(`${relative(SRC, f)} -> ${spec} (reaches past ${to}'s entrance, src/${to}/index.ts)`);
       } else if (BROWSER.has(from) && (spec.startsWith('node:') || ['fs', 'path', 'os', 'child_process'].includes(spec))) {
         bad.push(`${relative(SRC, f)} imports ${spec}: ${from} runs in a browser`);
       }
     }
   }
   assert.equal(bad, []);
+});
+
+test('every layer below the CLI has its entrance', () => {
+  for (const d of readdirSync(SRC)) {
+    if (statSync(join(SRC, d)).isDirectory() && d !== 'viewer' && d !== 'cli') assert.ok(statSync(join(SRC, d, 'index.ts')).isFile(), `src/${d}/index.ts is missing`);
+  }
 });
 
 test.run();

@@ -2,7 +2,7 @@
 // starts it when none answers; --status and --stop are for people.
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import { writeOut } from '../closed-pipe.js';
 import { parsePositive } from '../parse-flags.js';
 

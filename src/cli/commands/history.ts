@@ -1,8 +1,7 @@
 // `sbx history`: the runs recorded in a state directory, and the streaks in them.
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
-import { StateDir } from '../../host/state/store.js';
-import { streaks, streakText } from '../../host/state/history.js';
+import { SbxError } from '../../contract/index.js';
+import { StateDir, streaks, streakText } from '../../host/index.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeOut, writeErr } from '../closed-pipe.js';

@@ -6,9 +6,10 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 import { redirect } from '../io-redirect.js';
+import { hookDoctor, hookInstaller, hookRewrite, hookRunner } from '../../integrations/index.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall', 'doctor'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -27,15 +28,15 @@ export default defineCommand({
   async run({ args }) {
     const action = args.action as string;
     if (HOOKS.has(action)) {
-      const { runHook } = await import('../../integrations/hook/run-hook.js');
+      const { runHook } = await hookRunner();
       // In the resident sbx the payload is the client's stdin, sent over its socket.
       const stdin = redirect()?.stdin;
       return { exitCode: await runHook(action as Parameters<typeof runHook>[0], { out: writeOut, err: writeErr, ...(stdin ? { stdin } : {}) }) };
     }
     if (action === 'doctor') {
       if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
-      const { doctor, report } = await import('../../integrations/hook/doctor.js');
-      const { residentClient, selfCli } = await import('../../integrations/hook/rewrite.js');
+      const { doctor, report } = await hookDoctor();
+      const { residentClient, selfCli } = await hookRewrite();
       const cli = selfCli(process.argv[1] ?? '');
       const native = residentClient(cli);
       const home = homedir();
@@ -56,10 +57,10 @@ export default defineCommand({
     if (clients.length !== 1) throw new SbxError('E_USAGE', `sbx hook ${action} needs one client: --claude (Claude Code), --codex (Codex CLI) or --gemini (Gemini CLI)`);
     if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
     const client = clients[0]!;
-    const { install, uninstall, settingsPath } = await import('../../integrations/hook/install.js');
+    const { install, uninstall, settingsPath } = await hookInstaller();
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
-      const { residentClient, selfCli } = await import('../../integrations/hook/rewrite.js');
+      const { residentClient, selfCli } = await hookRewrite();
       const cli = selfCli(process.argv[1] ?? '');
       // `sbx run` refuses to start from inside its work dir (sandboxed code could replace it): hooks that
       // named such a copy would fail every build command, so say it now.

@@ -1,5 +1,6 @@
 // `sbx mcp`: serve the sbx tools (run, verdict, history, show) over MCP on stdio, until stdin closes.
 import { defineCommand } from '../command.js';
+import { mcpServer } from '../../integrations/index.js';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export default defineCommand({
@@ -8,7 +9,7 @@ export default defineCommand({
     'as-sbx-run': { type: 'boolean', description: 'run does what sbx run --work W --timeout N -- bash -c CMD does: the project\'s agent config not mounted read-only (.git/config and .git/hooks still are), sbx run\'s notes under the verdict (for a caller that ran sbx run per command, e.g. the mini-SWE-agent environment)' },
   },
   async run({ args }) {
-    const { serve } = await import('../../integrations/mcp/server.js');
+    const { serve } = await mcpServer();
     await serve(pkg.version, { asSbxRun: Boolean(args['as-sbx-run']) });
     return { exitCode: 0 };
   },

@@ -1,8 +1,7 @@
 // `sbx replay SESSION`: replay a recorded session offline (a directory of logs, or a JSONL of steps).
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
-import { loadEngine } from '../../host/load-engine.js';
-import { loadSession, replay } from '../../host/replay.js';
+import { SbxError } from '../../contract/index.js';
+import { loadEngine, loadSession, replay } from '../../host/index.js';
 import { writeOut } from '../closed-pipe.js';
 
 export default defineCommand({

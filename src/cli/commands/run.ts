@@ -1,20 +1,15 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
 import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
-import { loadEngine } from '../../host/load-engine.js';
+import { SbxError, exitForSignal } from '../../contract/index.js';
+import { loadEngine, defaultWork, runReport, mirrorExit, refuseSbxInside, runNotes, logNotes, phase } from '../../host/index.js';
 import { print } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
-import { defaultWork, runReport, mirrorExit, refuseSbxInside } from '../../host/run.js';
 import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
-import { exitForSignal } from '../../contract/signals.js';
 import { unappliedLimits } from '../unapplied.js';
-import { runNotes } from '../../host/run-notes.js';
-import { logNotes } from '../../host/log-notes.js';
 import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
-import { phase } from '../../host/phases.js';
 import { writeErr } from '../closed-pipe.js';
 import { writeOutFile } from '../out-file.js';
 

@@ -1,8 +1,9 @@
 // `sbx tasks validate`: every study task (bench/tasks) inside the sandbox — buggy fails, the reference
 // solution passes, the obvious fix of a loop-inducing task fails — with one line per task.
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import { writeOut } from '../closed-pipe.js';
+import { harnessTasks } from '../../harness/index.js';
 
 export default defineCommand({
   meta: { name: 'tasks', description: 'Check the experiment tasks in the sandbox (sbx tasks validate)', usage: 'sbx tasks validate [--dir DIR] [--only ID,ID] [--json]' } as { name: string; description: string },
@@ -14,8 +15,7 @@ export default defineCommand({
   },
   async run({ args }) {
     if (args.action !== 'validate') throw new SbxError('E_USAGE', `unknown action ${JSON.stringify(args.action)} for sbx tasks: the only one is validate (sbx tasks validate)`);
-    const { loadTasks, defaultTasksDir } = await import('../../harness/tasks.js');
-    const { validateTask } = await import('../../harness/validate.js');
+    const { loadTasks, defaultTasksDir, validateTask } = await harnessTasks();
     const tasks = loadTasks(args.dir ?? defaultTasksDir(), args.only ? String(args.only).split(',').filter(Boolean) : undefined);
     let bad = 0;
     for (const t of tasks) {

@@ -1,9 +1,8 @@
 // `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json);
 // with --state DIR, keep the log in DIR and say what changed since the previous run there.
 import { defineCommand } from '../command.js';
-import { SbxError } from '../../contract/errors.js';
-import { loadEngine } from '../../host/load-engine.js';
-import { verdictReport } from '../../host/verdict.js';
+import { SbxError } from '../../contract/index.js';
+import { loadEngine, verdictReport } from '../../host/index.js';
 import { parseExit, parseSignal } from '../parse-flags.js';
 import { print } from '../output.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';

@@ -4,10 +4,10 @@
 // process.env and os.homedir() answer from it (path.resolve() asks process.cwd()). Code that runs
 // for no request (the server's own) sees the process's real ones.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Engine } from '../../engine/engine.js';
+import type { Engine } from '../../engine/index.js';
 import { setRedirect, type Redirect } from '../io-redirect.js';
-import { setEngineProvider } from '../../host/load-engine.js';
-import { nodeOs } from '../../launcher/on-demand.js';
+import { setEngineProvider } from '../../host/index.js';
+import { nodeOs } from '../../launcher/index.js';
 
 export interface Call {
   cwd: string;

@@ -14,10 +14,10 @@ import { createServer, connect, type Socket } from 'node:net';
 import { closeSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { SbxError } from '../../contract/errors.js';
-import { createEngine, type Engine } from '../../engine/engine.js';
+import { SbxError } from '../../contract/index.js';
+import { createEngine, type Engine } from '../../engine/index.js';
 import wasmBytes from '../../../build/sbx.wasm';
-import { warmEngine } from '../../host/warm-engine.js';
+import { warmEngine } from '../../host/index.js';
 import { launcherPath, startResident } from '../../launcher/index.js';
 import { runCommandLine, type SubCommands } from '../start.js';
 import type { Redirect } from '../io-redirect.js';
@@ -25,6 +25,7 @@ import { calls, installCallViews, type Call } from './context.js';
 import { frame, FrameReader, type Frame } from './protocol.js';
 import { packageRoot, residentPlace, type Place } from './place.js';
 import { absolutePaths, keyMatches, mismatch, parseHeader, type Request } from './request.js';
+import { hookRunner } from '../../integrations/index.js';
 
 const SUBS: SubCommands = {
   run: () => import('../commands/run.js').then((m) => m.default),
@@ -82,7 +83,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   installCallViews(() => { const e = pool.pop(); return e ? Promise.resolve(e) : createEngine({ wasm: module }); });
   void startResident(launcherPath());
   await Promise.all(Object.values(SUBS).map((load) => load()));
-  await import('../../integrations/hook/run-hook.js');
+  await hookRunner();
 
   const tmpKey = `${place.key}.${process.pid}`;
   writeFileSync(tmpKey, `${key}\n${process.pid}\n`, { mode: 0o600 });

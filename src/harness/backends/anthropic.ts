@@ -1,6 +1,6 @@
 // Anthropic Messages API through @anthropic-ai/sdk: a manual tool loop (the harness runs the tools),
 // prompt caching on the system prompt, the tool list and the newest turn.
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 
 export interface NetOptions { apiKey?: string | undefined; baseURL?: string | undefined; temperature?: number | undefined }

@@ -1,5 +1,5 @@
 // A backend from its spec: scripted:POLICY, anthropic:MODEL, openai:MODEL, ollama:MODEL.
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import type { Task } from '../tasks.js';
 import type { Backend } from '../types.js';
 import { scriptedBackend } from './scripted.js';

@@ -1,6 +1,6 @@
 // OpenAI-compatible chat completions through the openai package, at any base URL (vLLM, llama.cpp's
 // server, hosted APIs): tools as functions, tool results as role "tool" messages, seed passed through.
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 import { netError, type NetOptions } from './anthropic.js';
 import type { ChatCompletion } from 'openai/resources/chat/completions';

@@ -3,7 +3,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import type { Backend, ModelReply, ModelRequest } from '../types.js';
 
 const ReplySchema = v.object({

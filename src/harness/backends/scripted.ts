@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../tasks.js';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import type { Backend, Block, Message, ModelReply, ModelRequest } from '../types.js';
 import { CHEATS, cheatStep, type Cheat } from './cheats.js';
 

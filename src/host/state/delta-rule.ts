@@ -5,7 +5,7 @@
 // that count from run to run (store.counters); a replay counts it from the keys (sameRunsOf).
 // An interrupted run (Ctrl-C) is recorded but is no baseline: the next run of the command is compared
 // with the last one that was not (isBaseline).
-import type { Delta, Engine, Verdict } from '../../engine/engine.js';
+import type { Delta, Engine, Verdict } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 
 export interface Previous {

@@ -21,7 +21,7 @@
 // open for as long as no one writes to it. So git runs with a watchdog: killed as soon as it sleeps on
 // a FIFO or pipe (/proc/PID/wchan), or after GIT_LIMIT_MS in any case, and the walk is used instead.
 import { sha256Hex } from './sha256.js';
-import { childProcess } from '../../launcher/on-demand.js';
+import { childProcess } from '../../launcher/index.js';
 import { nativeWalk } from '../native-walk.js';
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';

@@ -1,7 +1,7 @@
 // history.jsonl: one line per run. Read back defensively: a line that does not parse is skipped and
 // counted, never trusted.
 import * as v from 'valibot';
-import type { Verdict } from '../../contract/schema.js';
+import type { Verdict } from '../../contract/index.js';
 
 // Built on first use: a run reads history.jsonl only to migrate state older than its streak counters.
 const entrySchema = () => v.object({

@@ -10,7 +10,7 @@ import { linkSync, readdirSync, symlinkSync, writeFileSync, promises as fsp } fr
 import { dirname, join } from 'node:path';
 import { removeFile } from './atomic.js';
 import { readRegularTextAsync } from '../../launcher/index.js';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 
 const STALE_MS = 120_000;
 const WAIT_MS = 60_000;

@@ -6,7 +6,7 @@
 // caches) is in its end fingerprint, so it never counts as an edit. Every run stores the number of
 // edits seen so far; the delta's tree_changed says whether that number moved since the previous run
 // of this command.
-import type { Engine, RunResult, VerdictOptions } from '../../engine/engine.js';
+import type { Engine, RunResult, VerdictOptions } from '../../engine/index.js';
 import { verdictOfFile } from '../log-source.js';
 import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';

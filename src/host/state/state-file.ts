@@ -3,8 +3,7 @@
 // path. The state is checked field by field, as sbx reads it; the verdict by its headers only, for
 // only the engine reads it (its delta takes any JSON, bench/fuzz.js). A file that is not one (cut,
 // foreign, edited) is set aside by the caller, never trusted.
-import { STATUSES, type Verdict } from '../../contract/schema.js';
-import { shapeProblem, type ShapeTable } from '../../contract/shape.js';
+import { STATUSES, type Verdict, shapeProblem, type ShapeTable } from '../../contract/index.js';
 
 /** What a run leaves for the next: its id, the work tree at its start and end, the edit count, its streaks. */
 export interface RunState {

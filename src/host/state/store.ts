@@ -13,16 +13,13 @@
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
 import { accessSync, closeSync, constants, createWriteStream, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nodeStream } from '../../launcher/on-demand.js';
+import { nodeStream, openRegular, openRegularAsync, diskFullError, isDiskFull } from '../../launcher/index.js';
 import type { Readable } from 'node:stream';
-import type { RunResult, Verdict } from '../../contract/schema.js';
+import { type RunResult, type Verdict, SbxError } from '../../contract/index.js';
 import { readStateFile, type RunState, type StateFile } from './state-file.js';
-import { SbxError } from '../../contract/errors.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
-import { openRegular, openRegularAsync } from '../../launcher/index.js';
 import { madeBefore } from './known-states.js';
 import { lock } from './lock.js';
-import { diskFullError, isDiskFull } from '../../launcher/disk-full.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';

@@ -7,7 +7,7 @@
 // distils its output.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import { readRegularText } from '../../launcher/index.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
 import { checkProjectFlags } from './project-flags.js';

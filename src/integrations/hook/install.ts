@@ -11,8 +11,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { readRegularText } from '../../launcher/index.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-import { SbxError } from '../../contract/errors.js';
-import { shellQuote } from './quote.js';
+import { SbxError } from '../../contract/index.js';
+import { shellQuote } from '../../host/index.js';
 import type { Self } from './rewrite.js';
 
 export type Client = 'claude' | 'codex' | 'gemini';

@@ -7,7 +7,7 @@
 // of a line a rule is matched against, the refusal they report, and reading rule files without failing.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 import { readRegularText } from '../../launcher/index.js';
 import { splitCommands } from './rules.js';
 

@@ -6,7 +6,7 @@
 // outside the project (SBX_CONFIG) is the user's own, and may say anything.
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 
 /** Flags a project's settings may pass, by name (before any `=`). */
 const SAFE = new Set(['--timeout', '--memory', '--pids', '--env', '--aslr', '--no-loopback', '--allow-ptrace', '--max-log']);

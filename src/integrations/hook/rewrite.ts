@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { classify } from './rules.js';
 import type { HookConfig } from './config.js';
-import { shellQuote } from './quote.js';
+import { shellQuote } from '../../host/index.js';
 
 /**
  * How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs, or its native

@@ -13,6 +13,7 @@ import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claud
 import { residentClient, selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
+import { loadEngine, verdictReport } from '../../host/index.js';
 
 const MAX_STDIN = 64 << 20;
 
@@ -139,7 +140,6 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
 
 /** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
 async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
-  const [{ loadEngine }, { verdictReport }] = await Promise.all([import('../../host/load-engine.js'), import('../../host/verdict.js')]);
   // Recorded under the command line, so its delta is against the previous run of the same command.
   const bytes = Buffer.from(d.raw);
   const log = (async function* () { yield bytes; })();

@@ -5,7 +5,7 @@
 // is outside too. The caller then uses the real path returned, not the one it was given.
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { SbxError } from '../../contract/errors.js';
+import { SbxError } from '../../contract/index.js';
 
 /**
  * The real path of p (resolved from root), when it is root's real path or below it; else E_WORK_OUTSIDE.

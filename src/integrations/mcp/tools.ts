@@ -4,19 +4,10 @@
 // short plain output, the raw output under the verdict's status line (src/host/brief.ts).
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
-import { SbxError } from '../../contract/errors.js';
-import { visible } from '../../contract/visible.js';
-import { loadEngine } from '../../host/load-engine.js';
-import { verdictOfHandle } from '../../host/log-source.js';
-import { openRegular } from '../../host/open-regular.js';
+import { SbxError, visible } from '../../contract/index.js';
+import { loadEngine, verdictOfHandle, openRegular, runReport, StateDir, streaks, streakText, runNotes, withNotes, logNotes, brief } from '../../host/index.js';
 import { confined } from './confine.js';
-import { runReport } from '../../host/run.js';
-import type { RunResult } from '../../engine/engine.js';
-import { StateDir } from '../../host/state/store.js';
-import { streaks, streakText } from '../../host/state/history.js';
-import { runNotes, withNotes } from '../../host/run-notes.js';
-import { logNotes } from '../../host/log-notes.js';
-import { brief } from '../../host/brief.js';
+import type { RunResult } from '../../engine/index.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
 export interface ToolOutput<T> { text: string; structured: T }
