@@ -1,5 +1,5 @@
 // The engine's entry points. Bytes in, bytes out: the host writes UTF-8 into the buffer alloc() returns,
-// calls an entry point, and reads the result from output()/outputLen(). No imports but env.abort.
+// calls an entry point, and reads the result from output() (its length is what the entry point returned). No imports but env.abort.
 import { Sink } from "./util/sink";
 import { Session } from "./session";
 import { ExitInfo } from "./model";
@@ -134,7 +134,6 @@ export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32
 }
 
 export function output(): usize { return out.buf; }
-export function outputLen(): i32 { return <i32>out.len; }
 
 /**
  * Parses a JUnit XML report (len bytes in the input buffer); returns the length of its tests JSON

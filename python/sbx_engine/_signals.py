@@ -1,4 +1,4 @@
-"""Signal names <-> numbers (Linux), as src/host/signals.ts."""
+"""Signal names <-> numbers (Linux), as src/contract/signals.ts."""
 import re
 
 NAMES = [

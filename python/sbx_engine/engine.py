@@ -78,7 +78,7 @@ class Engine:
         self._lib.sbx_abort_args(ctypes.byref(args))
         return f"abort at line {args[2]}:{args[3]}"
 
-    # ---- the API, as src/host/engine.ts ----
+    # ---- the API, as src/engine/engine.ts ----
 
     def begin(self, exit=None, signal=None, timed_out=False, setup_error=None, interrupted=False):
         sig = signal_number(signal)

@@ -16,7 +16,7 @@ import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic, MAX_DIAGNOSTICS } from "../../model";
 import { Parser } from "../../parser";
-import { DiagContext, readLoc, addNote, MAX_NOTES } from "../diag-context";
+import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
@@ -299,16 +299,11 @@ function locStart(l: Line, a: i32, k: i32): i32 {
   }
   let sp = l.indexOfByte(Char.SPACE, a);
   if (sp < 0 || sp >= k) return a;
-  if (sp > a + 1 && l.at(sp - 1) == Char.PERCENT && allDigitsIn(l, a, sp - 1)) return l.skipSpaces(sp);
+  if (sp > a + 1 && l.at(sp - 1) == Char.PERCENT && allDigits(l, a, sp - 1)) return l.skipSpaces(sp);
   let last = l.lastIndexOfByte(Char.SPACE, k);
   let opt = l.indexOf(" -", a);
   if (opt >= 0 && opt < last) return last + 1;
   return a;
-}
-
-function allDigitsIn(l: Line, a: i32, b: i32): bool {
-  for (let i = a; i < b; i++) if (!isDigit(l.at(i))) return false;
-  return b > a;
 }
 
 /** The message after the severity, with a trailing `[-Wflag]` taken off as the code. */

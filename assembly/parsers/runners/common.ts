@@ -76,11 +76,6 @@ export function pyFrame(l: Line): Frame | null {
   return f;
 }
 
-export function setLoc(t: TestFailure, fr: Frame): void {
-  t.file = fr.file;
-  t.line = fr.line;
-}
-
 /**
  * The signal a run died of: the one given, the shell's 128+N exit code, or a signal crash the log reported
  * (make's `[Makefile:2: test] Floating point exception`).

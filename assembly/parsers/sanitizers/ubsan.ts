@@ -3,7 +3,7 @@
 // `SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior file:line:col in`. With recovery on, one log holds
 // several errors: each is counted, the first is the crash. The kind is the runtime's error-type name
 // (what report_error_type=1 prints), read off the message.
-import { Char, isDigit, isSpace } from "../../util/chars";
+import { Char, isDigit, isHex, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
@@ -59,7 +59,7 @@ export class UbsanParser extends Parser {
     if (a >= 0) {
       let s = a + 8;
       let e = s + 2;
-      while (e < msg.length && isHexCode(msg.charCodeAt(e))) e++;
+      while (e < msg.length && isHex(msg.charCodeAt(e))) e++;
       c.address = msg.substring(s, e);
     }
     // The location is the last token before ": runtime error:" (a prefix such as a runner's tag may precede it).
@@ -175,10 +175,6 @@ function findRuntimeError(l: Line): i32 {
     i = l.indexOfByte(Char.COLON, i + 1);
   }
   return -1;
-}
-
-function isHexCode(c: i32): bool {
-  return isDigit(c) || (c >= Char.a && c <= Char.f) || (c >= Char.A && c <= Char.F);
 }
 
 /**

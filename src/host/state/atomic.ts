@@ -13,10 +13,6 @@ import { closeSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync } 
 import { readRegularText } from '../../launcher/index.js';
 import { randomId } from './random-id.js';
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  writeFileAtomicSync(path, data);
-}
-
 /**
  * The same bytes to several paths: one file is written and hard-linked to the others' temp names,
  * then each is renamed into place (files here are only ever replaced, never changed in place, so a

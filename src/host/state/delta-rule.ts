@@ -8,7 +8,7 @@
 import type { Delta, Engine, Verdict } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 
-export interface Previous {
+export interface Baseline {
   verdict: Verdict | null;
   /** What the tree was like at the previous run (null: unknown). */
   mark: string | number | null;
@@ -16,7 +16,7 @@ export interface Previous {
   sameRuns: number;
 }
 
-export function deltaAgainst(engine: Engine, prev: Previous, cur: Verdict, mark: string | number | null): Delta {
+export function deltaAgainst(engine: Engine, prev: Baseline, cur: Verdict, mark: string | number | null): Delta {
   const treeChanged = prev.verdict && mark !== null && prev.mark !== null ? mark !== prev.mark : undefined;
   return engine.delta(prev.verdict, cur, { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 });
 }

@@ -36,7 +36,7 @@ export const PRUNE_BYTES = Math.max(1, Math.floor(KEEP_BYTES / 4));
 
 export type { RunState } from './state-file.js';
 
-export interface Previous {
+export interface StoredRun {
   verdict: Verdict | null;
   state: RunState | null;
   /** Set when the file was unreadable or foreign and has been set aside. */
@@ -233,7 +233,7 @@ export class StateDir {
   }
 
   /** The newest run of any command (cmd undefined), or of the command with this key. */
-  async readPrevious(cmd?: string): Promise<Previous> {
+  async readPrevious(cmd?: string): Promise<StoredRun> {
     const path = this.lastPaths(cmd ?? null).at(-1)!;
     const mine = known.get(path);
     if (mine) {
@@ -255,7 +255,7 @@ export class StateDir {
     return { verdict: r.verdict, state: r.state, problem: null };
   }
 
-  private async setAside(path: string, why: string): Promise<Previous> {
+  private async setAside(path: string, why: string): Promise<StoredRun> {
     const aside = `${path}.corrupt-${randomId(6)}`;
     await fsp.rename(path, aside).catch(() => undefined);
     return { verdict: null, state: null, problem: `${path} was ${why}; set aside as ${aside}, so this run has no previous verdict` };
