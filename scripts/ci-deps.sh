@@ -3,13 +3,14 @@
 # (gcc's libasan; g++ for the experiment's C++ task), make, Python's pytest, and Debian's cargo/rustc
 # (so an ordinary user, who cannot read root's rustup toolchain, has one too), Chromium for the browser
 # suites (test/browser, driven by playwright-core from npm) and wabt's wasm2c for the Python binding
-# (python/sbx_engine), and git (the host-escape and work-root suites). test/_tools.js names the package
+# (python/sbx_engine), git (the host-escape and work-root suites), and slurm-wlm with munge (a one-node
+# Slurm cluster for the experiment's job-array test, test/harness/slurm). test/_tools.js names the package
 # each suite needs; without it the suite is skipped with its apt-get line. Idempotent and quiet:
 # installs only what is missing, runs apt-get update at most once. Run as root (CI does); anyone else
 # only gets told what is missing.
 set -eu
 
-pkgs="gcc g++ libc6-dev make python3 python3-pytest cargo rustc chromium wabt git"
+pkgs="gcc g++ libc6-dev make python3 python3-pytest cargo rustc chromium wabt git slurm-wlm munge"
 
 missing=
 for p in $pkgs; do

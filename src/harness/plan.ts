@@ -13,13 +13,26 @@ export function plan(tasks: readonly string[], conditions: readonly string[], mo
   return out;
 }
 
-/** "i/n" (0-based i), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of JOB_COMPLETIONS), or 0/1. */
+/**
+ * "i/n" (0-based i); else the scheduler's array index: a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of
+ * JOB_COMPLETIONS) or a Slurm job array (`sbatch --array=A-B[:S]`: SLURM_ARRAY_TASK_ID counted from
+ * SLURM_ARRAY_TASK_MIN in steps of SLURM_ARRAY_TASK_STEP, of SLURM_ARRAY_TASK_COUNT); else 0/1.
+ */
 export function parseShard(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): { index: number; count: number } {
-  const s = spec ?? (env.JOB_COMPLETION_INDEX ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : '0/1');
+  const s = spec ?? (env.JOB_COMPLETION_INDEX ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : slurmShard(env) ?? '0/1');
   const m = /^(\d+)\/(\d+)$/.exec(s);
   const index = Number(m?.[1]); const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count) throw new SbxError('E_USAGE', `bad shard ${JSON.stringify(s)}: give --shard I/N with 0 <= I < N (or set JOB_COMPLETION_INDEX and JOB_COMPLETIONS)`);
+  if (!m || count < 1 || index >= count) throw new SbxError('E_USAGE', `bad shard ${JSON.stringify(s)}: give --shard I/N with 0 <= I < N (or set JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or run in a Slurm job array)`);
   return { index, count };
+}
+
+/** A Slurm array task's place as "i/n", or null outside a job array (or an array with gaps: say --shard). */
+function slurmShard(env: NodeJS.ProcessEnv): string | null {
+  if (!env.SLURM_ARRAY_TASK_ID) return null;
+  const id = Number(env.SLURM_ARRAY_TASK_ID), min = Number(env.SLURM_ARRAY_TASK_MIN ?? 0), step = Number(env.SLURM_ARRAY_TASK_STEP || 1);
+  const count = env.SLURM_ARRAY_TASK_COUNT ?? '';
+  const i = (id - min) / step;
+  return Number.isInteger(i) && i >= 0 ? `${i}/${count}` : `${env.SLURM_ARRAY_TASK_ID}/${count}`;
 }
 
 export function shardOf<T>(items: readonly T[], index: number, count: number): T[] {
