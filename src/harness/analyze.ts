@@ -34,7 +34,7 @@ const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 const table = (head: readonly string[], rows: readonly (readonly string[])[]): string => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
 export function conditionsOf(eps: readonly EpisodeRecord[]): string[] {
-  const order = ['raw', 'truncate30k', 'truncate10k', 'regex', 'structured', 'structured_delta', 'no_feedback', 'corrupt_line', 'corrupt_kind'];
+  const order = ['raw', 'truncate30k', 'truncate10k', 'truncate40k', 'regex', 'structured', 'structured_delta', 'no_feedback', 'corrupt_line', 'corrupt_kind'];
   const seen = [...new Set(eps.map((e) => e.condition))];
   const rank = (c: string): number => { const i = order.indexOf(c.split('+')[0]!); return (i < 0 ? 99 : i) + (c.includes('+') ? 0.5 : 0); };
   return seen.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));

@@ -10,10 +10,18 @@
 // past that, a warning with the token count and the number of lines, the first and last 20 000 bytes (at
 // character boundaries) and `…N tokens truncated…` between them, N the tokens over the limit. (Codex's
 // header lines before the body, its chunk id and wall time, vary per call and are left to the caller.)
+//
+// Gemini CLI 0.61.0's run_shell_command (truncate40k): the output with ANSI escapes removed and trimmed
+// at both ends (`(empty)` when nothing is left), as `Output: …` with `Exit Code: N` when not 0,
+// `Signal: N` (the number) when killed and `Process Group PGID: P`, wrapped in <untrusted_context>; past
+// 40 000 characters (UTF-16 units) of that, the whole is saved to a file and the model gets its path, the
+// first 8 000 and the last 32 000 characters and `... [N characters omitted] ...` between them.
 
 const CLAUDE_INLINE_BYTES = 30_000;
 const CLAUDE_PREVIEW_CHARS = 2_000;
 const CODEX_TOKENS = 10_000;
+const GEMINI_CHARS = 40_000;
+const GEMINI_HEAD = Math.floor(GEMINI_CHARS * 0.2);
 const CODEX_SIDE_BYTES = 20_000;
 
 /** Claude Code's Bash tool result for output text; savedAs: where the full output can be read. */
@@ -36,6 +44,31 @@ export function codexExec(raw: Uint8Array): string {
   const tail = new TextDecoder().decode(raw.subarray(boundaryFromEnd(raw, CODEX_SIDE_BYTES)));
   return `Warning: truncated output (original token count: ${tokens})\nTotal output lines: ${lines}\n\n${head}…${tokens - CODEX_TOKENS} tokens truncated…${tail}`;
 }
+
+export interface GeminiExit {
+  exit: number | null;
+  /** The signal's number, as Gemini CLI shows it (it maps Node's name through os.constants.signals). */
+  signal: number | null;
+  /** The command's process group (the real client shows its pid; the harness gives a fixed one). */
+  pgid: number;
+}
+
+/** Gemini CLI's run_shell_command result for output text; savedAs: where the full output can be read. */
+export function geminiShell(text: string, savedAs: string, r: GeminiExit): string {
+  const out = text.replace(ANSI, '').trim();
+  const parts = [`Output: ${out || '(empty)'}`];
+  if (r.exit !== null && r.exit !== 0) parts.push(`Exit Code: ${r.exit}`);
+  if (r.signal) parts.push(`Signal: ${r.signal}`);
+  parts.push(`Process Group PGID: ${r.pgid}`);
+  const content = `<untrusted_context>\n${parts.join('\n').replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;')}\n</untrusted_context>`;
+  if (content.length <= GEMINI_CHARS) return content;
+  const tail = GEMINI_CHARS - GEMINI_HEAD;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `Output too large. Showing first ${n(GEMINI_HEAD)} and last ${n(tail)} characters. For full output see: ${savedAs}\n${content.slice(0, GEMINI_HEAD)}\n\n... [${n(content.length - GEMINI_CHARS)} characters omitted] ...\n\n${content.slice(-tail)}`;
+}
+
+// ANSI escape sequences, as the strip-ansi package Gemini CLI uses matches them (ansi-regex 6).
+const ANSI = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\u005C|\u009C))|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))/g;
 
 /** The largest n ≤ max that does not split a UTF-8 character of b. */
 function boundary(b: Uint8Array, max: number): number {

@@ -81,7 +81,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   let edited = false;
   const track = new EditTrack();
 
-  // truncate30k, as Claude Code, points the model at a file holding a long output in full: read_file
+  // truncate30k and truncate40k, as Claude Code and Gemini CLI, point the model at a file holding a long output in full: read_file
   // serves it from here, never from the task dir (the sandboxed runs do not see it, nothing is created).
   const saved = new Map<string, string>();
   const doRun = async (): Promise<string> => {
@@ -115,7 +115,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         return { text: await doRun(), done: false };
       }
       case 'read_file': {
-        const kept = cond.base === 'truncate30k' && typeof b.input.path === 'string' ? saved.get(b.input.path.replace(/^\.\//, '')) : undefined;
+        const kept = (cond.base === 'truncate30k' || cond.base === 'truncate40k') && typeof b.input.path === 'string' ? saved.get(b.input.path.replace(/^\.\//, '')) : undefined;
         if (kept !== undefined) return { text: `file: ${b.input.path}\n${kept.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false };
         const r = workPath(work, b.input.path);
         if (!r.ok) return { text: `error: ${r.why}`, done: false };

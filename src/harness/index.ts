@@ -6,7 +6,7 @@ export { workPath } from './workpath.js';
 export type { Task } from './tasks.js';
 export { validateTask } from './validate.js';
 export { ALL_CONDITIONS, BASE_CONDITIONS, parseCondition, show, runToolDescription, TOOL_RESULTS } from './conditions.js';
-export { claudeBash, codexExec } from './client-truncation.js';
+export { claudeBash, codexExec, geminiShell } from './client-truncation.js';
 export { compress } from './compress.js';
 export { corruptLine, corruptKind, faultOf } from './corrupt.js';
 export { runEpisode, episodeKey, maskTimings } from './episode.js';

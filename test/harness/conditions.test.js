@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createEngine, run } from '../../dist/index.js';
 import { runEpisode, scriptedBackend, analyze } from '../../dist/harness.js';
 import { needs } from '../_tools.js';
-import { loadTasks, materialize, parseCondition, show, claudeBash, codexExec, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
+import { loadTasks, materialize, parseCondition, show, claudeBash, codexExec, geminiShell, compress, corruptLine, corruptKind, faultOf, runToolDescription, ALL_CONDITIONS, wilson, mcnemarExact, pairedBootstrap } from '../../dist/harness.js';
 
 const engine = await createEngine();
 const [cpp] = loadTasks(undefined, ['cpp-vector-oob']);
@@ -48,6 +48,21 @@ cppTest('truncate10k is Codex\'s exec result: up to 10 000 tokens whole, past th
   assert.ok(s.startsWith(`Warning: truncated output (original token count: ${tokens})\nTotal output lines: `));
   assert.match(s, new RegExp(`…${tokens - 10_000} tokens truncated…`));
   assert.ok(s.endsWith(text.slice(-1000)));
+});
+
+cppTest('truncate40k is Gemini CLI\'s shell result: the failing run\'s exit code and process group in <untrusted_context>; past 40 000 characters its first 8 000 and last 32 000', () => {
+  const s = shown('truncate40k');
+  assert.match(s, /^exit code: (\d+)\n/);
+  const code = /^exit code: (\d+)/.exec(s)[1];
+  const whole = geminiShell(text, 'x', { exit: Number(code), signal: null, pgid: 2 });
+  if (whole.startsWith('<untrusted_context>')) assert.ok(whole.endsWith(`\nExit Code: ${code}\nProcess Group PGID: 2\n</untrusted_context>`));
+  else {
+    assert.match(whole, /^Output too large\. Showing first 8,000 and last 32,000 characters\. For full output see: x\n<untrusted_context>\nOutput: /);
+    assert.match(whole, /\n\n\.\.\. \[[\d,]+ characters omitted\] \.\.\.\n\n/);
+    assert.ok(whole.endsWith(`\nExit Code: ${code}\nProcess Group PGID: 2\n</untrusted_context>`));
+  }
+  assert.is(geminiShell('\x1b[31m\n\n', 'x', { exit: 0, signal: null, pgid: 2 }), '<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 2\n</untrusted_context>');
+  assert.is(geminiShell('boom\n', 'x', { exit: null, signal: 11, pgid: 2 }), '<untrusted_context>\nOutput: boom\nSignal: 11\nProcess Group PGID: 2\n</untrusted_context>');
 });
 
 cppTest('regex: the 700 near-identical lines collapse into one with a count; the crash survives', () => {

@@ -46,10 +46,10 @@ pyTasks('named-line over every arm: feedback that names the fault lets it succee
   const r = exp('--model', 'scripted:named-line', '--conditions', 'all', '--tasks', 'c-haystack,py-exception', '--seeds', '1', '--workers', '2', '--out', named);
   assert.is(r.status, 0, r.stderr);
   const eps = rows(named);
-  assert.is(eps.length, 20);
+  assert.is(eps.length, 22);
   const get = (t, c) => eps.find((e) => e.task === t && e.condition === c);
   for (const t of ['c-haystack', 'py-exception']) {
-    for (const c of ['raw', 'truncate30k', 'truncate10k', 'regex', 'structured', 'structured_delta', 'raw+mask2']) assert.ok(get(t, c).success, `${t} ${c}`);
+    for (const c of ['raw', 'truncate30k', 'truncate10k', 'truncate40k', 'regex', 'structured', 'structured_delta', 'raw+mask2']) assert.ok(get(t, c).success, `${t} ${c}`);
     assert.not.ok(get(t, 'no_feedback').success, `${t} no_feedback`);
     assert.not.ok(get(t, 'no_feedback').edit_hit);
     const bent = get(t, 'corrupt_line');
