@@ -29,6 +29,8 @@ export class RustPanicParser extends Parser {
   /** The panic location, the only frame when there is no backtrace. */
   private where: Frame | null = null;
   private msg: Array<string> = [];
+  /** An old-format message ('..') still open: its closing `', file:line:col` is on a later line. */
+  private openQuote: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -61,22 +63,27 @@ export class RustPanicParser extends Parser {
     }
     let c = new Crash();
     c.tool = "rust-panic";
+    // A fleet reads no frame from Rust's own backtrace: only the stack of an abort report that follows it
+    // (lendStack) adds to the state after the message.
+    c.stateFrames = new Array<Frame>(0);
     c.thread = l.str(8, q); // the name only: the "(12345)" thread id moves between runs
     let p = at + 13;
-    let fr = new Frame();
+    let fr: Frame | null = new Frame();
     this.msg = [];
+    this.openQuote = false;
     if (l.at(p) == Char.APOS) {
-      // Old format: panicked at 'message', file:line:col
+      // Old format: panicked at 'message', file:line:col; a message of several lines ends with the quote
+      // and the location on its last line.
       let comma = l.lastIndexOf("', ");
-      if (comma <= p) return false;
-      if (!setLocation(fr, l.str(comma + 3))) return false;
-      this.msg.push(l.str(p + 1, comma));
+      if (comma > p && setLocation(fr!, l.str(comma + 3))) this.msg.push(l.str(p + 1, comma));
+      else if (comma < 0) { this.msg.push(l.str(p + 1)); this.openQuote = true; fr = null; }
+      else return false;
     } else {
       let end = l.len;
       if (l.at(end - 1) == Char.COLON) end--;
-      if (!setLocation(fr, l.str(p, end))) return false;
+      if (!setLocation(fr!, l.str(p, end))) return false;
     }
-    classify(fr);
+    if (fr !== null) classify(fr);
     this.where = fr;
     this.crash = c;
     f.setCrash(c);
@@ -86,6 +93,22 @@ export class RustPanicParser extends Parser {
   }
 
   private message(l: Line, f: Facts): bool {
+    if (this.openQuote) {
+      let k = l.lastIndexOf("', ");
+      let fr = new Frame();
+      if (k >= 0 && setLocation(fr, l.str(k + 3))) {
+        classify(fr);
+        this.where = fr;
+        this.openQuote = false;
+        if (this.crash !== null && this.msg.length < MAX_MESSAGE_LINES) { this.msg.push(l.str(0, k)); this.settle(); }
+        return true;
+      }
+      if (this.msg.length < MAX_MESSAGE_LINES) {
+        if (this.crash !== null) { this.msg.push(l.str(0)); this.settle(); }
+        return true;
+      }
+      this.openQuote = false;
+    }
     if (l.startsWith("note: run with `RUST_BACKTRACE=")) { this.close(); return true; }
     if (l.startsWith("stack backtrace:")) { this.state = State.BACKTRACE; return true; }
     if (l.isBlank() || l.startsWith("thread '") || l.startsWith("note: ") || l.startsWith("error: ") || l.startsWith("warning: ")) {
@@ -156,9 +179,11 @@ export class RustPanicParser extends Parser {
         if (c.frames.length == 0) { w.index = 0; c.stackless = true; }
         c.frames.unshift(w);
       }
+      if (c.frames.length == 0) c.stackless = true;
     }
     this.crash = null;
     this.where = null;
+    this.openQuote = false;
     this.state = State.IDLE;
   }
 }
