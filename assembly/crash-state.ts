@@ -11,25 +11,16 @@ import { checkCondition } from "./state-text";
 
 export function crashState(c: Crash): Array<string> {
   let frames = stateFrames(c);
-  // A stack with no function named anywhere (bare modules): its libc frames stay, and its lines are kept as
-  // printed (module+offset is all that tells two such crashes apart).
-  let symbolized = true;
-  for (let i = 0; i < frames.length; i++) {
-    let fr = frames[i];
-    if (!printed(fr)) continue;
-    if (fr.fn !== null) { symbolized = true; break; }
-    symbolized = false;
-  }
   let out = new Array<string>(0);
   let fixed = c.stateHead;
   if (fixed !== null) {
     for (let i = 0; i < fixed.length && out.length < STATE_LINES; i++) {
-      out.push(c.stateVerbatim ? fixed[i] : stateLine(fixed[i], symbolized));
+      out.push(c.stateVerbatim ? fixed[i] : stateLine(fixed[i]));
     }
     if (c.stateHeadOnly) return out;
   } else {
     let head = headLine(c);
-    if (head !== null && head.length > 0) out.push(stateLine(head, symbolized));
+    if (head !== null && head.length > 0) out.push(stateLine(head));
   }
   let goNames = c.tool == "go-panic";
   // A stack overflow's frames are a cycle repeated thousands of times: all of them are read, to find it.
@@ -39,9 +30,9 @@ export function crashState(c: Crash): Array<string> {
     let fr = frames[i];
     if (!printed(fr)) continue;
     let text = frameText(fr);
-    if (ignored(text, symbolized)) continue;
+    if (ignored(text)) continue;
     let name = goNames ? afterLastSlash(text) : frameName(text);
-    names.push(stateLine(name, symbolized));
+    names.push(stateLine(name));
   }
   let from = overflow ? cycleStart(names) : 0;
   let len = overflow && from >= 0 ? cycleLength : names.length;
@@ -111,12 +102,14 @@ function frameText(f: Frame): string {
   return s;
 }
 
-/** True when a rule of state-rules.ts drops the frame (a text under three characters says nothing either). */
-function ignored(text: string, symbolized: bool): bool {
+/**
+ * True when a rule of state-rules.ts drops the frame (a text under three characters says nothing either).
+ * A report is read as symbolized, as a fleet's bots symbolize every report before they read it.
+ */
+function ignored(text: string): bool {
   if (text.length < 3) return true;
   let t = text.includes("\\") ? text.replaceAll("\\", "/") : text;
-  if (matchesRule(t, STATE_IGNORE)) return true;
-  return symbolized && matchesRule(t, STATE_IGNORE_IF_SYMBOLIZED);
+  return matchesRule(t, STATE_IGNORE) || matchesRule(t, STATE_IGNORE_IF_SYMBOLIZED);
 }
 
 /** A row of state-rules.ts against a frame's text: "=whole", "^prefix", "*part" or "*part*later". */
@@ -296,10 +289,9 @@ function isAlnumCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c 
 
 /**
  * A state line: normalized, then cut to STATE_LINE_MAX (a `Bad-cast to ..` line stays whole); only a bounded
- * prefix is read (a frame may be megabytes long). A stack of bare modules keeps its lines as printed.
+ * prefix is read (a frame may be megabytes long).
  */
-function stateLine(s: string, symbolized: bool): string {
-  if (!symbolized) return s;
+function stateLine(s: string): string {
   let n = normalized(s.length > 4 * STATE_LINE_MAX ? s.substring(0, 4 * STATE_LINE_MAX) : s);
   return n.startsWith("Bad-cast") ? n : cut(n);
 }

@@ -77,8 +77,8 @@ export const STATE_IGNORE: string[] = [
 ];
 
 /**
- * Frames dropped only from a symbolized stack: the C and C++ runtime libraries. In a stack of bare modules
- * (no function named anywhere) the libc frames are all there is to tell crashes apart, and stay.
+ * Frames ClusterFuzz drops from a symbolized report (the C and C++ runtime libraries' modules); it keeps them
+ * only when a job says its reports are not symbolized, which a log does not say: sbx reads every report so.
  */
 export const STATE_IGNORE_IF_SYMBOLIZED: string[] = [
   "*libc.so", "*libc++.so", "*libc++_shared.so", "*libstdc++.so", "*libc-*.so",
