@@ -80,7 +80,7 @@ export class Crash {
   stateVerbatim: bool = false;
   /**
    * The frames the crash state reads when they are not `frames`: every Go frame line of the report in the
-   * order printed (other goroutines and `runtime stack:` included), or the stack a stackless panic borrowed
+   * order printed (other goroutines and `runtime stack:` included), then the stack a stackless crash borrowed
    * (lendStack); a Rust panic's own backtrace is not one a fleet reads. null: `frames`. Not part of the verdict.
    */
   stateFrames: Array<Frame> | null = null;
@@ -93,7 +93,14 @@ export class Crash {
  */
 export function lendStack(c: Crash, frames: Array<Frame>): void {
   c.stackless = false;
-  c.stateFrames = frames;
+  // The state reads on from the crash's own printed frames (a CHECK's trace; not the frame made of an
+  // assertion's file:line) into the report's, as the log prints them.
+  let own = c.stateFrames;
+  if (own === null) {
+    own = new Array<Frame>(0);
+    for (let i = 0; i < c.frames.length; i++) if (c.frames[i].text !== null) own.push(c.frames[i]);
+  }
+  c.stateFrames = own.concat(frames);
   let u: Frame | null = null;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
   if (u === null) return;
