@@ -191,6 +191,9 @@ export function cfType(crash, env = {}) {
   if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
+  // A SEGV reported without an address ("SEGV on unknown address (pc 0x..)") escapes ClusterFuzz's SEGV rule;
+  // its generic ASan rule then names it by the report's words, capitalized.
+  if (crash.kind === 'SEGV' && crash.address == null && (crash.tool === 'asan' || crash.tool === 'hwasan')) return 'Segv on unknown address';
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
   return type;
