@@ -127,6 +127,7 @@ export const TYPE_ROWS = [
   ['go-panic', '*', 'ASSERT', null],
   // Rust: a panic is an assertion; an allocation failure is an OOM
   ['rust-panic', 'memory allocation of *', 'Out-of-memory', null],
+  ['rust-panic', 'memory allocation failed', 'Out-of-memory', null],
   ['rust-panic', '*', 'ASSERT', null],
   // uncaught exceptions of interpreted languages
   ['python', '*', 'Uncaught exception', null],

@@ -22,6 +22,7 @@ import { join } from "../../util/join";
 const enum State { IDLE, MESSAGE, BACKTRACE }
 
 const MAX_MESSAGE_LINES = 24;
+const ALLOC_FAILED = "memory allocation of ";
 
 export class RustPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -45,6 +46,7 @@ export class RustPanicParser extends Parser {
   finish(f: Facts): void { this.close(); }
 
   private idle(l: Line, f: Facts): bool {
+    if (l.at(0) == Char.m && l.startsWith(ALLOC_FAILED)) return this.allocFailed(l, f);
     if (l.at(0) != Char.t || !l.startsWith("thread '")) return false;
     let at = l.indexOf(" panicked at ", 8);
     if (at < 0) return false;
@@ -89,6 +91,28 @@ export class RustPanicParser extends Parser {
     f.setCrash(c);
     this.state = State.MESSAGE;
     this.settle();
+    return true;
+  }
+
+  /**
+   * "memory allocation of 2314885530818453516 bytes failed": Rust's allocation error handler, which then
+   * aborts. An out-of-memory crash with no stack of its own (the abort report after it lends one) and no
+   * message in its state: the size moves with the input, the frames say where.
+   */
+  private allocFailed(l: Line, f: Facts): bool {
+    let e = l.indexOf(" bytes failed", ALLOC_FAILED.length);
+    if (e <= ALLOC_FAILED.length) return false;
+    for (let i = ALLOC_FAILED.length; i < e; i++) if (!isDigit(l.at(i))) return false;
+    if (f.crash !== null || !reportIsFatal(f)) { if (reportIsFatal(f)) f.crashCount++; return true; }
+    let c = new Crash();
+    c.tool = "rust-panic";
+    c.kind = "memory allocation failed";
+    c.message = l.str(0, e + 13);
+    c.summary = c.message;
+    c.stateHead = new Array<string>(0);
+    c.stateFrames = new Array<Frame>(0);
+    c.stackless = true;
+    f.setCrash(c);
     return true;
   }
 
