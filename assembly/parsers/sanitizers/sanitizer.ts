@@ -98,6 +98,11 @@ export class SanitizerParser extends Parser {
         if (l.matchAt("WARNING: ", 0)) return allocWarning(l, 0) || this.header(l, 9, f);
         return false;
       }
+      case Char.E: {
+        // a report whose "==PID==" prefix a log collector cut off
+        if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
+        return false;
+      }
       case Char.S: {
         if (!l.matchAt("SUMMARY: ", 0)) return false;
         return this.toolAt(l, 9) !== null || l.matchAt("libFuzzer: ", 9);
