@@ -27,6 +27,12 @@ test('Go: a panic with its own message starts with it; frames of package main ar
   assert.equal(verdictOf('langs/go-panic-index').crash.state, []);
 });
 
+test('Rust under libFuzzer: the message, then the lent report\'s frames as printed (build hash kept, std and libFuzzer dropped)', () => {
+  // ClusterFuzz keeps `raise` when its file is glibc's relative `signal/../sysdeps/posix/raise.c`: no rule names it.
+  assert.equal(verdictOf('wild/rs-fuzz-target-panic').crash.state,
+    ['index out of bounds: the len is 3 but the index is 9', 'raise', 'lib::parse_version::h90bb8ee011b9c7c1']);
+});
+
 test('delta: the same crash is same; the same first frame under another state moved', () => {
   const v = verdictOf('cfamily/asan-deep-chain-gcc');
   assert.is(engine.delta(v, structuredClone(v)).crash, 'same');
