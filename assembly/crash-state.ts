@@ -4,51 +4,35 @@
 // up to STATE_LINES lines of at most STATE_LINE_MAX characters. Addresses, lines and paths never enter it, so
 // the same bug has the same state across builds and machines; the delta compares crashes by it.
 import { Crash, Frame } from "./model";
-import { basename, isSanitizerRuntimeFn, matchesFn } from "./frames";
-import { STATE_IGNORE_FUNCS, STATE_IGNORE_CONTAINS, STATE_IGNORE_MODULES, STATE_IGNORE_PATHS, FUZZ_ENTRY_FUNCS, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
+import { basename } from "./frames";
+import { STATE_IGNORE, STATE_IGNORE_IF_SYMBOLIZED, FUZZ_ENTRY, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
 import { Char } from "./util/chars";
 import { checkCondition } from "./state-text";
 
 export function crashState(c: Crash): Array<string> {
+  let frames = stateFrames(c);
   let out = new Array<string>(0);
   let fixed = c.stateHead;
   if (fixed !== null) {
     for (let i = 0; i < fixed.length && out.length < STATE_LINES; i++) {
-      out.push(c.stateVerbatim ? fixed[i] : cutNormalized(fixed[i]));
+      out.push(c.stateVerbatim ? fixed[i] : stateLine(fixed[i]));
     }
     if (c.stateHeadOnly) return out;
   } else {
     let head = headLine(c);
-    if (head !== null && head.length > 0) out.push(cutNormalized(head));
+    if (head !== null && head.length > 0) out.push(stateLine(head));
   }
-  let symbolized = false;
-  let named = false;
-  for (let i = 0; i < c.frames.length; i++) {
-    let fr = c.frames[i];
-    let fn = fr.fn !== null && !isModuleName(fr.fn!) ? fr.fn : null;
-    if (fn !== null || fr.file !== null) symbolized = true;
-    if (fn !== null) named = true;
-  }
-  // A crash with a head line ("cond in file.cc", "Bad-cast to B from A") is told apart by it: its own
-  // location, a frame without a name, adds nothing.
-  let placed = out.length > 0;
   let goNames = c.tool == "go-panic";
   // A stack overflow's frames are a cycle repeated thousands of times: all of them are read, to find it.
   let overflow = c.kind == "stack-overflow";
   let names = new Array<string>(0);
-  for (let i = 0; i < c.frames.length && (overflow || out.length + names.length < STATE_LINES); i++) {
-    let f = c.frames[i];
-    if (f.fn !== null && isFuzzEntry(f.fn!)) {
-      // The fuzz target's entry point: its file tells two targets apart; the driver below it is not the bug.
-      if (f.file !== null) names.push(cut(fileName(f.file!)));
-      break;
-    }
-    if (ignored(f, symbolized)) continue;
-    // A frame known only by its place (an assertion's location, a line without a symbol) is named by its
-    // file only when no frame of the stack has a name.
-    if (f.fn === null && (named || placed)) continue;
-    let name = f.fn !== null ? frameName(f.fn!, goNames) : fileName(f.file !== null ? f.file! : f.module!);
-    if (name.length > 0) names.push(cutNormalized(name));
+  for (let i = 0; i < frames.length && (overflow || out.length + names.length < STATE_LINES); i++) {
+    let fr = frames[i];
+    if (!printed(fr)) continue;
+    let text = frameText(fr);
+    if (ignored(text)) continue;
+    let name = goNames ? afterLastSlash(text) : frameName(text);
+    names.push(stateLine(name));
   }
   let from = overflow ? cycleStart(names) : 0;
   let len = overflow && from >= 0 ? cycleLength : names.length;
@@ -83,42 +67,67 @@ function cycleStart(names: Array<string>): i32 {
   return -1;
 }
 
-/** `libc.so.6`, `linux-gate.so.1`, `libfoo.so`: a shared object's file name, not a function. */
-function isModuleName(fn: string): bool {
-  let i = fn.indexOf(".so");
-  if (i <= 0) return false;
-  let e = i + 3;
-  if (e < fn.length && fn.charCodeAt(e) != Char.DOT) return false;
-  for (let k = 0; k < fn.length; k++) {
-    let c = fn.charCodeAt(k);
-    if (c == Char.SPACE || c == Char.LPAREN || c == Char.COLON || c == Char.LT) return false;
-  }
-  return true;
+/**
+ * The frames a state reads, in the order printed: the parser's own list for it (stateFrames), else the
+ * crash's stack, then (a use after free) the stack that freed the memory, as a fleet reading the report
+ * line by line reads on into it when the access stack is short.
+ */
+function stateFrames(c: Crash): Array<Frame> {
+  let own = c.stateFrames;
+  if (own !== null) return own!;
+  if (c.freeFrames.length == 0) return c.frames;
+  return c.frames.concat(c.freeFrames);
 }
 
-function isFuzzEntry(fn: string): bool {
-  for (let i = 0; i < FUZZ_ENTRY_FUNCS.length; i++) if (fn == FUZZ_ENTRY_FUNCS[i] || fn.startsWith(FUZZ_ENTRY_FUNCS[i] + "(")) return true;
-  return false;
+/**
+ * A frame the report printed, not one a parser made of a location the report names (an assertion's or a
+ * panic's `file:line`): only printed frames are in a state.
+ */
+function printed(f: Frame): bool {
+  return f.text !== null || f.fn !== null;
 }
 
-function ignored(f: Frame, symbolized: bool): bool {
-  // "#0 0x.. in linux-gate.so.1": a module in the function's place is a module-only frame.
-  let moduleOnly = f.file === null && (f.fn === null || isModuleName(f.fn!));
-  let module = f.module !== null ? f.module : (moduleOnly ? f.fn : null);
-  if (module !== null) {
-    let m = basename(module);
-    for (let i = 0; i < STATE_IGNORE_MODULES.length; i++) if (m.startsWith(STATE_IGNORE_MODULES[i])) return true;
+/**
+ * A frame's text as the ignore rules read it: as printed (function with file or module), else its name,
+ * else its file or module. The fuzz target's entry point with a file is named by the file's name.
+ */
+function frameText(f: Frame): string {
+  let t = f.text;
+  let fn = f.fn;
+  if (t === null) t = fn !== null ? fn : (f.file !== null ? f.file : (f.module !== null ? f.module : ""));
+  let s = t!;
+  if (fn !== null && fn!.startsWith(FUZZ_ENTRY) && f.file !== null && s.startsWith(FUZZ_ENTRY)) {
+    s = basename(f.file!.replaceAll("\\", "/")) + s.substring(FUZZ_ENTRY.length);
   }
-  if (moduleOnly) return symbolized || module === null;
-  let where = f.file !== null ? f.file : f.module;
-  if (where !== null) {
-    let p = where!;
-    for (let i = 0; i < STATE_IGNORE_PATHS.length; i++) if (p.includes(STATE_IGNORE_PATHS[i])) return true;
-  }
-  if (f.fn !== null) {
-    let fn = stripReturnType(removeAnonymous(f.fn!));
-    if (isSanitizerRuntimeFn(fn) || matchesFn(fn, STATE_IGNORE_FUNCS)) return true;
-    for (let i = 0; i < STATE_IGNORE_CONTAINS.length; i++) if (fn.includes(STATE_IGNORE_CONTAINS[i])) return true;
+  return s;
+}
+
+/**
+ * True when a rule of state-rules.ts drops the frame (a text under three characters says nothing either).
+ * A report is read as symbolized, as a fleet's bots symbolize every report before they read it.
+ */
+function ignored(text: string): bool {
+  if (text.length < 3) return true;
+  let t = text.includes("\\") ? text.replaceAll("\\", "/") : text;
+  return matchesRule(t, STATE_IGNORE) || matchesRule(t, STATE_IGNORE_IF_SYMBOLIZED);
+}
+
+/** A row of state-rules.ts against a frame's text: "=whole", "^prefix", "*part" or "*part*later". */
+function matchesRule(t: string, rules: string[]): bool {
+  for (let i = 0; i < rules.length; i++) {
+    let r = rules[i];
+    let op = r.charCodeAt(0);
+    let body = r.substring(1);
+    if (op == Char.EQ) { if (t == body) return true; }
+    else if (op == Char.CARET) { if (t.startsWith(body)) return true; }
+    else {
+      let star = body.indexOf("*");
+      if (star < 0) { if (t.includes(body)) return true; }
+      else {
+        let a = t.indexOf(body.substring(0, star));
+        if (a >= 0 && t.indexOf(body.substring(star + 1), a + star) >= 0) return true;
+      }
+    }
   }
   return false;
 }
@@ -177,44 +186,28 @@ function firstLineOf(s: string): string {
 }
 
 /**
- * A frame's function as the state names it: C++ without its argument list, qualifiers and anonymous
- * namespaces (`url::(anonymous namespace)::Wrapper::Wrapper()` -> `url::Wrapper::Wrapper`); Go without its
- * package path (`net/http.(*conn).serve.func1` -> `http.(*conn).serve.func1`).
+ * A frame's name in the state, from its text: without a Windows module (`chrome.dll!Foo`), anonymous
+ * namespaces and thunk prefixes, cut at the first parenthesis or bracket (the argument list: `Foo::Bar(int)
+ * a.cc:3` -> `Foo::Bar`), else at the first space (the file: `main a.c:3` -> `main`). ClusterFuzz cuts so,
+ * templates or not (`void f<int>(int)` -> `void f<int>`).
  */
-export function frameName(fn: string, go: bool): string {
-  if (go) {
-    let slash = fn.lastIndexOf("/");
-    return slash >= 0 ? fn.substring(slash + 1) : fn;
-  }
-  let s = removeAnonymous(fn);
-  // cut at the first "(" outside template brackets: the argument list, and a `operator()`'s own parentheses
-  let depth = 0;
-  for (let i = 0; i < s.length; i++) {
+export function frameName(text: string): string {
+  let s = removeAll(removeAll(removeAll(text, "non-virtual thunk to "), "(anonymous namespace)::"), "`anonymous namespace'::");
+  let bang = s.lastIndexOf("!");
+  if (bang >= 0) s = s.substring(bang + 1);
+  for (let i = 1; i < s.length; i++) {
     let ch = s.charCodeAt(i);
-    if (ch == Char.LT) depth++;
-    else if (ch == Char.GT && depth > 0) depth--;
-    else if (ch == Char.LPAREN && depth == 0 && i > 0) { s = s.substring(0, i); break; }
+    if (ch == Char.LPAREN || ch == Char.LBRACKET) return s.substring(0, i).trim();
   }
-  return s.trim();
+  s = s.trim();
+  let sp = s.indexOf(" ");
+  return sp >= 0 ? s.substring(0, sp) : s;
 }
 
-/** `void ns::f<T>(..)` -> `ns::f<T>(..)`: a demangled name's return type is not part of what it names. */
-function stripReturnType(fn: string): string {
-  let sp = fn.indexOf(" ");
-  let lt = fn.indexOf("<");
-  let lp = fn.indexOf("(");
-  if (sp > 0 && (lt < 0 || sp < lt) && (lp < 0 || sp < lp) && !fn.startsWith("operator")) return fn.substring(sp + 1);
-  return fn;
-}
-
-function removeAnonymous(fn: string): string {
-  return removeAll(removeAll(fn, "(anonymous namespace)::"), "`anonymous namespace'::");
-}
-
-/** The last component of a path, '/' or '\\' separated (a Windows build's frames). */
-function fileName(p: string): string {
-  let i = max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
-  return i >= 0 ? p.substring(i + 1) : p;
+/** A Go frame's name: its function without the package path (`net/http.(*conn).serve` -> `http.(*conn).serve`). */
+function afterLastSlash(s: string): string {
+  let i = s.lastIndexOf("/");
+  return i >= 0 ? s.substring(i + 1) : s;
 }
 
 function removeAll(s: string, what: string): string {
@@ -224,12 +217,14 @@ function removeAll(s: string, what: string): string {
 }
 
 /**
- * s with what changes between builds and runs replaced: an address (`0x` and four or more hex digits) by
- * ADDRESS; a number of four or more digits (or dots) that is not a line number (`file.cc:1234`) nor part of a
- * name or version (`libfoo-1.0.so`), and any number right after `#` or `@` (`node #153`), by NUMBER.
- * A bug's state then reads the same whatever the input made the counters say.
+ * s with what changes between builds and runs replaced, as ClusterFuzz normalizes a state: an offset at the end
+ * (`Foo+0x1a2b`) dropped; an address (`0x` and four or more hex digits) by ADDRESS; by NUMBER a number of four
+ * or more digits (or dots), of two or more digits after a space (`token 13`), or any number right after `#` or
+ * `@` (`node #153`), unless it follows `:` (a line: `file.cc:1234`) or runs into a letter, digit or dot (a
+ * name or version: `libfoo-1.0.so`). A bug's state then reads the same whatever the input made the counters say.
  */
 export function normalized(s: string): string {
+  s = withoutEndOffset(s);
   let out = "";
   let n = s.length;
   let from = 0;
@@ -256,13 +251,19 @@ export function normalized(s: string): string {
       let prev = i > 0 ? s.charCodeAt(i - 1) : -1;
       let e = i;
       while (e < n && isNumChar(s.charCodeAt(e))) e++;
-      let next = e < n ? s.charCodeAt(e) : -1;
       let counter = (prev == Char.HASH || prev == Char.AT) && isDigitCode(c);
-      if (counter) { e = i; while (e < n && isDigitCode(s.charCodeAt(e))) e++; next = e < n ? s.charCodeAt(e) : -1; }
-      let freeStanding = prev != Char.COLON && !isNumChar(prev) && !(isAlnumCode(next) || next == Char.DOT);
-      if (freeStanding && (e - i >= 4 || (counter && e > i))) {
+      let spaced = prev == Char.SPACE && isDigitCode(c);
+      let d = i;
+      while (d < n && isDigitCode(s.charCodeAt(d))) d++;
+      let next = e < n ? s.charCodeAt(e) : -1;
+      let dnext = d < n ? s.charCodeAt(d) : -1;
+      let free = prev != Char.COLON && !isNumChar(prev);
+      let end = -1;
+      if (free && e - i >= 4 && !isAlnumCode(next)) end = e;
+      else if (free && (counter || (spaced && d - i >= 2)) && !isAlnumCode(dnext) && dnext != Char.DOT) end = d;
+      if (end > 0) {
         out += s.substring(from, i) + "NUMBER";
-        from = e;
+        from = end;
       }
       i = e;
       continue;
@@ -272,14 +273,27 @@ export function normalized(s: string): string {
   return from == 0 ? s : out + s.substring(from);
 }
 
+/** s without a `+0x1a2b` offset at its end. */
+function withoutEndOffset(s: string): string {
+  let e = s.length;
+  let i = e;
+  while (i > 0 && isHexCode(s.charCodeAt(i - 1))) i--;
+  if (i < e && i >= 3 && s.charCodeAt(i - 1) == Char.x && s.charCodeAt(i - 2) == Char._0 && s.charCodeAt(i - 3) == Char.PLUS) return s.substring(0, i - 3);
+  return s;
+}
+
 function isDigitCode(c: i32): bool { return c >= Char._0 && c <= Char._9; }
 function isNumChar(c: i32): bool { return isDigitCode(c) || c == Char.DOT; }
 function isHexCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.f) || (c >= Char.A && c <= Char.F); }
 function isAlnumCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.z) || (c >= Char.A && c <= Char.Z); }
 
-/** A state line: normalized, then cut; only a bounded prefix is normalized (a frame may be megabytes long). */
-function cutNormalized(s: string): string {
-  return cut(normalized(s.length > 4 * STATE_LINE_MAX ? s.substring(0, 4 * STATE_LINE_MAX) : s));
+/**
+ * A state line: normalized, then cut to STATE_LINE_MAX (a `Bad-cast to ..` line stays whole); only a bounded
+ * prefix is read (a frame may be megabytes long).
+ */
+function stateLine(s: string): string {
+  let n = normalized(s.length > 4 * STATE_LINE_MAX ? s.substring(0, 4 * STATE_LINE_MAX) : s);
+  return n.startsWith("Bad-cast") ? n : cut(n);
 }
 
 function cut(s: string): string {

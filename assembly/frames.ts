@@ -162,9 +162,10 @@ export function parseSanFrame(l: Line): Frame | null {
   if (idx < 0 || l.at(l.end) != Char.SPACE) return null;
   p = l.skipSpaces(l.end);
   let withPc = l.matchAt("0x", p);
+  let inForm = false;
   if (withPc) {
     p = l.skipSpaces(l.skipHex(p + 2));
-    if (l.matchAt("in ", p)) p += 3;
+    if (l.matchAt("in ", p)) { p += 3; inForm = true; }
   }
   let end = l.len;
   while (end > p && l.at(end - 1) == Char.SPACE) end--;
@@ -185,6 +186,13 @@ export function parseSanFrame(l: Line): Frame | null {
   if (!withPc && module === null) return null;
   let f = new Frame();
   f.index = <i32>idx;
+  // The frame's text as ClusterFuzz reads it: a module-only frame without its parentheses.
+  let t = l.trimmed(p, end);
+  if (t.length >= 2 && t.charCodeAt(0) == Char.LPAREN && t.charCodeAt(t.length - 1) == Char.RPAREN) t = t.substring(1, t.length - 1);
+  // A frame with neither "in" nor a module is Chrome's own form, a name only (`#1 0x.. Foo::Bar()`); a path
+  // there (`#0 0x.. /usr/lib/libx.so`) names no function, and no fleet files a crash under it.
+  else if (!inForm && module === null && (t.includes("/") || t.includes("\\"))) t = "";
+  f.text = t;
   if (module !== null) setModule(f, module!);
   while (stop > p && l.at(stop - 1) == Char.SPACE) stop--;
   if (stop > p) {

@@ -100,6 +100,7 @@ const KINDS: string[] = [
   "attempt to multiply with overflow", "integer overflow in debug build: use checked_mul or a wider type",
   "attempt to divide by zero", "division by zero: check the divisor first",
   "explicit panic", "the program called panic!(): read its message",
+  "memory allocation failed", "an allocation too large to satisfy (often a size read from input): bound the size before Vec::with_capacity / vec!",
   "runtime error: index out of range", "a slice or array indexed past its length: check the index",
   "runtime error: slice bounds out of range", "slice bounds outside the slice: check both bounds against len()",
   "runtime error: invalid memory address or nil pointer dereference", "a nil pointer dereferenced: check the pointer (or the error returned with it) first",

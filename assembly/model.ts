@@ -13,6 +13,12 @@ export class Frame {
   col: i32 = -1;
   module: string | null = null;
   user: bool = false;
+  /**
+   * The frame as its line printed it, after the pc (`foo(int) src/a.cc:3:5`, `/lib/libc.so.6+0x271ca`), for
+   * the crash state's ignore rules, which read a frame's file and module with its name; null when the parser
+   * keeps only the name. Not part of the verdict.
+   */
+  text: string | null = null;
 }
 
 export class Diagnostic {
@@ -72,6 +78,12 @@ export class Crash {
   stateHeadOnly: bool = false;
   /** stateHead is metadata to keep verbatim (numbers and addresses in it are what tells crashes apart). */
   stateVerbatim: bool = false;
+  /**
+   * The frames the crash state reads when they are not `frames`: every Go frame line of the report in the
+   * order printed (other goroutines and `runtime stack:` included), then the stack a stackless crash borrowed
+   * (lendStack); a Rust panic's own backtrace is not one a fleet reads. null: `frames`. Not part of the verdict.
+   */
+  stateFrames: Array<Frame> | null = null;
 }
 
 /**
@@ -81,6 +93,14 @@ export class Crash {
  */
 export function lendStack(c: Crash, frames: Array<Frame>): void {
   c.stackless = false;
+  // The state reads on from the crash's own printed frames (a CHECK's trace; not the frame made of an
+  // assertion's file:line) into the report's, as the log prints them.
+  let own = c.stateFrames;
+  if (own === null) {
+    own = new Array<Frame>(0);
+    for (let i = 0; i < c.frames.length; i++) if (c.frames[i].text !== null) own.push(c.frames[i]);
+  }
+  c.stateFrames = own.concat(frames);
   let u: Frame | null = null;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
   if (u === null) return;

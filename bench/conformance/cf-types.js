@@ -127,6 +127,7 @@ export const TYPE_ROWS = [
   ['go-panic', '*', 'ASSERT', null],
   // Rust: a panic is an assertion; an allocation failure is an OOM
   ['rust-panic', 'memory allocation of *', 'Out-of-memory', null],
+  ['rust-panic', 'memory allocation failed', 'Out-of-memory', null],
   ['rust-panic', '*', 'ASSERT', null],
   // uncaught exceptions of interpreted languages
   ['python', '*', 'Uncaught exception', null],
@@ -146,7 +147,7 @@ export const TYPE_ROWS = [
 const NEVER_SECURITY = new Set([
   'Security CHECK failure', 'Fatal error', 'Unreachable code', 'Stack-overflow', 'Fatal-signal', 'Missing-library',
   'Overwrites-const-input', 'Data race', 'Lock-order-inversion', 'ASSERT_NOT_REACHED', 'Floating-point-exception',
-  'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit',
+  'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit', 'Ill', 'Illegal-instruction',
   // UBSan's and Go's non-memory families
   'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
   'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',
@@ -191,6 +192,9 @@ export function cfType(crash, env = {}) {
   if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
+  // A SEGV reported without an address ("SEGV on unknown address (pc 0x..)") escapes ClusterFuzz's SEGV rule;
+  // its generic ASan rule then names it by the report's words, capitalized.
+  if (crash.kind === 'SEGV' && crash.address == null && (crash.tool === 'asan' || crash.tool === 'hwasan')) return 'Segv on unknown address';
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
   return type;
@@ -224,6 +228,9 @@ function falsy(v) { return v === false || v === 'False' || v === 'false' || v ==
 /** ClusterFuzz's security flag for a type (and the crash's address, the report's text) under a job's env. */
 export function cfSecurity(type, env = {}, address = null, log = '') {
   const text = typeof log === 'string' ? log : log.toString('latin1');
+  // A use after free that Chromium's MiraclePtr protects is not exploitable.
+  const miracle = /^.*MiraclePtr Status:.+$/m.exec(text);
+  if (miracle && miracle[0].split(':').pop().trim() === 'PROTECTED') return false;
   if (/FuzzerSecurityIssue(Critical|High|Medium|Low)/.test(text)) return true;
   if (text.includes('pc (nil) ') || text.includes('pc 0x00000000 ') || text.includes('pc 0x000000000000 ')) return true;
   if (/JNI DETECTED ERROR[^\n]+(deleted|invalid|unexpected|unknown|wrong)/.test(text)) return true;

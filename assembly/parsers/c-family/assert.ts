@@ -15,11 +15,12 @@
 // The crash is tool "assert", kind "assertion-failed" or "check-failed", the message the assertion's text,
 // the frame the assertion's location. abort() follows: when a sanitizer or libFuzzer then reports the
 // ABRT with a symbolized stack, that stack replaces this one (Crash.stackless, Facts.lendStack).
-import { Char } from "../../util/chars";
+import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { setLocation, classify, parseSanFrame } from "../../frames";
+import { checkCondition, sourceBase } from "../../state-text";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -73,6 +74,10 @@ export class AssertParser extends Parser {
     if (k > 0) return this.check(l, k, f, "security-dcheck-failed");
     k = l.indexOf(GOOGLE_ASSERT);
     if (k > 0) return this.googleAssert(l, k, f);
+    if (l.at(0) == Char.F) {
+      k = glogFatalEnd(l);
+      if (k > 0) return this.googleFatal(l, k, f);
+    }
     k = l.indexOf(CHROME_ASSERT);
     if (k > 0 && l.lastIndexOf(":FATAL:", k) >= 0) return this.chromeAssert(l, k, f);
     if (l.startsWith(WEBKIT_ASSERT)) return this.weak(l, WEBKIT_ASSERT.length, l.len, f);
@@ -187,6 +192,24 @@ export class AssertParser extends Parser {
     fr.fn = l.str(inAt + 4, colon);
     this.report(f, "assertion-failed", l.trimmed(colon + 2), fr, l.trimmed(0));
     this.head(f, l.trimmed(colon + 2));
+    return true;
+  }
+
+  /**
+   * glog/absl LOG(FATAL): "F1110 15:37:25.280898 2384071 fuzzer.cc:220] INTERNAL: Found a difference" (a
+   * CHECK's line is check()'s); k is where "] " is. A fatal error: its state starts "message in fuzzer.cc".
+   */
+  private googleFatal(l: Line, k: i32, f: Facts): bool {
+    let s = l.lastIndexOfByte(Char.SPACE, k) + 1;
+    let fr = new Frame();
+    if (!setLocation(fr, l.str(s, k))) return false;
+    let msg = l.trimmed(k + 2);
+    if (msg.length == 0) return false;
+    this.report(f, "fatal-error", msg, fr, l.trimmed(0));
+    let c = f.crash;
+    if (c !== null && c.tool == "assert" && c.stackless && c.stateHead === null) {
+      c.stateHead = [checkCondition(msg) + " in " + sourceBase(l.str(s, k))];
+    }
     return true;
   }
 
@@ -370,4 +393,32 @@ function skipUnicodeSpaces(l: Line, p: i32): i32 {
     else return p;
   }
   return p;
+}
+
+/**
+ * Where the "] " of a glog FATAL line's prefix is ("F1110 15:37:25.280898 2384071 path/file.cc:220] "), or
+ * -1: F, four digits, a time hh:mm:ss.frac, a thread id, then file:line.
+ */
+function glogFatalEnd(l: Line): i32 {
+  let p = 1;
+  for (let i = 0; i < 4; i++, p++) if (!isDigit(l.at(p))) return -1;
+  if (l.at(p) != Char.SPACE) return -1;
+  p = l.skipSpaces(p);
+  for (let i = 0; i < 8; i++, p++) {
+    let c = l.at(p);
+    if ((i == 2 || i == 5) ? c != Char.COLON : !isDigit(c)) return -1;
+  }
+  if (l.at(p) != Char.DOT || !isDigit(l.at(p + 1))) return -1;
+  p++;
+  while (isDigit(l.at(p))) p++;
+  if (l.at(p) != Char.SPACE) return -1;
+  p = l.skipSpaces(p);
+  if (!isDigit(l.at(p))) return -1;
+  while (isDigit(l.at(p))) p++;
+  if (l.at(p) != Char.SPACE) return -1;
+  p = l.skipSpaces(p);
+  let end = l.indexOf("] ", p);
+  let sp = l.indexOfByte(Char.SPACE, p);
+  if (end <= p || (sp >= 0 && sp < end)) return -1;
+  return end;
 }

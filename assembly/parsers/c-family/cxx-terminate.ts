@@ -52,6 +52,9 @@ export class CxxTerminateParser extends Parser {
     if (f.crash !== null) return null;
     let c = signalCrash("SIGABRT", l.trimmed(0));
     c.message = msg;
+    // The abort that follows may be reported with a stack (ASan's ABRT, libFuzzer's deadly signal): this
+    // crash's own, lent to it (Facts.lendStack).
+    c.stackless = true;
     f.setCrash(c);
     return c;
   }

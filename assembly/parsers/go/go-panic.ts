@@ -17,7 +17,7 @@
 // The first goroutine printed is the one that failed: its frames are the crash's, later ones are claimed.
 import { Char, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Crash, Frame } from "../../model";
+import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { classify, setLocation } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
@@ -78,6 +78,7 @@ export class GoPanicParser extends Parser {
     if (rec > 0) msg = msg.substring(0, rec);
     c.message = msg;
     c.kind = kindOf(msg);
+    c.stateFrames = new Array<Frame>(0);
     this.crash = c;
     if (!fatal) this.commit(f);
     return true;
@@ -118,8 +119,11 @@ export class GoPanicParser extends Parser {
 
   private stack(l: Line, f: Facts): bool {
     let c0 = l.at(0);
-    // A location line is tab-indented; logs that went through a CI system or expand(1) indent it with spaces.
-    if (c0 == Char.TAB || (c0 == Char.SPACE && this.wantLoc)) {
+    let sc = this.crash;
+    if (sc !== null && sc.stateFrames !== null) stateFrame(l, sc.stateFrames!);
+    // A location line is tab-indented; logs that went through a CI system or expand(1) indent it with spaces
+    // (or a Unicode space: an em space, pasted from a page); one copied out of a terminal may have lost it.
+    if (c0 == Char.TAB || (this.wantLoc && (c0 == Char.SPACE || c0 >= 0x80 || bareLocation(l)))) {
       if (this.wantLoc) {
         this.wantLoc = false;
         let c = this.crash;
@@ -194,11 +198,47 @@ export class GoPanicParser extends Parser {
   }
 }
 
-/** Where a line's tab or space indentation ends. */
+/** `/src/x/parser.go:154 +0x4b fp=0x.. sp=0x..`: a frame's location line without its indentation. */
+function bareLocation(l: Line): bool {
+  if (l.at(l.len - 1) == Char.RPAREN) return false;
+  let sp = l.indexOfByte(Char.SPACE);
+  let head = l.str(0, sp > 0 ? sp : l.len);
+  let colon = head.lastIndexOf(":");
+  return colon > 0 && (head.substring(0, colon).endsWith(".go") || head.substring(0, colon).endsWith(".s"));
+}
+
+/** Where a line's indentation ends: tabs, spaces, and the bytes of a Unicode space. */
 function indentEnd(l: Line): i32 {
   let p = 0;
-  while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE)) p++;
+  while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE || l.at(p) >= 0x80)) p++;
   return p;
+}
+
+/**
+ * A frame line as ClusterFuzz reads a Go stack, added to the state's frames: the whole line is a function
+ * (letters, digits and `._-/\()*`) and an argument list of hex words (`0x1a, 0x2`, `{0x3, 0x4}`, `...`). A
+ * frame whose arguments Go marks as inexact (`0xc0001?`) or a generic's (`F[...]`) is not one of them.
+ */
+function stateFrame(l: Line, out: Array<Frame>): void {
+  let n = l.len;
+  if (n < 3 || l.at(n - 1) != Char.RPAREN || out.length >= MAX_FRAMES) return;
+  let open = l.lastIndexOfByte(Char.LPAREN);
+  if (open <= 0) return;
+  for (let i = open + 1; i < n - 1; i++) {
+    let c = l.at(i);
+    if (!((c >= Char._0 && c <= Char._9) || (c >= Char.a && c <= Char.f) || c == Char.x || c == Char.SPACE ||
+      c == Char.TAB || c == Char.COMMA || c == Char.DOT || c == Char.LBRACE || c == Char.RBRACE)) return;
+  }
+  for (let i = 0; i < open; i++) {
+    let c = l.at(i);
+    if (!((c >= Char._0 && c <= Char._9) || (c >= Char.a && c <= Char.z) || (c >= Char.A && c <= Char.Z) ||
+      c == Char.DOT || c == Char.MINUS || c == Char.UNDERSCORE || c == Char.BACKSLASH || c == Char.SLASH ||
+      c == Char.LPAREN || c == Char.RPAREN || c == Char.STAR)) return;
+  }
+  let fr = new Frame();
+  fr.fn = l.str(0, open);
+  fr.text = fr.fn;
+  out.push(fr);
 }
 
 /**

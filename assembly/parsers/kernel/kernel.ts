@@ -166,6 +166,9 @@ function kernelFrame(l: Line, p: i32): Frame | null {
   if (slash < 0) return null;
   let fr = new Frame();
   fr.fn = l.str(p, e);
+  // ClusterFuzz reads a kernel frame's function as word characters only: a compiler's clone of a function
+  // (`key_gc_unused_keys.constprop.1`, `.isra.0`, `.part.3`) is no frame of its crash state.
+  fr.text = fr.fn!.includes(".") ? "" : fr.fn;
   // what follows the offset: a source location, or a module in brackets
   let rest = l.skipSpaces(l.skipHex(slash + 3));
   if (l.at(rest) == Char.RPAREN) rest = l.skipSpaces(rest + 1);

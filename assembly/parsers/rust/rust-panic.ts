@@ -22,6 +22,7 @@ import { join } from "../../util/join";
 const enum State { IDLE, MESSAGE, BACKTRACE }
 
 const MAX_MESSAGE_LINES = 24;
+const ALLOC_FAILED = "memory allocation of ";
 
 export class RustPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -29,6 +30,8 @@ export class RustPanicParser extends Parser {
   /** The panic location, the only frame when there is no backtrace. */
   private where: Frame | null = null;
   private msg: Array<string> = [];
+  /** An old-format message ('..') still open: its closing `', file:line:col` is on a later line. */
+  private openQuote: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -43,6 +46,7 @@ export class RustPanicParser extends Parser {
   finish(f: Facts): void { this.close(); }
 
   private idle(l: Line, f: Facts): bool {
+    if (l.at(0) == Char.m && l.startsWith(ALLOC_FAILED)) return this.allocFailed(l, f);
     if (l.at(0) != Char.t || !l.startsWith("thread '")) return false;
     let at = l.indexOf(" panicked at ", 8);
     if (at < 0) return false;
@@ -61,22 +65,27 @@ export class RustPanicParser extends Parser {
     }
     let c = new Crash();
     c.tool = "rust-panic";
+    // A fleet reads no frame from Rust's own backtrace: only the stack of an abort report that follows it
+    // (lendStack) adds to the state after the message.
+    c.stateFrames = new Array<Frame>(0);
     c.thread = l.str(8, q); // the name only: the "(12345)" thread id moves between runs
     let p = at + 13;
-    let fr = new Frame();
+    let fr: Frame | null = new Frame();
     this.msg = [];
+    this.openQuote = false;
     if (l.at(p) == Char.APOS) {
-      // Old format: panicked at 'message', file:line:col
+      // Old format: panicked at 'message', file:line:col; a message of several lines ends with the quote
+      // and the location on its last line.
       let comma = l.lastIndexOf("', ");
-      if (comma <= p) return false;
-      if (!setLocation(fr, l.str(comma + 3))) return false;
-      this.msg.push(l.str(p + 1, comma));
+      if (comma > p && setLocation(fr!, l.str(comma + 3))) this.msg.push(l.str(p + 1, comma));
+      else if (comma < 0) { this.msg.push(l.str(p + 1)); this.openQuote = true; fr = null; }
+      else return false;
     } else {
       let end = l.len;
       if (l.at(end - 1) == Char.COLON) end--;
-      if (!setLocation(fr, l.str(p, end))) return false;
+      if (!setLocation(fr!, l.str(p, end))) return false;
     }
-    classify(fr);
+    if (fr !== null) classify(fr);
     this.where = fr;
     this.crash = c;
     f.setCrash(c);
@@ -85,7 +94,45 @@ export class RustPanicParser extends Parser {
     return true;
   }
 
+  /**
+   * "memory allocation of 2314885530818453516 bytes failed": Rust's allocation error handler, which then
+   * aborts. An out-of-memory crash with no stack of its own (the abort report after it lends one) and no
+   * message in its state: the size moves with the input, the frames say where.
+   */
+  private allocFailed(l: Line, f: Facts): bool {
+    let e = l.indexOf(" bytes failed", ALLOC_FAILED.length);
+    if (e <= ALLOC_FAILED.length) return false;
+    for (let i = ALLOC_FAILED.length; i < e; i++) if (!isDigit(l.at(i))) return false;
+    if (f.crash !== null || !reportIsFatal(f)) { if (reportIsFatal(f)) f.crashCount++; return true; }
+    let c = new Crash();
+    c.tool = "rust-panic";
+    c.kind = "memory allocation failed";
+    c.message = l.str(0, e + 13);
+    c.summary = c.message;
+    c.stateHead = new Array<string>(0);
+    c.stateFrames = new Array<Frame>(0);
+    c.stackless = true;
+    f.setCrash(c);
+    return true;
+  }
+
   private message(l: Line, f: Facts): bool {
+    if (this.openQuote) {
+      let k = l.lastIndexOf("', ");
+      let fr = new Frame();
+      if (k >= 0 && setLocation(fr, l.str(k + 3))) {
+        classify(fr);
+        this.where = fr;
+        this.openQuote = false;
+        if (this.crash !== null && this.msg.length < MAX_MESSAGE_LINES) { this.msg.push(l.str(0, k)); this.settle(); }
+        return true;
+      }
+      if (this.msg.length < MAX_MESSAGE_LINES) {
+        if (this.crash !== null) { this.msg.push(l.str(0)); this.settle(); }
+        return true;
+      }
+      this.openQuote = false;
+    }
     if (l.startsWith("note: run with `RUST_BACKTRACE=")) { this.close(); return true; }
     if (l.startsWith("stack backtrace:")) { this.state = State.BACKTRACE; return true; }
     if (l.isBlank() || l.startsWith("thread '") || l.startsWith("note: ") || l.startsWith("error: ") || l.startsWith("warning: ")) {
@@ -156,9 +203,11 @@ export class RustPanicParser extends Parser {
         if (c.frames.length == 0) { w.index = 0; c.stackless = true; }
         c.frames.unshift(w);
       }
+      if (c.frames.length == 0) c.stackless = true;
     }
     this.crash = null;
     this.where = null;
+    this.openQuote = false;
     this.state = State.IDLE;
   }
 }

@@ -88,14 +88,19 @@ export class SanitizerParser extends Parser {
         let p = afterPid(l);
         if (p < 0) return false;
         if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
-        if (l.matchAt("WARNING: ", p)) return this.header(l, p + 9, f);
+        if (l.matchAt("WARNING: ", p)) return allocWarning(l, p) || this.header(l, p + 9, f);
         if (l.matchAt(LIBFUZZER, p)) return this.libFuzzerHeader(l, p + LIBFUZZER.length, f);
         // "==PID==ABORTING", "==PID==HINT: ...", "==PID==LeakSanitizer has encountered a fatal error".
         // (Valgrind writes "==PID== " with a space: not ours.)
         return l.at(p) != Char.SPACE && p < l.len;
       }
       case Char.W: {
-        if (l.matchAt("WARNING: ", 0)) return this.header(l, 9, f);
+        if (l.matchAt("WARNING: ", 0)) return allocWarning(l, 0) || this.header(l, 9, f);
+        return false;
+      }
+      case Char.E: {
+        // a report whose "==PID==" prefix a log collector cut off
+        if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
         return false;
       }
       case Char.S: {
@@ -501,6 +506,16 @@ export class SanitizerParser extends Parser {
  * The signal an assertion or CHECK stops the program with: abort(), a trap or an illegal instruction (V8's
  * and Chromium's CHECKs), a debugger break; libFuzzer's deadly signal.
  */
+/**
+ * "==1==WARNING: AddressSanitizer failed to allocate 0x.. bytes": under allocator_may_return_null the
+ * allocation returned NULL and the program went on; what the program did next (Rust's "memory allocation of
+ * N bytes failed" and abort) is the crash, if any. The line is claimed, no report is begun.
+ */
+function allocWarning(l: Line, p: i32): bool {
+  let k = l.indexOf(" failed to allocate ", p);
+  return k > 0 && l.indexOf("Sanitizer", p) < k && l.indexOf(": ", p + 9) < 0;
+}
+
 function isAbortKind(kind: string): bool {
   return kind == "ABRT" || kind == "deadly-signal" || kind == "ILL" || kind == "TRAP" || kind == "breakpoint" ||
     kind == "illegal-instruction";
