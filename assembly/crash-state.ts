@@ -6,7 +6,7 @@
 import { Crash, Frame } from "./model";
 import { basename } from "./frames";
 import { STATE_IGNORE, STATE_IGNORE_IF_SYMBOLIZED, FUZZ_ENTRY, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
-import { Char } from "./util/chars";
+import { Char, isDigit, isHex } from "./util/chars";
 import { checkCondition } from "./state-text";
 
 export function crashState(c: Crash): Array<string> {
@@ -239,7 +239,7 @@ export function normalized(s: string): string {
     }
     if (c == Char._0 && i + 1 < n && s.charCodeAt(i + 1) == Char.x) {
       let e = i + 2;
-      while (e < n && isHexCode(s.charCodeAt(e))) e++;
+      while (e < n && isHex(s.charCodeAt(e))) e++;
       if (e - i - 2 >= 4) {
         while (e < n && s.charCodeAt(e) == Char.U) e++;
         out += s.substring(from, i) + "ADDRESS";
@@ -251,10 +251,10 @@ export function normalized(s: string): string {
       let prev = i > 0 ? s.charCodeAt(i - 1) : -1;
       let e = i;
       while (e < n && isNumChar(s.charCodeAt(e))) e++;
-      let counter = (prev == Char.HASH || prev == Char.AT) && isDigitCode(c);
-      let spaced = prev == Char.SPACE && isDigitCode(c);
+      let counter = (prev == Char.HASH || prev == Char.AT) && isDigit(c);
+      let spaced = prev == Char.SPACE && isDigit(c);
       let d = i;
-      while (d < n && isDigitCode(s.charCodeAt(d))) d++;
+      while (d < n && isDigit(s.charCodeAt(d))) d++;
       let next = e < n ? s.charCodeAt(e) : -1;
       let dnext = d < n ? s.charCodeAt(d) : -1;
       let free = prev != Char.COLON && !isNumChar(prev);
@@ -277,15 +277,13 @@ export function normalized(s: string): string {
 function withoutEndOffset(s: string): string {
   let e = s.length;
   let i = e;
-  while (i > 0 && isHexCode(s.charCodeAt(i - 1))) i--;
+  while (i > 0 && isHex(s.charCodeAt(i - 1))) i--;
   if (i < e && i >= 3 && s.charCodeAt(i - 1) == Char.x && s.charCodeAt(i - 2) == Char._0 && s.charCodeAt(i - 3) == Char.PLUS) return s.substring(0, i - 3);
   return s;
 }
 
-function isDigitCode(c: i32): bool { return c >= Char._0 && c <= Char._9; }
-function isNumChar(c: i32): bool { return isDigitCode(c) || c == Char.DOT; }
-function isHexCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.f) || (c >= Char.A && c <= Char.F); }
-function isAlnumCode(c: i32): bool { return isDigitCode(c) || (c >= Char.a && c <= Char.z) || (c >= Char.A && c <= Char.Z); }
+function isNumChar(c: i32): bool { return isDigit(c) || c == Char.DOT; }
+function isAlnumCode(c: i32): bool { return isDigit(c) || (c >= Char.a && c <= Char.z) || (c >= Char.A && c <= Char.Z); }
 
 /**
  * A state line: normalized, then cut to STATE_LINE_MAX (a `Bad-cast to ..` line stays whole); only a bounded
