@@ -2,9 +2,9 @@
 // (which carries the Wasm module inline, so it loads the same way in Node and in a browser).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { codeCacheRuns } from './code-cache-runs.js';
 
 const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning', legalComments: 'none' };
 
@@ -124,17 +124,13 @@ chmodSync('dist/cli.js', 0o755);
 // cli-run's from `sbx run -- /bin/true`; cli-main's from the call made most often through it, a Claude
 // Code PreToolUse hook (one per Bash call of the agent): measured from the shell, 120 interleaved hook
 // calls, 95.3 against 98.5 ms with a cache made from `sbx run` through cli-main, CPU 95.1 against 98.3.
-for (const [name, argv, input] of [
-  ['cli-run', (w) => ['run', '--work', w, '--', '/bin/true'], null],
-  ['cli-main', () => ['hook', 'claude-pre'], (w) => JSON.stringify({ session_id: 'build', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make test' }, cwd: w, permission_mode: 'default' })],
-]) {
-  rmSync(`dist/${name}.cjs.cache`, { force: true });
-  const cacheWork = mkdtempSync(join(tmpdir(), 'sbx-code-cache-'));
-  spawnSync(process.execPath, ['dist/cli.cjs', ...argv(cacheWork)], {
-    input: input?.(cacheWork) ?? '', stdio: ['pipe', 'ignore', 'ignore'], timeout: 60_000,
-    env: { ...process.env, HOME: cacheWork, SBX_BUILD_CODE_CACHE: resolve(`dist/${name}.cjs`) },
+for (const run of codeCacheRuns()) {
+  rmSync(`dist/${run.name}.cjs.cache`, { force: true });
+  spawnSync(process.execPath, ['dist/cli.cjs', ...run.argv], {
+    input: run.input, stdio: ['pipe', 'ignore', 'ignore'], timeout: 60_000,
+    env: { ...run.env, SBX_BUILD_CODE_CACHE: resolve(`dist/${run.name}.cjs`) },
   });
-  rmSync(cacheWork, { recursive: true, force: true });
+  rmSync(run.home, { recursive: true, force: true });
 }
 
 

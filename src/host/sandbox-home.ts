@@ -22,9 +22,13 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
   const homes = e.SBX_HOMES && isAbsolute(e.SBX_HOMES) ? e.SBX_HOMES : join(base, 'sbx', 'home');
   const dir = join(homes, sha256Hex(workReal).slice(0, 16));
   try {
-    mkdirSync(homes, { recursive: true, mode: 0o700 });
-    try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
-    const st = lstatSync(dir);
+    // Made by an earlier run (every run but a project's first): no mkdir, which fails with a throw.
+    let st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) {
+      mkdirSync(homes, { recursive: true, mode: 0o700 });
+      try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
+      st = lstatSync(dir);
+    }
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return null; // not ours: no HOME kept
     if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
     const real = realpathSync.native(dir);

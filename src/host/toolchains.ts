@@ -5,7 +5,7 @@
 // read-only at the same absolute path, their bin dirs keep their place in PATH, and a command that still
 // resolves to another tool than the shell's is said in a note. Only roots under the caller's home, and
 // never one that is or holds a secret (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, tokens, shell history).
-import { accessSync, closeSync, constants, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PATH as FIXED_PATH, SYSTEM_PATHS, type Mount } from '../launcher/index.js';
@@ -61,8 +61,23 @@ function pass(e: NodeJS.ProcessEnv, k: string): Record<string, string> {
 
 const under = (p: string, d: string): boolean => p === d || p.startsWith(d.endsWith(sep) ? d : `${d}${sep}`);
 
-function real(p: string): string | null {
-  try { return realpathSync.native(p); } catch { return null; }
+type Real = (p: string) => string | null;
+
+/**
+ * realpath, each path resolved once per plan (PATH entries, the command, the roots are asked for more
+ * than once). A path that is missing is told by a stat that does not throw: most toolchain roots are
+ * missing on a given machine, and a realpath that throws costs several times the syscall.
+ */
+function realpaths(): Real {
+  const seen = new Map<string, string | null>();
+  return (p) => {
+    let r = seen.get(p);
+    if (r === undefined) {
+      try { r = statSync(p, { throwIfNoEntry: false }) ? realpathSync.native(p) : null; } catch { r = null; }
+      seen.set(p, r);
+    }
+    return r;
+  };
 }
 
 /** Whether dir (a real path) may be shown: strictly under the home, no secret in it or on the way to it. */
@@ -74,7 +89,7 @@ export function bindable(dir: string, home: string): boolean {
 }
 
 /** The caller's home by real path: $HOME, else the password database's. */
-function callerHome(e: NodeJS.ProcessEnv): string | null {
+function callerHome(e: NodeJS.ProcessEnv, real: Real): string | null {
   const h = e.HOME && isAbsolute(e.HOME) ? e.HOME : (() => { try { return homedir(); } catch { return ''; } })();
   return h ? real(h) : null;
 }
@@ -107,8 +122,10 @@ function interpreter(file: string): string | null {
 
 /** A venv's python home (pyvenv.cfg `home =`), or null. */
 function venvHome(venv: string): string | null {
+  const cfg = join(venv, 'pyvenv.cfg');
   try {
-    const m = /^\s*home\s*=\s*(.+?)\s*$/m.exec(readFileSync(join(venv, 'pyvenv.cfg'), 'utf8'));
+    if (!statSync(cfg, { throwIfNoEntry: false })) return null; // the usual case, told without a throw
+    const m = /^\s*home\s*=\s*(.+?)\s*$/m.exec(readFileSync(cfg, 'utf8'));
     return m && isAbsolute(m[1]!) ? m[1]! : null;
   } catch { return null; }
 }
@@ -130,17 +147,26 @@ export interface PlanInput {
 /** Which toolchain roots this run uses, how to show them, and what still differs from the caller's shell. */
 export function planToolchains(p: PlanInput): ToolchainPlan {
   const e = p.env ?? process.env;
-  const home = callerHome(e);
+  const real = realpaths();
+  const home = callerHome(e, real);
   const userPath = (e.PATH ?? '').split(':').filter((d) => isAbsolute(d));
   const plan: ToolchainPlan = { toolchains: [], roBind: [], env: {}, notes: [] };
   if (!home) return plan;
   const workReal = real(p.work) ?? p.work;
   const cwd = join(workReal, p.sub);
-  // The evidence a root is in use, as real paths: PATH entries, the command's path, venvs' python homes.
-  const evidence: string[] = [];
-  for (const d of userPath) { const r = real(d); if (r) evidence.push(r); }
   const argv0 = p.cmd[0] ?? '';
-  if (argv0.includes('/')) { const r = real(resolve(cwd, argv0)); if (r) evidence.push(r); }
+  // The evidence a root is in use, as real paths: PATH entries, the command's path, venvs' python homes
+  // (gathered below). The PATH entries and the command are resolved only once a root is there to test.
+  const evidence: string[] = [];
+  let resolved = false;
+  const inUse = (root: string): boolean => {
+    if (!resolved) {
+      resolved = true;
+      for (const d of userPath) { const r = real(d); if (r) evidence.push(r); }
+      if (argv0.includes('/')) { const r = real(resolve(cwd, argv0)); if (r) evidence.push(r); }
+    }
+    return evidence.some((x) => under(x, root));
+  };
   const venvs = new Set<string>();
   for (const v of ['.venv', 'venv', 'env']) venvs.add(join(workReal, v));
   if (argv0.includes('/')) venvs.add(dirname(dirname(resolve(cwd, argv0))));
@@ -158,7 +184,7 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   const seen = new Set<string>();
   for (const k of kinds(home, e)) {
     const reals = k.dirs.map((d) => real(d));
-    if (reals.some((r) => r === null) || !reals.some((r) => evidence.some((x) => under(x, r!)))) continue;
+    if (reals.some((r) => r === null) || !reals.some((r) => inUse(r!))) continue;
     if (!reals.every((r) => bindable(r!, home) && !under(r!, workReal) && !under(workReal, r!))) continue;
     if (seen.has(reals[0]!)) continue;
     seen.add(reals[0]!);
@@ -185,7 +211,7 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
     sandboxPath = out;
     plan.env.PATH = out.join(':');
   }
-  if (!p.pathGiven) plan.notes.push(...differences(argv0, userPath, sandboxPath, cwd, visible));
+  if (!p.pathGiven) plan.notes.push(...differences(argv0, userPath, sandboxPath, cwd, visible, real));
   for (const [v, h] of pyHomes) {
     if (visible(h)) continue;
     const at = under(v, workReal) ? v.slice(workReal.length + 1) || '.' : v;
@@ -215,7 +241,7 @@ function hostShebangs(cmd: readonly string[], venvs: string[], workReal: string)
 }
 
 /** A note when name (then its script's interpreter) resolves to another file in the sandbox than in the shell. */
-function differences(name: string, userPath: string[], sandboxPath: string[], cwd: string, visible: (f: string) => boolean): string[] {
+function differences(name: string, userPath: string[], sandboxPath: string[], cwd: string, visible: (f: string) => boolean, real: Real): string[] {
   const notes: string[] = [];
   let n: string | null = name;
   for (let depth = 0; n && depth < 2; depth++) {
