@@ -6,6 +6,7 @@
 // resident sbx, already running), and no-op hooks in the same places (`cat >/dev/null`: what running any
 // hook costs the client itself, which no hook can go below). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
 // and as many of `ls c` (a call the hooks leave alone); a gap is labelled by the call that preceded it.
+// Every gcc call must have printed "hello from m" to the model, or the session is an error.
 // Also: an MCP `run` of /bin/true against a running `sbx mcp`.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,10 @@ import { bin, cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const ms = (x) => `${x.toFixed(1)} ms`;
-const GCC = 'cd c && gcc -O0 -o m m.c && ./m';
+// No `cd`: Claude Code keeps the shell's directory from one call to the next, so after a first
+// `cd c && …` every later `cd c` failed at once and the raw baseline compiled nothing (each call is
+// checked below to have printed the program's line).
+const GCC = 'gcc -O0 -o c/m c/m.c && ./c/m';
 const LS = 'ls c';
 const VARIANTS = ['raw', 'noop', 'node', 'client'];
 
@@ -70,6 +74,8 @@ async function session(client, clientBin, variant, calls) {
   }
   const main = m.mainRequests();
   await m.close();
+  const ran = JSON.stringify(main.at(-1)?.body ?? '').split('hello from m').length - 1;
+  if (ran < calls) throw new Error(`${client} (${variant}): ${ran} of ${calls} gcc calls printed the program's line`);
   rmSync(s.base, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${client} (${variant}) exited ${r.status}: ${r.stderr.slice(-300)}`);
   if (main.length < cmds.length + 1) throw new Error(`${client} (${variant}): ${main.length} model requests for ${cmds.length} tool calls`);

@@ -17,7 +17,7 @@
 //      three clients, raw vs hooks through Node vs hooks through build/sbx-client and the resident sbx,
 //      and one hook call / `sbx run -- true` spawn to exit through each.
 //
-//   npm run bench:integrations [-- --runs 20] [-- --only mini-swe-agent|agent-loop]
+//   npm run bench:integrations [-- --runs 20] [-- --rounds 3] [-- --only mini-swe-agent|agent-loop]
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,7 +103,7 @@ async function miniSweAgent() {
 }
 
 async function residentSection() {
-  await agentLoop({ runs: RUNS });
+  await agentLoop({ runs: RUNS, rounds: Math.max(1, arg('rounds', 3)) });
   const t = await hookCalls(RUNS);
   console.log(`## one call, spawn to exit, through Node and through build/sbx-client (the resident sbx up; ${RUNS} interleaved runs)\n`);
   console.log('| call | median | min |\n| --- | ---: | ---: |');

@@ -4,8 +4,28 @@
 // and the whole log in hand (not capped); and the verdict's first line (status · exit · time · lines),
 // the delta line when it says something (not "first run", not "no change"), and the raw lines are
 // shorter, in bytes, than the rendered verdict. The log path goes: the output is all there.
+// Shared by the MCP run tool and `sbx run --brief` (what the agent hooks' rewrite prints to the model).
 import { visible } from '../contract/index.js';
 import type { RunResult } from '../engine/index.js';
+import { openRegular } from './open-regular.js';
+
+/** Above this many raw bytes the log is not read: a verdict is a few hundred bytes at most when brief() could apply. */
+const BRIEF_MAX = 4096;
+
+/** What to show for a run: brief() of its raw log when it applies, else the rendered verdict. */
+export async function briefOrRendered(env: RunResult, rendered: string): Promise<string> {
+  const raw = await smallLog(env);
+  return (raw && brief(env, rendered, raw)) || rendered;
+}
+
+/** The run's raw log when it is small enough for brief(), else undefined (also when it cannot be read). */
+async function smallLog(env: RunResult): Promise<Buffer | undefined> {
+  if (!env.log || env.verdict.raw_bytes > BRIEF_MAX) return undefined;
+  try {
+    const fh = await openRegular(env.log, env.log);
+    try { return Buffer.from(await fh.readFile()); } finally { await fh.close(); }
+  } catch { return undefined; }
+}
 
 export function brief(env: RunResult, rendered: string, raw: Buffer): string | null {
   const vd = env.verdict;

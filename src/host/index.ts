@@ -32,7 +32,7 @@ export { takePhases } from './phases.js';
 /** @internal */ export { openLogFile, verdictOfHandle } from './log-source.js';
 /** @internal */ export { openRegular } from './open-regular.js';
 /** @internal */ export { loadSession, replay } from './replay.js';
-/** @internal */ export { brief } from './brief.js';
+/** @internal */ export { brief, briefOrRendered } from './brief.js';
 /** @internal */ export { shellQuote } from './command-line.js';
 /** @internal */ export { StateDir } from './state/store.js';
 /** @internal */ export { streaks, streakText } from './state/history.js';

@@ -6,4 +6,5 @@ export const hookDoctor = () => import('./hook/doctor.js');
 export const hookInstaller = () => import('./hook/install.js');
 export const hookRewrite = () => import('./hook/rewrite.js');
 export const mcpServer = () => import('./mcp/server.js');
+export const geminiTrustRules = () => import('./gemini/gemini-trust.js');
 export type { HookName, HookIO } from './hook/run-hook.js';

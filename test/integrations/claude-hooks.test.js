@@ -35,6 +35,7 @@ const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the 
       { tool: 'Bash', input: { command: 'cd pytest && python3 -m pytest -q', description: 'Run the Python tests' } },
       { tool: 'Bash', input: { command: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"', description: 'Print the host name' } },
       { tool: 'Bash', input: { command: 'echo untouched-$((6*7)) && ls asan', description: 'List the C project' } },
+      { tool: 'Bash', input: { command: 'python3 -c "import sys; print(\'nope\'); sys.exit(3)"', description: 'Fail briefly' } },
       { text: 'Done.' },
     ]);
     received.a = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: a.url });
@@ -93,7 +94,7 @@ sys.exit(${exit})"`;
       assert.is(received[k].status, 0, `session ${k}: ${received[k].stderr.slice(0, 500)}`);
       assert.is(received[k].json?.result, 'Done.', received[k].stdout.slice(0, 500));
     }
-    assert.is(received.a.results.length, 4);
+    assert.is(received.a.results.length, 5);
     assert.is(received.b.results.length, 2);
   });
 
@@ -125,11 +126,16 @@ sys.exit(${exit})"`;
     assert.match(r.content, /\nlog: \S+\.log/);
   });
 
-  test('the command really ran in the sandbox (host name sbx)', () => {
+  test('the command really ran in the sandbox (host name sbx); its 9-byte output reaches the model as itself under the status line', () => {
     const r = received.a.results[2];
     assert.not.ok(r.is_error);
-    assert.match(r.content, /sbx: pass · exit 0/);
-    assert.match(r.content, /host=sbx/);
+    assert.match(r.content, /^sbx: pass · exit 0 · [^\n]* · 1 line\nhost=sbx$/, 'not a longer verdict (issue 31: an 8-byte echo became 169 bytes)');
+  });
+
+  test('a short failing output: itself under the status line, the exit code mirrored', () => {
+    const r = received.a.results[4];
+    assert.ok(r.is_error);
+    assert.match(r.content, /^Exit code 3\nsbx: runtime-error · exit 3 · [^\n]* · 1 line\nnope$/);
   });
 
   test('a pass-through command reaches the model untouched', () => {

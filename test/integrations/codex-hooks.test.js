@@ -88,8 +88,8 @@ sys.exit(${exit})"`;
   });
 
   test('the command really ran in the sandbox (host name sbx)', () => {
-    assert.match(results[1].content, /sbx: pass · exit 0/);
-    assert.match(results[1].content, /\| host=sbx\n/);
+    // A 9-byte output: itself under the verdict's status line, not a longer verdict (issue 31).
+    assert.match(results[1].content, /\nOutput:\nsbx: pass · exit 0 · [^\n]* · 1 line\nhost=sbx\n$/);
   });
 
   test('a pass-through command reaches the model untouched', () => {
@@ -115,7 +115,7 @@ sys.exit(${exit})"`;
     assert.match(prompt, /Rejected\(.*approval required by policy/);
     assert.not.match(prompt, /sbx/);
     assert.match(other, /sbx: pass · exit 0/, 'a line no rule names is still sandboxed');
-    assert.match(other, /\| host=sbx\n/);
+    assert.match(other, /\nsbx: pass · exit 0 · [^\n]* · 1 line\nhost=sbx\n$/);
   });
 }
 

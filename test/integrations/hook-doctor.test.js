@@ -42,7 +42,7 @@ test('installed and set up: every line ok, exit 0', () => {
   assert.is(r.status, 0, r.stdout + r.stderr);
   const ls = lines(r.stdout);
   assert.ok(ls.every((l) => l.startsWith('ok ')), r.stdout);
-  for (const want of [/^ok +Claude Code: PreToolUse: sbx hook claude-pre runs \S+cli\.cjs$/, /^ok +Claude Code: MCP server "sbx" in /, /^ok +Codex CLI: the project is trusted/, /^ok +Codex CLI: 1 hook trust record/, /^ok +Codex CLI: MCP server "sbx"/, /^ok +Gemini CLI: GEMINI_CLI_TRUST_WORKSPACE=true/, /^ok +Gemini CLI: AfterTool: sbx hook gemini-post/]) {
+  for (const want of [/^ok +Claude Code: PreToolUse: sbx hook claude-pre runs \S+cli\.cjs$/, /^ok +Claude Code: MCP server "sbx" in /, /^ok +Codex CLI: the project is trusted/, /^ok +Codex CLI: 1 hook trust record/, /^ok +Codex CLI: MCP server "sbx"/, /^ok +Gemini CLI: the project is trusted \(GEMINI_CLI_TRUST_WORKSPACE=true\)/, /^ok +Gemini CLI: AfterTool: sbx hook gemini-post/]) {
     assert.ok(ls.some((l) => want.test(l)), `${want}\n${r.stdout}`);
   }
 });
@@ -50,7 +50,7 @@ test('installed and set up: every line ok, exit 0', () => {
 test('Gemini without a trusted workspace: headless runs ignore the project settings', () => {
   const r = sbx(['hook', 'doctor', '--gemini'], { GEMINI_CLI_TRUST_WORKSPACE: '' });
   assert.is(r.status, 1);
-  assert.match(r.stdout, /^missing Gemini CLI: the project is not trusted: a headless run .*; fix: set GEMINI_CLI_TRUST_WORKSPACE=true/m);
+  assert.match(r.stdout, /^missing Gemini CLI: the project is not trusted \(no rule in \S+trustedFolders\.json holds the project\): Gemini CLI ignores its \.gemini\/settings\.json.*--skip-trust; fix: sbx hook install --gemini --trust .*GEMINI_CLI_TRUST_WORKSPACE=true/m);
   assert.not.match(r.stdout, /Claude Code|Codex CLI/, 'only the client asked for');
 });
 

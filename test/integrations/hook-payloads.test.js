@@ -26,7 +26,7 @@ pre('a build command is rewritten to sbx run, the whole input sent back and allo
   assert.is(h.permissionDecision, 'allow');
   assert.equal(Object.keys(h.updatedInput).sort(), Object.keys(p.tool_input).sort());
   assert.is(h.updatedInput.description, 'Build');
-  assert.is(h.updatedInput.command, `${process.execPath} ${bin} run --work ${proj} --timeout 118 -- bash -c 'make -s prog && echo built'`);
+  assert.is(h.updatedInput.command, `${process.execPath} ${bin} run --work ${proj} --timeout 118 --brief -- bash -c 'make -s prog && echo built'`);
 });
 
 pre('the rewritten command is what the captured PostToolUse payload shows (same bytes as the client ran)', () => {
@@ -78,7 +78,8 @@ needs('test/integrations/hook-payloads: writes from Python', ['python3'], pre)('
   const cmd = hook('claude-pre', p).answer.hookSpecificOutput.updatedInput.command;
   assert.not.match(cmd, '--ro-bind', 'sbx run itself keeps them read-only, at any depth (src/host/control-files.ts)');
   const r = spawnSync('bash', ['-c', cmd], { cwd: dir, encoding: 'utf8' });
-  assert.match(r.stdout, /\| refused-\.claude\/settings\.json\n.*\| refused-\.git\/config\n.*\| wrote-built\n/s);
+  // A short output: itself under the status line (the rewrite asks for --brief).
+  assert.match(r.stdout, /^sbx: pass · exit 0 · [^\n]* · 3 lines\nrefused-\.claude\/settings\.json\nrefused-\.git\/config\nwrote-built\n$/);
   assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{}');
   assert.is(readFileSync(join(dir, 'built'), 'utf8'), 'x', 'the rest of the project is writable');
 });

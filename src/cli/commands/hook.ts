@@ -9,7 +9,7 @@ import { defineCommand } from '../command.js';
 import { SbxError } from '../../contract/index.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 import { redirect } from '../io-redirect.js';
-import { hookDoctor, hookInstaller, hookRewrite, hookRunner } from '../../integrations/index.js';
+import { geminiTrustRules, hookDoctor, hookInstaller, hookRewrite, hookRunner } from '../../integrations/index.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall', 'doctor'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -24,6 +24,7 @@ export default defineCommand({
     project: { type: 'boolean', description: 'install/uninstall: in the project dir (the default)' },
     user: { type: 'boolean', description: 'install/uninstall: in ~/.claude, $CODEX_HOME (~/.codex) or ~/.gemini' },
     dir: { type: 'string', description: 'install/uninstall/doctor --project: the project dir (default: .)' },
+    trust: { type: 'boolean', description: 'install --gemini (project): also record the project as a trusted folder in ~/.gemini/trustedFolders.json, without which Gemini CLI ignores its .gemini/settings.json (headless too, even with --skip-trust)' },
   },
   async run({ args }) {
     const action = args.action as string;
@@ -50,6 +51,7 @@ export default defineCommand({
       writeOut(text);
       return { exitCode: failed ? 1 : 0 };
     }
+    if (args.trust && !(action === 'install' && args.gemini && !args.user)) throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
     }
@@ -81,6 +83,7 @@ export default defineCommand({
         gemini: null,
       }[client];
       if (hint) writeOut(`${hint}\n`);
+      if (client === 'gemini' && !args.user) writeOut(await geminiTrustNote(project, Boolean(args.trust)));
     } else {
       const { removed, how, backup } = uninstall(path);
       const what = {
@@ -94,3 +97,18 @@ export default defineCommand({
     return { exitCode: 0 };
   },
 });
+
+/**
+ * Gemini CLI reads a project's settings only in a trusted folder (gemini-trust.ts): --trust records it;
+ * else, when it is not trusted, what is missing and how to fix it.
+ */
+async function geminiTrustNote(project: string, trust: boolean): Promise<string> {
+  const { geminiTrust, trustFix, trustFolder } = await geminiTrustRules();
+  if (trust) {
+    const file = trustFolder(project, homedir(), process.env);
+    if (file) return `sbx: ${project} recorded as a trusted folder in ${file}: Gemini CLI loads its .gemini/settings.json (the hooks) there, headless too\n`;
+  }
+  const t = geminiTrust(project, homedir(), process.env);
+  if (t.trusted) return `sbx: Gemini CLI trusts ${project} (${t.why}): the hooks are live there\n`;
+  return `sbx: not live yet: Gemini CLI ignores ${project}/.gemini/settings.json, hooks included, until the folder is trusted (${t.why}), without a word, also in a headless run with --skip-trust; fix: ${trustFix(project)}\n`;
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { SbxError, exitForSignal } from '../../contract/index.js';
 import { loadEngine, defaultWork, runReport, mirrorExit, refuseSbxInside, runNotes, logNotes, phase } from '../../host/index.js';
-import { print } from '../output.js';
+import { print, printBrief } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
 import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
@@ -27,6 +27,7 @@ export default defineCommand({
     timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
+    brief: { type: 'boolean', description: 'a short plain output (no diagnostics, crash or tests) is printed as itself under the verdict\'s status line when that is shorter than the verdict (what the agent hooks\' rewrite asks for)' },
     envelope: { type: 'string', description: 'also write the sbx.run-result/1 envelope as JSON to this file, and print the verdict as usual (for a caller that wants both)' },
     net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
     'allow-host': { type: 'string', description: 'let the command reach this host through a proxy on the host, the sandbox keeping its own network: NAME, *.NAME or an IP address, with an optional :PORT (repeatable; none by default)' },
@@ -94,7 +95,8 @@ export default defineCommand({
     for (const n of notes) writeErr(`sbx: note: ${n}\n`);
     if (args.sarif) await writeSarif(args.sarif, report.env);
     if (args.envelope) await writeOutFile('envelope', 'envelope file', args.envelope, `${JSON.stringify(report.env)}\n`);
-    print(await loadEngine(), report.env, Boolean(args.json), notes);
+    if (args.brief && !args.json) await printBrief(await loadEngine(), report.env, notes);
+    else print(await loadEngine(), report.env, Boolean(args.json), notes);
     phase('printed');
     if (interrupt.by) {
       writeErr(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);

@@ -236,7 +236,7 @@ export function stableStringify(obj: unknown, top = true): string {
 }
 
 /** JSON with // and /* comments (Gemini CLI's settings files allow them). */
-function stripJsonComments(text: string): string {
+export function stripJsonComments(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;

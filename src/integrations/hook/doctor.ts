@@ -8,6 +8,7 @@ import { parse as parseToml } from 'smol-toml';
 import { readRegularText } from '../../launcher/index.js';
 import { settingsPath, type Client } from './install.js';
 import type { Self } from './rewrite.js';
+import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
 
 export type Level = 'ok' | 'missing' | 'note';
 export interface Check { level: Level; client: Client; what: string; fix?: string }
@@ -164,18 +165,12 @@ function gemini(p: DoctorPlaces): Check[] {
   const path = settingsPath('gemini', p.scope, p.project, p.home);
   const { checks } = hookChecks('gemini', p, path);
   if (p.scope === 'project') {
-    // A headless run (gemini -p) loads a project's .gemini/settings.json only in a trusted workspace:
-    // GEMINI_CLI_TRUST_WORKSPACE=true, or the folder trusted in ~/.gemini/trustedFolders.json.
-    const env = p.env.GEMINI_CLI_TRUST_WORKSPACE;
-    const folders = readOk(readConfig(join(p.home, '.gemini', 'trustedFolders.json')));
-    const trusted = Object.entries(folders).some(([dir, how]) => {
-      const root = how === 'TRUST_PARENT' ? dirname(dir) : how === 'TRUST_FOLDER' ? dir : null;
-      return root !== null && (p.project === root || p.project.startsWith(root.endsWith(sep) ? root : root + sep));
-    });
-    if (env === 'false') checks.push({ level: 'missing', client: 'gemini', what: 'GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI ignores the project settings (hooks, MCP servers)', fix: 'unset it, or sbx hook install --gemini --user' });
-    else if (env === 'true') checks.push({ level: 'ok', client: 'gemini', what: 'GEMINI_CLI_TRUST_WORKSPACE=true: runs load the project settings' });
-    else if (trusted) checks.push({ level: 'ok', client: 'gemini', what: 'the project is a trusted folder (~/.gemini/trustedFolders.json): runs load its settings' });
-    else checks.push({ level: 'missing', client: 'gemini', what: 'the project is not trusted: a headless run (gemini -p, --skip-trust) ignores its .gemini/settings.json, hooks and MCP servers, without a word', fix: 'set GEMINI_CLI_TRUST_WORKSPACE=true for the agent, trust the folder in gemini, or sbx hook install --gemini --user' });
+    // A headless run (gemini -p) loads a project's .gemini/settings.json only in a trusted workspace
+    // (gemini-trust.ts); the environment checked is this one: the agent's must agree.
+    const t = geminiTrust(p.project, p.home, p.env);
+    checks.push(t.trusted
+      ? { level: 'ok', client: 'gemini', what: `the project is trusted (${t.why}): runs load its .gemini/settings.json` }
+      : { level: 'missing', client: 'gemini', what: `the project is not trusted (${t.why}): Gemini CLI ignores its .gemini/settings.json, hooks and MCP servers, without a word, also headless with --skip-trust`, fix: trustFix(p.project) });
   }
   const settings = readOk(readConfig(path));
   checks.push(mcpCheck('gemini', path, obj(settings.mcpServers), `add "mcpServers": {"sbx": {"command": "${p.self.node}", "args": ["${p.self.cli}", "mcp"]}} to ${path}`));

@@ -1,5 +1,5 @@
 // The rewrite every client's pre-hook shares: a build/test/run command line becomes
-// `node /abs/dist/cli.js run --work <project> --timeout N -- bash -c '<original>'`, the original quoted
+// `node /abs/dist/cli.js run --work <project> --timeout N --brief -- bash -c '<original>'`, the original quoted
 // whole so that `a && b` runs both in the sandbox. What in the project steers the host (.git, .claude,
 // sbx.config.json, at any depth) every sbx run keeps read-only itself (src/host/control-files.ts).
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
@@ -66,6 +66,7 @@ export function sandboxed(command: string, cwd: string, projectDir: string | und
   if (d.action !== 'sandbox') return null;
   const { work, sub } = workDirOf(cwd, projectDir);
   const script = sub ? `cd ${shellQuote(sub)} || exit 125\n${command}` : command;
-  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
+  // --brief: an 8-byte output reaches the model as itself under the status line, not as a longer verdict.
+  const line = [sbxPrefix(self), '--work', shellQuote(work), '--timeout', String(seconds), '--brief', ...cfg.flags.map(shellQuote), '--', 'bash', '-c', shellQuote(script)].join(' ');
   return { command: line, reason: `sbx: \`${d.matched}\` runs in the sbx sandbox (no network, only the project dir writable)` };
 }

@@ -5,7 +5,7 @@
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type * as v from 'valibot';
 import { SbxError, visible } from '../../contract/index.js';
-import { loadEngine, verdictOfHandle, openRegular, runReport, StateDir, streaks, streakText, runNotes, withNotes, logNotes, brief } from '../../host/index.js';
+import { loadEngine, verdictOfHandle, openRegular, runReport, StateDir, streaks, streakText, runNotes, withNotes, logNotes, brief, briefOrRendered } from '../../host/index.js';
 import { confined } from './confine.js';
 import type { RunResult } from '../../engine/index.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
@@ -36,16 +36,7 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   // no network, seccomp, no ptrace.
   const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
   // As sbx run, what it prints (its log line and notes included); else a short output as itself.
-  return summarise(report.env, notes, ctx.asSbxRun ? undefined : await smallLog(report.env));
-}
-
-/** The run's raw log when it is small enough to be shown in place of the verdict (brief.ts), else undefined. */
-async function smallLog(env: RunResult): Promise<Buffer | undefined> {
-  if (!env.log || env.verdict.raw_bytes > 4096) return undefined;
-  try {
-    const fh = await openRegular(env.log, env.log);
-    try { return Buffer.from(await fh.readFile()); } finally { await fh.close(); }
-  } catch { return undefined; }
+  return summarise(report.env, notes, ctx.asSbxRun ? undefined : 'log');
 }
 
 export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
@@ -114,13 +105,15 @@ function sbxLog(given: string, cwd: string): string {
   return join(logs, name);
 }
 
-async function summarise(env: RunResult, notes: readonly string[] = [], raw?: Buffer): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+/** raw: the output, shown as itself when short (brief.ts); 'log': the run's log, read for that; none: always the verdict. */
+async function summarise(env: RunResult, notes: readonly string[] = [], raw?: Buffer | 'log'): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   const engine = await loadEngine();
   const vd = env.verdict;
   const f = vd.crash?.first_user_frame;
   const where = f ? ` at ${f.function ?? '?'} ${f.file ? basename(f.file) : '?'}${f.line !== null ? `:${f.line}` : ''}` : '';
   const rendered = engine.render(env);
-  const text = withNotes((raw && brief(env, rendered, raw)) || rendered, notes);
+  const shown = raw === 'log' ? await briefOrRendered(env, rendered) : (raw && brief(env, rendered, raw)) || rendered;
+  const text = withNotes(shown, notes);
   return {
     text,
     structured: {
