@@ -4,7 +4,7 @@
 // up to STATE_LINES lines of at most STATE_LINE_MAX characters. Addresses, lines and paths never enter it, so
 // the same bug has the same state across builds and machines; the delta compares crashes by it.
 import { Crash, Frame } from "./model";
-import { basename, isSanitizerRuntimeFn, matchesFn } from "./frames";
+import { basename, isSanitizerRuntimeFn, isSanitizerObject, matchesFn } from "./frames";
 import { STATE_IGNORE_FUNCS, STATE_IGNORE_CONTAINS, STATE_IGNORE_MODULES, STATE_IGNORE_PATHS, FUZZ_ENTRY_FUNCS, STATE_LINE_MAX, STATE_LINES } from "./state-rules";
 import { Char } from "./util/chars";
 import { checkCondition } from "./state-text";
@@ -114,6 +114,7 @@ function ignored(f: Frame, symbolized: bool): bool {
   if (where !== null) {
     let p = where!;
     for (let i = 0; i < STATE_IGNORE_PATHS.length; i++) if (p.includes(STATE_IGNORE_PATHS[i])) return true;
+    if (isSanitizerObject(p)) return true;
   }
   if (f.fn !== null) {
     let fn = stripReturnType(removeAnonymous(f.fn!));

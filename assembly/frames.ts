@@ -63,6 +63,7 @@ export function classify(f: Frame): void {
   for (let i = 0; i < RUNTIME_PATHS.length; i++) {
     if (where.includes(RUNTIME_PATHS[i])) { user = false; break; }
   }
+  if (user && f.file !== null && isSanitizerObject(f.file!)) user = false;
   if (user && f.fn !== null) {
     let fn = f.fn!;
     if (isSanitizerRuntimeFn(fn)) user = false;
@@ -90,6 +91,21 @@ export function ownLibrary(f: Frame): bool {
   if (m === null || f.fn === null || !m.includes(".so")) return false;
   let c = m.charCodeAt(0);
   return c != Char.SLASH && c != Char.LT && c != Char.LBRACKET && !m.startsWith("../");
+}
+
+/**
+ * True for an object file of a sanitizer runtime, which the symbolizer prints in place of a source file when the
+ * runtime has no line table (`StrstrCheck(...) asan_interceptors.cpp.o`, `tsan_interceptors_posix.cpp.o`): a
+ * name ending in `.o` whose base starts with a SANITIZER_STEMS stem and `_`.
+ */
+export function isSanitizerObject(file: string): bool {
+  if (!file.endsWith(".o")) return false;
+  let b = basename(file);
+  for (let k = 0; k < SANITIZER_STEMS.length; k++) {
+    let stem = SANITIZER_STEMS[k];
+    if (b.length > stem.length && b.startsWith(stem) && b.charCodeAt(stem.length) == Char.UNDERSCORE) return true;
+  }
+  return false;
 }
 
 /**

@@ -142,7 +142,9 @@ export class SanitizerParser extends Parser {
     this.lend();
     this.state = St.BODY;
     this.tool = tool;
-    this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
+    // TSan's reports other than races (mutex misuse, lock-order inversion, thread leak, signal-unsafe call) put
+    // their own stack right under the header, or under the first `...:` line; a race's `Write of size` says so too.
+    this.sec = tool == "lsan" ? Sec.NONE : Sec.FAULT;
     this.secFrames = 0;
     this.lastFrame = null;
     this.leak = Leak.NONE;
