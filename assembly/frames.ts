@@ -23,6 +23,8 @@ const RUNTIME_PATHS: string[] = [
   "/sanitizer_common/", "/asan/", "/lsan/", "/tsan/", "/msan/", "/ubsan/", "/hwasan/", "/interception/",
   "libsanitizer/", "compiler-rt/", "libasan", "liblsan", "libtsan", "libubsan", "libclang_rt",
   "libc.so", "libc-", "libm.so", "libpthread", "ld-linux", "/csu/", "/sysdeps/", "/glibc", "/nptl/",
+  // glibc's own sources as its debug info names them (`libio/./libio/iofread.c`, `string/../sysdeps/...`)
+  "libio/", "stdio-common/",
   "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/", "/include/c++/", "/lib/clang/",
   "/rustc/", "/library/std/", "/library/core/", "/library/alloc/", "/.cargo/registry/",
   "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
@@ -42,7 +44,7 @@ const SANITIZER_STEMS: string[] = [
 ];
 
 const RUNTIME_FUNCS: string[] = [
-  "__libc_", "_start", "__GI_", "__pthread", "start_thread", "clone", "__clone",
+  "__libc_", "_start", "__GI_", "_IO_", "__pthread", "start_thread", "clone", "__clone",
   "std::", "core::", "alloc::", "__rust_", "rust_begin_unwind", "rust_panic", "__cxa_", "__gnu_cxx::",
   "runtime.", "testing.tRunner", "operator new", "operator delete", "malloc", "calloc", "realloc", "free",
   "raise", "abort", "__assert_fail", "__GI_raise", "__GI_abort", "__pthread_kill",
