@@ -214,12 +214,26 @@ export function parseSanFrame(l: Line): Frame | null {
       else if (looksLikeFile(loc)) { f.file = normPath(loc); f.fn = l.trimmed(p, sp); }
       else f.fn = l.trimmed(p, stop);
     } else {
-      f.fn = l.trimmed(p, stop);
+      let t = l.trimmed(p, stop);
+      // `#0 0x7f.. in libc.so.6`, `in /lib/x86_64-linux-gnu/libc.so.6`: a module in the function's place.
+      if (module === null && isModuleToken(t)) f.module = normPath(t);
+      else f.fn = t;
     }
   }
   if (f.fn !== null && (f.fn! == "<null>" || f.fn!.length == 0)) f.fn = null;
   classify(f);
   return f;
+}
+
+/** A shared object's name (`libc.so.6`, `linux-gate.so.1`) or a path (`/usr/lib/x.so`, `./prog`): a module, not a function. */
+function isModuleToken(s: string): bool {
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c == Char.LPAREN || c == Char.COLON || c == Char.LT || c == Char.SPACE) return false;
+  }
+  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../")) return true;
+  let k = s.indexOf(".so");
+  return k > 0 && (k + 3 == s.length || s.charCodeAt(k + 3) == Char.DOT);
 }
 
 /** A bare path with no line number: has a '/' or a '.', and none of a signature's punctuation. */
