@@ -8,6 +8,8 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
 import { Parser } from "../../parser";
+import { TscParser } from "../tsc/tsc";
+import { DiagContext } from "../diag-context";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
 
 // UTF-8 lead bytes of the reporters' symbols.
@@ -31,6 +33,9 @@ export class JestParser extends Parser {
   file: string | null = null;
   /** Test files that failed to load (jest's `● Test suite failed to run`, vitest's `FAIL  x.test.js [ x.test.js ]`). */
   suiteErrors: i64 = 0;
+  /** ts-jest's TypeScript errors in a block, indented (`    src/x.test.ts:4:28 - error TS2322: ...`): read by tsc's parser. */
+  private tsc: TscParser = new TscParser(new DiagContext());
+  private view: Line = new Line();
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
@@ -80,6 +85,13 @@ export class JestParser extends Parser {
     }
     if (this.cur === null) return false;
     if (foreignLine(l)) return false;
+    if (p > 0 && (l.indexOf(" - error TS", p) > p || l.indexOf(" - warning TS", p) > p)) {
+      // A TypeScript error that kept the file from loading: a diagnostic of the run as well as the message.
+      let v = this.view;
+      v.set(l.ptr + <usize>p, l.len - p);
+      v.no = l.no;
+      this.tsc.claim(v, f);
+    }
     this.body(l, p);
     return true;
   }
