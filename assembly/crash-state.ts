@@ -195,13 +195,28 @@ export function frameName(text: string): string {
   let s = removeAll(removeAll(removeAll(text, "non-virtual thunk to "), "(anonymous namespace)::"), "`anonymous namespace'::");
   let bang = s.lastIndexOf("!");
   if (bang >= 0) s = s.substring(bang + 1);
+  let cut = false;
   for (let i = 1; i < s.length; i++) {
     let ch = s.charCodeAt(i);
-    if (ch == Char.LPAREN || ch == Char.LBRACKET) return s.substring(0, i).trim();
+    if (ch == Char.LPAREN || ch == Char.LBRACKET) { s = s.substring(0, i); cut = true; break; }
   }
   s = s.trim();
+  // A frame printed without a pc puts its location after the name (TSan: `on_alarm ./main.c:7:15 (prog+0x..)`).
+  let loc = locationAfterName(s);
+  if (loc > 0) return s.substring(0, loc).trim();
+  if (cut) return s;
   let sp = s.indexOf(" ");
   return sp >= 0 ? s.substring(0, sp) : s;
+}
+
+/** Where a `name path/file.c:7:15` text's location starts (a space, then a path or a file:line), or -1. */
+function locationAfterName(s: string): i32 {
+  let sp = s.indexOf(" ");
+  if (sp <= 0) return -1;
+  let rest = s.substring(sp + 1);
+  if (rest.startsWith("/") || rest.startsWith("./") || rest.startsWith("../")) return sp;
+  let colon = rest.indexOf(":");
+  return colon > 0 && colon + 1 < rest.length && isDigit(rest.charCodeAt(colon + 1)) && !rest.includes(" ") ? sp : -1;
 }
 
 /** A Go frame's name: its function without the package path (`net/http.(*conn).serve` -> `http.(*conn).serve`). */

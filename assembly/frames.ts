@@ -23,6 +23,8 @@ const RUNTIME_PATHS: string[] = [
   "/sanitizer_common/", "/asan/", "/lsan/", "/tsan/", "/msan/", "/ubsan/", "/hwasan/", "/interception/",
   "libsanitizer/", "compiler-rt/", "libasan", "liblsan", "libtsan", "libubsan", "libclang_rt",
   "libc.so", "libc-", "libm.so", "libpthread", "ld-linux", "/csu/", "/sysdeps/", "/glibc", "/nptl/",
+  // glibc's own sources as its debug info names them (`libio/./libio/iofread.c`, `string/../sysdeps/...`)
+  "libio/", "stdio-common/",
   "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/", "/include/c++/", "/lib/clang/",
   "/rustc/", "/library/std/", "/library/core/", "/library/alloc/", "/.cargo/registry/",
   "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
@@ -42,7 +44,7 @@ const SANITIZER_STEMS: string[] = [
 ];
 
 const RUNTIME_FUNCS: string[] = [
-  "__libc_", "_start", "__GI_", "__pthread", "start_thread", "clone", "__clone",
+  "__libc_", "_start", "__GI_", "_IO_", "__pthread", "start_thread", "clone", "__clone",
   "std::", "core::", "alloc::", "__rust_", "rust_begin_unwind", "rust_panic", "__cxa_", "__gnu_cxx::",
   "runtime.", "testing.tRunner", "operator new", "operator delete", "malloc", "calloc", "realloc", "free",
   "raise", "abort", "__assert_fail", "__GI_raise", "__GI_abort", "__pthread_kill",
@@ -63,6 +65,7 @@ export function classify(f: Frame): void {
   for (let i = 0; i < RUNTIME_PATHS.length; i++) {
     if (where.includes(RUNTIME_PATHS[i])) { user = false; break; }
   }
+  if (user && f.file !== null && isSanitizerObject(f.file!)) user = false;
   if (user && f.fn !== null) {
     let fn = f.fn!;
     if (isSanitizerRuntimeFn(fn)) user = false;
@@ -90,6 +93,21 @@ export function ownLibrary(f: Frame): bool {
   if (m === null || f.fn === null || !m.includes(".so")) return false;
   let c = m.charCodeAt(0);
   return c != Char.SLASH && c != Char.LT && c != Char.LBRACKET && !m.startsWith("../");
+}
+
+/**
+ * True for an object file of a sanitizer runtime, which the symbolizer prints in place of a source file when the
+ * runtime has no line table (`StrstrCheck(...) asan_interceptors.cpp.o`, `tsan_interceptors_posix.cpp.o`): a
+ * name ending in `.o` whose base starts with a SANITIZER_STEMS stem and `_`.
+ */
+export function isSanitizerObject(file: string): bool {
+  if (!file.endsWith(".o")) return false;
+  let b = basename(file);
+  for (let k = 0; k < SANITIZER_STEMS.length; k++) {
+    let stem = SANITIZER_STEMS[k];
+    if (b.length > stem.length && b.startsWith(stem) && b.charCodeAt(stem.length) == Char.UNDERSCORE) return true;
+  }
+  return false;
 }
 
 /**
@@ -204,12 +222,26 @@ export function parseSanFrame(l: Line): Frame | null {
       else if (looksLikeFile(loc)) { f.file = normPath(loc); f.fn = l.trimmed(p, sp); }
       else f.fn = l.trimmed(p, stop);
     } else {
-      f.fn = l.trimmed(p, stop);
+      let t = l.trimmed(p, stop);
+      // `#0 0x7f.. in libc.so.6`, `in /lib/x86_64-linux-gnu/libc.so.6`: a module in the function's place.
+      if (module === null && isModuleToken(t)) f.module = normPath(t);
+      else f.fn = t;
     }
   }
   if (f.fn !== null && (f.fn! == "<null>" || f.fn!.length == 0)) f.fn = null;
   classify(f);
   return f;
+}
+
+/** A shared object's name (`libc.so.6`, `linux-gate.so.1`) or a path (`/usr/lib/x.so`, `./prog`): a module, not a function. */
+function isModuleToken(s: string): bool {
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c == Char.LPAREN || c == Char.COLON || c == Char.LT || c == Char.SPACE) return false;
+  }
+  if (s.startsWith("/") || s.startsWith("./") || s.startsWith("../")) return true;
+  let k = s.indexOf(".so");
+  return k > 0 && (k + 3 == s.length || s.charCodeAt(k + 3) == Char.DOT);
 }
 
 /** A bare path with no line number: has a '/' or a '.', and none of a signature's punctuation. */

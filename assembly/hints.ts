@@ -25,6 +25,15 @@ const KINDS: string[] = [
   "stack-overflow", "the stack ran out: unbounded recursion, or a huge local array",
   "detected memory leaks", "memory allocated and never freed: free it on every path, or give it an owner",
   "data race", "two threads touch the same memory without synchronisation and at least one writes: guard it with a mutex or make it atomic",
+  // ThreadSanitizer's reports other than races
+  "unlock of an unlocked mutex (or by a wrong thread)", "a mutex unlocked that this thread does not hold: pair every unlock with a lock on the same thread",
+  "double lock of a mutex", "a thread locks a mutex it already holds (a self-deadlock): unlock it first, or use a recursive mutex",
+  "destroy of a locked mutex", "a mutex destroyed (or freed) while still locked: unlock it before destroying it",
+  "use of an invalid mutex (e.g. uninitialized or destroyed)", "a mutex used before init or after destroy: initialise it first and destroy it last",
+  "lock-order-inversion (potential deadlock)", "two mutexes taken in opposite orders on two paths: take them in one fixed order everywhere",
+  "thread leak", "a thread never joined nor detached: pthread_join it (or detach it) before its handle goes away",
+  "signal-unsafe call inside of a signal", "a signal handler calls a function that is not async-signal-safe (malloc, printf): only set a flag there",
+  "signal handler spoils errno", "a signal handler changes errno: save errno on entry and restore it before returning",
   "use-of-uninitialized-value", "a value read before it was set: initialise the variable or the buffer on every path",
   "signed-integer-overflow", "signed arithmetic overflowed, which is undefined: widen the type or check before the operation",
   "shift-exponent", "a shift by a negative amount or by at least the type's width: bound the shift count",
@@ -135,6 +144,7 @@ const BY_TOOL: string[] = [
   "go-panic", "the program called panic itself: read its message at the first frame in your code",
   "python", "an exception the program raised: read its message at the innermost frame in your code",
   "node", "an exception the program threw: read its message at the first frame in your code",
+  "tsan", "ThreadSanitizer found threads misusing memory or locks: read the report's first stack in your code",
   "assert", "an assertion in the program failed: read the condition and the values at the assertion's caller",
   "libfuzzer", "libFuzzer stopped on this input: reproduce it by running the fuzzer on the saved crash input",
 ];

@@ -36,6 +36,7 @@ export const STATE_IGNORE: string[] = [
   "^__sanitizer::", "^__sanitizer_", "^_sanitizer_", "^__interceptor_", "^___interceptor_backtrace",
   "*ASAN_OnSIGSEGV", "*_asan_rtl_", "*agent::asan::", "*asan_Heap", "*asan_check_access",
   "*asan_osx_dynamic.dylib", "*/sanitizer_common/", "^<libclang_rt.asan.so>",
+  "*_interceptors.cpp", "*_interceptors_posix.cpp", "*_interceptors.inc", // a runtime built as objects (`StrstrCheck(..) asan_interceptors.cpp.o`)
   // assertions, logging, CHECK and crash machinery, debugger breaks
   "^__assert_", "*assert", "*logger", "^g_log", "*__android_log_assert", "*logging::CheckError",
   "*DefaultDcheckHandler", "*ForceCrashOnSigAbort", "*StackDumpSignalHandler", "*base::debug::BreakDebugger",
@@ -45,7 +46,7 @@ export const STATE_IGNORE: string[] = [
   "^syslog::LogMessage", "^__zx_panic", "*stdext::exception::what", "^generic_cpp_", "^V8_Fatal",
   "*v8::base::OS::Abort", "*Runtime_AbortCSADcheck", "^blink::ReportV8FatalError", "^v8::api_internal::ToLocalEmpty",
   "^v8::internal::Isolate::PushStackTraceAndDie", "^v8::internal::Isolate::PushParamsAndDie",
-  "*logging::*LogMessage", "*logging::*NoreturnError",
+  "*logging::*LogMessage", "*logging::*NoreturnError", "^google::LogMessage", "*/libglog.so",
   // the C++ runtime's throw and terminate paths
   "^__cxa_atexit", "^__cxa_rethrow", "^__cxa_throw", "^std::__terminate", "^demangling_terminate_handler",
   "^_objc_terminate",

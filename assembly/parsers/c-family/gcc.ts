@@ -122,6 +122,8 @@ export class GccParser extends Parser {
     let d = new Diagnostic();
     d.severity = sev;
     let located = readLoc(l, a, k, d, this.ctx);
+    // rustc's short format (`src/main.rs:3:14: error: ...`) is rustc's, not a C compiler's.
+    if (located && d.file!.endsWith(".rs")) return false;
     let driver = "";
     if (!located) {
       let name = l.str(max(a, l.lastIndexOfByte(Char.SLASH, k) + 1), k);

@@ -1,10 +1,12 @@
 // CTest: `Test project DIR`, `N/M Test #k: name ....   Passed 0.00 sec` / `***Failed` / `***Exception: ...` /
-// `***Not Run`, the output a failing test printed (--output-on-failure; a gtest binary's lines are kept
-// here as that test's message, not as gtest results), `NN% tests passed, K tests failed out of M`, and
-// `The following tests FAILED:` list.
+// `***Not Run`, the output a failing test printed (--output-on-failure), `NN% tests passed, K tests failed out
+// of M`, and `The following tests FAILED:` list. A failing test's output is also read by a parser set of its own
+// (every runner the engine knows: Unity, gtest, pytest...): the failures it names there become that test's
+// message, not results of the log's; without any, the output's first lines are the message.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame } from "../../model";
+import { ParserSet } from "../set";
 import { setLocation } from "../../frames";
 import { Parser } from "../../parser";
 import { failureNamed, joinLines, foreignLine } from "./common";
@@ -18,6 +20,9 @@ export class CtestParser extends Parser {
   inList: bool = false;
   /** Facts.reports when the failing test's output began: a sanitizer report in it names the failure. */
   reportsAt: i32 = 0;
+  /** The failing test's output, read by every parser into facts of its own (made when a test fails). */
+  inner: ParserSet | null = null;
+  innerFacts: Facts | null = null;
 
   busy(): bool { return this.cur !== null; }
 
@@ -71,6 +76,7 @@ export class CtestParser extends Parser {
     if (this.cur !== null) {
       if (foreignLine(l)) return false;
       if (this.out.length < 200) this.out.push(l.toString());
+      this.inner!.claim(l, this.innerFacts!);
       return true;
     }
     return false;
@@ -100,17 +106,22 @@ export class CtestParser extends Parser {
     this.cur = t;
     this.out = [];
     this.reportsAt = f.reports;
+    this.inner = new ParserSet();
+    this.innerFacts = new Facts();
   }
 
   /**
-   * The captured output: its first few lines that are not gtest framing (or a sanitizer's `=====` rule)
-   * become the message; a sanitizer report in it (claimed by the sanitizer parser) names the failure instead.
+   * The captured output: a sanitizer report in it (claimed by the sanitizer parser) names the failure; else
+   * the failures a runner in it named (innerMessage); else its first few lines that are not gtest framing
+   * (or a sanitizer's `=====` rule) become the message.
    */
   private endOut(f: Facts): void {
     let t = this.cur;
     if (t !== null && f.reports > this.reportsAt && f.lastReport !== null) {
       t.message = f.lastReport!;
       reportLocation(t, f.lastReport!);
+    } else if (t !== null && innerMessage(t, this.inner!, this.innerFacts!)) {
+      // named by the runner inside
     } else if (t !== null && this.out.length > 0) {
       let keep = new Array<string>(0);
       for (let i = 0; i < this.out.length && keep.length < 4; i++) {
@@ -122,6 +133,8 @@ export class CtestParser extends Parser {
     }
     this.cur = null;
     this.out = [];
+    this.inner = null;
+    this.innerFacts = null;
   }
 
   finish(f: Facts): void {
@@ -135,6 +148,43 @@ export class CtestParser extends Parser {
     if (this.total >= 0) t.totals = true;
   }
 }
+
+/**
+ * The failures the runner inside a test's output named (Unity's `file:line:test:FAIL: ...`, gtest's
+ * `[  FAILED  ]`, pytest's failures...): one becomes `name: message` with its expected/actual sides; several,
+ * one line each (`name (file:line): first message line`). The test takes the first one's location.
+ */
+function innerMessage(t: TestFailure, set: ParserSet, fx: Facts): bool {
+  set.finish(fx);
+  let tt = fx.tests;
+  if (tt === null || tt.failures.length == 0) return false;
+  let fs = tt.failures;
+  let first = unchecked(fs[0]);
+  if (first.file !== null) { t.file = first.file; t.line = first.line; }
+  if (fs.length == 1) {
+    t.message = first.message.length > 0 ? first.name + ": " + first.message : first.name;
+    t.expected = first.expected;
+    t.actual = first.actual;
+    return true;
+  }
+  let lines = new Array<string>(0);
+  for (let i = 0; i < fs.length && i < INNER_MAX; i++) {
+    let x = unchecked(fs[i]);
+    let s = x.name;
+    if (x.file !== null) s += " (" + x.file! + (x.line > 0 ? ":" + x.line.toString() : "") + ")";
+    let m = x.message;
+    let nl = m.indexOf("\n");
+    if (nl >= 0) m = m.substring(0, nl);
+    if (m.length > 0) s += ": " + m;
+    lines.push(s);
+  }
+  if (fs.length > INNER_MAX) lines.push("... " + (fs.length - INNER_MAX).toString() + " more");
+  t.message = joinLines(lines, INNER_MAX + 1);
+  return true;
+}
+
+/** How many of the inner runner's failures a test's message lists. */
+const INNER_MAX = 4;
 
 /** `AddressSanitizer: heap-buffer-overflow main.c:8 in sum`: the report's `file:line`, when it names one. */
 function reportLocation(t: TestFailure, report: string): void {

@@ -78,8 +78,10 @@ export class GoTestParser extends Parser {
     if (c == Char.MINUS) return this.resultLine(l, p, f);
     if (p == 0) {
       if (l.startsWith("panic: ") && (this.seen || l.contains("[recovered]"))) { this.startPanic(l, f); return true; }
+      // A bare `PASS`/`FAIL` is go test's only once go test has shown itself (a `=== RUN`, a `--- FAIL:`, a
+      // package's `ok  pkg 0.01s` line): many programs print a bare PASS of their own.
       if (l.len == 4 && (l.startsWith("FAIL") || l.startsWith("PASS"))) {
-        if (this.seen || l.startsWith("PASS")) { this.seen = true; this.current = null; f.testsFor("go-test"); return true; }
+        if (this.seen) { this.current = null; return true; }
         return false;
       }
       if (this.packageEnd(l, f)) return true;

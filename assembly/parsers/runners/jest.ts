@@ -8,6 +8,8 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
 import { Parser } from "../../parser";
+import { TscParser } from "../tsc/tsc";
+import { DiagContext } from "../diag-context";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
 
 // UTF-8 lead bytes of the reporters' symbols.
@@ -27,6 +29,13 @@ export class JestParser extends Parser {
   framed: bool = false;
   located: bool = false;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; totals: bool = false;
+  /** The test file of jest's latest `FAIL x.test.js` line. */
+  file: string | null = null;
+  /** Test files that failed to load (jest's `● Test suite failed to run`, vitest's `FAIL  x.test.js [ x.test.js ]`). */
+  suiteErrors: i64 = 0;
+  /** ts-jest's TypeScript errors in a block, indented (`    src/x.test.ts:4:28 - error TS2322: ...`): read by tsc's parser. */
+  private tsc: TscParser = new TscParser(new DiagContext());
+  private view: Line = new Line();
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
@@ -49,6 +58,7 @@ export class JestParser extends Parser {
       if (!(file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") || file.endsWith(".cjs"))) return false;
       if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
       this.end(); this.seen = true; f.testsFor("jest");
+      this.file = l.matchAt("FAIL ", p0) ? file : null;
       return true;
     }
     if (c == Char.T && l.startsWith("Tests:") && l.contains(" total")) {
@@ -67,12 +77,21 @@ export class JestParser extends Parser {
       this.end();
       let name = l.trimmed(p + BULLET.byteLength);
       if (name == "Console") return true;
+      // A file that failed to load: the failure is the file's, an error, not a test's.
+      if (name == "Test suite failed to run" && this.file !== null) { name = this.file!; this.suiteErrors++; }
       this.cur = this.blockFor(f.testsFor("jest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
     }
     if (this.cur === null) return false;
     if (foreignLine(l)) return false;
+    if (p > 0 && (l.indexOf(" - error TS", p) > p || l.indexOf(" - warning TS", p) > p)) {
+      // A TypeScript error that kept the file from loading: a diagnostic of the run as well as the message.
+      let v = this.view;
+      v.set(l.ptr + <usize>p, l.len - p);
+      v.no = l.no;
+      this.tsc.claim(v, f);
+    }
     this.body(l, p);
     return true;
   }
@@ -103,6 +122,18 @@ export class JestParser extends Parser {
       this.cur = this.blockFor(f.testsFor("vitest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
+    }
+    // ` FAIL  test/x.test.js [ test/x.test.js ]`: a file that failed to load (its error follows).
+    if (l.matchAt("FAIL ", p) && l.at(l.len - 1) == Char.RBRACKET) {
+      let s = l.trimmed(p + 5);
+      let br = s.indexOf(" [ ");
+      if (br > 0) {
+        this.end();
+        this.suiteErrors++;
+        this.cur = this.blockFor(f.testsFor("vitest"), s.substring(0, br));
+        this.msg = []; this.framed = false; this.located = false;
+        return true;
+      }
     }
     if (this.cur !== null) {
       if (foreignLine(l)) return false;
@@ -165,7 +196,8 @@ export class JestParser extends Parser {
     let t = f.testsFor(this.runner);
     if (t.runner != this.runner) return;
     if (this.totals) { t.passed = this.passed; t.failed = this.failed; t.skipped = this.skipped; t.totals = true; }
-    else t.failed = max<i64>(t.failed, <i64>t.failures.length);
+    else t.failed = max<i64>(t.failed, <i64>t.failures.length - this.suiteErrors);
+    t.errors += this.suiteErrors;
   }
 }
 

@@ -105,7 +105,38 @@ export class RustParser extends Parser {
       }
       return false;
     }
+    if (this.short(l, f)) return true;
     return this.header(l, f);
+  }
+
+  /**
+   * rustc's `--error-format=short` and cargo's `--message-format short`: one line per diagnostic, its location
+   * first (`src/main.rs:2:18: error[E0308]: mismatched types: expected `i32`, found `&str``), no block under it.
+   */
+  private short(l: Line, f: Facts): bool {
+    let k = l.headColon();
+    if (k <= 0) return false;
+    let s = k + 2;
+    let sev = "";
+    let p = 0;
+    if (l.matchAt("error", s)) { sev = "error"; p = s + 5; }
+    else if (l.matchAt("warning", s)) { sev = "warning"; p = s + 7; }
+    else return false;
+    let code: string | null = null;
+    if (l.at(p) == Char.LBRACKET) {
+      let close = l.indexOfByte(Char.RBRACKET, p);
+      if (close < 0) return false;
+      code = l.str(p + 1, close);
+      p = close + 1;
+    }
+    if (l.at(p) != Char.COLON || l.at(p + 1) != Char.SPACE) return false;
+    let d = this.make(sev, code, l.trimmed(p + 2));
+    if (!readLoc(l, 0, k, d, this.ctx) || d.file === null || !d.file!.endsWith(".rs")) return false;
+    this.endBlock();
+    this.cand = null; this.candRaw = null;
+    this.rust = true;
+    f.addDiagnostic(d);
+    return true;
   }
 
   finish(f: Facts): void {

@@ -7,7 +7,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
-import { parseSanFrame, demoteModuleOnly, setLocation, classify } from "../../frames";
+import { parseSanFrame, demoteModuleOnly, setLocation, classify, firstUser } from "../../frames";
 import { join } from "../../util/join";
 
 /** Where the frames of the stack being read go. */
@@ -29,6 +29,12 @@ export class SanitizerParser extends Parser {
   private sec: Sec = Sec.NONE;
   private secFrames: i32 = 0;
   private leak: Leak = Leak.NONE;
+  /**
+   * The kept direct leak's stack while a later direct leak is tried in its place (the kept one has no user
+   * frame): restored when the later one names none either (settleLeak).
+   */
+  private heldFrames: Array<Frame> | null = null;
+  private heldAlloc: Array<Frame> | null = null;
   private bodyLines: i32 = 0;
   private crash: Crash = new Crash();
   /** crash.tool of the report being read. */
@@ -52,7 +58,17 @@ export class SanitizerParser extends Parser {
 
   busy(): bool { return this.state != St.IDLE; }
 
-  finish(f: Facts): void { this.lend(); this.state = St.IDLE; }
+  finish(f: Facts): void { this.settleLeak(); this.lend(); this.state = St.IDLE; }
+
+  /** A later direct leak tried in the kept one's place stays only if it names a frame of the user's. */
+  private settleLeak(): void {
+    let held = this.heldFrames;
+    if (held === null) return;
+    let c = this.crash;
+    if (firstUser(c.frames) === null) { c.frames = held; c.allocFrames = this.heldAlloc!; }
+    this.heldFrames = null;
+    this.heldAlloc = null;
+  }
 
   /** The crash this report's stack is lent to (an assertion printed just before the abort), or null. */
   private borrower: Crash | null = null;
@@ -144,10 +160,13 @@ export class SanitizerParser extends Parser {
   }
 
   private begin(tool: string): void {
+    this.settleLeak();
     this.lend();
     this.state = St.BODY;
     this.tool = tool;
-    this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
+    // TSan's reports other than races (mutex misuse, lock-order inversion, thread leak, signal-unsafe call) put
+    // their own stack right under the header, or under the first `...:` line; a race's `Write of size` says so too.
+    this.sec = tool == "lsan" ? Sec.NONE : Sec.FAULT;
     this.secFrames = 0;
     this.lastFrame = null;
     this.leak = Leak.NONE;
@@ -377,7 +396,14 @@ export class SanitizerParser extends Parser {
       this.indirectOnly = null;
       this.pendingLeak = null;
     }
-    if (direct && this.leak != Leak.DIRECT) {
+    this.settleLeak();
+    if (direct && this.leak == Leak.DIRECT && this.keep && firstUser(c.frames) === null) {
+      // The direct leak kept so far has no frame of the user's (its stack cut short in a library by
+      // malloc_context_size, or all runtime): a later direct leak that names one is the report's.
+      this.heldFrames = c.frames; this.heldAlloc = c.allocFrames;
+      c.frames = []; c.allocFrames = [];
+      this.sec = Sec.LEAK;
+    } else if (direct && this.leak != Leak.DIRECT) {
       // The first direct leak wins over an indirect one seen before it.
       if (this.leak == Leak.INDIRECT && this.keep) { c.frames = []; c.allocFrames = []; }
       this.leak = Leak.DIRECT;
@@ -425,6 +451,7 @@ export class SanitizerParser extends Parser {
 
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
   private summary(l: Line, f: Facts): void {
+    this.settleLeak();
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
     noteReport(l, f);
     if (this.tool == "lsan" && this.keep) {

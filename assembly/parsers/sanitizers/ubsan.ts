@@ -7,7 +7,7 @@ import { Char, isDigit, isHex, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
-import { parseSanFrame, setLocation, classify, firstUser, normPath } from "../../frames";
+import { parseSanFrame, setLocation, classify, firstUser, normPath, basename } from "../../frames";
 
 const RUNTIME_ERROR = " runtime error: ";
 const SUMMARY = "SUMMARY: UndefinedBehaviorSanitizer: ";
@@ -157,6 +157,17 @@ export class UbsanParser extends Parser {
     // A stack with no user frame (no symbols) still has the error's own location.
     let loc = this.loc;
     if (this.stack && loc !== null && firstUser(c.frames) === null) c.frames.unshift(loc);
+    // Frame #0 is the function the check fired in; built without line tables it has no line (`in scale ub.c`,
+    // `in scale (prog+0x118f)`), while the runtime error line carries the place the compiler wrote into the check.
+    if (this.stack && loc !== null && loc.line > 0 && c.frames.length > 0) {
+      let top = c.frames[0];
+      if (top.line < 0 && top.fn !== null && (top.file === null || basename(top.file) == basename(loc.file))) {
+        top.file = loc.file;
+        top.line = loc.line;
+        top.col = loc.col;
+        classify(top);
+      }
+    }
   }
 }
 
