@@ -272,7 +272,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: ${buildNative(bin)}`, logPath);
     }
     const status = parsed.status;
-    const outcome = toOutcome(status, opts.inheritEnv !== true);
+    const outcome = toOutcome(status, opts.inheritEnv !== true, spec.landlock);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);
