@@ -171,6 +171,8 @@ export function proxyEnv(port: number = PROXY_PORT): Record<string, string> {
   const local = 'localhost,127.0.0.1,::1';
   return {
     HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: local, no_proxy: local,
+    // The same port speaks SOCKS5 (names resolved by the proxy: socks5h), for a client that knows no HTTP proxy.
+    ALL_PROXY: `socks5h://127.0.0.1:${port}`, all_proxy: `socks5h://127.0.0.1:${port}`,
     npm_config_proxy: url, npm_config_https_proxy: url, PIP_PROXY: url, CARGO_HTTP_PROXY: url,
     GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.proxy', GIT_CONFIG_VALUE_0: url,
   };

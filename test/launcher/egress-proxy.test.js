@@ -172,5 +172,59 @@ test('close() cuts open tunnels', async () => {
   hold.close();
 });
 
+/** A SOCKS5 client over the proxy's socket: greeting, CONNECT (a name, or the address bytes given), then `send`. */
+function socks5(path, target, port, send = '') {
+  return new Promise((ok, fail) => {
+    const s = connect(path);
+    const chunks = [];
+    const addr = Buffer.isBuffer(target) ? target : Buffer.concat([Buffer.from([3, target.length]), Buffer.from(target)]);
+    const p = Buffer.alloc(2); p.writeUInt16BE(port);
+    s.on('data', (c) => chunks.push(c));
+    s.on('end', () => ok(Buffer.concat(chunks)));
+    s.on('error', fail);
+    // Sent in pieces, as a client may: the proxy reads the greeting and the request as they come.
+    s.write(Buffer.from([5, 1, 0]));
+    setTimeout(() => s.write(Buffer.concat([Buffer.from([5, 1, 0]), addr, p, Buffer.from(send)])), 20);
+  });
+}
+
+test('SOCKS5: CONNECT by name is admitted like an HTTP CONNECT; a name not listed, an IP literal, BIND are refused', async () => {
+  const p = await proxy(['pkg.test']);
+  const ok = await socks5(p.path, 'pkg.test', PORT, 'GET /socks HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n');
+  assert.equal([...ok.subarray(0, 4)], [5, 0, 5, 0]); // no authentication; succeeded
+  assert.match(ok.subarray(12).toString(), 'hello GET /socks host=pkg.test');
+  const refused = await socks5(p.path, 'evil.example', 443);
+  assert.equal([...refused], [5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0]); // 2: not allowed by the ruleset
+  const literal = await socks5(p.path, Buffer.from([1, 127, 0, 0, 1]), PORT);
+  assert.is(literal[3], 2);
+  const bind = await new Promise((done) => {
+    const s = connect(p.path); const c = [];
+    s.on('data', (d) => c.push(d)); s.on('end', () => done(Buffer.concat(c)));
+    s.write(Buffer.from([5, 1, 0, 5, 2, 0, 3, 8, ...Buffer.from('pkg.test'), 0, 80]));
+  });
+  assert.is(bind[3], 7); // command not supported
+  const noAuth = await new Promise((done) => {
+    const s = connect(p.path); const c = [];
+    s.on('data', (d) => c.push(d)); s.on('end', () => done(Buffer.concat(c)));
+    s.write(Buffer.from([5, 1, 2])); // username/password only
+  });
+  assert.equal([...noAuth], [5, 0xff]);
+  assert.equal(p.decisions.map((d) => `${d.via} ${d.decision} ${d.host}:${d.port}`), [
+    `SOCKS5 allowed pkg.test:${PORT}`, 'SOCKS5 refused evil.example:443', `SOCKS5 refused 127.0.0.1:${PORT}`,
+  ]);
+  await p.close();
+});
+
+test('SOCKS5 carries a 32 MiB download intact, and plain HTTP on the same socket still works', async () => {
+  const p = await proxy(['pkg.test']);
+  const got = await socks5(p.path, 'pkg.test', PORT, 'GET /big HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n');
+  const body = got.subarray(got.indexOf('\r\n\r\n') + 4);
+  assert.is(body.length, BIG.length);
+  assert.is(createHash('sha256').update(body).digest('hex'), createHash('sha256').update(BIG).digest('hex'));
+  const plainHttp = await raw(p.path, `GET http://pkg.test:${PORT}/x HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n`);
+  assert.match(plainHttp.toString(), 'hello GET /x');
+  await p.close();
+});
+
 test.after(() => origin.close());
 test.run();
