@@ -6,7 +6,8 @@
  * stderr into fd 1 and 2, counted), log (the raw log, capped), serve (--serve: a resident spawner),
  * launch (init, supervise, main), walk (--walk: the work tree's fingerprint and control entries,
  * with sha256), forward (--forward-unix: loopback to a unix socket, for --allow-host), landlock
- * (--landlock: a second layer under the mounts). */
+ * (--landlock: a second layer under the mounts), splice (--splice: an --allow-host download
+ * carried on the host without the proxy's copies). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 #include <errno.h>
@@ -228,6 +229,9 @@ int lo_up(void);
 
 /* --------------------------------------------------------- forward.c */
 void step_forward(const struct spec *s);
+
+/* ---------------------------------------------------------- splice.c */
+int splice_main(void);
 
 /* -------------------------------------------------------- landlock.c */
 void step_landlock(const struct spec *s);

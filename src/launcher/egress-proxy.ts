@@ -5,10 +5,10 @@
 // only when the host name matches the allowlist (allow-host.ts), resolves the name itself (the
 // sandbox has no DNS: nothing leaks through lookups), connects to the address it resolved (no second
 // lookup for a rebinding name to change), and logs every decision.
-import { createServer as createNetServer } from 'node:net';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect, isIP, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, isIP, Socket } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { spawn as spawnChild } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { isPublicAddress, matchHost, normalHost, type HostPattern } from './allow-host.js';
@@ -29,6 +29,8 @@ export interface EgressProxy {
   /** The decisions so far, in order (at most MAX_DECISIONS; `dropped` counts the rest). */
   readonly decisions: Decision[];
   readonly dropped: number;
+  /** Tunnels whose download was handed to the splicer. */
+  readonly spliced: number;
   /** Stops listening and cuts every open connection. */
   close(): Promise<void>;
 }
@@ -38,7 +40,15 @@ export interface ProxyOptions {
   resolve?: (host: string) => Promise<string[]>;
   /** Called with each decision as it is made. */
   onDecision?: (d: Decision) => void;
+  /**
+   * sbx-launch: a tunnel's download past its first HANDOFF_BYTES is carried by `sbx-launch --splice`
+   * (native/splice.c: in the kernel, no copies through Node). Default none: the proxy carries it all.
+   */
+  splicer?: string | null;
 }
+
+/** Bytes of a tunnel's download the proxy carries itself before it hands the rest to the splicer. */
+export const HANDOFF_BYTES = 1 << 20;
 
 const MAX_DECISIONS = 1000;
 const READ_BYTES = 1 << 20;
@@ -72,6 +82,9 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
   const decisions: Decision[] = [];
   let dropped = 0;
   const open = new Set<Duplex>();
+  const splicer = opts.splicer ?? null;
+  const splicers = new Set<{ kill(): boolean }>();
+  let spliced = 0;
   const track = (s: Duplex): void => { open.add(s); s.once('close', () => open.delete(s)); };
   const log = (d: Decision): Decision => {
     if (decisions.length < MAX_DECISIONS) decisions.push(d); else dropped++;
@@ -122,16 +135,21 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
   function carry(client: Duplex, d: Decision, head: Buffer, ok: () => void, fail: () => void): void {
     // Downloads are read in reads of up to 1 MiB (onread), not libuv's 64 KiB: a third fewer
     // context switches per byte on a busy machine. Each read is copied out (the buffer is reused).
+    let carried = 0;
+    let handing = false;
     const up = connect({
       host: d.address!, port: d.port,
       onread: { buffer: Buffer.allocUnsafe(READ_BYTES), callback: (n, buf) => {
-        if (!client.write(Buffer.from(buf.subarray(0, n)))) { up.pause(); client.once('drain', () => up.resume()); }
+        carried += n;
+        if (!client.write(Buffer.from(buf.subarray(0, n)))) { up.pause(); client.once('drain', () => { if (!handing) up.resume(); }); }
+        if (splicer && carried >= HANDOFF_BYTES && !handing && client instanceof Socket) { handing = true; handOff(up, client, onEnd); }
         return true;
       } },
     });
     track(up);
     up.setNoDelay(true);
-    up.once('end', () => client.end());
+    const onEnd = (): void => { client.end(); };
+    up.once('end', onEnd);
     up.once('connect', () => {
       ok();
       if (head.length) up.write(head);
@@ -144,6 +162,33 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
     });
     client.on('close', () => up.destroy());
     up.on('close', () => client.destroy());
+  }
+
+  /**
+   * The download of a tunnel past HANDOFF_BYTES: the proxy stops reading the origin (up: its reads are
+   * onread, so pause() stops them at once), waits until what it read is written to the sandbox's side,
+   * then starts the splicer with both sockets (fds 3 and 4: libuv leaves those non-blocking, unlike
+   * 0-2, whose flags the proxy's own copies share). From then on the proxy neither reads `up` nor
+   * writes `client`; the upload direction stays its own. The splicer passes the origin's EOF on.
+   */
+  function handOff(up: Socket, client: Socket, onEnd: () => void): void {
+    up.pause();
+    up.off('end', onEnd);
+    const start = (): void => {
+      if (client.destroyed || up.destroyed) return;
+      let child: ReturnType<typeof spawnChild>;
+      try { child = spawnChild(splicer!, ['--splice'], { stdio: ['ignore', 'ignore', 'ignore', up, client] }); } catch {
+        up.on('end', onEnd); up.resume(); return; // no splicer: the proxy carries on
+      }
+      // Node stops reading a socket it hands to a child: the upload direction is still ours.
+      client.resume();
+      splicers.add(child);
+      spliced++;
+      child.on('error', () => { splicers.delete(child); client.destroy(); });
+      // A splicer that failed leaves the download cut: end the tunnel rather than leave it hanging.
+      child.on('exit', (code) => { splicers.delete(child); if (code !== 0) { client.destroy(); up.destroy(); } });
+    };
+    if (client.writableLength === 0) start(); else client.once('drain', start);
   }
 
   /** SOCKS5 (RFC 1928), CONNECT only, no authentication: the same admission as an HTTP CONNECT. */
@@ -232,9 +277,11 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
   return {
     decisions,
     get dropped() { return dropped; },
+    get spliced() { return spliced; },
     close: () => new Promise<void>((ok) => {
       front.close(() => ok());
       for (const s of open) s.destroy();
+      for (const c of splicers) c.kill();
     }),
   };
 }

@@ -170,7 +170,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   checkOptions(opts);
   if (!opts.allowHosts?.length) return launchWith(opts, null);
   // --allow-host: the proxy runs for as long as the sandbox, outside it.
-  const egress = await openEgress(opts.allowHosts);
+  const egress = await openEgress(opts.allowHosts, opts.launcherPath ?? launcherPath());
   let res: LaunchResult | null = null;
   try {
     res = await launchWith(opts, egress.socket);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defaultResolver, isPublicAddress, matchHost, parseAllowHost, startEgressProxy } from '../../dist/launcher.js';
+import { defaultResolver, isPublicAddress, launcherPath, matchHost, parseAllowHost, startEgressProxy } from '../../dist/launcher.js';
 import { tempDir } from './_helpers.js';
 
 const BIG = randomBytes(32 * 1024 * 1024);
@@ -223,6 +223,33 @@ test('SOCKS5 carries a 32 MiB download intact, and plain HTTP on the same socket
   assert.is(createHash('sha256').update(body).digest('hex'), createHash('sha256').update(BIG).digest('hex'));
   const plainHttp = await raw(p.path, `GET http://pkg.test:${PORT}/x HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n`);
   assert.match(plainHttp.toString(), 'hello GET /x');
+  await p.close();
+});
+
+test('past its first MiB a tunnel\'s download is carried by the splicer (sbx-launch --splice): intact, the tunnel kept', async () => {
+  const path = join(dir, `p${++n}.sock`);
+  const p = await startEgressProxy(path, [parseAllowHost('pkg.test')], { resolve, splicer: launcherPath() });
+  // Two requests on one tunnel: the second is sent (the proxy's direction) after the download was handed off.
+  const got = await new Promise((ok, fail) => {
+    const s = connect(path);
+    const chunks = [];
+    let sent = false;
+    let got = 0;
+    s.on('data', (c) => {
+      chunks.push(c);
+      got += c.length;
+      if (!sent && got >= BIG.length) { sent = true; s.write('GET /second HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n'); }
+    });
+    s.on('end', () => ok(Buffer.concat(chunks)));
+    s.on('error', fail);
+    s.write(`CONNECT pkg.test:${PORT} HTTP/1.1\r\n\r\nGET /big HTTP/1.1\r\nHost: pkg.test\r\n\r\n`);
+  });
+  const text = got.toString('latin1');
+  const start = text.indexOf('\r\n\r\n', text.indexOf('HTTP/1.1 200 OK')) + 4;
+  const body = got.subarray(start, start + BIG.length);
+  assert.is(createHash('sha256').update(body).digest('hex'), createHash('sha256').update(BIG).digest('hex'));
+  assert.match(got.subarray(start + BIG.length).toString(), 'hello GET /second', `${got.length} ${JSON.stringify(got.subarray(start + BIG.length, start + BIG.length + 300).toString())}`);
+  assert.is(p.spliced, 1);
   await p.close();
 });
 
