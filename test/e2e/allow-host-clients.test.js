@@ -7,13 +7,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CLI, logText, which, workDir, write } from './_helpers.js';
+import { which, workDir, write } from './_helpers.js';
+import { sbxAsync } from './_sbx-async.js';
 
 const etc = mkdtempSync(join(tmpdir(), 'sbx-clients-'));
 write(etc, { hosts: '127.0.0.1 pkg.test git.test crates.test\n' });
@@ -21,22 +22,7 @@ process.on('exit', () => rmSync(etc, { recursive: true, force: true }));
 const skip = (what, apt) => console.log(`  (skipped: no ${what}; apt-get install -y ${apt})`);
 
 /** sbx run, asynchronous (the servers answer from this process): the text verdict and the envelope. */
-function sbx(dir, cmd, flags) {
-  const envelope = join(etc, `env-${Math.random().toString(36).slice(2)}.json`);
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [CLI, 'run', '--work', dir, '--envelope', envelope, '--timeout', '180', ...flags, '--', ...cmd], {
-      env: { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts') },
-    });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => {
-      let env = null;
-      try { env = JSON.parse(readFileSync(envelope, 'utf8')); } catch { /* reported below */ }
-      done({ code, out, err, env, log: env ? logText(env) : '', why: () => `exit ${code}\n${out}\n${err}\n--- log:\n${env ? logText(env) : ''}` });
-    });
-  });
-}
+const sbx = (dir, cmd, flags) => sbxAsync(dir, cmd, ['--timeout', '180', ...flags], { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts') });
 const connections = (r) => r.env.outcome.applied.network.connections.map((c) => `${c.decision} ${c.host}`);
 
 // --- one plain HTTP server: /hello, a pip "simple" index with one wheel, a cargo sparse registry.

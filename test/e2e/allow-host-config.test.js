@@ -2,14 +2,14 @@
 // the project's (sbx.config.json at the top of the work dir), key "allowHosts". None by default; a bad file
 // is one E_CONFIG line and exit 2; with --net they do not apply. A server on 127.0.0.1 named pkg.test by
 // SBX_PROXY_HOSTS (nothing asked of DNS), curl inside. Run as root and as an ordinary user.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CLI, logText, which, workDir, write } from './_helpers.js';
+import { which, workDir, write } from './_helpers.js';
+import { sbxAsync } from './_sbx-async.js';
 
 const server = createServer((req, res) => res.end('hello from pkg.test\n'));
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
@@ -26,21 +26,9 @@ function userConfig(json) {
 }
 
 function sbx(dir, flags, xdg) {
-  const envelope = join(etc, `env-${Math.random().toString(36).slice(2)}.json`);
-  const cmd = ['sh', '-c', `curl -sS --max-time 20 http://pkg.test:${PORT}/hello; echo curl=$?`];
-  return new Promise((done) => {
-    const env = { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts'), XDG_CONFIG_HOME: xdg };
-    delete env.SBX_CONFIG;
-    const p = spawn(process.execPath, [CLI, 'run', '--work', dir, '--envelope', envelope, ...flags, '--', ...cmd], { env });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => {
-      let e = null;
-      try { e = JSON.parse(readFileSync(envelope, 'utf8')); } catch { /* no run */ }
-      done({ code, out, err, env: e, log: e ? logText(e) : '', why: () => `exit ${code}\n${out}\n${err}\n--- log:\n${e ? logText(e) : ''}` });
-    });
-  });
+  const env = { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts'), XDG_CONFIG_HOME: xdg };
+  delete env.SBX_CONFIG;
+  return sbxAsync(dir, ['sh', '-c', `curl -sS --max-time 20 http://pkg.test:${PORT}/hello; echo curl=$?`], flags, env);
 }
 
 const hasCurl = which('curl');
