@@ -46,6 +46,17 @@ cmd_drop_caps(const struct spec *s)
   record("caps", 1, "effective, permitted and inheritable sets empty");
 }
 
+static void
+cmd_seccomp(const struct spec *s)
+{
+  if (s->bpf != NULL)
+    {
+      struct sock_fprog prog = { s->bpf_len, s->bpf };
+      if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+        fail_step("seccomp", "installing the seccomp filter (%u instructions)", s->bpf_len);
+      record("seccomp", 1, "%u instructions", s->bpf_len);
+    }
+}
 
 /* The command process. Forked by init as soon as init exists, it applies its
  * own, per-process steps while init builds the mount tree, then waits for
@@ -53,7 +64,9 @@ cmd_drop_caps(const struct spec *s)
  *
  * Ordering: no_new_privs before seccomp (the kernel demands it of an
  * unprivileged filter); seccomp after every step that needs a call it denies
- * (personality); after it only read(2) of the go pipe, chdir(2) and execve(2). */
+ * (personality); after it only read(2) of the go pipe, chdir(2) and execve(2). With
+ * --landlock the filter comes after the go and the ruleset (landlock.c), which
+ * opens the new root's paths. */
 void __attribute__((noreturn))
 run_command(const struct spec *s, int go_fd)
 {
@@ -112,18 +125,19 @@ run_command(const struct spec *s, int go_fd)
   if (go_fd > 3)
     close_fds_range(3, (unsigned int)go_fd - 1);
   close_fds_range((unsigned int)go_fd + 1, ~0U);
-  if (s->bpf != NULL)
-    {
-      struct sock_fprog prog = { s->bpf_len, s->bpf };
-      if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
-        fail_step("seccomp", "installing the seccomp filter (%u instructions)", s->bpf_len);
-      record("seccomp", 1, "%u instructions", s->bpf_len);
-    }
+  /* Landlock names paths of the new root: it waits for init's go. */
+  if (!s->landlock)
+    cmd_seccomp(s);
   do
     n = read(go_fd, &go, 1);
   while (n < 0 && errno == EINTR);
   if (n != 1)
     _exit(EXIT_SETUP_FAILED); /* init failed and recorded why */
+  if (s->landlock)
+    {
+      step_landlock(s);
+      cmd_seccomp(s);
+    }
   if (chdir(dir) < 0)
     fail_step("chdir", "%s", dir);
   rep->t_exec_ns = now_ns();

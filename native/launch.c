@@ -215,6 +215,8 @@ main(int argc, char **argv)
 {
   if (argc == 2 && strcmp(argv[1], "--serve") == 0)
     return serve();
+  if (argc == 2 && strcmp(argv[1], "--splice") == 0)
+    return splice_main();
   if (argc >= 2 && strcmp(argv[1], "--walk") == 0)
     return walk_main(argc - 1, argv + 1);
   return launcher_main(argc, argv);

@@ -5,7 +5,9 @@
  * (the command process's own steps), cgroup, relay (the command's stdout and
  * stderr into fd 1 and 2, counted), log (the raw log, capped), serve (--serve: a resident spawner),
  * launch (init, supervise, main), walk (--walk: the work tree's fingerprint and control entries,
- * with sha256), forward (--forward-unix: loopback to a unix socket, for --allow-host). */
+ * with sha256), forward (--forward-unix: loopback to a unix socket, for --allow-host), landlock
+ * (--landlock: a second layer under the mounts), splice (--splice: an --allow-host download
+ * carried on the host without the proxy's copies). */
 #ifndef SBX_LAUNCH_H
 #define SBX_LAUNCH_H
 #include <errno.h>
@@ -45,7 +47,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 9
+#define SBX_PROTO 10
 
 #define PREFIX "sbx-launch: "
 #define MAX_OPS 1024
@@ -54,6 +56,7 @@
 #define MAX_CGROUP_SETS 8
 #define MAX_STEPS 64
 #define MAX_BPF_INSNS 4096
+#define MAX_LANDLOCK 64
 /* init exits with this when a setup step failed; the details are in the report. */
 #define EXIT_SETUP_FAILED 125
 #define MAX_SPEC_BYTES (1 << 20)
@@ -158,6 +161,13 @@ struct spec
   const char *cgroup_reason;
   const char *forward_path; /* --forward-unix PATH:PORT: the unix socket inside the new root */
   long forward_port;
+  int landlock, landlock_scope; /* --landlock, --landlock-scope (landlock.c) */
+  const char *landlock_write[MAX_LANDLOCK];
+  int landlock_nwrite;
+  const char *landlock_write_file[MAX_LANDLOCK];
+  int landlock_nwrite_file;
+  long landlock_ports[MAX_LANDLOCK];
+  int landlock_nports;
   char **argv;
   struct sock_filter *bpf;
   unsigned short bpf_len;
@@ -219,6 +229,12 @@ int lo_up(void);
 
 /* --------------------------------------------------------- forward.c */
 void step_forward(const struct spec *s);
+
+/* ---------------------------------------------------------- splice.c */
+int splice_main(void);
+
+/* -------------------------------------------------------- landlock.c */
+void step_landlock(const struct spec *s);
 
 /* ------------------------------------------------------------- log.c */
 /* The smallest --max-log: room for a head, a ring and the marker line. */

@@ -273,6 +273,29 @@ parse_spec(struct spec *s, int argc, char **argv)
           *colon = '\0';
           s->forward_path = arg;
         }
+      else if (strcmp(a, "--landlock") == 0)
+        s->landlock = 1;
+      else if (strcmp(a, "--landlock-scope") == 0)
+        s->landlock_scope = 1;
+      else if (strcmp(a, "--landlock-write") == 0 || strcmp(a, "--landlock-write-file") == 0)
+        {
+          int file = a[16] == '-';
+          int *n = file ? &s->landlock_nwrite_file : &s->landlock_nwrite;
+          NEED(1);
+          if (*n >= MAX_LANDLOCK)
+            die("too many %s (max %d)", a, MAX_LANDLOCK);
+          if (argv[i + 1][0] != '/')
+            die("%s must be an absolute path: %s", a, argv[i + 1]);
+          (file ? s->landlock_write_file : s->landlock_write)[(*n)++] = argv[++i];
+        }
+      else if (strcmp(a, "--landlock-connect") == 0)
+        {
+          NEED(1);
+          if (s->landlock_nports >= MAX_LANDLOCK)
+            die("too many --landlock-connect (max %d)", MAX_LANDLOCK);
+          if (parse_long(argv[++i], 1, 65535, &s->landlock_ports[s->landlock_nports++]) < 0)
+            die("bad --landlock-connect: %s (a TCP port)", argv[i]);
+        }
       else if (strcmp(a, "--cgroup-skip") == 0)
         NEED(1), s->cgroup_reason = argv[++i];
       else
@@ -307,6 +330,11 @@ parse_spec(struct spec *s, int argc, char **argv)
   /* The forwarder listens on the sandbox's own loopback, never the host's. */
   if (s->forward_path && !(s->ns_flags & CLONE_NEWNET))
     die("--forward-unix needs --unshare-net");
+  if ((s->landlock_scope || s->landlock_nwrite || s->landlock_nwrite_file || s->landlock_nports) && !s->landlock)
+    die("--landlock-write, --landlock-write-file, --landlock-connect and --landlock-scope need --landlock");
+  /* landlock_restrict_self(2) of a process without CAP_SYS_ADMIN needs it; the command drops its caps. */
+  if (s->landlock && !s->no_new_privs)
+    die("--landlock needs --no-new-privs");
   if (s->ncgroup_sets > 0 && s->cgroup == NULL)
     die("--cgroup-set needs --cgroup");
   if ((s->map_uid >= 0) != (s->map_gid >= 0))

@@ -36,3 +36,4 @@ export { takePhases } from './phases.js';
 /** @internal */ export { shellQuote } from './command-line.js';
 /** @internal */ export { StateDir } from './state/store.js';
 /** @internal */ export { streaks, streakText } from './state/history.js';
+/** @internal */ export { configHosts } from './config-hosts.js';

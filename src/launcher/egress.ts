@@ -15,14 +15,15 @@ export interface Egress {
   finish(): Promise<NetworkApplied>;
 }
 
-export async function openEgress(allowHosts: readonly string[]): Promise<Egress> {
+/** `splicer`: sbx-launch, which carries a tunnel's download past the first bytes (--splice); null: the proxy carries all. */
+export async function openEgress(allowHosts: readonly string[], splicer: string | null = null): Promise<Egress> {
   const patterns = allowHosts.map(parseAllowHost);
   // mkdtemp makes it 0700: no other user of the host reaches the socket through it.
   const dir = mkdtempSync(join(tmpdir(), 'sbx-net-'));
   const socket = join(dir, 'proxy.sock');
   let proxy: EgressProxy;
   // Loaded only here: node:http, node:net and node:dns cost every other run's start-up milliseconds.
-  try { const { startEgressProxy } = await import('./egress-proxy.js'); proxy = await startEgressProxy(socket, patterns); } catch (err) {
+  try { const { startEgressProxy } = await import('./egress-proxy.js'); proxy = await startEgressProxy(socket, patterns, { splicer }); } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }

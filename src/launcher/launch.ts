@@ -170,7 +170,7 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
   checkOptions(opts);
   if (!opts.allowHosts?.length) return launchWith(opts, null);
   // --allow-host: the proxy runs for as long as the sandbox, outside it.
-  const egress = await openEgress(opts.allowHosts);
+  const egress = await openEgress(opts.allowHosts, opts.launcherPath ?? launcherPath());
   let res: LaunchResult | null = null;
   try {
     res = await launchWith(opts, egress.socket);
@@ -272,7 +272,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: ${buildNative(bin)}`, logPath);
     }
     const status = parsed.status;
-    const outcome = toOutcome(status, opts.inheritEnv !== true);
+    const outcome = toOutcome(status, opts.inheritEnv !== true, spec.landlock);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);

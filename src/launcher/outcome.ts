@@ -1,6 +1,7 @@
 // The launcher's report -> the self-describing `outcome` of the run result.
 import { getSystemErrorName } from 'node:util';
 import { signalName } from '../contract/index.js';
+import { landlockApplied, noLandlock, type LandlockAsk } from './landlock.js';
 import type { Status, StatusStep } from './status.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
 
@@ -21,10 +22,11 @@ export function emptyApplied(reason: string | null = null): Applied {
     no_new_privs: false, seccomp: false, ptrace_allowed: false, env_fixed: false, setsid: false,
     rlimits: { cpu: null, nofile: null, fsize: null, nproc: null, core: null, pid_max: null },
     cgroup: { path: null, reason },
+    landlock: noLandlock(reason ?? 'not run'),
   };
 }
 
-export function toApplied(status: Status, envFixed: boolean): Applied {
+export function toApplied(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null): Applied {
   const steps = new Map(status.steps.map((s) => [s.step, s]));
   const ok = (name: string): boolean => steps.get(name)?.ok === true;
   const rlimits: Rlimits = {
@@ -59,10 +61,11 @@ export function toApplied(status: Status, envFixed: boolean): Applied {
     setsid: ok('setsid'),
     rlimits,
     cgroup: used ? { path: used.detail, reason: null } : { path: null, reason: cg[0]?.detail ?? 'not requested' },
+    landlock: landlockApplied(status.steps, landlock),
   };
 }
 
-export function toOutcome(status: Status, envFixed: boolean): Outcome {
+export function toOutcome(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null): Outcome {
   return {
     exit_code: status.exit_code,
     signal: status.signal === null ? null : signalString(status.signal),
@@ -81,7 +84,7 @@ export function toOutcome(status: Status, envFixed: boolean): Outcome {
     log_dropped_bytes: status.log_dropped,
     log_unwritten_bytes: status.log_unwritten,
     log_error: status.log_errno > 0 ? errnoName(status.log_errno) : null,
-    applied: toApplied(status, envFixed),
+    applied: toApplied(status, envFixed, landlock),
   };
 }
 

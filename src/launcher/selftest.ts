@@ -13,7 +13,7 @@ export interface Check {
   detail: string;
 }
 
-const WHAT: Record<keyof Omit<Applied, 'rlimits' | 'cgroup' | 'ptrace_allowed' | 'toolchains' | 'home' | 'network'>, string> = {
+const WHAT: Record<keyof Omit<Applied, 'rlimits' | 'cgroup' | 'ptrace_allowed' | 'toolchains' | 'home' | 'network' | 'landlock'>, string> = {
   userns: 'user namespace with a single-uid map',
   pidns: 'pid namespace',
   mntns: 'mount namespace',
@@ -63,6 +63,12 @@ export async function selftest(opts: { launcherPath?: string } = {}): Promise<Ch
       check: 'cgroup',
       ok: a.cgroup.path !== null,
       detail: a.cgroup.path ?? `not applied: ${a.cgroup.reason} (memory is then not limited; pids are capped by RLIMIT_NPROC/pid_max)`,
+    });
+    const ll = a.landlock;
+    checks.push({
+      check: 'landlock',
+      ok: ll.enforced,
+      detail: ll.enforced ? `ABI ${ll.abi}: writes only beneath ${ll.write.join(', ')}${ll.reason ? ` (${ll.reason})` : ''}` : `not applied: ${ll.reason} (the mounts hold alone)`,
     });
     const out = Buffer.from(r.tail).toString('utf8');
     checks.push({ check: 'caps', ok: /CapEff:\s+0+\n/.test(out), detail: 'no effective capabilities inside' });

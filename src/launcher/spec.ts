@@ -4,6 +4,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
+import { landlockArgs, landlockAsk, type LandlockAsk } from './landlock.js';
 import { packageRoot } from './package-root.js';
 import { realOr } from './trusted-path.js';
 import { SbxError } from '../contract/index.js';
@@ -156,6 +157,8 @@ export interface Spec {
   /** The environment the command gets (for diagnostics). */
   env: Record<string, string>;
   seccomp: boolean;
+  /** What Landlock is asked to keep (src/launcher/landlock.ts). */
+  landlock: LandlockAsk;
 }
 
 /** Where the --allow-host forwarder listens inside the sandbox, and where the proxy's socket is bound. */
@@ -168,6 +171,8 @@ export function proxyEnv(port: number = PROXY_PORT): Record<string, string> {
   const local = 'localhost,127.0.0.1,::1';
   return {
     HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: local, no_proxy: local,
+    // The same port speaks SOCKS5 (names resolved by the proxy: socks5h), for a client that knows no HTTP proxy.
+    ALL_PROXY: `socks5h://127.0.0.1:${port}`, all_proxy: `socks5h://127.0.0.1:${port}`,
     npm_config_proxy: url, npm_config_https_proxy: url, PIP_PROXY: url, CARGO_HTTP_PROXY: url,
     GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.proxy', GIT_CONFIG_VALUE_0: url,
   };
@@ -237,6 +242,9 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
 
   if (opts.aslr !== true) a.push('--no-aslr');
   a.push('--no-new-privs', '--setsid', '--drop-caps', '--new-session-keyring');
+  const writable = [...(opts.home !== undefined ? [SANDBOX_HOME] : []), ...(opts.bind ?? []).map((m) => dst(m.dst))];
+  const landlock = landlockAsk(writable, proxySocket !== null ? PROXY_PORT : null);
+  a.push(...landlockArgs(landlock));
   const timeout = opts.timeout;
   const cpuSeconds = Math.ceil((timeout ?? 3600) * availableParallelism()) + 5;
   a.push('--rlimit', 'CPU', String(cpuSeconds), '--rlimit', 'NOFILE', String(NOFILE));
@@ -254,7 +262,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
     a.push('--cgroup-skip', place.reason);
   }
   a.push('--', ...opts.cmd);
-  return { argv: a, env, seccomp };
+  return { argv: a, env, seccomp, landlock };
 }
 
 /** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */

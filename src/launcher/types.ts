@@ -133,12 +133,31 @@ export interface Applied {
   setsid: boolean;
   rlimits: Rlimits;
   cgroup: { path: string | null; reason: string | null };
+  /** The second layer under the mounts (native/landlock.c): which Landlock rules hold on the command. */
+  landlock: LandlockApplied;
   /** run() only: the caller's toolchain roots shown read-only (src/host/toolchains.ts). */
   toolchains?: Array<{ name: string; root: string }>;
   /** run() only: the host directory that is the sandbox's HOME (/home/sbx), null when HOME is /tmp. */
   home?: string | null;
   /** With --allow-host: the patterns, and every connection the proxy was asked for, in order. */
   network?: NetworkApplied;
+}
+
+export interface LandlockApplied {
+  /** The kernel's Landlock ABI version; 0 where it has none. */
+  abi: number;
+  /** The ruleset restricts the command and all it starts. */
+  enforced: boolean;
+  /** Why not (no Landlock, a refused ruleset), or null. */
+  reason: string | null;
+  /** Directories beneath which files may be created, written, removed and renamed: every other write is refused. */
+  write: string[];
+  /** Where existing files may be written, nothing created or removed (/dev, /proc). */
+  write_file: string[];
+  /** The TCP ports connect(2) may reach (ABI >= 4), or null when connect is not restricted. */
+  connect_tcp: number[] | null;
+  /** ABI >= 6: what cannot reach out of the sandbox's own domain ("abstract_unix_socket", "signal"). */
+  scoped: string[];
 }
 
 export interface NetworkApplied {

@@ -2,7 +2,7 @@
 // through the egress proxy on the host. Servers on 127.0.0.1 only; names mapped with SBX_PROXY_HOSTS
 // (nothing is asked of DNS). Real clients inside: curl (HTTP, HTTPS through CONNECT with a test CA)
 // and npm install from a local registry stand-in. Run as root and as an ordinary user.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import * as tls from 'node:tls';
@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CLI, logText, which, workDir, write } from './_helpers.js';
+import { logText, which, workDir, write } from './_helpers.js';
+import { sbxAsync } from './_sbx-async.js';
 
 // The registry stand-in: one package, its packument and its tarball (made with tar here).
 const pkgDir = workDir({ 'package/package.json': '{"name":"tiny-dep","version":"1.0.0","main":"index.js"}\n', 'package/index.js': 'module.exports = 42;\n' }, 'sbx-reg-');
@@ -47,22 +48,7 @@ write(etc, { hosts: '127.0.0.1 pkg.test rebind.pkg.test tls.test\n' });
 process.on('exit', () => rmSync(etc, { recursive: true, force: true }));
 
 /** sbx run, asynchronous (the servers above answer from this process): the text verdict and the envelope. */
-function sbx(dir, cmd, flags) {
-  const envelope = join(etc, `env-${Math.random().toString(36).slice(2)}.json`);
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [CLI, 'run', '--work', dir, '--envelope', envelope, ...flags, '--', ...cmd], {
-      env: { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts') },
-    });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => {
-      let env = null;
-      try { env = JSON.parse(readFileSync(envelope, 'utf8')); } catch { /* reported below */ }
-      done({ code, out, err, env, why: () => `exit ${code}\n${out}\n${err}\n--- log:\n${logText(env)}` });
-    });
-  });
-}
+const sbx = (dir, cmd, flags) => sbxAsync(dir, cmd, flags, { ...process.env, SBX_PROXY_HOSTS: join(etc, 'hosts') });
 
 test('curl reaches an allowed name over plain HTTP; a refused host is a line of the verdict and of applied.network', async () => {
   const dir = workDir();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defaultResolver, isPublicAddress, matchHost, parseAllowHost, startEgressProxy } from '../../dist/launcher.js';
+import { defaultResolver, isPublicAddress, launcherPath, matchHost, parseAllowHost, startEgressProxy } from '../../dist/launcher.js';
 import { tempDir } from './_helpers.js';
 
 const BIG = randomBytes(32 * 1024 * 1024);
@@ -170,6 +170,87 @@ test('close() cuts open tunnels', async () => {
   await p.close();
   assert.match((await ended).toString(), /^HTTP\/1\.1 200/);
   hold.close();
+});
+
+/** A SOCKS5 client over the proxy's socket: greeting, CONNECT (a name, or the address bytes given), then `send`. */
+function socks5(path, target, port, send = '') {
+  return new Promise((ok, fail) => {
+    const s = connect(path);
+    const chunks = [];
+    const addr = Buffer.isBuffer(target) ? target : Buffer.concat([Buffer.from([3, target.length]), Buffer.from(target)]);
+    const p = Buffer.alloc(2); p.writeUInt16BE(port);
+    s.on('data', (c) => chunks.push(c));
+    s.on('end', () => ok(Buffer.concat(chunks)));
+    s.on('error', fail);
+    // Sent in pieces, as a client may: the proxy reads the greeting and the request as they come.
+    s.write(Buffer.from([5, 1, 0]));
+    setTimeout(() => s.write(Buffer.concat([Buffer.from([5, 1, 0]), addr, p, Buffer.from(send)])), 20);
+  });
+}
+
+test('SOCKS5: CONNECT by name is admitted like an HTTP CONNECT; a name not listed, an IP literal, BIND are refused', async () => {
+  const p = await proxy(['pkg.test']);
+  const ok = await socks5(p.path, 'pkg.test', PORT, 'GET /socks HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n');
+  assert.equal([...ok.subarray(0, 4)], [5, 0, 5, 0]); // no authentication; succeeded
+  assert.match(ok.subarray(12).toString(), 'hello GET /socks host=pkg.test');
+  const refused = await socks5(p.path, 'evil.example', 443);
+  assert.equal([...refused], [5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0]); // 2: not allowed by the ruleset
+  const literal = await socks5(p.path, Buffer.from([1, 127, 0, 0, 1]), PORT);
+  assert.is(literal[3], 2);
+  const bind = await new Promise((done) => {
+    const s = connect(p.path); const c = [];
+    s.on('data', (d) => c.push(d)); s.on('end', () => done(Buffer.concat(c)));
+    s.write(Buffer.from([5, 1, 0, 5, 2, 0, 3, 8, ...Buffer.from('pkg.test'), 0, 80]));
+  });
+  assert.is(bind[3], 7); // command not supported
+  const noAuth = await new Promise((done) => {
+    const s = connect(p.path); const c = [];
+    s.on('data', (d) => c.push(d)); s.on('end', () => done(Buffer.concat(c)));
+    s.write(Buffer.from([5, 1, 2])); // username/password only
+  });
+  assert.equal([...noAuth], [5, 0xff]);
+  assert.equal(p.decisions.map((d) => `${d.via} ${d.decision} ${d.host}:${d.port}`), [
+    `SOCKS5 allowed pkg.test:${PORT}`, 'SOCKS5 refused evil.example:443', `SOCKS5 refused 127.0.0.1:${PORT}`,
+  ]);
+  await p.close();
+});
+
+test('SOCKS5 carries a 32 MiB download intact, and plain HTTP on the same socket still works', async () => {
+  const p = await proxy(['pkg.test']);
+  const got = await socks5(p.path, 'pkg.test', PORT, 'GET /big HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n');
+  const body = got.subarray(got.indexOf('\r\n\r\n') + 4);
+  assert.is(body.length, BIG.length);
+  assert.is(createHash('sha256').update(body).digest('hex'), createHash('sha256').update(BIG).digest('hex'));
+  const plainHttp = await raw(p.path, `GET http://pkg.test:${PORT}/x HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n`);
+  assert.match(plainHttp.toString(), 'hello GET /x');
+  await p.close();
+});
+
+test('past its first MiB a tunnel\'s download is carried by the splicer (sbx-launch --splice): intact, the tunnel kept', async () => {
+  const path = join(dir, `p${++n}.sock`);
+  const p = await startEgressProxy(path, [parseAllowHost('pkg.test')], { resolve, splicer: launcherPath() });
+  // Two requests on one tunnel: the second is sent (the proxy's direction) after the download was handed off.
+  const got = await new Promise((ok, fail) => {
+    const s = connect(path);
+    const chunks = [];
+    let sent = false;
+    let got = 0;
+    s.on('data', (c) => {
+      chunks.push(c);
+      got += c.length;
+      if (!sent && got >= BIG.length) { sent = true; s.write('GET /second HTTP/1.1\r\nHost: pkg.test\r\nConnection: close\r\n\r\n'); }
+    });
+    s.on('end', () => ok(Buffer.concat(chunks)));
+    s.on('error', fail);
+    s.write(`CONNECT pkg.test:${PORT} HTTP/1.1\r\n\r\nGET /big HTTP/1.1\r\nHost: pkg.test\r\n\r\n`);
+  });
+  const text = got.toString('latin1');
+  const start = text.indexOf('\r\n\r\n', text.indexOf('HTTP/1.1 200 OK')) + 4;
+  const body = got.subarray(start, start + BIG.length);
+  assert.is(createHash('sha256').update(body).digest('hex'), createHash('sha256').update(BIG).digest('hex'));
+  assert.match(got.subarray(start + BIG.length).toString(), 'hello GET /second', `${got.length} ${JSON.stringify(got.subarray(start + BIG.length, start + BIG.length + 300).toString())}`);
+  assert.is(p.spliced, 1);
+  await p.close();
 });
 
 test.after(() => origin.close());

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { SbxError, exitForSignal } from '../../contract/index.js';
-import { loadEngine, defaultWork, runReport, mirrorExit, refuseSbxInside, runNotes, logNotes, phase } from '../../host/index.js';
+import { loadEngine, defaultWork, runReport, mirrorExit, refuseSbxInside, runNotes, logNotes, phase, configHosts } from '../../host/index.js';
 import { print, printBrief } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
 import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
@@ -56,13 +56,16 @@ export default defineCommand({
     const memoryMb = parsePositive('memory', args.memory);
     const maxLog = parseSize('max-log', args['max-log'], MIN_MAX_LOG);
     // The profile choices the notes after the verdict depend on, read once.
-    const allowHosts = many('allow-host');
-    for (const h of allowHosts) parseAllowHost(h); // a bad pattern is a usage error before anything runs
-    if (allowHosts.length && args.net) throw new SbxError('E_USAGE', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through a proxy; fix: drop one');
-    const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']), allowHosts };
-    const interrupt = onInterrupt();
+    const flagHosts = many('allow-host');
+    for (const h of flagHosts) parseAllowHost(h); // a bad pattern is a usage error before anything runs
+    if (flagHosts.length && args.net) throw new SbxError('E_USAGE', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through a proxy; fix: drop one');
     // Where /work is, found once: the top of the git work tree you are in (the command starting in your dir).
     const place = args.work ? { work: resolve(args.work), sub: '' } : defaultWork(process.cwd());
+    // The config files' patterns join the flags' (with --net, the whole network, they do not apply).
+    const config = args.net ? null : configHosts(place.work);
+    const allowHosts = [...new Set([...flagHosts, ...(config?.hosts ?? [])])];
+    const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']), allowHosts };
+    const interrupt = onInterrupt();
     if (process.argv[1]) refuseSbxInside(place.work, process.argv[1]);
     const report = await runReport({
       signal: interrupt.signal,
@@ -88,6 +91,7 @@ export default defineCommand({
     phase('recorded');
     if (report.problem) writeErr(`sbx: note: ${report.problem}\n`);
     const notes = [
+      ...(config?.project ? [`network: ${config.project.path} allows ${config.project.hosts.join(', ')} (allowHosts)`] : []),
       ...unappliedLimits(report.env, { memoryMb }),
       ...logNotes(report.env),
       ...runNotes(report.env, { cmd, ...profile }),
