@@ -26,7 +26,8 @@
  * overflowed; a directory moved, so the paths it knows are stale; a watch
  * could not be added) it starts over with a new epoch: every token given
  * before no longer matches, and the caller walks. When watches run out
- * (fs.inotify.max_user_watches) it writes PATH.off with the reason and exits:
+ * (fs.inotify.max_user_watches, of which it takes a quarter at most: the
+ * user's editor needs them too) it writes PATH.off with the reason and exits:
  * the caller then walks, and does not start a watcher again for a while.
  * It does not watch a work dir on a network file system (nor one mounted in
  * it): changes made on another machine make no event here.
@@ -68,6 +69,7 @@ static struct
   int cap_wds;
   unsigned long long epoch, gen;
   int root_wd;
+  long watches, max_watches;
   dev_t root_dev;
   const char *doubt; /* why a new epoch is due, NULL when none */
   char *scan;        /* what the caller stored with scan_token */
@@ -211,6 +213,9 @@ add_tree(const char *top, int top_depth)
           continue;
         }
       remember(wd, it.path, it.depth);
+      /* The user's editor and tools share the per-user limit: this tree takes a quarter at most. */
+      if (++X.watches > X.max_watches)
+        off("the tree has more directories than a quarter of fs.inotify.max_user_watches");
       if (it.depth == 0)
         {
           free(it.path);
@@ -295,6 +300,7 @@ start_over(void)
     off("no inotify instance (fs.inotify.max_user_instances)");
   X.epoch = random_epoch();
   X.gen = 0;
+  X.watches = 0;
   free(X.scan);
   X.scan = NULL;
   X.doubt = NULL;
@@ -509,13 +515,22 @@ watch_main(int argc, char **argv)
       else
         die("--watch: unknown flag %s (or too many)", f);
     }
-  if (!X.socket || strlen(X.socket) >= sizeof addr.sun_path || snprintf(lock, sizeof lock, "%s.lock", X.socket) >= (int)sizeof lock)
+  if (!X.socket || strlen(X.socket) + 12 >= sizeof addr.sun_path || snprintf(lock, sizeof lock, "%s.lock", X.socket) >= (int)sizeof lock)
     die("--watch: --socket PATH is needed, shorter than %zu bytes", sizeof addr.sun_path);
   int lk = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (lk < 0)
     die_with_error("--watch: %s", lock);
   if (flock(lk, LOCK_EX | LOCK_NB) != 0)
     return 0; /* another watcher has it */
+  X.max_watches = 8192 / 4;
+  FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "re");
+  if (f)
+    {
+      long v;
+      if (fscanf(f, "%ld", &v) == 1 && v > 0)
+        X.max_watches = v / 4;
+      fclose(f);
+    }
   if (chdir(argv[1]) != 0)
     die_with_error("--watch: %s", argv[1]);
   signal(SIGPIPE, SIG_IGN);
@@ -523,12 +538,16 @@ watch_main(int argc, char **argv)
   start_over();
   /* Listening only once everything is watched: until then a caller finds no
    * one and walks. */
-  strcpy(addr.sun_path, X.socket);
-  unlink(X.socket);
+  /* Bound under another name and renamed into place once it listens: a
+   * caller never finds the name with no one listening (which it takes for a
+   * watcher that was killed, and removes). */
+  if ((size_t)snprintf(addr.sun_path, sizeof addr.sun_path, "%s.%d", X.socket, (int)getpid()) >= sizeof addr.sun_path)
+    die("--watch: --socket %s: too long", X.socket);
+  unlink(addr.sun_path);
   int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(lfd, 64) != 0)
+  if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(lfd, 64) != 0
+      || chmod(addr.sun_path, 0600) != 0 || rename(addr.sun_path, X.socket) != 0)
     die_with_error("--watch: %s", X.socket);
-  chmod(X.socket, 0600);
 
   time_t asked = time(NULL);
   for (;;)

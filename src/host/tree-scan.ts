@@ -14,7 +14,7 @@ export interface TreeScan {
   /** The fingerprint, null when unknown. */
   tree: string | null;
   entries: ControlEntry[];
-  /** Walked in C: more entries than a walk in JavaScript takes (a watcher is worth its cost). */
+  /** Listed by git or walked in C (more entries than a walk in JavaScript takes): a watcher is worth its cost. */
   big?: boolean;
 }
 
@@ -29,7 +29,7 @@ export async function scanTree(work: string, stateDir: string, launcher?: string
   const entries = controlEntriesJs(work, stateDir, SMALL_TREE);
   if (entries !== null) {
     const tree = fingerprintJs(work, plan, SMALL_TREE);
-    if (tree !== undefined) return { tree, entries };
+    if (tree !== undefined) return { tree, entries, big: plan.input !== undefined };
   }
   const walked = nativeWalk(work, [...plan.flags, ...controlWalkFlags(work, stateDir)], plan.input, launcher);
   if (walked && walked.fingerprint !== undefined) return { tree: walked.fingerprint, entries: controlEntriesOf(walked), big: true };

@@ -11,7 +11,7 @@
 // (default 1800), on any doubt starts over (every token given before then no longer matches), and
 // where inotify watches run out leaves <socket>.off, so that no run starts one again for a while.
 // SBX_WATCH=0 turns it off.
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { childProcess, nodeNet } from '../launcher/on-demand.js';
 import { launcherPath } from '../launcher/launch.js';
@@ -30,6 +30,11 @@ export interface Watcher {
 const ASK_MS = 2000;
 /** After the watcher gave up (no watches left), no new one is started for this long. */
 const OFF_MS = 10 * 60_000;
+/**
+ * At most this many watchers of a user at once (each holds an inotify instance, of which a user has
+ * fs.inotify.max_user_instances, 128 by default, shared with the user's editor and tools).
+ */
+const MAX_WATCHERS = 16;
 /** Directories watched themselves and one level down only (their contents are not the tree's). */
 const SHALLOW = ['.git'];
 
@@ -49,7 +54,11 @@ function request(sock: string, body: string): Promise<string | null> {
     const parts: Buffer[] = [];
     const finish = (v: string | null): void => { clearTimeout(t); c.destroy(); done(v); };
     const t = setTimeout(() => finish(null), ASK_MS);
-    c.once('error', () => finish(null));
+    c.once('error', (err: NodeJS.ErrnoException) => {
+      // Left by a watcher that was killed: no one listens. Removed, so it no longer counts (MAX_WATCHERS).
+      if (err.code === 'ECONNREFUSED') { try { unlinkSync(sock); } catch { /* gone */ } }
+      finish(null);
+    });
     c.on('data', (b: Buffer) => parts.push(b));
     c.once('end', () => finish(Buffer.concat(parts).toString('utf8')));
     c.end(body);
@@ -76,6 +85,9 @@ export function startWatcher(work: string, stateDir: string, sock: string, launc
   try {
     if (Date.now() - statSync(`${sock}.off`).mtimeMs < OFF_MS) return;
   } catch { /* never gave up */ }
+  try {
+    if (readdirSync(dirname(sock)).filter((n) => n.startsWith('w-') && n.endsWith('.sock')).length >= MAX_WATCHERS) return;
+  } catch { return; }
   const flags = ['--socket', sock, ...SHALLOW.flatMap((n) => ['--shallow', n])];
   const rel = relative(work, resolve(stateDir));
   if (rel && !rel.startsWith('..') && !isAbsolute(rel)) flags.push('--not-into', rel.split(sep).join('/'));
