@@ -4,7 +4,7 @@
  * docs/sandbox.md, "How the tree is watched").
  *
  *   sbx-launch --watch WORK --socket PATH [--not-into REL]... [--shallow NAME]...
- *       [--watch-dir ABS]... [--idle SECONDS]
+ *       [--watch-dir ABS]... [--idle SECONDS] [--max-watchers N]
  *
  * It watches every directory under WORK but --not-into ones (the state dir)
  * and, for a directory named --shallow (.git), only it and the directories
@@ -32,7 +32,9 @@
  * It does not watch a work dir on a network file system (nor one mounted in
  * it): changes made on another machine make no event here.
  * Exits after --idle seconds without a question (default 1800) and when WORK
- * is removed. One watcher per PATH (a lock, PATH.lock). */
+ * is removed, or on SIGTERM. One watcher per PATH (a lock, PATH.lock); none
+ * when --max-watchers live ones already listen beside PATH (sockets named
+ * with its prefix up to the first '-'; those no one listens on are removed). */
 #define _GNU_SOURCE
 #include "sbx.h"
 #include <dirent.h>
@@ -483,16 +485,66 @@ answer(int lfd)
   close(c);
 }
 
+static volatile sig_atomic_t stopping;
+
+static void
+on_stop(int sig)
+{
+  (void)sig;
+  stopping = 1;
+}
+
+/* The live watchers beside ours (sockets in its directory named with its
+ * prefix, up to the first '-'); those no one listens on (a watcher killed)
+ * are removed. */
+static int
+live_peers(void)
+{
+  char dir[PATH_MAX];
+  const char *slash = strrchr(X.socket, '/');
+  const char *base = slash ? slash + 1 : X.socket;
+  const char *dash = strchr(base, '-');
+  size_t plen = dash ? (size_t)(dash - base + 1) : 0;
+  int n = 0;
+  if (!slash || !plen || (size_t)(slash - X.socket) >= sizeof dir)
+    return 0;
+  memcpy(dir, X.socket, (size_t)(slash - X.socket));
+  dir[slash - X.socket] = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    {
+      size_t k = strlen(e->d_name);
+      if (e->d_type != DT_SOCK || strncmp(e->d_name, base, plen) != 0 || k < 5 || strcmp(e->d_name + k - 5, ".sock") != 0)
+        continue;
+      struct sockaddr_un a = { .sun_family = AF_UNIX };
+      if ((size_t)snprintf(a.sun_path, sizeof a.sun_path, "%s/%s", dir, e->d_name) >= sizeof a.sun_path)
+        continue;
+      int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+      if (fd < 0)
+        continue;
+      if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0 || errno == EAGAIN)
+        n++;
+      else if (errno == ECONNREFUSED)
+        unlink(a.sun_path);
+      close(fd);
+    }
+  closedir(d);
+  return n;
+}
+
 int
 watch_main(int argc, char **argv)
 {
-  long idle = 1800;
+  long idle = 1800, max_peers = LONG_MAX;
   char lock[PATH_MAX];
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
 
   if (argc < 2)
     die("--watch: usage: sbx-launch --watch WORK --socket PATH [--not-into REL]... [--shallow NAME]... "
-        "[--watch-dir ABS]... [--idle SECONDS]");
+        "[--watch-dir ABS]... [--idle SECONDS] [--max-watchers N]");
   X.ifd = -1;
   for (int i = 2; i < argc; i += 2)
     {
@@ -507,6 +559,11 @@ watch_main(int argc, char **argv)
         X.shallow[X.n_shallow++] = v;
       else if (strcmp(f, "--watch-dir") == 0 && X.n_also < MAX_NAMES && v[0] == '/')
         X.also[X.n_also++] = v;
+      else if (strcmp(f, "--max-watchers") == 0)
+        {
+          if (parse_long(v, 1, 1L << 20, &max_peers) != 0)
+            die("--watch: --max-watchers %s: not a count", v);
+        }
       else if (strcmp(f, "--idle") == 0)
         {
           if (parse_long(v, 1, 1L << 30, &idle) != 0)
@@ -531,6 +588,13 @@ watch_main(int argc, char **argv)
         X.max_watches = v / 4;
       fclose(f);
     }
+  /* A connection to our own socket, not yet there, is not counted. */
+  if (live_peers() >= max_peers)
+    off("as many watchers as --max-watchers already run");
+  struct sigaction sa = { .sa_handler = on_stop };
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
   if (chdir(argv[1]) != 0)
     die_with_error("--watch: %s", argv[1]);
   signal(SIGPIPE, SIG_IGN);
@@ -557,6 +621,8 @@ watch_main(int argc, char **argv)
       /* Awake at least once a minute: the work dir removed (its last event may
        * not come: this process's cwd holds it) or idle for long enough. */
       int r = poll(p, 2, (int)(idle < 60 ? idle : 60) * 1000);
+      if (stopping)
+        break;
       if (r < 0 && errno != EINTR)
         die_with_error("--watch: poll");
       if (stat(".", &st) != 0 || st.st_nlink == 0 || time(NULL) - asked >= idle)

@@ -11,7 +11,7 @@
 // (default 1800), on any doubt starts over (every token given before then no longer matches), and
 // where inotify watches run out leaves <socket>.off, so that no run starts one again for a while.
 // SBX_WATCH=0 turns it off.
-import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { childProcess, nodeNet } from '../launcher/on-demand.js';
 import { launcherPath } from '../launcher/launch.js';
@@ -85,10 +85,7 @@ export function startWatcher(work: string, stateDir: string, sock: string, launc
   try {
     if (Date.now() - statSync(`${sock}.off`).mtimeMs < OFF_MS) return;
   } catch { /* never gave up */ }
-  try {
-    if (readdirSync(dirname(sock)).filter((n) => n.startsWith('w-') && n.endsWith('.sock')).length >= MAX_WATCHERS) return;
-  } catch { return; }
-  const flags = ['--socket', sock, ...SHALLOW.flatMap((n) => ['--shallow', n])];
+  const flags = ['--socket', sock, '--max-watchers', String(MAX_WATCHERS), ...SHALLOW.flatMap((n) => ['--shallow', n])];
   const rel = relative(work, resolve(stateDir));
   if (rel && !rel.startsWith('..') && !isAbsolute(rel)) flags.push('--not-into', rel.split(sep).join('/'));
   for (const d of outsideDirs(work)) flags.push('--watch-dir', d);
