@@ -8,7 +8,9 @@
 // every 5 000 files, as bench/control-scan.js makes them).
 //
 //   node bench/tree-sizes.js [--rounds 15] [--files 100,1000,10000,100000] [--cli dist/cli.cjs]...
-//                            [--as USER]
+//                            [--as USER] [--tree DIR]...
+//
+// --tree DIR adds a tree of the caller's, as it is (a real repository: its state dir is left in it).
 //
 // Give --cli more than once to compare builds in the same rounds (e.g. a copy of dist/ and build/
 // from before a change: each dist/ uses the build/sbx-launch beside it). With --as USER (as root),
@@ -78,6 +80,7 @@ for (const n of sizes) {
 trees.push(tree('plain 1000 + node_modules 50000', (d) => { fill(d, 1000); nodeModules(d, 50_000); }));
 // Committed first, the node_modules made after: untracked and not ignored, as in the issue.
 trees.push(tree('git 1000 + untracked node_modules 50000', (d) => { fill(d, 1000); git(d); nodeModules(d, 50_000); }));
+for (const d of all('tree')) trees.push({ name: resolve(d), dir: resolve(d) });
 console.log(`bench: ${made} files made in ${((Date.now() - t0) / 1000).toFixed(1)} s under ${base}; uid ${process.getuid?.()}`);
 
 function runOnce(cli, dir) {

@@ -219,6 +219,8 @@ main(int argc, char **argv)
     return splice_main();
   if (argc >= 2 && strcmp(argv[1], "--walk") == 0)
     return walk_main(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "--watch") == 0)
+    return watch_main(argc - 1, argv + 1);
   return launcher_main(argc, argv);
 }
 

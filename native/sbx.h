@@ -284,6 +284,7 @@ int launcher_main(int argc, char **argv);
 
 /* ------------------------------------------------------ walk.c, sha256.c */
 int walk_main(int argc, char **argv);
+int watch_main(int argc, char **argv);
 struct sha256
 {
   uint32_t s[8];

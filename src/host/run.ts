@@ -15,7 +15,7 @@ import { followLog } from './log-follow.js';
 import { commandLine } from './command-line.js';
 import { phase } from './phases.js';
 import { madeByRun, quarantine, scanControl, type Quarantined } from './control-files.js';
-import { scanTree } from './tree-scan.js';
+import { scanAfter, scanBefore } from './tree-scan.js';
 import { refuseHomeWork } from './work-home.js';
 import { defaultWork } from './work-root.js';
 import { projectHome } from './sandbox-home.js';
@@ -83,7 +83,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const cmd = sub ? `cd ${commandLine([sub])} && ${commandLine(opts.cmd)}` : commandLine(opts.cmd);
   // One pass over the tree: its fingerprint, and what the host obeys in it (.git at any depth, agent
   // settings), which is read-only for the run.
-  const before = await scanTree(work, state.dir, opts.launcherPath);
+  const watched = await scanBefore(work, state.dir, opts.launcherPath);
+  const before = watched.scan;
   const tree = before.tree;
   phase('fingerprint');
   const control = scanControl(work, state.dir, before.entries);
@@ -132,7 +133,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let quarantined: Quarantined[] = [];
   let treeEnd = tree;
   if (!res.setupError) {
-    const after = await scanTree(work, state.dir, opts.launcherPath);
+    const after = await scanAfter(work, state.dir, watched, opts.launcherPath);
     const made = madeByRun(control.entries, after.entries);
     if (made.length) quarantined = quarantine(work, state.dir, id, made);
     phase('control-end');

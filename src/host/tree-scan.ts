@@ -3,14 +3,19 @@
 // src/host/control-files.ts). Both used to walk the tree in JavaScript, each before and after the
 // run: four passes at ~10 us a file. Now one pass before and one after, in C (native/walk.c); in a
 // git work tree git lists the files and the walker stats them while it looks for control entries.
+// Where a watcher keeps the tree in view (src/host/tree-watch.ts), a run that finds nothing changed
+// since the last pass takes that pass's result instead (scanBefore, scanAfter).
 import { controlEntries, controlEntriesJs, controlEntriesOf, controlWalkFlags, type ControlEntry } from './control-files.js';
 import { fingerprintJs, fingerprintWalk, treeFingerprint } from './state/fingerprint.js';
 import { nativeWalk } from './native-walk.js';
+import { ask, startWatcher, store, watchSocket, type Watcher } from './tree-watch.js';
 
 export interface TreeScan {
   /** The fingerprint, null when unknown. */
   tree: string | null;
   entries: ControlEntry[];
+  /** Listed by git or walked in C (more entries than a walk in JavaScript takes): a watcher is worth its cost. */
+  big?: boolean;
 }
 
 /**
@@ -24,9 +29,54 @@ export async function scanTree(work: string, stateDir: string, launcher?: string
   const entries = controlEntriesJs(work, stateDir, SMALL_TREE);
   if (entries !== null) {
     const tree = fingerprintJs(work, plan, SMALL_TREE);
-    if (tree !== undefined) return { tree, entries };
+    if (tree !== undefined) return { tree, entries, big: plan.input !== undefined };
   }
   const walked = nativeWalk(work, [...plan.flags, ...controlWalkFlags(work, stateDir)], plan.input, launcher);
-  if (walked && walked.fingerprint !== undefined) return { tree: walked.fingerprint, entries: controlEntriesOf(walked) };
-  return { tree: await treeFingerprint(work, launcher), entries: controlEntries(work, stateDir, launcher) };
+  if (walked && walked.fingerprint !== undefined) return { tree: walked.fingerprint, entries: controlEntriesOf(walked), big: true };
+  return { tree: await treeFingerprint(work, launcher), entries: controlEntries(work, stateDir, launcher), big: true };
+}
+
+export interface WatchedScan {
+  scan: TreeScan;
+  watcher: Watcher | null;
+}
+
+/**
+ * The scan before a run: the one the watcher kept when nothing has changed since it was taken, else a
+ * walk (handed to the watcher, or the watcher started for the next runs when the tree is large).
+ */
+export async function scanBefore(work: string, stateDir: string, launcher?: string): Promise<WatchedScan> {
+  const sock = watchSocket(work, stateDir);
+  const watcher = await ask(sock);
+  const kept = keptScan(watcher);
+  if (kept) return { scan: kept, watcher };
+  const scan = await scanTree(work, stateDir, launcher);
+  if (watcher) await store(watcher, JSON.stringify({ tree: scan.tree, entries: scan.entries }));
+  else if (sock && scan.big) startWatcher(work, stateDir, sock, launcher);
+  return { scan, watcher };
+}
+
+/** The scan after the run: the same as before when the watcher saw no event since, else a walk. */
+export async function scanAfter(work: string, stateDir: string, before: WatchedScan, launcher?: string): Promise<TreeScan> {
+  // A small tree with no watcher is walked in JavaScript: cheaper than a question to no one.
+  const watcher = before.watcher || before.scan.big ? await ask(before.watcher?.sock ?? watchSocket(work, stateDir)) : null;
+  const kept = keptScan(watcher);
+  if (kept) return kept;
+  const scan = await scanTree(work, stateDir, launcher);
+  if (watcher) await store(watcher, JSON.stringify({ tree: scan.tree, entries: scan.entries }));
+  return scan;
+}
+
+/** The scan the watcher kept, checked for shape (anything else: walk). */
+function keptScan(w: Watcher | null): TreeScan | null {
+  if (!w?.kept) return null;
+  try {
+    const v = JSON.parse(w.kept) as TreeScan;
+    const str = (x: unknown): boolean => typeof x === 'string';
+    if ((v.tree !== null && !str(v.tree)) || !Array.isArray(v.entries)) return null;
+    if (!v.entries.every((e) => str(e?.rel) && str(e.id) && typeof e.link === 'boolean' && str(e.what))) return null;
+    return { tree: v.tree, entries: v.entries, big: true };
+  } catch {
+    return null;
+  }
 }
