@@ -16,6 +16,11 @@ const required = ['c-heap-overflow', 'c-use-after-free', 'c-stack-strcpy', 'c-do
   'c-compile-error', 'cpp-vector-oob', 'rust-index-panic', 'py-exception', 'py-interval', 'py-cli', 'c-haystack',
   'loop-py-rounding', 'loop-c-alloc', 'loop-rust-overflow'];
 
+// The families that force the feedback channel (issue 33): the id, and what the buggy run must be.
+const families = {
+  'multi-file': { 'mf-c-session-uaf': 'crash', 'mf-c-csv-width': 'crash', 'mf-c-frame-sign': 'crash', 'mf-py-shared-defaults': 'tests-failed', 'mf-py-lexer-end': 'tests-failed', 'mf-rust-header-len': 'crash' },
+};
+
 // The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
 const allTasks = needs('test/harness/tasks: every task', ['g++', 'python3', 'rustc'], test);
 
@@ -31,6 +36,25 @@ allTasks('sbx tasks validate: every task, buggy fails and solution passes in sbx
   assert.is(by['c-compile-error'].buggy, 'build-failed');
   for (const id of ['py-exception', 'py-interval', 'py-cli']) assert.is(by[id].buggy, 'tests-failed', id);
   for (const id of ['loop-py-rounding', 'loop-c-alloc', 'loop-rust-overflow']) assert.not.equal(by[id].obvious, 'pass', id);
+  for (const [family, ids] of Object.entries(families)) {
+    for (const [id, status] of Object.entries(ids)) {
+      assert.is(by[id]?.buggy, status, `${family} ${id}`);
+      const t = JSON.parse(readFileSync(join(ROOT, 'bench/tasks', id, 'task.json'), 'utf8'));
+      assert.is(t.family, family, id);
+      if (t.obvious) assert.not.equal(by[id].obvious, 'pass', id);
+    }
+    // Every task of the family in bench/tasks is listed here, so none goes unchecked.
+    const listed = rows.filter((r) => JSON.parse(readFileSync(join(ROOT, 'bench/tasks', r.id, 'task.json'), 'utf8')).family === family).map((r) => r.id).sort();
+    assert.equal(listed, Object.keys(ids).sort(), family);
+  }
+});
+
+test('the multi-file tasks fail away from the cause: the line the buggy run blames is in another file than the fix', () => {
+  for (const id of Object.keys(families['multi-file'])) {
+    const t = JSON.parse(readFileSync(join(ROOT, 'bench/tasks', id, 'task.json'), 'utf8'));
+    assert.ok(t.crash && t.crash.file !== t.fix.file, `${id}: crash ${JSON.stringify(t.crash)} vs fix ${t.fix.file}`);
+    assert.ok(t.editable.includes(t.fix.file) && t.editable.includes(t.crash.file), `${id}: the cause and the crash site are both the agent's to change`);
+  }
 });
 
 allTasks('sbx tasks validate fails a task whose solution does not pass, or whose protected file hash is wrong', () => {
@@ -42,11 +66,16 @@ allTasks('sbx tasks validate fails a task whose solution does not pass, or whose
     const t = JSON.parse(readFileSync(join(dir, 'py-cli/task.json'), 'utf8'));
     t.protected['test_resize.py'] = '0'.repeat(64);
     writeFileSync(join(dir, 'py-cli/task.json'), JSON.stringify(t));
+    cpSync(join(ROOT, 'bench/tasks/mf-c-frame-sign'), join(dir, 'mf-c-frame-sign'), { recursive: true });
+    const m = JSON.parse(readFileSync(join(dir, 'mf-c-frame-sign/task.json'), 'utf8'));
+    m.crash.line = 7;
+    writeFileSync(join(dir, 'mf-c-frame-sign/task.json'), JSON.stringify(m));
     const r = sbx('tasks', 'validate', '--dir', dir);
     assert.is(r.status, 1, r.stdout);
+    assert.match(r.stdout, /FAIL mf-c-frame-sign .*\n\s+the buggy run fails at payload.c:6, not at the crash line payload.c:7 of task.json/);
     assert.match(r.stdout, /FAIL py-interval .*\n\s+the solution does not pass/);
     assert.match(r.stdout, /FAIL py-cli .*\n\s+protected files differ from their recorded hashes: test_resize.py/);
-    assert.match(r.stdout, /0 of 2 tasks valid/);
+    assert.match(r.stdout, /0 of 3 tasks valid/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
