@@ -19,6 +19,7 @@ const required = ['c-heap-overflow', 'c-use-after-free', 'c-stack-strcpy', 'c-do
 // The families that force the feedback channel (issue 33): the id, and what the buggy run must be.
 const families = {
   'multi-file': { 'mf-c-session-uaf': 'crash', 'mf-c-csv-width': 'crash', 'mf-c-frame-sign': 'crash', 'mf-py-shared-defaults': 'tests-failed', 'mf-py-lexer-end': 'tests-failed', 'mf-rust-header-len': 'crash' },
+  'real-bug': { 'real-heartbleed': 'crash', 'real-zlib-gzip-extra': 'crash', 'real-cjson-comma': 'crash', 'real-curl-socks5': 'crash', 'real-py-urlsplit': 'tests-failed', 'real-rust-base64-size': 'crash' },
 };
 
 // The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
@@ -46,6 +47,16 @@ allTasks('sbx tasks validate: every task, buggy fails and solution passes in sbx
     // Every task of the family in bench/tasks is listed here, so none goes unchecked.
     const listed = rows.filter((r) => JSON.parse(readFileSync(join(ROOT, 'bench/tasks', r.id, 'task.json'), 'utf8')).family === family).map((r) => r.id).sort();
     assert.equal(listed, Object.keys(ids).sort(), family);
+  }
+});
+
+test('the real-bug tasks cite the upstream report and the fix commit', () => {
+  for (const id of Object.keys(families['real-bug'])) {
+    const t = JSON.parse(readFileSync(join(ROOT, 'bench/tasks', id, 'task.json'), 'utf8'));
+    assert.match(t.upstream.commit, /^[0-9a-f]{40}$/, id);
+    assert.ok(t.upstream.fix.includes(t.upstream.commit), `${id}: the fix link is the commit`);
+    assert.match(t.upstream.report, /^https:\/\//, id);
+    assert.ok(t.upstream.shape.length > 80, id);
   }
 });
 
