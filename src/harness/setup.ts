@@ -19,6 +19,7 @@ export async function prepareTask(task: Task): Promise<void> {
   try {
     chmodSync(tree, 0o755); chmodSync(build, 0o755);
     cpSync(join(task.dir, 'src'), tree, { recursive: true });
+    cpSync(join(task.dir, 'src'), build, { recursive: true }); // the headers the hidden code shares with the agent's
     cpSync(join(task.dir, task.setup.dir), build, { recursive: true });
     const env = await run({ cmd: task.setup.cmd, work: build, timeout: task.timeout });
     const exit = (env.outcome as { exit_code?: number | null } | null)?.exit_code ?? null;

@@ -24,7 +24,8 @@ export const TaskSchema = v.object({
   editable: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
   /**
    * Code the agent cannot read: sources in a directory beside src/ (never copied into the work dir), built
-   * in sbx by cmd before any episode; only the products (a static library, bytecode) join the task's tree.
+   * in sbx by cmd (on src/ with that directory over it) before any episode; only the products (a static
+   * library, bytecode) join the task's tree.
    */
   setup: v.optional(v.object({ dir: v.pipe(v.string(), v.regex(/^[\w.-]+$/)), cmd: v.pipe(v.array(v.string()), v.minLength(1)), products: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[\w.-]+$/))), v.minLength(1)) })),
   /** Which family of the study the task belongs to (docs/experiment.md). */
@@ -90,9 +91,10 @@ export function sourceTree(task: Task): string {
 
 /** A fresh work dir (0755, outside any checkout) holding the task's sources, overlaid by a variant. */
 export function materialize(task: Task, variant: Variant = 'buggy', parent = tmpdir()): string {
+  const tree = sourceTree(task);
   const work = mkdtempSync(join(parent, `sbx-task-${task.id}-`));
   chmodSync(work, 0o755);
-  cpSync(sourceTree(task), work, { recursive: true });
+  cpSync(tree, work, { recursive: true });
   if (variant !== 'buggy') cpSync(join(task.dir, variant), work, { recursive: true });
   return work;
 }

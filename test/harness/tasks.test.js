@@ -3,10 +3,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync, mkdirSync, chmodSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync, mkdirSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needs } from '../_tools.js';
+import { loadTasks, prepareTask, materialize, pristineWithEdits } from '../../dist/harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'dist/cli.js');
@@ -20,6 +21,7 @@ const required = ['c-heap-overflow', 'c-use-after-free', 'c-stack-strcpy', 'c-do
 const families = {
   'multi-file': { 'mf-c-session-uaf': 'crash', 'mf-c-csv-width': 'crash', 'mf-c-frame-sign': 'crash', 'mf-py-shared-defaults': 'tests-failed', 'mf-py-lexer-end': 'tests-failed', 'mf-rust-header-len': 'crash' },
   'real-bug': { 'real-heartbleed': 'crash', 'real-zlib-gzip-extra': 'crash', 'real-cjson-comma': 'crash', 'real-curl-socks5': 'crash', 'real-py-urlsplit': 'tests-failed', 'real-rust-base64-size': 'crash' },
+  'source-insufficient': { 'bin-c-hexdump': 'crash', 'bin-c-queue-owner': 'crash', 'bin-py-wire': 'tests-failed', 'bin-py-grid': 'tests-failed' },
 };
 
 // The tasks' toolchains, in the sandbox: g++ (the C++ task), python3, rustc (Debian's, on the sandbox's PATH).
@@ -48,6 +50,28 @@ allTasks('sbx tasks validate: every task, buggy fails and solution passes in sbx
     const listed = rows.filter((r) => JSON.parse(readFileSync(join(ROOT, 'bench/tasks', r.id, 'task.json'), 'utf8')).family === family).map((r) => r.id).sort();
     assert.equal(listed, Object.keys(ids).sort(), family);
   }
+});
+
+const pyTasks = needs('test/harness/tasks: the bytecode tasks', ['python3'], test);
+
+pyTasks('source-insufficient: the work dir holds the built product and none of the hidden sources; the run blames the hidden file', async () => {
+  const [task] = loadTasks(undefined, ['bin-py-wire']);
+  assert.throws(() => materialize(task), /has a setup that has not been built: call prepareTask first/);
+  await prepareTask(task);
+  const work = materialize(task);
+  const root = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
+  try {
+    assert.equal(readdirSync(work).sort(), ['journal.py', 'test_journal.py', 'wire.pyc']);
+    assert.ok(readFileSync(join(work, 'wire.pyc')).subarray(16).includes(Buffer.from('_gaps')), 'bytecode, names only');
+    assert.not.ok(readFileSync(join(work, 'wire.pyc')).includes(Buffer.from('yield s - prev')), 'no source text');
+    const r = spawnSync('python3', ['-m', 'unittest'], { cwd: work, encoding: 'utf8' });
+    assert.match(r.stderr, /File "wire.py", line 6, in _varint\nValueError: cannot encode -130/);
+    // The product is the task's, not the agent's: a changed wire.pyc is tampering, and the judge's copy has the built one.
+    writeFileSync(join(work, 'wire.pyc'), 'def encode(e): return b""\n');
+    const j = pristineWithEdits(task, work, root);
+    assert.equal(j.tampered, [{ path: 'wire.pyc', how: 'changed', when: 'episode' }]);
+    assert.ok(readFileSync(join(j.copy, 'wire.pyc')).subarray(16).includes(Buffer.from('_gaps')));
+  } finally { rmSync(work, { recursive: true, force: true }); rmSync(root, { recursive: true, force: true }); }
 });
 
 test('the real-bug tasks cite the upstream report and the fix commit', () => {
