@@ -74,6 +74,20 @@ pyTasks('source-insufficient: the work dir holds the built product and none of t
   } finally { rmSync(work, { recursive: true, force: true }); rmSync(root, { recursive: true, force: true }); }
 });
 
+allTasks('a setup that fails, or a hidden source copied into src/, fails validation with what went wrong', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
+  try {
+    cpSync(join(ROOT, 'bench/tasks/bin-c-hexdump'), join(dir, 'bin-c-hexdump'), { recursive: true });
+    writeFileSync(join(dir, 'bin-c-hexdump/lib/hex.c'), 'this is not C\n');
+    cpSync(join(ROOT, 'bench/tasks/bin-py-grid'), join(dir, 'bin-py-grid'), { recursive: true });
+    cpSync(join(dir, 'bin-py-grid/lib/grid.py'), join(dir, 'bin-py-grid/src/grid.py'));
+    const r = sbx('tasks', 'validate', '--dir', dir);
+    assert.is(r.status, 1, r.stdout);
+    assert.match(r.stdout, /FAIL bin-c-hexdump\s.*\n\s+the setup of task bin-c-hexdump \(sh -c gcc .*ar rcs libhex.a hex.o\) failed: status build-failed/);
+    assert.match(r.stdout, /FAIL bin-py-grid .*\n\s+src\/ holds grid.py of the hidden lib\/: the agent could read it/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('the real-bug tasks cite the upstream report and the fix commit', () => {
   for (const id of Object.keys(families['real-bug'])) {
     const t = JSON.parse(readFileSync(join(ROOT, 'bench/tasks', id, 'task.json'), 'utf8'));
