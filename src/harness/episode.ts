@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { run, type Engine, type RunResult } from '../host/index.js';
 import { show, type Condition } from './conditions.js';
 import { faultOf } from './corrupt.js';
-import { protectedChanged, sha256, type Task } from './tasks.js';
+import { protectedChanged, sha256, sourceTree, type Task } from './tasks.js';
 import { EditTrack } from './linediff.js';
 import { SYSTEM, toolDefs } from './tools.js';
 import { costUsd, PRICE_DATE } from './cost.js';
@@ -68,7 +68,7 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   const root = mkdtempSync(join(tmpdir(), `sbx-ep-${task.id}-`));
   chmodSync(root, 0o755);
   const work = join(root, 'work');
-  cpSync(join(task.dir, 'src'), work, { recursive: true });
+  cpSync(sourceTree(task), work, { recursive: true });
   chmodSync(work, 0o755);
   const state = join(root, 'state');
   const rec: EpisodeRecord = {

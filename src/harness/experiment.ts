@@ -10,6 +10,7 @@ import { recording, replaying } from './backends/record.js';
 import { runEpisode, type EpisodeOptions } from './episode.js';
 import { plan, parseShard, recordedKeys, shardOf, withKeys, type Planned } from './plan.js';
 import { loadTasks, type Task } from './tasks.js';
+import { prepareTasks } from './setup.js';
 import type { NetOptions } from './backends/anthropic.js';
 
 export interface ExperimentArgs {
@@ -25,6 +26,7 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   const conditions = a.conditions.length === 1 && a.conditions[0] === 'all' ? [...ALL_CONDITIONS] : a.conditions;
   for (const c of conditions) if (!parseCondition(c)) throw new SbxError('E_USAGE', `unknown condition ${JSON.stringify(c)}: use all or some of ${ALL_CONDITIONS.join(', ')} (any base condition may take +maskN)`);
   const tasks = loadTasks(a.tasksDir, a.tasks === 'all' ? undefined : a.tasks);
+  await prepareTasks(tasks);
   const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
   const all = withKeys(plan(tasks.map((t) => t.id), conditions, a.models, a.seeds), (m) => m);
   const { index, count } = parseShard(a.shard);

@@ -1,5 +1,6 @@
 // The experiment apparatus as a library (dist/harness.js), for tests and for scripts that drive it.
-export { loadTasks, loadTask, materialize, protectedChanged, changedLines, defaultTasksDir, editableFiles } from './tasks.js';
+export { loadTasks, loadTask, materialize, protectedChanged, changedLines, defaultTasksDir, editableFiles, sourceTree } from './tasks.js';
+export { prepareTask, prepareTasks } from './setup.js';
 export { pristineWithEdits, changedDuringRerun, tampering } from './judge.js';
 export type { Tamper } from './judge.js';
 export { workPath } from './workpath.js';

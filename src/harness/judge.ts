@@ -6,7 +6,7 @@
 // ran are tampering too.
 import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { editableFiles, materialize, type Task } from './tasks.js';
+import { editableFiles, materialize, sourceTree, type Task } from './tasks.js';
 
 export interface Tamper { path: string; how: 'created' | 'changed' | 'deleted' | 'symlink' | 'special'; when: 'episode' | 'rerun' }
 
@@ -52,7 +52,7 @@ export interface Judged { copy: string; tampered: Tamper[]; applied: Map<string,
 /** A pristine copy of the task under root with the agent's editable files from work applied; what else changed. */
 export function pristineWithEdits(task: Task, work: string, root: string): Judged {
   const editable = new Set(editableFiles(task));
-  const tampered = tampering(join(task.dir, 'src'), work, editable, 'episode');
+  const tampered = tampering(sourceTree(task), work, editable, 'episode');
   const copy = materialize(task, 'buggy', root);
   const applied = new Map<string, Buffer | null>();
   for (const f of editable) {
@@ -67,7 +67,7 @@ export function pristineWithEdits(task: Task, work: string, root: string): Judge
 
 /** After the re-run: what the agent's code changed in the copy while the tests ran. */
 export function changedDuringRerun(task: Task, j: Judged): Tamper[] {
-  const now = tampering(join(task.dir, 'src'), j.copy, new Set(j.applied.keys()), 'rerun');
+  const now = tampering(sourceTree(task), j.copy, new Set(j.applied.keys()), 'rerun');
   for (const [f, was] of j.applied) {
     const p = join(j.copy, f);
     let is: Buffer | null = null;

@@ -13,6 +13,7 @@ import { run, type RunResult } from '../host/index.js';
 import { faultOf } from './corrupt.js';
 import { namedLines } from './backends/scripted.js';
 import { loadTasks, materialize, removeWork, sha256, type Task } from './tasks.js';
+import { prepareTasks } from './setup.js';
 import { svgOf } from './figures.js';
 import { median } from './stats.js';
 
@@ -122,7 +123,9 @@ function stableVerdict(env: RunResult): string {
 
 async function localization(): Promise<{ data: unknown; spec: Record<string, unknown> }> {
   const rows: Record<string, unknown>[] = [];
-  for (const task of loadTasks()) {
+  const tasks = loadTasks();
+  await prepareTasks(tasks);
+  for (const task of tasks) {
     const work = materialize(task);
     const env = await run({ cmd: task.cmd, work, state: join(work, '.sbx'), timeout: task.timeout });
     const raw = env.log && existsSync(env.log) ? readFileSync(env.log, 'utf8') : '';

@@ -22,9 +22,24 @@ export const TaskSchema = v.object({
   obvious: v.boolean(),
   /** The files the agent may change (the answer); the fix file when absent. Everything else is the task's own. */
   editable: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
+  /**
+   * Code the agent cannot read: sources in a directory beside src/ (never copied into the work dir), built
+   * in sbx by cmd (on src/ with that directory over it) before any episode; only the products (a static
+   * library, bytecode) join the task's tree.
+   */
+  setup: v.optional(v.object({ dir: v.pipe(v.string(), v.regex(/^[\w.-]+$/)), cmd: v.pipe(v.array(v.string()), v.minLength(1)), products: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[\w.-]+$/))), v.minLength(1)) })),
+  /** Which family of the study the task belongs to (docs/experiment.md). */
+  family: v.optional(v.picklist(['multi-file', 'real-bug', 'source-insufficient'])),
+  /** Where the buggy run fails (the line its report names first), when that is away from the fix. */
+  crash: v.optional(LineRef),
+  /** The path from the cause to the crash, in a sentence. */
+  note: v.optional(v.string()),
+  /** The historical bug a real-bug task reimplements the shape of: the report and the fix. */
+  upstream: v.optional(v.object({ project: v.string(), bug: v.string(), report: v.string(), fix: v.string(), commit: v.pipe(v.string(), v.regex(/^[0-9a-f]{7,40}$/)), shape: v.string() })),
 });
 export type TaskSpec = v.InferOutput<typeof TaskSchema>;
-export interface Task extends TaskSpec { dir: string }
+/** tree: the pristine tree work dirs copy, src/ plus the setup's products once prepareTask built them. */
+export interface Task extends TaskSpec { dir: string; tree?: string }
 
 /** bench/tasks of the checkout this code runs from (dist/ or src/harness/ are two levels below it). */
 export function defaultTasksDir(): string {
@@ -57,6 +72,7 @@ export function loadTask(dir: string): Task {
     if (Object.hasOwn(t.protected, f)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${f} is both editable and protected: remove it from one list`);
     if (f.startsWith('/') || f.split('/').includes('..')) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: editable file ${f} is not a path inside the task: give it relative to src/`);
   }
+  for (const p of t.setup?.products ?? []) if (editableFiles(t).includes(p)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${p} is a product of the setup and editable: the agent's answer is in src/`);
   if (!editableFiles(t).includes(t.fix.file)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: the fix file ${t.fix.file} is not editable: add it to editable`);
   return t;
 }
@@ -66,11 +82,19 @@ export const editableFiles = (task: TaskSpec): string[] => task.editable ?? [tas
 
 export type Variant = 'buggy' | 'solution' | 'obvious';
 
+/** The pristine tree of the task, what a work dir starts as: src/, with the setup's products once built. */
+export function sourceTree(task: Task): string {
+  if (!task.setup) return join(task.dir, 'src');
+  if (!task.tree) throw new SbxError('E_INTERNAL', `task ${task.id} has a setup that has not been built: call prepareTask first`);
+  return task.tree;
+}
+
 /** A fresh work dir (0755, outside any checkout) holding the task's sources, overlaid by a variant. */
 export function materialize(task: Task, variant: Variant = 'buggy', parent = tmpdir()): string {
+  const tree = sourceTree(task);
   const work = mkdtempSync(join(parent, `sbx-task-${task.id}-`));
   chmodSync(work, 0o755);
-  cpSync(join(task.dir, 'src'), work, { recursive: true });
+  cpSync(tree, work, { recursive: true });
   if (variant !== 'buggy') cpSync(join(task.dir, variant), work, { recursive: true });
   return work;
 }

@@ -1,20 +1,22 @@
 // Validation of the tasks inside sbx: the buggy sources fail, the reference solution passes (and
 // differs from the sources only at the fix locus, leaving protected files alone), the obvious fix
 // of a loop-inducing task still fails, and the decoy line is a real line away from the fix.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run } from '../host/index.js';
 import { setupReason } from './setup-reason.js';
 import { hunks, linesOf } from './linediff.js';
 import { editableFiles, materialize, protectedChanged, removeWork, type Task, type Variant } from './tasks.js';
+import { prepareTask } from './setup.js';
+import { faultOf } from './corrupt.js';
 
 export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
 
-async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string; setup: string | null }> {
+async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string; setup: string | null; fault: { file: string; line: number } | null }> {
   const work = materialize(task, variant);
   const env = await run({ cmd: task.cmd, work, timeout: task.timeout });
   const o = env.outcome as { exit_code?: number | null } | null;
-  return { status: env.verdict.status, exit: o?.exit_code ?? null, identity: env.verdict.crash?.identity ?? null, work, setup: setupReason(env.verdict) };
+  return { status: env.verdict.status, exit: o?.exit_code ?? null, identity: env.verdict.crash?.identity ?? null, work, setup: setupReason(env.verdict), fault: faultOf(env.verdict) };
 }
 
 export async function validateTask(task: Task): Promise<TaskCheck> {
@@ -22,6 +24,14 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
   const problems: string[] = [];
   const statuses: Record<string, string> = {};
   const variants: Variant[] = task.obvious ? ['buggy', 'solution', 'obvious'] : ['buggy', 'solution'];
+  try { await prepareTask(task); } catch (err) {
+    return { id: task.id, ok: false, problems: [(err as Error).message], statuses: {}, ms: Date.now() - t0 };
+  }
+  // Hidden code stays hidden: no file of the setup's sources is in src/ (the agent's view).
+  if (task.setup) {
+    const hidden = readdirSync(join(task.dir, task.setup.dir)).filter((f) => existsSync(join(task.dir, 'src', f)));
+    if (hidden.length) problems.push(`src/ holds ${hidden.join(', ')} of the hidden ${task.setup.dir}/: the agent could read it`);
+  }
   for (const variant of variants) {
     const r = await status(task, variant);
     statuses[variant] = r.status;
@@ -34,6 +44,9 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
     }
     if (variant === 'solution' && !passed) problems.push(`the solution does not pass (status ${r.status}, exit ${r.exit})`);
     if (variant !== 'solution' && passed) problems.push(`the ${variant} sources pass: the task has no bug to fix`);
+    // The crash line a task names (where the run fails, away from the fix) is the line the buggy run's verdict blames.
+    const c = task.crash;
+    if (variant === 'buggy' && c && (r.fault?.file !== c.file || r.fault.line !== c.line)) problems.push(`the buggy run fails at ${r.fault ? `${r.fault.file}:${r.fault.line}` : 'no line'}, not at the crash line ${c.file}:${c.line} of task.json`);
     if (variant === 'solution') {
       const bad = protectedChanged(task, r.work);
       if (bad.length) problems.push(`protected files differ from their recorded hashes: ${bad.join(', ')}`);

@@ -27,7 +27,7 @@ allTasks('oracle: every task succeeds in sbx, verified by an independent re-run 
   const r = exp('--model', 'scripted:oracle', '--conditions', 'structured_delta', '--tasks', 'all', '--seeds', '1', '--workers', '2', '--out', out);
   assert.is(r.status, 0, r.stderr);
   const eps = rows(out);
-  assert.is(eps.length, 16);
+  assert.is(eps.length, 32);
   for (const e of eps) {
     assert.ok(e.success, `${e.task}: ${e.rerun_status} ${e.statuses}`);
     assert.is(e.stop, 'done');

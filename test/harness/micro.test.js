@@ -20,7 +20,7 @@ allTasks('micro localization: per task, the verdict\'s line and the raw output\'
   const r = exp('micro', 'localization', '--out', dir);
   assert.is(r.status, 0, r.stderr);
   const d = JSON.parse(readFileSync(join(dir, 'localization.json'), 'utf8'));
-  assert.is(d.summary.tasks, 16);
+  assert.is(d.summary.tasks, 32);
   const by = Object.fromEntries(d.results.map((x) => [x.task, x]));
   // Facts of these tasks' real output: the compile error and the haystack's read are at the fix; the
   // double free is reported where the second free happens, 7 lines below the missing NULL; the CLI
