@@ -6,7 +6,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../host/index.js';
-import { SbxError } from '../contract/errors.js';
+import { SbxError } from '../contract/index.js';
 import { setupReason } from './setup-reason.js';
 import type { Task } from './tasks.js';
 

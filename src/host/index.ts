@@ -37,3 +37,4 @@ export { takePhases } from './phases.js';
 /** @internal */ export { StateDir } from './state/store.js';
 /** @internal */ export { streaks, streakText } from './state/history.js';
 /** @internal */ export { configHosts } from './config-hosts.js';
+/** @internal */ export { installHash, socketDir } from './private-dir.js';

@@ -13,9 +13,7 @@
 // SBX_WATCH=0 turns it off.
 import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { childProcess, nodeNet } from '../launcher/on-demand.js';
-import { launcherPath } from '../launcher/launch.js';
-import { readRegularText } from '../launcher/index.js';
+import { childProcess, nodeNet, launcherPath, readRegularText } from '../launcher/index.js';
 import { installHash, socketDir } from './private-dir.js';
 
 export interface Watcher {

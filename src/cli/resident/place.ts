@@ -3,7 +3,7 @@
 // (FNV-1a, 64 bits) names the install by its real path: two checkouts never share a server.
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { installHash, socketDir } from '../../host/private-dir.js';
+import { installHash, socketDir } from '../../host/index.js';
 
 export interface Place { dir: string; hash: string; sock: string; key: string; lock: string; log: string }
 
