@@ -2,7 +2,7 @@
 // a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
 // count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
 import { Char, isDigit, isHex } from "./util/chars";
-import { CrashView, FailureView, VerdictView } from "./verdict-reader";
+import { Crash, TestFailure, Verdict } from "./model";
 
 /** A failure or crash line this many lines away from the earlier one is still at the same place. */
 export const LINE_SLACK: i64 = 3;
@@ -51,9 +51,9 @@ function quote(s: string | null): string {
   return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
 }
 
-function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
+export function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
 
-function placeOf(f: FailureView): string {
+function placeOf(f: TestFailure): string {
   let file = f.fileOr;
   if (file.length == 0) return "";
   return f.line >= 0 ? file + ":" + f.line.toString() : file;
@@ -63,7 +63,7 @@ function placeOf(f: FailureView): string {
  * How a test that failed before and fails now changed: `FROM → TO`, or null when it fails the same way (the
  * same message, give or take addresses, in the same file within LINE_SLACK lines).
  */
-export function failureChange(a: FailureView, b: FailureView): string | null {
+export function failureChange(a: TestFailure, b: TestFailure): string | null {
   let sameMessage = factText(a.message) == factText(b.message);
   let samePlace = a.fileOr == b.fileOr && (a.line < 0 || b.line < 0 || absDiff(a.line, b.line) <= LINE_SLACK);
   if (sameMessage && samePlace) return null;
@@ -78,7 +78,7 @@ export function failureChange(a: FailureView, b: FailureView): string | null {
   return from + " → " + mb + (pb.length > 0 ? " at " + pb : "");
 }
 
-function accessText(c: CrashView): string {
+function accessText(c: Crash): string {
   let a = c.access;
   let s = a !== null ? a : "";
   if (c.size >= 0) s += (s.length > 0 ? " " : "") + "of size " + c.size.toString();
@@ -89,7 +89,7 @@ function accessText(c: CrashView): string {
  * How a crash of the same tool and kind in the same frame changed: `FROM → TO` for the first fact that
  * differs (the access and its size, where the address lies, the message), or null when none does.
  */
-export function crashFactsChange(a: CrashView, b: CrashView): string | null {
+export function crashFactsChange(a: Crash, b: Crash): string | null {
   let aa = accessText(a); let ab = accessText(b);
   if (aa != ab) return a.kind + " " + (aa.length > 0 ? aa : "(no access)") + " → " + (ab.length > 0 ? ab : "(no access)");
   let ra = a.region; let rb = b.region;
@@ -108,7 +108,7 @@ export function crashFactsChange(a: CrashView, b: CrashView): string | null {
  * to its end: it never started, the build failed before anything ran, it was stopped (timeout, Ctrl-C).
  * What such a run does not show is not fixed: it was not reached.
  */
-export function unreachedBy(v: VerdictView): string | null {
+export function unreachedBy(v: Verdict): string | null {
   let s = v.statusOr;
   if (s == "setup-failed") return "setup failed";
   if (s == "build-failed") return "build failed";
@@ -120,7 +120,7 @@ export function unreachedBy(v: VerdictView): string | null {
 }
 
 /** True for a run cut short before its end: what it did not print, it did not get to print. */
-export function cutShort(v: VerdictView): bool {
+export function cutShort(v: Verdict): bool {
   let s = v.statusOr;
   return s == "setup-failed" || s == "timeout" || s == "interrupted";
 }
@@ -129,7 +129,7 @@ export function cutShort(v: VerdictView): bool {
  * The failure in `now` that stands for a whole file the test `name` is in: pytest names a file that failed
  * to load (`ERROR collecting test_calc.py`) by the file alone, and none of its tests ran. null when none.
  */
-export function containerOf(name: string, now: Array<FailureView>): string | null {
+export function containerOf(name: string, now: Array<TestFailure>): string | null {
   for (let i = 0; i < now.length; i++) {
     let c = now[i].name;
     if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&

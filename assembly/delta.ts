@@ -1,10 +1,12 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { VerdictView, DiagView, FrameView, FailureView, readVerdict, readError } from "./verdict-reader";
+import { Verdict, Diagnostic, Frame, TestFailure } from "./model";
+import { readVerdict, readError } from "./verdict-reader";
+import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { LINE_SLACK, failureChange, crashFactsChange, unreachedBy, cutShort, containerOf } from "./delta-facts";
+import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
@@ -25,7 +27,7 @@ function normMessage(s: string): string {
   return String.fromCharCodes(buf);
 }
 
-function diagKey(d: DiagView): string {
+function diagKey(d: Diagnostic): string {
   // The label is part of what the diagnostic says: two E0308s "mismatched types" with different labels
   // (expected `i32`, found `usize` / expected `String`, found `&str`) are two diagnostics.
   let label = d.label;
@@ -33,17 +35,15 @@ function diagKey(d: DiagView): string {
     normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
 }
 
-function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
-
 class DiagMatch {
-  fixed: Array<DiagView> = [];
-  added: Array<DiagView> = [];
+  fixed: Array<Diagnostic> = [];
+  added: Array<Diagnostic> = [];
   unchanged: i32 = 0;
 }
 
 /** Errors and warnings only; notes ride with their error. */
-function mainDiags(v: VerdictView): Array<DiagView> {
-  let out = new Array<DiagView>(0);
+function mainDiags(v: Verdict): Array<Diagnostic> {
+  let out = new Array<Diagnostic>(0);
   let ds = v.diagnostics;
   for (let i = 0; i < ds.length; i++) {
     let d = ds[i];
@@ -52,7 +52,7 @@ function mainDiags(v: VerdictView): Array<DiagView> {
   return out;
 }
 
-function matchDiagnostics(before: VerdictView, after: VerdictView): DiagMatch {
+function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
   let a = mainDiags(before);
   let b = mainDiags(after);
   let ka = new Array<string>(a.length);
@@ -88,13 +88,13 @@ function matchDiagnostics(before: VerdictView, after: VerdictView): DiagMatch {
   return m;
 }
 
-function failuresOf(v: VerdictView): Array<FailureView> {
+function failuresOf(v: Verdict): Array<TestFailure> {
   let t = v.tests;
-  return t !== null ? t.failures : new Array<FailureView>(0);
+  return t !== null ? t.failures : new Array<TestFailure>(0);
 }
 
 /** The failure named name in fs, or null. */
-function failureNamed(fs: Array<FailureView>, name: string): FailureView | null {
+function failureNamed(fs: Array<TestFailure>, name: string): TestFailure | null {
   for (let i = 0; i < fs.length; i++) if (fs[i].name == name) return fs[i];
   return null;
 }
@@ -113,7 +113,7 @@ class TestMatch {
   notRunWhy: string = "";
 }
 
-function matchTests(before: VerdictView, cur: VerdictView, first: bool): TestMatch {
+function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let m = new TestMatch();
   let fa = failuresOf(before); let fb = failuresOf(cur);
   let why = unreachedBy(cur);
@@ -141,16 +141,16 @@ function matchTests(before: VerdictView, cur: VerdictView, first: bool): TestMat
   return m;
 }
 
-function sameFrame(a: FrameView | null, b: FrameView | null): bool {
+function sameFrame(a: Frame | null, b: Frame | null): bool {
   if (a === null || b === null) return a === b;
   if (a.fileOr != b.fileOr) return false;
   if (fnOf(a) != fnOf(b)) return false;
   return absDiff(a.line, b.line) <= LINE_SLACK;
 }
 
-function fnOf(f: FrameView): string { let s = f.fn; return s !== null ? s : ""; }
+function fnOf(f: Frame): string { let s = f.fn; return s !== null ? s : ""; }
 
-function crashChange(before: VerdictView, after: VerdictView): string {
+function crashChange(before: Verdict, after: Verdict): string {
   let a = before.crash; let b = after.crash;
   if (a === null && b === null) return "none";
   // A crash a run could not have reached (the build failed first, the run was stopped) is not gone.
@@ -175,7 +175,7 @@ function sameState(a: Array<string>, b: Array<string>): bool {
 }
 
 /** `fn file:line`; what is unknown is left out (never `?`). */
-function frameShort(f: FrameView | null): string {
+function frameShort(f: Frame | null): string {
   if (f === null) return "no user frame";
   let file = f.fileOr;
   let m = f.module;
@@ -190,33 +190,7 @@ function frameShort(f: FrameView | null): string {
 
 function plural(n: i32, one: string, many: string): string { return n.toString() + " " + (n == 1 ? one : many); }
 
-function writeFrameRaw(w: JsonWriter, f: FrameView | null): void {
-  // Frames are re-emitted with the keys the contract names.
-  let g = f !== null ? f : new FrameView();
-  w.beginObject();
-  w.intOrNull("index", g.index);
-  w.str("function", g.fn);
-  w.str("file", g.file);
-  w.intOrNull("line", g.line);
-  w.intOrNull("col", g.col);
-  w.str("module", g.module);
-  w.bool("user", g.user);
-  w.endObject();
-}
-
-function writeDiagRaw(w: JsonWriter, d: DiagView): void {
-  w.beginObject();
-  w.str("tool", d.tool);
-  w.str("severity", d.severity);
-  w.str("file", d.file);
-  w.intOrNull("line", d.line);
-  w.intOrNull("col", d.col);
-  w.str("code", d.code);
-  w.str("message", d.message);
-  let label = d.label;
-  if (label !== null) w.str("label", label);
-  w.endObject();
-}
+function frameOrUnknown(f: Frame | null): Frame { return f !== null ? f : new Frame(); }
 
 function writeNames(w: JsonWriter, key: string, xs: Array<string>): void {
   w.field(key);
@@ -232,7 +206,7 @@ function writeNames(w: JsonWriter, key: string, xs: Array<string>): void {
 export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usize, curLen: i32, treeChanged: i32, sameRuns: i32): bool {
   let cur = readVerdict(curPtr, curLen);
   if (cur === null) { out.str("{\"error\":"); out.jstr("current verdict: " + readError); out.str("}"); return false; }
-  let prev: VerdictView | null = null;
+  let prev: Verdict | null = null;
   if (prevLen > 0) {
     prev = readVerdict(prevPtr, prevLen);
     if (prev === null) { out.str("{\"error\":"); out.jstr("previous verdict: " + readError); out.str("}"); return false; }
@@ -242,7 +216,7 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.str("schema", "sbx.delta/1");
   let first = prev === null;
   w.bool("first_run", first);
-  let before = first ? new VerdictView() : prev!;
+  let before = first ? new Verdict() : prev!;
   w.field("status");
   w.beginObject();
   w.str("before", first ? null : before.statusOr);
@@ -253,10 +227,10 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.field("diagnostics");
   w.beginObject();
   w.field("fixed"); w.beginArray();
-  for (let i = 0; i < dm.fixed.length && i < MAX_LISTED; i++) { w.item(); writeDiagRaw(w, dm.fixed[i]); }
+  for (let i = 0; i < dm.fixed.length && i < MAX_LISTED; i++) { w.item(); writeDiagnostic(w, dm.fixed[i], false); }
   w.endArray();
   w.field("new"); w.beginArray();
-  for (let i = 0; i < dm.added.length && i < MAX_LISTED; i++) { w.item(); writeDiagRaw(w, dm.added[i]); }
+  for (let i = 0; i < dm.added.length && i < MAX_LISTED; i++) { w.item(); writeDiagnostic(w, dm.added[i], false); }
   w.endArray();
   w.int("unchanged", dm.unchanged);
   w.int("fixed_count", dm.fixed.length);
@@ -278,8 +252,9 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.field("crash_moved");
   if (crash == "moved") {
     w.beginObject();
-    w.field("from"); writeFrameRaw(w, before.crash!.firstUserFrame);
-    w.field("to"); writeFrameRaw(w, cur.crash!.firstUserFrame);
+    // A side without a user frame is written as an unknown frame, not null.
+    w.field("from"); writeFrame(w, frameOrUnknown(before.crash!.firstUserFrame));
+    w.field("to"); writeFrame(w, frameOrUnknown(cur.crash!.firstUserFrame));
     w.endObject();
   } else w.value("null");
 
@@ -300,7 +275,7 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   return true;
 }
 
-function summarize(first: bool, before: VerdictView, cur: VerdictView, crash: string, dm: DiagMatch, tm: TestMatch,
+function summarize(first: bool, before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch,
   noOp: bool, nothing: bool, idle: bool, idleTree: bool, sameRuns: i32): string {
   if (first) return "first run";
   let c = cur.crash;

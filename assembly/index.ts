@@ -11,7 +11,8 @@ import { JsonWriter } from "./util/sink";
 import { parse, Kind } from "./util/json";
 import { parseJunit, mergedStatus } from "./junit";
 import { checkXml } from "./xml-check";
-import { writeTests, writeGroups } from "./verdict";
+import { errorGroupsOf } from "./verdict";
+import { writeTests, writeGroups } from "./verdict-writer";
 import { writeDelta } from "./delta";
 
 let input: usize = heap.alloc(1 << 16);
@@ -174,12 +175,12 @@ export function junitMerge(verdictLen: i32, xmlLen: i32): i32 {
     let k = keys[i];
     if (k == "status") w.str("status", status);
     else if (k == "tests") { w.field("tests"); writeTests(w, t); }
-    else if (k == "error_groups") writeGroups(w, t);
+    else if (k == "error_groups") writeGroups(w, errorGroupsOf(t));
     else { let x = v.items[i]; w.rawBytes(k, x.from, x.to - x.from); }
   }
   if (!v.has("status")) w.str("status", status);
   if (!v.has("tests")) { w.field("tests"); writeTests(w, t); }
-  if (!v.has("error_groups")) writeGroups(w, t);
+  if (!v.has("error_groups")) writeGroups(w, errorGroupsOf(t));
   w.endObject();
   collectAfter(verdictLen + xmlLen);
   return <i32>out.len;

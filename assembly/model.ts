@@ -1,16 +1,26 @@
-// The facts a log yields, as the parsers collect them. verdict.ts turns them into sbx.verdict/1 JSON.
+// The verdict's model: the facts a log yields, as the parsers collect them (Facts), and the verdict made of
+// them (Verdict). verdict.ts makes a Verdict of Facts, verdict-writer.ts writes it as sbx.verdict/1 JSON,
+// verdict-reader.ts reads that JSON back into the same classes for delta.ts and render.ts.
+// Numbers the log did not give (a line, a column, a count) are -1. Lines, columns and indexes are i64: a
+// verdict read back may carry any integer, and it reads back as it was written.
 import { signalName } from "./signals";
 
 export const MAX_DIAGNOSTICS = 400;
 export const MAX_FRAMES = 64;
 export const MAX_FAILURES = 500;
 
-export class Frame {
-  index: i32 = -1;
-  fn: string | null = null;
+/** Where something is: file, 1-based line and column (-1 when unknown). */
+export class Located {
   file: string | null = null;
-  line: i32 = -1;
-  col: i32 = -1;
+  line: i64 = -1;
+  col: i64 = -1;
+  /** The file, or "" when unknown. */
+  get fileOr(): string { let f = this.file; return f !== null ? f : ""; }
+}
+
+export class Frame extends Located {
+  index: i64 = -1;
+  fn: string | null = null;
   module: string | null = null;
   user: bool = false;
   /**
@@ -21,12 +31,9 @@ export class Frame {
   text: string | null = null;
 }
 
-export class Diagnostic {
+export class Diagnostic extends Located {
   tool: string = "";
   severity: string = "error";
-  file: string | null = null;
-  line: i32 = -1;
-  col: i32 = -1;
   code: string | null = null;
   message: string = "";
   /**
@@ -64,6 +71,15 @@ export class Crash {
   causes: Array<Crash> = [];
   /** As a member of causes: "cause" (the direct cause: `raise .. from`) or "context" (raised while handling it). */
   relation: string | null = null;
+  /**
+   * What the verdict says of the crash beyond its facts, set by verdict.ts (settleCrash) or read back: the
+   * first frame in the user's code (a cause's `at`), the crash state (crash-state.ts; null in a verdict
+   * written before it existed), the identity and the hint.
+   */
+  firstUserFrame: Frame | null = null;
+  state: Array<string> | null = null;
+  identity: string | null = null;
+  hint: string | null = null;
   /**
    * Reported without a symbolized stack (a failed assertion, a Rust panic without RUST_BACKTRACE): the abort
    * report a sanitizer or libFuzzer prints right after it lends it one (lendStack). Not part of the verdict.
@@ -125,10 +141,9 @@ function sameFile(a: string, b: string): bool {
   return a == b || a.endsWith("/" + b) || b.endsWith("/" + a);
 }
 
-export class TestFailure {
+/** A failing test; its col is only ever read back (a verdict does not write one). */
+export class TestFailure extends Located {
   name: string = "";
-  file: string | null = null;
-  line: i32 = -1;
   message: string = "";
   expected: string | null = null;
   actual: string | null = null;
@@ -146,6 +161,19 @@ export class Tests {
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;
+}
+
+/** Failures that share a root cause: the same message at the same place (failureKey). */
+export class ErrorGroup extends Located {
+  count: i64 = 0;
+  message: string = "";
+  /** The first few failures' names. */
+  tests: Array<string> = [];
+}
+
+/** What makes two failures "the same" (error groups): message and location. */
+export function failureKey(message: string, at: Located): string {
+  return message + "\u0000" + at.fileOr + ":" + at.line.toString();
 }
 
 export class ExitInfo {
@@ -261,4 +289,34 @@ export class Facts {
     if (t === null) { t = new Tests(); t.runner = runner; this.tests = t; }
     return t;
   }
+}
+
+/**
+ * A verdict, as its sbx.verdict/1 JSON holds it: made of Facts by verdict.ts, written by verdict-writer.ts,
+ * read back by verdict-reader.ts (where a field absent or of the wrong type reads as its "unknown" value).
+ */
+export class Verdict {
+  /** null only in a verdict read back without one. */
+  status: string | null = null;
+  exitCode: i64 = -1;
+  exitKnown: bool = false;
+  exitSignal: string | null = null;
+  timedOut: bool = false;
+  diagnostics: Array<Diagnostic> = [];
+  errorCount: i64 = 0;
+  warningCount: i64 = 0;
+  diagnosticsDropped: i64 = 0;
+  crashCount: i64 = 0;
+  crash: Crash | null = null;
+  tests: Tests | null = null;
+  errorGroups: Array<ErrorGroup> = [];
+  setupError: string | null = null;
+  buildFailure: string | null = null;
+  tail: Array<string> = [];
+  rawBytes: i64 = 0;
+  lines: i64 = 0;
+  binary: bool = false;
+
+  /** The status, or "" when the verdict has none. */
+  get statusOr(): string { let s = this.status; return s !== null ? s : ""; }
 }

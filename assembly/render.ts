@@ -2,10 +2,8 @@
 // (errors first), tests, tail, footer. Same envelope, same bytes.
 import { Char } from "./util/chars";
 import { Sink } from "./util/sink";
-import {
-  Located, FrameView, DiagView, CrashView, VerdictView, EnvelopeView, readEnvelope, readError,
-} from "./verdict-reader";
-import { renderDeltaLine } from "./delta-line";
+import { Located, Frame, Diagnostic, Crash, Verdict, failureKey } from "./model";
+import { Envelope, readEnvelope, readError } from "./verdict-reader";
 import { join } from "./util/join";
 
 const MAX_ERRORS = 25;
@@ -31,7 +29,7 @@ function loc(v: Located): string {
 function orEmpty(s: string | null): string { return s !== null ? s : ""; }
 
 /** `fn file:line`; a frame whose function is unknown is shown by where it is alone, never as `??`. */
-function frameText(fr: FrameView): string {
+function frameText(fr: Frame): string {
   let fn = orEmpty(fr.fn);
   if (fn == "??") fn = "";
   let where = loc(fr);
@@ -43,9 +41,16 @@ function frameText(fr: FrameView): string {
   return where.length > 0 ? fn + " " + where : fn;
 }
 
+/** The delta's one line (the delta itself is computed in delta.ts). */
+function deltaLine(env: Envelope): string {
+  if (env.firstRun) return "delta: first run";
+  let s = env.deltaSummary;
+  return "delta: " + (s !== null ? s : "(no summary)");
+}
+
 function nl(o: Sink, s: string): void { o.str(s); o.byte(Char.LF); }
 
-function header(o: Sink, env: EnvelopeView): void {
+function header(o: Sink, env: Envelope): void {
   let v = env.verdict;
   let parts = new Array<string>(0);
   let status = v.status;
@@ -53,7 +58,7 @@ function header(o: Sink, env: EnvelopeView): void {
   let sig = v.exitSignal;
   if (v.timedOut) parts.push("timed out");
   if (sig !== null) parts.push("killed by " + sig);
-  else if (v.exitCodeKnown) parts.push("exit " + v.exitCode.toString());
+  else if (v.exitKnown) parts.push("exit " + v.exitCode.toString());
   if (env.hasOutcome) {
     let ms = env.wallMs;
     if (ms >= 0) {
@@ -74,7 +79,7 @@ function isSanitizer(tool: string): bool {
   return tool == "asan" || tool == "lsan" || tool == "tsan" || tool == "msan" || tool == "hwasan";
 }
 
-function crashBlock(o: Sink, c: CrashView | null): void {
+function crashBlock(o: Sink, c: Crash | null): void {
   if (c === null) return;
   let line = "crash: " + c.tool + " " + c.kind;
   let access = c.access;
@@ -97,7 +102,7 @@ function crashBlock(o: Sink, c: CrashView | null): void {
   let causes = c.causes;
   for (let i = 0; i < causes.length; i++) {
     let k = causes[i];
-    let at = k.at;
+    let at = k.firstUserFrame;
     let msg = k.message;
     nl(o, "  " + (k.relation == "cause" ? "caused by: " : "while handling: ") + k.kind +
       (msg !== null && msg.length > 0 ? ": " + msg : "") + (at !== null ? "  at " + frameText(at) : ""));
@@ -115,12 +120,12 @@ function crashBlock(o: Sink, c: CrashView | null): void {
 }
 
 /** A frame's index, or its position when the verdict gives none. */
-function indexOr(f: FrameView, i: i32): i64 { return f.index >= 0 ? f.index : <i64>i; }
+function indexOr(f: Frame, i: i32): i64 { return f.index >= 0 ? f.index : <i64>i; }
 
 /** User frames first (up to a bound), then a count of the runtime frames left out. */
-function stack(o: Sink, title: string, frames: Array<FrameView>, skipFirst: bool): void {
+function stack(o: Sink, title: string, frames: Array<Frame>, skipFirst: bool): void {
   if (frames.length == 0) return;
-  let users = new Array<FrameView>(0);
+  let users = new Array<Frame>(0);
   let runtime = 0;
   for (let i = 0; i < frames.length; i++) {
     let f = frames[i];
@@ -138,7 +143,7 @@ function stack(o: Sink, title: string, frames: Array<FrameView>, skipFirst: bool
   }
 }
 
-function site(o: Sink, title: string, frames: Array<FrameView>): void {
+function site(o: Sink, title: string, frames: Array<Frame>): void {
   if (frames.length == 0) return;
   let u = -1;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = i; break; }
@@ -148,7 +153,7 @@ function site(o: Sink, title: string, frames: Array<FrameView>): void {
   nl(o, title + ": " + text);
 }
 
-function diagText(d: DiagView): string {
+function diagText(d: Diagnostic): string {
   let s = loc(d);
   let msg = d.message;
   let label = d.label;
@@ -161,7 +166,7 @@ function diagText(d: DiagView): string {
   return s;
 }
 
-function diagnostics(o: Sink, v: VerdictView): void {
+function diagnostics(o: Sink, v: Verdict): void {
   let ds = v.diagnostics;
   if (ds.length == 0) return;
   let nerr = v.errorCount;
@@ -194,7 +199,7 @@ function diagnostics(o: Sink, v: VerdictView): void {
   if (dropped > 0) nl(o, "  (" + dropped.toString() + " diagnostics beyond the first 400 not kept)");
 }
 
-function tests(o: Sink, v: VerdictView): void {
+function tests(o: Sink, v: Verdict): void {
   let t = v.tests;
   if (t === null) return;
   let parts = new Array<string>(0);
@@ -248,18 +253,13 @@ function tests(o: Sink, v: VerdictView): void {
   }
 }
 
-/** What makes failures "the same" (verdict.ts groups on it too): message and location. */
-function failureKey(message: string, at: Located): string {
-  return message + "\u0000" + at.fileOr + ":" + at.line.toString();
-}
-
 /**
  * Tail lines shown under a crash: the crash block already says what happened and where, so only what the
  * program printed last before it (often where it was) is shown; the verdict's tail keeps all of them.
  */
 const CRASH_TAIL_LINES = 3;
 
-function tailBlock(o: Sink, v: VerdictView): void {
+function tailBlock(o: Sink, v: Verdict): void {
   let t = v.tail;
   if (t.length == 0) return;
   // A run that never started: its log is the one line "sbx: E_…: <the setup error>", said already above.
@@ -281,8 +281,7 @@ export function renderEnvelope(ptr: usize, len: i32, o: Sink): void {
   }
   let v = env.verdict;
   header(o, env);
-  let d = env.delta;
-  if (d !== null) nl(o, renderDeltaLine(d));
+  if (env.hasDelta) nl(o, deltaLine(env));
   crashBlock(o, v.crash);
   diagnostics(o, v);
   tests(o, v);

@@ -1,117 +1,19 @@
-// A verdict read back (sbx.verdict JSON, alone or inside a run-result envelope) into typed fields, once:
-// what delta.ts and render.ts read, so that neither looks up keys on a generic JSON tree.
+// A verdict read back (sbx.verdict JSON, alone or inside a run-result envelope) into the model's classes
+// (model.ts), once: what delta.ts and render.ts read, so that neither looks up keys on a generic JSON tree.
 // Absent or wrongly typed fields read as their "unknown" value: null for a string that may be missing,
 // "" for one that is always there, -1 for a number (line, col, index, count) the log did not give.
 import { JValue, Kind, parse, jsonError } from "./util/json";
+import { Located, Frame, Diagnostic, Crash, TestFailure, Tests, ErrorGroup, Verdict } from "./model";
 
-/** Where something is: file, 1-based line and column (-1 when unknown). */
-export class Located {
-  file: string | null = null;
-  line: i64 = -1;
-  col: i64 = -1;
-  /** The file, or "" when unknown. */
-  get fileOr(): string { let f = this.file; return f !== null ? f : ""; }
-}
-
-export class FrameView extends Located {
-  index: i64 = -1;
-  fn: string | null = null;
-  module: string | null = null;
-  user: bool = false;
-}
-
-export class DiagView extends Located {
-  tool: string = "";
-  severity: string = "";
-  code: string | null = null;
-  message: string = "";
-  label: string | null = null;
-  notes: Array<DiagView> = [];
-}
-
-export class CauseView {
-  relation: string = "";
-  kind: string = "";
-  message: string | null = null;
-  at: FrameView | null = null;
-}
-
-export class CrashView {
-  tool: string = "";
-  kind: string = "";
-  access: string | null = null;
-  size: i64 = -1;
-  thread: string | null = null;
-  message: string | null = null;
-  summary: string | null = null;
-  region: string | null = null;
-  hint: string | null = null;
-  firstUserFrame: FrameView | null = null;
-  /** The crash state (crash-state.ts); null in a verdict written before it existed. */
-  state: Array<string> | null = null;
-  causes: Array<CauseView> = [];
-  frames: Array<FrameView> = [];
-  otherFrames: Array<FrameView> = [];
-  allocFrames: Array<FrameView> = [];
-  freeFrames: Array<FrameView> = [];
-}
-
-export class FailureView extends Located {
-  name: string = "";
-  message: string = "";
-  expected: string | null = null;
-  actual: string | null = null;
-}
-
-export class ErrorGroupView extends Located {
-  message: string = "";
-  tests: Array<string> = [];
-  count: i64 = 0;
-}
-
-/** Test counts are -1 when the runner did not print them. */
-export class TestsView {
-  runner: string = "";
-  failed: i64 = -1;
-  errors: i64 = -1;
-  passed: i64 = -1;
-  skipped: i64 = -1;
-  notRun: i64 = -1;
-  failures: Array<FailureView> = [];
-}
-
-export class VerdictView {
-  status: string | null = null;
-  exitCode: i64 = -1;
-  exitCodeKnown: bool = false;
-  exitSignal: string | null = null;
-  timedOut: bool = false;
-  lines: i64 = 0;
-  setupError: string | null = null;
-  binary: bool = false;
-  buildFailure: string | null = null;
-  crash: CrashView | null = null;
-  diagnostics: Array<DiagView> = [];
-  errorCount: i64 = 0;
-  warningCount: i64 = 0;
-  diagnosticsDropped: i64 = 0;
-  tests: TestsView | null = null;
-  errorGroups: Array<ErrorGroupView> = [];
-  tail: Array<string> = [];
-
-  /** The status, or "" when the verdict has none. */
-  get statusOr(): string { let s = this.status; return s !== null ? s : ""; }
-}
-
-export class DeltaView {
+/**
+ * A run-result envelope as render.ts reads it: the verdict, the delta's summary (when there is a delta), the
+ * outcome's times, the log's path.
+ */
+export class Envelope {
+  verdict: Verdict = new Verdict();
+  hasDelta: bool = false;
   firstRun: bool = false;
-  summary: string | null = null;
-}
-
-/** A run-result envelope: the verdict, the delta against the previous run, the outcome's times, the log's path. */
-export class EnvelopeView {
-  verdict: VerdictView = new VerdictView();
-  delta: DeltaView | null = null;
+  deltaSummary: string | null = null;
   hasOutcome: bool = false;
   wallMs: i64 = -1;
   totalMs: i64 = -1;
@@ -123,26 +25,25 @@ export class EnvelopeView {
 export let readError: string = "";
 
 /** Reads verdict JSON; null (and readError) when it is not JSON. */
-export function readVerdict(ptr: usize, len: i32): VerdictView | null {
+export function readVerdict(ptr: usize, len: i32): Verdict | null {
   let v = parse(ptr, len);
   if (v === null) { readError = jsonError; return null; }
   return verdictOf(v);
 }
 
 /** Reads a run-result envelope; null (and readError) when it is not JSON or holds no verdict object. */
-export function readEnvelope(ptr: usize, len: i32): EnvelopeView | null {
+export function readEnvelope(ptr: usize, len: i32): Envelope | null {
   let env = parse(ptr, len);
   if (env === null) { readError = jsonError; return null; }
   let v = env.get("verdict");
   if (env.kind != Kind.OBJ || v.kind != Kind.OBJ) { readError = "no verdict"; return null; }
-  let e = new EnvelopeView();
+  let e = new Envelope();
   e.verdict = verdictOf(v);
   let d = env.get("delta");
   if (d.kind == Kind.OBJ) {
-    let dv = new DeltaView();
-    dv.firstRun = d.get("first_run").bool();
-    dv.summary = d.get("summary").strOrNull();
-    e.delta = dv;
+    e.hasDelta = true;
+    e.firstRun = d.get("first_run").bool();
+    e.deltaSummary = d.get("summary").strOrNull();
   }
   let out = env.get("outcome");
   if (out.kind == Kind.OBJ) {
@@ -156,15 +57,16 @@ export function readEnvelope(ptr: usize, len: i32): EnvelopeView | null {
   return e;
 }
 
-function verdictOf(v: JValue): VerdictView {
-  let r = new VerdictView();
+function verdictOf(v: JValue): Verdict {
+  let r = new Verdict();
   r.status = v.get("status").strOrNull();
   let ex = v.get("exit");
   let code = ex.get("code");
-  r.exitCodeKnown = code.kind == Kind.NUM;
+  r.exitKnown = code.kind == Kind.NUM;
   r.exitCode = code.int();
   r.exitSignal = ex.get("signal").strOrNull();
   r.timedOut = ex.get("timed_out").bool();
+  r.rawBytes = v.get("raw_bytes").int(0);
   r.lines = v.get("lines").int(0);
   r.setupError = v.get("setup_error").strOrNull();
   r.binary = v.get("binary").bool();
@@ -177,6 +79,7 @@ function verdictOf(v: JValue): VerdictView {
   r.errorCount = counts.get("errors").int(0);
   r.warningCount = counts.get("warnings").int(0);
   r.diagnosticsDropped = counts.get("diagnostics_dropped").int(0);
+  r.crashCount = counts.get("crashes").int(0);
   let t = v.get("tests");
   if (t.kind == Kind.OBJ) r.tests = testsOf(t);
   let gs = v.get("error_groups");
@@ -192,8 +95,8 @@ function locate(to: Located, v: JValue): void {
   to.col = v.get("col").int();
 }
 
-function frameOf(v: JValue): FrameView {
-  let f = new FrameView();
+function frameOf(v: JValue): Frame {
+  let f = new Frame();
   locate(f, v);
   f.index = v.get("index").int();
   f.fn = v.get("function").strOrNull();
@@ -202,14 +105,14 @@ function frameOf(v: JValue): FrameView {
   return f;
 }
 
-function framesOf(v: JValue): Array<FrameView> {
-  let out = new Array<FrameView>(0);
+function framesOf(v: JValue): Array<Frame> {
+  let out = new Array<Frame>(0);
   if (v.kind == Kind.ARR) for (let i = 0; i < v.length; i++) out.push(frameOf(v.at(i)));
   return out;
 }
 
-function diagOf(v: JValue): DiagView {
-  let d = new DiagView();
+function diagOf(v: JValue): Diagnostic {
+  let d = new Diagnostic();
   locate(d, v);
   d.tool = v.get("tool").str();
   d.severity = v.get("severity").str();
@@ -221,16 +124,18 @@ function diagOf(v: JValue): DiagView {
   return d;
 }
 
-function crashOf(v: JValue): CrashView {
-  let c = new CrashView();
+function crashOf(v: JValue): Crash {
+  let c = new Crash();
   c.tool = v.get("tool").str();
   c.kind = v.get("kind").str();
   c.access = v.get("access").strOrNull();
   c.size = v.get("size").int();
+  c.address = v.get("address").strOrNull();
   c.thread = v.get("thread").strOrNull();
   c.message = v.get("message").strOrNull();
   c.summary = v.get("summary").strOrNull();
   c.region = v.get("region").strOrNull();
+  c.identity = v.get("identity").strOrNull();
   c.hint = v.get("hint").strOrNull();
   let first = v.get("first_user_frame");
   if (first.kind == Kind.OBJ) c.firstUserFrame = frameOf(first);
@@ -244,12 +149,12 @@ function crashOf(v: JValue): CrashView {
   if (causes.kind == Kind.ARR) {
     for (let i = 0; i < causes.length; i++) {
       let k = causes.at(i);
-      let cv = new CauseView();
+      let cv = new Crash();
       cv.relation = k.get("relation").str();
       cv.kind = k.get("kind").str();
       cv.message = k.get("message").strOrNull();
       let at = k.get("at");
-      if (at.kind == Kind.OBJ) cv.at = frameOf(at);
+      if (at.kind == Kind.OBJ) cv.firstUserFrame = frameOf(at);
       c.causes.push(cv);
     }
   }
@@ -260,8 +165,8 @@ function crashOf(v: JValue): CrashView {
   return c;
 }
 
-function testsOf(v: JValue): TestsView {
-  let t = new TestsView();
+function testsOf(v: JValue): Tests {
+  let t = new Tests();
   t.runner = v.get("runner").str();
   t.failed = v.get("failed").int();
   t.errors = v.get("errors").int();
@@ -272,7 +177,7 @@ function testsOf(v: JValue): TestsView {
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {
       let f = fs.at(i);
-      let fv = new FailureView();
+      let fv = new TestFailure();
       locate(fv, f);
       fv.name = f.get("name").str();
       fv.message = f.get("message").str();
@@ -284,8 +189,8 @@ function testsOf(v: JValue): TestsView {
   return t;
 }
 
-function groupOf(v: JValue): ErrorGroupView {
-  let g = new ErrorGroupView();
+function groupOf(v: JValue): ErrorGroup {
+  let g = new ErrorGroup();
   locate(g, v);
   g.message = v.get("message").str();
   g.count = v.get("count").int(0);

@@ -1,10 +1,12 @@
-// Facts -> sbx.verdict/1 JSON: the status by precedence, the crash identity, and the fixed key order.
-import { Facts, Frame, Crash, Diagnostic, Tests, TestFailure, ExitInfo } from "./model";
+// Facts -> Verdict: the status by precedence, the crash's identity and state, the error groups
+// (verdict-writer.ts writes the Verdict as JSON).
+import { Facts, Crash, Tests, ExitInfo, ErrorGroup, Verdict, failureKey } from "./model";
 import { firstUser, basename } from "./frames";
 import { crashState } from "./crash-state";
 import { hintFor } from "./hints";
-import { JsonWriter } from "./util/sink";
 import { join } from "./util/join";
+import { JsonWriter } from "./util/sink";
+import { writeVerdict as writeVerdictJson } from "./verdict-writer";
 
 export function statusOf(f: Facts, e: ExitInfo): string {
   if (f.setupFailure !== null) return "setup-failed";
@@ -44,199 +46,78 @@ export function identityOf(c: Crash): string {
   return join(parts, "/");
 }
 
-function writeFrame(w: JsonWriter, fr: Frame): void {
-  w.beginObject();
-  w.intOrNull("index", fr.index);
-  w.str("function", fr.fn);
-  w.str("file", fr.file);
-  w.intOrNull("line", fr.line);
-  w.intOrNull("col", fr.col);
-  w.str("module", fr.module);
-  w.bool("user", fr.user);
-  w.endObject();
-}
-
-function writeFrames(w: JsonWriter, key: string, frames: Array<Frame>): void {
-  w.field(key);
-  w.beginArray();
-  for (let i = 0; i < frames.length; i++) { w.item(); writeFrame(w, frames[i]); }
-  w.endArray();
-}
-
-function writeDiag(w: JsonWriter, d: Diagnostic): void {
-  w.beginObject();
-  w.str("tool", d.tool);
-  w.str("severity", d.severity);
-  w.str("file", d.file);
-  w.intOrNull("line", d.line);
-  w.intOrNull("col", d.col);
-  w.str("code", d.code);
-  w.str("message", d.message);
-  if (d.label !== null) w.str("label", d.label);
-  if (d.notes.length > 0) {
-    w.field("notes");
-    w.beginArray();
-    for (let i = 0; i < d.notes.length; i++) { w.item(); writeDiag(w, d.notes[i]); }
-    w.endArray();
-  }
-  w.endObject();
-}
-
-function writeCrash(w: JsonWriter, c: Crash): void {
-  w.beginObject();
-  w.str("tool", c.tool);
-  w.str("kind", c.kind);
-  w.str("access", c.access);
-  w.intOrNull("size", c.size);
-  w.str("address", c.address);
-  w.str("summary", c.summary);
-  w.str("message", c.message);
-  w.str("thread", c.thread);
-  writeFrames(w, "frames", c.frames);
-  writeFrames(w, "alloc_frames", c.allocFrames);
-  writeFrames(w, "free_frames", c.freeFrames);
-  if (c.otherFrames.length > 0) writeFrames(w, "other_frames", c.otherFrames);
-  let u = firstUser(c.frames);
-  w.field("first_user_frame");
-  if (u === null) w.value("null"); else writeFrame(w, u);
-  w.field("state");
-  w.beginArray();
-  let st = crashState(c);
-  for (let i = 0; i < st.length; i++) w.strItem(st[i]);
-  w.endArray();
-  w.str("identity", identityOf(c));
-  w.str("hint", hintFor(c.tool, c.kind));
-  if (c.region !== null) w.str("region", c.region);
-  if (c.causes.length > 0) {
-    w.field("causes");
-    w.beginArray();
-    for (let i = 0; i < c.causes.length; i++) {
-      let k = c.causes[i];
-      w.item();
-      w.beginObject();
-      w.str("relation", k.relation);
-      w.str("kind", k.kind);
-      w.str("message", k.message);
-      let u = firstUser(k.frames);
-      w.field("at");
-      if (u === null) w.value("null"); else writeFrame(w, u);
-      w.endObject();
-    }
-    w.endArray();
-  }
-  w.endObject();
-}
-
-function writeFailure(w: JsonWriter, t: TestFailure): void {
-  w.beginObject();
-  w.str("name", t.name);
-  w.str("file", t.file);
-  w.intOrNull("line", t.line);
-  w.str("message", t.message);
-  w.str("expected", t.expected);
-  w.str("actual", t.actual);
-  w.endObject();
-}
-
-export function writeTests(w: JsonWriter, t: Tests): void {
-  w.beginObject();
-  w.str("runner", t.runner);
-  w.intOrNull("passed", t.passed);
-  w.intOrNull("failed", t.failed);
-  w.intOrNull("errors", t.errors);
-  w.intOrNull("skipped", t.skipped);
-  w.intOrNull("not_run", t.notRun);
-  w.field("failures");
-  w.beginArray();
-  for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }
-  w.endArray();
-  w.endObject();
+/** Sets what the verdict says of a crash beyond its facts: first user frame (a cause's too), state, identity, hint. */
+function settleCrash(c: Crash): void {
+  c.firstUserFrame = firstUser(c.frames);
+  c.state = crashState(c);
+  c.identity = identityOf(c);
+  c.hint = hintFor(c.tool, c.kind);
+  for (let i = 0; i < c.causes.length; i++) c.causes[i].firstUserFrame = firstUser(c.causes[i].frames);
 }
 
 /**
  * Failures sharing a root cause (same message and location), for groups of two or more. A failure with
  * neither a message nor a location (testhelp.h's `FAILED`) says nothing it could share: never grouped.
  */
-export function writeGroups(w: JsonWriter, t: Tests | null): void {
-  w.field("error_groups");
-  w.beginArray();
-  if (t !== null) {
-    let seen = new Map<string, i32>();
-    let keys = new Array<string>(0);
-    let counts = new Array<i32>(0);
-    let firsts = new Array<TestFailure>(0);
-    let names = new Array<Array<string>>(0);
-    for (let i = 0; i < t.failures.length; i++) {
-      let f = t.failures[i];
-      if (f.message.length == 0 && f.file === null) continue;
-      let k = f.message + "\u0000" + (f.file !== null ? f.file! : "") + ":" + f.line.toString();
-      if (seen.has(k)) {
-        let j = seen.get(k);
-        counts[j]++;
-        if (names[j].length < 5) names[j].push(f.name);
-      } else {
-        seen.set(k, keys.length);
-        keys.push(k); counts.push(1); firsts.push(f); names.push([f.name]);
-      }
-    }
-    for (let j = 0; j < keys.length; j++) {
-      if (counts[j] < 2) continue;
-      let f = firsts[j];
-      w.item();
-      w.beginObject();
-      w.int("count", counts[j]);
-      w.str("message", f.message);
-      w.str("file", f.file);
-      w.intOrNull("line", f.line);
-      w.field("tests");
-      w.beginArray();
-      for (let i = 0; i < names[j].length; i++) w.strItem(names[j][i]);
-      w.endArray();
-      w.endObject();
+export function errorGroupsOf(t: Tests | null): Array<ErrorGroup> {
+  let out = new Array<ErrorGroup>(0);
+  if (t === null) return out;
+  let seen = new Map<string, i32>();
+  let groups = new Array<ErrorGroup>(0);
+  for (let i = 0; i < t.failures.length; i++) {
+    let f = t.failures[i];
+    if (f.message.length == 0 && f.file === null) continue;
+    let k = failureKey(f.message, f);
+    if (seen.has(k)) {
+      let g = groups[seen.get(k)];
+      g.count++;
+      if (g.tests.length < 5) g.tests.push(f.name);
+    } else {
+      seen.set(k, groups.length);
+      let g = new ErrorGroup();
+      g.count = 1;
+      g.message = f.message;
+      g.file = f.file;
+      g.line = f.line;
+      g.tests.push(f.name);
+      groups.push(g);
     }
   }
-  w.endArray();
+  for (let j = 0; j < groups.length; j++) if (groups[j].count >= 2) out.push(groups[j]);
+  return out;
 }
 
-export function writeVerdict(w: JsonWriter, f: Facts, e: ExitInfo, tail: string[]): void {
-  w.beginObject();
-  w.str("schema", "sbx.verdict/1");
+/** The verdict the facts make, once every line is read. */
+export function verdictOf(f: Facts, e: ExitInfo, tail: string[]): Verdict {
+  let v = new Verdict();
   let status = statusOf(f, e);
-  w.str("status", status);
-  w.field("exit");
-  w.beginObject();
-  if (e.known) w.int("code", e.code); else w.nul("code");
-  w.str("signal", e.signal);
-  w.bool("timed_out", e.timedOut || f.timeoutSeen);
-  w.endObject();
-  w.field("diagnostics");
-  w.beginArray();
-  for (let i = 0; i < f.diagnostics.length; i++) { w.item(); writeDiag(w, f.diagnostics[i]); }
-  w.endArray();
-  w.field("counts");
-  w.beginObject();
-  w.int("errors", f.errorCount);
-  w.int("warnings", f.warningCount);
-  w.int("diagnostics_dropped", f.diagnosticsDropped);
-  w.int("crashes", f.crashCount);
-  w.endObject();
-  w.field("crash");
+  v.status = status;
+  v.exitCode = e.code;
+  v.exitKnown = e.known;
+  v.exitSignal = e.signal;
+  v.timedOut = e.timedOut || f.timeoutSeen;
+  v.diagnostics = f.diagnostics;
+  v.errorCount = f.errorCount;
+  v.warningCount = f.warningCount;
+  v.diagnosticsDropped = f.diagnosticsDropped;
+  v.crashCount = f.crashCount;
   let c = f.crash;
-  if (c === null) w.value("null"); else writeCrash(w, c);
-  w.field("tests");
-  let t = f.tests;
-  if (t === null) w.value("null"); else writeTests(w, t);
-  writeGroups(w, t);
-  w.str("setup_error", f.setupFailure);
+  if (c !== null) settleCrash(c);
+  v.crash = c;
+  v.tests = f.tests;
+  v.errorGroups = errorGroupsOf(f.tests);
+  v.setupError = f.setupFailure;
   // A failed step is the build failure only when nothing more specific explains it.
   let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
-  w.str("build_failure", f.buildFailedLine !== null ? f.buildFailedLine : stepOnly);
-  w.field("tail");
-  w.beginArray();
-  for (let i = 0; i < tail.length; i++) w.strItem(tail[i]);
-  w.endArray();
-  w.int("raw_bytes", f.rawBytes);
-  w.int("lines", f.lines);
-  w.bool("binary", f.nulBytes > 0);
-  w.endObject();
+  v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : stepOnly;
+  v.tail = tail;
+  v.rawBytes = f.rawBytes;
+  v.lines = f.lines;
+  v.binary = f.nulBytes > 0;
+  return v;
+}
+
+/** Writes the verdict the facts make as sbx.verdict/1 JSON. */
+export function writeVerdict(w: JsonWriter, f: Facts, e: ExitInfo, tail: string[]): void {
+  writeVerdictJson(w, verdictOf(f, e, tail));
 }

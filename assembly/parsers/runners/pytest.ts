@@ -29,9 +29,9 @@ class Block {
   fail: TestFailure = new TestFailure();
   elines: string[] = [];
   userFile: string | null = null;
-  userLine: i32 = -1;
+  userLine: i64 = -1;
   anyFile: string | null = null;
-  anyLine: i32 = -1;
+  anyLine: i64 = -1;
   firstFile: string | null = null;
   /** --tb=line: no header; the location line closes the block. */
   headerless: bool = false;

@@ -1,0 +1,181 @@
+// Verdict -> sbx.verdict/1 JSON, in the contract's fixed key order: one function per object, the only
+// place that writes these keys (delta.ts writes its frames and diagnostics with them too).
+import { Verdict, Frame, Crash, Diagnostic, Tests, TestFailure, ErrorGroup } from "./model";
+import { JsonWriter } from "./util/sink";
+
+export function writeFrame(w: JsonWriter, fr: Frame): void {
+  w.beginObject();
+  w.intOrNull("index", fr.index);
+  w.str("function", fr.fn);
+  w.str("file", fr.file);
+  w.intOrNull("line", fr.line);
+  w.intOrNull("col", fr.col);
+  w.str("module", fr.module);
+  w.bool("user", fr.user);
+  w.endObject();
+}
+
+/** A frame that may be missing: null. */
+function writeFrameOrNull(w: JsonWriter, fr: Frame | null): void {
+  if (fr === null) w.value("null"); else writeFrame(w, fr);
+}
+
+function writeFrames(w: JsonWriter, key: string, frames: Array<Frame>): void {
+  w.field(key);
+  w.beginArray();
+  for (let i = 0; i < frames.length; i++) { w.item(); writeFrame(w, frames[i]); }
+  w.endArray();
+}
+
+/** A diagnostic; its notes too when withNotes (the delta lists diagnostics without them). */
+export function writeDiagnostic(w: JsonWriter, d: Diagnostic, withNotes: bool): void {
+  w.beginObject();
+  w.str("tool", d.tool);
+  w.str("severity", d.severity);
+  w.str("file", d.file);
+  w.intOrNull("line", d.line);
+  w.intOrNull("col", d.col);
+  w.str("code", d.code);
+  w.str("message", d.message);
+  let label = d.label;
+  if (label !== null) w.str("label", label);
+  if (withNotes && d.notes.length > 0) {
+    w.field("notes");
+    w.beginArray();
+    for (let i = 0; i < d.notes.length; i++) { w.item(); writeDiagnostic(w, d.notes[i], true); }
+    w.endArray();
+  }
+  w.endObject();
+}
+
+/** A crash made by verdict.ts's settleCrash (its first user frame, state, identity and hint set). */
+function writeCrash(w: JsonWriter, c: Crash): void {
+  w.beginObject();
+  w.str("tool", c.tool);
+  w.str("kind", c.kind);
+  w.str("access", c.access);
+  w.intOrNull("size", c.size);
+  w.str("address", c.address);
+  w.str("summary", c.summary);
+  w.str("message", c.message);
+  w.str("thread", c.thread);
+  writeFrames(w, "frames", c.frames);
+  writeFrames(w, "alloc_frames", c.allocFrames);
+  writeFrames(w, "free_frames", c.freeFrames);
+  if (c.otherFrames.length > 0) writeFrames(w, "other_frames", c.otherFrames);
+  w.field("first_user_frame");
+  writeFrameOrNull(w, c.firstUserFrame);
+  w.field("state");
+  w.beginArray();
+  let st = c.state;
+  if (st !== null) for (let i = 0; i < st.length; i++) w.strItem(st[i]);
+  w.endArray();
+  w.str("identity", c.identity);
+  w.str("hint", c.hint);
+  if (c.region !== null) w.str("region", c.region);
+  if (c.causes.length > 0) {
+    w.field("causes");
+    w.beginArray();
+    for (let i = 0; i < c.causes.length; i++) { w.item(); writeCause(w, c.causes[i]); }
+    w.endArray();
+  }
+  w.endObject();
+}
+
+/** A chained exception: how it is chained, its kind and message, and its first user frame. */
+function writeCause(w: JsonWriter, k: Crash): void {
+  w.beginObject();
+  w.str("relation", k.relation);
+  w.str("kind", k.kind);
+  w.str("message", k.message);
+  w.field("at");
+  writeFrameOrNull(w, k.firstUserFrame);
+  w.endObject();
+}
+
+function writeFailure(w: JsonWriter, t: TestFailure): void {
+  w.beginObject();
+  w.str("name", t.name);
+  w.str("file", t.file);
+  w.intOrNull("line", t.line);
+  w.str("message", t.message);
+  w.str("expected", t.expected);
+  w.str("actual", t.actual);
+  w.endObject();
+}
+
+export function writeTests(w: JsonWriter, t: Tests): void {
+  w.beginObject();
+  w.str("runner", t.runner);
+  w.intOrNull("passed", t.passed);
+  w.intOrNull("failed", t.failed);
+  w.intOrNull("errors", t.errors);
+  w.intOrNull("skipped", t.skipped);
+  w.intOrNull("not_run", t.notRun);
+  w.field("failures");
+  w.beginArray();
+  for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }
+  w.endArray();
+  w.endObject();
+}
+
+/** The `error_groups` field. */
+export function writeGroups(w: JsonWriter, groups: Array<ErrorGroup>): void {
+  w.field("error_groups");
+  w.beginArray();
+  for (let j = 0; j < groups.length; j++) {
+    let g = groups[j];
+    w.item();
+    w.beginObject();
+    w.int("count", g.count);
+    w.str("message", g.message);
+    w.str("file", g.file);
+    w.intOrNull("line", g.line);
+    w.field("tests");
+    w.beginArray();
+    for (let i = 0; i < g.tests.length; i++) w.strItem(g.tests[i]);
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+}
+
+export function writeVerdict(w: JsonWriter, v: Verdict): void {
+  w.beginObject();
+  w.str("schema", "sbx.verdict/1");
+  w.str("status", v.status);
+  w.field("exit");
+  w.beginObject();
+  if (v.exitKnown) w.int("code", v.exitCode); else w.nul("code");
+  w.str("signal", v.exitSignal);
+  w.bool("timed_out", v.timedOut);
+  w.endObject();
+  w.field("diagnostics");
+  w.beginArray();
+  for (let i = 0; i < v.diagnostics.length; i++) { w.item(); writeDiagnostic(w, v.diagnostics[i], true); }
+  w.endArray();
+  w.field("counts");
+  w.beginObject();
+  w.int("errors", v.errorCount);
+  w.int("warnings", v.warningCount);
+  w.int("diagnostics_dropped", v.diagnosticsDropped);
+  w.int("crashes", v.crashCount);
+  w.endObject();
+  w.field("crash");
+  let c = v.crash;
+  if (c === null) w.value("null"); else writeCrash(w, c);
+  w.field("tests");
+  let t = v.tests;
+  if (t === null) w.value("null"); else writeTests(w, t);
+  writeGroups(w, v.errorGroups);
+  w.str("setup_error", v.setupError);
+  w.str("build_failure", v.buildFailure);
+  w.field("tail");
+  w.beginArray();
+  for (let i = 0; i < v.tail.length; i++) w.strItem(v.tail[i]);
+  w.endArray();
+  w.int("raw_bytes", v.rawBytes);
+  w.int("lines", v.lines);
+  w.bool("binary", v.binary);
+  w.endObject();
+}
