@@ -1,15 +1,20 @@
 // Verdict -> sbx.verdict/1 JSON, in the contract's fixed key order: one function per object, the only
 // place that writes these keys (delta.ts writes its frames and diagnostics with them too).
-import { Verdict, Frame, Crash, Diagnostic, Tests, TestFailure, ErrorGroup } from "./model";
+import { Verdict, Located, Frame, Crash, Diagnostic, Tests, TestFailure, ErrorGroup } from "./model";
 import { JsonWriter } from "./util/sink";
+
+/** file, line and (withCol) col: the reader's locate() reads them back. */
+function writePlace(w: JsonWriter, at: Located, withCol: bool): void {
+  w.str("file", at.file);
+  w.intOrNull("line", at.line);
+  if (withCol) w.intOrNull("col", at.col);
+}
 
 export function writeFrame(w: JsonWriter, fr: Frame): void {
   w.beginObject();
   w.intOrNull("index", fr.index);
   w.str("function", fr.fn);
-  w.str("file", fr.file);
-  w.intOrNull("line", fr.line);
-  w.intOrNull("col", fr.col);
+  writePlace(w, fr, true);
   w.str("module", fr.module);
   w.bool("user", fr.user);
   w.endObject();
@@ -32,9 +37,7 @@ export function writeDiagnostic(w: JsonWriter, d: Diagnostic, withNotes: bool): 
   w.beginObject();
   w.str("tool", d.tool);
   w.str("severity", d.severity);
-  w.str("file", d.file);
-  w.intOrNull("line", d.line);
-  w.intOrNull("col", d.col);
+  writePlace(w, d, true);
   w.str("code", d.code);
   w.str("message", d.message);
   let label = d.label;
@@ -96,8 +99,7 @@ function writeCause(w: JsonWriter, k: Crash): void {
 function writeFailure(w: JsonWriter, t: TestFailure): void {
   w.beginObject();
   w.str("name", t.name);
-  w.str("file", t.file);
-  w.intOrNull("line", t.line);
+  writePlace(w, t, false);
   w.str("message", t.message);
   w.str("expected", t.expected);
   w.str("actual", t.actual);
@@ -129,8 +131,7 @@ export function writeGroups(w: JsonWriter, groups: Array<ErrorGroup>): void {
     w.beginObject();
     w.int("count", g.count);
     w.str("message", g.message);
-    w.str("file", g.file);
-    w.intOrNull("line", g.line);
+    writePlace(w, g, false);
     w.field("tests");
     w.beginArray();
     for (let i = 0; i < g.tests.length; i++) w.strItem(g.tests[i]);
