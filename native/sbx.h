@@ -182,8 +182,6 @@ ssize_t read_from_start(int fd, char *buf, size_t cap);
 int write_file(const char *path, const char *content);
 int parse_long(const char *s, long min, long max, long *out);
 void close_fds_range(unsigned int first, unsigned int last);
-void xpath(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void join(char *out, size_t n, const char *root, const char *path);
 
 /* ---------------------------------------------------------- report.c */
 extern struct report *rep;
