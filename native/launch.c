@@ -210,6 +210,20 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
     }
 }
 
+/* The status of this run into the caller's fd: the report page with what
+ * only the launcher holds (relay counts, log totals, the cgroup's). */
+static void
+report_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted, int init_status)
+{
+  struct status st = { .t0 = t0, .t_end = t_end, .timed_out = timed_out, .interrupted = interrupted,
+                       .init_status = init_status, .stdout_bytes = relays[0].bytes,
+                       .stderr_bytes = relays[1].bytes, .cgroup_path = cgroup_path };
+  sinks_total(&st.log_cap, &st.log_dropped, &st.log_unwritten, &st.log_errno);
+  if (cgroup_path[0])
+    st.oom_kills = cgroup_oom_kills();
+  write_status(s->status_fd, &st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -301,7 +315,7 @@ launcher_main(int argc, char **argv)
                (s.ns_flags & CLONE_NEWUSER) ? "userns" : "clone");
       snprintf(rep->fail_detail, sizeof rep->fail_detail, "clone3 with namespace flags 0x%lx",
                s.ns_flags);
-      write_status(&s, t0, now_ns(), 0, 0, 0);
+      report_status(&s, t0, now_ns(), 0, 0, 0);
       if (cgroup_path[0])
         rmdir(cgroup_path);
       return EXIT_SETUP_FAILED;
@@ -348,7 +362,7 @@ launcher_main(int argc, char **argv)
         ;
       sv.init_reaped = 1;
     }
-  write_status(&s, t0, t_end, sv.timed_out, sv.interrupted, sv.init_status);
+  report_status(&s, t0, t_end, sv.timed_out, sv.interrupted, sv.init_status);
   close(s.status_fd);
   if (sv.reported)
     {

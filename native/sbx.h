@@ -188,8 +188,18 @@ extern struct report *rep;
 extern int64_t t_start;
 void record(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void fail_step(const char *step, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted,
-                  int init_status);
+/* What the launcher gathers for the status besides the report page. */
+struct status
+{
+  int64_t t0, t_end;
+  int timed_out, interrupted, init_status;
+  long long stdout_bytes, stderr_bytes; /* relay.c: one pipe for both streams counts all as stdout */
+  long long log_cap, log_dropped, log_unwritten;
+  int log_errno;
+  const char *cgroup_path; /* "": no cgroup */
+  long oom_kills;
+};
+void write_status(int fd, const struct status *st);
 
 /* ------------------------------------------------------------ spec.c */
 struct ns_name
