@@ -260,7 +260,7 @@ launcher_main(int argc, char **argv)
     read_spec_fd(&argc, &argv);
   parse_spec(&s, argc, argv);
   read_seccomp(&s);
-  close_inherited_fds(&s);
+  close_inherited_fds(&s, idmap_kept_fd());
 
   rep = mmap(NULL, sizeof *rep, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (rep == MAP_FAILED)
@@ -287,8 +287,7 @@ launcher_main(int argc, char **argv)
     die_with_error("signalfd");
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
-  relay_open();
-  sinks_open(&s);
+  relay_open(&s);
   /* The report's room, taken before the command can fill the disk: written
    * into blocks already there, it still gets out when the log could not. */
   (void)fallocate(s.status_fd, FALLOC_FL_KEEP_SIZE, 0, 65536);

@@ -57,19 +57,20 @@ sink_init(struct sink *k, int fd, long long cap)
   k->mode = ((fl & O_ACCMODE) == O_RDWR && !(fl & O_APPEND)) ? SINK_RING : SINK_HEAD;
 }
 
-/* fd 1 and fd 2 as sinks: one shared sink when both are the same file. */
+/* fd 1 and fd 2 as sinks: one shared sink when both are the same file or one
+ * pipe carries both streams (merged: relay.c). out[i] is the sink of fd i + 1. */
 void
-sinks_open(const struct spec *s)
+sinks_open(const struct spec *s, int merged, struct sink *out[2])
 {
   sink_init(&sinks[0], 1, s->max_log);
-  relays[0].sink = &sinks[0];
+  out[0] = &sinks[0];
   /* One pipe for both streams (relay.c), or two into the same file. */
-  if (relays_merged || same_file(1, 2))
-    relays[1].sink = &sinks[0];
+  if (merged || same_file(1, 2))
+    out[1] = &sinks[0];
   else
     {
       sink_init(&sinks[1], 2, s->max_log);
-      relays[1].sink = &sinks[1];
+      out[1] = &sinks[1];
     }
 }
 

@@ -212,7 +212,7 @@ extern const struct ns_name ns_names[];
 extern const size_t n_ns_names;
 void parse_spec(struct spec *s, int argc, char **argv);
 void read_spec_fd(int *argc, char ***argv);
-void close_inherited_fds(const struct spec *s);
+void close_inherited_fds(const struct spec *s, int also_keep);
 void read_seccomp(struct spec *s);
 
 /* ------------------------------------------------------------- ids.c */
@@ -265,7 +265,7 @@ struct sink
   int err;             /* errno of the first failed write */
   int stopped;         /* nothing more is written (after any error but EAGAIN) */
 };
-void sinks_open(const struct spec *s);
+void sinks_open(const struct spec *s, int merged, struct sink *out[2]);
 void sink_write(struct sink *k, const char *buf, size_t n);
 void sinks_finish(void);
 void sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err);
@@ -278,8 +278,7 @@ struct relay
   struct sink *sink; /* what writes it into the launcher's fd 1 or 2 (log.c) */
 };
 extern struct relay relays[2];
-extern int relays_merged; /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
-void relay_open(void);
+void relay_open(const struct spec *s);
 void relay_into_stdio(void);
 void relay_close_writers(void);
 int relay_pump(struct relay *r);

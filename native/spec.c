@@ -389,11 +389,11 @@ read_spec_fd(int *argc, char ***argv)
 /* Closes every descriptor but stdio and the status report before anything is
  * cloned: nothing our caller left open (a log, a socket) reaches the sandbox. */
 void
-close_inherited_fds(const struct spec *s)
+close_inherited_fds(const struct spec *s, int also_keep)
 {
-  /* Every descriptor above 2 but the report's and, in a launcher forked by
-   * --serve, the id-mapping namespace the server kept for it (ids.c). */
-  int keep[2] = { s->status_fd, idmap_kept_fd() };
+  /* Every descriptor above 2 but the report's and also_keep (-1: none): in a
+   * launcher forked by --serve, the id-mapping namespace the server kept for it (ids.c). */
+  int keep[2] = { s->status_fd, also_keep };
   unsigned int from = 3;
   if (keep[1] >= 0 && (keep[0] < 0 || keep[1] < keep[0]))
     {
