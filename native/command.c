@@ -1,6 +1,18 @@
 /* sbx-launch: the command process's own steps, then execve. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "command.h"
+#include "landlock.h"
+#include "net.h"
+#include "report.h"
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#ifndef KEYCTL_JOIN_SESSION_KEYRING
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#endif
 
 static void
 cmd_rlimits(const struct spec *s)

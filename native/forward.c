@@ -6,10 +6,17 @@
  * bound into the new root). It knows nothing of HTTP or of the allowlist: the
  * policy is the proxy's, outside the sandbox. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "forward.h"
+#include "net.h"
+#include "report.h"
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/un.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 
 #define FWD_BUF (256 * 1024)
 

@@ -1,7 +1,14 @@
 /* sbx-launch: user namespace maps: the caller's own id, or (host root) an
  * unprivileged id written by the launcher, and the idmapped binds that go with it. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "ids.h"
+#include "report.h"
+#include <grp.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 long outer_uid, outer_gid;
 /* With --map-uid the launcher writes init's id maps (only a process privileged

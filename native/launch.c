@@ -21,7 +21,24 @@
  * after init is gone, so no pipes or sync protocol are needed.
  */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "launch.h"
+#include "cgroup.h"
+#include "command.h"
+#include "forward.h"
+#include "ids.h"
+#include "mount.h"
+#include "net.h"
+#include "relay.h"
+#include "report.h"
+#include "spec.h"
+#include <poll.h>
+#include <sched.h>
+#include <linux/sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
 
 static int done_pipe[2] = { -1, -1 };
 int init_reaped_by_caller;
@@ -222,20 +239,6 @@ report_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, in
   if (cgroup_path[0])
     st.oom_kills = cgroup_oom_kills();
   write_status(s->status_fd, &st);
-}
-
-int
-main(int argc, char **argv)
-{
-  if (argc == 2 && strcmp(argv[1], "--serve") == 0)
-    return serve();
-  if (argc == 2 && strcmp(argv[1], "--splice") == 0)
-    return splice_main();
-  if (argc >= 2 && strcmp(argv[1], "--walk") == 0)
-    return walk_main(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "--watch") == 0)
-    return watch_main(argc - 1, argv + 1);
-  return launcher_main(argc, argv);
 }
 
 /* One sandbox, from its spec to its report: the whole of `sbx-launch`, and

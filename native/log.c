@@ -20,9 +20,10 @@
  * what was not written is counted (log_unwritten, log_errno) and a last marker
  * line is tried at the log's end. The run goes on and ends as it would have. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "log.h"
 
-struct sink sinks[2];
+static struct sink sinks[2];
+static int nsinks; /* 2: fd 2 has a sink of its own */
 
 /* The rotation reads and writes chunks of this size: all the memory the cap costs. */
 #define CHUNK 65536
@@ -71,6 +72,7 @@ sinks_open(const struct spec *s, int merged, struct sink *out[2])
     {
       sink_init(&sinks[1], 2, s->max_log);
       out[1] = &sinks[1];
+      nsinks = 2;
     }
 }
 
@@ -296,7 +298,7 @@ void
 sinks_finish(void)
 {
   sink_finish(&sinks[0]);
-  if (relays[1].sink == &sinks[1])
+  if (nsinks == 2)
     sink_finish(&sinks[1]);
 }
 
@@ -304,7 +306,7 @@ sinks_finish(void)
 void
 sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err)
 {
-  int two = relays[1].sink == &sinks[1];
+  int two = nsinks == 2;
   *cap = sinks[0].mode != SINK_PLAIN ? sinks[0].cap : 0;
   *dropped = sinks[0].dropped + (two ? sinks[1].dropped : 0);
   *unwritten = sinks[0].seen - sinks[0].written - sinks[0].dropped * (sinks[0].mode == SINK_HEAD);

@@ -1,7 +1,10 @@
 /* sbx-launch: the new root: a tmpfs assembled under /newroot with the host
  * root at /oldroot, every mount point resolved inside it, then pivoted to. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "mount.h"
+#include "report.h"
+#include <sys/mount.h>
+#include <sys/statvfs.h>
 
 /* snprintf for paths: a path that does not fit fails the step instead of
  * being silently cut short. */

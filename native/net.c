@@ -1,6 +1,11 @@
 /* sbx-launch: the hostname and the loopback interface of the new namespaces. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "net.h"
+#include "report.h"
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <sys/socket.h>
 
 void
 step_hostname(const struct spec *s)

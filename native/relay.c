@@ -16,7 +16,9 @@
  * from one pipe: it is all counted as stdout (report.c). Only when fd 1 and
  * fd 2 are different files does each stream get its own pipe, counted apart. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "relay.h"
+#include "report.h"
+#include <poll.h>
 
 /* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
 struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };

@@ -1,7 +1,8 @@
 /* sbx-launch: the report page init and the command write their steps to,
  * and the JSON status the launcher writes from it. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "report.h"
+#include <sys/wait.h>
 
 struct report *rep;
 int64_t t_start;

@@ -16,9 +16,17 @@
  * EOF on fd 0: every launcher still running gets SIGTERM, then the server
  * exits once they are reaped. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "serve.h"
+#include "ids.h"
+#include "launch.h"
+#include "spec.h"
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
 
 #define MAX_RUNNING 64
+#define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)
 #define MAX_FRAME (MAX_SPEC_BYTES + 256)
 
 struct running

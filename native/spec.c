@@ -1,8 +1,9 @@
 /* sbx-launch: the spec, from argv or a pipe, into struct spec; every bad
  * combination is rejected here, before anything is done. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "spec.h"
 #include <sys/un.h>
+#include <sched.h>
 
 static const struct
 {

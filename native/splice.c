@@ -7,7 +7,10 @@
  * direction stays the proxy's. The descriptors are shared with the proxy and non-blocking: a step
  * that would block waits in poll. No policy here: the proxy admitted the tunnel. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "splice.h"
+#include "util.h"
+#include <poll.h>
+#include <sys/socket.h>
 
 #define SPLICE_BUF (1024 * 1024)
 

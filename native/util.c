@@ -2,7 +2,7 @@
  * return an error (-1 with errno) for their caller to act on. Calls nothing
  * of the other parts. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "util.h"
 
 /* The one way out of the launcher before anything is set up: "sbx-launch:
  * MESSAGE[: strerror(err)]" on stderr (err -1: no errno), then EXIT_SETUP_FAILED. */

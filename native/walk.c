@@ -30,7 +30,9 @@
  *                     repository-like directory; 1 when it is a symlink
  * Which names mean what is the caller's policy: this file knows none. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "walk.h"
+#include "sha256.h"
+#include "util.h"
 #include <dirent.h>
 
 #define MAX_NAMES 64

@@ -36,13 +36,16 @@
  * when --max-watchers live ones already listen beside PATH (sockets named
  * with its prefix up to the first '-'; those no one listens on are removed). */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "watch.h"
+#include "util.h"
 #include <dirent.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/un.h>
 #include <sys/vfs.h>
+#include <sys/socket.h>
+#include <poll.h>
 
 #define MAX_NAMES 64
 /* The most a caller may store (its fingerprint and control entries). */
