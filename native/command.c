@@ -140,9 +140,7 @@ run_command(const struct spec *s, int go_fd)
   /* Landlock names paths of the new root: it waits for init's go. */
   if (!s->landlock)
     cmd_seccomp(s);
-  do
-    n = read(go_fd, &go, 1);
-  while (n < 0 && errno == EINTR);
+  n = TEMP_FAILURE_RETRY(read(go_fd, &go, 1));
   if (n != 1)
     _exit(EXIT_SETUP_FAILED); /* init failed and recorded why */
   if (s->landlock)

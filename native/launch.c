@@ -94,9 +94,7 @@ run_init(const struct spec *s)
     {
       int st;
       struct rusage ru;
-      pid_t p = wait4(-1, &st, 0, &ru);
-      if (p < 0 && errno == EINTR)
-        continue;
+      pid_t p = TEMP_FAILURE_RETRY(wait4(-1, &st, 0, &ru));
       if (p < 0)
         break;
       if (p == child)
@@ -117,7 +115,7 @@ run_init(const struct spec *s)
   if ((s->ns_flags & CLONE_NEWPID) && getpid() == 1)
     {
       kill(-1, SIGKILL);
-      while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR)
+      while (TEMP_FAILURE_RETRY(wait4(-1, NULL, 0, NULL)) > 0)
         ;
     }
   (void)!write(done_pipe[1], "d", 1);
@@ -192,7 +190,7 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
         }
       n = poll(pfd, 4, timeout);
       if (n < 0 && errno == EINTR)
-        continue;
+        continue; /* not TEMP_FAILURE_RETRY: the timeout is counted again from the deadline */
       if (n < 0)
         die_with_error("poll");
       for (int i = 0; i < 2; i++)
@@ -360,8 +358,7 @@ launcher_main(int argc, char **argv)
     {
       /* The cgroup can only be removed, and its counters are only final, once
        * init is gone. */
-      while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
-        ;
+      (void)TEMP_FAILURE_RETRY(waitpid(init, &sv.init_status, 0));
       sv.init_reaped = 1;
     }
   report_status(&s, t0, t_end, sv.timed_out, sv.interrupted, sv.init_status);
@@ -377,8 +374,7 @@ launcher_main(int argc, char **argv)
    * to the server to reap: the caller need not wait for the namespaces'
    * teardown. Not with a cgroup, which can only be removed once init is gone. */
   if (!sv.init_reaped && !(init_reaped_by_caller && sv.reported && !cgroup_path[0]))
-    while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
-      ;
+    (void)TEMP_FAILURE_RETRY(waitpid(init, &sv.init_status, 0));
   if (cgroup_path[0] && rmdir(cgroup_path) < 0 && errno == EBUSY)
     {
       /* Processes of a killed pid namespace can take a moment to be reaped. */

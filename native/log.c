@@ -81,9 +81,7 @@ pwrite_all(int fd, const char *buf, size_t len, long long off)
 {
   while (len > 0)
     {
-      ssize_t n = pwrite(fd, buf, len, (off_t)off);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(pwrite(fd, buf, len, (off_t)off));
       if (n <= 0)
         {
           if (n == 0)
@@ -102,9 +100,7 @@ pread_all(int fd, char *buf, size_t len, long long off)
 {
   while (len > 0)
     {
-      ssize_t n = pread(fd, buf, len, (off_t)off);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(pread(fd, buf, len, (off_t)off));
       if (n <= 0)
         {
           if (n == 0)
@@ -147,17 +143,15 @@ sink_write(struct sink *k, const char *buf, size_t n)
       ssize_t w;
       size_t len = n;
       if (k->mode == SINK_PLAIN)
-        w = write(k->fd, buf, len);
+        w = TEMP_FAILURE_RETRY(write(k->fd, buf, len));
       else
         {
           /* Up to the end of the capped span; the ring then starts over. */
           long long at = place(k, k->written);
           if ((long long)len > k->cap - at)
             len = (size_t)(k->cap - at);
-          w = pwrite(k->fd, buf, len, (off_t)(k->base + at));
+          w = TEMP_FAILURE_RETRY(pwrite(k->fd, buf, len, (off_t)(k->base + at)));
         }
-      if (w < 0 && errno == EINTR)
-        continue;
       if (w <= 0)
         {
           /* What a partial write took is in the log, and counted in `written`.

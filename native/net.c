@@ -51,9 +51,7 @@ lo_up(void)
     err = errno;
   if (!err)
     {
-      do
-        n = recv(fd, buf, sizeof buf, 0);
-      while (n < 0 && errno == EINTR);
+      n = TEMP_FAILURE_RETRY(recv(fd, buf, sizeof buf, 0));
       if (n < (ssize_t)sizeof(struct nlmsghdr))
         err = n < 0 ? errno : EPROTO;
     }

@@ -94,9 +94,7 @@ relay_pump(struct relay *r)
   char buf[65536];
   for (;;)
     {
-      ssize_t n = read(r->rd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(read(r->rd, buf, sizeof buf));
       if (n < 0 && errno == EAGAIN)
         return 1;
       if (n <= 0)

@@ -20,9 +20,7 @@ wait_for(int fd, short events)
 {
   struct pollfd p = { fd, events, 0 };
   int r;
-  do
-    r = poll(&p, 1, -1);
-  while (r < 0 && errno == EINTR);
+  r = TEMP_FAILURE_RETRY(poll(&p, 1, -1));
   return r < 0 ? -1 : 0;
 }
 
@@ -33,10 +31,10 @@ move(int in, int out, size_t len, int fd, short events)
 {
   for (;;)
     {
-      ssize_t n = splice(in, NULL, out, NULL, len, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      ssize_t n = TEMP_FAILURE_RETRY(splice(in, NULL, out, NULL, len, SPLICE_F_MOVE | SPLICE_F_NONBLOCK));
       if (n >= 0)
         return n;
-      if (errno == EINTR || (errno == EAGAIN && wait_for(fd, events) == 0))
+      if (errno == EAGAIN && wait_for(fd, events) == 0)
         continue;
       return -1;
     }

@@ -47,9 +47,7 @@ write_all(int fd, const char *buf, size_t len)
 {
   while (len > 0)
     {
-      ssize_t n = write(fd, buf, len);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(write(fd, buf, len));
       if (n <= 0)
         return -1;
       buf += n;
@@ -68,14 +66,13 @@ read_from_start(int fd, char *buf, size_t cap)
   size_t len = 0;
   for (int use_read = 0; len < cap;)
     {
-      ssize_t r = use_read ? read(fd, buf + len, cap - len) : pread(fd, buf + len, cap - len, (off_t)len);
+      ssize_t r = TEMP_FAILURE_RETRY(use_read ? read(fd, buf + len, cap - len)
+                                              : pread(fd, buf + len, cap - len, (off_t)len));
       if (r < 0 && errno == ESPIPE && !use_read)
         {
           use_read = 1;
           continue;
         }
-      if (r < 0 && errno == EINTR)
-        continue;
       if (r < 0)
         return -1;
       if (r == 0)
@@ -91,9 +88,7 @@ int
 write_file(const char *path, const char *content)
 {
   int fd, r, saved;
-  do
-    fd = open(path, O_WRONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
+  fd = TEMP_FAILURE_RETRY(open(path, O_WRONLY | O_CLOEXEC));
   if (fd < 0)
     return -1;
   r = write_all(fd, content, strlen(content));

@@ -406,14 +406,10 @@ stat_list(void)
   int dfd = -1;
   size_t dir_len = (size_t)-1;
 
-  while ((k = read(0, chunk, sizeof chunk)) != 0)
+  while ((k = TEMP_FAILURE_RETRY(read(0, chunk, sizeof chunk))) != 0)
     {
       if (k < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          die_with_error("--walk: reading the file list");
-        }
+        die_with_error("--walk: reading the file list");
       buf_add(&in, chunk, (size_t)k);
     }
   buf_add(&in, "", 1);

@@ -339,11 +339,9 @@ drain(void)
   char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
   for (;;)
     {
-      ssize_t k = read(X.ifd, buf, sizeof buf);
+      ssize_t k = TEMP_FAILURE_RETRY(read(X.ifd, buf, sizeof buf));
       if (k < 0)
         {
-          if (errno == EINTR)
-            continue;
           if (errno == EAGAIN)
             break;
           X.doubt = "reading the events failed";
@@ -445,9 +443,7 @@ answer(int lfd)
               break;
             }
         }
-      ssize_t k = read(c, in.p + in.len, in.cap - in.len);
-      if (k < 0 && errno == EINTR)
-        continue;
+      ssize_t k = TEMP_FAILURE_RETRY(read(c, in.p + in.len, in.cap - in.len));
       if (k <= 0)
         {
           ok = k == 0;
