@@ -1,6 +1,7 @@
 /* sbx-launch: a delegated cgroup v2 for the run, where one exists. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "cgroup.h"
+#include "report.h"
 
 int cgroup_fd = -1;
 char cgroup_path[PATH_MAX];

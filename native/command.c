@@ -1,6 +1,18 @@
 /* sbx-launch: the command process's own steps, then execve. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "command.h"
+#include "landlock.h"
+#include "net.h"
+#include "report.h"
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#ifndef KEYCTL_JOIN_SESSION_KEYRING
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#endif
 
 static void
 cmd_rlimits(const struct spec *s)
@@ -128,9 +140,7 @@ run_command(const struct spec *s, int go_fd)
   /* Landlock names paths of the new root: it waits for init's go. */
   if (!s->landlock)
     cmd_seccomp(s);
-  do
-    n = read(go_fd, &go, 1);
-  while (n < 0 && errno == EINTR);
+  n = TEMP_FAILURE_RETRY(read(go_fd, &go, 1));
   if (n != 1)
     _exit(EXIT_SETUP_FAILED); /* init failed and recorded why */
   if (s->landlock)

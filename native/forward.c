@@ -6,10 +6,17 @@
  * bound into the new root). It knows nothing of HTTP or of the allowlist: the
  * policy is the proxy's, outside the sandbox. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "forward.h"
+#include "net.h"
+#include "report.h"
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/un.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 
 #define FWD_BUF (256 * 1024)
 
@@ -20,9 +27,7 @@ static int
 pump(int from, int to, const int pipe[2])
 {
   ssize_t n, m;
-  do
-    n = splice(from, NULL, pipe[1], NULL, FWD_BUF, SPLICE_F_MOVE);
-  while (n < 0 && errno == EINTR);
+  n = TEMP_FAILURE_RETRY(splice(from, NULL, pipe[1], NULL, FWD_BUF, SPLICE_F_MOVE));
   if (n < 0)
     return -1;
   if (n == 0)
@@ -32,9 +37,7 @@ pump(int from, int to, const int pipe[2])
     }
   while (n > 0)
     {
-      m = splice(pipe[0], NULL, to, NULL, (size_t)n, SPLICE_F_MOVE);
-      if (m < 0 && errno == EINTR)
-        continue;
+      m = TEMP_FAILURE_RETRY(splice(pipe[0], NULL, to, NULL, (size_t)n, SPLICE_F_MOVE));
       if (m <= 0)
         return -1;
       n -= m;
@@ -62,12 +65,8 @@ carry(int tcp, const char *path)
     {
       struct pollfd p[2] = { { open_in ? tcp : -1, POLLIN, 0 }, { open_out ? up : -1, POLLIN, 0 } };
       int r;
-      if (poll(p, 2, -1) < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          _exit(1);
-        }
+      if (TEMP_FAILURE_RETRY(poll(p, 2, -1)) < 0)
+        _exit(1);
       if (p[0].revents)
         {
           r = pump(tcp, up, in);
@@ -162,9 +161,7 @@ step_forward(const struct spec *s)
       forwarder(lfd, s->forward_path);
     }
   close(ready[1]);
-  do
-    n = read(ready[0], &err, sizeof err);
-  while (n < 0 && errno == EINTR);
+  n = TEMP_FAILURE_RETRY(read(ready[0], &err, sizeof err));
   close(ready[0]);
   if (n != (ssize_t)sizeof err)
     fail_step("forward", "the forwarder died before listening");

@@ -1,7 +1,14 @@
 /* sbx-launch: user namespace maps: the caller's own id, or (host root) an
  * unprivileged id written by the launcher, and the idmapped binds that go with it. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "ids.h"
+#include "report.h"
+#include <grp.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 long outer_uid, outer_gid;
 /* With --map-uid the launcher writes init's id maps (only a process privileged
@@ -19,9 +26,7 @@ step_mapped_ids(const struct spec *s)
   char c;
   ssize_t n;
   close(maps_pipe[1]);
-  do
-    n = read(maps_pipe[0], &c, 1);
-  while (n < 0 && errno == EINTR);
+  n = TEMP_FAILURE_RETRY(read(maps_pipe[0], &c, 1));
   close(maps_pipe[0]);
   if (n != 1)
     fail_step("userns", "the launcher did not write the id maps");
@@ -114,8 +119,7 @@ idmap_userns(const struct spec *s)
     }
   close(ready[0]);
   close(done[1]);
-  while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-    ;
+  (void)TEMP_FAILURE_RETRY(waitpid(child, NULL, 0));
   return fd;
 }
 

@@ -14,7 +14,8 @@
  * says so ("landlock" ok=false). The paths are the spec's; nothing is decided
  * here. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "landlock.h"
+#include "report.h"
 
 /* The kernel's uapi, spelled out: the build host's headers may predate the
  * ABI the running kernel has (this one's stop at ABI 2). */

@@ -21,7 +21,24 @@
  * after init is gone, so no pipes or sync protocol are needed.
  */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "launch.h"
+#include "cgroup.h"
+#include "command.h"
+#include "forward.h"
+#include "ids.h"
+#include "mount.h"
+#include "net.h"
+#include "relay.h"
+#include "report.h"
+#include "spec.h"
+#include <poll.h>
+#include <sched.h>
+#include <linux/sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
 
 static int done_pipe[2] = { -1, -1 };
 int init_reaped_by_caller;
@@ -77,9 +94,7 @@ run_init(const struct spec *s)
     {
       int st;
       struct rusage ru;
-      pid_t p = wait4(-1, &st, 0, &ru);
-      if (p < 0 && errno == EINTR)
-        continue;
+      pid_t p = TEMP_FAILURE_RETRY(wait4(-1, &st, 0, &ru));
       if (p < 0)
         break;
       if (p == child)
@@ -100,7 +115,7 @@ run_init(const struct spec *s)
   if ((s->ns_flags & CLONE_NEWPID) && getpid() == 1)
     {
       kill(-1, SIGKILL);
-      while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR)
+      while (TEMP_FAILURE_RETRY(wait4(-1, NULL, 0, NULL)) > 0)
         ;
     }
   (void)!write(done_pipe[1], "d", 1);
@@ -175,7 +190,7 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
         }
       n = poll(pfd, 4, timeout);
       if (n < 0 && errno == EINTR)
-        continue;
+        continue; /* not TEMP_FAILURE_RETRY: the timeout is counted again from the deadline */
       if (n < 0)
         die_with_error("poll");
       for (int i = 0; i < 2; i++)
@@ -210,52 +225,60 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
     }
 }
 
-int
-main(int argc, char **argv)
+/* The status of this run into the caller's fd: the report page with what
+ * only the launcher holds (relay counts, log totals, the cgroup's). */
+static void
+report_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted, int init_status)
 {
-  if (argc == 2 && strcmp(argv[1], "--serve") == 0)
-    return serve();
-  if (argc == 2 && strcmp(argv[1], "--splice") == 0)
-    return splice_main();
-  if (argc >= 2 && strcmp(argv[1], "--walk") == 0)
-    return walk_main(argc - 1, argv + 1);
-  if (argc >= 2 && strcmp(argv[1], "--watch") == 0)
-    return watch_main(argc - 1, argv + 1);
-  return launcher_main(argc, argv);
+  struct status st = { .t0 = t0, .t_end = t_end, .timed_out = timed_out, .interrupted = interrupted,
+                       .init_status = init_status, .stdout_bytes = relays[0].bytes,
+                       .stderr_bytes = relays[1].bytes, .cgroup_path = cgroup_path };
+  sinks_total(&st.log_cap, &st.log_dropped, &st.log_unwritten, &st.log_errno);
+  if (cgroup_path[0])
+    st.oom_kills = cgroup_oom_kills();
+  write_status(s->status_fd, &st);
 }
 
-/* One sandbox, from its spec to its report: the whole of `sbx-launch`, and
- * of each child of `sbx-launch --serve`. */
-int
-launcher_main(int argc, char **argv)
+/* One run of the launcher: what its steps hand each other. */
+struct launch
 {
   struct spec s;
-  sigset_t mask;
-  pid_t init;
-  int64_t t0 = t_start = now_ns(), deadline = 0, t_end;
+  int64_t t0, deadline, t_end;
   int sigfd;
+  pid_t init;
   struct supervision sv;
-  size_t k;
+};
 
-  if (argc == 2 && strcmp(argv[1], "--version") == 0)
-    {
-      printf("sbx-launch %s proto %d\n", SBX_VERSION, SBX_PROTO);
-      return 0;
-    }
+/* The spec from argv or --spec-fd, its seccomp program, and nothing of our
+ * caller's descriptors left open. */
+static void
+take_spec(struct launch *l, int argc, char **argv)
+{
   if (argc == 3 && strcmp(argv[1], "--spec-fd") == 0)
     read_spec_fd(&argc, &argv);
-  parse_spec(&s, argc, argv);
-  read_seccomp(&s);
-  close_inherited_fds(&s);
+  parse_spec(&l->s, argc, argv);
+  read_seccomp(&l->s);
+  close_inherited_fds(&l->s, idmap_kept_fd());
+}
 
+/* The report page, shared with init and the command across the clone. */
+static void
+share_report(struct launch *l)
+{
+  (void)l;
   rep = mmap(NULL, sizeof *rep, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (rep == MAP_FAILED)
     die_with_error("mmap");
   outer_uid = (long)getuid();
   outer_gid = (long)getgid();
+}
 
-  /* Signals the launcher acts on are read from a signalfd:
-   * SIGCHLD ends the wait, SIGTERM/SIGINT/SIGHUP kill the sandbox. */
+/* Signals the launcher acts on are read from a signalfd:
+ * SIGCHLD ends the wait, SIGTERM/SIGINT/SIGHUP kill the sandbox. */
+static void
+catch_signals(struct launch *l)
+{
+  sigset_t mask;
   sigemptyset(&mask);
   sigaddset(&mask, SIGCHLD);
   sigaddset(&mask, SIGTERM);
@@ -268,56 +291,86 @@ launcher_main(int argc, char **argv)
     if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) == 0 && getppid() != ppid)
       kill(getpid(), SIGTERM); /* it died before prctl took effect */
   }
-  sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
-  if (sigfd < 0)
+  l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+  if (l->sigfd < 0)
     die_with_error("signalfd");
   if (pipe2(done_pipe, O_CLOEXEC) < 0)
     die_with_error("pipe2");
-  relay_open();
-  sinks_open(&s);
+}
+
+/* The command's output pipes and their sinks, and the report's room. */
+static void
+open_output(struct launch *l)
+{
+  relay_open(&l->s);
   /* The report's room, taken before the command can fill the disk: written
    * into blocks already there, it still gets out when the log could not. */
-  (void)fallocate(s.status_fd, FALLOC_FL_KEEP_SIZE, 0, 65536);
+  (void)fallocate(l->s.status_fd, FALLOC_FL_KEEP_SIZE, 0, 65536);
+}
 
-  if (s.map_uid >= 0)
+/* --map-uid (host root callers): the maps' pipe and the idmapped trees. */
+static void
+prepare_ids(struct launch *l)
+{
+  if (l->s.map_uid >= 0)
     {
       if (outer_uid != 0)
         die("--map-uid is for host root callers (this is uid %ld)", outer_uid);
       if (pipe2(maps_pipe, O_CLOEXEC) < 0)
         die_with_error("pipe2");
-      prepare_trees(&s);
+      prepare_trees(&l->s);
     }
   idmap_drop(); /* a --serve launcher's copy, when its spec maps no ids (prepare_trees drops it too) */
-  step_cgroup(&s);
-  if (s.timeout_ms > 0)
-    deadline = t0 + s.timeout_ms * 1000000LL;
+}
 
-  init = clone_init(&s);
-  if (init < 0)
+static void
+prepare_limits(struct launch *l)
+{
+  step_cgroup(&l->s);
+  if (l->s.timeout_ms > 0)
+    l->deadline = l->t0 + l->s.timeout_ms * 1000000LL;
+}
+
+/* Clones init, which never returns from here. -1 (the report written) when
+ * the namespaces could not be made. */
+static int
+start_init(struct launch *l)
+{
+  const struct spec *s = &l->s;
+  l->init = clone_init(s);
+  if (l->init < 0)
     {
       rep->failed = 1;
       rep->fail_errno = errno;
       snprintf(rep->fail_step, sizeof rep->fail_step, "%s",
-               (s.ns_flags & CLONE_NEWUSER) ? "userns" : "clone");
+               (s->ns_flags & CLONE_NEWUSER) ? "userns" : "clone");
       snprintf(rep->fail_detail, sizeof rep->fail_detail, "clone3 with namespace flags 0x%lx",
-               s.ns_flags);
-      write_status(&s, t0, now_ns(), 0, 0, 0);
+               s->ns_flags);
+      report_status(s, l->t0, now_ns(), 0, 0, 0);
       if (cgroup_path[0])
         rmdir(cgroup_path);
-      return EXIT_SETUP_FAILED;
+      return -1;
     }
-  if (init == 0)
+  if (l->init == 0)
     {
       /* Steps decided before the clone are recorded from init, so that the
        * report lists them in order. */
-      for (k = 0; k < n_ns_names; k++)
+      for (size_t k = 0; k < n_ns_names; k++)
         if (ns_names[k].clone_flag != CLONE_NEWUSER && ns_names[k].clone_flag != CLONE_NEWNS)
-          record(ns_names[k].step, (s.ns_flags & ns_names[k].clone_flag) != 0, "%s",
-                 (s.ns_flags & ns_names[k].clone_flag) ? "new" : "host");
+          record(ns_names[k].step, (s->ns_flags & ns_names[k].clone_flag) != 0, "%s",
+                 (s->ns_flags & ns_names[k].clone_flag) ? "new" : "host");
       if (cgroup_path[0])
         record("cgroup", 1, "%s", cgroup_path);
-      run_init(&s);
+      run_init(s);
     }
+  return 0;
+}
+
+/* In the launcher after the clone: the sandbox alone holds the pipes' write
+ * ends, and init gets its id maps. */
+static void
+hand_over(struct launch *l)
+{
   close(done_pipe[1]);
   relay_close_writers();
   /* A caller's fd 1 or 2 that is gone costs the relayed bytes, not the run.
@@ -326,31 +379,36 @@ launcher_main(int argc, char **argv)
   signal(SIGPIPE, SIG_IGN);
   /* Likewise a log past RLIMIT_FSIZE: its write fails with EFBIG (log.c), the run goes on. */
   signal(SIGXFSZ, SIG_IGN);
-  if (s.map_uid >= 0)
+  if (l->s.map_uid >= 0)
     {
       /* init waits for its maps; without them it fails its userns step. */
-      if (write_init_maps(&s, init) < 0)
-        kill(init, SIGKILL);
-      for (int i = 0; i < s.nops; i++)
-        if (s.ops[i].tree_fd >= 0)
-          close(s.ops[i].tree_fd);
+      if (write_init_maps(&l->s, l->init) < 0)
+        kill(l->init, SIGKILL);
+      for (int i = 0; i < l->s.nops; i++)
+        if (l->s.ops[i].tree_fd >= 0)
+          close(l->s.ops[i].tree_fd);
     }
+}
 
-  supervise(init, sigfd, deadline, &sv);
-  t_end = now_ns();
+/* The output drained, the log ordered, the status written, init reaped
+ * (or left to --serve), the cgroup removed. */
+static void
+finish(struct launch *l)
+{
+  struct supervision *sv = &l->sv;
+  l->t_end = now_ns();
   relay_drain();
   sinks_finish();
-  if (cgroup_path[0] && !sv.init_reaped)
+  if (cgroup_path[0] && !sv->init_reaped)
     {
       /* The cgroup can only be removed, and its counters are only final, once
        * init is gone. */
-      while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
-        ;
-      sv.init_reaped = 1;
+      (void)TEMP_FAILURE_RETRY(waitpid(l->init, &sv->init_status, 0));
+      sv->init_reaped = 1;
     }
-  write_status(&s, t0, t_end, sv.timed_out, sv.interrupted, sv.init_status);
-  close(s.status_fd);
-  if (sv.reported)
+  report_status(&l->s, l->t0, l->t_end, sv->timed_out, sv->interrupted, sv->init_status);
+  close(l->s.status_fd);
+  if (sv->reported)
     {
       /* A caller that reads fd 1 and 2 as pipes sees their end now, not after
        * the namespaces' teardown (sbx passes files and waits for our exit). */
@@ -360,18 +418,53 @@ launcher_main(int argc, char **argv)
   /* Under sbx-launch --serve (a subreaper), init, already exiting, is left
    * to the server to reap: the caller need not wait for the namespaces'
    * teardown. Not with a cgroup, which can only be removed once init is gone. */
-  if (!sv.init_reaped && !(init_reaped_by_caller && sv.reported && !cgroup_path[0]))
-    while (waitpid(init, &sv.init_status, 0) < 0 && errno == EINTR)
-      ;
+  if (!sv->init_reaped && !(init_reaped_by_caller && sv->reported && !cgroup_path[0]))
+    (void)TEMP_FAILURE_RETRY(waitpid(l->init, &sv->init_status, 0));
   if (cgroup_path[0] && rmdir(cgroup_path) < 0 && errno == EBUSY)
     {
       /* Processes of a killed pid namespace can take a moment to be reaped. */
       for (int tries = 0; tries < 50 && rmdir(cgroup_path) < 0 && errno == EBUSY; tries++)
         usleep(2000);
     }
+}
+
+/* The launcher's exit: the command's code, 128 + its signal, or 125 when set-up failed. */
+static int
+exit_code(void)
+{
   if (rep->failed)
     return EXIT_SETUP_FAILED;
   if (rep->have_status)
     return WIFEXITED(rep->wstatus) ? WEXITSTATUS(rep->wstatus) : 128 + WTERMSIG(rep->wstatus);
   return 128 + SIGKILL;
+}
+
+/* One sandbox, from its spec to its report: the whole of `sbx-launch`, and
+ * of each child of `sbx-launch --serve`. A flat list of steps; each one that
+ * fails before the clone dies with its message, after it fails into the report. */
+int
+launcher_main(int argc, char **argv)
+{
+  struct launch l; /* not zeroed whole: parse_spec clears the spec, supervise its record */
+
+  l.t0 = t_start = now_ns();
+  l.deadline = 0;
+
+  if (argc == 2 && strcmp(argv[1], "--version") == 0)
+    {
+      printf("sbx-launch %s proto %d\n", SBX_VERSION, SBX_PROTO);
+      return 0;
+    }
+  take_spec(&l, argc, argv);
+  share_report(&l);
+  catch_signals(&l);
+  open_output(&l);
+  prepare_ids(&l);
+  prepare_limits(&l);
+  if (start_init(&l) < 0)
+    return EXIT_SETUP_FAILED;
+  hand_over(&l);
+  supervise(l.init, l.sigfd, l.deadline, &l.sv);
+  finish(&l);
+  return exit_code();
 }

@@ -20,9 +20,10 @@
  * what was not written is counted (log_unwritten, log_errno) and a last marker
  * line is tried at the log's end. The run goes on and ends as it would have. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "log.h"
 
-struct sink sinks[2];
+static struct sink sinks[2];
+static int nsinks; /* 2: fd 2 has a sink of its own */
 
 /* The rotation reads and writes chunks of this size: all the memory the cap costs. */
 #define CHUNK 65536
@@ -57,19 +58,21 @@ sink_init(struct sink *k, int fd, long long cap)
   k->mode = ((fl & O_ACCMODE) == O_RDWR && !(fl & O_APPEND)) ? SINK_RING : SINK_HEAD;
 }
 
-/* fd 1 and fd 2 as sinks: one shared sink when both are the same file. */
+/* fd 1 and fd 2 as sinks: one shared sink when both are the same file or one
+ * pipe carries both streams (merged: relay.c). out[i] is the sink of fd i + 1. */
 void
-sinks_open(const struct spec *s)
+sinks_open(const struct spec *s, int merged, struct sink *out[2])
 {
   sink_init(&sinks[0], 1, s->max_log);
-  relays[0].sink = &sinks[0];
+  out[0] = &sinks[0];
   /* One pipe for both streams (relay.c), or two into the same file. */
-  if (relays_merged || same_file(1, 2))
-    relays[1].sink = &sinks[0];
+  if (merged || same_file(1, 2))
+    out[1] = &sinks[0];
   else
     {
       sink_init(&sinks[1], 2, s->max_log);
-      relays[1].sink = &sinks[1];
+      out[1] = &sinks[1];
+      nsinks = 2;
     }
 }
 
@@ -78,9 +81,7 @@ pwrite_all(int fd, const char *buf, size_t len, long long off)
 {
   while (len > 0)
     {
-      ssize_t n = pwrite(fd, buf, len, (off_t)off);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(pwrite(fd, buf, len, (off_t)off));
       if (n <= 0)
         {
           if (n == 0)
@@ -99,9 +100,7 @@ pread_all(int fd, char *buf, size_t len, long long off)
 {
   while (len > 0)
     {
-      ssize_t n = pread(fd, buf, len, (off_t)off);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(pread(fd, buf, len, (off_t)off));
       if (n <= 0)
         {
           if (n == 0)
@@ -144,17 +143,15 @@ sink_write(struct sink *k, const char *buf, size_t n)
       ssize_t w;
       size_t len = n;
       if (k->mode == SINK_PLAIN)
-        w = write(k->fd, buf, len);
+        w = TEMP_FAILURE_RETRY(write(k->fd, buf, len));
       else
         {
           /* Up to the end of the capped span; the ring then starts over. */
           long long at = place(k, k->written);
           if ((long long)len > k->cap - at)
             len = (size_t)(k->cap - at);
-          w = pwrite(k->fd, buf, len, (off_t)(k->base + at));
+          w = TEMP_FAILURE_RETRY(pwrite(k->fd, buf, len, (off_t)(k->base + at)));
         }
-      if (w < 0 && errno == EINTR)
-        continue;
       if (w <= 0)
         {
           /* What a partial write took is in the log, and counted in `written`.
@@ -295,7 +292,7 @@ void
 sinks_finish(void)
 {
   sink_finish(&sinks[0]);
-  if (relays[1].sink == &sinks[1])
+  if (nsinks == 2)
     sink_finish(&sinks[1]);
 }
 
@@ -303,7 +300,7 @@ sinks_finish(void)
 void
 sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err)
 {
-  int two = relays[1].sink == &sinks[1];
+  int two = nsinks == 2;
   *cap = sinks[0].mode != SINK_PLAIN ? sinks[0].cap : 0;
   *dropped = sinks[0].dropped + (two ? sinks[1].dropped : 0);
   *unwritten = sinks[0].seen - sinks[0].written - sinks[0].dropped * (sinks[0].mode == SINK_HEAD);

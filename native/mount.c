@@ -1,7 +1,37 @@
 /* sbx-launch: the new root: a tmpfs assembled under /newroot with the host
  * root at /oldroot, every mount point resolved inside it, then pivoted to. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "mount.h"
+#include "report.h"
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+
+/* snprintf for paths: a path that does not fit fails the step instead of
+ * being silently cut short. */
+static void __attribute__((format(printf, 3, 4)))
+xpath(char *out, size_t n, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start(ap, fmt);
+  r = vsnprintf(out, n, fmt, ap);
+  va_end(ap);
+  if (r < 0 || (size_t)r >= n)
+    {
+      errno = ENAMETOOLONG;
+      fail_step("mount", "path too long: %s", out);
+    }
+}
+
+static void
+join(char *out, size_t n, const char *root, const char *path)
+{
+  if (snprintf(out, n, "%s%s", root, path) >= (int)n)
+    {
+      errno = ENAMETOOLONG;
+      fail_step("mount", "path too long: %s", path);
+    }
+}
 
 static int
 mkdir_p(char *path, mode_t mode)

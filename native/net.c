@@ -1,6 +1,11 @@
 /* sbx-launch: the hostname and the loopback interface of the new namespaces. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "net.h"
+#include "report.h"
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <sys/socket.h>
 
 void
 step_hostname(const struct spec *s)
@@ -46,9 +51,7 @@ lo_up(void)
     err = errno;
   if (!err)
     {
-      do
-        n = recv(fd, buf, sizeof buf, 0);
-      while (n < 0 && errno == EINTR);
+      n = TEMP_FAILURE_RETRY(recv(fd, buf, sizeof buf, 0));
       if (n < (ssize_t)sizeof(struct nlmsghdr))
         err = n < 0 ? errno : EPROTO;
     }

@@ -16,11 +16,13 @@
  * from one pipe: it is all counted as stdout (report.c). Only when fd 1 and
  * fd 2 are different files does each stream get its own pipe, counted apart. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "relay.h"
+#include "report.h"
+#include <poll.h>
 
 /* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
 struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };
-int relays_merged;
+static int relays_merged; /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
 
 /* fd 1 and fd 2 lead to the same place: one file (any kind), both open. */
 static int
@@ -30,9 +32,11 @@ same_destination(void)
   return fstat(1, &a) == 0 && fstat(2, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* The pipe(s) the command writes into, each read into its sink (log.c). */
 void
-relay_open(void)
+relay_open(const struct spec *s)
 {
+  struct sink *to[2];
   relays_merged = same_destination();
   for (int i = 0; i < (relays_merged ? 1 : 2); i++)
     {
@@ -48,6 +52,9 @@ relay_open(void)
        * user is not the pipe's owner when the caller is root (mapped away). */
       (void)fchmod(p[1], 0602);
     }
+  sinks_open(s, relays_merged, to);
+  relays[0].sink = to[0];
+  relays[1].sink = to[1];
 }
 
 /* In init, before the command is forked: the pipe(s) become its fd 1 and 2. */
@@ -87,9 +94,7 @@ relay_pump(struct relay *r)
   char buf[65536];
   for (;;)
     {
-      ssize_t n = read(r->rd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(read(r->rd, buf, sizeof buf));
       if (n < 0 && errno == EAGAIN)
         return 1;
       if (n <= 0)

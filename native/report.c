@@ -1,7 +1,8 @@
 /* sbx-launch: the report page init and the command write their steps to,
  * and the JSON status the launcher writes from it. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "report.h"
+#include <sys/wait.h>
 
 struct report *rep;
 int64_t t_start;
@@ -92,10 +93,13 @@ bstr(struct buf *b, const char *s)
   bput(b, "\"");
 }
 
+/* Writes the JSON status from the report page and what the launcher gathered
+ * (struct status: relay counts, log totals, the cgroup) into fd. */
 void
-write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted,
-             int init_status)
+write_status(int fd, const struct status *st)
 {
+  int64_t t0 = st->t0, t_end = st->t_end;
+  int timed_out = st->timed_out, interrupted = st->interrupted, init_status = st->init_status;
   struct buf b = { malloc(8192), 0, 8192 };
   int i;
   if (b.p == NULL)
@@ -113,15 +117,10 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
     bput(&b, "\"exit_code\":null,\"signal\":null,");
   bput(&b, "\"exec_errno\":%d,", rep->exec_errno);
   /* One pipe for both streams (relay.c): all of it counts as stdout. */
-  bput(&b, "\"output_bytes\":%lld,\"stdout_bytes\":%lld,\"stderr_bytes\":%lld,", relays[0].bytes + relays[1].bytes,
-       relays[0].bytes, relays[1].bytes);
-  {
-    long long cap, dropped, unwritten;
-    int err;
-    sinks_total(&cap, &dropped, &unwritten, &err);
-    bput(&b, "\"log_cap\":%lld,\"log_dropped\":%lld,\"log_unwritten\":%lld,\"log_errno\":%d,", cap, dropped,
-         unwritten, err);
-  }
+  bput(&b, "\"output_bytes\":%lld,\"stdout_bytes\":%lld,\"stderr_bytes\":%lld,", st->stdout_bytes + st->stderr_bytes,
+       st->stdout_bytes, st->stderr_bytes);
+  bput(&b, "\"log_cap\":%lld,\"log_dropped\":%lld,\"log_unwritten\":%lld,\"log_errno\":%d,", st->log_cap,
+       st->log_dropped, st->log_unwritten, st->log_errno);
   bput(&b, "\"setup_ns\":%lld,", (long long)((rep->t_exec_ns ? rep->t_exec_ns : t_end) - t0));
   bput(&b, "\"wall_ns\":%lld,",
        (long long)(rep->t_exec_ns ? (rep->t_exit_ns ? rep->t_exit_ns : t_end) - rep->t_exec_ns : 0));
@@ -150,10 +149,10 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
   else
     bput(&b, "\"error\":null,");
   bput(&b, "\"cgroup\":{\"path\":");
-  if (cgroup_path[0])
+  if (st->cgroup_path[0])
     {
-      bstr(&b, cgroup_path);
-      bput(&b, ",\"oom_kills\":%ld}", cgroup_oom_kills());
+      bstr(&b, st->cgroup_path);
+      bput(&b, ",\"oom_kills\":%ld}", st->oom_kills);
     }
   else
     bput(&b, "null,\"oom_kills\":0}");
@@ -169,6 +168,6 @@ write_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int
       bput(&b, "}");
     }
   bput(&b, "]}\n");
-  write_all(s->status_fd, b.p, b.len);
+  write_all(fd, b.p, b.len);
   free(b.p);
 }

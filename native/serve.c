@@ -16,9 +16,17 @@
  * EOF on fd 0: every launcher still running gets SIGTERM, then the server
  * exits once they are reaped. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "serve.h"
+#include "ids.h"
+#include "launch.h"
+#include "spec.h"
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
 
 #define MAX_RUNNING 64
+#define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)
 #define MAX_FRAME (MAX_SPEC_BYTES + 256)
 
 struct running
@@ -199,17 +207,13 @@ serve(void)
       if (!open_in && !busy)
         {
           /* Inits of the last runs may still be exiting: reaped before we go. */
-          while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+          while (TEMP_FAILURE_RETRY(waitpid(-1, NULL, 0)) > 0)
             ;
           return 0;
         }
       struct pollfd pfd[2] = { { sigfd, POLLIN, 0 }, { open_in ? 0 : -1, POLLIN, 0 } };
-      if (poll(pfd, 2, -1) < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          die_with_error("poll");
-        }
+      if (TEMP_FAILURE_RETRY(poll(pfd, 2, -1)) < 0)
+        die_with_error("poll");
       if (pfd[0].revents)
         {
           struct signalfd_siginfo si;
@@ -218,9 +222,7 @@ serve(void)
         }
       if (pfd[1].revents)
         {
-          ssize_t n = read(0, frame + have, sizeof frame - have);
-          if (n < 0 && errno == EINTR)
-            continue;
+          ssize_t n = TEMP_FAILURE_RETRY(read(0, frame + have, sizeof frame - have));
           if (n <= 0)
             {
               open_in = 0;

@@ -1,7 +1,9 @@
 /* sbx-launch: SHA-256 (FIPS 180-4), for the tree walk's fingerprint: the
  * digest node:crypto gives for the same bytes. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "sha256.h"
+#include <stdio.h>
+#include <string.h>
 
 static const uint32_t K[64] = {
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -7,7 +7,10 @@
  * direction stays the proxy's. The descriptors are shared with the proxy and non-blocking: a step
  * that would block waits in poll. No policy here: the proxy admitted the tunnel. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "splice.h"
+#include "util.h"
+#include <poll.h>
+#include <sys/socket.h>
 
 #define SPLICE_BUF (1024 * 1024)
 
@@ -17,9 +20,7 @@ wait_for(int fd, short events)
 {
   struct pollfd p = { fd, events, 0 };
   int r;
-  do
-    r = poll(&p, 1, -1);
-  while (r < 0 && errno == EINTR);
+  r = TEMP_FAILURE_RETRY(poll(&p, 1, -1));
   return r < 0 ? -1 : 0;
 }
 
@@ -30,10 +31,10 @@ move(int in, int out, size_t len, int fd, short events)
 {
   for (;;)
     {
-      ssize_t n = splice(in, NULL, out, NULL, len, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      ssize_t n = TEMP_FAILURE_RETRY(splice(in, NULL, out, NULL, len, SPLICE_F_MOVE | SPLICE_F_NONBLOCK));
       if (n >= 0)
         return n;
-      if (errno == EINTR || (errno == EAGAIN && wait_for(fd, events) == 0))
+      if (errno == EAGAIN && wait_for(fd, events) == 0)
         continue;
       return -1;
     }

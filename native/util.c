@@ -1,17 +1,28 @@
-/* sbx-launch: die helpers and small I/O. */
+/* sbx-launch: the ground floor: the one die path and small I/O helpers that
+ * return an error (-1 with errno) for their caller to act on. Calls nothing
+ * of the other parts. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "util.h"
+
+/* The one way out of the launcher before anything is set up: "sbx-launch:
+ * MESSAGE[: strerror(err)]" on stderr (err -1: no errno), then EXIT_SETUP_FAILED. */
+static void __attribute__((noreturn, format(printf, 2, 0)))
+vdie(int err, const char *fmt, va_list ap)
+{
+  fputs(PREFIX, stderr);
+  vfprintf(stderr, fmt, ap);
+  if (err >= 0)
+    fprintf(stderr, ": %s", strerror(err));
+  fputc('\n', stderr);
+  exit(EXIT_SETUP_FAILED);
+}
 
 void
 die(const char *fmt, ...)
 {
   va_list ap;
-  fputs(PREFIX, stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  exit(EXIT_SETUP_FAILED);
+  vdie(-1, fmt, ap);
 }
 
 void
@@ -19,12 +30,8 @@ die_with_error(const char *fmt, ...)
 {
   int saved = errno;
   va_list ap;
-  fputs(PREFIX, stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, ": %s\n", strerror(saved));
-  exit(EXIT_SETUP_FAILED);
+  vdie(saved, fmt, ap);
 }
 
 int64_t
@@ -40,9 +47,7 @@ write_all(int fd, const char *buf, size_t len)
 {
   while (len > 0)
     {
-      ssize_t n = write(fd, buf, len);
-      if (n < 0 && errno == EINTR)
-        continue;
+      ssize_t n = TEMP_FAILURE_RETRY(write(fd, buf, len));
       if (n <= 0)
         return -1;
       buf += n;
@@ -61,14 +66,13 @@ read_from_start(int fd, char *buf, size_t cap)
   size_t len = 0;
   for (int use_read = 0; len < cap;)
     {
-      ssize_t r = use_read ? read(fd, buf + len, cap - len) : pread(fd, buf + len, cap - len, (off_t)len);
+      ssize_t r = TEMP_FAILURE_RETRY(use_read ? read(fd, buf + len, cap - len)
+                                              : pread(fd, buf + len, cap - len, (off_t)len));
       if (r < 0 && errno == ESPIPE && !use_read)
         {
           use_read = 1;
           continue;
         }
-      if (r < 0 && errno == EINTR)
-        continue;
       if (r < 0)
         return -1;
       if (r == 0)
@@ -84,9 +88,7 @@ int
 write_file(const char *path, const char *content)
 {
   int fd, r, saved;
-  do
-    fd = open(path, O_WRONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
+  fd = TEMP_FAILURE_RETRY(open(path, O_WRONLY | O_CLOEXEC));
   if (fd < 0)
     return -1;
   r = write_all(fd, content, strlen(content));
@@ -116,31 +118,4 @@ close_fds_range(unsigned int first, unsigned int last)
     return;
   for (unsigned int fd = first; fd < 1024 && fd <= last; fd++)
     close((int)fd);
-}
-
-/* snprintf for paths: a path that does not fit fails the step instead of
- * being silently cut short. */
-void
-xpath(char *out, size_t n, const char *fmt, ...)
-{
-  va_list ap;
-  int r;
-  va_start(ap, fmt);
-  r = vsnprintf(out, n, fmt, ap);
-  va_end(ap);
-  if (r < 0 || (size_t)r >= n)
-    {
-      errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", out);
-    }
-}
-
-void
-join(char *out, size_t n, const char *root, const char *path)
-{
-  if (snprintf(out, n, "%s%s", root, path) >= (int)n)
-    {
-      errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", path);
-    }
 }

@@ -30,7 +30,9 @@
  *                     repository-like directory; 1 when it is a symlink
  * Which names mean what is the caller's policy: this file knows none. */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "walk.h"
+#include "sha256.h"
+#include "util.h"
 #include <dirent.h>
 
 #define MAX_NAMES 64
@@ -404,14 +406,10 @@ stat_list(void)
   int dfd = -1;
   size_t dir_len = (size_t)-1;
 
-  while ((k = read(0, chunk, sizeof chunk)) != 0)
+  while ((k = TEMP_FAILURE_RETRY(read(0, chunk, sizeof chunk))) != 0)
     {
       if (k < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          die_with_error("--walk: reading the file list");
-        }
+        die_with_error("--walk: reading the file list");
       buf_add(&in, chunk, (size_t)k);
     }
   buf_add(&in, "", 1);

@@ -36,13 +36,16 @@
  * when --max-watchers live ones already listen beside PATH (sockets named
  * with its prefix up to the first '-'; those no one listens on are removed). */
 #define _GNU_SOURCE
-#include "sbx.h"
+#include "watch.h"
+#include "util.h"
 #include <dirent.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/un.h>
 #include <sys/vfs.h>
+#include <sys/socket.h>
+#include <poll.h>
 
 #define MAX_NAMES 64
 /* The most a caller may store (its fingerprint and control entries). */
@@ -336,11 +339,9 @@ drain(void)
   char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
   for (;;)
     {
-      ssize_t k = read(X.ifd, buf, sizeof buf);
+      ssize_t k = TEMP_FAILURE_RETRY(read(X.ifd, buf, sizeof buf));
       if (k < 0)
         {
-          if (errno == EINTR)
-            continue;
           if (errno == EAGAIN)
             break;
           X.doubt = "reading the events failed";
@@ -442,9 +443,7 @@ answer(int lfd)
               break;
             }
         }
-      ssize_t k = read(c, in.p + in.len, in.cap - in.len);
-      if (k < 0 && errno == EINTR)
-        continue;
+      ssize_t k = TEMP_FAILURE_RETRY(read(c, in.p + in.len, in.cap - in.len));
       if (k <= 0)
         {
           ok = k == 0;

@@ -1,0 +1,47 @@
+/* sbx-launch: the ground floor (util.c). Helpers return -1 with errno for
+ * their caller to decide; only die() and die_with_error() end the process.
+ * Includes no other part's header but the protocol's. */
+#ifndef SBX_UTIL_H
+#define SBX_UTIL_H
+#include "sbx.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PREFIX "sbx-launch: "
+
+/* Retries a call that failed with EINTR; its result otherwise (glibc's, with
+ * _GNU_SOURCE; spelled out for a C library without it). */
+#ifndef TEMP_FAILURE_RETRY
+#define TEMP_FAILURE_RETRY(expression)                                                                       \
+  ({                                                                                                         \
+    long int __result;                                                                                       \
+    do                                                                                                       \
+      __result = (long int)(expression);                                                                     \
+    while (__result == -1L && errno == EINTR);                                                               \
+    __result;                                                                                                \
+  })
+#endif
+
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+int64_t now_ns(void);
+int write_all(int fd, const char *buf, size_t len);
+ssize_t read_from_start(int fd, char *buf, size_t cap);
+int write_file(const char *path, const char *content);
+int parse_long(const char *s, long min, long max, long *out);
+void close_fds_range(unsigned int first, unsigned int last);
+
+#endif
