@@ -289,7 +289,7 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
 /**
  * A SOCKS5 request at the start of `b`: the host (a name, or an address as text) and port, with the
  * bytes it took; null while incomplete; an error reply code (7: command not supported, 8: address type
- * not supported) for one sbx does not take.
+ * not supported) for one sbx does not take. @internal (the host proxy's own; tests import it)
  */
 export function socksRequest(b: Buffer): { host: string; port: number; length: number } | { error: number } | null {
   if (b.length < 5) return null;
