@@ -21,6 +21,7 @@
 /* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
 struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };
 int relays_merged;
+static int relay_draining;
 
 /* fd 1 and fd 2 lead to the same place: one file (any kind), both open. */
 static int
@@ -87,7 +88,10 @@ relay_pump(struct relay *r)
   char buf[65536];
   for (;;)
     {
-      ssize_t n = read(r->rd, buf, sizeof buf);
+      ssize_t n;
+      if (!relay_draining && pace_held(r->sink))
+        return 1; /* the log's reader is behind: the command waits (pace.c) */
+      n = read(r->rd, buf, sizeof buf);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0 && errno == EAGAIN)
@@ -105,10 +109,12 @@ relay_pump(struct relay *r)
     }
 }
 
-/* Everything in the sandbox is dead: what is left in the pipes is all there is. */
+/* Everything in the sandbox is dead: what is left in the pipes is all there is
+ * (taken whatever the reader's pace: nothing is waiting on it any more). */
 void
 relay_drain(void)
 {
+  relay_draining = 1;
   for (int i = 0; i < 2; i++)
     while (relays[i].rd >= 0 && relay_pump(&relays[i]))
       {

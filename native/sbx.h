@@ -152,6 +152,7 @@ struct spec
   long pid_max;
   long timeout_ms;
   long long max_log; /* --max-log: bytes a log file may hold, 0: no cap */
+  const char *pace;  /* --pace FILE: where the log's reader says how far it read (pace.c) */
   const char *cgroup;
   struct cgroup_set cgroup_sets[MAX_CGROUP_SETS];
   int ncgroup_sets;
@@ -260,6 +261,10 @@ void relay_into_stdio(void);
 void relay_close_writers(void);
 int relay_pump(struct relay *r);
 void relay_drain(void);
+
+/* ------------------------------------------------------------ pace.c */
+void pace_open(const struct spec *s);
+int pace_held(const struct sink *k);
 
 /* ----------------------------------------------------------- serve.c */
 #define MAX_ARGS_SERVE (2 * MAX_OPS + 2 * MAX_ENV + 256)

@@ -246,6 +246,8 @@ parse_spec(struct spec *s, int argc, char **argv)
             die("bad --max-log: %s (bytes, at least %d)", argv[i], MIN_MAX_LOG);
           s->max_log = v;
         }
+      else if (strcmp(a, "--pace") == 0)
+        NEED(1), s->pace = argv[++i];
       else if (strcmp(a, "--cgroup") == 0)
         NEED(1), s->cgroup = argv[++i];
       else if (strcmp(a, "--cgroup-set") == 0)
