@@ -9,11 +9,12 @@
 // the output's end) only as the launcher exits. So only the head is read while the command runs; the
 // rest of the file is read after it, once it is in order: at most CAP - CAP/2 bytes (32 MiB by default).
 //
-// The pace (native/pace.c): how far the log is read is written into the file `pace` (8 bytes, little-endian)
-// after every read, and the launcher stops draining the command's output while it is more than 8 MiB ahead
-// of it. A command that prints faster than the engine reads then waits for it, as it would for a slow
-// terminal, and the verdict is ready that little work after the command exits, whatever it printed. All
-// ones in the file tell the launcher to wait no more (the head is read: the rest is read after the exit).
+// The pace (native/pace.c): how far the log may be written is kept in the file `pace` (8 bytes,
+// little-endian): the read position plus what the engine reads in PACE_MS at the rate it has been reading,
+// updated after every read. The launcher stops draining the command's output while the log is past it, so a
+// command that prints faster than the engine reads waits for it, as it would for a slow terminal, and the
+// verdict is ready about PACE_MS of work after the command exits, whatever it printed. All ones in the
+// file tell the launcher to wait no more (the head is read: the rest is read after the exit).
 import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine/index.js';
 
@@ -21,6 +22,10 @@ import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine
 const SLICE = 4 << 20;
 /** How often the log's size is looked at while nothing new is in it. */
 const POLL_MS = 5;
+/** The engine's work the launcher may be ahead of it by, and that window's bounds in bytes. */
+const PACE_MS = 30;
+const PACE_MIN = 1 << 20;
+const PACE_MAX = 64 << 20;
 
 export interface LogFollower {
   /**
@@ -43,11 +48,13 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
   let fd = -1;
   let paceFd = -1;
   const at = new DataView(new ArrayBuffer(8));
-  /** Tells the launcher how far the log is read (-1: no further while the command runs). */
+  // The engine's rate as it has been reading (bytes per ms, a moving average of its pushes).
+  let rate = 0;
+  /** Tells the launcher how far the log may be written, from `read` (-1: no limit any more). */
   const tell = (read: number): void => {
     if (paceFd < 0) return;
-    if (read < 0) at.setBigUint64(0, 0xffffffffffffffffn, true);
-    else at.setBigUint64(0, BigInt(read), true);
+    const window = rate > 0 ? Math.min(PACE_MAX, Math.max(PACE_MIN, rate * PACE_MS)) : PACE_MIN;
+    at.setBigUint64(0, read < 0 ? 0xffffffffffffffffn : BigInt(Math.floor(read + window)), true);
     try { writeSync(paceFd, new Uint8Array(at.buffer), 0, 8, 0); } catch { unpace(); }
   };
   const unpace = (): void => {
@@ -76,7 +83,10 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
     while (pos < upTo && got < most) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - pos), pos);
       if (n <= 0) break;
+      const t = process.hrtime.bigint(); // not performance.now(): see run.ts
       stream!.push(n === buf.length ? buf : buf.subarray(0, n));
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (ms > 0) rate = rate > 0 ? 0.8 * rate + 0.2 * (n / ms) : n / ms;
       pos += n; got += n;
       tell(pos);
     }

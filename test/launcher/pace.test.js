@@ -1,6 +1,6 @@
-// The log's reader sets the pace (--pace FILE, native/pace.c): while the reader says it is more than 8 MiB
-// behind what the launcher wrote, the command's output is not drained and the command waits in write();
-// all ones in the file, or a reader that stops moving for 2 s, lets it go on. Nothing is lost either way.
+// The log's reader sets the pace (--pace FILE, native/pace.c): FILE says how far the log may be written;
+// past that the command's output is not drained and the command waits in write(); all ones in the file,
+// or a limit that does not move for 2 s, lets it go on. Nothing is lost either way.
 import { closeSync, constants, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -9,7 +9,7 @@ import { sh, tempDir } from './_helpers.js';
 
 const MiB = 1 << 20;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Writes the pace file's 8 bytes in place, as a reader does: its offset, little-endian (-1: all ones). */
+/** Writes the pace file's 8 bytes in place, as a reader does: the limit, little-endian (-1: all ones). */
 function at(file, n) {
   const b = Buffer.alloc(8);
   if (n < 0) b.fill(0xff); else b.writeBigUInt64LE(BigInt(n));
@@ -20,13 +20,13 @@ function at(file, n) {
 const SCRIPT = 'head -c 33554432 /dev/zero; echo > past';
 const cap = 256 * MiB;
 
-test('a reader that is behind holds the command in its writes; all ones lets it go, with all of its output', async () => {
+test('a log at its limit holds the command in its writes; all ones lets it go, with all of its output', async () => {
   const work = tempDir();
   const pace = join(tempDir('sbx-pace-'), 'run.pace');
-  at(pace, 0);
+  at(pace, 8 * MiB);
   const running = sh(SCRIPT, { work, pace, maxLog: cap });
   await sleep(1000); // unheld, 32 MiB take ~50 ms
-  assert.not.ok(existsSync(join(work, 'past')), 'the command went past its output while its reader was 8 MiB behind');
+  assert.not.ok(existsSync(join(work, 'past')), 'the command went past its output with the log limited to 8 MiB');
   at(pace, -1);
   const r = await running;
   assert.is(r.outcome.exit_code, 0);
@@ -34,27 +34,27 @@ test('a reader that is behind holds the command in its writes; all ones lets it 
   assert.ok(existsSync(join(work, 'past')));
 });
 
-test('a reader that keeps up is followed to the end: the command finishes as the reader reads', async () => {
+test('a limit that moves is followed to the end: the command finishes as the limit passes its output', async () => {
   const work = tempDir();
   const pace = join(tempDir('sbx-pace-'), 'run.pace');
-  at(pace, 0);
+  at(pace, 4 * MiB);
   const running = sh(SCRIPT, { work, pace, maxLog: cap });
   let done = false;
   void running.then(() => (done = true));
-  // Read in 4 MiB steps, 200 ms apart: the command may never be more than 8 MiB (+ a pipe's worth) ahead.
-  for (let read = 0; read <= 32 * MiB && !done; read += 4 * MiB) {
+  // The limit in 4 MiB steps, 200 ms apart: the command never gets more than a pipe's worth past it.
+  for (let limit = 4 * MiB; limit <= 40 * MiB && !done; limit += 4 * MiB) {
     await sleep(200);
-    if (read < 24 * MiB) assert.not.ok(existsSync(join(work, 'past')), `past its output with the reader at ${read / MiB} MiB of 32`);
-    at(pace, read);
+    if (limit < 31 * MiB) assert.not.ok(existsSync(join(work, 'past')), `past its output with the limit at ${limit / MiB} MiB of 32`);
+    at(pace, limit + 4 * MiB);
   }
   const r = await running;
   assert.is(r.outcome.output_bytes, 32 * MiB);
 });
 
-test('a reader that stops moving is dropped after 2 s: the run ends on its own', async () => {
+test('a limit that stops moving is dropped after 2 s: the run ends on its own', async () => {
   const work = tempDir();
   const pace = join(tempDir('sbx-pace-'), 'run.pace');
-  at(pace, 0);
+  at(pace, 1 * MiB);
   const r = await sh(SCRIPT, { work, pace, maxLog: cap });
   assert.is(r.outcome.exit_code, 0);
   assert.is(r.outcome.output_bytes, 32 * MiB);
