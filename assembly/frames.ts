@@ -55,8 +55,25 @@ const RUNTIME_FUNCS: string[] = [
   "reallocarray", "exit",
 ];
 
+// classify()'s answers by (file, module, fn): a log repeats its frames (every failure's traceback passes
+// through the same runner and library frames) and the answer is ~80 substring searches. A pure function
+// of those three, so cached; emptied when full, keys of at most CLASSIFIED_KEY chars: at most ~1 MiB.
+const CLASSIFIED_MAX = 1024;
+const CLASSIFIED_KEY = 512;
+const classified = new Map<string, bool>();
+
 /** A frame is the user's own when neither its file, its module nor its function belongs to a runtime. */
 export function classify(f: Frame): void {
+  // \u0001 marks a null field, \u0000 separates: no two distinct triples give the same key.
+  let key = (f.file !== null ? f.file! : "\u0001") + "\u0000" + (f.module !== null ? f.module! : "\u0001") + "\u0000" + (f.fn !== null ? f.fn! : "\u0001");
+  if (key.length > CLASSIFIED_KEY) { classifyFresh(f); return; }
+  if (classified.has(key)) { f.user = classified.get(key); return; }
+  classifyFresh(f);
+  if (classified.size >= CLASSIFIED_MAX) classified.clear();
+  classified.set(key, f.user);
+}
+
+function classifyFresh(f: Frame): void {
   let where = f.file !== null ? f.file! : (f.module !== null ? f.module! : "");
   let user = true;
   for (let i = 0; i < RUNTIME_PREFIXES.length; i++) {

@@ -31,10 +31,12 @@ export class Session {
     let p = ptr;
     let dirty = false;
     while (p < end) {
-      // Eight bytes at a time while none of them is a control byte (< 0x20): most log text.
+      // Eight bytes at a time while none of them is a control byte (< 0x20): most log text. The lowest
+      // flagged byte of a word is its first control byte (a borrow only flags bytes above a true one).
       while (p + 8 <= end) {
         let w = load<u64>(p);
-        if (((w - 0x2020202020202020) & ~w & 0x8080808080808080) != 0) break;
+        let m = (w - 0x2020202020202020) & ~w & 0x8080808080808080;
+        if (m != 0) { p += <usize>(ctz(m) >> 3); break; }
         p += 8;
       }
       if (p >= end) break;

@@ -3,6 +3,10 @@
 //   latency:    a ~36 KB ASan log (asan fixtures concatenated), warm instance, median of 200 runs
 //   throughput: a >= 100 MB mixed log (every fixture log, repeated), fed in 1 MiB chunks, median of 5
 //   memory:     a 1 GB log streamed in 1 MiB chunks: the Wasm memory and the process RSS at their peak
+//   blocks:     repeated failure blocks of every tool and runner (fixtures/lib/blocks.js), each fed to a
+//               fresh instance at two sizes (--block-sizes 8,32 MiB): MB/s at the larger, how much more
+//               than linear its time grew (time ratio / size ratio: 1.0 is linear), the Wasm memory
+//   --blocks-only: only that; --block-filter RE: only the blocks whose name matches
 //   --baseline ENGINE.js: also times another build of the engine (a saved dist/engine.js) on the same inputs,
 //   runs interleaved, and prints the latency and throughput ratios (this tree / baseline)
 import { performance } from 'node:perf_hooks';
@@ -10,10 +14,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '../dist/engine.js';
 import { listCases } from '../fixtures/lib/cases.js';
+import { failureBlocks, feedRepeated } from '../fixtures/lib/blocks.js';
 
+const argOf = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const engine = await createEngine();
 const cases = listCases();
+if (process.argv.includes('--blocks-only')) { await blocks(); process.exit(0); }
 
 // Latency: ASan logs until ~36 KB.
 const asan = cases.filter((c) => c.id.includes('/asan-'));
@@ -88,4 +95,38 @@ if (bi > 0) {
   const [ln, lb, tn, tb] = [median(lat2.now), median(lat2.base), median(thr2.now), median(thr2.base)];
   console.log(`vs baseline: latency median ${ln.toFixed(3)} ms vs ${lb.toFixed(3)} ms (ratio ${(ln / lb).toFixed(2)}), ` +
     `throughput median ${tn.toFixed(0)} vs ${tb.toFixed(0)} MB/s (ratio ${(tn / tb).toFixed(2)})`);
+}
+
+await blocks();
+
+/** Repeated failure blocks of every tool and runner: memory and linearity (see the header). */
+async function blocks() {
+  const [small, large] = argOf('block-sizes', '8,32').split(',').map(Number);
+  const only = new RegExp(argOf('block-filter', '.'));
+  const MiB = 1 << 20;
+  const wasm = await WebAssembly.compile(await (await import('node:fs')).promises.readFile(new URL('../build/sbx.wasm', import.meta.url)));
+  const rows = [];
+  for (const { name, block } of failureBlocks(cases)) {
+    if (!only.test(name)) continue;
+    const ms = []; const mems = []; let mem = 0;
+    for (const size of [small, large]) {
+      const e = await createEngine({ wasm });
+      const t = performance.now();
+      const s = e.stream({ exit: 1 });
+      feedRepeated(s, block, size * MiB);
+      s.end();
+      ms.push(performance.now() - t);
+      mem = e.memoryBytes();
+      mems.push(mem / MiB);
+    }
+    rows.push({ name, mbs: (large * MiB) / 1e6 / (ms[1] / 1000), growth: ms[1] / ms[0] / (large / small), mem: mem / MiB, memSmall: mems[0] });
+  }
+  const over = rows.filter((r) => r.mem > 64);
+  const bent = rows.filter((r) => r.growth > 1.5);
+  // Memory that grows with the input (2x or more from the smaller size, past 8 MB) reaches any bound on a
+  // long enough log, whether or not these sizes show it.
+  const grows = rows.filter((r) => r.mem >= 2 * r.memSmall && r.mem > 8);
+  console.log(`blocks    ${rows.length} repeated failure blocks, ${small} and ${large} MiB each: Wasm memory at most ${Math.max(...rows.map((r) => r.mem)).toFixed(1)} MB (goal <= 64; over: ${over.map((r) => r.name).join(' ') || 'none'}), ` +
+    `MB/s at ${large} MiB median ${median(rows.map((r) => r.mbs)).toFixed(0)} (slowest ${Math.min(...rows.map((r) => r.mbs)).toFixed(0)}), time growth past linear > 1.5x: ${bent.map((r) => r.name).join(' ') || 'none'}, memory growing with the input: ${grows.map((r) => `${r.name} (${r.memSmall.toFixed(1)} -> ${r.mem.toFixed(1)} MB)`).join(' ') || 'none'}`);
+  for (const r of rows) console.log(`  ${r.name.padEnd(22)} ${r.mbs.toFixed(0).padStart(5)} MB/s  growth ${r.growth.toFixed(2)}  memory ${r.memSmall.toFixed(1)} -> ${r.mem.toFixed(1)} MB`);
 }

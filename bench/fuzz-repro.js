@@ -21,12 +21,12 @@ if (!Number.isInteger(seed) || runs.length === 0 || !runs.every((r) => Number.is
   process.exit(2);
 }
 const { inputArbitrary, checkInput, fuzzContext } = await import(join(root, 'test', 'helpers', 'fuzz.js'));
-const { engine, logs, RunResultSchema } = await fuzzContext(root);
+const { engine, logs, blocks, RunResultSchema } = await fuzzContext(root);
 const want = new Set(runs);
 const last = Math.max(...runs);
 let n = 0;
 let prev = null;
-fc.check(fc.property(inputArbitrary(logs), (input) => {
+fc.check(fc.property(inputArbitrary(logs, blocks), (input) => {
   n++;
   // Every input goes through the engine as in the bench: the verdict each leaves is the next one's prev.
   const r = checkInput(engine, RunResultSchema, input, prev);

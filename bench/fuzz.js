@@ -48,11 +48,11 @@ if (isMainThread) {
 } else {
   const fc = (await import('fast-check')).default;
   const { inputArbitrary, checkInput, fuzzContext } = await import(join(root, 'test', 'helpers', 'fuzz.js'));
-  const { engine, logs, RunResultSchema } = await fuzzContext(root);
+  const { engine, logs, blocks, RunResultSchema } = await fuzzContext(root);
   const { runs, seed } = workerData;
   const out = { runs: 0, bytes: 0, maxInput: 0, maxEnvelope: 0, maxMemory: 0, failures: {}, examples: [] };
   let prev = null;
-  const res = fc.check(fc.property(inputArbitrary(logs), (input) => {
+  const res = fc.check(fc.property(inputArbitrary(logs, blocks), (input) => {
     const r = checkInput(engine, RunResultSchema, input, prev);
     out.runs++;
     out.bytes += input.bytes.length;

@@ -1,7 +1,8 @@
 // npm run bench:stream — a run's verdict against the size of its output: `sbx run -- cat LOG` (run(), in
 // process, the CLI's path without the rendering) on a mixed log built by repeating every real fixture log
 // (written to a temp dir, never committed), at several sizes.
-//   after exit: ms from the launcher's exit (phase `launched`) to the verdict recorded (phase `written`)
+//   ready:      ms from the launcher's exit (phase `launched`) to the verdict in hand (phase `verdict`)
+//   after exit: ms from the launcher's exit to the verdict recorded (phase `written`: the state, the delta)
 //   MB/s:       the log's size over the run's whole time (total_ms: set-up, the command, the verdict)
 //   engine:     the Wasm memory of the engine after the run (its peak: memory only grows)
 //   per 100 MiB: the engine alone (a stream fed 1 MiB chunks) on the biggest size, the time of each
@@ -46,18 +47,19 @@ try {
     for (let at = 0, want = paced ? PART : size; at < want;) { const n = Math.min(mixed.length, want - at); writeSync(fd, mixed, 0, n); at += n; }
     closeSync(fd);
     const cmd = paced ? ['sh', '-c', `for i in $(seq ${size / PART}); do sleep 0.02; cat part.log; done; exit ${exitCode}`] : ['sh', '-c', `cat big.log; exit ${exitCode}`];
-    const after = []; const rate = []; const walls = [];
+    const after = []; const ready = []; const rate = []; const walls = [];
     for (let k = 0; k < runs; k++) {
       takePhases();
       const env = await run({ cmd, work, maxLog, engine });
       const marks = Object.fromEntries(takePhases().trim().replace(/^phases: /, '').split(' ').map((m) => m.split('=')).map(([n, t]) => [n, Number(t)]));
       if (env.outcome.output_bytes !== size) throw new Error(`cat gave ${env.outcome.output_bytes} bytes, not ${size}`);
       after.push(marks.written - marks.launched);
+      ready.push(marks.verdict - marks.launched);
       if (process.env.BENCH_PHASES) console.log(Object.entries(marks).map(([n, t]) => `${n}=${(t - marks.launched).toFixed(0)}`).join(' '));
       rate.push(size / MiB / (env.outcome.total_ms / 1000));
       walls.push(env.outcome.wall_ms);
     }
-    console.log(`${String(mib).padStart(5)} MiB: after exit median ${median(after).toFixed(0)} ms (${after.map((x) => x.toFixed(0)).join(' ')}), end-to-end median ${median(rate).toFixed(0)} MB/s (${rate.map((x) => x.toFixed(0)).join(' ')}), command wall median ${median(walls)} ms, engine memory ${(engine.memoryBytes() / MiB).toFixed(1)} MB`);
+    console.log(`${String(mib).padStart(5)} MiB: ready median ${median(ready).toFixed(0)} ms (${ready.map((x) => x.toFixed(0)).join(' ')}), after exit median ${median(after).toFixed(0)} ms (${after.map((x) => x.toFixed(0)).join(' ')}), end-to-end median ${median(rate).toFixed(0)} MB/s (${rate.map((x) => x.toFixed(0)).join(' ')}), command wall median ${median(walls)} ms, engine memory ${(engine.memoryBytes() / MiB).toFixed(1)} MB`);
     rmSync(work, { recursive: true, force: true });
   }
   // The engine alone, per 100 MiB of the biggest size.

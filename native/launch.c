@@ -28,6 +28,7 @@
 #include "ids.h"
 #include "mount.h"
 #include "net.h"
+#include "pace.h"
 #include "relay.h"
 #include "report.h"
 #include "spec.h"
@@ -174,7 +175,11 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
       struct pollfd pfd[4] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 },
                                { relays[0].rd, POLLIN, 0 }, { relays[1].rd, POLLIN, 0 } };
       struct signalfd_siginfo si;
-      int timeout = -1, n;
+      int timeout = -1, n, held = 0;
+      /* A pipe whose log's reader is behind is not read; its reader is looked at again in 1 ms (pace.c). */
+      for (int i = 0; i < 2; i++)
+        if (relays[i].rd >= 0 && pace_held(relays[i].sink))
+          pfd[2 + i].fd = -1, held = 1;
       if (deadline && !killed)
         {
           int64_t left = deadline - now_ns();
@@ -188,6 +193,8 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
             }
           timeout = (int)((left + 999999) / 1000000);
         }
+      if (held && (timeout < 0 || timeout > 1))
+        timeout = 1;
       n = poll(pfd, 4, timeout);
       if (n < 0 && errno == EINTR)
         continue; /* not TEMP_FAILURE_RETRY: the timeout is counted again from the deadline */
@@ -298,11 +305,12 @@ catch_signals(struct launch *l)
     die_with_error("pipe2");
 }
 
-/* The command's output pipes and their sinks, and the report's room. */
+/* The command's output pipes and their sinks, the reader's pace, and the report's room. */
 static void
 open_output(struct launch *l)
 {
   relay_open(&l->s);
+  pace_open(&l->s);
   /* The report's room, taken before the command can fill the disk: written
    * into blocks already there, it still gets out when the log could not. */
   (void)fallocate(l->s.status_fd, FALLOC_FL_KEEP_SIZE, 0, 65536);

@@ -17,12 +17,16 @@
  * fd 2 are different files does each stream get its own pipe, counted apart. */
 #define _GNU_SOURCE
 #include "relay.h"
+#include "pace.h"
 #include "report.h"
 #include <poll.h>
 
 /* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
 struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };
 static int relays_merged; /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
+static int relay_draining; /* set once the sandbox is over: the reader's pace is no longer waited for */
+
+#define RELAY_PIPE_SIZE (1 << 20)
 
 /* fd 1 and fd 2 lead to the same place: one file (any kind), both open. */
 static int
@@ -48,6 +52,10 @@ relay_open(const struct spec *s)
       /* Drained without blocking once the sandbox is over (relay_drain). */
       if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
         die_with_error("fcntl");
+      /* 1 MiB rather than 64 KiB: a command that prints fast and the relay
+       * take turns 16 times less often (best effort: a user past its pipe
+       * quota keeps the default). */
+      (void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
       /* `echo x > /dev/stderr` reopens the pipe through /proc: the sandbox's
        * user is not the pipe's owner when the caller is root (mapped away). */
       (void)fchmod(p[1], 0602);
@@ -94,7 +102,10 @@ relay_pump(struct relay *r)
   char buf[65536];
   for (;;)
     {
-      ssize_t n = TEMP_FAILURE_RETRY(read(r->rd, buf, sizeof buf));
+      ssize_t n;
+      if (!relay_draining && pace_held(r->sink))
+        return 1; /* the log's reader is behind: the command waits (pace.c) */
+      n = TEMP_FAILURE_RETRY(read(r->rd, buf, sizeof buf));
       if (n < 0 && errno == EAGAIN)
         return 1;
       if (n <= 0)
@@ -110,10 +121,12 @@ relay_pump(struct relay *r)
     }
 }
 
-/* Everything in the sandbox is dead: what is left in the pipes is all there is. */
+/* Everything in the sandbox is dead: what is left in the pipes is all there is
+ * (taken whatever the reader's pace: nothing is waiting on it any more). */
 void
 relay_drain(void)
 {
+  relay_draining = 1;
   for (int i = 0; i < 2; i++)
     while (relays[i].rd >= 0 && relay_pump(&relays[i]))
       {

@@ -311,6 +311,7 @@ static const struct spec_option options[] = {
   { "--pid-max", 1, opt_pid_max, 0, 0 },
   { "--timeout-ms", 1, opt_timeout, 0, 0 },
   { "--max-log", 1, opt_max_log, 0, 0 },
+  { "--pace", 1, opt_str, FIELD(pace), 0 },
   { "--cgroup", 1, opt_str, FIELD(cgroup), 0 },
   { "--cgroup-set", 2, opt_cgroup_set, 0, 0 },
   { "--forward-unix", 1, opt_forward, 0, 0 },

@@ -75,6 +75,7 @@ struct spec
   long pid_max;
   long timeout_ms;
   long long max_log; /* --max-log: bytes a log file may hold, 0: no cap */
+  const char *pace;  /* --pace FILE: where the log's reader says how far it read (pace.c) */
   const char *cgroup;
   struct cgroup_set cgroup_sets[MAX_CGROUP_SETS];
   int ncgroup_sets;

@@ -12,10 +12,10 @@ export const enum Char {
   n = 0x6E, o = 0x6F, p = 0x70, q = 0x71, r = 0x72, s = 0x73, t = 0x74, u = 0x75, v = 0x76, w = 0x77, x = 0x78, y = 0x79, z = 0x7A,
 }
 
-export function isDigit(c: i32): bool { return <u32>(c - Char._0) < 10; }
+@inline export function isDigit(c: i32): bool { return <u32>(c - Char._0) < 10; }
 export function isHex(c: i32): bool {
   return <u32>(c - Char._0) < 10 || <u32>((c | 0x20) - Char.a) < 6;
 }
-export function isAlpha(c: i32): bool { return <u32>((c | 0x20) - Char.a) < 26; }
+@inline export function isAlpha(c: i32): bool { return <u32>((c | 0x20) - Char.a) < 26; }
 export function isIdent(c: i32): bool { return isAlpha(c) || isDigit(c) || c == Char.UNDERSCORE; }
-export function isSpace(c: i32): bool { return c == Char.SPACE || c == Char.TAB; }
+@inline export function isSpace(c: i32): bool { return c == Char.SPACE || c == Char.TAB; }

@@ -14,7 +14,10 @@ export class Line {
   private head: i32 = -2;
 
   /** Points the view at bytes [ptr, ptr+len): the next line. */
-  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; }
+  /** skipSpaces(0)'s answer for this line, or -1 until it is asked. */
+  private lead: i32 = -1;
+
+  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; }
 
   /**
    * Position of the first ": " (or -1), not looked for on an indented or empty line: where every compiler,
@@ -102,8 +105,18 @@ export class Line {
 
   /** First position at or after pos that is not a space or tab. */
   skipSpaces(pos: i32): i32 {
-    while (pos < this.len && isSpace(this.at(pos))) pos++;
-    return pos;
+    // From the line's start: found once per line, however many parsers ask (most ask first thing).
+    if (pos == 0 && this.lead >= 0) return this.lead;
+    let i = pos;
+    let n = this.len;
+    let ptr = this.ptr;
+    while (<u32>i < <u32>n) {
+      let c = load<u8>(ptr + <usize>i);
+      if (c != Char.SPACE && c != Char.TAB) break;
+      i++;
+    }
+    if (pos == 0) this.lead = i;
+    return i;
   }
 
   /** Number of leading spaces and tabs. */

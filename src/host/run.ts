@@ -103,7 +103,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
   const launchOpts: LaunchOptions = {
-    ...rest, work, logPath, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
+    ...rest, work, logPath, pace: `${logPath}.pace`, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
     roBind: [...tools.roBind, ...(rest.roBind ?? [])],
     env: { ...(fixed ? { ...(home ? {} : { HOME: sandboxHome }), ...tools.env } : {}), ...(rest.env ?? {}) },
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
@@ -122,7 +122,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   void engineP.then((e) => warmEngine(e, () => exited), () => undefined);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
   // what is left is read. An output the launcher's tail holds whole is read from there instead.
-  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES);
+  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null);
   const res = await launched;
   phase('launched');
   const o = res.outcome;

@@ -251,6 +251,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   a.push('--rlimit', 'FSIZE', String(FSIZE_BYTES), '--rlimit', 'NPROC', String(pids), '--rlimit', 'CORE', '0');
   if (timeout !== undefined) a.push('--timeout-ms', String(Math.max(1, Math.round(timeout * 1000))));
   a.push('--max-log', String(opts.maxLog ?? MAX_LOG_DEFAULT));
+  if (opts.pace !== undefined) a.push('--pace', opts.pace);
 
   const place = cgroupPlace();
   if (place.parent !== null) {

@@ -80,6 +80,12 @@ export interface LaunchOptions extends ProfileOptions {
   logPath: string;
   /** Path of sbx-launch; default $SBX_LAUNCHER or build/sbx-launch in the package. */
   launcherPath?: string;
+  /**
+   * A file where the log's reader writes how far it has read (8 bytes, little-endian; all ones: no longer
+   * reading). The launcher stops draining the command's output while it is more than 8 MiB ahead of it,
+   * so that little is left to read once the command exits (native/pace.c). run() sets it.
+   */
+  pace?: string;
   /** Aborting kills the sandbox; the result then has signal SIGKILL. */
   signal?: StopSignal;
 }

@@ -12,11 +12,12 @@ import { inputArbitrary, checkInput, fuzzContext } from '../helpers/fuzz.js';
 const { createEngine } = await import(join(ROOT, 'dist/engine.js'));
 
 test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes twice', async () => {
-  const { engine, logs, RunResultSchema } = await fuzzContext(ROOT);
+  const { engine, logs, blocks, RunResultSchema } = await fuzzContext(ROOT);
   assert.ok(logs.length > 150);
+  assert.ok(blocks.length > 40, `${blocks.length} repeated failure blocks`);
   let prev = null;
   let n = 0;
-  fc.assert(fc.property(inputArbitrary(logs), (input) => {
+  fc.assert(fc.property(inputArbitrary(logs, blocks), (input) => {
     const r = checkInput(engine, RunResultSchema, input, prev);
     if (r.kind) throw new Error(`${r.kind}: ${r.why}`);
     prev = r.verdict;

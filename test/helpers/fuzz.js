@@ -1,7 +1,8 @@
 // Generated inputs for the verdict engine, shared by `npm run bench:fuzz` (a million) and
 // test/engine/fuzz.test.js (ten thousand): fast-check arbitraries (random bytes, lines shaped like
 // the tools' own) and mutations of every fixture log (byte flips, truncation, splices of two logs,
-// CRLF, a 1 MB line, ANSI sequences, NUL bytes, deep repetition). Each input goes through the engine
+// CRLF, a 1 MB line, ANSI sequences, NUL bytes, deep repetition) and repeated failure blocks of every
+// tool and runner (fixtures/lib/blocks.js: a suite's whole failing output again and again). Each input goes through the engine
 // twice, the second time streamed in random chunks: no trap, a schema-valid envelope, bounded output
 // and memory, the same bytes both times.
 import fc from 'fast-check';
@@ -14,9 +15,12 @@ import { join } from 'node:path';
  */
 export async function fuzzContext(root) {
   const { listCases } = await import(join(root, 'fixtures', 'lib', 'cases.js'));
+  const { failureBlocks } = await import(join(root, 'fixtures', 'lib', 'blocks.js'));
   const { createEngine } = await import(join(root, 'dist', 'engine.js'));
   const { RunResultSchema } = await import(join(root, 'dist', 'index.js'));
-  return { engine: await createEngine(), logs: listCases().map((c) => new Uint8Array(c.log)), RunResultSchema };
+  const cases = listCases();
+  const blocks = failureBlocks(cases).map((b) => new Uint8Array(b.block));
+  return { engine: await createEngine(), logs: cases.map((c) => new Uint8Array(c.log)), blocks, RunResultSchema };
 }
 
 /** Bounds every envelope and the engine's memory must stay within, whatever the input. */
@@ -98,8 +102,22 @@ export function mutate(bytes, m, logs) {
   }
 }
 
-/** fast-check arbitrary of { bytes, opts, chunks } over the given fixture logs. */
-export function inputArbitrary(logs) {
+/** A block repeated whole to about `size` bytes (at least twice), its last copy cut at `cut`. */
+export function repeatBlock(block, size, cut) {
+  const times = Math.max(2, Math.ceil(size / Math.max(1, block.length)));
+  const out = new Uint8Array(block.length * (times - 1) + (block.length ? cut % (block.length + 1) : 0));
+  for (let o = 0; o < out.length; o += block.length) out.set(block.subarray(0, Math.min(block.length, out.length - o)), o);
+  return out;
+}
+
+/** Up to this many bytes of a repeated failure block per input (~10 ms through the engine). */
+const MAX_BLOCKS_INPUT = 256 << 10;
+
+/**
+ * fast-check arbitrary of { bytes, opts, chunks } over the given fixture logs and (when given) the repeated
+ * failure blocks of fixtures/lib/blocks.js.
+ */
+export function inputArbitrary(logs, blocks = []) {
   const idx = fc.nat({ max: logs.length - 1 });
   const at = fc.nat();
   const mutation = fc.oneof(
@@ -126,7 +144,14 @@ export function inputArbitrary(logs) {
     { weight: 1, arbitrary: fc.constantFrom(...ANSI) },
   ), { maxLength: 60 }).map((lines) => enc.encode(lines.join('\n')));
   const random = fc.uint8Array({ maxLength: 4096 });
-  const bytes = fc.oneof({ weight: 120, arbitrary: mutated }, { weight: 40, arbitrary: shaped }, { weight: 20, arbitrary: random }, { weight: 1, arbitrary: longLine });
+  const kinds = [{ weight: 120, arbitrary: mutated }, { weight: 40, arbitrary: shaped }, { weight: 20, arbitrary: random }, { weight: 1, arbitrary: longLine }];
+  // A failure block repeated (a suite re-run in a loop), sometimes mutated as the fixture logs are.
+  if (blocks.length > 0) {
+    const repeated = fc.record({ b: fc.nat({ max: blocks.length - 1 }), size: fc.integer({ min: 1, max: MAX_BLOCKS_INPUT }), cut: fc.nat(), muts: fc.array(mutation, { maxLength: 2 }) })
+      .map(({ b, size, cut, muts }) => muts.reduce((x, m) => mutate(x, m, logs), repeatBlock(blocks[b], size, cut)));
+    kinds.push({ weight: 2, arbitrary: repeated });
+  }
+  const bytes = fc.oneof(...kinds);
   const opts = fc.record({
     exit: fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined }),
     signal: fc.option(fc.constantFrom('SIGSEGV', 'SIGABRT', 'SIGKILL', 'SIGTERM', 'SIGBUS', 6, 11), { nil: null }),

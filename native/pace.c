@@ -1,0 +1,99 @@
+/* sbx-launch: the log's reader sets the pace (--pace FILE). sbx reads the
+ * log into its verdict while the command runs (src/host/log-follow.ts). A
+ * command that prints faster than the verdict engine reads would leave the
+ * engine behind by all it printed, and the verdict would be ready that much
+ * work after the command exits (1.2 s for a 1 GiB `cat`). So the reader keeps
+ * in FILE how far the log may be written (8 bytes, little-endian: a file
+ * offset of the log, its read position plus what it reads in ~25 ms, like a
+ * TCP window) and the relay stops draining the command's pipe while the log
+ * is past that: the command then blocks in write(), as it would on a terminal
+ * that scrolls slower than it prints, and the work left at its exit stays
+ * that small whatever it printed.
+ *
+ * The reader is trusted only to go faster, never to stop the command: until
+ * FILE exists and holds 8 bytes nothing waits; all ones (~0) in it means "no
+ * longer reading" (the reader reached the cap's head, or gave up); and a
+ * limit that does not move for PACE_STALL_NS while the relay waits is dropped
+ * for the rest of the run. The relay then writes as before. */
+#define _GNU_SOURCE
+#include "pace.h"
+#include "util.h"
+
+/* FILE is looked for (again) once this many more bytes are written. */
+#define PACE_RETRY (4LL << 20)
+#define PACE_STALL_NS 2000000000LL
+
+static const char *pace_path;
+static int pace_fd = -1;
+static int pace_off;          /* no reader to wait for, for the rest of the run */
+static long long limit = -1;  /* the offset the log may be written up to, -1: none known */
+static long long open_at;     /* FILE is looked for again once the log reaches this */
+static int64_t waiting_since; /* 0, or when the relay began waiting with `limit` as it is */
+
+void
+pace_open(const struct spec *s)
+{
+  pace_path = s->pace;
+}
+
+/* The reader's limit from FILE: 1 when read, 0 when there is none to go by. */
+static int
+pace_read(void)
+{
+  unsigned char b[8];
+  unsigned long long at = 0;
+  struct stat st;
+  if (pace_fd < 0)
+    {
+      pace_fd = open(pace_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+      if (pace_fd < 0)
+        return 0;
+      if (fstat(pace_fd, &st) < 0 || !S_ISREG(st.st_mode))
+        {
+          pace_off = 1;
+          return 0;
+        }
+    }
+  if (pread(pace_fd, b, sizeof b, 0) != (ssize_t)sizeof b)
+    return 0;
+  for (int i = 7; i >= 0; i--)
+    at = at << 8 | b[i];
+  if (at > (unsigned long long)LLONG_MAX)
+    {
+      pace_off = 1; /* ~0: no longer reading */
+      return 0;
+    }
+  if ((long long)at != limit)
+    waiting_since = 0;
+  limit = (long long)at;
+  return 1;
+}
+
+/* 1 when the relay should wait before it reads more of the command's output
+ * into sink k: the log is past the limit its reader set. */
+int
+pace_held(const struct sink *k)
+{
+  long long end = k->base + k->written;
+  if (pace_path == NULL || pace_off || (limit >= 0 && end <= limit))
+    return 0;
+  if (pace_fd < 0)
+    {
+      if (end < open_at)
+        return 0;
+      open_at = end + PACE_RETRY;
+    }
+  if (!pace_read() || end <= limit)
+    {
+      waiting_since = 0;
+      return 0;
+    }
+  if (waiting_since == 0)
+    waiting_since = now_ns();
+  else if (now_ns() - waiting_since > PACE_STALL_NS)
+    {
+      pace_off = 1;
+      return 0;
+    }
+  return 1;
+}

@@ -1,0 +1,9 @@
+/* sbx-launch: the log's reader sets the pace of the relay (pace.c). */
+#ifndef SBX_PACE_H
+#define SBX_PACE_H
+#include "log.h"
+
+void pace_open(const struct spec *s);
+int pace_held(const struct sink *k);
+
+#endif

@@ -1,0 +1,72 @@
+// The log's reader sets the pace (--pace FILE, native/pace.c): FILE says how far the log may be written;
+// past that the command's output is not drained and the command waits in write(); all ones in the file,
+// or a limit that does not move for 2 s, lets it go on. Nothing is lost either way.
+import { closeSync, constants, existsSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sh, tempDir } from './_helpers.js';
+
+const MiB = 1 << 20;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Writes the pace file's 8 bytes in place, as a reader does: the limit, little-endian (-1: all ones). */
+function at(file, n) {
+  const b = Buffer.alloc(8);
+  if (n < 0) b.fill(0xff); else b.writeBigUInt64LE(BigInt(n));
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT, 0o600);
+  try { writeSync(fd, b, 0, 8, 0); } finally { closeSync(fd); }
+}
+// 32 MiB, then a file in the work dir saying the command got past its output.
+const SCRIPT = 'head -c 33554432 /dev/zero; echo > past';
+const cap = 256 * MiB;
+
+test('a log at its limit holds the command in its writes; all ones lets it go, with all of its output', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'run.pace');
+  at(pace, 8 * MiB);
+  const running = sh(SCRIPT, { work, pace, maxLog: cap });
+  await sleep(1000); // unheld, 32 MiB take ~50 ms
+  assert.not.ok(existsSync(join(work, 'past')), 'the command went past its output with the log limited to 8 MiB');
+  at(pace, -1);
+  const r = await running;
+  assert.is(r.outcome.exit_code, 0);
+  assert.is(r.outcome.output_bytes, 32 * MiB, 'every byte relayed');
+  assert.ok(existsSync(join(work, 'past')));
+});
+
+test('a limit that moves is followed to the end: the command finishes as the limit passes its output', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'run.pace');
+  at(pace, 4 * MiB);
+  const running = sh(SCRIPT, { work, pace, maxLog: cap });
+  let done = false;
+  void running.then(() => (done = true));
+  // The limit in 4 MiB steps, 200 ms apart: the command never gets more than a pipe's worth past it.
+  for (let limit = 4 * MiB; limit <= 40 * MiB && !done; limit += 4 * MiB) {
+    await sleep(200);
+    if (limit < 31 * MiB) assert.not.ok(existsSync(join(work, 'past')), `past its output with the limit at ${limit / MiB} MiB of 32`);
+    at(pace, limit + 4 * MiB);
+  }
+  const r = await running;
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+});
+
+test('a limit that stops moving is dropped after 2 s: the run ends on its own', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'run.pace');
+  at(pace, 1 * MiB);
+  const r = await sh(SCRIPT, { work, pace, maxLog: cap });
+  assert.is(r.outcome.exit_code, 0);
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.wall_ms >= 1900, `held ${r.outcome.wall_ms} ms, not the 2 s a stalled reader is waited for`);
+});
+
+test('no pace file (yet): nothing waits', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'absent.pace');
+  const r = await sh(SCRIPT, { work, pace, maxLog: cap });
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.wall_ms < 1900, `waited ${r.outcome.wall_ms} ms for a reader that is not there`);
+});
+
+test.run();
