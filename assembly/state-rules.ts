@@ -68,6 +68,9 @@ export const STATE_IGNORE_CONTAINS: string[] = [
   "assert", "logger",
   // Windows' ASan runtime and process start-up
   "_asan_rtl_", "BaseThreadInitThunk", "RtlUserThreadStart", "__tmainCRTStartup",
+  // Windows' heap-failure reporting and the loader's exception set-up, IE's deferred-free heap (a cdb stack's top)
+  "RtlReportCriticalFailure", "RtlpHeapHandleError", "RtlpLogHeapFailure", "RtlFreeHeap",
+  "RtlInitializeExceptionChain", "MemoryProtection::CMemoryProtector",
 ];
 
 /** Modules whose frames are never in a crash state: the vDSO and the kernel's gate pages. */

@@ -14,6 +14,12 @@ export const NULL_BOUNDARY = 4096;
 
 /** [tool or '*', kind (exact) or prefix ending in '*', type, access mode, nullable] */
 export const TYPE_ROWS = [
+  // the Windows debugger (cdb): an access violation is named by its access alone; else the exception's name
+  ['cdb', 'access-violation', '', 'only'],
+  ['cdb', 'stack-overflow', 'Stack-overflow', null],
+  ['cdb', 'integer-divide-by-zero', 'Divide-by-zero', null],
+  ['cdb', 'integer-overflow', 'Integer-overflow', null],
+  ['cdb', '*', '', 'capitalized'],
   // AddressSanitizer / HWASan / MSan
   ['*', 'heap-buffer-overflow', 'Heap-buffer-overflow', 'size'],
   ['*', 'stack-buffer-overflow', 'Stack-buffer-overflow', 'size'],
@@ -191,6 +197,8 @@ export function cfType(crash, env = {}) {
   if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
+  if (access === 'only') return crash.access ?? 'UNKNOWN';
+  if (access === 'capitalized') type = crash.kind.charAt(0).toUpperCase() + crash.kind.slice(1);
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
   return type;
