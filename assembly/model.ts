@@ -81,6 +81,9 @@ export class Crash {
  */
 export function lendStack(c: Crash, frames: Array<Frame>): void {
   c.stackless = false;
+  // SystemSan's finding (a shell injection, a file opened) has no stack of its own at all: it takes this one,
+  // user frame or not (the target may be all libc and fuzzer driver, the bug a call to system()).
+  if (c.tool == "systemsan") { c.frames = frames; return; }
   let u: Frame | null = null;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
   if (u === null) return;

@@ -10,7 +10,7 @@
 /** Functions never in a crash state. */
 export const STATE_IGNORE_FUNCS: string[] = [
   // abort and its signal, process exit, thread start
-  "abort", "raise", "gsignal", "exit", "_exit", "__GI_raise", "__GI_abort", "__GI_", "__libc_", "_start",
+  "abort", "abort_", "raise", "gsignal", "exit", "_exit", "__GI_raise", "__GI_abort", "__GI_", "__libc_", "_start",
   "__restore_rt", "__kernel_vsyscall", "__kernel_rt_sigreturn", "__pthread_kill_implementation",
   "__pthread_kill_internal", "pthread_kill", "start_thread", "clone", "__clone", "__clone3", "__pthread_",
   "__run_exit_handlers", "__sigsetjmp", "__sigtramp",
@@ -87,6 +87,8 @@ export const STATE_IGNORE_PATHS: string[] = [
   "/sanitizer_common/", "compiler-rt/lib/", "/lib/asan/", "/lib/hwasan/", "/lib/msan/", "/lib/tsan/",
   "/lib/ubsan/", "/lib/lsan/", "libsanitizer/",
   "/include/c++/", "libc++/", "libc++abi", "libcxx/", "libcxxabi/", "libstdc++", "/bits/",
+  // glibc's own sources as a distribution's build tree names them (`/build/glibc-eX1tMB/glibc-2.31/...`)
+  "/glibc-",
 ];
 
 /** A fuzz target's entry point: named in the state by its file, so that two targets' crashes stay apart. */

@@ -13,6 +13,7 @@ import { AssertParser } from "./c-family/assert";
 import { V8FatalParser } from "./v8/v8-fatal";
 import { KernelParser } from "./kernel/kernel";
 import { CdbParser } from "./platform/cdb";
+import { BugDetectedParser } from "./sanitizers/bug-detected";
 import { MakeParser } from "./c-family/make";
 import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
@@ -61,6 +62,7 @@ export class ParserSet {
   private v8: V8FatalParser = new V8FatalParser();
   private kernel: KernelParser = new KernelParser();
   private cdb: CdbParser = new CdbParser();
+  private bugDetected: BugDetectedParser = new BugDetectedParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -132,6 +134,7 @@ export class ParserSet {
       case ParserId.V8_FATAL: return ask(this.v8, l, f);
       case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.CDB: return ask(this.cdb, l, f);
+      case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -173,6 +176,7 @@ export class ParserSet {
       case ParserId.V8_FATAL: this.v8.finish(f); break;
       case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.CDB: this.cdb.finish(f); break;
+      case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;
       case ParserId.LINKER: this.ld.finish(f); break;
       case ParserId.GCC: this.gcc.finish(f); break;

@@ -111,6 +111,11 @@ export const TYPE_ROWS = [
   ['libfuzzer', 'timeout', 'Timeout', null],
   ['libfuzzer', 'out-of-memory', 'Out-of-memory', null],
   ['libfuzzer', 'overwrites-const-input', 'Overwrites-const-input', null],
+  // the extra sanitizers: SystemSan's bug classes, PySecSan
+  ['systemsan', 'command-injection', 'Command injection', null],
+  ['systemsan', 'arbitrary-file-open', 'Arbitrary file open', null],
+  ['systemsan', 'arbitrary-dns-resolution', 'Arbitrary DNS resolution', null],
+  ['pysecsan', '*', 'PySecSan', null],
   // a signal known only by its name
   ['signal', 'SIGABRT', 'Abrt', null],
   ['signal', 'SIGSEGV', 'UNKNOWN', null, true],
@@ -164,6 +169,8 @@ const NEVER_SECURITY = new Set([
 const ALWAYS_SECURITY = new Set([
   'Security DCHECK failure', 'DCHECK failure', 'Bad-cast', 'Index-out-of-bounds', 'Incorrect-function-pointer-type',
   'Non-positive-vla-bound-value', 'Object-size',
+  // the extra sanitizers' findings
+  'Command injection', 'Arbitrary file open', 'Arbitrary DNS resolution', 'PySecSan',
 ]);
 /** Types whose security depends on the address: near null is a plain crash. */
 const GENERIC_TYPES = new Set(['Null-dereference', 'Null-dereference READ', 'Null-dereference WRITE', 'READ', 'UNKNOWN',

@@ -47,4 +47,40 @@ test('cdb: an exception without a name is named by the analysis bucket; a first-
   assert.equal(c.state, ['Copy']);
 });
 
+test('SystemSan: the finding is the crash; the abort report after it lends its stack', () => {
+  const c = crashOf([
+    '===BUG DETECTED: Shell injection===',
+    '==4242== ERROR: libFuzzer: deadly signal',
+    '    #0 0x4b3520 in __sanitizer_print_stack_trace (/out/fuzz_cmd+0x4b3520)',
+    '    #1 0x45e158 in fuzzer::PrintStackTrace() (/out/fuzz_cmd+0x45e158)',
+    '    #2 0x7f57fb74cf60 in waitpid (/lib/x86_64-linux-gnu/libc.so.6+0x39f60)',
+    '    #3 0x7f57fb738534 in do_system /build/glibc-2.36/stdlib/../sysdeps/posix/system.c:172:11',
+    '    #4 0x4b84d5 in run_hook /src/tool/hooks.c:33:5',
+    '    #5 0x4b88ea in LLVMFuzzerTestOneInput /src/tool/fuzz_cmd.c:12:3',
+    'SUMMARY: libFuzzer: deadly signal',
+  ]);
+  assert.is(c.tool, 'systemsan');
+  assert.is(c.kind, 'command-injection');
+  assert.equal(c.state, ['waitpid', 'run_hook', 'fuzz_cmd.c']);
+});
+
+test('PySecSan: its finding and its Python stack, innermost first, without its own abort helper', () => {
+  const c = crashOf([
+    '===BUG DETECTED: PySecSan: Code injection ===',
+    '[PYSECSAN] code injection by way of eval',
+    'Fuzzer-controlled data reaches eval.',
+    '[PYSECSAN] Stacktrace:',
+    '  File "fuzz_calc.py", line 20, in <module>',
+    '  File "fuzz_calc.py", line 11, in TestOneInput',
+    '  File "calc/evaluate.py", line 7, in evaluate',
+    '  File "pysecsan/code_injection.py", line 40, in hook_pre_eval',
+    '  File "pysecsan/sanlib.py", line 76, in abort_with_issue',
+    '[PYSECSAN] Exiting',
+  ]);
+  assert.is(c.tool, 'pysecsan');
+  assert.is(c.kind, 'code-injection');
+  assert.equal(c.frames.map((f) => f.function), ['abort_with_issue', 'hook_pre_eval', 'evaluate', 'TestOneInput', '<module>']);
+  assert.equal(c.state, ['hook_pre_eval', 'evaluate', 'TestOneInput']);
+});
+
 test.run();
