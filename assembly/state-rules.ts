@@ -89,6 +89,8 @@ export const STATE_IGNORE_PATHS: string[] = [
   "/include/c++/", "libc++/", "libc++abi", "libcxx/", "libcxxabi/", "libstdc++", "/bits/",
   // glibc's own sources as a distribution's build tree names them (`/build/glibc-eX1tMB/glibc-2.31/...`)
   "/glibc-",
+  // Centipede's runner (its coverage callbacks, its stack-limit check): the fuzzing driver, not the target
+  "/centipede/runner",
 ];
 
 /** A fuzz target's entry point: named in the state by its file, so that two targets' crashes stay apart. */

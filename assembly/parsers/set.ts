@@ -14,6 +14,7 @@ import { V8FatalParser } from "./v8/v8-fatal";
 import { KernelParser } from "./kernel/kernel";
 import { CdbParser } from "./platform/cdb";
 import { BugDetectedParser } from "./sanitizers/bug-detected";
+import { CentipedeParser } from "./fuzzers/centipede";
 import { MakeParser } from "./c-family/make";
 import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
@@ -63,6 +64,7 @@ export class ParserSet {
   private kernel: KernelParser = new KernelParser();
   private cdb: CdbParser = new CdbParser();
   private bugDetected: BugDetectedParser = new BugDetectedParser();
+  private centipede: CentipedeParser = new CentipedeParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -135,6 +137,7 @@ export class ParserSet {
       case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.CDB: return ask(this.cdb, l, f);
       case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
+      case ParserId.CENTIPEDE: return ask(this.centipede, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -177,6 +180,7 @@ export class ParserSet {
       case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.CDB: this.cdb.finish(f); break;
       case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
+      case ParserId.CENTIPEDE: this.centipede.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;
       case ParserId.LINKER: this.ld.finish(f); break;
       case ParserId.GCC: this.gcc.finish(f); break;

@@ -116,6 +116,10 @@ export const TYPE_ROWS = [
   ['systemsan', 'arbitrary-file-open', 'Arbitrary file open', null],
   ['systemsan', 'arbitrary-dns-resolution', 'Arbitrary DNS resolution', null],
   ['pysecsan', '*', 'PySecSan', null],
+  // Centipede's own findings
+  ['centipede', 'timeout', 'Timeout', null],
+  ['centipede', 'out-of-memory', 'Out-of-memory', null],
+  ['centipede', 'stack-overflow', 'Stack-overflow', null],
   // a signal known only by its name
   ['signal', 'SIGABRT', 'Abrt', null],
   ['signal', 'SIGSEGV', 'UNKNOWN', null, true],

@@ -83,4 +83,31 @@ test('PySecSan: its finding and its Python stack, innermost first, without its o
   assert.equal(c.state, ['hook_pre_eval', 'evaluate', 'TestOneInput']);
 });
 
+test('Centipede: its timeout, RSS and stack limits are the crash; the relayed target log is read unwrapped', () => {
+  const t = crashOf(['========= Per-input timeout exceeded: 31 > 30 (sec); exiting']);
+  assert.is(t.tool, 'centipede');
+  assert.is(t.kind, 'timeout');
+  assert.is(crashOf(['CRASH LOG: ========= RSS limit exceeded: 2050 > 2048 (MB); exiting']).kind, 'out-of-memory');
+  const s = crashOf([
+    '========= Stack limit exceeded: 70000 > 65536 (byte); aborting',
+    '==77==ERROR: AddressSanitizer: ABRT on unknown address 0x00000000004d (pc 0x7f00 bp 0x7ffc sp 0x7ffc T0)',
+    '    #0 0x7e7fdb58200b in raise (/lib/x86_64-linux-gnu/libc.so.6+0x4300b)',
+    '    #1 0x57a2466368b3 in HandleOnePc third_party/fuzztest/src/centipede/runner_sancov.cc:210:7',
+    '    #2 0x57a2431663d8 in Walk(Node*) src/tree/walk.cc:40:3',
+    '    #3 0x57a2431663e0 in Walk(Node*) src/tree/walk.cc:41:3',
+    'SUMMARY: AddressSanitizer: ABRT (/lib/x86_64-linux-gnu/libc.so.6+0x4300b)',
+  ]);
+  assert.is(s.kind, 'stack-overflow');
+  assert.is(s.state[0], 'Walk');
+  const u = crashOf([
+    'CRASH LOG: ==3057==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000070 at pc 0x5593 bp 0x7ffd sp 0x7ffd',
+    'CRASH LOG: WRITE of size 4 at 0x602000000070 thread T0',
+    'CRASH LOG:     #0 0x5593fbd29fd9 in Touch(int*) /src/t/touch.cc:9:3',
+    'CRASH LOG: SUMMARY: AddressSanitizer: heap-use-after-free /src/t/touch.cc:9:3 in Touch(int*)',
+  ]);
+  assert.is(u.kind, 'heap-use-after-free');
+  assert.is(u.access, 'WRITE');
+  assert.equal(u.state, ['Touch']);
+});
+
 test.run();
