@@ -51,6 +51,8 @@ const RUNTIME_FUNCS: string[] = [
   "strcmp", "strncmp", "strdup", "strndup", "printf", "fprintf", "sprintf", "snprintf", "vprintf", "puts",
   "fputs", "fwrite", "fread", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
   "reallocarray", "exit",
+  // the ARM EABI's runtime helpers (`__aeabi_memcpy`, `__aeabi_idiv`)
+  "__aeabi_",
 ];
 
 /** A frame is the user's own when neither its file, its module nor its function belongs to a runtime. */

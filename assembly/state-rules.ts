@@ -22,7 +22,7 @@ export const STATE_IGNORE_FUNCS: string[] = [
   // libc string and memory routines (and their per-CPU variants), which the faulting caller called
   "memcpy", "memmove", "memset", "memcmp", "bcmp", "memchr", "memrchr", "strlen", "strnlen", "strcpy", "strncpy",
   "strcat", "strncat", "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strchr", "strrchr", "strstr", "strdup",
-  "strndup", "wcslen", "wmemcpy", "wmemset", "__memcpy_", "__memmove_", "__memset_", "__memcmp_", "__strlen_",
+  "strndup", "wcslen", "wmemcpy", "wmemset", "__aeabi_", "aeabi_", "__memcpy_", "__memmove_", "__memset_", "__memcmp_", "__strlen_",
   "__strcmp_", "__strncmp_", "__strchr_", "__strcpy_", "__stpcpy_", "__wrap_",
   // assertion helpers
   "__assert_fail", "__assert_fail_base", "__assert_perror_fail", "__assert_rtn", "__assert2", "_assert",

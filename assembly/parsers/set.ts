@@ -13,6 +13,7 @@ import { AssertParser } from "./c-family/assert";
 import { V8FatalParser } from "./v8/v8-fatal";
 import { KernelParser } from "./kernel/kernel";
 import { CdbParser } from "./platform/cdb";
+import { GdbParser } from "./platform/gdb";
 import { BugDetectedParser } from "./sanitizers/bug-detected";
 import { CentipedeParser } from "./fuzzers/centipede";
 import { MakeParser } from "./c-family/make";
@@ -63,6 +64,7 @@ export class ParserSet {
   private v8: V8FatalParser = new V8FatalParser();
   private kernel: KernelParser = new KernelParser();
   private cdb: CdbParser = new CdbParser();
+  private gdb: GdbParser = new GdbParser();
   private bugDetected: BugDetectedParser = new BugDetectedParser();
   private centipede: CentipedeParser = new CentipedeParser();
   private make: MakeParser = new MakeParser(this.ctx);
@@ -136,6 +138,7 @@ export class ParserSet {
       case ParserId.V8_FATAL: return ask(this.v8, l, f);
       case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.CDB: return ask(this.cdb, l, f);
+      case ParserId.GDB: return ask(this.gdb, l, f);
       case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
       case ParserId.CENTIPEDE: return ask(this.centipede, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
@@ -179,6 +182,7 @@ export class ParserSet {
       case ParserId.V8_FATAL: this.v8.finish(f); break;
       case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.CDB: this.cdb.finish(f); break;
+      case ParserId.GDB: this.gdb.finish(f); break;
       case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
       case ParserId.CENTIPEDE: this.centipede.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;

@@ -116,6 +116,8 @@ export const TYPE_ROWS = [
   ['systemsan', 'arbitrary-file-open', 'Arbitrary file open', null],
   ['systemsan', 'arbitrary-dns-resolution', 'Arbitrary DNS resolution', null],
   ['pysecsan', '*', 'PySecSan', null],
+  // gdb: the signal's own name
+  ['gdb', '*', '', 'kind'],
   // Centipede's own findings
   ['centipede', 'timeout', 'Timeout', null],
   ['centipede', 'out-of-memory', 'Out-of-memory', null],
@@ -209,6 +211,7 @@ export function cfType(crash, env = {}) {
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
   if (access === 'only') return crash.access ?? 'UNKNOWN';
+  if (access === 'kind') return crash.kind;
   if (access === 'capitalized') type = crash.kind.charAt(0).toUpperCase() + crash.kind.slice(1);
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;

@@ -110,4 +110,24 @@ test('Centipede: its timeout, RSS and stack limits are the crash; the relayed ta
   assert.equal(u.state, ['Touch']);
 });
 
+test('gdb: the signal it stopped on, the pc, and the backtrace with arguments and locations', () => {
+  const c = crashOf([
+    'Thread 1 "decoder" received signal SIGSEGV, Segmentation fault.',
+    '0x00005555555551a9 in read_tag (p=0x0) at src/tags.c:17',
+    '#0  0x00005555555551a9 in read_tag (p=0x0) at src/tags.c:17',
+    '#1  0x00007ffff7e1c000 in __aeabi_memcpy () from /lib/libarm-rt.so',
+    '#2  0x00005555555551f0 in decode_all (buf=<optimized out>, n=3) at src/decode.c:40',
+    '#3  main () at src/main.c:8',
+    '(gdb) quit',
+  ]);
+  assert.is(c.tool, 'gdb');
+  assert.is(c.kind, 'SIGSEGV');
+  assert.is(c.message, 'Segmentation fault');
+  assert.is(c.address, '0x00005555555551a9');
+  assert.equal(c.frames.map((f) => [f.function, f.file, f.line]), [
+    ['read_tag', 'src/tags.c', 17], ['__aeabi_memcpy', null, null], ['decode_all', 'src/decode.c', 40], ['main', 'src/main.c', 8]]);
+  assert.equal(c.state, ['read_tag', 'decode_all', 'main']);
+  assert.is(c.first_user_frame.function, 'read_tag');
+});
+
 test.run();
