@@ -183,6 +183,21 @@ export function parseSanFrame(l: Line): Frame | null {
       if (inner.includes("+0x") || inner == "<unknown module>") { module = inner; stop = open; }
     }
   }
+  // Fuchsia's symbolizer ends a frame with its module as `<<application>>+0xacf4c` / `<libc.so>+0x964de`.
+  if (module === null && end > p) {
+    let sp = l.lastIndexOfByte(Char.SPACE, end);
+    let t = sp >= p ? sp + 1 : p;
+    if (l.at(t) == Char.LT) {
+      let plus = l.indexOf(">+0x", t);
+      if (plus > t && plus < end) {
+        let a = t + 1;
+        while (l.at(a) == Char.LT) a++;
+        let b = plus;
+        while (b > a && l.at(b - 1) == Char.GT) b--;
+        if (b > a) { module = l.str(a, b); stop = sp >= p ? sp : p; }
+      }
+    }
+  }
   // Without a pc (TSan) a frame always names its module: that keeps "#1 of 3" prose out.
   if (!withPc && module === null) return null;
   let f = new Frame();

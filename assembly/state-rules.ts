@@ -56,6 +56,8 @@ export const STATE_IGNORE_FUNCS: string[] = [
   // the kernel's report machinery (KASAN, dump_stack) and LKL's unsymbolized text-end marker
   "dump_backtrace", "show_stack", "dump_stack", "dump_stack_lvl", "__dump_stack", "print_address_description", "print_trailer",
   "object_err", "kasan_", "__kasan_", "check_memory_region", "_etext",
+  // Fuchsia: the crash handler's trampoline, libc's and syslog's reporting, the kernel's panic
+  "CrashTrampolineAsm", "libc_io_functions_not_implemented_use_fdio_instead", "syslog::LogMessage", "__zx_panic",
   // symbolizer placeholders
   "??", "(unknown)", "<unknown>",
 ];

@@ -207,7 +207,7 @@ export function cfType(crash, env = {}) {
     const a = Number.parseInt(String(crash.address).replace(/^0x/i, ''), 16);
     if (Number.isFinite(a) && a < NULL_BOUNDARY) type = 'Null-dereference';
   }
-  if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
+  if (OOM_HANG_TYPES.has(type) && !reportsOomsAndHangs(env)) return '';
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
   if (access === 'only') return crash.access ?? 'UNKNOWN';
@@ -239,6 +239,17 @@ function kernelType(c) {
   if (c.access) type += `\n${c.access} ${c.size != null ? c.size : '{*}'}`;
   return type;
 }
+
+/**
+ * The job reports OOMs and hangs: it says so, and its redzone is not one so large (over 64 bytes) that an OOM is
+ * the redzone's doing ("FORCE" overrides that).
+ */
+function reportsOomsAndHangs(env) {
+  if (env.REPORT_OOMS_AND_HANGS === 'FORCE') return true;
+  const redzone = Number(env.REDZONE ?? 0);
+  return truthy(env.REPORT_OOMS_AND_HANGS) && !(redzone > MAX_REDZONE_FOR_OOMS);
+}
+const MAX_REDZONE_FOR_OOMS = 64;
 
 function truthy(v) { return v === true || v === 'True' || v === 'true' || v === 'FORCE' || v === '1'; }
 function falsy(v) { return v === false || v === 'False' || v === 'false' || v === '0'; }

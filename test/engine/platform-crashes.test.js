@@ -130,4 +130,60 @@ test('gdb: the signal it stopped on, the pc, and the backtrace with arguments an
   assert.is(c.first_user_frame.function, 'read_tag');
 });
 
+test('sanitizer reports as other hosts print them: a space after the pid, no pid at all (Fuchsia)', () => {
+  const m = crashOf([
+    '==501== WARNING: MemorySanitizer: use-of-uninitialized-value',
+    '    #0 0x7fcf2c332fe2 in Codec::Flush() src/codec.cc:44:12',
+    'SUMMARY: MemorySanitizer: use-of-uninitialized-value src/codec.cc:44:12 in Codec::Flush()',
+    'Exiting',
+  ]);
+  assert.is(m.tool, 'msan');
+  assert.equal(m.state, ['Codec::Flush']);
+  const f = crashOf([
+    'ERROR: AddressSanitizer: stack-buffer-overflow on address 0x663fa3bcf198 at pc 0x71dc39153f4d bp 0x22cd sp 0x22c',
+    'READ of size 2 at 0x663fa3bcf198 thread T0 (initial-thread)',
+    '   #0    0x000071dc39153f4c in get_u16(unsigned char const*) ../../src/bytes.cc:12 <<application>>+0xacf4c',
+    '   #1.1  0x0000658e5ed9863c in Unwind ../../compiler-rt/lib/sanitizer_common/sanitizer_stacktrace.h:110 <libclang_rt.asan.so>+0x3e63c',
+    '   #1    0x000071dc39153ffc in read_header(unsigned char const*) ../../src/header.cc:21 <<application>>+0xacffc',
+    '   #2    0x00005e20363104de in start_main ../../zircon/third_party/ulib/musl/src/env/__libc_start_main.c:95 <libc.so>+0x964de',
+    'SUMMARY: AddressSanitizer: stack-buffer-overflow ../../src/bytes.cc:12 in get_u16(unsigned char const*)',
+  ]);
+  assert.is(f.kind, 'stack-buffer-overflow');
+  assert.equal(f.frames.map((x) => [x.function, x.file, x.module]), [
+    ['get_u16(unsigned char const*)', '../../src/bytes.cc', 'application'],
+    ['read_header(unsigned char const*)', '../../src/header.cc', 'application'],
+    ['start_main', '../../zircon/third_party/ulib/musl/src/env/__libc_start_main.c', 'libc.so']]);
+});
+
+test('Fuchsia: a stack printed after the report, behind its module map, is the report\'s', () => {
+  const c = crashOf([
+    '==14454== ERROR: libFuzzer: deadly signal',
+    'SUMMARY: libFuzzer: deadly signal',
+    'dso: id=88668a286c5c0e12 base=0x00005332f2c44000 name=/pkg/bin/parse_fuzzer',
+    'dso: id=46e83932b8bc1add base=0x00007602e25fb000 name=libc.so',
+    '   #0    0x00005332f2cb9a95 in fuzzer::PrintStackTrace() <<application>>+0x75a95',
+    '   #1    0x00005332f2cb9c0e in CrashTrampolineAsm <<application>>+0x75c0e',
+    '   #2    0x00005332f2cf10f1 in parse_list(unsigned char const*) ../../src/list.cc:12 <<application>>+0xad0f1',
+    '   #3    0x00005332f2cf11ea in LLVMFuzzerTestOneInput ../../fuzz/parse_fuzzer.cc:25 <<application>>+0xad1ea',
+    'INFO: done',
+  ]);
+  assert.is(c.kind, 'deadly-signal');
+  assert.equal(c.state, ['parse_list', 'parse_fuzzer.cc']);
+});
+
+test('allocator errors: a may-return-null warning is no report; MSan names a too-big allocation as ASan does', () => {
+  const a = crashOf([
+    '==25416==WARNING: AddressSanitizer failed to allocate 0x9a9a9a9a000000 bytes',
+    '==25416==ERROR: AddressSanitizer: allocator is out of memory trying to allocate 0x9a9a9a9a000000 bytes',
+    '    #0 0x10b4648fa in Stream::Read(unsigned long) src/stream.cc:20:10',
+    'SUMMARY: AddressSanitizer: out-of-memory src/stream.cc:20:10 in Stream::Read(unsigned long)',
+  ]);
+  assert.is(a.kind, 'out-of-memory');
+  const m = crashOf([
+    '==7320==ERROR: MemorySanitizer: requested allocation size 0x3ff00000000 exceeds maximum supported size of 0x200000000',
+    '#0 0x5f2af9 in image_alloc src/image.c:91:50',
+  ]);
+  assert.is(m.kind, 'allocation-size-too-big');
+});
+
 test.run();
