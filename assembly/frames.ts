@@ -167,6 +167,7 @@ export function parseSanFrame(l: Line): Frame | null {
   if (withPc) {
     p = l.skipSpaces(l.skipHex(p + 2));
     if (l.matchAt("in ", p)) p += 3;
+    else if (l.matchAt("in", p) && l.skipSpaces(p + 2) >= l.len) p += 2; // "#0 0x00000333 in": no name
   }
   let end = l.len;
   while (end > p && l.at(end - 1) == Char.SPACE) end--;

@@ -10,7 +10,7 @@
 /** Functions never in a crash state. */
 export const STATE_IGNORE_FUNCS: string[] = [
   // abort and its signal, process exit, thread start
-  "abort", "abort_", "raise", "gsignal", "exit", "_exit", "__GI_raise", "__GI_abort", "__GI_", "__libc_", "_start",
+  "abort", "abort_", "raise", "gsignal", "tgkill", "__android_log_assert", "exit", "_exit", "__GI_raise", "__GI_abort", "__GI_", "__libc_", "_start",
   "__restore_rt", "__kernel_vsyscall", "__kernel_rt_sigreturn", "__pthread_kill_implementation",
   "__pthread_kill_internal", "pthread_kill", "start_thread", "clone", "__clone", "__clone3", "__pthread_",
   "__run_exit_handlers", "__sigsetjmp", "__sigtramp",

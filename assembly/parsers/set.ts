@@ -14,6 +14,7 @@ import { V8FatalParser } from "./v8/v8-fatal";
 import { KernelParser } from "./kernel/kernel";
 import { CdbParser } from "./platform/cdb";
 import { GdbParser } from "./platform/gdb";
+import { AndroidParser } from "./platform/android";
 import { BugDetectedParser } from "./sanitizers/bug-detected";
 import { CentipedeParser } from "./fuzzers/centipede";
 import { MakeParser } from "./c-family/make";
@@ -65,6 +66,7 @@ export class ParserSet {
   private kernel: KernelParser = new KernelParser();
   private cdb: CdbParser = new CdbParser();
   private gdb: GdbParser = new GdbParser();
+  private android: AndroidParser = new AndroidParser();
   private bugDetected: BugDetectedParser = new BugDetectedParser();
   private centipede: CentipedeParser = new CentipedeParser();
   private make: MakeParser = new MakeParser(this.ctx);
@@ -139,6 +141,7 @@ export class ParserSet {
       case ParserId.KERNEL: return ask(this.kernel, l, f);
       case ParserId.CDB: return ask(this.cdb, l, f);
       case ParserId.GDB: return ask(this.gdb, l, f);
+      case ParserId.ANDROID: return ask(this.android, l, f);
       case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
       case ParserId.CENTIPEDE: return ask(this.centipede, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
@@ -183,6 +186,7 @@ export class ParserSet {
       case ParserId.KERNEL: this.kernel.finish(f); break;
       case ParserId.CDB: this.cdb.finish(f); break;
       case ParserId.GDB: this.gdb.finish(f); break;
+      case ParserId.ANDROID: this.android.finish(f); break;
       case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
       case ParserId.CENTIPEDE: this.centipede.finish(f); break;
       case ParserId.MAKE: this.make.finish(f); break;

@@ -116,6 +116,11 @@ export const TYPE_ROWS = [
   ['systemsan', 'arbitrary-file-open', 'Arbitrary file open', null],
   ['systemsan', 'arbitrary-dns-resolution', 'Arbitrary DNS resolution', null],
   ['pysecsan', '*', 'PySecSan', null],
+  // Android's native crash: the abort message makes it a CHECK; a fault is known by its address
+  ['android', 'abort-message', 'CHECK failure', null],
+  ['android', 'SIGABRT', 'Abort', null],
+  ['android', 'SIGTRAP', 'Trap', null],
+  ['android', 'SIG*', 'UNKNOWN', null, true],
   // gdb: the signal's own name
   ['gdb', '*', '', 'kind'],
   // Centipede's own findings

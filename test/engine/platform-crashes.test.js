@@ -186,4 +186,43 @@ test('allocator errors: a may-return-null warning is no report; MSan names a too
   assert.is(m.kind, 'allocation-size-too-big');
 });
 
+test('Android: the abort message names the crash; the backtrace is its stack; a bare fault is its process', () => {
+  const c = crashOf([
+    'Fatal signal 6 (SIGABRT), code -6 in tid 4242 (mediacodec)',
+    'pid: 4240, tid: 4242, name: mediacodec  >>> /system/bin/mediacodec <<<',
+    'Abort message: frameworks/av/codec/Parser.cpp:88 CHECK_GT(len,4u) failed: 2 vs. 4',
+    'backtrace:',
+    '    #0 0x00084fe6 in tgkill /bionic/libc/arch-x86/syscalls/tgkill.S:20',
+    '    #1 0x000209e4 in abort /bionic/libc/bionic/abort.cpp:47',
+    '    #2 0x000bf682 in android::Parser::readBox(unsigned int) frameworks/av/codec/Parser.cpp:88:5',
+    '    #3 0x000befbc in android::Parser::parse() frameworks/av/codec/Parser.cpp:40:16',
+    'Tombstone written to: /data/tombstones/tombstone_03',
+  ]);
+  assert.is(c.tool, 'android');
+  assert.is(c.kind, 'abort-message');
+  assert.equal(c.state, ['CHECK_GT(len,4u) failed in Parser.cpp', 'android::Parser::readBox', 'android::Parser::parse']);
+  const s = crashOf([
+    'Fatal signal 11 (SIGSEGV), code 1, fault addr 0x7f00001000 in tid 99 (cameraserver)',
+    'backtrace:',
+    '    #00 pc 0001a2b3  /system/lib64/libcamera.so',
+  ]);
+  assert.is(s.kind, 'SIGSEGV');
+  assert.is(s.address, '0x7f00001000');
+  assert.equal(s.state, ['Cameraserver']);
+});
+
+test('Android: an assertion that reported the abort itself keeps the crash and takes the backtrace', () => {
+  const c = crashOf([
+    'Fatal signal 6 (SIGABRT), code -6 in tid 21409 (CrRendererMain)',
+    'Abort message: [FATAL:Layout.cpp(180)] Check failed: width >= 0.',
+    'backtrace:',
+    '    #0 0x00084fe6 in abort /bionic/libc/bionic/abort.cpp:47',
+    '    #1 0x000bf682 in blink::Layout::setWidth(int) third_party/blink/Layout.cpp:180:3',
+    '    #2 0x000befbc in blink::Layout::update() third_party/blink/Layout.cpp:90:1',
+  ]);
+  assert.is(c.tool, 'assert');
+  assert.is(c.kind, 'check-failed');
+  assert.equal(c.state, ['width >= 0 in Layout.cpp', 'blink::Layout::setWidth', 'blink::Layout::update']);
+});
+
 test.run();
