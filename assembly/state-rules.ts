@@ -73,6 +73,8 @@ export const STATE_IGNORE_CONTAINS: string[] = [
   // Windows' heap-failure reporting and the loader's exception set-up, IE's deferred-free heap (a cdb stack's top)
   "RtlReportCriticalFailure", "RtlpHeapHandleError", "RtlpLogHeapFailure", "RtlFreeHeap",
   "RtlInitializeExceptionChain", "MemoryProtection::CMemoryProtector",
+  // Chromium's logging wherever it stands in a name (`absl::Cleanup<..logging::LogMessage::Flush()::$_0>::~Cleanup`)
+  "logging::LogMessage", "logging::CheckError", "logging::ErrnoLogMessage",
 ];
 
 /** Modules whose frames are never in a crash state: the vDSO and the kernel's gate pages. */

@@ -105,6 +105,7 @@ export const TYPE_ROWS = [
   ['assert', 'runtime-assert', 'RUNTIME_ASSERT', null],
   ['assert', 'out-of-memory', 'Out-of-memory', null],
   ['assert', 'correctness-failure', 'V8 correctness failure', null],
+  ['assert', 'v8-api-error', 'V8 API error', null],
   // libFuzzer's own reports
   ['libfuzzer', 'deadly-signal', 'Fatal-signal', null],
   ['libfuzzer', 'fuzz-target-exited', 'Unexpected-exit', null],
@@ -168,7 +169,7 @@ export const TYPE_ROWS = [
 const NEVER_SECURITY = new Set([
   'Security CHECK failure', 'Fatal error', 'Unreachable code', 'Stack-overflow', 'Fatal-signal', 'Missing-library',
   'Overwrites-const-input', 'Data race', 'Lock-order-inversion', 'ASSERT_NOT_REACHED', 'Floating-point-exception',
-  'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit',
+  'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit', 'V8 API error',
   // UBSan's and Go's non-memory families
   'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
   'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',

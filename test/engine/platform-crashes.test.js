@@ -225,4 +225,25 @@ test('Android: an assertion that reported the abort itself keeps the crash and t
   assert.equal(c.state, ['width >= 0 in Layout.cpp', 'blink::Layout::setWidth', 'blink::Layout::update']);
 });
 
+test('fatal log lines: Chromium DCHECK / NOTREACHED / V8 error, glog F-lines, glib with a log domain', () => {
+  const d = crashOf([
+    '[11:11:0101/000000.000000:FATAL:render_frame.cc(77)] DCHECK failed: !detached_; Frame is already detached.',
+    '#0 0x7f48a51f99e0 base::debug::StackTrace::StackTrace()',
+    '#1 0x7f48a526964d logging::LogMessage::~LogMessage()',
+    '#2 0x7f48b4856ef4 content::RenderFrame::Send()',
+  ]);
+  assert.is(d.tool, 'assert');
+  assert.is(d.kind, 'check-failed');
+  assert.equal(d.state, ['!detached_ in render_frame.cc', 'content::RenderFrame::Send']);
+  const n = crashOf(['[1:1:0101/000000.000000:FATAL:codec.cc(12)] NOTREACHED hit. unknown codec 7']);
+  assert.equal([n.kind, n.state], ['check-failed', ['unknown codec 7']]);
+  const v = crashOf(['[5:6:0101/000000.000:FATAL:v8_bindings.cc(40)] V8 error: Empty MaybeLocal. (v8::ToLocalChecked).']);
+  assert.equal([v.kind, v.state], ['v8-api-error', ['Empty MaybeLocal. (v8::ToLocalChecked)']]);
+  const g = crashOf(['F0102 03:04:05.678901 4242 store.cc:91] Corrupt index at block 12', '*** Check failure stack trace: ***',
+    '    @     0x5605333e2ca0  absl::log_internal::LogMessage::SendToLog()', '    @     0x560532ec28dc  Store::Load()']);
+  assert.equal([g.kind, g.state], ['fatal-error', ['Corrupt index at block 12 in store.cc', 'Store::Load']]);
+  const b = crashOf(['GLib-GIO:ERROR:../gio/gdbus.c:120:parse_reply: assertion failed: (n > 0)']);
+  assert.equal([b.kind, b.state], ['assertion-failed', ['(n > 0)', 'parse_reply']]);
+});
+
 test.run();
