@@ -84,7 +84,8 @@ export function lendStack(c: Crash, frames: Array<Frame>): void {
   // SystemSan's finding (a shell injection, a file opened) has no stack of its own at all: it takes this one,
   // user frame or not (the target may be all libc and fuzzer driver, the bug a call to system()).
   // So does Centipede's (a timeout, a stack limit): the abort its runner then raises shows where it stood.
-  if (c.tool == "systemsan" || c.tool == "centipede") { c.frames = frames; return; }
+  // And V8's sandbox violation, announced before the report that shows it.
+  if (c.tool == "systemsan" || c.tool == "centipede" || (c.tool == "v8" && c.kind == "sandbox-violation")) { c.frames = frames; return; }
   let u: Frame | null = null;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
   if (u === null) return;

@@ -64,6 +64,7 @@ export const TYPE_ROWS = [
   ['ubsan', 'integer-divide-by-zero', 'Divide-by-zero', null],
   ['ubsan', 'float-divide-by-zero', 'Divide-by-zero', null],
   ['ubsan', 'null-pointer-use', 'Null-dereference', 'line'],
+  ['ubsan', 'upcast-of-null-pointer', 'Upcast-of-null-pointer', null],
   ['ubsan', 'dynamic-type-mismatch', 'Bad-cast', null],
   ['ubsan', 'cfi-bad-type', 'Bad-cast', null],
   ['cfi', 'cfi-bad-type', 'Bad-cast', null],
@@ -94,6 +95,7 @@ export const TYPE_ROWS = [
   ['tsan', 'heap-use-after-free', 'Heap-use-after-free', 'size'],
   ['tsan', '*', 'UNKNOWN', null],
   ['lsan', 'detected memory leaks', 'Direct-leak', null],
+  ['lsan', 'indirect-leak', 'Indirect-leak', null],
   // assertions and CHECKs
   ['assert', 'assertion-failed', 'ASSERT', null],
   ['assert', 'check-failed', 'CHECK failure', null],
@@ -122,6 +124,10 @@ export const TYPE_ROWS = [
   ['android', 'SIGABRT', 'Abort', null],
   ['android', 'SIGTRAP', 'Trap', null],
   ['android', 'SIG*', 'UNKNOWN', null, true],
+  // Chromium's browser log: its GPU process died
+  ['chrome', 'gpu-process-exited', 'GPU failure', null],
+  // V8's own findings about a crash
+  ['v8', 'sandbox-violation', 'V8 sandbox violation', null],
   // gdb: the signal's own name
   ['gdb', '*', '', 'kind'],
   // Centipede's own findings
@@ -174,7 +180,7 @@ const NEVER_SECURITY = new Set([
   'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
   'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',
   'Pointer-overflow', 'Potential-null-reference', 'Undefined-shift', 'Unsigned-integer-overflow',
-  'Implicit-conversion', 'Assumption-violation',
+  'Implicit-conversion', 'Assumption-violation', 'Upcast-of-null-pointer',
   'Index out of range', 'Integer divide by zero', 'Makeslice: len out of range', 'Slice bounds out of range',
   'Stack overflow',
 ]);

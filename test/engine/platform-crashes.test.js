@@ -246,4 +246,42 @@ test('fatal log lines: Chromium DCHECK / NOTREACHED / V8 error, glog F-lines, gl
   assert.equal([b.kind, b.state], ['assertion-failed', ['(n > 0)', 'parse_reply']]);
 });
 
+test('crash classes of their own: V8 sandbox violation, UBSan upcast of null, LSan indirect-only, GPU process', () => {
+  const before = crashOf([
+    '## V8 sandbox violation detected!',
+    '==77==ERROR: AddressSanitizer: SEGV on unknown address 0x414141414141 (pc 0x7f6f bp 0x7fff sp 0x7fff T0)',
+    '==77==The signal is caused by a WRITE memory access.',
+    '    #0 0x5ab9ed87ef89 in v8::internal::Heap::Store(int) src/heap/heap.cc:20:3',
+    'SUMMARY: AddressSanitizer: SEGV src/heap/heap.cc:20:3 in v8::internal::Heap::Store(int)',
+  ]);
+  assert.equal([before.tool, before.kind, before.state], ['v8', 'sandbox-violation', ['v8::internal::Heap::Store']]);
+  const after = crashOf([
+    '==78==ERROR: AddressSanitizer: global-buffer-overflow on address 0x5646 at pc 0x56 bp 0x7f sp 0x7f',
+    'READ of size 8 at 0x5646 thread T0',
+    '    #0 0x5ab9ed87ef89 in v8::internal::Elements::Get(int) src/objects/elements.cc:9:3',
+    'SUMMARY: AddressSanitizer: global-buffer-overflow src/objects/elements.cc:9:3 in v8::internal::Elements::Get(int)',
+    '==78==ABORTING',
+    '## V8 sandbox violation detected!',
+  ]);
+  assert.equal([after.tool, after.kind, after.access], ['v8', 'sandbox-violation', 'READ']);
+  assert.is(crashOf(['src/shape.cc:12:9: runtime error: upcast of null pointer of type \'Base\'',
+    '    #0 0x4a in Shape::area() src/shape.cc:12:9']).kind, 'upcast-of-null-pointer');
+  const leak = crashOf([
+    '==1==ERROR: LeakSanitizer: detected memory leaks',
+    'Indirect leak of 48 byte(s) in 1 object(s) allocated from:',
+    '    #0 0x4f in malloc (/out/prog+0x4f)',
+    '    #1 0x52 in node_new src/list.c:8:10',
+    'SUMMARY: AddressSanitizer: 48 byte(s) leaked in 1 allocation(s).',
+  ]);
+  assert.equal([leak.kind, leak.state], ['indirect-leak', ['node_new']]);
+  const gpu = crashOf(['[185:130:0110/144726.168:ERROR:gpu_process_host.cc(972)] GPU process exited unexpectedly: exit_code=139']);
+  assert.equal([gpu.tool, gpu.kind, gpu.message], ['chrome', 'gpu-process-exited', 'exit_code=139']);
+});
+
+test("Android's linker that cannot load a library is a setup failure, as glibc's loader is", () => {
+  const v = engine.verdict(Buffer.from('CANNOT LINK EXECUTABLE "/data/fuzz/x": library "libfoo.so" not found\n'), { exit: 1 }).verdict;
+  assert.is(v.status, 'setup-failed');
+  assert.is(v.crash, null);
+});
+
 test.run();

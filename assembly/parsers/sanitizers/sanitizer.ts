@@ -192,7 +192,9 @@ export class SanitizerParser extends Parser {
       prev = pending;
     }
     if (prev === null || !prev.stackless) return false;
-    if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
+    // V8's announced sandbox violation takes the report whatever its signal (a wild write is the violation)
+    let sandbox = prev.tool == "v8" && prev.kind == "sandbox-violation";
+    if (!isAbortKind(kind) && !isAssertAddress(kind, address) && !sandbox) return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -482,6 +484,8 @@ export class SanitizerParser extends Parser {
     if (this.tool == "lsan" && this.keep) {
       if (this.pendingLeak === this.crash) { this.pendingLeak = null; this.keep = false; return; }
       this.indirectOnly = this.leak == Leak.INDIRECT ? this.crash : null;
+      // only indirect leaks (a cycle of objects that point at each other): say so, they are not a direct leak
+      if (this.leak == Leak.INDIRECT) this.crash.kind = "indirect-leak";
     }
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
