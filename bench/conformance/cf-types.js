@@ -210,6 +210,8 @@ export function cfType(crash, env = {}) {
   if (!crash) return '';
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
   if (crash.tool === 'kernel') return kernelType(crash);
+  // Go's runtime names a fatal error on its report's first line (the summary), whatever its message
+  if (crash.tool === 'go-panic' && (crash.summary ?? '').startsWith('fatal error: ') && crash.kind !== 'stack overflow') return 'Fatal error';
   if (!row) return `?${crash.tool}/${crash.kind}`;
   // Android's runtime names an uncaught exception that killed an app "FATAL EXCEPTION"
   if (crash.tool === 'java' && (crash.summary ?? '').startsWith('FATAL EXCEPTION')) return 'Fatal Exception';
