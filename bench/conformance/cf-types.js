@@ -121,6 +121,7 @@ export const TYPE_ROWS = [
   ['pysecsan', '*', 'PySecSan', null],
   // Android's native crash: the abort message makes it a CHECK; a fault is known by its address
   ['android', 'abort-message', 'CHECK failure', null],
+  ['android', 'out-of-memory', 'Out-of-memory', null],
   ['android', 'SIGABRT', 'Abort', null],
   ['android', 'SIGTRAP', 'Trap', null],
   ['android', 'SIG*', 'UNKNOWN', null, true],

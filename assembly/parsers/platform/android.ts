@@ -130,6 +130,8 @@ export class AndroidParser extends Parser {
       let sp = msg.indexOf(" ");
       if (sp > 0 && msg.substring(0, sp).includes(".")) { where = msg.substring(0, sp); what = msg.substring(sp + 1); }
     }
+    // Chromium's "Out of memory. size=4194304" (base's OOM handler): the program ran out of memory
+    if (what.startsWith("Out of memory")) c.kind = "out-of-memory";
     let cond = checkCondition(what);
     let file = where.length > 0 ? sourceBase(where) : "";
     c.stateHead = [file.length > 0 ? cond + " in " + file : cond];
