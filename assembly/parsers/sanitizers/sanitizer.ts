@@ -22,6 +22,7 @@ const MAX_BODY_LINES = 20000;
 const ASAN_SEPARATOR = 65;
 const LIBFUZZER = " ERROR: libFuzzer: ";
 const TSAN_SEPARATOR = 18;
+const DSO = "dso: id=";
 
 @final
 export class SanitizerParser extends Parser {
@@ -49,10 +50,22 @@ export class SanitizerParser extends Parser {
   private lastFrame: Frame | null = null;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
+  /**
+   * A finished report that printed no stack: Fuchsia's symbolizer prints it after the report, behind its
+   * module map (`dso: id=.. base=0x.. name=libc.so` lines), and it is this report's.
+   */
+  private awaitingStack: Crash | null = null;
+  /** Reading such a stack: the first line that is neither a module line nor a frame ends it. */
+  private inDsoStack: bool = false;
 
   busy(): bool { return this.state != St.IDLE; }
 
-  finish(f: Facts): void { this.lend(); this.state = St.IDLE; }
+  finish(f: Facts): void {
+    this.lend();
+    if (this.inDsoStack) demoteModuleOnly(this.crash.frames);
+    this.inDsoStack = false;
+    this.state = St.IDLE;
+  }
 
   /** The crash this report's stack is lent to (an assertion printed just before the abort), or null. */
   private borrower: Crash | null = null;
@@ -82,11 +95,15 @@ export class SanitizerParser extends Parser {
 
   private start(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (c == Char.d && this.awaitingStack !== null && l.startsWith(DSO)) return this.dsoStack();
     switch (c) {
       case Char.EQ: {
         if (isRule(l)) return true;
         let p = afterPid(l);
         if (p < 0) return false;
+        // "==18306== WARNING: MemorySanitizer: ...": a space after the pid (Valgrind's own lines, "==PID== Memcheck",
+        // never name a sanitizer: header() checks that one does)
+        if (l.at(p) == Char.SPACE && (l.matchAt("ERROR: ", p + 1) || l.matchAt("WARNING: ", p + 1)) && !l.matchAt(LIBFUZZER, p)) p++;
         if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
         if (l.matchAt("WARNING: ", p)) return allocWarning(l, p) || this.header(l, p + 9, f);
         if (l.matchAt(LIBFUZZER, p)) return this.libFuzzerHeader(l, p + LIBFUZZER.length, f);
@@ -100,6 +117,10 @@ export class SanitizerParser extends Parser {
       }
       case Char.E: {
         // a report whose "==PID==" prefix a log collector cut off
+        if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
+        return false;
+      }
+      case Char.E: { // Fuchsia's reports have no "==PID==": "ERROR: AddressSanitizer: heap-buffer-overflow on ..."
         if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
         return false;
       }
@@ -145,6 +166,8 @@ export class SanitizerParser extends Parser {
 
   private begin(tool: string): void {
     this.lend();
+    this.awaitingStack = null;
+    this.inDsoStack = false;
     this.state = St.BODY;
     this.tool = tool;
     this.sec = tool == "lsan" || tool == "tsan" ? Sec.NONE : Sec.FAULT;
@@ -174,7 +197,9 @@ export class SanitizerParser extends Parser {
       prev = pending;
     }
     if (prev === null || !prev.stackless) return false;
-    if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
+    // V8's announced sandbox violation takes the report whatever its signal (a wild write is the violation)
+    let sandbox = prev.tool == "v8" && prev.kind == "sandbox-violation";
+    if (!isAbortKind(kind) && !isAssertAddress(kind, address) && !sandbox) return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -185,6 +210,9 @@ export class SanitizerParser extends Parser {
   private header(l: Line, p: i32, f: Facts): bool {
     let tool = this.toolAt(l, p);
     if (tool === null) return false;
+    // "==1==WARNING: AddressSanitizer failed to allocate 0x.. bytes" (allocator_may_return_null): the program goes
+    // on; the "ERROR: ... out of memory" report that may follow is the crash
+    if (l.matchAt(" failed to allocate", this.end)) return true;
     this.begin(tool!);
     if (tool != "lsan" && tool != "tsan") {
       let k0 = this.end;
@@ -210,7 +238,8 @@ export class SanitizerParser extends Parser {
       c.kind = l.trimmed(k, pid >= 0 ? pid : l.len);
       c.message = c.kind;
     } else if (tool == "msan") {
-      c.kind = l.trimmed(k);
+      // MSan's allocator reports the same errors as ASan's ("requested allocation size ... exceeds maximum")
+      c.kind = isAllocatorError(l, k) ? asanKind(l, k) : l.trimmed(k);
     } else {
       c.kind = asanKind(l, k);
       c.address = addressIn(l, k);
@@ -229,7 +258,21 @@ export class SanitizerParser extends Parser {
     let c = this.crash;
     let p = l.skipSpaces(0);
     let ch = l.at(p);
+    if (this.inDsoStack) {
+      if (ch == Char.HASH && (isInlineFrameNo(l, p + 1) || isDigit(l.at(p + 1)))) {
+        if (isInlineFrameNo(l, p + 1)) return true;
+        let fr = parseSanFrame(l);
+        if (fr !== null) { this.frame(); this.push(fr); return true; }
+      }
+      if (l.startsWith(DSO)) return true;
+      this.inDsoStack = false;
+      demoteModuleOnly(c.frames);
+      this.state = St.IDLE;
+      return false;
+    }
     if (ch == Char.HASH) {
+      // "#1.1  0x.. in Unwind ...": Fuchsia numbers an inlined frame after its caller; the stack goes on
+      if (isInlineFrameNo(l, p + 1)) return true;
       if (!this.keep) {
         if (isDigit(l.at(p + 1))) { this.frame(); return true; }
       } else {
@@ -322,6 +365,21 @@ export class SanitizerParser extends Parser {
       if (k > 0 && (l.matchAt("0x", p) || l.matchAt("Address 0x", p))) c.region = withoutAddresses(l.trimmed(k + 12));
     }
     this.stackHeader(l, p);
+    return true;
+  }
+
+  /** The module map before a stack printed after its report: that stack is the report's. */
+  private dsoStack(): bool {
+    let c = this.awaitingStack!;
+    this.awaitingStack = null;
+    this.state = St.BODY;
+    this.crash = c;
+    this.keep = true;
+    this.sec = Sec.FAULT;
+    this.secFrames = 0;
+    this.bodyLines = 0;
+    this.lastFrame = null;
+    this.inDsoStack = true;
     return true;
   }
 
@@ -426,10 +484,13 @@ export class SanitizerParser extends Parser {
   /** "SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:8 in sum": the crash's summary and canonical kind. */
   private summary(l: Line, f: Facts): void {
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    this.awaitingStack = this.keep && this.borrower === null && this.crash.frames.length == 0 ? this.crash : null;
     noteReport(l, f);
     if (this.tool == "lsan" && this.keep) {
       if (this.pendingLeak === this.crash) { this.pendingLeak = null; this.keep = false; return; }
       this.indirectOnly = this.leak == Leak.INDIRECT ? this.crash : null;
+      // only indirect leaks (a cycle of objects that point at each other): say so, they are not a direct leak
+      if (this.leak == Leak.INDIRECT) this.crash.kind = "indirect-leak";
     }
     if (this.borrower !== null) { this.lend(); this.keep = false; return; }
     if (!this.keep) return;
@@ -530,6 +591,23 @@ function isAssertAddress(kind: string, address: string | null): bool {
   let a = address!.toLowerCase();
   while (a.startsWith("0x") || a.startsWith("0")) a = a.substring(a.startsWith("0x") ? 2 : 1);
   return a == "bbadbeef" || a == "fbadbeef" || a == "1f75b7dd" || a == "977537dd" || a == "9f7537dd";
+}
+
+/** "N.M " at p: a frame number with an inlined frame's sub-number. */
+function isInlineFrameNo(l: Line, p: i32): bool {
+  if (!isDigit(l.at(p))) return false;
+  let e = p;
+  while (isDigit(l.at(e))) e++;
+  if (l.at(e) != Char.DOT || !isDigit(l.at(e + 1))) return false;
+  e++;
+  while (isDigit(l.at(e))) e++;
+  return l.at(e) == Char.SPACE;
+}
+
+/** The allocator's own errors (a size too big, out of memory), which every sanitizer's allocator reports alike. */
+function isAllocatorError(l: Line, k: i32): bool {
+  return l.matchAt("requested allocation size", k) || l.matchAt("allocator is out of memory", k) ||
+    l.matchAt("out of memory", k) || l.matchAt("calloc parameters overflow", k);
 }
 
 /** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */
