@@ -197,6 +197,7 @@ export function parseSanFrame(l: Line): Frame | null {
         let b = plus;
         while (b > a && l.at(b - 1) == Char.GT) b--;
         if (b > a) { module = l.str(a, b); stop = sp >= p ? sp : p; }
+        else if (l.at(a) == Char.GT) stop = sp >= p ? sp : p; // "<>+0xb8bff": the module has no name
       }
     }
   }

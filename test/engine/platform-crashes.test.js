@@ -286,4 +286,32 @@ test("Android's linker that cannot load a library is a setup failure, as glibc's
   assert.is(v.crash, null);
 });
 
+test('Rust panic on Fuchsia: its backtrace in sanitizer form is read, and a stack printed after the abort report is lent', () => {
+  const own = crashOf([
+    "thread '<unnamed>' panicked at 'bad header', src/parse.rs:40:9",
+    'stack backtrace:',
+    ' [[[ELF module #0x0 "" BuildID=0123456789abcdef 0x2000]]]',
+    ' [[[ELF module #0x1 "libc.so" BuildID=fedcba9876543210 0x4000]]]',
+    '    #0.1  0x0000000000002a10 in std::backtrace_rs::backtrace::trace::h0123456789abcdef rustlib/src/rust/library/std/src/backtrace.rs:66 <>+0xa10',
+    '    #0    0x0000000000002a10 in std::panicking::begin_panic::h1111111111111111 rustlib/src/rust/library/std/src/panicking.rs:616 <>+0xa10',
+    '    #1    0x0000000000002b20 in parse::read_header::h2a2b2c2d2e2f2a2b ./src/parse.rs:40 <>+0xb20',
+    '    #2    0x0000000000002c30 in parse::read_all::h3c3d3e3f3a3b3c3d ./src/parse.rs:12 <>+0xc30',
+    '==1== ERROR: libFuzzer: deadly signal',
+  ]);
+  assert.equal(own.state, ['bad header', 'parse::read_header::h2a2b2c2d2e2f2a2b', 'parse::read_all::h3c3d3e3f3a3b3c3d']);
+  assert.is(own.frames.find((f) => f.file === 'src/parse.rs' && f.line === 40)?.function, 'parse::read_header');
+  const lent = crashOf([
+    "thread '<unnamed>' panicked at 'bad header', src/parse.rs:40:9",
+    '==1== ERROR: libFuzzer: deadly signal',
+    'SUMMARY: libFuzzer: deadly signal',
+    ' [[[ELF module #0x0 "" BuildID=0123456789abcdef 0x2000]]]',
+    '   #0    0x0000000000003a10 in fuzzer::PrintStackTrace() FuzzerUtil.cpp:210 <<application>>+0x1a10',
+    '   #1    0x0000000000002b20 in parse::read_header::h2a2b2c2d2e2f2a2b ./src/parse.rs:40 <<application>>+0xb20',
+    '   #2    0x0000000000002c30 in parse::read_all::h3c3d3e3f3a3b3c3d ./src/parse.rs:12 <<application>>+0xc30',
+  ]);
+  assert.is(lent.tool, 'rust-panic');
+  assert.is(lent.message, 'bad header');
+  assert.equal(lent.state, ['bad header', 'parse::read_header::h2a2b2c2d2e2f2a2b', 'parse::read_all::h3c3d3e3f3a3b3c3d']);
+});
+
 test.run();

@@ -23,6 +23,8 @@ const ASAN_SEPARATOR = 65;
 const LIBFUZZER = " ERROR: libFuzzer: ";
 const TSAN_SEPARATOR = 18;
 const DSO = "dso: id=";
+/** Fuchsia's symbolizer markup for the same module map: " [[[ELF module #0x1 "libfdio.so" BuildID=.. 0x..]]]". */
+const ELF_MODULE = "[[[ELF module ";
 
 @final
 export class SanitizerParser extends Parser {
@@ -95,7 +97,7 @@ export class SanitizerParser extends Parser {
 
   private start(l: Line, f: Facts): bool {
     let c = l.at(0);
-    if (c == Char.d && this.awaitingStack !== null && l.startsWith(DSO)) return this.dsoStack();
+    if (this.awaitingStack !== null && isModuleMap(l)) return this.dsoStack();
     switch (c) {
       case Char.EQ: {
         if (isRule(l)) return true;
@@ -264,10 +266,11 @@ export class SanitizerParser extends Parser {
         let fr = parseSanFrame(l);
         if (fr !== null) { this.frame(); this.push(fr); return true; }
       }
-      if (l.startsWith(DSO)) return true;
+      if (isModuleMap(l)) return true;
       this.inDsoStack = false;
       demoteModuleOnly(c.frames);
       this.state = St.IDLE;
+      this.lend();
       return false;
     }
     if (ch == Char.HASH) {
@@ -492,7 +495,13 @@ export class SanitizerParser extends Parser {
       // only indirect leaks (a cycle of objects that point at each other): say so, they are not a direct leak
       if (this.leak == Leak.INDIRECT) this.crash.kind = "indirect-leak";
     }
-    if (this.borrower !== null) { this.lend(); this.keep = false; return; }
+    if (this.borrower !== null) {
+      // no stack yet: Fuchsia prints it after the report (the module map first); it is lent when read
+      if (this.crash.frames.length == 0) { this.awaitingStack = this.crash; return; }
+      this.lend();
+      this.keep = false;
+      return;
+    }
     if (!this.keep) return;
     let c = this.crash;
     demoteModuleOnly(c.frames);
@@ -722,4 +731,9 @@ function noteReport(l: Line, f: Facts): void {
   s = s.replaceAll("(./", "(");
   f.lastReport = s.trim();
   f.reports++;
+}
+
+/** A line of the module map Fuchsia prints before a stack: "dso: id=.." or its "[[[ELF module .." markup. */
+function isModuleMap(l: Line): bool {
+  return l.startsWith(DSO) || l.matchAt(ELF_MODULE, l.skipSpaces(0));
 }
