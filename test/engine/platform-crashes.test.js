@@ -314,4 +314,32 @@ test('Rust panic on Fuchsia: its backtrace in sanitizer form is read, and a stac
   assert.equal(lent.state, ['bad header', 'parse::read_header::h2a2b2c2d2e2f2a2b', 'parse::read_all::h3c3d3e3f3a3b3c3d']);
 });
 
+test('a V8 API error and a Go fatal error: three frames follow their message in the state', () => {
+  const v = crashOf([
+    '[7:8:0101/000000.000:FATAL:v8_bindings.cc(40)] V8 error: Empty MaybeLocal. (v8::ToLocalChecked).',
+    '#0 0x7f00000a1000 base::debug::CollectStackTrace()',
+    '#1 0x7f00000a2000 logging::LogMessage::~LogMessage()',
+    '#2 0x7f00000a3000 v8::api_internal::ToLocalEmpty()',
+    '#3 0x7f00000a4000 gfx::Scene::Build()',
+    '#4 0x7f00000a5000 gfx::Scene::Load()',
+    '#5 0x7f00000a6000 gfx::Loader::Run()',
+    '#6 0x7f00000a7000 gfx::Loader::Start()',
+  ]);
+  assert.equal(v.state, ['Empty MaybeLocal. (v8::ToLocalChecked)', 'gfx::Scene::Build', 'gfx::Scene::Load', 'gfx::Loader::Run']);
+  const g = crashOf([
+    'fatal error: concurrent map writes',
+    '',
+    'goroutine 7 [running]:',
+    'example.com/store.(*Index).put(0xc000010000, 0x1)',
+    '\t/src/store/index.go:40 +0x65',
+    'example.com/store.(*Index).Add(0xc000010000, 0x1)',
+    '\t/src/store/index.go:22 +0x2e',
+    'example.com/store.Load(0xc000012000)',
+    '\t/src/store/load.go:9 +0x4a',
+    'example.com/store.Open()',
+    '\t/src/store/open.go:5 +0x1c',
+  ], 2);
+  assert.equal(g.state, ['concurrent map writes', 'store.(*Index).put', 'store.(*Index).Add', 'store.Load']);
+});
+
 test.run();
