@@ -342,4 +342,32 @@ test('a V8 API error and a Go fatal error: three frames follow their message in 
   assert.equal(g.state, ['concurrent map writes', 'store.(*Index).put', 'store.(*Index).Add', 'store.Load']);
 });
 
+test('a CHECK whose own crash path then faults: the SEGV report is the crash, as ClusterFuzz files it', () => {
+  const c = crashOf([
+    '[1:1:0101/000000.000000:FATAL:reader.cc(12)] Check failed: n > 0 (0 vs. 0)',
+    '#0 0x0000004011a0 base::debug::StackTrace::StackTrace()',
+    '#1 0x0000004012b0 logging::LogMessage::~LogMessage()',
+    '#2 0x0000004013c0 io::Reader::Next()',
+    '',
+    '==7==ERROR: AddressSanitizer: SEGV on unknown address 0x7f0012345678 (pc 0x7f0000001000 bp 0x7ffc00000010 sp 0x7ffc00000000 T0)',
+    '==7==The signal is caused by a READ memory access.',
+    '    #0 0x7f0000001000 in gsignal /build/glibc-2.31/sysdeps/unix/sysv/linux/raise.c:51:1',
+    '    #1 0x0000004012b0 in logging::LogMessage::~LogMessage() base/logging.cc:700:7',
+    '    #2 0x0000004013c0 in io::Reader::Next() src/io/reader.cc:12:3',
+    '    #3 0x0000004014d0 in io::Reader::ReadAll() src/io/reader.cc:30:5',
+    'SUMMARY: AddressSanitizer: SEGV src/io/reader.cc:12:3 in io::Reader::Next()',
+    '==7==ABORTING',
+  ]);
+  assert.is(c.tool, 'asan');
+  assert.is(c.kind, 'SEGV');
+  assert.equal(c.state, ['io::Reader::Next', 'io::Reader::ReadAll']);
+  const a = crashOf([
+    "prog: src/io/reader.cc:12: int next(): Assertion `n > 0' failed.",
+    '==7==ERROR: AddressSanitizer: SEGV on unknown address 0x0000bbadbeef (pc 0x7f0000001000 bp 0x7ffc00000010 sp 0x7ffc00000000 T0)',
+    '    #0 0x0000004013c0 in next src/io/reader.cc:12:3',
+    'SUMMARY: AddressSanitizer: SEGV src/io/reader.cc:12:3 in next',
+  ]);
+  assert.is(a.kind, 'assertion-failed');
+});
+
 test.run();

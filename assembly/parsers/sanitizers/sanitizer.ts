@@ -216,15 +216,20 @@ export class SanitizerParser extends Parser {
     // on; the "ERROR: ... out of memory" report that may follow is the crash
     if (l.matchAt(" failed to allocate", this.end)) return true;
     this.begin(tool!);
+    let supersedes = false;
     if (tool != "lsan" && tool != "tsan") {
       let k0 = this.end;
       if (l.at(k0) == Char.COLON) k0++;
       let k1 = l.skipSpaces(k0);
-      if (this.borrows(f, asanKind(l, k1), addressIn(l, k1))) return true;
+      let kind = asanKind(l, k1);
+      let address = addressIn(l, k1);
+      if (this.borrows(f, kind, address)) return true;
+      supersedes = f.crash !== null && segvSupersedes(f.crash!, kind, address);
     }
     // A leak report of another process after one that found only indirect leaks: its direct leak is the
     // cause, so it may take the crash's place (below, once a direct leak is read).
     let replaceable = tool == "lsan" && f.crash !== null && f.crash === this.indirectOnly;
+    if (supersedes) f.crash = null;
     this.keep = f.crash === null || replaceable;
     if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
@@ -589,6 +594,19 @@ function allocWarning(l: Line, p: i32): bool {
 function isAbortKind(kind: string): bool {
   return kind == "ABRT" || kind == "deadly-signal" || kind == "ILL" || kind == "TRAP" || kind == "breakpoint" ||
     kind == "illegal-instruction";
+}
+
+/**
+ * A SEGV report after a CHECK or fatal error (not an assertion) that did not end the program by an abort: the
+ * check's own crash path faulted (a wild read in the unwinder, in gsignal). ClusterFuzz files such a log under
+ * the SEGV, the last crash it printed; only an assertion keeps its place before one (isAssertAddress, or the
+ * abort reports borrows() takes).
+ */
+function segvSupersedes(prev: Crash, kind: string, address: string | null): bool {
+  if (kind != "SEGV" || isAssertAddress(kind, address)) return false;
+  if (prev.tool != "assert") return false;
+  let k = prev.kind;
+  return k == "check-failed" || k == "fatal-error";
 }
 
 /**
