@@ -211,6 +211,9 @@ function matches(pattern, s) {
 /** ClusterFuzz's crash_type for a verdict's crash (null crash → ""), under a job's env. */
 export function cfType(crash, env = {}) {
   if (!crash) return '';
+  // ClusterFuzz names an HWASan report by its ERROR line ("tag-mismatch on address .."), not by the "Cause:" line
+  // that names the kind of bug behind the mismatch (the verdict's kind)
+  if (crash.tool === 'hwasan' && (crash.message ?? '').startsWith('tag-mismatch ')) crash = { ...crash, kind: 'tag-mismatch' };
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
   if (crash.tool === 'kernel') return kernelType(crash);
   // Go's runtime names a fatal error on its report's first line (the summary), whatever its message
