@@ -370,4 +370,25 @@ test('a CHECK whose own crash path then faults: the SEGV report is the crash, as
   assert.is(a.kind, 'assertion-failed');
 });
 
+test("a shell's 'Segmentation fault' then the device's tombstone of the same signal: one crash, the tombstone's", () => {
+  const c = crashOf([
+    'Segmentation fault',
+    '',
+    '--------- libc (4242):',
+    'Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x5a5a5a5a in tid 4242 (imgtool), pid 4242 (imgtool)',
+    'pid: 4242, tid: 4242, name: imgtool  >>> /data/local/tmp/imgtool <<<',
+    'signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x5a5a5a5a',
+    'backtrace:',
+    '    #0 0x0000000000012340 in img::Decoder::Row(int) src/img/decoder.cc:88:7',
+    '    #1 0x0000000000012450 in img::Decoder::Frame() src/img/decoder.cc:40:3',
+    '    #2 0x0000000000012560 in img::Load(char const*) src/img/load.cc:12:10',
+  ], 139);
+  assert.is(c.tool, 'android');
+  assert.is(c.kind, 'SIGSEGV');
+  assert.is(c.address, '0x5a5a5a5a');
+  assert.equal(c.state, ['img::Decoder::Row', 'img::Decoder::Frame', 'img::Load']);
+  // a notice of another signal stays the crash
+  assert.is(crashOf(['Aborted', 'signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x5a5a5a5a'], 134).tool, 'signal');
+});
+
 test.run();

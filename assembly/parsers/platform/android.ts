@@ -71,6 +71,13 @@ export class AndroidParser extends Parser {
     let s = l.end + 2;
     let close = l.indexOfByte(Char.RPAREN, s);
     if (close < 0) return false;
+    let notice = f.crash;
+    if (this.crash === null && notice !== null && notice.tool == "signal" && notice.frames.length == 0 && notice.kind == l.str(s, close)) {
+      // The shell's "Segmentation fault" for the same signal, printed before the device's log: one crash, which
+      // the tombstone tells in full (address, process, backtrace).
+      f.crash = null;
+      f.crashCount--;
+    }
     if (this.crash !== null || f.crash !== null) return true;
     // Not yet the log's crash: an assertion's own report of the abort (`Abort message: [FATAL:..] Check failed:`,
     // read by the assert parser) names it better, and then this backtrace is that assertion's stack.
