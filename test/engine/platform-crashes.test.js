@@ -391,4 +391,22 @@ test("a shell's 'Segmentation fault' then the device's tombstone of the same sig
   assert.is(crashOf(['Aborted', 'signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x5a5a5a5a'], 134).tool, 'signal');
 });
 
+test("a CHECK's trace in macOS's form: image, address, the mangled name read back, its offset", () => {
+  const c = crashOf([
+    '[1:2:0101/000000.000000:FATAL:tile_grid.cc(31)] Check failed: cols > 0 (0 vs. 0)',
+    '0   Viewer Framework                    0x000000010a000010 _ZN4base5debug10StackTraceC1Ev + 19',
+    '1   Viewer Framework                    0x000000010a000020 _ZN7logging10LogMessageD2Ev + 392',
+    '2   Viewer Framework                    0x000000010a000030 _ZN3gfx8TileGridC2ERKNS_4SizeEi + 61',
+    '3   Viewer Framework                    0x000000010a000040 _ZNK3gfx12_GLOBAL__N_16Layout5BuildEv + 12',
+    '4   Viewer Framework                    0x000000010a000050 _ZN3gfx6RunnerIiE3RunEv + 7',
+    '5   libdyld.dylib                       0x00007fff0a000060 start + 1',
+    '6   ???                                 0x0000000120000070 0x0 + 4831838320',
+  ]);
+  assert.is(c.kind, 'check-failed');
+  assert.equal(c.frames.slice(1).map((f) => f.function), ['base::debug::StackTrace::StackTrace', 'logging::LogMessage::~LogMessage',
+    'gfx::TileGrid::TileGrid', 'gfx::(anonymous namespace)::Layout::Build', '_ZN3gfx6RunnerIiE3RunEv', 'start', null]);
+  assert.is(c.frames[3].module, 'Viewer Framework');
+  assert.equal(c.state, ['cols > 0 in tile_grid.cc', 'gfx::TileGrid::TileGrid', 'gfx::Layout::Build']);
+});
+
 test.run();

@@ -21,6 +21,7 @@ import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
+import { demangle } from "../../demangle";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -331,6 +332,9 @@ export class AssertParser extends Parser {
     } else if (p > 0) {
       fr = windowsFrame(l, p);
       if (fr === null) return false;
+    } else if (isDigit(c0)) {
+      fr = macFrame(l);
+      if (fr === null) return false;
     } else {
       return false;
     }
@@ -403,6 +407,33 @@ function logKeyword(l: Line): i32 {
   let kw = ["assert failure: ", "panic: ", "ASSERT FAILED: ", "assertion failed: ", "ASSERTION FAILED: ", "Assertion failed: "];
   for (let i = 0; i < kw.length; i++) if (l.matchAt(kw[i], p)) return p + kw[i].length;
   return -1;
+}
+
+/**
+ * A macOS stack line (backtrace_symbols' form, Chromium's base on Mac):
+ * "2   Content Shell Framework   0x000000010cbf477a _ZN2ui10FlingCurveC2ERKN3gfx9Vector2dFEN4base9TimeTicksE + 698":
+ * index, image (words), address, symbol (demangled when it can be), " + " decimal offset. "0x0 + 4866466759" is no symbol.
+ */
+function macFrame(l: Line): Frame | null {
+  let p = 0;
+  while (isDigit(l.at(p))) p++;
+  if (l.at(p) != Char.SPACE) return null;
+  let a = l.indexOf(" 0x", p);
+  let plus = l.lastIndexOf(" + ", l.len);
+  if (a < 0 || plus < a) return null;
+  for (let i = plus + 3; i < l.len; i++) if (!isDigit(l.at(i))) return null;
+  let s = l.skipHex(a + 3);
+  if (s == a + 3 || l.at(s) != Char.SPACE) return null;
+  let fr = new Frame();
+  let sym = l.trimmed(s, plus);
+  if (sym.length > 0 && !sym.startsWith("0x")) {
+    let d = demangle(sym);
+    fr.fn = d !== null ? d : sym;
+  }
+  let image = l.trimmed(p, a);
+  if (image.length > 0 && image != "???") fr.module = image;
+  classify(fr);
+  return fr;
 }
 
 /** A Windows stack line of Chromium's base: "\tui::Foo::Bar [0x61C20814+20] (base\\x.cc:215)", "(No symbol) [0x..]". */
