@@ -21,7 +21,7 @@
 /** One parser of the set. */
 export const enum ParserId {
   SANITIZER, UBSAN, CXX_TERMINATE, ASSERT, V8_FATAL, KERNEL,
-  CDB, GDB, ANDROID, CHROME_GPU, BUG_DETECTED, CENTIPEDE, V8_SANDBOX,
+  CDB, GDB, ANDROID, CHROME_GPU, TRUSTY, BUG_DETECTED, CENTIPEDE, V8_SANDBOX,
   MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD,
   JUNIT_LOG, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, UNITY, TESTHELP, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
   PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, NODE_ERROR,
@@ -31,7 +31,7 @@ export const enum ParserId {
 /** The order in which parsers are offered a line. */
 export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.SANITIZER, ParserId.UBSAN, ParserId.CXX_TERMINATE, ParserId.ASSERT, ParserId.V8_FATAL, ParserId.KERNEL,
-  ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
+  ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.TRUSTY, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
   ParserId.V8_SANDBOX,
   ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
@@ -46,7 +46,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
  */
 export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.SANITIZER, ParserId.UBSAN, ParserId.ASSERT, ParserId.V8_FATAL, ParserId.KERNEL,
-  ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
+  ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.TRUSTY, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
   ParserId.V8_SANDBOX,
   ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.MAKE,
   ParserId.JUNIT_LOG, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,

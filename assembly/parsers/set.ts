@@ -16,6 +16,7 @@ import { CdbParser } from "./platform/cdb";
 import { GdbParser } from "./platform/gdb";
 import { AndroidParser } from "./platform/android";
 import { ChromeGpuParser } from "./platform/chrome-gpu";
+import { TrustyParser } from "./platform/trusty";
 import { BugDetectedParser } from "./sanitizers/bug-detected";
 import { CentipedeParser } from "./fuzzers/centipede";
 import { V8SandboxParser } from "./v8/v8-sandbox";
@@ -70,6 +71,7 @@ export class ParserSet {
   private gdb: GdbParser = new GdbParser();
   private android: AndroidParser = new AndroidParser();
   private chromeGpu: ChromeGpuParser = new ChromeGpuParser();
+  private trusty: TrustyParser = new TrustyParser();
   private bugDetected: BugDetectedParser = new BugDetectedParser();
   private centipede: CentipedeParser = new CentipedeParser();
   private v8Sandbox: V8SandboxParser = new V8SandboxParser();
@@ -147,6 +149,7 @@ export class ParserSet {
       case ParserId.GDB: return ask(this.gdb, l, f);
       case ParserId.ANDROID: return ask(this.android, l, f);
       case ParserId.CHROME_GPU: return ask(this.chromeGpu, l, f);
+      case ParserId.TRUSTY: return ask(this.trusty, l, f);
       case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
       case ParserId.CENTIPEDE: return ask(this.centipede, l, f);
       case ParserId.V8_SANDBOX: return ask(this.v8Sandbox, l, f);
@@ -194,6 +197,7 @@ export class ParserSet {
       case ParserId.GDB: this.gdb.finish(f); break;
       case ParserId.ANDROID: this.android.finish(f); break;
       case ParserId.CHROME_GPU: this.chromeGpu.finish(f); break;
+      case ParserId.TRUSTY: this.trusty.finish(f); break;
       case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
       case ParserId.CENTIPEDE: this.centipede.finish(f); break;
       case ParserId.V8_SANDBOX: this.v8Sandbox.finish(f); break;

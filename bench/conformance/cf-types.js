@@ -127,6 +127,7 @@ export const TYPE_ROWS = [
   ['android', 'SIG*', 'UNKNOWN', null, true],
   // Chromium's browser log: its GPU process died
   ['chrome', 'gpu-process-exited', 'GPU failure', null],
+  ['trusty', 'app-crash', 'Trusted app crash', null],
   // V8's own findings about a crash
   ['v8', 'sandbox-violation', 'V8 sandbox violation', null],
   // gdb: the signal's own name

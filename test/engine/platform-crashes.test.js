@@ -409,4 +409,26 @@ test("a CHECK's trace in macOS's form: image, address, the mangled name read bac
   assert.equal(c.state, ['cols > 0 in tile_grid.cc', 'gfx::TileGrid::TileGrid', 'gfx::Layout::Build']);
 });
 
+test("Trusty: a trusted app's crash, the app's own (uSP) frames without the kernel's (kSP)", () => {
+  const c = crashOf([
+    'panic notifier - trusty version Project: demo, Build: 1',
+    'data fault writing to 0x***, PC at 0x***(0x***)',
+    'Backtrace for thread: trusty_app_3_0a1b2c3d-demo',
+    '(app: keyvault)',
+    'kSP+0x0df0: 0xffff000000022f5c in trusty_app_exit ld-temp.o:?',
+    'kSP+0x0e70: 0xffff000000005674 in arm64_sync_exception ld-temp.o:?',
+    'uSP+0x01d0: 0x000000000001b048 in kv_decode /src/keyvault/decode.c:51',
+    'uSP+0x05f0: 0x000000000001f56c in kv_open /src/keyvault/store.c:?',
+    'uSP+0x0650: 0x000000000001ee98 in kv_handle /src/keyvault/main.c:120',
+    'uSP+0x2f60: 0x0000000000000000 in keyvault.syms.elf',
+    'panic (caller 0x***): Unclean exit from critical app',
+  ]);
+  assert.is(c.tool, 'trusty');
+  assert.is(c.kind, 'app-crash');
+  assert.is(c.message, 'keyvault');
+  assert.equal(c.frames.map((f) => [f.function, f.file, f.line]), [
+    ['kv_decode', '/src/keyvault/decode.c', 51], ['kv_open', '/src/keyvault/store.c', null], ['kv_handle', '/src/keyvault/main.c', 120], [null, null, null]]);
+  assert.equal(c.state, ['kv_decode', 'kv_open', 'kv_handle']);
+});
+
 test.run();
