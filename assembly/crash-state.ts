@@ -22,11 +22,13 @@ export function crashState(c: Crash): Array<string> {
     let head = headLine(c);
     if (head !== null && head.length > 0) out.push(stateLine(head));
   }
+  // a head the frame count does not include leaves room for STATE_LINES frames after it
+  let lines = out.length > 0 && !headCounted(c) ? STATE_LINES + 1 : STATE_LINES;
   let goNames = c.tool == "go-panic";
   // A stack overflow's frames are a cycle repeated thousands of times: all of them are read, to find it.
   let overflow = c.kind == "stack-overflow";
   let names = new Array<string>(0);
-  for (let i = 0; i < frames.length && (overflow || out.length + names.length < STATE_LINES); i++) {
+  for (let i = 0; i < frames.length && (overflow || out.length + names.length < lines); i++) {
     let fr = frames[i];
     if (!printed(fr)) continue;
     let text = frameText(fr);
@@ -37,8 +39,19 @@ export function crashState(c: Crash): Array<string> {
   let from = overflow ? cycleStart(names) : 0;
   let len = overflow && from >= 0 ? cycleLength : names.length;
   if (from < 0) from = 0;
-  for (let i = from; i < from + len && i < names.length && out.length < STATE_LINES; i++) out.push(names[i]);
+  for (let i = from; i < from + len && i < names.length && out.length < lines; i++) out.push(names[i]);
   return out;
+}
+
+/**
+ * Whether a crash's message head is one of the state's STATE_LINES lines. It is for an assertion, a CHECK or a
+ * panic; ClusterFuzz sets a V8 API error's and a Go fatal error's message with its frame count reset, so up to
+ * STATE_LINES frames follow those.
+ */
+function headCounted(c: Crash): bool {
+  if (c.kind == "v8-api-error") return false;
+  let s = c.summary;
+  return !(c.tool == "go-panic" && c.kind != "stack overflow" && s !== null && s.startsWith("fatal error: "));
 }
 
 /** Lengths of the cycles a stack overflow is looked for in, and how often one must repeat. */

@@ -53,6 +53,8 @@ const RUNTIME_FUNCS: string[] = [
   "strcmp", "strncmp", "strdup", "strndup", "printf", "fprintf", "sprintf", "snprintf", "vprintf", "puts",
   "fputs", "fwrite", "fread", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
   "reallocarray", "exit",
+  // the ARM EABI's runtime helpers (`__aeabi_memcpy`, `__aeabi_idiv`)
+  "__aeabi_",
 ];
 
 // classify()'s answers by (file, module, fn): a log repeats its frames (every failure's traceback passes
@@ -201,6 +203,7 @@ export function parseSanFrame(l: Line): Frame | null {
   if (withPc) {
     p = l.skipSpaces(l.skipHex(p + 2));
     if (l.matchAt("in ", p)) { p += 3; inForm = true; }
+    else if (l.matchAt("in", p) && l.skipSpaces(p + 2) >= l.len) p += 2; // "#0 0x00000333 in": no name
   }
   let end = l.len;
   while (end > p && l.at(end - 1) == Char.SPACE) end--;
@@ -215,6 +218,22 @@ export function parseSanFrame(l: Line): Frame | null {
     if (open >= p - 1 && open >= 0) {
       let inner = l.str(open + 2, end - 1);
       if (inner.includes("+0x") || inner == "<unknown module>") { module = inner; stop = open; }
+    }
+  }
+  // Fuchsia's symbolizer ends a frame with its module as `<<application>>+0xacf4c` / `<libc.so>+0x964de`.
+  if (module === null && end > p) {
+    let sp = l.lastIndexOfByte(Char.SPACE, end);
+    let t = sp >= p ? sp + 1 : p;
+    if (l.at(t) == Char.LT) {
+      let plus = l.indexOf(">+0x", t);
+      if (plus > t && plus < end) {
+        let a = t + 1;
+        while (l.at(a) == Char.LT) a++;
+        let b = plus;
+        while (b > a && l.at(b - 1) == Char.GT) b--;
+        if (b > a) { module = l.str(a, b); stop = sp >= p ? sp : p; }
+        else if (l.at(a) == Char.GT) stop = sp >= p ? sp : p; // "<>+0xb8bff": the module has no name
+      }
     }
   }
   // Without a pc (TSan) a frame always names its module: that keeps "#1 of 3" prose out.

@@ -109,6 +109,15 @@ export class Crash {
  */
 export function lendStack(c: Crash, frames: Array<Frame>): void {
   c.stackless = false;
+  // SystemSan's finding (a shell injection, a file opened) has no stack of its own at all: it takes this one,
+  // user frame or not (the target may be all libc and fuzzer driver, the bug a call to system()).
+  // So does Centipede's (a timeout, a stack limit): the abort its runner then raises shows where it stood.
+  // And V8's sandbox violation, announced before the report that shows it.
+  if (c.tool == "systemsan" || c.tool == "centipede" || (c.tool == "v8" && c.kind == "sandbox-violation")) {
+    c.frames = frames;
+    c.stateFrames = null;
+    return;
+  }
   // The state reads on from the crash's own printed frames (a CHECK's trace; not the frame made of an
   // assertion's file:line) into the report's, as the log prints them.
   let own = c.stateFrames;

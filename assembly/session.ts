@@ -8,6 +8,7 @@ import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { ParserSet } from "./parsers";
 import { writeVerdict } from "./verdict";
+import { unwrapRelay } from "./relay";
 
 export class Session {
   facts: Facts = new Facts();
@@ -58,6 +59,7 @@ export class Session {
   private line(l: Line): void {
     let f = this.facts;
     f.lines++;
+    unwrapRelay(l);
     let claimed = this.parsers.claim(l, f);
     if (f.released.length > 0) this.release(f);
     if (!claimed) this.tail.push(l);

@@ -53,7 +53,7 @@ export const STATE_IGNORE: string[] = [
   // fuzzing drivers and test frameworks (LLVMFuzzerTestOneInput with a file is named by it: crash-state.ts)
   "^LLVMFuzzerTestOneInput", "^TestOneProtoInput", "^ExitCallback", "^fuzzer::", "^libfuzzer_sys::initialize",
   "^rust_fuzzer_test_input", "*centipede::", "*fuzztest::internal::", "*base::FuzzedDataProvider",
-  "*/memorycmp.c", "*third_party/fuzztest/", "*/googletest/",
+  "*/memorycmp.c", "*third_party/fuzztest/", "*/googletest/", "*/centipede/runner",
   // the program's entry point and everything named from it (Go's main package: main.run, main.main.func1)
   "^main",
   // the Rust runtime's panic and allocation paths

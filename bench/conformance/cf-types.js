@@ -14,6 +14,12 @@ export const NULL_BOUNDARY = 4096;
 
 /** [tool or '*', kind (exact) or prefix ending in '*', type, access mode, nullable] */
 export const TYPE_ROWS = [
+  // the Windows debugger (cdb): an access violation is named by its access alone; else the exception's name
+  ['cdb', 'access-violation', '', 'only'],
+  ['cdb', 'stack-overflow', 'Stack-overflow', null],
+  ['cdb', 'integer-divide-by-zero', 'Divide-by-zero', null],
+  ['cdb', 'integer-overflow', 'Integer-overflow', null],
+  ['cdb', '*', '', 'capitalized'],
   // AddressSanitizer / HWASan / MSan
   ['*', 'heap-buffer-overflow', 'Heap-buffer-overflow', 'size'],
   ['*', 'stack-buffer-overflow', 'Stack-buffer-overflow', 'size'],
@@ -58,6 +64,7 @@ export const TYPE_ROWS = [
   ['ubsan', 'integer-divide-by-zero', 'Divide-by-zero', null],
   ['ubsan', 'float-divide-by-zero', 'Divide-by-zero', null],
   ['ubsan', 'null-pointer-use', 'Null-dereference', 'line'],
+  ['ubsan', 'upcast-of-null-pointer', 'Upcast-of-null-pointer', null],
   ['ubsan', 'dynamic-type-mismatch', 'Bad-cast', null],
   ['ubsan', 'cfi-bad-type', 'Bad-cast', null],
   ['cfi', 'cfi-bad-type', 'Bad-cast', null],
@@ -88,6 +95,7 @@ export const TYPE_ROWS = [
   ['tsan', 'heap-use-after-free', 'Heap-use-after-free', 'size'],
   ['tsan', '*', 'UNKNOWN', null],
   ['lsan', 'detected memory leaks', 'Direct-leak', null],
+  ['lsan', 'indirect-leak', 'Indirect-leak', null],
   // assertions and CHECKs
   ['assert', 'assertion-failed', 'ASSERT', null],
   ['assert', 'check-failed', 'CHECK failure', null],
@@ -99,12 +107,35 @@ export const TYPE_ROWS = [
   ['assert', 'runtime-assert', 'RUNTIME_ASSERT', null],
   ['assert', 'out-of-memory', 'Out-of-memory', null],
   ['assert', 'correctness-failure', 'V8 correctness failure', null],
+  ['assert', 'v8-api-error', 'V8 API error', null],
   // libFuzzer's own reports
   ['libfuzzer', 'deadly-signal', 'Fatal-signal', null],
   ['libfuzzer', 'fuzz-target-exited', 'Unexpected-exit', null],
   ['libfuzzer', 'timeout', 'Timeout', null],
   ['libfuzzer', 'out-of-memory', 'Out-of-memory', null],
   ['libfuzzer', 'overwrites-const-input', 'Overwrites-const-input', null],
+  // the extra sanitizers: SystemSan's bug classes, PySecSan
+  ['systemsan', 'command-injection', 'Command injection', null],
+  ['systemsan', 'arbitrary-file-open', 'Arbitrary file open', null],
+  ['systemsan', 'arbitrary-dns-resolution', 'Arbitrary DNS resolution', null],
+  ['pysecsan', '*', 'PySecSan', null],
+  // Android's native crash: the abort message makes it a CHECK; a fault is known by its address
+  ['android', 'abort-message', 'CHECK failure', null],
+  ['android', 'out-of-memory', 'Out-of-memory', null],
+  ['android', 'SIGABRT', 'Abort', null],
+  ['android', 'SIGTRAP', 'Trap', null],
+  ['android', 'SIG*', 'UNKNOWN', null, true],
+  // Chromium's browser log: its GPU process died
+  ['chrome', 'gpu-process-exited', 'GPU failure', null],
+  ['trusty', 'app-crash', 'Trusted app crash', null],
+  // V8's own findings about a crash
+  ['v8', 'sandbox-violation', 'V8 sandbox violation', null],
+  // gdb: the signal's own name
+  ['gdb', '*', '', 'kind'],
+  // Centipede's own findings
+  ['centipede', 'timeout', 'Timeout', null],
+  ['centipede', 'out-of-memory', 'Out-of-memory', null],
+  ['centipede', 'stack-overflow', 'Stack-overflow', null],
   // a signal known only by its name
   ['signal', 'SIGABRT', 'Abrt', null],
   ['signal', 'SIGSEGV', 'UNKNOWN', null, true],
@@ -148,17 +179,20 @@ const NEVER_SECURITY = new Set([
   'Security CHECK failure', 'Fatal error', 'Unreachable code', 'Stack-overflow', 'Fatal-signal', 'Missing-library',
   'Overwrites-const-input', 'Data race', 'Lock-order-inversion', 'ASSERT_NOT_REACHED', 'Floating-point-exception',
   'RUNTIME_ASSERT', 'V8 correctness failure', 'Timeout', 'Out-of-memory', 'Unexpected-exit', 'Ill', 'Illegal-instruction',
+  'V8 API error',
   // UBSan's and Go's non-memory families
   'Divide-by-zero', 'Float-cast-overflow', 'Integer-overflow', 'Invalid-bool-value', 'Invalid-builtin-use',
   'Invalid-enum-value', 'Invalid-null-argument', 'Invalid-null-return', 'Misaligned-address', 'No-return-value',
   'Pointer-overflow', 'Potential-null-reference', 'Undefined-shift', 'Unsigned-integer-overflow',
-  'Implicit-conversion', 'Assumption-violation',
+  'Implicit-conversion', 'Assumption-violation', 'Upcast-of-null-pointer',
   'Index out of range', 'Integer divide by zero', 'Makeslice: len out of range', 'Slice bounds out of range',
   'Stack overflow',
 ]);
 const ALWAYS_SECURITY = new Set([
   'Security DCHECK failure', 'DCHECK failure', 'Bad-cast', 'Index-out-of-bounds', 'Incorrect-function-pointer-type',
   'Non-positive-vla-bound-value', 'Object-size',
+  // the extra sanitizers' findings
+  'Command injection', 'Arbitrary file open', 'Arbitrary DNS resolution', 'PySecSan',
 ]);
 /** Types whose security depends on the address: near null is a plain crash. */
 const GENERIC_TYPES = new Set(['Null-dereference', 'Null-dereference READ', 'Null-dereference WRITE', 'READ', 'UNKNOWN',
@@ -178,8 +212,13 @@ function matches(pattern, s) {
 /** ClusterFuzz's crash_type for a verdict's crash (null crash → ""), under a job's env. */
 export function cfType(crash, env = {}) {
   if (!crash) return '';
+  // ClusterFuzz names an HWASan report by its ERROR line ("tag-mismatch on address .."), not by the "Cause:" line
+  // that names the kind of bug behind the mismatch (the verdict's kind)
+  if (crash.tool === 'hwasan' && (crash.message ?? '').startsWith('tag-mismatch ')) crash = { ...crash, kind: 'tag-mismatch' };
   const row = TYPE_ROWS.find(([tool, kind]) => (tool === '*' || tool === crash.tool) && matches(kind, crash.kind));
   if (crash.tool === 'kernel') return kernelType(crash);
+  // Go's runtime names a fatal error on its report's first line (the summary), whatever its message
+  if (crash.tool === 'go-panic' && (crash.summary ?? '').startsWith('fatal error: ') && crash.kind !== 'stack overflow') return 'Fatal error';
   if (!row) return `?${crash.tool}/${crash.kind}`;
   // Android's runtime names an uncaught exception that killed an app "FATAL EXCEPTION"
   if (crash.tool === 'java' && (crash.summary ?? '').startsWith('FATAL EXCEPTION')) return 'Fatal Exception';
@@ -189,12 +228,15 @@ export function cfType(crash, env = {}) {
     const a = Number.parseInt(String(crash.address).replace(/^0x/i, ''), 16);
     if (Number.isFinite(a) && a < NULL_BOUNDARY) type = 'Null-dereference';
   }
-  if (OOM_HANG_TYPES.has(type) && !truthy(env.REPORT_OOMS_AND_HANGS)) return '';
+  if (OOM_HANG_TYPES.has(type) && !reportsOomsAndHangs(env)) return '';
   // V8's runtime argument checks are reported only when the job asks (or on an analyze task)
   if (type === 'RUNTIME_ASSERT' && !(truthy(env.DETECT_V8_RUNTIME_ERRORS) || env.TASK_NAME === 'analyze')) return '';
   // A SEGV reported without an address ("SEGV on unknown address (pc 0x..)") escapes ClusterFuzz's SEGV rule;
   // its generic ASan rule then names it by the report's words, capitalized.
   if (crash.kind === 'SEGV' && crash.address == null && (crash.tool === 'asan' || crash.tool === 'hwasan')) return 'Segv on unknown address';
+  if (access === 'only') return crash.access ?? 'UNKNOWN';
+  if (access === 'kind') return crash.kind;
+  if (access === 'capitalized') type = crash.kind.charAt(0).toUpperCase() + crash.kind.slice(1);
   if (access === 'line' && crash.access) type += ` ${crash.access}`;
   if (access === 'size' && crash.access) type += `\n${crash.access} ${crash.size != null ? crash.size : '{*}'}`;
   return type;
@@ -221,6 +263,17 @@ function kernelType(c) {
   if (c.access) type += `\n${c.access} ${c.size != null ? c.size : '{*}'}`;
   return type;
 }
+
+/**
+ * The job reports OOMs and hangs: it says so, and its redzone is not one so large (over 64 bytes) that an OOM is
+ * the redzone's doing ("FORCE" overrides that).
+ */
+function reportsOomsAndHangs(env) {
+  if (env.REPORT_OOMS_AND_HANGS === 'FORCE') return true;
+  const redzone = Number(env.REDZONE ?? 0);
+  return truthy(env.REPORT_OOMS_AND_HANGS) && !(redzone > MAX_REDZONE_FOR_OOMS);
+}
+const MAX_REDZONE_FOR_OOMS = 64;
 
 function truthy(v) { return v === true || v === 'True' || v === 'true' || v === 'FORCE' || v === '1'; }
 function falsy(v) { return v === false || v === 'False' || v === 'false' || v === '0'; }

@@ -20,7 +20,8 @@ import { Line } from "../../util/line";
 import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { setLocation, classify, parseSanFrame } from "../../frames";
-import { checkCondition, sourceBase } from "../../state-text";
+import { checkCondition, sourceBase, trimPunct } from "../../state-text";
+import { demangle } from "../../demangle";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -38,6 +39,10 @@ const WEBKIT_ASSERT = "ASSERTION FAILED: ";
 const LIBCXX_ASSERT = "assertion ";
 const LIBCXX_FAILED = " failed: ";
 const GLIB_RETURN = ": assertion '";
+const GLIB_ASSERTION = "assertion failed: ";
+const DCHECK_MARK = "] DCHECK failed: ";
+const NOTREACHED_MARK = "] NOTREACHED hit.";
+const V8_ERROR_MARK = "] V8 error: ";
 /** Lines of prose a stack may follow its assertion by (a message's second line, `Backtrace:`). */
 const TRACE_LEAD = 2;
 /** What a sanitizer glues to the end of the last line before its report (`...valueAddressSanitizer:DEADLYSIGNAL`). */
@@ -66,6 +71,9 @@ export class AssertParser extends Parser {
     if (last == Char.RPAREN && l.startsWith(MUSL_HEAD)) return this.musl(l, f);
     let g = l.startsWith(BAIL_OUT) ? BAIL_OUT.length : 0;
     if (l.matchAt(GLIB_MARK, g)) return this.glib(l, g + GLIB_MARK.length, f, g > 0);
+    // a log domain in front: "GLib:ERROR:../glib/gvariant-parser.c:709:ast_array_get_pattern: assertion failed: (j < i)"
+    let dom = glibDomain(l, g);
+    if (dom > 0) return this.glib(l, dom + GLIB_MARK.length, f, g > 0);
     let k = l.indexOf(CHECK_MARK);
     if (k > 0) return this.check(l, k, f, "check-failed");
     k = l.indexOf(SECURITY_CHECK_MARK);
@@ -74,6 +82,16 @@ export class AssertParser extends Parser {
     if (k > 0) return this.check(l, k, f, "security-dcheck-failed");
     k = l.indexOf(GOOGLE_ASSERT);
     if (k > 0) return this.googleAssert(l, k, f);
+    if (l.at(0) == Char.LBRACKET && l.indexOf(":FATAL:") > 0) {
+      // Chromium's other fatal log lines: "[..:FATAL:latency_info.cc(299)] DCHECK failed: !terminated_.",
+      // "[..:FATAL:url_idna_icu.cc(58)] NOTREACHED hit. msg", "[..:FATAL:v8_initializer.cc(716)] V8 error: msg."
+      k = l.indexOf(DCHECK_MARK);
+      if (k > 0) return this.chromeFatal(l, k, DCHECK_MARK.length, f, "check-failed", true);
+      k = l.indexOf(NOTREACHED_MARK);
+      if (k > 0) return this.chromeFatal(l, k, NOTREACHED_MARK.length, f, "check-failed", false);
+      k = l.indexOf(V8_ERROR_MARK);
+      if (k > 0) return this.chromeFatal(l, k, V8_ERROR_MARK.length, f, "v8-api-error", false);
+    }
     if (l.at(0) == Char.F) {
       k = glogFatalEnd(l);
       if (k > 0) return this.googleFatal(l, k, f);
@@ -156,6 +174,8 @@ export class AssertParser extends Parser {
     if (!setLocation(fr, head.substring(0, c))) return false;
     fr.fn = head.substring(c + 1);
     this.report(f, "assertion-failed", l.trimmed(msgAt), fr, l.trimmed(0));
+    // g_assert(): "assertion failed: (j < i)" says the condition after its colon
+    if (l.matchAt(GLIB_ASSERTION, msgAt)) this.head(f, l.trimmed(msgAt + GLIB_ASSERTION.length));
     return true;
   }
 
@@ -168,6 +188,9 @@ export class AssertParser extends Parser {
       s--;
     }
     let loc = l.str(s, k);
+    // "[0424/050845.358008:FATAL:base/feature_list.cc:467]": the location is what follows FATAL:
+    let fatal = loc.lastIndexOf("FATAL:");
+    if (fatal >= 0) loc = loc.substring(fatal + 6);
     let fr = new Frame();
     let open = loc.lastIndexOf("(");
     if (open > 0 && loc.endsWith(")")) {
@@ -196,19 +219,44 @@ export class AssertParser extends Parser {
   }
 
   /**
+   * Chromium's fatal log line at k ("] DCHECK failed: cond.", "] NOTREACHED hit. msg", "] V8 error: msg."): a crash
+   * of kind, its state head the condition (cut at "; ", where Chromium's newer DCHECKs start their message) and
+   * the file when `located`, else the message alone.
+   */
+  private chromeFatal(l: Line, k: i32, mark: i32, f: Facts, kind: string, located: bool): bool {
+    if (!this.check(l, k, f, kind)) return false;
+    let msg = l.trimmed(k + mark);
+    let text = located ? checkCondition(msg) : trimPunct(msg);
+    if (located) {
+      let semi = text.indexOf("; ");
+      if (semi > 0) text = text.substring(0, semi);
+    }
+    if (text.length == 0) text = trimPunct(l.str(k + 2, k + mark));
+    let c = f.crash;
+    if (c !== null && c.tool == "assert" && c.stackless && c.stateHead === null && c.summary == l.trimmed(0)) {
+      let fr = c.frames.length > 0 ? c.frames[0] : null;
+      let file = fr !== null && fr.file !== null ? sourceBase(fr.file!) : "";
+      c.stateHead = [located && file.length > 0 ? text + " in " + file : text];
+    }
+    return true;
+  }
+
+  /**
    * glog/absl LOG(FATAL): "F1110 15:37:25.280898 2384071 fuzzer.cc:220] INTERNAL: Found a difference" (a
-   * CHECK's line is check()'s); k is where "] " is. A fatal error: its state starts "message in fuzzer.cc".
+   * CHECK's line is check()'s); k is where "] " is. A fatal error: its state starts "message in fuzzer.cc"
+   * (the file alone when the message is empty).
    */
   private googleFatal(l: Line, k: i32, f: Facts): bool {
     let s = l.lastIndexOfByte(Char.SPACE, k) + 1;
     let fr = new Frame();
     if (!setLocation(fr, l.str(s, k))) return false;
     let msg = l.trimmed(k + 2);
-    if (msg.length == 0) return false;
     this.report(f, "fatal-error", msg, fr, l.trimmed(0));
     let c = f.crash;
-    if (c !== null && c.tool == "assert" && c.stackless && c.stateHead === null) {
-      c.stateHead = [checkCondition(msg) + " in " + sourceBase(l.str(s, k))];
+    if (c !== null && c.tool == "assert" && c.stackless && c.stateHead === null && c.summary == l.trimmed(0)) {
+      let text = checkCondition(msg);
+      let file = sourceBase(l.str(s, k));
+      c.stateHead = [text.length > 0 ? text + " in " + file : file];
     }
     return true;
   }
@@ -284,6 +332,9 @@ export class AssertParser extends Parser {
     } else if (p > 0) {
       fr = windowsFrame(l, p);
       if (fr === null) return false;
+    } else if (isDigit(c0)) {
+      fr = macFrame(l);
+      if (fr === null) return false;
     } else {
       return false;
     }
@@ -358,6 +409,33 @@ function logKeyword(l: Line): i32 {
   return -1;
 }
 
+/**
+ * A macOS stack line (backtrace_symbols' form, Chromium's base on Mac):
+ * "2   Content Shell Framework   0x000000010cbf477a _ZN2ui10FlingCurveC2ERKN3gfx9Vector2dFEN4base9TimeTicksE + 698":
+ * index, image (words), address, symbol (demangled when it can be), " + " decimal offset. "0x0 + 4866466759" is no symbol.
+ */
+function macFrame(l: Line): Frame | null {
+  let p = 0;
+  while (isDigit(l.at(p))) p++;
+  if (l.at(p) != Char.SPACE) return null;
+  let a = l.indexOf(" 0x", p);
+  let plus = l.lastIndexOf(" + ", l.len);
+  if (a < 0 || plus < a) return null;
+  for (let i = plus + 3; i < l.len; i++) if (!isDigit(l.at(i))) return null;
+  let s = l.skipHex(a + 3);
+  if (s == a + 3 || l.at(s) != Char.SPACE) return null;
+  let fr = new Frame();
+  let sym = l.trimmed(s, plus);
+  if (sym.length > 0 && !sym.startsWith("0x")) {
+    let d = demangle(sym);
+    fr.fn = d !== null ? d : sym;
+  }
+  let image = l.trimmed(p, a);
+  if (image.length > 0 && image != "???") fr.module = image;
+  classify(fr);
+  return fr;
+}
+
 /** A Windows stack line of Chromium's base: "\tui::Foo::Bar [0x61C20814+20] (base\\x.cc:215)", "(No symbol) [0x..]". */
 function windowsFrame(l: Line, p: i32): Frame | null {
   let b = l.indexOf(" [0x", p);
@@ -371,6 +449,21 @@ function windowsFrame(l: Line, p: i32): Frame | null {
   if (open > 0 && l.at(l.len - 1) == Char.RPAREN) setLocation(fr, l.str(open + 1, l.len - 1));
   classify(fr);
   return fr;
+}
+
+/**
+ * Where "ERROR:" starts after a g_log domain ("GLib:ERROR:", "GLib-GIO:ERROR:"), from p; -1 when the line has no
+ * such prefix (a domain is letters, digits, '-' and '_').
+ */
+function glibDomain(l: Line, p: i32): i32 {
+  let e = p;
+  while (e < l.len) {
+    let c = l.at(e);
+    if (!((c >= Char.A && c <= Char.Z) || (c >= Char.a && c <= Char.z) || (c >= Char._0 && c <= Char._9) || c == Char.MINUS || c == Char.UNDERSCORE)) break;
+    e++;
+  }
+  if (e == p || l.at(e) != Char.COLON || !l.matchAt(GLIB_MARK, e + 1)) return -1;
+  return e + 1;
 }
 
 function withoutDeadlySignal(s: string): string {

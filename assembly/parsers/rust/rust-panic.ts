@@ -15,7 +15,7 @@ import { Char, isDigit, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
-import { classify, setLocation, firstUser } from "../../frames";
+import { classify, setLocation, firstUser, parseSanFrame } from "../../frames";
 import { reportIsFatal, pushFrame } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -32,6 +32,8 @@ export class RustPanicParser extends Parser {
   private msg: Array<string> = [];
   /** An old-format message ('..') still open: its closing `', file:line:col` is on a later line. */
   private openQuote: bool = false;
+  /** An old-format message whose closing quote was read: no later line is part of it. */
+  private quoteDone: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -73,11 +75,12 @@ export class RustPanicParser extends Parser {
     let fr: Frame | null = new Frame();
     this.msg = [];
     this.openQuote = false;
+    this.quoteDone = false;
     if (l.at(p) == Char.APOS) {
       // Old format: panicked at 'message', file:line:col; a message of several lines ends with the quote
       // and the location on its last line.
       let comma = l.lastIndexOf("', ");
-      if (comma > p && setLocation(fr!, l.str(comma + 3))) this.msg.push(l.str(p + 1, comma));
+      if (comma > p && setLocation(fr!, l.str(comma + 3))) { this.msg.push(l.str(p + 1, comma)); this.quoteDone = true; }
       else if (comma < 0) { this.msg.push(l.str(p + 1)); this.openQuote = true; fr = null; }
       else return false;
     } else {
@@ -124,6 +127,7 @@ export class RustPanicParser extends Parser {
         classify(fr);
         this.where = fr;
         this.openQuote = false;
+        this.quoteDone = true;
         if (this.crash !== null && this.msg.length < MAX_MESSAGE_LINES) { this.msg.push(l.str(0, k)); this.settle(); }
         return true;
       }
@@ -135,7 +139,8 @@ export class RustPanicParser extends Parser {
     }
     if (l.startsWith("note: run with `RUST_BACKTRACE=")) { this.close(); return true; }
     if (l.startsWith("stack backtrace:")) { this.state = State.BACKTRACE; return true; }
-    if (l.isBlank() || l.startsWith("thread '") || l.startsWith("note: ") || l.startsWith("error: ") || l.startsWith("warning: ")) {
+    // the old format's message ended at its quote: what follows (a fuzzer's report) is not more of it
+    if (this.quoteDone || l.isBlank() || l.startsWith("thread '") || l.startsWith("note: ") || l.startsWith("error: ") || l.startsWith("warning: ")) {
       this.close();
       return this.idle(l, f);
     }
@@ -170,6 +175,24 @@ export class RustPanicParser extends Parser {
         return true;
       }
     }
+    // Fuchsia's symbolizer prints the backtrace as a sanitizer does ("#9 0x.. in fn file:line <>+0x.."): those
+    // frames are a stack a fleet reads, so the state reads them too (Rust's own "9: fn" lines it does not).
+    if (l.at(p) == Char.HASH) {
+      let fr = parseSanFrame(l);
+      if (fr !== null) {
+        if (cr !== null) {
+          if (fr.fn !== null) fr.fn = stripHash(fr.fn!); // the state reads the text as printed, hash and all
+          pushFrame(cr.frames, fr);
+          let st = cr.stateFrames;
+          if (st !== null) st.push(fr);
+        }
+        return true;
+      }
+      // an inlined sub-frame ("#0.3 0x.. in ..."): a fleet reads no frame of it
+      if (isDigit(l.at(p + 1))) return true;
+    }
+    // the symbolizer's module lines before such frames ("[[[ELF module #0x1 "libfdio.so" BuildID=..]]]")
+    if (l.matchAt("[[[", p)) return true;
     if (p > 0 && l.matchAt("at ", p)) {
       if (cr === null) return true;
       let fs = cr.frames;
@@ -208,6 +231,7 @@ export class RustPanicParser extends Parser {
     this.crash = null;
     this.where = null;
     this.openQuote = false;
+    this.quoteDone = false;
     this.state = State.IDLE;
   }
 }

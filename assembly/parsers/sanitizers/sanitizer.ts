@@ -22,6 +22,9 @@ const MAX_BODY_LINES = 20000;
 const ASAN_SEPARATOR = 65;
 const LIBFUZZER = " ERROR: libFuzzer: ";
 const TSAN_SEPARATOR = 18;
+const DSO = "dso: id=";
+/** Fuchsia's symbolizer markup for the same module map: " [[[ELF module #0x1 "libfdio.so" BuildID=.. 0x..]]]". */
+const ELF_MODULE = "[[[ELF module ";
 
 @final
 export class SanitizerParser extends Parser {
@@ -55,10 +58,23 @@ export class SanitizerParser extends Parser {
   private lastFrame: Frame | null = null;
   /** End position of the last toolAt() match. */
   private end: i32 = 0;
+  /**
+   * A finished report that printed no stack: Fuchsia's symbolizer prints it after the report, behind its
+   * module map (`dso: id=.. base=0x.. name=libc.so` lines), and it is this report's.
+   */
+  private awaitingStack: Crash | null = null;
+  /** Reading such a stack: the first line that is neither a module line nor a frame ends it. */
+  private inDsoStack: bool = false;
 
   busy(): bool { return this.state != St.IDLE; }
 
-  finish(f: Facts): void { this.settleLeak(); this.lend(); this.state = St.IDLE; }
+  finish(f: Facts): void {
+    this.settleLeak();
+    this.lend();
+    if (this.inDsoStack) demoteModuleOnly(this.crash.frames);
+    this.inDsoStack = false;
+    this.state = St.IDLE;
+  }
 
   /** A later direct leak tried in the kept one's place stays only if it names a frame of the user's. */
   private settleLeak(): void {
@@ -98,11 +114,15 @@ export class SanitizerParser extends Parser {
 
   private start(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (this.awaitingStack !== null && isModuleMap(l)) return this.dsoStack();
     switch (c) {
       case Char.EQ: {
         if (isRule(l)) return true;
         let p = afterPid(l);
         if (p < 0) return false;
+        // "==18306== WARNING: MemorySanitizer: ...": a space after the pid (Valgrind's own lines, "==PID== Memcheck",
+        // never name a sanitizer: header() checks that one does)
+        if (l.at(p) == Char.SPACE && (l.matchAt("ERROR: ", p + 1) || l.matchAt("WARNING: ", p + 1)) && !l.matchAt(LIBFUZZER, p)) p++;
         if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
         if (l.matchAt("WARNING: ", p)) return allocWarning(l, p) || this.header(l, p + 9, f);
         if (l.matchAt(LIBFUZZER, p)) return this.libFuzzerHeader(l, p + LIBFUZZER.length, f);
@@ -116,6 +136,10 @@ export class SanitizerParser extends Parser {
       }
       case Char.E: {
         // a report whose "==PID==" prefix a log collector cut off
+        if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
+        return false;
+      }
+      case Char.E: { // Fuchsia's reports have no "==PID==": "ERROR: AddressSanitizer: heap-buffer-overflow on ..."
         if (l.matchAt("ERROR: ", 0)) return this.header(l, 7, f);
         return false;
       }
@@ -162,6 +186,8 @@ export class SanitizerParser extends Parser {
   private begin(tool: string): void {
     this.settleLeak();
     this.lend();
+    this.awaitingStack = null;
+    this.inDsoStack = false;
     this.state = St.BODY;
     this.tool = tool;
     // TSan's reports other than races (mutex misuse, lock-order inversion, thread leak, signal-unsafe call) put
@@ -193,7 +219,9 @@ export class SanitizerParser extends Parser {
       prev = pending;
     }
     if (prev === null || !prev.stackless) return false;
-    if (!isAbortKind(kind) && !isAssertAddress(kind, address)) return false;
+    // V8's announced sandbox violation takes the report whatever its signal (a wild write is the violation)
+    let sandbox = prev.tool == "v8" && prev.kind == "sandbox-violation";
+    if (!isAbortKind(kind) && !isAssertAddress(kind, address) && !sandbox) return false;
     this.keep = true;
     this.crash = new Crash();
     this.borrower = prev;
@@ -204,16 +232,24 @@ export class SanitizerParser extends Parser {
   private header(l: Line, p: i32, f: Facts): bool {
     let tool = this.toolAt(l, p);
     if (tool === null) return false;
+    // "==1==WARNING: AddressSanitizer failed to allocate 0x.. bytes" (allocator_may_return_null): the program goes
+    // on; the "ERROR: ... out of memory" report that may follow is the crash
+    if (l.matchAt(" failed to allocate", this.end)) return true;
     this.begin(tool!);
+    let supersedes = false;
     if (tool != "lsan" && tool != "tsan") {
       let k0 = this.end;
       if (l.at(k0) == Char.COLON) k0++;
       let k1 = l.skipSpaces(k0);
-      if (this.borrows(f, asanKind(l, k1), addressIn(l, k1))) return true;
+      let kind = asanKind(l, k1);
+      let address = addressIn(l, k1);
+      if (this.borrows(f, kind, address)) return true;
+      supersedes = f.crash !== null && segvSupersedes(f.crash!, kind, address);
     }
     // A leak report of another process after one that found only indirect leaks: its direct leak is the
     // cause, so it may take the crash's place (below, once a direct leak is read).
     let replaceable = tool == "lsan" && f.crash !== null && f.crash === this.indirectOnly;
+    if (supersedes) f.crash = null;
     this.keep = f.crash === null || replaceable;
     if (!this.keep) { f.crashCount++; return true; }
     let k = this.end;
@@ -229,7 +265,8 @@ export class SanitizerParser extends Parser {
       c.kind = l.trimmed(k, pid >= 0 ? pid : l.len);
       c.message = c.kind;
     } else if (tool == "msan") {
-      c.kind = l.trimmed(k);
+      // MSan's allocator reports the same errors as ASan's ("requested allocation size ... exceeds maximum")
+      c.kind = isAllocatorError(l, k) ? asanKind(l, k) : l.trimmed(k);
     } else {
       c.kind = asanKind(l, k);
       c.address = addressIn(l, k);
@@ -248,7 +285,22 @@ export class SanitizerParser extends Parser {
     let c = this.crash;
     let p = l.skipSpaces(0);
     let ch = l.at(p);
+    if (this.inDsoStack) {
+      if (ch == Char.HASH && (isInlineFrameNo(l, p + 1) || isDigit(l.at(p + 1)))) {
+        if (isInlineFrameNo(l, p + 1)) return true;
+        let fr = parseSanFrame(l);
+        if (fr !== null) { this.frame(); this.push(fr); return true; }
+      }
+      if (isModuleMap(l)) return true;
+      this.inDsoStack = false;
+      demoteModuleOnly(c.frames);
+      this.state = St.IDLE;
+      this.lend();
+      return false;
+    }
     if (ch == Char.HASH) {
+      // "#1.1  0x.. in Unwind ...": Fuchsia numbers an inlined frame after its caller; the stack goes on
+      if (isInlineFrameNo(l, p + 1)) return true;
       if (!this.keep) {
         if (isDigit(l.at(p + 1))) { this.frame(); return true; }
       } else {
@@ -341,6 +393,21 @@ export class SanitizerParser extends Parser {
       if (k > 0 && (l.matchAt("0x", p) || l.matchAt("Address 0x", p))) c.region = withoutAddresses(l.trimmed(k + 12));
     }
     this.stackHeader(l, p);
+    return true;
+  }
+
+  /** The module map before a stack printed after its report: that stack is the report's. */
+  private dsoStack(): bool {
+    let c = this.awaitingStack!;
+    this.awaitingStack = null;
+    this.state = St.BODY;
+    this.crash = c;
+    this.keep = true;
+    this.sec = Sec.FAULT;
+    this.secFrames = 0;
+    this.bodyLines = 0;
+    this.lastFrame = null;
+    this.inDsoStack = true;
     return true;
   }
 
@@ -453,12 +520,21 @@ export class SanitizerParser extends Parser {
   private summary(l: Line, f: Facts): void {
     this.settleLeak();
     this.state = this.tool == "lsan" ? St.IDLE : St.TRAILER;
+    this.awaitingStack = this.keep && this.borrower === null && this.crash.frames.length == 0 ? this.crash : null;
     noteReport(l, f);
     if (this.tool == "lsan" && this.keep) {
       if (this.pendingLeak === this.crash) { this.pendingLeak = null; this.keep = false; return; }
       this.indirectOnly = this.leak == Leak.INDIRECT ? this.crash : null;
+      // only indirect leaks (a cycle of objects that point at each other): say so, they are not a direct leak
+      if (this.leak == Leak.INDIRECT) this.crash.kind = "indirect-leak";
     }
-    if (this.borrower !== null) { this.lend(); this.keep = false; return; }
+    if (this.borrower !== null) {
+      // no stack yet: Fuchsia prints it after the report (the module map first); it is lent when read
+      if (this.crash.frames.length == 0) { this.awaitingStack = this.crash; return; }
+      this.lend();
+      this.keep = false;
+      return;
+    }
     if (!this.keep) return;
     let c = this.crash;
     demoteModuleOnly(c.frames);
@@ -549,6 +625,19 @@ function isAbortKind(kind: string): bool {
 }
 
 /**
+ * A SEGV report after a CHECK or fatal error (not an assertion) that did not end the program by an abort: the
+ * check's own crash path faulted (a wild read in the unwinder, in gsignal). ClusterFuzz files such a log under
+ * the SEGV, the last crash it printed; only an assertion keeps its place before one (isAssertAddress, or the
+ * abort reports borrows() takes).
+ */
+function segvSupersedes(prev: Crash, kind: string, address: string | null): bool {
+  if (kind != "SEGV" || isAssertAddress(kind, address)) return false;
+  if (prev.tool != "assert") return false;
+  let k = prev.kind;
+  return k == "check-failed" || k == "fatal-error";
+}
+
+/**
  * A SEGV on an address a failed assertion writes to on purpose to crash (WebKit/Blink's WTFCrash and
  * IMMEDIATE_CRASH markers: 0xbbadbeef and its kin): the assertion's own crash, not a second bug.
  */
@@ -557,6 +646,23 @@ function isAssertAddress(kind: string, address: string | null): bool {
   let a = address!.toLowerCase();
   while (a.startsWith("0x") || a.startsWith("0")) a = a.substring(a.startsWith("0x") ? 2 : 1);
   return a == "bbadbeef" || a == "fbadbeef" || a == "1f75b7dd" || a == "977537dd" || a == "9f7537dd";
+}
+
+/** "N.M " at p: a frame number with an inlined frame's sub-number. */
+function isInlineFrameNo(l: Line, p: i32): bool {
+  if (!isDigit(l.at(p))) return false;
+  let e = p;
+  while (isDigit(l.at(e))) e++;
+  if (l.at(e) != Char.DOT || !isDigit(l.at(e + 1))) return false;
+  e++;
+  while (isDigit(l.at(e))) e++;
+  return l.at(e) == Char.SPACE;
+}
+
+/** The allocator's own errors (a size too big, out of memory), which every sanitizer's allocator reports alike. */
+function isAllocatorError(l: Line, k: i32): bool {
+  return l.matchAt("requested allocation size", k) || l.matchAt("allocator is out of memory", k) ||
+    l.matchAt("out of memory", k) || l.matchAt("calloc parameters overflow", k);
 }
 
 /** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */
@@ -671,4 +777,9 @@ function noteReport(l: Line, f: Facts): void {
   s = s.replaceAll("(./", "(");
   f.lastReport = s.trim();
   f.reports++;
+}
+
+/** A line of the module map Fuchsia prints before a stack: "dso: id=.." or its "[[[ELF module .." markup. */
+function isModuleMap(l: Line): bool {
+  return l.startsWith(DSO) || l.matchAt(ELF_MODULE, l.skipSpaces(0));
 }

@@ -226,6 +226,8 @@ export function ubsanKind(m: string): string {
   if (m.startsWith("applying non-zero offset")) return "nullptr-with-nonzero-offset";
   if (m.startsWith("null pointer passed as argument")) return "invalid-null-argument";
   if (m.startsWith("null pointer returned from function")) return "invalid-null-return";
+  // "upcast of null pointer of type 'Base'": a cast of null to a base class, not a dereference
+  if (m.startsWith("upcast of null pointer")) return "upcast-of-null-pointer";
   if (m.includes("null pointer of type") || m.includes("null pointer")) return "null-pointer-use";
   if (m.includes("with insufficient space")) return "insufficient-object-size";
   if (m.startsWith("pointer index expression") || m.startsWith("addition of unsigned offset") ||

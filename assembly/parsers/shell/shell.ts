@@ -43,6 +43,11 @@ export class ShellParser extends Parser {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
+    // Android's linker: 'CANNOT LINK EXECUTABLE "/data/prog": library "libX.so" not found' (the same failure)
+    if (first == Char.C && l.startsWith("CANNOT LINK EXECUTABLE ")) {
+      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+      return true;
+    }
     if (first == Char.t && l.startsWith("timeout: ")) {
       // "timeout: sending signal TERM to command 'sleep'" (--verbose) is the timeout itself;
       // "timeout: the monitored command dumped core" is the command crashing under it, not a timeout.

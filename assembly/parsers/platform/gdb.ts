@@ -1,0 +1,90 @@
+// A crash as gdb reports it (a debugger session, a device's remote stub, a core file): `Program received signal
+// SIGTRAP, Trace/breakpoint trap.` (`Thread 1 "app" received signal SIGSEGV, Segmentation fault.`, a core's
+// `Program terminated with signal SIGABRT, Aborted.`), the stopped pc (`0x00000ac8 in __aeabi_memcpy ()`) and
+// the `bt` stack: `#2  0x0000cdc0 in parse (buf=0x20, n=<optimized out>) at src/parse.c:362`, `#0  main () at
+// a.c:5`, `#1  0x7ffff7a2 in raise () from /lib/libc.so.6`.
+// The crash is tool `gdb`, kind the signal's name, message gdb's words for it, address the stopped pc.
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
+import { Parser } from "../../parser";
+import { classify, setLocation, normPath } from "../../frames";
+
+const PROGRAM = "Program ";
+const RECEIVED = "received signal ";
+const TERMINATED = "terminated with signal ";
+
+@final
+export class GdbParser extends Parser {
+  private crash: Crash | null = null;
+
+  busy(): bool { return this.crash !== null; }
+
+  finish(f: Facts): void { this.crash = null; }
+
+  claim(l: Line, f: Facts): bool {
+    let c = this.crash;
+    if (c !== null) {
+      if (this.body(c, l)) return true;
+      this.crash = null;
+    }
+    let ch = l.at(0);
+    if (ch != Char.P && ch != Char.T) return false;
+    let p = -1;
+    if (l.startsWith(PROGRAM)) {
+      if (l.matchAt(RECEIVED, PROGRAM.length)) p = PROGRAM.length + RECEIVED.length;
+      else if (l.matchAt(TERMINATED, PROGRAM.length)) p = PROGRAM.length + TERMINATED.length;
+    } else if (l.startsWith("Thread ")) {
+      let r = l.indexOf(" " + RECEIVED, 7);
+      if (r > 0) p = r + 1 + RECEIVED.length;
+    }
+    if (p < 0 || !l.matchAt("SIG", p)) return false;
+    let comma = l.indexOfByte(Char.COMMA, p);
+    if (comma < 0) return false;
+    let cr = new Crash();
+    cr.tool = "gdb";
+    cr.kind = l.str(p, comma);
+    let e = l.len;
+    if (l.at(e - 1) == Char.DOT) e--;
+    cr.message = l.trimmed(comma + 1, e);
+    f.setCrash(cr);
+    this.crash = cr;
+    return true;
+  }
+
+  /** A line after the signal: the stopped pc, a frame of the stack, a blank; false at anything else. */
+  private body(c: Crash, l: Line): bool {
+    let p = l.skipSpaces(0);
+    if (p >= l.len) return true;
+    if (p == 0 && l.matchAt("0x", 0)) {
+      // `0x0000000000000ac8 in __aeabi_memcpy ()`: where it stopped
+      let e = l.skipHex(2);
+      if (!l.matchAt(" in ", e)) return false;
+      if (c.address === null) c.address = l.str(0, e);
+      return true;
+    }
+    if (l.at(p) != Char.HASH || !isDigit(l.at(p + 1))) return false;
+    let idx = l.readInt(p + 1);
+    let q = l.skipSpaces(l.end);
+    if (l.matchAt("0x", q)) {
+      q = l.skipHex(q + 2);
+      if (!l.matchAt(" in ", q)) return false;
+      q += 4;
+    }
+    if (c.frames.length >= MAX_FRAMES) return true;
+    let fr = new Frame();
+    fr.index = <i32>idx;
+    // the function ends at its argument list (` (a=1, b=<optimized out>)`), or at ` at ` / ` from `
+    let at = l.lastIndexOf(" at ");
+    let from = l.lastIndexOf(" from ");
+    let open = l.indexOf(" (", q);
+    let end = open > 0 ? open : (at > q ? at : (from > q ? from : l.len));
+    fr.fn = l.trimmed(q, end);
+    if (at > q && at > from) setLocation(fr, l.trimmed(at + 4));
+    else if (from > q) fr.module = normPath(l.trimmed(from + 6));
+    if (fr.fn !== null && (fr.fn! == "??" || fr.fn!.length == 0)) fr.fn = null;
+    classify(fr);
+    c.frames.push(fr);
+    return true;
+  }
+}
