@@ -30,6 +30,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
