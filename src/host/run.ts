@@ -4,7 +4,7 @@ import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { diskFullError, isDiskFull, launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal, SANDBOX_HOME } from '../launcher/index.js';
 import { SbxError, signalNumber, exitForSignal, setupExit } from '../contract/index.js';
-import { loadEngineNow } from './load-engine.js';
+import { loadEngineNow, startEngine } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
 import type { Engine, RunResult } from '../engine/index.js';
 import { StateDir } from './state/store.js';
@@ -60,6 +60,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
   }
   phase('run');
+  if (!opts.engine) startEngine();
   const t0 = process.hrtime.bigint(); // not performance.now(): the perf_hooks module costs a cold start milliseconds
   const place = opts.work === undefined ? defaultWork(process.cwd()) : { work: resolve(opts.work), sub: opts.cwd ?? '' };
   const work = place.work;
