@@ -22,6 +22,19 @@ export function loadEngine(): Promise<Engine> {
 }
 
 /**
+ * Starts compiling the engine now, on V8's background threads (WebAssembly.compile), for a run that
+ * needs it once its sandbox is up: started as a cold `sbx run` begins, the compile is done while this
+ * thread checks the work dir, opens the state and plans the spec (~4 ms), before the launcher needs
+ * the other CPU; loadEngineNow() then finds it made. A compile that fails is reported by whoever
+ * awaits the engine, as before (never as an unhandled rejection of a run that failed earlier).
+ */
+export function startEngine(): void {
+  if (provider || engine) return;
+  engine = createEngine();
+  engine.catch(() => undefined);
+}
+
+/**
  * The same engine, compiled on this thread now if it is not yet (a cold `sbx run` does it while the
  * sandbox runs: new WebAssembly.Module takes ~1.2 ms here, where WebAssembly.compile's background
  * job held the verdict up 2-3 ms and took CPU from the launcher). A module that does not compile

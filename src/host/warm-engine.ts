@@ -1,13 +1,13 @@
 // A fresh engine's first verdict costs milliseconds (V8 compiles the Wasm functions and the JS around
 // them on first call); later ones cost microseconds. run() warms a process's engine while the sandbox
-// runs, when the main thread has nothing else to do. The engine is pure (bytes in, bytes out, state
+// runs, once it has run a few milliseconds (src/host/run.ts), when the main thread has nothing else to do. The engine is pure (bytes in, bytes out, state
 // reset at every entry point), so this leaves nothing behind.
 //
 // The warm-up goes in steps, each in its own turn of the event loop, and stops once the sandbox has
 // exited: the main thread is then the real verdict's, which compiles only what it uses. What every
 // run uses comes first (the verdict of an empty log, its delta, its rendering), then a compiler
-// error's parse: a short command (a cold `sbx run -- /bin/true`) waits for no warm-up it does not
-// use, a long one finds the engine warm.
+// error's parse: a short command (a cold `sbx run -- /bin/true`) gets no warm-up, a long one finds
+// the engine warm.
 import type { Engine, RunResult } from '../engine/index.js';
 
 const GCC = new TextEncoder().encode('main.c:1:5: error: expected \';\' before \'}\' token\nmake: *** [Makefile:2: all] Error 1\n');

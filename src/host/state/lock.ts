@@ -40,6 +40,16 @@ export async function lock(path: string): Promise<Unlock> {
   }
 }
 
+/**
+ * Makes this process's lock.<pid> beside path now (see ownFile), so that taking the lock later is the
+ * link alone: run() calls it while its sandbox runs and the main thread would wait. A failure is left
+ * for lock() to meet and report.
+ */
+export function prepareLock(path: string): void {
+  if (noLinks) return;
+  try { ownFile(path); } catch { /* lock() says what is wrong */ }
+}
+
 function take(path: string): void {
   if (noLinks) return symlinkSync(`${process.pid}`, path);
   try {

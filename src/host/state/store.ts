@@ -19,7 +19,7 @@ import { type RunResult, type Verdict, SbxError } from '../../contract/index.js'
 import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { madeBefore } from './known-states.js';
-import { lock } from './lock.js';
+import { lock, prepareLock } from './lock.js';
 import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
@@ -213,8 +213,10 @@ export class StateDir {
    * Whatever cannot be used is left for readPrevious to find and report. When the same command ran
    * last, both files hold the same text: it is parsed and checked once (the two checks took 0.6-1.1 ms
    * of a cold `sbx run -- /bin/true`), and both paths share the result, as they do after record().
+   * The lock's own file (state/lock.ts) is made here too: taking the lock is then the link alone.
    */
   prefetch(cmd: string | null): void {
+    prepareLock(join(this.dir, 'lock'));
     let seen: { text: string; out: StateFile } | null = null;
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
