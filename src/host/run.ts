@@ -154,11 +154,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
   const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null };
-  const complete = (env: RunResult): void => {
-    // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
-    // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) };
-  };
+  // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
+  // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
+  // the engine); wall_ms is the command's alone.
+  const outcome = (): RunResult['outcome'] => ({ ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) });
   const setupCode = res.setupError?.code ?? null;
   // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on
   // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
@@ -169,12 +168,18 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let streamed: RunResult | null = null;
   if (whole || res.setupError) await follower.abandon();
   else streamed = await follower.verdict({ ...opt, log: logPath });
+  const read = async (bytes: ReadSource): Promise<RunResult> =>
+    bytes ? engine.verdict(bytes, { ...opt, log: logPath }) : verdictOfFile(engine, logPath, { ...opt, log: logPath });
   let failed: string | null = null;
   for (const bytes of sources) {
+    // One straight line: the verdict, its outcome, then the delta and the record (src/host/state/record.ts).
+    let env: RunResult | null = null;
     try {
-      const given = bytes === null && streamed ? { env: streamed } : {};
+      env = bytes === null && streamed ? streamed : await read(bytes);
       streamed = null; // used once: a second try reads the log back
-      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(bytes ? { bytes } : {}), ...given }, opt, complete);
+      phase('verdict');
+      env.outcome = outcome();
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, env, ...(bytes ? { logBytes: bytes.length } : {}) });
       return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
     } catch (err) {
       if (isEngineFailure(err)) { failed ??= err.message; continue; }
@@ -186,11 +191,13 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
       const notRecorded = full
         ? `this run was not recorded: ${full.code}: ${full.message}; its log is ${logPath}, the state as before this run`
         : `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
-      for (const b of sources.slice(sources.indexOf(bytes))) {
+      for (const b of env ? [bytes] : sources.slice(sources.indexOf(bytes))) {
         try {
-          const env = b ? engine.verdict(b, { ...opt, log: logPath }) : await verdictOfFile(engine, logPath, { ...opt, log: logPath });
-          complete(env);
-          return { env, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
+          // The verdict already read stands, without the delta the state could not give.
+          const got = env ?? await read(b);
+          got.delta = null;
+          got.outcome = outcome();
+          return { env: got, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
         } catch (e2) {
           if (!isEngineFailure(e2)) throw e2;
           failed ??= e2.message;
