@@ -25,7 +25,7 @@ export { takePhases } from './phases.js';
 // API: marked @internal, so the published types leave them out (tsconfig.types.json stripInternal).
 /** @internal */ export { loadEngine, setEngineProvider } from './load-engine.js';
 /** @internal */ export { warmEngine } from './warm-engine.js';
-/** @internal */ export { defaultWork, refuseSbxInside } from './run.js';
+/** @internal */ export { defaultWork } from './run.js';
 /** @internal */ export { logNotes } from './log-notes.js';
 /** @internal */ export { runNotes, withNotes } from './run-notes.js';
 /** @internal */ export { phase } from './phases.js';

@@ -1,8 +1,8 @@
 // `run()`: a command in the sandbox, its raw log kept in <work>/.sbx, its verdict and delta.
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { diskFullError, isDiskFull, launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, plantableSymlink, plantedMessage, rootMapsAway, type LaunchOptions, type ProfileOptions, type StopSignal, SANDBOX_HOME } from '../launcher/index.js';
+import { realpathSync } from 'node:fs';
+import { diskFullError, isDiskFull, launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, rootMapsAway, workProblem, type LaunchOptions, type ProfileOptions, type StopSignal, SANDBOX_HOME } from '../launcher/index.js';
 import { SbxError, signalNumber, exitForSignal, setupExit } from '../contract/index.js';
 import { loadEngineNow, startEngine } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -45,6 +45,8 @@ export interface RunOptions extends ProfileOptions {
   allowHomeWork?: boolean;
   /** The engine that reads the verdict (default: sbx's own, compiled once per process). */
   engine?: Engine;
+  /** @internal The path sbx was started by (the CLI's argv[1]): refused too when inside the work dir. */
+  invokedAs?: string;
 }
 
 export interface RunReport {
@@ -69,16 +71,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const work = place.work;
   const sub = place.sub.split('/').filter((p) => p && p !== '.').join('/');
   if (sub.split('/').includes('..')) throw new SbxError('E_USAGE', `cwd ${opts.cwd} must be a directory inside the work dir; fix: give a path relative to it without ..`);
-  let info;
-  try { info = statSync(work); } catch { info = null; } // sync: a thread-pool round trip costs more than the stat
-  if (!info?.isDirectory()) throw new SbxError('E_WORK_MISSING', `work dir ${work} does not exist or is not a directory; create it or pass --work DIR`);
-  // A directory the caller cannot enter and list cannot be the sandbox's /work (nor hold its state).
-  try { accessSync(work, constants.R_OK | constants.X_OK); } catch {
-    throw new SbxError('E_WORK_ACCESS', `work dir ${work} is not readable by you (uid ${process.getuid?.() ?? '?'}; it is owned by uid ${info.uid}, mode ${(info.mode & 0o7777).toString(8)}); pass a directory of yours with --work, or run sbx as its owner`);
-  }
-  const planted = plantableSymlink(work);
-  if (planted) throw new SbxError('E_SYMLINK_PATH', plantedMessage('work dir', work, planted));
-  refuseSbxInside(work);
+  // The work dir's one check (src/launcher/work-check.ts), thrown here; launch() trusts it (workChecked).
+  const bad = workProblem(work);
+  if (bad) throw new SbxError(bad.code, bad.message);
+  refuseSbxInside(work, opts.invokedAs);
   if (opts.seccomp === false && rootMapsAway()) throw new SbxError('E_UNSAFE_AS_ROOT', NO_SECCOMP_AS_ROOT);
   if (!opts.allowHomeWork) refuseHomeWork(work);
   const state = await new StateDir(opts.state ?? join(work, '.sbx')).open();
@@ -94,7 +90,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const control = scanControl(work, state.dir, before.entries);
   phase('control');
   const { id, logPath } = state.newRun();
-  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, toolchains: useTools, ...rest } = opts;
+  const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, toolchains: useTools, invokedAs: _i, ...rest } = opts;
   // HOME is the project's own directory outside the tree, and the caller's toolchains are shown.
   const home = projectHome(work);
   const sandboxHome = home ? SANDBOX_HOME : '/tmp';
@@ -107,7 +103,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
   const launchOpts: LaunchOptions = {
-    ...rest, work, logPath, pace: `${logPath}.pace`, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
+    ...rest, work, workChecked: true, logPath, pace: `${logPath}.pace`, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
     roBind: [...tools.roBind, ...(rest.roBind ?? [])],
     env: { ...(fixed ? { ...(home ? {} : { HOME: sandboxHome }), ...tools.env } : {}), ...(rest.env ?? {}) },
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
@@ -162,11 +158,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
   const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null };
-  const complete = (env: RunResult): void => {
-    // total_ms: the whole run as the caller waits for it, sbx's own work included (set-up, the tree's
-    // fingerprints, the engine); wall_ms is the command's alone.
-    env.outcome = { ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) };
-  };
+  // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
+  // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
+  // the engine); wall_ms is the command's alone.
+  const outcome = (): RunResult['outcome'] => ({ ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) });
   const setupCode = res.setupError?.code ?? null;
   // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on
   // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
@@ -177,12 +172,18 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let streamed: RunResult | null = null;
   if (whole || res.setupError) await follower.abandon();
   else streamed = await follower.verdict({ ...opt, log: logPath });
+  const read = async (bytes: ReadSource): Promise<RunResult> =>
+    bytes ? engine.verdict(bytes, { ...opt, log: logPath }) : verdictOfFile(engine, logPath, { ...opt, log: logPath });
   let failed: string | null = null;
   for (const bytes of sources) {
+    // One straight line: the verdict, its outcome, then the delta and the record (src/host/state/record.ts).
+    let env: RunResult | null = null;
     try {
-      const given = bytes === null && streamed ? { env: streamed } : {};
+      env = bytes === null && streamed ? streamed : await read(bytes);
       streamed = null; // used once: a second try reads the log back
-      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, ...(bytes ? { bytes } : {}), ...given }, opt, complete);
+      phase('verdict');
+      env.outcome = outcome();
+      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, env, ...(bytes ? { logBytes: bytes.length } : {}) });
       return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
     } catch (err) {
       if (isEngineFailure(err)) { failed ??= err.message; continue; }
@@ -194,11 +195,13 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
       const notRecorded = full
         ? `this run was not recorded: ${full.code}: ${full.message}; its log is ${logPath}, the state as before this run`
         : `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
-      for (const b of sources.slice(sources.indexOf(bytes))) {
+      for (const b of env ? [bytes] : sources.slice(sources.indexOf(bytes))) {
         try {
-          const env = b ? engine.verdict(b, { ...opt, log: logPath }) : await verdictOfFile(engine, logPath, { ...opt, log: logPath });
-          complete(env);
-          return { env, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
+          // The verdict already read stands, without the delta the state could not give.
+          const got = env ?? await read(b);
+          got.delta = null;
+          got.outcome = outcome();
+          return { env: got, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
         } catch (e2) {
           if (!isEngineFailure(e2)) throw e2;
           failed ??= e2.message;
@@ -258,7 +261,7 @@ export function refuseSbxInside(work: string, invokedAs?: string): void {
   if (root === null) return;
   let pkg: string;
   let realWork: string;
-  try { pkg = realpathSync.native(root); realWork = realpathSync.native(work); } catch { return; } // a missing work dir is reported by runReport
+  try { pkg = realpathSync.native(root); realWork = realpathSync.native(work); } catch { return; } // a missing work dir is reported by workProblem
   if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
     throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
   }

@@ -49,7 +49,8 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
     const { id, logPath } = state.newRun();
     await state.saveLog(logPath, from);
     // A recorded log ran outside, so the tree at its end is now's.
-    const rec = await recordVerdict(engine, state, { id, logPath, cmd: req.cmd ?? null, tree, treeEnd: tree }, opts);
+    const read = await verdictOfFile(engine, logPath, { ...opts, log: logPath });
+    const rec = await recordVerdict(engine, state, { id, logPath, cmd: req.cmd ?? null, tree, treeEnd: tree, env: read });
     problem = rec.problem;
     env = rec.env;
   } else {

@@ -19,5 +19,6 @@ export type {
 // For the host layer, not the library's API: marked @internal, left out of the published types.
 /** @internal */ export { childProcess, nodeCrypto, nodeNet, nodeOs, nodeStream } from './on-demand.js';
 /** @internal */ export { diskFullError, isDiskFull } from './disk-full.js';
+/** @internal */ export { workProblem } from './work-check.js';
 /** @internal */ export { PATH, SANDBOX_HOME, SYSTEM_PATHS } from './spec.js';
 /** @internal */ export type { NetworkApplied } from './types.js';

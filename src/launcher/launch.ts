@@ -3,7 +3,7 @@
 // the command's stdout and stderr into it as they arrive, native/relay.c), its report file as fd 3,
 // the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
 // log's tail read back.
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { parseAllowHost } from './allow-host.js';
 import { openEgress } from './egress.js';
 import { diskFullError, freeBytes, isDiskFull } from './disk-full.js';
 import { plantableSymlink, plantedMessage } from './trusted-path.js';
+import { workProblem } from './work-check.js';
 import type { LaunchOptions, LaunchResult, Outcome, SetupError } from './types.js';
 
 export const TAIL_BYTES = 64 * 1024;
@@ -184,15 +185,12 @@ export async function launch(opts: LaunchOptions): Promise<LaunchResult> {
 async function launchWith(opts: LaunchOptions, proxySocket: string | null): Promise<LaunchResult> {
   const logPath = resolve(opts.logPath);
   const work = resolve(opts.work);
-  try {
-    if (!statSync(work).isDirectory())
-      return failed('E_WORK_MISSING', `work directory ${work} is not a directory; fix: pass a directory with --work`, logPath);
-  } catch {
-    return failed('E_WORK_MISSING', `work directory ${work} does not exist; fix: create it or pass an existing one with --work`, logPath);
-  }
-  const planted = [work, ...[...(opts.bind ?? []), ...(opts.roBind ?? [])].map((m) => resolve(m.src))]
+  // run() has checked the work dir already (src/host/run.ts); a caller of launch() alone has it checked here.
+  const bad = opts.workChecked ? null : workProblem(work);
+  if (bad) return failed(bad.code, bad.message, logPath);
+  const planted = [...(opts.bind ?? []), ...(opts.roBind ?? [])].map((m) => resolve(m.src))
     .map((p) => ({ p, link: plantableSymlink(p) })).find((x) => x.link !== null);
-  if (planted?.link) return failed('E_SYMLINK_PATH', plantedMessage(planted.p === work ? 'work directory' : 'bind source', planted.p, planted.link), logPath);
+  if (planted?.link) return failed('E_SYMLINK_PATH', plantedMessage('bind source', planted.p, planted.link), logPath);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
     if (!existsSync(m.src))
       return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);

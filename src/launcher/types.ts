@@ -88,6 +88,8 @@ export interface LaunchOptions extends ProfileOptions {
   pace?: string;
   /** Aborting kills the sandbox; the result then has signal SIGKILL. */
   signal?: StopSignal;
+  /** @internal run() has checked the work dir (src/launcher/work-check.ts): launch() does not again. */
+  workChecked?: boolean;
 }
 
 /**

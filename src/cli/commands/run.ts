@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { SbxError, exitForSignal } from '../../contract/index.js';
-import { loadEngine, defaultWork, runReport, mirrorExit, refuseSbxInside, runNotes, logNotes, phase, configHosts } from '../../host/index.js';
+import { loadEngine, defaultWork, runReport, mirrorExit, runNotes, logNotes, phase, configHosts } from '../../host/index.js';
 import { print, printBrief } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
 import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
@@ -66,12 +66,12 @@ export default defineCommand({
     const allowHosts = [...new Set([...flagHosts, ...(config?.hosts ?? [])])];
     const profile = { net: Boolean(args.net), seccomp: !args['no-seccomp'], allowPtrace: Boolean(args['allow-ptrace']), allowHosts };
     const interrupt = onInterrupt();
-    if (process.argv[1]) refuseSbxInside(place.work, process.argv[1]);
     const report = await runReport({
       signal: interrupt.signal,
       cmd,
       work: place.work,
       cwd: place.sub,
+      ...(process.argv[1] ? { invokedAs: process.argv[1] } : {}),
       state: args.state,
       allowHomeWork: Boolean(args['allow-home-work']),
       timeout: parsePositive('timeout', args.timeout),

@@ -1,13 +1,13 @@
-// A run's verdict against the state directory: the delta to the previous run of the same command,
-// then the record.
+// A run's verdict, already read and its outcome set by the caller, against the state directory: the
+// delta to the previous run of the same command, then the record. What it writes is the envelope as
+// given plus the delta; it calls nothing back.
 //
 // "Did the user edit anything?" is answered by the work tree's fingerprint at this run's start
 // against the newest run's (of any command) at its end: what a run writes itself (build output,
 // caches) is in its end fingerprint, so it never counts as an edit. Every run stores the number of
 // edits seen so far; the delta's tree_changed says whether that number moved since the previous run
 // of this command.
-import type { Engine, RunResult, VerdictOptions } from '../../engine/index.js';
-import { verdictOfFile } from '../log-source.js';
+import type { Engine, RunResult } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';
 import { deltaAgainst } from './delta-rule.js';
@@ -19,10 +19,10 @@ export interface RunRecord {
   id: string;
   /** Already on disk, in state.logs. */
   logPath: string;
-  /** The whole log when the caller still holds it (a short run's output): spares reading it back. */
-  bytes?: Uint8Array;
-  /** The verdict of the whole log, already read (as the command ran: src/host/log-follow.ts). */
-  env?: RunResult;
+  /** The log's size in bytes when the caller knows it (it holds the bytes): spares a stat. */
+  logBytes?: number;
+  /** The run's envelope: its verdict read, its outcome set (null for a recorded log); the delta is set here. */
+  env: RunResult;
   /** The command as one line, or null when unknown (a recorded log). */
   cmd: string | null;
   /** The work tree's fingerprint when the run started, and when it ended (null: unknown). */
@@ -30,13 +30,10 @@ export interface RunRecord {
   treeEnd: string | null;
 }
 
-export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord, opts: VerdictOptions,
-  complete?: (env: RunResult) => void): Promise<Recorded> {
-  const env = run.env ? run.env : run.bytes ? engine.verdict(run.bytes, { ...opts, log: run.logPath }) : await verdictOfFile(engine, run.logPath, { ...opts, log: run.logPath });
-  phase('verdict');
-  complete?.(env);
+export async function recordVerdict(engine: Engine, state: StateDir, run: RunRecord): Promise<Recorded> {
+  const env = run.env;
   const key = verdictKey(env.verdict);
-  const logBytes = run.bytes ? run.bytes.length : state.logSize(run.logPath);
+  const logBytes = run.logBytes ?? state.logSize(run.logPath);
   return state.withLock(async () => {
     phase('locked');
     const latest = await state.readPrevious();
