@@ -26,6 +26,7 @@ import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
 import { utcTime } from './utc-time.js';
 import { keyLine } from '../command-key.js';
+import { makeSpare, takeSpare } from './spare-logs.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -174,10 +175,15 @@ export class StateDir {
     return new SbxError('E_STATE', `cannot use ${this.dir} as the state directory: ${why}${owner}; make it writable for you (e.g. chown -R $(id -u) ${this.dir}), or pass --state DIR`);
   }
 
-  /** A new run id and the path its raw log goes to. */
-  newRun(): { id: string; logPath: string } {
+  /**
+   * A new run id and the path its raw log goes to; with spare, that path may already be an empty file
+   * (an old log's, spare-logs.ts), which the caller opens without O_EXCL.
+   */
+  newRun(spare = false): { id: string; logPath: string } {
     const id = `${Date.now().toString(36)}-${randomId(8)}`;
-    return { id, logPath: join(this.logs, `${id}.log`) };
+    const logPath = join(this.logs, `${id}.log`);
+    if (spare) takeSpare(this.logs, logPath);
+    return { id, logPath };
   }
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
@@ -350,9 +356,11 @@ export class StateDir {
     let total = sizes.reduce((a, b) => a + b, 0);
     let count = names.length;
     let removed = 0;
+    const slots = { next: 0 }; // a pruned log is emptied and kept for a next run while spares' names are free (spare-logs.ts)
     for (let i = 0; i < names.length && (count > KEEP_LOGS || total > KEEP_BYTES); i++) {
       if (names[i] === `${keep}.log`) continue;
-      try { removeFile(join(this.logs, names[i]!)); } catch { continue; } // not ours to remove (EACCES): kept, and counted
+      const path = join(this.logs, names[i]!);
+      if (!makeSpare(this.logs, path, slots)) try { removeFile(path); } catch { continue; } // not ours to remove (EACCES): kept, and counted
       total -= sizes[i]!; count--; removed++;
     }
     return removed;
