@@ -4,9 +4,16 @@
 // and binds; on one work dir (all runs share it and its state) and on eight (one each); in an empty
 // work dir and in a 10 000-file repo. Each cell: N workers loop until --secs seconds have passed; the
 // median of --reps cells is printed with its ratio to bwrap's. Also counts history lines against runs
-// (a lost record is a failed goal).
+// (a lost record is a failed goal). The kinds take turns within each rep (the first one rotates), so a
+// change of the machine's load falls on all of them alike; the load average is printed before and after.
 //
-//   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli]
+//   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli --kinds bwrap,sbx-client]
+//                             [--also DIR]... [--prefill N]
+//
+// --also DIR adds the native client of another install (a copy of dist/ and build/ from before a
+// change, with its own resident sbx) to the same interleaved cells. --prefill N makes N runs in each
+// work dir first (run(), 8 at once), so that the cells measure a state dir past its first prunes (200
+// logs kept) as an agent's project is, not a new one.
 //
 // The resident sbx is stopped after the bench only if this bench started it: `sbx daemon --stop` by hand.
 // Goal (issue 32): at 8 concurrent runs, sbx reaches >= 0.8x bwrap's runs/s on one work dir and on eight.
@@ -23,6 +30,8 @@ const REPS = Number(opt('reps', 3));
 const LEVELS = String(opt('levels', '1,2,4,8')).split(',').map(Number);
 const WITH_REPO = !process.argv.includes('--no-repo');
 const WITH_CLI = !process.argv.includes('--no-cli');
+const KINDS = opt('kinds', null)?.split(',');
+const PREFILL = Number(opt('prefill', 0));
 const CLI = join(root, 'dist', 'cli.js');
 const CLIENT = join(root, 'build', 'sbx-client');
 const { run } = await import(join(root, 'dist', 'index.js'));
@@ -57,16 +66,20 @@ function bwrapArgv(work) {
   return a;
 }
 
-const kinds = {
+const allKinds = {
   bwrap: (work) => spawnDone(bwrapArgv(work)),
   'sbx run (CLI)': (work) => spawnDone([process.execPath, CLI, 'run', '--work', work, '--', '/bin/true']),
   // The native client of the resident sbx (issue 31): what the hooks' rewrites run.
   ...(existsSync(CLIENT) ? { 'sbx-client run': (work) => spawnDone([CLIENT, 'run', '--work', work, '--', '/bin/true']) } : {}),
+  ...Object.fromEntries(process.argv.flatMap((a, i) => (a === '--also' ? [process.argv[i + 1]] : []))
+    .map((d) => [`sbx-client(${d}) run`, (work) => spawnDone([join(d, 'build', 'sbx-client'), 'run', '--work', work, '--', '/bin/true'])])),
   'run() (library)': async (work) => {
     const env = await run({ cmd: ['/bin/true'], work });
     if (env.verdict.status !== 'pass') throw new Error(`run(): ${env.verdict.status}`);
   },
 };
+// --kinds picks by the name's first word (bwrap, sbx, sbx-client, run()).
+const kinds = Object.fromEntries(Object.entries(allKinds).filter(([k]) => !KINDS || KINDS.includes(k.split(/[ (]/)[0]) || KINDS.includes(k)));
 
 /** runs/s of n workers looping fn(work of worker i) for SECS seconds. */
 async function cell(fn, n, works) {
@@ -99,21 +112,32 @@ function works(count, repo) {
   });
 }
 
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+console.log(`load average before: ${load()} (${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} cores); ${SECS} s cells, median of ${REPS}, kinds interleaved`);
 const results = [];
 for (const repo of WITH_REPO ? [false, true] : [false]) {
   for (const dirs of ['one', 'eight']) {
     const ws = works(dirs === 'one' ? 1 : 8, repo);
+    for (const w of ws) {
+      let left = PREFILL;
+      await Promise.all(Array.from({ length: 8 }, async () => { while (left-- > 0) await run({ cmd: ['/bin/true'], work: w }); }));
+    }
     for (const n of LEVELS) {
       const row = { tree: repo ? '10 000 files' : 'empty', dirs, n };
-      for (const [name, fn] of Object.entries(kinds)) {
-        if (name === 'bwrap' && !bwrap) continue;
-        if (name.startsWith('sbx') && !WITH_CLI) continue;
-        const rates = [];
-        for (let r = 0; r < REPS; r++) rates.push((await cell(fn, n, ws)).rate);
-        row[name] = median(rates);
+      const names = Object.keys(kinds).filter((k) => !(k === 'bwrap' && !bwrap) && !(k.startsWith('sbx') && !WITH_CLI));
+      const rates = Object.fromEntries(names.map((k) => [k, []]));
+      for (let r = 0; r < REPS; r++) {
+        for (let i = 0; i < names.length; i++) {
+          const name = names[(i + r) % names.length];
+          rates[name].push((await cell(kinds[name], n, ws)).rate);
+        }
       }
+      for (const k of names) row[k] = median(rates[k]);
+      // Each rep's ratio to bwrap's rate in the same rep (taken minutes apart, medians of rates drift with
+      // the machine's load; the kinds of one rep ran within seconds of each other).
+      row.paired = Object.fromEntries(names.filter((k) => k !== 'bwrap' && rates.bwrap).map((k) => [k, median(rates[k].map((x, r) => x / rates.bwrap[r]))]));
       results.push(row);
-      const cols = Object.keys(kinds).filter((k) => row[k] !== undefined).map((k) => `${k} ${row[k].toFixed(1)}/s${k !== 'bwrap' && row.bwrap ? ` (${(row[k] / row.bwrap).toFixed(2)}x)` : ''}`);
+      const cols = Object.keys(kinds).filter((k) => row[k] !== undefined).map((k) => `${k} ${row[k].toFixed(1)}/s${k !== 'bwrap' && row.bwrap ? ` (${(row[k] / row.bwrap).toFixed(2)}x, paired ${row.paired[k].toFixed(2)}x)` : ''}`);
       console.log(`${row.tree.padEnd(13)} ${dirs.padEnd(6)} work dir(s), ${String(n).padStart(2)} at once: ${cols.join(', ')}`);
     }
     // Every run recorded: history lines == runs made (the CLI's and run()'s) in the dirs of this block.
@@ -130,8 +154,9 @@ if (bwrap) {
   const at8 = results.filter((r) => r.n === 8);
   for (const r of at8) for (const k of Object.keys(kinds)) {
     if (k === 'bwrap' || r[k] === undefined) continue;
-    const x = r[k] / r.bwrap;
-    console.log(`goal: ${k}, 8 at once, ${r.dirs} work dir(s), ${r.tree}: ${x.toFixed(2)}x bwrap (>= 0.80x ${x >= 0.8 ? 'met' : 'NOT met'})`);
+    const x = r.paired[k];
+    console.log(`goal: ${k}, 8 at once, ${r.dirs} work dir(s), ${r.tree}: ${x.toFixed(2)}x bwrap, the median of the reps' ratios (>= 0.80x ${x >= 0.8 ? 'met' : 'NOT met'}; ratio of medians ${(r[k] / r.bwrap).toFixed(2)}x)`);
   }
 }
+console.log(`load average after: ${load()}`);
 for (const d of made) rmSync(d, { recursive: true, force: true });

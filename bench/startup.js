@@ -7,10 +7,15 @@
 // process, as the hook and MCP server do); a fresh process's first run() is measured after them, and
 // so is the CLI from the shell against `node -e 0` (goal <= 1.3x) with its breakdown.
 //
-//   npm run bench:startup [-- --runs 50 --warmup 5] [--as USER] [--no-trees]
+//   npm run bench:startup [-- --runs 50 --warmup 5] [--as USER] [--no-trees] [--no-big] [--big-mib 200]
 //
-// Then, unless --no-trees, the cost with the size of the work tree: bench/tree-sizes.js (100 to
-// 100 000 files, plain and git, a 50 000-file node_modules), each tree's median over the empty dir's.
+// Then, unless --no-big, a 200 MiB output (every fixture log repeated: compilers, test runners,
+// sanitizer reports): `cat` of it in the sandbox, the output kept in a file, bwrap against `sbx run`
+// (the CLI), the resident sbx's native client and run(), interleaved rounds, medians, ratios to bwrap,
+// and how long the CLI took from the command's exit to its verdict printed (SBX_PHASES).
+// Then, unless --no-trees, the cost with the size of the work tree: bench/tree-sizes.js (100, 1 000,
+// 10 000 and 100 000 files, plain and git, a 50 000-file node_modules), each tree's median over the
+// empty dir's.
 //
 // Run as root, sbx does more than bwrap to keep root's files closed (the sandbox user maps to nobody:
 // every bind is cloned and id-mapped); `--as USER` runs the whole bench as that ordinary user (how
@@ -19,7 +24,7 @@
 // Needs dist/launcher.js and build/sbx-launch (npm run build:native && npm run build:host).
 // bubblewrap is installed from Debian/Ubuntu with apt-get when missing and we are root.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,7 +102,7 @@ async function sbx(extra) {
 }
 
 // bubblewrap with the same namespaces, binds and environment handling as sbx's default profile.
-function bwrapArgv(bwrap) {
+function bwrapArgv(bwrap, into = work, cmd = [TRUE]) {
   const a = [bwrap, '--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup'];
   a.push('--uid', '1000', '--gid', '1000', '--hostname', 'sbx');
   for (const p of ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt']) {
@@ -107,9 +112,9 @@ function bwrapArgv(bwrap) {
       else if (st.isDirectory()) a.push('--ro-bind', p, p);
     } catch {}
   }
-  a.push('--bind', work, '/work', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--ro-bind', '/sys', '/sys');
+  a.push('--bind', into, '/work', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--ro-bind', '/sys', '/sys');
   a.push('--remount-ro', '/', '--chdir', '/work', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/work');
-  a.push('--new-session', '--die-with-parent', TRUE);
+  a.push('--new-session', '--die-with-parent', ...cmd);
   return a;
 }
 
@@ -280,6 +285,62 @@ if (existsSync(cli)) {
     }
     console.log(`  ${'sum of medians'.padEnd(40)}${sum.toFixed(2).padStart(8)}`);
   }
+}
+// A 200 MiB output (issue 32: it took 4.7x bwrap's wall time, 1.79 s of it after the command ended).
+if (!process.argv.includes('--no-big') && existsSync(cli)) {
+  const mib = arg('big-mib', 200);
+  const bigWork = mkdtempSync(join(tmpdir(), 'sbx-bench-big-'));
+  const { listCases } = await import(join(root, 'fixtures', 'lib', 'cases.js'));
+  const mixed = Buffer.concat(listCases().map((c) => c.log));
+  const fd = openSync(join(bigWork, 'big.log'), 'w');
+  for (let at = 0, want = mib << 20; at < want;) { const n = Math.min(mixed.length, want - at); writeSync(fd, mixed, 0, n); at += n; }
+  closeSync(fd);
+  const CAT = ['cat', 'big.log'];
+  /** argv with its output kept in a file, as a harness keeps a log; resolves when it has exited. */
+  const toFile = (argv, env = process.env) => new Promise((done, fail) => {
+    const out = openSync(join(bigWork, 'out.log'), 'w');
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', out, out], env });
+    closeSync(out);
+    child.once('error', fail);
+    child.once('close', (code) => (code === 0 ? done() : fail(new Error(`${argv.slice(0, 3).join(' ')} exited ${code}`))));
+  });
+  const client = join(root, 'build', 'sbx-client');
+  const after = [];
+  const big = [
+    ...(bwrap ? [{ name: 'bwrap cat', fn: () => toFile(bwrapArgv(bwrap, bigWork, CAT)), key: 'bwrap' }] : []),
+    { name: 'sbx run -- cat (CLI)', fn: () => toFile([process.execPath, cli, 'run', '--work', bigWork, '--', ...CAT], { ...process.env, SBX_PHASES: '1' }).then(() => {
+      const m = /^phases: (.*)$/m.exec(readFileSync(join(bigWork, 'out.log'), 'utf8').slice(-2000));
+      const at = Object.fromEntries((m?.[1] ?? '').split(' ').map((x) => x.split('=')).map(([n, t]) => [n, Number(t)]));
+      if (at.launched && at.printed) after.push(at.printed - at.launched);
+    }) },
+    ...(existsSync(client) ? [{ name: 'sbx-client run -- cat', fn: () => toFile([client, 'run', '--work', bigWork, '--', ...CAT]) }] : []),
+    { name: 'run() -- cat', fn: () => runApi({ cmd: CAT, work: bigWork }) },
+  ];
+  const rounds = Math.max(5, Math.floor(RUNS / 6));
+  const bt = new Map(big.map((v) => [v.name, []]));
+  const bp = new Map(big.map((v) => [v.name, []]));
+  for (const v of big) await v.fn();
+  after.length = 0;
+  for (let i = 0; i < rounds; i++) {
+    const round = new Map();
+    for (let j = 0; j < big.length; j++) {
+      const v = big[(i + j) % big.length];
+      const t = process.hrtime.bigint();
+      await v.fn();
+      round.set(v.name, Number(process.hrtime.bigint() - t) / 1e6);
+      bt.get(v.name).push(round.get(v.name));
+    }
+    if (bwrap) for (const v of big) bp.get(v.name).push(round.get(v.name) / round.get('bwrap cat'));
+  }
+  console.log(`\na ${mib} MiB output (cat of a mixed log; the raw log capped as by default), ${rounds} interleaved rounds (ms)`);
+  console.log(`${'variant'.padEnd(pad)}${'min'.padStart(8)}${'median'.padStart(8)}${'p90'.padStart(8)}   ratio to bwrap (of medians, paired)`);
+  for (const v of big) {
+    const b = stats(bt.get(v.name));
+    const ratio = bwrap ? `${(b.median / stats(bt.get('bwrap cat')).median).toFixed(2)}x ${stats(bp.get(v.name)).median.toFixed(2)}x` : '-';
+    console.log(`${v.name.padEnd(pad)}${b.min.toFixed(2).padStart(8)}${b.median.toFixed(2).padStart(8)}${b.p90.toFixed(2).padStart(8)}   ${ratio}`);
+  }
+  if (after.length) console.log(`the CLI from the command's exit to its verdict printed (phases launched -> printed): median ${stats(after).median.toFixed(0)} ms`);
+  rmSync(bigWork, { recursive: true, force: true });
 }
 if (!process.argv.includes('--no-trees') && existsSync(cli)) {
   console.log('');

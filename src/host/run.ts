@@ -89,7 +89,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   phase('fingerprint');
   const control = scanControl(work, state.dir, before.entries);
   phase('control');
-  const { id, logPath } = state.newRun();
+  const { id, logPath } = state.newRun(true); // the launcher opens the log without O_EXCL
   const { state: _s, work: _w, cwd: _c, allowHomeWork: _h, engine: given, toolchains: useTools, invokedAs: _i, ...rest } = opts;
   // HOME is the project's own directory outside the tree, and the caller's toolchains are shown.
   const home = projectHome(work);

@@ -3,7 +3,7 @@
 // the command's stdout and stderr into it as they arrive, native/relay.c), its report file as fd 3,
 // the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
 // log's tail read back.
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,7 +212,9 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
   // A log path inside a tree the sandbox writes must not be a symlink it planted. Its directory is
   // made when the open says it is missing: a run()'s logs/ is there already, and a mkdir first
   // cost every run a syscall.
-  const logFlags = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+  // No O_TRUNC: a log may be a file reused empty (src/host/state/spare-logs.ts), and ext4 writes out at
+  // close the data of a file truncated to nothing (auto_da_alloc); one with bytes in it is emptied below.
+  const logFlags = constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW;
   let log: number;
   try {
     try { log = openSync(logPath, logFlags, 0o644); } catch (err) {
@@ -220,6 +222,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       mkdirSync(dir, { recursive: true });
       log = openSync(logPath, logFlags, 0o644);
     }
+    try { if (fstatSync(log).size > 0) ftruncateSync(log, 0); } catch (err) { closeSync(log); throw err; }
   } catch (err) {
     if (!isDiskFull(err)) throw err;
     return failed('E_DISK_FULL', diskFullError(err, logPath, 'the run\'s log').message, logPath);

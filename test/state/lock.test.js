@@ -60,4 +60,25 @@ test('a process that took the lock leaves nothing once it has exited', () => {
   assert.equal(readdirSync(dir), []);
 });
 
+test('takers in one process get the lock in the order they asked, each as the one before lets it go', async () => {
+  // B asks while A holds it and polls; C asks later, while A still holds it. Polling, C's shorter
+  // first wait let it take the lock before B (the resident sbx's runs of one dir waited on each other's sleeps).
+  const dir = fresh();
+  const path = join(dir, 'lock');
+  const order = [];
+  const unlockA = await lock(path);
+  const b = lock(path).then((u) => { order.push('B'); return u; });
+  await new Promise((r) => setTimeout(r, 45));
+  const c = lock(path).then((u) => { order.push('C'); return u; });
+  await new Promise((r) => setTimeout(r, 10));
+  await unlockA();
+  const ub = await b;
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(order, ['B'], 'C took the lock while B held it, or before B');
+  await ub();
+  await (await c)();
+  assert.equal(order, ['B', 'C']);
+  assert.not.ok(existsSync(path));
+});
+
 test.run();

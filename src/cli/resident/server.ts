@@ -50,11 +50,14 @@ function stamp(root: string): string {
   }).join(' ');
 }
 
-/** True when a server answers on sock. */
+/**
+ * True when a server answers on sock, or may (EAGAIN: its backlog is full, as under many clients at
+ * once): only a socket no one listens on (or none) is taken over, never a busy server's.
+ */
 const answers = (sock: string): Promise<boolean> => new Promise((ok) => {
   const c = connect(sock);
   c.once('connect', () => { c.destroy(); ok(true); });
-  c.once('error', () => ok(false));
+  c.once('error', (err: NodeJS.ErrnoException) => ok(err.code !== 'ENOENT' && err.code !== 'ECONNREFUSED'));
 });
 
 export async function serveResident(o: DaemonOptions): Promise<number> {
@@ -85,10 +88,6 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   await Promise.all(Object.values(SUBS).map((load) => load()));
   await hookRunner();
 
-  const tmpKey = `${place.key}.${process.pid}`;
-  writeFileSync(tmpKey, `${key}\n${process.pid}\n`, { mode: 0o600 });
-  renameSync(tmpKey, place.key);
-
   let inflight = 0;
   let connections = 0;
   let closing = false;
@@ -97,6 +96,11 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(place.sock, ok); });
   chmodSync(place.sock, 0o600);
   const sockIno = statSync(place.sock).ino;
+  // The key once this server listens: one that lost the race to listen (a second server started
+  // meanwhile) leaves the winner's key, else every client would be refused by the winner until it exits.
+  const tmpKey = `${place.key}.${process.pid}`;
+  writeFileSync(tmpKey, `${key}\n${process.pid}\n`, { mode: 0o600 });
+  renameSync(tmpKey, place.key);
   releaseLock(o.lockFd);
   log(`serving ${place.sock} for ${root} (idle exit after ${o.idleMs / 1000} s)`);
 

@@ -6,6 +6,12 @@
 // holder is gone, or that was taken longer than STALE_MS ago (link(2) sets its ctime), is broken.
 // Where hard links are refused (EPERM, ENOTSUP: some FUSE and FAT mounts) the lock is a symlink to
 // the pid, as before; symlink and regular-file locks of an older sbx are read as well.
+//
+// Takers in one process (the resident sbx runs many runs of one work dir at once) queue here first,
+// each handed the lock as the one before lets it go: only the head of the queue tries the file. Found
+// taken, a taker polls (5 ms, doubling to 100 ms) with a stat of the lock on the thread pool each time;
+// eight runs of one dir finishing together in one process spent those sleeps waiting for each other
+// (bench/concurrency.js, issue 32).
 import { linkSync, readdirSync, symlinkSync, writeFileSync, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { removeFile } from './atomic.js';
@@ -21,7 +27,26 @@ export type Unlock = () => Promise<void>;
 const mine = new Map<string, string>();
 let noLinks = false;
 
+/** Per lock path, the end of this process's queue for it (a promise that only resolves). */
+const queues = new Map<string, Promise<void>>();
+
 export async function lock(path: string): Promise<Unlock> {
+  const ahead = queues.get(path);
+  let handOver!: () => void;
+  const turn = new Promise<void>((r) => (handOver = r));
+  const tail = ahead ? ahead.then(() => turn) : turn;
+  queues.set(path, tail);
+  const done = (): void => {
+    if (queues.get(path) === tail) queues.delete(path);
+    handOver();
+  };
+  if (ahead) await ahead;
+  let unlockFile: Unlock;
+  try { unlockFile = await lockFile(path); } catch (err) { done(); throw err; }
+  return async () => { try { await unlockFile(); } finally { done(); } };
+}
+
+async function lockFile(path: string): Promise<Unlock> {
   const start = Date.now();
   let delay = 5;
   for (;;) {

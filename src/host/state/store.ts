@@ -26,6 +26,7 @@ import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
 import { utcTime } from './utc-time.js';
 import { keyLine } from '../command-key.js';
+import { makeSpare, takeSpare } from './spare-logs.js';
 
 /** Log retention: the newest KEEP_LOGS logs and at most KEEP_BYTES in all; the newest is never pruned. */
 export const KEEP_LOGS = Number(process.env.SBX_KEEP_LOGS ?? 200);
@@ -77,11 +78,18 @@ function appendWhole(fd: number, size: number, line: Buffer): void {
 /** O_NONBLOCK: a FIFO in its place fails (ENXIO) rather than wait for a reader. */
 const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** last.json and last/<key>.json as this process last wrote or read them ahead, by path, with the file's identity. */
-const known = new Map<string, { ino: bigint; size: bigint; mtimeNs: bigint; verdict: Verdict; state: RunState }>();
+/**
+ * last.json and last/<key>.json as this process last wrote or read them, by path: the text and what it
+ * holds. A read that finds the same text takes what it holds without parsing or checking it again. The
+ * text is compared, not the file's identity: the state files' inodes are reused (atomic.ts, spare).
+ */
+const known = new Map<string, { text: string; verdict: Verdict; state: RunState }>();
+const KNOWN_MAX = 64;
 
-function remember(path: string, info: BigIntStats | undefined, verdict: Verdict, state: RunState): void {
-  if (info) known.set(path, { ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, verdict, state });
+function remember(path: string, text: string, verdict: Verdict, state: RunState): void {
+  known.delete(path);
+  if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!); // the oldest
+  known.set(path, { text, verdict, state });
 }
 
 /** State directories this process has opened (and so created and checked) already. */
@@ -176,10 +184,15 @@ export class StateDir {
     return new SbxError('E_STATE', `cannot use ${this.dir} as the state directory: ${why}${owner}; make it writable for you (e.g. chown -R $(id -u) ${this.dir}), or pass --state DIR`);
   }
 
-  /** A new run id and the path its raw log goes to. */
-  newRun(): { id: string; logPath: string } {
+  /**
+   * A new run id and the path its raw log goes to; with spare, that path may already be an empty file
+   * (an old log's, spare-logs.ts), which the caller opens without O_EXCL.
+   */
+  newRun(spare = false): { id: string; logPath: string } {
     const id = `${Date.now().toString(36)}-${randomId(8)}`;
-    return { id, logPath: join(this.logs, `${id}.log`) };
+    const logPath = join(this.logs, `${id}.log`);
+    if (spare) takeSpare(this.logs, logPath);
+    return { id, logPath };
   }
 
   /** Copies a log (file path or byte source) into logs/<id>.log before anything parses it. */
@@ -223,14 +236,13 @@ export class StateDir {
       try {
         const fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
         try {
-          const info = fstatSync(fd, { bigint: true });
           const text = readFileSync(fd, 'utf8');
           let out: StateFile | null = seen?.text === text ? seen.out : null;
           if (!out) {
             const r = readStateFile(text);
             if (!('problem' in r)) seen = { text, out: (out = r) };
           }
-          if (out) remember(path, info, out.verdict, out.state);
+          if (out) remember(path, text, out.verdict, out.state);
         } finally { closeSync(fd); }
       } catch { /* left to readPrevious */ }
     }
@@ -239,14 +251,6 @@ export class StateDir {
   /** The newest run of any command (cmd undefined), or of the command with this key. */
   async readPrevious(cmd?: string): Promise<StoredRun> {
     const path = this.lastPaths(cmd ?? null).at(-1)!;
-    const mine = known.get(path);
-    if (mine) {
-      // The very file this process wrote, or read ahead (each write is a new inode): no read, parse or check.
-      const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-      if (info?.isFile() && info.ino === mine.ino && info.size === mine.size && info.mtimeNs === mine.mtimeNs)
-        return { verdict: mine.verdict, state: mine.state, problem: null };
-      known.delete(path);
-    }
     let text: string;
     try {
       text = readWithFallback(path);
@@ -254,6 +258,9 @@ export class StateDir {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
       return this.setAside(path, `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})`);
     }
+    // The very text this process wrote or read ahead: no parse or check.
+    const mine = known.get(path);
+    if (mine?.text === text) return { verdict: mine.verdict, state: mine.state, problem: null };
     const r = readStateFile(text);
     if ('problem' in r) return this.setAside(path, r.problem);
     return { verdict: r.verdict, state: r.state, problem: null };
@@ -293,11 +300,12 @@ export class StateDir {
     };
     const text = `${JSON.stringify({ ...env, state: run })}\n`;
     const paths = this.lastPaths(run.cmd ?? null).slice(0, isBaseline(vd) ? undefined : 1);
-    writeFileAtomicSync(paths, text);
+    // Into the file that last.json was before the last write, when it is still there (atomic.ts).
+    writeFileAtomicSync(paths, text, join(this.dir, 'last.json.spare'));
     // Remembered as written, a copy of its own (env is the caller's to change): the next run's
-    // readPrevious takes it from here while the file is still this one.
+    // readPrevious takes it from here while the file still holds this text.
     const copy = JSON.parse(text) as { verdict: Verdict; state: RunState };
-    for (const p of paths) remember(p, lstatSync(p, { bigint: true, throwIfNoEntry: false }), copy.verdict, copy.state);
+    for (const p of paths) remember(p, text, copy.verdict, copy.state);
     const history = join(this.dir, 'history.jsonl');
     let fd: number;
     try { fd = openSync(history, NOFOLLOW_APPEND, 0o644); } catch (err) {
@@ -354,14 +362,16 @@ export class StateDir {
     let total = sizes.reduce((a, b) => a + b, 0);
     let count = names.length;
     let removed = 0;
+    const slots = { next: 0 }; // a pruned log is emptied and kept for a next run while spares' names are free (spare-logs.ts)
     for (let i = 0; i < names.length && (count > KEEP_LOGS || total > KEEP_BYTES); i++) {
       if (names[i] === `${keep}.log`) continue;
       const path = join(this.logs, names[i]!);
       // A big log is unlinked on the thread pool, not waited for: the kernel frees its page cache as it
       // goes (~90 ms for 1 GiB here), which the run's verdict would otherwise wait for. One a process
       // exits before removing is pruned again next time (a name another prune removed first: ENOENT).
+      // A smaller one is kept empty as a spare for a later run's log (spare-logs.ts).
       if (sizes[i]! >= BACKGROUND_UNLINK) { fsp.unlink(path).catch(() => undefined); total -= sizes[i]!; count--; removed++; continue; }
-      try { removeFile(path); } catch { continue; } // not ours to remove (EACCES): kept, and counted
+      if (!makeSpare(this.logs, path, slots)) try { removeFile(path); } catch { continue; } // not ours to remove (EACCES): kept, and counted
       total -= sizes[i]!; count--; removed++;
     }
     return removed;
