@@ -27,4 +27,19 @@ for (const fixture of ['runners/go-pass-v', 'runners/go-fail-v', 'runners/go-fai
   });
 }
 
+// `go test -v -count=N` of one package: every run's lines, one `PASS` and `ok` line at the end (go-pass-v's
+// runs 40 000 times, as go prints them). The package's runs were all held until its `ok` line.
+test('runners/go-pass-v, -count=40000 in one package: counts of every run, in bounded memory', async () => {
+  const lines = readFileSync(join(ROOT, 'fixtures/runners/go-pass-v/log.txt'), 'utf8').trimEnd().split('\n');
+  const runs = lines.slice(0, -2).join('\n') + '\n';
+  const bytes = Buffer.from(runs.repeat(40_000) + lines.slice(-2).join('\n') + '\n');
+  const engine = await createEngine();
+  const one = engine.verdict(readFileSync(join(ROOT, 'fixtures/runners/go-pass-v/log.txt')), { exit: 0 }).verdict.tests;
+  const s = engine.stream({ exit: 0 });
+  for (let off = 0; off < bytes.length; off += 65_536) s.push(bytes.subarray(off, off + 65_536));
+  const t = s.end().verdict.tests;
+  assert.equal([t.passed, t.skipped, t.failed], [one.passed * 40_000, one.skipped * 40_000, 0]);
+  assert.ok(engine.memoryBytes() <= 8 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB for ${bytes.length} bytes of input`);
+});
+
 test.run();

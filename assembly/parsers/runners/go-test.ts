@@ -17,6 +17,9 @@ import { failureNamed, foreignLine } from "./common";
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
 const MAX_MARKED = 4096;
+/** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
+const FOLD_AT = 4096;
+const MAX_OPEN = 65536;
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -33,6 +36,8 @@ export class GoTestParser extends Parser {
   skipped: i64 = 0;
   /** The failing tests' names in the order they failed, each once, as many as the verdict can list. */
   failing: string[] = [];
+  /** When the current package's runs are next folded (those sealed): FOLD_AT, or twice the runs left open. */
+  foldAt: i32 = FOLD_AT;
   logName: string[] = [];
   logFile: string[] = [];
   logLine: i32[] = [];
@@ -195,8 +200,12 @@ export class GoTestParser extends Parser {
     return true;
   }
 
-  /** Counts the package's test runs and forgets them (the failing ones' names are kept, up to the list's bound). */
-  private fold(): void {
+  /**
+   * Counts the package's test runs and forgets them (the failing ones' names are kept, up to the list's
+   * bound). With sealedOnly, only the runs no later line can change: those whose name ran again since
+   * (`-count=1000` in one package prints one `ok` line at its end); past MAX_OPEN runs still open, all.
+   */
+  private fold(sealedOnly: bool = false): void {
     let names = this.names;
     let res = this.res;
     for (let i = 0; i < names.length; i++) {
@@ -210,9 +219,14 @@ export class GoTestParser extends Parser {
         s = parent.lastIndexOf("/");
       }
     }
+    let index = this.index;
+    let all = !sealedOnly;
+    let kept = 0;
     for (let i = 0; i < names.length; i++) {
       let name = names[i];
       let r = res[i];
+      // Kept in place: the runs still open move to the front.
+      if (!all && index.has(name) && index.get(name) == i) { names[kept] = name; res[kept] = r; kept++; continue; }
       // A parent is not counted, unless it failed with no failing subtest (a t.Error of its own).
       if (this.parents.has(name) && (r != Res.FAIL || this.failedUnder.has(name))) continue;
       if (r == Res.PASS) this.passed++;
@@ -226,9 +240,13 @@ export class GoTestParser extends Parser {
         if (!have) fs.push(name);
       }
     }
-    this.names = [];
-    this.res = [];
-    this.index.clear();
+    names.length = kept;
+    res.length = kept;
+    index.clear();
+    if (kept >= MAX_OPEN) { this.fold(); return; }
+    for (let k = 0; k < kept; k++) index.set(unchecked(names[k]), k);
+    // The next fold when as many runs again have come: a package of many open tests is not folded at each.
+    this.foldAt = max(FOLD_AT, kept * 2);
   }
 
   /** A further line of a multi-line t.Error message (indented deeper than the log line). */
@@ -255,6 +273,7 @@ export class GoTestParser extends Parser {
     this.index.set(name, this.names.length);
     this.names.push(name);
     this.res.push(r);
+    if (this.names.length >= this.foldAt) this.fold(true);
   }
 
   private startPanic(l: Line, f: Facts): void {
