@@ -9,7 +9,7 @@
 // go-test-json.ts feeds the decoded `Output` of `go test -json` through the same `text()`.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Crash, Frame } from "../../model";
+import { Facts, Crash, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { classify, normPath, firstUser } from "../../frames";
 import { failureNamed, foreignLine } from "./common";
@@ -17,13 +17,27 @@ import { failureNamed, foreignLine } from "./common";
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
 const MAX_MARKED = 4096;
+/** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
+const FOLD_AT = 4096;
+const MAX_OPEN = 65536;
 
 export class GoTestParser extends Parser {
   seen: bool = false;
+  /** The current package's test runs (a name run again is another entry), folded into the counts below at
+   * its result line: memory holds one package's tests, not the whole log's (issue 32, 64 MB on any input). */
   names: string[] = [];
   res: Res[] = [];
   index: Map<string, i32> = new Map<string, i32>();
   parents: Set<string> = new Set<string>();
+  /** Tests with a failing subtest under them: their own failure is that subtest's. */
+  failedUnder: Set<string> = new Set<string>();
+  passed: i64 = 0;
+  failed: i64 = 0;
+  skipped: i64 = 0;
+  /** The failing tests' names in the order they failed, each once, as many as the verdict can list. */
+  failing: string[] = [];
+  /** When the current package's runs are next folded (those sealed): FOLD_AT, or twice the runs left open. */
+  foldAt: i32 = FOLD_AT;
   logName: string[] = [];
   logFile: string[] = [];
   logLine: i32[] = [];
@@ -182,8 +196,57 @@ export class GoTestParser extends Parser {
     this.pkgPanic = false;
     this.lastOut = "";
     this.current = null;
-    this.index.clear();
+    this.fold();
     return true;
+  }
+
+  /**
+   * Counts the package's test runs and forgets them (the failing ones' names are kept, up to the list's
+   * bound). With sealedOnly, only the runs no later line can change: those whose name ran again since
+   * (`-count=1000` in one package prints one `ok` line at its end); past MAX_OPEN runs still open, all.
+   */
+  private fold(sealedOnly: bool = false): void {
+    let names = this.names;
+    let res = this.res;
+    for (let i = 0; i < names.length; i++) {
+      if (res[i] != Res.FAIL) continue;
+      let name = names[i];
+      if (name.length > MAX_MARKED) continue;
+      let s = name.lastIndexOf("/");
+      for (let k = 0; s > 0 && k < MAX_PARENTS; k++) {
+        let parent = name.substring(0, s);
+        this.failedUnder.add(parent);
+        s = parent.lastIndexOf("/");
+      }
+    }
+    let index = this.index;
+    let all = !sealedOnly;
+    let kept = 0;
+    for (let i = 0; i < names.length; i++) {
+      let name = names[i];
+      let r = res[i];
+      // Kept in place: the runs still open move to the front.
+      if (!all && index.has(name) && index.get(name) == i) { names[kept] = name; res[kept] = r; kept++; continue; }
+      // A parent is not counted, unless it failed with no failing subtest (a t.Error of its own).
+      if (this.parents.has(name) && (r != Res.FAIL || this.failedUnder.has(name))) continue;
+      if (r == Res.PASS) this.passed++;
+      else if (r == Res.SKIP) this.skipped++;
+      else {
+        this.failed++;
+        let fs = this.failing;
+        if (fs.length >= MAX_FAILURES) continue;
+        let have = false;
+        for (let k = fs.length - 1; k >= 0; k--) if (unchecked(fs[k]) == name) { have = true; break; }
+        if (!have) fs.push(name);
+      }
+    }
+    names.length = kept;
+    res.length = kept;
+    index.clear();
+    if (kept >= MAX_OPEN) { this.fold(); return; }
+    for (let k = 0; k < kept; k++) index.set(unchecked(names[k]), k);
+    // The next fold when as many runs again have come: a package of many open tests is not folded at each.
+    this.foldAt = max(FOLD_AT, kept * 2);
   }
 
   /** A further line of a multi-line t.Error message (indented deeper than the log line). */
@@ -210,6 +273,7 @@ export class GoTestParser extends Parser {
     this.index.set(name, this.names.length);
     this.names.push(name);
     this.res.push(r);
+    if (this.names.length >= this.foldAt) this.fold(true);
   }
 
   private startPanic(l: Line, f: Facts): void {
@@ -290,42 +354,22 @@ export class GoTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
-    let passed: i64 = 0; let failed: i64 = 0; let skipped: i64 = 0;
-    // Tests with a failing subtest under them: their own failure is that subtest's.
-    let failedUnder = new Set<string>();
-    for (let i = 0; i < this.names.length; i++) {
-      if (this.res[i] != Res.FAIL) continue;
-      let name = this.names[i];
-      if (name.length > MAX_MARKED) continue;
-      let s = name.lastIndexOf("/");
-      for (let k = 0; s > 0 && k < MAX_PARENTS; k++) {
-        let parent = name.substring(0, s);
-        failedUnder.add(parent);
-        s = parent.lastIndexOf("/");
+    this.fold();
+    let passed = this.passed; let failed = this.failed; let skipped = this.skipped;
+    for (let i = 0; i < this.failing.length; i++) {
+      let name = this.failing[i];
+      let tf = failureNamed(t, name);
+      for (let k = 0; k < this.logName.length; k++) {
+        if (this.logName[k] != name) continue;
+        tf.file = this.logFile[k]; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
+        break;
       }
-    }
-    for (let i = 0; i < this.names.length; i++) {
-      let name = this.names[i];
-      let r = this.res[i];
-      // A parent is not counted, unless it failed with no failing subtest (a t.Error of its own).
-      if (this.parents.has(name) && (r != Res.FAIL || failedUnder.has(name))) continue;
-      if (r == Res.PASS) passed++;
-      else if (r == Res.SKIP) skipped++;
-      else {
-        failed++;
-        let tf = failureNamed(t, name);
-        for (let k = 0; k < this.logName.length; k++) {
-          if (this.logName[k] != name) continue;
-          tf.file = this.logFile[k]; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
-          break;
-        }
-        // `testing.go:1319: race detected during execution of test`: the testing package's own report, not
-        // a line of the user's; the race (the crash) says where in the user's code it happened.
-        if (tf.file !== null && tf.file! == "testing.go") {
-          let u = f.crash !== null ? firstUser(f.crash!.frames) : null;
-          tf.file = u !== null ? u.file : null;
-          tf.line = u !== null ? u.line : -1;
-        }
+      // `testing.go:1319: race detected during execution of test`: the testing package's own report, not
+      // a line of the user's; the race (the crash) says where in the user's code it happened.
+      if (tf.file !== null && tf.file! == "testing.go") {
+        let u = f.crash !== null ? firstUser(f.crash!.frames) : null;
+        tf.file = u !== null ? u.file : null;
+        tf.line = u !== null ? u.line : -1;
       }
     }
     let c = this.panic;
