@@ -61,8 +61,7 @@ static int is_hook;
 /* SBX_RESIDENT=require: no falling back to Node, say why instead (for tests, and to check a set-up). */
 static int required;
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {
   int saved = errno;
   va_list ap;
@@ -149,8 +148,8 @@ socket_dir(char *dir, size_t size)
 {
   const char *xdg = getenv("XDG_RUNTIME_DIR");
   struct stat st;
-  if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid()
-      && (size_t)snprintf(dir, size, "%s/sbx", xdg) < size && private_dir(dir) == 0)
+  if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+      (size_t)snprintf(dir, size, "%s/sbx", xdg) < size && private_dir(dir) == 0)
     return 0;
   if ((size_t)snprintf(dir, size, "/tmp/sbx-%u", (unsigned)getuid()) >= size)
     return -1;
@@ -187,8 +186,7 @@ node_path(char *out, size_t size)
 }
 
 /* stdin: what was already read of it (NULL: nothing was), handed to Node as its fd 0. */
-static void __attribute__((noreturn))
-exec_node(char **argv, int argc, const char *stdin_buf, size_t stdin_len)
+static void __attribute__((noreturn)) exec_node(char **argv, int argc, const char *stdin_buf, size_t stdin_len)
 {
   char node[PATH_MAX], cli[PATH_MAX + 32];
   node_path(node, sizeof node);
@@ -255,8 +253,8 @@ start_server(const char *dir, const char *hash)
         _exit(0);
       int null = open("/dev/null", O_RDWR);
       int log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
-      if (null < 0 || chdir("/") < 0 || dup2(null, 0) < 0 || dup2(log < 0 ? null : log, 1) < 0
-          || dup2(log < 0 ? null : log, 2) < 0 || dup2(lock, 3) < 0)
+      if (null < 0 || chdir("/") < 0 || dup2(null, 0) < 0 || dup2(log < 0 ? null : log, 1) < 0 ||
+          dup2(log < 0 ? null : log, 2) < 0 || dup2(lock, 3) < 0)
         _exit(127);
       closefrom(4);
       sigset_t none;

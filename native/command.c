@@ -79,8 +79,7 @@ cmd_seccomp(const struct spec *s)
  * (personality); after it only read(2) of the go pipe, chdir(2) and execve(2). With
  * --landlock the filter comes after the go and the ruleset (landlock.c), which
  * opens the new root's paths. */
-void __attribute__((noreturn))
-run_command(const struct spec *s, int go_fd)
+void __attribute__((noreturn)) run_command(const struct spec *s, int go_fd)
 {
   sigset_t none;
   const char *dir = s->chdir_path ? s->chdir_path : "/";

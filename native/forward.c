@@ -46,8 +46,7 @@ pump(int from, int to, const int pipe[2])
 }
 
 /* One connection, in its own process: until both directions are closed. */
-static void __attribute__((noreturn))
-carry(int tcp, const char *path)
+static void __attribute__((noreturn)) carry(int tcp, const char *path)
 {
   struct sockaddr_un sa;
   int up, open_in = 1, open_out = 1, in[2], out[2];
@@ -55,8 +54,8 @@ carry(int tcp, const char *path)
   sa.sun_family = AF_UNIX;
   snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
   up = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (up < 0 || connect(up, (struct sockaddr *)&sa, sizeof sa) < 0 || pipe2(in, O_CLOEXEC) < 0
-      || pipe2(out, O_CLOEXEC) < 0)
+  if (up < 0 || connect(up, (struct sockaddr *)&sa, sizeof sa) < 0 || pipe2(in, O_CLOEXEC) < 0 ||
+      pipe2(out, O_CLOEXEC) < 0)
     _exit(1);
   /* A pipe as big as one splice: each read is written out whole. */
   (void)fcntl(in[1], F_SETPIPE_SZ, FWD_BUF);
@@ -87,8 +86,7 @@ carry(int tcp, const char *path)
 
 /* The forwarder's loop: accept, fork, carry. Children are reaped by the
  * kernel (SIGCHLD ignored); all of them die with the pid namespace. */
-static void __attribute__((noreturn))
-forwarder(int lfd, const char *path)
+static void __attribute__((noreturn)) forwarder(int lfd, const char *path)
 {
   signal(SIGCHLD, SIG_IGN);
   signal(SIGPIPE, SIG_IGN);
@@ -147,8 +145,8 @@ step_forward(const struct spec *s)
       sin.sin_family = AF_INET;
       sin.sin_port = htons((uint16_t)s->forward_port);
       sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      if (!err && (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0
-                   || bind(lfd, (struct sockaddr *)&sin, sizeof sin) < 0 || listen(lfd, 128) < 0))
+      if (!err && (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+                   bind(lfd, (struct sockaddr *)&sin, sizeof sin) < 0 || listen(lfd, 128) < 0))
         err = errno;
       /* It needs no privilege from here on. */
       memset(data, 0, sizeof data);

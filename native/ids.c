@@ -32,8 +32,8 @@ step_mapped_ids(const struct spec *s)
     fail_step("userns", "the launcher did not write the id maps");
   if (setgroups(0, NULL) < 0)
     fail_step("userns", "dropping supplementary groups");
-  if (setresgid((gid_t)s->gid, (gid_t)s->gid, (gid_t)s->gid) < 0
-      || setresuid((uid_t)s->uid, (uid_t)s->uid, (uid_t)s->uid) < 0)
+  if (setresgid((gid_t)s->gid, (gid_t)s->gid, (gid_t)s->gid) < 0 ||
+      setresuid((uid_t)s->uid, (uid_t)s->uid, (uid_t)s->uid) < 0)
     fail_step("userns", "taking uid %ld gid %ld", s->uid, s->gid);
   /* A change of ids clears the dumpable flag; /proc/self/fd (mount targets)
    * needs it back. */
@@ -183,8 +183,7 @@ prepare_trees(struct spec *s)
        * init reaches them itself, and a clone each costs more than the bind. */
       if ((op->kind != OP_BIND && op->kind != OP_RO_BIND) || !op->idmap)
         continue;
-      op->tree_fd = (int)syscall(SYS_open_tree, AT_FDCWD, op->a,
-                                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+      op->tree_fd = (int)syscall(SYS_open_tree, AT_FDCWD, op->a, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
       if (op->tree_fd < 0)
         die_with_error("cloning the mount of %s", op->a);
       if (usfd < 0 && kept_fd >= 0 && kept_uid == s->map_uid && kept_gid == s->map_gid)
@@ -223,6 +222,5 @@ step_id_maps(const struct spec *s)
   snprintf(map, sizeof map, "%ld %ld 1\n", gid, outer_gid);
   if (write_file("/proc/self/gid_map", map) < 0)
     fail_step("userns", "writing gid_map \"%ld %ld 1\"", gid, outer_gid);
-  record("userns", 1, "uid %ld gid %ld mapped to %ld:%ld, setgroups denied", uid, gid, outer_uid,
-         outer_gid);
+  record("userns", 1, "uid %ld gid %ld mapped to %ld:%ld, setgroups denied", uid, gid, outer_uid, outer_gid);
 }

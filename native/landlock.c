@@ -35,9 +35,9 @@
 #define LL_FS_MAKE_FIFO (1ULL << 10)
 #define LL_FS_MAKE_BLOCK (1ULL << 11)
 #define LL_FS_MAKE_SYM (1ULL << 12)
-#define LL_FS_REFER (1ULL << 13)    /* ABI 2 */
-#define LL_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
-#define LL_NET_CONNECT_TCP (1ULL << 1) /* ABI 4 */
+#define LL_FS_REFER (1ULL << 13)           /* ABI 2 */
+#define LL_FS_TRUNCATE (1ULL << 14)        /* ABI 3 */
+#define LL_NET_CONNECT_TCP (1ULL << 1)     /* ABI 4 */
 #define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
 #define LL_SCOPE_SIGNAL (1ULL << 1)        /* ABI 6 */
 #ifndef SYS_landlock_create_ruleset
@@ -69,8 +69,8 @@ struct ll_net_port
 static uint64_t
 write_rights(int abi)
 {
-  uint64_t r = LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR
-               | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM;
+  uint64_t r = LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR |
+               LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM;
   if (abi >= 2)
     r |= LL_FS_REFER;
   if (abi >= 3)
@@ -153,6 +153,10 @@ step_landlock(const struct spec *s)
   close(rfd);
   /* Parsed by src/launcher/outcome.ts: key=value words. */
   record("landlock", 1, "abi=%ld fs=write connect=%s scoped=%s", abi,
-         net ? ports : s->landlock_nports > 0 ? "unrestricted(abi<4)" : "unrestricted",
-         scope ? "abstract_unix_socket,signal" : s->landlock_scope ? "none(abi<6)" : "none");
+         net                    ? ports :
+         s->landlock_nports > 0 ? "unrestricted(abi<4)" :
+                                  "unrestricted",
+         scope             ? "abstract_unix_socket,signal" :
+         s->landlock_scope ? "none(abi<6)" :
+                             "none");
 }

@@ -45,8 +45,7 @@ static int done_pipe[2] = { -1, -1 };
 int init_reaped_by_caller;
 
 /* pid 1 of the sandbox. */
-static void __attribute__((noreturn))
-run_init(const struct spec *s)
+static void __attribute__((noreturn)) run_init(const struct spec *s)
 {
   pid_t child;
   /* If the launcher dies, the whole sandbox goes with it. */
@@ -172,8 +171,9 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
   memset(sv, 0, sizeof *sv);
   for (;;)
     {
-      struct pollfd pfd[4] = { { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 },
-                               { relays[0].rd, POLLIN, 0 }, { relays[1].rd, POLLIN, 0 } };
+      struct pollfd pfd[4] = {
+        { sigfd, POLLIN, 0 }, { done_pipe[0], POLLIN, 0 }, { relays[0].rd, POLLIN, 0 }, { relays[1].rd, POLLIN, 0 }
+      };
       struct signalfd_siginfo si;
       int timeout = -1, n, held = 0;
       /* A pipe whose log's reader is behind is not read; its reader is looked at again in 1 ms (pace.c). */
@@ -237,9 +237,14 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
 static void
 report_status(const struct spec *s, int64_t t0, int64_t t_end, int timed_out, int interrupted, int init_status)
 {
-  struct status st = { .t0 = t0, .t_end = t_end, .timed_out = timed_out, .interrupted = interrupted,
-                       .init_status = init_status, .stdout_bytes = relays[0].bytes,
-                       .stderr_bytes = relays[1].bytes, .cgroup_path = cgroup_path };
+  struct status st = { .t0 = t0,
+                       .t_end = t_end,
+                       .timed_out = timed_out,
+                       .interrupted = interrupted,
+                       .init_status = init_status,
+                       .stdout_bytes = relays[0].bytes,
+                       .stderr_bytes = relays[1].bytes,
+                       .cgroup_path = cgroup_path };
   sinks_total(&st.log_cap, &st.log_dropped, &st.log_unwritten, &st.log_errno);
   if (cgroup_path[0])
     st.oom_kills = cgroup_oom_kills();
@@ -350,10 +355,8 @@ start_init(struct launch *l)
     {
       rep->failed = 1;
       rep->fail_errno = errno;
-      snprintf(rep->fail_step, sizeof rep->fail_step, "%s",
-               (s->ns_flags & CLONE_NEWUSER) ? "userns" : "clone");
-      snprintf(rep->fail_detail, sizeof rep->fail_detail, "clone3 with namespace flags 0x%lx",
-               s->ns_flags);
+      snprintf(rep->fail_step, sizeof rep->fail_step, "%s", (s->ns_flags & CLONE_NEWUSER) ? "userns" : "clone");
+      snprintf(rep->fail_detail, sizeof rep->fail_detail, "clone3 with namespace flags 0x%lx", s->ns_flags);
       report_status(s, l->t0, now_ns(), 0, 0, 0);
       if (cgroup_path[0])
         rmdir(cgroup_path);

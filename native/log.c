@@ -32,8 +32,8 @@ static int
 same_file(int a, int b)
 {
   struct stat sa, sb;
-  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev
-         && sa.st_ino == sb.st_ino;
+  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 static void
@@ -202,9 +202,9 @@ rotate(const struct sink *k, long long oldest)
   char *a = malloc(CHUNK), *b = malloc(CHUNK);
   int r = -1;
   if (a != NULL && b != NULL)
-    r = (reverse(k->fd, lo, mid, a, b) < 0 || reverse(k->fd, mid, hi, a, b) < 0 || reverse(k->fd, lo, hi, a, b) < 0)
-            ? -1
-            : 0;
+    r = (reverse(k->fd, lo, mid, a, b) < 0 || reverse(k->fd, mid, hi, a, b) < 0 || reverse(k->fd, lo, hi, a, b) < 0) ?
+            -1 :
+            0;
   else
     errno = ENOMEM;
   free(a);
@@ -225,7 +225,8 @@ cut_marker(char *out, size_t size, const struct sink *k, long long *dropped)
     {
       int n;
       *dropped = over + len;
-      n = snprintf(out, size, "\n[sbx: %lld bytes of output dropped here: the log keeps its start and its end (--max-log %lld)]\n",
+      n = snprintf(out, size,
+                   "\n[sbx: %lld bytes of output dropped here: the log keeps its start and its end (--max-log %lld)]\n",
                    *dropped, k->cap);
       if (n == len)
         break;
@@ -244,8 +245,8 @@ sink_order(struct sink *k)
     {
       /* Also after a failed write: what was written is in the ring, in its order. */
       size_t n = cut_marker(text, sizeof text, k, &k->dropped);
-      if (rotate(k, (k->written - k->head) % (k->cap - k->head)) < 0
-          || pwrite_all(k->fd, text, n, k->base + k->head) < 0)
+      if (rotate(k, (k->written - k->head) % (k->cap - k->head)) < 0 ||
+          pwrite_all(k->fd, text, n, k->base + k->head) < 0)
         sink_failed(k);
       return k->cap;
     }
@@ -253,7 +254,8 @@ sink_order(struct sink *k)
     {
       /* Kept its first CAP bytes: say so at the end. */
       k->dropped = k->seen - k->written;
-      len = snprintf(text, sizeof text, "\n[sbx: %lld bytes of output dropped here: the log keeps its start (--max-log %lld)]\n",
+      len = snprintf(text, sizeof text,
+                     "\n[sbx: %lld bytes of output dropped here: the log keeps its start (--max-log %lld)]\n",
                      k->dropped, k->cap);
       if (pwrite_all(k->fd, text, (size_t)len, k->base + k->written) < 0)
         {

@@ -10,8 +10,7 @@
 
 /* snprintf for paths: a path that does not fit fails the step instead of
  * being silently cut short. */
-static void __attribute__((format(printf, 3, 4)))
-xpath(char *out, size_t n, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4))) xpath(char *out, size_t n, const char *fmt, ...)
 {
   va_list ap;
   int r;
@@ -99,8 +98,7 @@ set_mount_attrs(const char *path, unsigned long long attrs, int recursive)
     {
       memset(&ma, 0, sizeof ma);
       ma.attr_set = attrs;
-      if (syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &ma, sizeof ma)
-          == 0)
+      if (syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &ma, sizeof ma) == 0)
         return 0;
       if (errno != ENOSYS)
         return -1;
@@ -232,8 +230,7 @@ mount_point(const char *step, const char *path, enum mp_make make)
 {
   int fd = open_in_root(path, make);
   if (fd < 0 && errno == ELOOP)
-    fail_step(step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)",
-              path);
+    fail_step(step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)", path);
   if (fd < 0)
     fail_step(step, "creating mount point %s", path);
   return fd;
@@ -267,8 +264,7 @@ op_bind(const struct op *op, int ro)
   /* The flags go on the new mount: resolve again, which crosses into it. */
   fd = mount_point("bind", op->b, MP_EXISTING);
   if (set_mount_attrs(fd_target(target, sizeof target, fd, op->b),
-                      (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
-      < 0)
+                      (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     fail_step("bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
   close(fd);
 }
@@ -319,16 +315,15 @@ op_dev(const struct op *op)
 {
   static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
   static const char *const links[][2] = {
-    { "/proc/self/fd", "fd" },     { "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
-    { "/proc/self/fd/2", "stderr" }, { "pts/ptmx", "ptmx" },       { "/proc/kcore", "core" },
+    { "/proc/self/fd", "fd" },       { "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
+    { "/proc/self/fd/2", "stderr" }, { "pts/ptmx", "ptmx" },         { "/proc/kcore", "core" },
   };
   char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX], opts[128];
   size_t k;
   int fd = mount_point("dev", op->b, MP_DIR);
   /* /dev holds a dozen nodes and links: a small fixed bound. */
   if (mount("tmpfs", fd_target(dev, sizeof dev, fd, op->b), "tmpfs", MS_NOSUID | MS_NOEXEC,
-            "mode=0755,size=1m,nr_inodes=1024")
-      < 0)
+            "mode=0755,size=1m,nr_inodes=1024") < 0)
     fail_step("dev", "mounting a tmpfs on %s", op->b);
   close(fd);
   join(dev, sizeof dev, "/newroot", op->b);
@@ -351,9 +346,8 @@ op_dev(const struct op *op)
         fail_step("dev", "linking %s/%s", op->b, links[k][1]);
     }
   xpath(p, sizeof p, "%s/pts", dev);
-  if (mkdir(p, 0755) < 0
-      || mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
-             < 0)
+  if (mkdir(p, 0755) < 0 ||
+      mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") < 0)
     fail_step("dev", "mounting devpts on %s/pts", op->b);
   xpath(p, sizeof p, "%s/shm", dev);
   tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
@@ -407,8 +401,8 @@ op_remount_ro(const struct op *op)
   join(p, sizeof p, "/newroot", op->b);
   if (access(p, F_OK) < 0)
     return; /* nothing to protect */
-  if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0
-      || set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+  if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+      set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     {
       nmask_failed++;
       record("mask", 0, "%s: %s", op->b, strerror(errno));
@@ -433,8 +427,7 @@ op_hide(const struct op *op, int empty)
   if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
     return;
   if (fd < 0 && errno == ELOOP)
-    fail_step("hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible",
-              op->b);
+    fail_step("hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible", op->b);
   if (fd < 0 || fstat(fd, &st) < 0)
     fail_step("hide", "%s", op->b);
   fd_target(p, sizeof p, fd, op->b);
@@ -449,8 +442,8 @@ op_hide(const struct op *op, int empty)
            * (a remount through it is EINVAL), so resolve again, into the mount. */
           close(fd);
           fd = open_in_root(op->b, MP_EXISTING);
-          r = fd < 0 ? -1
-                     : set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
+          r = fd < 0 ? -1 :
+                       set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
                                        MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
         }
     }
@@ -491,9 +484,8 @@ op_protect(const struct op *op)
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
   fd = mount_point("protect", op->b, MP_EXISTING);
-  if (set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
-                      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1)
-      < 0)
+  if (set_mount_attrs(fd_target(p, sizeof p, fd, op->b), MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) <
+      0)
     fail_step("protect", "making %s read-only", op->b);
   close(fd);
   nprotected++;
@@ -541,9 +533,8 @@ detach_host_root(void)
   int threaded = fd >= 0 && pthread_attr_init(&attr) == 0;
   if (threaded)
     {
-      threaded = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0
-                 && pthread_attr_setstacksize(&attr, 64 * 1024) == 0
-                 && pthread_create(&t, &attr, detach_thread, &d) == 0;
+      threaded = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                 pthread_attr_setstacksize(&attr, 64 * 1024) == 0 && pthread_create(&t, &attr, detach_thread, &d) == 0;
       pthread_attr_destroy(&attr);
     }
   if (!threaded)
@@ -608,8 +599,8 @@ step_root(const struct spec *s)
       fail_step("root", "creating the stand-in for hidden files");
     close(fd);
     /* ... and over directories: empty and listable (--hide-empty), or closed (--hide). */
-    if (mkdir("/.sbx-empty", 0555) < 0 || mkdir("/.sbx-none", 0) < 0 || chmod("/.sbx-empty", 0555) < 0
-        || chmod("/.sbx-none", 0) < 0)
+    if (mkdir("/.sbx-empty", 0555) < 0 || mkdir("/.sbx-none", 0) < 0 || chmod("/.sbx-empty", 0555) < 0 ||
+        chmod("/.sbx-none", 0) < 0)
       fail_step("root", "creating the stand-ins for hidden directories");
   }
 
@@ -618,25 +609,48 @@ step_root(const struct spec *s)
       const struct op *op = &s->ops[i];
       switch (op->kind)
         {
-        case OP_RO_BIND: op_bind(op, 1); break;
-        case OP_BIND: op_bind(op, 0); break;
-        case OP_SYMLINK: op_symlink(op); break;
-        case OP_TMPFS: op_tmpfs(op); break;
-        case OP_DEV: op_dev(op); break;
-        case OP_PROC: op_proc(op, s); break;
-        case OP_SYSFS: op_sysfs(op); break;
-        case OP_REMOUNT_RO: op_remount_ro(op); break;
-        case OP_HIDE: op_hide(op, 0); break;
-        case OP_HIDE_EMPTY: op_hide(op, 1); break;
-        case OP_DIR: op_dir(op); break;
-        case OP_PROTECT: op_protect(op); break;
+        case OP_RO_BIND:
+          op_bind(op, 1);
+          break;
+        case OP_BIND:
+          op_bind(op, 0);
+          break;
+        case OP_SYMLINK:
+          op_symlink(op);
+          break;
+        case OP_TMPFS:
+          op_tmpfs(op);
+          break;
+        case OP_DEV:
+          op_dev(op);
+          break;
+        case OP_PROC:
+          op_proc(op, s);
+          break;
+        case OP_SYSFS:
+          op_sysfs(op);
+          break;
+        case OP_REMOUNT_RO:
+          op_remount_ro(op);
+          break;
+        case OP_HIDE:
+          op_hide(op, 0);
+          break;
+        case OP_HIDE_EMPTY:
+          op_hide(op, 1);
+          break;
+        case OP_DIR:
+          op_dir(op);
+          break;
+        case OP_PROTECT:
+          op_protect(op);
+          break;
         }
     }
   if (nprotected > 0)
     record("protect", 1, "%d path(s) of the work dir read-only", nprotected);
   if (nmasked + nmask_failed > 0)
-    record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked,
-           nmask_failed);
+    record("proc_masked", nmask_failed == 0, "%d path(s) read-only or hidden, %d failed", nmasked, nmask_failed);
 
   /* Pivot into the new root with the staging tmpfs (and the host root below
    * it) stacked at /.sbx-old, then detach that whole tree in one lazy

@@ -23,7 +23,7 @@
 
 /* relays[1] is unused (rd, wr -1) when one pipe carries both streams. */
 struct relay relays[2] = { { -1, -1, 0, NULL }, { -1, -1, 0, NULL } };
-static int relays_merged; /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
+static int relays_merged;  /* one pipe is the command's fd 1 and 2 (relays[1] unused) */
 static int relay_draining; /* set once the sandbox is over: the reader's pace is no longer waited for */
 
 #define RELAY_PIPE_SIZE (1 << 20)

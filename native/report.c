@@ -49,8 +49,7 @@ struct buf
   size_t len, cap;
 };
 
-static void
-bput(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bput(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void
 bput(struct buf *b, const char *fmt, ...)
@@ -105,8 +104,7 @@ write_status(int fd, const struct status *st)
   if (b.p == NULL)
     die("out of memory");
   bput(&b, "{\"proto\":%d,\"version\":\"%s\",", SBX_PROTO, SBX_VERSION);
-  bput(&b, "\"timed_out\":%s,\"interrupted\":%s,", timed_out ? "true" : "false",
-       interrupted ? "true" : "false");
+  bput(&b, "\"timed_out\":%s,\"interrupted\":%s,", timed_out ? "true" : "false", interrupted ? "true" : "false");
   if (rep->have_status && WIFEXITED(rep->wstatus))
     bput(&b, "\"exit_code\":%d,\"signal\":null,", WEXITSTATUS(rep->wstatus));
   else if (rep->have_status && WIFSIGNALED(rep->wstatus))

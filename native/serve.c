@@ -50,8 +50,7 @@ reopen_callers(const char *fd, int flags)
   return open(path, flags | O_CLOEXEC);
 }
 
-static void __attribute__((noreturn))
-run_child(char **f, int nf, int status_fd)
+static void __attribute__((noreturn)) run_child(char **f, int nf, int status_fd)
 {
   /* Read and write, as sbx opened it: a capped log's ring is read back (log.c). */
   int log = reopen_callers(f[2], O_RDWR);
@@ -64,8 +63,8 @@ run_child(char **f, int nf, int status_fd)
     _exit(EXIT_SETUP_FAILED);
   /* The descriptors sbx-launch --spec-fd gets: 0 /dev/null, 1 and 2 the
    * log, 3 the report, 4 the seccomp program. dup2 clears O_CLOEXEC. */
-  if (dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(status_fd, 3) < 0
-      || (bpf >= 0 && dup2(bpf, 4) < 0))
+  if (dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(status_fd, 3) < 0 ||
+      (bpf >= 0 && dup2(bpf, 4) < 0))
     _exit(EXIT_SETUP_FAILED);
   argv[0] = "sbx-launch";
   for (int i = 4; i < nf; i++)

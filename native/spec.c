@@ -10,16 +10,16 @@ static const struct
   const char *name;
   int resource;
 } rlimit_names[] = {
-  { "CPU", RLIMIT_CPU },       { "NOFILE", RLIMIT_NOFILE }, { "FSIZE", RLIMIT_FSIZE },
-  { "NPROC", RLIMIT_NPROC },   { "CORE", RLIMIT_CORE },     { "AS", RLIMIT_AS },
-  { "DATA", RLIMIT_DATA },     { "STACK", RLIMIT_STACK },   { "MEMLOCK", RLIMIT_MEMLOCK },
+  { "CPU", RLIMIT_CPU },           { "NOFILE", RLIMIT_NOFILE }, { "FSIZE", RLIMIT_FSIZE },
+  { "NPROC", RLIMIT_NPROC },       { "CORE", RLIMIT_CORE },     { "AS", RLIMIT_AS },
+  { "DATA", RLIMIT_DATA },         { "STACK", RLIMIT_STACK },   { "MEMLOCK", RLIMIT_MEMLOCK },
   { "MSGQUEUE", RLIMIT_MSGQUEUE },
 };
 
 const struct ns_name ns_names[] = {
-  { "--unshare-user", "userns", CLONE_NEWUSER }, { "--unshare-pid", "pidns", CLONE_NEWPID },
-  { "--unshare-mount", "mntns", CLONE_NEWNS },   { "--unshare-net", "netns", CLONE_NEWNET },
-  { "--unshare-uts", "utsns", CLONE_NEWUTS },    { "--unshare-ipc", "ipcns", CLONE_NEWIPC },
+  { "--unshare-user", "userns", CLONE_NEWUSER },       { "--unshare-pid", "pidns", CLONE_NEWPID },
+  { "--unshare-mount", "mntns", CLONE_NEWNS },         { "--unshare-net", "netns", CLONE_NEWNET },
+  { "--unshare-uts", "utsns", CLONE_NEWUTS },          { "--unshare-ipc", "ipcns", CLONE_NEWIPC },
   { "--unshare-cgroup", "cgroupns", CLONE_NEWCGROUP },
 };
 const size_t n_ns_names = sizeof ns_names / sizeof ns_names[0];
@@ -243,8 +243,8 @@ opt_forward(struct spec *s, const struct spec_option *o, char **arg)
 {
   char *colon = strrchr(arg[0], ':');
   (void)o;
-  if (colon == NULL || arg[0][0] != '/' || (size_t)(colon - arg[0]) >= sizeof(((struct sockaddr_un *)0)->sun_path)
-      || parse_long(colon + 1, 1, 65535, &s->forward_port) < 0)
+  if (colon == NULL || arg[0][0] != '/' || (size_t)(colon - arg[0]) >= sizeof(((struct sockaddr_un *)0)->sun_path) ||
+      parse_long(colon + 1, 1, 65535, &s->forward_port) < 0)
     die("bad --forward-unix: %s (an absolute socket path inside the sandbox, a colon, a port)", arg[0]);
   *colon = '\0';
   s->forward_path = arg[0];

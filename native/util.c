@@ -6,8 +6,7 @@
 
 /* The one way out of the launcher before anything is set up: "sbx-launch:
  * MESSAGE[: strerror(err)]" on stderr (err -1: no errno), then EXIT_SETUP_FAILED. */
-static void __attribute__((noreturn, format(printf, 2, 0)))
-vdie(int err, const char *fmt, va_list ap)
+static void __attribute__((noreturn, format(printf, 2, 0))) vdie(int err, const char *fmt, va_list ap)
 {
   fputs(PREFIX, stderr);
   vfprintf(stderr, fmt, ap);
@@ -66,8 +65,8 @@ read_from_start(int fd, char *buf, size_t cap)
   size_t len = 0;
   for (int use_read = 0; len < cap;)
     {
-      ssize_t r = TEMP_FAILURE_RETRY(use_read ? read(fd, buf + len, cap - len)
-                                              : pread(fd, buf + len, cap - len, (off_t)len));
+      ssize_t r =
+          TEMP_FAILURE_RETRY(use_read ? read(fd, buf + len, cap - len) : pread(fd, buf + len, cap - len, (off_t)len));
       if (r < 0 && errno == ESPIPE && !use_read)
         {
           use_read = 1;

@@ -25,13 +25,13 @@
 /* Retries a call that failed with EINTR; its result otherwise (glibc's, with
  * _GNU_SOURCE; spelled out for a C library without it). */
 #ifndef TEMP_FAILURE_RETRY
-#define TEMP_FAILURE_RETRY(expression)                                                                       \
-  ({                                                                                                         \
-    long int __result;                                                                                       \
-    do                                                                                                       \
-      __result = (long int)(expression);                                                                     \
-    while (__result == -1L && errno == EINTR);                                                               \
-    __result;                                                                                                \
+#define TEMP_FAILURE_RETRY(expression)                                                                                 \
+  ({                                                                                                                   \
+    long int __result;                                                                                                 \
+    do                                                                                                                 \
+      __result = (long int)(expression);                                                                               \
+    while (__result == -1L && errno == EINTR);                                                                         \
+    __result;                                                                                                          \
   })
 #endif
 

@@ -181,8 +181,7 @@ fingerprint(char out[33])
   out[32] = 0;
 }
 
-static void
-put_record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void put_record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void
 put_record(const char *fmt, ...)
 {
@@ -254,21 +253,21 @@ walk(int ctl_on)
   struct buf names = { 0 };
   char child[PATH_MAX];
 
-#define PUSH(r, f)                                                                                           \
-  do                                                                                                         \
-    {                                                                                                        \
-      if (n == cap)                                                                                          \
-        {                                                                                                    \
-          cap = cap ? cap * 2 : 256;                                                                         \
-          stack = realloc(stack, cap * sizeof *stack);                                                       \
-          if (!stack)                                                                                        \
-            die("--walk: out of memory");                                                                    \
-        }                                                                                                    \
-      stack[n].rel = strdup(r);                                                                              \
-      if (!stack[n].rel)                                                                                     \
-        die("--walk: out of memory");                                                                        \
-      stack[n++].flags = (f);                                                                                \
-    }                                                                                                        \
+#define PUSH(r, f)                                                                                                     \
+  do                                                                                                                   \
+    {                                                                                                                  \
+      if (n == cap)                                                                                                    \
+        {                                                                                                              \
+          cap = cap ? cap * 2 : 256;                                                                                   \
+          stack = realloc(stack, cap * sizeof *stack);                                                                 \
+          if (!stack)                                                                                                  \
+            die("--walk: out of memory");                                                                              \
+        }                                                                                                              \
+      stack[n].rel = strdup(r);                                                                                        \
+      if (!stack[n].rel)                                                                                               \
+        die("--walk: out of memory");                                                                                  \
+      stack[n++].flags = (f);                                                                                          \
+    }                                                                                                                  \
   while (0)
 
   PUSH("", (W.files == FILES_WALK ? IN_FP : 0) | (ctl_on ? IN_CTL : 0));
@@ -322,13 +321,13 @@ walk(int ctl_on)
           at += name_len + 2;
           if (rel_len + 1 + name_len > REL_MAX)
             continue;
-          size_t child_len = rel_len ? (size_t)snprintf(child, sizeof child, "%s/%s", rel, name)
-                                     : (size_t)snprintf(child, sizeof child, "%s", name);
+          size_t child_len = rel_len ? (size_t)snprintf(child, sizeof child, "%s/%s", rel, name) :
+                                       (size_t)snprintf(child, sizeof child, "%s", name);
           int not_into = W.not_into && strcmp(child, W.not_into) == 0;
           int child_ctl = 0, child_fp = 0;
           /* A control entry is reported, and the control walk does not look inside it. */
-          if (ctl && has_name(&W.control, name, name_len) && !not_into
-              && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+          if (ctl && has_name(&W.control, name, name_len) && !not_into &&
+              fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
             {
               have = 1;
               emit_control('e', &st, child);
@@ -343,8 +342,8 @@ walk(int ctl_on)
           if (type == DT_DIR)
             {
               child_ctl = ctl && !not_into && !has_name(&W.control, name, name_len);
-              child_fp = (it.flags & IN_FP) && !has_name(&W.skip, name, name_len)
-                         && !(rel_len == 0 && has_name(&W.top_skip, name, name_len));
+              child_fp = (it.flags & IN_FP) && !has_name(&W.skip, name, name_len) &&
+                         !(rel_len == 0 && has_name(&W.top_skip, name, name_len));
               if (child_ctl || child_fp)
                 PUSH(child, (child_fp ? IN_FP : 0) | (child_ctl ? IN_CTL : 0));
             }

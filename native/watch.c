@@ -50,9 +50,9 @@
 #define MAX_NAMES 64
 /* The most a caller may store (its fingerprint and control entries). */
 #define MAX_SCAN (8 << 20)
-#define DIR_EVENTS                                                                                           \
-  (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO             \
-   | IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW | IN_ONLYDIR | IN_EXCL_UNLINK)
+#define DIR_EVENTS                                                                                                     \
+  (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |     \
+   IN_MOVE_SELF | IN_DONT_FOLLOW | IN_ONLYDIR | IN_EXCL_UNLINK)
 
 struct wdir
 {
@@ -179,21 +179,21 @@ add_tree(const char *top, int top_depth)
   char child[PATH_MAX];
   int rc = 0;
 
-#define PUSH(p, d)                                                                                           \
-  do                                                                                                         \
-    {                                                                                                        \
-      if (n == cap)                                                                                          \
-        {                                                                                                    \
-          cap = cap ? cap * 2 : 256;                                                                         \
-          stack = realloc(stack, cap * sizeof *stack);                                                       \
-          if (!stack)                                                                                        \
-            die("--watch: out of memory");                                                                   \
-        }                                                                                                    \
-      stack[n].path = strdup(p);                                                                             \
-      if (!stack[n].path)                                                                                    \
-        die("--watch: out of memory");                                                                       \
-      stack[n++].depth = (d);                                                                                \
-    }                                                                                                        \
+#define PUSH(p, d)                                                                                                     \
+  do                                                                                                                   \
+    {                                                                                                                  \
+      if (n == cap)                                                                                                    \
+        {                                                                                                              \
+          cap = cap ? cap * 2 : 256;                                                                                   \
+          stack = realloc(stack, cap * sizeof *stack);                                                                 \
+          if (!stack)                                                                                                  \
+            die("--watch: out of memory");                                                                             \
+        }                                                                                                              \
+      stack[n].path = strdup(p);                                                                                       \
+      if (!stack[n].path)                                                                                              \
+        die("--watch: out of memory");                                                                                 \
+      stack[n++].depth = (d);                                                                                          \
+    }                                                                                                                  \
   while (0)
 
   PUSH(top, top_depth);
@@ -260,7 +260,8 @@ add_tree(const char *top, int top_depth)
             }
           if (t != DT_DIR)
             continue;
-          int k = *it.path ? snprintf(child, sizeof child, "%s/%s", it.path, nm) : snprintf(child, sizeof child, "%s", nm);
+          int k =
+              *it.path ? snprintf(child, sizeof child, "%s/%s", it.path, nm) : snprintf(child, sizeof child, "%s", nm);
           if (k >= (int)sizeof child)
             {
               X.doubt = "a path too long to watch";
@@ -382,8 +383,8 @@ drain(void)
                 continue; /* removed since, or a --watch-dir (not looked into) */
               if (w->depth == 0)
                 continue;
-              int n = *w->path ? snprintf(child, sizeof child, "%s/%s", w->path, ev->name)
-                               : snprintf(child, sizeof child, "%s", ev->name);
+              int n = *w->path ? snprintf(child, sizeof child, "%s/%s", w->path, ev->name) :
+                                 snprintf(child, sizeof child, "%s", ev->name);
               if (n >= (int)sizeof child)
                 {
                   X.doubt = "a path too long to watch";
@@ -516,7 +517,8 @@ live_peers(void)
   while ((e = readdir(d)) != NULL)
     {
       size_t k = strlen(e->d_name);
-      if (e->d_type != DT_SOCK || strncmp(e->d_name, base, plen) != 0 || k < 5 || strcmp(e->d_name + k - 5, ".sock") != 0)
+      if (e->d_type != DT_SOCK || strncmp(e->d_name, base, plen) != 0 || k < 5 ||
+          strcmp(e->d_name + k - 5, ".sock") != 0)
         continue;
       struct sockaddr_un a = { .sun_family = AF_UNIX };
       if ((size_t)snprintf(a.sun_path, sizeof a.sun_path, "%s/%s", dir, e->d_name) >= sizeof a.sun_path)
@@ -571,7 +573,8 @@ watch_main(int argc, char **argv)
       else
         die("--watch: unknown flag %s (or too many)", f);
     }
-  if (!X.socket || strlen(X.socket) + 12 >= sizeof addr.sun_path || snprintf(lock, sizeof lock, "%s.lock", X.socket) >= (int)sizeof lock)
+  if (!X.socket || strlen(X.socket) + 12 >= sizeof addr.sun_path ||
+      snprintf(lock, sizeof lock, "%s.lock", X.socket) >= (int)sizeof lock)
     die("--watch: --socket PATH is needed, shorter than %zu bytes", sizeof addr.sun_path);
   int lk = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (lk < 0)
@@ -608,8 +611,8 @@ watch_main(int argc, char **argv)
     die("--watch: --socket %s: too long", X.socket);
   unlink(addr.sun_path);
   int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(lfd, 64) != 0
-      || chmod(addr.sun_path, 0600) != 0 || rename(addr.sun_path, X.socket) != 0)
+  if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(lfd, 64) != 0 ||
+      chmod(addr.sun_path, 0600) != 0 || rename(addr.sun_path, X.socket) != 0)
     die_with_error("--watch: %s", X.socket);
 
   time_t asked = time(NULL);

@@ -4,13 +4,14 @@
 # (so an ordinary user, who cannot read root's rustup toolchain, has one too), Chromium for the browser
 # suites (test/browser, driven by playwright-core from npm) and wabt's wasm2c for the Python binding
 # (python/sbx_engine), git (the host-escape and work-root suites), and slurm-wlm with munge (a one-node
-# Slurm cluster for the experiment's job-array test, test/harness/slurm). test/_tools.js names the package
+# Slurm cluster for the experiment's job-array test, test/harness/slurm), and clang-format (the launcher's
+# C is checked against .clang-format, test/contract/format). test/_tools.js names the package
 # each suite needs; without it the suite is skipped with its apt-get line. Idempotent and quiet:
 # installs only what is missing, runs apt-get update at most once. Run as root (CI does); anyone else
 # only gets told what is missing.
 set -eu
 
-pkgs="gcc g++ libc6-dev make python3 python3-pytest cargo rustc chromium wabt git slurm-wlm munge"
+pkgs="gcc g++ libc6-dev make python3 python3-pytest cargo rustc chromium wabt git slurm-wlm munge clang-format"
 
 missing=
 for p in $pkgs; do

@@ -34,6 +34,7 @@ export const TOOLS = {
   // A rustup toolchain under ~/.cargo (test/e2e binds it into the sandbox) or Debian's cargo.
   cargo: { pkg: 'cargo', found: () => Boolean(inSandbox('cargo') || which('cargo', [join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin')])) },
   git: { pkg: 'git', found: () => Boolean(onHost('git') && inSandbox('git')) },
+  'clang-format': { pkg: 'clang-format', found: () => Boolean(onHost('clang-format')) },
   // A one-node Slurm cluster (test/harness/slurm): the daemons and the client commands.
   slurm: { pkg: 'slurm-wlm munge', found: () => ['slurmctld', 'slurmd', 'munged'].every((n) => which(n, ['/usr/sbin', '/usr/bin', '/sbin'])) && Boolean(onHost('sbatch')) },
 };

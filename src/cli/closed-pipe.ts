@@ -22,7 +22,10 @@ function writeFd(fd: 1 | 2, text: string): void {
       off += writeSync(fd, buf, off);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') { closed[fd] = true; return; }
+      if (code === 'EPIPE') {
+        closed[fd] = true;
+        return;
+      }
       if (code !== 'EAGAIN') throw err;
       // A non-blocking pipe that is full: the stream waits for the reader; it takes the rest in order.
       (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
@@ -39,7 +42,10 @@ export const writeErr = (text: string): void => writeFd(2, text);
 export function ignoreClosedPipes(): void {
   for (const name of ['stdout', 'stderr'] as const) {
     const desc = Object.getOwnPropertyDescriptor(process, name);
-    if (!desc?.get || !desc.configurable) { attach(process[name]); continue; }
+    if (!desc?.get || !desc.configurable) {
+      attach(process[name]);
+      continue;
+    }
     const get = desc.get;
     Object.defineProperty(process, name, {
       configurable: true,

@@ -20,7 +20,10 @@ export function closest(word: string, candidates: readonly string[]): string | n
   let bestD = Infinity;
   for (const c of candidates) {
     const dist = c.startsWith(word) && word.length >= 2 ? 1 : distance(word, c);
-    if (dist < bestD) { best = c; bestD = dist; }
+    if (dist < bestD) {
+      best = c;
+      bestD = dist;
+    }
   }
   return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }

@@ -6,7 +6,11 @@ import { writeOut, writeErr } from './closed-pipe.js';
 export const USAGE = 2;
 export const INTERNAL = 70;
 
-export interface ErrorJson { schema: 'sbx.error/1'; code: string; message: string }
+export interface ErrorJson {
+  schema: 'sbx.error/1';
+  code: string;
+  message: string;
+}
 
 /** Prints err and returns the exit code of its code (src/contract/error-codes.ts): 2 for bad input, 70 for a bug in sbx, ... */
 export function fail(err: unknown, json: boolean): number {

@@ -49,7 +49,10 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const name = flag.startsWith('--') ? flag.slice(2) : '';
     if (strings.has(name)) {
-      if (eq >= 0) { args[name] = arg.slice(eq + 1); continue; }
+      if (eq >= 0) {
+        args[name] = arg.slice(eq + 1);
+        continue;
+      }
       const value = rawArgs[i + 1];
       if (value === undefined || value === '--' || (value.startsWith('--') && isKnown(value, strings, booleans)))
         throw new SbxError('E_USAGE', `${arg} needs a value: give ${arg} VALUE or ${arg}=VALUE ${hint}`);
@@ -79,8 +82,7 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
   return args as ParsedArgs<T>;
 }
 
-const missing = (command: string, what: string, description: string | undefined, hint: string) =>
-  new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);
+const missing = (command: string, what: string, description: string | undefined, hint: string) => new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);
 
 function isKnown(arg: string, strings: Set<string>, booleans: Set<string>): boolean {
   const name = arg.split('=')[0]!.slice(2);

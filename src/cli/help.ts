@@ -5,7 +5,9 @@ import { renderUsage, type CommandDef } from 'citty';
 import { writeOut } from './closed-pipe.js';
 
 /** Extra fields sbx commands put in their meta: a usage line citty cannot derive from the args. */
-export interface HelpMeta { usage?: string }
+export interface HelpMeta {
+  usage?: string;
+}
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;

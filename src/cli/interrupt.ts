@@ -21,10 +21,18 @@ export function onInterrupt(): Interrupt {
   // then does not load Node's EventTarget (~1 ms here: new AbortController() and its first listener).
   const listeners = new Set<() => void>();
   const signal: StopSignal = {
-    get aborted() { return by !== null; },
-    get reason() { return by ?? undefined; },
-    addEventListener(_type, listener) { listeners.add(listener); },
-    removeEventListener(_type, listener) { listeners.delete(listener); },
+    get aborted() {
+      return by !== null;
+    },
+    get reason() {
+      return by ?? undefined;
+    },
+    addEventListener(_type, listener) {
+      listeners.add(listener);
+    },
+    removeEventListener(_type, listener) {
+      listeners.delete(listener);
+    },
   };
   const to = redirect();
   const handler = (sig: NodeJS.Signals): void => {
@@ -40,12 +48,22 @@ export function onInterrupt(): Interrupt {
   };
   if (to) {
     const off = to.onSignal(handler);
-    return { signal, get by() { return by; }, done: off };
+    return {
+      signal,
+      get by() {
+        return by;
+      },
+      done: off,
+    };
   }
   for (const s of SIGNALS) process.on(s, handler);
   return {
     signal,
-    get by() { return by; },
-    done: () => { for (const s of SIGNALS) process.off(s, handler); },
+    get by() {
+      return by;
+    },
+    done: () => {
+      for (const s of SIGNALS) process.off(s, handler);
+    },
   };
 }

@@ -5,7 +5,10 @@ import { withNotes, briefOrRendered } from '../host/index.js';
 
 /** notes: lines for the footer of the rendered verdict (e.g. a limit that did not take effect). */
 export function print(engine: Engine, env: RunResult, json: boolean, notes: readonly string[] = []): void {
-  if (json) { writeOut(`${JSON.stringify(env)}\n`); return; }
+  if (json) {
+    writeOut(`${JSON.stringify(env)}\n`);
+    return;
+  }
   writeOut(withNotes(engine.render(env), notes));
 }
 
@@ -13,4 +16,3 @@ export function print(engine: Engine, env: RunResult, json: boolean, notes: read
 export async function printBrief(engine: Engine, env: RunResult, notes: readonly string[] = []): Promise<void> {
   writeOut(withNotes(await briefOrRendered(env, engine.render(env)), notes));
 }
-

@@ -42,8 +42,14 @@ export function runCommandLine(subCommands: SubCommands, argv: string[]): Promis
 }
 
 async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') { await (await help()).showHelp(main); return argv.length === 0 ? USAGE : 0; }
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) { writeOut(`${pkg.version}\n`); return 0; }
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
+    await (await help()).showHelp(main);
+    return argv.length === 0 ? USAGE : 0;
+  }
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    writeOut(`${pkg.version}\n`);
+    return 0;
+  }
   try {
     // Subcommands are found and run here, not by citty: their result (the exit code) comes back, and
     // citty's parser is no cost of a start (flags.ts).
@@ -54,7 +60,10 @@ async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Pr
     const rawArgs = argv.slice(1);
     const dash = rawArgs.indexOf('--');
     const ours = dash >= 0 ? rawArgs.slice(0, dash) : rawArgs;
-    if (ours.includes('--help') || ours.includes('-h')) { await (await help()).showHelp(cmd, main); return 0; }
+    if (ours.includes('--help') || ours.includes('-h')) {
+      await (await help()).showHelp(cmd, main);
+      return 0;
+    }
     const meta = (await resolve(cmd.meta)) as HelpMeta | undefined;
     const args = readFlags(`sbx ${name}`, (await resolve(cmd.args)) ?? {}, rawArgs, meta?.usage);
     const result: unknown = await cmd.run?.({ args, rawArgs, cmd });

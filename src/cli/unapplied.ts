@@ -2,7 +2,10 @@
 // never dropped in silence. The run still goes ahead (a build should not fail for want of a cgroup).
 import type { RunResult } from '../engine/index.js';
 
-interface CgroupInfo { path: string | null; reason: string | null }
+interface CgroupInfo {
+  path: string | null;
+  reason: string | null;
+}
 
 export function unappliedLimits(env: RunResult, asked: { memoryMb?: number | undefined }): string[] {
   if (asked.memoryMb === undefined || env.verdict.status === 'setup-failed') return [];

@@ -14,13 +14,23 @@ function build() {
   const nstr = v.nullable(v.string());
 
   const FrameSchema = v.object({
-    index: nint, function: nstr, file: nstr, line: nint, col: nint, module: nstr, user: v.boolean(),
+    index: nint,
+    function: nstr,
+    file: nstr,
+    line: nint,
+    col: nint,
+    module: nstr,
+    user: v.boolean(),
   });
 
   const DiagnosticBase = {
     tool: v.string(),
     severity: v.picklist(['error', 'warning', 'note']),
-    file: nstr, line: nint, col: nint, code: nstr, message: v.string(),
+    file: nstr,
+    line: nint,
+    col: nint,
+    code: nstr,
+    message: v.string(),
     // the text on the primary span (rustc's `^^^ expected `i32`, found `usize``), when the tool prints one
     label: v.optional(v.string()),
   };
@@ -51,19 +61,34 @@ function build() {
     // where the address lies, without addresses (ASan: `0 bytes to the right of 40-byte region`)
     region: v.optional(v.string()),
     // the exceptions it was chained to, nearest first (Python `raise .. from e`, `During handling of ..`)
-    causes: v.optional(v.array(v.object({
-      relation: v.picklist(['cause', 'context']), kind: v.string(), message: nstr, at: v.nullable(FrameSchema),
-    }))),
+    causes: v.optional(
+      v.array(
+        v.object({
+          relation: v.picklist(['cause', 'context']),
+          kind: v.string(),
+          message: nstr,
+          at: v.nullable(FrameSchema),
+        }),
+      ),
+    ),
   });
 
   const TestFailureSchema = v.object({
-    name: v.string(), file: nstr, line: nint, message: v.string(), expected: nstr, actual: nstr,
+    name: v.string(),
+    file: nstr,
+    line: nint,
+    message: v.string(),
+    expected: nstr,
+    actual: nstr,
   });
 
   const TestsSchema = v.object({
     runner: v.string(),
     // null: the log does not say (`go test` without -v prints no passing test), never a made-up 0.
-    passed: nint, failed: nint, errors: nint, skipped: nint,
+    passed: nint,
+    failed: nint,
+    errors: nint,
+    skipped: nint,
     // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
     not_run: v.optional(nint),
     failures: v.array(TestFailureSchema),
@@ -94,10 +119,13 @@ function build() {
     status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
     diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
     tests: v.object({
-      fixed: v.array(v.string()), broken: v.array(v.string()), still_failing: v.array(v.string()),
+      fixed: v.array(v.string()),
+      broken: v.array(v.string()),
+      still_failing: v.array(v.string()),
       // Optional: deltas stored before they were kept lack them. changed: still failing, another way;
       // not_run: failed before, not reached now (the build failed, the run was stopped, the file did not load).
-      changed: v.optional(v.array(v.string())), not_run: v.optional(v.array(v.string())),
+      changed: v.optional(v.array(v.string())),
+      not_run: v.optional(v.array(v.string())),
     }),
     crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
@@ -115,7 +143,16 @@ function build() {
     log: nstr,
   });
 
-  return { Frame: FrameSchema, Diagnostic: DiagnosticSchema, Crash: CrashSchema, TestFailure: TestFailureSchema, Tests: TestsSchema, Verdict: VerdictSchema, Delta: DeltaSchema, RunResult: RunResultSchema };
+  return {
+    Frame: FrameSchema,
+    Diagnostic: DiagnosticSchema,
+    Crash: CrashSchema,
+    TestFailure: TestFailureSchema,
+    Tests: TestsSchema,
+    Verdict: VerdictSchema,
+    Delta: DeltaSchema,
+    RunResult: RunResultSchema,
+  };
 }
 
 type Contract = ReturnType<typeof build>;

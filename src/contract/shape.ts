@@ -17,12 +17,18 @@ function typeOk(x: unknown, type: string): boolean {
   const t = type.endsWith('?') ? type.slice(0, -1) : type;
   if (x === null) return t.endsWith('|null');
   switch (t.endsWith('|null') ? t.slice(0, -5) : t) {
-    case 'string': return typeof x === 'string';
-    case 'number': return typeof x === 'number' && Number.isFinite(x);
-    case 'boolean': return typeof x === 'boolean';
-    case 'object': return isObject(x);
-    case 'array': return Array.isArray(x);
-    default: throw new Error(`shape: unknown type ${type}`);
+    case 'string':
+      return typeof x === 'string';
+    case 'number':
+      return typeof x === 'number' && Number.isFinite(x);
+    case 'boolean':
+      return typeof x === 'boolean';
+    case 'object':
+      return isObject(x);
+    case 'array':
+      return Array.isArray(x);
+    default:
+      throw new Error(`shape: unknown type ${type}`);
   }
 }
 

@@ -118,7 +118,10 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // A trap leaves the instance in an unknown state: the next call gets a fresh one.
   let poisoned = false;
   const fresh = (): Exports => {
-    if (poisoned) { x = instantiate(); poisoned = false; }
+    if (poisoned) {
+      x = instantiate();
+      poisoned = false;
+    }
     return x!;
   };
   const guard = <T>(fn: (e: Exports) => T): T => {
@@ -170,20 +173,30 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   return {
     verdict(bytes, o = {}) {
       if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another verdict');
-      return guard((e) => { start(e, o); feedBytes(e, bytes); return end(e, o); });
+      return guard((e) => {
+        start(e, o);
+        feedBytes(e, bytes);
+        return end(e, o);
+      });
     },
     stream(o = {}) {
       if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another');
       guard((e) => start(e, o));
       busy = true;
       return {
-        push(chunk) { guard((e) => feedBytes(e, chunk)); },
+        push(chunk) {
+          guard((e) => feedBytes(e, chunk));
+        },
         exitKnown(known) {
           const args = exitArgs(known); // a bad signal throws here, before the stream changes
           o = { ...o, ...known };
           return guard((e) => e.exitKnown(...args) === 1);
         },
-        end() { const r = guard((e) => end(e, o)); busy = false; return r; },
+        end() {
+          const r = guard((e) => end(e, o));
+          busy = false;
+          return r;
+        },
       };
     },
     render(env) {
@@ -203,7 +216,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         return JSON.parse(text) as Delta; // not schema-checked here: see end() above
       });
     },
-    memoryBytes() { return x!.memory.buffer.byteLength; },
+    memoryBytes() {
+      return x!.memory.buffer.byteLength;
+    },
     junit(xml) {
       const r = guard((e) => {
         const n = e.junit(put(e, xml));
@@ -237,7 +252,10 @@ function put(e: Exports, ...parts: Uint8Array[]): number {
   const ptr = e.alloc(len); // first: alloc may grow memory, which replaces memory.buffer
   const mem = new Uint8Array(e.memory.buffer, ptr, len);
   let at = 0;
-  for (const p of parts) { mem.set(p, at); at += p.length; }
+  for (const p of parts) {
+    mem.set(p, at);
+    at += p.length;
+  }
   return len;
 }
 

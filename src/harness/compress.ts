@@ -13,7 +13,10 @@ const NOISE = [
 ];
 
 export function compress(text: string): string {
-  const lines = text.replace(ANSI, '').split('\n').filter((l) => !NOISE.some((re) => re.test(l)));
+  const lines = text
+    .replace(ANSI, '')
+    .split('\n')
+    .filter((l) => !NOISE.some((re) => re.test(l)));
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {

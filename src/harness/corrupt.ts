@@ -4,7 +4,10 @@
 // engine derives the hint, identity and summary of the decoy itself.
 import type { Verdict } from '../host/index.js';
 
-export interface Fault { file: string; line: number }
+export interface Fault {
+  file: string;
+  line: number;
+}
 
 const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -22,7 +25,10 @@ export function faultOf(v: Verdict): Fault | null {
   return null;
 }
 
-export interface Bent { text: string; check(v: Verdict): boolean }
+export interface Bent {
+  text: string;
+  check(v: Verdict): boolean;
+}
 
 /** Every mention of fault's file:line (gcc, sanitizers, rustc, Python tracebacks) moved to the decoy's. */
 export function corruptLine(raw: string, fault: Fault | null, decoy: Fault | null): Bent | null {
@@ -30,14 +36,21 @@ export function corruptLine(raw: string, fault: Fault | null, decoy: Fault | nul
   // The decoy is a line of a source file: a fault the log places elsewhere (a failing assertion in a
   // test file, as on the assertion-only Python tasks) is not moved into the source; nothing to corrupt.
   if (base(fault.file) !== base(decoy.file)) return null;
-  const f = esc(fault.file); const n = fault.line;
+  const f = esc(fault.file);
+  const n = fault.line;
   const to = base(decoy.file);
   // A left boundary: ledger.cpp:8 must not match inside test_ledger.cpp:8.
   const text = raw
     .replace(new RegExp(`(?<![\\w.-])((?:[\\w./-]*/)?)${f}:${n}(?!\\d)`, 'g'), `$1${to}:${decoy.line}`)
     .replace(new RegExp(`(?<![\\w.-])((?:[\\w./-]*/)?)${f}", line ${n}(?!\\d)`, 'g'), `$1${to}", line ${decoy.line}`);
   if (text === raw) return null;
-  return { text, check: (v) => { const g = faultOf(v); return g !== null && g.file === to && g.line === decoy.line; } };
+  return {
+    text,
+    check: (v) => {
+      const g = faultOf(v);
+      return g !== null && g.file === to && g.line === decoy.line;
+    },
+  };
 }
 
 /** Decoy crash kinds: each maps to a kind of the same family that a reader would fix differently. */
@@ -63,7 +76,13 @@ export function corruptKind(raw: string, v: Verdict): Bent | null {
     re.lastIndex = 0;
     const text = raw.replace(re, to);
     if (text === raw) continue;
-    return { text, check: (nv) => { const k = nv.crash?.kind ?? nv.tests?.failures[0]?.message ?? ''; return k !== kind && !k.includes(from); } };
+    return {
+      text,
+      check: (nv) => {
+        const k = nv.crash?.kind ?? nv.tests?.failures[0]?.message ?? '';
+        return k !== kind && !k.includes(from);
+      },
+    };
   }
   return null;
 }

@@ -20,39 +20,56 @@ import type { Backend, Block, Message, Usage } from './types.js';
 import { zeroUsage } from './types.js';
 
 export interface EpisodeOptions {
-  budget: number;          // tool calls
-  maxApiCalls: number;     // hard cap, nudged prose-only replies included
-  runBeforeEdit: boolean;  // the harness runs once and shows it (in the arm's format) before the first turn
+  budget: number; // tool calls
+  maxApiCalls: number; // hard cap, nudged prose-only replies included
+  runBeforeEdit: boolean; // the harness runs once and shows it (in the arm's format) before the first turn
   maxTokens: number;
 }
 
 export interface EpisodeRecord {
   schema: 'sbx.episode/1';
-  key: string; task: string; condition: string; model: string; seed: number;
+  key: string;
+  task: string;
+  condition: string;
+  model: string;
+  seed: number;
   options: EpisodeOptions;
-  success: boolean; rerun_status: string; protected_ok: boolean;
+  success: boolean;
+  rerun_status: string;
+  protected_ok: boolean;
   /** Why the task's command could not run in the sandbox (a missing toolchain), from the first run or the re-run that hit it. */
   setup_error: string | null;
   /** What the agent changed besides its editable files (created, changed, deleted, links), in the episode or by its code during the re-run. */
   tampered: Tamper[];
   stop: 'done' | 'budget' | 'api-cap' | 'error';
   error: string | null;
-  api_turns: number; tool_calls: number; run_calls: number; nudges: number;
-  tokens: Usage; cost_usd: number | null; price_date: string; model_id: string;
+  api_turns: number;
+  tool_calls: number;
+  run_calls: number;
+  nudges: number;
+  tokens: Usage;
+  cost_usd: number | null;
+  price_date: string;
+  model_id: string;
   wall_ms: number;
   /** raw_chars and shown_chars count the same unit (UTF-16 code units of the UTF-8-decoded text): shown/raw is their ratio. */
-  raw_bytes: number; raw_chars: number; shown_chars: number;
+  raw_bytes: number;
+  raw_chars: number;
+  shown_chars: number;
   statuses: string[];
   first_edit: { file: string; lines: number[] } | null;
-  edit_hit: boolean; decoy_touched: boolean;
+  edit_hit: boolean;
+  decoy_touched: boolean;
   /** Any edit (not only the first) within ±3 of the fix locus. */
   edit_hit_any: boolean;
-  progress: number; ran_buggy_first: boolean;
+  progress: number;
+  ran_buggy_first: boolean;
   pre_raw_sha256: string | null;
   /** The same with durations masked ("Ran 3 tests in 0.001s"): what may differ between identical runs. */
   pre_raw_timing_masked_sha256: string | null;
   fault: { file: string; line: number } | null;
-  fix: { file: string; lines: [number, number] }; decoy: { file: string; line: number } | null;
+  fix: { file: string; lines: [number, number] };
+  decoy: { file: string; line: number } | null;
   /** Each edit's lines: those a minimal line diff changes, in the numbering of the file as the agent first found it. */
   edits: { file: string; lines: number[] }[];
   /** Corrupt arms: whether the decoy took on every run that had a line or kind to corrupt (null: none had). */
@@ -72,11 +89,46 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   chmodSync(work, 0o755);
   const state = join(root, 'state');
   const rec: EpisodeRecord = {
-    schema: 'sbx.episode/1', key: episodeKey(task.id, cond.name, backend.name, seed), task: task.id, condition: cond.name, model: backend.name, seed,
-    options: o, success: false, rerun_status: '', protected_ok: false, setup_error: null, tampered: [], stop: 'budget', error: null,
-    api_turns: 0, tool_calls: 0, run_calls: 0, nudges: 0, tokens: zeroUsage(), cost_usd: null, price_date: PRICE_DATE, model_id: '',
-    wall_ms: 0, raw_bytes: 0, raw_chars: 0, shown_chars: 0, statuses: [], first_edit: null, edit_hit: false, edit_hit_any: false, decoy_touched: false,
-    progress: 0, ran_buggy_first: false, pre_raw_sha256: null, pre_raw_timing_masked_sha256: null, fault: null, fix: task.fix, decoy: task.decoy, edits: [], corrupt_applied: null,
+    schema: 'sbx.episode/1',
+    key: episodeKey(task.id, cond.name, backend.name, seed),
+    task: task.id,
+    condition: cond.name,
+    model: backend.name,
+    seed,
+    options: o,
+    success: false,
+    rerun_status: '',
+    protected_ok: false,
+    setup_error: null,
+    tampered: [],
+    stop: 'budget',
+    error: null,
+    api_turns: 0,
+    tool_calls: 0,
+    run_calls: 0,
+    nudges: 0,
+    tokens: zeroUsage(),
+    cost_usd: null,
+    price_date: PRICE_DATE,
+    model_id: '',
+    wall_ms: 0,
+    raw_bytes: 0,
+    raw_chars: 0,
+    shown_chars: 0,
+    statuses: [],
+    first_edit: null,
+    edit_hit: false,
+    edit_hit_any: false,
+    decoy_touched: false,
+    progress: 0,
+    ran_buggy_first: false,
+    pre_raw_sha256: null,
+    pre_raw_timing_masked_sha256: null,
+    fault: null,
+    fix: task.fix,
+    decoy: task.decoy,
+    edits: [],
+    corrupt_applied: null,
   };
   let edited = false;
   const track = new EditTrack();
@@ -116,20 +168,45 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
       }
       case 'read_file': {
         const kept = (cond.base === 'truncate30k' || cond.base === 'truncate40k') && typeof b.input.path === 'string' ? saved.get(b.input.path.replace(/^\.\//, '')) : undefined;
-        if (kept !== undefined) return { text: `file: ${b.input.path}\n${kept.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false };
+        if (kept !== undefined)
+          return {
+            text: `file: ${b.input.path}\n${kept
+              .split('\n')
+              .map((l, i) => `${i + 1}\t${l}`)
+              .join('\n')}`,
+            done: false,
+          };
         const r = workPath(work, b.input.path);
         if (!r.ok) return { text: `error: ${r.why}`, done: false };
         const p = r.rel;
         // The sandboxed runs write the task dir: never a FIFO (it would hang the episode) or a link out of it.
-        try { return { text: `file: ${p}\n${readRegularText(r.abs).split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')}`, done: false }; } catch { return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false }; }
+        try {
+          return {
+            text: `file: ${p}\n${readRegularText(r.abs)
+              .split('\n')
+              .map((l, i) => `${i + 1}\t${l}`)
+              .join('\n')}`,
+            done: false,
+          };
+        } catch {
+          return { text: `error: no file ${p} (files: ${listFiles(work).join(', ')})`, done: false };
+        }
       }
       case 'write_file': {
         const r = workPath(work, b.input.path);
         if (!r.ok || typeof b.input.content !== 'string') return { text: `error: ${r.ok ? 'give' : `${r.why}: give`} path (relative) and content (the whole new file)`, done: false };
         const p = r.rel;
         let before = '';
-        try { before = readRegularText(r.abs); } catch { /* a new file (or a FIFO or link: replaced) */ }
-        try { writeOver(r.abs, b.input.content); } catch (err) { return { text: `error: cannot write ${p} (${(err as NodeJS.ErrnoException).code ?? 'failed'})`, done: false }; }
+        try {
+          before = readRegularText(r.abs);
+        } catch {
+          /* a new file (or a FIFO or link: replaced) */
+        }
+        try {
+          writeOver(r.abs, b.input.content);
+        } catch (err) {
+          return { text: `error: cannot write ${p} (${(err as NodeJS.ErrnoException).code ?? 'failed'})`, done: false };
+        }
         const lines = track.edit(p, before, b.input.content);
         const edit = { file: p, lines };
         rec.edits.push(edit);
@@ -144,8 +221,10 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
         if (task.decoy && p === task.decoy.file && lines.some((l) => Math.abs(l - task.decoy!.line) <= 1)) rec.decoy_touched = true;
         return { text: `wrote ${p} (${b.input.content.split('\n').length} lines)`, done: false };
       }
-      case 'done': return { text: 'ok', done: true };
-      default: return { text: `error: unknown tool ${b.name}: use read_file, write_file, run or done`, done: false };
+      case 'done':
+        return { text: 'ok', done: true };
+      default:
+        return { text: `error: unknown tool ${b.name}: use read_file, write_file, run or done`, done: false };
     }
   };
 
@@ -156,7 +235,10 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
     const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: intro }] }];
     let finished = false;
     while (!finished) {
-      if (rec.api_turns >= o.maxApiCalls) { rec.stop = 'api-cap'; break; }
+      if (rec.api_turns >= o.maxApiCalls) {
+        rec.stop = 'api-cap';
+        break;
+      }
       const reply = await backend.complete({ system: SYSTEM, messages, tools, maxTokens: o.maxTokens, seed });
       rec.api_turns++;
       rec.model_id = reply.model;
@@ -170,15 +252,24 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
       }
       const results: Block[] = [];
       for (const u of uses) {
-        if (finished || rec.tool_calls >= o.budget) { results.push({ type: 'tool_result', tool_use_id: u.id, content: 'error: the tool-call budget is spent' }); continue; }
+        if (finished || rec.tool_calls >= o.budget) {
+          results.push({ type: 'tool_result', tool_use_id: u.id, content: 'error: the tool-call budget is spent' });
+          continue;
+        }
         rec.tool_calls++;
         const r = await tool(u);
         results.push({ type: 'tool_result', tool_use_id: u.id, content: r.text });
-        if (r.done) { finished = true; rec.stop = 'done'; }
+        if (r.done) {
+          finished = true;
+          rec.stop = 'done';
+        }
       }
       messages.push({ role: 'user', content: results });
       if (cond.mask) maskOlder(messages, cond.mask);
-      if (!finished && rec.tool_calls >= o.budget) { rec.stop = 'budget'; break; }
+      if (!finished && rec.tool_calls >= o.budget) {
+        rec.stop = 'budget';
+        break;
+      }
     }
   } catch (err) {
     rec.stop = 'error';
@@ -196,7 +287,8 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
   rec.setup_error ??= setupReason(again.verdict);
   rec.protected_ok = protectedOk;
   rec.success = again.verdict.status === 'pass' && ex === 0 && protectedOk && rec.tampered.length === 0;
-  const first = rec.statuses[0]; const last = rec.success ? 'pass' : rec.rerun_status;
+  const first = rec.statuses[0];
+  const last = rec.success ? 'pass' : rec.rerun_status;
   rec.progress = first === undefined ? 0 : (RANK[last] ?? 0) - (RANK[first] ?? 0);
   rec.cost_usd = costUsd(rec.model_id, rec.tokens, backend.name);
   rec.wall_ms = Date.now() - t0;
@@ -208,7 +300,10 @@ export async function runEpisode(task: Task, cond: Condition, backend: Backend, 
 export const maskTimings = (s: string): string => s.replace(/\b\d+(?:\.\d+)?\s?(?:s|ms|sec|seconds)\b/g, '<T>');
 
 function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name !== 'prog').map((e) => e.name).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name !== 'prog')
+    .map((e) => e.name)
+    .sort();
 }
 
 /** Only the last n tool results stay verbatim. */
@@ -226,12 +321,24 @@ function writeOver(path: string, text: string): void {
   let fd: number | null = null;
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!fstatSync(fd).isFile()) { closeSync(fd); fd = null; }
-  } catch { fd = null; }
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      fd = null;
+    }
+  } catch {
+    fd = null;
+  }
   if (fd === null) {
-    try { unlinkSync(path); } catch { /* none */ }
+    try {
+      unlinkSync(path);
+    } catch {
+      /* none */
+    }
     fd = openSync(path, 'wx', 0o644);
   }
-  try { writeFileSync(fd, text); } finally { closeSync(fd); }
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
-

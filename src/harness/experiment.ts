@@ -14,9 +14,18 @@ import { prepareTasks } from './setup.js';
 import type { NetOptions } from './backends/anthropic.js';
 
 export interface ExperimentArgs {
-  models: string[]; conditions: string[]; tasks: string[] | 'all'; seeds: number;
-  out: string; tasksDir?: string | undefined; shard?: string | undefined; workers: number;
-  record?: string | undefined; replay?: string | undefined; net: NetOptions; episode: EpisodeOptions;
+  models: string[];
+  conditions: string[];
+  tasks: string[] | 'all';
+  seeds: number;
+  out: string;
+  tasksDir?: string | undefined;
+  shard?: string | undefined;
+  workers: number;
+  record?: string | undefined;
+  replay?: string | undefined;
+  net: NetOptions;
+  episode: EpisodeOptions;
   progress: boolean;
 }
 
@@ -24,11 +33,20 @@ const fileOf = (dir: string, key: string): string => join(dir, `${key.replace(/[
 
 export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skipped: number; failed: number; setup: Map<string, number> }> {
   const conditions = a.conditions.length === 1 && a.conditions[0] === 'all' ? [...ALL_CONDITIONS] : a.conditions;
-  for (const c of conditions) if (!parseCondition(c)) throw new SbxError('E_USAGE', `unknown condition ${JSON.stringify(c)}: use all or some of ${ALL_CONDITIONS.join(', ')} (any base condition may take +maskN)`);
+  for (const c of conditions)
+    if (!parseCondition(c)) throw new SbxError('E_USAGE', `unknown condition ${JSON.stringify(c)}: use all or some of ${ALL_CONDITIONS.join(', ')} (any base condition may take +maskN)`);
   const tasks = loadTasks(a.tasksDir, a.tasks === 'all' ? undefined : a.tasks);
   await prepareTasks(tasks);
   const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
-  const all = withKeys(plan(tasks.map((t) => t.id), conditions, a.models, a.seeds), (m) => m);
+  const all = withKeys(
+    plan(
+      tasks.map((t) => t.id),
+      conditions,
+      a.models,
+      a.seeds,
+    ),
+    (m) => m,
+  );
   const { index, count } = parseShard(a.shard);
   const mine = shardOf(all, index, count);
   const done = recordedKeys(a.out);
@@ -37,7 +55,8 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   sealTornLine(a.out);
   const engine = await createEngine();
   const bar = a.progress && process.stderr.isTTY ? await progressBar(todo.length) : null;
-  let failed = 0; let next = 0;
+  let failed = 0;
+  let next = 0;
   const setup = new Map<string, number>(); // what kept a task's command from running, and in how many episodes
   const one = async (p: Planned): Promise<void> => {
     const task = byId.get(p.task)!;
@@ -50,10 +69,14 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
     bar?.increment();
     if (rec.stop === 'error' && /E_NO_KEY|E_MODEL_API|no .* API key|failed \(/.test(rec.error ?? '')) throw new SbxError('E_MODEL_API', rec.error ?? 'model API failed');
   };
-  const worker = async (): Promise<void> => { while (next < todo.length) await one(todo[next++]!); };
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) await one(todo[next++]!);
+  };
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(a.workers, todo.length)) }, worker));
-  } finally { bar?.stop(); }
+  } finally {
+    bar?.stop();
+  }
   return { ran: todo.length, skipped: mine.length - todo.length, failed, setup };
 }
 

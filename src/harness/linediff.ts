@@ -12,7 +12,12 @@ export function linesOf(text: string): string[] {
 }
 
 /** A run of lines of `a` (aLo ≤ i < aHi) replaced by lines of `b` (bLo ≤ j < bHi); either side may be empty. */
-export interface Hunk { aLo: number; aHi: number; bLo: number; bHi: number }
+export interface Hunk {
+  aLo: number;
+  aHi: number;
+  bLo: number;
+  bHi: number;
+}
 
 /** Above this many lines (after the common head and tail) the middle counts as replaced whole. */
 const MAX_MIDDLE = 20_000;
@@ -21,13 +26,19 @@ const MAX_MIDDLE = 20_000;
 export function hunks(a: readonly string[], b: readonly string[]): Hunk[] {
   let s = 0;
   while (s < a.length && s < b.length && a[s] === b[s]) s++;
-  let ea = a.length; let eb = b.length;
-  while (ea > s && eb > s && a[ea - 1] === b[eb - 1]) { ea--; eb--; }
-  const n = ea - s; const m = eb - s;
+  let ea = a.length;
+  let eb = b.length;
+  while (ea > s && eb > s && a[ea - 1] === b[eb - 1]) {
+    ea--;
+    eb--;
+  }
+  const n = ea - s;
+  const m = eb - s;
   if (n === 0 && m === 0) return [];
   if (n === 0 || m === 0 || n + m > MAX_MIDDLE) return [{ aLo: s, aHi: ea, bLo: s, bHi: eb }];
   // Myers: v[k] is the furthest x on diagonal k = x - y; keep each round's v to walk the path back.
-  const max = n + m; const off = max + 1;
+  const max = n + m;
+  const off = max + 1;
   const v = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
   let found = -1;
@@ -36,30 +47,50 @@ export function hunks(a: readonly string[], b: readonly string[]): Hunk[] {
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
       let y = x - k;
-      while (x < n && y < m && a[s + x] === b[s + y]) { x++; y++; }
+      while (x < n && y < m && a[s + x] === b[s + y]) {
+        x++;
+        y++;
+      }
       v[off + k] = x;
-      if (x >= n && y >= m) { found = d; break; }
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
     }
   }
   // Walk back: the matched pairs (diagonal moves) in reverse.
   const pairs: [number, number][] = [];
-  let x = n; let y = m;
+  let x = n;
+  let y = m;
   for (let d = found; d > 0; d--) {
-    const pv = trace[d]!; const at = (k: number): number => pv[k + d + 1]!; // v as round d found it
+    const pv = trace[d]!;
+    const at = (k: number): number => pv[k + d + 1]!; // v as round d found it
     const k = x - y;
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const px = at(prevK); const py = px - prevK;
-    while (x > px && y > py) { pairs.push([s + x - 1, s + y - 1]); x--; y--; }
-    x = px; y = py;
+    const px = at(prevK);
+    const py = px - prevK;
+    while (x > px && y > py) {
+      pairs.push([s + x - 1, s + y - 1]);
+      x--;
+      y--;
+    }
+    x = px;
+    y = py;
   }
-  while (x > 0 && y > 0) { pairs.push([s + x - 1, s + y - 1]); x--; y--; }
+  while (x > 0 && y > 0) {
+    pairs.push([s + x - 1, s + y - 1]);
+    x--;
+    y--;
+  }
   pairs.reverse();
   // The gaps between matched pairs are the hunks.
   const out: Hunk[] = [];
-  let i = s; let j = s;
+  let i = s;
+  let j = s;
   for (const [pi, pj] of [...pairs, [ea, eb] as [number, number]]) {
     if (pi > i || pj > j) out.push({ aLo: i, aHi: pi, bLo: j, bHi: pj });
-    i = pi + 1; j = pj + 1;
+    i = pi + 1;
+    j = pj + 1;
   }
   return out;
 }
@@ -67,7 +98,10 @@ export function hunks(a: readonly string[], b: readonly string[]): Hunk[] {
 /** Lines of `before` an edit to `after` changes (1-based, before's numbering); an insertion counts at the line it follows (1 at the top). */
 export function changedLines(before: string, after: string): number[] {
   const a = linesOf(before);
-  return changedIn(hunks(a, linesOf(after)), a.map((_, i) => i + 1));
+  return changedIn(
+    hunks(a, linesOf(after)),
+    a.map((_, i) => i + 1),
+  );
 }
 
 /** The changed lines of hunks in an origin's numbering (origin[i]: the line that line i+1 stands for). */
@@ -90,7 +124,8 @@ export class EditTrack {
   private origin = new Map<string, number[]>();
 
   edit(file: string, before: string, after: string): number[] {
-    const a = linesOf(before); const b = linesOf(after);
+    const a = linesOf(before);
+    const b = linesOf(after);
     const origin = this.origin.get(file) ?? a.map((_, i) => i + 1);
     const hs = hunks(a, b);
     const lines = changedIn(hs, origin);
@@ -98,7 +133,7 @@ export class EditTrack {
     let i = 0;
     for (const h of hs) {
       for (; i < h.aLo; i++) next.push(origin[i]!);
-      for (let t = 0; t < h.bHi - h.bLo; t++) next.push(h.aHi > h.aLo ? origin[h.aLo + Math.min(t, h.aHi - h.aLo - 1)]! : origin[h.aLo - 1] ?? 1);
+      for (let t = 0; t < h.bHi - h.bLo; t++) next.push(h.aHi > h.aLo ? origin[h.aLo + Math.min(t, h.aHi - h.aLo - 1)]! : (origin[h.aLo - 1] ?? 1));
       i = h.aHi;
     }
     for (; i < a.length; i++) next.push(origin[i]!);

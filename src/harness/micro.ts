@@ -18,12 +18,13 @@ import { svgOf } from './figures.js';
 import { median } from './stats.js';
 
 export const MICROS = ['startup', 'determinism', 'localization'] as const;
-type Micro = typeof MICROS[number];
+type Micro = (typeof MICROS)[number];
 
 export async function micro(which: Micro, outDir: string, runs?: number): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const { data, spec } = which === 'startup' ? await startup(runs ?? 30) : which === 'determinism' ? await determinism(runs ?? 10) : await localization();
-  const json = join(outDir, `${which}.json`); const svg = join(outDir, `${which}.svg`);
+  const json = join(outDir, `${which}.json`);
+  const svg = join(outDir, `${which}.svg`);
   writeFileSync(json, `${JSON.stringify(data, null, 2)}\n`);
   writeFileSync(svg, await svgOf(spec));
   return [json, svg];
@@ -37,7 +38,8 @@ const which = (cmd: string): string | null => {
 function spawnTrue(argv: string[]): Promise<void> {
   return new Promise((done, fail) => {
     const c = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    c.stdout.resume(); c.stderr.resume();
+    c.stdout.resume();
+    c.stderr.resume();
     c.once('error', fail);
     c.once('close', (code) => (code === 0 ? done() : fail(new Error(`${argv.join(' ')} exited ${code}`))));
   });
@@ -50,14 +52,36 @@ function bwrapArgv(bwrap: string, work: string): string[] {
       const st = lstatSync(p);
       if (st.isSymbolicLink()) a.push('--symlink', readlinkSync(p), p);
       else if (st.isDirectory()) a.push('--ro-bind', p, p);
-    } catch { /* absent */ }
+    } catch {
+      /* absent */
+    }
   }
-  a.push('--bind', work, '/work', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--chdir', '/work', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--new-session', '--die-with-parent', '/bin/true');
+  a.push(
+    '--bind',
+    work,
+    '/work',
+    '--tmpfs',
+    '/tmp',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--chdir',
+    '/work',
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--new-session',
+    '--die-with-parent',
+    '/bin/true',
+  );
   return a;
 }
 
 async function startup(rounds: number): Promise<{ data: unknown; spec: Record<string, unknown> }> {
-  const work = mkdtempSync(join(tmpdir(), 'sbx-micro-')); chmodSync(work, 0o755);
+  const work = mkdtempSync(join(tmpdir(), 'sbx-micro-'));
+  chmodSync(work, 0o755);
   const state = mkdtempSync(join(tmpdir(), 'sbx-micro-state-'));
   const variants: { name: string; fn: () => Promise<unknown> }[] = [
     { name: 'spawn /bin/true', fn: () => spawnTrue(['/bin/true']) },
@@ -76,15 +100,23 @@ async function startup(rounds: number): Promise<{ data: unknown; spec: Record<st
       times.get(v.name)!.push(Number(process.hrtime.bigint() - t) / 1e6);
     }
   }
-  rmSync(work, { recursive: true, force: true }); rmSync(state, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+  rmSync(state, { recursive: true, force: true });
   const bwMedian = bw ? median(times.get('bubblewrap (same namespaces)')!) : null;
   const rows = variants.map((v) => {
-    const xs = times.get(v.name)!; const m = median(xs);
+    const xs = times.get(v.name)!;
+    const m = median(xs);
     return { variant: v.name, runs: xs.length, median_ms: m, min_ms: Math.min(...xs), ratio_to_bwrap: bwMedian ? m / bwMedian : null };
   });
   const data = { experiment: 'startup', rounds, bubblewrap: bw !== null, results: rows };
-  const spec = { title: `Startup of /bin/true, median of ${rounds} interleaved rounds`, background: 'white', data: { values: rows }, mark: 'bar', width: 380,
-    encoding: { y: { field: 'variant', type: 'nominal', sort: '-x', title: null }, x: { field: 'median_ms', type: 'quantitative', title: 'median ms' } } };
+  const spec = {
+    title: `Startup of /bin/true, median of ${rounds} interleaved rounds`,
+    background: 'white',
+    data: { values: rows },
+    mark: 'bar',
+    width: 380,
+    encoding: { y: { field: 'variant', type: 'nominal', sort: '-x', title: null }, x: { field: 'median_ms', type: 'quantitative', title: 'median ms' } },
+  };
   return { data, spec };
 }
 
@@ -92,12 +124,17 @@ const SANITIZER_TASKS = ['c-heap-overflow', 'c-use-after-free', 'c-stack-strcpy'
 
 async function determinism(n: number): Promise<{ data: unknown; spec: Record<string, unknown> }> {
   const modes: { mode: string; opts: { aslr?: boolean; inheritEnv?: boolean } }[] = [
-    { mode: 'hermetic', opts: {} }, { mode: 'ASLR on', opts: { aslr: true } }, { mode: 'ASLR + inherited env', opts: { aslr: true, inheritEnv: true } },
+    { mode: 'hermetic', opts: {} },
+    { mode: 'ASLR on', opts: { aslr: true } },
+    { mode: 'ASLR + inherited env', opts: { aslr: true, inheritEnv: true } },
   ];
   const rows: Record<string, unknown>[] = [];
   for (const task of loadTasks(undefined, SANITIZER_TASKS)) {
     for (const m of modes) {
-      const raws = new Set<string>(); const ids = new Set<string>(); const verdicts = new Set<string>(); const masked = new Set<string>();
+      const raws = new Set<string>();
+      const ids = new Set<string>();
+      const verdicts = new Set<string>();
+      const masked = new Set<string>();
       for (let i = 0; i < n; i++) {
         const work = materialize(task);
         const env = await run({ cmd: task.cmd, work, state: join(work, '.sbx'), timeout: task.timeout, ...m.opts });
@@ -110,8 +147,19 @@ async function determinism(n: number): Promise<{ data: unknown; spec: Record<str
       rows.push({ task: task.id, mode: m.mode, runs: n, distinct_raw: raws.size, distinct_identities: ids.size, distinct_verdicts: verdicts.size, distinct_verdicts_addresses_masked: masked.size });
     }
   }
-  const spec = { title: `Distinct raw outputs in ${n} runs of each sanitizer task`, background: 'white', data: { values: rows }, mark: 'bar', width: { step: 14 },
-    encoding: { x: { field: 'mode', type: 'nominal', title: null, axis: { labelAngle: -30 } }, xOffset: { field: 'task' }, y: { field: 'distinct_raw', type: 'quantitative', title: 'distinct raw outputs' }, color: { field: 'task', type: 'nominal' } } };
+  const spec = {
+    title: `Distinct raw outputs in ${n} runs of each sanitizer task`,
+    background: 'white',
+    data: { values: rows },
+    mark: 'bar',
+    width: { step: 14 },
+    encoding: {
+      x: { field: 'mode', type: 'nominal', title: null, axis: { labelAngle: -30 } },
+      xOffset: { field: 'task' },
+      y: { field: 'distinct_raw', type: 'quantitative', title: 'distinct raw outputs' },
+      color: { field: 'task', type: 'nominal' },
+    },
+  };
   return { data: { experiment: 'determinism', runs_per_cell: n, results: rows }, spec };
 }
 
@@ -135,23 +183,47 @@ async function localization(): Promise<{ data: unknown; spec: Record<string, unk
     const [lo, hi] = task.fix.lines;
     const near = (r: { file: string; line: number } | null): boolean => r !== null && r.file === task.fix.file && r.line >= lo - 3 && r.line <= hi + 3;
     const anyVerdict = namedLines(renderedRefs(env), task).some((r) => near(r));
-    rows.push({ task: task.id, status: env.verdict.status, fix: `${task.fix.file}:${lo}${hi !== lo ? `-${hi}` : ''}`,
-      verdict_names: verdictLine ? `${verdictLine.file}:${verdictLine.line}` : null, verdict_hit: near(verdictLine), verdict_any_hit: anyVerdict,
-      raw_first: firstRaw ? `${firstRaw.file}:${firstRaw.line}` : null, raw_first_hit: near(firstRaw),
-      distance_verdict: verdictLine && verdictLine.file === task.fix.file ? verdictLine.line - lo : null, distance_raw: firstRaw && firstRaw.file === task.fix.file ? firstRaw.line - lo : null });
+    rows.push({
+      task: task.id,
+      status: env.verdict.status,
+      fix: `${task.fix.file}:${lo}${hi !== lo ? `-${hi}` : ''}`,
+      verdict_names: verdictLine ? `${verdictLine.file}:${verdictLine.line}` : null,
+      verdict_hit: near(verdictLine),
+      verdict_any_hit: anyVerdict,
+      raw_first: firstRaw ? `${firstRaw.file}:${firstRaw.line}` : null,
+      raw_first_hit: near(firstRaw),
+      distance_verdict: verdictLine && verdictLine.file === task.fix.file ? verdictLine.line - lo : null,
+      distance_raw: firstRaw && firstRaw.file === task.fix.file ? firstRaw.line - lo : null,
+    });
   }
   const n = rows.length;
   const count = (k: string): number => rows.filter((r) => r[k]).length;
   const summary = { tasks: n, verdict_first_line_within_3: count('verdict_hit'), verdict_any_line_within_3: count('verdict_any_hit'), raw_first_line_within_3: count('raw_first_hit') };
-  const long = rows.flatMap((r) => [
-    { task: r.task, source: 'verdict: first user frame / error / failing test', distance: r.distance_verdict },
-    { task: r.task, source: 'raw: first source line mentioned', distance: r.distance_raw },
-  ]).filter((x) => x.distance !== null);
-  const spec = { title: 'Named line minus fix line (within ±3 counts as a hit)', background: 'white', data: { values: long }, width: 360, height: { step: 16 },
+  const long = rows
+    .flatMap((r) => [
+      { task: r.task, source: 'verdict: first user frame / error / failing test', distance: r.distance_verdict },
+      { task: r.task, source: 'raw: first source line mentioned', distance: r.distance_raw },
+    ])
+    .filter((x) => x.distance !== null);
+  const spec = {
+    title: 'Named line minus fix line (within ±3 counts as a hit)',
+    background: 'white',
+    data: { values: long },
+    width: 360,
+    height: { step: 16 },
     layer: [
       { mark: { type: 'rect', opacity: 0.15, color: 'green' }, data: { values: [{ a: -3, b: 3 }] }, encoding: { x: { field: 'a', type: 'quantitative' }, x2: { field: 'b' } } },
-      { mark: { type: 'point', filled: true, size: 70 }, encoding: { y: { field: 'task', type: 'nominal', title: null }, x: { field: 'distance', type: 'quantitative', title: 'lines from the fix' }, color: { field: 'source', type: 'nominal', legend: { orient: 'bottom' } }, shape: { field: 'source', type: 'nominal' } } },
-    ] };
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          y: { field: 'task', type: 'nominal', title: null },
+          x: { field: 'distance', type: 'quantitative', title: 'lines from the fix' },
+          color: { field: 'source', type: 'nominal', legend: { orient: 'bottom' } },
+          shape: { field: 'source', type: 'nominal' },
+        },
+      },
+    ],
+  };
   return { data: { experiment: 'localization', summary, results: rows }, spec };
 }
 
@@ -159,7 +231,10 @@ async function localization(): Promise<{ data: unknown; spec: Record<string, unk
 function renderedRefs(env: RunResult): string {
   const refs: string[] = [];
   const walk = (x: unknown): void => {
-    if (Array.isArray(x)) { x.forEach(walk); return; }
+    if (Array.isArray(x)) {
+      x.forEach(walk);
+      return;
+    }
     if (x && typeof x === 'object') {
       const o = x as Record<string, unknown>;
       if (typeof o.file === 'string' && typeof o.line === 'number') refs.push(`${o.file}:${o.line}`);

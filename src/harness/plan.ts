@@ -4,12 +4,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SbxError } from '../contract/index.js';
 import { episodeKey } from './episode.js';
 
-export interface Planned { task: string; condition: string; model: string; seed: number; key: string }
+export interface Planned {
+  task: string;
+  condition: string;
+  model: string;
+  seed: number;
+  key: string;
+}
 
 export function plan(tasks: readonly string[], conditions: readonly string[], models: readonly string[], seeds: number): Planned[] {
   const out: Planned[] = [];
-  for (const task of tasks) for (const condition of conditions) for (const model of models) for (let seed = 0; seed < seeds; seed++)
-    out.push({ task, condition, model, seed, key: '' });
+  for (const task of tasks) for (const condition of conditions) for (const model of models) for (let seed = 0; seed < seeds; seed++) out.push({ task, condition, model, seed, key: '' });
   return out;
 }
 
@@ -19,17 +24,21 @@ export function plan(tasks: readonly string[], conditions: readonly string[], mo
  * SLURM_ARRAY_TASK_MIN in steps of SLURM_ARRAY_TASK_STEP, of SLURM_ARRAY_TASK_COUNT); else 0/1.
  */
 export function parseShard(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): { index: number; count: number } {
-  const s = spec ?? (env.JOB_COMPLETION_INDEX ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : slurmShard(env) ?? '0/1');
+  const s = spec ?? (env.JOB_COMPLETION_INDEX ? `${env.JOB_COMPLETION_INDEX}/${env.JOB_COMPLETIONS ?? ''}` : (slurmShard(env) ?? '0/1'));
   const m = /^(\d+)\/(\d+)$/.exec(s);
-  const index = Number(m?.[1]); const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count) throw new SbxError('E_USAGE', `bad shard ${JSON.stringify(s)}: give --shard I/N with 0 <= I < N (or set JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or run in a Slurm job array)`);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index >= count)
+    throw new SbxError('E_USAGE', `bad shard ${JSON.stringify(s)}: give --shard I/N with 0 <= I < N (or set JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or run in a Slurm job array)`);
   return { index, count };
 }
 
 /** A Slurm array task's place as "i/n", or null outside a job array (or an array with gaps: say --shard). */
 function slurmShard(env: NodeJS.ProcessEnv): string | null {
   if (!env.SLURM_ARRAY_TASK_ID) return null;
-  const id = Number(env.SLURM_ARRAY_TASK_ID), min = Number(env.SLURM_ARRAY_TASK_MIN ?? 0), step = Number(env.SLURM_ARRAY_TASK_STEP || 1);
+  const id = Number(env.SLURM_ARRAY_TASK_ID),
+    min = Number(env.SLURM_ARRAY_TASK_MIN ?? 0),
+    step = Number(env.SLURM_ARRAY_TASK_STEP || 1);
   const count = env.SLURM_ARRAY_TASK_COUNT ?? '';
   const i = (id - min) / step;
   return Number.isInteger(i) && i >= 0 ? `${i}/${count}` : `${env.SLURM_ARRAY_TASK_ID}/${count}`;
@@ -45,7 +54,12 @@ export function recordedKeys(file: string): Set<string> {
   if (!existsSync(file)) return keys;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    try { const r = JSON.parse(line) as { key?: string; stop?: string }; if (r.key && r.stop !== 'error') keys.add(r.key); } catch { /* torn line */ }
+    try {
+      const r = JSON.parse(line) as { key?: string; stop?: string };
+      if (r.key && r.stop !== 'error') keys.add(r.key);
+    } catch {
+      /* torn line */
+    }
   }
   return keys;
 }

@@ -5,7 +5,19 @@ import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Verdict } from '../host/index.js';
 
-const PACKAGE: Record<string, string> = { rustc: 'rustc', cargo: 'cargo', gcc: 'gcc', cc: 'gcc', 'g++': 'g++', 'c++': 'g++', clang: 'clang', python3: 'python3', make: 'make', go: 'golang-go', node: 'nodejs' };
+const PACKAGE: Record<string, string> = {
+  rustc: 'rustc',
+  cargo: 'cargo',
+  gcc: 'gcc',
+  cc: 'gcc',
+  'g++': 'g++',
+  'c++': 'g++',
+  clang: 'clang',
+  python3: 'python3',
+  make: 'make',
+  go: 'golang-go',
+  node: 'nodejs',
+};
 /** Where the sandbox shows the host's programs (spec.ts SYSTEM_PATHS). */
 const SHOWN = /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)(\/|$)/;
 
@@ -18,7 +30,12 @@ export function missingProgram(setupError: string): string | null {
 function onHost(name: string, path = process.env.PATH ?? ''): string | null {
   for (const dir of path.split(':')) {
     if (!dir.startsWith('/')) continue;
-    try { accessSync(join(dir, name), constants.X_OK); return join(dir, name); } catch { /* not here */ }
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      /* not here */
+    }
   }
   return null;
 }
@@ -34,7 +51,11 @@ export function setupReason(v: Verdict, path?: string): string | null {
   if (!host) return `${tool} is not installed (${said}): install it (e.g. apt-get install ${pkg})`;
   if (SHOWN.test(host)) return `${tool} is ${host} on this host but the sandbox cannot run it (${said}): check that it and its libraries are under /usr`;
   let real = host;
-  try { real = realpathSync(host); } catch { /* keep the path */ }
+  try {
+    real = realpathSync(host);
+  } catch {
+    /* keep the path */
+  }
   const rustup = basename(real) === 'rustup';
   return `${tool} is not in the sandbox (${said}): on this host it is ${host}${rustup ? ', a rustup proxy whose toolchain lives in a home directory' : ''}, which the sandbox does not show; fix: install a system ${tool} under /usr (e.g. apt-get install ${pkg})`;
 }

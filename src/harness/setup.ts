@@ -17,7 +17,8 @@ export async function prepareTask(task: Task): Promise<void> {
   const build = mkdtempSync(join(tmpdir(), `sbx-setup-${task.id}-`));
   process.once('exit', () => rmSync(tree, { recursive: true, force: true }));
   try {
-    chmodSync(tree, 0o755); chmodSync(build, 0o755);
+    chmodSync(tree, 0o755);
+    chmodSync(build, 0o755);
     cpSync(join(task.dir, 'src'), tree, { recursive: true });
     cpSync(join(task.dir, 'src'), build, { recursive: true }); // the headers the hidden code shares with the agent's
     cpSync(join(task.dir, task.setup.dir), build, { recursive: true });
@@ -29,7 +30,9 @@ export async function prepareTask(task: Task): Promise<void> {
       throw new SbxError('E_BAD_TASK', `the setup of task ${task.id} (${task.setup.cmd.join(' ')}) failed: ${why}`);
     }
     for (const p of task.setup.products) {
-      try { copyFileSync(join(build, p), join(tree, p)); } catch {
+      try {
+        copyFileSync(join(build, p), join(tree, p));
+      } catch {
         throw new SbxError('E_BAD_TASK', `the setup of task ${task.id} made no ${p}: list in products what its command writes`);
       }
       chmodSync(join(tree, p), 0o444);
@@ -38,7 +41,9 @@ export async function prepareTask(task: Task): Promise<void> {
   } catch (err) {
     rmSync(tree, { recursive: true, force: true });
     throw err;
-  } finally { rmSync(build, { recursive: true, force: true }); }
+  } finally {
+    rmSync(build, { recursive: true, force: true });
+  }
 }
 
 export async function prepareTasks(tasks: readonly Task[]): Promise<void> {

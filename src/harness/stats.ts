@@ -4,7 +4,8 @@
 /** Wilson 95 % score interval for k successes in n. */
 export function wilson(k: number, n: number, z = 1.959963984540054): [number, number] {
   if (n === 0) return [0, 1];
-  const p = k / n; const z2 = z * z;
+  const p = k / n;
+  const z2 = z * z;
   const c = (p + z2 / (2 * n)) / (1 + z2 / n);
   const h = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
   return [k === 0 ? 0 : Math.max(0, c - h), k === n ? 1 : Math.min(1, c + h)];
@@ -21,7 +22,8 @@ export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
   const k = Math.min(b, c);
   if (n === 0 || 2 * k + 1 >= n) return 1; // the smaller count is at the middle: both tails are everything
-  let sum = 1; let term = 1; // P(X = i) / P(X = k), from i = k down
+  let sum = 1;
+  let term = 1; // P(X = i) / P(X = k), from i = k down
   for (let i = k; i > 0; i--) {
     term *= i / (n - i + 1);
     sum += term;
@@ -44,7 +46,11 @@ function stirlerr(k: number): number {
     for (let i = 2; i <= k; i++) f *= i; // exact in a double up to 18!
     return Math.log(f) - (k + 0.5) * Math.log(k) + k - 0.5 * Math.log(2 * Math.PI);
   }
-  const S0 = 1 / 12; const S1 = 1 / 360; const S2 = 1 / 1260; const S3 = 1 / 1680; const S4 = 1 / 1188;
+  const S0 = 1 / 12;
+  const S1 = 1 / 360;
+  const S2 = 1 / 1260;
+  const S3 = 1 / 1680;
+  const S4 = 1 / 1188;
   const kk = k * k;
   if (k > 500) return (S0 - S1 / kk) / k;
   if (k > 80) return (S0 - (S1 - S2 / kk) / kk) / k;
@@ -101,7 +107,8 @@ export function pairedBootstrap(diffs: readonly number[], iterations: number, se
 
 export const median = (xs: readonly number[]): number => {
   if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 export const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : NaN);

@@ -27,7 +27,9 @@ export const TaskSchema = v.object({
    * in sbx by cmd (on src/ with that directory over it) before any episode; only the products (a static
    * library, bytecode) join the task's tree.
    */
-  setup: v.optional(v.object({ dir: v.pipe(v.string(), v.regex(/^[\w.-]+$/)), cmd: v.pipe(v.array(v.string()), v.minLength(1)), products: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[\w.-]+$/))), v.minLength(1)) })),
+  setup: v.optional(
+    v.object({ dir: v.pipe(v.string(), v.regex(/^[\w.-]+$/)), cmd: v.pipe(v.array(v.string()), v.minLength(1)), products: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[\w.-]+$/))), v.minLength(1)) }),
+  ),
   /** Which family of the study the task belongs to (docs/experiment.md). */
   family: v.optional(v.picklist(['multi-file', 'real-bug', 'source-insufficient'])),
   /** Where the buggy run fails (the line its report names first), when that is away from the fix. */
@@ -39,7 +41,10 @@ export const TaskSchema = v.object({
 });
 export type TaskSpec = v.InferOutput<typeof TaskSchema>;
 /** tree: the pristine tree work dirs copy, src/ plus the setup's products once prepareTask built them. */
-export interface Task extends TaskSpec { dir: string; tree?: string }
+export interface Task extends TaskSpec {
+  dir: string;
+  tree?: string;
+}
 
 /** bench/tasks of the checkout this code runs from (dist/ or src/harness/ are two levels below it). */
 export function defaultTasksDir(): string {
@@ -53,7 +58,10 @@ export function defaultTasksDir(): string {
 
 export function loadTasks(dir = defaultTasksDir(), only?: readonly string[]): Task[] {
   if (!existsSync(dir)) throw new SbxError('E_NO_TASKS', `no task directory at ${dir}: run from the sbx checkout or pass --dir bench/tasks`);
-  const ids = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'task.json'))).map((e) => e.name).sort();
+  const ids = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'task.json')))
+    .map((e) => e.name)
+    .sort();
   const wanted = only?.length ? only : ids;
   const unknown = wanted.filter((id) => !ids.includes(id));
   if (unknown.length) throw new SbxError('E_NO_TASKS', `unknown task ${unknown.join(', ')} in ${dir}: choose from ${ids.join(', ')}`);
@@ -62,7 +70,9 @@ export function loadTasks(dir = defaultTasksDir(), only?: readonly string[]): Ta
 
 export function loadTask(dir: string): Task {
   let raw: unknown;
-  try { raw = JSON.parse(readFileSync(join(dir, 'task.json'), 'utf8')); } catch (err) {
+  try {
+    raw = JSON.parse(readFileSync(join(dir, 'task.json'), 'utf8'));
+  } catch (err) {
     throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')} is not readable JSON (${(err as Error).message}): fix the file`);
   }
   const r = v.safeParse(TaskSchema, raw);
@@ -72,7 +82,8 @@ export function loadTask(dir: string): Task {
     if (Object.hasOwn(t.protected, f)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${f} is both editable and protected: remove it from one list`);
     if (f.startsWith('/') || f.split('/').includes('..')) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: editable file ${f} is not a path inside the task: give it relative to src/`);
   }
-  for (const p of t.setup?.products ?? []) if (editableFiles(t).includes(p)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${p} is a product of the setup and editable: the agent's answer is in src/`);
+  for (const p of t.setup?.products ?? [])
+    if (editableFiles(t).includes(p)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: ${p} is a product of the setup and editable: the agent's answer is in src/`);
   if (!editableFiles(t).includes(t.fix.file)) throw new SbxError('E_BAD_TASK', `${join(dir, 'task.json')}: the fix file ${t.fix.file} is not editable: add it to editable`);
   return t;
 }
@@ -99,7 +110,9 @@ export function materialize(task: Task, variant: Variant = 'buggy', parent = tmp
   return work;
 }
 
-export function removeWork(work: string): void { rmSync(work, { recursive: true, force: true }); }
+export function removeWork(work: string): void {
+  rmSync(work, { recursive: true, force: true });
+}
 
 export const sha256 = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
 
@@ -108,7 +121,11 @@ export function protectedChanged(task: Task, work: string): string[] {
   const bad: string[] = [];
   for (const [rel, hash] of Object.entries(task.protected)) {
     let h = '';
-    try { h = sha256(readRegular(join(work, rel))); } catch { /* missing (or a FIFO, a link) counts as changed */ }
+    try {
+      h = sha256(readRegular(join(work, rel)));
+    } catch {
+      /* missing (or a FIFO, a link) counts as changed */
+    }
     if (h !== hash) bad.push(rel);
   }
   return bad;

@@ -6,10 +6,22 @@ import type { ToolDef } from './types.js';
 
 export function toolDefs(c: Condition, cmd: readonly string[]): ToolDef[] {
   return [
-    { name: 'read_file', description: 'Read a file of the task (path relative to the task directory). Lines are numbered: "N<TAB>text".', input_schema: { type: 'object', properties: { path: { type: 'string', description: 'relative path, e.g. main.c' } }, required: ['path'] } },
-    { name: 'write_file', description: 'Replace the whole content of a file of the task (path relative to the task directory) with content. Give the complete new file, without line numbers.', input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
+    {
+      name: 'read_file',
+      description: 'Read a file of the task (path relative to the task directory). Lines are numbered: "N<TAB>text".',
+      input_schema: { type: 'object', properties: { path: { type: 'string', description: 'relative path, e.g. main.c' } }, required: ['path'] },
+    },
+    {
+      name: 'write_file',
+      description: 'Replace the whole content of a file of the task (path relative to the task directory) with content. Give the complete new file, without line numbers.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    },
     { name: 'run', description: runToolDescription(c, cmd), input_schema: { type: 'object', properties: {}, required: [] } },
-    { name: 'done', description: 'Finish: call when the command passes, or when you give up.', input_schema: { type: 'object', properties: { summary: { type: 'string', description: 'one line: what you changed' } }, required: [] } },
+    {
+      name: 'done',
+      description: 'Finish: call when the command passes, or when you give up.',
+      input_schema: { type: 'object', properties: { summary: { type: 'string', description: 'one line: what you changed' } }, required: [] },
+    },
   ];
 }
 

@@ -10,9 +10,18 @@ import { editableFiles, materialize, protectedChanged, removeWork, type Task, ty
 import { prepareTask } from './setup.js';
 import { faultOf } from './corrupt.js';
 
-export interface TaskCheck { id: string; ok: boolean; problems: string[]; statuses: Record<string, string>; ms: number }
+export interface TaskCheck {
+  id: string;
+  ok: boolean;
+  problems: string[];
+  statuses: Record<string, string>;
+  ms: number;
+}
 
-async function status(task: Task, variant: Variant): Promise<{ status: string; exit: number | null; identity: string | null; work: string; setup: string | null; fault: { file: string; line: number } | null }> {
+async function status(
+  task: Task,
+  variant: Variant,
+): Promise<{ status: string; exit: number | null; identity: string | null; work: string; setup: string | null; fault: { file: string; line: number } | null }> {
   const work = materialize(task, variant);
   const env = await run({ cmd: task.cmd, work, timeout: task.timeout });
   const o = env.outcome as { exit_code?: number | null } | null;
@@ -24,7 +33,9 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
   const problems: string[] = [];
   const statuses: Record<string, string> = {};
   const variants: Variant[] = task.obvious ? ['buggy', 'solution', 'obvious'] : ['buggy', 'solution'];
-  try { await prepareTask(task); } catch (err) {
+  try {
+    await prepareTask(task);
+  } catch (err) {
     return { id: task.id, ok: false, problems: [(err as Error).message], statuses: {}, ms: Date.now() - t0 };
   }
   // Hidden code stays hidden: no file of the setup's sources is in src/ (the agent's view).
@@ -46,7 +57,8 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
     if (variant !== 'solution' && passed) problems.push(`the ${variant} sources pass: the task has no bug to fix`);
     // The crash line a task names (where the run fails, away from the fix) is the line the buggy run's verdict blames.
     const c = task.crash;
-    if (variant === 'buggy' && c && (r.fault?.file !== c.file || r.fault.line !== c.line)) problems.push(`the buggy run fails at ${r.fault ? `${r.fault.file}:${r.fault.line}` : 'no line'}, not at the crash line ${c.file}:${c.line} of task.json`);
+    if (variant === 'buggy' && c && (r.fault?.file !== c.file || r.fault.line !== c.line))
+      problems.push(`the buggy run fails at ${r.fault ? `${r.fault.file}:${r.fault.line}` : 'no line'}, not at the crash line ${c.file}:${c.line} of task.json`);
     if (variant === 'solution') {
       const bad = protectedChanged(task, r.work);
       if (bad.length) problems.push(`protected files differ from their recorded hashes: ${bad.join(', ')}`);
@@ -55,8 +67,13 @@ export async function validateTask(task: Task): Promise<TaskCheck> {
   }
   // The solution touches only editable files, and the fix file only within 3 lines of the fix locus.
   const editable = editableFiles(task);
-  for (const name of readdirSync(join(task.dir, 'solution'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(join(task.dir, 'solution'), join(e.parentPath ?? e.path, e.name)))) {
-    if (!editable.includes(name)) { problems.push(`the solution changes ${name}, not ${editable.length > 1 ? `one of the editable files ${editable.join(', ')}` : `the fix file ${task.fix.file}`}`); continue; }
+  for (const name of readdirSync(join(task.dir, 'solution'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(join(task.dir, 'solution'), join(e.parentPath ?? e.path, e.name)))) {
+    if (!editable.includes(name)) {
+      problems.push(`the solution changes ${name}, not ${editable.length > 1 ? `one of the editable files ${editable.join(', ')}` : `the fix file ${task.fix.file}`}`);
+      continue;
+    }
     if (name !== task.fix.file) continue;
     const lines = fixLines(readFileSync(join(task.dir, 'src', name), 'utf8'), readFileSync(join(task.dir, 'solution', name), 'utf8'));
     const [lo, hi] = task.fix.lines;
@@ -78,10 +95,14 @@ const IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\s|#\s*include\s|use\s|extern
 
 /** The lines a solution changes, less the lines it only adds that are imports: those go at the top, wherever the fix is. */
 function fixLines(before: string, after: string): number[] {
-  const a = linesOf(before); const b = linesOf(after);
+  const a = linesOf(before);
+  const b = linesOf(after);
   const out = new Set<number>();
   for (const h of hunks(a, b)) {
-    if (h.aHi > h.aLo) { for (let i = h.aLo; i < h.aHi; i++) out.add(i + 1); continue; }
+    if (h.aHi > h.aLo) {
+      for (let i = h.aLo; i < h.aHi; i++) out.add(i + 1);
+      continue;
+    }
     if (b.slice(h.bLo, h.bHi).every((l) => IMPORT.test(l))) continue;
     out.add(Math.max(1, h.aLo));
   }

@@ -14,7 +14,11 @@ export function workPath(work: string, p: unknown): Resolved {
   for (let i = 1; i <= parts.length; i++) {
     const sub = parts.slice(0, i).join('/');
     let st;
-    try { st = lstatSync(join(work, sub)); } catch { break; } // the rest does not exist yet
+    try {
+      st = lstatSync(join(work, sub));
+    } catch {
+      break;
+    } // the rest does not exist yet
     if (st.isSymbolicLink()) return { ok: false, why: `${sub} is a symbolic link, not a file of the task` };
     if (i < parts.length && !st.isDirectory()) return { ok: false, why: `${sub} is not a directory` };
   }

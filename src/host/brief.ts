@@ -23,8 +23,14 @@ async function smallLog(env: RunResult): Promise<Buffer | undefined> {
   if (!env.log || env.verdict.raw_bytes > BRIEF_MAX) return undefined;
   try {
     const fh = await openRegular(env.log, env.log);
-    try { return Buffer.from(await fh.readFile()); } finally { await fh.close(); }
-  } catch { return undefined; }
+    try {
+      return Buffer.from(await fh.readFile());
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 export function brief(env: RunResult, rendered: string, raw: Buffer): string | null {

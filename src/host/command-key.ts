@@ -23,12 +23,29 @@ type Token = { word: string } | { op: string };
 export function shellTokens(line: string): Token[] | null {
   const out: Token[] = [];
   let word: string | null = null;
-  const end = (): void => { if (word !== null) { out.push({ word }); word = null; } };
+  const end = (): void => {
+    if (word !== null) {
+      out.push({ word });
+      word = null;
+    }
+  };
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
-    if (c === ' ' || c === '\t') { end(); continue; }
-    if (c === '\n' || c === ';') { end(); out.push({ op: '\n' }); continue; }
-    if ((c === '&' || c === '|') && line[i + 1] === c) { end(); out.push({ op: c + c }); i++; continue; }
+    if (c === ' ' || c === '\t') {
+      end();
+      continue;
+    }
+    if (c === '\n' || c === ';') {
+      end();
+      out.push({ op: '\n' });
+      continue;
+    }
+    if ((c === '&' || c === '|') && line[i + 1] === c) {
+      end();
+      out.push({ op: c + c });
+      i++;
+      continue;
+    }
     if (c === "'") {
       const j = line.indexOf("'", i + 1);
       if (j < 0) return null;
@@ -42,7 +59,11 @@ export function shellTokens(line: string): Token[] | null {
       for (; j < line.length && line[j] !== '"'; j++) {
         const d = line[j]!;
         if (d === '$' || d === '`') return null;
-        if (d === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1]!)) { j++; if (line[j] !== '\n') s += line[j]; continue; }
+        if (d === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1]!)) {
+          j++;
+          if (line[j] !== '\n') s += line[j];
+          continue;
+        }
         s += d;
       }
       if (j >= line.length) return null;
@@ -68,10 +89,16 @@ function commands(tokens: Token[]): { words: string[]; op: string }[] {
   const out: { words: string[]; op: string }[] = [{ words: [], op: '' }];
   for (const t of tokens) {
     if ('word' in t) out[out.length - 1]!.words.push(t.word);
-    else { out[out.length - 1]!.op = t.op; out.push({ words: [], op: '' }); }
+    else {
+      out[out.length - 1]!.op = t.op;
+      out.push({ words: [], op: '' });
+    }
   }
   // Trailing newlines and `;` end the script; they join nothing.
-  while (out.length > 1 && out[out.length - 1]!.words.length === 0) { out.pop(); out[out.length - 1]!.op = ''; }
+  while (out.length > 1 && out[out.length - 1]!.words.length === 0) {
+    out.pop();
+    out[out.length - 1]!.op = '';
+  }
   return out;
 }
 
@@ -82,8 +109,16 @@ function scriptKey(script: string): string | null {
   const cmds = commands(tokens);
   // The hooks' `cd DIR || exit N` line: the command after it runs in DIR, as after `cd DIR &&`.
   const first = cmds[0]!;
-  if (cmds.length > 2 && first.op === '||' && first.words.length === 2 && first.words[0] === 'cd'
-    && cmds[1]!.words.length === 2 && cmds[1]!.words[0] === 'exit' && /^\d+$/.test(cmds[1]!.words[1]!) && cmds[1]!.op === '\n') {
+  if (
+    cmds.length > 2 &&
+    first.op === '||' &&
+    first.words.length === 2 &&
+    first.words[0] === 'cd' &&
+    cmds[1]!.words.length === 2 &&
+    cmds[1]!.words[0] === 'exit' &&
+    /^\d+$/.test(cmds[1]!.words[1]!) &&
+    cmds[1]!.op === '\n'
+  ) {
     cmds.splice(0, 2, { words: first.words, op: '&&' });
   }
   const parts: string[] = [];

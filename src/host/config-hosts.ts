@@ -31,11 +31,17 @@ function hostsOf(path: string, follow: boolean): string[] {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    if (code === 'ELOOP') throw new SbxError('E_CONFIG', `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`);
+    if (code === 'ELOOP')
+      throw new SbxError(
+        'E_CONFIG',
+        `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`,
+      );
     throw new SbxError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`);
   }
   let json: unknown;
-  try { json = JSON.parse(text); } catch (err) {
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
     throw new SbxError('E_CONFIG', `${path} is not JSON (${(err as Error).message}); fix it or remove it`);
   }
   const list = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { allowHosts?: unknown }).allowHosts : undefined;
@@ -43,7 +49,9 @@ function hostsOf(path: string, follow: boolean): string[] {
   if (!Array.isArray(list) || !list.every((h) => typeof h === 'string'))
     throw new SbxError('E_CONFIG', `${path}: allowHosts must be an array of host patterns, e.g. ["registry.example.com", "*.example.org:443"]`);
   for (const h of list) {
-    try { parseAllowHost(h); } catch (err) {
+    try {
+      parseAllowHost(h);
+    } catch (err) {
       throw new SbxError('E_CONFIG', `${path}: allowHosts: ${(err as Error).message}`);
     }
   }

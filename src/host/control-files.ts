@@ -72,10 +72,18 @@ export interface Quarantined {
 export function scanControl(work: string, stateDir: string, entries = controlEntries(work, stateDir)): ControlScan {
   const protect = new Set<string>();
   let workReal = work;
-  try { workReal = realpathSync.native(work); } catch { /* reported elsewhere */ }
+  try {
+    workReal = realpathSync.native(work);
+  } catch {
+    /* reported elsewhere */
+  }
   const inside = (abs: string): string | null => {
     let real: string;
-    try { real = realpathSync.native(abs); } catch { return null; }
+    try {
+      real = realpathSync.native(abs);
+    } catch {
+      return null;
+    }
     const rel = relative(workReal, real);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : null;
   };
@@ -88,7 +96,10 @@ export function scanControl(work: string, stateDir: string, entries = controlEnt
     if (e.rel.endsWith('.git')) for (const p of gitPathsInside(abs, work, inside)) protect.add(`/work/${p}`);
   }
   if (protect.size > MAX_PROTECTED) {
-    throw new SbxError('E_TOO_MANY_CONTROL', `the work dir ${work} holds ${protect.size} git repositories and agent settings (.git, .claude, sbx.config.json, ...), more than the ${MAX_PROTECTED} sbx can keep read-only in one run; fix: run sbx on a smaller directory (--work) that holds fewer`);
+    throw new SbxError(
+      'E_TOO_MANY_CONTROL',
+      `the work dir ${work} holds ${protect.size} git repositories and agent settings (.git, .claude, sbx.config.json, ...), more than the ${MAX_PROTECTED} sbx can keep read-only in one run; fix: run sbx on a smaller directory (--work) that holds fewer`,
+    );
   }
   return { entries, protect: [...protect].sort() };
 }
@@ -135,9 +146,11 @@ export function quarantine(work: string, stateDir: string, runId: string, made: 
 
 /** One line per quarantined entry, for the verdict's footer. */
 export function quarantineNotes(q: readonly Quarantined[]): string[] {
-  return q.map((x) => x.moved_to !== null
-    ? `quarantined ${x.path} (${x.what}): the run made it, and git or an agent client would obey it on the host; moved to ${x.moved_to} (move it back only if you made it on purpose)`
-    : `the run made ${x.path} (${x.what}), which git or an agent client would obey on the host, and sbx could not move it aside (${x.error ?? 'unknown'}): remove it before running git or an agent in the work dir`);
+  return q.map((x) =>
+    x.moved_to !== null
+      ? `quarantined ${x.path} (${x.what}): the run made it, and git or an agent client would obey it on the host; moved to ${x.moved_to} (move it back only if you made it on purpose)`
+      : `the run made ${x.path} (${x.what}), which git or an agent client would obey on the host, and sbx could not move it aside (${x.error ?? 'unknown'}): remove it before running git or an agent in the work dir`,
+  );
 }
 
 function relOrAbs(work: string, p: string): string {
@@ -171,7 +184,7 @@ export function controlWalkFlags(work: string, stateDir: string): string[] {
 /** The control entries of a native walk, sorted by path. */
 export function controlEntriesOf(walked: Walked): ControlEntry[] {
   return walked.control
-    .map((c) => ({ rel: c.rel, id: c.id, link: c.link, what: c.kind === 'b' ? BARE_WHAT : CONTROL.get(c.rel.slice(c.rel.lastIndexOf('/') + 1)) ?? 'a control entry' }))
+    .map((c) => ({ rel: c.rel, id: c.id, link: c.link, what: c.kind === 'b' ? BARE_WHAT : (CONTROL.get(c.rel.slice(c.rel.lastIndexOf('/') + 1)) ?? 'a control entry') }))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
@@ -193,7 +206,9 @@ export function controlEntriesJs(work: string, stateDir: string, budget = Infini
   while (stack.length) {
     const [dir, rel] = stack.pop()!;
     let list: Dirent[];
-    try { list = readdirSync(dir, { withFileTypes: true }); } catch (err) {
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
       const l = reopened(dir, err);
       if (!l) continue;
       list = l;
@@ -228,7 +243,11 @@ export function controlEntriesJs(work: string, stateDir: string, budget = Infini
 
 /** The text of a regular file (no link, FIFO or device; at most max bytes), or '' when it is none. */
 function readOr(path: string, max: number): string {
-  try { return readRegularText(path, { maxBytes: max }); } catch { return ''; }
+  try {
+    return readRegularText(path, { maxBytes: max });
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -260,7 +279,10 @@ function gitPathsInside(gitPath: string, work: string, inside: (abs: string) => 
   if (st.isFile()) {
     const text = readOr(gitPath, 4096);
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (m) { const p = inside(resolve(top, m[1]!)); if (p !== null) out.push(p); }
+    if (m) {
+      const p = inside(resolve(top, m[1]!));
+      if (p !== null) out.push(p);
+    }
     return out;
   }
   if (!st.isDirectory()) return out;
@@ -268,7 +290,12 @@ function gitPathsInside(gitPath: string, work: string, inside: (abs: string) => 
   if (!/include|hookspath/i.test(config)) return out;
   const { spawnSync } = childProcess();
   const r = spawnSync('git', [...SAFE_GIT_ARGS, 'config', '--local', '--includes', '--show-origin', '-z', '--list'], {
-    cwd: top, encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 8 << 20,
+    cwd: top,
+    encoding: 'utf8',
+    env: gitEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 10_000,
+    maxBuffer: 8 << 20,
   });
   if (r.status !== 0 || r.error) return out; // a config git cannot read, git will not obey either
   const fields = r.stdout.split('\0');

@@ -44,7 +44,11 @@ export function loadEngineNow(): Promise<Engine> {
   const own = provider?.();
   if (own) return own;
   if (!engine) {
-    try { engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes) }); } catch (err) { engine = Promise.reject(err); }
+    try {
+      engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes) });
+    } catch (err) {
+      engine = Promise.reject(err);
+    }
   }
   return engine;
 }

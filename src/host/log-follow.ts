@@ -55,25 +55,48 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
     if (paceFd < 0) return;
     const window = rate > 0 ? Math.min(PACE_MAX, Math.max(PACE_MIN, rate * PACE_MS)) : PACE_MIN;
     at.setBigUint64(0, read < 0 ? 0xffffffffffffffffn : BigInt(Math.floor(read + window)), true);
-    try { writeSync(paceFd, new Uint8Array(at.buffer), 0, 8, 0); } catch { unpace(); }
+    try {
+      writeSync(paceFd, new Uint8Array(at.buffer), 0, 8, 0);
+    } catch {
+      unpace();
+    }
   };
   const unpace = (): void => {
     if (paceFd < 0) return;
-    const f = paceFd; paceFd = -1;
-    try { closeSync(f); } catch { /* closed */ }
-    try { unlinkSync(pace!); } catch { /* gone */ }
+    const f = paceFd;
+    paceFd = -1;
+    try {
+      closeSync(f);
+    } catch {
+      /* closed */
+    }
+    try {
+      unlinkSync(pace!);
+    } catch {
+      /* gone */
+    }
   };
   /** The pace file, once a stream is begun: the launcher waits for this reader from then on. */
   const startPace = (): void => {
     if (pace === null) return;
-    try { paceFd = openSync(pace, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600); } catch { paceFd = -1; }
+    try {
+      paceFd = openSync(pace, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    } catch {
+      paceFd = -1;
+    }
   };
   let stream: VerdictStream | null = null;
   let pos = 0;
   let failed = false;
   let buf: Uint8Array | null = null;
   const drop = (): void => {
-    if (stream) { try { stream.end(); } catch { /* a failed stream is already over */ } }
+    if (stream) {
+      try {
+        stream.end();
+      } catch {
+        /* a failed stream is already over */
+      }
+    }
     stream = null;
   };
   /** Reads [pos, upTo) into the stream, at most `most` bytes; returns how many. */
@@ -87,7 +110,8 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
       stream!.push(n === buf.length ? buf : buf.subarray(0, n));
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (ms > 0) rate = rate > 0 ? 0.8 * rate + 0.2 * (n / ms) : n / ms;
-      pos += n; got += n;
+      pos += n;
+      got += n;
       tell(pos);
     }
     return got;
@@ -96,18 +120,34 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
   let sleep: ReturnType<typeof setTimeout> | null = null;
   const done = (async () => {
     let engine: Engine;
-    try { engine = await engineP; } catch { return; }
+    try {
+      engine = await engineP;
+    } catch {
+      return;
+    }
     try {
       fd = openSync(logPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      if (!fstatSync(fd).isFile()) { failed = true; return; }
-    } catch { failed = true; return; }
+      if (!fstatSync(fd).isFile()) {
+        failed = true;
+        return;
+      }
+    } catch {
+      failed = true;
+      return;
+    }
     while (!exited()) {
       let got = 0;
       try {
         const size = fstatSync(fd).size;
-        if (stream === null && size > atLeast) { stream = engine.stream({}); startPace(); }
+        if (stream === null && size > atLeast) {
+          stream = engine.stream({});
+          startPace();
+        }
         if (stream) got = pump(Math.min(size, head), SLICE);
-        if (pos >= head) { tell(-1); unpace(); } // the rest is read once the launcher has exited
+        if (pos >= head) {
+          tell(-1);
+          unpace();
+        } // the rest is read once the launcher has exited
       } catch {
         failed = true; // the engine trapped or the file cannot be read: the log is read back after the run
         tell(-1);
@@ -115,7 +155,11 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
         drop();
         return;
       }
-      await new Promise<void>((r) => { wake = r; if (got > 0) setImmediate(r); else sleep = setTimeout(r, POLL_MS); });
+      await new Promise<void>((r) => {
+        wake = r;
+        if (got > 0) setImmediate(r);
+        else sleep = setTimeout(r, POLL_MS);
+      });
       wake = null;
     }
   })();
@@ -126,7 +170,12 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
     await done;
     unpace();
   };
-  const close = (): void => { if (fd >= 0) { closeSync(fd); fd = -1; } };
+  const close = (): void => {
+    if (fd >= 0) {
+      closeSync(fd);
+      fd = -1;
+    }
+  };
   return {
     async verdict(opts) {
       await settled();
@@ -135,7 +184,14 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
         const s: VerdictStream = stream;
         pump(fstatSync(fd).size, Infinity);
         stream = null;
-        if (!s.exitKnown(opts)) { try { s.end(); } catch { /* over */ } return null; }
+        if (!s.exitKnown(opts)) {
+          try {
+            s.end();
+          } catch {
+            /* over */
+          }
+          return null;
+        }
         return s.end();
       } catch {
         drop();

@@ -9,7 +9,9 @@ const CHUNK = 1 << 20;
 
 /** Fails with a one-line SbxError unless path is a readable log file (not missing, not a directory). */
 export async function checkLogFile(path: string): Promise<void> {
-  const info = await fsp.stat(path).catch((err: unknown) => { throw fsError(err, path); });
+  const info = await fsp.stat(path).catch((err: unknown) => {
+    throw fsError(err, path);
+  });
   if (info.isDirectory()) throw new SbxError('E_LOG_DIR', `cannot read ${path}: it is a directory; give the log file itself`);
 }
 
@@ -20,7 +22,9 @@ export async function checkLogFile(path: string): Promise<void> {
  */
 export async function openLogFile(path: string): Promise<RegularHandle> {
   await checkLogFile(path);
-  return openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
+  return openRegularAsync(path).catch((err: unknown) => {
+    throw fsError(err, path);
+  });
 }
 
 export async function verdictOfFile(engine: Engine, path: string, opts: VerdictOptions): Promise<RunResult> {
@@ -33,7 +37,9 @@ export async function verdictOfFile(engine: Engine, path: string, opts: VerdictO
 }
 
 /** What verdictOfHandle reads from: an open file (node:fs/promises' FileHandle), typed without @types/node. */
-export interface ReadHandle { read(buf: Uint8Array, offset: number, length: number, position: null): Promise<{ bytesRead: number }> }
+export interface ReadHandle {
+  read(buf: Uint8Array, offset: number, length: number, position: null): Promise<{ bytesRead: number }>;
+}
 
 /** The verdict of what is left to read from an open file (the caller closes it). */
 export async function verdictOfHandle(engine: Engine, fh: ReadHandle, opts: VerdictOptions): Promise<RunResult> {

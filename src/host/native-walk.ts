@@ -29,23 +29,34 @@ export function nativeWalk(work: string, flags: readonly string[], input?: Buffe
   if (process.platform !== 'linux') return null;
   const { spawnSync } = childProcess();
   const r = spawnSync(launcher ?? launcherPath(), ['--walk', work, ...flags], {
-    input: input ?? Buffer.alloc(0), maxBuffer: 256 << 20, stdio: ['pipe', 'pipe', 'ignore'], timeout: 300_000,
+    input: input ?? Buffer.alloc(0),
+    maxBuffer: 256 << 20,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    timeout: 300_000,
   });
   if (r.status !== 0 || r.error || !r.stdout) return null;
   const out: Walked = { control: [], files: -1, dirs: -1 };
   for (const rec of r.stdout.toString('utf8').split('\0')) {
     switch (rec[0]) {
-      case 'F': out.fingerprint = rec === 'F-' ? null : rec.slice(1); break;
-      case 'N': out.files = Number(rec.slice(1)); break;
-      case 'D': out.dirs = Number(rec.slice(1)); break;
+      case 'F':
+        out.fingerprint = rec === 'F-' ? null : rec.slice(1);
+        break;
+      case 'N':
+        out.files = Number(rec.slice(1));
+        break;
+      case 'D':
+        out.dirs = Number(rec.slice(1));
+        break;
       case 'C': {
         const slash = rec.indexOf('/', 3);
         if ((rec[1] !== 'e' && rec[1] !== 'b') || slash < 0) return null;
         out.control.push({ kind: rec[1], link: rec[2] === '1', id: rec.slice(3, slash), rel: rec.slice(slash + 1) });
         break;
       }
-      case undefined: break;
-      default: return null; // not this walker's output: walk in JavaScript
+      case undefined:
+        break;
+      default:
+        return null; // not this walker's output: walk in JavaScript
     }
   }
   // Every record ends with NUL: a walker cut short (killed, out of memory) misses its last counts.

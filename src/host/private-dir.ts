@@ -11,11 +11,17 @@ export function installHash(root: string): string {
 }
 
 function privateDir(dir: string, uid: number): boolean {
-  try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false; }
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+  }
   try {
     const st = lstatSync(dir);
     return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 export function socketDir(env: NodeJS.ProcessEnv, uid: number): string | null {
@@ -24,7 +30,9 @@ export function socketDir(env: NodeJS.ProcessEnv, uid: number): string | null {
     try {
       const st = statSync(xdg);
       if (st.isDirectory() && st.uid === uid && privateDir(join(xdg, 'sbx'), uid)) return join(xdg, 'sbx');
-    } catch { /* the /tmp one, then */ }
+    } catch {
+      /* the /tmp one, then */
+    }
   }
   const tmp = `/tmp/sbx-${uid}`;
   return privateDir(tmp, uid) ? tmp : null;

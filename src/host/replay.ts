@@ -21,26 +21,41 @@ const StepSchema = v.object({
 export type Step = v.InferOutput<typeof StepSchema>;
 
 export async function loadSession(path: string): Promise<{ base: string; steps: Step[] }> {
-  const info = await stat(path).catch((err: unknown) => { throw fsError(err, path); });
+  const info = await stat(path).catch((err: unknown) => {
+    throw fsError(err, path);
+  });
   if (info.isDirectory()) {
     const names = (await readdir(path)).filter((n) => /\.(log|txt)$/.test(n)).sort();
     if (!names.length) throw new SbxError('E_SESSION', `${path} holds no .log or .txt files; a session directory is its logs, replayed in name order`);
     const steps: Step[] = [];
     for (const n of names) {
       const exitFile = join(path, n.replace(/\.(log|txt)$/, '.exit'));
-      const exit = await readRegularTextAsync(exitFile, { maxBytes: 4096 }).then((t) => Number(t.trim()), () => null);
+      const exit = await readRegularTextAsync(exitFile, { maxBytes: 4096 }).then(
+        (t) => Number(t.trim()),
+        () => null,
+      );
       steps.push({ log: n, exit: Number.isInteger(exit) ? exit : null });
     }
     return { base: path, steps };
   }
-  const text = await readRegularTextAsync(path, { follow: true }).catch((err: unknown) => { throw fsError(err, path); });
+  const text = await readRegularTextAsync(path, { follow: true }).catch((err: unknown) => {
+    throw fsError(err, path);
+  });
   const steps: Step[] = [];
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let json: unknown;
-    try { json = JSON.parse(line); } catch { throw new SbxError('E_SESSION', `${path}:${i + 1}: not JSON; a session file has one {"log": "...", "exit": N} object per line`); }
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new SbxError('E_SESSION', `${path}:${i + 1}: not JSON; a session file has one {"log": "...", "exit": N} object per line`);
+    }
     const r = v.safeParse(StepSchema, json);
-    if (!r.success) throw new SbxError('E_SESSION', `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (an absolute path, or one relative to the session file's directory) and may give "exit", "signal", "timed_out", "interrupted", "tree"`);
+    if (!r.success)
+      throw new SbxError(
+        'E_SESSION',
+        `${path}:${i + 1}: ${issueText(r.issues)}; each line needs "log" (an absolute path, or one relative to the session file's directory) and may give "exit", "signal", "timed_out", "interrupted", "tree"`,
+      );
     steps.push(r.output);
   });
   if (!steps.length) throw new SbxError('E_SESSION', `${path} has no steps`);
@@ -55,7 +70,9 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
     // An absolute log path stays as it is; a relative one starts from the session file's directory.
     const file = isAbsolute(step.log) ? step.log : resolve(session.base, step.log);
     const opts = { exit: step.exit ?? null, signal: step.signal ?? null, timedOut: step.timed_out ?? false, interrupted: step.interrupted ?? false, log: relative(cwd, file) };
-    const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => { throw stepError(err, i + 1, step.log, session.base); });
+    const env = await verdictOfFile(engine, file, opts).catch((err: unknown) => {
+      throw stepError(err, i + 1, step.log, session.base);
+    });
     const tree = step.tree ?? null;
     env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: sameRunsOf(keys, env.verdict) }, env.verdict, tree);
     // As sbx run records it: an interrupted step is shown, but the next one is compared with the one before it.

@@ -2,7 +2,21 @@
 // The library API harnesses embed; `sbx run` is a thin shell around it.
 import { resolve, join, relative, isAbsolute, sep } from 'node:path';
 import { realpathSync } from 'node:fs';
-import { diskFullError, isDiskFull, launch, MAX_LOG_DEFAULT, TAIL_BYTES, NO_SECCOMP_AS_ROOT, packageRoot, rootMapsAway, workProblem, type LaunchOptions, type ProfileOptions, type StopSignal, SANDBOX_HOME } from '../launcher/index.js';
+import {
+  diskFullError,
+  isDiskFull,
+  launch,
+  MAX_LOG_DEFAULT,
+  TAIL_BYTES,
+  NO_SECCOMP_AS_ROOT,
+  packageRoot,
+  rootMapsAway,
+  workProblem,
+  type LaunchOptions,
+  type ProfileOptions,
+  type StopSignal,
+  SANDBOX_HOME,
+} from '../launcher/index.js';
 import { SbxError, signalNumber, exitForSignal, setupExit } from '../contract/index.js';
 import { loadEngineNow, startEngine } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
@@ -69,7 +83,10 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const t0 = process.hrtime.bigint(); // not performance.now(): the perf_hooks module costs a cold start milliseconds
   const place = opts.work === undefined ? defaultWork(process.cwd()) : { work: resolve(opts.work), sub: opts.cwd ?? '' };
   const work = place.work;
-  const sub = place.sub.split('/').filter((p) => p && p !== '.').join('/');
+  const sub = place.sub
+    .split('/')
+    .filter((p) => p && p !== '.')
+    .join('/');
   if (sub.split('/').includes('..')) throw new SbxError('E_USAGE', `cwd ${opts.cwd} must be a directory inside the work dir; fix: give a path relative to it without ..`);
   // The work dir's one check (src/launcher/work-check.ts), thrown here; launch() trusts it (workChecked).
   const bad = workProblem(work);
@@ -95,15 +112,19 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const home = projectHome(work);
   const sandboxHome = home ? SANDBOX_HOME : '/tmp';
   const fixed = rest.inheritEnv !== true;
-  const tools = useTools === false
-    ? { toolchains: [], roBind: [], env: {}, notes: [] }
-    : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined });
+  const tools = useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined });
   phase('toolchains');
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
   const stateInside = rel && !rel.startsWith('..') && !isAbsolute(rel) ? [`/work/${rel}`] : [];
   const launchOpts: LaunchOptions = {
-    ...rest, work, workChecked: true, logPath, pace: `${logPath}.pace`, ...(sub ? { cwd: `/work/${sub}` } : {}), ...(home ? { home } : {}),
+    ...rest,
+    work,
+    workChecked: true,
+    logPath,
+    pace: `${logPath}.pace`,
+    ...(sub ? { cwd: `/work/${sub}` } : {}),
+    ...(home ? { home } : {}),
     roBind: [...tools.roBind, ...(rest.roBind ?? [])],
     env: { ...(fixed ? { ...(home ? {} : { HOME: sandboxHome }), ...tools.env } : {}), ...(rest.env ?? {}) },
     hideEmpty: [...(rest.hideEmpty ?? []), ...stateInside],
@@ -119,9 +140,19 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let exited = false;
   // The engine has compiled since the run began (startEngine): nothing before the verdict needs it.
   const engineP = given ? Promise.resolve(given) : loadEngineNow();
-  const warm = setTimeout(() => void engineP.then((e) => warmEngine(e, () => exited), () => undefined), WARM_AFTER_MS);
+  const warm = setTimeout(
+    () =>
+      void engineP.then(
+        (e) => warmEngine(e, () => exited),
+        () => undefined,
+      ),
+    WARM_AFTER_MS,
+  );
   warm.unref();
-  const done = (): void => { exited = true; clearTimeout(warm); };
+  const done = (): void => {
+    exited = true;
+    clearTimeout(warm);
+  };
   void launched.then(done, done);
   state.prefetch(cmd);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
@@ -161,7 +192,14 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
   // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
   // the engine); wall_ms is the command's alone.
-  const outcome = (): RunResult['outcome'] => ({ ...o, setup_code: res.setupError?.code ?? null, total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6), quarantined, ...(state.vanished ? { state_vanished: true } : {}), ...(tools.notes.length ? { tool_notes: tools.notes } : {}) });
+  const outcome = (): RunResult['outcome'] => ({
+    ...o,
+    setup_code: res.setupError?.code ?? null,
+    total_ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6),
+    quarantined,
+    ...(state.vanished ? { state_vanished: true } : {}),
+    ...(tools.notes.length ? { tool_notes: tools.notes } : {}),
+  });
   const setupCode = res.setupError?.code ?? null;
   // What the verdict reads: the whole log (the tail holds all of a short run's). Should the engine fail on
   // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
@@ -172,8 +210,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   let streamed: RunResult | null = null;
   if (whole || res.setupError) await follower.abandon();
   else streamed = await follower.verdict({ ...opt, log: logPath });
-  const read = async (bytes: ReadSource): Promise<RunResult> =>
-    bytes ? engine.verdict(bytes, { ...opt, log: logPath }) : verdictOfFile(engine, logPath, { ...opt, log: logPath });
+  const read = async (bytes: ReadSource): Promise<RunResult> => (bytes ? engine.verdict(bytes, { ...opt, log: logPath }) : verdictOfFile(engine, logPath, { ...opt, log: logPath }));
   let failed: string | null = null;
   for (const bytes of sources) {
     // One straight line: the verdict, its outcome, then the delta and the record (src/host/state/record.ts).
@@ -186,19 +223,22 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
       const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, env, ...(bytes ? { logBytes: bytes.length } : {}) });
       return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
     } catch (err) {
-      if (isEngineFailure(err)) { failed ??= err.message; continue; }
+      if (isEngineFailure(err)) {
+        failed ??= err.message;
+        continue;
+      }
       // The run happened and its log is on disk: a state that cannot be written costs the delta and
       // the history line, never the verdict.
       const why = err instanceof SbxError ? err.message : (err as Error).message;
       // A full disk is named (E_DISK_FULL: which disk, what to do); what was written stays as it was.
-      const full = isDiskFull(err) ? diskFullError(err, state.dir, 'this run\'s record (last.json, history.jsonl)') : null;
+      const full = isDiskFull(err) ? diskFullError(err, state.dir, "this run's record (last.json, history.jsonl)") : null;
       const notRecorded = full
         ? `this run was not recorded: ${full.code}: ${full.message}; its log is ${logPath}, the state as before this run`
         : `this run was not recorded in ${state.dir} (${why}); its log is ${logPath}`;
       for (const b of env ? [bytes] : sources.slice(sources.indexOf(bytes))) {
         try {
           // The verdict already read stands, without the delta the state could not give.
-          const got = env ?? await read(b);
+          const got = env ?? (await read(b));
           got.delta = null;
           got.outcome = outcome();
           return { env: got, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
@@ -261,16 +301,27 @@ export function refuseSbxInside(work: string, invokedAs?: string): void {
   if (root === null) return;
   let pkg: string;
   let realWork: string;
-  try { pkg = realpathSync.native(root); realWork = realpathSync.native(work); } catch { return; } // a missing work dir is reported by workProblem
+  try {
+    pkg = realpathSync.native(root);
+    realWork = realpathSync.native(work);
+  } catch {
+    return;
+  } // a missing work dir is reported by workProblem
   if (pkg === realWork || pkg.startsWith(`${realWork}${sep}`)) {
-    throw new SbxError('E_WORK_HAS_SBX', `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+    throw new SbxError(
+      'E_WORK_HAS_SBX',
+      `the work dir ${realWork} contains sbx itself (${pkg}): sandboxed code could rewrite it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`,
+    );
   }
   // The path sbx was started by (node_modules/.bin/sbx, a link into a global install) counts too:
   // a link inside the work dir can be pointed elsewhere by the sandbox.
   if (invokedAs) {
     const abs = resolve(invokedAs);
     if (abs === work || abs.startsWith(`${work}${sep}`) || abs.startsWith(`${realWork}${sep}`)) {
-      throw new SbxError('E_WORK_HAS_SBX', `sbx was started as ${abs}, inside the work dir ${realWork}: sandboxed code could replace it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`);
+      throw new SbxError(
+        'E_WORK_HAS_SBX',
+        `sbx was started as ${abs}, inside the work dir ${realWork}: sandboxed code could replace it and the next sbx would run that on the host; install sbx outside the project (npm install -g, or npm link from its checkout) and run it from there`,
+      );
     }
   }
 }

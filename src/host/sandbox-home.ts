@@ -26,7 +26,11 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
     let st = lstatSync(dir, { throwIfNoEntry: false });
     if (!st) {
       mkdirSync(homes, { recursive: true, mode: 0o700 });
-      try { mkdirSync(dir, { mode: 0o700 }); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; }
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
       st = lstatSync(dir);
     }
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return null; // not ours: no HOME kept

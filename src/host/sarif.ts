@@ -8,15 +8,25 @@ import type { Crash, Frame, RunResult, Verdict } from '../contract/index.js';
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 type Level = 'error' | 'warning' | 'note';
-interface Rule { id: string; shortDescription: { text: string } }
-interface Location { physicalLocation?: object; logicalLocations?: object[]; message?: { text: string } }
+interface Rule {
+  id: string;
+  shortDescription: { text: string };
+}
+interface Location {
+  physicalLocation?: object;
+  logicalLocations?: object[];
+  message?: { text: string };
+}
 
 export function toSarif(env: RunResult, toolVersion: string): object {
   const v = env.verdict;
   const rules: Rule[] = [];
   const ruleIndex = (id: string, text: string): number => {
     let i = rules.findIndex((r) => r.id === id);
-    if (i < 0) { i = rules.length; rules.push({ id, shortDescription: { text } }); }
+    if (i < 0) {
+      i = rules.length;
+      rules.push({ id, shortDescription: { text } });
+    }
     return i;
   };
   const results: object[] = [];
@@ -30,9 +40,11 @@ export function toSarif(env: RunResult, toolVersion: string): object {
       level: d.severity as Level,
       message: { text: d.message || `${d.tool} ${d.severity}` },
       locations: loc ? [loc] : [],
-      ...(d.notes?.length ? {
-        relatedLocations: d.notes.map((n, i) => ({ id: i + 1, ...(location(n.file, n.line, n.col) ?? {}), message: { text: n.message || 'note' } })),
-      } : {}),
+      ...(d.notes?.length
+        ? {
+            relatedLocations: d.notes.map((n, i) => ({ id: i + 1, ...(location(n.file, n.line, n.col) ?? {}), message: { text: n.message || 'note' } })),
+          }
+        : {}),
     });
   }
 
@@ -58,11 +70,13 @@ export function toSarif(env: RunResult, toolVersion: string): object {
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
-    runs: [{
-      tool: { driver: { name: 'sbx', version: toolVersion, rules } },
-      results,
-      properties: runProperties(v, env.log),
-    }],
+    runs: [
+      {
+        tool: { driver: { name: 'sbx', version: toolVersion, rules } },
+        results,
+        properties: runProperties(v, env.log),
+      },
+    ],
   };
 }
 
@@ -74,7 +88,9 @@ function crashResult(c: Crash, ruleIndex: (id: string, text: string) => number):
     { message: { text: `stack${c.thread ? ` of thread ${c.thread}` : ''}` }, frames: c.frames },
     { message: { text: 'where it was allocated' }, frames: c.alloc_frames },
     { message: { text: 'where it was freed' }, frames: c.free_frames },
-  ].filter((s) => s.frames.length).map((s) => ({ message: s.message, frames: s.frames.map(stackFrame) }));
+  ]
+    .filter((s) => s.frames.length)
+    .map((s) => ({ message: s.message, frames: s.frames.map(stackFrame) }));
   const text = [c.summary ?? c.message ?? `${c.tool} ${c.kind}`, c.hint].filter(Boolean).join('. ');
   return {
     ruleId: id,
@@ -83,12 +99,16 @@ function crashResult(c: Crash, ruleIndex: (id: string, text: string) => number):
     message: { text },
     locations: topLoc ? [topLoc] : [],
     ...(stacks.length ? { stacks } : {}),
-    ...(c.frames.length ? {
-      codeFlows: [{
-        message: { text: 'calls into the faulting frame, outermost first' },
-        threadFlows: [{ locations: [...c.frames].reverse().map((f, i) => ({ location: frameLocation(f), nestingLevel: i, importance: f.user ? 'essential' : 'unimportant' })) }],
-      }],
-    } : {}),
+    ...(c.frames.length
+      ? {
+          codeFlows: [
+            {
+              message: { text: 'calls into the faulting frame, outermost first' },
+              threadFlows: [{ locations: [...c.frames].reverse().map((f, i) => ({ location: frameLocation(f), nestingLevel: i, importance: f.user ? 'essential' : 'unimportant' })) }],
+            },
+          ],
+        }
+      : {}),
     partialFingerprints: { 'sbx/crashIdentity': c.identity },
   };
 }
@@ -108,7 +128,11 @@ function crashPlace(c: Crash): Location | null {
 
 function frameLocation(f: Frame): Location {
   const at = location(f.file, f.line, f.col) ?? {};
-  return { ...at, ...(f.function ? { logicalLocations: [{ name: f.function, kind: 'function' }] } : {}), message: { text: `#${f.index ?? '?'} ${f.function ?? '??'}${f.user ? '' : ' (not user code)'}` } };
+  return {
+    ...at,
+    ...(f.function ? { logicalLocations: [{ name: f.function, kind: 'function' }] } : {}),
+    message: { text: `#${f.index ?? '?'} ${f.function ?? '??'}${f.user ? '' : ' (not user code)'}` },
+  };
 }
 
 function location(file: string | null, line: number | null, col: number | null): Location | null {
@@ -119,7 +143,11 @@ function location(file: string | null, line: number | null, col: number | null):
 
 /** A path as a URI reference: absolute paths as file:// URIs, relative ones relative (./ dropped). */
 export function fileUri(path: string): string {
-  const enc = (p: string): string => p.split('/').map((s) => encodeURIComponent(s)).join('/');
+  const enc = (p: string): string =>
+    p
+      .split('/')
+      .map((s) => encodeURIComponent(s))
+      .join('/');
   if (path.startsWith('/')) return `file://${enc(path)}`;
   return enc(path.replace(/^(\.\/)+/, ''));
 }

@@ -11,7 +11,10 @@ import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PATH as FIXED_PATH, SYSTEM_PATHS, type Mount } from '../launcher/index.js';
 
 /** One toolchain the sandbox shows: its name and its root (the real path, as bound). */
-export interface Toolchain { name: string; root: string }
+export interface Toolchain {
+  name: string;
+  root: string;
+}
 
 export interface ToolchainPlan {
   /** What the applied record says (outcome.applied.toolchains). */
@@ -28,10 +31,33 @@ export interface ToolchainPlan {
  * Relative to the home: never bound, nor any root that holds one. Names with history, token, secret,
  * credential or password in them are refused too (SECRET_NAME).
  */
-export const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/hub', '.config/gcloud', '.azure', '.netrc', '.docker', '.kube', '.git-credentials', '.password-store', '.pypirc', '.npmrc', '.cargo/credentials', '.cargo/credentials.toml', '.local/share/keyrings', '.vault-token'];
+export const SECRET_DIRS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gh',
+  '.config/hub',
+  '.config/gcloud',
+  '.azure',
+  '.netrc',
+  '.docker',
+  '.kube',
+  '.git-credentials',
+  '.password-store',
+  '.pypirc',
+  '.npmrc',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.local/share/keyrings',
+  '.vault-token',
+];
 const SECRET_NAME = /history|token|secret|credential|password|keyring/i;
 
-interface Kind { name: string; dirs: string[]; env?: (dirs: string[], sandboxHome: string) => Record<string, string> }
+interface Kind {
+  name: string;
+  dirs: string[];
+  env?: (dirs: string[], sandboxHome: string) => Record<string, string>;
+}
 
 /** The toolchain roots sbx knows, as this caller's environment places them. */
 function kinds(home: string, e: NodeJS.ProcessEnv): Kind[] {
@@ -42,7 +68,11 @@ function kinds(home: string, e: NodeJS.ProcessEnv): Kind[] {
     { name: 'pyenv', dirs: [at(e.PYENV_ROOT, '.pyenv')], env: ([d]) => ({ PYENV_ROOT: d!, ...pass(e, 'PYENV_VERSION') }) },
     // cargo's registry and git caches go to the sandbox's home (CARGO_HOME): ~/.cargo itself holds
     // credentials.toml, so only its bin dir (the rustup proxies) is shown.
-    { name: 'rustup', dirs: [at(e.RUSTUP_HOME, '.rustup'), join(cargo, 'bin')], env: ([d], h) => ({ RUSTUP_HOME: d!, CARGO_HOME: `${h}/.cargo`, ...pass(e, 'RUSTUP_TOOLCHAIN'), ...pass(e, 'RUSTUP_AUTO_INSTALL') }) },
+    {
+      name: 'rustup',
+      dirs: [at(e.RUSTUP_HOME, '.rustup'), join(cargo, 'bin')],
+      env: ([d], h) => ({ RUSTUP_HOME: d!, CARGO_HOME: `${h}/.cargo`, ...pass(e, 'RUSTUP_TOOLCHAIN'), ...pass(e, 'RUSTUP_AUTO_INSTALL') }),
+    },
     { name: 'nvm', dirs: [at(e.NVM_DIR, '.nvm')], env: ([d]) => ({ NVM_DIR: d! }) },
     { name: 'uv', dirs: [join(data, 'uv')] },
     { name: 'go', dirs: [at(e.GOPATH, 'go')], env: ([d]) => ({ GOPATH: d! }) },
@@ -73,7 +103,11 @@ function realpaths(): Real {
   return (p) => {
     let r = seen.get(p);
     if (r === undefined) {
-      try { r = statSync(p, { throwIfNoEntry: false }) ? realpathSync.native(p) : null; } catch { r = null; }
+      try {
+        r = statSync(p, { throwIfNoEntry: false }) ? realpathSync.native(p) : null;
+      } catch {
+        r = null;
+      }
       seen.set(p, r);
     }
     return r;
@@ -90,12 +124,26 @@ export function bindable(dir: string, home: string): boolean {
 
 /** The caller's home by real path: $HOME, else the password database's. */
 function callerHome(e: NodeJS.ProcessEnv, real: Real): string | null {
-  const h = e.HOME && isAbsolute(e.HOME) ? e.HOME : (() => { try { return homedir(); } catch { return ''; } })();
+  const h =
+    e.HOME && isAbsolute(e.HOME)
+      ? e.HOME
+      : (() => {
+          try {
+            return homedir();
+          } catch {
+            return '';
+          }
+        })();
   return h ? real(h) : null;
 }
 
 function executable(p: string): boolean {
-  try { accessSync(p, constants.X_OK); return !p.endsWith(sep); } catch { return false; }
+  try {
+    accessSync(p, constants.X_OK);
+    return !p.endsWith(sep);
+  } catch {
+    return false;
+  }
 }
 
 /** What a shell's `command -v` finds for name on path (absolute as given; a name with a slash as is). */
@@ -113,7 +161,11 @@ function interpreter(file: string): string | null {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK); // a FIFO on PATH must not block the run
     const buf = Buffer.alloc(256);
     head = buf.toString('latin1', 0, readSync(fd, buf, 0, 256, 0));
-  } catch { return null; } finally { if (fd >= 0) closeSync(fd); }
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
   if (!head.startsWith('#!')) return null;
   const words = head.slice(2).split('\n')[0]!.trim().split(/\s+/);
   if (words[0] === '/usr/bin/env' || words[0] === '/bin/env') return words.slice(1).find((w) => !w.startsWith('-') && !w.includes('=')) ?? null;
@@ -127,7 +179,9 @@ function venvHome(venv: string): string | null {
     if (!statSync(cfg, { throwIfNoEntry: false })) return null; // the usual case, told without a throw
     const m = /^\s*home\s*=\s*(.+?)\s*$/m.exec(readFileSync(cfg, 'utf8'));
     return m && isAbsolute(m[1]!) ? m[1]! : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export interface PlanInput {
@@ -162,8 +216,14 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   const inUse = (root: string): boolean => {
     if (!resolved) {
       resolved = true;
-      for (const d of userPath) { const r = real(d); if (r) evidence.push(r); }
-      if (argv0.includes('/')) { const r = real(resolve(cwd, argv0)); if (r) evidence.push(r); }
+      for (const d of userPath) {
+        const r = real(d);
+        if (r) evidence.push(r);
+      }
+      if (argv0.includes('/')) {
+        const r = real(resolve(cwd, argv0));
+        if (r) evidence.push(r);
+      }
     }
     return evidence.some((x) => under(x, root));
   };
@@ -190,7 +250,10 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
     seen.add(reals[0]!);
     k.dirs.forEach((d, i) => {
       const r = reals[i]!;
-      for (const dst of new Set([r, d])) { plan.roBind.push({ src: r, dst }); shown.push(dst); }
+      for (const dst of new Set([r, d])) {
+        plan.roBind.push({ src: r, dst });
+        shown.push(dst);
+      }
     });
     plan.toolchains.push({ name: k.name, root: reals[0]! });
     Object.assign(plan.env, k.env?.(reals as string[], p.sandboxHome) ?? {});
@@ -215,9 +278,17 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   for (const [v, h] of pyHomes) {
     if (visible(h)) continue;
     const at = under(v, workReal) ? v.slice(workReal.length + 1) || '.' : v;
-    plan.notes.push(`the venv ${at} runs the python in ${h} (pyvenv.cfg home), which the sandbox does not show: only the toolchain roots under your home (pyenv, rustup, nvm, uv, go, conda) are bound; pass --ro-bind ${h} to use it`);
+    plan.notes.push(
+      `the venv ${at} runs the python in ${h} (pyvenv.cfg home), which the sandbox does not show: only the toolchain roots under your home (pyenv, rustup, nvm, uv, go, conda) are bound; pass --ro-bind ${h} to use it`,
+    );
   }
-  plan.notes.push(...hostShebangs(p.cmd, [...venvs].filter((v) => under(v, workReal) && v !== workReal), workReal));
+  plan.notes.push(
+    ...hostShebangs(
+      p.cmd,
+      [...venvs].filter((v) => under(v, workReal) && v !== workReal),
+      workReal,
+    ),
+  );
   return plan;
 }
 
@@ -251,11 +322,15 @@ function differences(name: string, userPath: string[], sandboxPath: string[], cw
     const inside = !n.includes('/') ? which(n, sandboxPath.filter(visible), cwd) : !isAbsolute(n) || visible(shell) ? shell : null;
     const what = depth === 0 ? `\`${n}\`` : `its interpreter \`${n}\``;
     if (inside === null) {
-      notes.push(`${what} is ${shell} in your shell, and the sandbox does not show it${n.includes('/') ? '' : ' nor any other on its PATH'}: pass --ro-bind ${dirname(shell)} (and --env PATH=...) to use it`);
+      notes.push(
+        `${what} is ${shell} in your shell, and the sandbox does not show it${n.includes('/') ? '' : ' nor any other on its PATH'}: pass --ro-bind ${dirname(shell)} (and --env PATH=...) to use it`,
+      );
       break;
     }
     if ((real(inside) ?? inside) !== (real(shell) ?? shell)) {
-      notes.push(`${what} is ${inside} in the sandbox but ${shell} in your shell: ${dirname(shell)} is not shown (only the toolchain roots under your home are: pyenv, rustup, nvm, uv, go, conda); pass --ro-bind ${dirname(shell)} and --env PATH=... to run yours`);
+      notes.push(
+        `${what} is ${inside} in the sandbox but ${shell} in your shell: ${dirname(shell)} is not shown (only the toolchain roots under your home are: pyenv, rustup, nvm, uv, go, conda); pass --ro-bind ${dirname(shell)} and --env PATH=... to run yours`,
+      );
       break;
     }
     n = interpreter(shell);

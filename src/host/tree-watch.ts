@@ -50,11 +50,21 @@ function request(sock: string, body: string): Promise<string | null> {
   return new Promise((done) => {
     const c = nodeNet().connect(sock);
     const parts: Buffer[] = [];
-    const finish = (v: string | null): void => { clearTimeout(t); c.destroy(); done(v); };
+    const finish = (v: string | null): void => {
+      clearTimeout(t);
+      c.destroy();
+      done(v);
+    };
     const t = setTimeout(() => finish(null), ASK_MS);
     c.once('error', (err: NodeJS.ErrnoException) => {
       // Left by a watcher that was killed: no one listens. Removed, so it no longer counts (MAX_WATCHERS).
-      if (err.code === 'ECONNREFUSED') { try { unlinkSync(sock); } catch { /* gone */ } }
+      if (err.code === 'ECONNREFUSED') {
+        try {
+          unlinkSync(sock);
+        } catch {
+          /* gone */
+        }
+      }
       finish(null);
     });
     c.on('data', (b: Buffer) => parts.push(b));
@@ -84,7 +94,9 @@ export async function store(w: Watcher, scan: string): Promise<void> {
 export function startWatcher(work: string, stateDir: string, sock: string, launcher?: string): void {
   try {
     if (Date.now() - statSync(`${sock}.off`).mtimeMs < OFF_MS) return;
-  } catch { /* never gave up */ }
+  } catch {
+    /* never gave up */
+  }
   const flags = ['--socket', sock, '--max-watchers', String(MAX_WATCHERS), ...SHALLOW.flatMap((n) => ['--shallow', n])];
   const rel = relative(work, resolve(stateDir));
   if (rel && !rel.startsWith('..') && !isAbsolute(rel)) flags.push('--not-into', rel.split(sep).join('/'));
@@ -94,7 +106,9 @@ export function startWatcher(work: string, stateDir: string, sock: string, launc
     const child = childProcess().spawn(launcher ?? launcherPath(), ['--watch', work, ...flags], { detached: true, stdio: 'ignore' });
     child.on('error', () => {});
     child.unref();
-  } catch { /* no watcher: the runs walk */ }
+  } catch {
+    /* no watcher: the runs walk */
+  }
 }
 
 /**
@@ -116,7 +130,10 @@ function outsideDirs(work: string): string[] {
       } else if (d === work) break; // inside the tree: watched there
       out.push(gitDir, join(gitDir, 'info'));
       const common = readOr(join(gitDir, 'commondir')).trim();
-      if (common) { const c = resolve(gitDir, common); out.push(c, join(c, 'info')); }
+      if (common) {
+        const c = resolve(gitDir, common);
+        out.push(c, join(c, 'info'));
+      }
       break;
     }
     if (dirname(d) === d) return [];
@@ -127,5 +144,9 @@ function outsideDirs(work: string): string[] {
 
 /** A regular file's text (never a FIFO the sandbox left), '' when none. */
 function readOr(p: string): string {
-  try { return readRegularText(p, { maxBytes: 4096 }); } catch { return ''; }
+  try {
+    return readRegularText(p, { maxBytes: 4096 });
+  } catch {
+    return '';
+  }
 }

@@ -73,6 +73,12 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
 }
 
 async function readJunit(path: string): Promise<Uint8Array> {
-  const fh = await openRegularAsync(path).catch((err: unknown) => { throw fsError(err, path); });
-  try { return await fh.readFile(); } finally { await fh.close(); }
+  const fh = await openRegularAsync(path).catch((err: unknown) => {
+    throw fsError(err, path);
+  });
+  try {
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
 }

@@ -10,14 +10,23 @@
 // the engine warm.
 import type { Engine, RunResult } from '../engine/index.js';
 
-const GCC = new TextEncoder().encode('main.c:1:5: error: expected \';\' before \'}\' token\nmake: *** [Makefile:2: all] Error 1\n');
+const GCC = new TextEncoder().encode("main.c:1:5: error: expected ';' before '}' token\nmake: *** [Makefile:2: all] Error 1\n");
 type Step = (engine: Engine, env: RunResult | null) => RunResult | null;
 const STEPS: Step[] = [
   (engine) => engine.verdict(new Uint8Array(0), { exit: 0 }),
-  (engine, env) => { if (env) env.delta = engine.delta(null, env.verdict, { sameRuns: 1 }); return env; },
-  (engine, env) => { if (env) engine.render(env); return env; }, // the CLI renders every verdict
+  (engine, env) => {
+    if (env) env.delta = engine.delta(null, env.verdict, { sameRuns: 1 });
+    return env;
+  },
+  (engine, env) => {
+    if (env) engine.render(env);
+    return env;
+  }, // the CLI renders every verdict
   (engine) => engine.verdict(GCC, { exit: 2 }),
-  (engine, env) => { if (env) engine.render(env); return env; },
+  (engine, env) => {
+    if (env) engine.render(env);
+    return env;
+  },
 ];
 /** Each engine's warm-up so far: the steps taken and the envelope the next one works on. */
 const progress = new WeakMap<Engine, { taken: number; env: RunResult | null }>();

@@ -22,7 +22,10 @@ export function refuseHomeWork(work: string): void {
 
 function refusal(work: string, real: string, what: string): SbxError {
   const shown = real === work ? work : `${work} (real path ${real})`;
-  return new SbxError('E_WORK_HOME', `work dir ${shown} is ${what}: the sandbox could write your shell's start-up files and other config the host runs later; refused: pass a project directory with --work (or --allow-home-work if you mean it)`);
+  return new SbxError(
+    'E_WORK_HOME',
+    `work dir ${shown} is ${what}: the sandbox could write your shell's start-up files and other config the host runs later; refused: pass a project directory with --work (or --allow-home-work if you mean it)`,
+  );
 }
 
 /** The caller's home directories, as real paths: $HOME and the password database's entry. */
@@ -33,10 +36,16 @@ function homes(): string[] {
   try {
     const pw = userInfo().homedir;
     if (pw && isAbsolute(pw)) out.add(realOr(pw));
-  } catch { /* no entry for this uid (a container's arbitrary uid): $HOME alone */ }
+  } catch {
+    /* no entry for this uid (a container's arbitrary uid): $HOME alone */
+  }
   return [...out];
 }
 
 function realOr(p: string): string {
-  try { return realpathSync.native(p); } catch { return p; }
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }

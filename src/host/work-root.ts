@@ -18,7 +18,11 @@ export function defaultWork(cwd: string): WorkPlace {
     if (lstatSync(join(d, '.git'), { throwIfNoEntry: false })) {
       if (d === cwd) break;
       // A repository at or above the home directory (dotfiles kept in ~/.git) is not a project.
-      try { refuseHomeWork(d); } catch { break; }
+      try {
+        refuseHomeWork(d);
+      } catch {
+        break;
+      }
       return { work: d, sub: relative(d, cwd).split(sep).join('/') };
     }
     if (dirname(d) === d) break;

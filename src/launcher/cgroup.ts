@@ -58,8 +58,7 @@ function probe(): CgroupPlace {
   // so the candidate is the first ancestor (or our own, at the root) that delegates both and is
   // ours to write; a child created there is a sibling of the cgroup we run in.
   for (let dir = own, depth = 0; depth < 4 && dir.startsWith(mount); dir = dirname(dir), depth++) {
-    if (has(read(join(dir, 'cgroup.subtree_control')), 'memory', 'pids') && writable(dir) && writable(join(dir, 'cgroup.procs')))
-      return { parent: dir, reason: null };
+    if (has(read(join(dir, 'cgroup.subtree_control')), 'memory', 'pids') && writable(dir) && writable(join(dir, 'cgroup.procs'))) return { parent: dir, reason: null };
     if (dir === mount) break;
   }
   return {

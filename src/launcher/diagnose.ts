@@ -8,8 +8,7 @@ import type { SetupError } from './types.js';
 
 // Built on the first failed step, not with the module: a run that sets up fine never needs it.
 let errnoName: Map<number, string> | null = null;
-export const errnoString = (n: number): string =>
-  (errnoName ??= new Map(Object.entries(constants.errno).map(([k, v]) => [v, k]))).get(n) ?? `errno ${n}`;
+export const errnoString = (n: number): string => (errnoName ??= new Map(Object.entries(constants.errno).map(([k, v]) => [v, k]))).get(n) ?? `errno ${n}`;
 
 /** Where the caller's own PATH finds cmd, when that is outside the sandbox's system dirs. */
 function onHostPath(cmd: string): string | null {
@@ -38,10 +37,8 @@ function sysctl(path: string): string | null {
 export function userNamespaceHint(): string {
   if (sysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1')
     return 'AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+); fix: `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`, or an AppArmor profile that grants `userns` to build/sbx-launch';
-  if (sysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0')
-    return 'the kernel disallows unprivileged user namespaces; fix: `sudo sysctl -w kernel.unprivileged_userns_clone=1`';
-  if (sysctl('/proc/sys/user/max_user_namespaces') === '0')
-    return 'user.max_user_namespaces is 0; fix: `sudo sysctl -w user.max_user_namespaces=15000`';
+  if (sysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') return 'the kernel disallows unprivileged user namespaces; fix: `sudo sysctl -w kernel.unprivileged_userns_clone=1`';
+  if (sysctl('/proc/sys/user/max_user_namespaces') === '0') return 'user.max_user_namespaces is 0; fix: `sudo sysctl -w user.max_user_namespaces=15000`';
   if (existsSync('/.dockerenv') || existsSync('/run/.containerenv'))
     return "the container's seccomp profile blocks namespaces; fix: run it with `--security-opt seccomp=unconfined` (or `--privileged`)";
   return 'user namespaces are not available to this user; fix: enable them (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone) or run where they are';
@@ -120,8 +117,7 @@ export function diagnose(status: Status, cmd0: string, env: Record<string, strin
     if (e.step === 'proc') return { code: 'E_NO_PROC', message: `cannot mount /proc in the sandbox (${err}): ${PROC_HINT}` };
     if (e.step === 'bind' && e.errno === constants.errno.ENOENT)
       return { code: 'E_BIND_MISSING', message: `${what}: the path does not exist on the host; fix: create it or drop the --bind/--ro-bind` };
-    if (e.step === 'chdir')
-      return { code: 'E_WORK_MISSING', message: `${what}: the working directory is missing in the sandbox; fix: pass an existing --work directory` };
+    if (e.step === 'chdir') return { code: 'E_WORK_MISSING', message: `${what}: the working directory is missing in the sandbox; fix: pass an existing --work directory` };
     return { code: 'E_SETUP', message: `${what}; fix: run \`sbx selftest\` to see which isolation step this machine refuses` };
   }
   if (status.exec_errno !== 0) {

@@ -14,14 +14,25 @@ export function isDiskFull(err: unknown): boolean {
 
 /** Bytes free to an unprivileged writer on the file system holding path (Infinity when unknown). */
 export function freeBytes(path: string): number {
-  try { const s = statfsSync(path); return s.bavail * s.bsize; } catch { return Infinity; }
+  try {
+    const s = statfsSync(path);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
 }
 
 /** The mount point and type of the file system holding path (its nearest existing ancestor). */
 export function diskOf(path: string): { mount: string; type: string } {
   let p = path;
   for (;;) {
-    try { p = realpathSync.native(p); break; } catch { if (dirname(p) === p) break; p = dirname(p); }
+    try {
+      p = realpathSync.native(p);
+      break;
+    } catch {
+      if (dirname(p) === p) break;
+      p = dirname(p);
+    }
   }
   let best = { mount: '/', type: '?' };
   try {
@@ -34,7 +45,9 @@ export function diskOf(path: string): { mount: string; type: string } {
       // The last of equal mount points is the one on top.
       if (under && mount.length >= best.mount.length) best = { mount, type: f[sep + 1] ?? '?' };
     }
-  } catch { /* no /proc: the root then */ }
+  } catch {
+    /* no /proc: the root then */
+  }
   return best;
 }
 

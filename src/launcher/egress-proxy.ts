@@ -72,7 +72,11 @@ export function defaultResolver(env: Record<string, string | undefined> = proces
     return async (host) => map.get(normalHost(host)) ?? [];
   }
   return async (host) => {
-    try { return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address); } catch { return []; }
+    try {
+      return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    } catch {
+      return [];
+    }
   };
 }
 
@@ -85,9 +89,13 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
   const splicer = opts.splicer ?? null;
   const splicers = new Set<{ kill(): boolean }>();
   let spliced = 0;
-  const track = (s: Duplex): void => { open.add(s); s.once('close', () => open.delete(s)); };
+  const track = (s: Duplex): void => {
+    open.add(s);
+    s.once('close', () => open.delete(s));
+  };
   const log = (d: Decision): Decision => {
-    if (decisions.length < MAX_DECISIONS) decisions.push(d); else dropped++;
+    if (decisions.length < MAX_DECISIONS) decisions.push(d);
+    else dropped++;
     opts.onDecision?.(d);
     return d;
   };
@@ -111,21 +119,35 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
     return log({ host, port, decision: 'allowed', reason: null, address, via });
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => { void plain(req, res); });
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void plain(req, res);
+  });
   server.on('connection', (s: Socket) => track(s));
-  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => { void tunnel(req, client, head); });
-  server.on('clientError', (_e, s: Duplex) => { s.destroy(); });
+  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    void tunnel(req, client, head);
+  });
+  server.on('clientError', (_e, s: Duplex) => {
+    s.destroy();
+  });
 
   async function tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     track(client);
     client.on('error', () => client.destroy());
     const target = splitHostPort(req.url ?? '');
-    const d = target ? await admit(target.host, target.port, 'CONNECT') : log({ host: String(req.url).slice(0, 200), port: 0, decision: 'refused', reason: 'not a host and port', address: null, via: 'CONNECT' });
+    const d = target
+      ? await admit(target.host, target.port, 'CONNECT')
+      : log({ host: String(req.url).slice(0, 200), port: 0, decision: 'refused', reason: 'not a host and port', address: null, via: 'CONNECT' });
     if (d.decision !== 'allowed') {
       client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nsbx: refused ${d.host}:${d.port}: ${d.reason}\n`);
       return;
     }
-    carry(client, d, head, () => client.write('HTTP/1.1 200 Connection Established\r\n\r\n'), () => client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n'));
+    carry(
+      client,
+      d,
+      head,
+      () => client.write('HTTP/1.1 200 Connection Established\r\n\r\n'),
+      () => client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n'),
+    );
   }
 
   /**
@@ -138,17 +160,31 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
     let carried = 0;
     let handing = false;
     const up = connect({
-      host: d.address!, port: d.port,
-      onread: { buffer: Buffer.allocUnsafe(READ_BYTES), callback: (n, buf) => {
-        carried += n;
-        if (!client.write(Buffer.from(buf.subarray(0, n)))) { up.pause(); client.once('drain', () => { if (!handing) up.resume(); }); }
-        if (splicer && carried >= HANDOFF_BYTES && !handing && client instanceof Socket) { handing = true; handOff(up, client, onEnd); }
-        return true;
-      } },
+      host: d.address!,
+      port: d.port,
+      onread: {
+        buffer: Buffer.allocUnsafe(READ_BYTES),
+        callback: (n, buf) => {
+          carried += n;
+          if (!client.write(Buffer.from(buf.subarray(0, n)))) {
+            up.pause();
+            client.once('drain', () => {
+              if (!handing) up.resume();
+            });
+          }
+          if (splicer && carried >= HANDOFF_BYTES && !handing && client instanceof Socket) {
+            handing = true;
+            handOff(up, client, onEnd);
+          }
+          return true;
+        },
+      },
     });
     track(up);
     up.setNoDelay(true);
-    const onEnd = (): void => { client.end(); };
+    const onEnd = (): void => {
+      client.end();
+    };
     up.once('end', onEnd);
     up.once('connect', () => {
       ok();
@@ -177,18 +213,32 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
     const start = (): void => {
       if (client.destroyed || up.destroyed) return;
       let child: ReturnType<typeof spawnChild>;
-      try { child = spawnChild(splicer!, ['--splice'], { stdio: ['ignore', 'ignore', 'ignore', up, client] }); } catch {
-        up.on('end', onEnd); up.resume(); return; // no splicer: the proxy carries on
+      try {
+        child = spawnChild(splicer!, ['--splice'], { stdio: ['ignore', 'ignore', 'ignore', up, client] });
+      } catch {
+        up.on('end', onEnd);
+        up.resume();
+        return; // no splicer: the proxy carries on
       }
       // Node stops reading a socket it hands to a child: the upload direction is still ours.
       client.resume();
       splicers.add(child);
       spliced++;
-      child.on('error', () => { splicers.delete(child); client.destroy(); });
+      child.on('error', () => {
+        splicers.delete(child);
+        client.destroy();
+      });
       // A splicer that failed leaves the download cut: end the tunnel rather than leave it hanging.
-      child.on('exit', (code) => { splicers.delete(child); if (code !== 0) { client.destroy(); up.destroy(); } });
+      child.on('exit', (code) => {
+        splicers.delete(child);
+        if (code !== 0) {
+          client.destroy();
+          up.destroy();
+        }
+      });
     };
-    if (client.writableLength === 0) start(); else client.once('drain', start);
+    if (client.writableLength === 0) start();
+    else client.once('drain', start);
   }
 
   /** SOCKS5 (RFC 1928), CONNECT only, no authentication: the same admission as an HTTP CONNECT. */
@@ -198,12 +248,18 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
     const reply = (rep: number): Buffer => Buffer.from([5, rep, 0, 1, 0, 0, 0, 0, 0, 0]);
     const onData = (chunk: Buffer): void => {
       buf = Buffer.concat([buf, chunk]);
-      if (buf.length > 600) { client.destroy(); return; }
+      if (buf.length > 600) {
+        client.destroy();
+        return;
+      }
       if (!greeted) {
         if (buf.length < 2 || buf.length < 2 + buf[1]!) return;
         const methods = buf.subarray(2, 2 + buf[1]!);
         buf = buf.subarray(2 + buf[1]!);
-        if (!methods.includes(0)) { client.end(Buffer.from([5, 0xff])); return; }
+        if (!methods.includes(0)) {
+          client.end(Buffer.from([5, 0xff]));
+          return;
+        }
         client.write(Buffer.from([5, 0]));
         greeted = true;
       }
@@ -211,13 +267,25 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
       if (req === null) return; // more to come
       client.off('data', onData);
       client.pause();
-      if ('error' in req) { client.end(reply(req.error)); return; }
+      if ('error' in req) {
+        client.end(reply(req.error));
+        return;
+      }
       const rest = buf.subarray(req.length);
       void admit(req.host, req.port, 'SOCKS5').then((d) => {
         // 2: not allowed by the ruleset; 4: host unreachable.
-        if (d.decision !== 'allowed') { client.end(reply(2)); return; }
+        if (d.decision !== 'allowed') {
+          client.end(reply(2));
+          return;
+        }
         client.resume();
-        carry(client, d, rest, () => client.write(reply(0)), () => client.end(reply(4)));
+        carry(
+          client,
+          d,
+          rest,
+          () => client.write(reply(0)),
+          () => client.end(reply(4)),
+        );
       });
     };
     client.on('data', onData);
@@ -225,7 +293,9 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
 
   async function plain(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
-    try { url = new URL(req.url ?? ''); } catch {
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
       res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('sbx: this is a proxy: send an absolute http:// URL or CONNECT\n');
       return;
     }
@@ -270,19 +340,27 @@ export async function startEgressProxy(path: string, patterns: readonly HostPatt
   });
   await new Promise<void>((ok, fail) => {
     front.once('error', fail);
-    front.listen(path, () => { front.off('error', fail); ok(); });
+    front.listen(path, () => {
+      front.off('error', fail);
+      ok();
+    });
   });
   // The sandbox user is not the caller (a mapped id): the socket is open to it, its directory is not.
   chmodSync(path, 0o666);
   return {
     decisions,
-    get dropped() { return dropped; },
-    get spliced() { return spliced; },
-    close: () => new Promise<void>((ok) => {
-      front.close(() => ok());
-      for (const s of open) s.destroy();
-      for (const c of splicers) c.kill();
-    }),
+    get dropped() {
+      return dropped;
+    },
+    get spliced() {
+      return spliced;
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        front.close(() => ok());
+        for (const s of open) s.destroy();
+        for (const c of splicers) c.kill();
+      }),
   };
 }
 

@@ -23,12 +23,16 @@ export async function openEgress(allowHosts: readonly string[], splicer: string 
   const socket = join(dir, 'proxy.sock');
   let proxy: EgressProxy;
   // Loaded only here: node:http, node:net and node:dns cost every other run's start-up milliseconds.
-  try { const { startEgressProxy } = await import('./egress-proxy.js'); proxy = await startEgressProxy(socket, patterns, { splicer }); } catch (err) {
+  try {
+    const { startEgressProxy } = await import('./egress-proxy.js');
+    proxy = await startEgressProxy(socket, patterns, { splicer });
+  } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return {
-    socket, proxy,
+    socket,
+    proxy,
     async finish() {
       await proxy.close();
       rmSync(dir, { recursive: true, force: true });

@@ -13,9 +13,7 @@ export { readTail } from './file-tail.js';
 export { parseStatus, LAUNCHER_PROTO } from './status.js';
 export { isPublicAddress, matchHost, parseAllowHost, type HostPattern } from './allow-host.js';
 export { defaultResolver, startEgressProxy, type Decision, type EgressProxy } from './egress-proxy.js';
-export type {
-  Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal,
-} from './types.js';
+export type { Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptions, Rlimits, Rusage, SetupError, StopSignal } from './types.js';
 // For the host layer, not the library's API: marked @internal, left out of the published types.
 /** @internal */ export { childProcess, nodeCrypto, nodeNet, nodeOs, nodeStream } from './on-demand.js';
 /** @internal */ export { diskFullError, isDiskFull } from './disk-full.js';

@@ -32,8 +32,7 @@ export function landlockArgs(ask: LandlockAsk): string[] {
   return a;
 }
 
-export const noLandlock = (reason: string): LandlockApplied =>
-  ({ abi: 0, enforced: false, reason, write: [], write_file: [], connect_tcp: null, scoped: [] });
+export const noLandlock = (reason: string): LandlockApplied => ({ abi: 0, enforced: false, reason, write: [], write_file: [], connect_tcp: null, scoped: [] });
 
 /** The launcher's `landlock` step ("abi=N fs=write connect=3128 scoped=...") and its failed rules, with what was asked. */
 export function landlockApplied(steps: StatusStep[], ask: LandlockAsk | null): LandlockApplied {
@@ -49,7 +48,7 @@ export function landlockApplied(steps: StatusStep[], ask: LandlockAsk | null): L
   return {
     abi,
     enforced: true,
-    reason: failed.size > 0 ? `rules not added: ${[...failed].join(', ')}` : !held && ask.connect.length > 0 ? 'TCP connect not restricted: the kernel\'s Landlock is older than ABI 4' : null,
+    reason: failed.size > 0 ? `rules not added: ${[...failed].join(', ')}` : !held && ask.connect.length > 0 ? "TCP connect not restricted: the kernel's Landlock is older than ABI 4" : null,
     write: ask.write.filter((p) => !failed.has(`write ${p}`)),
     write_file: ask.write_file.filter((p) => !failed.has(`write_file ${p}`)),
     connect_tcp: held ? connect.split(',').map(Number) : null,

@@ -60,7 +60,9 @@ function seccompFd(allowPtrace: boolean, dir: string): number | null {
       const fd = openSync(pre, constants.O_RDONLY | constants.O_NOFOLLOW);
       bpfFds.set(allowPtrace, fd);
       return fd;
-    } catch { /* not built: make one */ }
+    } catch {
+      /* not built: make one */
+    }
   }
   for (const where of [tmpdir(), dir]) {
     try {
@@ -69,7 +71,9 @@ function seccompFd(allowPtrace: boolean, dir: string): number | null {
       writeSync(fd, prog, 0, prog.length, 0);
       bpfFds.set(allowPtrace, fd);
       return fd;
-    } catch { /* try the next */ }
+    } catch {
+      /* try the next */
+    }
   }
   return null;
 }
@@ -110,7 +114,7 @@ function handOver(dir: string, spec: Buffer): { spec: number; status: number } |
       if (where === dir && !isDiskFull(err)) break;
     }
   }
-  if (isDiskFull(last)) return { fail: diskFullError(last, dir, 'the sandbox launcher\'s spec and report') };
+  if (isDiskFull(last)) return { fail: diskFullError(last, dir, "the sandbox launcher's spec and report") };
   const why = (last as NodeJS.ErrnoException).code ?? (last as Error).message;
   return { fail: new SbxError('E_SETUP', `cannot make a temporary file in ${dir} (${why}); fix: free space there or pass another --state`) };
 }
@@ -122,16 +126,31 @@ function fullAt(fd: number): string {
 
 function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
-    exit_code: null, signal: null, timed_out: false, wall_ms: 0, setup_ms: 0,
-    rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 }, output_bytes: 0, stdout_bytes: 0, stderr_bytes: 0,
-    log_max_bytes: null, log_dropped_bytes: 0, log_unwritten_bytes: 0, log_error: null, applied: emptyApplied(),
+    exit_code: null,
+    signal: null,
+    timed_out: false,
+    wall_ms: 0,
+    setup_ms: 0,
+    rusage: { user_ms: 0, sys_ms: 0, max_rss_kb: 0 },
+    output_bytes: 0,
+    stdout_bytes: 0,
+    stderr_bytes: 0,
+    log_max_bytes: null,
+    log_dropped_bytes: 0,
+    log_unwritten_bytes: 0,
+    log_error: null,
+    applied: emptyApplied(),
   };
   // The command never ran: its log says why, so that whoever reads the log finds the reason there.
   const text = Buffer.from(`sbx: ${code}: ${message}\n`);
   try {
     mkdirSync(dirname(logPath), { recursive: true });
     const fd = openSync(logPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
-    try { writeSync(fd, text); } finally { closeSync(fd); }
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // no log then; the setup error itself still reaches the caller
   }
@@ -141,21 +160,16 @@ function failed(code: string, message: string, logPath: string): LaunchResult {
 function checkOptions(opts: LaunchOptions): void {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || !opts.cmd.every((a) => typeof a === 'string'))
     throw new SbxError('E_BAD_OPTIONS', 'launch: cmd must be a non-empty array of strings; fix: pass e.g. ["make", "test"]');
-  if (opts.cmd.some((a) => a.includes('\0')))
-    throw new SbxError('E_BAD_OPTIONS', 'launch: an argument contains a NUL byte, which execve cannot pass; fix: remove it');
-  if (typeof opts.work !== 'string' || typeof opts.logPath !== 'string')
-    throw new SbxError('E_BAD_OPTIONS', 'launch: work and logPath are required paths; fix: pass both');
-  if (opts.timeout !== undefined && !(opts.timeout > 0))
-    throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
+  if (opts.cmd.some((a) => a.includes('\0'))) throw new SbxError('E_BAD_OPTIONS', 'launch: an argument contains a NUL byte, which execve cannot pass; fix: remove it');
+  if (typeof opts.work !== 'string' || typeof opts.logPath !== 'string') throw new SbxError('E_BAD_OPTIONS', 'launch: work and logPath are required paths; fix: pass both');
+  if (opts.timeout !== undefined && !(opts.timeout > 0)) throw new SbxError('E_BAD_OPTIONS', `launch: timeout must be a positive number of seconds, got ${opts.timeout}`);
   if (opts.maxLog !== undefined && !(Number.isSafeInteger(opts.maxLog) && opts.maxLog >= MIN_MAX_LOG))
     throw new SbxError('E_BAD_OPTIONS', `launch: maxLog must be a whole number of bytes >= ${MIN_MAX_LOG} (64 KiB), got ${opts.maxLog}`);
-  if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8))
-    throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
-  if (opts.cwd !== undefined && (opts.cwd !== '/work' && !opts.cwd.startsWith('/work/') || opts.cwd.split('/').includes('..')))
+  if (opts.pids !== undefined && !(Number.isInteger(opts.pids) && opts.pids >= 8)) throw new SbxError('E_BAD_OPTIONS', `launch: pids must be an integer >= 8, got ${opts.pids}`);
+  if (opts.cwd !== undefined && ((opts.cwd !== '/work' && !opts.cwd.startsWith('/work/')) || opts.cwd.split('/').includes('..')))
     throw new SbxError('E_BAD_OPTIONS', `launch: cwd ${opts.cwd} must be /work or a directory below it; fix: e.g. /work/sub`);
   for (const p of [...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])])
-    if (!p.startsWith('/') || p === '/' || p.split('/').includes('..'))
-      throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
+    if (!p.startsWith('/') || p === '/' || p.split('/').includes('..')) throw new SbxError('E_BAD_OPTIONS', `launch: hide path ${p} must be an absolute path below /; fix: e.g. /work/.sbx`);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])])
     if (!m.dst.startsWith('/') || m.dst === '/' || m.dst.split('/').includes('..'))
       throw new SbxError('E_BAD_MOUNT', `launch: bind destination ${m.dst} must be an absolute path below /; fix: e.g. /opt/tool`);
@@ -163,7 +177,10 @@ function checkOptions(opts: LaunchOptions): void {
     throw new SbxError('E_BAD_OPTIONS', 'launch: allowHosts must be an array of host patterns; fix: pass e.g. ["registry.example.com"]');
   for (const h of opts.allowHosts ?? []) parseAllowHost(h);
   if (opts.allowHosts?.length && opts.net === true)
-    throw new SbxError('E_BAD_OPTIONS', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through; fix: drop one');
+    throw new SbxError(
+      'E_BAD_OPTIONS',
+      "--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox's own and lets named hosts through; fix: drop one",
+    );
 }
 
 /** Runs opts.cmd in the sandbox. Setup problems come back as `setupError`, never as a throw. */
@@ -188,24 +205,28 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
   // run() has checked the work dir already (src/host/run.ts); a caller of launch() alone has it checked here.
   const bad = opts.workChecked ? null : workProblem(work);
   if (bad) return failed(bad.code, bad.message, logPath);
-  const planted = [...(opts.bind ?? []), ...(opts.roBind ?? [])].map((m) => resolve(m.src))
-    .map((p) => ({ p, link: plantableSymlink(p) })).find((x) => x.link !== null);
+  const planted = [...(opts.bind ?? []), ...(opts.roBind ?? [])]
+    .map((m) => resolve(m.src))
+    .map((p) => ({ p, link: plantableSymlink(p) }))
+    .find((x) => x.link !== null);
   if (planted?.link) return failed('E_SYMLINK_PATH', plantedMessage('bind source', planted.p, planted.link), logPath);
   for (const m of [...(opts.bind ?? []), ...(opts.roBind ?? [])]) {
-    if (!existsSync(m.src))
-      return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
+    if (!existsSync(m.src)) return failed('E_BIND_MISSING', `bind source ${m.src} does not exist on the host; fix: create it or drop the --bind/--ro-bind`, logPath);
     // Inside a read-only system bind the mount point must already exist: it cannot be created.
     const under = SYSTEM_PATHS.find((p) => m.dst === p || m.dst.startsWith(`${p}/`));
     if (under && !existsSync(m.dst))
-      return failed('E_BAD_MOUNT', `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`, logPath);
+      return failed(
+        'E_BAD_MOUNT',
+        `bind destination ${m.dst} is inside the read-only ${under} and does not exist there; fix: mount it elsewhere (e.g. /${m.dst.split('/').pop()}) or create ${m.dst} on the host`,
+        logPath,
+      );
   }
   const seccomp = opts.seccomp !== false;
   if (!seccomp && rootMapsAway()) return failed('E_UNSAFE_AS_ROOT', NO_SECCOMP_AS_ROOT, logPath);
   if (seccomp && !seccompSupported())
     return failed('E_NO_SECCOMP_TABLE', `sbx has no seccomp syscall table for ${process.arch}; fix: pass --no-seccomp (weaker containment) or add the table to src/launcher/seccomp.ts`, logPath);
   const bin = opts.launcherPath ?? launcherPath();
-  if (!existsSync(bin))
-    return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: ${buildNative(bin)} (needs cc)`, logPath);
+  if (!existsSync(bin)) return failed('E_NO_LAUNCHER', `the sandbox launcher ${bin} is missing: it was not built; fix: ${buildNative(bin)} (needs cc)`, logPath);
 
   const spec = buildSpec(opts, work, proxySocket);
   const dir = dirname(logPath);
@@ -217,22 +238,33 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
   const logFlags = constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW;
   let log: number;
   try {
-    try { log = openSync(logPath, logFlags, 0o644); } catch (err) {
+    try {
+      log = openSync(logPath, logFlags, 0o644);
+    } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       mkdirSync(dir, { recursive: true });
       log = openSync(logPath, logFlags, 0o644);
     }
-    try { if (fstatSync(log).size > 0) ftruncateSync(log, 0); } catch (err) { closeSync(log); throw err; }
+    try {
+      if (fstatSync(log).size > 0) ftruncateSync(log, 0);
+    } catch (err) {
+      closeSync(log);
+      throw err;
+    }
   } catch (err) {
     if (!isDiskFull(err)) throw err;
-    return failed('E_DISK_FULL', diskFullError(err, logPath, 'the run\'s log').message, logPath);
+    return failed('E_DISK_FULL', diskFullError(err, logPath, "the run's log").message, logPath);
   }
   const own: number[] = [];
   try {
     const allowPtrace = opts.allowPtrace === true;
     const bpf = seccomp ? seccompFd(allowPtrace, dir) : -1;
     if (bpf === null)
-      return failed('E_SETUP', `cannot hand the seccomp program to the launcher (no build/seccomp-${process.arch}.bpf and no temporary file in ${tmpdir()} or ${dir}); fix: rebuild with \`npm run build:host\`, or pass --no-seccomp (weaker containment)`, logPath);
+      return failed(
+        'E_SETUP',
+        `cannot hand the seccomp program to the launcher (no build/seccomp-${process.arch}.bpf and no temporary file in ${tmpdir()} or ${dir}); fix: rebuild with \`npm run build:host\`, or pass --no-seccomp (weaker containment)`,
+        logPath,
+      );
     // Forked by the resident server (src/launcher/resident.ts), the report coming back in its reply;
     // else spawned from here, the report in a file.
     const resident = residentFor(bin);
@@ -254,10 +286,8 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     // The launcher exits once every process of the sandbox is dead and its report is written.
     const exit = await running.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
-    if (exit.error && resident)
-      return failed('E_LAUNCHER', `${exit.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
-    if (exit.error)
-      return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: ${buildNative(bin)}`, logPath);
+    if (exit.error && resident) return failed('E_LAUNCHER', `${exit.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
+    if (exit.error) return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: ${buildNative(bin)}`, logPath);
     const reportText = exit.report ?? Buffer.from(readTail(statusFd, fstatSync(statusFd).size, 1 << 20)).toString('utf8');
     const tail = readTail(log, fstatSync(log).size, TAIL_BYTES);
     const parsed = parseStatus(reportText);
@@ -265,7 +295,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
     if (proto !== undefined && proto !== LAUNCHER_PROTO)
       return failed('E_LAUNCHER_VERSION', `the sandbox launcher ${bin} speaks protocol ${String(proto)}, this sbx needs ${LAUNCHER_PROTO}; fix: ${buildNative(bin)}`, logPath);
     if (!parsed.ok && statusFd >= 0 && isDiskFull({ code: fullAt(statusFd) })) {
-      const err = diskFullError({ code: 'ENOSPC' }, dir, 'the sandbox launcher\'s report');
+      const err = diskFullError({ code: 'ENOSPC' }, dir, "the sandbox launcher's report");
       return failed('E_DISK_FULL', err.message, logPath);
     }
     if (!parsed.ok) {

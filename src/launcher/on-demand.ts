@@ -8,8 +8,7 @@ import { createRequire } from 'node:module';
 
 declare const SBX_CJS: boolean;
 let load: NodeJS.Require | null = null;
-const required = <T>(name: string): T =>
-  (load ??= typeof SBX_CJS !== 'undefined' && SBX_CJS ? require : createRequire(import.meta.url))(name) as T;
+const required = <T>(name: string): T => (load ??= typeof SBX_CJS !== 'undefined' && SBX_CJS ? require : createRequire(import.meta.url))(name) as T;
 
 export const childProcess = (): typeof import('node:child_process') => required('node:child_process');
 export const nodeCrypto = (): typeof import('node:crypto') => required('node:crypto');

@@ -17,9 +17,23 @@ function rlimit(steps: Map<string, StatusStep>, name: string): number | null {
 
 export function emptyApplied(reason: string | null = null): Applied {
   return {
-    userns: false, pidns: false, mntns: false, netns: false, utsns: false, ipcns: false, cgroupns: false,
-    pivot_root: false, ro_root: false, proc_masked: false, loopback: false, no_aslr: false,
-    no_new_privs: false, seccomp: false, ptrace_allowed: false, env_fixed: false, setsid: false,
+    userns: false,
+    pidns: false,
+    mntns: false,
+    netns: false,
+    utsns: false,
+    ipcns: false,
+    cgroupns: false,
+    pivot_root: false,
+    ro_root: false,
+    proc_masked: false,
+    loopback: false,
+    no_aslr: false,
+    no_new_privs: false,
+    seccomp: false,
+    ptrace_allowed: false,
+    env_fixed: false,
+    setsid: false,
     rlimits: { cpu: null, nofile: null, fsize: null, nproc: null, core: null, pid_max: null },
     cgroup: { path: null, reason },
     landlock: noLandlock(reason ?? 'not run'),
@@ -89,5 +103,9 @@ export function toOutcome(status: Status, envFixed: boolean, landlock: LandlockA
 }
 
 function errnoName(errno: number): string {
-  try { return getSystemErrorName(-errno); } catch { return `errno ${errno}`; }
+  try {
+    return getSystemErrorName(-errno);
+  } catch {
+    return `errno ${errno}`;
+  }
 }

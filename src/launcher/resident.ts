@@ -54,7 +54,9 @@ class Resident {
     this.child.stdin!.on('error', () => {}); // its death is reported through 'exit'
     this.child.stdout!.on('data', (c: Buffer) => this.read(c));
     // Held until its hello (or death), so that whoever awaits `started` is not left hanging.
-    void this.started.then(() => { if (this.waiting.size === 0) this.idle(); });
+    void this.started.then(() => {
+      if (this.waiting.size === 0) this.idle();
+    });
     // Stopped and reaped before this process exits (when its work is done, not at process.exit()):
     // an orphan would be left to the machine's init to reap, which in some containers never comes.
     process.once('beforeExit', () => this.stop());
@@ -72,7 +74,12 @@ class Resident {
     const exited = new Promise<ResidentExit>((done) => this.waiting.set(id, done));
     this.busy();
     this.send(['r', id, String(log), String(bpf), ...spec]);
-    return { exited: exited.finally(() => { if (this.waiting.size === 0) this.idle(); }), kill: () => this.send(['k', id]) };
+    return {
+      exited: exited.finally(() => {
+        if (this.waiting.size === 0) this.idle();
+      }),
+      kill: () => this.send(['k', id]),
+    };
   }
 
   private send(fields: string[]): void {
@@ -88,7 +95,11 @@ class Resident {
     const fd = (stdin as unknown as { _handle?: { fd?: number } })._handle?.fd;
     let sent = 0;
     if (typeof fd === 'number' && fd >= 0 && stdin.writableLength === 0) {
-      try { sent = writeSync(fd, frame); } catch { /* EAGAIN, or a server that is gone: the stream says which */ }
+      try {
+        sent = writeSync(fd, frame);
+      } catch {
+        /* EAGAIN, or a server that is gone: the stream says which */
+      }
     }
     if (sent < frame.length) stdin.write(sent ? frame.subarray(sent) : frame);
   }
@@ -98,11 +109,16 @@ class Resident {
     while (this.buf.length >= 4) {
       const len = this.buf.readUInt32LE(0);
       if (this.buf.length < 4 + len) break;
-      const [id = '', code = '', sig = '', report = ''] = this.buf.subarray(4, 4 + len).toString('utf8').split('\0');
+      const [id = '', code = '', sig = '', report = ''] = this.buf
+        .subarray(4, 4 + len)
+        .toString('utf8')
+        .split('\0');
       this.buf = this.buf.subarray(4 + len);
       if (id === 'hello') {
-        if (code === String(LAUNCHER_PROTO)) { this.ready = true; this.settle(true); }
-        else this.child.kill('SIGKILL'); // another build's launcher: direct launches report the mismatch
+        if (code === String(LAUNCHER_PROTO)) {
+          this.ready = true;
+          this.settle(true);
+        } else this.child.kill('SIGKILL'); // another build's launcher: direct launches report the mismatch
         continue;
       }
       const done = this.waiting.get(id);
@@ -151,7 +167,10 @@ export function residentFor(bin: string): Resident | null {
   }
   const n = (launches.get(bin) ?? 0) + 1;
   launches.set(bin, n);
-  if (mode === 'resident') { start(bin); return null; } // used from the launch after its hello
+  if (mode === 'resident') {
+    start(bin);
+    return null;
+  } // used from the launch after its hello
   if (n === START_AFTER) setImmediate(() => start(bin));
   return null;
 }

@@ -27,8 +27,7 @@ export interface SafeReadOptions {
   maxBytes?: number;
 }
 
-const flags = (follow: boolean | undefined): number =>
-  constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW); // libuv adds O_CLOEXEC itself
+const flags = (follow: boolean | undefined): number => constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW); // libuv adds O_CLOEXEC itself
 
 /** What a non-regular file is, for the message. */
 function kind(st: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isDirectory'>): string {
@@ -97,5 +96,9 @@ export async function openRegularAsync(path: string, opts: SafeReadOptions = {})
 /** readRegularText, promised (off the main thread, for a file that may be large). */
 export async function readRegularTextAsync(path: string, opts: SafeReadOptions = {}): Promise<string> {
   const fh = await openRegularAsync(path, opts);
-  try { return await fh.readFile('utf8'); } finally { await fh.close(); }
+  try {
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
+  }
 }

@@ -6,19 +6,57 @@
 /** Syscalls that fail with EPERM. */
 export const DENY = [
   // kernel attack surface that builds and tests do not need
-  'io_uring_setup', 'io_uring_enter', 'io_uring_register', 'bpf', 'perf_event_open', 'userfaultfd',
-  'keyctl', 'add_key', 'request_key',
+  'io_uring_setup',
+  'io_uring_enter',
+  'io_uring_register',
+  'bpf',
+  'perf_event_open',
+  'userfaultfd',
+  'keyctl',
+  'add_key',
+  'request_key',
   // looking into or writing other processes
-  'ptrace', 'process_vm_readv', 'process_vm_writev', 'kcmp',
+  'ptrace',
+  'process_vm_readv',
+  'process_vm_writev',
+  'kcmp',
   // the machine itself
-  'init_module', 'finit_module', 'delete_module', 'kexec_load', 'kexec_file_load', 'reboot',
-  'swapon', 'swapoff', 'acct', 'quotactl', 'vhangup', 'iopl', 'ioperm', 'syslog',
+  'init_module',
+  'finit_module',
+  'delete_module',
+  'kexec_load',
+  'kexec_file_load',
+  'reboot',
+  'swapon',
+  'swapoff',
+  'acct',
+  'quotactl',
+  'vhangup',
+  'iopl',
+  'ioperm',
+  'syslog',
   // the mount family and namespaces: the sandbox's shape is final once the command runs
-  'mount', 'umount2', 'pivot_root', 'chroot', 'move_mount', 'open_tree', 'fsopen', 'fsmount',
-  'fsconfig', 'fspick', 'mount_setattr', 'open_tree_attr', 'unshare', 'setns',
-  'name_to_handle_at', 'open_by_handle_at',
+  'mount',
+  'umount2',
+  'pivot_root',
+  'chroot',
+  'move_mount',
+  'open_tree',
+  'fsopen',
+  'fsmount',
+  'fsconfig',
+  'fspick',
+  'mount_setattr',
+  'open_tree_attr',
+  'unshare',
+  'setns',
+  'name_to_handle_at',
+  'open_by_handle_at',
   // clocks: tests must not move the host's time
-  'clock_settime', 'settimeofday', 'adjtimex', 'clock_adjtime',
+  'clock_settime',
+  'settimeofday',
+  'adjtimex',
+  'clock_adjtime',
 ] as const;
 
 /**
@@ -43,9 +81,17 @@ export const O_CREATE_FLAGS = 0o100 | 0o20000000;
  * (or as root when root ran sbx) for anyone on the host who starts it.
  */
 export const SETID_CALLS = {
-  chmod: { mode: 1 }, fchmod: { mode: 1 }, fchmodat: { mode: 2 }, fchmodat2: { mode: 2 },
-  creat: { mode: 1 }, mkdir: { mode: 1 }, mkdirat: { mode: 2 }, mknod: { mode: 1 }, mknodat: { mode: 2 },
-  open: { flags: 1, mode: 2 }, openat: { flags: 2, mode: 3 },
+  chmod: { mode: 1 },
+  fchmod: { mode: 1 },
+  fchmodat: { mode: 2 },
+  fchmodat2: { mode: 2 },
+  creat: { mode: 1 },
+  mkdir: { mode: 1 },
+  mkdirat: { mode: 2 },
+  mknod: { mode: 1 },
+  mknodat: { mode: 2 },
+  open: { flags: 1, mode: 2 },
+  openat: { flags: 2, mode: 3 },
 } as const satisfies Record<string, { mode: number; flags?: number }>;
 
 /** Socket families that may be created; everything else (AF_ALG, AF_PACKET, ...) is EPERM. */
@@ -61,8 +107,7 @@ export const PERSONALITY_QUERY = 0xffffffff;
 /** Syscall numbers with this bit are the x32 ABI: without this guard a denylist is bypassable. */
 export const X32_SYSCALL_BIT = 0x40000000;
 
-type SyscallName = (typeof DENY)[number] | (typeof ENOSYS_CALLS)[number] | keyof typeof SETID_CALLS
-  | 'socket' | 'socketpair' | 'ioctl' | 'clone' | 'personality';
+type SyscallName = (typeof DENY)[number] | (typeof ENOSYS_CALLS)[number] | keyof typeof SETID_CALLS | 'socket' | 'socketpair' | 'ioctl' | 'clone' | 'personality';
 
 interface ArchInfo {
   audit: number;
@@ -75,33 +120,135 @@ const ARCHES: Record<string, ArchInfo> = {
     audit: 0xc000003e, // AUDIT_ARCH_X86_64; i386 (int 0x80) and anything else is killed
     x32Guard: true,
     nr: {
-      io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, bpf: 321, perf_event_open: 298,
-      userfaultfd: 323, keyctl: 250, add_key: 248, request_key: 249, ptrace: 101, process_vm_readv: 310,
-      process_vm_writev: 311, kcmp: 312, init_module: 175, finit_module: 313, delete_module: 176,
-      kexec_load: 246, kexec_file_load: 320, reboot: 169, swapon: 167, swapoff: 168, acct: 163,
-      quotactl: 179, vhangup: 153, iopl: 172, ioperm: 173, syslog: 103, mount: 165, umount2: 166, pivot_root: 155,
-      chroot: 161, move_mount: 429, open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433,
-      mount_setattr: 442, unshare: 272, setns: 308, name_to_handle_at: 303, open_by_handle_at: 304,
-      clock_settime: 227, settimeofday: 164, adjtimex: 159, clock_adjtime: 305, clone3: 435,
-      socket: 41, ioctl: 16, clone: 56, personality: 135, open_tree_attr: 467, openat2: 437, socketpair: 53,
-      chmod: 90, fchmod: 91, fchmodat: 268, fchmodat2: 452, creat: 85, mkdir: 83, mkdirat: 258, mknod: 133,
-      mknodat: 259, open: 2, openat: 257,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      bpf: 321,
+      perf_event_open: 298,
+      userfaultfd: 323,
+      keyctl: 250,
+      add_key: 248,
+      request_key: 249,
+      ptrace: 101,
+      process_vm_readv: 310,
+      process_vm_writev: 311,
+      kcmp: 312,
+      init_module: 175,
+      finit_module: 313,
+      delete_module: 176,
+      kexec_load: 246,
+      kexec_file_load: 320,
+      reboot: 169,
+      swapon: 167,
+      swapoff: 168,
+      acct: 163,
+      quotactl: 179,
+      vhangup: 153,
+      iopl: 172,
+      ioperm: 173,
+      syslog: 103,
+      mount: 165,
+      umount2: 166,
+      pivot_root: 155,
+      chroot: 161,
+      move_mount: 429,
+      open_tree: 428,
+      fsopen: 430,
+      fsmount: 432,
+      fsconfig: 431,
+      fspick: 433,
+      mount_setattr: 442,
+      unshare: 272,
+      setns: 308,
+      name_to_handle_at: 303,
+      open_by_handle_at: 304,
+      clock_settime: 227,
+      settimeofday: 164,
+      adjtimex: 159,
+      clock_adjtime: 305,
+      clone3: 435,
+      socket: 41,
+      ioctl: 16,
+      clone: 56,
+      personality: 135,
+      open_tree_attr: 467,
+      openat2: 437,
+      socketpair: 53,
+      chmod: 90,
+      fchmod: 91,
+      fchmodat: 268,
+      fchmodat2: 452,
+      creat: 85,
+      mkdir: 83,
+      mkdirat: 258,
+      mknod: 133,
+      mknodat: 259,
+      open: 2,
+      openat: 257,
     },
   },
   arm64: {
     audit: 0xc00000b7, // AUDIT_ARCH_AARCH64; arm32 compat is killed
     x32Guard: false,
     nr: {
-      io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, bpf: 280, perf_event_open: 241,
-      userfaultfd: 282, keyctl: 219, add_key: 217, request_key: 218, ptrace: 117, process_vm_readv: 270,
-      process_vm_writev: 271, kcmp: 272, init_module: 105, finit_module: 273, delete_module: 106,
-      kexec_load: 104, kexec_file_load: 294, reboot: 142, swapon: 224, swapoff: 225, acct: 89,
-      quotactl: 60, vhangup: 58, syslog: 116, mount: 40, umount2: 39, pivot_root: 41, chroot: 51, move_mount: 429,
-      open_tree: 428, fsopen: 430, fsmount: 432, fsconfig: 431, fspick: 433, mount_setattr: 442,
-      unshare: 97, setns: 268, name_to_handle_at: 264, open_by_handle_at: 265, clock_settime: 112,
-      settimeofday: 170, adjtimex: 171, clock_adjtime: 266, clone3: 435, socket: 198, ioctl: 29,
-      clone: 220, personality: 92, open_tree_attr: 467, openat2: 437, socketpair: 199,
-      fchmod: 52, fchmodat: 53, fchmodat2: 452, mkdirat: 34, mknodat: 33, openat: 56,
+      io_uring_setup: 425,
+      io_uring_enter: 426,
+      io_uring_register: 427,
+      bpf: 280,
+      perf_event_open: 241,
+      userfaultfd: 282,
+      keyctl: 219,
+      add_key: 217,
+      request_key: 218,
+      ptrace: 117,
+      process_vm_readv: 270,
+      process_vm_writev: 271,
+      kcmp: 272,
+      init_module: 105,
+      finit_module: 273,
+      delete_module: 106,
+      kexec_load: 104,
+      kexec_file_load: 294,
+      reboot: 142,
+      swapon: 224,
+      swapoff: 225,
+      acct: 89,
+      quotactl: 60,
+      vhangup: 58,
+      syslog: 116,
+      mount: 40,
+      umount2: 39,
+      pivot_root: 41,
+      chroot: 51,
+      move_mount: 429,
+      open_tree: 428,
+      fsopen: 430,
+      fsmount: 432,
+      fsconfig: 431,
+      fspick: 433,
+      mount_setattr: 442,
+      unshare: 97,
+      setns: 268,
+      name_to_handle_at: 264,
+      open_by_handle_at: 265,
+      clock_settime: 112,
+      settimeofday: 170,
+      adjtimex: 171,
+      clock_adjtime: 266,
+      clone3: 435,
+      socket: 198,
+      ioctl: 29,
+      clone: 220,
+      personality: 92,
+      open_tree_attr: 467,
+      openat2: 437,
+      socketpair: 199,
+      fchmod: 52,
+      fchmodat: 53,
+      fchmodat2: 452,
+      mkdirat: 34,
+      mknodat: 33,
+      openat: 56,
     },
   },
 };
@@ -125,12 +272,7 @@ const argLow = (i: number): number => 16 + 8 * i; // little-endian: the low word
 
 /** A jump target: a label name, or 0 for the next instruction. */
 type Target = string | 0;
-type Insn =
-  | { op: 'ld'; off: number }
-  | { op: 'and'; k: number }
-  | { op: 'jeq' | 'jge' | 'jset'; k: number; jt: Target; jf: Target }
-  | { op: 'ret'; k: number }
-  | { op: 'label'; name: string };
+type Insn = { op: 'ld'; off: number } | { op: 'and'; k: number } | { op: 'jeq' | 'jge' | 'jset'; k: number; jt: Target; jf: Target } | { op: 'ret'; k: number } | { op: 'label'; name: string };
 
 function assemble(prog: Insn[]): Uint8Array {
   const labels = new Map<string, number>();
@@ -155,9 +297,18 @@ function assemble(prog: Insn[]): Uint8Array {
     let jf = 0;
     let k: number;
     switch (insn.op) {
-      case 'ld': code = LD_W_ABS; k = insn.off; break;
-      case 'and': code = AND_K; k = insn.k; break;
-      case 'ret': code = RET_K; k = insn.k; break;
+      case 'ld':
+        code = LD_W_ABS;
+        k = insn.off;
+        break;
+      case 'and':
+        code = AND_K;
+        k = insn.k;
+        break;
+      case 'ret':
+        code = RET_K;
+        k = insn.k;
+        break;
       default:
         code = insn.op === 'jeq' ? JEQ_K : insn.op === 'jge' ? JGE_K : JSET_K;
         k = insn.k;
@@ -270,7 +421,10 @@ const cached = new Map<boolean, Uint8Array>();
 /** The program for this machine, built once per process and variant. */
 export function seccompProgram(allowPtrace = false): Uint8Array {
   let p = cached.get(allowPtrace);
-  if (!p) { p = buildSeccompProgram(process.arch, { allowPtrace }); cached.set(allowPtrace, p); }
+  if (!p) {
+    p = buildSeccompProgram(process.arch, { allowPtrace });
+    cached.set(allowPtrace, p);
+  }
   return p;
 }
 

@@ -57,7 +57,9 @@ export async function selftest(opts: { launcherPath?: string } = {}): Promise<Ch
     for (const [k, what] of Object.entries(WHAT)) {
       checks.push({ check: k, ok: a[k as keyof typeof WHAT] === true, detail: what });
     }
-    const rl = Object.entries(a.rlimits).map(([k, n]) => `${k}=${n ?? 'off'}`).join(' ');
+    const rl = Object.entries(a.rlimits)
+      .map(([k, n]) => `${k}=${n ?? 'off'}`)
+      .join(' ');
     checks.push({ check: 'rlimits', ok: a.rlimits.nproc !== null && a.rlimits.core === 0, detail: rl });
     checks.push({
       check: 'cgroup',

@@ -83,5 +83,9 @@ function viaChildProcess(file: string, args: string[], fds: number[]): Launched 
 }
 
 function errnoName(err: number): string {
-  try { return getSystemErrorName(err); } catch { return `errno ${-err}`; }
+  try {
+    return getSystemErrorName(err);
+  } catch {
+    return `errno ${-err}`;
+  }
 }

@@ -57,8 +57,15 @@ export const MIN_MAX_LOG = 64 * 1024;
 // --allow-ptrace (or --no-seccomp) it is on. `leaks` says whether ptrace is allowed.
 const sanitizerEnv = (leaks: boolean): Record<string, string> => ({
   ASAN_OPTIONS: [
-    'abort_on_error=0', 'halt_on_error=1', 'symbolize=1', 'print_summary=1', 'color=never',
-    'disable_coredump=1', 'handle_abort=1', 'allocator_may_return_null=0', 'strip_path_prefix=/work/',
+    'abort_on_error=0',
+    'halt_on_error=1',
+    'symbolize=1',
+    'print_summary=1',
+    'color=never',
+    'disable_coredump=1',
+    'handle_abort=1',
+    'allocator_may_return_null=0',
+    'strip_path_prefix=/work/',
     `detect_leaks=${leaks ? 1 : 0}`,
   ].join(':'),
   UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1:symbolize=1:color=never:strip_path_prefix=/work/',
@@ -116,10 +123,13 @@ export function rootMapsAway(): boolean {
   if (mapsAway !== undefined) return mapsAway;
   const covers = (file: string): boolean => {
     try {
-      return readFileSync(file, 'utf8').trim().split('\n').some((line) => {
-        const [inside, , count] = line.trim().split(/\s+/).map(Number);
-        return inside !== undefined && count !== undefined && inside <= ROOT_MAPS_TO && ROOT_MAPS_TO < inside + count;
-      });
+      return readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .some((line) => {
+          const [inside, , count] = line.trim().split(/\s+/).map(Number);
+          return inside !== undefined && count !== undefined && inside <= ROOT_MAPS_TO && ROOT_MAPS_TO < inside + count;
+        });
     } catch {
       return false;
     }
@@ -148,7 +158,8 @@ let identity: Array<[string, string]> | null = null;
  * without it a user namespace inside can give a file `security.capability` (cap_setuid): either way a
  * root-owned program that raises whoever runs it on the host.
  */
-export const NO_SECCOMP_AS_ROOT = '--no-seccomp is refused when root runs sbx: files the sandbox leaves in the work dir are root\'s on the host, and without the syscall filter it can make them set-uid or give them file capabilities (cap_setuid); fix: run sbx as an ordinary user, or use --allow-ptrace instead (LeakSanitizer works with the filter on)';
+export const NO_SECCOMP_AS_ROOT =
+  "--no-seccomp is refused when root runs sbx: files the sandbox leaves in the work dir are root's on the host, and without the syscall filter it can make them set-uid or give them file capabilities (cap_setuid); fix: run sbx as an ordinary user, or use --allow-ptrace instead (LeakSanitizer works with the filter on)";
 
 let cgroupSeq = 0;
 
@@ -170,11 +181,22 @@ export function proxyEnv(port: number = PROXY_PORT): Record<string, string> {
   const url = `http://127.0.0.1:${port}`;
   const local = 'localhost,127.0.0.1,::1';
   return {
-    HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: local, no_proxy: local,
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    NO_PROXY: local,
+    no_proxy: local,
     // The same port speaks SOCKS5 (names resolved by the proxy: socks5h), for a client that knows no HTTP proxy.
-    ALL_PROXY: `socks5h://127.0.0.1:${port}`, all_proxy: `socks5h://127.0.0.1:${port}`,
-    npm_config_proxy: url, npm_config_https_proxy: url, PIP_PROXY: url, CARGO_HTTP_PROXY: url,
-    GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.proxy', GIT_CONFIG_VALUE_0: url,
+    ALL_PROXY: `socks5h://127.0.0.1:${port}`,
+    all_proxy: `socks5h://127.0.0.1:${port}`,
+    npm_config_proxy: url,
+    npm_config_https_proxy: url,
+    PIP_PROXY: url,
+    CARGO_HTTP_PROXY: url,
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.proxy',
+    GIT_CONFIG_VALUE_0: url,
   };
 }
 
@@ -231,9 +253,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   a.push('--chdir', opts.cwd ?? '/work');
 
   const env: Record<string, string> =
-    opts.inheritEnv === true
-      ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
-      : fixedEnv(!seccomp || opts.allowPtrace === true);
+    opts.inheritEnv === true ? Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined)) : fixedEnv(!seccomp || opts.allowPtrace === true);
   if (opts.home !== undefined && opts.inheritEnv !== true) env.HOME = SANDBOX_HOME;
   if (proxySocket !== null) Object.assign(env, proxyEnv());
   Object.assign(env, opts.env ?? {});
@@ -271,8 +291,7 @@ export function parseMount(s: string): { src: string; dst: string } {
   const i = s.indexOf(':');
   const src = i < 0 ? s : s.slice(0, i);
   const dst = i < 0 ? resolve(s) : s.slice(i + 1);
-  if (!src || !isAbsolute(dst))
-    throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
+  if (!src || !isAbsolute(dst)) throw new SbxError('E_BAD_MOUNT', `bad mount "${s}": the destination must be an absolute path; fix: write SRC or SRC:/ABS/DST`);
   return { src, dst };
 }
 

@@ -5,7 +5,12 @@ import { shapeProblem, type ShapeTable } from '../contract/index.js';
 /** Must match SBX_PROTO in native/sbx.h. */
 export const LAUNCHER_PROTO = 11;
 
-export interface StatusStep { step: string; ok: boolean; us: number; detail: string }
+export interface StatusStep {
+  step: string;
+  ok: boolean;
+  us: number;
+  detail: string;
+}
 
 export interface Status {
   proto: number;
@@ -37,14 +42,40 @@ export interface Status {
 }
 
 const STATUS: ShapeTable = {
-  proto: 'number', version: 'string', timed_out: 'boolean', interrupted: 'boolean',
-  exit_code: 'number|null', signal: 'number|null', exec_errno: 'number',
-  output_bytes: 'number', stdout_bytes: 'number', stderr_bytes: 'number',
-  log_cap: 'number', log_dropped: 'number', log_unwritten: 'number', log_errno: 'number', setup_ns: 'number', wall_ns: 'number',
-  rusage: 'object', 'rusage.user_us': 'number', 'rusage.sys_us': 'number', 'rusage.max_rss_kb': 'number',
-  error: 'object|null', 'error.step': 'string', 'error.errno': 'number', 'error.strerror': 'string', 'error.detail': 'string',
-  cgroup: 'object', 'cgroup.path': 'string|null', 'cgroup.oom_kills': 'number',
-  steps: 'array', 'steps[]': 'object', 'steps[].step': 'string', 'steps[].ok': 'boolean', 'steps[].us': 'number', 'steps[].detail': 'string',
+  proto: 'number',
+  version: 'string',
+  timed_out: 'boolean',
+  interrupted: 'boolean',
+  exit_code: 'number|null',
+  signal: 'number|null',
+  exec_errno: 'number',
+  output_bytes: 'number',
+  stdout_bytes: 'number',
+  stderr_bytes: 'number',
+  log_cap: 'number',
+  log_dropped: 'number',
+  log_unwritten: 'number',
+  log_errno: 'number',
+  setup_ns: 'number',
+  wall_ns: 'number',
+  rusage: 'object',
+  'rusage.user_us': 'number',
+  'rusage.sys_us': 'number',
+  'rusage.max_rss_kb': 'number',
+  error: 'object|null',
+  'error.step': 'string',
+  'error.errno': 'number',
+  'error.strerror': 'string',
+  'error.detail': 'string',
+  cgroup: 'object',
+  'cgroup.path': 'string|null',
+  'cgroup.oom_kills': 'number',
+  steps: 'array',
+  'steps[]': 'object',
+  'steps[].step': 'string',
+  'steps[].ok': 'boolean',
+  'steps[].us': 'number',
+  'steps[].detail': 'string',
 };
 
 export function parseStatus(text: string): { ok: true; status: Status } | { ok: false; why: string; proto?: unknown } {

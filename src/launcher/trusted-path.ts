@@ -20,7 +20,11 @@ export function plantableSymlink(p: string): PlantedLink | null {
   for (const part of abs.split('/').filter(Boolean)) {
     const next = join(cur, part);
     let info;
-    try { info = lstatSync(next); } catch { return null; } // missing: reported by whoever needs it
+    try {
+      info = lstatSync(next);
+    } catch {
+      return null;
+    } // missing: reported by whoever needs it
     if (info.isSymbolicLink()) {
       if (callerCanWrite(cur)) return { link: next, real: realOr(abs) };
       cur = realOr(next);
@@ -38,7 +42,11 @@ export function plantableSymlink(p: string): PlantedLink | null {
  */
 function callerCanWrite(dir: string): boolean {
   let st;
-  try { st = statSync(dir); } catch { return true; }
+  try {
+    st = statSync(dir);
+  } catch {
+    return true;
+  }
   const uid = process.getuid?.() ?? -1;
   const groups = new Set([process.getgid?.() ?? -1, ...(process.getgroups?.() ?? [])]);
   if (st.uid === uid) return (st.mode & 0o200) !== 0;
@@ -53,5 +61,9 @@ export function plantedMessage(what: string, path: string, link: PlantedLink): s
 
 /** The real path of p, or p itself when it cannot be resolved (missing, unreadable). */
 export function realOr(p: string): string {
-  try { return realpathSync.native(p); } catch { return p; }
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }

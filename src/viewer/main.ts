@@ -7,7 +7,10 @@ import type { Reply, Request, Source } from './protocol.js';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-interface Named { src: Source; name: string }
+interface Named {
+  src: Source;
+  name: string;
+}
 const state: { log: Named | null; prev: Named | null; junit: { blob: Blob; name: string } | null } = { log: null, prev: null, junit: null };
 
 // Under `sbx view` every request to the page's server carries the token of its URL (src/cli/view-server.ts).
@@ -28,8 +31,13 @@ worker.onmessage = (ev: MessageEvent<Reply>) => {
   const r = ev.data;
   if (r.id !== seq) return; // an answer to a request since replaced
   if (r.type === 'progress') showProgress(r.which, r.done, r.total);
-  else if (r.type === 'error') { setBusy(false); $('progress-text').textContent = `Could not read the log: ${r.message}`; }
-  else { setBusy(false); show(r.env, r.text, r.ms); }
+  else if (r.type === 'error') {
+    setBusy(false);
+    $('progress-text').textContent = `Could not read the log: ${r.message}`;
+  } else {
+    setBusy(false);
+    show(r.env, r.text, r.ms);
+  }
 };
 
 function request(): void {
@@ -52,12 +60,18 @@ function request(): void {
 function setBusy(on: boolean): void {
   document.body.setAttribute('aria-busy', String(on));
   $('progress').hidden = !on;
-  if (on) { $<HTMLProgressElement>('progress').removeAttribute('value'); $('progress-text').textContent = 'reading…'; }
+  if (on) {
+    $<HTMLProgressElement>('progress').removeAttribute('value');
+    $('progress-text').textContent = 'reading…';
+  }
 }
 
 function showProgress(which: 'log' | 'prev', done: number, total: number | null): void {
   const p = $<HTMLProgressElement>('progress');
-  if (total) { p.max = total; p.value = done; } else p.removeAttribute('value');
+  if (total) {
+    p.max = total;
+    p.value = done;
+  } else p.removeAttribute('value');
   $('progress-text').textContent = `${which === 'prev' ? 'previous log' : 'log'}: ${mb(done)}${total ? ` of ${mb(total)}` : ''} read`;
 }
 
@@ -89,14 +103,16 @@ function show(env: RunResult, text: string, ms: number): void {
   $('progress-text').textContent = `${mb(v.raw_bytes)}, ${v.lines} lines, read in ${ms} ms`;
   items = itemsOf(v);
   const list = $('items');
-  list.replaceChildren(...items.map((it, i) => {
-    const li = document.createElement('li');
-    li.textContent = it.label;
-    li.setAttribute('role', 'option');
-    li.className = `${it.group} ${it.severity} ${it.user ? 'user' : 'lib'}`;
-    li.addEventListener('click', () => select(i));
-    return li;
-  }));
+  list.replaceChildren(
+    ...items.map((it, i) => {
+      const li = document.createElement('li');
+      li.textContent = it.label;
+      li.setAttribute('role', 'option');
+      li.className = `${it.group} ${it.severity} ${it.user ? 'user' : 'lib'}`;
+      li.addEventListener('click', () => select(i));
+      return li;
+    }),
+  );
   if (!items.length) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'no crash frames, diagnostics or failing tests' }));
   const firstUser = items.findIndex((it) => it.label.endsWith('first user frame'));
   select(items.length ? Math.max(0, firstUser) : -1);
@@ -107,7 +123,11 @@ function select(i: number): void {
   list.querySelectorAll('li[aria-selected="true"]').forEach((li) => li.setAttribute('aria-selected', 'false'));
   selected = i;
   const it = items[i];
-  if (!it) { $('detail').textContent = ''; $('text').textContent = lastText; return; }
+  if (!it) {
+    $('detail').textContent = '';
+    $('text').textContent = lastText;
+    return;
+  }
   const li = list.children[i] as HTMLElement | undefined;
   li?.setAttribute('aria-selected', 'true');
   li?.scrollIntoView({ block: 'nearest' });
@@ -123,7 +143,10 @@ function markLine(it: Item): void {
   const find = (s: string): number => lines.findIndex((l) => l.includes(s));
   let at = base && it.line && it.col ? find(`${base}:${it.line}:${it.col}`) : -1;
   if (at < 0 && base && it.line) at = find(`${base}:${it.line}`);
-  if (at < 0) { pre.textContent = lastText; return; }
+  if (at < 0) {
+    pre.textContent = lastText;
+    return;
+  }
   const mark = document.createElement('mark');
   mark.textContent = lines[at]!;
   pre.replaceChildren(lines.slice(0, at).join('\n') + (at ? '\n' : ''), mark, `\n${lines.slice(at + 1).join('\n')}`);
@@ -143,20 +166,30 @@ $('items').addEventListener('keydown', (ev) => {
 const isXml = (f: File): boolean => /\.xml$/i.test(f.name) || f.type.includes('xml');
 
 function takeFiles(files: File[], slot: 'log' | 'prev' | 'junit' | 'auto'): void {
-  if (slot === 'junit') { const f = files[0]; state.junit = f ? { blob: f, name: f.name } : null; }
-  else if (slot !== 'auto') { const f = files[0]; state[slot] = f ? { src: f, name: f.name } : null; }
-  else {
+  if (slot === 'junit') {
+    const f = files[0];
+    state.junit = f ? { blob: f, name: f.name } : null;
+  } else if (slot !== 'auto') {
+    const f = files[0];
+    state[slot] = f ? { src: f, name: f.name } : null;
+  } else {
     const xml = files.filter(isXml);
     const logs = files.filter((f) => !isXml(f)).sort((a, b) => a.lastModified - b.lastModified || a.name.localeCompare(b.name));
     if (xml[0]) state.junit = { blob: xml[0], name: xml[0].name };
-    if (logs.length >= 2) { state.prev = { src: logs[logs.length - 2]!, name: logs[logs.length - 2]!.name }; }
+    if (logs.length >= 2) {
+      state.prev = { src: logs[logs.length - 2]!, name: logs[logs.length - 2]!.name };
+    }
     const cur = logs[logs.length - 1];
     if (cur) state.log = { src: cur, name: cur.name };
   }
   request();
 }
 
-for (const [id, slot] of [['log-file', 'log'], ['prev-file', 'prev'], ['junit-file', 'junit']] as const) {
+for (const [id, slot] of [
+  ['log-file', 'log'],
+  ['prev-file', 'prev'],
+  ['junit-file', 'junit'],
+] as const) {
   $<HTMLInputElement>(id).addEventListener('change', (ev) => takeFiles([...((ev.target as HTMLInputElement).files ?? [])], slot));
 }
 for (const id of ['exit', 'signal', 'timed-out']) $(id).addEventListener('change', request);
@@ -168,12 +201,24 @@ $('use-paste').addEventListener('click', () => {
 $('clear').addEventListener('click', () => {
   state.log = state.prev = state.junit = null;
   for (const id of ['log-file', 'prev-file', 'junit-file']) $<HTMLInputElement>(id).value = '';
-  $('summary').hidden = true; $('panes').hidden = true; $('progress-text').textContent = ''; showFiles();
+  $('summary').hidden = true;
+  $('panes').hidden = true;
+  $('progress-text').textContent = '';
+  showFiles();
 });
 
 let dragDepth = 0;
-window.addEventListener('dragenter', (ev) => { ev.preventDefault(); dragDepth++; $('drop-overlay').hidden = false; });
-window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('drop-overlay').hidden = true; } });
+window.addEventListener('dragenter', (ev) => {
+  ev.preventDefault();
+  dragDepth++;
+  $('drop-overlay').hidden = false;
+});
+window.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) {
+    dragDepth = 0;
+    $('drop-overlay').hidden = true;
+  }
+});
 window.addEventListener('dragover', (ev) => ev.preventDefault());
 window.addEventListener('drop', (ev) => {
   ev.preventDefault();

@@ -20,10 +20,12 @@ let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (ev) => {
   const req = ev.data;
   latest = req.id;
-  queue = queue.then(() => (req.id === latest ? run(req) : Promise.reject(new Error('superseded by a newer request')))).then(
-    (r) => scope.postMessage(r),
-    (err: unknown) => scope.postMessage({ id: req.id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
-  );
+  queue = queue
+    .then(() => (req.id === latest ? run(req) : Promise.reject(new Error('superseded by a newer request'))))
+    .then(
+      (r) => scope.postMessage(r),
+      (err: unknown) => scope.postMessage({ id: req.id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
+    );
 };
 
 async function run(req: Request): Promise<Reply> {

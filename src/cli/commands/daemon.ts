@@ -19,16 +19,24 @@ export default defineCommand({
     const cli = process.argv[1] ?? '';
     if (args.status || args.stop) {
       const place = residentPlace(packageRoot(cli));
-      if (!place) throw new SbxError('E_NO_RESIDENT_DIR', 'no private directory for the resident sbx\'s socket: none can run');
+      if (!place) throw new SbxError('E_NO_RESIDENT_DIR', "no private directory for the resident sbx's socket: none can run");
       let pid = 0;
-      try { pid = Number(readFileSync(place.key, 'utf8').split('\n')[1]); } catch { /* none */ }
+      try {
+        pid = Number(readFileSync(place.key, 'utf8').split('\n')[1]);
+      } catch {
+        /* none */
+      }
       let alive = pid > 0;
-      try { if (alive) process.kill(pid, args.stop ? 'SIGTERM' : 0); } catch { alive = false; }
+      try {
+        if (alive) process.kill(pid, args.stop ? 'SIGTERM' : 0);
+      } catch {
+        alive = false;
+      }
       writeOut(alive ? `sbx daemon: ${args.stop ? 'asked to exit' : 'running'}: pid ${pid}, socket ${place.sock}, log ${place.log}\n` : `sbx daemon: not running (socket ${place.sock})\n`);
       return { exitCode: alive || args.stop ? 0 : 1 };
     }
     const idle = parsePositive('idle', args.idle ?? process.env.SBX_DAEMON_IDLE) ?? 600;
-    const lockFd = args['lock-fd'] === undefined ? null : parsePositive('lock-fd', args['lock-fd']) ?? null;
+    const lockFd = args['lock-fd'] === undefined ? null : (parsePositive('lock-fd', args['lock-fd']) ?? null);
     const { serveResident } = await import('../resident/server.js');
     return { exitCode: await serveResident({ cli, lockFd, idleMs: idle * 1000 }) };
   },

@@ -23,7 +23,10 @@ export default defineCommand({
       for (const e of entries) writeOut(`${JSON.stringify(e)}\n`);
       return;
     }
-    if (!entries.length) { writeOut('no runs recorded yet\n'); return; }
+    if (!entries.length) {
+      writeOut('no runs recorded yet\n');
+      return;
+    }
     const lines: string[] = [];
     entries.forEach((e, i) => {
       const n = (k: number, one: string, many: string): string => `${k} ${k === 1 ? one : many}`;

@@ -24,7 +24,11 @@ export default defineCommand({
     project: { type: 'boolean', description: 'install/uninstall: in the project dir (the default)' },
     user: { type: 'boolean', description: 'install/uninstall: in ~/.claude, $CODEX_HOME (~/.codex) or ~/.gemini' },
     dir: { type: 'string', description: 'install/uninstall/doctor --project: the project dir (default: .)' },
-    trust: { type: 'boolean', description: 'install --gemini (project): also record the project as a trusted folder in ~/.gemini/trustedFolders.json, without which Gemini CLI ignores its .gemini/settings.json (headless too, even with --skip-trust)' },
+    trust: {
+      type: 'boolean',
+      description:
+        'install --gemini (project): also record the project as a trusted folder in ~/.gemini/trustedFolders.json, without which Gemini CLI ignores its .gemini/settings.json (headless too, even with --skip-trust)',
+    },
   },
   async run({ args }) {
     const action = args.action as string;
@@ -42,16 +46,23 @@ export default defineCommand({
       const native = residentClient(cli);
       const home = homedir();
       const named = (['claude', 'codex', 'gemini'] as const).filter((c) => args[c]);
-      const checks = doctor({
-        scope: args.user ? 'user' : 'project', project: realpathSync(resolve(args.dir ?? '.')), home,
-        codexHome: process.env.CODEX_HOME || join(home, '.codex'), env: process.env,
-        self: { node: process.execPath, cli, ...(native ? { client: native } : {}) },
-      }, named);
+      const checks = doctor(
+        {
+          scope: args.user ? 'user' : 'project',
+          project: realpathSync(resolve(args.dir ?? '.')),
+          home,
+          codexHome: process.env.CODEX_HOME || join(home, '.codex'),
+          env: process.env,
+          self: { node: process.execPath, cli, ...(native ? { client: native } : {}) },
+        },
+        named,
+      );
       const { text, failed } = report(checks);
       writeOut(text);
       return { exitCode: failed ? 1 : 0 };
     }
-    if (args.trust && !(action === 'install' && args.gemini && !args.user)) throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
+    if (args.trust && !(action === 'install' && args.gemini && !args.user))
+      throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
     }
@@ -69,7 +80,10 @@ export default defineCommand({
       const project = realpathSync(resolve(args.dir ?? '.'));
       const rel = relative(project, cli);
       if (!args.user && !rel.startsWith('..') && !isAbsolute(rel)) {
-        throw new SbxError('E_WORK_HAS_SBX', `this sbx (${cli}) is inside the project ${project}: sbx run refuses to start from there, so every hooked command would fail; install sbx outside the project (npm install -g, or npm link from its checkout) and run install from that copy`);
+        throw new SbxError(
+          'E_WORK_HAS_SBX',
+          `this sbx (${cli}) is inside the project ${project}: sbx run refuses to start from there, so every hooked command would fail; install sbx outside the project (npm install -g, or npm link from its checkout) and run install from that copy`,
+        );
       }
       // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
       const native = residentClient(cli);

@@ -6,7 +6,11 @@ import pkg from '../../../package.json' with { type: 'json' };
 export default defineCommand({
   meta: { name: 'mcp', description: 'Serve run, verdict, history and show as MCP tools on stdio' },
   args: {
-    'as-sbx-run': { type: 'boolean', description: 'run does what sbx run --work W --timeout N -- bash -c CMD does: the project\'s agent config not mounted read-only (.git/config and .git/hooks still are), sbx run\'s notes under the verdict (for a caller that ran sbx run per command, e.g. the mini-SWE-agent environment)' },
+    'as-sbx-run': {
+      type: 'boolean',
+      description:
+        "run does what sbx run --work W --timeout N -- bash -c CMD does: the project's agent config not mounted read-only (.git/config and .git/hooks still are), sbx run's notes under the verdict (for a caller that ran sbx run per command, e.g. the mini-SWE-agent environment)",
+    },
   },
   async run({ args }) {
     const { serve } = await mcpServer();

@@ -23,18 +23,29 @@ export default defineCommand({
   meta,
   args: {
     work: { type: 'string', description: 'work dir, mounted read-write at /work (default: the top of the git work tree you are in, the command starting where you are; else .)' },
-    'allow-home-work': { type: 'boolean', description: 'allow a work dir that is your home directory, / or a directory above your home (refused by default: the sandbox could write ~/.bashrc and other start-up files)' },
+    'allow-home-work': {
+      type: 'boolean',
+      description: 'allow a work dir that is your home directory, / or a directory above your home (refused by default: the sandbox could write ~/.bashrc and other start-up files)',
+    },
     timeout: { type: 'string', description: 'wall-clock limit in seconds, the whole sandbox is killed (default: none; each process still gets RLIMIT_CPU of 3600 s x cores)' },
     state: { type: 'string', description: 'state directory (default: <work>/.sbx)' },
     json: { type: 'boolean', description: 'print the sbx.run-result/1 envelope as JSON' },
-    brief: { type: 'boolean', description: 'a short plain output (no diagnostics, crash or tests) is printed as itself under the verdict\'s status line when that is shorter than the verdict (what the agent hooks\' rewrite asks for)' },
+    brief: {
+      type: 'boolean',
+      description:
+        "a short plain output (no diagnostics, crash or tests) is printed as itself under the verdict's status line when that is shorter than the verdict (what the agent hooks' rewrite asks for)",
+    },
     envelope: { type: 'string', description: 'also write the sbx.run-result/1 envelope as JSON to this file, and print the verdict as usual (for a caller that wants both)' },
     net: { type: 'boolean', description: 'share the host network (opt-in: allows egress)' },
-    'allow-host': { type: 'string', description: 'let the command reach this host through a proxy on the host, the sandbox keeping its own network: NAME, *.NAME or an IP address, with an optional :PORT (repeatable; none by default)' },
+    'allow-host': {
+      type: 'string',
+      description:
+        'let the command reach this host through a proxy on the host, the sandbox keeping its own network: NAME, *.NAME or an IP address, with an optional :PORT (repeatable; none by default)',
+    },
     'inherit-env': { type: 'boolean', description: 'pass your environment through instead of the fixed one' },
     'no-seccomp': { type: 'boolean', description: 'do not install the seccomp denylist' },
     'allow-ptrace': { type: 'boolean', description: 'allow ptrace in the sandbox, so LeakSanitizer runs (off by default)' },
-    'no-toolchains': { type: 'boolean', description: 'do not show your toolchains (pyenv, rustup, nvm, uv, go, conda under your home) read-only in the sandbox; the system\'s tools alone' },
+    'no-toolchains': { type: 'boolean', description: "do not show your toolchains (pyenv, rustup, nvm, uv, go, conda under your home) read-only in the sandbox; the system's tools alone" },
     'no-loopback': { type: 'boolean', description: 'leave lo down in the private network' },
     aslr: { type: 'boolean', description: 'keep address randomisation (runs stop being reproducible)' },
     env: { type: 'string', description: 'set K=V in the sandbox environment (repeatable)' },
@@ -58,7 +69,11 @@ export default defineCommand({
     // The profile choices the notes after the verdict depend on, read once.
     const flagHosts = many('allow-host');
     for (const h of flagHosts) parseAllowHost(h); // a bad pattern is a usage error before anything runs
-    if (flagHosts.length && args.net) throw new SbxError('E_USAGE', '--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox\'s own and lets named hosts through a proxy; fix: drop one');
+    if (flagHosts.length && args.net)
+      throw new SbxError(
+        'E_USAGE',
+        "--allow-host and --net do not go together: --net shares the whole host network, --allow-host keeps the sandbox's own and lets named hosts through a proxy; fix: drop one",
+      );
     // Where /work is, found once: the top of the git work tree you are in (the command starting in your dir).
     const place = args.work ? { work: resolve(args.work), sub: '' } : defaultWork(process.cwd());
     // The config files' patterns join the flags' (with --net, the whole network, they do not apply).

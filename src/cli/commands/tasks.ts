@@ -6,7 +6,10 @@ import { writeOut } from '../closed-pipe.js';
 import { harnessTasks } from '../../harness/index.js';
 
 export default defineCommand({
-  meta: { name: 'tasks', description: 'Check the experiment tasks in the sandbox (sbx tasks validate)', usage: 'sbx tasks validate [--dir DIR] [--only ID,ID] [--json]' } as { name: string; description: string },
+  meta: { name: 'tasks', description: 'Check the experiment tasks in the sandbox (sbx tasks validate)', usage: 'sbx tasks validate [--dir DIR] [--only ID,ID] [--json]' } as {
+    name: string;
+    description: string;
+  },
   args: {
     action: { type: 'positional', description: 'what to do: validate', required: true },
     dir: { type: 'string', description: 'task directory (default: bench/tasks of this checkout)' },
@@ -21,7 +24,11 @@ export default defineCommand({
     for (const t of tasks) {
       const r = await validateTask(t);
       if (!r.ok) bad++;
-      const line = args.json ? JSON.stringify(r) : `${r.ok ? 'ok  ' : 'FAIL'} ${r.id.padEnd(20)} ${Object.entries(r.statuses).map(([k, s]) => `${k}=${s}`).join(' ')}  ${(r.ms / 1000).toFixed(1)} s${r.problems.length ? `\n     ${r.problems.join('\n     ')}` : ''}`;
+      const line = args.json
+        ? JSON.stringify(r)
+        : `${r.ok ? 'ok  ' : 'FAIL'} ${r.id.padEnd(20)} ${Object.entries(r.statuses)
+            .map(([k, s]) => `${k}=${s}`)
+            .join(' ')}  ${(r.ms / 1000).toFixed(1)} s${r.problems.length ? `\n     ${r.problems.join('\n     ')}` : ''}`;
       writeOut(`${line}\n`);
     }
     if (!args.json) writeOut(`${tasks.length - bad} of ${tasks.length} tasks valid\n`);

@@ -12,7 +12,7 @@ export default defineCommand({
   meta: { name: 'verdict', description: 'Turn a recorded log into a typed verdict' },
   args: {
     raw: { type: 'string', description: 'the log file, or - for standard input', required: true },
-    exit: { type: 'string', description: 'the command\'s exit code, when known' },
+    exit: { type: 'string', description: "the command's exit code, when known" },
     signal: { type: 'string', description: 'the signal that killed the command (SIGSEGV or 11)' },
     'timed-out': { type: 'boolean', description: 'the command was killed by a timeout' },
     state: { type: 'string', description: 'state directory: keep the log there and add the delta to its previous run' },
@@ -27,7 +27,9 @@ export default defineCommand({
     const from = args.raw === '-' ? 'standard input' : args.raw;
     const { env, problem } = await verdictReport({
       log: args.raw === '-' ? process.stdin : args.raw,
-      exit: parseExit(args.exit), signal: parseSignal(args.signal), timedOut: Boolean(args['timed-out']),
+      exit: parseExit(args.exit),
+      signal: parseSignal(args.signal),
+      timedOut: Boolean(args['timed-out']),
       ...(args.state ? { state: args.state } : {}),
       ...(args.work ? { work: args.work } : {}),
       ...(args.junit ? { junit: args.junit } : {}),

@@ -21,7 +21,7 @@ export default defineCommand({
   meta,
   args: {
     log: { type: 'positional', description: 'a log to open the page on', required: false },
-    exit: { type: 'string', description: 'the command\'s exit code, when known (prefills the page)' },
+    exit: { type: 'string', description: "the command's exit code, when known (prefills the page)" },
     signal: { type: 'string', description: 'the signal that killed the command (prefills the page)' },
     'timed-out': { type: 'boolean', description: 'the command was killed by a timeout (prefills the page)' },
     port: { type: 'string', description: 'the port to listen on (default: a free one)' },
@@ -37,14 +37,19 @@ export default defineCommand({
     // server.url carries the token every request needs: the page's own parameters go after it.
     const url = new URL(server.url);
     const q = url.searchParams;
-    if (log) { q.set('log', '/log'); q.set('name', basename(log)); }
+    if (log) {
+      q.set('log', '/log');
+      q.set('name', basename(log));
+    }
     if (exit !== null) q.set('exit', String(exit));
     if (signal !== null) q.set('signal', signal);
     if (args['timed-out']) q.set('timed-out', '1');
     writeOut(`${url.href}\n`);
     writeErr('sbx view: open the URL above, token included, in a browser; the log is read there and nothing leaves the page. Ctrl-C to stop.\n');
     // Stopping the server is what the user asked for: exit 0 on any of these.
-    await new Promise<void>((ok) => { for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => ok()); });
+    await new Promise<void>((ok) => {
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(s, () => ok());
+    });
     await server.close();
     return { exitCode: 0 };
   },

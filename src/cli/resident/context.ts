@@ -28,9 +28,15 @@ export function installCallViews(engineFor: (call: Call) => Promise<Engine>): vo
   const envOf = (): Record<string, string | undefined> => calls.getStore()?.env ?? base;
   process.env = new Proxy({} as NodeJS.ProcessEnv, {
     get: (_t, k) => (typeof k === 'string' ? envOf()[k] : undefined),
-    set: (_t, k, v) => { if (typeof k === 'string') envOf()[k] = String(v); return true; },
+    set: (_t, k, v) => {
+      if (typeof k === 'string') envOf()[k] = String(v);
+      return true;
+    },
     has: (_t, k) => typeof k === 'string' && Object.hasOwn(envOf(), k),
-    deleteProperty: (_t, k) => { if (typeof k === 'string') delete envOf()[k]; return true; },
+    deleteProperty: (_t, k) => {
+      if (typeof k === 'string') delete envOf()[k];
+      return true;
+    },
     ownKeys: () => Object.keys(envOf()),
     getOwnPropertyDescriptor: (_t, k) => {
       const v = typeof k === 'string' ? envOf()[k] : undefined;

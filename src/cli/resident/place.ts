@@ -5,7 +5,14 @@ import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { installHash, socketDir } from '../../host/index.js';
 
-export interface Place { dir: string; hash: string; sock: string; key: string; lock: string; log: string }
+export interface Place {
+  dir: string;
+  hash: string;
+  sock: string;
+  key: string;
+  lock: string;
+  log: string;
+}
 
 /** The package root of the CLI file `cli` (<root>/dist/cli.cjs), by real path. */
 export const packageRoot = (cli: string): string => dirname(dirname(realpathSync(cli)));

@@ -17,7 +17,10 @@ export function frame(type: string, payload: Buffer | string = ''): Buffer {
   return out;
 }
 
-export interface Frame { type: string; payload: Buffer }
+export interface Frame {
+  type: string;
+  payload: Buffer;
+}
 
 /** Frames out of a byte stream; `bad` is set (and nothing more is returned) on a frame over MAX_FRAME. */
 export class FrameReader {
@@ -30,7 +33,10 @@ export class FrameReader {
     const out: Frame[] = [];
     while (this.buf.length >= 5) {
       const len = this.buf.readUInt32LE(0);
-      if (len === 0 || len > MAX_FRAME) { this.bad = true; return out; }
+      if (len === 0 || len > MAX_FRAME) {
+        this.bad = true;
+        return out;
+      }
       if (this.buf.length < 4 + len) break;
       out.push({ type: String.fromCharCode(this.buf[4]!), payload: this.buf.subarray(5, 4 + len) });
       this.buf = this.buf.subarray(4 + len);

@@ -57,7 +57,19 @@ export function served(argv: readonly string[]): boolean {
  * NODE_EXTRA_CA_CERTS, which agents set differently) do not touch `sbx run` or a hook.
  */
 const PER_CALL = new Set(['SBX_CONFIG', 'SBX_DEBUG', 'SBX_RESIDENT']);
-const NODE_LEVEL = new Set(['NODE_OPTIONS', 'NODE_PATH', 'NODE_ICU_DATA', 'NODE_DEBUG', 'NODE_DEBUG_NATIVE', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'NODE_PENDING_DEPRECATION', 'NODE_NO_WARNINGS', 'TZ', 'TMPDIR']);
+const NODE_LEVEL = new Set([
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_ICU_DATA',
+  'NODE_DEBUG',
+  'NODE_DEBUG_NATIVE',
+  'NODE_V8_COVERAGE',
+  'NODE_COMPILE_CACHE',
+  'NODE_PENDING_DEPRECATION',
+  'NODE_NO_WARNINGS',
+  'TZ',
+  'TMPDIR',
+]);
 const processLevel = (name: string): boolean => NODE_LEVEL.has(name) || (name.startsWith('SBX_') && !PER_CALL.has(name));
 
 /** Why this server cannot run req as the client's own Node would, or null when it can. */
@@ -86,7 +98,10 @@ const PATH_FLAGS: Record<string, (v: string, cwd: string) => string> = {
   envelope: (v, cwd) => resolve(cwd, v),
   sarif: (v, cwd) => resolve(cwd, v),
   // SRC[:DST]: only the source is the host's.
-  bind: (v, cwd) => { const i = v.indexOf(':'); return i === 0 ? v : i < 0 ? `${resolve(cwd, v)}:${resolve(cwd, v)}` : `${resolve(cwd, v.slice(0, i))}${v.slice(i)}`; },
+  bind: (v, cwd) => {
+    const i = v.indexOf(':');
+    return i === 0 ? v : i < 0 ? `${resolve(cwd, v)}:${resolve(cwd, v)}` : `${resolve(cwd, v.slice(0, i))}${v.slice(i)}`;
+  },
   'ro-bind': (v, cwd) => PATH_FLAGS.bind!(v, cwd),
 };
 const PATH_VARS = ['SBX_CONFIG', 'CLAUDE_PROJECT_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'HOME', 'XDG_CONFIG_HOME'];
@@ -104,8 +119,14 @@ export function absolutePaths(req: Request): { argv: string[]; env: Record<strin
     const name = a.startsWith('--') ? a.slice(2, eq < 0 ? undefined : eq) : '';
     const fix = Object.hasOwn(PATH_FLAGS, name) ? PATH_FLAGS[name] : undefined;
     if (!fix) continue;
-    if (eq >= 0) { argv[i] = `--${name}=${fix(a.slice(eq + 1), req.cwd)}`; continue; }
-    if (i + 1 < dash && argv[i + 1]) { argv[i + 1] = fix(argv[i + 1]!, req.cwd); i++; }
+    if (eq >= 0) {
+      argv[i] = `--${name}=${fix(a.slice(eq + 1), req.cwd)}`;
+      continue;
+    }
+    if (i + 1 < dash && argv[i + 1]) {
+      argv[i + 1] = fix(argv[i + 1]!, req.cwd);
+      i++;
+    }
   }
   const env = { ...req.env };
   for (const v of PATH_VARS) if (env[v] && !isAbsolute(env[v]!)) env[v] = resolve(req.cwd, env[v]!);

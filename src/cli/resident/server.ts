@@ -41,38 +41,67 @@ export interface DaemonOptions {
   idleMs: number;
 }
 
-const log = (line: string): void => { try { process.stderr.write(`${new Date().toISOString()} sbx daemon[${process.pid}]: ${line}\n`); } catch { /* no log */ } };
+const log = (line: string): void => {
+  try {
+    process.stderr.write(`${new Date().toISOString()} sbx daemon[${process.pid}]: ${line}\n`);
+  } catch {
+    /* no log */
+  }
+};
 
 /** The files whose change means this process runs an old sbx. */
 function stamp(root: string): string {
-  return ['dist/cli-main.cjs', 'build/sbx.wasm', 'build/sbx-launch', 'build/sbx-client'].map((f) => {
-    try { const s = statSync(join(root, f)); return `${s.ino}:${s.size}:${s.mtimeMs}`; } catch { return '-'; }
-  }).join(' ');
+  return ['dist/cli-main.cjs', 'build/sbx.wasm', 'build/sbx-launch', 'build/sbx-client']
+    .map((f) => {
+      try {
+        const s = statSync(join(root, f));
+        return `${s.ino}:${s.size}:${s.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join(' ');
 }
 
 /**
  * True when a server answers on sock, or may (EAGAIN: its backlog is full, as under many clients at
  * once): only a socket no one listens on (or none) is taken over, never a busy server's.
  */
-const answers = (sock: string): Promise<boolean> => new Promise((ok) => {
-  const c = connect(sock);
-  c.once('connect', () => { c.destroy(); ok(true); });
-  c.once('error', (err: NodeJS.ErrnoException) => ok(err.code !== 'ENOENT' && err.code !== 'ECONNREFUSED'));
-});
+const answers = (sock: string): Promise<boolean> =>
+  new Promise((ok) => {
+    const c = connect(sock);
+    c.once('connect', () => {
+      c.destroy();
+      ok(true);
+    });
+    c.once('error', (err: NodeJS.ErrnoException) => ok(err.code !== 'ENOENT' && err.code !== 'ECONNREFUSED'));
+  });
 
 export async function serveResident(o: DaemonOptions): Promise<number> {
   const root = packageRoot(o.cli);
   const place = residentPlace(root);
-  if (!place) throw new SbxError('E_NO_RESIDENT_DIR', `no private directory for the resident sbx's socket (neither $XDG_RUNTIME_DIR/sbx nor /tmp/sbx-${process.getuid?.()} is a directory of yours that only you can enter); remove or fix the one that is in the way`);
+  if (!place)
+    throw new SbxError(
+      'E_NO_RESIDENT_DIR',
+      `no private directory for the resident sbx's socket (neither $XDG_RUNTIME_DIR/sbx nor /tmp/sbx-${process.getuid?.()} is a directory of yours that only you can enter); remove or fix the one that is in the way`,
+    );
   if (await answers(place.sock)) {
     log(`another resident sbx already serves ${place.sock}`);
     releaseLock(o.lockFd);
     return 0;
   }
-  try { unlinkSync(place.sock); } catch { /* none left behind */ }
+  try {
+    unlinkSync(place.sock);
+  } catch {
+    /* none left behind */
+  }
 
   let cgroup = '';
-  try { cgroup = readFileSync('/proc/self/cgroup', 'utf8'); } catch { /* none: compared as '' */ }
+  try {
+    cgroup = readFileSync('/proc/self/cgroup', 'utf8');
+  } catch {
+    /* none: compared as '' */
+  }
   const own = { env: { ...process.env }, umask: process.umask(), groups: [process.getegid?.() ?? 0, ...(process.getgroups?.() ?? [])], cgroup };
   const built = stamp(root);
   const key = randomBytes(32).toString('hex');
@@ -83,7 +112,10 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   const first = await createEngine({ wasm: module });
   warmEngine(first);
   pool.push(first);
-  installCallViews(() => { const e = pool.pop(); return e ? Promise.resolve(e) : createEngine({ wasm: module }); });
+  installCallViews(() => {
+    const e = pool.pop();
+    return e ? Promise.resolve(e) : createEngine({ wasm: module });
+  });
   void startResident(launcherPath());
   await Promise.all(Object.values(SUBS).map((load) => load()));
   await hookRunner();
@@ -93,7 +125,10 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
   let closing = false;
   let idle: NodeJS.Timeout | null = null;
   const server = createServer((sock) => onConnection(sock));
-  await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(place.sock, ok); });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(place.sock, ok);
+  });
   chmodSync(place.sock, 0o600);
   const sockIno = statSync(place.sock).ino;
   // The key once this server listens: one that lost the race to listen (a second server started
@@ -145,11 +180,19 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
     let call: Call | null = null;
 
     const raise = (sig: NodeJS.Signals): void => {
-      if (!call || listeners.size === 0) { pending = sig; return; }
+      if (!call || listeners.size === 0) {
+        pending = sig;
+        return;
+      }
       const c = call;
-      calls.run(c, () => { for (const l of [...listeners]) l(sig); });
+      calls.run(c, () => {
+        for (const l of [...listeners]) l(sig);
+      });
     };
-    const decline = (why: string): void => { log(`declined: ${why}`); sock.end(frame('F', why)); };
+    const decline = (why: string): void => {
+      log(`declined: ${why}`);
+      sock.end(frame('F', why));
+    };
     sock.on('error', () => {});
     sock.on('close', () => {
       gone = true;
@@ -158,7 +201,9 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       arm();
     });
     // A client sends its whole request at once: one that has not within 10 s is dropped.
-    const late = setTimeout(() => { if (!started) sock.destroy(); }, 10_000);
+    const late = setTimeout(() => {
+      if (!started) sock.destroy();
+    }, 10_000);
     late.unref();
     sock.on('data', (chunk: Buffer) => {
       for (const f of reader.push(chunk)) onFrame(f);
@@ -169,16 +214,31 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       if (f.type === 'H' && !req) {
         req = parseHeader(f.payload);
         if (!req) return decline('a header this server cannot read');
-        if (!keyMatches(req.key, key)) { log('refused a client without the key'); return decline('refused: not the key of this server'); }
+        if (!keyMatches(req.key, key)) {
+          log('refused a client without the key');
+          return decline('refused: not the key of this server');
+        }
         if (closing) return decline('restart: this server is exiting');
-        if (stamp(root) !== built) { decline('restart: sbx was rebuilt since this server started'); return shutdown('sbx was rebuilt'); }
+        if (stamp(root) !== built) {
+          decline('restart: sbx was rebuilt since this server started');
+          return shutdown('sbx was rebuilt');
+        }
         const why = mismatch(req, own);
-        if (why) { req = null; return decline(why); }
+        if (why) {
+          req = null;
+          return decline(why);
+        }
         return;
       }
       if (!req) return;
-      if (f.type === 'I' && !started) { input.push(Buffer.from(f.payload)); return; }
-      if (f.type === 'E' && !started) { void start(req); return; }
+      if (f.type === 'I' && !started) {
+        input.push(Buffer.from(f.payload));
+        return;
+      }
+      if (f.type === 'E' && !started) {
+        void start(req);
+        return;
+      }
       if (f.type === 'S') {
         const sig = f.payload.toString();
         if (SIGNALS.has(sig)) raise(sig as NodeJS.Signals);
@@ -197,11 +257,19 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
           // In frames of at most 1 MiB (the client takes up to MAX_FRAME).
           for (let at = 0; at < bytes.length; at += 1 << 20) sock.write(frame(fd === 1 ? 'O' : 'R', bytes.subarray(at, at + (1 << 20))));
         },
-        stdin: (async function* () { yield stdin; })(),
+        stdin: (async function* () {
+          yield stdin;
+        })(),
         onSignal: (fn) => {
           listeners.add(fn);
-          if (pending) { const s = pending; pending = null; queueMicrotask(() => raise(s)); }
-          return () => { listeners.delete(fn); };
+          if (pending) {
+            const s = pending;
+            pending = null;
+            queueMicrotask(() => raise(s));
+          }
+          return () => {
+            listeners.delete(fn);
+          };
         },
       };
       const c: Call = { cwd: r.cwd, env, io };
@@ -216,7 +284,11 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
         code = 70;
       }
       finished = true;
-      if (c.engine) void c.engine.then((e) => pool.push(e), () => {});
+      if (c.engine)
+        void c.engine.then(
+          (e) => pool.push(e),
+          () => {},
+        );
       if (!gone) sock.end(frame('X', String(code)));
       inflight--;
       arm();
@@ -227,11 +299,23 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
 
 function releaseLock(fd: number | null): void {
   if (fd === null) return;
-  try { closeSync(fd); } catch { /* not open */ }
+  try {
+    closeSync(fd);
+  } catch {
+    /* not open */
+  }
 }
 
 /** Removes the socket and key if they are still this server's (a newer server may have replaced them). */
 function removeOurs(place: Place, sockIno: number, key: string): void {
-  try { if (statSync(place.sock).ino === sockIno) unlinkSync(place.sock); } catch { /* gone */ }
-  try { if (readFileSync(place.key, 'utf8').startsWith(`${key}\n`)) unlinkSync(place.key); } catch { /* gone */ }
+  try {
+    if (statSync(place.sock).ino === sockIno) unlinkSync(place.sock);
+  } catch {
+    /* gone */
+  }
+  try {
+    if (readFileSync(place.key, 'utf8').startsWith(`${key}\n`)) unlinkSync(place.key);
+  } catch {
+    /* gone */
+  }
 }

@@ -3,7 +3,11 @@
 import { SbxError } from '../../contract/index.js';
 import type { Backend, Block, ModelReply, ModelRequest } from '../types.js';
 
-export interface NetOptions { apiKey?: string | undefined; baseURL?: string | undefined; temperature?: number | undefined }
+export interface NetOptions {
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+  temperature?: number | undefined;
+}
 
 export async function anthropicBackend(model: string, o: NetOptions): Promise<Backend> {
   const apiKey = o.apiKey || process.env.ANTHROPIC_API_KEY;
@@ -33,12 +37,16 @@ export async function anthropicBackend(model: string, o: NetOptions): Promise<Ba
       let r;
       try {
         r = await client.messages.create({
-          model, max_tokens: req.maxTokens,
+          model,
+          max_tokens: req.maxTokens,
           system: [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }],
-          tools: tools as never, messages: messages as never,
+          tools: tools as never,
+          messages: messages as never,
           ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
         });
-      } catch (err) { throw netError('Anthropic', baseURL ?? 'api.anthropic.com', err); }
+      } catch (err) {
+        throw netError('Anthropic', baseURL ?? 'api.anthropic.com', err);
+      }
       const content: Block[] = [];
       for (const b of r.content) {
         if (b.type === 'text') content.push({ type: 'text', text: b.text });

@@ -14,7 +14,10 @@ export async function ollamaBackend(model: string, o: NetOptions): Promise<Backe
       const messages: { role: string; content: string; tool_calls?: unknown[]; tool_name?: string }[] = [{ role: 'system', content: req.system }];
       for (const m of req.messages) {
         if (m.role === 'assistant') {
-          const text = m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+          const text = m.content
+            .filter((b) => b.type === 'text')
+            .map((b) => (b as { text: string }).text)
+            .join('\n');
           const calls = m.content.flatMap((b) => (b.type === 'tool_use' ? [{ function: { name: b.name, arguments: b.input } }] : []));
           for (const b of m.content) if (b.type === 'tool_use') names.set(b.id, b.name);
           messages.push({ role: 'assistant', content: text, ...(calls.length ? { tool_calls: calls } : {}) });
@@ -28,8 +31,16 @@ export async function ollamaBackend(model: string, o: NetOptions): Promise<Backe
       const tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
       let r;
       try {
-        r = await client.chat({ model, messages: messages as never, tools: tools as never, stream: false, options: { seed: req.seed, num_predict: req.maxTokens, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}) } });
-      } catch (err) { throw netError('Ollama', host, err); }
+        r = await client.chat({
+          model,
+          messages: messages as never,
+          tools: tools as never,
+          stream: false,
+          options: { seed: req.seed, num_predict: req.maxTokens, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}) },
+        });
+      } catch (err) {
+        throw netError('Ollama', host, err);
+      }
       const content: Block[] = [];
       if (r.message.content) content.push({ type: 'text', text: r.message.content });
       for (const c of r.message.tool_calls ?? []) content.push({ type: 'tool_use', id: `ollama_${++n}`, name: c.function.name, input: (c.function.arguments ?? {}) as Record<string, unknown> });

@@ -12,7 +12,11 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
  */
 export function limitParam(baseURL: string | undefined): 'max_tokens' | 'max_completion_tokens' {
   if (!baseURL) return 'max_completion_tokens';
-  try { return new URL(baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens'; } catch { return 'max_tokens'; }
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
+  } catch {
+    return 'max_tokens';
+  }
 }
 
 /** OpenAI's 400 for max_tokens on a reasoning model: param "max_tokens", "Use 'max_completion_tokens' instead." */
@@ -34,7 +38,10 @@ export async function openaiBackend(model: string, o: NetOptions): Promise<Backe
       const messages: unknown[] = [{ role: 'system', content: req.system }];
       for (const m of req.messages) {
         if (m.role === 'assistant') {
-          const text = m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+          const text = m.content
+            .filter((b) => b.type === 'text')
+            .map((b) => (b as { text: string }).text)
+            .join('\n');
           const calls = m.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input) } }] : []));
           messages.push({ role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}) });
         } else {
@@ -45,25 +52,38 @@ export async function openaiBackend(model: string, o: NetOptions): Promise<Backe
         }
       }
       const tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
-      const create = (): Promise<ChatCompletion> => client.chat.completions.create({
-        model, messages: messages as never, tools: tools as never, [limit]: req.maxTokens, seed: req.seed,
-        ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
-      } as never);
+      const create = (): Promise<ChatCompletion> =>
+        client.chat.completions.create({
+          model,
+          messages: messages as never,
+          tools: tools as never,
+          [limit]: req.maxTokens,
+          seed: req.seed,
+          ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+        } as never);
       let r;
       try {
-        try { r = await create(); } catch (err) {
+        try {
+          r = await create();
+        } catch (err) {
           if (limit !== 'max_tokens' || !refusesMaxTokens(err)) throw err;
           limit = 'max_completion_tokens'; // a reasoning model behind another URL: say it its way from now on
           r = await create();
         }
-      } catch (err) { throw netError('OpenAI-compatible API', baseURL ?? 'api.openai.com', err); }
+      } catch (err) {
+        throw netError('OpenAI-compatible API', baseURL ?? 'api.openai.com', err);
+      }
       const msg = r.choices[0]?.message;
       const content: Block[] = [];
       if (msg?.content) content.push({ type: 'text', text: msg.content });
       for (const c of msg?.tool_calls ?? []) {
         if (c.type !== 'function') continue;
         let input: Record<string, unknown> = {};
-        try { input = JSON.parse(c.function.arguments || '{}') as Record<string, unknown>; } catch { input = { _unparsed: c.function.arguments }; }
+        try {
+          input = JSON.parse(c.function.arguments || '{}') as Record<string, unknown>;
+        } catch {
+          input = { _unparsed: c.function.arguments };
+        }
         content.push({ type: 'tool_use', id: c.id, name: c.function.name, input });
       }
       const u = r.usage;

@@ -17,7 +17,7 @@ import type { Backend, Block, Message, ModelReply, ModelRequest } from '../types
 import { CHEATS, cheatStep, type Cheat } from './cheats.js';
 
 export const POLICIES = ['oracle', 'named-line', 'loop-prone', ...CHEATS] as const;
-type Policy = typeof POLICIES[number];
+type Policy = (typeof POLICIES)[number];
 
 const SOURCE = /([\w./-]+\.(?:c|cc|cpp|h|hpp|rs|py)):(\d+)|([\w./-]+\.py)", line (\d+)/g;
 
@@ -25,7 +25,8 @@ const SOURCE = /([\w./-]+\.(?:c|cc|cpp|h|hpp|rs|py)):(\d+)|([\w./-]+\.py)", line
 export function namedLines(text: string, task: Task): { file: string; line: number }[] {
   const out: { file: string; line: number }[] = [];
   for (const m of text.matchAll(SOURCE)) {
-    const path = (m[1] ?? m[3])!; const line = Number(m[2] ?? m[4]);
+    const path = (m[1] ?? m[3])!;
+    const line = Number(m[2] ?? m[4]);
     const file = path.slice(path.lastIndexOf('/') + 1);
     if (Object.hasOwn(task.protected, file)) continue;
     if (!existsSync(join(task.dir, 'src', file))) continue;
@@ -37,10 +38,12 @@ export function namedLines(text: string, task: Task): { file: string; line: numb
 export function scriptedBackend(policy: string, task: Task): Backend {
   if (!(POLICIES as readonly string[]).includes(policy)) throw new SbxError('E_USAGE', `unknown scripted policy ${JSON.stringify(policy)}: use scripted:${POLICIES.join(', scripted:')}`);
   const p = policy as Policy;
-  let n = 0; let turn = 0;
+  let n = 0;
+  let turn = 0;
   const edited = new Set<string>();
   const files = (variant: string): Record<string, string> => {
-    const d = join(task.dir, variant); const out: Record<string, string> = {};
+    const d = join(task.dir, variant);
+    const out: Record<string, string> = {};
     if (existsSync(d)) for (const f of readdirSync(d)) out[f] = readFileSync(join(d, f), 'utf8');
     return out;
   };
@@ -68,7 +71,12 @@ export function scriptedBackend(policy: string, task: Task): Backend {
       for (const b of msgs[i]!.content) {
         if (b.type !== 'tool_result') continue;
         const m = /^file: (\S+)\n/.exec(b.content);
-        if (m?.[1] === file) return b.content.slice(m[0].length).split('\n').map((l) => l.replace(/^ *\d+\t/, '')).join('\n');
+        if (m?.[1] === file)
+          return b.content
+            .slice(m[0].length)
+            .split('\n')
+            .map((l) => l.replace(/^ *\d+\t/, ''))
+            .join('\n');
       }
     }
     return null;
@@ -91,7 +99,10 @@ export function scriptedBackend(policy: string, task: Task): Backend {
     turn++;
     const said = (t: string): Block => ({ type: 'text', text: t });
     const prev = msgs.at(-1)?.content.find((b) => b.type === 'tool_use' || b.type === 'tool_result');
-    const lastCall = [...msgs].reverse().flatMap((m) => m.content).find((b) => b.type === 'tool_use');
+    const lastCall = [...msgs]
+      .reverse()
+      .flatMap((m) => m.content)
+      .find((b) => b.type === 'tool_use');
     const lastName = lastCall?.type === 'tool_use' ? lastCall.name : null;
     void prev;
     if ((CHEATS as readonly string[]).includes(p)) return cheatStep(p as Cheat, task, msgs, use);

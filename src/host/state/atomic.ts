@@ -34,9 +34,16 @@ export function writeFileAtomicSync(path: string | string[], data: string | Uint
     if (!(spare && reuse(spare, tmps[0]!, data))) {
       const fd = openSync(tmps[0]!, 'wx', 0o644); // O_EXCL: never follows a planted symlink
       made.push(tmps[0]!);
-      try { writeFileSync(fd, data); } finally { closeSync(fd); }
+      try {
+        writeFileSync(fd, data);
+      } finally {
+        closeSync(fd);
+      }
     } else made.push(tmps[0]!);
-    for (const t of tmps.slice(1)) { linkSync(tmps[0]!, t); made.push(t); } // link(2) never follows t either
+    for (const t of tmps.slice(1)) {
+      linkSync(tmps[0]!, t);
+      made.push(t);
+    } // link(2) never follows t either
     for (let i = 0; i < paths.length; i++) replaceSync(tmps[i]!, paths[i]!, i === 0 ? undefined : null);
   } catch (err) {
     for (const t of made) removeFile(t);
@@ -49,18 +56,29 @@ export function writeFileAtomicSync(path: string | string[], data: string | Uint
 
 /** Writes data into the file at spare (taken to tmp): true when done, false when there was none fit to take. */
 function reuse(spare: string, tmp: string, data: string | Uint8Array): boolean {
-  try { renameSync(spare, tmp); } catch { return false; }
+  try {
+    renameSync(spare, tmp);
+  } catch {
+    return false;
+  }
   let fd: number;
   try {
     fd = openSync(tmp, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const info = fstatSync(fd);
     // Only a regular file of this user with no other name (a hard link's other name would change too).
-    if (!info.isFile() || info.nlink !== 1 || info.uid !== (process.geteuid?.() ?? -1)) { closeSync(fd); fd = -1; }
+    if (!info.isFile() || info.nlink !== 1 || info.uid !== (process.geteuid?.() ?? -1)) {
+      closeSync(fd);
+      fd = -1;
+    }
   } catch {
     fd = -1; // a link, a directory: no spare
   }
   if (fd < 0) {
-    try { removeFile(tmp); } catch { /* a directory: left, never written */ }
+    try {
+      removeFile(tmp);
+    } catch {
+      /* a directory: left, never written */
+    }
     return false;
   }
   try {
@@ -81,8 +99,12 @@ function reuse(spare: string, tmp: string, data: string | Uint8Array): boolean {
 function keepSpare(old: string, spare: string): void {
   try {
     const info = lstatSync(old, { throwIfNoEntry: false });
-    if (info?.isFile() && info.nlink === 1) { linkSync(old, spare); } // EEXIST: a spare is there already
-  } catch { /* removed below */ }
+    if (info?.isFile() && info.nlink === 1) {
+      linkSync(old, spare);
+    } // EEXIST: a spare is there already
+  } catch {
+    /* removed below */
+  }
   removeFile(old);
 }
 
@@ -92,7 +114,9 @@ function replaceSync(tmp: string, path: string, keep?: null): void {
   // An <path>.old left by a crash between the renames is replaced by the first one, or removed after
   // the second when <path> was missing: no unlink first (its ENOENT, thrown and caught, cost every
   // write more than a rename; nothing of path's is pending in that rename for auto_da_alloc).
-  try { renameSync(path, old); } catch (err) {
+  try {
+    renameSync(path, old);
+  } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   renameSync(tmp, path);
@@ -104,7 +128,9 @@ function replaceSync(tmp: string, path: string, keep?: null): void {
  * first and, on Node 20, load its rimraf module on a cold start.
  */
 export function removeFile(path: string): void {
-  try { unlinkSync(path); } catch (err) {
+  try {
+    unlinkSync(path);
+  } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
@@ -119,6 +145,10 @@ export function readWithFallback(path: string): string {
     return read(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    try { return read(`${path}.old`); } catch { throw err; }
+    try {
+      return read(`${path}.old`);
+    } catch {
+      throw err;
+    }
   }
 }

@@ -37,10 +37,7 @@ const MAX_FILES_JS = 50_000;
  * git is told not to list what the fingerprint drops (an untracked node_modules of 50 000 files cost
  * git's walk 150 ms, to be dropped after): its exclude pathspecs prune those directories unread.
  */
-const GIT_EXCLUDES = [
-  ...[...SKIP_DIRS].map((d) => `:(exclude,glob)**/${d}/**`),
-  ...[...HOME_CACHES].map((d) => `:(exclude,glob)${d}/**`),
-];
+const GIT_EXCLUDES = [...[...SKIP_DIRS].map((d) => `:(exclude,glob)**/${d}/**`), ...[...HOME_CACHES].map((d) => `:(exclude,glob)${d}/**`)];
 
 /** What `sbx-launch --walk` is told for the fingerprint: git's list on stdin, or walk. */
 export async function fingerprintWalk(work: string): Promise<{ flags: string[]; input?: Buffer }> {
@@ -57,8 +54,19 @@ const PIPE_WAITS = new Set(['wait_for_partner', 'fifo_open', 'pipe_wait', 'pipe_
 
 /** The git flags that keep repository config from running anything on the host. */
 export const SAFE_GIT_ARGS = [
-  '--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.pager=cat', '-c', 'core.askPass=', '-c', 'credential.helper=',
+  '--no-pager',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.pager=cat',
+  '-c',
+  'core.askPass=',
+  '-c',
+  'credential.helper=',
 ];
 
 export async function treeFingerprint(work: string, launcher?: string): Promise<string | null> {
@@ -114,7 +122,9 @@ function gitList(work: string): Promise<Buffer | null> {
   const { spawn } = childProcess();
   return new Promise((resolve) => {
     const git = spawn('git', [...SAFE_GIT_ARGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...GIT_EXCLUDES], {
-      cwd: work, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'],
+      cwd: work,
+      env: gitEnv(),
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     const parts: Buffer[] = [];
     let bytes = 0;
@@ -126,9 +136,14 @@ function gitList(work: string): Promise<Buffer | null> {
       clearInterval(watch);
       resolve(list);
     };
-    const stop = (): void => { git.kill('SIGKILL'); finish(null); };
+    const stop = (): void => {
+      git.kill('SIGKILL');
+      finish(null);
+    };
     const limit = setTimeout(stop, GIT_LIMIT_MS);
-    const watch = setInterval(() => { if (git.pid !== undefined && onPipe(git.pid)) stop(); }, WATCH_MS);
+    const watch = setInterval(() => {
+      if (git.pid !== undefined && onPipe(git.pid)) stop();
+    }, WATCH_MS);
     git.stdout.on('data', (c: Buffer) => {
       bytes += c.length;
       if (bytes > MAX_GIT_OUTPUT) stop();
@@ -143,7 +158,11 @@ const MAX_GIT_OUTPUT = 64 << 20;
 
 /** Whether the process sleeps opening or reading a FIFO or pipe. False when the kernel does not say. */
 function onPipe(pid: number): boolean {
-  try { return PIPE_WAITS.has(readFileSync(`/proc/${pid}/wchan`, 'utf8').trim()); } catch { return false; }
+  try {
+    return PIPE_WAITS.has(readFileSync(`/proc/${pid}/wchan`, 'utf8').trim());
+  } catch {
+    return false;
+  }
 }
 
 /** The files of a walk, or null past MAX_FILES_JS (unknown). */
@@ -153,9 +172,16 @@ function walk(work: string, max = MAX_FILES_JS): string[] | null {
   // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
   const visit = (dir: string, rel: string, top: boolean): void => {
     let entries: Dirent[];
-    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
-      if (out.length >= max) { over = true; return; }
+      if (out.length >= max) {
+        over = true;
+        return;
+      }
       const n = e.name;
       let isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
@@ -163,8 +189,9 @@ function walk(work: string, max = MAX_FILES_JS): string[] | null {
         isDir = lstatSync(join(dir, n), { throwIfNoEntry: false })?.isDirectory() ?? false;
       }
       const r = rel ? `${rel}/${n}` : n;
-      if (isDir) { if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(join(dir, n), r, false); }
-      else out.push(r);
+      if (isDir) {
+        if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(join(dir, n), r, false);
+      } else out.push(r);
     }
   };
   visit(work, '', true);

@@ -4,19 +4,20 @@ import * as v from 'valibot';
 import type { Verdict } from '../../contract/index.js';
 
 // Built on first use: a run reads history.jsonl only to migrate state older than its streak counters.
-const entrySchema = () => v.object({
-  id: v.string(),
-  time: v.string(),
-  status: v.string(),
-  identity: v.nullable(v.string()),
-  key: v.string(),
-  counts: v.object({ errors: v.number(), warnings: v.number(), failed: v.number(), passed: v.number() }),
-  tree: v.nullable(v.string()),
-  log: v.string(),
-  summary: v.nullable(v.string()),
-  /** The command as one line (absent in history written before sbx kept it; null for `sbx verdict`). */
-  cmd: v.optional(v.nullable(v.string()), null),
-});
+const entrySchema = () =>
+  v.object({
+    id: v.string(),
+    time: v.string(),
+    status: v.string(),
+    identity: v.nullable(v.string()),
+    key: v.string(),
+    counts: v.object({ errors: v.number(), warnings: v.number(), failed: v.number(), passed: v.number() }),
+    tree: v.nullable(v.string()),
+    log: v.string(),
+    summary: v.nullable(v.string()),
+    /** The command as one line (absent in history written before sbx kept it; null for `sbx verdict`). */
+    cmd: v.optional(v.nullable(v.string()), null),
+  });
 let entrySchemaBuilt: ReturnType<typeof entrySchema> | undefined;
 export type HistoryEntry = v.InferOutput<ReturnType<typeof entrySchema>>;
 
@@ -24,8 +25,13 @@ export type HistoryEntry = v.InferOutput<ReturnType<typeof entrySchema>>;
  * A message as a fact, as the engine's delta compares it (assembly/delta-facts.ts factText): addresses, a
  * sanitizer's thread id and a process id read as `#`, blanks as one space.
  */
-const fact = (s: string | null | undefined): string => (s ?? '')
-  .replace(/0[xX][0-9a-fA-F]+/g, '0x#').replace(/(^|[ (])T\d+/g, '$1T#').replace(/pid=\d+/g, 'pid=#').replace(/\s+/g, ' ').trim();
+const fact = (s: string | null | undefined): string =>
+  (s ?? '')
+    .replace(/0[xX][0-9a-fA-F]+/g, '0x#')
+    .replace(/(^|[ (])T\d+/g, '$1T#')
+    .replace(/pid=\d+/g, 'pid=#')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * What makes two verdicts "the same" for streaks: status, crash identity and message, error set, failing tests
@@ -33,7 +39,10 @@ const fact = (s: string | null | undefined): string => (s ?? '')
  */
 export function verdictKey(vd: Verdict): string {
   // the label is part of what an error says (two E0308 "mismatched types" differ by it)
-  const errs = vd.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.code ?? ''}:${d.message}:${d.label ?? ''}`).sort();
+  const errs = vd.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => `${d.file}:${d.code ?? ''}:${d.message}:${d.label ?? ''}`)
+    .sort();
   const fails = (vd.tests?.failures ?? []).map((f) => `${f.name}:${fact(f.message)}`).sort();
   const crash = vd.crash ? `${vd.crash.identity}:${fact(vd.crash.message)}:${vd.crash.region ?? ''}` : null;
   return JSON.stringify([vd.status, crash, errs, fails]);
@@ -45,14 +54,25 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; bad: numb
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     let json: unknown;
-    try { json = JSON.parse(line); } catch { bad++; continue; }
+    try {
+      json = JSON.parse(line);
+    } catch {
+      bad++;
+      continue;
+    }
     const r = v.safeParse((entrySchemaBuilt ??= entrySchema()), json);
-    if (r.success) entries.push(r.output); else bad++;
+    if (r.success) entries.push(r.output);
+    else bad++;
   }
   return { entries, bad };
 }
 
-export interface Streak { from: number; to: number; length: number; entry: HistoryEntry }
+export interface Streak {
+  from: number;
+  to: number;
+  length: number;
+  entry: HistoryEntry;
+}
 
 /** A streak in words: "same crash (IDENTITY) N runs in a row" or "same STATUS verdict N runs in a row". */
 export function streakText(s: Streak): string {

@@ -23,12 +23,18 @@ export function madeBefore(dir: string): boolean {
   const file = registry();
   if (!file) return false;
   let seen = false;
-  try { seen = readRegularText(file, { maxBytes: MAX_BYTES }).split('\n').includes(dir); } catch { /* none yet, or unreadable */ }
+  try {
+    seen = readRegularText(file, { maxBytes: MAX_BYTES }).split('\n').includes(dir);
+  } catch {
+    /* none yet, or unreadable */
+  }
   if (!seen) {
     try {
       mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
       appendFileSync(file, `${dir}\n`, { mode: 0o600, flag: 'a' });
-    } catch { /* read-only home: nothing is known */ }
+    } catch {
+      /* read-only home: nothing is known */
+    }
   }
   return seen;
 }

@@ -42,8 +42,19 @@ export async function lock(path: string): Promise<Unlock> {
   };
   if (ahead) await ahead;
   let unlockFile: Unlock;
-  try { unlockFile = await lockFile(path); } catch (err) { done(); throw err; }
-  return async () => { try { await unlockFile(); } finally { done(); } };
+  try {
+    unlockFile = await lockFile(path);
+  } catch (err) {
+    done();
+    throw err;
+  }
+  return async () => {
+    try {
+      await unlockFile();
+    } finally {
+      done();
+    }
+  };
 }
 
 async function lockFile(path: string): Promise<Unlock> {
@@ -52,11 +63,16 @@ async function lockFile(path: string): Promise<Unlock> {
   for (;;) {
     try {
       take(path);
-      return async () => { removeFile(path); };
+      return async () => {
+        removeFile(path);
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    if (await isStale(path)) { removeFile(path); continue; }
+    if (await isStale(path)) {
+      removeFile(path);
+      continue;
+    }
     if (Date.now() - start > WAIT_MS) {
       throw new SbxError('E_LOCKED', `the state directory is locked by another sbx (${path}) for over ${WAIT_MS / 1000} s; if no sbx is running, delete that file`);
     }
@@ -72,7 +88,11 @@ async function lockFile(path: string): Promise<Unlock> {
  */
 export function prepareLock(path: string): void {
   if (noLinks) return;
-  try { ownFile(path); } catch { /* lock() says what is wrong */ }
+  try {
+    ownFile(path);
+  } catch {
+    /* lock() says what is wrong */
+  }
 }
 
 function take(path: string): void {
@@ -97,19 +117,34 @@ function ownFile(path: string): string {
       const pid = /^lock\.(\d+)$/.exec(n)?.[1];
       if (pid && !alive(Number(pid))) removeFile(join(dir, n));
     }
-  } catch { /* the lock itself will say what is wrong with dir */ }
+  } catch {
+    /* the lock itself will say what is wrong with dir */
+  }
   const own = `${path}.${process.pid}`;
   // Made anew with O_EXCL: never written through a symlink or into a FIFO left at that name.
   removeFile(own);
   writeFileSync(own, `${process.pid}\n`, { mode: 0o644, flag: 'wx' });
-  if (mine.size === 0) process.once('exit', () => { for (const f of mine.values()) try { removeFile(f); } catch { /* gone */ } });
+  if (mine.size === 0)
+    process.once('exit', () => {
+      for (const f of mine.values())
+        try {
+          removeFile(f);
+        } catch {
+          /* gone */
+        }
+    });
   mine.set(path, own);
   return own;
 }
 
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code !== 'ESRCH'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 async function isStale(path: string): Promise<boolean> {

@@ -13,7 +13,10 @@ import type { RunState, StateDir } from './store.js';
 import { deltaAgainst } from './delta-rule.js';
 import { phase } from '../phases.js';
 
-export interface Recorded { env: RunResult; problem: string | null }
+export interface Recorded {
+  env: RunResult;
+  problem: string | null;
+}
 
 export interface RunRecord {
   id: string;

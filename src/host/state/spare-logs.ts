@@ -30,7 +30,10 @@ const uid = (): number => process.geteuid?.() ?? -1;
 export function takeSpare(logs: string, logPath: string): void {
   let c = cursors.get(logs);
   if (!c) cursors.set(logs, (c = { next: 0, wait: 0 }));
-  if (c.wait > 0) { c.wait--; return; }
+  if (c.wait > 0) {
+    c.wait--;
+    return;
+  }
   try {
     renameSync(spare(logs, c.next), logPath);
   } catch {
@@ -41,7 +44,11 @@ export function takeSpare(logs: string, logPath: string): void {
   c.next = (c.next + 1) % SPARES;
   const info = lstatSync(logPath, { throwIfNoEntry: false });
   if (info && !(info.isFile() && info.nlink === 1 && info.size === 0 && info.uid === uid())) {
-    try { removeFile(logPath); } catch { /* the launcher's open (O_NOFOLLOW) reports what is there */ }
+    try {
+      removeFile(logPath);
+    } catch {
+      /* the launcher's open (O_NOFOLLOW) reports what is there */
+    }
   }
 }
 
@@ -54,11 +61,22 @@ export function makeSpare(logs: string, path: string, slots: { next: number }): 
   if (slots.next === 0) {
     // The directory, made when missing; a link or anything else there: no spares.
     const dir = dirname(spare(logs, 0));
-    try { mkdirSync(dir); } catch { /* there already, or not makeable: checked below */ }
-    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) { slots.next = SPARES; return false; }
+    try {
+      mkdirSync(dir);
+    } catch {
+      /* there already, or not makeable: checked below */
+    }
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      slots.next = SPARES;
+      return false;
+    }
   }
   let fd: number;
-  try { fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK); } catch { return false; }
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
   try {
     const info = fstatSync(fd);
     // Another name for the same file (a hard link) would be emptied too: only a log of its own is.
@@ -70,7 +88,11 @@ export function makeSpare(logs: string, path: string, slots: { next: number }): 
     closeSync(fd);
   }
   for (; slots.next < SPARES; slots.next++) {
-    try { linkSync(path, spare(logs, slots.next)); } catch { continue; } // EEXIST: that spare is there
+    try {
+      linkSync(path, spare(logs, slots.next));
+    } catch {
+      continue;
+    } // EEXIST: that spare is there
     slots.next++;
     removeFile(path);
     cursors.delete(logs); // this process looks for spares from the first again

@@ -36,27 +36,47 @@ const STATE_FIELDS: Readonly<Record<keyof RunState, string>> = {
   unpruned_bytes: 'number|null?',
 };
 const SHAPE: ShapeTable = {
-  schema: 'string', verdict: 'object', 'verdict.schema': 'string', 'verdict.status': 'string', state: 'object',
+  schema: 'string',
+  verdict: 'object',
+  'verdict.schema': 'string',
+  'verdict.status': 'string',
+  state: 'object',
   ...Object.fromEntries(Object.entries(STATE_FIELDS).map(([k, t]) => [`state.${k}`, t])),
 };
 
-export interface StateFile { verdict: Verdict; state: RunState }
+export interface StateFile {
+  verdict: Verdict;
+  state: RunState;
+}
 
 const STATUS = new Set<string>(STATUSES);
 
 /** What the shape table has checked, typed: the headers still to be compared, the state's fields. */
-interface Checked { schema: string; verdict: { schema: string; status: string }; state: Record<string, unknown> }
+interface Checked {
+  schema: string;
+  verdict: { schema: string; status: string };
+  state: Record<string, unknown>;
+}
 
 /** The file's text as a state file, or why it is not one (one phrase, for the caller's note). */
 export function readStateFile(text: string): StateFile | { problem: string } {
   let json: unknown;
-  try { json = JSON.parse(text); } catch (err) { return { problem: `not valid JSON (${(err as Error).message})` }; }
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { problem: `not valid JSON (${(err as Error).message})` };
+  }
   const shape = shapeProblem(json, SHAPE);
   if (shape) return { problem: `not a sbx state file (${shape})` };
   const x = json as Checked;
-  const header = x.schema !== 'sbx.run-result/1' ? `schema: ${JSON.stringify(x.schema)}, not "sbx.run-result/1"`
-    : x.verdict.schema !== 'sbx.verdict/1' ? `verdict.schema: ${JSON.stringify(x.verdict.schema)}, not "sbx.verdict/1"`
-      : !STATUS.has(x.verdict.status) ? `verdict.status: ${JSON.stringify(x.verdict.status)}` : null;
+  const header =
+    x.schema !== 'sbx.run-result/1'
+      ? `schema: ${JSON.stringify(x.schema)}, not "sbx.run-result/1"`
+      : x.verdict.schema !== 'sbx.verdict/1'
+        ? `verdict.schema: ${JSON.stringify(x.verdict.schema)}, not "sbx.verdict/1"`
+        : !STATUS.has(x.verdict.status)
+          ? `verdict.status: ${JSON.stringify(x.verdict.status)}`
+          : null;
   if (header) return { problem: `not a sbx state file (${header})` };
   const state = Object.fromEntries(Object.keys(STATE_FIELDS).map((k) => [k, x.state[k] ?? null])) as unknown as RunState;
   return { verdict: x.verdict as unknown as Verdict, state };

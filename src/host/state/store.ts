@@ -11,7 +11,23 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
-import { accessSync, closeSync, constants, createWriteStream, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, promises as fsp, type BigIntStats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  createWriteStream,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeSync,
+  promises as fsp,
+  type BigIntStats,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { nodeStream, openRegular, openRegularAsync, diskFullError, isDiskFull } from '../../launcher/index.js';
 import type { Readable } from 'node:stream';
@@ -70,7 +86,12 @@ function appendWhole(fd: number, size: number, line: Buffer): void {
   try {
     while (done < line.length) done += writeSync(fd, line, done, line.length - done);
   } catch (err) {
-    if (done > 0) try { ftruncateSync(fd, size); } catch { /* the reader skips a line that does not parse */ }
+    if (done > 0)
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        /* the reader skips a line that does not parse */
+      }
     throw err;
   }
 }
@@ -125,7 +146,12 @@ export class StateDir {
       const there = d === this.dir || this.refuseLink(d); // (made just above, or checked there)
       try {
         // Made only when missing: a mkdir that fails with EEXIST costs an exception a cold start feels.
-        if (!there) try { mkdirSync(d); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
+        if (!there)
+          try {
+            mkdirSync(d);
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          }
         closeSync(openSync(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
       } catch (err) {
         throw this.unusable(err);
@@ -151,8 +177,14 @@ export class StateDir {
     if (lstatSync(p, { throwIfNoEntry: false })) return;
     try {
       const fd = openSync(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-      try { writeSync(fd, '# made by sbx: its runs\' state and logs are not part of the project\n*\n'); } finally { closeSync(fd); }
-    } catch { /* made meanwhile, or not writable: nothing depends on it */ }
+      try {
+        writeSync(fd, "# made by sbx: its runs' state and logs are not part of the project\n*\n");
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      /* made meanwhile, or not writable: nothing depends on it */
+    }
   }
 
   private stillThere(): boolean {
@@ -166,9 +198,16 @@ export class StateDir {
   /** Throws for a symlink or a non-directory at p; whether a directory is there. */
   private refuseLink(p: string): boolean {
     let info;
-    try { info = lstatSync(p, { throwIfNoEntry: false }); } catch (err) { throw this.unusable(err); } // EACCES: a parent we cannot search
+    try {
+      info = lstatSync(p, { throwIfNoEntry: false });
+    } catch (err) {
+      throw this.unusable(err);
+    } // EACCES: a parent we cannot search
     if (info?.isSymbolicLink()) {
-      throw new SbxError('E_STATE_SYMLINK', `the state directory ${p} is a symlink; sbx never writes through one (sandboxed code could have planted it to make sbx write elsewhere): remove it, or pass --state DIR`);
+      throw new SbxError(
+        'E_STATE_SYMLINK',
+        `the state directory ${p} is a symlink; sbx never writes through one (sandboxed code could have planted it to make sbx write elsewhere): remove it, or pass --state DIR`,
+      );
     }
     if (info && !info.isDirectory()) {
       throw new SbxError('E_STATE', `the state directory ${p} exists and is not a directory: remove it, or pass --state DIR`);
@@ -180,7 +219,11 @@ export class StateDir {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'read-only file system' : e.message;
     let owner = '';
-    try { owner = ` (owned by uid ${statSync(this.dir).uid})`; } catch { /* unknown */ }
+    try {
+      owner = ` (owned by uid ${statSync(this.dir).uid})`;
+    } catch {
+      /* unknown */
+    }
     return new SbxError('E_STATE', `cannot use ${this.dir} as the state directory: ${why}${owner}; make it writable for you (e.g. chown -R $(id -u) ${this.dir}), or pass --state DIR`);
   }
 
@@ -217,7 +260,11 @@ export class StateDir {
   /** Holds the lock while fn reads the previous state and records the new run. */
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
     const unlock = await lock(join(this.dir, 'lock'));
-    try { return await fn(); } finally { await unlock(); }
+    try {
+      return await fn();
+    } finally {
+      await unlock();
+    }
   }
 
   /**
@@ -243,8 +290,12 @@ export class StateDir {
             if (!('problem' in r)) seen = { text, out: (out = r) };
           }
           if (out) remember(path, text, out.verdict, out.state);
-        } finally { closeSync(fd); }
-      } catch { /* left to readPrevious */ }
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        /* left to readPrevious */
+      }
     }
   }
 
@@ -275,8 +326,14 @@ export class StateDir {
   async history(): Promise<{ entries: HistoryEntry[]; bad: number }> {
     try {
       const fh = await openRegularAsync(join(this.dir, 'history.jsonl'));
-      try { return parseHistory(await fh.readFile('utf8')); } finally { await fh.close(); }
-    } catch { return { entries: [], bad: 0 }; }
+      try {
+        return parseHistory(await fh.readFile('utf8'));
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      return { entries: [], bad: 0 };
+    }
   }
 
   /**
@@ -308,7 +365,9 @@ export class StateDir {
     for (const p of paths) remember(p, text, copy.verdict, copy.state);
     const history = join(this.dir, 'history.jsonl');
     let fd: number;
-    try { fd = openSync(history, NOFOLLOW_APPEND, 0o644); } catch (err) {
+    try {
+      fd = openSync(history, NOFOLLOW_APPEND, 0o644);
+    } catch (err) {
       // ENXIO: a FIFO with no reader (O_NONBLOCK), which a plain open would have waited on.
       if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new SbxError('E_NOT_REGULAR', `${history} is a FIFO or device, not a regular file; remove it`);
       throw err;
@@ -317,7 +376,9 @@ export class StateDir {
       const info = fstatSync(fd);
       if (!info.isFile()) throw new SbxError('E_NOT_REGULAR', `${history} is not a regular file; remove it`);
       appendWhole(fd, info.size, Buffer.from(`${JSON.stringify(entry)}\n`));
-    } finally { closeSync(fd); }
+    } finally {
+      closeSync(fd);
+    }
     if (run.unpruned === 0) await this.prune(run.id);
     return entry;
   }
@@ -327,17 +388,31 @@ export class StateDir {
    * command (prev) and the newest run of any (latest). History is read only for state written before
    * runs carried their streak.
    */
-  async counters(key: string, cmd: string | null, prev: RunState | null, latest: RunState | null, logBytes: number):
-    Promise<Pick<RunState, 'vkey' | 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'>> {
+  async counters(
+    key: string,
+    cmd: string | null,
+    prev: RunState | null,
+    latest: RunState | null,
+    logBytes: number,
+  ): Promise<Pick<RunState, 'vkey' | 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'>> {
     const carried = (s: RunState | null, n: number | null | undefined): number | null =>
       s === null ? 1 : s.vkey === null || s.vkey === undefined || n === null || n === undefined ? null : s.vkey === key ? n + 1 : 1;
     let sameAll = carried(latest, latest?.same_all);
     let sameCmd = cmd === null ? sameAll : carried(prev, prev?.same_cmd);
     if (sameAll === null || sameCmd === null) {
       const { entries } = await this.history();
-      sameAll ??= streak(entries.map((e) => e.key), key);
+      sameAll ??= streak(
+        entries.map((e) => e.key),
+        key,
+      );
       const line = cmd === null ? null : keyLine(cmd);
-      sameCmd ??= line === null ? sameAll : streak(entries.filter((e) => e.cmd != null && keyLine(e.cmd) === line && e.status !== 'interrupted').map((e) => e.key), key);
+      sameCmd ??=
+        line === null
+          ? sameAll
+          : streak(
+              entries.filter((e) => e.cmd != null && keyLine(e.cmd) === line && e.status !== 'interrupted').map((e) => e.key),
+              key,
+            );
     }
     const runs = (latest?.unpruned ?? PRUNE_EVERY) + 1;
     const bytes = (latest?.unpruned_bytes ?? PRUNE_BYTES) + logBytes;
@@ -347,7 +422,11 @@ export class StateDir {
 
   /** Size of a log in logs/ (0 when it cannot be read). */
   logSize(logPath: string): number {
-    try { return statSync(logPath).size; } catch { return 0; }
+    try {
+      return statSync(logPath).size;
+    } catch {
+      return 0;
+    }
   }
 
   /** Deletes the oldest logs beyond KEEP_LOGS / KEEP_BYTES; never the newest (keep). */
@@ -355,7 +434,11 @@ export class StateDir {
     // Synchronous: a few hundred lstats and unlinks cost ~2 ms here, where as many thread-pool round
     // trips (and fs.promises.rm's rimraf) cost several times that, under the lock, every PRUNE_EVERY runs.
     let names: string[];
-    try { names = readdirSync(this.logs).filter((n) => n.endsWith('.log')); } catch { return 0; }
+    try {
+      names = readdirSync(this.logs).filter((n) => n.endsWith('.log'));
+    } catch {
+      return 0;
+    }
     // Oldest first: ids start with a fixed-width base-36 time stamp, so name order is time order.
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const sizes = names.map((n) => lstatSync(join(this.logs, n), { throwIfNoEntry: false })?.size ?? 0);
@@ -370,9 +453,22 @@ export class StateDir {
       // goes (~90 ms for 1 GiB here), which the run's verdict would otherwise wait for. One a process
       // exits before removing is pruned again next time (a name another prune removed first: ENOENT).
       // A smaller one is kept empty as a spare for a later run's log (spare-logs.ts).
-      if (sizes[i]! >= BACKGROUND_UNLINK) { fsp.unlink(path).catch(() => undefined); total -= sizes[i]!; count--; removed++; continue; }
-      if (!makeSpare(this.logs, path, slots)) try { removeFile(path); } catch { continue; } // not ours to remove (EACCES): kept, and counted
-      total -= sizes[i]!; count--; removed++;
+      if (sizes[i]! >= BACKGROUND_UNLINK) {
+        fsp.unlink(path).catch(() => undefined);
+        total -= sizes[i]!;
+        count--;
+        removed++;
+        continue;
+      }
+      if (!makeSpare(this.logs, path, slots))
+        try {
+          removeFile(path);
+        } catch {
+          continue;
+        } // not ours to remove (EACCES): kept, and counted
+      total -= sizes[i]!;
+      count--;
+      removed++;
     }
     return removed;
   }

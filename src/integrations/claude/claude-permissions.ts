@@ -12,15 +12,14 @@ const Settings = v.looseObject({
 });
 
 /** A Bash deny/ask rule and the settings file it came from. */
-export interface ClaudeRule { rule: string; decision: 'deny' | 'ask'; source: string }
+export interface ClaudeRule {
+  rule: string;
+  decision: 'deny' | 'ask';
+  source: string;
+}
 
 export function settingsFiles(projectDir: string, home: string): string[] {
-  return [
-    '/etc/claude-code/managed-settings.json',
-    join(home, '.claude', 'settings.json'),
-    join(projectDir, '.claude', 'settings.json'),
-    join(projectDir, '.claude', 'settings.local.json'),
-  ];
+  return ['/etc/claude-code/managed-settings.json', join(home, '.claude', 'settings.json'), join(projectDir, '.claude', 'settings.json'), join(projectDir, '.claude', 'settings.local.json')];
 }
 
 /** The Bash deny/ask rules of those files (a missing file has none; an unreadable one, a note). */
@@ -30,7 +29,10 @@ export function bashRules(files: string[], notes: Notes = []): ClaudeRule[] {
     const json = readJsonFile(source, notes);
     if (json === null) continue;
     const r = v.safeParse(Settings, json);
-    if (!r.success) { notes.push(`${source}: permissions is not {deny: [...], ask: [...]}; its rules are not honoured`); continue; }
+    if (!r.success) {
+      notes.push(`${source}: permissions is not {deny: [...], ask: [...]}; its rules are not honoured`);
+      continue;
+    }
     for (const decision of ['deny', 'ask'] as const) {
       for (const rule of r.output.permissions?.[decision] ?? []) if (rule === 'Bash' || rule.startsWith('Bash(')) out.push({ rule, decision, source });
     }

@@ -91,7 +91,13 @@ export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir
 }
 
 /** What the post-hook needs distilled: the raw output of a build/test command that ran on the host. */
-export interface ToDistil { raw: string; exit: number; interrupted: boolean; event: 'PostToolUse' | 'PostToolUseFailure'; work: string }
+export interface ToDistil {
+  raw: string;
+  exit: number;
+  interrupted: boolean;
+  event: 'PostToolUse' | 'PostToolUseFailure';
+  work: string;
+}
 
 /**
  * PostToolUse / PostToolUseFailure on Bash: a command that went through sbx already printed its verdict

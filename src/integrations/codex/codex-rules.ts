@@ -18,14 +18,20 @@ import * as v from 'valibot';
 import { filesIn, readRuleFile, refusal, type Notes, type Refusal } from '../hook/permissions.js';
 import { parseRules, type PrefixRule } from './starlark.js';
 
-export interface CodexPlaces { codexHome: string; cwd: string; etc?: string }
+export interface CodexPlaces {
+  codexHome: string;
+  cwd: string;
+  etc?: string;
+}
 
 const Config = v.looseObject({ projects: v.optional(v.record(v.string(), v.looseObject({ trust_level: v.optional(v.string()) }))) });
 const Token = v.union([v.strictObject({ token: v.pipe(v.string(), v.nonEmpty()) }), v.strictObject({ any_of: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.nonEmpty()) })]);
 const Requirements = v.looseObject({
-  rules: v.optional(v.looseObject({
-    prefix_rules: v.array(v.looseObject({ pattern: v.pipe(v.array(Token), v.nonEmpty()), decision: v.picklist(['prompt', 'forbidden']), justification: v.optional(v.string()) })),
-  })),
+  rules: v.optional(
+    v.looseObject({
+      prefix_rules: v.array(v.looseObject({ pattern: v.pipe(v.array(Token), v.nonEmpty()), decision: v.picklist(['prompt', 'forbidden']), justification: v.optional(v.string()) })),
+    }),
+  ),
 });
 
 /** The rules Codex would load for a session in places.cwd, with a note for whatever cannot be read. */
@@ -86,7 +92,9 @@ function projectTrusted(places: CodexPlaces, notes: Notes): boolean {
   const text = readRuleFile(file, notes);
   if (text === null) return false;
   let json: unknown;
-  try { json = parseToml(text); } catch (err) {
+  try {
+    json = parseToml(text);
+  } catch (err) {
     notes.push(`${file} is not TOML (${(err as Error).message.split('\n')[0]}); project rules are not honoured`);
     return false;
   }
@@ -104,7 +112,9 @@ function requirementsRules(file: string, notes: Notes): PrefixRule[] {
   const text = readRuleFile(file, notes);
   if (text === null) return [];
   let json: unknown;
-  try { json = parseToml(text); } catch (err) {
+  try {
+    json = parseToml(text);
+  } catch (err) {
     notes.push(`${file} is not TOML (${(err as Error).message.split('\n')[0]}); its rules are not honoured`);
     return [];
   }

@@ -79,17 +79,26 @@ class Reader {
   private i = 0;
   constructor(private readonly s: string) {}
 
-  done(): boolean { return this.i >= this.s.length; }
-  pos(): number { return this.i; }
-  line(): number { let n = 1; for (let j = 0; j < this.i; j++) if (this.s[j] === '\n') n++; return n; }
+  done(): boolean {
+    return this.i >= this.s.length;
+  }
+  pos(): number {
+    return this.i;
+  }
+  line(): number {
+    let n = 1;
+    for (let j = 0; j < this.i; j++) if (this.s[j] === '\n') n++;
+    return n;
+  }
 
   /** Spaces, newlines and comments. */
   skipBlank(): void {
     while (this.i < this.s.length) {
       const c = this.s[this.i]!;
       if (c === ' ' || c === '\t' || c === '\r' || c === '\n') this.i++;
-      else if (c === '#') { while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++; }
-      else break;
+      else if (c === '#') {
+        while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
+      } else break;
     }
   }
 
@@ -149,7 +158,10 @@ class Reader {
       }
     }
     if (c === '"' || c === "'") return this.string(false);
-    if ((c === 'r' || c === 'R') && (this.s[this.i + 1] === '"' || this.s[this.i + 1] === "'")) { this.i++; return this.string(true); }
+    if ((c === 'r' || c === 'R') && (this.s[this.i + 1] === '"' || this.s[this.i + 1] === "'")) {
+      this.i++;
+      return this.string(true);
+    }
     const word = this.ident();
     if (word === 'True') return true;
     if (word === 'False') return false;
@@ -166,9 +178,15 @@ class Reader {
       const c = this.s[this.i++];
       if (c === undefined || c === '\n') throw new Unreadable('a string that does not end on its line');
       if (c === q) return out;
-      if (c !== '\\') { out += c; continue; }
+      if (c !== '\\') {
+        out += c;
+        continue;
+      }
       const e = this.s[this.i++];
-      if (raw) { out += `\\${e ?? ''}`; continue; }
+      if (raw) {
+        out += `\\${e ?? ''}`;
+        continue;
+      }
       const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", '0': '\0' };
       const ch = e === undefined ? undefined : simple[e];
       if (ch === undefined) throw new Unreadable(`escape \\${e ?? ''} is not read`);

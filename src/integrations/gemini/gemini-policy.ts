@@ -36,7 +36,13 @@ export interface GeminiRule {
   source: string;
 }
 
-export interface GeminiPlaces { home: string; cwd: string; systemSettings: string; systemDefaults: string; systemPolicies: string }
+export interface GeminiPlaces {
+  home: string;
+  cwd: string;
+  systemSettings: string;
+  systemDefaults: string;
+  systemPolicies: string;
+}
 
 /** Where Gemini CLI 0.61 looks, from its environment (GEMINI_CLI_HOME, GEMINI_CLI_SYSTEM_*_PATH). */
 export function geminiPlaces(cwd: string, env: NodeJS.ProcessEnv = process.env): GeminiPlaces {
@@ -106,7 +112,9 @@ function tomlRules(path: string, tier: number, notes: Notes): GeminiRule[] {
     const text = readRuleFile(file, notes);
     if (text === null) continue;
     let json: unknown;
-    try { json = parseToml(text); } catch (err) {
+    try {
+      json = parseToml(text);
+    } catch (err) {
       notes.push(`${file} is not TOML (${(err as Error).message.split('\n')[0]}); its rules are not honoured`);
       continue;
     }
@@ -123,7 +131,10 @@ function tomlRules(path: string, tier: number, notes: Notes): GeminiRule[] {
       for (const pattern of argsPatterns(rule.argsPattern, rule.commandPrefix, rule.commandRegex)) {
         let re: RegExp | undefined;
         if (pattern !== undefined) {
-          if (!safePattern(pattern)) { notes.push(`${file}: rule #${i + 1}: pattern ${JSON.stringify(pattern)} is not a safe regular expression; skipped`); continue; }
+          if (!safePattern(pattern)) {
+            notes.push(`${file}: rule #${i + 1}: pattern ${JSON.stringify(pattern)} is not a safe regular expression; skipped`);
+            continue;
+          }
           re = new RegExp(pattern);
         }
         for (const toolName of [rule.toolName].flat()) {
@@ -154,14 +165,17 @@ function settingsRules(s: SettingsShape): GeminiRule[] {
     out.push({ toolName, decision, priority, rule, source, ...(argsPattern ? { argsPattern } : {}) });
   for (const t of s.tools?.exclude ?? []) add(t, 'deny', 4.4, `tools.exclude ${JSON.stringify(t)}`);
   for (const t of s.tools?.confirmationRequired ?? []) add(SHELL_NAMES.includes(t) ? SHELL : t, 'ask_user', 4.35, `tools.confirmationRequired ${JSON.stringify(t)}`);
-  const lists = [['allowed', 4.3], ['core', 4.25]] as const;
+  const lists = [
+    ['allowed', 4.3],
+    ['core', 4.25],
+  ] as const;
   for (const [key, priority] of lists) {
     const list = s.tools?.[key];
     if (!list) continue;
     let narrowed = false;
     for (const t of list) {
       const m = /^([a-zA-Z0-9_-]+)\((.*)\)$/.exec(t);
-      const name = m ? (SHELL_NAMES.includes(m[1]!) ? SHELL : m[1]!) : (SHELL_NAMES.includes(t) ? SHELL : t);
+      const name = m ? (SHELL_NAMES.includes(m[1]!) ? SHELL : m[1]!) : SHELL_NAMES.includes(t) ? SHELL : t;
       if (m && name === SHELL) {
         narrowed = true;
         for (const p of argsPatterns(undefined, m[2]!, undefined)) add(SHELL, 'allow', priority, `tools.${key} ${JSON.stringify(t)}`, new RegExp(p!));
@@ -185,15 +199,25 @@ function mergedSettings(places: GeminiPlaces, notes: Notes): SettingsShape {
     const text = readRuleFile(f, notes);
     if (text === null) continue;
     let json: unknown;
-    try { json = JSON.parse(stripJsonComments(text)); } catch (err) {
+    try {
+      json = JSON.parse(stripJsonComments(text));
+    } catch (err) {
       notes.push(`${f} is not JSON (${(err as Error).message}); its tool settings are not honoured`);
       continue;
     }
     const r = v.safeParse(Settings, json);
-    if (!r.success) { notes.push(`${f}: ${v.getDotPath(r.issues[0]) ?? ''}: ${r.issues[0].message}; its tool settings are not honoured`); continue; }
+    if (!r.success) {
+      notes.push(`${f}: ${v.getDotPath(r.issues[0]) ?? ''}: ${r.issues[0].message}; its tool settings are not honoured`);
+      continue;
+    }
     const t = r.output.tools;
     for (const x of t?.exclude ?? []) exclude.add(x);
-    merged.tools = { ...merged.tools, ...(t?.allowed ? { allowed: t.allowed } : {}), ...(t?.core ? { core: t.core } : {}), ...(t?.confirmationRequired ? { confirmationRequired: t.confirmationRequired } : {}) };
+    merged.tools = {
+      ...merged.tools,
+      ...(t?.allowed ? { allowed: t.allowed } : {}),
+      ...(t?.core ? { core: t.core } : {}),
+      ...(t?.confirmationRequired ? { confirmationRequired: t.confirmationRequired } : {}),
+    };
     if (r.output.policyPaths) merged.policyPaths = r.output.policyPaths;
     if (r.output.adminPolicyPaths) merged.adminPolicyPaths = r.output.adminPolicyPaths;
   }
@@ -206,7 +230,9 @@ function secureDir(dir: string): boolean {
   try {
     const st = statSync(dir);
     return st.isDirectory() && st.uid === 0 && (st.mode & 0o022) === 0;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 const resolvePath = (p: string, home: string) => normalize(p === '~' || p.startsWith('~/') ? home + p.slice(1) : p);
@@ -216,7 +242,11 @@ const geminiEscape = (s: string) => s.replace(/[-[\]{}()*+?.,\\^$|#\s"]/g, '\\$&
 
 /** Gemini's isSafeRegExp: compiles, at most 2048 characters, no nested quantifier. */
 function safePattern(p: string): boolean {
-  try { new RegExp(p); } catch { return false; }
+  try {
+    new RegExp(p);
+  } catch {
+    return false;
+  }
   return p.length <= 2048 && !/\([^)]*[*+?{].*\)[*+?{]/.test(p);
 }
 

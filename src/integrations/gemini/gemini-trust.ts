@@ -11,7 +11,10 @@ import { readRegularText } from '../../launcher/index.js';
 import { SbxError } from '../../contract/index.js';
 import { stripJsonComments } from './gemini-policy.js';
 
-export interface GeminiTrust { trusted: boolean; why: string }
+export interface GeminiTrust {
+  trusted: boolean;
+  why: string;
+}
 
 /** Gemini CLI's home (~/.gemini's parent): GEMINI_CLI_HOME, else the user's. */
 export const geminiHome = (home: string, env: NodeJS.ProcessEnv): string => env.GEMINI_CLI_HOME || home;
@@ -38,9 +41,7 @@ export function geminiTrust(project: string, home: string, env: NodeJS.ProcessEn
     if (!best || rule.length > best.rule.length) best = { rule, level: String(level) };
   }
   if (!best) return { trusted: false, why: `no rule in ${file} holds the project` };
-  return best.level === 'DO_NOT_TRUST'
-    ? { trusted: false, why: `${file} says DO_NOT_TRUST for ${best.rule}` }
-    : { trusted: true, why: `${file}: ${best.level} ${best.rule}` };
+  return best.level === 'DO_NOT_TRUST' ? { trusted: false, why: `${file} says DO_NOT_TRUST for ${best.rule}` } : { trusted: true, why: `${file}: ${best.level} ${best.rule}` };
 }
 
 /** What to tell a user whose project Gemini CLI does not trust: the ways to make its settings live. */
@@ -76,10 +77,14 @@ function readJson(path: string, strict = false): unknown {
   }
 }
 
-const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? x as Record<string, unknown> : {});
+const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
 
 function realOf(path: string): string {
-  try { return realpathSync(path); } catch { return path; }
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 const holds = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);

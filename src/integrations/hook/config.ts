@@ -47,11 +47,17 @@ export function loadHookConfig(projectDir: string, envPath = process.env.SBX_CON
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !envPath) return defaults(null);
     if (err instanceof SbxError) throw new SbxError('E_CONFIG', err.message);
-    if (code === 'ELOOP') throw new SbxError('E_CONFIG', `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`);
+    if (code === 'ELOOP')
+      throw new SbxError(
+        'E_CONFIG',
+        `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`,
+      );
     throw new SbxError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`);
   }
   let json: unknown;
-  try { json = JSON.parse(text); } catch (err) {
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
     throw new SbxError('E_CONFIG', `${path} is not JSON (${(err as Error).message}); fix it or remove it`);
   }
   const r = v.safeParse(FileSchema, json);

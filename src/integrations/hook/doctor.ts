@@ -11,9 +11,21 @@ import type { Self } from './rewrite.js';
 import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
 
 export type Level = 'ok' | 'missing' | 'note';
-export interface Check { level: Level; client: Client; what: string; fix?: string }
+export interface Check {
+  level: Level;
+  client: Client;
+  what: string;
+  fix?: string;
+}
 
-export interface DoctorPlaces { scope: 'project' | 'user'; project: string; home: string; codexHome: string; env: NodeJS.ProcessEnv; self: Self }
+export interface DoctorPlaces {
+  scope: 'project' | 'user';
+  project: string;
+  home: string;
+  codexHome: string;
+  env: NodeJS.ProcessEnv;
+  self: Self;
+}
 
 const EVENTS: Record<Client, Record<string, string>> = {
   claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
@@ -31,7 +43,13 @@ export function doctor(p: DoctorPlaces, named: Client[] = []): Check[] {
   const out: Check[] = [];
   for (const client of ['claude', 'codex', 'gemini'] as const) {
     if (named.length ? !named.includes(client) : !hasAny(client, p)) {
-      if (!named.length) out.push({ level: 'note', client, what: `no sbx hooks in ${settingsPath(client, p.scope, p.project, p.home, p.codexHome)}`, fix: `sbx hook install --${client}${p.scope === 'user' ? ' --user' : ''} to use sbx there` });
+      if (!named.length)
+        out.push({
+          level: 'note',
+          client,
+          what: `no sbx hooks in ${settingsPath(client, p.scope, p.project, p.home, p.codexHome)}`,
+          fix: `sbx hook install --${client}${p.scope === 'user' ? ' --user' : ''} to use sbx there`,
+        });
       continue;
     }
     out.push(...CHECKS[client](p));
@@ -42,7 +60,9 @@ export function doctor(p: DoctorPlaces, named: Client[] = []): Check[] {
 function hasAny(client: Client, p: DoctorPlaces): boolean {
   const r = readConfig(settingsPath(client, p.scope, p.project, p.home, p.codexHome));
   if (!r.ok) return r.why !== null; // a broken file is worth its lines
-  return Object.values(obj(r.json.hooks)).some((l) => Array.isArray(l) && l.some((m) => (Array.isArray(obj(m).hooks) ? obj(m).hooks as unknown[] : []).some((h) => / hook (claude|codex|gemini)-(pre|post)$/.test(String(obj(h).command)))));
+  return Object.values(obj(r.json.hooks)).some(
+    (l) => Array.isArray(l) && l.some((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).some((h) => / hook (claude|codex|gemini)-(pre|post)$/.test(String(obj(h).command)))),
+  );
 }
 
 type Read = { ok: true; json: Record<string, unknown> } | { ok: false; why: string | null };
@@ -52,36 +72,55 @@ function readConfig(path: string, toml = false): Read {
   if (!existsSync(path)) return { ok: false, why: null };
   try {
     const text = readRegularText(path, { follow: true });
-    const json = toml ? parseToml(text) : (text.trim() ? JSON.parse(text) : {});
+    const json = toml ? parseToml(text) : text.trim() ? JSON.parse(text) : {};
     if (!json || typeof json !== 'object' || Array.isArray(json)) return { ok: false, why: 'not an object' };
     return { ok: true, json: json as Record<string, unknown> };
-  } catch (err) { return { ok: false, why: (err as Error).message.split('\n')[0] ?? 'unreadable' }; }
+  } catch (err) {
+    return { ok: false, why: (err as Error).message.split('\n')[0] ?? 'unreadable' };
+  }
 }
 
-const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? x as Record<string, unknown> : {});
+const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
 
 /** The hook checks every client shares: the file, one sbx entry per event, the command it names. */
 function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Check[]; live: boolean } {
   const install = `sbx hook install --${client}${p.scope === 'user' ? ' --user' : ''}`;
   const r = readConfig(path);
   if (!r.ok) {
-    return { live: false, checks: [r.why === null
-      ? { level: 'missing', client, what: `no hook file ${path}`, fix: install }
-      : { level: 'missing', client, what: `${path} is not valid JSON (${r.why})`, fix: `fix the file by hand, then ${install}` }] };
+    return {
+      live: false,
+      checks: [
+        r.why === null
+          ? { level: 'missing', client, what: `no hook file ${path}`, fix: install }
+          : { level: 'missing', client, what: `${path} is not valid JSON (${r.why})`, fix: `fix the file by hand, then ${install}` },
+      ],
+    };
   }
   const checks: Check[] = [{ level: 'ok', client, what: `hook file ${path} is valid JSON` }];
   let live = true;
   const hooks = obj(r.json.hooks);
   for (const [event, name] of Object.entries(EVENTS[client])) {
-    const list = Array.isArray(hooks[event]) ? hooks[event] as unknown[] : [];
-    const cmds = list.flatMap((m) => (Array.isArray(obj(m).hooks) ? obj(m).hooks as unknown[] : []).map((h) => obj(h).command)).filter((c): c is string => typeof c === 'string');
+    const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    const cmds = list.flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).map((h) => obj(h).command)).filter((c): c is string => typeof c === 'string');
     const ours = cmds.find((c) => c.endsWith(` hook ${name}`));
-    if (!ours) { checks.push({ level: 'missing', client, what: `${event}: no sbx hook (${name})`, fix: install }); live = false; continue; }
+    if (!ours) {
+      checks.push({ level: 'missing', client, what: `${event}: no sbx hook (${name})`, fix: install });
+      live = false;
+      continue;
+    }
     const words = namedProgram(ours, name);
     const gone = words.find((w) => !usable(w));
-    if (gone) { checks.push({ level: 'missing', client, what: `${event}: the hook runs ${gone}, which is missing or not executable`, fix: `${install} (from where sbx is now)` }); live = false; continue; }
+    if (gone) {
+      checks.push({ level: 'missing', client, what: `${event}: the hook runs ${gone}, which is missing or not executable`, fix: `${install} (from where sbx is now)` });
+      live = false;
+      continue;
+    }
     const mine = words.some((w) => same(w, p.self.cli) || (p.self.client !== undefined && same(w, p.self.client)));
-    if (!mine) { checks.push({ level: 'missing', client, what: `${event}: the hook runs another sbx (${words.join(' ')}), not this one (${p.self.cli})`, fix: `${install} from this sbx` }); live = false; continue; }
+    if (!mine) {
+      checks.push({ level: 'missing', client, what: `${event}: the hook runs another sbx (${words.join(' ')}), not this one (${p.self.cli})`, fix: `${install} from this sbx` });
+      live = false;
+      continue;
+    }
     if (!/^\[ -x /.test(ours)) checks.push({ level: 'note', client, what: `${event}: installed by an older sbx (no guard: if sbx goes, the call is not blocked)`, fix: install });
     checks.push({ level: 'ok', client, what: `${event}: sbx hook ${name} runs ${words.at(-1)}` });
   }
@@ -98,16 +137,27 @@ function namedProgram(line: string, name: string): string[] {
 }
 
 function usable(path: string): boolean {
-  try { accessSync(path, path.endsWith('.cjs') || path.endsWith('.js') ? constants.R_OK : constants.X_OK); return true; } catch { return false; }
+  try {
+    accessSync(path, path.endsWith('.cjs') || path.endsWith('.js') ? constants.R_OK : constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function same(a: string, b: string): boolean {
-  try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
 }
 
 /** An MCP server entry {command, args} that starts sbx (`… mcp`): absent is a note (MCP is optional), a dead one is missing. */
 function mcpCheck(client: Client, where: string, servers: Record<string, unknown>, add: string): Check {
-  const entry = Object.entries(servers).find(([k, s]) => k === 'sbx' || [obj(s).command, ...(Array.isArray(obj(s).args) ? obj(s).args as unknown[] : [])].some((w) => typeof w === 'string' && /(cli\.c?js|sbx-client|\bsbx)$/.test(w)));
+  const entry = Object.entries(servers).find(
+    ([k, s]) => k === 'sbx' || [obj(s).command, ...(Array.isArray(obj(s).args) ? (obj(s).args as unknown[]) : [])].some((w) => typeof w === 'string' && /(cli\.c?js|sbx-client|\bsbx)$/.test(w)),
+  );
   if (!entry) return { level: 'note', client, what: `no sbx MCP server in ${where} (optional)`, fix: add };
   const s = obj(entry[1]);
   const cmd = typeof s.command === 'string' ? s.command : '';
@@ -144,18 +194,32 @@ function codex(p: DoctorPlaces): Check[] {
     // Codex reads a project's .codex only in a project it trusts ([projects."<dir>"] trust_level).
     const projects = obj(toml.projects);
     const trusted = Object.entries(projects).some(([dir, e]) => obj(e).trust_level === 'trusted' && (p.project === dir || p.project.startsWith(dir.endsWith(sep) ? dir : dir + sep)));
-    checks.push(trusted
-      ? { level: 'ok', client: 'codex', what: `the project is trusted in ${cfgPath}` }
-      : { level: 'missing', client: 'codex', what: `the project is not trusted in ${cfgPath}: Codex does not read its .codex/hooks.json`, fix: 'run codex in the project and trust it, or sbx hook install --codex --user' });
+    checks.push(
+      trusted
+        ? { level: 'ok', client: 'codex', what: `the project is trusted in ${cfgPath}` }
+        : {
+            level: 'missing',
+            client: 'codex',
+            what: `the project is not trusted in ${cfgPath}: Codex does not read its .codex/hooks.json`,
+            fix: 'run codex in the project and trust it, or sbx hook install --codex --user',
+          },
+    );
   }
   if (live) {
     // Codex records a trusted hook as [hooks.state."<hook>"] trusted_hash = "…", and skips the others in
     // silence. The hash is Codex's: sbx can only see that one was recorded, not that it still matches.
     const state = obj(obj(toml.hooks).state);
     const n = Object.values(state).filter((e) => typeof obj(e).trusted_hash === 'string').length;
-    checks.push(n > 0
-      ? { level: 'ok', client: 'codex', what: `${n} hook trust record(s) in ${cfgPath} (Codex un-trusts a hook edited since: if /hooks lists sbx's as changed, trust them again)` }
-      : { level: 'missing', client: 'codex', what: `no hook is trusted in ${cfgPath}: Codex skips untrusted hooks without a word`, fix: 'run codex, open /hooks and trust the two sbx hooks (codex exec: --dangerously-bypass-hook-trust, for tests only)' });
+    checks.push(
+      n > 0
+        ? { level: 'ok', client: 'codex', what: `${n} hook trust record(s) in ${cfgPath} (Codex un-trusts a hook edited since: if /hooks lists sbx's as changed, trust them again)` }
+        : {
+            level: 'missing',
+            client: 'codex',
+            what: `no hook is trusted in ${cfgPath}: Codex skips untrusted hooks without a word`,
+            fix: 'run codex, open /hooks and trust the two sbx hooks (codex exec: --dangerously-bypass-hook-trust, for tests only)',
+          },
+    );
   }
   checks.push(mcpCheck('codex', cfgPath, obj(toml.mcp_servers), `add [mcp_servers.sbx] command = "${p.self.node}", args = ["${p.self.cli}", "mcp"] to ${cfgPath}`));
   return checks;
@@ -168,9 +232,16 @@ function gemini(p: DoctorPlaces): Check[] {
     // A headless run (gemini -p) loads a project's .gemini/settings.json only in a trusted workspace
     // (gemini-trust.ts); the environment checked is this one: the agent's must agree.
     const t = geminiTrust(p.project, p.home, p.env);
-    checks.push(t.trusted
-      ? { level: 'ok', client: 'gemini', what: `the project is trusted (${t.why}): runs load its .gemini/settings.json` }
-      : { level: 'missing', client: 'gemini', what: `the project is not trusted (${t.why}): Gemini CLI ignores its .gemini/settings.json, hooks and MCP servers, without a word, also headless with --skip-trust`, fix: trustFix(p.project) });
+    checks.push(
+      t.trusted
+        ? { level: 'ok', client: 'gemini', what: `the project is trusted (${t.why}): runs load its .gemini/settings.json` }
+        : {
+            level: 'missing',
+            client: 'gemini',
+            what: `the project is not trusted (${t.why}): Gemini CLI ignores its .gemini/settings.json, hooks and MCP servers, without a word, also headless with --skip-trust`,
+            fix: trustFix(p.project),
+          },
+    );
   }
   const settings = readOk(readConfig(path));
   checks.push(mcpCheck('gemini', path, obj(settings.mcpServers), `add "mcpServers": {"sbx": {"command": "${p.self.node}", "args": ["${p.self.cli}", "mcp"]}} to ${path}`));

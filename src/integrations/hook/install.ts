@@ -63,7 +63,8 @@ export function hookCommand(self: Self, name: string): string {
  * dist/cli.js (`node dist/cli.js hook install`), dist/cli.cjs (the bin that npm link and npm install -g run)
  * or build/sbx-client (the resident sbx's client).
  */
-const isOurs = (cmd: string | undefined) => typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
+const isOurs = (cmd: string | undefined) =>
+  typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
 
 export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const cur = load(path);
@@ -74,7 +75,10 @@ export function install(client: Client, path: string, self: Self): { backup: str
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
   // keeps the first backup rather than overwrite it with the hooked version.
   let backup: string | null = null;
-  if (cur.text !== null && !anyOurs(cur.settings)) { backup = `${path}.sbx.bak`; copyFileSync(path, backup); }
+  if (cur.text !== null && !anyOurs(cur.settings)) {
+    backup = `${path}.sbx.bak`;
+    copyFileSync(path, backup);
+  }
   save(path, withHooks(cur.raw, hooks), cur.text);
   return { backup };
 }
@@ -145,14 +149,19 @@ function readBackup(path: string): { text: string; json: unknown } | null {
   try {
     const text = readRegularText(path, { follow: false });
     return { text, json: text.trim() ? JSON.parse(text) : {} };
-  } catch { return null; } // not ours to judge: the file is then left edited, not restored
+  } catch {
+    return null;
+  } // not ours to judge: the file is then left edited, not restored
 }
 
 /** The matcher groups without sbx's hooks (a group left with no hook is dropped). */
 function strip(list: v.InferOutput<typeof Matcher>[]): v.InferOutput<typeof Matcher>[] {
   const out = [];
   for (const m of list) {
-    if (!m.hooks) { out.push(m); continue; }
+    if (!m.hooks) {
+      out.push(m);
+      continue;
+    }
     const hs = m.hooks.filter((h) => !isOurs(h.command));
     if (hs.length === m.hooks.length) out.push(m);
     else if (hs.length) out.push({ ...m, hooks: hs });
@@ -164,7 +173,9 @@ function load(path: string): { settings: SettingsT; raw: Record<string, unknown>
   if (!existsSync(path)) return { settings: {}, raw: {}, text: null };
   const text = readRegularText(path, { follow: true }); // a FIFO there (a project's .claude is the sandbox's to make) must not hang install
   let json: unknown;
-  try { json = text.trim() ? JSON.parse(text) : {}; } catch (err) {
+  try {
+    json = text.trim() ? JSON.parse(text) : {};
+  } catch (err) {
     throw new SbxError('E_SETTINGS', `${path} is not JSON (${(err as Error).message}): fix it by hand first; nothing was changed`);
   }
   const r = v.safeParse(Settings, json);

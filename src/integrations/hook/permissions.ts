@@ -21,7 +21,10 @@ export interface Refusal {
 }
 
 /** What a rule is matched against: the whole line (words: null), then each simple command. */
-export interface Part { text: string; words: string[] | null }
+export interface Part {
+  text: string;
+  words: string[] | null;
+}
 
 /** The whole line, then each of its simple commands (quotes removed, words joined by one space). */
 export function partsOf(line: string): Part[] {
@@ -68,7 +71,9 @@ const MAX_RULE_FILE = 16 << 20;
 export function readJsonFile(path: string, notes: Notes): unknown {
   const text = readRuleFile(path, notes);
   if (text === null) return null;
-  try { return JSON.parse(text) as unknown; } catch (err) {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
     notes.push(`${path} is not JSON (${(err as Error).message}); its rules are not honoured`);
     return null;
   }
@@ -77,7 +82,10 @@ export function readJsonFile(path: string, notes: Notes): unknown {
 /** The files of dir whose names end with ext, sorted (none when dir does not exist). */
 export function filesIn(dir: string, ext: string, notes: Notes): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => join(dir, e.name)).sort();
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(ext))
+      .map((e) => join(dir, e.name))
+      .sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') notes.push(`cannot list ${dir} (${code ?? (err as Error).message}); its rules are not honoured`);

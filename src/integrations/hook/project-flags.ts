@@ -17,15 +17,27 @@ export function checkProjectFlags(flags: readonly string[], source: string, proj
   for (const f of flags) {
     const name = f.split('=', 1)[0]!;
     if (!SAFE.has(name)) {
-      throw new SbxError('E_CONFIG', `${source}: hook.flags: ${name} is not taken from a file in the project (a sandboxed command could have written it, and ${name} would open the sandbox or write outside it); fix: remove it, or put it in a settings file outside the project named by SBX_CONFIG`);
+      throw new SbxError(
+        'E_CONFIG',
+        `${source}: hook.flags: ${name} is not taken from a file in the project (a sandboxed command could have written it, and ${name} would open the sandbox or write outside it); fix: remove it, or put it in a settings file outside the project named by SBX_CONFIG`,
+      );
     }
   }
 }
 
 function inside(path: string, dir: string): boolean {
-  let p = path; let d = dir;
-  try { d = realpathSync.native(dir); } catch { /* as given */ }
-  try { p = realpathSync.native(path); } catch { /* as given */ }
+  let p = path;
+  let d = dir;
+  try {
+    d = realpathSync.native(dir);
+  } catch {
+    /* as given */
+  }
+  try {
+    p = realpathSync.native(path);
+  } catch {
+    /* as given */
+  }
   const r = relative(d, p);
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }

@@ -12,7 +12,11 @@ import { shellQuote } from '../../host/index.js';
  * How to start this very sbx: `'node' '/abs/dist/cli.js'`, resolved when the hook runs, or its native
  * client (build/sbx-client, which hands the call to the resident sbx: src/cli/resident/) when built.
  */
-export interface Self { node: string; cli: string; client?: string }
+export interface Self {
+  node: string;
+  cli: string;
+  client?: string;
+}
 
 /**
  * The sbx this process runs as, by real path, for the commands hooks write: dist/cli.cjs when started as
@@ -20,7 +24,11 @@ export interface Self { node: string; cli: string; client?: string }
  */
 export function selfCli(argv1: string): string {
   let real = argv1;
-  try { real = realpathSync(argv1); } catch { /* keep argv[1] */ }
+  try {
+    real = realpathSync(argv1);
+  } catch {
+    /* keep argv[1] */
+  }
   const cjs = real.replace(/cli\.js$/, 'cli.cjs');
   return cjs !== real && existsSync(cjs) ? cjs : real;
 }
@@ -32,7 +40,12 @@ export function selfCli(argv1: string): string {
 export function residentClient(cli: string): string | undefined {
   if (process.env.SBX_RESIDENT === '0') return undefined;
   const client = join(dirname(dirname(cli)), 'build', 'sbx-client');
-  try { accessSync(client, constants.X_OK); return client; } catch { return undefined; }
+  try {
+    accessSync(client, constants.X_OK);
+    return client;
+  } catch {
+    return undefined;
+  }
 }
 
 export function sbxPrefix(self: Self): string {

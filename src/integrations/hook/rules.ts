@@ -11,31 +11,126 @@
 
 /** A pattern is words matched in order against a command's leading words; `*` matches any one word. */
 export const SANDBOX: readonly string[] = [
-  'make', 'gmake', 'cmake', 'ctest', 'ninja', 'meson', 'bazel test', 'bazel build', 'bazel run',
-  'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'valgrind',
-  'cargo build', 'cargo test', 'cargo run', 'cargo check', 'cargo clippy', 'cargo bench', 'cargo nextest', 'rustc',
-  'go build', 'go test', 'go run', 'go vet',
-  'pytest', 'py.test', 'python', 'python3', 'tox',
-  'node', 'tsc', 'jest', 'vitest', 'mocha', 'npx jest', 'npx vitest', 'npx tsc', 'npx mocha',
-  'npm test', 'npm t', 'npm run *', 'yarn test', 'yarn run *', 'pnpm test', 'pnpm run *',
-  'javac', 'java', 'ruby', 'rspec', 'bats', 'prove',
+  'make',
+  'gmake',
+  'cmake',
+  'ctest',
+  'ninja',
+  'meson',
+  'bazel test',
+  'bazel build',
+  'bazel run',
+  'gcc',
+  'g++',
+  'cc',
+  'c++',
+  'clang',
+  'clang++',
+  'valgrind',
+  'cargo build',
+  'cargo test',
+  'cargo run',
+  'cargo check',
+  'cargo clippy',
+  'cargo bench',
+  'cargo nextest',
+  'rustc',
+  'go build',
+  'go test',
+  'go run',
+  'go vet',
+  'pytest',
+  'py.test',
+  'python',
+  'python3',
+  'tox',
+  'node',
+  'tsc',
+  'jest',
+  'vitest',
+  'mocha',
+  'npx jest',
+  'npx vitest',
+  'npx tsc',
+  'npx mocha',
+  'npm test',
+  'npm t',
+  'npm run *',
+  'yarn test',
+  'yarn run *',
+  'pnpm test',
+  'pnpm run *',
+  'javac',
+  'java',
+  'ruby',
+  'rspec',
+  'bats',
+  'prove',
   './*',
 ];
 
 export const HOST: readonly string[] = [
-  'sbx', 'sbx-exec', 'git', 'gh', 'sudo', 'su', 'ssh', 'scp', 'curl', 'wget', 'docker', 'podman', 'kubectl',
-  'npm install', 'npm i', 'npm ci', 'npm add', 'npm update', 'npm publish', 'npm start', 'npm run dev', 'npm run start', 'npm run serve', 'npm run watch',
-  'yarn add', 'yarn install', 'pnpm add', 'pnpm install', 'npx',
-  'pip', 'pip3', 'python -m pip', 'python3 -m pip', 'python -m venv', 'python3 -m venv', 'uv', 'poetry', 'conda',
-  'cargo install', 'cargo add', 'cargo fetch', 'cargo update', 'cargo publish', 'go get', 'go install', 'go mod',
-  'apt', 'apt-get', 'brew', 'kill', 'pkill',
+  'sbx',
+  'sbx-exec',
+  'git',
+  'gh',
+  'sudo',
+  'su',
+  'ssh',
+  'scp',
+  'curl',
+  'wget',
+  'docker',
+  'podman',
+  'kubectl',
+  'npm install',
+  'npm i',
+  'npm ci',
+  'npm add',
+  'npm update',
+  'npm publish',
+  'npm start',
+  'npm run dev',
+  'npm run start',
+  'npm run serve',
+  'npm run watch',
+  'yarn add',
+  'yarn install',
+  'pnpm add',
+  'pnpm install',
+  'npx',
+  'pip',
+  'pip3',
+  'python -m pip',
+  'python3 -m pip',
+  'python -m venv',
+  'python3 -m venv',
+  'uv',
+  'poetry',
+  'conda',
+  'cargo install',
+  'cargo add',
+  'cargo fetch',
+  'cargo update',
+  'cargo publish',
+  'go get',
+  'go install',
+  'go mod',
+  'apt',
+  'apt-get',
+  'brew',
+  'kill',
+  'pkill',
 ];
 
 /** Leading words that wrap the real command; `timeout` and `nice -n` take an argument. */
 const WRAPPERS = new Set(['time', 'env', 'command', 'exec', 'nice', 'nohup', 'timeout', 'stdbuf']);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-export interface Rules { sandbox: readonly string[]; host: readonly string[] }
+export interface Rules {
+  sandbox: readonly string[];
+  host: readonly string[];
+}
 
 export type Decision = { action: 'sandbox'; matched: string } | { action: 'pass'; reason: string };
 
@@ -82,7 +177,10 @@ function stripWrappers(words: string[]): string[] {
   let i = 0;
   while (i < words.length) {
     const w = words[i]!;
-    if (ASSIGN.test(w)) { i++; continue; }
+    if (ASSIGN.test(w)) {
+      i++;
+      continue;
+    }
     if (!WRAPPERS.has(w)) break;
     i++;
     // Options of the wrapper (`env -i`, `nice -n 5`, `timeout 30`), then its argument when it takes one.
@@ -104,8 +202,16 @@ export function splitCommands(line: string): string[][] {
   let quote: '"' | "'" | null = null;
   let depth = 0; // inside $( ... )
   const heredocs: { delim: string; tabs: boolean }[] = []; // bodies to skip after the next newline
-  const endWord = () => { if (inWord) words.push(word); word = ''; inWord = false; };
-  const endCommand = () => { endWord(); if (words.length) out.push(words); words = []; };
+  const endWord = () => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endCommand = () => {
+    endWord();
+    if (words.length) out.push(words);
+    words = [];
+  };
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quote) {
@@ -121,24 +227,62 @@ export function splitCommands(line: string): string[][] {
       continue;
     }
     switch (c) {
-      case "'": case '"': quote = c; inWord = true; break;
-      case '\\': if (i + 1 < line.length) { word += line[++i]; inWord = true; } break;
-      case '$':
-        if (line[i + 1] === '(') { word += '$('; i++; depth = 1; } else word += c;
+      case "'":
+      case '"':
+        quote = c;
         inWord = true;
         break;
-      case ' ': case '\t': endWord(); break;
-      case '\n': endCommand(); i = skipHeredocBodies(i); break;
-      case ';': case '&': case '|': case '(': case ')': case '{': case '}': case '!': endCommand(); break;
-      case '#': if (!inWord) { while (i + 1 < line.length && line[i + 1] !== '\n') i++; } else word += c; break;
+      case '\\':
+        if (i + 1 < line.length) {
+          word += line[++i];
+          inWord = true;
+        }
+        break;
+      case '$':
+        if (line[i + 1] === '(') {
+          word += '$(';
+          i++;
+          depth = 1;
+        } else word += c;
+        inWord = true;
+        break;
+      case ' ':
+      case '\t':
+        endWord();
+        break;
+      case '\n':
+        endCommand();
+        i = skipHeredocBodies(i);
+        break;
+      case ';':
+      case '&':
+      case '|':
+      case '(':
+      case ')':
+      case '{':
+      case '}':
+      case '!':
+        endCommand();
+        break;
+      case '#':
+        if (!inWord) {
+          while (i + 1 < line.length && line[i + 1] !== '\n') i++;
+        } else word += c;
+        break;
       case '<':
         endWord();
-        if (line[i + 1] === '<' && line[i + 2] === '<') i += 2; // here-string: its word is data
+        if (line[i + 1] === '<' && line[i + 2] === '<')
+          i += 2; // here-string: its word is data
         else if (line[i + 1] === '<') i = readHeredoc(i + 2);
         else skipRedirectTarget();
         break;
-      case '>': endWord(); skipRedirectTarget(); break;
-      default: word += c; inWord = true;
+      case '>':
+        endWord();
+        skipRedirectTarget();
+        break;
+      default:
+        word += c;
+        inWord = true;
     }
   }
   endCommand();
@@ -146,7 +290,9 @@ export function splitCommands(line: string): string[][] {
 
   // `> out.log`, `2>&1`, `< in`: the target is not a word of the command. (The fd digit before `>`
   // was already pushed as a word; drop it.)
-  function skipRedirectTarget() { if (/^\d$/.test(words[words.length - 1] ?? '')) words.pop(); }
+  function skipRedirectTarget() {
+    if (/^\d$/.test(words[words.length - 1] ?? '')) words.pop();
+  }
 
   // `<<EOF`, `<<-'EOF'`, `<< "EOF"`: note the delimiter; the body (text, not commands) starts at the
   // next newline. Returns the index of the delimiter's last character.

@@ -63,7 +63,9 @@ function preConfig(dir: string): HookConfig {
   try {
     return loadHookConfig(dir);
   } catch (err) {
-    throw new Blocked(`${(err as Error).message}; the command is blocked rather than run on the host unsandboxed, as sbx cannot tell which commands to sandbox without its config: the user must fix or remove that file, then retry`);
+    throw new Blocked(
+      `${(err as Error).message}; the command is blocked rather than run on the host unsandboxed, as sbx cannot tell which commands to sandbox without its config: the user must fix or remove that file, then retry`,
+    );
   }
 }
 
@@ -142,7 +144,9 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
 async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
   // Recorded under the command line, so its delta is against the previous run of the same command.
   const bytes = Buffer.from(d.raw);
-  const log = (async function* () { yield bytes; })();
+  const log = (async function* () {
+    yield bytes;
+  })();
   const { env } = await verdictReport({ log, exit: d.exit, state: join(d.work, '.sbx'), work: d.work, cmd: d.cmd });
   return (await loadEngine()).render(env);
 }
@@ -171,9 +175,14 @@ function readFd0(): string {
   for (;;) {
     const buf = Buffer.allocUnsafe(1 << 16);
     let got: number;
-    try { got = readSync(0, buf, 0, buf.length, null); } catch (err) {
+    try {
+      got = readSync(0, buf, 0, buf.length, null);
+    } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') { sleepMs(2); continue; } // a non-blocking pipe with nothing in it yet
+      if (code === 'EAGAIN') {
+        sleepMs(2);
+        continue;
+      } // a non-blocking pipe with nothing in it yet
       if (code === 'EOF') break;
       throw err;
     }
@@ -186,11 +195,17 @@ function readFd0(): string {
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleepMs = (ms: number): void => { Atomics.wait(sleeper, 0, 0, ms); };
+const sleepMs = (ms: number): void => {
+  Atomics.wait(sleeper, 0, 0, ms);
+};
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
   if (!text.trim()) return { ok: false, why: 'empty hook payload on stdin' };
-  try { return { ok: true, value: JSON.parse(text) as unknown }; } catch (err) { return { ok: false, why: `hook payload is not JSON (${(err as Error).message})` }; }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, why: `hook payload is not JSON (${(err as Error).message})` };
+  }
 }
 
 function note(why: string): void {

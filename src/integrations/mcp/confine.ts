@@ -19,7 +19,10 @@ export function confined(root: string, p: string, what: string): string {
   const real = realOrParent(abs);
   if (typeof real !== 'string' || (real !== top && !real.startsWith(top === sep ? sep : `${top}${sep}`))) {
     const where = typeof real !== 'string' ? ` (${real.why})` : real !== abs ? ` (real path ${real})` : '';
-    throw new SbxError('E_WORK_OUTSIDE', `${what} ${p}${where} is outside ${top}, the directory sbx mcp was started in; refused: the tools reach only that directory and below, so start sbx mcp in the project you mean`);
+    throw new SbxError(
+      'E_WORK_OUTSIDE',
+      `${what} ${p}${where} is outside ${top}, the directory sbx mcp was started in; refused: the tools reach only that directory and below, so start sbx mcp in the project you mean`,
+    );
   }
   return real;
 }
@@ -33,7 +36,11 @@ function realOrParent(p: string): string | { why: string } {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') return { why: `its real path cannot be read: ${code ?? (err as Error).message}` };
-      try { if (lstatSync(cur).isSymbolicLink()) return { why: `${cur} is a dangling symlink` }; } catch { /* missing: go up */ }
+      try {
+        if (lstatSync(cur).isSymbolicLink()) return { why: `${cur} is a dangling symlink` };
+      } catch {
+        /* missing: go up */
+      }
       if (dirname(cur) === cur) return { why: 'no part of it exists' };
       rest.unshift(basename(cur));
     }

@@ -14,7 +14,7 @@ export const RunArgs = v.strictObject({
 export const VerdictArgs = v.strictObject({
   log: v.optional(Log),
   text: v.optional(v.pipe(v.string(), v.description('raw output to distil, when there is no log file'))),
-  exit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255), v.description('the command\'s exit code, when known'))),
+  exit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255), v.description("the command's exit code, when known"))),
 });
 
 export const HistoryArgs = v.strictObject({
@@ -24,7 +24,10 @@ export const HistoryArgs = v.strictObject({
 
 export const ShowArgs = v.strictObject({
   log: Log,
-  what: v.pipe(v.picklist(['crash', 'diagnostics', 'tests', 'raw']), v.description('crash: every frame and the alloc/free stacks; diagnostics: all of them with notes; tests: every failure; raw: lines of the log')),
+  what: v.pipe(
+    v.picklist(['crash', 'diagnostics', 'tests', 'raw']),
+    v.description('crash: every frame and the alloc/free stacks; diagnostics: all of them with notes; tests: every failure; raw: lines of the log'),
+  ),
   from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('raw: first line, 1-based (default 1)'))),
   to: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('raw: last line, inclusive (at most 400 lines are returned)'))),
 });

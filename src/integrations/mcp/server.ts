@@ -18,24 +18,39 @@ import { historyTool, runTool, showTool, verdictTool, type ToolContext, type Too
 
 type AnySchema = v.GenericSchema;
 
-interface Tool { description: string; args: AnySchema; result: AnySchema; call: (args: never, ctx: ToolContext) => Promise<ToolOutput<unknown>> }
+interface Tool {
+  description: string;
+  args: AnySchema;
+  result: AnySchema;
+  call: (args: never, ctx: ToolContext) => Promise<ToolOutput<unknown>>;
+}
 
 export const TOOLS: Record<string, Tool> = {
   run: {
-    description: 'Run a build/test/run command in the sbx sandbox (no network, only the project dir writable) and get its typed verdict instead of the raw output: status, compiler errors, sanitizer crash with the first user frame, failing tests, and what changed since the previous run. A failing command is a normal result. The raw log stays on disk (log); read parts of it with show.',
-    args: RunArgs, result: VerdictResult, call: runTool as Tool['call'],
+    description:
+      'Run a build/test/run command in the sbx sandbox (no network, only the project dir writable) and get its typed verdict instead of the raw output: status, compiler errors, sanitizer crash with the first user frame, failing tests, and what changed since the previous run. A failing command is a normal result. The raw log stays on disk (log); read parts of it with show.',
+    args: RunArgs,
+    result: VerdictResult,
+    call: runTool as Tool['call'],
   },
   verdict: {
     description: 'Distil a raw log (a file, or text) into the same typed verdict as run.',
-    args: VerdictArgs, result: VerdictResult, call: verdictTool as Tool['call'],
+    args: VerdictArgs,
+    result: VerdictResult,
+    call: verdictTool as Tool['call'],
   },
   history: {
     description: 'The runs recorded in a project (newest last), with streaks such as "same crash 4 runs in a row".',
-    args: HistoryArgs, result: HistoryResult, call: historyTool as Tool['call'],
+    args: HistoryArgs,
+    result: HistoryResult,
+    call: historyTool as Tool['call'],
   },
   show: {
-    description: 'Details a verdict summarises, for a run\'s log: crash (every frame, alloc/free stacks), diagnostics (all, with notes), tests (every failure), or raw (a range of log lines, at most 400).',
-    args: ShowArgs, result: ShowResult, call: showTool as Tool['call'],
+    description:
+      "Details a verdict summarises, for a run's log: crash (every frame, alloc/free stacks), diagnostics (all, with notes), tests (every failure), or raw (a range of log lines, at most 400).",
+    args: ShowArgs,
+    result: ShowResult,
+    call: showTool as Tool['call'],
   },
 };
 
@@ -80,8 +95,12 @@ export async function serve(version: string, { cwd = realpathSync.native(process
   void loadEngine().catch(() => undefined);
   void startResident(launcherPath());
   const transport = new BoundedStdioTransport();
-  const closed = new Promise<void>((ok) => { server.onclose = ok; });
+  const closed = new Promise<void>((ok) => {
+    server.onclose = ok;
+  });
   await server.connect(transport);
-  process.stdin.on('end', () => { void server.close(); });
+  process.stdin.on('end', () => {
+    void server.close();
+  });
   await closed;
 }

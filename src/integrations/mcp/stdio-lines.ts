@@ -14,7 +14,22 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
  */
 export const MAX_LINE = 8 << 20;
 
-const enum Byte { TAB = 0x09, LF = 0x0a, CR = 0x0d, SPACE = 0x20, QUOTE = 0x22, COMMA = 0x2c, COLON = 0x3a, LBRACKET = 0x5b, BACKSLASH = 0x5c, RBRACKET = 0x5d, LBRACE = 0x7b, RBRACE = 0x7d, D = 0x64, I = 0x69 }
+const enum Byte {
+  TAB = 0x09,
+  LF = 0x0a,
+  CR = 0x0d,
+  SPACE = 0x20,
+  QUOTE = 0x22,
+  COMMA = 0x2c,
+  COLON = 0x3a,
+  LBRACKET = 0x5b,
+  BACKSLASH = 0x5c,
+  RBRACKET = 0x5d,
+  LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  D = 0x64,
+  I = 0x69,
+}
 
 export class BoundedStdioTransport implements Transport {
   onclose?: () => void;
@@ -25,7 +40,11 @@ export class BoundedStdioTransport implements Transport {
   /** While an over-long line is passed over: its length so far and the scan for its id. */
   private over: { bytes: number; ids: IdScanner } | null = null;
 
-  constructor(private readonly stdin: Readable = process.stdin, private readonly stdout: Writable = process.stdout, private readonly max = MAX_LINE) {}
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+    private readonly max = MAX_LINE,
+  ) {}
 
   async start(): Promise<void> {
     this.stdin.on('data', this.ondata);
@@ -49,7 +68,9 @@ export class BoundedStdioTransport implements Transport {
     });
   }
 
-  private readonly onstdinerror = (err: Error): void => { this.onerror?.(err); };
+  private readonly onstdinerror = (err: Error): void => {
+    this.onerror?.(err);
+  };
 
   private readonly ondata = (chunk: Buffer): void => {
     for (let at = 0; at < chunk.length;) {
@@ -86,7 +107,11 @@ export class BoundedStdioTransport implements Transport {
     if (this.over !== null) {
       const { bytes, ids } = this.over;
       this.over = null;
-      void this.reply(ids.id(), -32600, `request of ${bytes} bytes is over sbx mcp's limit of ${this.max} bytes (${this.max / (1 << 20)} MiB) on one message; it was not read: send less (to verdict, a log file's path rather than its text)`);
+      void this.reply(
+        ids.id(),
+        -32600,
+        `request of ${bytes} bytes is over sbx mcp's limit of ${this.max} bytes (${this.max / (1 << 20)} MiB) on one message; it was not read: send less (to verdict, a log file's path rather than its text)`,
+      );
       return;
     }
     let line = Buffer.concat(this.parts, this.size);
@@ -96,12 +121,17 @@ export class BoundedStdioTransport implements Transport {
     const text = line.toString('utf8');
     if (text.trim() === '') return;
     let json: unknown;
-    try { json = JSON.parse(text); } catch (err) {
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
       void this.reply(null, -32700, `parse error: the line is not JSON (${(err as Error).message})`);
       return;
     }
     const r = JSONRPCMessageSchema.safeParse(json);
-    if (!r.success) { this.onerror?.(new Error(`not a JSON-RPC message: ${r.error.message}`)); return; }
+    if (!r.success) {
+      this.onerror?.(new Error(`not a JSON-RPC message: ${r.error.message}`));
+      return;
+    }
     this.onmessage?.(r.data);
   }
 
@@ -150,32 +180,48 @@ class IdScanner {
     }
     if (this.inString) {
       if (this.escaped) this.escaped = false;
-      else if (b === Byte.BACKSLASH) { this.escaped = true; if (this.key) this.key.push(-1); }
-      else if (b === Byte.QUOTE) {
+      else if (b === Byte.BACKSLASH) {
+        this.escaped = true;
+        if (this.key) this.key.push(-1);
+      } else if (b === Byte.QUOTE) {
         this.inString = false;
-        if (this.key) { this.idKey = this.key.length === 2 && this.key[0] === Byte.I && this.key[1] === Byte.D; this.key = null; }
+        if (this.key) {
+          this.idKey = this.key.length === 2 && this.key[0] === Byte.I && this.key[1] === Byte.D;
+          this.key = null;
+        }
       } else if (this.key && this.key.length < 3) this.key.push(b);
       return;
     }
     switch (b) {
       case Byte.QUOTE:
         this.inString = true;
-        if (this.depth === 1 && this.keyNext) { this.key = []; this.keyNext = false; }
+        if (this.depth === 1 && this.keyNext) {
+          this.key = [];
+          this.keyNext = false;
+        }
         break;
-      case Byte.LBRACE: case Byte.LBRACKET:
+      case Byte.LBRACE:
+      case Byte.LBRACKET:
         this.depth++;
         if (this.depth === 1) this.keyNext = b === Byte.LBRACE;
         break;
-      case Byte.RBRACE: case Byte.RBRACKET:
+      case Byte.RBRACE:
+      case Byte.RBRACKET:
         this.depth--;
         break;
       case Byte.COMMA:
         if (this.depth === 1) this.keyNext = true;
         break;
       case Byte.COLON:
-        if (this.depth === 1 && this.idKey) { this.idKey = false; this.value = []; }
+        if (this.depth === 1 && this.idKey) {
+          this.idKey = false;
+          this.value = [];
+        }
         break;
-      case Byte.SPACE: case Byte.TAB: case Byte.LF: case Byte.CR:
+      case Byte.SPACE:
+      case Byte.TAB:
+      case Byte.LF:
+      case Byte.CR:
         break;
       default:
         if (this.depth === 1) this.idKey = false;
@@ -189,6 +235,8 @@ class IdScanner {
     try {
       const v: unknown = JSON.parse(Buffer.from(raw).toString('utf8'));
       if (typeof v === 'string' || typeof v === 'number') this.found = v;
-    } catch { /* not a value JSON-RPC allows as an id */ }
+    } catch {
+      /* not a value JSON-RPC allows as an id */
+    }
   }
 }

@@ -10,7 +10,10 @@ import { confined } from './confine.js';
 import type { RunResult } from '../../engine/index.js';
 import type { HistoryArgs, HistoryResult, RunArgs, ShowArgs, VerdictArgs, VerdictResult } from './schemas.js';
 
-export interface ToolOutput<T> { text: string; structured: T }
+export interface ToolOutput<T> {
+  text: string;
+  structured: T;
+}
 
 /** What every tool call gets besides its arguments: the server's dir and how `sbx mcp` was started. */
 export interface ToolContext {
@@ -56,7 +59,9 @@ export async function historyTool(a: v.InferOutput<typeof HistoryArgs>, { cwd }:
   const state = new StateDir(join(confined(cwd, a.work ?? '.', 'work dir'), '.sbx'));
   const { entries } = await state.history();
   const runs = entries.slice(-(a.limit ?? 20)).map((e) => ({ time: e.time, status: e.status, identity: e.identity, summary: e.summary, log: join(state.logs, basename(e.log)) }));
-  const st = streaks(entries).filter((s) => s.length >= 2).map((s) => `${streakText(s)} (runs ${s.from + 1}-${s.to + 1})`);
+  const st = streaks(entries)
+    .filter((s) => s.length >= 2)
+    .map((s) => `${streakText(s)} (runs ${s.from + 1}-${s.to + 1})`);
   const lines = runs.map((r) => `${r.time}  ${r.status.padEnd(13)} ${r.identity ?? ''}${r.summary ? `  — ${r.summary}` : ''}`);
   const text = entries.length ? [...lines, ...st].join('\n') : `no runs recorded in ${state.dir} yet`;
   return { text, structured: { runs, streaks: st } };
