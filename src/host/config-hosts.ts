@@ -23,14 +23,20 @@ export function userConfigPath(env: Record<string, string | undefined> = process
   return join(base, 'sbx', 'config.json');
 }
 
-/** The allowHosts of one file; [] when it is absent. `follow`: the user's own file may be a link. */
-function hostsOf(path: string, follow: boolean): string[] {
+/**
+ * A config file's JSON, or undefined when it is absent (a `missing` errno) and `optional`. Read as a
+ * regular file alone (never a FIFO, which would hang, nor a huge file), through a symlink only when
+ * `follow` (a file the user named): the project's file is the sandbox's to plant. Any problem is one
+ * E_CONFIG line. The hooks' settings (src/integrations/hook/config.ts) and the allowed hosts read it so.
+ */
+export function readConfigJson(path: string, o: { follow: boolean; optional: boolean; missing?: readonly string[] }): unknown {
   let text: string;
   try {
-    text = readRegularText(path, { follow, maxBytes: MAX_CONFIG_BYTES });
+    text = readRegularText(path, { follow: o.follow, maxBytes: MAX_CONFIG_BYTES });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (o.optional && (o.missing ?? ['ENOENT']).includes(code ?? '')) return undefined;
+    if (err instanceof SbxError) throw new SbxError('E_CONFIG', err.message);
     if (code === 'ELOOP')
       throw new SbxError(
         'E_CONFIG',
@@ -38,12 +44,17 @@ function hostsOf(path: string, follow: boolean): string[] {
       );
     throw new SbxError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new SbxError('E_CONFIG', `${path} is not JSON (${(err as Error).message}); fix it or remove it`);
   }
+}
+
+/** The allowHosts of one file; [] when it is absent. `follow`: the user's own file may be a link. */
+function hostsOf(path: string, follow: boolean): string[] {
+  const json = readConfigJson(path, { follow, optional: true, missing: ['ENOENT', 'ENOTDIR'] });
+  if (json === undefined) return [];
   const list = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { allowHosts?: unknown }).allowHosts : undefined;
   if (list === undefined) return [];
   if (!Array.isArray(list) || !list.every((h) => typeof h === 'string'))

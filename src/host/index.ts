@@ -36,5 +36,5 @@ export { takePhases } from './phases.js';
 /** @internal */ export { shellQuote } from './command-line.js';
 /** @internal */ export { StateDir } from './state/store.js';
 /** @internal */ export { streaks, streakText } from './state/history.js';
-/** @internal */ export { configHosts } from './config-hosts.js';
+/** @internal */ export { configHosts, PROJECT_CONFIG, readConfigJson } from './config-hosts.js';
 /** @internal */ export { installHash, socketDir } from './private-dir.js';

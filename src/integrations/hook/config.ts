@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/index.js';
-import { readRegularText } from '../../launcher/index.js';
+import { PROJECT_CONFIG, readConfigJson } from '../../host/index.js';
 import { HOST, SANDBOX, type Rules } from './rules.js';
 import { checkProjectFlags } from './project-flags.js';
 
@@ -31,35 +31,14 @@ export interface HookConfig extends Rules {
   source: string | null;
 }
 
-export const CONFIG_FILE = 'sbx.config.json';
 const DISTIL_BYTES = 4096;
-const MAX_CONFIG_BYTES = 1 << 20;
 
 /** Reads the project's settings; a missing file means the defaults, a bad one is an SbxError. */
 export function loadHookConfig(projectDir: string, envPath = process.env.SBX_CONFIG): HookConfig {
-  const path = envPath || join(projectDir, CONFIG_FILE);
-  let text: string;
-  try {
-    // The project's file is the sandbox's to plant when it did not exist: never a FIFO (it would hang
-    // every hook call), a link or a huge file. SBX_CONFIG, named by the user, may be a link.
-    text = readRegularText(path, { follow: Boolean(envPath), maxBytes: MAX_CONFIG_BYTES });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !envPath) return defaults(null);
-    if (err instanceof SbxError) throw new SbxError('E_CONFIG', err.message);
-    if (code === 'ELOOP')
-      throw new SbxError(
-        'E_CONFIG',
-        `${path} is a symlink: sbx reads the project's config only from a regular file (a sandboxed command could have made the link); replace it with the file itself, or name it in SBX_CONFIG`,
-      );
-    throw new SbxError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new SbxError('E_CONFIG', `${path} is not JSON (${(err as Error).message}); fix it or remove it`);
-  }
+  const path = envPath || join(projectDir, PROJECT_CONFIG);
+  // The project's file when it did not exist means the defaults; SBX_CONFIG, named by the user, must be there.
+  const json = readConfigJson(path, { follow: Boolean(envPath), optional: !envPath });
+  if (json === undefined) return defaults(null);
   const r = v.safeParse(FileSchema, json);
   if (!r.success) {
     const i = r.issues[0];
