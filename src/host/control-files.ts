@@ -17,9 +17,9 @@
 // by the run, and is moved into the state dir's `quarantine/<run id>/`, where no client looks, and
 // named in the verdict. Nested `.sbx` directories are protected but never quarantined: sbx itself
 // makes them, and their contents are checked when read.
+import { makeDirs, childProcess, readRegularText } from '../launcher/index.js';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { childProcess, readRegularText } from '../launcher/index.js';
 import { SbxError } from '../contract/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
 import { nativeWalk, type Walked } from './native-walk.js';
@@ -127,7 +127,7 @@ export function quarantine(work: string, stateDir: string, runId: string, made: 
       if (identity(src) !== e.id) throw new Error('it changed while sbx looked at it');
       const dest = join(stateDir, 'quarantine', runId, e.rel);
       try {
-        mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
+        makeDirs(dirname(dest), 0o700);
         renameSync(src, dest);
         q.moved_to = relOrAbs(work, dest);
       } catch (err) {

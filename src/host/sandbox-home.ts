@@ -3,6 +3,7 @@
 // no longer written into the project (HOME was /work). It is the project's cache, not the caller's home:
 // $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700
 // ($SBX_HOMES/<...> when set: where the test suites keep theirs, removed after them).
+import { makeDirs } from '../launcher/index.js';
 import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
@@ -25,7 +26,7 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
     // Made by an earlier run (every run but a project's first): no mkdir, which fails with a throw.
     let st = lstatSync(dir, { throwIfNoEntry: false });
     if (!st) {
-      mkdirSync(homes, { recursive: true, mode: 0o700 });
+      makeDirs(homes, 0o700);
       try {
         mkdirSync(dir, { mode: 0o700 });
       } catch (err) {

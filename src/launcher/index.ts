@@ -20,3 +20,4 @@ export type { Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptio
 /** @internal */ export { workProblem } from './work-check.js';
 /** @internal */ export { PATH, SANDBOX_HOME, SYSTEM_PATHS } from './spec.js';
 /** @internal */ export type { NetworkApplied } from './types.js';
+/** @internal */ export { makeDirs } from './make-dirs.js';

@@ -3,6 +3,7 @@
 // the command's stdout and stderr into it as they arrive, native/relay.c), its report file as fd 3,
 // the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
 // log's tail read back.
+import { makeDirs } from './make-dirs.js';
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -144,7 +145,7 @@ function failed(code: string, message: string, logPath: string): LaunchResult {
   // The command never ran: its log says why, so that whoever reads the log finds the reason there.
   const text = Buffer.from(`sbx: ${code}: ${message}\n`);
   try {
-    mkdirSync(dirname(logPath), { recursive: true });
+    makeDirs(dirname(logPath));
     const fd = openSync(logPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
     try {
       writeSync(fd, text);
@@ -242,7 +243,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       log = openSync(logPath, logFlags, 0o644);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
       log = openSync(logPath, logFlags, 0o644);
     }
     try {

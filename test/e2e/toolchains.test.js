@@ -130,6 +130,18 @@ test('caches go to the project\'s own HOME outside the work tree, kept between r
   assert.is(readdirSync(homes).length, 2);
 });
 
+test('a cache dir where no directory can be made (under /proc) runs with no kept HOME, never hangs', () => {
+  // Node 20's recursive mkdir loops forever on /proc (mkdir answers ENOENT with the parent there).
+  const h = makeHome();
+  for (const env of [{ SBX_HOMES: '/proc/sbx-test/home' }, {}]) {
+    const cache = env.SBX_HOMES ? h.cache : '/proc/sbx-test-cache';
+    const r = spawnSync(process.execPath, [CLI, 'run', '--work', workDir(), '--json', '--', 'sh', '-c', 'echo "HOME=$HOME"'], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL', env: { ...callerEnv(h.home, cache, SYS), ...env } });
+    assert.is(r.error, undefined, `sbx run ended (${JSON.stringify(env)})`);
+    assert.is(r.status, 0, r.stderr);
+    assert.is(JSON.parse(r.stdout).outcome.applied.home ?? null, null, 'no HOME kept');
+  }
+});
+
 test('a tool the sandbox resolves otherwise, or not at all, is said in a note', () => {
   const h = makeHome();
   const work = workDir();

@@ -2,10 +2,10 @@
 // ~/.local/state/sbx/state-dirs), outside every work tree: so that a state dir that is gone when a run
 // starts (deleted by hand, or by a run on a parent dir before sbx kept nested ones read-only) is said,
 // rather than read as a first run in silence. Only a state dir's creation reads or writes it.
+import { makeDirs, readRegularText } from '../../launcher/index.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { readRegularText } from '../../launcher/index.js';
 
 const MAX_BYTES = 8 << 20;
 
@@ -30,7 +30,7 @@ export function madeBefore(dir: string): boolean {
   }
   if (!seen) {
     try {
-      mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+      makeDirs(join(file, '..'), 0o700);
       appendFileSync(file, `${dir}\n`, { mode: 0o600, flag: 'a' });
     } catch {
       /* read-only home: nothing is known */

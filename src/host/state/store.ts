@@ -11,6 +11,7 @@
 // each run's state (so history.jsonl is only read to migrate state written before it did), and logs/
 // is listed only every PRUNE_EVERY runs (or PRUNE_BYTES of new logs), the counts since the last prune
 // also in the state. Between prunes logs/ may hold up to PRUNE_EVERY - 1 logs over KEEP_LOGS.
+import { makeDirs, nodeStream, openRegular, openRegularAsync, diskFullError, isDiskFull } from '../../launcher/index.js';
 import {
   accessSync,
   closeSync,
@@ -29,7 +30,6 @@ import {
   type BigIntStats,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nodeStream, openRegular, openRegularAsync, diskFullError, isDiskFull } from '../../launcher/index.js';
 import type { Readable } from 'node:stream';
 import { type RunResult, type Verdict, SbxError } from '../../contract/index.js';
 import { readStateFile, type RunState, type StateFile } from './state-file.js';
@@ -136,7 +136,7 @@ export class StateDir {
     // round trip.
     if (!this.refuseLink(this.dir)) {
       try {
-        mkdirSync(this.dir, { recursive: true });
+        makeDirs(this.dir);
       } catch (err) {
         throw this.unusable(err);
       }

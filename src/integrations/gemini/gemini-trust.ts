@@ -5,9 +5,9 @@
 // project (TRUST_FOLDER, TRUST_PARENT: its parent, DO_NOT_TRUST), and none is no. `--skip-trust` is no
 // help: it sets GEMINI_CLI_TRUST_WORKSPACE only after the settings were read, so a headless run with it
 // uses the user's settings alone, without a word.
+import { makeDirs, readRegularText } from '../../launcher/index.js';
 import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { readRegularText } from '../../launcher/index.js';
 import { SbxError } from '../../contract/index.js';
 import { stripJsonComments } from './gemini-policy.js';
 
@@ -60,7 +60,7 @@ export function trustFolder(project: string, home: string, env: NodeJS.ProcessEn
   if (!cur || typeof cur !== 'object' || Array.isArray(cur)) throw new SbxError('E_SETTINGS', `${file} is not a JSON object: fix it by hand first; nothing was changed`);
   const rules = cur as Record<string, unknown>;
   if (rules[real] === 'TRUST_FOLDER') return null;
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirs(dirname(file));
   const tmp = `${file}.sbx-tmp`;
   writeFileSync(tmp, `${JSON.stringify({ ...rules, [real]: 'TRUST_FOLDER' }, null, 2)}`, { mode: 0o600 });
   renameSync(tmp, file);

@@ -6,9 +6,9 @@
 // `sbx hook uninstall` removes exactly the entries install added: byte for byte the user's file again
 // (from the backup) when nothing else changed since, no file when install created it. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
+import { makeDirs, readRegularText } from '../../launcher/index.js';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { readRegularText } from '../../launcher/index.js';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { SbxError } from '../../contract/index.js';
@@ -189,7 +189,7 @@ function load(path: string): { settings: SettingsT; raw: Record<string, unknown>
 function save(path: string, settings: Record<string, unknown>, was: string | null): void {
   const indent = was === null ? '  ' : (/\n([ \t]+)\S/.exec(was)?.[1] ?? (was.trim().includes('\n') ? '  ' : ''));
   const nl = was === null || was.endsWith('\n') || !was.trim() ? '\n' : '';
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeAtomic(path, `${JSON.stringify(settings, null, indent || undefined)}${nl}`);
 }
 
