@@ -4,10 +4,11 @@
 // $XDG_CACHE_HOME/sbx/home/<the first 16 hex digits of sha256 of the work dir's real path>, mode 0700
 // ($SBX_HOMES/<...> when set: where the test suites keep theirs, removed after them).
 import { makeDirs } from '../launcher/index.js';
-import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
 import { sha256Hex } from './state/sha256.js';
+import { pruneHomes, recordHome } from './prune-homes.js';
 
 /** The host directory for work's sandbox HOME, made if missing; null when none can be had (then HOME is /tmp). */
 export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): string | null {
@@ -29,12 +30,16 @@ export function projectHome(work: string, e: NodeJS.ProcessEnv = process.env): s
       makeDirs(homes, 0o700);
       try {
         mkdirSync(dir, { mode: 0o700 });
+        // A project's first run: its record, and the HOMEs of projects that are gone.
+        recordHome(dir, workReal);
+        pruneHomes(homes);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       st = lstatSync(dir);
     }
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return null; // not ours: no HOME kept
+    if (!existsSync(`${dir}.work`)) recordHome(dir, workReal); // a HOME made before records were kept
     if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
     const real = realpathSync.native(dir);
     // A cache dir inside the work tree would put the caches back in the project (and the project in HOME).

@@ -22,7 +22,9 @@ function exe(path, text) {
 // The homes are made under the tester's own home, not /tmp: the sandbox's /tmp is a fresh tmpfs, so a
 // toolchain under the host's /tmp could not be shown at its own path.
 const homes = [];
-process.on('exit', () => { for (const d of homes) rmSync(d, { recursive: true, force: true }); });
+process.on('exit', () => { for (const d of homes) { spawnSync('chmod', ['-R', 'u+w', d]); rmSync(d, { recursive: true, force: true }); } });
+/** The project HOMEs under dir (each has a `<name>.work` record beside it). */
+const homeDirs = (dir) => readdirSync(dir).filter((n) => !n.endsWith('.work'));
 
 /** A fresh caller home with pyenv (python3 9.9.9 behind a shim), rustup (rustc behind a proxy) and secrets. */
 function makeHome() {
@@ -121,13 +123,13 @@ test('caches go to the project\'s own HOME outside the work tree, kept between r
   assert.match(b.log, /^cached$/m, 'the second run sees the first run\'s cache');
   assert.equal(readdirSync(work).sort(), ['.sbx'], 'nothing in the work tree');
   const homes = join(h.cache, 'sbx', 'home');
-  assert.is(readdirSync(homes).length, 1);
-  const dir = join(homes, readdirSync(homes)[0]);
+  assert.is(homeDirs(homes).length, 1);
+  const dir = join(homes, homeDirs(homes)[0]);
   assert.is(a.env.outcome.applied.home, realpathSync(dir));
   assert.ok(existsSync(join(dir, '.cache/tool/seen')));
   const other = sbx(workDir(), cmd, { ...h, path: SYS });
   assert.not.match(other.log, 'cached');
-  assert.is(readdirSync(homes).length, 2);
+  assert.is(homeDirs(homes).length, 2);
 });
 
 test('a cache dir where no directory can be made (under /proc) runs with no kept HOME, never hangs', () => {
@@ -140,6 +142,26 @@ test('a cache dir where no directory can be made (under /proc) runs with no kept
     assert.is(r.status, 0, r.stderr);
     assert.is(JSON.parse(r.stdout).outcome.applied.home ?? null, null, 'no HOME kept');
   }
+});
+
+test('a project\'s first run removes the HOMEs of projects that are gone (read-only cache dirs too), keeps the others', () => {
+  const h = makeHome();
+  const homes = join(h.cache, 'sbx', 'home');
+  const cmd = ['sh', '-c', 'mkdir -p "$HOME/go/pkg/mod/x" && echo m > "$HOME/go/pkg/mod/x/f" && chmod 0555 "$HOME/go/pkg/mod/x" "$HOME/go/pkg/mod"'];
+  const gone = workDir();
+  const kept = workDir();
+  for (const w of [gone, kept]) assert.is(sbx(w, cmd, { ...h, path: SYS }).code, 0);
+  const before = homeDirs(homes);
+  assert.is(before.length, 2);
+  rmSync(gone, { recursive: true, force: true });
+  assert.is(sbx(kept, ['true'], { ...h, path: SYS }).code, 0, 'a later run of a known project prunes nothing');
+  assert.is(homeDirs(homes).length, 2);
+  assert.is(sbx(workDir(), ['true'], { ...h, path: SYS }).code, 0);
+  const after = homeDirs(homes);
+  assert.is(after.length, 2, `the gone project's HOME is removed: ${after}`);
+  const keptHome = sbx(kept, ['true'], { ...h, path: SYS }).env.outcome.applied.home;
+  assert.ok(after.includes(keptHome.split('/').pop()), 'the kept project keeps its HOME');
+  assert.is(readdirSync(homes).filter((n) => n.endsWith('.work')).length, 2, 'one record per HOME');
 });
 
 test('a tool the sandbox resolves otherwise, or not at all, is said in a note', () => {
