@@ -1,6 +1,6 @@
 // The run-result envelope as the text an agent reads. Fixed order: header, delta, crash, diagnostics
 // (errors first), tests, tail, footer. Same envelope, same bytes.
-import { Char } from "./util/chars";
+import { Char, isIdent } from "./util/chars";
 import { Sink } from "./util/sink";
 import { Located, Frame, Diagnostic, Crash, Verdict, failureKey } from "./model";
 import { Envelope, readEnvelope, readError } from "./verdict-reader";
@@ -230,15 +230,17 @@ function tests(o: Sink, v: Verdict): void {
     let where = loc(f);
     nl(o, "  FAIL " + name + (where.length > 0 ? "  " + where : ""));
     let msg = f.message;
+    let shownMsg = "";
     if (msg.length > 0) {
       let lines = msg.split("\n");
-      for (let k = 0; k < lines.length && k < 6; k++) nl(o, "       " + lines[k]);
+      for (let k = 0; k < lines.length && k < 6; k++) { nl(o, "       " + lines[k]); shownMsg += lines[k] + "\n"; }
     }
-    // Only the side the runner printed: an unknown side is left out, not shown as "?".
+    // Only the side the runner printed: an unknown side is left out, not shown as "?"; nor a side the
+    // message lines above already show (jest's and vitest's `Expected: …` / `Received: …`).
     let ex = f.expected; let ac = f.actual;
     let sides = new Array<string>(0);
-    if (ex !== null) sides.push("expected: " + ex);
-    if (ac !== null) sides.push("actual: " + ac);
+    if (ex !== null && !showsValue(shownMsg, ex)) sides.push("expected: " + ex);
+    if (ac !== null && !showsValue(shownMsg, ac)) sides.push("actual: " + ac);
     if (sides.length > 0) nl(o, "       " + join(sides, "  "));
   }
   if (shown > MAX_FAILURES_SHOWN) nl(o, "  … " + (shown - MAX_FAILURES_SHOWN).toString() + " more failures (--json has them all)");
@@ -252,6 +254,22 @@ function tests(o: Sink, v: Verdict): void {
     nl(o, "       " + join(list, ", ") + more);
   }
 }
+
+/** Whether text holds value as a whole (not `1` inside `10`, not `a` inside `a_b`). */
+function showsValue(text: string, value: string): bool {
+  if (value.length == 0) return true;
+  let at = text.indexOf(value);
+  while (at >= 0) {
+    let end = at + value.length;
+    if ((at == 0 || !wordChar(text.charCodeAt(at - 1)) || !wordChar(value.charCodeAt(0))) &&
+        (end == text.length || !wordChar(text.charCodeAt(end)) || !wordChar(value.charCodeAt(value.length - 1)))) return true;
+    at = text.indexOf(value, at + 1);
+  }
+  return false;
+}
+
+/** A character a value's edge may not run on into: an identifier's, or `.` (`3` is not shown by `3.5`). */
+function wordChar(c: i32): bool { return isIdent(c) || c == Char.DOT; }
 
 /**
  * Tail lines shown under a crash: the crash block already says what happened and where, so only what the

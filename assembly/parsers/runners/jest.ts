@@ -25,6 +25,8 @@ export class JestParser extends Parser {
   vitest: bool;
   seen: bool = false;
   cur: TestFailure | null = null;
+  /** Vitest's earlier ` FAIL  file > a > b` headers with no body of their own: they share the next one's error. */
+  shared: TestFailure[] = [];
   msg: string[] = [];
   framed: bool = false;
   located: bool = false;
@@ -115,7 +117,11 @@ export class JestParser extends Parser {
     }
     if (matchBytes(l, RULE, p)) { this.end(); return true; }
     if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
-      this.end();
+      // Vitest prints the headers of tests that failed with the same error one under the other, then the
+      // error once: a header with nothing under it shares the error that follows.
+      let cur = this.cur;
+      if (cur !== null && this.msg.length == 0 && !this.framed && cur.file === null) { this.shared.push(cur); this.cur = null; }
+      else this.end();
       let s = l.trimmed(p + 5);
       let gt = s.indexOf(" > ");
       let name = s.substring(gt + 3);
@@ -186,6 +192,14 @@ export class JestParser extends Parser {
       dedent(this.msg);
       t.message = joinLines(messageLines(this.msg), MESSAGE_LINES);
     }
+    let shared = this.shared;
+    for (let i = 0; i < shared.length; i++) {
+      let s = shared[i];
+      if (t === null) continue;
+      s.message = t.message; s.expected = t.expected; s.actual = t.actual;
+      s.file = t.file; s.line = t.line; s.col = t.col;
+    }
+    if (shared.length > 0) this.shared = [];
     this.cur = null;
     this.msg = [];
   }
