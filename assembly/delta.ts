@@ -206,11 +206,25 @@ function writeNames(w: JsonWriter, key: string, xs: Array<string>): void {
 export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usize, curLen: i32, treeChanged: i32, sameRuns: i32): bool {
   let cur = readVerdict(curPtr, curLen);
   if (cur === null) { out.str("{\"error\":"); out.jstr("current verdict: " + readError); out.str("}"); return false; }
-  let prev: Verdict | null = null;
-  if (prevLen > 0) {
-    prev = readVerdict(prevPtr, prevLen);
-    if (prev === null) { out.str("{\"error\":"); out.jstr("previous verdict: " + readError); out.str("}"); return false; }
-  }
+  let prev = readPrevious(out, prevPtr, prevLen);
+  if (prev === null && prevLen > 0) return false;
+  writeDeltaOf(out, prev, cur, treeChanged, sameRuns);
+  return true;
+}
+
+/**
+ * The previous verdict (prevLen bytes of JSON; 0: a first run, null). null with prevLen > 0: it could not be
+ * read, and out holds {"error": ...}.
+ */
+export function readPrevious(out: Sink, prevPtr: usize, prevLen: i32): Verdict | null {
+  if (prevLen <= 0) return null;
+  let prev = readVerdict(prevPtr, prevLen);
+  if (prev === null) { out.str("{\"error\":"); out.jstr("previous verdict: " + readError); out.str("}"); }
+  return prev;
+}
+
+/** writeDelta() on verdicts already read (prev null: a first run); returns the delta's summary. */
+export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, treeChanged: i32, sameRuns: i32): string {
   let w = new JsonWriter(out);
   w.beginObject();
   w.str("schema", "sbx.delta/1");
@@ -270,9 +284,10 @@ export function writeDelta(out: Sink, prevPtr: usize, prevLen: i32, curPtr: usiz
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  w.str("summary", summarize(first, before, cur, crash, dm, tm, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, sameRuns));
+  let summary = summarize(first, before, cur, crash, dm, tm, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, sameRuns);
+  w.str("summary", summary);
   w.endObject();
-  return true;
+  return summary;
 }
 
 function summarize(first: bool, before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch,

@@ -6,14 +6,15 @@ import { ExitInfo } from "./model";
 import { Splitter } from "./splitter";
 import { Tail } from "./tail";
 import { signalName } from "./signals";
-import { renderEnvelope } from "./render";
+import { renderEnvelope, renderEnv } from "./render";
 import { JsonWriter } from "./util/sink";
 import { parse, Kind } from "./util/json";
 import { parseJunit, mergedStatus } from "./junit";
 import { checkXml } from "./xml-check";
 import { errorGroupsOf } from "./verdict";
 import { writeTests, writeGroups } from "./verdict-writer";
-import { writeDelta } from "./delta";
+import { writeDelta, writeDeltaOf, readPrevious } from "./delta";
+import { Envelope, readVerdict, readOutcomeOf, readError } from "./verdict-reader";
 
 let input: usize = heap.alloc(1 << 16);
 let inputCap: i32 = 1 << 16;
@@ -21,6 +22,8 @@ const out = new Sink(1 << 16);
 const splitter = new Splitter();
 const tail = new Tail();
 let session: Session | null = null;
+// The verdict JSON the last finish() wrote, for conclude() to read where it is (not sent back in by the host).
+const held = new Sink(1 << 12);
 // The minimal runtime collects garbage only when asked, and only at the end of an entry point (it does
 // not see references held on the stack). A collection walks every live object: asked at the end of
 // every call, it cost a short run more than the call itself, and V8 then optimised the walk in the
@@ -109,6 +112,8 @@ export function finish(): i32 {
   out.reset();
   if (s === null) return 0;
   s.finish(out);
+  held.reset();
+  held.bytes(out.buf, out.len);
   session = null;
   collectAfter(0);
   return <i32>out.len;
@@ -132,6 +137,44 @@ export function delta(prevLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32
   let ok = writeDelta(out, input, prevLen, input + <usize>prevLen, curLen, treeChanged, sameRuns);
   collectAfter(prevLen + curLen);
   return ok ? <i32>out.len : -<i32>out.len;
+}
+
+/**
+ * A run's last step, in one pass over the verdict: its delta and its envelope rendered as text. The input
+ * buffer holds the previous verdict JSON (prevLen bytes, 0 on a first run), then the envelope's outcome and
+ * log as a JSON object ({"outcome": ..., "log": ...}, metaLen bytes), then the verdict JSON (curLen bytes;
+ * 0: the one the last finish() wrote, read where it is). treeChanged and sameRuns as delta(). The output
+ * holds the delta's length (u32, little-endian), the delta JSON, then the text of the envelope with that
+ * delta (what render() gives for it); returns the output's length, or the negated length of {"error": ...}
+ * when a verdict or the outcome could not be read.
+ */
+export function conclude(prevLen: i32, metaLen: i32, curLen: i32, treeChanged: i32, sameRuns: i32): i32 {
+  out.reset();
+  let metaPtr = input + <usize>max(prevLen, 0);
+  let curPtr = metaPtr + <usize>max(metaLen, 0);
+  let cur = curLen > 0 ? readVerdict(curPtr, curLen) : readVerdict(held.buf, <i32>held.len);
+  let total = max(prevLen, 0) + max(metaLen, 0) + max(curLen, 0);
+  if (cur === null) return concludeError("current verdict: " + readError, total);
+  let env = new Envelope();
+  env.verdict = cur;
+  if (readOutcomeOf(env, metaPtr, metaLen) === null) return concludeError("outcome: " + readError, total);
+  let prev = readPrevious(out, input, prevLen);
+  if (prev === null && prevLen > 0) { collectAfter(total); return -<i32>out.len; }
+  out.byte(0); out.byte(0); out.byte(0); out.byte(0); // the delta's length, set below
+  env.hasDelta = true;
+  env.firstRun = prev === null;
+  env.deltaSummary = writeDeltaOf(out, prev, cur, treeChanged, sameRuns);
+  store<u32>(out.buf, <u32>(out.len - 4));
+  renderEnv(env, out);
+  collectAfter(total);
+  return <i32>out.len;
+}
+
+function concludeError(msg: string, inputLen: i32): i32 {
+  out.reset();
+  out.str("{\"error\":"); out.jstr(msg); out.str("}");
+  collectAfter(inputLen);
+  return -<i32>out.len;
 }
 
 export function output(): usize { return out.buf; }

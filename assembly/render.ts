@@ -297,6 +297,11 @@ export function renderEnvelope(ptr: usize, len: i32, o: Sink): void {
     nl(o, "sbx: cannot render: the envelope is not valid run-result JSON (" + readError + ")");
     return;
   }
+  renderEnv(env, o);
+}
+
+/** An envelope already read (renderEnvelope, or the engine's own verdict and delta: index.ts conclude). */
+export function renderEnv(env: Envelope, o: Sink): void {
   let v = env.verdict;
   header(o, env);
   if (env.hasDelta) nl(o, deltaLine(env));

@@ -45,6 +45,23 @@ export function readEnvelope(ptr: usize, len: i32): Envelope | null {
     e.firstRun = d.get("first_run").bool();
     e.deltaSummary = d.get("summary").strOrNull();
   }
+  readOutcome(e, env);
+  return e;
+}
+
+/**
+ * An envelope's outcome (its times) and log path, from the envelope JSON or from a JSON object holding
+ * only those keys; null (and readError) when it is not a JSON object.
+ */
+export function readOutcomeOf(e: Envelope, ptr: usize, len: i32): Envelope | null {
+  let env = parse(ptr, len);
+  if (env === null) { readError = jsonError; return null; }
+  if (env.kind != Kind.OBJ) { readError = "not an object"; return null; }
+  readOutcome(e, env);
+  return e;
+}
+
+function readOutcome(e: Envelope, env: JValue): void {
   let out = env.get("outcome");
   if (out.kind == Kind.OBJ) {
     e.hasOutcome = true;
@@ -54,7 +71,6 @@ export function readEnvelope(ptr: usize, len: i32): Envelope | null {
     e.totalMs = total.int();
   }
   e.log = env.get("log").strOrNull();
-  return e;
 }
 
 function verdictOf(v: JValue): Verdict {

@@ -26,6 +26,7 @@
  * back to Node), 'O' stdout bytes, 'R' stderr bytes, 'X' exit code. The
  * protocol is src/cli/resident/protocol.ts. */
 #define _GNU_SOURCE
+#include "util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -48,7 +49,7 @@
 
 /* Bumped with every change of the frames above; src/cli/resident/protocol.ts has the same. */
 #define PROTO "sbx-client/2"
-#define PREFIX "sbx: "
+#define CLIENT_PREFIX "sbx: "
 #define EXIT_INTERNAL 70
 /* The most a hook reads of its stdin (src/integrations/hook/run-hook.ts: 64 MiB); one byte more says "too long". */
 #define MAX_STDIN ((64u << 20) + 1)
@@ -61,23 +62,20 @@ static int is_hook;
 /* SBX_RESIDENT=require: no falling back to Node, say why instead (for tests, and to check a set-up). */
 static int required;
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+/* The launcher's die path (util.c vdie) in the client's words ("sbx: ", exit
+ * EXIT_INTERNAL, or 0 for a hook: set by main and served), naming errno when a
+ * call set it. */
+static void __attribute__((noreturn, format(printf, 1, 2))) die_client(const char *fmt, ...)
 {
   int saved = errno;
   va_list ap;
-  fputs(PREFIX, stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  if (saved)
-    fprintf(stderr, ": %s", strerror(saved));
-  fputc('\n', stderr);
-  /* A hook must never block the agent's tool call: it exits 0 whatever happens. */
-  exit(is_hook ? 0 : EXIT_INTERNAL);
+  vdie(saved ? saved : -1, fmt, ap);
 }
 
+/* write_all (util.c) that also waits out an inherited non-blocking pipe. */
 static int
-write_all(int fd, const void *buf, size_t len)
+write_waiting(int fd, const void *buf, size_t len)
 {
   const char *p = buf;
   while (len > 0)
@@ -196,19 +194,19 @@ static void __attribute__((noreturn)) exec_node(char **argv, int argc, const cha
       int fd = memfd_create("sbx-stdin", MFD_CLOEXEC);
       if (fd < 0)
         fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-      if (fd < 0 || write_all(fd, stdin_buf, stdin_len) < 0 || lseek(fd, 0, SEEK_SET) < 0 || dup2(fd, 0) < 0)
-        die("cannot hand the hook's input to node");
+      if (fd < 0 || write_waiting(fd, stdin_buf, stdin_len) < 0 || lseek(fd, 0, SEEK_SET) < 0 || dup2(fd, 0) < 0)
+        die_client("cannot hand the hook's input to node");
     }
   char **args = calloc((size_t)argc + 2, sizeof *args);
   if (args == NULL)
-    die("out of memory");
+    die_client("out of memory");
   args[0] = node;
   args[1] = cli;
   for (int i = 1; i < argc; i++)
     args[i + 1] = argv[i];
   signal(SIGPIPE, SIG_DFL);
   execvp(node, args);
-  die("cannot start %s %s", node, cli);
+  die_client("cannot start %s %s", node, cli);
 }
 
 /* Node runs this call, unless SBX_RESIDENT=require. */
@@ -217,7 +215,7 @@ fall_back(const char *why, char **argv, int argc, const char *stdin_buf, size_t 
 {
   if (required)
     {
-      fprintf(stderr, PREFIX "SBX_RESIDENT=require: the resident sbx did not run this call: %s\n", why);
+      fprintf(stderr, CLIENT_PREFIX "SBX_RESIDENT=require: the resident sbx did not run this call: %s\n", why);
       exit(69);
     }
   exec_node(argv, argc, stdin_buf, stdin_len);
@@ -289,7 +287,7 @@ put(struct buf *b, const void *data, size_t len)
         cap *= 2;
       char *p = realloc(b->p, cap);
       if (p == NULL)
-        die("out of memory");
+        die_client("out of memory");
       b->p = p;
       b->cap = cap;
     }
@@ -310,7 +308,7 @@ send_frame(int fd, char type, const void *data, size_t len)
   uint32_t n = (uint32_t)len + 1;
   head[0] = n & 0xff, head[1] = (n >> 8) & 0xff, head[2] = (n >> 16) & 0xff, head[3] = n >> 24;
   head[4] = (unsigned char)type;
-  return write_all(fd, head, sizeof head) < 0 || write_all(fd, data, len) < 0 ? -1 : 0;
+  return write_waiting(fd, head, sizeof head) < 0 || write_waiting(fd, data, len) < 0 ? -1 : 0;
 }
 
 /* The next frame from fd into *b (type in *type, payload b->p[0..*len)); 0 at a clean EOF, -1 on error. */
@@ -404,7 +402,11 @@ served(int argc, char **argv)
   if (argc == 3 && strcmp(argv[1], "hook") == 0)
     for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++)
       if (strcmp(argv[2], hooks[i]) == 0)
-        return is_hook = 1;
+        {
+          /* A hook must never block the agent's tool call: it exits 0 whatever happens. */
+          die_as(CLIENT_PREFIX, 0);
+          return is_hook = 1;
+        }
   if (argc < 2 || strcmp(argv[1], "run") != 0)
     return 0;
   for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
@@ -439,7 +441,7 @@ header(struct buf *h, const char *key, int argc, char **argv)
 {
   char num[32], cwd[PATH_MAX];
   if (getcwd(cwd, sizeof cwd) == NULL)
-    die("cannot read the current directory");
+    die_client("cannot read the current directory");
   put_field(h, PROTO);
   put_field(h, key);
   put_field(h, cwd);
@@ -481,8 +483,9 @@ int
 main(int argc, char **argv)
 {
   char dir[PATH_MAX], hash[17], sock[PATH_MAX + 32], keyfile[PATH_MAX + 32], key[256];
+  die_as(CLIENT_PREFIX, EXIT_INTERNAL);
   if (find_root() < 0)
-    die("cannot tell where this sbx is installed (/proc/self/exe)");
+    die_client("cannot tell where this sbx is installed (/proc/self/exe)");
   const char *mode = getenv("SBX_RESIDENT");
   if (!served(argc, argv) || (mode && strcmp(mode, "0") == 0))
     exec_node(argv, argc, NULL, 0);
@@ -534,7 +537,7 @@ main(int argc, char **argv)
   sigprocmask(SIG_BLOCK, &sigs, NULL);
   int sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
   if (sfd < 0)
-    die("signalfd");
+    die_client("signalfd");
   int out_ok[3] = { 1, 1, 1 }, signals = 0;
   for (;;)
     {
@@ -543,7 +546,7 @@ main(int argc, char **argv)
         {
           if (errno == EINTR)
             continue;
-          die("poll");
+          die_client("poll");
         }
       if (p[1].revents & POLLIN)
         {
@@ -568,13 +571,14 @@ main(int argc, char **argv)
               fputs("sbx hook: the resident sbx went away during the call; the tool call goes on unchanged\n", stderr);
               exit(0);
             }
-          die("the resident sbx went away during the command; its log may hold the output (sbx daemon --status)");
+          die_client(
+              "the resident sbx went away during the command; its log may hold the output (sbx daemon --status)");
         }
       if (type == 'O' || type == 'R')
         {
           int out = type == 'O' ? 1 : 2;
           /* A reader that went away (`sbx run ... | head`) gets nothing more, and the run goes on. */
-          if (out_ok[out] && write_all(out, f.p, len) < 0)
+          if (out_ok[out] && write_waiting(out, f.p, len) < 0)
             out_ok[out] = 0;
         }
       else if (type == 'X')

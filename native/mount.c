@@ -8,9 +8,31 @@
 #include <poll.h>
 #include <pthread.h>
 
+/* What a step of the new root failed at: the step, errno, and its words. The
+ * helpers below fill it and return -1 (as bubblewrap's bind_mount returns its
+ * result); the step list (step_root) decides, and reports it with fail_step. */
+struct mount_fail
+{
+  const char *step;
+  int err;
+  char what[sizeof rep->fail_detail];
+};
+
+/* Fills f (errno as it is now) and returns -1. */
+static int __attribute__((format(printf, 3, 4))) failed(struct mount_fail *f, const char *step, const char *fmt, ...)
+{
+  va_list ap;
+  f->err = errno;
+  f->step = step;
+  va_start(ap, fmt);
+  vsnprintf(f->what, sizeof f->what, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
 /* snprintf for paths: a path that does not fit fails the step instead of
  * being silently cut short. */
-static void __attribute__((format(printf, 3, 4))) xpath(char *out, size_t n, const char *fmt, ...)
+static int __attribute__((format(printf, 4, 5))) xpath(struct mount_fail *f, char *out, size_t n, const char *fmt, ...)
 {
   va_list ap;
   int r;
@@ -20,18 +42,20 @@ static void __attribute__((format(printf, 3, 4))) xpath(char *out, size_t n, con
   if (r < 0 || (size_t)r >= n)
     {
       errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", out);
+      return failed(f, "mount", "path too long: %s", out);
     }
+  return 0;
 }
 
-static void
-join(char *out, size_t n, const char *root, const char *path)
+static int
+join(struct mount_fail *f, char *out, size_t n, const char *root, const char *path)
 {
   if (snprintf(out, n, "%s%s", root, path) >= (int)n)
     {
       errno = ENAMETOOLONG;
-      fail_step("mount", "path too long: %s", path);
+      return failed(f, "mount", "path too long: %s", path);
     }
+  return 0;
 }
 
 static int
@@ -210,34 +234,36 @@ fail:
  * link, so that nothing between open_in_root and the mount can swap a
  * component for a symlink. Without a usable /proc (never seen on a host
  * that can make user namespaces) the checked path itself. */
-static const char *
-fd_target(char *out, size_t n, int fd, const char *checked)
+static int
+fd_target(struct mount_fail *f, char *out, size_t n, int fd, const char *checked)
 {
   static int proc_ok = -1;
   if (proc_ok < 0)
     proc_ok = access("/oldroot/proc/self/fd", X_OK) == 0;
   if (proc_ok)
-    xpath(out, n, "/oldroot/proc/self/fd/%d", fd);
-  else
-    join(out, n, "/newroot", checked);
-  return out;
+    return xpath(f, out, n, "/oldroot/proc/self/fd/%d", fd);
+  return join(f, out, n, "/newroot", checked);
 }
 
-/* Opens the mount point at PATH (see open_in_root) or fails the step, with
- * its own message for a symlink on the way. */
+/* Opens the mount point at PATH (see open_in_root), or fills f with its own
+ * words for a symlink on the way and returns -1. */
 static int
-mount_point(const char *step, const char *path, enum mp_make make)
+mount_point(struct mount_fail *f, const char *step, const char *path, enum mp_make make)
 {
   int fd = open_in_root(path, make);
   if (fd < 0 && errno == ELOOP)
-    fail_step(step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)", path);
+    return failed(f, step, "%s crosses a symlink inside the sandbox (refused: it could lead out of the new root)",
+                  path);
   if (fd < 0)
-    fail_step(step, "creating mount point %s", path);
+    return failed(f, step, "creating mount point %s", path);
   return fd;
 }
 
-static void
-op_bind(const struct op *op, int ro)
+/* Each op_* below builds one entry of the spec's list into the new root: 0,
+ * or -1 with f saying what failed (the step list ends the run). A failed op
+ * may leave a descriptor open: init ends at once. */
+static int
+op_bind(const struct op *op, int ro, struct mount_fail *f)
 {
   char src[PATH_MAX], target[PATH_MAX];
   struct stat st;
@@ -245,45 +271,53 @@ op_bind(const struct op *op, int ro)
   if (op->tree_fd >= 0)
     {
       if (fstat(op->tree_fd, &st) < 0)
-        fail_step("bind", "%s", op->a);
-      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
+        return failed(f, "bind", "%s", op->a);
+      if ((fd = mount_point(f, "bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE)) < 0)
+        return -1;
       if (syscall(SYS_move_mount, op->tree_fd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-        fail_step("bind", "attaching %s on %s", op->a, op->b);
+        return failed(f, "bind", "attaching %s on %s", op->a, op->b);
       close(op->tree_fd);
     }
   else
     {
-      join(src, sizeof src, "/oldroot", op->a);
+      if (join(f, src, sizeof src, "/oldroot", op->a) < 0)
+        return -1;
       if (stat(src, &st) < 0)
-        fail_step("bind", "%s", op->a);
-      fd = mount_point("bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE);
-      if (mount(src, fd_target(target, sizeof target, fd, op->b), NULL, MS_BIND | MS_REC, NULL) < 0)
-        fail_step("bind", "bind-mounting %s on %s", op->a, op->b);
+        return failed(f, "bind", "%s", op->a);
+      if ((fd = mount_point(f, "bind", op->b, S_ISDIR(st.st_mode) ? MP_DIR : MP_FILE)) < 0 ||
+          fd_target(f, target, sizeof target, fd, op->b) < 0)
+        return -1;
+      if (mount(src, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+        return failed(f, "bind", "bind-mounting %s on %s", op->a, op->b);
     }
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  fd = mount_point("bind", op->b, MP_EXISTING);
-  if (set_mount_attrs(fd_target(target, sizeof target, fd, op->b),
-                      (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
-    fail_step("bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
+  if ((fd = mount_point(f, "bind", op->b, MP_EXISTING)) < 0 || fd_target(f, target, sizeof target, fd, op->b) < 0)
+    return -1;
+  if (set_mount_attrs(target, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+    return failed(f, "bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
   close(fd);
+  return 0;
 }
 
-static void
-op_symlink(const struct op *op)
+static int
+op_symlink(const struct op *op, struct mount_fail *f)
 {
   char parent[PATH_MAX];
   const char *name;
   char *slash;
   int fd;
-  xpath(parent, sizeof parent, "%s", op->b);
+  if (xpath(f, parent, sizeof parent, "%s", op->b) < 0)
+    return -1;
   slash = strrchr(parent, '/');
   name = op->b + (slash - parent) + 1;
   *slash = '\0';
-  fd = mount_point("symlink", parent, MP_DIR);
+  if ((fd = mount_point(f, "symlink", parent, MP_DIR)) < 0)
+    return -1;
   if (symlinkat(op->a, fd, name) < 0 && errno != EEXIST)
-    fail_step("symlink", "%s -> %s", op->b, op->a);
+    return failed(f, "symlink", "%s -> %s", op->b, op->a);
   close(fd);
+  return 0;
 }
 
 /* tmpfs options: the mode, and size=/nr_inodes= when the spec set them (an
@@ -298,20 +332,25 @@ tmpfs_opts(char *out, size_t n, const char *mode, long size, long inodes)
     snprintf(out + len, n - len, ",nr_inodes=%ld", inodes);
 }
 
-static void
-op_tmpfs(const struct op *op)
+static int
+op_tmpfs(const struct op *op, struct mount_fail *f)
 {
   char target[PATH_MAX], opts[128];
-  int fd = mount_point("tmpfs", op->b, MP_DIR);
+  int fd = mount_point(f, "tmpfs", op->b, MP_DIR);
+  if (fd < 0)
+    return -1;
   tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
-  if (mount("tmpfs", fd_target(target, sizeof target, fd, op->b), "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
-    fail_step("tmpfs", "mounting a tmpfs on %s", op->b);
+  if (fd_target(f, target, sizeof target, fd, op->b) < 0)
+    return -1;
+  if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+    return failed(f, "tmpfs", "mounting a tmpfs on %s", op->b);
   close(fd);
   record("tmpfs", 1, "%s (%s)", op->b, opts);
+  return 0;
 }
 
-static void
-op_dev(const struct op *op)
+static int
+op_dev(const struct op *op, struct mount_fail *f)
 {
   static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
   static const char *const links[][2] = {
@@ -320,52 +359,63 @@ op_dev(const struct op *op)
   };
   char dev[PATH_MAX], p[PATH_MAX], src[PATH_MAX], opts[128];
   size_t k;
-  int fd = mount_point("dev", op->b, MP_DIR);
+  int fd = mount_point(f, "dev", op->b, MP_DIR);
+  if (fd < 0 || fd_target(f, dev, sizeof dev, fd, op->b) < 0)
+    return -1;
   /* /dev holds a dozen nodes and links: a small fixed bound. */
-  if (mount("tmpfs", fd_target(dev, sizeof dev, fd, op->b), "tmpfs", MS_NOSUID | MS_NOEXEC,
-            "mode=0755,size=1m,nr_inodes=1024") < 0)
-    fail_step("dev", "mounting a tmpfs on %s", op->b);
+  if (mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=1m,nr_inodes=1024") < 0)
+    return failed(f, "dev", "mounting a tmpfs on %s", op->b);
   close(fd);
-  join(dev, sizeof dev, "/newroot", op->b);
+  if (join(f, dev, sizeof dev, "/newroot", op->b) < 0)
+    return -1;
   /* Device nodes cannot be created in a user namespace: bind the host's. */
   for (k = 0; k < sizeof nodes / sizeof nodes[0]; k++)
     {
-      xpath(src, sizeof src, "/oldroot/dev/%s", nodes[k]);
-      xpath(p, sizeof p, "%s/%s", dev, nodes[k]);
+      if (xpath(f, src, sizeof src, "/oldroot/dev/%s", nodes[k]) < 0 ||
+          xpath(f, p, sizeof p, "%s/%s", dev, nodes[k]) < 0)
+        return -1;
       if (make_mount_point(p, 0) < 0)
-        fail_step("dev", "creating %s/%s", op->b, nodes[k]);
+        return failed(f, "dev", "creating %s/%s", op->b, nodes[k]);
       if (mount(src, p, NULL, MS_BIND, NULL) < 0)
-        fail_step("dev", "binding /dev/%s", nodes[k]);
+        return failed(f, "dev", "binding /dev/%s", nodes[k]);
     }
   for (k = 0; k < sizeof links / sizeof links[0]; k++)
     {
       if (strcmp(links[k][1], "core") == 0)
         continue;
-      xpath(p, sizeof p, "%s/%s", dev, links[k][1]);
+      if (xpath(f, p, sizeof p, "%s/%s", dev, links[k][1]) < 0)
+        return -1;
       if (symlink(links[k][0], p) < 0)
-        fail_step("dev", "linking %s/%s", op->b, links[k][1]);
+        return failed(f, "dev", "linking %s/%s", op->b, links[k][1]);
     }
-  xpath(p, sizeof p, "%s/pts", dev);
+  if (xpath(f, p, sizeof p, "%s/pts", dev) < 0)
+    return -1;
   if (mkdir(p, 0755) < 0 ||
       mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") < 0)
-    fail_step("dev", "mounting devpts on %s/pts", op->b);
-  xpath(p, sizeof p, "%s/shm", dev);
+    return failed(f, "dev", "mounting devpts on %s/pts", op->b);
+  if (xpath(f, p, sizeof p, "%s/shm", dev) < 0)
+    return -1;
   tmpfs_opts(opts, sizeof opts, "1777", op->size, op->inodes);
   if (mkdir(p, 01777) < 0 || mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
-    fail_step("dev", "mounting a tmpfs on %s/shm", op->b);
+    return failed(f, "dev", "mounting a tmpfs on %s/shm", op->b);
   record("dev", 1, "%s: null zero full random urandom tty, pts, shm (%s), fd links", op->b, opts);
+  return 0;
 }
 
-static void
-op_proc(const struct op *op, const struct spec *s)
+static int
+op_proc(const struct op *op, const struct spec *s, struct mount_fail *f)
 {
   char p[PATH_MAX], q[PATH_MAX], val[32];
-  close(mount_point("proc", op->b, MP_DIR));
-  join(p, sizeof p, "/newroot", op->b);
+  int fd = mount_point(f, "proc", op->b, MP_DIR);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  if (join(f, p, sizeof p, "/newroot", op->b) < 0)
+    return -1;
   /* The kernel refuses a fresh proc in a user namespace when the host's
    * /proc has parts hidden by over-mounts (as in many containers). */
   if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-    fail_step("proc", "mounting a fresh /proc");
+    return failed(f, "proc", "mounting a fresh /proc");
   record("proc", 1, "fresh /proc for the new pid namespace");
   if (s->pid_max)
     {
@@ -373,42 +423,50 @@ op_proc(const struct op *op, const struct spec *s)
        * processes the sandbox can hold, whatever the uid (RLIMIT_NPROC does
        * not bind a sandbox run by host root). Written before /proc/sys is
        * made read-only. */
-      xpath(q, sizeof q, "%s/sys/kernel/pid_max", p);
-      xpath(val, sizeof val, "%ld", s->pid_max);
+      if (xpath(f, q, sizeof q, "%s/sys/kernel/pid_max", p) < 0 || xpath(f, val, sizeof val, "%ld", s->pid_max) < 0)
+        return -1;
       if (write_file(q, val) == 0)
         record("pid_max", 1, "%ld", s->pid_max);
       else
         record("pid_max", 0, "not per-namespace on this kernel (%s)", strerror(errno));
     }
+  return 0;
 }
 
-static void
-op_sysfs(const struct op *op)
+static int
+op_sysfs(const struct op *op, struct mount_fail *f)
 {
   char p[PATH_MAX];
-  close(mount_point("sysfs", op->b, MP_DIR));
-  join(p, sizeof p, "/newroot", op->b);
+  int fd = mount_point(f, "sysfs", op->b, MP_DIR);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  if (join(f, p, sizeof p, "/newroot", op->b) < 0)
+    return -1;
   if (mount("sysfs", p, "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-    fail_step("sysfs", "mounting a read-only sysfs on %s", op->b);
+    return failed(f, "sysfs", "mounting a read-only sysfs on %s", op->b);
+  return 0;
 }
 
 static int nmasked, nmask_failed;
 
-static void
-op_remount_ro(const struct op *op)
+static int
+op_remount_ro(const struct op *op, struct mount_fail *f)
 {
   char p[PATH_MAX];
-  join(p, sizeof p, "/newroot", op->b);
+  if (join(f, p, sizeof p, "/newroot", op->b) < 0)
+    return -1;
   if (access(p, F_OK) < 0)
-    return; /* nothing to protect */
+    return 0; /* nothing to protect */
   if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0 ||
       set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     {
       nmask_failed++;
       record("mask", 0, "%s: %s", op->b, strerror(errno));
-      return;
+      return 0;
     }
   nmasked++;
+  return 0;
 }
 
 /* Hides a path behind an empty, mode-000 stand-in: even a sandbox user that
@@ -418,19 +476,21 @@ op_remount_ro(const struct op *op)
  * the tree (find, grep -r, node --test) see nothing rather than an error.
  * A missing path has nothing to hide; a symlink on the way fails the step:
  * what it points to would stay visible. */
-static void
-op_hide(const struct op *op, int empty)
+static int
+op_hide(const struct op *op, int empty, struct mount_fail *f)
 {
   char p[PATH_MAX];
   struct stat st;
   int r, fd = open_in_root(op->b, MP_EXISTING);
   if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
-    return;
+    return 0;
   if (fd < 0 && errno == ELOOP)
-    fail_step("hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible", op->b);
+    return failed(f, "hide", "%s is or crosses a symlink: refused, since hiding it would leave its target visible",
+                  op->b);
   if (fd < 0 || fstat(fd, &st) < 0)
-    fail_step("hide", "%s", op->b);
-  fd_target(p, sizeof p, fd, op->b);
+    return failed(f, "hide", "%s", op->b);
+  if (fd_target(f, p, sizeof p, fd, op->b) < 0)
+    return -1;
   if (S_ISDIR(st.st_mode))
     {
       /* A read-only bind of an empty directory of the staging tmpfs: a new
@@ -442,9 +502,11 @@ op_hide(const struct op *op, int empty)
            * (a remount through it is EINVAL), so resolve again, into the mount. */
           close(fd);
           fd = open_in_root(op->b, MP_EXISTING);
-          r = fd < 0 ? -1 :
-                       set_mount_attrs(fd_target(p, sizeof p, fd, op->b),
-                                       MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
+          if (fd >= 0 && fd_target(f, p, sizeof p, fd, op->b) < 0)
+            return -1;
+          r = fd < 0 ?
+                  -1 :
+                  set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
         }
     }
   else
@@ -455,9 +517,10 @@ op_hide(const struct op *op, int empty)
     {
       nmask_failed++;
       record("mask", 0, "%s: %s", op->b, strerror(errno));
-      return;
+      return 0;
     }
   nmasked++;
+  return 0;
 }
 
 static int nprotected;
@@ -467,34 +530,74 @@ static int nprotected;
  * obeys what such a path holds, so the sandbox must not change it. A path
  * that is gone has nothing to protect; a symlink on the way fails the step,
  * and so does a mount that fails: the run does not go ahead unprotected. */
-static void
-op_protect(const struct op *op)
+static int
+op_protect(const struct op *op, struct mount_fail *f)
 {
   char p[PATH_MAX];
   int fd = open_in_root(op->b, MP_EXISTING);
   if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
-    return;
+    return 0;
   if (fd < 0 && errno == ELOOP)
-    fail_step("protect", "%s is or crosses a symlink: refused, since its target would stay writable", op->b);
+    return failed(f, "protect", "%s is or crosses a symlink: refused, since its target would stay writable", op->b);
   if (fd < 0)
-    fail_step("protect", "%s", op->b);
-  fd_target(p, sizeof p, fd, op->b);
+    return failed(f, "protect", "%s", op->b);
+  if (fd_target(f, p, sizeof p, fd, op->b) < 0)
+    return -1;
   if (mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0)
-    fail_step("protect", "binding %s over itself", op->b);
+    return failed(f, "protect", "binding %s over itself", op->b);
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  fd = mount_point("protect", op->b, MP_EXISTING);
-  if (set_mount_attrs(fd_target(p, sizeof p, fd, op->b), MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) <
-      0)
-    fail_step("protect", "making %s read-only", op->b);
+  if ((fd = mount_point(f, "protect", op->b, MP_EXISTING)) < 0 || fd_target(f, p, sizeof p, fd, op->b) < 0)
+    return -1;
+  if (set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+    return failed(f, "protect", "making %s read-only", op->b);
   close(fd);
   nprotected++;
+  return 0;
 }
 
-static void
-op_dir(const struct op *op)
+static int
+op_dir(const struct op *op, struct mount_fail *f)
 {
-  close(mount_point("dir", op->b, MP_DIR));
+  int fd = mount_point(f, "dir", op->b, MP_DIR);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  return 0;
+}
+
+/* One entry of the spec's list of mounts: 0, or -1 with f filled. */
+static int
+op_run(const struct op *op, const struct spec *s, struct mount_fail *f)
+{
+  switch (op->kind)
+    {
+    case OP_RO_BIND:
+      return op_bind(op, 1, f);
+    case OP_BIND:
+      return op_bind(op, 0, f);
+    case OP_SYMLINK:
+      return op_symlink(op, f);
+    case OP_TMPFS:
+      return op_tmpfs(op, f);
+    case OP_DEV:
+      return op_dev(op, f);
+    case OP_PROC:
+      return op_proc(op, s, f);
+    case OP_SYSFS:
+      return op_sysfs(op, f);
+    case OP_REMOUNT_RO:
+      return op_remount_ro(op, f);
+    case OP_HIDE:
+      return op_hide(op, 0, f);
+    case OP_HIDE_EMPTY:
+      return op_hide(op, 1, f);
+    case OP_DIR:
+      return op_dir(op, f);
+    case OP_PROTECT:
+      return op_protect(op, f);
+    }
+  return 0;
 }
 
 /* Detaches the host root, stacked at /.sbx-old, and removes that directory.
@@ -606,45 +709,12 @@ step_root(const struct spec *s)
 
   for (i = 0; i < s->nops; i++)
     {
-      const struct op *op = &s->ops[i];
-      switch (op->kind)
+      struct mount_fail f;
+      if (op_run(&s->ops[i], s, &f) < 0)
         {
-        case OP_RO_BIND:
-          op_bind(op, 1);
-          break;
-        case OP_BIND:
-          op_bind(op, 0);
-          break;
-        case OP_SYMLINK:
-          op_symlink(op);
-          break;
-        case OP_TMPFS:
-          op_tmpfs(op);
-          break;
-        case OP_DEV:
-          op_dev(op);
-          break;
-        case OP_PROC:
-          op_proc(op, s);
-          break;
-        case OP_SYSFS:
-          op_sysfs(op);
-          break;
-        case OP_REMOUNT_RO:
-          op_remount_ro(op);
-          break;
-        case OP_HIDE:
-          op_hide(op, 0);
-          break;
-        case OP_HIDE_EMPTY:
-          op_hide(op, 1);
-          break;
-        case OP_DIR:
-          op_dir(op);
-          break;
-        case OP_PROTECT:
-          op_protect(op);
-          break;
+          /* The first failed mount ends the run: what failed, with its errno. */
+          errno = f.err;
+          fail_step(f.step, "%s", f.what);
         }
     }
   if (nprotected > 0)

@@ -4,16 +4,28 @@
 #define _GNU_SOURCE
 #include "util.h"
 
-/* The one way out of the launcher before anything is set up: "sbx-launch:
- * MESSAGE[: strerror(err)]" on stderr (err -1: no errno), then EXIT_SETUP_FAILED. */
-static void __attribute__((noreturn, format(printf, 2, 0))) vdie(int err, const char *fmt, va_list ap)
+static const char *die_prefix = PREFIX;
+static int die_code = EXIT_SETUP_FAILED;
+
+void
+die_as(const char *prefix, int exit_code)
 {
-  fputs(PREFIX, stderr);
+  die_prefix = prefix;
+  die_code = exit_code;
+}
+
+/* The one way out of the launcher before anything is set up: "sbx-launch:
+ * MESSAGE[: strerror(err)]" on stderr (err -1: no errno), then EXIT_SETUP_FAILED
+ * (another program's words and code: die_as). */
+void
+vdie(int err, const char *fmt, va_list ap)
+{
+  fputs(die_prefix, stderr);
   vfprintf(stderr, fmt, ap);
   if (err >= 0)
     fprintf(stderr, ": %s", strerror(err));
   fputc('\n', stderr);
-  exit(EXIT_SETUP_FAILED);
+  exit(die_code);
 }
 
 void

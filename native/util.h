@@ -35,6 +35,10 @@
   })
 #endif
 
+/* Who die() speaks for: the launcher ("sbx-launch: ", exit EXIT_SETUP_FAILED)
+ * unless a program of its own that links util.c (sbx-client) names itself. */
+void die_as(const char *prefix, int exit_code);
+void vdie(int err, const char *fmt, va_list ap) __attribute__((noreturn, format(printf, 2, 0)));
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int64_t now_ns(void);

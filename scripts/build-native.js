@@ -3,7 +3,7 @@
 // launcher skips the dynamic loader on every run, which is a measurable share of sbx's startup.
 // Falls back to a dynamic link otherwise; no extra system packages either way.
 // native/client.c is a program of its own, build/sbx-client (the resident sbx's client: src/cli/resident/),
-// built the same way; build/node-path names the node it falls back to (this one).
+// built the same way with util.c, the ground floor it shares; build/node-path names the node it falls back to (this one).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,11 +20,11 @@ if (process.platform !== 'linux') {
   process.exit(0);
 }
 
-function build(name, srcs) {
+function build(name, srcs, own = []) {
   const out = join(root, 'build', name);
   const tmp = `${out}.tmp-${process.pid}`;
   mkdirSync(dirname(out), { recursive: true });
-  const compile = (extra) => spawnSync(cc, [...flags, ...extra, '-o', tmp, ...srcs], { encoding: 'utf8' });
+  const compile = (extra) => spawnSync(cc, [...flags, ...own, ...extra, '-o', tmp, ...srcs], { encoding: 'utf8' });
   let r = compile(['-static']);
   let linkage = 'static';
   if (r.error || r.status !== 0) {
@@ -49,5 +49,6 @@ function build(name, srcs) {
 }
 
 build('sbx-launch', launcherSrcs);
-build('sbx-client', [join(root, 'native', CLIENT)]);
+// The client links the launcher's ground floor (util.c: its die path) and keeps only what it calls of it.
+build('sbx-client', [join(root, 'native', CLIENT), join(root, 'native', 'util.c')], ['-ffunction-sections', '-fdata-sections', '-Wl,--gc-sections']);
 writeFileSync(join(root, 'build', 'node-path'), `${process.execPath}\n`);

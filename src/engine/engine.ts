@@ -56,6 +56,12 @@ export interface Engine {
   render(env: RunResult): string;
   /** What changed from prev (null on a first run) to cur. */
   delta(prev: Verdict | null, cur: Verdict, opts?: DeltaOptions): Delta;
+  /**
+   * A run's last step in one pass: the delta from prev to env's verdict (as delta()) and env rendered with
+   * that delta (as render() of { ...env, delta }). env.delta is left to the caller. A verdict this engine
+   * just made (verdict(), stream().end()) is read where the engine still holds it, not sent back in.
+   */
+  conclude(env: RunResult, prev: Verdict | null, opts?: DeltaOptions): { delta: Delta; text: string };
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
   /**
@@ -83,6 +89,7 @@ interface Exports {
   junit(len: number): number;
   junitMerge(verdictLen: number, xmlLen: number): number;
   delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
+  conclude(prevLen: number, metaLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
   output(): number;
 }
 
@@ -99,6 +106,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const mod = opts.wasm instanceof WebAssembly.Module ? opts.wasm : await WebAssembly.compile(opts.wasm ?? wasmBytes);
   let x: Exports | null = null;
   let busy = false;
+  // The verdict the instance's last finish() wrote, which it holds for conclude(): its envelope's verdict.
+  let held: Verdict | null = null;
 
   // Instantiation is synchronous (the module is small), so a trapped instance can be replaced at once.
   const instantiate = (): Exports => {
@@ -112,6 +121,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     });
     const e = inst.exports as unknown as Exports;
     mem = e.memory;
+    held = null;
     return e;
   };
   x = instantiate();
@@ -167,6 +177,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     const n = e.finish();
     const env = envelope(JSON.parse(output(e, n)) as Verdict, o.log ?? null);
     made.add(env);
+    held = env.verdict;
     return env;
   };
 
@@ -214,6 +225,21 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         const text = output(e, Math.abs(n));
         if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(text).error}`);
         return JSON.parse(text) as Delta; // not schema-checked here: see end() above
+      });
+    },
+    conclude(env, prev, o = {}) {
+      return guard((e) => {
+        const a = prev ? utf8.encode(JSON.stringify(prev)) : new Uint8Array(0);
+        const meta = utf8.encode(JSON.stringify({ outcome: env.outcome, log: env.log }));
+        // The verdict the instance holds, when it is this envelope's (the same object, made by this engine).
+        const b = env.verdict === held && made.has(env) ? new Uint8Array(0) : utf8.encode(JSON.stringify(env.verdict));
+        put(e, a, meta, b);
+        const tree = o.treeChanged === undefined ? -1 : o.treeChanged ? 1 : 0;
+        const n = e.conclude(a.length, meta.length, b.length, tree, o.sameRuns ?? 1);
+        if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(output(e, -n)).error}`);
+        const bytes = new Uint8Array(e.memory.buffer, e.output(), n);
+        const d = 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+        return { delta: JSON.parse(fromUtf8.decode(bytes.subarray(4, d))) as Delta, text: fromUtf8.decode(bytes.subarray(d)) };
       });
     },
     memoryBytes() {

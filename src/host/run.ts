@@ -69,6 +69,11 @@ export interface RunReport {
   setupCode: string | null;
   /** A note about the state directory (e.g. a corrupt last.json set aside, a record that failed), or null. */
   problem: string | null;
+  /**
+   * env as sbx prints it (engine.render), made by the engine in the same pass as its delta; null when the
+   * run was not recorded. Valid while env is unchanged.
+   */
+  text: string | null;
 }
 
 /** How long the sandbox runs before the engine is warmed beside it (see runReport). */
@@ -241,7 +246,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
           const got = env ?? (await read(b));
           got.delta = null;
           got.outcome = outcome();
-          return { env: got, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded) };
+          return { env: got, setupCode, problem: joinProblems(failed && partialVerdict(failed, b!, logPath), notRecorded), text: null };
         } catch (e2) {
           if (!isEngineFailure(e2)) throw e2;
           failed ??= e2.message;

@@ -5,7 +5,7 @@
 //
 // The warm-up goes in steps, each in its own turn of the event loop, and stops once the sandbox has
 // exited: the main thread is then the real verdict's, which compiles only what it uses. What every
-// run uses comes first (the verdict of an empty log, its delta, its rendering), then a compiler
+// run uses comes first (the verdict of an empty log, its delta and rendering in one call), then a compiler
 // error's parse: a short command (a cold `sbx run -- /bin/true`) gets no warm-up, a long one finds
 // the engine warm.
 import type { Engine, RunResult } from '../engine/index.js';
@@ -15,16 +15,12 @@ type Step = (engine: Engine, env: RunResult | null) => RunResult | null;
 const STEPS: Step[] = [
   (engine) => engine.verdict(new Uint8Array(0), { exit: 0 }),
   (engine, env) => {
-    if (env) env.delta = engine.delta(null, env.verdict, { sameRuns: 1 });
+    if (env) engine.conclude(env, null, { sameRuns: 1 }); // a run's delta and rendered text
     return env;
   },
-  (engine, env) => {
-    if (env) engine.render(env);
-    return env;
-  }, // the CLI renders every verdict
   (engine) => engine.verdict(GCC, { exit: 2 }),
   (engine, env) => {
-    if (env) engine.render(env);
+    if (env) engine.conclude(env, null, { sameRuns: 1 });
     return env;
   },
 ];

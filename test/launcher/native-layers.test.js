@@ -2,7 +2,7 @@
 // includes only headers of parts below it, and util, the ground floor, includes nothing of the
 // others. Read from the #include lines of native/*.c and *.h: a loop between parts (report.c calling
 // cgroup.c calling report.c, as once), util.c reaching up, or a header included by nobody's rule
-// fails here. native/client.c is a program of its own and includes no part.
+// fails here. native/client.c is a program of its own and includes only util, which it links.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,8 +56,20 @@ test('util is the ground floor: it includes only the protocol (sbx.h)', () => {
   assert.equal([...graph.get('sbx')], []);
 });
 
-test('client.c, a program of its own, includes no part', () => {
-  assert.equal([...graph.get('client')], []);
+test('client.c, a program of its own, includes only the ground floor (util.c: the one die path)', () => {
+  assert.equal([...graph.get('client')], ['util']);
+});
+
+test("mount.c's helpers return what failed; only its step list (and the host root's detach) ends the run", () => {
+  // GNU style: a function's name starts its line. fail_step ends init: a helper that called it would decide for its caller.
+  let fn = null;
+  const callers = new Set();
+  for (const line of readFileSync(join(native, 'mount.c'), 'utf8').split('\n')) {
+    const m = /^([a-z_]+)\s*\(/.exec(line);
+    if (m) fn = m[1];
+    if (/\bfail_step\s*\(/.test(line) && !/^\s*(\/\*|\*)/.test(line)) callers.add(fn);
+  }
+  assert.equal([...callers].sort(), ['detach_host_root', 'step_root']);
 });
 
 test('each part has its own header, which its .c includes first', () => {

@@ -114,8 +114,8 @@ export default defineCommand({
     for (const n of notes) writeErr(`sbx: note: ${n}\n`);
     if (args.sarif) await writeSarif(args.sarif, report.env);
     if (args.envelope) await writeOutFile('envelope', 'envelope file', args.envelope, `${JSON.stringify(report.env)}\n`);
-    if (args.brief && !args.json) await printBrief(await loadEngine(), report.env, notes);
-    else print(await loadEngine(), report.env, Boolean(args.json), notes);
+    if (args.brief && !args.json) await printBrief(await loadEngine(), report.env, notes, report.text);
+    else print(await loadEngine(), report.env, Boolean(args.json), notes, report.text);
     phase('printed');
     if (interrupt.by) {
       writeErr(`sbx: interrupted by ${interrupt.by}: the sandbox was stopped and the run recorded; log: ${report.env.log}\n`);

@@ -5,7 +5,7 @@
 // that count from run to run (store.counters); a replay counts it from the keys (sameRunsOf).
 // An interrupted run (Ctrl-C) is recorded but is no baseline: the next run of the command is compared
 // with the last one that was not (isBaseline).
-import type { Delta, Engine, Verdict } from '../../engine/index.js';
+import type { Delta, DeltaOptions, Engine, Verdict } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 
 export interface Baseline {
@@ -17,8 +17,13 @@ export interface Baseline {
 }
 
 export function deltaAgainst(engine: Engine, prev: Baseline, cur: Verdict, mark: string | number | null): Delta {
+  return engine.delta(prev.verdict, cur, deltaOptions(prev, mark));
+}
+
+/** What the engine's delta takes besides the two verdicts (engine.delta, engine.conclude). */
+export function deltaOptions(prev: Baseline, mark: string | number | null): DeltaOptions {
   const treeChanged = prev.verdict && mark !== null && prev.mark !== null ? mark !== prev.mark : undefined;
-  return engine.delta(prev.verdict, cur, { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 });
+  return { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 };
 }
 
 /** Whether the next run of the same command is compared with this one: not when it was interrupted. */

@@ -10,11 +10,13 @@
 import type { Engine, RunResult } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';
-import { deltaAgainst } from './delta-rule.js';
+import { deltaOptions } from './delta-rule.js';
 import { phase } from '../phases.js';
 
 export interface Recorded {
   env: RunResult;
+  /** The envelope as sbx prints it (engine.render), made in the same pass as its delta; valid while env is unchanged. */
+  text: string;
   problem: string | null;
 }
 
@@ -45,13 +47,16 @@ export async function recordVerdict(engine: Engine, state: StateDir, run: RunRec
     phase('read-previous');
     const counters = await state.counters(key, run.cmd, prev.verdict ? prev.state : null, latest.verdict ? latest.state : null, logBytes);
     phase('counters');
-    env.delta = deltaAgainst(engine, { verdict: prev.verdict, mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 }, env.verdict, edits);
+    // The delta and the rendered text in one pass of the engine over the verdict it holds.
+    const baseline = { verdict: prev.verdict, mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 };
+    const { delta, text } = engine.conclude(env, prev.verdict, deltaOptions(baseline, edits));
+    env.delta = delta;
     const self: RunState = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd, ...counters };
     phase('delta');
     await state.record(env, self);
     phase('written');
     const problems = [latest.problem, prev === latest ? null : prev.problem].filter(Boolean);
-    return { env, problem: problems.length ? problems.join('; ') : null };
+    return { env, text, problem: problems.length ? problems.join('; ') : null };
   });
 }
 

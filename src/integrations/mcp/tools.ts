@@ -39,7 +39,7 @@ export async function runTool(a: v.InferOutput<typeof RunArgs>, ctx: ToolContext
   // no network, seccomp, no ptrace.
   const notes = [...logNotes(report.env), ...(ctx.asSbxRun ? runNotes(report.env, { cmd, net: false, seccomp: true, allowPtrace: false }) : [])];
   // As sbx run, what it prints (its log line and notes included); else a short output as itself.
-  return summarise(report.env, notes, ctx.asSbxRun ? undefined : 'log');
+  return summarise(report.env, notes, ctx.asSbxRun ? undefined : 'log', report.text);
 }
 
 export async function verdictTool(a: v.InferOutput<typeof VerdictArgs>, ctx: ToolContext): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
@@ -111,12 +111,12 @@ function sbxLog(given: string, cwd: string): string {
 }
 
 /** raw: the output, shown as itself when short (brief.ts); 'log': the run's log, read for that; none: always the verdict. */
-async function summarise(env: RunResult, notes: readonly string[] = [], raw?: Buffer | 'log'): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
+async function summarise(env: RunResult, notes: readonly string[] = [], raw?: Buffer | 'log', made: string | null = null): Promise<ToolOutput<v.InferOutput<typeof VerdictResult>>> {
   const engine = await loadEngine();
   const vd = env.verdict;
   const f = vd.crash?.first_user_frame;
   const where = f ? ` at ${f.function ?? '?'} ${f.file ? basename(f.file) : '?'}${f.line !== null ? `:${f.line}` : ''}` : '';
-  const rendered = engine.render(env);
+  const rendered = made ?? engine.render(env); // runReport's, made with the delta
   const shown = raw === 'log' ? await briefOrRendered(env, rendered) : (raw && brief(env, rendered, raw)) || rendered;
   const text = withNotes(shown, notes);
   return {
