@@ -1,7 +1,7 @@
 // What last.json and last/<key>.json hold, read back: a run's envelope with its state beside it.
-// Checked with valibot (contract/shape.ts). The state is checked field by field, as sbx reads it; the verdict by its headers only, for
-// only the engine reads it (its delta takes any JSON, bench/fuzz.js). A file that is not one (cut,
-// foreign, edited) is set aside by the caller, never trusted.
+// Checked with valibot (contract/shape.ts): the state field by field, as sbx reads it; the verdict by
+// its headers only, for only the engine reads it (its delta takes any JSON, bench/fuzz.js). A file
+// that is not one (cut, foreign, edited) is set aside by the caller, never trusted.
 import * as v from 'valibot';
 import { STATUSES, type Verdict, finite, jsonObject, shapeProblem } from '../../contract/index.js';
 
@@ -50,7 +50,7 @@ export interface StateFile {
 
 const STATUS = new Set<string>(STATUSES);
 
-/** What the shape table has checked, typed: the headers still to be compared, the state's fields. */
+/** What the schema has checked, typed: the headers still to be compared, the state's fields. */
 interface Checked {
   schema: string;
   verdict: { schema: string; status: string };
