@@ -15,11 +15,14 @@ import { closest } from './closest.js';
  * command: "sbx run"; usage: the usage line, for the hint after a stray argument.
  */
 export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: readonly string[], usage?: string): ParsedArgs<T> {
-  return parseArgs(checkFlags(command, defs, rawArgs, usage), defs);
+  const { argv, given } = checkFlags(command, defs, rawArgs, usage);
+  // citty reads the flags given (and the positional args), not every flag the command has: its work is per flag defined.
+  const read = Object.fromEntries(Object.entries(defs).filter(([name, def]) => def.type === 'positional' || given.has(name)));
+  return parseArgs(argv, read) as ParsedArgs<T>;
 }
 
-/** rawArgs checked against the command's flags, in the form citty reads as sbx means it; else the E_USAGE error. */
-function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], usage?: string): string[] {
+/** rawArgs checked against the command's flags, in the form citty reads as sbx means it, and the flags given; else the E_USAGE error. */
+function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], usage?: string): { argv: string[]; given: Set<string> } {
   const strings = new Set<string>();
   const booleans = new Set<string>();
   const positional: string[] = [];
@@ -87,7 +90,8 @@ function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], 
   }
   // citty reads `--no-x` as x=false: a flag whose own name starts with no- goes by its camelCase name, which citty also knows.
   const asCitty = (name: string) => (name.startsWith('no-') ? name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) : name);
-  return [...[...values].map(([name, value]) => (value === true ? `--${asCitty(name)}` : `--${asCitty(name)}=${String(value)}`)), '--', ...args];
+  const argv = [...[...values].map(([name, value]) => (value === true ? `--${asCitty(name)}` : `--${asCitty(name)}=${String(value)}`)), '--', ...args];
+  return { argv, given: new Set(values.keys()) };
 }
 
 const missing = (command: string, what: string, description: string | undefined, hint: string) => new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);
