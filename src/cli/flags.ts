@@ -18,7 +18,8 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
   const { argv, given } = checkFlags(command, defs, rawArgs, usage);
   // citty reads the flags given (and the positional args), not every flag the command has: its work is per flag defined.
   const read = Object.fromEntries(Object.entries(defs).filter(([name, def]) => def.type === 'positional' || given.has(name)));
-  return parseArgs(argv, read) as ParsedArgs<T>;
+  // A plain copy: citty's Proxy would try two case conversions for each flag run() reads that was not given.
+  return { ...parseArgs(argv, read) } as ParsedArgs<T>;
 }
 
 /** rawArgs checked against the command's flags, in the form citty reads as sbx means it, and the flags given; else the E_USAGE error. */
