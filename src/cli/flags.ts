@@ -1,8 +1,10 @@
-// A command's flags, read and checked before it runs. sbx reads them itself rather than through citty's
-// parser: that one ignores unknown flags (`--timout 1` would run with no timeout at all), and on a cold
-// `sbx run` its first use (node:util's parseArgs) cost more than the rest of the command line's start.
+// A command's flags, checked by sbx and read by citty's parseArgs. citty ignores a flag it does not know
+// (`--timout 1` would run with no timeout at all) and reads some of sbx's otherwise than sbx means them
+// (`--no-seccomp` as seccomp=false, the first of `--no-json --json`, `--work -x`), so each flag is checked
+// here first, the same one-line errors as before, and handed to citty in one plain form: `--name=value`,
+// the last of a switch's forms, the positional args after `--`.
 // Stops at `--`: what follows is the sandboxed command's, not ours. Help (--help, -h) is start.ts's.
-import type { ArgsDef, ParsedArgs } from 'citty';
+import { parseArgs, type ArgsDef, type ParsedArgs } from 'citty';
 import { SbxError } from '../contract/index.js';
 import { closest } from './closest.js';
 
@@ -13,6 +15,15 @@ import { closest } from './closest.js';
  * command: "sbx run"; usage: the usage line, for the hint after a stray argument.
  */
 export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: readonly string[], usage?: string): ParsedArgs<T> {
+  const { argv, given } = checkFlags(command, defs, rawArgs, usage);
+  // citty reads the flags given (and the positional args), not every flag the command has: its work is per flag defined.
+  const read = Object.fromEntries(Object.entries(defs).filter(([name, def]) => def.type === 'positional' || given.has(name)));
+  // A plain copy: citty's Proxy would try two case conversions for each flag run() reads that was not given.
+  return { ...parseArgs(argv, read) } as ParsedArgs<T>;
+}
+
+/** rawArgs checked against the command's flags, in the form citty reads as sbx means it, and the flags given; else the E_USAGE error. */
+function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], usage?: string): { argv: string[]; given: Set<string> } {
   const strings = new Set<string>();
   const booleans = new Set<string>();
   const positional: string[] = [];
@@ -26,7 +37,8 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
     const how = usage ? `usage: ${usage}` : `${command} takes ${positional.length === 0 ? 'no arguments' : `${positional.length} argument${positional.length > 1 ? 's' : ''}`} besides flags`;
     return new SbxError('E_USAGE', `unexpected argument ${JSON.stringify(arg)} for ${command}: ${how} ${hint}`);
   };
-  const args: Record<string, unknown> & { _: string[] } = { _: [] };
+  const values = new Map<string, string | boolean>();
+  const args: string[] = [];
   let seen = 0;
   for (let i = 0; i < rawArgs.length; i++) {
     const arg = rawArgs[i]!;
@@ -35,14 +47,14 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
       // without, like run, what follows is the sandboxed command, in rawArgs.
       for (const rest of rawArgs.slice(i + 1)) {
         if (positional.length > 0 && ++seen > positional.length) throw unexpected(rest);
-        args._.push(rest);
+        args.push(rest);
       }
       break;
     }
     if (arg === '-h') continue;
     if (!arg.startsWith('-') || arg === '-') {
       if (++seen > positional.length) throw unexpected(arg);
-      args._.push(arg);
+      args.push(arg);
       continue;
     }
     const eq = arg.indexOf('=');
@@ -50,20 +62,20 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
     const name = flag.startsWith('--') ? flag.slice(2) : '';
     if (strings.has(name)) {
       if (eq >= 0) {
-        args[name] = arg.slice(eq + 1);
+        values.set(name, arg.slice(eq + 1));
         continue;
       }
       const value = rawArgs[i + 1];
       if (value === undefined || value === '--' || (value.startsWith('--') && isKnown(value, strings, booleans)))
         throw new SbxError('E_USAGE', `${arg} needs a value: give ${arg} VALUE or ${arg}=VALUE ${hint}`);
-      args[name] = value;
+      values.set(name, value);
       i++;
     } else if (booleans.has(name)) {
       const value = eq >= 0 ? arg.slice(eq + 1) : 'true';
       if (value !== 'true' && value !== 'false') throw new SbxError('E_USAGE', `${arg}: ${flag} is a switch, it takes no value: give ${flag}, or ${flag}=false to turn it off ${hint}`);
-      args[name] = value === 'true';
+      values.set(name, value === 'true');
     } else if (eq < 0 && name.startsWith('no-') && booleans.has(name.slice(3))) {
-      args[name.slice(3)] = false;
+      values.set(name.slice(3), false);
     } else {
       const known = [...strings, ...booleans];
       const near = closest(name || flag.replace(/^-+/, ''), known);
@@ -74,12 +86,13 @@ export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: 
   let p = 0;
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === 'positional') {
-      const value = args._[p++];
-      if (value !== undefined) args[name] = value;
-      else if (def.required !== false) throw missing(command, name.toUpperCase(), def.description, hint);
-    } else if (def.required === true && args[name] === undefined) throw missing(command, `--${name}`, def.description, hint);
+      if (args[p++] === undefined && def.required !== false) throw missing(command, name.toUpperCase(), def.description, hint);
+    } else if (def.required === true && !values.has(name)) throw missing(command, `--${name}`, def.description, hint);
   }
-  return args as ParsedArgs<T>;
+  // citty reads `--no-x` as x=false: a flag whose own name starts with no- goes by its camelCase name, which citty also knows.
+  const asCitty = (name: string) => (name.startsWith('no-') ? name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) : name);
+  const argv = [...[...values].map(([name, value]) => (value === true ? `--${asCitty(name)}` : `--${asCitty(name)}=${String(value)}`)), '--', ...args];
+  return { argv, given: new Set(values.keys()) };
 }
 
 const missing = (command: string, what: string, description: string | undefined, hint: string) => new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);

@@ -2,7 +2,7 @@
 // (src/cli/main.ts has every command, src/cli/main-run.ts only `run`). Only this file ends a run of the
 // CLI: errors become one line and a non-zero exit code.
 import { SbxError } from '../contract/index.js';
-import type { CommandDef } from './command.js';
+import type { CommandDef } from 'citty';
 import { readFlags } from './flags.js';
 import { ignoreClosedPipes, outputStreamsMade, writeErr, writeOut } from './closed-pipe.js';
 import { fail, wantsJson, USAGE } from './fail.js';
@@ -51,8 +51,8 @@ async function cli(main: CommandDef<any>, subs: SubCommands, argv: string[]): Pr
     return 0;
   }
   try {
-    // Subcommands are found and run here, not by citty: their result (the exit code) comes back, and
-    // citty's parser is no cost of a start (flags.ts).
+    // Subcommands are found and run here, not by citty's runMain, which exits the process: their result
+    // (the exit code) comes back to the caller, the resident sbx among them. citty reads the flags (flags.ts).
     const name = argv[0]!;
     const load = Object.hasOwn(subs, name) ? subs[name] : undefined;
     if (!load) throw new SbxError('E_USAGE', `unknown command ${JSON.stringify(name)}: use one of ${Object.keys(subs).join(', ')} (sbx --help)`);

@@ -1,9 +1,9 @@
 // The run-result contract (docs/run-result.md) as valibot schemas, built on first use (contract()):
 // the tests, bench/fuzz.js and the library's RunResultSchema/VerdictSchema check every envelope
 // sbx emits against them, and the engine checks an envelope it did not make before rendering it. A
-// cold `sbx run` builds none of them (building the whole contract cost it ~0.7 ms, SBX_PHASES over
-// interleaved cold runs): what it reads back of its own, the launcher's report and its state files,
-// it checks with shape tables (contract/shape.ts).
+// cold `sbx run` builds none of them: what it reads back of its own, the launcher's report and its
+// state files, it checks with the smaller schemas of launcher/status.ts and host/state/state-file.ts
+// (contract/shape.ts).
 import * as v from 'valibot';
 
 export const STATUSES = ['setup-failed', 'timeout', 'interrupted', 'crash', 'build-failed', 'tests-failed', 'runtime-error', 'pass'] as const;

@@ -1,6 +1,6 @@
-// The JSON status report sbx-launch writes to fd 3, checked at the trust boundary by a shape table
-// (contract/shape.ts: one small function, no schema to build on a cold run's path).
-import { shapeProblem, type ShapeTable } from '../contract/index.js';
+// The JSON status report sbx-launch writes to fd 3, checked at the trust boundary (contract/shape.ts).
+import * as v from 'valibot';
+import { finite, jsonObject, shapeProblem } from '../contract/index.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
 export const LAUNCHER_PROTO = 11;
@@ -41,42 +41,29 @@ export interface Status {
   steps: StatusStep[];
 }
 
-const STATUS: ShapeTable = {
-  proto: 'number',
-  version: 'string',
-  timed_out: 'boolean',
-  interrupted: 'boolean',
-  exit_code: 'number|null',
-  signal: 'number|null',
-  exec_errno: 'number',
-  output_bytes: 'number',
-  stdout_bytes: 'number',
-  stderr_bytes: 'number',
-  log_cap: 'number',
-  log_dropped: 'number',
-  log_unwritten: 'number',
-  log_errno: 'number',
-  setup_ns: 'number',
-  wall_ns: 'number',
-  rusage: 'object',
-  'rusage.user_us': 'number',
-  'rusage.sys_us': 'number',
-  'rusage.max_rss_kb': 'number',
-  error: 'object|null',
-  'error.step': 'string',
-  'error.errno': 'number',
-  'error.strerror': 'string',
-  'error.detail': 'string',
-  cgroup: 'object',
-  'cgroup.path': 'string|null',
-  'cgroup.oom_kills': 'number',
-  steps: 'array',
-  'steps[]': 'object',
-  'steps[].step': 'string',
-  'steps[].ok': 'boolean',
-  'steps[].us': 'number',
-  'steps[].detail': 'string',
-};
+const num = finite();
+const STATUS = jsonObject({
+  proto: num,
+  version: v.string(),
+  timed_out: v.boolean(),
+  interrupted: v.boolean(),
+  exit_code: v.nullable(num),
+  signal: v.nullable(num),
+  exec_errno: num,
+  output_bytes: num,
+  stdout_bytes: num,
+  stderr_bytes: num,
+  log_cap: num,
+  log_dropped: num,
+  log_unwritten: num,
+  log_errno: num,
+  setup_ns: num,
+  wall_ns: num,
+  rusage: jsonObject({ user_us: num, sys_us: num, max_rss_kb: num }),
+  error: v.nullable(jsonObject({ step: v.string(), errno: num, strerror: v.string(), detail: v.string() })),
+  cgroup: jsonObject({ path: v.nullable(v.string()), oom_kills: num }),
+  steps: v.array(jsonObject({ step: v.string(), ok: v.boolean(), us: num, detail: v.string() })),
+});
 
 export function parseStatus(text: string): { ok: true; status: Status } | { ok: false; why: string; proto?: unknown } {
   let json: unknown;

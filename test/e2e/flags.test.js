@@ -1,5 +1,5 @@
-// sbx reads its commands' flags itself (src/cli/flags.ts), not with citty's parser: for every command's
-// real args, each way of giving a flag reads as citty read it, and where sbx differs on purpose (the
+// sbx checks its commands' flags before citty's parser reads them (src/cli/flags.ts): for every command's
+// real args, each way of giving a flag reads as citty reads it alone, and where sbx differs on purpose (the
 // last switch wins, --no-x flags, a switch given a value, one dash, `--` for a command with arguments)
 // the table says what it does instead.
 import { test } from 'uvu';

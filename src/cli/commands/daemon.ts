@@ -1,7 +1,7 @@
 // `sbx daemon`: the resident sbx that build/sbx-client talks to (src/cli/resident/server.ts). The client
 // starts it when none answers; --status and --stop are for people.
 import { readFileSync } from 'node:fs';
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { writeOut } from '../closed-pipe.js';
 import { parsePositive } from '../parse-flags.js';

@@ -1,5 +1,5 @@
 // `sbx history`: the runs recorded in a state directory, and the streaks in them.
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { StateDir, streaks, streakText } from '../../host/index.js';
 import { existsSync } from 'node:fs';

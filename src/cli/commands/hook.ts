@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 import { redirect } from '../io-redirect.js';

@@ -1,5 +1,5 @@
 // `sbx mcp`: serve the sbx tools (run, verdict, history, show) over MCP on stdio, until stdin closes.
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { mcpServer } from '../../integrations/index.js';
 import pkg from '../../../package.json' with { type: 'json' };
 

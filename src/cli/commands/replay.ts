@@ -1,5 +1,5 @@
 // `sbx replay SESSION`: replay a recorded session offline (a directory of logs, or a JSONL of steps).
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { loadEngine, loadSession, replay } from '../../host/index.js';
 import { writeOut } from '../closed-pipe.js';

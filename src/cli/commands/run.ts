@@ -1,6 +1,6 @@
 // `sbx run [flags] -- CMD ARGS...`: run a command in the hermetic sandbox and print its verdict and delta.
 import { resolve } from 'node:path';
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError, exitForSignal } from '../../contract/index.js';
 import { loadEngine, defaultWork, runReport, mirrorExit, runNotes, logNotes, phase, configHosts } from '../../host/index.js';
 import { print, printBrief } from '../output.js';

@@ -1,5 +1,5 @@
 // `sbx selftest`: which parts of the hermetic profile hold on this machine, and why not where not.
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { selftest } from '../../launcher/index.js';
 import { writeOut } from '../closed-pipe.js';
 

@@ -1,6 +1,6 @@
 // `sbx tasks validate`: every study task (bench/tasks) inside the sandbox — buggy fails, the reference
 // solution passes, the obvious fix of a loop-inducing task fails — with one line per task.
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { writeOut } from '../closed-pipe.js';
 import { harnessTasks } from '../../harness/index.js';

@@ -1,6 +1,6 @@
 // `sbx verdict --raw FILE|-`: distil a recorded log into a verdict (text, or the envelope with --json);
 // with --state DIR, keep the log in DIR and say what changed since the previous run there.
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { loadEngine, verdictReport } from '../../host/index.js';
 import { parseExit, parseSignal } from '../parse-flags.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineCommand } from '../command.js';
+import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { openLogFile } from '../../host/index.js';
 import { parseExit, parseSignal } from '../parse-flags.js';

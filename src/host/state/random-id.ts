@@ -1,5 +1,5 @@
 // Random names for runs and temp files, read from /dev/urandom: the bytes node:crypto's randomBytes
-// would give, without loading node:crypto on a cold `sbx run` (~4 ms, bench/startup.js).
+// (and so nanoid) would give, without loading node:crypto on a cold `sbx run` (docs/architecture.md).
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /** n characters from A-Z a-z 0-9 _ - (nanoid's alphabet): base64url of random bytes. */

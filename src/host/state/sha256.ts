@@ -1,7 +1,7 @@
 // SHA-256 of a string (its UTF-8 bytes) as hex, the digest node:crypto gives, without loading
-// node:crypto for the short strings of a run's hot path (command keys, a small tree's fingerprint):
-// loading it costs a cold `sbx run` ~4 ms (bench/startup.js), more than hashing a few KB here. Long
-// inputs go to node:crypto, loaded then, where the native hash is faster than this loop.
+// node:crypto for the short strings of a cold `sbx run` (command keys, a small tree's fingerprint;
+// docs/architecture.md). Long inputs go to node:crypto, loaded then, where the native hash is faster
+// than this loop.
 import { nodeCrypto } from '../../launcher/index.js';
 
 /** Above this many UTF-16 units, node:crypto hashes (same digest, native speed). */

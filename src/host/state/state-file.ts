@@ -1,9 +1,9 @@
 // What last.json and last/<key>.json hold, read back: a run's envelope with its state beside it.
-// Checked by a shape table (contract/shape.ts), not a valibot schema: this is on every cold `sbx run`'s
-// path. The state is checked field by field, as sbx reads it; the verdict by its headers only, for
-// only the engine reads it (its delta takes any JSON, bench/fuzz.js). A file that is not one (cut,
-// foreign, edited) is set aside by the caller, never trusted.
-import { STATUSES, type Verdict, shapeProblem, type ShapeTable } from '../../contract/index.js';
+// Checked with valibot (contract/shape.ts): the state field by field, as sbx reads it; the verdict by
+// its headers only, for only the engine reads it (its delta takes any JSON, bench/fuzz.js). A file
+// that is not one (cut, foreign, edited) is set aside by the caller, never trusted.
+import * as v from 'valibot';
+import { STATUSES, type Verdict, finite, jsonObject, shapeProblem } from '../../contract/index.js';
 
 /** What a run leaves for the next: its id, the work tree at its start and end, the edit count, its streaks. */
 export interface RunState {
@@ -22,27 +22,26 @@ export interface RunState {
   unpruned_bytes: number | null;
 }
 
-/** The state's fields; `?`: absent in state written by an older sbx, read as null. */
-const STATE_FIELDS: Readonly<Record<keyof RunState, string>> = {
-  id: 'string',
-  tree: 'string|null',
-  tree_end: 'string|null?',
-  edits: 'number|null?',
-  cmd: 'string|null?',
-  vkey: 'string|null?',
-  same_cmd: 'number|null?',
-  same_all: 'number|null?',
-  unpruned: 'number|null?',
-  unpruned_bytes: 'number|null?',
-};
-const SHAPE: ShapeTable = {
-  schema: 'string',
-  verdict: 'object',
-  'verdict.schema': 'string',
-  'verdict.status': 'string',
-  state: 'object',
-  ...Object.fromEntries(Object.entries(STATE_FIELDS).map(([k, t]) => [`state.${k}`, t])),
-};
+/** The state's fields; optional: absent in state written by an older sbx, read as null. */
+const text = v.nullable(v.string());
+const count = v.optional(v.nullable(finite()));
+const STATE_FIELDS = {
+  id: v.string(),
+  tree: text,
+  tree_end: v.optional(text),
+  edits: count,
+  cmd: v.optional(text),
+  vkey: v.optional(text),
+  same_cmd: count,
+  same_all: count,
+  unpruned: count,
+  unpruned_bytes: count,
+} satisfies Record<keyof RunState, v.GenericSchema>;
+const SHAPE = jsonObject({
+  schema: v.string(),
+  verdict: jsonObject({ schema: v.string(), status: v.string() }),
+  state: jsonObject(STATE_FIELDS),
+});
 
 export interface StateFile {
   verdict: Verdict;
@@ -51,7 +50,7 @@ export interface StateFile {
 
 const STATUS = new Set<string>(STATUSES);
 
-/** What the shape table has checked, typed: the headers still to be compared, the state's fields. */
+/** What the schema has checked, typed: the headers still to be compared, the state's fields. */
 interface Checked {
   schema: string;
   verdict: { schema: string; status: string };

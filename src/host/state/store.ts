@@ -40,7 +40,6 @@ import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
-import { utcTime } from './utc-time.js';
 import { keyLine } from '../command-key.js';
 import { makeSpare, takeSpare } from './spare-logs.js';
 
@@ -345,7 +344,7 @@ export class StateDir {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
-      time: utcTime(),
+      time: new Date().toISOString(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
       key: run.vkey ?? verdictKey(vd), // counters() computed it for this run
