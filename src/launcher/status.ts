@@ -74,7 +74,7 @@ export function parseStatus(text: string): { ok: true; status: Status } | { ok: 
   }
   if (shapeProblem(json, STATUS) !== null) {
     const proto = typeof json === 'object' && json !== null && 'proto' in json ? String(json.proto) : '?';
-    return { ok: false, why: `unexpected status report (protocol ${proto}, expected ${LAUNCHER_PROTO})`, proto: (json as { proto?: unknown }).proto };
+    return { ok: false, why: `unexpected status report (protocol ${proto}, expected ${LAUNCHER_PROTO})`, proto: (json as { proto?: unknown } | null)?.proto };
   }
   return { ok: true, status: json as Status };
 }

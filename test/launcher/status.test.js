@@ -46,6 +46,7 @@ for (const [what, bad] of [
   ['an empty file', ''],
   ['text that is not JSON', 'sbx-launch: cannot parse the spec'],
   ['a JSON array', '[1]'],
+  ['the JSON null', 'null'],
   ['no proto', edit((x) => delete x.proto)],
   ['a proto that is text', edit((x) => { x.proto = '5'; })],
   ['exit_code as text', edit((x) => { x.exit_code = '0'; })],
