@@ -70,7 +70,7 @@ export default defineCommand({
     if (clients.length !== 1) throw new SbxError('E_USAGE', `sbx hook ${action} needs one client: --claude (Claude Code), --codex (Codex CLI) or --gemini (Gemini CLI)`);
     if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
     const client = clients[0]!;
-    const { install, uninstall, settingsPath, sandboxTable } = await hookInstaller();
+    const { install, uninstall, settingsPath } = await hookInstaller();
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
     if (action === 'install') {
       const { residentClient, selfCli } = await hookRewrite();
@@ -87,8 +87,7 @@ export default defineCommand({
       }
       // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
       const native = residentClient(cli);
-      // Claude Code's post-hook starts only for the commands of the sandbox table (its `if` rules): the project's, from its sbx.config.json.
-      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, sandboxTable(args.user ? null : project));
+      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
       // What each client needs besides the file, or it goes on without sbx and says nothing (docs/integrations.md).

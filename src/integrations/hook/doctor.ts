@@ -9,8 +9,6 @@ import { readRegularText } from '../../launcher/index.js';
 import { settingsPath, type Client } from './install.js';
 import type { Self } from './rewrite.js';
 import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
-import { postIfs } from '../claude/claude-post-if.js';
-import { loadHookConfig } from './config.js';
 
 export type Level = 'ok' | 'missing' | 'note';
 export interface Check {
@@ -125,43 +123,8 @@ function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Ch
     }
     if (!/^\[ -x /.test(ours)) checks.push({ level: 'note', client, what: `${event}: installed by an older sbx (no guard: if sbx goes, the call is not blocked)`, fix: install });
     checks.push({ level: 'ok', client, what: `${event}: sbx hook ${name} runs ${words.at(-1)}` });
-    if (name === 'claude-post') {
-      const ifs = list
-        .flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []))
-        .filter((h) => String(obj(h).command).endsWith(` hook ${name}`))
-        .map((h) => obj(h).if);
-      const c = postIfCheck(event, ifs, p, install);
-      if (c) checks.push(c);
-    }
   }
   return { checks, live };
-}
-
-/**
- * Claude Code starts the post-hook only for calls its `if` rules match (claude-post-if.ts), rules install
- * derived from the sandbox table of the time: a pattern sbx.config.json added since has none, and its
- * commands run on the host undistilled. Null when the rules cover the table (or the config cannot be read:
- * the pre-hook reports that on every call).
- */
-function postIfCheck(event: string, ifs: unknown[], p: DoctorPlaces, install: string): Check | null {
-  if (ifs.some((x) => typeof x !== 'string'))
-    return { level: 'note', client: 'claude', what: `${event}: the post-hook has no \`if\` rules (installed by an older sbx): Claude starts it for every Bash call`, fix: install };
-  let need: string[];
-  try {
-    need = postIfs(loadHookConfig(p.project).sandbox);
-  } catch {
-    return null;
-  }
-  if (ifs.includes('Bash(*)')) return null;
-  const lack = need.filter((r) => !ifs.includes(r));
-  if (!lack.length) return null;
-  const where = p.scope === 'user' ? 'sbx hook install --claude in the project (a user install covers the built-in table only)' : install;
-  return {
-    level: 'missing',
-    client: 'claude',
-    what: `${event}: the post-hook's \`if\` rules lack ${lack.join(' ')} (the project's sbx.config.json sandbox table has changed since install): Claude does not start it for those commands, and their output on the host is not distilled`,
-    fix: where,
-  };
 }
 
 /** The program words of an installed hook line (after the guard's `exec`): [client] or [node, cli]. */

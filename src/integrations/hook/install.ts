@@ -14,9 +14,6 @@ import * as v from 'valibot';
 import { SbxError } from '../../contract/index.js';
 import { shellQuote } from '../../host/index.js';
 import type { Self } from './rewrite.js';
-import { postIfs } from '../claude/claude-post-if.js';
-import { SANDBOX } from './rules.js';
-import { loadHookConfig } from './config.js';
 
 export type Client = 'claude' | 'codex' | 'gemini';
 
@@ -69,26 +66,11 @@ export function hookCommand(self: Self, name: string): string {
 const isOurs = (cmd: string | undefined) =>
   typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
 
-/**
- * The sandbox table hooks installed in `project` classify by (its sbx.config.json over the built-in table;
- * a bad file is its E_CONFIG error); a user install (null) serves every project: the built-in table.
- */
-export function sandboxTable(project: string | null): readonly string[] {
-  return project === null ? SANDBOX : loadHookConfig(project).sandbox;
-}
-
-/**
- * `sandbox`: the sandbox table the hooks will classify by (the project's sbx.config.json over the built-in
- * one); Claude Code's post-hook is installed as one handler per `if` rule covering it (claude-post-if.ts),
- * so that a call it leaves alone starts no post-hook.
- */
-export function install(client: Client, path: string, self: Self, sandbox: readonly string[] = SANDBOX): { backup: string | null } {
+export function install(client: Client, path: string, self: Self): { backup: string | null } {
   const cur = load(path);
   const hooks = { ...(cur.settings.hooks ?? {}) };
   for (const [event, name] of Object.entries(EVENTS[client])) {
-    const entry = { type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] };
-    const handlers = name === 'claude-post' ? postIfs(sandbox).map((rule) => ({ ...entry, if: rule })) : [entry];
-    hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: handlers }];
+    hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
   }
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
   // keeps the first backup rather than overwrite it with the hooked version.

@@ -124,7 +124,7 @@ export const HOST: readonly string[] = [
 ];
 
 /** Leading words that wrap the real command; `timeout` and `nice -n` take an argument. */
-export const WRAPPERS: ReadonlySet<string> = new Set(['time', 'env', 'command', 'exec', 'nice', 'nohup', 'timeout', 'stdbuf']);
+const WRAPPERS = new Set(['time', 'env', 'command', 'exec', 'nice', 'nohup', 'timeout', 'stdbuf']);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 export interface Rules {

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { loadHookConfig, type HookConfig } from './config.js';
 import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
 import { residentClient, selfCli, type Self } from './rewrite.js';
-import { firstClaim } from './claim.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
 import { loadEngine, verdictReport } from '../../host/index.js';
@@ -93,8 +92,7 @@ async function hook(name: HookName, opts: HookIO): Promise<void> {
   const p = parsePost(json);
   if (typeof p === 'string') return note(p);
   const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
-  // Claude may have started this hook several times for the call (one handler per `if` rule): one answers.
-  if (!d || !firstClaim(p)) return;
+  if (!d) return;
   io.out(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
 }
 
