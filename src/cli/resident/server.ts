@@ -283,9 +283,12 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       let code: number;
       try {
         code = await calls.run(c, () => runCommandLine(SUBS, argv));
+        // SBX_PHASES=1 (the client's and this server's alike): the marks on the client's stderr, as the
+        // Node CLI prints them (src/cli/start.ts), the server's own (r-…) among them; marks of calls that
+        // overlap mix.
         phase('r-done');
         const ph = takePhases();
-        if (ph) log(ph.trimEnd());
+        if (ph) io.write(2, Buffer.from(ph));
       } catch (err) {
         log(`request failed: ${(err as Error)?.stack ?? err}`);
         io.write(2, Buffer.from(`sbx: internal error in the resident sbx: ${(err as Error)?.message ?? err}; rerun with SBX_RESIDENT=0 and report it\n`));
