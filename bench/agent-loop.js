@@ -25,7 +25,12 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 // checked below to have printed the program's line).
 const GCC = 'gcc -O0 -o c/m c/m.c && ./c/m';
 const LS = 'ls c';
-const VARIANTS = ['raw', 'noop', 'node', 'client'];
+const ALL_VARIANTS = ['raw', 'noop', 'node', 'client'];
+// A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
+// (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
+// refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
+const pick = (env, all) => (process.env[env] ? all.filter((x) => process.env[env].split(',').includes(x)) : all);
+const VARIANTS = pick('BENCH_VARIANTS', ALL_VARIANTS);
 
 function project() {
   const s = scratchProject();
@@ -117,14 +122,15 @@ async function mcpTrue(runs) {
 }
 
 export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
-  const clients = [['claude', 'Claude Code', ensureClaude()], ['codex', 'Codex CLI', ensureCodex()], ['gemini', 'Gemini CLI', ensureGemini()]];
+  const ids = pick('BENCH_CLIENTS', ['claude', 'codex', 'gemini']);
+  const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
   console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, first two gaps left out; medians)\n`);
   console.log('raw: no hooks; no-op: the same hooks as `cat >/dev/null` (what any hook costs the client); node: sbx\'s hooks and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx. Added: minus raw; sbx\'s share: client minus no-op\n');
   console.log('| client | call | raw | no-op hooks | node | client | added, node | added, client | sbx\'s share (client − no-op) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [id, name, c] of clients) {
     if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} | | | | | | | |`); continue; }
-    const gaps = Object.fromEntries(VARIANTS.map((v) => [v, { gcc: [], ls: [] }]));
+    const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, { gcc: [], ls: [] }]));
     for (let r = 0; r < rounds; r++) {
       for (const v of VARIANTS) {
         const g = await session(id, c.bin, v, calls);
@@ -133,7 +139,7 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
       }
     }
     for (const [call, label] of [['gcc', `\`${GCC}\``], ['ls', `\`${LS}\` (left alone)`]]) {
-      const [raw, noop, node, client] = VARIANTS.map((v) => median(gaps[v][call]));
+      const [raw, noop, node, client] = ALL_VARIANTS.map((v) => (VARIANTS.includes(v) ? median(gaps[v][call]) : NaN));
       console.log(`| ${name} | ${label} | ${ms(raw)} | ${ms(noop)} | ${ms(node)} | ${ms(client)} | ${ms(node - raw)} | ${ms(client - raw)} | ${ms(client - noop)} |`);
     }
   }

@@ -7,7 +7,7 @@
 // Shared by the MCP run tool and `sbx run --brief` (what the agent hooks' rewrite prints to the model).
 import { visible } from '../contract/index.js';
 import type { RunResult } from '../engine/index.js';
-import { openRegular } from './open-regular.js';
+import { readRegular } from '../launcher/index.js';
 
 /** Above this many raw bytes the log is not read: a verdict is a few hundred bytes at most when brief() could apply. */
 const BRIEF_MAX = 4096;
@@ -18,16 +18,16 @@ export async function briefOrRendered(env: RunResult, rendered: string): Promise
   return (raw && brief(env, rendered, raw)) || rendered;
 }
 
-/** The run's raw log when it is small enough for brief(), else undefined (also when it cannot be read). */
+/**
+ * The run's raw log when it is small enough for brief(), else undefined (also when it cannot be read).
+ * Read synchronously, as the launcher's safe read does it (a regular file, no symlink, no FIFO wait): at
+ * most 4 KiB, where the promised reads' five trips through the thread pool cost a sandboxed call in the
+ * resident sbx more than the read.
+ */
 async function smallLog(env: RunResult): Promise<Buffer | undefined> {
   if (!env.log || env.verdict.raw_bytes > BRIEF_MAX) return undefined;
   try {
-    const fh = await openRegular(env.log, env.log);
-    try {
-      return Buffer.from(await fh.readFile());
-    } finally {
-      await fh.close();
-    }
+    return Buffer.from(readRegular(env.log, { maxBytes: BRIEF_MAX }));
   } catch {
     return undefined;
   }

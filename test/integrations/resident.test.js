@@ -107,6 +107,20 @@ test('sbx run through the client: the daemon runs it, with the output and exit c
   }
 });
 
+test('SBX_PHASES=1: the run\'s phase marks on the client\'s stderr, as the Node CLI prints them, the server\'s own among them', async () => {
+  const rt = runtime('phases', { SBX_PHASES: '1' });
+  await startDaemon(rt);
+  const w = workDir('phases');
+  const viaD = await viaClient(['run', '--', 'true'], { env: { ...rt.env, SBX_RESIDENT: 'require' }, cwd: w });
+  assert.is(viaD.status, 0, viaD.stderr);
+  const viaN = await viaNode(['run', '--', 'true'], { env: rt.env, cwd: w });
+  assert.match(viaN.stderr, /^phases: .*\blaunched=[\d.]+ .*\bprinted=[\d.]+/m, 'the Node CLI prints them');
+  const line = /^phases: (.*)$/m.exec(viaD.stderr)?.[1];
+  assert.ok(line, `no phases line from the resident sbx: ${JSON.stringify(viaD.stderr)}`);
+  const names = line.split(' ').map((m) => m.split('=')[0]);
+  for (const n of ['r-header', 'r-start', 'command', 'launched', 'recorded', 'printed', 'r-done']) assert.ok(names.includes(n), `${n} in ${line}`);
+});
+
 test('hooks through the client: the same answer as the Node CLI, the rewrite naming the client', async () => {
   const rt = runtime('hooks');
   await startDaemon(rt);

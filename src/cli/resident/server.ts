@@ -20,6 +20,7 @@ import wasmBytes from '../../../build/sbx.wasm';
 import { warmEngine } from '../../host/index.js';
 import { launcherPath, startResident } from '../../launcher/index.js';
 import { runCommandLine, type SubCommands } from '../start.js';
+import { phase, takePhases } from '../../host/index.js';
 import type { Redirect } from '../io-redirect.js';
 import { calls, installCallViews, type Call } from './context.js';
 import { frame, FrameReader, type Frame } from './protocol.js';
@@ -212,6 +213,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
 
     function onFrame(f: Frame): void {
       if (f.type === 'H' && !req) {
+        phase('r-header');
         req = parseHeader(f.payload);
         if (!req) return decline('a header this server cannot read');
         if (!keyMatches(req.key, key)) {
@@ -223,11 +225,13 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
           decline('restart: sbx was rebuilt since this server started');
           return shutdown('sbx was rebuilt');
         }
+        phase('r-stamp');
         const why = mismatch(req, own);
         if (why) {
           req = null;
           return decline(why);
         }
+        phase('r-checked');
         return;
       }
       if (!req) return;
@@ -246,6 +250,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
     }
 
     async function start(r: Request): Promise<void> {
+      phase('r-start');
       started = true;
       inflight++;
       const { argv, env } = absolutePaths(r);
@@ -278,6 +283,12 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
       let code: number;
       try {
         code = await calls.run(c, () => runCommandLine(SUBS, argv));
+        // SBX_PHASES=1 (the client's and this server's alike): the marks on the client's stderr, as the
+        // Node CLI prints them (src/cli/start.ts), the server's own (r-…) among them; marks of calls that
+        // overlap mix.
+        phase('r-done');
+        const ph = takePhases();
+        if (ph) io.write(2, Buffer.from(ph));
       } catch (err) {
         log(`request failed: ${(err as Error)?.stack ?? err}`);
         io.write(2, Buffer.from(`sbx: internal error in the resident sbx: ${(err as Error)?.message ?? err}; rerun with SBX_RESIDENT=0 and report it\n`));
