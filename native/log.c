@@ -21,6 +21,7 @@
  * line is tried at the log's end. The run goes on and ends as it would have. */
 #define _GNU_SOURCE
 #include "log.h"
+#include "pace.h"
 
 static struct sink sinks[2];
 static int nsinks; /* 2: fd 2 has a sink of its own */
@@ -119,6 +120,13 @@ sink_failed(struct sink *k)
 {
   if (k->err == 0)
     k->err = errno ? errno : EIO;
+}
+
+/* A ring that one reader follows byte by byte (pace.c): the one sink of the log. */
+int
+sink_followable(const struct sink *k)
+{
+  return k == &sinks[0] && nsinks != 2 && k->mode == SINK_RING;
 }
 
 /* Where the stream's byte at `pos` lives in the file (relative to base). */
@@ -244,7 +252,10 @@ sink_order(struct sink *k)
   if (k->mode == SINK_RING && k->written > k->cap)
     {
       /* Also after a failed write: what was written is in the ring, in its order. */
-      size_t n = cut_marker(text, sizeof text, k, &k->dropped);
+      size_t n;
+      if (sink_followable(k))
+        pace_progress(k, 1); /* its reader stops reading the ring */
+      n = cut_marker(text, sizeof text, k, &k->dropped);
       if (rotate(k, (k->written - k->head) % (k->cap - k->head)) < 0 ||
           pwrite_all(k->fd, text, n, k->base + k->head) < 0)
         sink_failed(k);

@@ -24,6 +24,7 @@ struct sink
 void sinks_open(const struct spec *s, int merged, struct sink *out[2]);
 void sink_write(struct sink *k, const char *buf, size_t n);
 void sinks_finish(void);
+int sink_followable(const struct sink *k);
 void sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err);
 
 #endif
