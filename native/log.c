@@ -122,11 +122,14 @@ sink_failed(struct sink *k)
     k->err = errno ? errno : EIO;
 }
 
-/* A ring that one reader follows byte by byte (pace.c): the one sink of the log. */
+/* A ring that one reader follows byte by byte (pace.c): the one sink of the log, its ring at least
+ * RING_MIN (the reader's window is half of it, less what the relay reads at a time; RING_MIN in
+ * src/host/log-follow.ts). */
+#define RING_MIN (256LL << 10)
 int
 sink_followable(const struct sink *k)
 {
-  return k == &sinks[0] && nsinks != 2 && k->mode == SINK_RING;
+  return k == &sinks[0] && nsinks != 2 && k->mode == SINK_RING && k->cap - k->head >= RING_MIN;
 }
 
 /* Where the stream's byte at `pos` lives in the file (relative to base). */

@@ -32,7 +32,7 @@ const PACE_MIN = 1 << 20;
 const PACE_MAX = 64 << 20;
 /** The most the launcher writes past the limit (RELAY_READ, native/pace.h). */
 const RELAY_READ = 1 << 16;
-/** A ring smaller than this is not followed (the window would be too small): its head only is. */
+/** A ring smaller than this is not followed (the window would be too small): its head only is (RING_MIN, native/log.c). */
 const RING_MIN = 256 << 10;
 /** The progress word's flags (native/pace.c), and its count of bytes. */
 const FINISHING = 1n << 62n;

@@ -82,6 +82,14 @@ test('a ring at its cap waits for its reader\'s file, 2 s at most: no byte is wr
   assert.ok(r.outcome.wall_ms >= 1900, `the ring wrapped after ${r.outcome.wall_ms} ms with no reader's file`);
 });
 
+test('a ring too small to follow (--max-log 256K) never waits for a reader', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'absent.pace');
+  const r = await sh(SCRIPT, { work, pace, maxLog: 256 * 1024 });
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.wall_ms < 1900, `waited ${r.outcome.wall_ms} ms with a ring no reader follows`);
+});
+
 test('the progress word: how far the ring is written, at offset 8 of the file, and that it is put in order at the end', async () => {
   const work = tempDir();
   const pace = join(tempDir('sbx-pace-'), 'run.pace');
