@@ -21,9 +21,9 @@
  * line is tried at the log's end. The run goes on and ends as it would have. */
 #define _GNU_SOURCE
 #include "log.h"
-#include "pace.h"
 
 static struct sink sinks[2];
+void (*sink_ordering)(const struct sink *k);
 static int nsinks; /* 2: fd 2 has a sink of its own */
 
 /* The rotation reads and writes chunks of this size: all the memory the cap costs. */
@@ -256,8 +256,8 @@ sink_order(struct sink *k)
     {
       /* Also after a failed write: what was written is in the ring, in its order. */
       size_t n;
-      if (sink_followable(k))
-        pace_progress(k, 1); /* its reader stops reading the ring */
+      if (sink_followable(k) && sink_ordering)
+        sink_ordering(k); /* its reader stops reading the ring (pace.c) */
       n = cut_marker(text, sizeof text, k, &k->dropped);
       if (rotate(k, (k->written - k->head) % (k->cap - k->head)) < 0 ||
           pwrite_all(k->fd, text, n, k->base + k->head) < 0)

@@ -66,10 +66,17 @@ pace_progress(const struct sink *k, int finishing)
     pace_rw = 0;
 }
 
+static void
+pace_ordering(const struct sink *k)
+{
+  pace_progress(k, 1);
+}
+
 void
 pace_open(const struct spec *s)
 {
   pace_path = s->pace;
+  sink_ordering = pace_ordering;
 }
 
 /* The reader's limit from FILE: 1 when read, 0 when there is none to go by. */
