@@ -7,7 +7,9 @@
 //   engine:     the Wasm memory of the engine after the run (its peak: memory only grows)
 //   per 100 MiB: the engine alone (a stream fed 1 MiB chunks) on the biggest size, the time of each
 //                100 MiB, to see whether later ones cost more
-// Usage: node bench/stream.js [--sizes 200,1024] [--runs 3] [--max-log BYTES] [--paced] [--exit N]   (sizes in MiB)
+// Usage: node bench/stream.js [--sizes 200,1024] [--runs 3] [--max-log BYTES] [--paced] [--exit N] [--content NAME]   (sizes in MiB)
+// --content NAME: one runner's repeated failure block (fixtures/lib/blocks.js, e.g. runners/tap: the names
+// `node bench/engine.js --blocks-only` lists) instead of the mixed log: content the engine reads slowly.
 // The log is cat-ed whole, as fast as the pipe takes it; --max-log defaults to twice the largest size,
 // so the log is kept whole (the cap's own path is test/e2e/log-cap's and stream-verdict's).
 process.env.SBX_PHASES = '1';
@@ -33,7 +35,9 @@ const PART = 8 * MiB;
 const exitCode = Number(arg('exit', '1'));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-const mixed = Buffer.concat(listCases().map((c) => c.log));
+const content = arg('content', null);
+const mixed = content === null ? Buffer.concat(listCases().map((c) => c.log)) : (await import('../fixtures/lib/blocks.js')).failureBlocks(listCases()).find((b) => b.name === content)?.block;
+if (!mixed) throw new Error(`--content ${content}: no such block (see node bench/engine.js --blocks-only)`);
 const dir = mkdtempSync(join(tmpdir(), 'sbx-bench-stream-'));
 const engine = await createEngine();
 try {

@@ -23,6 +23,7 @@
 #include "log.h"
 
 static struct sink sinks[2];
+void (*sink_ordering)(const struct sink *k);
 static int nsinks; /* 2: fd 2 has a sink of its own */
 
 /* The rotation reads and writes chunks of this size: all the memory the cap costs. */
@@ -119,6 +120,16 @@ sink_failed(struct sink *k)
 {
   if (k->err == 0)
     k->err = errno ? errno : EIO;
+}
+
+/* A ring that one reader follows byte by byte (pace.c): the one sink of the log, its ring at least
+ * RING_MIN (the reader's window is half of it, less what the relay reads at a time; RING_MIN in
+ * src/host/log-follow.ts). */
+#define RING_MIN (256LL << 10)
+int
+sink_followable(const struct sink *k)
+{
+  return k == &sinks[0] && nsinks != 2 && k->mode == SINK_RING && k->cap - k->head >= RING_MIN;
 }
 
 /* Where the stream's byte at `pos` lives in the file (relative to base). */
@@ -244,7 +255,10 @@ sink_order(struct sink *k)
   if (k->mode == SINK_RING && k->written > k->cap)
     {
       /* Also after a failed write: what was written is in the ring, in its order. */
-      size_t n = cut_marker(text, sizeof text, k, &k->dropped);
+      size_t n;
+      if (sink_followable(k) && sink_ordering)
+        sink_ordering(k); /* its reader stops reading the ring (pace.c) */
+      n = cut_marker(text, sizeof text, k, &k->dropped);
       if (rotate(k, (k->written - k->head) % (k->cap - k->head)) < 0 ||
           pwrite_all(k->fd, text, n, k->base + k->head) < 0)
         sink_failed(k);

@@ -24,6 +24,9 @@ struct sink
 void sinks_open(const struct spec *s, int merged, struct sink *out[2]);
 void sink_write(struct sink *k, const char *buf, size_t n);
 void sinks_finish(void);
+int sink_followable(const struct sink *k);
+/* Called just before a followed ring is put in order (set by pace.c, a part above this one). */
+extern void (*sink_ordering)(const struct sink *k);
 void sinks_total(long long *cap, long long *dropped, long long *unwritten, int *err);
 
 #endif

@@ -99,11 +99,13 @@ relay_close_writers(void)
 int
 relay_pump(struct relay *r)
 {
-  char buf[65536];
+  char buf[RELAY_READ];
   for (;;)
     {
       ssize_t n;
-      if (!relay_draining && pace_held(r->sink))
+      /* Drained: nothing waits on the reader any more, but a ring would be
+       * wrapped past it (the reader follows every byte of a ring: pace.c). */
+      if ((!relay_draining || sink_followable(r->sink)) && pace_held(r->sink))
         return 1; /* the log's reader is behind: the command waits (pace.c) */
       n = TEMP_FAILURE_RETRY(read(r->rd, buf, sizeof buf));
       if (n < 0 && errno == EAGAIN)
@@ -116,6 +118,8 @@ relay_pump(struct relay *r)
         }
       r->bytes += n;
       sink_write(r->sink, buf, (size_t)n);
+      if (sink_followable(r->sink) && r->sink->written > r->sink->head)
+        pace_progress(r->sink, 0);
       if ((size_t)n < sizeof buf)
         return 1;
     }
@@ -130,6 +134,11 @@ relay_drain(void)
   for (int i = 0; i < 2; i++)
     while (relays[i].rd >= 0 && relay_pump(&relays[i]))
       {
+        if (relays[i].rd >= 0 && sink_followable(relays[i].sink) && pace_held(relays[i].sink))
+          {
+            (void)poll(NULL, 0, 1); /* the ring's reader is behind (pace.c) */
+            continue;
+          }
         /* EAGAIN with a writer still alive (init's teardown races us): wait for it. */
         struct pollfd p = { relays[i].rd, POLLIN, 0 };
         if (poll(&p, 1, 1000) == 0)

@@ -44,6 +44,63 @@ block(struct sha256 *h, const unsigned char *p)
   h->s[4] += e, h->s[5] += f, h->s[6] += g, h->s[7] += k;
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/* The same block with the CPU's SHA extensions (where it has them): a tree walk hashes a record a file,
+ * and the portable block was ~6% of a walk's CPU. The message schedule four words at a time. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void
+block_ni(struct sha256 *h, const unsigned char *p)
+{
+  const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i w[4], s0, s1, tmp, abef, cdgh;
+  tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h->s[0]), 0xB1); /* CDAB */
+  s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h->s[4]), 0x1B);  /* EFGH */
+  s0 = _mm_alignr_epi8(tmp, s1, 8);                                          /* ABEF */
+  s1 = _mm_blend_epi16(s1, tmp, 0xF0);                                       /* CDGH */
+  abef = s0, cdgh = s1;
+  for (int g = 0; g < 16; g++)
+    {
+      __m128i m;
+      if (g < 4)
+        m = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), swap);
+      else
+        {
+          m = _mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]);
+          m = _mm_add_epi32(m, _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
+          m = _mm_sha256msg2_epu32(m, w[(g + 3) & 3]);
+        }
+      w[g & 3] = m;
+      m = _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&K[4 * g]));
+      s1 = _mm_sha256rnds2_epu32(s1, s0, m);
+      s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(m, 0x0E));
+    }
+  s0 = _mm_add_epi32(s0, abef);
+  s1 = _mm_add_epi32(s1, cdgh);
+  tmp = _mm_shuffle_epi32(s0, 0x1B);   /* FEBA */
+  s1 = _mm_shuffle_epi32(s1, 0xB1);    /* DCHG */
+  s0 = _mm_blend_epi16(tmp, s1, 0xF0); /* DCBA */
+  s1 = _mm_alignr_epi8(s1, tmp, 8);    /* HGFE */
+  _mm_storeu_si128((__m128i *)&h->s[0], s0);
+  _mm_storeu_si128((__m128i *)&h->s[4], s1);
+}
+
+static int
+have_sha_ni(void)
+{
+  static int known = -1;
+  unsigned a, b, c, d;
+  if (known < 0)
+    known = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19)) && (c & (1u << 9)) &&
+            __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+  return known;
+}
+#define BLOCK(h, p) (have_sha_ni() ? block_ni(h, p) : block(h, p))
+#else
+#define BLOCK(h, p) block(h, p)
+#endif
+
 void
 sha256_init(struct sha256 *h)
 {
@@ -66,11 +123,11 @@ sha256_update(struct sha256 *h, const void *data, size_t n)
       h->used += take, p += take, n -= take;
       if (h->used < 64)
         return;
-      block(h, h->buf);
+      BLOCK(h, h->buf);
       h->used = 0;
     }
   for (; n >= 64; p += 64, n -= 64)
-    block(h, p);
+    BLOCK(h, p);
   memcpy(h->buf, p, n);
   h->used = n;
 }

@@ -1,7 +1,7 @@
 // The verdict read as the command writes its output (src/host/log-follow.ts) is the verdict of the log read
 // back once the command is over (verdictOfFile), byte for byte: real fixture logs replayed by a command that
 // writes them in chunks with pauses, with and without the log's cap, under several exits.
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -77,6 +77,19 @@ test('the cap hit (--max-log 256K, 1 MiB of output): only the head is read while
   const { env, back, streamed } = await replay(logOf(cases, 1024 * KiB), { maxLog: 256 * KiB, exit: 2 });
   assert.ok(env.outcome.log_dropped_bytes > 0);
   assert.equal(env.verdict, back.verdict);
+  assert.equal(streamed, [true]);
+});
+
+test('the cap hit with a ring it can follow (--max-log 1M, 6 MiB of output): the verdict reads every byte the command printed, the log keeps its start and end', async () => {
+  const log = logOf(cases, 6 * 1024 * KiB);
+  const { env, back, streamed } = await replay(log, { maxLog: 1024 * KiB, exit: 2, chunk: 256 * KiB });
+  assert.ok(env.outcome.log_dropped_bytes > 0);
+  assert.is(statSync(env.log).size, 1024 * KiB, 'the log is capped');
+  // The engine followed the ring as it was written: the verdict is that of the whole output, not of what the log kept.
+  const whole = engine.verdict(log, { exit: 2, log: env.log });
+  assert.equal(env.verdict, whole.verdict);
+  assert.is(env.verdict.raw_bytes, log.length);
+  assert.is(back.verdict.raw_bytes, 1024 * KiB);
   assert.equal(streamed, [true]);
 });
 

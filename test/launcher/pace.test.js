@@ -1,7 +1,7 @@
 // The log's reader sets the pace (--pace FILE, native/pace.c): FILE says how far the log may be written;
 // past that the command's output is not drained and the command waits in write(); all ones in the file,
 // or a limit that does not move for 2 s, lets it go on. Nothing is lost either way.
-import { closeSync, constants, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -67,6 +67,41 @@ test('no pace file (yet): nothing waits', async () => {
   const r = await sh(SCRIPT, { work, pace, maxLog: cap });
   assert.is(r.outcome.output_bytes, 32 * MiB);
   assert.ok(r.outcome.wall_ms < 1900, `waited ${r.outcome.wall_ms} ms for a reader that is not there`);
+});
+
+// A ring (--max-log) is followed byte by byte by its reader: the launcher says how far it is written.
+const FINISHING = 1n << 62n;
+const FLAGS = 0xfn << 60n;
+
+test('a ring at its cap waits for its reader\'s file, 2 s at most: no byte is wrapped past a reader about to come', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'absent.pace');
+  const r = await sh(SCRIPT, { work, pace, maxLog: 4 * MiB });
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.log_dropped_bytes > 0);
+  assert.ok(r.outcome.wall_ms >= 1900, `the ring wrapped after ${r.outcome.wall_ms} ms with no reader's file`);
+});
+
+test('a ring too small to follow (--max-log 256K) never waits for a reader', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'absent.pace');
+  const r = await sh(SCRIPT, { work, pace, maxLog: 256 * 1024 });
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.wall_ms < 1900, `waited ${r.outcome.wall_ms} ms with a ring no reader follows`);
+});
+
+test('the progress word: how far the ring is written, at offset 8 of the file, and that it is put in order at the end', async () => {
+  const work = tempDir();
+  const pace = join(tempDir('sbx-pace-'), 'run.pace');
+  at(pace, 2 ** 40); // far ahead: nothing waits
+  const r = await sh(SCRIPT, { work, pace, maxLog: 4 * MiB });
+  assert.is(r.outcome.output_bytes, 32 * MiB);
+  assert.ok(r.outcome.wall_ms < 1900, `waited ${r.outcome.wall_ms} ms with a limit far ahead`);
+  const file = readFileSync(pace);
+  assert.is(file.length, 16);
+  const word = file.readBigUInt64LE(8);
+  assert.is(word & FLAGS, FINISHING, 'ordered at the end, no write failed, a ring one reader follows');
+  assert.is(Number(word & ~FLAGS), 32 * MiB);
 });
 
 test.run();
