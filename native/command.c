@@ -91,6 +91,7 @@ void __attribute__((noreturn)) run_command(const struct spec *s, int go_fd)
 
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
     fail_step("pdeathsig", "PR_SET_PDEATHSIG");
+  step_netns_make();
   if (s->setsid)
     {
       /* A new session has no controlling terminal: TIOCSTI cannot push

@@ -2,6 +2,7 @@
  * root at /oldroot, every mount point resolved inside it, then pivoted to. */
 #define _GNU_SOURCE
 #include "mount.h"
+#include "net.h"
 #include "report.h"
 #include <sys/mount.h>
 #include <sys/statvfs.h>
@@ -387,6 +388,7 @@ op_sysfs(const struct op *op)
 {
   char p[PATH_MAX];
   close(mount_point("sysfs", op->b, MP_DIR));
+  join_netns(); /* sysfs shows, and is mounted by, the network namespace of the mounter */
   join(p, sizeof p, "/newroot", op->b);
   if (mount("sysfs", p, "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
     fail_step("sysfs", "mounting a read-only sysfs on %s", op->b);
