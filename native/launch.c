@@ -60,6 +60,7 @@ static void __attribute__((noreturn)) run_init(const struct spec *s)
     step_mapped_ids(s);
   if (pipe2(go, O_CLOEXEC) < 0)
     fail_step("fork", "pipe2");
+  netns_prepare(s);
   child = fork();
   if (child < 0)
     fail_step("fork", "forking the command");
@@ -69,6 +70,7 @@ static void __attribute__((noreturn)) run_init(const struct spec *s)
       run_command(s, go[0]);
     }
   close(go[0]);
+  netns_forked(child);
   /* The caller sees EOF on stdout/stderr as soon as the command's processes
    * are gone; init keeps no copy. */
   close(0);
@@ -80,6 +82,7 @@ static void __attribute__((noreturn)) run_init(const struct spec *s)
   if (s->ns_flags & CLONE_NEWNS)
     step_root(s);
   step_hostname(s);
+  join_netns(); /* if no sysfs mount joined it */
   /* After the new root (the socket's path is inside it), before the go: the
    * command finds the listener up. */
   step_forward(s);
@@ -129,8 +132,10 @@ clone_init(const struct spec *s)
 {
   struct clone_args args;
   long r;
+  /* A new network namespace is made by the command (net.c). */
+  unsigned long flags = s->ns_flags & ~(netns_deferred(s) ? (unsigned long)CLONE_NEWNET : 0UL);
   memset(&args, 0, sizeof args);
-  args.flags = s->ns_flags;
+  args.flags = flags;
   args.exit_signal = SIGCHLD;
   if (cgroup_fd >= 0)
     {
@@ -152,7 +157,7 @@ clone_init(const struct spec *s)
       r = syscall(SYS_clone3, &args, sizeof args);
     }
   if (r < 0 && errno == ENOSYS)
-    r = syscall(SYS_clone, (unsigned long)s->ns_flags | SIGCHLD, NULL, NULL, NULL, NULL);
+    r = syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL);
   return (pid_t)r;
 }
 
@@ -367,7 +372,8 @@ start_init(struct launch *l)
       /* Steps decided before the clone are recorded from init, so that the
        * report lists them in order. */
       for (size_t k = 0; k < n_ns_names; k++)
-        if (ns_names[k].clone_flag != CLONE_NEWUSER && ns_names[k].clone_flag != CLONE_NEWNS)
+        if (ns_names[k].clone_flag != CLONE_NEWUSER && ns_names[k].clone_flag != CLONE_NEWNS &&
+            !(ns_names[k].clone_flag == CLONE_NEWNET && netns_deferred(s))) /* recorded once joined */
           record(ns_names[k].step, (s->ns_flags & ns_names[k].clone_flag) != 0, "%s",
                  (s->ns_flags & ns_names[k].clone_flag) ? "new" : "host");
       if (cgroup_path[0])

@@ -80,6 +80,8 @@ const shellRows = [
   ['the host root is not mounted', 'grep -E " /(oldroot|newroot)( |/)" /proc/self/mountinfo && echo ESCAPED; true'],
   // Detached by a thread of init while the sandbox goes on (native/mount.c): by the time the command runs
   // it is gone, and so is the directory it was stacked on.
+  // init (pid 1) joins the network namespace the command made (native/net.c): it lists lo alone, never the host's devices.
+  ['init is in the sandbox network namespace', 'grep -q "^ *lo:" /proc/1/net/dev || echo ESCAPED; grep -vE "^ *(lo:|Inter-|face )" /proc/1/net/dev && echo ESCAPED; true'],
   ['the host root is detached before the command runs', 'test -e /.sbx-old && echo ESCAPED; grep -E " /\\.sbx-old( |/)" /proc/self/mountinfo && echo ESCAPED; true'],
 ];
 
