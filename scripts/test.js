@@ -34,7 +34,16 @@ const walk = (d) => {
     else if (n.endsWith('.test.js')) files.push(p);
   }
 };
-for (const d of dirs) walk(join(root, d));
+for (const d of dirs) {
+  const p = join(root, d);
+  const st = statSync(p, { throwIfNoEntry: false });
+  if (!st) {
+    console.error(`scripts/test.js: ${d} does not exist: name a folder of test/ (${readdirSync(join(root, 'test')).filter((n) => statSync(join(root, 'test', n)).isDirectory()).join(', ')}) or a .test.js file`);
+    process.exit(2);
+  }
+  if (st.isDirectory()) walk(p);
+  else files.push(p);
+}
 
 const timeoutS = Number(process.env.SBX_TEST_TIMEOUT || 1200);
 const killGroup = (pid) => { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } };
