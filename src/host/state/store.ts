@@ -36,7 +36,7 @@ import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { madeBefore } from './known-states.js';
 import { lock, prepareLock } from './lock.js';
-import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
+import { parseHistory, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
@@ -115,6 +115,22 @@ function remember(path: string, text: string, verdict: Verdict, state: RunState)
 
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
+
+/** A state file read: what it holds, or why it cannot be used. */
+function readStored(path: string): StoredRun | { bad: string } {
+  let text: string;
+  try {
+    text = readWithFallback(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
+    return { bad: `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})` };
+  }
+  // The very text this process wrote or read ahead: no parse or check.
+  const mine = known.get(path);
+  if (mine?.text === text) return { verdict: mine.verdict, state: mine.state, problem: null };
+  const r = readStateFile(text);
+  return 'problem' in r ? { bad: r.problem } : { verdict: r.verdict, state: r.state, problem: null };
+}
 
 export class StateDir {
   readonly dir: string;
@@ -299,22 +315,21 @@ export class StateDir {
     }
   }
 
-  /** The newest run of any command (cmd undefined), or of the command with this key. */
+  /** The newest run of any command (cmd undefined), or of the command with this key. Call under the lock. */
   async readPrevious(cmd?: string): Promise<StoredRun> {
     const path = this.lastPaths(cmd ?? null).at(-1)!;
-    let text: string;
-    try {
-      text = readWithFallback(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
-      return this.setAside(path, `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})`);
-    }
-    // The very text this process wrote or read ahead: no parse or check.
-    const mine = known.get(path);
-    if (mine?.text === text) return { verdict: mine.verdict, state: mine.state, problem: null };
-    const r = readStateFile(text);
-    if ('problem' in r) return this.setAside(path, r.problem);
-    return { verdict: r.verdict, state: r.state, problem: null };
+    const r = readStored(path);
+    return 'bad' in r ? this.setAside(path, r.bad) : r;
+  }
+
+  /**
+   * readPrevious without the lock and without setting anything aside: what the file holds now, or null
+   * when it cannot be used (left for readPrevious to find and report). For a guess that the run checks under
+   * the lock (record.ts readAhead).
+   */
+  peekPrevious(cmd?: string): StoredRun | null {
+    const r = readStored(this.lastPaths(cmd ?? null).at(-1)!);
+    return 'bad' in r ? null : r;
   }
 
   private async setAside(path: string, why: string): Promise<StoredRun> {
@@ -341,14 +356,14 @@ export class StateDir {
    * pruning when due (run.unpruned === 0). Call under the lock. An interrupted run is only the newest
    * run (last.json): last/<key>.json keeps the run the next one of the command is compared with.
    */
-  async record(env: RunResult, run: RunState): Promise<HistoryEntry> {
+  async record(env: RunResult, run: RunState & { vkey: string }): Promise<HistoryEntry> {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
       time: utcTime(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
-      key: run.vkey ?? verdictKey(vd), // counters() computed it for this run
+      key: run.vkey,
       counts: { errors: vd.counts.errors, warnings: vd.counts.warnings, failed: (vd.tests?.failed ?? 0) + (vd.tests?.errors ?? 0), passed: vd.tests?.passed ?? 0 },
       tree: run.tree,
       log: `logs/${run.id}.log`,
@@ -384,7 +399,7 @@ export class StateDir {
   }
 
   /**
-   * The streak and prune counters of a new run (key: its verdictKey), from the previous run of its
+   * The streak and prune counters of a new run (key: its streak key, Engine.streakKey), from the previous run of its
    * command (prev) and the newest run of any (latest). History is read only for state written before
    * runs carried their streak.
    */
@@ -394,7 +409,7 @@ export class StateDir {
     prev: RunState | null,
     latest: RunState | null,
     logBytes: number,
-  ): Promise<Pick<RunState, 'vkey' | 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'>> {
+  ): Promise<Pick<RunState, 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'> & { vkey: string }> {
     const carried = (s: RunState | null, n: number | null | undefined): number | null =>
       s === null ? 1 : s.vkey === null || s.vkey === undefined || n === null || n === undefined ? null : s.vkey === key ? n + 1 : 1;
     let sameAll = carried(latest, latest?.same_all);
