@@ -38,11 +38,29 @@ function orNull(s: string | null): string { return s === null ? "null" : s; }
 /** `${s ?? ''}`. */
 function orEmpty(s: string | null): string { return s === null ? "" : s; }
 
-/** Array.prototype.sort's default order: by UTF-16 code units (AssemblyScript's string `<`). */
-function byUnits(a: string, b: string): i32 { return a < b ? -1 : (b < a ? 1 : 0); }
+/**
+ * Array.prototype.sort's default order: by UTF-16 code units (AssemblyScript's string `<`). A merge sort
+ * written out: a comparator passed to Array.sort would give the module a function table, which the Python
+ * binding's wasm2c runtime does not provide.
+ */
+function sortByUnits(a: Array<string>): void {
+  let n = a.length;
+  if (n < 2) return;
+  let b = new Array<string>(n);
+  for (let w = 1; w < n; w <<= 1) {
+    for (let lo = 0; lo < n; lo += w << 1) {
+      let mid = min(lo + w, n), hi = min(lo + (w << 1), n);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = a[j] < a[i] ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    for (let k = 0; k < n; k++) a[k] = b[k];
+  }
+}
 
 function jsonList(out: Sink, items: Array<string>): void {
-  items.sort(byUnits);
+  sortByUnits(items);
   out.byte(Char.LBRACKET);
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out.byte(Char.COMMA);
