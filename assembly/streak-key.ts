@@ -108,6 +108,7 @@ function jsonString(out: Sink, s: string | null): void {
 export function keyFact(s: string | null): string {
   if (s === null) return "";
   let n = s.length;
+  if (!changes(s, n)) return s;
   let a = new Array<i32>(0);
   for (let i = 0; i < n; i++) { // 0[xX][0-9a-fA-F]+
     let c = s.charCodeAt(i);
@@ -148,6 +149,18 @@ export function keyFact(s: string | null): string {
     r.push(c);
   }
   return String.fromCharCodes(r);
+}
+
+/** Whether keyFact changes s: a blank other than one space between two other characters, or a lead of a number it hides. */
+function changes(s: string, n: i32): bool {
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c == Char.SPACE) {
+      if (i == 0 || i == n - 1 || jsSpace(s.charCodeAt(i + 1))) return true;
+    } else if (jsSpace(c)) return true;
+    else if (i + 1 < n && ((c == Char._0 && (s.charCodeAt(i + 1) | 0x20) == Char.x) || ((c == Char.T || c == Char.EQ) && isDigit(s.charCodeAt(i + 1))))) return true;
+  }
+  return false;
 }
 
 /** JavaScript's \s (and trim()'s white space and line terminators). */

@@ -137,6 +137,8 @@ export class StateDir {
   readonly logs: string;
   /** The directory was missing when opened, and sbx had made it before: deleted since (known-states.ts). */
   vanished = false;
+  /** State files prefetch found missing (for peekPrevious). */
+  private readonly missing = new Set<string>();
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -297,7 +299,13 @@ export class StateDir {
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
-        const fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
+        let fd: number;
+        try {
+          fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.missing.add(path);
+          throw err;
+        }
         try {
           const text = readFileSync(fd, 'utf8');
           let out: StateFile | null = seen?.text === text ? seen.out : null;
@@ -323,12 +331,17 @@ export class StateDir {
   }
 
   /**
-   * readPrevious without the lock and without setting anything aside: what the file holds now, or null
-   * when it cannot be used (left for readPrevious to find and report). For a guess that the run checks under
-   * the lock (record.ts readAhead).
+   * readPrevious as far as this process knows without reading again (what it last wrote or read ahead,
+   * prefetch), else read now: without the lock, setting nothing aside; null when the file cannot be used
+   * (left for readPrevious to find and report). A guess that the run checks under the lock (record.ts
+   * readAhead): a file changed since is found there.
    */
   peekPrevious(cmd?: string): StoredRun | null {
-    const r = readStored(this.lastPaths(cmd ?? null).at(-1)!);
+    const path = this.lastPaths(cmd ?? null).at(-1)!;
+    const mine = known.get(path);
+    if (mine) return { verdict: mine.verdict, state: mine.state, problem: null };
+    if (this.missing.has(path)) return { verdict: null, state: null, problem: null };
+    const r = readStored(path);
     return 'bad' in r ? null : r;
   }
 
