@@ -228,8 +228,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
       env.outcome = outcome();
       return { env, ended: null };
     }
-    const ended = s.end({ ...ahead.end, outcome: outcome() });
-    return { env: ended.env, ended };
+    const ended = s.end({ ...ahead.end, outcome: outcome() }) as RunEnded | RunResult;
+    if ('key' in ended) return { env: ended.env, ended };
+    // An engine of the caller's whose end() takes no run (written before it did): its verdict alone.
+    ended.outcome = outcome();
+    return { env: ended, ended: null };
   };
   let failed: string | null = null;
   for (const bytes of sources) {
