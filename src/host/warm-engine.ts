@@ -5,9 +5,9 @@
 //
 // The warm-up goes in steps, each in its own turn of the event loop, and stops once the sandbox has
 // exited: the main thread is then the real verdict's, which compiles only what it uses. What every
-// run uses comes first (the verdict of an empty log with its delta and rendering, in one call), then a
-// compiler error's parse and its delta against the first: a short command (a cold `sbx run -- /bin/true`) gets no warm-up, a long one finds
-// the engine warm.
+// run uses comes first (a run's end as run() makes it: the verdict of an empty log, its key, delta and
+// text in one call), then a compiler error's parse and its delta against the first: a short command (a
+// cold `sbx run -- /bin/true`) gets no warm-up, a long one finds the engine warm.
 import type { Engine, RunResult } from '../engine/index.js';
 
 const GCC = new TextEncoder().encode("main.c:1:5: error: expected ';' before '}' token\nmake: *** [Makefile:2: all] Error 1\n");
