@@ -15,6 +15,8 @@ import { errorGroupsOf } from "./verdict";
 import { writeTests, writeGroups } from "./verdict-writer";
 import { writeDelta, writeDeltaOf, readPrevious } from "./delta";
 import { Envelope, readVerdict, readOutcomeOf, readError } from "./verdict-reader";
+import { writeStreakKey } from "./streak-key";
+import { Verdict } from "./model";
 
 let input: usize = heap.alloc(1 << 16);
 let inputCap: i32 = 1 << 16;
@@ -167,6 +169,65 @@ export function conclude(prevLen: i32, metaLen: i32, curLen: i32, treeChanged: i
   store<u32>(out.buf, <u32>(out.len - 4));
   renderEnv(env, out);
   collectAfter(total);
+  return <i32>out.len;
+}
+
+/**
+ * A run's end in one call on its common path: finish(), the verdict's streak key, the delta against the
+ * previous run of the command as read before the verdict was known, and the envelope rendered with it.
+ * The input buffer holds the previous verdict JSON (prevLen bytes, 0 on a first run), the envelope's
+ * outcome and log ({"outcome": ..., "log": ...}, metaLen bytes) and the previous run's streak key (keyLen
+ * bytes). sameRuns is prevRuns + 1 when the keys match, else 1 (1 on a first run); treeChanged as delta().
+ * The output holds the verdict JSON (what finish() gives, held for conclude()) and its streak key, each
+ * after its length (u32, little-endian), then, unless the previous verdict or the outcome could not be
+ * read, the delta JSON after its length and the text. Returns the output's length (0: no verdict begun).
+ */
+export function finishRun(prevLen: i32, metaLen: i32, keyLen: i32, treeChanged: i32, prevRuns: i32): i32 {
+  let s = session;
+  out.reset();
+  if (s === null) return 0;
+  held.reset();
+  s.finish(held);
+  session = null;
+  let metaPtr = input + <usize>max(prevLen, 0);
+  let keyPtr = metaPtr + <usize>max(metaLen, 0);
+  let total = max(prevLen, 0) + max(metaLen, 0) + max(keyLen, 0);
+  part(); out.bytes(held.buf, held.len); endPart();
+  let cur = readVerdict(held.buf, <i32>held.len);
+  if (cur === null) { collectAfter(total); return <i32>out.len; }
+  let key = out.len + 4;
+  part(); writeStreakKey(out, cur); endPart();
+  let env = new Envelope();
+  env.verdict = cur;
+  let prev = prevLen > 0 ? readVerdict(input, prevLen) : null;
+  if ((prev === null && prevLen > 0) || readOutcomeOf(env, metaPtr, metaLen) === null) { collectAfter(total); return <i32>out.len; }
+  let sameRuns = 1;
+  if (prev !== null && <i32>(out.len - key) == keyLen && memory.compare(out.buf + key, keyPtr, <usize>keyLen) == 0) sameRuns = max(prevRuns, 0) + 1;
+  part();
+  env.hasDelta = true;
+  env.firstRun = prev === null;
+  env.deltaSummary = writeDeltaOf(out, prev, cur, treeChanged, sameRuns);
+  endPart();
+  renderEnv(env, out);
+  collectAfter(total);
+  return <i32>out.len;
+}
+
+/** Where the output's part being written began (its length goes in the u32 before it). */
+let partAt: usize = 0;
+function part(): void { partAt = out.len; out.byte(0); out.byte(0); out.byte(0); out.byte(0); }
+function endPart(): void { store<u32>(out.buf + partAt, <u32>(out.len - partAt - 4)); }
+
+/**
+ * The streak key (streak-key.ts) of the verdict JSON in the input buffer (len bytes; 0: the one the last
+ * finish() wrote); returns its length, or the negated length of {"error": ...} when it is not a verdict.
+ */
+export function streakKey(len: i32): i32 {
+  out.reset();
+  let v: Verdict | null = len > 0 ? readVerdict(input, len) : readVerdict(held.buf, <i32>held.len);
+  if (v === null) return concludeError("verdict: " + readError, max(len, 0));
+  writeStreakKey(out, v);
+  collectAfter(max(len, 0));
   return <i32>out.len;
 }
 

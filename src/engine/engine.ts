@@ -33,6 +33,33 @@ export interface DeltaOptions {
   sameRuns?: number;
 }
 
+/**
+ * A run's end as VerdictStream.end takes it, for the delta and the rendered text in the same call as the
+ * verdict: the envelope's outcome, and the previous run of the command as the caller read it before.
+ */
+export interface RunEnd {
+  outcome: RunResult['outcome'];
+  /** The previous run's verdict (null: a first run). */
+  prev: Verdict | null;
+  /** The previous run's streak key (streakKey) and its runs in a row with it, itself included. */
+  prevKey: string | null;
+  prevRuns: number;
+  /** Whether the work tree changed since the previous run (undefined: unknown). */
+  treeChanged?: boolean;
+}
+
+/**
+ * What VerdictStream.end(run) gives: the envelope (its outcome set; its delta left to the caller), its verdict's
+ * streak key, and the delta and the text of the envelope with it (null when the previous verdict could not
+ * be read: conclude() then says why).
+ */
+export interface RunEnded {
+  env: RunResult;
+  key: string;
+  delta: Delta | null;
+  text: string | null;
+}
+
 export interface VerdictStream {
   push(chunk: Uint8Array): void;
   /**
@@ -44,6 +71,11 @@ export interface VerdictStream {
    */
   exitKnown(opts: VerdictOptions): boolean;
   end(): RunResult;
+  /**
+   * The verdict, its streak key, its delta against run.prev (same_verdict_runs: run.prevRuns + 1 when the
+   * keys match, else 1) and its rendered text, in one pass of the engine over the bytes it holds.
+   */
+  end(run: RunEnd): RunEnded;
 }
 
 export interface Engine {
@@ -62,6 +94,11 @@ export interface Engine {
    * just made (verdict(), stream().end()) is read where the engine still holds it, not sent back in.
    */
   conclude(env: RunResult, prev: Verdict | null, opts?: DeltaOptions): { delta: Delta; text: string };
+  /**
+   * What makes two verdicts "the same" for a streak (same_verdict_runs, the state's counters): status, crash
+   * identity and message, error set, failing tests and how each fails (assembly/streak-key.ts).
+   */
+  streakKey(verdict: Verdict): string;
   /** Bytes of linear memory the instance holds now (bounded by design). */
   memoryBytes(): number;
   /**
@@ -90,6 +127,8 @@ interface Exports {
   junitMerge(verdictLen: number, xmlLen: number): number;
   delta(prevLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
   conclude(prevLen: number, metaLen: number, curLen: number, treeChanged: number, sameRuns: number): number;
+  finishRun(prevLen: number, metaLen: number, keyLen: number, treeChanged: number, prevRuns: number): number;
+  streakKey(len: number): number;
   output(): number;
 }
 
@@ -173,12 +212,35 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // bench/fuzz.js on a million generated inputs. What sbx sets on one after (its outcome, its delta)
   // is sbx's own too; the renderer takes any JSON without trapping (bench/fuzz.js).
   const made = new WeakSet<RunResult>();
-  const end = (e: Exports, o: VerdictOptions): RunResult => {
-    const n = e.finish();
-    const env = envelope(JSON.parse(output(e, n)) as Verdict, o.log ?? null);
+  const end = (e: Exports, o: VerdictOptions): RunResult => made1(JSON.parse(output(e, e.finish())) as Verdict, o);
+  const made1 = (verdict: Verdict, o: VerdictOptions): RunResult => {
+    const env = envelope(verdict, o.log ?? null);
     made.add(env);
     held = env.verdict;
     return env;
+  };
+  // finishRun's output: the verdict, its key, then (when the previous verdict could be read) the delta and the text.
+  const endRun = (e: Exports, o: VerdictOptions, run: RunEnd): RunEnded => {
+    const a = run.prev ? utf8.encode(JSON.stringify(run.prev)) : new Uint8Array(0);
+    const meta = utf8.encode(JSON.stringify({ outcome: run.outcome, log: o.log ?? null }));
+    const k = utf8.encode(run.prevKey ?? '');
+    put(e, a, meta, k);
+    const tree = run.treeChanged === undefined ? -1 : run.treeChanged ? 1 : 0;
+    const n = e.finishRun(a.length, meta.length, k.length, tree, run.prevRuns);
+    const bytes = new Uint8Array(e.memory.buffer, e.output(), n);
+    const at = new DataView(bytes.buffer, bytes.byteOffset, n);
+    let p = 0;
+    const part = (): Uint8Array => {
+      const len = at.getUint32(p, true);
+      p += 4 + len;
+      return bytes.subarray(p - len, p);
+    };
+    const env = made1(JSON.parse(fromUtf8.decode(part())) as Verdict, o);
+    env.outcome = run.outcome;
+    const key = fromUtf8.decode(part());
+    if (p === n) return { env, key, delta: null, text: null };
+    const delta = JSON.parse(fromUtf8.decode(part())) as Delta;
+    return { env, key, delta, text: fromUtf8.decode(bytes.subarray(p)) };
   };
 
   return {
@@ -203,11 +265,11 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
           o = { ...o, ...known };
           return guard((e) => e.exitKnown(...args) === 1);
         },
-        end() {
-          const r = guard((e) => end(e, o));
+        end: ((run?: RunEnd) => {
+          const r = guard((e) => (run ? endRun(e, o, run) : end(e, o)));
           busy = false;
           return r;
-        },
+        }) as VerdictStream['end'],
       };
     },
     render(env) {
@@ -240,6 +302,14 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         const bytes = new Uint8Array(e.memory.buffer, e.output(), n);
         const d = 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
         return { delta: JSON.parse(fromUtf8.decode(bytes.subarray(4, d))) as Delta, text: fromUtf8.decode(bytes.subarray(d)) };
+      });
+    },
+    streakKey(verdict) {
+      return guard((e) => {
+        // The verdict the instance holds, when it is that one: not sent back in.
+        const n = e.streakKey(verdict === held ? 0 : put(e, utf8.encode(JSON.stringify(verdict))));
+        if (n < 0) throw new SbxError('E_ENGINE', `cannot compute the streak key: ${JSON.parse(output(e, -n)).error}; this is a bug in sbx`);
+        return output(e, n);
       });
     },
     memoryBytes() {

@@ -20,7 +20,7 @@
 // verdict is ready about PACE_MS of work after the command exits, whatever it printed. All ones in the
 // file tell the launcher to wait no more.
 import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import type { Engine, RunResult, VerdictOptions, VerdictStream } from '../engine/index.js';
+import type { Engine, VerdictOptions, VerdictStream } from '../engine/index.js';
 
 /** Read and fed per turn of the event loop, so the launcher's exit is seen between slices. */
 const SLICE = 4 << 20;
@@ -49,11 +49,12 @@ interface Progress {
 
 export interface LogFollower {
   /**
-   * Once the launcher has exited: the verdict of the whole log (what is left of it read now), or null
-   * when there is none to give (nothing was read while the command ran, the stream failed, or the exit
-   * makes what was read read differently): the caller reads the log back then.
+   * Once the launcher has exited: the stream that holds the whole log (what is left of it read now), for
+   * the caller to end (VerdictStream.end), or null when there is none to give (nothing was read while the
+   * command ran, the stream failed, or the exit makes what was read read differently): the caller reads
+   * the log back then.
    */
-  verdict(opts: VerdictOptions): Promise<RunResult | null>;
+  ready(opts: VerdictOptions): Promise<VerdictStream | null>;
   /** The stream, if any, is dropped (the verdict comes from elsewhere: a short run's tail, a set-up failure). */
   abandon(): Promise<void>;
 }
@@ -284,32 +285,33 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
       fd = -1;
     }
   };
-  return {
-    async verdict(opts) {
-      await settled();
-      try {
-        if (failed || stream === null) return null;
-        const s: VerdictStream = stream;
-        if (ringLost) pump(fstatSync(fd).size, Infinity);
-        else rest();
-        stream = null;
-        if (!s.exitKnown(opts)) {
-          try {
-            s.end();
-          } catch {
-            /* over */
-          }
-          return null;
+  const ready = async (opts: VerdictOptions): Promise<VerdictStream | null> => {
+    await settled();
+    try {
+      if (failed || stream === null) return null;
+      const s: VerdictStream = stream;
+      if (ringLost) pump(fstatSync(fd).size, Infinity);
+      else rest();
+      stream = null;
+      if (!s.exitKnown(opts)) {
+        try {
+          s.end();
+        } catch {
+          /* over */
         }
-        return s.end();
-      } catch {
-        drop();
         return null;
-      } finally {
-        unpace();
-        close();
       }
-    },
+      return s;
+    } catch {
+      drop();
+      return null;
+    } finally {
+      unpace();
+      close();
+    }
+  };
+  return {
+    ready,
     async abandon() {
       await settled();
       unpace();

@@ -7,7 +7,7 @@ import { SbxError, issueText } from '../contract/index.js';
 import type { Engine, RunResult, Verdict } from '../engine/index.js';
 import { verdictOfFile, fsError } from './log-source.js';
 import { readRegularTextAsync } from '../launcher/index.js';
-import { deltaAgainst, isBaseline, sameRunsOf } from './state/delta-rule.js';
+import { deltaAgainst, isBaseline, streak } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 
 const StepSchema = v.object({
@@ -74,10 +74,11 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
       throw stepError(err, i + 1, step.log, session.base);
     });
     const tree = step.tree ?? null;
-    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: sameRunsOf(keys, env.verdict) }, env.verdict, tree);
+    const key = verdictKey(engine, env.verdict);
+    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: streak(keys, key) }, env.verdict, tree);
     // As sbx run records it: an interrupted step is shown, but the next one is compared with the one before it.
     if (isBaseline(env.verdict)) {
-      keys.push(verdictKey(env.verdict));
+      keys.push(key);
       prev = env.verdict;
       prevTree = tree;
     }

@@ -20,9 +20,9 @@ import {
 import { SbxError, signalNumber, exitForSignal, setupExit } from '../contract/index.js';
 import { loadEngineNow, startEngine } from './load-engine.js';
 import { warmEngine } from './warm-engine.js';
-import type { Engine, RunResult } from '../engine/index.js';
+import type { Engine, RunEnded, RunResult, VerdictStream } from '../engine/index.js';
 import { StateDir } from './state/store.js';
-import { recordVerdict } from './state/record.js';
+import { readAhead, recordVerdict } from './state/record.js';
 import { treeFingerprint } from './state/fingerprint.js';
 import { verdictOfFile } from './log-source.js';
 import { followLog } from './log-follow.js';
@@ -210,22 +210,56 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   // it (E_ENGINE: a bug in sbx), the run still counts: its verdict is read from the log's last 64 KiB (the
   // launcher's tail), else from the exit alone, recorded like any other, and a note names the log.
   const sources: ReadSource[] = whole ? [res.tail, EXIT_ONLY] : [null, res.tail, EXIT_ONLY];
-  // What was read as the command ran: the verdict of the whole log with the rest read now, else (none
-  // read, or the exit reads the lines differently) null, and the log is read back from the start.
-  let streamed: RunResult | null = null;
+  // What was read as the command ran: the stream that holds the whole log with the rest read now, else
+  // (none read, or the exit reads the lines differently) null, and the log is read back from the start.
+  let streamed: VerdictStream | null = null;
   if (whole || res.setupError) await follower.abandon();
-  else streamed = await follower.verdict({ ...opt, log: logPath });
+  else streamed = await follower.ready({ ...opt, log: logPath });
+  // The previous runs as they are now, read without the lock (src/host/state/record.ts readAhead): the
+  // engine ends the verdict with its streak key, its delta against them and its text in one call, and
+  // the record checks under the lock that no other run came in between.
+  const ahead = readAhead(state, cmd, tree);
+  phase('read-ahead');
   const read = async (bytes: ReadSource): Promise<RunResult> => (bytes ? engine.verdict(bytes, { ...opt, log: logPath }) : verdictOfFile(engine, logPath, { ...opt, log: logPath }));
+  /** The verdict of a stream that holds the whole log, with its outcome, in one call with its delta and text when read ahead. */
+  const end = (s: VerdictStream): { env: RunResult; ended: RunEnded | null } => {
+    if (!ahead) {
+      const env = s.end();
+      env.outcome = outcome();
+      return { env, ended: null };
+    }
+    const ended = s.end({ ...ahead.end, outcome: outcome() }) as RunEnded | RunResult;
+    if ('key' in ended) return { env: ended.env, ended };
+    // An engine of the caller's whose end() takes no run (written before it did): its verdict alone.
+    ended.outcome = outcome();
+    return { env: ended, ended: null };
+  };
   let failed: string | null = null;
   for (const bytes of sources) {
-    // One straight line: the verdict, its outcome, then the delta and the record (src/host/state/record.ts).
+    // One straight line: the verdict, its outcome, delta and text in one engine call, then the record
+    // (src/host/state/record.ts). The log read back from disk (the rare path) gives its verdict alone.
     let env: RunResult | null = null;
     try {
-      env = bytes === null && streamed ? streamed : await read(bytes);
+      let ended: RunEnded | null = null;
+      const s = bytes === null ? streamed : engine.stream({ ...opt, log: logPath });
       streamed = null; // used once: a second try reads the log back
+      if (s && bytes) s.push(bytes);
+      if (s) ({ env, ended } = end(s));
+      else {
+        env = await read(null);
+        env.outcome = outcome();
+      }
       phase('verdict');
-      env.outcome = outcome();
-      const rec = await recordVerdict(engine, state, { id, logPath, cmd, tree, treeEnd, env, ...(bytes ? { logBytes: bytes.length } : {}) });
+      const rec = await recordVerdict(engine, state, {
+        id,
+        logPath,
+        cmd,
+        tree,
+        treeEnd,
+        env,
+        ...(ended && ahead ? { ended: { ahead, run: ended } } : {}),
+        ...(bytes ? { logBytes: bytes.length } : {}),
+      });
       return { ...rec, setupCode, problem: joinProblems(failed && partialVerdict(failed, bytes!, logPath), rec.problem) };
     } catch (err) {
       if (isEngineFailure(err)) {

@@ -5,25 +5,20 @@
 //
 // The warm-up goes in steps, each in its own turn of the event loop, and stops once the sandbox has
 // exited: the main thread is then the real verdict's, which compiles only what it uses. What every
-// run uses comes first (the verdict of an empty log, its delta and rendering in one call), then a compiler
-// error's parse: a short command (a cold `sbx run -- /bin/true`) gets no warm-up, a long one finds
-// the engine warm.
+// run uses comes first (a run's end as run() makes it: the verdict of an empty log, its key, delta and
+// text in one call), then a compiler error's parse and its delta against the first: a short command (a
+// cold `sbx run -- /bin/true`) gets no warm-up, a long one finds the engine warm.
 import type { Engine, RunResult } from '../engine/index.js';
 
 const GCC = new TextEncoder().encode("main.c:1:5: error: expected ';' before '}' token\nmake: *** [Makefile:2: all] Error 1\n");
 type Step = (engine: Engine, env: RunResult | null) => RunResult | null;
-const STEPS: Step[] = [
-  (engine) => engine.verdict(new Uint8Array(0), { exit: 0 }),
-  (engine, env) => {
-    if (env) engine.conclude(env, null, { sameRuns: 1 }); // a run's delta and rendered text
-    return env;
-  },
-  (engine) => engine.verdict(GCC, { exit: 2 }),
-  (engine, env) => {
-    if (env) engine.conclude(env, null, { sameRuns: 1 });
-    return env;
-  },
-];
+/** A run's end as sbx run gives it (the verdict, its key, delta and text in one call), after prev. */
+const ended = (engine: Engine, log: Uint8Array, exit: number, prev: RunResult | null): RunResult => {
+  const s = engine.stream({ exit });
+  s.push(log);
+  return s.end({ outcome: null, prev: prev?.verdict ?? null, prevKey: prev ? '' : null, prevRuns: 1 }).env;
+};
+const STEPS: Step[] = [(engine) => ended(engine, new Uint8Array(0), 0, null), (engine, env) => ended(engine, GCC, 2, env)];
 /** Each engine's warm-up so far: the steps taken and the envelope the next one works on. */
 const progress = new WeakMap<Engine, { taken: number; env: RunResult | null }>();
 

@@ -16,7 +16,7 @@ const answers = [];
 const plainStream = engine.stream.bind(engine);
 engine.stream = (o) => {
   const s = plainStream(o);
-  return { push: (c) => s.push(c), end: () => s.end(), exitKnown: (k) => { const r = s.exitKnown(k); answers.push(r); return r; } };
+  return { push: (c) => s.push(c), end: (run) => s.end(run), exitKnown: (k) => { const r = s.exitKnown(k); answers.push(r); return r; } };
 };
 
 const cases = listCases();

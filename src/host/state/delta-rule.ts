@@ -2,11 +2,10 @@
 // with the previous run of the same command; the tree changed when both runs carry a mark of the tree
 // (an edit count, a fingerprint) and the marks differ, unknown otherwise; same_verdict_runs counts
 // the runs in a row with this verdict key, this one included (1 on a first run). The state carries
-// that count from run to run (store.counters); a replay counts it from the keys (sameRunsOf).
+// that count from run to run (store.counters); a replay counts it from the keys (streak).
 // An interrupted run (Ctrl-C) is recorded but is no baseline: the next run of the command is compared
 // with the last one that was not (isBaseline).
 import type { Delta, DeltaOptions, Engine, Verdict } from '../../engine/index.js';
-import { verdictKey } from './history.js';
 
 export interface Baseline {
   verdict: Verdict | null;
@@ -35,6 +34,3 @@ export function streak(keys: readonly string[], key: string): number {
   for (let i = keys.length - 1; i >= 0 && keys[i] === key; i--) n++;
   return n;
 }
-
-/** streak() for a verdict. */
-export const sameRunsOf = (keys: readonly string[], cur: Verdict): number => streak(keys, verdictKey(cur));

@@ -2,6 +2,7 @@
 // counted, never trusted.
 import * as v from 'valibot';
 import type { Verdict } from '../../contract/index.js';
+import type { Engine } from '../../engine/index.js';
 
 // Built on first use: a run reads history.jsonl only to migrate state older than its streak counters.
 const entrySchema = () =>
@@ -22,30 +23,12 @@ let entrySchemaBuilt: ReturnType<typeof entrySchema> | undefined;
 export type HistoryEntry = v.InferOutput<ReturnType<typeof entrySchema>>;
 
 /**
- * A message as a fact, as the engine's delta compares it (assembly/delta-facts.ts factText): addresses, a
- * sanitizer's thread id and a process id read as `#`, blanks as one space.
- */
-const fact = (s: string | null | undefined): string =>
-  (s ?? '')
-    .replace(/0[xX][0-9a-fA-F]+/g, '0x#')
-    .replace(/(^|[ (])T\d+/g, '$1T#')
-    .replace(/pid=\d+/g, 'pid=#')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-/**
  * What makes two verdicts "the same" for streaks: status, crash identity and message, error set, failing tests
- * and how each fails (a test that fails another way, a crash that reads another index, is another verdict).
+ * and how each fails. The engine computes it (assembly/streak-key.ts), byte for byte the key every state dir
+ * already holds; a run's own comes with its verdict (VerdictStream.end).
  */
-export function verdictKey(vd: Verdict): string {
-  // the label is part of what an error says (two E0308 "mismatched types" differ by it)
-  const errs = vd.diagnostics
-    .filter((d) => d.severity === 'error')
-    .map((d) => `${d.file}:${d.code ?? ''}:${d.message}:${d.label ?? ''}`)
-    .sort();
-  const fails = (vd.tests?.failures ?? []).map((f) => `${f.name}:${fact(f.message)}`).sort();
-  const crash = vd.crash ? `${vd.crash.identity}:${fact(vd.crash.message)}:${vd.crash.region ?? ''}` : null;
-  return JSON.stringify([vd.status, crash, errs, fails]);
+export function verdictKey(engine: Pick<Engine, 'streakKey'>, vd: Verdict): string {
+  return engine.streakKey(vd);
 }
 
 export function parseHistory(text: string): { entries: HistoryEntry[]; bad: number } {

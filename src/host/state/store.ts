@@ -36,7 +36,7 @@ import { readStateFile, type RunState, type StateFile } from './state-file.js';
 import { readWithFallback, removeFile, writeFileAtomicSync } from './atomic.js';
 import { madeBefore } from './known-states.js';
 import { lock, prepareLock } from './lock.js';
-import { parseHistory, verdictKey, type HistoryEntry } from './history.js';
+import { parseHistory, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
@@ -115,11 +115,29 @@ function remember(path: string, text: string, verdict: Verdict, state: RunState)
 /** State directories this process has opened (and so created and checked) already. */
 const opened = new Set<string>();
 
+/** A state file read: what it holds, or why it cannot be used. */
+function readStored(path: string): StoredRun | { bad: string } {
+  let text: string;
+  try {
+    text = readWithFallback(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
+    return { bad: `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})` };
+  }
+  // The very text this process wrote or read ahead: no parse or check.
+  const mine = known.get(path);
+  if (mine?.text === text) return { verdict: mine.verdict, state: mine.state, problem: null };
+  const r = readStateFile(text);
+  return 'problem' in r ? { bad: r.problem } : { verdict: r.verdict, state: r.state, problem: null };
+}
+
 export class StateDir {
   readonly dir: string;
   readonly logs: string;
   /** The directory was missing when opened, and sbx had made it before: deleted since (known-states.ts). */
   vanished = false;
+  /** State files prefetch found missing (for peekPrevious). */
+  private readonly missing = new Set<string>();
 
   constructor(dir: string) {
     this.dir = resolve(dir);
@@ -280,7 +298,13 @@ export class StateDir {
     for (const path of this.lastPaths(cmd)) {
       if (known.has(path)) continue;
       try {
-        const fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
+        let fd: number;
+        try {
+          fd = openRegular(path); // no symlink, no FIFO (a sub dir's .sbx may be the sandbox's)
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.missing.add(path);
+          throw err;
+        }
         try {
           const text = readFileSync(fd, 'utf8');
           let out: StateFile | null = seen?.text === text ? seen.out : null;
@@ -298,22 +322,26 @@ export class StateDir {
     }
   }
 
-  /** The newest run of any command (cmd undefined), or of the command with this key. */
+  /** The newest run of any command (cmd undefined), or of the command with this key. Call under the lock. */
   async readPrevious(cmd?: string): Promise<StoredRun> {
     const path = this.lastPaths(cmd ?? null).at(-1)!;
-    let text: string;
-    try {
-      text = readWithFallback(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { verdict: null, state: null, problem: null };
-      return this.setAside(path, `unreadable (${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'a symlink' : (err as Error).message})`);
-    }
-    // The very text this process wrote or read ahead: no parse or check.
+    const r = readStored(path);
+    return 'bad' in r ? this.setAside(path, r.bad) : r;
+  }
+
+  /**
+   * readPrevious as far as this process knows without reading again (what it last wrote or read ahead,
+   * prefetch), else read now: without the lock, setting nothing aside; null when the file cannot be used
+   * (left for readPrevious to find and report). A guess that the run checks under the lock (record.ts
+   * readAhead): a file changed since is found there.
+   */
+  peekPrevious(cmd?: string): StoredRun | null {
+    const path = this.lastPaths(cmd ?? null).at(-1)!;
     const mine = known.get(path);
-    if (mine?.text === text) return { verdict: mine.verdict, state: mine.state, problem: null };
-    const r = readStateFile(text);
-    if ('problem' in r) return this.setAside(path, r.problem);
-    return { verdict: r.verdict, state: r.state, problem: null };
+    if (mine) return { verdict: mine.verdict, state: mine.state, problem: null };
+    if (this.missing.has(path)) return { verdict: null, state: null, problem: null };
+    const r = readStored(path);
+    return 'bad' in r ? null : r;
   }
 
   private async setAside(path: string, why: string): Promise<StoredRun> {
@@ -340,14 +368,14 @@ export class StateDir {
    * pruning when due (run.unpruned === 0). Call under the lock. An interrupted run is only the newest
    * run (last.json): last/<key>.json keeps the run the next one of the command is compared with.
    */
-  async record(env: RunResult, run: RunState): Promise<HistoryEntry> {
+  async record(env: RunResult, run: RunState & { vkey: string }): Promise<HistoryEntry> {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
       time: new Date().toISOString(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
-      key: run.vkey ?? verdictKey(vd), // counters() computed it for this run
+      key: run.vkey,
       counts: { errors: vd.counts.errors, warnings: vd.counts.warnings, failed: (vd.tests?.failed ?? 0) + (vd.tests?.errors ?? 0), passed: vd.tests?.passed ?? 0 },
       tree: run.tree,
       log: `logs/${run.id}.log`,
@@ -383,7 +411,7 @@ export class StateDir {
   }
 
   /**
-   * The streak and prune counters of a new run (key: its verdictKey), from the previous run of its
+   * The streak and prune counters of a new run (key: its streak key, Engine.streakKey), from the previous run of its
    * command (prev) and the newest run of any (latest). History is read only for state written before
    * runs carried their streak.
    */
@@ -393,7 +421,7 @@ export class StateDir {
     prev: RunState | null,
     latest: RunState | null,
     logBytes: number,
-  ): Promise<Pick<RunState, 'vkey' | 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'>> {
+  ): Promise<Pick<RunState, 'same_cmd' | 'same_all' | 'unpruned' | 'unpruned_bytes'> & { vkey: string }> {
     const carried = (s: RunState | null, n: number | null | undefined): number | null =>
       s === null ? 1 : s.vkey === null || s.vkey === undefined || n === null || n === undefined ? null : s.vkey === key ? n + 1 : 1;
     let sameAll = carried(latest, latest?.same_all);
