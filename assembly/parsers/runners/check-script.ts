@@ -11,6 +11,7 @@ import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 import { batsLocation } from "./tap";
+import { MochaReport } from "./mocha";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -31,9 +32,13 @@ export class CheckScriptParser extends Parser {
   pendMsg: string[] = [];
   tallyPassed: i64 = -1;
 
-  busy(): bool { return this.detail !== null; }
+  /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
+  mocha: MochaReport = new MochaReport();
+
+  busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
   claim(l: Line, f: Facts): bool {
+    if (this.mocha.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -206,6 +211,7 @@ export class CheckScriptParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.mocha.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
