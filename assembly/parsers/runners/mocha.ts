@@ -20,6 +20,8 @@ export class MochaReport {
   msg: string[] = [];
   /** 1 after `+ expected - actual`: the next `-`/`+` lines are the sides. 2 once the frames began. */
   stage: i32 = 0;
+  /** After Node's `+ actual - expected` legend inside the message: only its changed lines are kept. */
+  legend: bool = false;
 
   busy(): bool { return this.cur !== null; }
 
@@ -28,7 +30,9 @@ export class MochaReport {
     let p = l.skipSpaces(0);
     if (this.cur !== null) {
       if (l.isBlank()) return true;
-      if (p == 0) { this.end(); return false; }
+      // Node's assert prints its message's own lines from column 0 (`'abc' !== 'abd'`, a diff's `+ actual -
+      // expected`): before the frames they are the block's; after them, the block is over.
+      if (p == 0 && this.stage == 2) { this.end(); return false; }
       if (p == 2 && this.header(l, f)) return true;
       this.body(l, p, f);
       return true;
@@ -63,6 +67,7 @@ export class MochaReport {
     this.titled = false;
     this.msg = [];
     this.stage = 0;
+    this.legend = false;
     this.part(l.trimmed(e + 2), f);
     return true;
   }
@@ -90,12 +95,14 @@ export class MochaReport {
     }
     if (this.stage == 2) return;
     if (s == "+ expected - actual") { this.stage = 1; return; }
+    let c = s.charCodeAt(0);
     if (this.stage == 1) {
-      let c = s.charCodeAt(0);
-      if (c == Char.MINUS && tf.actual === null) tf.actual = s.substring(1);
-      else if (c == Char.PLUS && tf.expected === null) tf.expected = s.substring(1);
+      if (c == Char.MINUS && tf.actual === null) tf.actual = s.substring(1).trim();
+      else if (c == Char.PLUS && tf.expected === null) tf.expected = s.substring(1).trim();
       return;
     }
+    if (s == "+ actual - expected") { this.legend = true; return; }
+    if (this.legend && c != Char.MINUS && c != Char.PLUS) return;
     if (this.msg.length < MESSAGE_LINES) this.msg.push(s);
   }
 
