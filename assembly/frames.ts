@@ -32,7 +32,8 @@ const RUNTIME_PATHS: string[] = [
   "/node_modules/",
 ];
 
-const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]"];
+// `node_modules/vite/...`: a dependency, named relative to the project (frames of a project's own node_modules).
+const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]", "node_modules/"];
 
 // Sanitizer runtimes (compiler-rt and libsanitizer) name every function they own with a reserved
 // "__<runtime>" stem: interceptors (`__asan_memcpy`, `__interceptor_malloc`, `___interceptor_free`),

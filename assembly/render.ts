@@ -250,9 +250,20 @@ function tests(o: Sink, v: Verdict): void {
     let count = gr.count;
     let more = count > <i64>list.length ? ", …" : "";
     let where = loc(gr);
-    nl(o, "  " + count.toString() + "× same failure" + (where.length > 0 ? " at " + where : "") + ": " + gr.message.split("\n")[0]);
+    nl(o, "  " + count.toString() + "× same failure" + (where.length > 0 ? " at " + where : "") + ": " + headline(gr.message));
     nl(o, "       " + join(list, ", ") + more);
   }
+}
+
+/** A message's first line; with the next when it only announces it (`Transform failed with 1 error:`). */
+function headline(message: string): string {
+  let lines = message.split("\n");
+  let first = lines[0];
+  if (lines.length > 1 && first.endsWith(":")) {
+    let next = lines[1].trim();
+    if (next.length > 0) return first + " " + next;
+  }
+  return first;
 }
 
 /** Whether text holds value as a whole (not `1` inside `10`, not `a` inside `a_b`). */

@@ -40,6 +40,7 @@ import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
+import { EslintParser } from "./lint/eslint";
 import { PythonParser } from "./python/python";
 import { RustPanicParser } from "./rust/rust-panic";
 import { GoPanicParser } from "./go/go-panic";
@@ -97,6 +98,7 @@ export class ParserSet {
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
+  private eslint: EslintParser = new EslintParser();
   private python: PythonParser = new PythonParser();
   private rustPanic: RustPanicParser = new RustPanicParser();
   private goPanic: GoPanicParser = new GoPanicParser();
@@ -159,6 +161,7 @@ export class ParserSet {
       case ParserId.RUSTC: return ask(this.rustc, l, f);
       case ParserId.TSC: return ask(this.tsc, l, f);
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
+      case ParserId.ESLINT: return ask(this.eslint, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
       case ParserId.PYTEST: return ask(this.pytest, l, f);

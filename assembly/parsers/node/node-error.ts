@@ -23,6 +23,8 @@ import { classify, setLocation, firstUser, normPath } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
+const MOCHA_RUN = "Exception during run: ";
+
 const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
 
 const SOURCE_EXTS: string[] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"];
@@ -72,7 +74,19 @@ export class NodeErrorParser extends Parser {
 
   finish(f: Facts): void { this.close(f, false); }
 
+  private view: Line = new Line();
+
   private idle(l: Line, f: Facts): bool {
+    // Mocha reports a test file that did not load with its own words before Node's report
+    // (` Exception during run: ./test/b.js:3`): the report is Node's from there on.
+    let p = l.skipSpaces(0);
+    if (p < 4 && l.matchAt(MOCHA_RUN, p)) {
+      let k = p + MOCHA_RUN.length;
+      let v = this.view;
+      v.set(l.ptr + <usize>k, l.len - k);
+      v.no = l.no;
+      return this.idle(v, f);
+    }
     if (this.pendingSeen) {
       this.pendingSeen = false;
       if (l.matchAt("    at ", 0)) {

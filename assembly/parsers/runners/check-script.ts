@@ -11,9 +11,12 @@ import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 import { batsLocation } from "./tap";
+import { MochaReport } from "./mocha";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
+/** `FAILED: name` lines remembered before a tally closes them. */
+const MAX_PENDING = 200;
 const MARK_SECOND = 0x9C;
 const enum Mark { CHECK = 0x93, HEAVY_CHECK = 0x94, HEAVY_X = 0x96, BALLOT_X = 0x97, HEAVY_BALLOT_X = 0x98 }
 
@@ -24,9 +27,18 @@ export class CheckScriptParser extends Parser {
   detail: TestFailure | null = null;
   detailIndent: i32 = 0;
 
-  busy(): bool { return this.detail !== null; }
+  /** `FAILED: name (at line 17)` lines not yet known to be checks, and the `PASSED: n` of a tally just read. */
+  pendName: string[] = [];
+  pendMsg: string[] = [];
+  tallyPassed: i64 = -1;
+
+  /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
+  mocha: MochaReport = new MochaReport();
+
+  busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
   claim(l: Line, f: Facts): bool {
+    if (this.mocha.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -45,6 +57,8 @@ export class CheckScriptParser extends Parser {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
     }
+    if (c == Char.P || c == Char.F) { let r = this.tally(l, f); if (r != 0) return r > 0; }
+    if (!l.isBlank()) this.tallyPassed = -1;
     if (c == Char.o && l.matchAt("ok: ", 0)) {
       // (`ok: [host]` is Ansible's task result, not a check.)
       if (l.at(4) == Char.LBRACKET || l.len == 4) return false;
@@ -84,6 +98,40 @@ export class CheckScriptParser extends Parser {
       if (r == " failed" || r == " check(s) failed" || r == " checks failed" || r == " test(s) failed" || r == " tests failed" || r == " passed") return true;
     }
     return false;
+  }
+
+  /**
+   * A C test program's own tally (jsmn's test.h): `FAILED: name (at line 17)` per failing check, then
+   * `PASSED: 3` and `FAILED: 1`. The FAILED lines are checks only once the tally closes them (ninja prints
+   * `FAILED: out.o` of its own): till then they are remembered, not claimed. 1 claimed, -1 not ours, 0 other.
+   */
+  private tally(l: Line, f: Facts): i32 {
+    let pass = l.matchAt("PASSED: ", 0);
+    if (!pass && !l.matchAt("FAILED: ", 0)) return 0;
+    let n = l.readInt(8);
+    if (n >= 0 && l.end == l.len) {
+      if (pass) { this.tallyPassed = n; return 1; }
+      if (this.tallyPassed < 0) return -1;
+      this.seen = true;
+      let t = f.testsFor("check-script");
+      this.passed += this.tallyPassed; this.failed += n;
+      for (let i = 0; i < this.pendName.length; i++) failureNamed(t, this.pendName[i]).message = this.pendMsg[i];
+      this.pendName = []; this.pendMsg = []; this.tallyPassed = -1;
+      return 1;
+    }
+    this.tallyPassed = -1;
+    if (pass || this.pendName.length >= MAX_PENDING) return -1;
+    let end = l.len;
+    while (end > 8 && l.at(end - 1) == Char.SPACE) end--;
+    let open = l.at(end - 1) == Char.RPAREN ? groupStart(l, end - 1) : -1;
+    if (open > 8 && l.at(open - 1) == Char.SPACE) {
+      this.pendName.push(l.trimmed(8, open));
+      this.pendMsg.push(l.trimmed(open + 1, end - 1));
+    } else {
+      this.pendName.push(l.trimmed(8, end));
+      this.pendMsg.push("");
+    }
+    return -1;
   }
 
   /** The marks are bats' (`bats --formatter pretty`, its default on a terminal). */
@@ -163,6 +211,7 @@ export class CheckScriptParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.mocha.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;

@@ -277,6 +277,9 @@ export class GoTestParser extends Parser {
   }
 
   private startPanic(l: Line, f: Facts): void {
+    // Another package's test binary panicking after this one: the earlier panic stays its test's failure.
+    let prev = this.panic;
+    if (prev !== null && !this.panicDone && this.panicTest !== null) this.notePanic(prev, this.panicTest!);
     let c = new Crash();
     c.tool = "go-panic";
     let msg = l.trimmed(7);
@@ -298,6 +301,19 @@ export class GoTestParser extends Parser {
     this.pendingFn = null;
     this.frameNo = 0;
     f.setCrash(c);
+  }
+
+  /** The test a panic stopped carries the panic's message and first user frame, as its log line would. */
+  private notePanic(c: Crash, name: string): void {
+    let k = this.logName.indexOf(name);
+    if (k < 0) { k = this.logName.length; this.logName.push(name); this.logFile.push(""); this.logLine.push(-1); this.logMsg.push(""); }
+    let m = c.message;
+    this.logMsg[k] = m !== null ? m : c.kind;
+    let u = firstUser(c.frames);
+    let file = u !== null ? u.file : null;
+    this.logFile[k] = file !== null ? file : "";
+    this.logLine[k] = u !== null ? <i32>u.line : -1;
+    this.panicDone = true;
   }
 
   /** The goroutine dump: `goroutine 7 [running]:`, `pkg.fn(args)` then `\tfile.go:10 +0x1d`. */
@@ -361,7 +377,8 @@ export class GoTestParser extends Parser {
       let tf = failureNamed(t, name);
       for (let k = 0; k < this.logName.length; k++) {
         if (this.logName[k] != name) continue;
-        tf.file = this.logFile[k]; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
+        let lf = this.logFile[k];
+        tf.file = lf.length > 0 ? lf : null; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
         break;
       }
       // `testing.go:1319: race detected during execution of test`: the testing package's own report, not

@@ -6,7 +6,7 @@
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure } from "../../model";
+import { Facts, Tests, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { TscParser } from "../tsc/tsc";
 import { DiagContext } from "../diag-context";
@@ -20,6 +20,7 @@ const CROSS = utf8("\u00D7 ");      // ×
 const DOWN = utf8("\u2193 ");       // ↓
 const RARROW = utf8("\u2192 ");     // →
 const RULE = utf8("\u23AF");        // ⎯
+const MIETTE = utf8("\u256D\u2500[ "); // ╭─[ : oxc's (vitest 4's) code frame opens with the error's place
 
 export class JestParser extends Parser {
   vitest: bool;
@@ -30,6 +31,8 @@ export class JestParser extends Parser {
   msg: string[] = [];
   framed: bool = false;
   located: bool = false;
+  /** Where the block's message says the error is (vite's `File: src/x.ts:2:63`, oxc's `╭─[ src/x.ts:3:58 ]`). */
+  place: Frame | null = null;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; totals: bool = false;
   /** The test file of jest's latest `FAIL x.test.js` line. */
   file: string | null = null;
@@ -134,7 +137,10 @@ export class JestParser extends Parser {
       let s = l.trimmed(p + 5);
       let br = s.indexOf(" [ ");
       if (br > 0) {
-        this.end();
+        // Files that failed to load with the same error: their headers one under the other, the error once.
+        let cur = this.cur;
+        if (cur !== null && this.msg.length == 0 && !this.framed && cur.file === null) { this.shared.push(cur); this.cur = null; }
+        else this.end();
         this.suiteErrors++;
         this.cur = this.blockFor(f.testsFor("vitest"), s.substring(0, br));
         this.msg = []; this.framed = false; this.located = false;
@@ -169,6 +175,19 @@ export class JestParser extends Parser {
     while (q < l.len && <u32>(l.at(q) - Char._0) < 10) q++;
     q = l.skipSpaces(q);
     if (l.at(q) == Char.PIPE) { this.framed = true; return; }
+    // A file that did not compile (vite's transform error): its frames are vite's and esbuild's own, in
+    // node_modules; the message names the place.
+    if (!this.located && this.place === null) {
+      if (matchBytes(l, MIETTE, p) && l.at(l.len - 1) == Char.RBRACKET) {
+        this.place = frameOfText(l.str(p + MIETTE.byteLength, l.len - 1));
+        this.framed = true;
+        return;
+      }
+      if (l.matchAt("File: ", p)) {
+        let fr = frameOfText(l.str(p + 6));
+        if (fr !== null && fr.user && fr.line > 0) this.place = fr;
+      }
+    }
     let frame = l.matchAt("at ", p) || matchBytes(l, ARROW, p);
     if (frame) {
       this.framed = true;
@@ -188,6 +207,9 @@ export class JestParser extends Parser {
 
   private end(): void {
     let t = this.cur;
+    let at = this.place;
+    if (t !== null && t.file === null && at !== null) { t.file = at.file; t.line = at.line; t.col = at.col; }
+    this.place = null;
     if (t !== null) {
       dedent(this.msg);
       t.message = joinLines(messageLines(this.msg), MESSAGE_LINES);

@@ -512,6 +512,14 @@ function syntaxAt(b: Block): void {
     if (!isUserFile(file)) continue;
     b.userFile = file;
     b.userLine = I32.parseInt(s.substring(k, e));
+    // The place is the failure's own now; the message leads with what is wrong (`SyntaxError: expected ':'`,
+    // printed last, under the bad line and its caret), as a failure's first line is all a group shows.
+    let rest = new Array<string>(0);
+    let last = b.elines[b.elines.length - 1];
+    let lead = i < b.elines.length - 1 && last.length > 0 && last.charCodeAt(0) != Char.SPACE;
+    if (lead) rest.push(last);
+    for (let j = 0; j < b.elines.length - (lead ? 1 : 0); j++) if (j != i) rest.push(b.elines[j]);
+    b.elines = rest;
     return;
   }
 }
