@@ -44,24 +44,26 @@ export class Tail {
     let slot = this.take();
     let n = min(len, SLOT);
     memory.copy(this.slots + <usize>(slot * SLOT), ptr, <usize>n);
-    this.lens[slot] = n;
-    this.cut[slot] = len > SLOT;
-    this.kinds[slot] = kindOf(ptr, n);
+    // (slot numbers are always < TAIL_LINES: unchecked, as every access below)
+    unchecked(this.lens[slot] = n);
+    unchecked(this.cut[slot] = len > SLOT);
+    unchecked(this.kinds[slot] = kindOf(ptr, n));
   }
 
   /** A free slot, placed last in the order: a new one, or the one whose line goes (see the header). */
   private take(): i32 {
     let o = this.order;
+    let kinds = this.kinds;
     if (this.count < TAIL_LINES) {
       let s = this.count;
-      o[this.count++] = s;
+      unchecked(o[this.count++] = s);
       return s;
     }
     let v = 0;
-    if (this.kinds[o[0]] == KIND_SALIENT) {
+    if (unchecked(kinds[unchecked(o[0])]) == KIND_SALIENT) {
       let salient = 0, noise = -1, other = -1;
       for (let i = 0; i < TAIL_LINES; i++) {
-        let k = this.kinds[o[i]];
+        let k = unchecked(kinds[unchecked(o[i])]);
         if (k == KIND_SALIENT) salient++;
         else if (k == KIND_NOISE) { if (noise < 0) noise = i; }
         else if (other < 0) other = i;
@@ -69,9 +71,10 @@ export class Tail {
       if (noise >= 0) v = noise;
       else if (salient <= TAIL_LINES - TAIL_RECENT && other >= 0) v = other;
     }
-    let s = o[v];
-    for (let i = v; i < TAIL_LINES - 1; i++) o[i] = o[i + 1];
-    o[TAIL_LINES - 1] = s;
+    let s = unchecked(o[v]);
+    let base = changetype<usize>(o);
+    memory.copy(base + (<usize>v << 2), base + (<usize>(v + 1) << 2), <usize>(TAIL_LINES - 1 - v) << 2);
+    unchecked(o[TAIL_LINES - 1] = s);
     return s;
   }
 

@@ -16,8 +16,32 @@ export class Line {
   /** Points the view at bytes [ptr, ptr+len): the next line. */
   /** skipSpaces(0)'s answer for this line, or -1 until it is asked. */
   private lead: i32 = -1;
+  /** has()'s answers: bit c of lo (c < 64) or of hi (64 <= c < 128) set when byte c occurs on the line. */
+  private lo: u64 = 0;
+  private hi: u64 = 0;
+  /** Whether lo and hi are known for this line. */
+  private known: bool = false;
 
-  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; }
+  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; this.known = false; }
+
+  /**
+   * True when the ASCII byte c occurs on the line: one pass finds every byte's answer, however many
+   * parsers ask, so a parser whose every pattern holds such a byte passes over the lines without it.
+   */
+  has(c: i32): bool {
+    if (!this.known) {
+      let lo: u64 = 0, hi: u64 = 0;
+      let p = this.ptr;
+      for (let i = 0, n = this.len; i < n; i++) {
+        let b = <u32>load<u8>(p + <usize>i);
+        let bit = <u64>1 << <u64>(b & 63);
+        lo |= select<u64>(bit, 0, b < 64);
+        hi |= select<u64>(bit, 0, (b >> 6) == 1);
+      }
+      this.lo = lo; this.hi = hi; this.known = true;
+    }
+    return ((c < 64 ? this.lo : this.hi) >> <u64>(c & 63) & 1) != 0;
+  }
 
   /**
    * Position of the first ": " (or -1), not looked for on an indented or empty line: where every compiler,
@@ -40,12 +64,21 @@ export class Line {
   }
 
   /** True when the ASCII string s occurs at byte position pos. */
-  matchAt(s: string, pos: i32): bool {
+  @inline matchAt(s: string, pos: i32): bool {
+    // The first byte here (most calls end on it), the rest in matchRest.
     let n = s.length;
     if (pos < 0 || pos + n > this.len) return false;
+    if (n == 0) return true;
+    if (<u32>load<u8>(this.ptr + <usize>pos) != <u32>load<u16>(changetype<usize>(s))) return false;
+    return this.matchRest(s, pos);
+  }
+
+  /** matchAt past its first byte. */
+  private matchRest(s: string, pos: i32): bool {
+    let n = s.length;
     let p = this.ptr + <usize>pos;
     let q = changetype<usize>(s);
-    for (let i = 0; i < n; i++) {
+    for (let i = 1; i < n; i++) {
       if (<u32>load<u8>(p + <usize>i) != <u32>load<u16>(q + (<usize>i << 1))) return false;
     }
     return true;
@@ -104,9 +137,13 @@ export class Line {
   contains(s: string): bool { return this.indexOf(s) >= 0; }
 
   /** First position at or after pos that is not a space or tab. */
-  skipSpaces(pos: i32): i32 {
+  @inline skipSpaces(pos: i32): i32 {
     // From the line's start: found once per line, however many parsers ask (most ask first thing).
     if (pos == 0 && this.lead >= 0) return this.lead;
+    return this.skipFrom(pos);
+  }
+
+  private skipFrom(pos: i32): i32 {
     let i = pos;
     let n = this.len;
     let ptr = this.ptr;

@@ -66,6 +66,8 @@ export class AssertParser extends Parser {
       if (this.traceLine(l)) return true;
       if (this.traceFrames > 0 || --this.traceLead < 0) this.stopTrace();
     }
+    // Every shape below holds a ':' (a glog/Chromium "] assert.h .." line a ']'): most lines have neither.
+    if (!l.has(Char.COLON) && !l.has(Char.RBRACKET)) return false;
     let last = l.at(l.len - 1);
     if (last == Char.DOT && l.endsWith(GLIBC_TAIL) && l.indexOf(GLIBC_MARK) > 0) return this.glibc(l, f);
     if (last == Char.RPAREN && l.startsWith(MUSL_HEAD)) return this.musl(l, f);
@@ -74,13 +76,15 @@ export class AssertParser extends Parser {
     // a log domain in front: "GLib:ERROR:../glib/gvariant-parser.c:709:ast_array_get_pattern: assertion failed: (j < i)"
     let dom = glibDomain(l, g);
     if (dom > 0) return this.glib(l, dom + GLIB_MARK.length, f, g > 0);
-    let k = l.indexOf(CHECK_MARK);
+    // The glog and Chromium marks all begin with ']'.
+    let bracket = l.has(Char.RBRACKET);
+    let k = bracket ? l.indexOf(CHECK_MARK) : -1;
     if (k > 0) return this.check(l, k, f, "check-failed");
-    k = l.indexOf(SECURITY_CHECK_MARK);
+    k = bracket ? l.indexOf(SECURITY_CHECK_MARK) : -1;
     if (k > 0) return this.check(l, k, f, "security-check-failed");
-    k = l.indexOf(SECURITY_DCHECK_MARK);
+    k = bracket ? l.indexOf(SECURITY_DCHECK_MARK) : -1;
     if (k > 0) return this.check(l, k, f, "security-dcheck-failed");
-    k = l.indexOf(GOOGLE_ASSERT);
+    k = bracket ? l.indexOf(GOOGLE_ASSERT) : -1;
     if (k > 0) return this.googleAssert(l, k, f);
     if (l.at(0) == Char.LBRACKET && l.indexOf(":FATAL:") > 0) {
       // Chromium's other fatal log lines: "[..:FATAL:latency_info.cc(299)] DCHECK failed: !terminated_.",
@@ -96,7 +100,7 @@ export class AssertParser extends Parser {
       k = glogFatalEnd(l);
       if (k > 0) return this.googleFatal(l, k, f);
     }
-    k = l.indexOf(CHROME_ASSERT);
+    k = bracket ? l.indexOf(CHROME_ASSERT) : -1;
     if (k > 0 && l.lastIndexOf(":FATAL:", k) >= 0) return this.chromeAssert(l, k, f);
     if (l.startsWith(WEBKIT_ASSERT)) return this.weak(l, WEBKIT_ASSERT.length, l.len, f);
     if (l.at(0) == Char.LBRACKET) {
