@@ -16,32 +16,8 @@ export class Line {
   /** Points the view at bytes [ptr, ptr+len): the next line. */
   /** skipSpaces(0)'s answer for this line, or -1 until it is asked. */
   private lead: i32 = -1;
-  /** has()'s answers: bit c of lo (c < 64) or of hi (64 <= c < 128) set when byte c occurs on the line. */
-  private lo: u64 = 0;
-  private hi: u64 = 0;
-  /** Whether lo and hi are known for this line. */
-  private known: bool = false;
 
-  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; this.known = false; }
-
-  /**
-   * True when the ASCII byte c occurs on the line: one pass finds every byte's answer, however many
-   * parsers ask, so a parser whose every pattern holds such a byte passes over the lines without it.
-   */
-  has(c: i32): bool {
-    if (!this.known) {
-      let lo: u64 = 0, hi: u64 = 0;
-      let p = this.ptr;
-      for (let i = 0, n = this.len; i < n; i++) {
-        let b = <u32>load<u8>(p + <usize>i);
-        let bit = <u64>1 << <u64>(b & 63);
-        lo |= select<u64>(bit, 0, b < 64);
-        hi |= select<u64>(bit, 0, (b >> 6) == 1);
-      }
-      this.lo = lo; this.hi = hi; this.known = true;
-    }
-    return ((c < 64 ? this.lo : this.hi) >> <u64>(c & 63) & 1) != 0;
-  }
+  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; }
 
   /**
    * Position of the first ": " (or -1), not looked for on an indented or empty line: where every compiler,

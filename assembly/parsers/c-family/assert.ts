@@ -67,7 +67,8 @@ export class AssertParser extends Parser {
       if (this.traceFrames > 0 || --this.traceLead < 0) this.stopTrace();
     }
     // Every shape below holds a ':' (a glog/Chromium "] assert.h .." line a ']'): most lines have neither.
-    if (!l.has(Char.COLON) && !l.has(Char.RBRACKET)) return false;
+    let bracket = l.indexOfByte(Char.RBRACKET) >= 0;
+    if (!bracket && l.indexOfByte(Char.COLON) < 0) return false;
     let last = l.at(l.len - 1);
     if (last == Char.DOT && l.endsWith(GLIBC_TAIL) && l.indexOf(GLIBC_MARK) > 0) return this.glibc(l, f);
     if (last == Char.RPAREN && l.startsWith(MUSL_HEAD)) return this.musl(l, f);
@@ -77,7 +78,6 @@ export class AssertParser extends Parser {
     let dom = glibDomain(l, g);
     if (dom > 0) return this.glib(l, dom + GLIB_MARK.length, f, g > 0);
     // The glog and Chromium marks all begin with ']'.
-    let bracket = l.has(Char.RBRACKET);
     let k = bracket ? l.indexOf(CHECK_MARK) : -1;
     if (k > 0) return this.check(l, k, f, "check-failed");
     k = bracket ? l.indexOf(SECURITY_CHECK_MARK) : -1;

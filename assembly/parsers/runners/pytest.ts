@@ -178,6 +178,8 @@ export class PytestParser extends Parser {
 
   private finalLine(l: Line, f: Facts): bool {
     if (!isDigit(l.at(0)) && !l.startsWith("no tests ran")) return false;
+    // counts() needs its " in " (`2 failed in 0.1s`): a line without one is not made a string.
+    if (l.indexOf(" in ") < 0) return false;
     return this.counts(l.trimmed(0), f);
   }
 

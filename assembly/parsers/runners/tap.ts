@@ -208,6 +208,13 @@ export class TapParser extends Parser {
     // Cheap rejections first: this runs on every line nobody else wanted.
     let dots0 = p == 0 ? l.indexOf(" ..") : -1;
     if (dots0 < 0 && !this.prove && !this.seen) return false;
+    if (dots0 < 0 && l.indexOfByte(Char.LPAREN) < 0) {
+      // Without " .." or a '(' (`(less ..`, ` (Wstat: `), only the heads below can be prove's: other lines
+      // are not made strings.
+      let c0 = l.at(0);
+      if (c0 != Char.D && c0 != Char.T && c0 != Char.MINUS && c0 != Char.A && c0 != Char.R && c0 != Char.SPACE
+        && c0 != Char.B && c0 != Char.F) return false;
+    }
     let s = l.toString();
     // `t/convert.t ... `, `t/convert.t ... ok`
     let dots = s.indexOf(" ..");
