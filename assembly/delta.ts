@@ -129,7 +129,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Not failing now: fixed only when this run ran it. A run that never got to the tests (the build
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
-    let container = containerOf(name, fb);
+    let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;

@@ -167,6 +167,11 @@ export class Tests {
   skipped: i64 = 0;
   /** Tests the runner announced but never ran (the binary died mid-suite); -1 when it announced no total. */
   notRun: i64 = -1;
+  /**
+   * Units (a go package) whose tests stopped before all of them reported: a panic ended the package's test
+   * binary. A test missing from the failures may be one that never ran: not fixed. Written only when any.
+   */
+  unfinished: Array<string> = [];
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

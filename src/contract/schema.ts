@@ -91,6 +91,8 @@ function build() {
     skipped: nint,
     // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
     not_run: v.optional(nint),
+    // Units (go packages) a panic ended before all their tests reported; present only when there are any.
+    unfinished: v.optional(v.array(v.string())),
     failures: v.array(TestFailureSchema),
   });
 
