@@ -129,6 +129,8 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Not failing now: fixed only when this run ran it. A run that never got to the tests (the build
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
+    // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
+    if (passedListed(cur, name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
@@ -139,6 +141,11 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   for (let i = 0; i < fb.length; i++) if (failureNamed(fa, fb[i].name) === null) m.broken.push(fb[i].name);
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+function passedListed(v: Verdict, name: string): bool {
+  let t = v.tests;
+  return t !== null && t.unfinishedPassed.includes(name);
 }
 
 function sameFrame(a: Frame | null, b: Frame | null): bool {

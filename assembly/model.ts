@@ -172,6 +172,11 @@ export class Tests {
    * binary. A test missing from the failures may be one that never ran: not fixed. Written only when any.
    */
   unfinished: Array<string> = [];
+  /**
+   * The tests of those units that the log lists as passed before the stop (`go test -v`, `-json`): they ran,
+   * so a failing test among them that is missing now was fixed. Written only when any.
+   */
+  unfinishedPassed: Array<string> = [];
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

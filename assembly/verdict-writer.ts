@@ -120,6 +120,12 @@ export function writeTests(w: JsonWriter, t: Tests): void {
     for (let i = 0; i < t.unfinished.length; i++) w.strItem(t.unfinished[i]);
     w.endArray();
   }
+  if (t.unfinishedPassed.length > 0) {
+    w.field("unfinished_passed");
+    w.beginArray();
+    for (let i = 0; i < t.unfinishedPassed.length; i++) w.strItem(t.unfinishedPassed[i]);
+    w.endArray();
+  }
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

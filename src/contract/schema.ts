@@ -93,6 +93,8 @@ function build() {
     not_run: v.optional(nint),
     // Units (go packages) a panic ended before all their tests reported; present only when there are any.
     unfinished: v.optional(v.array(v.string())),
+    // The tests of those units listed as passed before the stop (go test -v, -json); present only when any.
+    unfinished_passed: v.optional(v.array(v.string())),
     failures: v.array(TestFailureSchema),
   });
 
