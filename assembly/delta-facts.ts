@@ -116,10 +116,24 @@ export function unreachedBy(v: Verdict): string | null {
   if (s == "interrupted") return "interrupted";
   let t = v.tests;
   if (t !== null && t.notRun > 0) return "the run stopped early";
+  return null;
+}
+
+/**
+ * Why a test that failed before and is in no list now may not have run, or null: unreachedBy(), or a unit of
+ * the run stopped before all its tests reported (tests.unfinished). Not for a crash: a crash does not say which
+ * unit it was in, and the unit that stopped is most often the one whose crash was just fixed.
+ */
+export function testsUnreachedBy(v: Verdict): string | null {
+  let why = unreachedBy(v);
+  if (why !== null) return why;
+  let t = v.tests;
   // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
   // none that passed. A failing test's package is not in the verdict, so any such package stands for all.
+  // cargo test stopped at a failing target: the targets after it did not run.
   if (t !== null && t.unfinished.length > 0) {
     let u = t.unfinished;
+    if (t.runner == "cargo-test") return "cargo stopped after " + u[0] + " failed";
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
   }

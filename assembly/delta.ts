@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, cutShort, containerOf } from "./delta-facts";
+import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
@@ -116,7 +116,7 @@ class TestMatch {
 function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let m = new TestMatch();
   let fa = failuresOf(before); let fb = failuresOf(cur);
-  let why = unreachedBy(cur);
+  let why = testsUnreachedBy(cur);
   for (let i = 0; i < fa.length; i++) {
     let name = fa[i].name;
     let now = failureNamed(fb, name);

@@ -169,7 +169,8 @@ export class Tests {
   notRun: i64 = -1;
   /**
    * Units (a go package) whose tests stopped before all of them reported: a panic ended the package's test
-   * binary. A test missing from the failures may be one that never ran: not fixed. Written only when any.
+   * binary; for cargo test, the target (`--lib`, `--test it`) after whose failure cargo stopped, the targets
+   * after it unrun. A test missing from the failures may be one that never ran: not fixed. Written only when any.
    */
   unfinished: Array<string> = [];
   /**
