@@ -174,8 +174,9 @@ export class Tests {
    */
   unfinished: Array<string> = [];
   /**
-   * The tests of those units that the log lists as passed before the stop (`go test -v`, `-json`): they ran,
-   * so a failing test among them that is missing now was fixed. Written only when any.
+   * The tests the log lists as passed before the stop (`go test -v`, `-json`: those of the stopped packages;
+   * cargo's `... ok`: all, as many as MAX_FAILURES): they ran, so a failing test among them that is missing now
+   * was fixed. Written only when any.
    */
   unfinishedPassed: Array<string> = [];
   failures: Array<TestFailure> = [];

@@ -94,7 +94,7 @@ function build() {
     // Units a panic ended before all their tests reported (go packages), or the cargo target after which cargo
     // test stopped; present only when there are any.
     unfinished: v.optional(v.array(v.string())),
-    // The tests of those units listed as passed before the stop (go test -v, -json); present only when any.
+    // The tests listed as passed before the stop (go test -v, -json; cargo's `... ok`); present only when any.
     unfinished_passed: v.optional(v.array(v.string())),
     failures: v.array(TestFailureSchema),
   });
