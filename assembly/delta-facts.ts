@@ -119,6 +119,27 @@ export function unreachedBy(v: Verdict): string | null {
   return null;
 }
 
+/**
+ * Why a test that failed before and is in no list now may not have run, or null: unreachedBy(), or a unit of
+ * the run stopped before all its tests reported (tests.unfinished). Not for a crash: a crash does not say which
+ * unit it was in, and the unit that stopped is most often the one whose crash was just fixed.
+ */
+export function testsUnreachedBy(v: Verdict): string | null {
+  let why = unreachedBy(v);
+  if (why !== null) return why;
+  let t = v.tests;
+  // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
+  // none that passed. A failing test's package is not in the verdict, so any such package stands for all.
+  // cargo test stopped at a failing target: the targets after it did not run.
+  if (t !== null && t.unfinished.length > 0) {
+    let u = t.unfinished;
+    if (t.runner == "cargo-test") return "cargo stopped after " + u[0] + " failed";
+    if (u.length == 1) return u[0] + " stopped by a panic";
+    return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
+  }
+  return null;
+}
+
 /** True for a run cut short before its end: what it did not print, it did not get to print. */
 export function cutShort(v: Verdict): bool {
   let s = v.statusOr;
@@ -126,14 +147,31 @@ export function cutShort(v: Verdict): bool {
 }
 
 /**
- * The failure in `now` that stands for a whole file the test `name` is in: pytest names a file that failed
- * to load (`ERROR collecting test_calc.py`) by the file alone, and none of its tests ran. null when none.
+ * The failure in `now` that stands for a whole file the test `f` is in, and none of whose tests ran: pytest
+ * names a file that failed to load (`ERROR collecting test_calc.py`) by the file alone, the test by the file
+ * and `::`; jest and vitest name one (`● Test suite failed to run`) by its path, and the test's own failure
+ * was placed in that file (`at Object.toBe (test/slug.test.js:5:33)`). null when none.
  */
-export function containerOf(name: string, now: Array<TestFailure>): string | null {
+export function containerOf(f: TestFailure, now: Array<TestFailure>): string | null {
+  let name = f.name;
+  let file = f.fileOr;
   for (let i = 0; i < now.length; i++) {
     let c = now[i].name;
     if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&
       name.charCodeAt(c.length) == Char.COLON && name.charCodeAt(c.length + 1) == Char.COLON) return c;
+    if (file.length > 0 && c != name && isFilePath(c) && samePath(file, c)) return c;
   }
   return null;
+}
+
+/** `test/slug.test.js`: no blank, and an extension after the last `/`. */
+function isFilePath(s: string): bool {
+  if (s.indexOf(" ") >= 0 || s.indexOf("\t") >= 0) return false;
+  let dot = s.lastIndexOf(".");
+  return dot > s.lastIndexOf("/") + 1 && dot < s.length - 1;
+}
+
+/** The same file, one path maybe relative to a directory of the other (`src/a.test.ts`, `a.test.ts`). */
+function samePath(a: string, b: string): bool {
+  return a == b || a.endsWith("/" + b) || b.endsWith("/" + a);
 }

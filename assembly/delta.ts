@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, cutShort, containerOf } from "./delta-facts";
+import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
@@ -116,7 +116,7 @@ class TestMatch {
 function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let m = new TestMatch();
   let fa = failuresOf(before); let fb = failuresOf(cur);
-  let why = unreachedBy(cur);
+  let why = testsUnreachedBy(cur);
   for (let i = 0; i < fa.length; i++) {
     let name = fa[i].name;
     let now = failureNamed(fb, name);
@@ -129,7 +129,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Not failing now: fixed only when this run ran it. A run that never got to the tests (the build
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
-    let container = containerOf(name, fb);
+    // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
+    if (passedListed(cur, name)) { m.fixed.push(name); continue; }
+    let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
@@ -139,6 +141,11 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   for (let i = 0; i < fb.length; i++) if (failureNamed(fa, fb[i].name) === null) m.broken.push(fb[i].name);
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+function passedListed(v: Verdict, name: string): bool {
+  let t = v.tests;
+  return t !== null && t.unfinishedPassed.includes(name);
 }
 
 function sameFrame(a: Frame | null, b: Frame | null): bool {

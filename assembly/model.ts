@@ -167,6 +167,18 @@ export class Tests {
   skipped: i64 = 0;
   /** Tests the runner announced but never ran (the binary died mid-suite); -1 when it announced no total. */
   notRun: i64 = -1;
+  /**
+   * Units (a go package) whose tests stopped before all of them reported: a panic ended the package's test
+   * binary; for cargo test, the target (`--lib`, `--test it`) after whose failure cargo stopped, the targets
+   * after it unrun. A test missing from the failures may be one that never ran: not fixed. Written only when any.
+   */
+  unfinished: Array<string> = [];
+  /**
+   * The tests the log lists as passed before the stop (`go test -v`, `-json`: those of the stopped packages;
+   * cargo's `... ok`: all, as many as MAX_FAILURES): they ran, so a failing test among them that is missing now
+   * was fixed. Written only when any.
+   */
+  unfinishedPassed: Array<string> = [];
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

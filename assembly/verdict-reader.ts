@@ -189,6 +189,10 @@ function testsOf(v: JValue): Tests {
   t.passed = v.get("passed").int();
   t.skipped = v.get("skipped").int();
   t.notRun = v.get("not_run").int();
+  let un = v.get("unfinished");
+  if (un.kind == Kind.ARR) for (let i = 0; i < un.length; i++) t.unfinished.push(un.at(i).str());
+  let up = v.get("unfinished_passed");
+  if (up.kind == Kind.ARR) for (let i = 0; i < up.length; i++) t.unfinishedPassed.push(up.at(i).str());
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

@@ -114,6 +114,18 @@ export function writeTests(w: JsonWriter, t: Tests): void {
   w.intOrNull("errors", t.errors);
   w.intOrNull("skipped", t.skipped);
   w.intOrNull("not_run", t.notRun);
+  if (t.unfinished.length > 0) {
+    w.field("unfinished");
+    w.beginArray();
+    for (let i = 0; i < t.unfinished.length; i++) w.strItem(t.unfinished[i]);
+    w.endArray();
+  }
+  if (t.unfinishedPassed.length > 0) {
+    w.field("unfinished_passed");
+    w.beginArray();
+    for (let i = 0; i < t.unfinishedPassed.length; i++) w.strItem(t.unfinishedPassed[i]);
+    w.endArray();
+  }
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

@@ -91,6 +91,11 @@ function build() {
     skipped: nint,
     // Announced but never run (the binary died mid-suite); optional: verdicts stored before it lack it.
     not_run: v.optional(nint),
+    // Units a panic ended before all their tests reported (go packages), or the cargo target after which cargo
+    // test stopped; present only when there are any.
+    unfinished: v.optional(v.array(v.string())),
+    // The tests listed as passed before the stop (go test -v, -json; cargo's `... ok`); present only when any.
+    unfinished_passed: v.optional(v.array(v.string())),
     failures: v.array(TestFailureSchema),
   });
 

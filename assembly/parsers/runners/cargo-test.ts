@@ -8,7 +8,7 @@
 // the program rustdoc generated, not of the file: their location is the doc-test's own line.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure } from "../../model";
+import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
@@ -34,6 +34,13 @@ export class CargoTestParser extends Parser {
   loose: bool = false;
   /** Those panics, by thread (test) name, until their test's result line. */
   panics: TestFailure[] = [];
+  /** The tests listed `... ok`, as many as the verdict lists failures: what ran if cargo then stopped. */
+  okNames: string[] = [];
+  /**
+   * `error: test failed, to rerun pass `--lib`` and no target after it: cargo stopped there (no --no-fail-fast),
+   * the targets after it did not run.
+   */
+  stoppedAfter: string | null = null;
 
   busy(): bool { return this.inBlock; }
 
@@ -71,7 +78,7 @@ export class CargoTestParser extends Parser {
       return true;
     }
     let p0 = l.skipSpaces(0);
-    if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) return true;
+    if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) { this.stoppedAfter = null; return true; }
     if (!this.seen) {
       if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0) { f.testsFor("cargo-test"); this.seen = true; return false; }
       return false;
@@ -80,8 +87,13 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("failures:")) { this.inList = true; return true; }
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
-    if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) return true;
-    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ") || l.startsWith("error: ") && l.contains(" targets failed:")) return true;
+    if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.stoppedAfter = null; return true; }
+    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
+      this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
+      return true;
+    }
+    // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here.
+    if (l.startsWith("error: ") && l.contains(" targets failed:")) { this.stoppedAfter = null; return true; }
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
     if (l.matchAt("process didn't exit successfully: ", p)) {
@@ -110,7 +122,7 @@ export class CargoTestParser extends Parser {
     let res = l.trimmed(dots + 5);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    if (res == "ok") { this.running = null; this.bp++; }
+    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); }
     else if (res == "FAILED") { this.adopt(failureNamed(t, name)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureNamed(t, name); }
@@ -263,6 +275,9 @@ export class CargoTestParser extends Parser {
     let t = f.testsFor("cargo-test");
     if (t.runner != "cargo-test") return;
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
+    // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
+    let stop = this.stoppedAfter;
+    if (stop !== null) { t.unfinished.push(stop); t.unfinishedPassed = this.okNames; }
     if (this.crashed !== null || this.running !== null) {
       // The binary died before its `test result:` line: count what it printed.
       t.failed += 1;

@@ -53,6 +53,10 @@ export class GoTestParser extends Parser {
   /** Since the last package result line: tests that failed, a panic outside any test, the last other line. */
   pkgFails: i32 = 0;
   pkgPanic: bool = false;
+  /** A panic since the last package result line: the package's test binary ended there. */
+  pkgStopped: bool = false;
+  /** The tests the current package reported passed (-v, -json): if a panic then ends it, they did run. */
+  pkgPassed: string[] = [];
   lastOut: string = "";
   /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
   pkgErrors: i64 = 0;
@@ -146,6 +150,7 @@ export class GoTestParser extends Parser {
     if (e < a) e = l.len;
     let name = l.trimmed(a, e);
     this.result(name, r);
+    if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
     this.seen = true;
     f.testsFor("go-test");
@@ -175,6 +180,12 @@ export class GoTestParser extends Parser {
     let pkg = l.str(s, e);
     this.seen = true;
     let t = f.testsFor("go-test");
+    // A package whose binary a panic ended: its tests after the panicking one never ran (none says so).
+    if (fail && this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
+      t.unfinished.push(pkg);
+      let ps = this.pkgPassed;
+      for (let i = 0; i < ps.length && t.unfinishedPassed.length < MAX_FAILURES; i++) t.unfinishedPassed.push(ps[i]);
+    }
     if (fail && t.runner == "go-test") {
       // `[build failed]`, `[setup failed]`: the compiler's errors are the verdict's (build-failed); the
       // package's tests did not run (the delta says so), they did not fail.
@@ -194,6 +205,8 @@ export class GoTestParser extends Parser {
     }
     this.pkgFails = 0;
     this.pkgPanic = false;
+    this.pkgStopped = false;
+    this.pkgPassed.length = 0;
     this.lastOut = "";
     this.current = null;
     this.fold();
@@ -296,6 +309,7 @@ export class GoTestParser extends Parser {
     if (cur !== null && this.index.has(cur!) && this.res[this.index.get(cur!)] != Res.FAIL) cur = null;
     this.panicTest = cur;
     if (cur === null) this.pkgPanic = true; else this.pkgFails++;
+    this.pkgStopped = true;
     this.panicDone = false;
     this.inPanic = true;
     this.pendingFn = null;

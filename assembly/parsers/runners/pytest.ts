@@ -90,6 +90,8 @@ export class PytestParser extends Parser {
   collected: i64 = -1;
   /** `!!! Interrupted: 1 error during collection !!!`: pytest stopped before running any test. */
   collectionStopped: bool = false;
+  /** `!!! stopping after 1 failures !!!` (-x, --maxfail): the tests after the last failure did not run. */
+  maxfailStopped: bool = false;
   fatalFrames: Frame[] = [];
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
@@ -115,6 +117,7 @@ export class PytestParser extends Parser {
     if (this.finalLine(l, f)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) {
       if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
+      if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
     }
     if (this.sec == Sec.NONE && l.startsWith("collected ")) {
@@ -450,9 +453,9 @@ export class PytestParser extends Parser {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
     }
-    // Died mid-run (Fatal Python error), or stopped by a collection error before the first test: the
-    // collected tests it never reached did not run.
-    if ((this.fatal !== null || this.collectionStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
+    // a failure: the collected tests it never reached did not run.
+    if ((this.fatal !== null || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
