@@ -248,6 +248,8 @@ interface Kept {
 
 /** Plans made, by their input: each is used again while every path it read and variable it used are the same. */
 const kept = new Map<string, Kept>();
+/** Inputs planned once in this process (a plan is kept from the second on). */
+const asked = new Set<string>();
 const KEEP = 16;
 
 /** How many plans are kept (for tests). */
@@ -265,7 +267,8 @@ const copy = (p: ToolchainPlan): ToolchainPlan => ({
  * A plan is kept per input (command, work dir, sandbox home) and used again only while every path it read
  * (PATH entries, the command, toolchain roots, venv configs, scripts' first lines) stats the same, each
  * resolved one to the same real path, and the variables it read hold the same values: any change there is
- * a new plan. One taken from a path changed in the last 100 ms is not kept (its times cannot tell).
+ * a new plan. One taken from a path changed in the last 100 ms is not kept (its times cannot tell), nor a
+ * process's first for an input.
  */
 export function planToolchains(p: PlanInput): ToolchainPlan {
   const e = p.env ?? process.env;
@@ -276,6 +279,13 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
     if (had.paths.every(([path, how, was]) => looks(path, how, now) === was)) return copy(had.plan);
   }
   kept.delete(key);
+  // A process's first plan for an input is only made: keeping it costs a stat and a realpath of each
+  // path it read, which a one-run process (the CLI) would pay for nothing. The second is kept.
+  if (!asked.has(key)) {
+    if (asked.size >= KEEP * 4) asked.clear();
+    asked.add(key);
+    return makePlan(p, e);
+  }
   const env = new Map<string, string | undefined>();
   const paths = new Map<string, number>();
   looked = (path, how) => paths.set(path, (paths.get(path) ?? 0) | how);

@@ -38,11 +38,23 @@ async function setup() {
 }
 
 const plan = (s, cmd = ['python3'], env = s.env) => planToolchains({ cmd, work: s.work, sub: '', sandboxHome: '/home/sbx', env });
+/** A process's first plan for an input is only made; the second is kept. */
+const planTwice = (s, cmd = ['python3'], env = s.env) => (plan(s, cmd, env), plan(s, cmd, env));
+
+test("a process's first plan for an input is not kept (a one-run CLI pays nothing for it), the second is", async () => {
+  const s = await setup();
+  const n = keptPlans();
+  plan(s);
+  assert.is(keptPlans(), n);
+  plan(s);
+  assert.is(keptPlans(), n + 1);
+  rmSync(s.base, { recursive: true, force: true });
+});
 
 test('the same inputs give the same plan, kept (a copy: changing it changes no later plan)', async () => {
   const s = await setup();
   const n = keptPlans();
-  const a = plan(s);
+  const a = planTwice(s);
   assert.equal(
     a.toolchains.map((t) => t.name),
     ['pyenv'],
@@ -64,7 +76,7 @@ test('a toolchain root removed, or moved to another place by a symlink, makes a 
   const s = await setup();
   const n = keptPlans();
   assert.equal(
-    plan(s).toolchains.map((t) => t.name),
+    planTwice(s).toolchains.map((t) => t.name),
     ['pyenv'],
   );
   assert.is(keptPlans(), n + 1, 'kept');
@@ -80,7 +92,7 @@ test('a toolchain root removed, or moved to another place by a symlink, makes a 
 test('a command that appears earlier on PATH, or changes its #! line, makes a new plan', async () => {
   const s = await setup();
   const n = keptPlans();
-  assert.equal(plan(s, ['tool']).notes.length, 1, 'tool is not shown in the sandbox: a note');
+  assert.equal(planTwice(s, ['tool']).notes.length, 1, 'tool is not shown in the sandbox: a note');
   assert.is(keptPlans(), n + 1, 'kept');
   // A tool under the pyenv root (shown) ahead of ~/bin on PATH: now the sandbox runs the same one.
   exe(join(s.home, '.pyenv/shims/tool'), '#!/bin/sh\necho shim\n');
@@ -101,7 +113,7 @@ test('a variable the plan read (PYENV_ROOT, PATH) changed makes a new plan', asy
     ['pyenv'],
   );
   assert.equal(plan(s, ['python3'], { ...s.env, PYENV_ROOT: join(s.home, 'nowhere') }).toolchains, []);
-  assert.equal(plan(s, ['python3'], { ...s.env, PATH: '/usr/bin:/bin' }).toolchains, []);
+  assert.equal(planTwice(s, ['python3'], { ...s.env, PATH: '/usr/bin:/bin' }).toolchains, []);
   assert.equal(
     plan(s).toolchains.map((t) => t.name),
     ['pyenv'],
@@ -115,7 +127,7 @@ test('a path changed within the last 100 ms is not trusted by its times: the pla
   exe(shim, `#!${s.home}/bin/toolx\n`); // fresh: its times are now
   exe(join(s.home, 'bin/toolx'), '#!/bin/sh\n');
   const n = keptPlans();
-  const before = plan(s, ['tool']).notes.length;
+  const before = planTwice(s, ['tool']).notes.length;
   assert.is(keptPlans(), n, 'not kept');
   // Rewritten at once with the same size (times in the same clock tick could be the same): a new plan sees it.
   writeFileSync(shim, '#!/bin/sh\necho ok\n'.padEnd(`#!${s.home}/bin/toolx\n`.length, '#'));
