@@ -53,8 +53,6 @@ static void __attribute__((noreturn)) run_init(const struct spec *s)
   /* Only the launcher writes the report: its pipe's EOF must not wait for us. */
   int go[2];
   close(s->status_fd);
-  if (s->done_fd >= 0)
-    close(s->done_fd);
   close(done_pipe[0]);
   relay_into_stdio();
   /* Mapped ids are taken before the command is forked, so that it inherits them. */
@@ -278,8 +276,6 @@ take_spec(struct launch *l, int argc, char **argv)
   parse_spec(&l->s, argc, argv);
   read_seccomp(&l->s);
   close_inherited_fds(&l->s, idmap_kept_fd());
-  if (l->s.done_fd >= 0)
-    (void)fcntl(l->s.done_fd, F_SETFD, FD_CLOEXEC);
 }
 
 /* The report page, shared with init and the command across the clone. */
@@ -429,12 +425,6 @@ finish(struct launch *l)
     }
   report_status(&l->s, l->t0, l->t_end, sv->timed_out, sv->interrupted, sv->init_status);
   close(l->s.status_fd);
-  /* The report is out: a caller that spawned us directly (sbx's CLI) takes
-   * it from here and need not wait for init's teardown (the namespaces', an
-   * RCU grace period of the old root's detach, mount.c) nor our exit. The
-   * sandbox's processes are all dead already; init is reaped below. */
-  if (l->s.done_fd >= 0)
-    close(l->s.done_fd);
   if (sv->reported)
     {
       /* A caller that reads fd 1 and 2 as pipes sees their end now, not after

@@ -276,7 +276,6 @@ opt_landlock_connect(struct spec *s, const struct spec_option *o, char **arg)
 /* Every option but the --unshare-* ones (ns_names) and "--". */
 static const struct spec_option options[] = {
   { "--status-fd", 1, opt_fd, FIELD(status_fd), 0 },
-  { "--done-fd", 1, opt_fd, FIELD(done_fd), 0 },
   { "--seccomp-fd", 1, opt_fd, FIELD(seccomp_fd), 0 },
   { "--uid", 1, opt_id, FIELD(uid), 0 },
   { "--gid", 1, opt_id, FIELD(gid), 0 },
@@ -383,7 +382,6 @@ parse_spec(struct spec *s, int argc, char **argv)
 {
   memset(s, 0, sizeof *s);
   s->status_fd = -1;
-  s->done_fd = -1;
   s->seccomp_fd = -1;
   s->uid = -1;
   s->gid = -1;
@@ -463,20 +461,17 @@ read_spec_fd(int *argc, char ***argv)
 void
 close_inherited_fds(const struct spec *s, int also_keep)
 {
-  /* Every descriptor above 2 but the report's, the done pipe's and also_keep
-   * (-1: none): in a launcher forked by --serve, the id-mapping namespace the
-   * server kept for it (ids.c). */
-  int keep[3] = { s->status_fd, s->done_fd, also_keep };
+  /* Every descriptor above 2 but the report's and also_keep (-1: none): in a
+   * launcher forked by --serve, the id-mapping namespace the server kept for it (ids.c). */
+  int keep[2] = { s->status_fd, also_keep };
   unsigned int from = 3;
-  for (int i = 0; i < 3; i++)
-    for (int j = i + 1; j < 3; j++)
-      if (keep[j] < keep[i])
-        {
-          int t = keep[i];
-          keep[i] = keep[j];
-          keep[j] = t;
-        }
-  for (int i = 0; i < 3; i++)
+  if (keep[1] >= 0 && (keep[0] < 0 || keep[1] < keep[0]))
+    {
+      int t = keep[0];
+      keep[0] = keep[1];
+      keep[1] = t;
+    }
+  for (int i = 0; i < 2; i++)
     {
       if (keep[i] < (int)from)
         continue;

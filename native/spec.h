@@ -58,7 +58,6 @@ struct cgroup_set
 struct spec
 {
   int status_fd;
-  int done_fd; /* -1, or closed by the launcher once the status is written: its caller need not wait for its exit */
   int seccomp_fd;
   unsigned long ns_flags;
   long uid, gid;

@@ -9,7 +9,6 @@ import { fail, wantsJson, USAGE } from './fail.js';
 import type { HelpMeta } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { phase, takePhases } from '../host/index.js';
-import { launchersExited } from '../launcher/index.js';
 
 export type SubCommands = Record<string, () => Promise<CommandDef<any>>>;
 
@@ -26,9 +25,7 @@ export function start(subCommands: SubCommands, argv: string[]): void {
     // skips Node's teardown of the environment and heap, ~2 ms of every short command (measured from
     // the last phase mark to the parent's wait, 50 interleaved cold runs). Not when a stream was made:
     // it may still hold output (the MCP server's, or a full pipe's), which a natural exit waits for.
-    // A launcher whose report was taken while it reaped its sandbox's init is waited for: exiting
-    // first would leave it orphaned (a zombie where the host's pid 1 reaps nothing).
-    if (!outputStreamsMade()) void launchersExited().then(() => process.exit(code));
+    if (!outputStreamsMade()) process.exit(code);
   });
 }
 

@@ -18,7 +18,6 @@ export type { Applied, LaunchOptions, LaunchResult, Mount, Outcome, ProfileOptio
 /** @internal */ export { childProcess, nodeCrypto, nodeNet, nodeOs, nodeStream } from './on-demand.js';
 /** @internal */ export { diskFullError, isDiskFull } from './disk-full.js';
 /** @internal */ export { workProblem } from './work-check.js';
-/** @internal */ export { launchersExited } from './spawn-launcher.js';
 /** @internal */ export { PATH, SANDBOX_HOME, SYSTEM_PATHS } from './spec.js';
 /** @internal */ export type { NetworkApplied } from './types.js';
 /** @internal */ export { makeDirs } from './make-dirs.js';

@@ -125,15 +125,6 @@ function fullAt(fd: number): string {
   return freeBytes(`/proc/self/fd/${fd}`) < 4096 ? 'ENOSPC' : '';
 }
 
-/** The launcher's report in fd when it is whole (a JSON line of this protocol), else null. */
-function wholeReport(fd: number): string | null {
-  if (fd < 0) return null;
-  const text = Buffer.from(readTail(fd, fstatSync(fd).size, 1 << 20)).toString('utf8');
-  if (!text.endsWith('}\n')) return null;
-  const parsed = parseStatus(text);
-  return parsed.ok && parsed.status.proto === LAUNCHER_PROTO ? text : null;
-}
-
 function failed(code: string, message: string, logPath: string): LaunchResult {
   const outcome: Outcome = {
     exit_code: null,
@@ -279,27 +270,23 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
     // else spawned from here, the report in a file.
     const resident = residentFor(bin);
     let statusFd = -1;
-    let running: { exited: Promise<Exit & { report?: string }>; kill(): void; done?: Promise<void> };
+    let running: { exited: Promise<Exit & { report?: string }>; kill(): void };
     if (resident) {
       running = resident.run(spec.argv, log, bpf);
     } else {
       // The spec goes in a nameless file (fd 5), not argv: /proc/PID/cmdline is readable by every user
       // of the host, and the spec holds the command's environment (--env values may be secrets).
-      // The launcher gets no environment of ours: the command's is in the spec. fd 6 is a pipe it
-      // closes once its report is written, before it reaps the sandbox's init (native/launch.c).
-      const files = handOver(dir, Buffer.from(`${['--done-fd', '6', ...spec.argv].join('\0')}\0`));
+      const files = handOver(dir, Buffer.from(`${spec.argv.join('\0')}\0`));
       if ('fail' in files) return failed(files.fail.code, files.fail.message, logPath);
       own.push(files.spec, (statusFd = files.status));
-      running = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, files.spec], true);
+      const specFd = files.spec;
+      // The launcher gets no environment of ours: the command's is in the spec.
+      running = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
     }
     const onAbort = (): void => running.kill();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    // The launcher reports once every process of the sandbox is dead: a report whole by then is the
-    // run's (the launcher exits once init's teardown is over, launchersExited() waits for that); else
-    // its exit tells why not.
-    const early = running.done ? await running.done.then(() => wholeReport(statusFd)) : null;
-    const exit: Exit & { report?: string } = early ? { code: null, signal: null, report: early } : await running.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
-    opts.signal?.removeEventListener('abort', onAbort);
+    // The launcher exits once every process of the sandbox is dead and its report is written.
+    const exit = await running.exited.finally(() => opts.signal?.removeEventListener('abort', onAbort));
     if (exit.error && resident) return failed('E_LAUNCHER', `${exit.error} while running the command; fix: run it again (a resident launcher is started afresh)`, logPath);
     if (exit.error) return failed('E_NO_LAUNCHER', `cannot run the sandbox launcher ${bin} (${exit.error}); fix: ${buildNative(bin)}`, logPath);
     const reportText = exit.report ?? Buffer.from(readTail(statusFd, fstatSync(statusFd).size, 1 << 20)).toString('utf8');
