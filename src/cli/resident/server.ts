@@ -18,7 +18,7 @@ import { SbxError } from '../../contract/index.js';
 import { createEngine, type Engine } from '../../engine/index.js';
 import wasmBytes from '../../../build/sbx.wasm';
 import { warmEngine, phase, takePhases } from '../../host/index.js';
-import { launcherPath, launchersExited, startResident } from '../../launcher/index.js';
+import { launcherPath, startResident } from '../../launcher/index.js';
 import { runCommandLine, type SubCommands } from '../start.js';
 import type { Redirect } from '../io-redirect.js';
 import { calls, installCallViews, type Call } from './context.js';
@@ -145,9 +145,8 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
     if (closing) {
       // Exiting: once no command is running and the last answer has gone out (a client that keeps
       // its socket open after that is not waited for long).
-      // A launcher still reaping its sandbox's init is waited for (launchersExited): never left orphaned.
-      if (inflight === 0 && connections === 0) void launchersExited().then(() => process.exit(0));
-      if (inflight === 0) setTimeout(() => void launchersExited().then(() => process.exit(0)), 2000).unref();
+      if (inflight === 0 && connections === 0) process.exit(0);
+      if (inflight === 0) setTimeout(() => process.exit(0), 2000).unref();
       return;
     }
     if (inflight === 0 && connections === 0) idle = setTimeout(() => shutdown('idle'), o.idleMs);
