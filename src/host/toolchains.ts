@@ -103,6 +103,7 @@ function realpaths(): Real {
   return (p) => {
     let r = seen.get(p);
     if (r === undefined) {
+      looked?.(p, 1);
       try {
         r = statSync(p, { throwIfNoEntry: false }) ? realpathSync.native(p) : null;
       } catch {
@@ -138,6 +139,7 @@ function callerHome(e: NodeJS.ProcessEnv, real: Real): string | null {
 }
 
 function executable(p: string): boolean {
+  looked?.(p, 2);
   try {
     accessSync(p, constants.X_OK);
     return !p.endsWith(sep);
@@ -157,6 +159,7 @@ function which(name: string, path: string[], cwd: string): string | null {
 function interpreter(file: string): string | null {
   let head: string;
   let fd = -1;
+  looked?.(file, 2);
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK); // a FIFO on PATH must not block the run
     const buf = Buffer.alloc(256);
@@ -175,6 +178,7 @@ function interpreter(file: string): string | null {
 /** A venv's python home (pyvenv.cfg `home =`), or null. */
 function venvHome(venv: string): string | null {
   const cfg = join(venv, 'pyvenv.cfg');
+  looked?.(cfg, 2);
   try {
     if (!statSync(cfg, { throwIfNoEntry: false })) return null; // the usual case, told without a throw
     const m = /^\s*home\s*=\s*(.+?)\s*$/m.exec(readFileSync(cfg, 'utf8'));
@@ -198,9 +202,114 @@ export interface PlanInput {
   pathGiven?: boolean;
 }
 
-/** Which toolchain roots this run uses, how to show them, and what still differs from the caller's shell. */
+/** Told each path a plan reads: resolved (realpath) or read (access, open, a config's text). Set while a plan is made. */
+let looked: ((path: string, how: Look) => void) | null = null;
+/** 1: resolved, where only what it is (device, inode, type) and its real path count; 2: read, where its times count too. */
+type Look = 1 | 2;
+
+/**
+ * What a path looked like, as far as a plan's reading of it goes: its device, inode and type, and its real
+ * path when resolved; when read, also its mode, size and ns times. '' when there is none; null when read
+ * and changed too recently to tell a later change by its times (the file system's clock is coarse: a
+ * rewrite in the same tick can keep them).
+ */
+function looks(path: string, how: number, now: bigint): string | null {
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false, bigint: true });
+  } catch (err) {
+    return `!${(err as NodeJS.ErrnoException).code}`;
+  }
+  if (!st) return '';
+  let r = `${st.dev}:${st.ino}:${st.mode & 0o170000n}`;
+  if (how & 2) {
+    if (now - st.ctimeNs < RACY_NS || now - st.mtimeNs < RACY_NS) return null;
+    r += `:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  }
+  if (how & 1) {
+    try {
+      r += `>${realpathSync.native(path)}`;
+    } catch {
+      r += '>!';
+    }
+  }
+  return r;
+}
+
+/** Changed less than this long before it was looked at: not kept. */
+const RACY_NS = 100_000_000n;
+
+interface Kept {
+  plan: ToolchainPlan;
+  /** The caller's environment variables the plan read, and their values then. */
+  env: Array<[string, string | undefined]>;
+  paths: Array<[string, number, string]>;
+}
+
+/** Plans made, by their input: each is used again while every path it read and variable it used are the same. */
+const kept = new Map<string, Kept>();
+/** Inputs planned once in this process (a plan is kept from the second on). */
+const asked = new Set<string>();
+const KEEP = 16;
+
+/** How many plans are kept (for tests). */
+export const keptPlans = (): number => kept.size;
+
+const copy = (p: ToolchainPlan): ToolchainPlan => ({
+  toolchains: p.toolchains.map((t) => ({ ...t })),
+  roBind: p.roBind.map((m) => ({ ...m })),
+  env: { ...p.env },
+  notes: [...p.notes],
+});
+
+/**
+ * Which toolchain roots this run uses, how to show them, and what still differs from the caller's shell.
+ * A plan is kept per input (command, work dir, sandbox home) and used again only while every path it read
+ * (PATH entries, the command, toolchain roots, venv configs, scripts' first lines) stats the same, each
+ * resolved one to the same real path, and the variables it read hold the same values: any change there is
+ * a new plan. One taken from a path changed in the last 100 ms is not kept (its times cannot tell), nor a
+ * process's first for an input.
+ */
 export function planToolchains(p: PlanInput): ToolchainPlan {
   const e = p.env ?? process.env;
+  const key = JSON.stringify([p.cmd, p.work, p.sub, p.sandboxHome, p.pathGiven === true]);
+  const had = kept.get(key);
+  if (had && had.env.every(([k, v]) => e[k] === v)) {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    if (had.paths.every(([path, how, was]) => looks(path, how, now) === was)) return copy(had.plan);
+  }
+  kept.delete(key);
+  // A process's first plan for an input is only made: keeping it costs a stat and a realpath of each
+  // path it read, which a one-run process (the CLI) would pay for nothing. The second is kept.
+  if (!asked.has(key)) {
+    if (asked.size >= KEEP * 4) asked.clear();
+    asked.add(key);
+    return makePlan(p, e);
+  }
+  const env = new Map<string, string | undefined>();
+  const paths = new Map<string, number>();
+  looked = (path, how) => paths.set(path, (paths.get(path) ?? 0) | how);
+  let plan: ToolchainPlan;
+  try {
+    plan = makePlan(p, new Proxy(e, { get: (t, k) => (typeof k === 'string' ? (env.set(k, t[k]), t[k]) : undefined) }));
+  } finally {
+    looked = null;
+  }
+  // Without $HOME the home is the password database's (homedir()), which no stat here watches.
+  if (env.get('HOME') === undefined) return plan;
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const seen: Array<[string, number, string]> = [];
+  for (const [path, how] of paths) {
+    const was = looks(path, how, now);
+    if (was === null) return plan;
+    seen.push([path, how, was]);
+  }
+  if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
+  kept.set(key, { plan: copy(plan), env: [...env], paths: seen });
+  return plan;
+}
+
+function makePlan(p: PlanInput, e: NodeJS.ProcessEnv): ToolchainPlan {
   const real = realpaths();
   const home = callerHome(e, real);
   const userPath = (e.PATH ?? '').split(':').filter((d) => isAbsolute(d));
