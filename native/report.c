@@ -69,9 +69,7 @@ bput(struct buf *b, const char *fmt, ...)
           return;
         }
       b->cap = (b->cap + (size_t)n) * 2;
-      b->p = realloc(b->p, b->cap);
-      if (b->p == NULL)
-        die("out of memory");
+      b->p = xrealloc(b->p, b->cap);
     }
 }
 
@@ -99,10 +97,8 @@ write_status(int fd, const struct status *st)
 {
   int64_t t0 = st->t0, t_end = st->t_end;
   int timed_out = st->timed_out, interrupted = st->interrupted, init_status = st->init_status;
-  struct buf b = { malloc(8192), 0, 8192 };
+  struct buf b = { xmalloc(8192), 0, 8192 };
   int i;
-  if (b.p == NULL)
-    die("out of memory");
   bput(&b, "{\"proto\":%d,\"version\":\"%s\",", SBX_PROTO, SBX_VERSION);
   bput(&b, "\"timed_out\":%s,\"interrupted\":%s,", timed_out ? "true" : "false", interrupted ? "true" : "false");
   if (rep->have_status && WIFEXITED(rep->wstatus))

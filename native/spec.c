@@ -165,9 +165,7 @@ opt_setenv(struct spec *s, const struct spec_option *o, char **arg)
   if (arg[0][0] == '\0' || strchr(arg[0], '=') != NULL)
     die("bad environment variable name: %s", arg[0]);
   n = strlen(arg[0]) + strlen(arg[1]) + 2;
-  kv = malloc(n);
-  if (kv == NULL)
-    die("out of memory");
+  kv = xmalloc(n);
   snprintf(kv, n, "%s=%s", arg[0], arg[1]);
   s->env[s->nenv++] = kv;
   s->env_set = 1;
@@ -431,9 +429,7 @@ read_spec_fd(int *argc, char ***argv)
   if (parse_long((*argv)[2], 0, INT_MAX, &v) < 0)
     die("bad --spec-fd: %s", (*argv)[2]);
   fd = (int)v;
-  buf = malloc(MAX_SPEC_BYTES + 1);
-  if (buf == NULL)
-    die("out of memory");
+  buf = xmalloc(MAX_SPEC_BYTES + 1);
   r = read_from_start(fd, buf, MAX_SPEC_BYTES);
   if (r < 0)
     die_with_error("reading the spec from fd %d", fd);
@@ -445,9 +441,7 @@ read_spec_fd(int *argc, char ***argv)
     die("the spec on fd %d must be NUL-terminated arguments", fd);
   for (i = 0; i < len; i++)
     n += buf[i] == '\0';
-  out = calloc(n + 2, sizeof *out);
-  if (out == NULL)
-    die("out of memory");
+  out = xcalloc(n + 2, sizeof *out);
   out[0] = (*argv)[0];
   for (i = 0, k = 1; i < len; i += strlen(buf + i) + 1)
     out[k++] = buf + i;
@@ -493,9 +487,7 @@ read_seccomp(struct spec *s)
   char *buf;
   if (s->seccomp_fd < 0)
     return;
-  buf = malloc(cap);
-  if (buf == NULL)
-    die("out of memory");
+  buf = xmalloc(cap);
   r = read_from_start(s->seccomp_fd, buf, cap);
   if (r < 0)
     die_with_error("reading the seccomp program");

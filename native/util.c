@@ -130,3 +130,51 @@ close_fds_range(unsigned int first, unsigned int last)
   for (unsigned int fd = first; fd < 1024 && fd <= last; fd++)
     close((int)fd);
 }
+
+void *
+xmalloc(size_t size)
+{
+  void *p = malloc(size);
+  if (p == NULL)
+    die("out of memory");
+  return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n, size);
+  if (p == NULL)
+    die("out of memory");
+  return p;
+}
+
+void *
+xrealloc(void *p, size_t size)
+{
+  p = realloc(p, size);
+  if (p == NULL)
+    die("out of memory");
+  return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+  char *p = strdup(s);
+  if (p == NULL)
+    die("out of memory");
+  return p;
+}
+
+void *
+xgrow(void *p, size_t *cap, size_t need, size_t size, size_t first)
+{
+  size_t c = *cap ? *cap : first;
+  if (need <= *cap)
+    return p;
+  while (c < need)
+    c *= 2;
+  *cap = c;
+  return xrealloc(p, c * size);
+}

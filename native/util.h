@@ -41,6 +41,13 @@ void die_as(const char *prefix, int exit_code);
 void vdie(int err, const char *fmt, va_list ap) __attribute__((noreturn, format(printf, 2, 0)));
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_with_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Allocation that dies ("out of memory") rather than return NULL, as bubblewrap's xmalloc family. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+/* p (an array of *cap items of size bytes) with room for at least need items: doubled from first. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size, size_t first);
 int64_t now_ns(void);
 int write_all(int fd, const char *buf, size_t len);
 ssize_t read_from_start(int fd, char *buf, size_t cap);

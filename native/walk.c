@@ -109,17 +109,7 @@ has_name(const struct names *s, const char *p, size_t n)
 static void
 buf_reserve(struct buf *b, size_t n)
 {
-  if (b->len + n > b->cap)
-    {
-      size_t cap = b->cap ? b->cap : 1 << 16;
-      while (cap < b->len + n)
-        cap *= 2;
-      char *p = realloc(b->p, cap);
-      if (!p)
-        die("--walk: out of memory");
-      b->p = p;
-      b->cap = cap;
-    }
+  b->p = xgrow(b->p, &b->cap, b->len + n, 1, 1 << 16);
 }
 
 static void
@@ -133,13 +123,7 @@ buf_add(struct buf *b, const void *data, size_t n)
 static void
 push_off(size_t off)
 {
-  if (W.noffs == W.cap_offs)
-    {
-      W.cap_offs = W.cap_offs ? W.cap_offs * 2 : 4096;
-      W.offs = realloc(W.offs, W.cap_offs * sizeof *W.offs);
-      if (!W.offs)
-        die("--walk: out of memory");
-    }
+  W.offs = xgrow(W.offs, &W.cap_offs, W.noffs + 1, sizeof *W.offs, 4096);
   W.offs[W.noffs++] = off;
 }
 
@@ -307,21 +291,7 @@ walk(int ctl_on)
   char child[PATH_MAX];
 
 #define PUSH(r, f)                                                                                                     \
-  do                                                                                                                   \
-    {                                                                                                                  \
-      if (n == cap)                                                                                                    \
-        {                                                                                                              \
-          cap = cap ? cap * 2 : 256;                                                                                   \
-          stack = realloc(stack, cap * sizeof *stack);                                                                 \
-          if (!stack)                                                                                                  \
-            die("--walk: out of memory");                                                                              \
-        }                                                                                                              \
-      stack[n].rel = strdup(r);                                                                                        \
-      if (!stack[n].rel)                                                                                               \
-        die("--walk: out of memory");                                                                                  \
-      stack[n++].flags = (f);                                                                                          \
-    }                                                                                                                  \
-  while (0)
+  (stack = xgrow(stack, &cap, n + 1, sizeof *stack, 256), stack[n].rel = xstrdup(r), stack[n++].flags = (f))
 
   PUSH("", (W.files == FILES_WALK ? IN_FP : 0) | (ctl_on ? IN_CTL : 0));
   while (n)

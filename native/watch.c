@@ -109,16 +109,12 @@ remember(int wd, const char *path, int depth)
       int cap = X.cap_wds ? X.cap_wds : 1024;
       while (cap <= wd)
         cap *= 2;
-      X.wds = realloc(X.wds, (size_t)cap * sizeof *X.wds);
-      if (!X.wds)
-        die("--watch: out of memory");
+      X.wds = xrealloc(X.wds, (size_t)cap * sizeof *X.wds);
       memset(X.wds + X.cap_wds, 0, (size_t)(cap - X.cap_wds) * sizeof *X.wds);
       X.cap_wds = cap;
     }
   free(X.wds[wd].path);
-  X.wds[wd].path = strdup(path);
-  if (!X.wds[wd].path)
-    die("--watch: out of memory");
+  X.wds[wd].path = xstrdup(path);
   X.wds[wd].depth = depth;
 }
 
@@ -180,21 +176,7 @@ add_tree(const char *top, int top_depth)
   int rc = 0;
 
 #define PUSH(p, d)                                                                                                     \
-  do                                                                                                                   \
-    {                                                                                                                  \
-      if (n == cap)                                                                                                    \
-        {                                                                                                              \
-          cap = cap ? cap * 2 : 256;                                                                                   \
-          stack = realloc(stack, cap * sizeof *stack);                                                                 \
-          if (!stack)                                                                                                  \
-            die("--watch: out of memory");                                                                             \
-        }                                                                                                              \
-      stack[n].path = strdup(p);                                                                                       \
-      if (!stack[n].path)                                                                                              \
-        die("--watch: out of memory");                                                                                 \
-      stack[n++].depth = (d);                                                                                          \
-    }                                                                                                                  \
-  while (0)
+  (stack = xgrow(stack, &cap, n + 1, sizeof *stack, 256), stack[n].path = xstrdup(p), stack[n++].depth = (d))
 
   PUSH(top, top_depth);
   while (n)
