@@ -120,16 +120,8 @@ export class JestParser extends Parser {
     }
     if (matchBytes(l, RULE, p)) { this.end(); return true; }
     if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
-      // Vitest prints the headers of tests that failed with the same error one under the other, then the
-      // error once: a header with nothing under it shares the error that follows.
-      let cur = this.cur;
-      if (cur !== null && this.msg.length == 0 && !this.framed && cur.file === null) { this.shared.push(cur); this.cur = null; }
-      else this.end();
       let s = l.trimmed(p + 5);
-      let gt = s.indexOf(" > ");
-      let name = s.substring(gt + 3);
-      this.cur = this.blockFor(f.testsFor("vitest"), name);
-      this.msg = []; this.framed = false; this.located = false;
+      this.startBlock(f.testsFor("vitest"), s.substring(s.indexOf(" > ") + 3));
       return true;
     }
     // ` FAIL  test/x.test.js [ test/x.test.js ]`: a file that failed to load (its error follows).
@@ -137,13 +129,8 @@ export class JestParser extends Parser {
       let s = l.trimmed(p + 5);
       let br = s.indexOf(" [ ");
       if (br > 0) {
-        // Files that failed to load with the same error: their headers one under the other, the error once.
-        let cur = this.cur;
-        if (cur !== null && this.msg.length == 0 && !this.framed && cur.file === null) { this.shared.push(cur); this.cur = null; }
-        else this.end();
         this.suiteErrors++;
-        this.cur = this.blockFor(f.testsFor("vitest"), s.substring(0, br));
-        this.msg = []; this.framed = false; this.located = false;
+        this.startBlock(f.testsFor("vitest"), s.substring(0, br));
         return true;
       }
     }
@@ -154,6 +141,19 @@ export class JestParser extends Parser {
     }
     if (matchBytes(l, ARROW, p) || matchBytes(l, CHECK, p) || matchBytes(l, CROSS, p) || matchBytes(l, DOWN, p) || matchBytes(l, RARROW, p)) return true;
     return false;
+  }
+
+  /**
+   * A vitest failure block begins (a test's, or a file's that failed to load). Vitest prints the headers of
+   * those that failed with the same error one under the other, then the error once: the block before, if
+   * nothing came under its header, shares the error that follows.
+   */
+  private startBlock(t: Tests, name: string): void {
+    let cur = this.cur;
+    if (cur !== null && this.msg.length == 0 && !this.framed && cur.file === null) { this.shared.push(cur); this.cur = null; }
+    else this.end();
+    this.cur = this.blockFor(t, name);
+    this.msg = []; this.framed = false; this.located = false;
   }
 
   /** The failure a block describes; a throwaway one when an earlier block of the same test already did. */
