@@ -265,6 +265,8 @@ export class Facts {
   timeoutSeen: bool = false;
   /** "command not found" style failure before the command ran. */
   setupFailure: string | null = null;
+  /** The shared library the dynamic loader could not find, when that is the set-up failure. */
+  missingLibrary: string | null = null;
   /** make's "*** [...] Error N" or a build tool's own failure line, without a diagnostic. */
   buildFailedLine: string | null = null;
   /**
@@ -332,6 +334,8 @@ export class Verdict {
   tests: Tests | null = null;
   errorGroups: Array<ErrorGroup> = [];
   setupError: string | null = null;
+  /** The shared library the dynamic loader could not find (written only when there is one). */
+  missingLibrary: string | null = null;
   buildFailure: string | null = null;
   tail: Array<string> = [];
   rawBytes: i64 = 0;

@@ -72,6 +72,8 @@ function header(o: Sink, env: Envelope): void {
   nl(o, join(parts, " · "));
   let setup = v.setupError;
   if (setup !== null) nl(o, "setup: " + setup);
+  let lib = v.missingLibrary;
+  if (lib !== null) nl(o, "  missing shared library " + lib + ": build or install it, or put its directory on LD_LIBRARY_PATH");
   if (v.binary) nl(o, "note: the log holds binary data (NUL bytes); undecodable bytes shown as \uFFFD");
 }
 

@@ -85,6 +85,7 @@ function verdictOf(v: JValue): Verdict {
   r.rawBytes = v.get("raw_bytes").int(0);
   r.lines = v.get("lines").int(0);
   r.setupError = v.get("setup_error").strOrNull();
+  r.missingLibrary = v.get("missing_library").strOrNull();
   r.binary = v.get("binary").bool();
   r.buildFailure = v.get("build_failure").strOrNull();
   let c = v.get("crash");

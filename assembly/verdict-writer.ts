@@ -182,6 +182,8 @@ export function writeVerdict(w: JsonWriter, v: Verdict): void {
   if (t === null) w.value("null"); else writeTests(w, t);
   writeGroups(w, v.errorGroups);
   w.str("setup_error", v.setupError);
+  let lib = v.missingLibrary;
+  if (lib !== null) w.str("missing_library", lib);
   w.str("build_failure", v.buildFailure);
   w.field("tail");
   w.beginArray();

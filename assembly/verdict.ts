@@ -107,6 +107,7 @@ export function verdictOf(f: Facts, e: ExitInfo, tail: string[]): Verdict {
   v.tests = f.tests;
   v.errorGroups = errorGroupsOf(f.tests);
   v.setupError = f.setupFailure;
+  v.missingLibrary = f.missingLibrary;
   // A failed step is the build failure only when nothing more specific explains it.
   let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
   v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : stepOnly;

@@ -46,8 +46,10 @@ export function clusterfuzzCases(dir) {
 /** One case's checks: { type, state, first, security } each true/false, or absent when not asserted. */
 export function scoreClusterfuzz(engine, c) {
   const v = engine.verdict(c.log, { exit: 1 }).verdict;
-  const type = cfType(v.crash, c.env);
-  const state = type === '' ? '' : jobState(type, cfState(v.crash), c.env);
+  // A program the dynamic loader could not start is ClusterFuzz's Missing-library, grouped by the library.
+  const lib = v.missing_library;
+  const type = lib ? 'Missing-library' : cfType(v.crash, c.env);
+  const state = lib ? `${lib}\n` : type === '' ? '' : jobState(type, cfState(v.crash), c.env);
   const checks = {};
   const got = { type, state };
   if (c.type !== null) checks.type = sameType(c.type, type);

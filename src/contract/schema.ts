@@ -109,6 +109,8 @@ function build() {
     tests: v.nullable(TestsSchema),
     error_groups: v.array(v.object({ count: int, message: v.string(), file: nstr, line: nint, tests: v.array(v.string()) })),
     setup_error: nstr,
+    // The shared library the dynamic loader could not find; present only when there is one.
+    missing_library: v.optional(v.string()),
     build_failure: nstr,
     tail: v.pipe(v.array(v.string()), v.maxLength(12)),
     raw_bytes: int,

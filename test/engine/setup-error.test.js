@@ -1,6 +1,6 @@
 // A run whose set-up failed (sbx's own error, before the command ran) is the engine's to call: given
 // setupError, the verdict's status is setup-failed and setup_error that message, whatever the log says,
-// and nothing else in the verdict changes. The same through the Python binding, byte for byte.
+// and nothing else in the verdict changes (but the log's missing_library, which that error replaces). The same through the Python binding, byte for byte.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -20,7 +20,11 @@ for (const c of cases) {
     const failed = engine.verdict(c.log, { ...opts(c), setupError: WHY }).verdict;
     assert.is(failed.status, 'setup-failed');
     assert.is(failed.setup_error, WHY);
-    assert.equal({ ...failed, status: plain.status, setup_error: plain.setup_error }, plain, 'only status and setup_error change');
+    // sbx's own set-up error is the cause: a missing library the log names is not (the command never ran).
+    assert.not.ok('missing_library' in failed, 'no missing_library beside sbx\'s own setup error');
+    const same = { ...failed, status: plain.status, setup_error: plain.setup_error };
+    if ('missing_library' in plain) same.missing_library = plain.missing_library;
+    assert.equal(same, plain, 'only status, setup_error (and missing_library) change');
   });
 }
 

@@ -7,6 +7,8 @@ import { Parser } from "../../parser";
 import { SIGNAL_WORDS, signalWordsAt } from "../../signals";
 
 const LOADER_FAILED = ": error while loading shared libraries: ";
+const ANDROID_LIBRARY = ": library \"";
+const ANDROID_NOT_FOUND = "\" not found";
 
 export class ShellParser extends Parser {
   claim(l: Line, f: Facts): bool {
@@ -39,13 +41,19 @@ export class ShellParser extends Parser {
     }
     // The dynamic loader could not start the program: "./prog: error while loading shared libraries: libX.so:
     // cannot open shared object file: No such file or directory" (exit 127). The program never ran.
-    if (l.at(l.len - 1) == Char.y && l.contains(LOADER_FAILED)) {
-      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+    let loader = l.at(l.len - 1) == Char.y ? l.indexOf(LOADER_FAILED) : -1;
+    if (loader >= 0) {
+      let name = loader + LOADER_FAILED.length;
+      let end = l.indexOfByte(Char.COLON, name);
+      let missing = end > name && l.matchAt(": cannot open shared object file", end);
+      setupFailed(f, l, missing ? l.str(name, end) : null);
       return true;
     }
     // Android's linker: 'CANNOT LINK EXECUTABLE "/data/prog": library "libX.so" not found' (the same failure)
     if (first == Char.C && l.startsWith("CANNOT LINK EXECUTABLE ")) {
-      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+      let name = l.indexOf(ANDROID_LIBRARY);
+      let end = name > 0 ? l.indexOf(ANDROID_NOT_FOUND, name + ANDROID_LIBRARY.length) : -1;
+      setupFailed(f, l, end > 0 ? l.str(name + ANDROID_LIBRARY.length, end) : null);
       return true;
     }
     if (first == Char.t && l.startsWith("timeout: ")) {
@@ -63,6 +71,17 @@ export class ShellParser extends Parser {
     let c = l.at(p);
     return c == Char.SPACE || c == Char.TAB;
   }
+}
+
+/**
+ * The dynamic loader could not start the program: the set-up failure is its line, and the library it did not
+ * find (what the agent has to build, install or put on LD_LIBRARY_PATH) when it names one. The first such
+ * line is the cause.
+ */
+function setupFailed(f: Facts, l: Line, library: string | null): void {
+  if (f.setupFailure !== null) return;
+  f.setupFailure = l.trimmed(0);
+  f.missingLibrary = library;
 }
 
 /** After "NAME: line " at p: "N: PID " (bash) or "N: " then the message; returns the message's position or -1. */
