@@ -7,6 +7,8 @@
 // A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
 // words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
 // `-->` location; otherwise it goes back to the tail (Facts.released). A diagnostic always ends at a blank line.
+// A header indented by the program that ran cargo (pip shows a failed build's output 6 spaces in, a test
+// wrapper 1) is taken the same way: only once its `-->` follows.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -195,6 +197,7 @@ export class RustParser extends Parser {
         this.inBlock = true;
         this.owner = c;
         this.target = c;
+        this.ownSnippet = true;
       }
       this.cand = null;
       if (!this.inBlock) return false;
@@ -208,8 +211,9 @@ export class RustParser extends Parser {
       return true;
     }
     if (this.inBlock) { this.gutter(l, f, p); return true; } // gutter, `= note:`, `= help:`, `::: path`
-    // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
     let c = l.at(p);
+    if ((c == Char.e || c == Char.w) && this.header(l, f, p)) return true;
+    // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
     if (p <= 11 && l.at(12) == Char.SPACE && c >= Char.A && c <= Char.Z) {
       for (let i = 0; i < CARGO_VERBS.length; i++) {
         let v = CARGO_VERBS[i];
@@ -222,11 +226,16 @@ export class RustParser extends Parser {
     return false;
   }
 
-  private header(l: Line, f: Facts): bool {
+  /**
+   * A header at s: 0, or past the indentation a wrapper put before a whole block (` error: x` then
+   * `   --> src/fs.rs:11:31`); an indented one is only an error or a warning, and only once its `-->` follows.
+   */
+  private header(l: Line, f: Facts, s: i32 = 0): bool {
     let sev = "";
     let p = 0;
-    if (l.startsWith("error")) { sev = "error"; p = 5; }
-    else if (l.startsWith("warning")) { sev = "warning"; p = 7; }
+    if (l.matchAt("error", s)) { sev = "error"; p = s + 5; }
+    else if (l.matchAt("warning", s)) { sev = "warning"; p = s + 7; }
+    else if (s > 0) return false;
     else if (l.startsWith("note: ")) { sev = "note"; p = 4; }
     else if (l.startsWith("help: ") || l.startsWith("suggestion: ")) { sev = "help"; p = l.indexOfByte(Char.COLON); }
     else return false;
@@ -252,14 +261,14 @@ export class RustParser extends Parser {
       this.target = d;
       return true;
     }
-    if (code === null) {
+    if (code === null && s == 0) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
       if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
           l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
-    if (code === null && sev == "error" && isCargoError(l, m)) {
+    if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
       this.cand = null; this.candRaw = null;
@@ -268,15 +277,15 @@ export class RustParser extends Parser {
       this.cargo = d;
       return true;
     }
-    if (code === null && !this.rust) {
+    if ((code === null && !this.rust) || s > 0) {
       // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
       // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
       // when no `-->` follows), others are not.
       this.cand = d;
       this.candNo = l.no;
       this.endBlock();
-      let held = l.indexOfByte(Char.BACKTICK, m) >= 0;
-      this.candRaw = held ? l.trimmed(0) : null;
+      let held = s > 0 || l.indexOfByte(Char.BACKTICK, m) >= 0;
+      this.candRaw = held ? (s > 0 ? l.toString() : l.trimmed(0)) : null;
       return held;
     }
     this.rust = true;
