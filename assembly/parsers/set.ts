@@ -27,6 +27,7 @@ import { RustParser } from "./rust/rustc";
 import { TscParser } from "./tsc/tsc";
 import { GoParser } from "./go/go-build";
 import { JunitLogParser } from "./runners/junit-log";
+import { Junit4Parser } from "./runners/junit4";
 import { CtestParser } from "./runners/ctest";
 import { PytestParser } from "./runners/pytest";
 import { UnittestParser } from "./runners/unittest";
@@ -83,6 +84,7 @@ export class ParserSet {
   private tsc: TscParser = new TscParser(this.ctx);
   private goBuild: GoParser = new GoParser(this.ctx);
   private junitLog: JunitLogParser = new JunitLogParser();
+  private junit4: Junit4Parser = new Junit4Parser();
   private ctest: CtestParser = new CtestParser();
   private pytest: PytestParser = new PytestParser();
   private unittest: UnittestParser = new UnittestParser();
@@ -163,6 +165,7 @@ export class ParserSet {
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
       case ParserId.ESLINT: return ask(this.eslint, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
+      case ParserId.JUNIT4: return ask(this.junit4, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
       case ParserId.PYTEST: return ask(this.pytest, l, f);
       case ParserId.UNITTEST: return ask(this.unittest, l, f);
@@ -211,6 +214,7 @@ export class ParserSet {
       case ParserId.TSC: this.tsc.finish(f); break;
       case ParserId.GO_BUILD: this.goBuild.finish(f); break;
       case ParserId.JUNIT_LOG: this.junitLog.finish(f); break;
+      case ParserId.JUNIT4: this.junit4.finish(f); break;
       case ParserId.CTEST: this.ctest.finish(f); break;
       case ParserId.PYTEST: this.pytest.finish(f); break;
       case ParserId.UNITTEST: this.unittest.finish(f); break;

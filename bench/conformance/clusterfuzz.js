@@ -43,13 +43,21 @@ export function clusterfuzzCases(dir) {
   return cases;
 }
 
+/** The first failing test of a JUnit run of Wycheproof (`testX(com.google.security.wycheproof.AesGcmTest)`), or null. */
+function wycheproofFailure(tests) {
+  const f = (tests?.failures ?? []).find((x) => /\(com\.google\.security\.wycheproof\.[A-Za-z0-9]*\)$/.test(x.name));
+  return f ? f.name : null;
+}
+
 /** One case's checks: { type, state, first, security } each true/false, or absent when not asserted. */
 export function scoreClusterfuzz(engine, c) {
   const v = engine.verdict(c.log, { exit: 1 }).verdict;
-  // A program the dynamic loader could not start is ClusterFuzz's Missing-library, grouped by the library.
+  // A program the dynamic loader could not start is ClusterFuzz's Missing-library, grouped by the library; a
+  // failing test of Wycheproof's suite (no crash) its 'Wycheproof error', grouped by the test.
   const lib = v.missing_library;
-  const type = lib ? 'Missing-library' : cfType(v.crash, c.env);
-  const state = lib ? `${lib}\n` : type === '' ? '' : jobState(type, cfState(v.crash), c.env);
+  const wyche = v.crash ? null : wycheproofFailure(v.tests);
+  const type = lib ? 'Missing-library' : wyche ? 'Wycheproof error' : cfType(v.crash, c.env);
+  const state = lib ? `${lib}\n` : wyche ? `${wyche}\n` : type === '' ? '' : jobState(type, cfState(v.crash), c.env);
   const checks = {};
   const got = { type, state };
   if (c.type !== null) checks.type = sameType(c.type, type);

@@ -1,0 +1,189 @@
+// JUnit 4's text runner (JUnitCore's TextListener, also what Bazel's JUnit4 runner prints):
+//
+//   JUnit version 4.13.2
+//   .E...E
+//   Time: 0.026
+//   There were 2 failures:                       (`There was 1 failure:`)
+//   1) third(RatioTest)                          each failure: `N) method(Class)`, its exception, its stack
+//   java.lang.AssertionError: expected:<34> but was:<33>
+//   	at org.junit.Assert.fail(Assert.java:89)
+//   	at RatioTest.third(RatioTest.java:13)
+//   Caused by: ...                               (causes and `... 12 more` belong to the failure)
+//
+//   FAILURES!!!
+//   Tests run: 4,  Failures: 2                   (JUnit 3's runner adds `,  Errors: 1`); `OK (2 tests)` when all pass
+//
+// A failure is at the innermost frame of its exception in the test class's package (`at Ratio.percent(Ratio.java:3)`:
+// the code under test; the test's own line for a failed assertion), else at its test method's frame in a cause
+// (`at RatioTest.third(RatioTest.java:13)`); its message is the exception's first line (assertEquals' `expected:<a>
+// but was:<b>` gives expected and actual).
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure, Frame } from "../../model";
+import { Parser } from "../../parser";
+import { setLocation } from "../../frames";
+import { failureNamed } from "./common";
+
+const RUNNER = "junit4";
+
+@final
+export class Junit4Parser extends Parser {
+  private seen: bool = false;
+  /** Inside `There were N failures:` up to the blank line after the last one. */
+  private listing: bool = false;
+  private cur: TestFailure | null = null;
+  /** The current failure's test method, as its frames name it: `Class.method(`. */
+  private own: string = "";
+  /** The test class's package ("" for the default package). */
+  private ownPackage: string = "";
+  /** Past the exception's own frames, in a `Caused by:`. */
+  private inCause: bool = false;
+  /** The current failure is placed at a frame in the test's package (the test method's frame only places it for now). */
+  private placed: bool = false;
+  private wantMessage: bool = false;
+
+  busy(): bool { return this.listing; }
+
+  claim(l: Line, f: Facts): bool {
+    let c0 = l.at(0);
+    if (this.listing) {
+      if (this.failureLine(l, f)) return true;
+      if (l.isBlank()) { this.listing = false; this.cur = null; return true; }
+      if (this.cur !== null) { this.body(l); return true; }
+      this.listing = false;
+    }
+    if (c0 == Char.J && l.startsWith("JUnit version ")) { this.begin(f); return true; }
+    if (c0 == Char.T && (l.startsWith("There was 1 failure:") ||
+        (l.startsWith("There were ") && l.endsWith(" failures:") && isDigit(l.at(11))))) {
+      this.begin(f);
+      this.listing = true;
+      return true;
+    }
+    if (!this.seen) return false;
+    if (c0 == Char.T && l.startsWith("Time: ") && isDigit(l.at(6))) return true;
+    if (c0 == Char.F && l.startsWith("FAILURES!!!")) return true;
+    if (c0 == Char.T && l.startsWith("Tests run: ")) return this.totals(l, f);
+    // `OK (2 tests)`, `OK (1 test)`
+    if (c0 == Char.O && l.startsWith("OK (") && isDigit(l.at(4))) {
+      let n = l.readInt(4);
+      if (n < 0 || !(l.matchAt(" test)", l.end) || l.matchAt(" tests)", l.end))) return false;
+      let t = f.testsFor(RUNNER);
+      if (t.runner != RUNNER) return true;
+      t.passed = n; t.failed = 0; t.errors = 0; t.skipped = 0; t.totals = true;
+      return true;
+    }
+    return false;
+  }
+
+  private begin(f: Facts): void {
+    this.seen = true;
+    let t = f.testsFor(RUNNER);
+    if (t.runner == RUNNER && !t.totals) { t.passed = -1; t.skipped = 0; }
+  }
+
+  /** `Tests run: 4,  Failures: 2` (JUnit 3: `,  Errors: 1`). */
+  private totals(l: Line, f: Facts): bool {
+    let s = l.trimmed(0);
+    let run = l.readInt(11);
+    let failures = countAfter(s, "Failures: ");
+    if (run < 0 || failures < 0) return false;
+    let errors = countAfter(s, "Errors: ");
+    let t = f.testsFor(RUNNER);
+    if (t.runner != RUNNER) return true;
+    if (errors < 0) errors = 0;
+    t.failed = failures;
+    t.errors = errors;
+    t.passed = max<i64>(0, run - failures - errors);
+    t.skipped = 0;
+    t.totals = true;
+    return true;
+  }
+
+  /** `1) third(RatioTest)`: a failure begins. */
+  private failureLine(l: Line, f: Facts): bool {
+    if (!isDigit(l.at(0))) return false;
+    let n = l.readInt(0);
+    let p = l.end;
+    if (n <= 0 || !l.matchAt(") ", p) || l.at(l.len - 1) != Char.RPAREN) return false;
+    let open = l.lastIndexOfByte(Char.LPAREN);
+    if (open <= p + 2) return false;
+    let t = f.testsFor(RUNNER);
+    this.cur = null;
+    if (t.runner != RUNNER) return true;
+    let method = l.str(p + 2, open);
+    let cls = l.str(open + 1, l.len - 1);
+    this.own = cls + "." + method + "(";
+    let dot = cls.lastIndexOf(".");
+    this.ownPackage = dot > 0 ? cls.substring(0, dot) : "";
+    this.inCause = false;
+    this.placed = false;
+    this.wantMessage = true;
+    let tf = failureNamed(t, l.str(p + 2, l.len));
+    if (!t.totals) t.failed = t.failures.length;
+    this.cur = tf;
+    return true;
+  }
+
+  /** A line of the current failure: its exception's first line is the message; a frame may place it. */
+  private body(l: Line): void {
+    let tf = this.cur!;
+    let p = l.skipSpaces(0);
+    if (p > 0 && l.matchAt("at ", p)) {
+      this.wantMessage = false;
+      if (this.placed) return;
+      let a = p + 3;
+      let open = l.indexOfByte(Char.LPAREN, a);
+      let close = l.lastIndexOfByte(Char.RPAREN);
+      if (open < 0 || close <= open) return;
+      // The innermost frame of the exception itself in the test's package (the code under test, or the test);
+      // in a cause, or when none is, the test method's own frame.
+      let inPackage = !this.inCause && this.samePackage(l, a, open);
+      if (!inPackage && !(tf.file === null && l.matchAt(this.own, a))) return;
+      let fr = new Frame();
+      if (!setLocation(fr, l.str(open + 1, close)) || fr.file === null) return;
+      tf.file = fr.file;
+      tf.line = fr.line;
+      if (inPackage) this.placed = true;
+      return;
+    }
+    if (l.startsWith("Caused by: ")) { this.inCause = true; return; }
+    if (this.wantMessage) {
+      this.wantMessage = false;
+      let m = l.trimmed(0);
+      tf.message = m;
+      // Assert.assertEquals: `java.lang.AssertionError: expected:<34> but was:<33>`
+      let e = m.indexOf("expected:<");
+      let b = e >= 0 ? m.indexOf("> but was:<", e) : -1;
+      if (b > 0 && m.endsWith(">")) {
+        tf.expected = m.substring(e + 10, b);
+        tf.actual = m.substring(b + 11, m.length - 1);
+      }
+    }
+  }
+
+  /** Whether the frame's method [a, open) (`pkg.Cls.method`, `pkg.Cls$1.run`) is in a class of the test's package. */
+  private samePackage(l: Line, a: i32, open: i32): bool {
+    let cls = l.lastIndexOfByte(Char.DOT, open);
+    if (cls < a) return false;
+    let pkg = this.ownPackage;
+    if (pkg.length == 0) return l.indexOfByte(Char.DOT, a) == cls; // the default package: `Ratio.percent`
+    if (!l.matchAt(pkg, a) || l.at(a + pkg.length) != Char.DOT) return false;
+    let dot = l.indexOfByte(Char.DOT, a + pkg.length + 1);
+    return dot == cls;
+  }
+
+  finish(f: Facts): void {
+    this.listing = false;
+    this.cur = null;
+  }
+}
+
+/** The number after `word` in s (`Failures: 2`), or -1. */
+function countAfter(s: string, word: string): i64 {
+  let i = s.indexOf(word);
+  if (i < 0) return -1;
+  let a = i + word.length;
+  let e = a;
+  while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+  return e > a ? I64.parseInt(s.substring(a, e)) : -1;
+}
