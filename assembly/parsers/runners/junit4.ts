@@ -41,6 +41,10 @@ export class Junit4Parser extends Parser {
   /** The current failure is placed at a frame in the test's package (the test method's frame only places it for now). */
   private placed: bool = false;
   private wantMessage: bool = false;
+  /** The totals of the runs read so far. */
+  private run: i64 = 0;
+  private failures: i64 = 0;
+  private errors: i64 = 0;
 
   busy(): bool { return this.listing; }
 
@@ -55,7 +59,8 @@ export class Junit4Parser extends Parser {
     if (c0 == Char.J && l.startsWith("JUnit version ")) { this.begin(f); return true; }
     if (c0 == Char.T && (l.startsWith("There was 1 failure:") ||
         (l.startsWith("There were ") && l.endsWith(" failures:") && isDigit(l.at(11))))) {
-      this.begin(f);
+      // PHPUnit prints the same words (then a blank line, then `1) Class::test`): the tests are JUnit's only
+      // once a `N) method(Class)` line follows.
       this.listing = true;
       return true;
     }
@@ -67,15 +72,14 @@ export class Junit4Parser extends Parser {
     if (c0 == Char.O && l.startsWith("OK (") && isDigit(l.at(4))) {
       let n = l.readInt(4);
       if (n < 0 || !(l.matchAt(" test)", l.end) || l.matchAt(" tests)", l.end))) return false;
-      let t = f.testsFor(RUNNER);
-      if (t.runner != RUNNER) return true;
-      t.passed = n; t.failed = 0; t.errors = 0; t.skipped = 0; t.totals = true;
+      this.setTotals(f, n, 0, 0);
       return true;
     }
     return false;
   }
 
   private begin(f: Facts): void {
+    if (this.seen) return;
     this.seen = true;
     let t = f.testsFor(RUNNER);
     if (t.runner == RUNNER && !t.totals) { t.passed = -1; t.skipped = 0; }
@@ -88,15 +92,20 @@ export class Junit4Parser extends Parser {
     let failures = countAfter(s, "Failures: ");
     if (run < 0 || failures < 0) return false;
     let errors = countAfter(s, "Errors: ");
+    this.setTotals(f, run, failures, max<i64>(errors, 0));
+    return true;
+  }
+
+  /** A run's totals, added to those of the runs before it in the log (one per module of a build). */
+  private setTotals(f: Facts, run: i64, failures: i64, errors: i64): void {
     let t = f.testsFor(RUNNER);
-    if (t.runner != RUNNER) return true;
-    if (errors < 0) errors = 0;
-    t.failed = failures;
-    t.errors = errors;
-    t.passed = max<i64>(0, run - failures - errors);
+    if (t.runner != RUNNER) return;
+    this.run += run; this.failures += failures; this.errors += errors;
+    t.failed = this.failures;
+    t.errors = this.errors;
+    t.passed = max<i64>(0, this.run - this.failures - this.errors);
     t.skipped = 0;
     t.totals = true;
-    return true;
   }
 
   /** `1) third(RatioTest)`: a failure begins. */
@@ -107,6 +116,7 @@ export class Junit4Parser extends Parser {
     if (n <= 0 || !l.matchAt(") ", p) || l.at(l.len - 1) != Char.RPAREN) return false;
     let open = l.lastIndexOfByte(Char.LPAREN);
     if (open <= p + 2) return false;
+    this.begin(f);
     let t = f.testsFor(RUNNER);
     this.cur = null;
     if (t.runner != RUNNER) return true;
@@ -120,6 +130,7 @@ export class Junit4Parser extends Parser {
     this.wantMessage = true;
     let tf = failureNamed(t, l.str(p + 2, l.len));
     if (!t.totals) t.failed = t.failures.length;
+    else t.failed = max<i64>(t.failed, this.failures + 1); // a later run's failure, before its totals
     this.cur = tf;
     return true;
   }
