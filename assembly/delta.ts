@@ -244,7 +244,9 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   w.str("after", cur.statusOr);
   w.endObject();
 
-  let dm = matchDiagnostics(before, cur);
+  // Two verdicts without diagnostics (tests) match none: the matcher is not called, as a fresh process
+  // compiles each Wasm function at its first call (a passing run after a passing run compiles neither).
+  let dm = before.diagnostics.length == 0 && cur.diagnostics.length == 0 ? new DiagMatch() : matchDiagnostics(before, cur);
   w.field("diagnostics");
   w.beginObject();
   w.field("fixed"); w.beginArray();
@@ -258,7 +260,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   w.int("new_count", dm.added.length);
   w.endObject();
 
-  let tm = matchTests(before, cur, first);
+  let tm = before.tests === null && cur.tests === null ? new TestMatch() : matchTests(before, cur, first);
   w.field("tests");
   w.beginObject();
   writeNames(w, "fixed", tm.fixed);
@@ -268,7 +270,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   writeNames(w, "not_run", tm.notRun);
   w.endObject();
 
-  let crash = first ? (cur.crash !== null ? "new" : "none") : crashChange(before, cur);
+  let crash = first ? (cur.crash !== null ? "new" : "none") : before.crash === null && cur.crash === null ? "none" : crashChange(before, cur);
   w.str("crash", crash);
   w.field("crash_moved");
   if (crash == "moved") {
@@ -300,19 +302,33 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
 function summarize(first: bool, before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch,
   noOp: bool, nothing: bool, idle: bool, idleTree: bool, sameRuns: i32): string {
   if (first) return "first run";
-  let c = cur.crash;
-  let kind = c !== null ? c.kind : "";
-  let where = frameShort(c !== null ? c.firstUserFrame : null);
   if (noOp) {
-    if (crash == "same") return "no change — your edit did not affect the crash (" + kind + " at " + where + ")" + streak(sameRuns);
+    if (crash == "same") return "no change — your edit did not affect the crash (" + crashAt(cur) + ")" + streak(sameRuns);
     return "no change — your edit did not change the result (" + cur.statusOr + ")" + streak(sameRuns);
   }
   // Nothing edited since the last run and the same verdict: say so, so that nobody reads it as
   // "your edit did not help".
   if (idle) {
-    if (crash == "same") return "no change — nothing changed since the last run (" + kind + " at " + where + ")" + streak(sameRuns);
+    if (crash == "same") return "no change — nothing changed since the last run (" + crashAt(cur) + ")" + streak(sameRuns);
     return "no change — nothing changed since the last run (" + cur.statusOr + ")" + streak(sameRuns);
   }
+  return changes(before, cur, crash, dm, tm, nothing, idleTree, sameRuns);
+}
+
+/** "KIND at FRAME" of the verdict's crash. */
+function crashAt(v: Verdict): string {
+  let c = v.crash;
+  return (c !== null ? c.kind : "") + " at " + frameShort(c !== null ? c.firstUserFrame : null);
+}
+
+/**
+ * summarize() past its one-line cases (a first run, no change): its own function, as a fresh process
+ * compiles each Wasm function whole at its first call and a run like the last one needs only the head.
+ */
+function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch, nothing: bool, idleTree: bool, sameRuns: i32): string {
+  let c = cur.crash;
+  let kind = c !== null ? c.kind : "";
+  let where = frameShort(c !== null ? c.firstUserFrame : null);
   let parts = new Array<string>(0);
   let sb = before.statusOr; let sa = cur.statusOr;
   if (sb != sa) parts.push("status " + sb + " → " + sa);

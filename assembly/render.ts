@@ -81,8 +81,7 @@ function isSanitizer(tool: string): bool {
   return tool == "asan" || tool == "lsan" || tool == "tsan" || tool == "msan" || tool == "hwasan";
 }
 
-function crashBlock(o: Sink, c: Crash | null): void {
-  if (c === null) return;
+function crashBlock(o: Sink, c: Crash): void {
   let line = "crash: " + c.tool + " " + c.kind;
   let access = c.access;
   if (access !== null) {
@@ -170,7 +169,6 @@ function diagText(d: Diagnostic): string {
 
 function diagnostics(o: Sink, v: Verdict): void {
   let ds = v.diagnostics;
-  if (ds.length == 0) return;
   let nerr = v.errorCount;
   let nwarn = v.warningCount;
   let shownE = 0; let shownW = 0;
@@ -202,8 +200,7 @@ function diagnostics(o: Sink, v: Verdict): void {
 }
 
 function tests(o: Sink, v: Verdict): void {
-  let t = v.tests;
-  if (t === null) return;
+  let t = v.tests!;
   let parts = new Array<string>(0);
   let failed = t.failed;
   let errors = t.errors;
@@ -292,7 +289,6 @@ const CRASH_TAIL_LINES = 3;
 
 function tailBlock(o: Sink, v: Verdict): void {
   let t = v.tail;
-  if (t.length == 0) return;
   // A run that never started: its log is the one line "sbx: E_…: <the setup error>", said already above.
   let setup = v.setupError;
   if (setup !== null && t.length == 1 && t[0].startsWith("sbx: E_") && t[0].endsWith(": " + setup)) return;
@@ -318,12 +314,15 @@ export function renderEnv(env: Envelope, o: Sink): void {
   let v = env.verdict;
   header(o, env);
   if (env.hasDelta) nl(o, deltaLine(env));
-  crashBlock(o, v.crash);
-  diagnostics(o, v);
-  tests(o, v);
+  // A block is called only when it has something to show: a fresh process compiles each Wasm function at
+  // its first call, and the text of an empty verdict (`sbx run -- /bin/true`) then compiles none of them.
+  let c = v.crash;
+  if (c !== null) crashBlock(o, c);
+  if (v.diagnostics.length > 0) diagnostics(o, v);
+  if (v.tests !== null) tests(o, v);
   let build = v.buildFailure;
   if (build !== null) nl(o, "build: " + build);
-  tailBlock(o, v);
+  if (v.tail.length > 0) tailBlock(o, v);
   let log = env.log;
   if (log !== null) nl(o, "log: " + log);
 }

@@ -193,7 +193,10 @@ prepare_trees(struct spec *s)
       {
         struct mount_attr ma;
         memset(&ma, 0, sizeof ma);
-        ma.attr_set = MOUNT_ATTR_IDMAP;
+        /* The bind's own flags go on the tree with its id map, before it is attached: init then
+         * only attaches it (op_bind), with no second walk to the mount point and no remount. */
+        ma.attr_set =
+            MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (op->kind == OP_RO_BIND ? MOUNT_ATTR_RDONLY : 0);
         ma.userns_fd = (uint64_t)usfd;
         if (syscall(SYS_mount_setattr, op->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma, sizeof ma) < 0)
           die_with_error("id-mapping %s (its file system may not support idmapped mounts; run sbx as an "

@@ -278,6 +278,8 @@ op_bind(const struct op *op, int ro, struct mount_fail *f)
       if (syscall(SYS_move_mount, op->tree_fd, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
         return failed(f, "bind", "attaching %s on %s", op->a, op->b);
       close(op->tree_fd);
+      close(fd);
+      return 0; /* read-only, nosuid, nodev since prepare_trees (ids.c), which id-mapped it */
     }
   else
     {
