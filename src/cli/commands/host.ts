@@ -9,6 +9,7 @@ import { hostRunner } from '../../integrations/index.js';
 import { parsePositive } from '../parse-flags.js';
 import { onInterrupt } from '../interrupt.js';
 import { writeBytes } from '../closed-pipe.js';
+import { redirect } from '../io-redirect.js';
 import type { HelpMeta } from '../help.js';
 
 const meta: { name: string; description: string } & HelpMeta = {
@@ -45,6 +46,8 @@ export default defineCommand({
         distilBytes: bytes === undefined ? 4096 : Number(bytes),
         stop: interrupt.signal,
         out: writeBytes,
+        // In the resident sbx the command's group is its own (the server's is not the caller's).
+        ownGroup: redirect() !== undefined,
       });
       return { exitCode: code };
     } finally {

@@ -6,7 +6,8 @@
 // known: up to distilBytes the raw output itself (stdout to stdout, stderr to stderr, in the order they
 // came), above that the verdict of the run recorded in <work>/.sbx (distil.ts). The exit code is the
 // command's (128+N when a signal ended it). A signal to sbx (Ctrl-C, or the resident client's caller
-// going away) goes to the command's process group; the run is then recorded as interrupted.
+// going away) goes to the command (its process group, in the resident sbx); the run is then recorded as
+// interrupted.
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitForSignal } from '../../contract/index.js';
@@ -27,6 +28,12 @@ export interface HostRun {
   distilBytes: number;
   stop: StopSignal;
   out: (fd: 1 | 2, bytes: Buffer) => void;
+  /**
+   * Start the command in a process group of its own, signalled as a whole: for the resident sbx, whose
+   * group is not the caller's. A cold `sbx host` leaves it in the caller's group, so that a client which
+   * kills the call's group (a timeout, SIGKILL) kills the command too.
+   */
+  ownGroup?: boolean;
 }
 
 /** Runs the command; resolves to its exit code once the output or verdict is written. */
@@ -37,7 +44,7 @@ export async function hostRun(o: HostRun): Promise<number> {
   try {
     const held: { fd: 1 | 2; bytes: Buffer }[] = [];
     let size = 0;
-    const child = childProcess().spawn(o.cmd[0]!, o.cmd.slice(1), { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = childProcess().spawn(o.cmd[0]!, o.cmd.slice(1), { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: Boolean(o.ownGroup) });
     const take = (to: 1 | 2) => (chunk: Buffer) => {
       writeSync(fd, chunk);
       size += chunk.length;
@@ -49,7 +56,8 @@ export async function hostRun(o: HostRun): Promise<number> {
     child.stderr!.on('data', take(2));
     const group = (sig: NodeJS.Signals): void => {
       try {
-        if (child.pid) process.kill(-child.pid, sig);
+        if (!o.ownGroup) child.kill(sig);
+        else if (child.pid) process.kill(-child.pid, sig);
       } catch {
         /* gone */
       }
