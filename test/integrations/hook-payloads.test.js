@@ -288,4 +288,13 @@ host('"rewrite": false: no rewrite at all, host lines included (only the post-ho
   writeFileSync(join(dir, 'sbx.config.json'), '{"hook": {"rewrite": false}}');
   for (const c of HOST) assert.is(hook(`${c.name}-pre`, payload(c.file, dir, c.dir)).answer, null, c.name);
 });
+host('sbx host ends with the line: a process it left running in the background does not hold the call', () => {
+  const dir = join(tmp, 'host-bg');
+  mkdirSync(dir, { recursive: true });
+  const t = Date.now();
+  const r = spawnSync(process.execPath, [bin, 'host', '--work', dir, '--', 'bash', '-c', 'sleep 29.75 & echo $! > bg.pid; echo now'], { cwd: dir, encoding: 'utf8', env: { ...process.env, SBX_RESIDENT: '0' } });
+  try { process.kill(Number(readFileSync(join(dir, 'bg.pid'), 'utf8')), 'SIGTERM'); } catch { /* gone */ }
+  assert.equal([r.status, r.stdout], [0, 'now\n'], r.stderr);
+  assert.ok(Date.now() - t < 15_000, `${Date.now() - t} ms`);
+});
 host.run();

@@ -36,6 +36,9 @@ export interface HostRun {
   ownGroup?: boolean;
 }
 
+/** How long output is still taken after the command line exited, from what it left running. */
+const LINGER_MS = 200;
+
 /** Runs the command; resolves to its exit code once the output or verdict is written. */
 export async function hostRun(o: HostRun): Promise<number> {
   const dir = mkdtempSync(join(nodeOs().tmpdir(), 'sbx-host-'));
@@ -69,6 +72,16 @@ export async function hostRun(o: HostRun): Promise<number> {
     const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((ok) => {
       child.once('error', (error) => ok({ code: 127, signal: null, error }));
       child.once('close', (code, signal) => ok({ code, signal }));
+      // A process the line left running in the background (`server & make test`) holds the pipes open:
+      // once the line itself has exited, its output is taken for a moment more, then the call ends, the
+      // background process going on as it would in the client's shell.
+      child.once('exit', (code, signal) =>
+        setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          ok({ code, signal });
+        }, LINGER_MS),
+      );
     });
     if (timer) clearTimeout(timer);
     o.stop.removeEventListener('abort', onStop);
