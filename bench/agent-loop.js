@@ -3,8 +3,9 @@
 // next is the client's work on the tool call (hooks, the command, its output). Three set-ups, sessions
 // interleaved round by round: raw (no hooks), hooks through Node (`node dist/cli.cjs hook …`, rewrites to
 // `node dist/cli.cjs run`: SBX_RESIDENT=0), hooks through the native client (build/sbx-client and the
-// resident sbx, already running), and no-op hooks in the same places (`cat >/dev/null`: what running any
-// hook costs the client itself, which no hook can go below). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
+// resident sbx, already running), and no-op hooks (`cat >/dev/null`: what running any hook costs the
+// client itself, which no hook can go below): one pre-hook (what sbx installs: one hook process per call)
+// and a pre+post pair (what it installed before, and installs with --post). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
 // and as many of `ls c` (a call the hooks leave alone); a gap is labelled by the call that preceded it.
 // Every gcc call must have printed "hello from m" to the model, or the session is an error.
 // Also: an MCP `run` of /bin/true against a running `sbx mcp`.
@@ -25,7 +26,7 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 // checked below to have printed the program's line).
 const GCC = 'gcc -O0 -o c/m c/m.c && ./c/m';
 const LS = 'ls c';
-const ALL_VARIANTS = ['raw', 'noop', 'node', 'client'];
+const ALL_VARIANTS = ['raw', 'noop1', 'noop', 'node', 'client', 'client2'];
 // A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
 // (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
 // refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
@@ -42,9 +43,11 @@ function project() {
 function install(client, s, variant, extraEnv) {
   if (variant === 'raw') return;
   const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user'] }[client];
-  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
+  // noop: the pre- and post-hooks (--post), noop1: the pre-hook alone, each then made a no-op; client2:
+  // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
+  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
   if (r.status !== 0) throw new Error(`hook install: ${r.stderr}`);
-  if (variant !== 'noop') return;
+  if (variant !== 'noop' && variant !== 'noop1') return;
   // The same hooks, each replaced by one that reads its payload and answers nothing.
   const file = /installed in (\S+)/.exec(r.stdout)?.[1];
   if (!file) throw new Error(`hook install said: ${r.stdout}`);
@@ -59,7 +62,7 @@ async function session(client, clientBin, variant, calls) {
   const cmds = [];
   for (let i = 0; i < calls; i++) cmds.push(GCC, LS);
   const env = variant === 'node' ? { SBX_RESIDENT: '0' } : {};
-  const allow = variant === 'raw' || variant === 'noop';
+  const allow = variant === 'raw' || variant === 'noop' || variant === 'noop1';
   let m; let r;
   if (client === 'claude') {
     install(client, s, variant, {});
@@ -126,10 +129,10 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
   const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
   console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, first two gaps left out; medians)\n`);
-  console.log('raw: no hooks; no-op: the same hooks as `cat >/dev/null` (what any hook costs the client); node: sbx\'s hooks and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx. Added: minus raw; sbx\'s share: client minus no-op\n');
-  console.log('| client | call | raw | no-op hooks | node | client | added, node | added, client | sbx\'s share (client − no-op) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre\n');
+  console.log('| client | call | raw | no-op pre | no-op pair | node | client | client2 | added, no-op pre | added, no-op pair | added, node | added, client | added, client2 | sbx\'s share (client − no-op pre) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [id, name, c] of clients) {
-    if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} | | | | | | | |`); continue; }
+    if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} | | | | | | | | | | | | |`); continue; }
     const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, { gcc: [], ls: [] }]));
     for (let r = 0; r < rounds; r++) {
       for (const v of VARIANTS) {
@@ -139,8 +142,8 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
       }
     }
     for (const [call, label] of [['gcc', `\`${GCC}\``], ['ls', `\`${LS}\` (left alone)`]]) {
-      const [raw, noop, node, client] = ALL_VARIANTS.map((v) => (VARIANTS.includes(v) ? median(gaps[v][call]) : NaN));
-      console.log(`| ${name} | ${label} | ${ms(raw)} | ${ms(noop)} | ${ms(node)} | ${ms(client)} | ${ms(node - raw)} | ${ms(client - raw)} | ${ms(client - noop)} |`);
+      const [raw, noop1, noop, node, client, client2] = ALL_VARIANTS.map((v) => (VARIANTS.includes(v) ? median(gaps[v][call]) : NaN));
+      console.log(`| ${name} | ${label} | ${ms(raw)} | ${ms(noop1)} | ${ms(noop)} | ${ms(node)} | ${ms(client)} | ${ms(client2)} | ${ms(noop1 - raw)} | ${ms(noop - raw)} | ${ms(node - raw)} | ${ms(client - raw)} | ${ms(client2 - raw)} | ${ms(client - noop1)} |`);
     }
   }
   const t = await mcpTrue(runs);

@@ -1,7 +1,7 @@
 /* sbx-client: what hooks and rewritten command lines start instead of Node.
  *
  * `sbx-client ARGS...` is `node dist/cli.cjs ARGS...`. For the calls an agent
- * makes on every tool call (`run`, `hook <client>-pre|post`) it asks the
+ * makes on every tool call (`run`, `host`, `hook <client>-pre|post`) it asks the
  * resident sbx of this install (`sbx daemon`, a warm Node process) to run
  * them: argv, cwd, the environment and the hook's stdin go over a unix
  * socket, the command's stdout and stderr come back as frames, and this
@@ -394,7 +394,7 @@ read_key(const char *path, char *key, size_t size)
   return key[0] ? 0 : -1;
 }
 
-/* The calls the resident sbx runs: a hook, or `run` without --help (help is Node's to print). */
+/* The calls the resident sbx runs: a hook, or `run` or `host` without --help (help is Node's to print). */
 static int
 served(int argc, char **argv)
 {
@@ -407,7 +407,7 @@ served(int argc, char **argv)
           die_as(CLIENT_PREFIX, 0);
           return is_hook = 1;
         }
-  if (argc < 2 || strcmp(argv[1], "run") != 0)
+  if (argc < 2 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "host") != 0))
     return 0;
   for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)

@@ -11,11 +11,11 @@ import { redirect } from './io-redirect.js';
 const closed = [false, false, false];
 let streamsMade = false;
 
-function writeFd(fd: 1 | 2, text: string): void {
+function writeFd(fd: 1 | 2, text: string | Buffer): void {
   const to = redirect();
-  if (to) return to.write(fd, Buffer.from(text));
+  if (to) return to.write(fd, typeof text === 'string' ? Buffer.from(text) : text);
   if (closed[fd]) return;
-  const buf = Buffer.from(text);
+  const buf = typeof text === 'string' ? Buffer.from(text) : text;
   let off = 0;
   while (off < buf.length) {
     try {
@@ -38,6 +38,8 @@ function writeFd(fd: 1 | 2, text: string): void {
 export const writeOut = (text: string): void => writeFd(1, text);
 /** Writes text to standard error, likewise. */
 export const writeErr = (text: string): void => writeFd(2, text);
+/** Writes bytes (a command's own output) to standard output (1) or error (2), likewise. */
+export const writeBytes = (fd: 1 | 2, bytes: Buffer): void => writeFd(fd, bytes);
 
 export function ignoreClosedPipes(): void {
   for (const name of ['stdout', 'stderr'] as const) {

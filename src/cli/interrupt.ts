@@ -15,7 +15,8 @@ export interface Interrupt {
   done(): void;
 }
 
-export function onInterrupt(): Interrupt {
+/** what: what is stopped (`sbx host` stops the command, on the host). */
+export function onInterrupt(what = 'the sandbox'): Interrupt {
   let by: string | null = null;
   // A plain StopSignal, not an AbortController: run() only needs to be told once, and a cold `sbx run`
   // then does not load Node's EventTarget (~1 ms here: new AbortController() and its first listener).
@@ -41,7 +42,7 @@ export function onInterrupt(): Interrupt {
     if (by !== null && to) return;
     if (by !== null) process.exit(exitForSignal(sig));
     by = sig;
-    writeErr(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping the sandbox and recording the run (again to quit at once)\n`);
+    writeErr(`sbx: ${sig === 'SIGINT' ? 'interrupted' : `got ${sig}`}: stopping ${what} and recording the run (again to quit at once)\n`);
     const told = [...listeners];
     listeners.clear(); // each is told once, as with { once: true }
     for (const l of told) l();

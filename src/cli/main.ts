@@ -12,6 +12,7 @@ start(
     history: () => import('./commands/history.js').then((m) => m.default),
     replay: () => import('./commands/replay.js').then((m) => m.default),
     run: () => import('./commands/run.js').then((m) => m.default),
+    host: () => import('./commands/host.js').then((m) => m.default),
     selftest: () => import('./commands/selftest.js').then((m) => m.default),
     view: () => import('./commands/view.js').then((m) => m.default),
     tasks: () => import('./commands/tasks.js').then((m) => m.default),

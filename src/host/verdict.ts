@@ -38,7 +38,7 @@ export interface VerdictReport {
 
 export async function verdictReport(req: VerdictRequest): Promise<VerdictReport> {
   const engine = await loadEngine();
-  const opts: VerdictOptions = { exit: req.exit ?? null, signal: req.signal ?? null, timedOut: req.timedOut ?? false };
+  const opts: VerdictOptions = { exit: req.exit ?? null, signal: req.signal ?? null, timedOut: req.timedOut ?? false, ...(req.interrupted ? { interrupted: true } : {}) };
   let env: RunResult;
   let problem: string | null = null;
   if (req.state) {

@@ -12,6 +12,11 @@ import { startScriptedModel, toolResults } from './_scripted-model.js';
 import { cli, ensureClaude, runClaude, scratchProject } from './_client.js';
 import { needs, skipping } from '../_tools.js';
 
+/** A build/test command kept on the host by a host-table command on its line, printing ~27 KB. */
+const big = (exit) => `git --version >/dev/null; python3 -c "import sys
+for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
+sys.exit(${exit})"`;
+
 const WHAT = 'test/integrations/claude-hooks (the real Claude Code)';
 const tools = needs(WHAT, ['python3', 'pytest'], suite('claude-code hooks'));
 const client = tools.skipping ? null : ensureClaude();
@@ -44,13 +49,12 @@ const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the 
     await a.close();
 
     // Session B: build/test commands that stay on the host (a host-table command on the same line),
-    // one passing and one failing, each printing ~27 KB: the post-hook distils them.
-    const big = (exit) => `git --version >/dev/null; python3 -c "import sys
-for i in range(400): print(f'host line {i:03d} ' + 'x' * 56)
-sys.exit(${exit})"`;
+    // one passing and one failing, each printing ~27 KB, and a short one: the pre-hook runs them through
+    // `sbx host` (one hook process per call: no post-hook is installed).
     const b = await startScriptedModel([
       { tool: 'Bash', input: { command: big(0), description: 'Print a long log' } },
       { tool: 'Bash', input: { command: big(3), description: 'Print a long log and fail' } },
+      { tool: 'Bash', input: { command: 'git --version >/dev/null; python3 -c "print(\'small on host\')"', description: 'Print a little' } },
       { text: 'Done.' },
     ]);
     received.b = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: b.url, args: ['--allowedTools', 'Bash'] });
@@ -58,6 +62,39 @@ sys.exit(${exit})"`;
     received.b.results = toolResults(received.b.body);
     dump('hooks-session-b', received.b.body);
     await b.close();
+
+    // Session B2: the same host line with default permissions (no --allowedTools): the pre-hook's rewrite
+    // carries no allow, so Claude judges it as it judged the line before (here: refused in -p), rather
+    // than a host command running past the user's prompt.
+    const b2 = await startScriptedModel([
+      { tool: 'Bash', input: { command: big(0), description: 'Print a long log' } },
+      { text: 'Done.' },
+    ]);
+    received.b2 = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: b2.url });
+    received.b2.results = toolResults(b2.mainRequests().at(-1)?.body);
+    await b2.close();
+
+    // Session E: "rewrite": false, installed with --post: every command stays on the host and the
+    // post-hooks distil (the old two-hook install, for those who keep it).
+    const settingsFile = join(s.proj, '.claude', 'settings.json');
+    const oneHook = readFileSync(settingsFile, 'utf8');
+    writeFileSync(join(s.proj, 'sbx.config.json'), '{"hook": {"rewrite": false}}');
+    const ip = spawnSync(process.execPath, [cli, 'hook', 'install', '--claude', '--post', '--project', '--dir', s.proj], { encoding: 'utf8' });
+    assert.is(ip.status, 0, ip.stderr);
+    received.postInstall = { out: ip.stdout, settings: JSON.parse(readFileSync(settingsFile, 'utf8')) };
+    const e = await startScriptedModel([
+      { tool: 'Bash', input: { command: big(0), description: 'Print a long log' } },
+      { tool: 'Bash', input: { command: big(3), description: 'Print a long log and fail' } },
+      { text: 'Done.' },
+    ]);
+    received.e = await runClaude(client.bin, { cwd: s.proj, home: s.home, url: e.url, args: ['--allowedTools', 'Bash'] });
+    received.e.body = e.mainRequests().at(-1)?.body;
+    received.e.results = toolResults(received.e.body);
+    await e.close();
+    rmSync(join(s.proj, 'sbx.config.json'));
+    const again = spawnSync(process.execPath, [cli, 'hook', 'install', '--claude', '--project', '--dir', s.proj], { encoding: 'utf8' });
+    assert.is(again.status, 0, again.stderr);
+    received.reinstalled = readFileSync(settingsFile, 'utf8') === oneHook;
 
     // Session C: the shell's directory moves into a subdirectory (`cd asan`, which Claude keeps for the
     // next call); the next build runs with the whole project mounted, starting in that subdirectory.
@@ -95,7 +132,7 @@ sys.exit(${exit})"`;
       assert.is(received[k].json?.result, 'Done.', received[k].stdout.slice(0, 500));
     }
     assert.is(received.a.results.length, 5);
-    assert.is(received.b.results.length, 2);
+    assert.is(received.b.results.length, 3);
   });
 
   test('ASan crash: the model gets the verdict with the first user frame and the log path, not the raw 30 KB', () => {
@@ -143,23 +180,50 @@ sys.exit(${exit})"`;
     assert.is(r.content, 'untouched-42\nMakefile\nmain.c\nprog');
   });
 
-  test('post-hook, exit 0: updatedToolOutput replaces a host build/test output with its verdict', () => {
+  test('host build line, exit 0: run through sbx host, the model gets its verdict, not 27 KB (one hook process)', () => {
     const r = received.b.results[0];
     assert.not.ok(r.is_error);
-    assert.match(r.content, /^sbx: pass · exit 0/);
+    assert.match(r.content, /^sbx: pass · exit 0 · [^\n]*400 lines/);
     assert.not.match(r.content, /host line 000/);
     assert.match(r.content, /host line 399/, 'the tail of the output is kept');
     assert.match(r.content, /\nlog: \S+\.log/);
     assert.ok(r.content.length < 2500, `${r.content.length} bytes`);
   });
 
-  test('post-hook, failure: the verdict is added beside the raw output (additionalContext)', () => {
+  test('host build line, failure: the verdict itself, with the exit code (no raw output, no separate context)', () => {
     const r = received.b.results[1];
     assert.ok(r.is_error);
-    assert.match(r.content, /^Exit code 3\n/);
-    const all = JSON.stringify(received.b.body.messages.at(-1));
+    assert.match(r.content, /^Exit code 3\nsbx: runtime-error · exit 3 · [^\n]*400 lines/);
+    assert.not.match(r.content, /host line 000/);
+    const log = /\nlog: (\S+\.log)/.exec(r.content)?.[1];
+    assert.ok(log && readFileSync(log, 'utf8').includes('host line 000'), 'the raw log is kept whole');
+    assert.not.match(JSON.stringify(received.b.body.messages.at(-1)), /sbx distilled the output above/);
+  });
+
+  test('host build line, a short output: the model gets it as it is', () => {
+    const r = received.b.results[2];
+    assert.not.ok(r.is_error);
+    assert.is(r.content, 'small on host');
+  });
+
+  test('a host line is not allowed by the hook: with default permissions Claude refuses it as before', () => {
+    assert.is(received.b2.status, 0, received.b2.stderr.slice(0, 500));
+    const r = received.b2.results[0];
+    assert.ok(r.is_error, r.content);
+    assert.not.match(r.content, /sbx: |host line/, r.content.slice(0, 300));
+  });
+
+  test('"rewrite": false with --post: install says so, the post-hooks distil as before', () => {
+    assert.match(received.postInstall.out, /"rewrite": false: every command stays on the host; the post-hooks/);
+    assert.ok(received.postInstall.settings.hooks.PostToolUse && received.postInstall.settings.hooks.PostToolUseFailure);
+    const [ok, failed] = received.e.results;
+    assert.match(ok.content, /^sbx: pass · exit 0 · 400 lines/, `updatedToolOutput replaces the output: ${ok.content.slice(0, 200)}`);
+    assert.not.match(ok.content, /host line 000/);
+    assert.ok(failed.is_error);
+    assert.match(failed.content, /^Exit code 3\n/);
+    const all = JSON.stringify(received.e.body.messages.at(-1));
     assert.match(all, /sbx distilled the output above:\\nsbx: runtime-error · exit 3/);
-    assert.match(all, /log: [^\\]+\.sbx\/logs\/[^\\]+\.log/);
+    assert.ok(received.reinstalled, 'installing again without --post takes the post-hooks out: the one-hook file again, byte for byte');
   });
 
   test('after `cd asan`, the build runs in asan/ with the project mounted (CLAUDE_PROJECT_DIR)', () => {
@@ -182,7 +246,8 @@ sys.exit(${exit})"`;
 
   test('the installed hook command exits 0 on malformed JSON, with no answer', () => {
     const settings = JSON.parse(readFileSync(join(s.proj, '.claude', 'settings.json'), 'utf8'));
-    for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure']) {
+    assert.equal(Object.keys(settings.hooks), ['PreToolUse'], 'one hook process per call');
+    for (const event of ['PreToolUse']) {
       const cmd = settings.hooks[event].at(-1).hooks[0].command;
       for (const input of ['{"hook_event_name": "PreToolUse", ', 'not json', '', '{"tool_name": 5}']) {
         const r = spawnSync('sh', ['-c', cmd], { input, encoding: 'utf8', cwd: s.proj });

@@ -41,6 +41,7 @@ sys.exit(${exit})"`;
       { tool: 'exec_command', input: { cmd: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
       { tool: 'exec_command', input: { cmd: 'echo untouched-$((6*7))' } },
       { tool: 'exec_command', input: { cmd: big(3) } },
+      { tool: 'exec_command', input: { cmd: 'git --version >/dev/null; python3 -c "print(\'small on host\')"' } },
       { text: 'Done.' },
     ]);
     session = await runCodex(client.bin, { cwd: s.proj, codexHome, url: m.url });
@@ -74,7 +75,7 @@ sys.exit(${exit})"`;
   test('the session ran to the end', () => {
     assert.is(session.status, 0, session.stderr.slice(0, 500));
     assert.is(session.json?.at(-2)?.item?.text, 'Done.', session.stdout.slice(-500));
-    assert.is(results.length, 4);
+    assert.is(results.length, 5);
   });
 
   test('ASan crash: the verdict with the first user frame and the log path, not the raw output', () => {
@@ -96,14 +97,23 @@ sys.exit(${exit})"`;
     assert.match(results[2].content, /Process exited with code 0\n.*Output:\nuntouched-42\n$/s);
   });
 
-  test('PostToolUse decision:block: a host build/test output is replaced by its verdict, exactly', () => {
+  test('one hook process per call: install wrote the pre-hook alone', () => {
+    const h = JSON.parse(readFileSync(join(s.home, '.codex', 'hooks.json'), 'utf8'));
+    assert.equal(Object.keys(h.hooks), ['PreToolUse']);
+  });
+
+  test('a host build/test line runs through sbx host: the model gets its verdict, with the exit code', () => {
     const r = results[3].content;
-    // Codex gives the hook the output but not the exit code (3 here): the status rests on the output.
-    assert.match(r, /^sbx: pass · 400 lines\n/);
+    assert.match(r, /Process exited with code 3\n/, "the command's own exit code");
+    assert.match(r, /\nOutput:\nsbx: runtime-error · exit 3 · [^\n]*400 lines\n/);
     assert.not.match(r, /host line 000/);
     assert.match(r, /\| host line 399 x+\n/);
-    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\nnote: Codex gives hooks no exit code, so this verdict reads the output alone\n$/);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\n$/);
     assert.ok(r.length < 2500, `${r.length} bytes`);
+  });
+
+  test('a host build/test line with a short output: the output as it is', () => {
+    assert.match(results[4].content, /Process exited with code 0\n.*Output:\nsmall on host\n$/s);
   });
 
   test('the user\'s forbidden and prompt rules still hold: Codex refuses those lines, and they never reach sbx', () => {

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionResponses, startScriptedGemini } from './_scripted-gemini.js';
 import { cli, ensureGemini, geminiSettings, runGemini, scratchProject } from './_client.js';
@@ -39,6 +39,7 @@ sys.exit(${exit})"`;
       { tool: 'run_shell_command', input: { command: 'python3 -c "import socket; print(\'host=\' + socket.gethostname())"' } },
       { tool: 'run_shell_command', input: { command: 'echo untouched-42 && ls' } },
       { tool: 'run_shell_command', input: { command: big(3) } },
+      { tool: 'run_shell_command', input: { command: 'git --version >/dev/null; python3 -c "print(\'small on host\')"', dir_path: 'asan' } },
       { text: 'Done.' },
     ]);
     session = await runGemini(client.bin, { cwd: s.proj, home: s.home, url: m.url });
@@ -73,7 +74,7 @@ sys.exit(${exit})"`;
   test('the session ran to the end', () => {
     assert.is(session.status, 0, session.stderr.slice(-800));
     assert.is(session.json?.response, 'Done.');
-    assert.is(results.length, 4);
+    assert.is(results.length, 5);
   });
 
   test('ASan crash in a dir_path: the verdict with the first user frame and the log path, not the raw output', () => {
@@ -95,12 +96,24 @@ sys.exit(${exit})"`;
     assert.match(results[2].output, /^<untrusted_context>\nOutput: untouched-42\nasan\nProcess Group PGID: \d+\n<\/untrusted_context>$/);
   });
 
-  test('AfterTool decision:block: the model gets {error: verdict} for a host build/test output', () => {
-    assert.equal(Object.keys(results[3]), ['error']);
-    const r = results[3].error;
-    assert.match(r, /^sbx: runtime-error · exit 3 · 400 lines\n/);
+  test('one hook process per call: install wrote the pre-hook alone', () => {
+    const h = JSON.parse(readFileSync(join(s.home, '.gemini', 'settings.json'), 'utf8'));
+    assert.equal(Object.keys(h.hooks), ['BeforeTool']);
+  });
+
+  test('a host build/test line runs through sbx host: the model gets its verdict as the output, with the exit code', () => {
+    const r = results[3].output;
+    assert.ok(r, JSON.stringify(results[3]).slice(0, 300));
+    assert.match(r, /\nOutput: sbx: runtime-error · exit 3 · [^\n]*400 lines\n/);
     assert.not.match(r, /host line 000/);
-    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\n?$/);
+    assert.match(r, /\| host line 399 x+\n/);
+    assert.match(r, /\nlog: \S+\/\.sbx\/logs\/\S+\.log\n/);
+    assert.match(r, /\nExit Code: 3\n/);
+  });
+
+  test('a host build/test line with a short output, in a dir_path: the output as it is, run there', () => {
+    assert.match(results[4].output, /\nOutput: small on host\nProcess Group PGID: \d+\n/);
+    assert.not.ok(existsSync(join(s.proj, 'asan', '.sbx')), 'recorded in the project, not in the dir_path');
   });
 
   test('the user\'s deny and ask_user rules still hold: Gemini CLI refuses those calls, and they never reach sbx', () => {

@@ -51,7 +51,7 @@ const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the 
   test('install in an untrusted project says the hooks are not live yet, why, and each fix', () => {
     assert.is(got.install.status, 0, got.install.stderr);
     const out = got.install.stdout;
-    assert.match(out, /Gemini CLI hooks installed in \S+\/\.gemini\/settings\.json\n/);
+    assert.match(out, /Gemini CLI pre-hook installed in \S+\/\.gemini\/settings\.json\n/);
     assert.match(out, /sbx: not live yet: Gemini CLI ignores \S+\/\.gemini\/settings\.json, hooks included, until the folder is trusted \(no rule in \S+trustedFolders\.json holds the project\)/);
     assert.match(out, /also in a headless run with --skip-trust/);
     assert.match(out, /sbx hook install --gemini --trust/);

@@ -42,7 +42,7 @@ test('installed and set up: every line ok, exit 0', () => {
   assert.is(r.status, 0, r.stdout + r.stderr);
   const ls = lines(r.stdout);
   assert.ok(ls.every((l) => l.startsWith('ok ')), r.stdout);
-  for (const want of [/^ok +Claude Code: PreToolUse: sbx hook claude-pre runs \S+cli\.cjs$/, /^ok +Claude Code: MCP server "sbx" in /, /^ok +Codex CLI: the project is trusted/, /^ok +Codex CLI: 1 hook trust record/, /^ok +Codex CLI: MCP server "sbx"/, /^ok +Gemini CLI: the project is trusted \(GEMINI_CLI_TRUST_WORKSPACE=true\)/, /^ok +Gemini CLI: AfterTool: sbx hook gemini-post/]) {
+  for (const want of [/^ok +Claude Code: PreToolUse: sbx hook claude-pre runs \S+cli\.cjs$/, /^ok +Claude Code: MCP server "sbx" in /, /^ok +Codex CLI: the project is trusted/, /^ok +Codex CLI: 1 hook trust record/, /^ok +Codex CLI: MCP server "sbx"/, /^ok +Gemini CLI: the project is trusted \(GEMINI_CLI_TRUST_WORKSPACE=true\)/, /^ok +Gemini CLI: BeforeTool: sbx hook gemini-pre/]) {
     assert.ok(ls.some((l) => want.test(l)), `${want}\n${r.stdout}`);
   }
 });
@@ -55,9 +55,11 @@ test('Gemini without a trusted workspace: headless runs ignore the project setti
 });
 
 test('a hook taken out, a broken file, untrusted Codex hooks: each its line, exit 1', () => {
+  // The post-hooks stay (installed with --post), the pre-hook is taken out.
+  assert.is(sbx(['hook', 'install', '--claude', '--post']).status, 0);
   const cf = join(proj, '.claude', 'settings.json');
   const c = JSON.parse(readFileSync(cf, 'utf8'));
-  delete c.hooks.PostToolUse;
+  delete c.hooks.PreToolUse;
   writeFileSync(cf, JSON.stringify(c));
   const gf = join(proj, '.gemini', 'settings.json');
   const gtext = readFileSync(gf, 'utf8');
@@ -67,14 +69,36 @@ test('a hook taken out, a broken file, untrusted Codex hooks: each its line, exi
   try {
     const r = sbx(['hook', 'doctor']);
     assert.is(r.status, 1, r.stdout);
-    assert.match(r.stdout, /^missing Claude Code: PostToolUse: no sbx hook \(claude-post\); fix: sbx hook install --claude$/m);
-    assert.match(r.stdout, /^ok +Claude Code: PostToolUseFailure/m);
+    assert.match(r.stdout, /^missing Claude Code: PreToolUse: no sbx hook \(claude-pre\); fix: sbx hook install --claude$/m);
     assert.match(r.stdout, /^missing Gemini CLI: \S+settings\.json is not valid JSON \(.*\); fix: fix the file by hand, then sbx hook install --gemini$/m);
     assert.match(r.stdout, /^missing Codex CLI: no hook is trusted in \S+config\.toml: Codex skips untrusted hooks without a word; fix: run codex, open \/hooks and trust/m);
   } finally {
     writeFileSync(gf, gtext);
     writeFileSync(join(codexHome, 'config.toml'), toml);
     assert.is(sbx(['hook', 'install', '--claude']).status, 0);
+  }
+});
+
+test('"rewrite": false without a post-hook: missing (only a post-hook distils then); with --post ok; post-hooks with rewriting on: a note', () => {
+  const config = join(proj, 'sbx.config.json');
+  writeFileSync(config, '{"hook": {"rewrite": false}}');
+  try {
+    let r = sbx(['hook', 'doctor']);
+    assert.is(r.status, 1, r.stdout);
+    for (const [name, flag] of [['Claude Code', 'claude'], ['Codex CLI', 'codex'], ['Gemini CLI', 'gemini']]) {
+      assert.match(r.stdout, new RegExp(`^missing ${name}: "rewrite": false in \\S+sbx\\.config\\.json keeps every command on the host, and only a post-hook distils .*; fix: sbx hook install --${flag} --post$`, 'm'));
+    }
+    for (const c of ['claude', 'codex', 'gemini']) assert.is(sbx(['hook', 'install', `--${c}`, '--post']).status, 0);
+    r = sbx(['hook', 'doctor']);
+    assert.is(r.status, 0, r.stdout);
+    assert.match(r.stdout, /^ok +Claude Code: PostToolUseFailure: sbx hook claude-post runs /m);
+    assert.match(r.stdout, /^ok +Gemini CLI: AfterTool: sbx hook gemini-post runs /m);
+    rmSync(config);
+    r = sbx(['hook', 'doctor', '--codex']);
+    assert.match(r.stdout, /^note +Codex CLI: post-hooks installed \(PostToolUse\): one more hook process per call, needed only with "rewrite": false/m);
+  } finally {
+    rmSync(config, { force: true });
+    for (const c of ['claude', 'codex', 'gemini']) assert.is(sbx(['hook', 'install', `--${c}`]).status, 0);
   }
 });
 

@@ -33,6 +33,35 @@ for (const [flag, file] of [['--claude', '.claude/settings.json'], ['--codex', '
     assert.not.ok(existsSync(`${path}.sbx.bak`), 'the backup, now the same as the file, is dropped');
   });
 
+  t(`${flag}: an old two-hook install (pre and post, as sbx wrote before --post) is uninstalled to the user's bytes, also after an install over it`, () => {
+    for (const reinstall of [false, true]) {
+      const dir = join(tmp, `old${flag}${reinstall}`);
+      const path = join(dir, file);
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, MINE);
+      // What an older sbx wrote: the user's file in its style, with a pre- and a post-hook entry per event
+      // (unguarded commands, as installs before the fail-closed guard wrote them).
+      const events = { '--claude': ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'], '--codex': ['PreToolUse', 'PostToolUse'], '--gemini': ['BeforeTool', 'AfterTool'] }[flag];
+      const client = flag.slice(2);
+      const old = JSON.parse(MINE);
+      for (const e of events) {
+        const name = e === 'PreToolUse' || e === 'BeforeTool' ? 'pre' : 'post';
+        (old.hooks[e] ??= []).push({ matcher: client === 'gemini' ? 'run_shell_command' : 'Bash', hooks: [{ type: 'command', command: `'/usr/bin/node' '/opt/sbx/dist/cli.js' hook ${client}-${name}`, timeout: 60 }] });
+      }
+      writeFileSync(`${path}.sbx.bak`, MINE);
+      writeFileSync(path, JSON.stringify(old, null, 4));
+      if (reinstall) {
+        assert.is(sbx('hook', 'install', flag, '--dir', dir).status, 0);
+        assert.not.match(readFileSync(path, 'utf8'), /-post/, 'an install without --post takes the old post-hooks out');
+      }
+      const u = sbx('hook', 'uninstall', flag, '--dir', dir);
+      assert.is(u.status, 0, u.stderr);
+      assert.match(u.stdout, /byte for byte/);
+      assert.is(readFileSync(path, 'utf8'), MINE);
+      assert.not.ok(existsSync(`${path}.sbx.bak`));
+    }
+  });
+
   t(`${flag}: no file before install, none after uninstall`, () => {
     const dir = join(tmp, `none${flag}`);
     mkdirSync(dir, { recursive: true });

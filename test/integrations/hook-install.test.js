@@ -32,8 +32,7 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
   assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
   assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: s.hooks.PreToolUse[1].hooks[0].command, timeout: 60 }] });
   assert.is(guarded(s.hooks.PreToolUse[1].hooks[0].command), `${process.execPath} ${bin} hook claude-pre`);
-  assert.is(guarded(s.hooks.PostToolUse[0].hooks[0].command), `${process.execPath} ${bin} hook claude-post`);
-  assert.is(guarded(s.hooks.PostToolUseFailure[0].hooks[0].command), `${process.execPath} ${bin} hook claude-post`);
+  assert.equal(Object.keys(s.hooks), ['PreToolUse', 'Stop'], 'the pre-hook alone: one hook process per call');
   assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
   assert.is(sbx('hook', 'uninstall', '--claude', '--dir', dir).status, 0);
   assert.equal(JSON.parse(readFileSync(path, 'utf8')), mine);
@@ -70,19 +69,59 @@ inst('a settings file that is not JSON is left alone: one-line error, exit 2', (
   assert.is(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), '{ "hooks": ');
 });
 
-inst('--codex: .codex/hooks.json with PreToolUse and PostToolUse, $CODEX_HOME for --user', () => {
+inst('--codex: .codex/hooks.json with PreToolUse (and PostToolUse with --post), $CODEX_HOME for --user', () => {
   const dir = join(tmp, 'cxinst');
   mkdirSync(dir, { recursive: true });
   assert.is(sbx('hook', 'install', '--codex', '--dir', dir).status, 0);
   const h = JSON.parse(readFileSync(join(dir, '.codex', 'hooks.json'), 'utf8'));
   assert.equal(Object.keys(h), ['hooks']);
-  assert.equal(Object.keys(h.hooks), ['PreToolUse', 'PostToolUse']);
+  assert.equal(Object.keys(h.hooks), ['PreToolUse']);
   assert.is(guarded(h.hooks.PreToolUse[0].hooks[0].command), `${process.execPath} ${bin} hook codex-pre`);
   const home = join(tmp, 'codexhome');
-  const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
+  const r = spawnSync(process.execPath, [cli, 'hook', 'install', '--codex', '--user', '--post'], { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home } });
   assert.is(r.status, 0, r.stderr);
   assert.match(readFileSync(join(home, 'hooks.json'), 'utf8'), /hook codex-post/);
 });
+
+// One hook process per call by default; --post adds the post-hooks ("rewrite": false needs them), and an
+// install without it takes out the post-hooks an earlier install (or an older sbx) added.
+const EVENTS = {
+  '--claude': ['.claude/settings.json', ['PreToolUse'], ['PostToolUse', 'PostToolUseFailure']],
+  '--codex': ['.codex/hooks.json', ['PreToolUse'], ['PostToolUse']],
+  '--gemini': ['.gemini/settings.json', ['BeforeTool'], ['AfterTool']],
+};
+for (const [flag, [file, pre, post]] of Object.entries(EVENTS)) {
+  inst(`${flag}: the pre-hook alone by default, --post adds ${post.join(', ')}, installing again without it takes them out`, () => {
+    const dir = join(tmp, `post${flag}`);
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, file);
+    const r = sbx('hook', 'install', flag, '--dir', dir);
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, /pre-hook installed/);
+    assert.match(r.stdout, /one hook process per call/);
+    const one = readFileSync(path, 'utf8');
+    assert.equal(Object.keys(JSON.parse(one).hooks), pre);
+    assert.is(sbx('hook', 'install', flag, '--post', '--dir', dir).status, 0);
+    const both = JSON.parse(readFileSync(path, 'utf8'));
+    assert.equal(Object.keys(both.hooks), [...pre, ...post]);
+    for (const e of post) assert.match(both.hooks[e][0].hooks[0].command, /-post$/);
+    assert.is(sbx('hook', 'install', flag, '--dir', dir).status, 0);
+    assert.is(readFileSync(path, 'utf8'), one, 'the one-hook file again, byte for byte');
+    assert.is(sbx('hook', 'uninstall', flag, '--dir', dir).status, 0);
+    assert.not.ok(existsSync(path));
+  });
+
+  inst(`${flag}: "rewrite": false without --post: install warns that nothing will distil`, () => {
+    const dir = join(tmp, `norewrite${flag}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'sbx.config.json'), '{"hook": {"rewrite": false}}');
+    const r = sbx('hook', 'install', flag, '--dir', dir);
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, /warning: "rewrite": false .* install again with --post/);
+    const p = sbx('hook', 'install', flag, '--post', '--dir', dir);
+    assert.match(p.stdout, /"rewrite": false: every command stays on the host; the post-hooks replace/);
+  });
+}
 
 inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command, timeout in ms', () => {
   const dir = join(tmp, 'gminst');
@@ -93,7 +132,7 @@ inst('--gemini: .gemini/settings.json, BeforeTool/AfterTool on run_shell_command
   assert.equal(h.security, { auth: { selectedType: 'gemini-api-key' } });
   assert.equal(h.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: h.hooks.BeforeTool[0].hooks[0].command, timeout: 60000 }] }]);
   assert.is(guarded(h.hooks.BeforeTool[0].hooks[0].command), `${process.execPath} ${bin} hook gemini-pre`);
-  assert.is(guarded(h.hooks.AfterTool[0].hooks[0].command), `${process.execPath} ${bin} hook gemini-post`);
+  assert.equal(Object.keys(h.hooks), ['BeforeTool']);
 });
 
 inst('install refuses a project that contains this sbx (sbx run would refuse every hooked command)', () => {
@@ -106,6 +145,7 @@ inst('usage errors', () => {
   assert.is(sbx('hook', 'install').status, 2);
   assert.is(sbx('hook', 'install', '--claude', '--codex').status, 2);
   assert.is(sbx('hook', 'install', '--claude', '--user', '--project').status, 2);
+  assert.is(sbx('hook', 'uninstall', '--claude', '--post').status, 2);
   const r = sbx('hook', 'frobnicate');
   assert.is(r.status, 2);
   assert.match(r.stderr, /unknown hook action "frobnicate"/);

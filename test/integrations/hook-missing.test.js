@@ -43,7 +43,7 @@ for (const { form, env: installEnv, gone } of FORMS) {
     test(`${c.name} (${form}): as before with sbx there; exit 2 and the fix from the pre-hook without it, exit 0 from the post-hook`, () => {
       const proj = join(base, `${c.name}-${form}`);
       cpSync(join(root, 'test', 'integrations', 'projects', 'asan'), join(proj, 'asan'), { recursive: true });
-      const r = spawnSync(process.execPath, [copyCli, 'hook', 'install', `--${c.name}`, '--dir', proj], { encoding: 'utf8', env: { ...process.env, HOME: home, ...installEnv } });
+      const r = spawnSync(process.execPath, [copyCli, 'hook', 'install', `--${c.name}`, '--post', '--dir', proj], { encoding: 'utf8', env: { ...process.env, HOME: home, ...installEnv } });
       assert.is(r.status, 0, r.stderr);
       const settings = JSON.parse(readFileSync(join(proj, c.file), 'utf8'));
       for (const [kind, [event, file, dir]] of [['pre', c.pre], ['post', c.post]]) {

@@ -35,7 +35,7 @@ pre('the rewritten command is what the captured PostToolUse payload shows (same 
 });
 
 pre('pass-through commands get no answer', () => {
-  for (const f of ['pre-ls.json', 'pre-host-log.json']) {
+  for (const f of ['pre-ls.json']) {
     const r = hook('claude-pre', payload(f, proj));
     assert.is(r.status, 0);
     assert.is(r.answer, null, f);
@@ -168,7 +168,6 @@ codex('a build command is rewritten exactly as the client then ran it; the answe
   assert.equal(answer.hookSpecificOutput.updatedInput, { command: cx('post-crash.json').tool_input.command });
   assert.is(answer.hookSpecificOutput.permissionDecision, 'allow');
   assert.is(hook('codex-pre', cx('pre-echo.json')).answer, null);
-  assert.is(hook('codex-pre', cx('pre-host-log.json')).answer, null);
 });
 
 codex('post: sbx output and pass-through output are left alone; a host build/test log becomes decision:block', () => {
@@ -203,7 +202,6 @@ gemini('BeforeTool: all arguments sent back, command rewritten exactly as the cl
   assert.is(ti.dir_path, 'asan');
   assert.ok(ti.command.endsWith(`-- bash -c 'cd asan || exit 125\nmake -s run'`), ti.command);
   assert.is(hook('gemini-pre', gm('before-echo.json')).answer, null);
-  assert.is(hook('gemini-pre', gm('before-host-log.json')).answer, null);
 });
 
 gemini('AfterTool: sbx and pass-through output left alone; a host build/test log becomes decision:block with its exit code', () => {
@@ -225,3 +223,78 @@ gemini('malformed input: exit 0, no answer', () => {
 });
 gemini.after(() => rmSync(tmp, { recursive: true, force: true }));
 gemini.run();
+
+// ── one hook process per call: a build line kept on the host runs through `sbx host` ──────────────
+// For each client, the captured payload of a build/test line with a host-table command on it (`git
+// --version >/dev/null; python3 -c …`, 400 lines, exit 3): the pre-hook rewrites it to `sbx host`, and
+// that line, run as the client runs it, prints the verdict (over 4 KiB of output) with the exit code, or
+// the output itself (under), and exits with the command's code. No post-hook is needed for either.
+const host = suite('pre-hooks: a host build line through sbx host');
+const HOST = [
+  { name: 'claude', file: 'pre-host-log.json', dir: undefined, cmd: (a) => a.hookSpecificOutput.updatedInput.command, timeout: 118, allow: undefined },
+  { name: 'codex', file: 'pre-host-log.json', dir: CODEX_PAYLOADS, cmd: (a) => a.hookSpecificOutput.updatedInput.command, timeout: 600, allow: 'allow' },
+  { name: 'gemini', file: 'before-host-log.json', dir: GEMINI_PAYLOADS, cmd: (a) => a.hookSpecificOutput.tool_input.command, timeout: 600, allow: undefined },
+];
+for (const c of HOST) {
+  host(`${c.name}: rewritten to sbx host; the rewrite prints the verdict over 4 KiB, the output under, and keeps the exit code`, () => {
+    const dir = join(tmp, `host-${c.name}`);
+    mkdirSync(dir, { recursive: true });
+    const p = payload(c.file, dir, c.dir);
+    const { status, answer } = hook(`${c.name}-pre`, p);
+    assert.is(status, 0);
+    const line = c.cmd(answer);
+    const q = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(line, new RegExp(`^${q(process.execPath)} ${q(bin)} host --work ${q(dir)} --timeout ${c.timeout} --distil-bytes 4096 -- bash -c '`));
+    // Claude judges a host rewrite with its own permissions (no allow: a host command must not skip the user's prompt).
+    assert.is(answer.hookSpecificOutput.permissionDecision, c.allow);
+    const big = spawnSync('sh', ['-c', line], { cwd: dir, encoding: 'utf8', env: { ...process.env, SBX_RESIDENT: '0' } });
+    assert.is(big.status, 3, big.stderr);
+    assert.match(big.stdout, /^sbx: runtime-error · exit 3 · [^\n]*400 lines\n/);
+    assert.not.match(big.stdout, /host line 000/);
+    const log = /\nlog: (\S+\.log)\n/.exec(big.stdout)?.[1];
+    assert.ok(log?.startsWith(join(dir, '.sbx', 'logs')), big.stdout);
+    assert.match(readFileSync(log, 'utf8'), /^host line 000 x+\n/, 'the raw log, whole');
+    // Under distilBytes: the output as it is, stdout and stderr each on its own stream.
+    p.tool_input.command = `git --version >/dev/null; python3 -c "import sys; print('small'); print('oops', file=sys.stderr); sys.exit(4)"`;
+    const small = spawnSync('sh', ['-c', c.cmd(hook(`${c.name}-pre`, p).answer)], { cwd: dir, encoding: 'utf8', env: { ...process.env, SBX_RESIDENT: '0' } });
+    assert.equal([small.status, small.stdout, small.stderr], [4, 'small\n', 'oops\n']);
+  });
+}
+
+host('claude: a host line that changes the directory is left alone (Claude keeps the shell\'s cwd between calls)', () => {
+  const p = payload('pre-host-log.json', proj);
+  for (const command of ['cd sub && git pull && make', 'pushd sub; git pull; make; popd']) {
+    assert.is(hook('claude-pre', { ...p, tool_input: { ...p.tool_input, command } }).answer, null, command);
+  }
+  // Codex starts each call in a new shell: there the line is wrapped.
+  const cp = payload('pre-host-log.json', proj, CODEX_PAYLOADS);
+  assert.ok(hook('codex-pre', { ...cp, tool_input: { command: 'cd sub && git pull && make' } }).answer);
+});
+
+host('codex: a host line is wrapped only under bypassPermissions (its rewrite needs an allow, which would skip an approval)', () => {
+  const p = payload('pre-host-log.json', proj, CODEX_PAYLOADS);
+  for (const mode of ['default', 'acceptEdits', undefined]) {
+    const q = { ...p, permission_mode: mode };
+    if (mode === undefined) delete q.permission_mode;
+    assert.is(hook('codex-pre', q).answer, null, String(mode));
+  }
+  // A sandboxed line is rewritten in every mode (the sandbox contains it).
+  assert.ok(hook('codex-pre', { ...payload('pre-crash.json', proj, CODEX_PAYLOADS), permission_mode: 'default' }).answer);
+});
+
+host('"rewrite": false: no rewrite at all, host lines included (only the post-hooks distil then)', () => {
+  const dir = join(tmp, 'norewrite');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'sbx.config.json'), '{"hook": {"rewrite": false}}');
+  for (const c of HOST) assert.is(hook(`${c.name}-pre`, payload(c.file, dir, c.dir)).answer, null, c.name);
+});
+host('sbx host ends with the line: a process it left running in the background does not hold the call', () => {
+  const dir = join(tmp, 'host-bg');
+  mkdirSync(dir, { recursive: true });
+  const t = Date.now();
+  const r = spawnSync(process.execPath, [bin, 'host', '--work', dir, '--', 'bash', '-c', 'sleep 29.75 & echo $! > bg.pid; echo now'], { cwd: dir, encoding: 'utf8', env: { ...process.env, SBX_RESIDENT: '0' } });
+  try { process.kill(Number(readFileSync(join(dir, 'bg.pid'), 'utf8')), 'SIGTERM'); } catch { /* gone */ }
+  assert.equal([r.status, r.stdout], [0, 'now\n'], r.stderr);
+  assert.ok(Date.now() - t < 15_000, `${Date.now() - t} ms`);
+});
+host.run();

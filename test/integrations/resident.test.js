@@ -146,7 +146,7 @@ test('hooks through the client: the same answer as the Node CLI, the rewrite nam
 
 test('hook install names the client when it is built; uninstall removes it', async () => {
   const dir = workDir('install');
-  const r = spawnSync(process.execPath, [bin, 'hook', 'install', '--claude', '--dir', dir], { encoding: 'utf8', env: process.env });
+  const r = spawnSync(process.execPath, [bin, 'hook', 'install', '--claude', '--post', '--dir', dir], { encoding: 'utf8', env: process.env });
   assert.is(r.status, 0, r.stderr);
   const s = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
   assert.is(guarded(s.hooks.PreToolUse[0].hooks[0].command), `${client} hook claude-pre`);
@@ -277,6 +277,49 @@ test('Ctrl-C on the client stops its sandbox and records the run (exit 130, as t
   assert.ok(alive(pid), 'the daemon goes on');
   const next = await viaClient(['run', '--', 'true'], { env: { ...rt.env, SBX_RESIDENT: 'require' }, cwd: w });
   assert.is(next.status, 0, next.stderr);
+});
+
+test('sbx host through the client (a hook\'s rewrite of a host build line): the Node CLI\'s output and exit code, the caller\'s env and cwd; Ctrl-C and a killed client stop the command', async () => {
+  const rt = runtime('host');
+  await startDaemon(rt);
+  const env = { ...rt.env, SBX_RESIDENT: 'require', MY_VAR: 'from-the-caller' };
+  const cases = [
+    ['host', '--work', '.', '--', 'bash', '-c', 'echo "$MY_VAR in $(basename "$PWD")"; echo err >&2; exit 3'],
+    ['host', '--work', '.', '--distil-bytes', '20', '--', 'bash', '-c', 'seq 1 40; exit 5'],
+    ['host', '--', 'no-such-program-here'],
+  ];
+  for (const [i, args] of cases.entries()) {
+    const a = workDir(`host-a${i}`); const b = workDir(`host-b${i}`);
+    const viaD = await viaClient(args, { env, cwd: a });
+    const viaN = await viaNode(args, { env: { ...rt.env, MY_VAR: 'from-the-caller' }, cwd: b });
+    const what = args.join(' ');
+    assert.is.not(viaD.status, 69, `${what}: ${viaD.stderr}`);
+    assert.is(viaD.status, viaN.status, `${what}: exit code`);
+    assert.is(norm(viaD.stdout, a).replace(/host-a\d/, 'W'), norm(viaN.stdout, b).replace(/host-b\d/, 'W'), `${what}: stdout`);
+    assert.is(norm(viaD.stderr, a), norm(viaN.stderr, b), `${what}: stderr`);
+  }
+  const first = await viaClient(cases[0], { env, cwd: workDir('host-c') });
+  assert.equal([first.status, first.stdout, first.stderr], [3, 'from-the-caller in host-c\n', 'err\n']);
+  const big = await viaClient(cases[1], { env, cwd: workDir('host-d') });
+  assert.is(big.status, 5);
+  assert.match(big.stdout, /^sbx: runtime-error · exit 5 · [^\n]*40 lines\n[\s\S]*\nlog: \S+host-d\/\.sbx\/logs\/\S+\.log\n$/);
+
+  const w = workDir('host-sigint');
+  const p = spawn(client, ['host', '--', 'sleep', '33.25'], { env, cwd: w, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = ''; let err = '';
+  p.stdout.on('data', (d) => { out += d; });
+  p.stderr.on('data', (d) => { err += d; });
+  await until('the host sleep', () => running('33.25'));
+  p.kill('SIGINT');
+  const code = await new Promise((ok) => p.on('close', (c) => ok(c)));
+  assert.is(code, 130, err);
+  assert.match(err, /interrupted: stopping the command and recording the run/);
+  assert.match(out, /^sbx: interrupted · killed by SIGINT/);
+  assert.not.ok(running('33.25'));
+  const q = spawn(client, ['host', '--', 'sleep', '34.25'], { env, cwd: w, stdio: 'ignore' });
+  await until('the second host sleep', () => running('34.25'));
+  q.kill('SIGKILL');
+  await until('the command of a killed client to be stopped', () => !running('34.25'), 10_000);
 });
 
 test('concurrent clients: each gets its own output; runs in one work dir take turns', async () => {

@@ -1,7 +1,7 @@
 // `sbx hook ACTION`: agent hooks. claude-pre / claude-post (Claude Code), codex-pre / codex-post
 // (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, exit 0, or 2
-// when a pre-hook fails closed and the call is blocked: run-hook.ts); install /
-// uninstall edit the client's hook file.
+// when a pre-hook fails closed and the call is blocked: run-hook.ts); install (the pre-hook; --post: the
+// post-hooks too, for "rewrite": false) / uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { defineCommand } from 'citty';
 import { SbxError } from '../../contract/index.js';
 import { writeErr, writeOut } from '../closed-pipe.js';
 import { redirect } from '../io-redirect.js';
-import { geminiTrustRules, hookDoctor, hookInstaller, hookRewrite, hookRunner } from '../../integrations/index.js';
+import { geminiTrustRules, hookConfig, hookDoctor, hookInstaller, hookRewrite, hookRunner } from '../../integrations/index.js';
 
 const ACTIONS = ['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post', 'install', 'uninstall', 'doctor'] as const;
 const HOOKS = new Set<string>(ACTIONS.slice(0, 6));
@@ -24,6 +24,10 @@ export default defineCommand({
     project: { type: 'boolean', description: 'install/uninstall: in the project dir (the default)' },
     user: { type: 'boolean', description: 'install/uninstall: in ~/.claude, $CODEX_HOME (~/.codex) or ~/.gemini' },
     dir: { type: 'string', description: 'install/uninstall/doctor --project: the project dir (default: .)' },
+    post: {
+      type: 'boolean',
+      description: 'install: the post-hooks too, which distil a build\'s output after it ran on the host: needed only with "rewrite": false in sbx.config.json (one more hook process per call)',
+    },
     trust: {
       type: 'boolean',
       description:
@@ -63,6 +67,7 @@ export default defineCommand({
     }
     if (args.trust && !(action === 'install' && args.gemini && !args.user))
       throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
+    if (args.post && action !== 'install') throw new SbxError('E_USAGE', '--post goes with sbx hook install (it installs the post-hooks too, for "rewrite": false)');
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
     }
@@ -87,13 +92,15 @@ export default defineCommand({
       }
       // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
       const native = residentClient(cli);
-      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) });
+      const post = Boolean(args.post);
+      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
-      writeOut(`sbx: ${name} hooks installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
+      writeOut(`sbx: ${name} ${post ? 'pre- and post-hooks' : 'pre-hook'} installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
+      writeOut(`${await rewriteNote(project, post)}\n`);
       // What each client needs besides the file, or it goes on without sbx and says nothing (docs/integrations.md).
       const hint = {
         claude: 'sbx: for the MCP tools (claude mcp add sbx -- …), claude -p refuses mcp__sbx__run until it is allowed: pass --allowedTools mcp__sbx__run (or add it to permissions.allow)',
-        codex: 'sbx: Codex skips hooks it has not been told to trust, silently: run codex, open /hooks and trust the two sbx hooks (again after every install from another path or edit)',
+        codex: 'sbx: Codex skips hooks it has not been told to trust, silently: run codex, open /hooks and trust the sbx hooks (again after every install from another path or edit)',
         gemini: null,
       }[client];
       if (hint) writeOut(`${hint}\n`);
@@ -111,6 +118,25 @@ export default defineCommand({
     return { exitCode: 0 };
   },
 });
+
+/**
+ * What the hooks installed will do with the project's "rewrite" setting: the pre-hook alone decides
+ * everything, except with "rewrite": false, where only a post-hook distils (docs/integrations.md).
+ */
+async function rewriteNote(project: string, post: boolean): Promise<string> {
+  const { loadHookConfig } = await hookConfig();
+  let rewrite: boolean;
+  try {
+    rewrite = loadHookConfig(project).rewrite;
+  } catch (err) {
+    return `sbx: note: ${(err as Error).message}: until it is fixed, the pre-hook blocks every shell call`;
+  }
+  if (rewrite && post) return 'sbx: note: the post-hooks are needed only with "rewrite": false; each costs one more hook process per call (install without --post to drop them)';
+  if (rewrite)
+    return 'sbx: one hook process per call: build/test lines run in the sandbox, a build line kept on the host (git pull && make) through `sbx host`, which prints its verdict when the output is long';
+  if (post) return 'sbx: "rewrite": false: every command stays on the host; the post-hooks replace a long build/test output with its verdict';
+  return 'sbx: warning: "rewrite": false in this project keeps every command on the host, where only a post-hook can distil: with the pre-hook alone the model gets every raw output; install again with --post';
+}
 
 /**
  * Gemini CLI reads a project's settings only in a trusted folder (gemini-trust.ts): --trust records it;

@@ -42,10 +42,10 @@ export const keyMatches = (given: string, key: string): boolean => {
 
 const HOOKS = new Set(['claude-pre', 'claude-post', 'codex-pre', 'codex-post', 'gemini-pre', 'gemini-post']);
 
-/** What the resident sbx runs: a hook, or `sbx run` (its --help is the Node CLI's). As in native/client.c. */
+/** What the resident sbx runs: a hook, `sbx run` or `sbx host` (their --help is the Node CLI's). As in native/client.c. */
 export function served(argv: readonly string[]): boolean {
   if (argv.length === 2 && argv[0] === 'hook') return HOOKS.has(argv[1]!);
-  if (argv[0] !== 'run') return false;
+  if (argv[0] !== 'run' && argv[0] !== 'host') return false;
   const dash = argv.indexOf('--');
   return !(dash < 0 ? argv : argv.slice(0, dash)).some((a) => a === '--help' || a === '-h');
 }

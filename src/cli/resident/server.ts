@@ -29,6 +29,7 @@ import { hookRunner } from '../../integrations/index.js';
 
 const SUBS: SubCommands = {
   run: () => import('../commands/run.js').then((m) => m.default),
+  host: () => import('../commands/host.js').then((m) => m.default),
   hook: () => import('../commands/hook.js').then((m) => m.default),
 };
 const SIGNALS = new Set(['SIGINT', 'SIGTERM', 'SIGHUP']);

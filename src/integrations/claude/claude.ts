@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
+import { isSbxCommand, rewriteLine, workDirOf, type Self } from '../hook/rewrite.js';
 import { claudeRefusal, type ClaudeRule } from './claude-permissions.js';
 
 const BashInput = v.looseObject({
@@ -57,7 +57,8 @@ export function parsePost(json: unknown): PostPayload | string {
 export interface PreAnswer {
   hookSpecificOutput: {
     hookEventName: 'PreToolUse';
-    permissionDecision: 'allow';
+    /** Only for a sandboxed line: a host line keeps Claude's own permission check (of the rewrite). */
+    permissionDecision?: 'allow';
     permissionDecisionReason: string;
     updatedInput: Record<string, unknown>;
   };
@@ -65,7 +66,8 @@ export interface PreAnswer {
 
 /**
  * PreToolUse on Bash: a build/test/run command becomes `sbx run -- bash -c '<original>'` (the original
- * quoted whole, so `a && b` runs both in the sandbox). The answer carries the whole input back
+ * quoted whole, so `a && b` runs both in the sandbox), a build/test line kept on the host `sbx host --
+ * bash -c '<original>'` (rewrite.ts). The answer carries the whole input back
  * (description, timeout, ...) with only `command` changed, and allows the call: the permission rules were
  * written for the original command and no longer match the rewrite, the sandbox is what contains it.
  */
@@ -78,12 +80,14 @@ export function claudePre(p: PrePayload, cfg: HookConfig, self: Self, projectDir
   // Claude kills the command at its own timeout (2 min unless the call says otherwise): stop a little
   // earlier, so the model gets a timeout verdict instead of nothing.
   const seconds = Math.max(1, Math.floor((input.output.timeout ?? 120_000) / 1000) - 2);
-  const s = sandboxed(input.output.command, p.cwd, projectDir, cfg, self, seconds);
+  // Claude keeps the shell's directory between calls: a host line with a `cd` stays as it is.
+  const s = rewriteLine(input.output.command, p.cwd, projectDir, cfg, self, seconds, true);
   if (!s) return null;
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
-      permissionDecision: 'allow',
+      // A host line runs unsandboxed: allowing it would take it past the user's prompt, so Claude judges the rewrite.
+      ...(s.where === 'sandbox' ? { permissionDecision: 'allow' as const } : {}),
       permissionDecisionReason: s.reason,
       updatedInput: { ...p.tool_input, command: s.command },
     },

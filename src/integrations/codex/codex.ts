@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
+import { isSbxCommand, rewriteLine, workDirOf, type Self } from '../hook/rewrite.js';
 import { codexRefusal } from './codex-rules.js';
 import type { PrefixRule } from './starlark.js';
 
@@ -15,7 +15,7 @@ const Base = {
   tool_input: v.looseObject({ command: v.string() }),
   cwd: v.string(),
 };
-const PreSchema = v.looseObject({ hook_event_name: v.literal('PreToolUse'), ...Base });
+const PreSchema = v.looseObject({ hook_event_name: v.literal('PreToolUse'), ...Base, permission_mode: v.optional(v.string()) });
 const PostSchema = v.looseObject({ hook_event_name: v.literal('PostToolUse'), ...Base, tool_response: v.unknown() });
 
 export type CodexPre = v.InferOutput<typeof PreSchema>;
@@ -37,14 +37,18 @@ export function parseCodexPost(json: unknown): CodexPost | string {
 const TIMEOUT = 600;
 
 /**
- * PreToolUse: a build/test/run command becomes `sbx run … -- bash -c '<original>'`, allowed; unless one
+ * PreToolUse: a build/test/run command becomes `sbx run … -- bash -c '<original>'`, allowed (a build/test
+ * line kept on the host `sbx host … -- bash -c '<original>'`, under bypassPermissions only); unless one
  * of the user's rules (codex-rules.ts) forbids or prompts for the original or would for the rewrite,
  * in which case there is no answer and Codex applies its rule to the command as written.
  */
 export function codexPre(p: CodexPre, cfg: HookConfig, self: Self, rules: PrefixRule[] = []) {
   if (p.tool_name !== 'Bash') return null;
-  const s = sandboxed(p.tool_input.command, p.cwd, undefined, cfg, self, TIMEOUT);
+  const s = rewriteLine(p.tool_input.command, p.cwd, undefined, cfg, self, TIMEOUT);
   if (!s || codexRefusal(p.tool_input.command, s.command, rules)) return null;
+  // Codex takes a rewrite only with an allow, which would skip its approval of a host command: a host
+  // line is wrapped only where Codex asks nothing anyway (approvals and sandbox bypassed).
+  if (s.where === 'host' && p.permission_mode !== 'bypassPermissions') return null;
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: s.reason, updatedInput: { command: s.command } } };
 }
 

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { classify } from '../hook/rules.js';
 import type { HookConfig } from '../hook/config.js';
-import { isSbxCommand, sandboxed, workDirOf, type Self } from '../hook/rewrite.js';
+import { isSbxCommand, rewriteLine, workDirOf, type Self } from '../hook/rewrite.js';
 import { geminiRefusal, type GeminiRule } from './gemini-policy.js';
 
 const SHELL = 'run_shell_command';
@@ -37,7 +37,8 @@ export function parseGeminiPost(json: unknown): GeminiPost | string {
 const TIMEOUT = 600;
 
 /**
- * BeforeTool: a build/test/run command becomes `sbx run … -- bash -c '<original>'`; unless the user's
+ * BeforeTool: a build/test/run command becomes `sbx run … -- bash -c '<original>'` (a build/test line
+ * kept on the host `sbx host … -- bash -c '<original>'`, run where the tool would run it: dir_path); unless the user's
  * policy (gemini-policy.ts) denies or asks about the original or would about the rewrite, in which
  * case there is no answer and Gemini CLI's policy judges the command as written.
  */
@@ -47,7 +48,7 @@ export function geminiPre(p: GeminiPre, cfg: HookConfig, self: Self, rules: Gemi
   if (!input.success) return null;
   // The tool runs the command in dir_path (relative to the project) when the model gives one.
   const cwd = input.output.dir_path ? resolve(p.cwd, input.output.dir_path) : p.cwd;
-  const s = sandboxed(input.output.command, cwd, p.cwd, cfg, self, TIMEOUT);
+  const s = rewriteLine(input.output.command, cwd, p.cwd, cfg, self, TIMEOUT);
   if (!s || geminiRefusal(p.tool_input, s.command, rules)) return null;
   return { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { ...p.tool_input, command: s.command } } };
 }

@@ -6,7 +6,8 @@ import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { readRegularText } from '../../launcher/index.js';
-import { settingsPath, type Client } from './install.js';
+import { EVENTS, settingsPath, type Client } from './install.js';
+import { loadHookConfig } from './config.js';
 import type { Self } from './rewrite.js';
 import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
 
@@ -26,12 +27,6 @@ export interface DoctorPlaces {
   env: NodeJS.ProcessEnv;
   self: Self;
 }
-
-const EVENTS: Record<Client, Record<string, string>> = {
-  claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
-  codex: { PreToolUse: 'codex-pre', PostToolUse: 'codex-post' },
-  gemini: { BeforeTool: 'gemini-pre', AfterTool: 'gemini-post' },
-};
 
 const CHECKS: Record<Client, (p: DoctorPlaces) => Check[]> = { claude: (p) => claude(p), codex: (p) => codex(p), gemini: (p) => gemini(p) };
 
@@ -99,10 +94,31 @@ function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Ch
   const checks: Check[] = [{ level: 'ok', client, what: `hook file ${path} is valid JSON` }];
   let live = true;
   const hooks = obj(r.json.hooks);
-  for (const [event, name] of Object.entries(EVENTS[client])) {
+  const oursFor = (event: string, name: string): string | undefined => {
     const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
     const cmds = list.flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).map((h) => obj(h).command)).filter((c): c is string => typeof c === 'string');
-    const ours = cmds.find((c) => c.endsWith(` hook ${name}`));
+    return cmds.find((c) => c.endsWith(` hook ${name}`));
+  };
+  // The post-hooks: needed with "rewrite": false (the pre-hook then rewrites nothing, and only they
+  // distil), one more hook process per call otherwise.
+  const post = Object.entries(EVENTS[client].post).filter(([event, name]) => oursFor(event, name));
+  const rewrite = rewriteSetting(p);
+  if (rewrite === false && post.length === 0)
+    checks.push({
+      level: 'missing',
+      client,
+      what: `"rewrite": false in ${p.env.SBX_CONFIG || join(p.project, 'sbx.config.json')} keeps every command on the host, and only a post-hook distils a build's output: none is installed, so the model gets every build's raw output`,
+      fix: `${install} --post`,
+    });
+  else if (rewrite === true && post.length > 0)
+    checks.push({
+      level: 'note',
+      client,
+      what: `post-hooks installed (${post.map(([e]) => e).join(', ')}): one more hook process per call, needed only with "rewrite": false (the pre-hook runs a host build through sbx host)`,
+      fix: `${install} (without --post)`,
+    });
+  for (const [event, name] of [...Object.entries(EVENTS[client].pre), ...post]) {
+    const ours = oursFor(event, name);
     if (!ours) {
       checks.push({ level: 'missing', client, what: `${event}: no sbx hook (${name})`, fix: install });
       live = false;
@@ -125,6 +141,15 @@ function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Ch
     checks.push({ level: 'ok', client, what: `${event}: sbx hook ${name} runs ${words.at(-1)}` });
   }
   return { checks, live };
+}
+
+/** The project's "rewrite" setting (sbx.config.json, or SBX_CONFIG), or null when it cannot be read (a pre-hook then blocks every call). */
+function rewriteSetting(p: DoctorPlaces): boolean | null {
+  try {
+    return loadHookConfig(p.project, p.env.SBX_CONFIG).rewrite;
+  } catch {
+    return null;
+  }
 }
 
 /** The program words of an installed hook line (after the guard's `exec`): [client] or [node, cli]. */
@@ -217,7 +242,7 @@ function codex(p: DoctorPlaces): Check[] {
             level: 'missing',
             client: 'codex',
             what: `no hook is trusted in ${cfgPath}: Codex skips untrusted hooks without a word`,
-            fix: 'run codex, open /hooks and trust the two sbx hooks (codex exec: --dangerously-bypass-hook-trust, for tests only)',
+            fix: 'run codex, open /hooks and trust the sbx hooks (codex exec: --dangerously-bypass-hook-trust, for tests only)',
           },
     );
   }

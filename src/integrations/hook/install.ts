@@ -17,11 +17,17 @@ import type { Self } from './rewrite.js';
 
 export type Client = 'claude' | 'codex' | 'gemini';
 
-const EVENTS: Record<Client, Record<string, string>> = {
-  claude: { PreToolUse: 'claude-pre', PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' },
+/**
+ * Each client's hook events and the sbx hook each runs. The pre-hook decides everything (rewrite.ts):
+ * it is the one installed by default, one hook process per call. The post-hooks distil a host build's
+ * output after the fact, which only `"rewrite": false` needs (the pre-hook then rewrites nothing):
+ * installed with --post.
+ */
+export const EVENTS: Record<Client, { pre: Record<string, string>; post: Record<string, string> }> = {
+  claude: { pre: { PreToolUse: 'claude-pre' }, post: { PostToolUse: 'claude-post', PostToolUseFailure: 'claude-post' } },
   // Codex fires PostToolUse for failing commands too, and has no PostToolUseFailure.
-  codex: { PreToolUse: 'codex-pre', PostToolUse: 'codex-post' },
-  gemini: { BeforeTool: 'gemini-pre', AfterTool: 'gemini-post' },
+  codex: { pre: { PreToolUse: 'codex-pre' }, post: { PostToolUse: 'codex-post' } },
+  gemini: { pre: { BeforeTool: 'gemini-pre' }, post: { AfterTool: 'gemini-post' } },
 };
 
 /** The name each client gives its shell tool in a hook matcher. */
@@ -66,10 +72,18 @@ export function hookCommand(self: Self, name: string): string {
 const isOurs = (cmd: string | undefined) =>
   typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
 
-export function install(client: Client, path: string, self: Self): { backup: string | null } {
+/** post: the post-hooks too (for `"rewrite": false`); without, a post-hook an earlier install added is taken out. */
+export function install(client: Client, path: string, self: Self, opts: { post?: boolean } = {}): { backup: string | null } {
   const cur = load(path);
   const hooks = { ...(cur.settings.hooks ?? {}) };
-  for (const [event, name] of Object.entries(EVENTS[client])) {
+  const events = { ...EVENTS[client].pre, ...(opts.post ? EVENTS[client].post : {}) };
+  for (const event of Object.keys(EVENTS[client].post)) {
+    if (event in events || !hooks[event]) continue;
+    const kept = strip(hooks[event]);
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  for (const [event, name] of Object.entries(events)) {
     hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
   }
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)

@@ -13,7 +13,7 @@ import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claud
 import { residentClient, selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
-import { loadEngine, verdictReport } from '../../host/index.js';
+import { bytesOf, distil } from './distil.js';
 
 const MAX_STDIN = 64 << 20;
 
@@ -93,7 +93,7 @@ async function hook(name: HookName, opts: HookIO): Promise<void> {
   if (typeof p === 'string') return note(p);
   const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
   if (!d) return;
-  io.out(`${JSON.stringify(postAnswer(d, await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
+  io.out(`${JSON.stringify(postAnswer(d, await distil({ log: bytesOf(d.raw), exit: d.exit, work: d.work, cmd: String(p.tool_input.command) })))}\n`);
 }
 
 async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
@@ -116,7 +116,7 @@ async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self
   const d = codexPost(p, loadHookConfig(p.cwd), self);
   if (!d) return;
   // Codex gives no exit code to the hook: the verdict rests on the output alone.
-  io.out(`${JSON.stringify(codexPostAnswer(await distil({ raw: d.raw, exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
+  io.out(`${JSON.stringify(codexPostAnswer(await distil({ log: bytesOf(d.raw), exit: null, work: d.work, cmd: p.tool_input.command })))}\n`);
 }
 
 async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: Self): Promise<void> {
@@ -137,18 +137,7 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
   const p = parseGeminiPost(json);
   if (typeof p === 'string') return note(p);
   const d = geminiPost(p, loadHookConfig(p.cwd), self);
-  if (d) io.out(`${JSON.stringify(geminiPostAnswer(await distil({ ...d, cmd: String(p.tool_input.command) })))}\n`);
-}
-
-/** Keeps the raw output as a run of <work>/.sbx (so its path can be shown) and renders its verdict. */
-async function distil(d: { raw: string; exit: number | null; work: string; cmd: string }): Promise<string> {
-  // Recorded under the command line, so its delta is against the previous run of the same command.
-  const bytes = Buffer.from(d.raw);
-  const log = (async function* () {
-    yield bytes;
-  })();
-  const { env } = await verdictReport({ log, exit: d.exit, state: join(d.work, '.sbx'), work: d.work, cmd: d.cmd });
-  return (await loadEngine()).render(env);
+  if (d) io.out(`${JSON.stringify(geminiPostAnswer(await distil({ log: bytesOf(d.raw), exit: d.exit, work: d.work, cmd: String(p.tool_input.command) })))}\n`);
 }
 
 function selfCommand(): Self {
