@@ -48,6 +48,8 @@
  * thread, where starting others costs more than they save. */
 #define MAX_THREADS 4
 #define PAR_MIN 2000
+/* A thread adds its count to the shared one every this many files: not a shared cache line a file. */
+#define COUNT_BATCH 256
 #define DENTS_SIZE (256 << 10)
 /* A name's d_type byte once it waits for the second pass (d_type is at most 14). */
 #define TO_STAT 0xff
@@ -98,6 +100,7 @@ struct worker
   size_t noffs, cap_offs;
   const char **sorted; /* the records in path order, once it is done */
   long dirs_listed;
+  long counted, unpublished;
   char *dents;
   struct buf names;
   const char *list_from, *list_to; /* --files list: its share of the paths */
@@ -111,8 +114,8 @@ static struct
   long threads; /* at most; 0: as many CPUs as the walk may use, up to MAX_THREADS */
   struct names skip, top_skip, control, marks;
   const char *not_into;
-  long files_counted; /* atomic */
-  int over;           /* atomic */
+  long published; /* files the threads counted, told every COUNT_BATCH files (atomic) */
+  int over;       /* atomic */
   struct worker workers[MAX_THREADS];
   int nworkers;
 } W;
@@ -211,11 +214,11 @@ add_record(struct worker *w, const char *rel, size_t rel_len, const struct stat 
 
 /* A file that counts, past --max none does (the fingerprint is then unknown). 1 when it is to be stat'ed. */
 static int
-room_for_file(void)
+room_for_file(const struct worker *w)
 {
   if (__atomic_load_n(&W.over, __ATOMIC_RELAXED))
     return 0;
-  if (__atomic_load_n(&W.files_counted, __ATOMIC_RELAXED) >= W.max)
+  if (__atomic_load_n(&W.published, __ATOMIC_RELAXED) + w->unpublished >= W.max)
     {
       __atomic_store_n(&W.over, 1, __ATOMIC_RELAXED);
       return 0;
@@ -227,7 +230,12 @@ static void
 count_file(struct worker *w, const char *rel, size_t rel_len, const struct stat *st)
 {
   add_record(w, rel, rel_len, st);
-  __atomic_fetch_add(&W.files_counted, 1, __ATOMIC_RELAXED);
+  w->counted++;
+  if (++w->unpublished == COUNT_BATCH)
+    {
+      __atomic_fetch_add(&W.published, w->unpublished, __ATOMIC_RELAXED);
+      w->unpublished = 0;
+    }
 }
 
 static int
@@ -511,7 +519,7 @@ list_dir(struct worker *w, struct node *d)
               *type = TO_STAT;
               to_stat++;
             }
-          else if (room_for_file() && !S_ISDIR(st.st_mode))
+          else if (room_for_file(w) && !S_ISDIR(st.st_mode))
             count_file(w, child, child_len, &st);
         }
     }
@@ -528,7 +536,7 @@ list_dir(struct worker *w, struct node *d)
       if (type != TO_STAT)
         continue;
       to_stat--;
-      if (!room_for_file())
+      if (!room_for_file(w))
         break;
       size_t child_len = child_path(child, rel_len, name, name_len);
       if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
@@ -804,6 +812,16 @@ walk_main(int argc, char **argv)
     stat_list();
   if (W.files == FILES_WALK || W.control.n)
     walk(W.control.n > 0);
+  long files = 0, dirs = 0;
+  for (int i = 0; i < MAX_THREADS; i++)
+    {
+      files += W.workers[i].counted;
+      dirs += W.workers[i].dirs_listed;
+    }
+  /* Past --max the fingerprint is unknown, and the walk counted --max (threads may lstat a few more
+   * before they see the others' count). */
+  if (W.files == FILES_WALK && files > W.max)
+    W.over = 1;
   if (W.files != FILES_NONE)
     {
       char fp[33];
@@ -815,11 +833,7 @@ walk_main(int argc, char **argv)
           put_record("F%s", fp);
         }
     }
-  long dirs = 0;
-  for (int i = 0; i < MAX_THREADS; i++)
-    dirs += W.workers[i].dirs_listed;
-  /* Past --max, the walk counted --max (threads may have lstat'ed a few more before they saw it). */
-  put_record("N%ld", W.over && W.files_counted > W.max ? W.max : W.files_counted);
+  put_record("N%ld", W.over ? W.max : files);
   put_record("D%ld", dirs);
   if (fflush(stdout) != 0)
     die_with_error("--walk: writing");
