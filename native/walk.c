@@ -50,6 +50,8 @@
 #define PAR_MIN 2000
 /* A thread adds its count to the shared one every this many files: not a shared cache line a file. */
 #define COUNT_BATCH 256
+/* A directory with more files than twice this many gives the others shares of this many to lstat. */
+#define STAT_BATCH 512
 #define DENTS_SIZE (256 << 10)
 /* A name's d_type byte once it waits for the second pass (d_type is at most 14). */
 #define TO_STAT 0xff
@@ -89,6 +91,10 @@ struct node
   struct buf ctl; /* its "C..." records, each NUL-terminated */
   struct node **kids;
   size_t nkids, cap_kids;
+  /* Or a share of a big directory's files to lstat, from its names (its own descriptor on the directory). */
+  char *batch;
+  size_t batch_len;
+  int batch_fd;
 };
 
 /* One thread's part: what it counted, and its records ("rel\0stat\0"). */
@@ -397,15 +403,18 @@ start_threads(void)
     }
 }
 
+/* Its subdirectories and shares of its files, for any thread. */
 static void
-push_dirs(struct worker *w, struct node *d)
+push_work(struct worker *w, struct node *d, struct node **batches, size_t nbatches)
 {
-  if (!d->nkids)
+  if (!d->nkids && !nbatches)
     return;
   pthread_mutex_lock(&Q.mu);
-  Q.v = xgrow(Q.v, &Q.cap, Q.n + d->nkids, sizeof *Q.v, 256);
+  Q.v = xgrow(Q.v, &Q.cap, Q.n + d->nkids + nbatches, sizeof *Q.v, 256);
   memcpy(Q.v + Q.n, d->kids, d->nkids * sizeof *Q.v);
   Q.n += d->nkids;
+  memcpy(Q.v + Q.n, batches, nbatches * sizeof *Q.v);
+  Q.n += nbatches;
   if (Q.waiting)
     pthread_cond_broadcast(&Q.cv);
   pthread_mutex_unlock(&Q.mu);
@@ -427,6 +436,42 @@ child_path(char *child, size_t rel_len, const char *name, size_t name_len)
     child[rel_len] = '/';
   memcpy(child + (rel_len ? rel_len + 1 : 0), name, name_len + 1);
   return rel_len ? rel_len + 1 + name_len : name_len;
+}
+
+/* The names (each after its d_type byte) marked TO_STAT, lstat'ed in dfd; child holds the directory's path. */
+static void
+stat_names(struct worker *w, int dfd, char *child, size_t rel_len, const char *names, size_t len)
+{
+  for (size_t at = 0; at < len;)
+    {
+      unsigned char type = (unsigned char)names[at];
+      const char *name = names + at + 1;
+      size_t name_len = strlen(name);
+      struct stat st;
+      at += name_len + 2;
+      if (type != TO_STAT)
+        continue;
+      if (!room_for_file(w))
+        break;
+      size_t child_len = child_path(child, rel_len, name, name_len);
+      if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
+        continue;
+      count_file(w, child, child_len, &st);
+    }
+}
+
+/* A share of a big directory's files. */
+static void
+stat_batch(struct worker *w, struct node *s)
+{
+  char child[PATH_MAX];
+  size_t rel_len = strlen(s->rel);
+  memcpy(child, s->rel, rel_len);
+  stat_names(w, s->batch_fd, child, rel_len, s->batch, s->batch_len);
+  close(s->batch_fd);
+  free(s->batch);
+  free(s->rel);
+  free(s);
 }
 
 /* One directory: its control entries and subdirectories first (the subdirectories go to the queue for
@@ -525,24 +570,38 @@ list_dir(struct worker *w, struct node *d)
     }
   if (w == &W.workers[0] && !Q.started)
     Q.entries += entries;
-  push_dirs(w, d);
-  for (size_t at = 0; to_stat && at < names->len;)
-    {
-      unsigned char type = (unsigned char)names->p[at];
-      const char *name = names->p + at + 1;
-      size_t name_len = strlen(name);
-      struct stat st;
-      at += name_len + 2;
-      if (type != TO_STAT)
-        continue;
-      to_stat--;
-      if (!room_for_file(w))
-        break;
-      size_t child_len = child_path(child, rel_len, name, name_len);
-      if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
-        continue;
-      count_file(w, child, child_len, &st);
-    }
+  /* A big directory: shares of its files for the others (once they run or are about to), the last for this one. */
+  struct node **batches = NULL;
+  size_t nbatches = 0, cap_batches = 0, own_from = 0;
+  if (to_stat > 2 * STAT_BATCH && W.threads != 1 && (Q.started || Q.entries >= PAR_MIN))
+    for (size_t at = 0, n = 0; at < names->len && to_stat > 2 * STAT_BATCH;)
+      {
+        size_t next = at + strlen(names->p + at + 1) + 2;
+        if ((unsigned char)names->p[at] == TO_STAT && ++n == STAT_BATCH)
+          {
+            struct node *s = xcalloc(1, sizeof *s);
+            s->batch_fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+            if (s->batch_fd < 0)
+              {
+                free(s);
+                break;
+              }
+            s->rel = xstrdup(rel);
+            s->batch_len = next - own_from;
+            s->batch = xmalloc(s->batch_len);
+            memcpy(s->batch, names->p + own_from, s->batch_len);
+            batches = xgrow(batches, &cap_batches, nbatches + 1, sizeof *batches, 16);
+            batches[nbatches++] = s;
+            own_from = next;
+            to_stat -= n;
+            n = 0;
+          }
+        at = next;
+      }
+  push_work(w, d, batches, nbatches);
+  free(batches);
+  if (to_stat)
+    stat_names(w, dfd, child, rel_len, names->p + own_from, names->len - own_from);
   close(dfd);
 }
 
@@ -566,9 +625,14 @@ run_worker(void *arg)
       struct node *d = Q.v[--Q.n];
       Q.busy++;
       pthread_mutex_unlock(&Q.mu);
-      list_dir(w, d);
-      free(d->rel);
-      d->rel = NULL;
+      if (d->batch)
+        stat_batch(w, d);
+      else
+        {
+          list_dir(w, d);
+          free(d->rel);
+          d->rel = NULL;
+        }
       pthread_mutex_lock(&Q.mu);
       if (--Q.busy == 0 && Q.n == 0)
         pthread_cond_broadcast(&Q.cv);
