@@ -135,7 +135,8 @@ static struct
   size_t n, cap;
   int busy;     /* threads listing a directory */
   int waiting;  /* threads waiting for one */
-  int started;  /* the others */
+  int started;  /* the others (or it is known that none will) */
+  int parallel; /* more than one thread: written before the others start */
   long entries; /* met by the first thread before the others start */
 } Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -378,18 +379,30 @@ read_entries(struct worker *w, int dfd)
 
 static void *run_worker(void *arg);
 
-/* The others, once the first thread has met PAR_MIN entries and there is more to list. */
-static void
-start_threads(void)
+/* How many threads a big walk takes: --threads, or the CPUs this process may run on less those the
+ * last minute's load kept busy (a thread more on a busy machine gets no CPU of its own: it only adds
+ * the cost of sharing), at least 1, at most MAX_THREADS. */
+static int
+threads_wanted(void)
 {
   long want = W.threads;
   if (want == 0)
     {
       cpu_set_t cpus;
+      double load;
       want = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+      if (getloadavg(&load, 1) == 1)
+        want -= (long)(load + 0.5);
     }
-  if (want > MAX_THREADS)
-    want = MAX_THREADS;
+  return want > MAX_THREADS ? MAX_THREADS : want < 1 ? 1 : (int)want;
+}
+
+/* The others, once the first thread has met PAR_MIN entries and there is more to list. */
+static void
+start_threads(void)
+{
+  int want = threads_wanted();
+  Q.parallel = want > 1;
   while (W.nworkers < want)
     {
       struct worker *w = &W.workers[W.nworkers];
@@ -405,7 +418,7 @@ start_threads(void)
 
 /* Its subdirectories and shares of its files, for any thread. */
 static void
-push_work(struct worker *w, struct node *d, struct node **batches, size_t nbatches)
+push_work(struct node *d, struct node **batches, size_t nbatches)
 {
   if (!d->nkids && !nbatches)
     return;
@@ -418,12 +431,6 @@ push_work(struct worker *w, struct node *d, struct node **batches, size_t nbatch
   if (Q.waiting)
     pthread_cond_broadcast(&Q.cv);
   pthread_mutex_unlock(&Q.mu);
-  /* Only the first thread runs until the others start: no lock for what it alone reads and writes. */
-  if (w == &W.workers[0] && !Q.started && Q.entries >= PAR_MIN && W.threads != 1)
-    {
-      Q.started = 1;
-      start_threads();
-    }
 }
 
 /* rel/name (or name at the top) into child, which holds rel already; its length, 0 when too long. */
@@ -568,12 +575,20 @@ list_dir(struct worker *w, struct node *d)
             count_file(w, child, child_len, &st);
         }
     }
+  /* Only the first thread runs until the others start: no lock for what it alone reads and writes. */
   if (w == &W.workers[0] && !Q.started)
-    Q.entries += entries;
-  /* A big directory: shares of its files for the others (once they run or are about to), the last for this one. */
+    {
+      Q.entries += entries;
+      if (Q.entries >= PAR_MIN && W.threads != 1)
+        {
+          Q.started = 1;
+          start_threads();
+        }
+    }
+  /* A big directory: shares of its files for the others, the last for this one. */
   struct node **batches = NULL;
   size_t nbatches = 0, cap_batches = 0, own_from = 0;
-  if (to_stat > 2 * STAT_BATCH && W.threads != 1 && (Q.started || Q.entries >= PAR_MIN))
+  if (to_stat > 2 * STAT_BATCH && Q.parallel)
     for (size_t at = 0, n = 0; at < names->len && to_stat > 2 * STAT_BATCH;)
       {
         size_t next = at + strlen(names->p + at + 1) + 2;
@@ -598,7 +613,7 @@ list_dir(struct worker *w, struct node *d)
           }
         at = next;
       }
-  push_work(w, d, batches, nbatches);
+  push_work(d, batches, nbatches);
   free(batches);
   if (to_stat)
     stat_names(w, dfd, child, rel_len, names->p + own_from, names->len - own_from);
@@ -783,11 +798,7 @@ stat_list(void)
   for (const char *p = in->p, *end = in->p + in->len - 1; p < end && paths < PAR_MIN; p = memchr(p, 0, end - p + 1) + 1)
     paths++;
   if (paths >= PAR_MIN && W.threads != 1)
-    {
-      cpu_set_t cpus;
-      n = W.threads ? (int)W.threads : sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-      n = n > MAX_THREADS ? MAX_THREADS : n < 1 ? 1 : n;
-    }
+    n = threads_wanted();
   /* Runs of about equal bytes, each starting at a path. */
   const char *from = in->p, *end = in->p + in->len - 1;
   for (int i = 0; i < n; i++)
