@@ -6,7 +6,7 @@
  * Dirent object each); here it is a getdents64 per directory and an fstatat
  * per file counted, relative to its directory's descriptor.
  *
- *   sbx-launch --walk WORK [--files walk|list|none] [--max N]
+ *   sbx-launch --walk WORK [--files walk|list|none] [--max N] [--threads N]
  *       [--skip-dir NAME]... [--top-skip-dir NAME]...
  *       [--control NAME]... [--repo-mark NAME]... [--not-into REL]
  *
@@ -22,6 +22,16 @@
  * directory holding every --repo-mark (git takes it for a repository) and
  * --not-into (the state dir); a directory of the caller's it cannot list gets
  * u+rx back first (a run may chmod 000 one to hide a .git in it).
+ *
+ * What is left of a file's cost is the kernel's lookup and getattr, so, as
+ * git's core.preloadIndex, a big walk shares it among threads: past PAR_MIN
+ * entries, up to MAX_THREADS list directories off one queue and lstat files
+ * (a big directory's in shares, a list in runs). --threads N: that many
+ * (1: none); by default the CPUs this process may use less the load. The
+ * output is the same bytes whatever the scheduling: each thread sorts its
+ * records, the digest merges them, and the control records are written in
+ * the order of one thread's depth-first walk. --walk is a process of its own:
+ * its threads are gone before any other mode (namespaces) could run.
  *
  * Out, on stdout, NUL-terminated records:
  *   F<32 hex digits>  the fingerprint, or F- when unknown
