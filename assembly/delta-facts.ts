@@ -1,7 +1,7 @@
 // What the delta compares beyond names and frames: whether a test that still fails fails the same way, whether
 // a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
 // count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
-import { Char, isDigit, isHex } from "./util/chars";
+import { Char, isDigit, isHex, isIdent } from "./util/chars";
 import { Crash, TestFailure, Verdict } from "./model";
 
 /** A failure or crash line this many lines away from the earlier one is still at the same place. */
@@ -159,9 +159,24 @@ export function containerOf(f: TestFailure, now: Array<TestFailure>): string | n
     let c = now[i].name;
     if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&
       name.charCodeAt(c.length) == Char.COLON && name.charCodeAt(c.length + 1) == Char.COLON) return c;
+    if (isModuleName(c) && name.length > c.length + 1 && name.startsWith(c) && name.charCodeAt(c.length) == Char.DOT) return c;
     if (file.length > 0 && c != name && isFilePath(c) && samePath(file, c)) return c;
   }
   return null;
+}
+
+/**
+ * `tests.test_core`: a dotted module name that failed as a whole (unittest's `_FailedTest`, a class whose
+ * set-up failed): the tests named under it (`tests.test_core.CoreTests.test_x`) did not run. Never a path,
+ * a pytest id or a subtest (`/`, `::`, blanks, brackets).
+ */
+function isModuleName(s: string): bool {
+  if (s.length == 0) return false;
+  for (let i = 0, n = s.length; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (!(isIdent(c) || c == Char.DOT)) return false;
+  }
+  return true;
 }
 
 /** `test/slug.test.js`: no blank, and an extension after the last `/`. */
