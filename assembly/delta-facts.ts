@@ -51,6 +51,22 @@ function quote(s: string | null): string {
   return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
 }
 
+/** The index of the first line, past the first, whose fact text differs between a and b; -1 when none does. */
+function firstDifferingLine(a: string, b: string): i32 {
+  let la = a.split("\n"); let lb = b.split("\n");
+  let n = max(la.length, lb.length);
+  for (let i = 1; i < n; i++) {
+    let x = i < la.length ? la[i] : ""; let y = i < lb.length ? lb[i] : "";
+    if (factText(x) != factText(y)) return i;
+  }
+  return -1;
+}
+
+function lineAt(s: string, k: i32): string {
+  let ls = s.split("\n");
+  return k < ls.length ? ls[k] : "";
+}
+
 export function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
 
 function placeOf(f: TestFailure): string {
@@ -69,6 +85,12 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
   if (sameMessage && samePlace) return null;
   let pa = placeOf(a); let pb = placeOf(b);
   let ma = quote(a.message); let mb = quote(b.message);
+  // The same first line (jest's `expect(received).toBe(expected)`): the first line that differs says how.
+  if (!sameMessage && ma == mb) {
+    let k = firstDifferingLine(a.message, b.message);
+    let qa = k >= 0 ? quote(lineAt(a.message, k)) : ""; let qb = k >= 0 ? quote(lineAt(b.message, k)) : "";
+    if (qa.length > 0 && qb.length > 0) { ma = qa; mb = qb; }
+  }
   if (sameMessage) {
     let lead = "";
     if (ma.length > 0) lead = ma + " at ";
