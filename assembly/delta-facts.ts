@@ -1,7 +1,7 @@
 // What the delta compares beyond names and frames: whether a test that still fails fails the same way, whether
 // a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
 // count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
-import { Char, isDigit, isHex } from "./util/chars";
+import { Char, isDigit, isHex, isIdent } from "./util/chars";
 import { Crash, TestFailure, Verdict } from "./model";
 
 /** A failure or crash line this many lines away from the earlier one is still at the same place. */
@@ -51,6 +51,22 @@ function quote(s: string | null): string {
   return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
 }
 
+/** The index of the first line, past the first, whose fact text differs between a and b; -1 when none does. */
+function firstDifferingLine(a: string, b: string): i32 {
+  let la = a.split("\n"); let lb = b.split("\n");
+  let n = max(la.length, lb.length);
+  for (let i = 1; i < n; i++) {
+    let x = i < la.length ? la[i] : ""; let y = i < lb.length ? lb[i] : "";
+    if (factText(x) != factText(y)) return i;
+  }
+  return -1;
+}
+
+function lineAt(s: string, k: i32): string {
+  let ls = s.split("\n");
+  return k < ls.length ? ls[k] : "";
+}
+
 export function absDiff(a: i64, b: i64): i64 { return a > b ? a - b : b - a; }
 
 function placeOf(f: TestFailure): string {
@@ -69,6 +85,12 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
   if (sameMessage && samePlace) return null;
   let pa = placeOf(a); let pb = placeOf(b);
   let ma = quote(a.message); let mb = quote(b.message);
+  // The same first line (jest's `expect(received).toBe(expected)`): the first line that differs says how.
+  if (!sameMessage && ma == mb) {
+    let k = firstDifferingLine(a.message, b.message);
+    let qa = k >= 0 ? quote(lineAt(a.message, k)) : ""; let qb = k >= 0 ? quote(lineAt(b.message, k)) : "";
+    if (qa.length > 0 && qb.length > 0) { ma = qa; mb = qb; }
+  }
   if (sameMessage) {
     let lead = "";
     if (ma.length > 0) lead = ma + " at ";
@@ -159,9 +181,24 @@ export function containerOf(f: TestFailure, now: Array<TestFailure>): string | n
     let c = now[i].name;
     if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&
       name.charCodeAt(c.length) == Char.COLON && name.charCodeAt(c.length + 1) == Char.COLON) return c;
+    if (isModuleName(c) && name.length > c.length + 1 && name.startsWith(c) && name.charCodeAt(c.length) == Char.DOT) return c;
     if (file.length > 0 && c != name && isFilePath(c) && samePath(file, c)) return c;
   }
   return null;
+}
+
+/**
+ * `tests.test_core`: a dotted module name that failed as a whole (unittest's `_FailedTest`, a class whose
+ * set-up failed): the tests named under it (`tests.test_core.CoreTests.test_x`) did not run. Never a path,
+ * a pytest id or a subtest (`/`, `::`, blanks, brackets).
+ */
+function isModuleName(s: string): bool {
+  if (s.length == 0) return false;
+  for (let i = 0, n = s.length; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (!(isIdent(c) || c == Char.DOT)) return false;
+  }
+  return true;
 }
 
 /** `test/slug.test.js`: no blank, and an extension after the last `/`. */

@@ -213,7 +213,9 @@ function tests(o: Sink, v: Verdict): void {
   if (skipped > 0) parts.push(skipped.toString() + " skipped");
   let notRun = t.notRun;
   if (notRun > 0) parts.push(notRun.toString() + " not run");
-  if (parts.length == 0) parts.push(t.failed < 0 ? "no results (none ran, or none were printed)" : "no failure, counts not printed");
+  // A build that failed ran no test: not "no failure" (go test's `FAIL pkg [build failed]`).
+  if (parts.length == 0) parts.push(t.failed < 0 ? "no results (none ran, or none were printed)" :
+    v.statusOr == "build-failed" && t.failures.length == 0 ? "not run (the build failed)" : "no failure, counts not printed");
   nl(o, "tests: " + join(parts, ", ") + " (" + t.runner + ")");
   // Members of a group of identical failures (same message and location) render once, as the group.
   let groups = v.errorGroups;

@@ -38,6 +38,8 @@ export class DiagContext {
   resolve(p: string): string {
     let absolute = p.startsWith("/");
     let q = normPath(p);
+    // A relative path only: a system header's `/usr/bin/../lib/gcc/...` is left as the compiler printed it.
+    if (!q.startsWith("/")) q = inwardDots(q);
     if (absolute || this.prefix.length == 0 || q.length == 0 || q.startsWith("<")) return q;
     if (!q.startsWith("../")) return this.prefix + q;
     // `../../lib/a.h` under make's `/w/proj/src`: the `..` climb make's directory (`/w/lib/a.h`). A climb
@@ -55,6 +57,23 @@ export class DiagContext {
     let head = parts.join("/");
     return (abs ? "/" : "") + head + (head.length > 0 ? "/" : "") + rest;
   }
+}
+
+/**
+ * `test/../jsmn.h` → `jsmn.h`: a `dir/..` inside a path (gcc prints an include's path as written, `"../jsmn.h"`
+ * from test/) names the file the shorter path does. A leading `../`, which climbs out of the path, stays.
+ */
+export function inwardDots(p: string): string {
+  if (p.indexOf("/../") < 0) return p;
+  let parts = p.split("/");
+  let out = new Array<string>(0);
+  for (let i = 0; i < parts.length; i++) {
+    let s = parts[i];
+    let n = out.length;
+    if (s == ".." && n > 0 && out[n - 1] != ".." && out[n - 1].length > 0) { out.pop(); continue; }
+    out.push(s);
+  }
+  return out.join("/");
 }
 
 /**

@@ -11,7 +11,7 @@
 //    gcc/clang, rustc, tsc, go build/vet, ESLint's stylish report (before check-script's `✖ name` marks);
 // 3. test runners, where formats nest: ctest first (ctest --output-on-failure shows a gtest binary's
 //    output as that ctest test's output), go -json before go text, jest before the check-script lines
-//    (`FAIL ./x.test.js`), Unity's `file:line:test:FAIL` and testhelp.h's `N - desc: FAILED` after gtest,
+//    (`FAIL ./x.test.js`), Catch2's and doctest's blocks after gtest, Unity's `file:line:test:FAIL` and testhelp.h's `N - desc: FAILED` after gtest,
 //    and the generic check-script shapes last;
 // 4. tracebacks, panics, uncaught exceptions: each starts only on its runtime's own opening line, so the
 //    order between them matters little; Node's header-less candidate (`TypeError: ...` followed by `at`
@@ -23,7 +23,7 @@ export const enum ParserId {
   SANITIZER, UBSAN, CXX_TERMINATE, ASSERT, V8_FATAL, KERNEL,
   CDB, GDB, ANDROID, CHROME_GPU, TRUSTY, BUG_DETECTED, CENTIPEDE, V8_SANDBOX,
   MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD, ESLINT,
-  JUNIT_LOG, JUNIT4, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, UNITY, TESTHELP, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
+  JUNIT_LOG, JUNIT4, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, CATCH2, UNITY, TESTHELP, JEST, VITEST, NODE_TEST, TAP, CHECK_SCRIPT,
   PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, NODE_ERROR,
   SHELL,
 }
@@ -35,7 +35,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.V8_SANDBOX,
   ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT,
   ParserId.JUNIT_LOG, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
-  ParserId.GO_TEST, ParserId.GTEST, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];
@@ -50,7 +50,7 @@ export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.V8_SANDBOX,
   ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT, ParserId.MAKE,
   ParserId.JUNIT_LOG, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
-  ParserId.GO_TEST, ParserId.GTEST, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
+  ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];

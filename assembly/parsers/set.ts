@@ -35,6 +35,7 @@ import { CargoTestParser } from "./runners/cargo-test";
 import { GoTestJsonParser } from "./runners/go-test-json";
 import { GoTestParser } from "./runners/go-test";
 import { GtestParser } from "./runners/gtest";
+import { Catch2Parser } from "./runners/catch2";
 import { UnityParser } from "./runners/unity";
 import { TesthelpParser } from "./runners/testhelp";
 import { JestParser } from "./runners/jest";
@@ -93,6 +94,7 @@ export class ParserSet {
   /** go test -json: each event's Output is fed to the text parser. */
   private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest);
   private gtest: GtestParser = new GtestParser();
+  private catch2: Catch2Parser = new Catch2Parser();
   private unity: UnityParser = new UnityParser();
   private testhelp: TesthelpParser = new TesthelpParser();
   private jest: JestParser = new JestParser(false);
@@ -173,6 +175,7 @@ export class ParserSet {
       case ParserId.GO_TEST_JSON: return ask(this.goTestJson, l, f);
       case ParserId.GO_TEST: return ask(this.goTest, l, f);
       case ParserId.GTEST: return ask(this.gtest, l, f);
+      case ParserId.CATCH2: return ask(this.catch2, l, f);
       case ParserId.UNITY: return ask(this.unity, l, f);
       case ParserId.TESTHELP: return ask(this.testhelp, l, f);
       case ParserId.JEST: return ask(this.jest, l, f);
@@ -222,6 +225,7 @@ export class ParserSet {
       case ParserId.GO_TEST_JSON: this.goTestJson.finish(f); break;
       case ParserId.GO_TEST: this.goTest.finish(f); break;
       case ParserId.GTEST: this.gtest.finish(f); break;
+      case ParserId.CATCH2: this.catch2.finish(f); break;
       case ParserId.UNITY: this.unity.finish(f); break;
       case ParserId.TESTHELP: this.testhelp.finish(f); break;
       case ParserId.JEST: this.jest.finish(f); break;

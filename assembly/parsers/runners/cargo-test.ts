@@ -65,7 +65,13 @@ export class CargoTestParser extends Parser {
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
       if (l.startsWith("test ")) return this.testLine(l, f);
-      if (this.seen && l.startsWith("thread '")) return this.loosePanic(l);
+      if (this.seen && l.startsWith("thread '")) {
+        // `thread 'tests::x' (7) has overflowed its stack`: the runtime aborts the binary; that test is the one
+        // that died. The line is left to the Rust panic parser, whose crash it is.
+        let name = overflowedThread(l);
+        if (name !== null) { failureNamed(f.testsFor("cargo-test"), name!).message = "thread '" + name! + "' has overflowed its stack"; return false; }
+        return this.loosePanic(l);
+      }
       return false;
     }
     if (c == Char.r && l.startsWith("running ")) {
@@ -286,6 +292,15 @@ export class CargoTestParser extends Parser {
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
+}
+
+/** The thread of `thread 'NAME' (12) has overflowed its stack` (no `(12)` before Rust 1.88), or null; not main's. */
+export function overflowedThread(l: Line): string | null {
+  if (!l.startsWith("thread '") || !l.endsWith(" has overflowed its stack")) return null;
+  let q = l.indexOfByte(Char.APOS, 8);
+  if (q <= 8) return null;
+  let name = l.str(8, q);
+  return name == "main" || name == "<unnamed>" ? null : name;
 }
 
 /** `src/lib.rs - to_celsius (line 14)`: a doc-test is located at its own line of its file. */

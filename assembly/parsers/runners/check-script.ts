@@ -31,6 +31,8 @@ export class CheckScriptParser extends Parser {
   pendName: string[] = [];
   pendMsg: string[] = [];
   tallyPassed: i64 = -1;
+  /** `Tests failed: N` of a tally just read (parson's tests.c prints it before `Tests passed: N`). */
+  tallyFailed: i64 = -1;
 
   /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
   mocha: MochaReport = new MochaReport();
@@ -58,7 +60,9 @@ export class CheckScriptParser extends Parser {
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
     }
     if (c == Char.P || c == Char.F) { let r = this.tally(l, f); if (r != 0) return r > 0; }
-    if (!l.isBlank()) this.tallyPassed = -1;
+    if (c == Char.T && l.matchAt("Tests ", 0)) { let r = this.testsTally(l, f); if (r != 0) return r > 0; }
+    if (isDigit(c) && l.endsWith(" - FAILED") && this.lineFailed(l)) return false;
+    if (!l.isBlank()) { this.tallyPassed = -1; this.tallyFailed = -1; }
     if (c == Char.o && l.matchAt("ok: ", 0)) {
       // (`ok: [host]` is Ansible's task result, not a check.)
       if (l.at(4) == Char.LBRACKET || l.len == 4) return false;
@@ -112,11 +116,7 @@ export class CheckScriptParser extends Parser {
     if (n >= 0 && l.end == l.len) {
       if (pass) { this.tallyPassed = n; return 1; }
       if (this.tallyPassed < 0) return -1;
-      this.seen = true;
-      let t = f.testsFor("check-script");
-      this.passed += this.tallyPassed; this.failed += n;
-      for (let i = 0; i < this.pendName.length; i++) failureNamed(t, this.pendName[i]).message = this.pendMsg[i];
-      this.pendName = []; this.pendMsg = []; this.tallyPassed = -1;
+      this.closeTally(f, this.tallyPassed, n);
       return 1;
     }
     this.tallyPassed = -1;
@@ -132,6 +132,42 @@ export class CheckScriptParser extends Parser {
       this.pendMsg.push("");
     }
     return -1;
+  }
+
+  /**
+   * parson's tests.c: `160 (expression)<pad> - FAILED` per failing check (the test program's line, then the
+   * check), remembered as jsmn's are until a tally closes them. True when the line has that shape.
+   */
+  private lineFailed(l: Line): bool {
+    let n = l.readInt(0);
+    let a = l.end;
+    if (n < 0 || l.at(a) != Char.SPACE || this.pendName.length >= MAX_PENDING) return false;
+    let name = l.trimmed(a, l.len - 9);
+    if (name.length == 0) return false;
+    this.pendName.push(name);
+    this.pendMsg.push("line " + n.toString());
+    return true;
+  }
+
+  /** `Tests failed: 1` and `Tests passed: 348`, in either order, one right after the other. 1 claimed, 0 other. */
+  private testsTally(l: Line, f: Facts): i32 {
+    let pass = l.matchAt("Tests passed: ", 0);
+    if (!pass && !l.matchAt("Tests failed: ", 0)) return 0;
+    let n = l.readInt(14);
+    if (n < 0 || l.end != l.len) return 0;
+    if (pass) this.tallyPassed = n; else this.tallyFailed = n;
+    if (this.tallyPassed < 0 || this.tallyFailed < 0) return 1;
+    this.closeTally(f, this.tallyPassed, this.tallyFailed);
+    return 1;
+  }
+
+  /** A tally read whole: its counts, and the FAILED lines remembered before it are its failing checks. */
+  private closeTally(f: Facts, passed: i64, failed: i64): void {
+    this.seen = true;
+    let t = f.testsFor("check-script");
+    this.passed += passed; this.failed += failed;
+    for (let i = 0; i < this.pendName.length; i++) failureNamed(t, this.pendName[i]).message = this.pendMsg[i];
+    this.pendName = []; this.pendMsg = []; this.tallyPassed = -1; this.tallyFailed = -1;
   }
 
   /** The marks are bats' (`bats --formatter pretty`, its default on a terminal). */

@@ -16,6 +16,8 @@ import { failureNamed, foreignLine } from "./common";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
+/** Further lines of a test's first log line kept in its message (testify's block, a multi-line t.Error). */
+const MAX_MORE = 8;
 const MAX_MARKED = 4096;
 /** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
 const FOLD_AT = 4096;
@@ -42,6 +44,11 @@ export class GoTestParser extends Parser {
   logFile: string[] = [];
   logLine: i32[] = [];
   logMsg: string[] = [];
+  /** The entry of logMsg the next continuation lines extend (the test's first log line), or -1; how many they were. */
+  logOpen: i32 = -1;
+  logMore: i32 = 0;
+  /** Inside testify's `Diff:` (dropped: the expected and actual lines above it say the same). */
+  logDiff: bool = false;
   current: string | null = null;
   /** `=== RUN` seen (-v or -json): every test reports. Without it only failures do: passed/skipped unknown. */
   verbose: bool = false;
@@ -75,6 +82,9 @@ export class GoTestParser extends Parser {
       this.inPanic = false;
     }
     let p = l.skipSpaces(0);
+    // testify's block under its `file.go:23: ` line is indented by spaces then a tab (`Error Trace:\t/w/x.go:23`
+    // names a file, a diff's `--- Expected` reads as a result line): never a line of its own.
+    if (l.at(0) == Char.SPACE && l.at(p - 1) == Char.TAB && this.seen && this.current !== null) return this.continuation(l, p);
     let c = l.at(p);
     if (c == Char.EQ) {
       if (!l.matchAt("=== ", p)) return false;
@@ -83,6 +93,7 @@ export class GoTestParser extends Parser {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
         if (!l.matchAt("PAUSE ", q)) this.current = name;
+        this.logOpen = -1;
         // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
         if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
         this.verbose = true;
@@ -127,7 +138,11 @@ export class GoTestParser extends Parser {
     let name = this.current!;
     let have = false;
     for (let i = 0; i < this.logName.length; i++) if (this.logName[i] == name) { have = true; break; }
+    this.logOpen = -1;
     if (!have) {
+      this.logOpen = this.logName.length;
+      this.logMore = 0;
+      this.logDiff = false;
       this.logName.push(name);
       this.logFile.push(normPath(l.str(p, colon + 3)));
       this.logLine.push(<i32>n);
@@ -149,6 +164,7 @@ export class GoTestParser extends Parser {
     let e = l.lastIndexOf(" (");
     if (e < a) e = l.len;
     let name = l.trimmed(a, e);
+    this.logOpen = -1;
     this.result(name, r);
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
@@ -207,6 +223,7 @@ export class GoTestParser extends Parser {
     this.pkgPanic = false;
     this.pkgStopped = false;
     this.pkgPassed.length = 0;
+    this.logOpen = -1;
     this.lastOut = "";
     this.current = null;
     this.fold();
@@ -262,9 +279,29 @@ export class GoTestParser extends Parser {
     this.foldAt = max(FOLD_AT, kept * 2);
   }
 
-  /** A further line of a multi-line t.Error message (indented deeper than the log line). */
+  /**
+   * A further line of a multi-line t.Error message (indented deeper than the log line): part of the test's
+   * message when it continues the test's first log line. testify's block (`Error Trace:`, `Error:`, `Test:`,
+   * `Messages:`, each `label:<pad>\tvalue`, a value's further lines `<pad>\tvalue`) gives what it says:
+   * the trace and the test's name are already the failure's place and name.
+   */
   private continuation(l: Line, p: i32): bool {
-    return p >= 8 && this.logName.length > 0;
+    if (p < 8 || this.logName.length == 0) return false;
+    let k = this.logOpen;
+    if (k < 0 || k >= this.logMsg.length || this.logMore >= MAX_MORE) return true;
+    let s = l.trimmed(p);
+    // A field's label ends the diff of the one before (`Diff:` repeats the expected and actual lines).
+    let label = s.startsWith("Error Trace:") || s.startsWith("Error:") || s.startsWith("Test:") || s.startsWith("Messages:");
+    if (label) this.logDiff = false;
+    else if (s == "Diff:") this.logDiff = true;
+    if (this.logDiff || s.length == 0 || s.startsWith("Error Trace:") || s.startsWith("Test:")) return true;
+    if (s.startsWith("Error:")) s = s.substring(6).trim();
+    else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
+    if (s.length == 0) return true;
+    let m = this.logMsg[k];
+    this.logMsg[k] = m.length > 0 ? m + "\n" + s : s;
+    this.logMore++;
+    return true;
   }
 
   private mark(name: string): void {

@@ -198,6 +198,8 @@ function isFixture(l: Line, p: i32): bool {
   return !l.str(open + 2, close).endsWith("." + m);
 }
 
+const FAILED_TEST = "unittest.loader._FailedTest";
+
 /** `test_total (test_inventory.InventoryTest.test_total)` → `test_inventory.InventoryTest.test_total`. */
 function nameOf(l: Line, p: i32): string {
   let s = l.trimmed(p);
@@ -207,6 +209,9 @@ function nameOf(l: Line, p: i32): string {
   // A subTest adds its parameters in a second group, "(n=3)": the test is still the method.
   let method = s.substring(0, open);
   let inner = s.substring(open + 2, close);
+  // A test module that did not import: `tests.test_core (unittest.loader._FailedTest.tests.test_core)` (3.11),
+  // `(unittest.loader._FailedTest)` before: named by the module, whose tests are named under it.
+  if (inner.startsWith(FAILED_TEST) && (inner.length == FAILED_TEST.length || inner.charCodeAt(FAILED_TEST.length) == Char.DOT)) return method;
   if (inner.endsWith("." + method)) return inner;
   return inner + "." + method;
 }

@@ -34,6 +34,8 @@ export class RustPanicParser extends Parser {
   private openQuote: bool = false;
   /** An old-format message whose closing quote was read: no later line is part of it. */
   private quoteDone: bool = false;
+  /** A stack overflow was reported: the runtime's `fatal runtime error: stack overflow` line after it is its. */
+  private overflowSeen: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
 
@@ -49,7 +51,9 @@ export class RustPanicParser extends Parser {
 
   private idle(l: Line, f: Facts): bool {
     if (l.at(0) == Char.m && l.startsWith(ALLOC_FAILED)) return this.allocFailed(l, f);
+    if (l.at(0) == Char.f && l.startsWith("fatal runtime error: stack overflow")) return this.overflowSeen;
     if (l.at(0) != Char.t || !l.startsWith("thread '")) return false;
+    if (l.endsWith(" has overflowed its stack")) return this.overflow(l, f);
     let at = l.indexOf(" panicked at ", 8);
     if (at < 0) return false;
     let q = l.lastIndexOfByte(Char.APOS, at);
@@ -113,6 +117,28 @@ export class RustPanicParser extends Parser {
     c.message = l.str(0, e + 13);
     c.summary = c.message;
     c.stateHead = new Array<string>(0);
+    c.stateFrames = new Array<Frame>(0);
+    c.stackless = true;
+    f.setCrash(c);
+    return true;
+  }
+
+  /**
+   * `thread 'main' (7) has overflowed its stack`, then `fatal runtime error: stack overflow, aborting`: the
+   * runtime aborts the process, under a test harness too (the whole binary dies, not one test). A crash with
+   * no stack of its own (an abort report after it lends one); the thread names the test that ran out.
+   */
+  private overflow(l: Line, f: Facts): bool {
+    let q = l.indexOfByte(Char.APOS, 8);
+    if (q <= 8) return false;
+    this.overflowSeen = true;
+    if (f.crash !== null || !reportIsFatal(f)) { if (reportIsFatal(f)) f.crashCount++; return true; }
+    let c = new Crash();
+    c.tool = "rust-panic";
+    c.kind = "stack-overflow";
+    c.thread = l.str(8, q);
+    c.message = "thread '" + c.thread! + "' has overflowed its stack";
+    c.summary = c.message;
     c.stateFrames = new Array<Frame>(0);
     c.stackless = true;
     f.setCrash(c);

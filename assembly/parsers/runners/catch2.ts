@@ -1,0 +1,245 @@
+// Catch2 (v2 and v3's console reporter) and doctest, the header-only C++ test frameworks.
+//
+// Catch2, per failing test case (sections indented under its name, a long name wrapped at 79 columns):
+//   -------------------------------------------------------------------------------
+//   an empty stack
+//     pop on it returns zero
+//   -------------------------------------------------------------------------------
+//   ./stack_test.cpp:22
+//   ...............................................................................
+//
+//   ./stack_test.cpp:25: FAILED:
+//     REQUIRE( s.pop() == 0 )
+//   due to unexpected exception with message:
+//     pop from an empty stack
+// then `test cases: 4 | 1 passed | 3 failed` / `All tests passed (7 assertions in 4 test cases)`. A signal
+// reads `due to a fatal error condition:` / `SIGSEGV - Segmentation violation signal`, and the binary dies of it.
+//
+// doctest, per failing test case:
+//   ./stack_test.cpp:14:
+//   TEST CASE:  peek shows the top
+//
+//   ./stack_test.cpp:18: ERROR: CHECK( s.peek() == 7 ) is NOT correct!
+//     values: CHECK( 1 == 7 )
+// then `[doctest] test cases: 3 | 1 passed | 2 failed | 0 skipped`; a signal is `FATAL ERROR: test case CRASHED: SIGSEGV ...`.
+import { Char, isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Tests, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { normPath } from "../../frames";
+import { join } from "../../util/join";
+import { failureNamed, crashMidSuite, joinLines, foreignLine, countBefore } from "./common";
+
+const RULE = 79;
+const MAX_MSG = 10;
+
+const enum Mode { NONE, CATCH2, DOCTEST }
+/** Where in a Catch2 test case's block the parser is. */
+const enum At { OUT, NAME, LOC, BODY, TOTALS }
+
+export class Catch2Parser extends Parser {
+  mode: Mode = Mode.NONE;
+  at: At = At.OUT;
+  names: string[] = [];
+  name: string = "";
+  cur: TestFailure | null = null;
+  msg: string[] = [];
+  /** The signal a test case died of (`SIGSEGV - Segmentation violation signal`), and that test case. */
+  signal: string | null = null;
+  signalTest: string = "";
+  /** The next indented line names the signal. */
+  fatal: bool = false;
+  failed: i64 = 0;
+  totPassed: i64 = -1; totFailed: i64 = -1; totSkipped: i64 = -1;
+
+  busy(): bool { return this.at == At.NAME || this.at == At.LOC; }
+
+  claim(l: Line, f: Facts): bool {
+    if (this.mode == Mode.NONE) {
+      // The rules open Catch2's banner and its totals (a passing run's `All tests passed` has no banner).
+      if (isRule(l, Char.TILDE) || isRule(l, Char.EQ)) return true;
+      // `stack_test is a Catch v2.13.10 host application.` / `... is a Catch2 v3.4.0 host application.`
+      if (l.endsWith(" host application.") && (l.contains(" is a Catch v") || l.contains(" is a Catch2 v"))) {
+        this.start(f, Mode.CATCH2, "catch2");
+        return true;
+      }
+      if (l.startsWith("[doctest] ")) { this.start(f, Mode.DOCTEST, "doctest"); return this.doctestLine(l, f); }
+      // A passing Catch2 run prints no banner: `All tests passed (7 assertions in 4 test cases)`.
+      if (l.startsWith("All tests passed (") && l.contains(" assertions in ") && l.endsWith(")")) {
+        this.start(f, Mode.CATCH2, "catch2");
+        return this.allPassed(l);
+      }
+      return false;
+    }
+    if (this.mode == Mode.DOCTEST) return this.doctestLine(l, f);
+    return this.catchLine(l, f);
+  }
+
+  private start(f: Facts, mode: Mode, runner: string): void {
+    this.mode = mode;
+    f.testsFor(runner);
+  }
+
+  private tests(f: Facts): Tests | null {
+    let t = f.tests;
+    return t !== null && t.runner == (this.mode == Mode.DOCTEST ? "doctest" : "catch2") ? t : null;
+  }
+
+  private catchLine(l: Line, f: Facts): bool {
+    if (isRule(l, Char.MINUS)) {
+      if (this.at == At.NAME) { this.name = join(this.names, " "); this.at = At.LOC; return true; }
+      this.endFailure();
+      this.names = [];
+      this.at = At.NAME;
+      return true;
+    }
+    if (this.at == At.NAME) {
+      // The name, wrapped at 79 columns; its sections indented under it (kept out of the name: the test case
+      // is what a user runs again).
+      if (l.at(0) != Char.SPACE) this.names.push(l.trimmed(0));
+      return true;
+    }
+    if (this.at == At.LOC) {
+      if (isRule(l, Char.DOT)) this.at = At.BODY;
+      return true;
+    }
+    if (isRule(l, Char.EQ)) { this.endFailure(); this.at = At.TOTALS; return true; }
+    if (isRule(l, Char.TILDE) || l.startsWith("Run with -? for options") || l.startsWith("Randomness seeded to: ") ||
+      l.startsWith("Filters: ")) return true;
+    if (this.at == At.TOTALS) return this.totals(l);
+    if (this.at != At.BODY) return false;
+    if (foreignLine(l)) return false;
+    // `./stack_test.cpp:18: FAILED:`; `: PASSED:` (-s) and `: warning:` are claimed, not failures.
+    if (l.endsWith(": FAILED:")) {
+      let loc = l.len - 9;
+      this.assertion(f, l, loc, null);
+      return true;
+    }
+    if (l.endsWith(": PASSED:") || l.contains(": warning:")) { this.endFailure(); return true; }
+    if (this.cur === null) return l.isBlank();
+    if (l.isBlank()) return true;
+    let s = l.trimmed(0);
+    if (this.fatal) {
+      this.fatal = false;
+      let sp = s.indexOf(" ");
+      if (s.startsWith("SIG")) { this.signal = sp > 0 ? s.substring(0, sp) : s; this.signalTest = this.name; }
+    }
+    if (s == "due to a fatal error condition:") this.fatal = true;
+    if (this.msg.length < MAX_MSG) this.msg.push(s);
+    return true;
+  }
+
+  /** A failed assertion at the location l[0, loc) of test case this.name; first is its first message line. */
+  private assertion(f: Facts, l: Line, loc: i32, first: string | null): void {
+    let t = this.tests(f);
+    if (t === null) return;
+    let tf = failureNamed(t, this.name);
+    if (this.cur !== tf) {
+      this.endFailure();
+      this.cur = tf;
+      if (tf.message.length == 0) {
+        this.failed++;
+        let colon = l.lastIndexOfByte(Char.COLON, loc);
+        let n = colon > 0 ? l.readInt(colon + 1) : -1;
+        if (n >= 0 && l.end == loc) { tf.file = normPath(l.str(0, colon)); tf.line = <i32>n; }
+      } else if (this.msg.length < MAX_MSG) this.msg.push("");
+    } else if (this.msg.length > 0 && this.msg.length < MAX_MSG) this.msg.push("");
+    if (first !== null && this.msg.length < MAX_MSG) this.msg.push(first!);
+  }
+
+  private endFailure(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) {
+      let m = joinLines(this.msg, MAX_MSG);
+      t.message = t.message.length > 0 ? t.message + "\n" + m : m;
+    }
+    this.cur = null;
+    this.msg = [];
+    this.fatal = false;
+  }
+
+  /** `test cases: 4 | 1 passed | 3 failed` (Catch2); doctest's the same after `[doctest] `, with `| 0 skipped`. */
+  private totals(l: Line): bool {
+    let s = l.trimmed(0);
+    if (s.startsWith("All tests passed (")) return this.allPassed(l);
+    if (s.startsWith("test cases:")) { this.counts(s); return true; }
+    return s.startsWith("assertions:") || s == "No tests ran";
+  }
+
+  private counts(s: string): void {
+    this.totPassed = max<i64>(countBefore(s, "passed"), 0);
+    this.totFailed = max<i64>(countBefore(s, "failed"), 0);
+    let sk = countBefore(s, "skipped");
+    if (sk >= 0) this.totSkipped = sk;
+  }
+
+  /** `All tests passed (7 assertions in 4 test cases)`. */
+  private allPassed(l: Line): bool {
+    let i = l.indexOf(" assertions in ");
+    if (i < 0) return true;
+    let n = l.readInt(i + 15);
+    if (n >= 0) { this.totPassed = n; this.totFailed = 0; }
+    return true;
+  }
+
+  private doctestLine(l: Line, f: Facts): bool {
+    if (l.startsWith("[doctest] ")) {
+      let s = l.trimmed(10);
+      if (s.startsWith("test cases:")) this.counts(s);
+      return true;
+    }
+    if (isRule(l, Char.EQ)) { this.endFailure(); this.at = At.LOC; return true; }
+    // `TEST SUITE: name`, `TEST CASE:  name`, then the subcases indented under it.
+    if (l.startsWith("TEST SUITE: ")) return true;
+    if (l.startsWith("TEST CASE: ")) { this.endFailure(); this.name = l.trimmed(11); this.at = At.NAME; return true; }
+    if (this.at == At.LOC) {
+      // `./stack_test.cpp:14:`: the test case's place.
+      return l.endsWith(":") && l.lastIndexOfByte(Char.COLON, l.len - 1) > 0;
+    }
+    if (this.at == At.NAME && (l.at(0) == Char.SPACE || l.isBlank())) return true;
+    if (this.at == At.NAME) this.at = At.BODY;
+    if (this.at != At.BODY) return false;
+    if (foreignLine(l)) return false;
+    // `./stack_test.cpp:18: ERROR: CHECK( s.peek() == 7 ) is NOT correct!`, `FATAL ERROR: ...`, `WARNING: ...`
+    let k = l.indexOf(": ERROR: ");
+    let w = 9;
+    if (k < 0) { k = l.indexOf(": FATAL ERROR: "); w = 15; }
+    if (k > 0 && l.at(0) != Char.SPACE && isDigit(l.at(k - 1))) {
+      let rest = l.trimmed(k + w);
+      if (rest.startsWith("test case CRASHED: ")) {
+        let sig = rest.substring(19);
+        let sp = sig.indexOf(" ");
+        if (sig.startsWith("SIG")) { this.signal = sp > 0 ? sig.substring(0, sp) : sig; this.signalTest = this.name; }
+      }
+      this.assertion(f, l, k, rest);
+      return true;
+    }
+    if (l.indexOf(": WARNING: ") > 0 && l.at(0) != Char.SPACE) { this.endFailure(); return true; }
+    if (this.cur === null) return l.isBlank();
+    if (l.isBlank()) return true;
+    if (l.at(0) == Char.SPACE && this.msg.length < MAX_MSG) this.msg.push(l.trimmed(0));
+    return l.at(0) == Char.SPACE;
+  }
+
+  finish(f: Facts): void {
+    if (this.mode == Mode.NONE) return;
+    this.endFailure();
+    let t = this.tests(f);
+    if (t === null) return;
+    let sig = this.signal;
+    if (sig !== null) crashMidSuite(f, sig, "test binary died of " + sig! + " while running " + this.signalTest);
+    if (this.totPassed >= 0) {
+      t.passed = this.totPassed;
+      t.failed = max(this.totFailed, this.failed);
+      if (this.totSkipped >= 0) t.skipped = this.totSkipped;
+      t.totals = true;
+    } else t.failed = this.failed;
+  }
+}
+
+/** A line of RULE copies of c (Catch2's and doctest's block rules). */
+function isRule(l: Line, c: i32): bool {
+  if (l.len != RULE) return false;
+  for (let i = 0; i < RULE; i++) if (l.at(i) != c) return false;
+  return true;
+}
