@@ -15,6 +15,7 @@ import { Char, isDigit, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, firstUser, parseSanFrame } from "../../frames";
 import { reportIsFatal, pushFrame } from "../runtime-common";
 import { join } from "../../util/join";
@@ -23,6 +24,9 @@ const enum State { IDLE, MESSAGE, BACKTRACE }
 
 const MAX_MESSAGE_LINES = 24;
 const ALLOC_FAILED = "memory allocation of ";
+
+/** At rest: `thread '..' panicked at`, `memory allocation of` at column 0. */
+const STARTS = new ByteSet().chars("mt");
 
 export class RustPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -36,6 +40,8 @@ export class RustPanicParser extends Parser {
   private quoteDone: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
+  atRest(): bool { return this.state == State.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     switch (this.state) {
