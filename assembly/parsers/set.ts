@@ -131,6 +131,8 @@ export class ParserSet {
   private starts: StaticArray<u64> = changetype<StaticArray<u64>>(0);
   /** The positions whose parser is not at rest: offered every line. */
   private live: u64 = 0;
+  /** The go test text parser's position bit (go -json's parser changes its state). */
+  private goTestBit: u64 = 0;
 
   constructor() {
     let order = CLAIM_ORDER;
@@ -151,6 +153,7 @@ export class ParserSet {
       for (let b = 0; b < 256; b++) unchecked(table[b] = n == 64 ? <u64>-1 : (<u64>1 << <u64>n) - 1);
     }
     this.starts = table;
+    for (let i = 0; i < n; i++) if (unchecked(order[i]) == ParserId.GO_TEST) this.goTestBit = <u64>1 << <u64>i;
     this.settle();
   }
 
@@ -233,7 +236,12 @@ export class ParserSet {
       case ParserId.PYTEST: return ask(this.pytest, l, f);
       case ParserId.UNITTEST: return ask(this.unittest, l, f);
       case ParserId.CARGO_TEST: return ask(this.cargoTest, l, f);
-      case ParserId.GO_TEST_JSON: return ask(this.goTestJson, l, f);
+      case ParserId.GO_TEST_JSON: {
+        // It feeds the text parser, which may then leave its rest: that one's live bit too.
+        let r = ask(this.goTestJson, l, f);
+        if (!this.goTest.atRest()) this.live |= this.goTestBit;
+        return r;
+      }
       case ParserId.GO_TEST: return ask(this.goTest, l, f);
       case ParserId.GTEST: return ask(this.gtest, l, f);
       case ParserId.UNITY: return ask(this.unity, l, f);

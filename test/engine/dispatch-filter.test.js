@@ -44,4 +44,14 @@ test('fixture logs cut at line boundaries and joined in pairs: the same verdict'
   }
 });
 
+test('a parser another one feeds (go -json feeds go test\'s text parser) is offered the lines after', () => {
+  // Two lines of a real `go test -json` log (its `=== RUN` output makes the text parser see go test), then a
+  // real plain go test log from its `    names_test.go:7: ...` line on: a line whose first byte is not in the
+  // text parser's set, which it must still be offered (ParserSet refreshes its live bit after go -json's offer).
+  const log = (id) => cases.find((c) => c.id.endsWith(id)).log.toString();
+  const json = log('runners/go-fail-json').split('\n').slice(0, 2).join('\n');
+  const text = log('runners/go-multi-pkg').split('\n').slice(1).join('\n');
+  same('go -json then go text', Buffer.from(`${json}\n${text}`), { exit: 1 });
+});
+
 test.run();
