@@ -20,4 +20,9 @@ export class Parser {
   atRest(): bool { return false; }
   /** The keys that can start something for this parser at rest; null: every line (the default). */
   starts(): ByteSet | null { return null; }
+  /**
+   * True: at rest, a line with a head colon (Line.headColon() >= 0: not indented, holds ": ") can start
+   * something too, whatever its key (a compiler's `path:line: ...`, whose path may begin with any byte).
+   */
+  headColonStarts(): bool { return false; }
 }

@@ -2,7 +2,8 @@
 // open, then to each parser in CLAIM_ORDER (./order). Every parser has the same entry shape (Parser:
 // claim/busy/finish); the switch on ParserId makes each offer a direct call, not a virtual one.
 // The filter: a parser that declares atRest() and starts() (Parser) is skipped while at rest when the line's
-// key (first byte after leading blanks) is not in its set; one that declares nothing is offered every line.
+// key (first byte after leading blanks) is not in its set (and, for one that declares headColonStarts(), the
+// line has no head colon); one that declares nothing is offered every line.
 import { Line } from "../util/line";
 import { Facts } from "../model";
 import { Parser } from "../parser";
@@ -131,6 +132,8 @@ export class ParserSet {
   private starts: StaticArray<u64> = changetype<StaticArray<u64>>(0);
   /** The positions whose parser is not at rest: offered every line. */
   private live: u64 = 0;
+  /** The positions whose parser, at rest, is also offered every line with a head colon (headColonStarts). */
+  private colon: u64 = 0;
   /** The go test text parser's position bit (go -json's parser changes its state). */
   private goTestBit: u64 = 0;
 
@@ -153,7 +156,11 @@ export class ParserSet {
       for (let b = 0; b < 256; b++) unchecked(table[b] = n == 64 ? <u64>-1 : (<u64>1 << <u64>n) - 1);
     }
     this.starts = table;
-    for (let i = 0; i < n; i++) if (unchecked(order[i]) == ParserId.GO_TEST) this.goTestBit = <u64>1 << <u64>i;
+    for (let i = 0; i < n; i++) {
+      let id = unchecked(order[i]);
+      if (id == ParserId.GO_TEST) this.goTestBit = <u64>1 << <u64>i;
+      if (filterOn && this.parser(id).headColonStarts()) this.colon |= <u64>1 << <u64>i;
+    }
     this.settle();
   }
 
@@ -172,6 +179,9 @@ export class ParserSet {
       this.active = -1;
     }
     let todo = unchecked(this.starts[keyOf(l)]) | this.live;
+    // Those also started by a head colon, when the line has one (found once per line: the compilers' parsers ask anyway).
+    let c = this.colon & ~todo;
+    if (c != 0 && l.headColon() >= 0) todo |= c;
     while (todo != 0) {
       let i = <i32>ctz(todo);
       todo &= todo - 1;
