@@ -57,11 +57,13 @@ const enum Claim { NO, DONE, BUSY, MASK = 3, LIVE = 4 }
 
 /** Offers a line to one parser (a direct call: T is the concrete class). */
 @inline function ask<T extends Parser>(p: T, l: Line, f: Facts): i32 {
-  let live = 0;
   let r = Claim.NO;
-  if (p.claim(l, f)) r = p.busy() ? Claim.BUSY : Claim.DONE;
-  if (!p.atRest()) live = Claim.LIVE;
-  return r | live;
+  if (p.claim(l, f)) {
+    // Inside a block: live without asking (taking a parser for live is always safe, only slower).
+    if (p.busy()) return Claim.BUSY | Claim.LIVE;
+    r = Claim.DONE;
+  }
+  return p.atRest() ? r : r | Claim.LIVE;
 }
 
 /** The filter on (the default); off, every parser is offered every line (the self-check test compares). */
@@ -170,13 +172,11 @@ export class ParserSet {
     let a = this.active;
     if (a >= 0) {
       let r = this.offer(unchecked(order[a]), l, f);
+      // Still inside its block: its live bit (set when the block began) is settled when it leaves it.
+      if ((r & Claim.MASK) == Claim.BUSY) return true;
       this.mark(a, r);
-      r &= Claim.MASK;
-      if (r != Claim.NO) {
-        if (r == Claim.DONE) this.active = -1;
-        return true;
-      }
       this.active = -1;
+      if ((r & Claim.MASK) == Claim.DONE) return true;
     }
     let todo = unchecked(this.starts[keyOf(l)]) | this.live;
     // Those also started by a head colon, when the line has one (found once per line: the compilers' parsers ask anyway).
