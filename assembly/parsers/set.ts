@@ -73,6 +73,10 @@ export function setDispatchFilter(on: bool): void { filterOn = on; }
 
 /** Per key, the CLAIM_ORDER positions (bits) whose parser can start something on it; built once. */
 let startsByKey: StaticArray<u64> | null = null;
+/** Built with it: the positions started by a head colon too, go test's text parser's, those not at rest when new. */
+let colonBits: u64 = 0;
+let goTestBits: u64 = 0;
+let freshLive: u64 = 0;
 
 /** The line's key: its first byte after leading spaces and tabs; 0 for a blank line. */
 @inline function keyOf(l: Line): i32 {
@@ -147,9 +151,14 @@ export class ParserSet {
     if (table === null) {
       table = new StaticArray<u64>(256);
       for (let i = 0; i < n; i++) {
-        let s = this.parser(unchecked(order[i])).starts();
+        let id = unchecked(order[i]);
+        let p = this.parser(id);
+        let s = p.starts();
         let bit = <u64>1 << <u64>i;
         for (let b = 0; b < 256; b++) if (s === null || s.has(b)) unchecked(table[b] = unchecked(table[b]) | bit);
+        if (p.headColonStarts()) colonBits |= bit;
+        if (id == ParserId.GO_TEST) goTestBits = bit;
+        if (!p.atRest()) freshLive |= bit;
       }
       startsByKey = table;
     }
@@ -158,12 +167,10 @@ export class ParserSet {
       for (let b = 0; b < 256; b++) unchecked(table[b] = n == 64 ? <u64>-1 : (<u64>1 << <u64>n) - 1);
     }
     this.starts = table;
-    for (let i = 0; i < n; i++) {
-      let id = unchecked(order[i]);
-      if (id == ParserId.GO_TEST) this.goTestBit = <u64>1 << <u64>i;
-      if (filterOn && this.parser(id).headColonStarts()) this.colon |= <u64>1 << <u64>i;
-    }
-    this.settle();
+    this.goTestBit = goTestBits;
+    if (filterOn) this.colon = colonBits;
+    // Every parser is new: as at rest as the first set's were.
+    this.live = freshLive;
   }
 
   /** Offers a line to the parsers; false when none claims it (it then belongs to the tail). */
@@ -202,7 +209,7 @@ export class ParserSet {
     this.live = (r & Claim.LIVE) != 0 ? this.live | bit : this.live & ~bit;
   }
 
-  /** Every position's live bit, asked of its parser (at the start, and after finish). */
+  /** Every position's live bit, asked of its parser (after finish). */
   private settle(): void {
     let order = CLAIM_ORDER;
     let live: u64 = 0;
