@@ -1,6 +1,7 @@
 // The contract between the dispatcher and each parser: ordered line claiming.
 import { Line } from "./util/line";
 import { Facts } from "./model";
+import { ByteSet } from "./util/byte-set";
 
 export class Parser {
   /** Returns true when the line belongs to this parser; a claimed line is kept out of the tail. */
@@ -9,4 +10,19 @@ export class Parser {
   busy(): bool { return false; }
   /** End of input: flush a pending block. */
   finish(f: Facts): void {}
+  /**
+   * The dispatcher's filter (ParserSet): while atRest() is true, a line whose key (its first byte after
+   * leading spaces and tabs; 0 for a blank line) is not in starts() is not offered to this parser at all.
+   * A parser that declares both promises: at rest, claim() on such a line returns false and changes
+   * nothing, in the parser or in the facts, whatever came before. atRest() reads only the parser's own
+   * fields. The default, for a parser that declares nothing, is to be offered every line.
+   */
+  atRest(): bool { return false; }
+  /** The keys that can start something for this parser at rest; null: every line (the default). */
+  starts(): ByteSet | null { return null; }
+  /**
+   * True: at rest, a line with a head colon (Line.headColon() >= 0: not indented, holds ": ") can start
+   * something too, whatever its key (a compiler's `path:line: ...`, whose path may begin with any byte).
+   */
+  headColonStarts(): bool { return false; }
 }

@@ -8,7 +8,8 @@
 //               than linear its time grew (time ratio / size ratio: 1.0 is linear), the Wasm memory
 //   --blocks-only: only that; --block-filter RE: only the blocks whose name matches
 //   --baseline ENGINE.js: also times another build of the engine (a saved dist/engine.js) on the same inputs,
-//   runs interleaved, and prints the latency and throughput ratios (this tree / baseline)
+//   runs interleaved, and prints the latency and throughput ratios (this tree / baseline); the blocks too
+//   (with --blocks-only as well): each block's MB/s for both, the median of --block-runs (default 3) each
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,8 +107,28 @@ async function blocks() {
   const MiB = 1 << 20;
   const wasm = await WebAssembly.compile(await (await import('node:fs')).promises.readFile(new URL('../build/sbx.wasm', import.meta.url)));
   const rows = [];
+  const bi = process.argv.indexOf('--baseline');
+  const base = bi > 0 ? (await import(pathToFileURL(resolve(process.argv[bi + 1])).href)).createEngine : null;
+  const runs = Number(argOf('block-runs', '3'));
   for (const { name, block } of failureBlocks(cases)) {
     if (!only.test(name)) continue;
+    if (base) {
+      // Interleaved, this tree then the baseline, at the larger size: medians and their ratio.
+      const t = { now: [], base: [] };
+      for (let k = 0; k < runs; k++) {
+        for (const [key, make] of [['now', () => createEngine({ wasm })], ['base', () => base()]]) {
+          const e = await make();
+          const t0 = performance.now();
+          const s = e.stream({ exit: 1 });
+          feedRepeated(s, block, large * MiB);
+          s.end();
+          t[key].push((large * MiB) / 1e6 / ((performance.now() - t0) / 1000));
+        }
+      }
+      const [n, b] = [median(t.now), median(t.base)];
+      console.log(`  ${name.padEnd(26)} ${n.toFixed(0).padStart(5)} MB/s vs baseline ${b.toFixed(0).padStart(5)} MB/s  ratio ${(n / b).toFixed(2)}`);
+      continue;
+    }
     const ms = []; const mems = []; let mem = 0;
     for (const size of [small, large]) {
       const e = await createEngine({ wasm });
@@ -121,6 +142,7 @@ async function blocks() {
     }
     rows.push({ name, mbs: (large * MiB) / 1e6 / (ms[1] / 1000), growth: ms[1] / ms[0] / (large / small), mem: mem / MiB, memSmall: mems[0] });
   }
+  if (base) return;
   const over = rows.filter((r) => r.mem > 64);
   const bent = rows.filter((r) => r.growth > 1.5);
   // Memory that grows with the input (2x or more from the smaller size, past 8 MB) reaches any bound on a

@@ -1,6 +1,9 @@
 // Every parser, one instance each, behind one dispatcher: a line is offered to the parser whose block is
 // open, then to each parser in CLAIM_ORDER (./order). Every parser has the same entry shape (Parser:
 // claim/busy/finish); the switch on ParserId makes each offer a direct call, not a virtual one.
+// The filter: a parser that declares atRest() and starts() (Parser) is skipped while at rest when the line's
+// key (first byte after leading blanks) is not in its set (and, for one that declares headColonStarts(), the
+// line has no head colon); one that declares nothing is offered every line.
 import { Line } from "../util/line";
 import { Facts } from "../model";
 import { Parser } from "../parser";
@@ -51,13 +54,36 @@ import { NodeErrorParser } from "./node/node-error";
 import { JavaExceptionParser } from "./java/java-exception";
 import { ShellParser } from "./shell/shell";
 
-/** What an offer came to. */
-const enum Claim { NO, DONE, BUSY }
+/** What an offer came to (the low bits), and LIVE when the parser is not at rest after it. */
+const enum Claim { NO, DONE, BUSY, MASK = 3, LIVE = 4 }
 
 /** Offers a line to one parser (a direct call: T is the concrete class). */
-@inline function ask<T extends Parser>(p: T, l: Line, f: Facts): Claim {
-  if (!p.claim(l, f)) return Claim.NO;
-  return p.busy() ? Claim.BUSY : Claim.DONE;
+@inline function ask<T extends Parser>(p: T, l: Line, f: Facts): i32 {
+  let r = Claim.NO;
+  if (p.claim(l, f)) {
+    // Inside a block: live without asking (taking a parser for live is always safe, only slower).
+    if (p.busy()) return Claim.BUSY | Claim.LIVE;
+    r = Claim.DONE;
+  }
+  return p.atRest() ? r : r | Claim.LIVE;
+}
+
+/** The filter on (the default); off, every parser is offered every line (the self-check test compares). */
+let filterOn = true;
+/** Sets the filter for the ParserSets made after this call. */
+export function setDispatchFilter(on: bool): void { filterOn = on; }
+
+/** Per key, the CLAIM_ORDER positions (bits) whose parser can start something on it; built once. */
+let startsByKey: StaticArray<u64> | null = null;
+/** Built with it: the positions started by a head colon too, go test's text parser's, those not at rest when new. */
+let colonBits: u64 = 0;
+let goTestBits: u64 = 0;
+let freshLive: u64 = 0;
+
+/** The line's key: its first byte after leading spaces and tabs; 0 for a blank line. */
+@inline function keyOf(l: Line): i32 {
+  let k = l.skipSpaces(0);
+  return k < l.len ? <i32>load<u8>(l.ptr + <usize>k) : 0;
 }
 
 @final
@@ -110,40 +136,100 @@ export class ParserSet {
   private nodeError: NodeErrorParser = new NodeErrorParser();
   private java: JavaExceptionParser = new JavaExceptionParser();
   private shell: ShellParser = new ShellParser();
-  /** The parser inside a multi-line block, offered the next line first; -1 when none. */
+  /** The CLAIM_ORDER position of the parser inside a multi-line block, offered the next line first; -1 when none. */
   private active: i32 = -1;
+  /** Per key, the positions to offer a line to when their parser is at rest (startsByKey, or every one with the filter off). */
+  private starts: StaticArray<u64> = changetype<StaticArray<u64>>(0);
+  /** The positions whose parser is not at rest: offered every line. */
+  private live: u64 = 0;
+  /** The positions whose parser, at rest, is also offered every line with a head colon (headColonStarts). */
+  private colon: u64 = 0;
+  /** The go test text parser's position bit (go -json's parser changes its state). */
+  private goTestBit: u64 = 0;
+
+  constructor() {
+    let order = CLAIM_ORDER;
+    let n = order.length;
+    assert(n <= 64, "ParserSet: more than 64 parsers; the filter's masks hold 64");
+    let table = startsByKey;
+    if (table === null) {
+      table = new StaticArray<u64>(256);
+      for (let i = 0; i < n; i++) {
+        let id = unchecked(order[i]);
+        let p = this.parser(id);
+        let s = p.starts();
+        let bit = <u64>1 << <u64>i;
+        for (let b = 0; b < 256; b++) if (s === null || s.has(b)) unchecked(table[b] = unchecked(table[b]) | bit);
+        if (p.headColonStarts()) colonBits |= bit;
+        if (id == ParserId.GO_TEST) goTestBits = bit;
+        if (!p.atRest()) freshLive |= bit;
+      }
+      startsByKey = table;
+    }
+    if (!filterOn) {
+      table = new StaticArray<u64>(256);
+      for (let b = 0; b < 256; b++) unchecked(table[b] = n == 64 ? <u64>-1 : (<u64>1 << <u64>n) - 1);
+    }
+    this.starts = table;
+    this.goTestBit = goTestBits;
+    if (filterOn) this.colon = colonBits;
+    // Every parser is new: as at rest as the first set's were.
+    this.live = freshLive;
+  }
 
   /** Offers a line to the parsers; false when none claims it (it then belongs to the tail). */
   claim(l: Line, f: Facts): bool {
+    let order = CLAIM_ORDER;
     let a = this.active;
     if (a >= 0) {
-      let r = this.offer(a, l, f);
-      if (r != Claim.NO) {
-        if (r == Claim.DONE) this.active = -1;
-        return true;
-      }
+      let r = this.offer(unchecked(order[a]), l, f);
+      // Still inside its block: its live bit (set when the block began) is settled when it leaves it.
+      if ((r & Claim.MASK) == Claim.BUSY) return true;
+      this.mark(a, r);
       this.active = -1;
+      if ((r & Claim.MASK) == Claim.DONE) return true;
     }
-    let order = CLAIM_ORDER;
-    for (let i = 0, n = order.length; i < n; i++) {
-      let id = unchecked(order[i]);
-      let r = this.offer(id, l, f);
+    let todo = unchecked(this.starts[keyOf(l)]) | this.live;
+    // Those also started by a head colon, when the line has one (found once per line: the compilers' parsers ask anyway).
+    let c = this.colon & ~todo;
+    if (c != 0 && l.headColon() >= 0) todo |= c;
+    while (todo != 0) {
+      let i = <i32>ctz(todo);
+      todo &= todo - 1;
+      let r = this.offer(unchecked(order[i]), l, f);
+      this.mark(i, r);
+      r &= Claim.MASK;
       if (r != Claim.NO) {
-        if (r == Claim.BUSY) this.active = id;
+        if (r == Claim.BUSY) this.active = i;
         return true;
       }
     }
     return false;
   }
 
+  /** Position i's parser is live (not at rest) after an offer that came to r. */
+  @inline private mark(i: i32, r: i32): void {
+    let bit = <u64>1 << <u64>i;
+    this.live = (r & Claim.LIVE) != 0 ? this.live | bit : this.live & ~bit;
+  }
+
+  /** Every position's live bit, asked of its parser (after finish). */
+  private settle(): void {
+    let order = CLAIM_ORDER;
+    let live: u64 = 0;
+    for (let i = 0, n = order.length; i < n; i++) if (!this.parser(unchecked(order[i])).atRest()) live |= <u64>1 << <u64>i;
+    this.live = live;
+  }
+
   /** End of input: every parser flushes its pending block, in FINISH_ORDER. */
   finish(f: Facts): void {
     let order = FINISH_ORDER;
-    for (let i = 0, n = order.length; i < n; i++) this.close(unchecked(order[i]), f);
+    for (let i = 0, n = order.length; i < n; i++) this.parser(unchecked(order[i])).finish(f);
     this.active = -1;
+    this.settle();
   }
 
-  private offer(id: i32, l: Line, f: Facts): Claim {
+  private offer(id: i32, l: Line, f: Facts): i32 {
     switch (id) {
       case ParserId.SANITIZER: return ask(this.san, l, f);
       case ParserId.UBSAN: return ask(this.ubsan, l, f);
@@ -172,7 +258,12 @@ export class ParserSet {
       case ParserId.PYTEST: return ask(this.pytest, l, f);
       case ParserId.UNITTEST: return ask(this.unittest, l, f);
       case ParserId.CARGO_TEST: return ask(this.cargoTest, l, f);
-      case ParserId.GO_TEST_JSON: return ask(this.goTestJson, l, f);
+      case ParserId.GO_TEST_JSON: {
+        // It feeds the text parser, which may then leave its rest: that one's live bit too.
+        let r = ask(this.goTestJson, l, f);
+        if (!this.goTest.atRest()) this.live |= this.goTestBit;
+        return r;
+      }
       case ParserId.GO_TEST: return ask(this.goTest, l, f);
       case ParserId.GTEST: return ask(this.gtest, l, f);
       case ParserId.CATCH2: return ask(this.catch2, l, f);
@@ -194,52 +285,55 @@ export class ParserSet {
     }
   }
 
-  private close(id: i32, f: Facts): void {
+  /** The parser of an id (a virtual call: for the set-up and the end, not for every line). */
+  private parser(id: i32): Parser {
     switch (id) {
-      case ParserId.SANITIZER: this.san.finish(f); break;
-      case ParserId.UBSAN: this.ubsan.finish(f); break;
-      case ParserId.CXX_TERMINATE: this.term.finish(f); break;
-      case ParserId.ASSERT: this.asrt.finish(f); break;
-      case ParserId.V8_FATAL: this.v8.finish(f); break;
-      case ParserId.KERNEL: this.kernel.finish(f); break;
-      case ParserId.CDB: this.cdb.finish(f); break;
-      case ParserId.GDB: this.gdb.finish(f); break;
-      case ParserId.ANDROID: this.android.finish(f); break;
-      case ParserId.CHROME_GPU: this.chromeGpu.finish(f); break;
-      case ParserId.TRUSTY: this.trusty.finish(f); break;
-      case ParserId.BUG_DETECTED: this.bugDetected.finish(f); break;
-      case ParserId.CENTIPEDE: this.centipede.finish(f); break;
-      case ParserId.V8_SANDBOX: this.v8Sandbox.finish(f); break;
-      case ParserId.MAKE: this.make.finish(f); break;
-      case ParserId.LINKER: this.ld.finish(f); break;
-      case ParserId.GCC: this.gcc.finish(f); break;
-      case ParserId.RUSTC: this.rustc.finish(f); break;
-      case ParserId.TSC: this.tsc.finish(f); break;
-      case ParserId.GO_BUILD: this.goBuild.finish(f); break;
-      case ParserId.JUNIT_LOG: this.junitLog.finish(f); break;
-      case ParserId.JUNIT4: this.junit4.finish(f); break;
-      case ParserId.CTEST: this.ctest.finish(f); break;
-      case ParserId.PYTEST: this.pytest.finish(f); break;
-      case ParserId.UNITTEST: this.unittest.finish(f); break;
-      case ParserId.CARGO_TEST: this.cargoTest.finish(f); break;
-      case ParserId.GO_TEST_JSON: this.goTestJson.finish(f); break;
-      case ParserId.GO_TEST: this.goTest.finish(f); break;
-      case ParserId.GTEST: this.gtest.finish(f); break;
-      case ParserId.CATCH2: this.catch2.finish(f); break;
-      case ParserId.UNITY: this.unity.finish(f); break;
-      case ParserId.TESTHELP: this.testhelp.finish(f); break;
-      case ParserId.JEST: this.jest.finish(f); break;
-      case ParserId.VITEST: this.vitest.finish(f); break;
-      case ParserId.NODE_TEST: this.nodeTest.finish(f); break;
-      case ParserId.TAP: this.tap.finish(f); break;
-      case ParserId.CHECK_SCRIPT: this.checkScript.finish(f); break;
-      case ParserId.PYTHON: this.python.finish(f); break;
-      case ParserId.RUST_PANIC: this.rustPanic.finish(f); break;
-      case ParserId.GO_PANIC: this.goPanic.finish(f); break;
-      case ParserId.GO_RACE: this.goRace.finish(f); break;
-      case ParserId.NODE_ERROR: this.nodeError.finish(f); break;
-      case ParserId.JAVA: this.java.finish(f); break;
-      case ParserId.SHELL: this.shell.finish(f); break;
+      case ParserId.SANITIZER: return this.san;
+      case ParserId.CXX_TERMINATE: return this.term;
+      case ParserId.UBSAN: return this.ubsan;
+      case ParserId.ASSERT: return this.asrt;
+      case ParserId.V8_FATAL: return this.v8;
+      case ParserId.KERNEL: return this.kernel;
+      case ParserId.CDB: return this.cdb;
+      case ParserId.GDB: return this.gdb;
+      case ParserId.ANDROID: return this.android;
+      case ParserId.CHROME_GPU: return this.chromeGpu;
+      case ParserId.TRUSTY: return this.trusty;
+      case ParserId.BUG_DETECTED: return this.bugDetected;
+      case ParserId.CENTIPEDE: return this.centipede;
+      case ParserId.V8_SANDBOX: return this.v8Sandbox;
+      case ParserId.MAKE: return this.make;
+      case ParserId.LINKER: return this.ld;
+      case ParserId.GCC: return this.gcc;
+      case ParserId.RUSTC: return this.rustc;
+      case ParserId.TSC: return this.tsc;
+      case ParserId.GO_BUILD: return this.goBuild;
+      case ParserId.ESLINT: return this.eslint;
+      case ParserId.JUNIT_LOG: return this.junitLog;
+      case ParserId.JUNIT4: return this.junit4;
+      case ParserId.CTEST: return this.ctest;
+      case ParserId.PYTEST: return this.pytest;
+      case ParserId.UNITTEST: return this.unittest;
+      case ParserId.CARGO_TEST: return this.cargoTest;
+      case ParserId.GO_TEST_JSON: return this.goTestJson;
+      case ParserId.GO_TEST: return this.goTest;
+      case ParserId.GTEST: return this.gtest;
+      case ParserId.CATCH2: return this.catch2;
+      case ParserId.UNITY: return this.unity;
+      case ParserId.TESTHELP: return this.testhelp;
+      case ParserId.JEST: return this.jest;
+      case ParserId.VITEST: return this.vitest;
+      case ParserId.NODE_TEST: return this.nodeTest;
+      case ParserId.TAP: return this.tap;
+      case ParserId.CHECK_SCRIPT: return this.checkScript;
+      case ParserId.PYTHON: return this.python;
+      case ParserId.RUST_PANIC: return this.rustPanic;
+      case ParserId.GO_PANIC: return this.goPanic;
+      case ParserId.GO_RACE: return this.goRace;
+      case ParserId.NODE_ERROR: return this.nodeError;
+      case ParserId.JAVA: return this.java;
+      case ParserId.SHELL: return this.shell;
+      default: throw new Error("ParserSet: no parser of id " + id.toString());
     }
   }
 }

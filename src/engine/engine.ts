@@ -130,6 +130,7 @@ interface Exports {
   finishRun(prevLen: number, metaLen: number, keyLen: number, treeChanged: number, prevRuns: number): number;
   streakKey(len: number): number;
   output(): number;
+  dispatchFilter(on: number): void;
 }
 
 const CHUNK = 1 << 20;
@@ -139,6 +140,11 @@ const fromUtf8 = new TextDecoder('utf-8');
 export interface EngineOptions {
   /** The module's bytes or a compiled module; default: the copy bundled with sbx. */
   wasm?: BufferSource | WebAssembly.Module;
+  /**
+   * @internal The self-check test's switch: false offers every log line to every parser (the dispatcher's
+   * first-byte filter off). Verdicts must be the same either way.
+   */
+  dispatchFilter?: boolean;
 }
 
 export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
@@ -160,6 +166,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     });
     const e = inst.exports as unknown as Exports;
     mem = e.memory;
+    if (opts.dispatchFilter === false) e.dispatchFilter(0);
     held = null;
     return e;
   };

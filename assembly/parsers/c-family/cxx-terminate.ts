@@ -7,6 +7,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, signalCrash } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 
 const GNU_HEAD = "terminate called after throwing an instance of '";
 const GNU_WHAT = "  what():  ";
@@ -14,12 +15,17 @@ const GNU_OTHER = "terminate called ";
 const LIBCXX = "libc++abi";
 const LIBCXX_TYPE = "uncaught exception of type ";
 
+/** At rest: `terminate called ...` and `libc++abi...` at column 0. */
+const STARTS = new ByteSet().chars("tl");
+
 @final
 export class CxxTerminateParser extends Parser {
   /** The crash whose `what():` line may come next. */
   private pending: Crash | null = null;
 
   busy(): bool { return this.pending !== null; }
+  atRest(): bool { return this.pending === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let c = this.pending;

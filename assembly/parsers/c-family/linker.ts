@@ -7,11 +7,15 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc } from "../diag-context";
 
 const KEYWORDS: string[] = [
   "undefined reference to ", "multiple definition of ", "relocation truncated to fit", "more undefined references to ",
 ];
+
+/** Outside an lld error: only a line with a head colon (`/usr/bin/ld: ..`, `main.c:(.text+0x1c): undefined ..`) (headColonStarts). */
+const STARTS = new ByteSet();
 
 @final
 export class LinkerParser extends Parser {
@@ -22,6 +26,9 @@ export class LinkerParser extends Parser {
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.lld !== null; }
+  atRest(): bool { return this.lld === null; }
+  starts(): ByteSet | null { return STARTS; }
+  headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers

@@ -13,9 +13,13 @@ import { Line } from "../../util/line";
 import { Facts, Diagnostic, Crash, signalCrash } from "../../model";
 import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, listOnly } from "../diag-context";
 
 const BUILD_FILES = "-- Build files have been written to: ";
+
+/** Any state: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is never make's (headColonStarts). */
+const STARTS = new ByteSet();
 
 @final
 export class MakeParser extends Parser {
@@ -23,6 +27,10 @@ export class MakeParser extends Parser {
   private failure: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
+  headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers

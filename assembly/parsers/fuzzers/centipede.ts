@@ -9,11 +9,18 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 
 const MARK = "========= ";
 
+/** Stateless: `========= ` at column 0. */
+const STARTS = new ByteSet().chars("=");
+
 @final
 export class CentipedeParser extends Parser {
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
+
   claim(l: Line, f: Facts): bool {
     if (l.at(0) != Char.EQ || !l.startsWith(MARK)) return false;
     let p = MARK.length;

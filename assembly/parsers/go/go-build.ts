@@ -12,6 +12,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { DiagContext, setSeverity } from "../diag-context";
 
 const VET_PHRASES: string[] = [
@@ -49,6 +50,9 @@ const BUILD_PHRASES: string[] = [
   "invalid argument", "expected ", "unexpected ", "cannot find package", "is not in std", "no required module",
 ];
 
+/** Outside a package's block: its `# pkg` header at column 0, or a `x.go:3:4: msg` line with a head colon (headColonStarts). */
+const STARTS = new ByteSet().chars("#");
+
 @final
 export class GoParser extends Parser {
   private ctx: DiagContext;
@@ -66,6 +70,9 @@ export class GoParser extends Parser {
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.inBlock; }
+  atRest(): bool { return !this.inBlock; }
+  starts(): ByteSet | null { return STARTS; }
+  headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers

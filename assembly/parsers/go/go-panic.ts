@@ -19,11 +19,15 @@ import { Char, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
 const enum State { IDLE, HEAD, STACK }
+
+/** At rest: `panic: `, `fatal error: ` at column 0. */
+const STARTS = new ByteSet().chars("pf");
 
 export class GoPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -39,6 +43,8 @@ export class GoPanicParser extends Parser {
   private skim: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
+  atRest(): bool { return this.state == State.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     switch (this.state) {

@@ -20,12 +20,16 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation } from "../../frames";
 import { pushFrame, renumber } from "../runtime-common";
 
 const RULE_LEN = 18;
 
 const enum Sec { NONE, ACCESS, OTHER, SKIP }
+
+/** At rest: `WARNING: DATA RACE` at column 0. */
+const STARTS = new ByteSet().chars("W");
 
 export class GoRaceParser extends Parser {
   private active: bool = false;
@@ -36,6 +40,8 @@ export class GoRaceParser extends Parser {
   private pending: Frame | null = null;
 
   busy(): bool { return this.active; }
+  atRest(): bool { return !this.active; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.close(); }
 

@@ -17,6 +17,7 @@ import { Char, isDigit, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { setLocation, parseSanFrame } from "../../frames";
 
 const KASAN = "BUG: KASAN: ";
@@ -24,6 +25,9 @@ const GPF = "general protection fault";
 const KBUG = "kernel BUG at ";
 const PANIC = "Kernel panic - not syncing: ";
 const OOPS = "Internal error: Oops: ";
+
+/** At rest (no report read yet): a report's first line at column 0 or after a `[  1.23]` stamp. */
+const STARTS = new ByteSet().chars("BgkKI[");
 
 @final
 export class KernelParser extends Parser {
@@ -34,6 +38,8 @@ export class KernelParser extends Parser {
   private open: bool = false;
 
   busy(): bool { return this.inTrace; }
+  atRest(): bool { return !this.inTrace && !this.open; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.inTrace = false; this.open = false; this.crash = null; }
 

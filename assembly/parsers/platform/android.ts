@@ -11,6 +11,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, parseSanFrame, normPath } from "../../frames";
 import { checkCondition, sourceBase } from "../../state-text";
 
@@ -19,6 +20,9 @@ const ABORT_MESSAGE = "Abort message: ";
 const BACKTRACE = "backtrace:";
 /** Lines between `backtrace:` and its first frame (logcat interleaves other tags' lines). */
 const LEAD = 2;
+
+/** Outside a backtrace: `Fatal signal`, `signal N`, `Abort message`, `backtrace:` at column 0. */
+const STARTS = new ByteSet().chars("FsAb");
 
 @final
 export class AndroidParser extends Parser {
@@ -32,6 +36,8 @@ export class AndroidParser extends Parser {
   private traced: i32 = 0;
 
   busy(): bool { return this.inTrace; }
+  atRest(): bool { return !this.inTrace; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void {
     if (this.inTrace) this.endTrace(f);

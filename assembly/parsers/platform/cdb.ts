@@ -11,6 +11,7 @@ import { Char, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify } from "../../frames";
 
 const SECOND_CHANCE = "(!!! second chance !!!)";
@@ -19,6 +20,9 @@ const ATTEMPT = "Attempt to ";
 const BUCKET = "DEFAULT_BUCKET_ID:";
 /** A bucket suffix that says Application Verifier was on, not what went wrong. */
 const AVRF = "_AVRF";
+
+/** Outside a stack: the lines it reads begin (after blanks) with `(`, `ExceptionCode`, `Attempt`, `DEFAULT_BUCKET`, `Child`. */
+const STARTS = new ByteSet().chars("(EADC");
 
 @final
 export class CdbParser extends Parser {
@@ -30,6 +34,8 @@ export class CdbParser extends Parser {
   private inStack: bool = false;
 
   busy(): bool { return this.inStack; }
+  atRest(): bool { return !this.inStack; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.inStack = false; }
 

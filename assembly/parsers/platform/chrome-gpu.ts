@@ -6,11 +6,18 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 
 const MARK = "] GPU process exited unexpectedly";
 
+/** Stateless: its line begins with `[`. */
+const STARTS = new ByteSet().chars("[");
+
 @final
 export class ChromeGpuParser extends Parser {
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
+
   claim(l: Line, f: Facts): bool {
     if (l.at(0) != Char.LBRACKET) return false;
     let k = l.indexOf(MARK);

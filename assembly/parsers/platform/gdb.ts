@@ -8,17 +8,23 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, normPath } from "../../frames";
 
 const PROGRAM = "Program ";
 const RECEIVED = "received signal ";
 const TERMINATED = "terminated with signal ";
 
+/** At rest: `Program received signal` / `Thread N received signal` at column 0. */
+const STARTS = new ByteSet().chars("PT");
+
 @final
 export class GdbParser extends Parser {
   private crash: Crash | null = null;
 
   busy(): bool { return this.crash !== null; }
+  atRest(): bool { return this.crash === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.crash = null; }
 

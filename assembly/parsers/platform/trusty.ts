@@ -10,10 +10,14 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation } from "../../frames";
 
 const HEADER = "Backtrace for thread: ";
 const APP = "(app: ";
+
+/** Outside a trace: its header at column 0. */
+const STARTS = new ByteSet().chars("B");
 
 @final
 export class TrustyParser extends Parser {
@@ -21,6 +25,8 @@ export class TrustyParser extends Parser {
   private inTrace: bool = false;
 
   busy(): bool { return this.inTrace; }
+  atRest(): bool { return !this.inTrace; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     if (this.inTrace) {

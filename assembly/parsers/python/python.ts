@@ -17,6 +17,7 @@ import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, normPath } from "../../frames";
 import { reportIsFatal, renumber } from "../runtime-common";
 
@@ -46,6 +47,9 @@ function frameForm(l: Line, base: i32): Form {
 const DURING = "During handling of the above exception, another exception occurred:";
 const CAUSE = "The above exception was the direct cause of the following exception:";
 
+/** At rest: `Traceback`, `Exception Group Traceback` at column 0; `  File "` and `  + Exception Group` after two blanks. */
+const STARTS = new ByteSet().chars("TE").chars("F+");
+
 export class PythonParser extends Parser {
   private state: State = State.IDLE;
   private frames: Array<Frame> = [];
@@ -61,6 +65,8 @@ export class PythonParser extends Parser {
   private skim: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
+  atRest(): bool { return this.state == State.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     switch (this.state) {
@@ -91,7 +97,8 @@ export class PythonParser extends Parser {
         return true;
       }
       // Exception groups (3.11+): "  + Exception Group Traceback (most recent call last):"
-      if (l.at(2) == Char.PLUS && l.matchAt(GROUP_OPEN, 2)) {
+      // (Two blanks before it, as Python prints it: the dispatcher's filter keys a line on its first other byte.)
+      if (l.at(1) == Char.SPACE && l.at(2) == Char.PLUS && l.matchAt(GROUP_OPEN, 2)) {
         this.begin(f);
         this.group = true;
         this.state = State.TRACE;

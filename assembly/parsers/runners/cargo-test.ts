@@ -10,8 +10,12 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+
+/** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
+const STARTS = new ByteSet().chars("trRDe");
 
 export class CargoTestParser extends Parser {
   seen: bool = false;
@@ -43,6 +47,8 @@ export class CargoTestParser extends Parser {
   stoppedAfter: string | null = null;
 
   busy(): bool { return this.inBlock; }
+  atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);

@@ -9,7 +9,11 @@ import { Facts, TestFailure, Frame } from "../../model";
 import { ParserSet } from "../set";
 import { setLocation } from "../../frames";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { failureNamed, joinLines, foreignLine } from "./common";
+
+/** Before ctest showed itself: `Test project `, `Internal ctest changing into directory` at column 0. */
+const STARTS = new ByteSet().chars("TI");
 
 export class CtestParser extends Parser {
   seen: bool = false;
@@ -25,6 +29,8 @@ export class CtestParser extends Parser {
   innerFacts: Facts | null = null;
 
   busy(): bool { return this.cur !== null; }
+  atRest(): bool { return !this.seen && this.cur === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);

@@ -4,6 +4,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { GoTestParser } from "./go-test";
 
 // One decode buffer for the module, not one per parser: a parser is made for every verdict, and the
@@ -12,11 +13,17 @@ import { GoTestParser } from "./go-test";
 let decodeBuf: usize = 0;
 let decodeCap: i32 = 0;
 
+/** Stateless (its state is the text parser's, ParserSet refreshes that one): `{"Time":`/`{"Action":` at column 0. */
+const STARTS = new ByteSet().chars("{");
+
 export class GoTestJsonParser extends Parser {
   go: GoTestParser;
   view: Line = new Line();
 
   constructor(go: GoTestParser) { super(); this.go = go; }
+
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     if (l.at(0) != Char.LBRACE || l.at(1) != Char.QUOTE) return false;

@@ -11,6 +11,7 @@ import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser } from "../../frames";
 import { failureNamed, foreignLine } from "./common";
 
@@ -22,6 +23,9 @@ const MAX_MARKED = 4096;
 /** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
 const FOLD_AT = 4096;
 const MAX_OPEN = 65536;
+
+/** Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0. */
+const STARTS = new ByteSet().chars("=-").chars("pFo?B");
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -70,6 +74,8 @@ export class GoTestParser extends Parser {
   panicDone: bool = false;
 
   busy(): bool { return this.inPanic; }
+  atRest(): bool { return !this.seen && !this.inPanic; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     return this.text(l, f);

@@ -6,8 +6,12 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed, crashMidSuite, joinLines, foreignLine, runSignal } from "./common";
+
+/** Before gtest showed itself: its `[ TAG ]` lines and `Running main() from` at column 0. */
+const STARTS = new ByteSet().chars("[R");
 
 export class GtestParser extends Parser {
   seen: bool = false;
@@ -20,6 +24,8 @@ export class GtestParser extends Parser {
   planned: i64 = -1;
 
   busy(): bool { return this.running !== null; }
+  atRest(): bool { return !this.seen && this.running === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);

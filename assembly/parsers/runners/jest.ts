@@ -8,6 +8,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
 import { DiagContext } from "../diag-context";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
@@ -21,6 +22,11 @@ const DOWN = utf8("\u2193 ");       // ↓
 const RARROW = utf8("\u2192 ");     // →
 const RULE = utf8("\u23AF");        // ⎯
 const MIETTE = utf8("\u256D\u2500[ "); // ╭─[ : oxc's (vitest 4's) code frame opens with the error's place
+
+/** Before jest showed itself: `FAIL`/`PASS x.test.js` (after blanks), `Tests: .. total` at column 0. */
+const JEST_STARTS = new ByteSet().chars("FPT");
+/** Before vitest showed itself: `RUN  v..`, `Test Files ..` (after blanks). */
+const VITEST_STARTS = new ByteSet().chars("RT");
 
 export class JestParser extends Parser {
   vitest: bool;
@@ -47,6 +53,8 @@ export class JestParser extends Parser {
   private get runner(): string { return this.vitest ? "vitest" : "jest"; }
 
   busy(): bool { return this.cur !== null; }
+  atRest(): bool { return !this.seen && this.cur === null; }
+  starts(): ByteSet | null { return this.vitest ? VITEST_STARTS : JEST_STARTS; }
 
   claim(l: Line, f: Facts): bool {
     return this.vitest ? this.vitestLine(l, f) : this.jestLine(l, f);

@@ -7,6 +7,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { parseJunit } from "../../junit";
 import { checkXml } from "../../xml-check";
 
@@ -14,6 +15,9 @@ import { checkXml } from "../../xml-check";
 const MAX_BYTES = 8 << 20;
 
 const enum Root { SUITES, SUITE }
+
+/** Outside a report: its `<?xml`/`<testsuite` line (after blanks). */
+const STARTS = new ByteSet().chars("<");
 
 @final
 export class JunitLogParser extends Parser {
@@ -24,6 +28,8 @@ export class JunitLogParser extends Parser {
   private overflow: bool = false;
 
   busy(): bool { return this.inside; }
+  atRest(): bool { return !this.inside; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);

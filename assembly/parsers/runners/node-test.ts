@@ -7,6 +7,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine } from "./common";
 import { join } from "../../util/join";
 
@@ -18,6 +19,9 @@ const INFO = utf8("\u2139 ");   // ℹ
 /** `▶` suites deeper than this are not tracked: node nests them by indent, and a log that opens more is not
  * node's (a mutated one opened 256, and each failure's name joined them all: 256 MiB of garbage in one call). */
 const MAX_SUITES = 32;
+
+/** Before node --test showed itself: its marks (after blanks) start with a byte >= 0xE2. */
+const STARTS = new ByteSet().range(0xE2, 0xFF);
 
 export class NodeTestParser extends Parser {
   seen: bool = false;
@@ -35,6 +39,8 @@ export class NodeTestParser extends Parser {
   nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
 
   busy(): bool { return this.cur !== null || this.repeat; }
+  atRest(): bool { return !this.seen && !this.repeat && this.cur === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);

@@ -5,12 +5,19 @@ import { isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { failureNamed, countBefore } from "./common";
+
+/** Its lines begin with a digit (`N - desc: PASSED`, `N tests, ..`) or `=== WARNING ===` at column 0, whatever it saw. */
+const STARTS = new ByteSet().digits().chars("=");
 
 export class TesthelpParser extends Parser {
   seen: bool = false;
   passed: i64 = 0; failed: i64 = 0;
   totTests: i64 = -1; totPassed: i64 = -1; totFailed: i64 = -1;
+
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     if (this.seen && l.startsWith("=== WARNING === We have failed tests here")) return true;

@@ -15,6 +15,7 @@ import { Char, isDigit, isHex } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, firstUser, parseSanFrame } from "../../frames";
 import { reportIsFatal, pushFrame } from "../runtime-common";
 import { join } from "../../util/join";
@@ -23,6 +24,10 @@ const enum State { IDLE, MESSAGE, BACKTRACE }
 
 const MAX_MESSAGE_LINES = 24;
 const ALLOC_FAILED = "memory allocation of ";
+
+/** At rest: `thread '..' panicked at`, `memory allocation of`, and after a reported overflow the runtime's
+ *  `fatal runtime error: stack overflow` line, at column 0. */
+const STARTS = new ByteSet().chars("mtf");
 
 export class RustPanicParser extends Parser {
   private state: State = State.IDLE;
@@ -38,6 +43,8 @@ export class RustPanicParser extends Parser {
   private overflowSeen: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
+  atRest(): bool { return this.state == State.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     switch (this.state) {

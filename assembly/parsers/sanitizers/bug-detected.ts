@@ -11,12 +11,16 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, normPath } from "../../frames";
 
 const BUG = "===BUG DETECTED: ";
 const PYSECSAN = "PySecSan:";
 const PY_TAG = "[PYSECSAN] ";
 const MAX_PROSE = 16;
+
+/** At rest: `=== BUG DETECTED` at column 0. */
+const STARTS = new ByteSet().chars("=");
 
 @final
 export class BugDetectedParser extends Parser {
@@ -28,6 +32,8 @@ export class BugDetectedParser extends Parser {
   private prose: i32 = 0;
 
   busy(): bool { return this.py !== null; }
+  atRest(): bool { return this.py === null; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.end(); }
 

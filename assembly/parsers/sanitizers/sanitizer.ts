@@ -7,6 +7,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { parseSanFrame, demoteModuleOnly, setLocation, classify, firstUser } from "../../frames";
 import { join } from "../../util/join";
 
@@ -25,6 +26,9 @@ const TSAN_SEPARATOR = 18;
 const DSO = "dso: id=";
 /** Fuchsia's symbolizer markup for the same module map: " [[[ELF module #0x1 "libfdio.so" BuildID=.. 0x..]]]". */
 const ELF_MODULE = "[[[ELF module ";
+
+/** At rest: a report begins at column 0 with `==PID==`, `WARNING: `, `ERROR: `, `SUMMARY: ` or a tool name (A H T M L U); a module map after a stack-less report (`dso: id=`, `[[[ELF module`) lends it a stack. */
+const STARTS = new ByteSet().chars("=WESAHTMLU").chars("d[");
 
 @final
 export class SanitizerParser extends Parser {
@@ -67,6 +71,8 @@ export class SanitizerParser extends Parser {
   private inDsoStack: bool = false;
 
   busy(): bool { return this.state != St.IDLE; }
+  atRest(): bool { return this.state == St.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void {
     this.settleLeak();

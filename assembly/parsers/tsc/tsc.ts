@@ -6,9 +6,13 @@ import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 
 const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
+
+/** Outside a diagnostic: `Found N errors`, `Errors  Files` at column 0, or a header with a head colon (`a.ts(3,5): error TS..`, `error TS..: ..`) (headColonStarts). */
+const STARTS = new ByteSet().chars("FE");
 
 @final
 export class TscParser extends Parser {
@@ -19,6 +23,9 @@ export class TscParser extends Parser {
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.state != State.NONE; }
+  atRest(): bool { return this.state == State.NONE; }
+  starts(): ByteSet | null { return STARTS; }
+  headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers

@@ -19,6 +19,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, signalCrash, MAX_FRAMES } from "../../model";
 import { parseSanFrame } from "../../frames";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { signalName } from "../../signals";
 import { checkCondition, sourceBase } from "../../state-text";
 
@@ -36,6 +37,9 @@ const SIGNAL = "Received signal ";
 
 const enum St { IDLE, BLOCK, TRACE, SIGNAL }
 
+/** At rest: `# Fatal error ...`, `abort: CSA_`, `Received signal `, `==== C stack trace ` at column 0. */
+const STARTS = new ByteSet().chars("#aR=");
+
 @final
 export class V8FatalParser extends Parser {
   private state: St = St.IDLE;
@@ -47,6 +51,8 @@ export class V8FatalParser extends Parser {
   private file: string = "";
 
   busy(): bool { return this.state != St.IDLE; }
+  atRest(): bool { return this.state == St.IDLE; }
+  starts(): ByteSet | null { return STARTS; }
 
   finish(f: Facts): void { this.state = St.IDLE; this.crash = null; }
 

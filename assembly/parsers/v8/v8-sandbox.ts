@@ -7,11 +7,18 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Crash, Facts } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 
 const MARK = "## V8 sandbox violation detected!";
 
+/** Stateless: `## V8 sandbox violation detected!` at column 0. */
+const STARTS = new ByteSet().chars("#");
+
 @final
 export class V8SandboxParser extends Parser {
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
+
   claim(l: Line, f: Facts): bool {
     if (l.at(0) != Char.HASH || !l.startsWith(MARK)) return false;
     let c = f.crash;
