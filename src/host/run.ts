@@ -79,6 +79,14 @@ export interface RunReport {
 /** How long the sandbox runs before the engine is warmed beside it (see runReport). */
 const WARM_AFTER_MS = 10;
 
+const realOrSelf = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+};
+
 export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
@@ -162,7 +170,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   state.prefetch(cmd);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
   // what is left is read. An output the launcher's tail holds whole is read from there instead.
-  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null);
+  // The sandbox shows the work dir at its host path too (spec.ts workAlias): paths there read as /work's.
+  const workAlias = realOrSelf(work);
+  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null, workAlias);
   const res = await launched;
   phase('launched');
   const o = res.outcome;
@@ -193,7 +203,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const reason: unknown = interrupted ? opts.signal!.reason : null;
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
-  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null };
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null, workAlias };
   // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
   // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
   // the engine); wall_ms is the command's alone.
