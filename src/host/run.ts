@@ -11,6 +11,7 @@ import {
   NO_SECCOMP_AS_ROOT,
   packageRoot,
   rootMapsAway,
+  workAliasOf,
   workProblem,
   type LaunchOptions,
   type ProfileOptions,
@@ -79,13 +80,6 @@ export interface RunReport {
 /** How long the sandbox runs before the engine is warmed beside it (see runReport). */
 const WARM_AFTER_MS = 10;
 
-const realOrSelf = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-};
 
 export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
@@ -170,8 +164,8 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   state.prefetch(cmd);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
   // what is left is read. An output the launcher's tail holds whole is read from there instead.
-  // The sandbox shows the work dir at its host path too (spec.ts workAlias): paths there read as /work's.
-  const workAlias = realOrSelf(work);
+  // Where the sandbox shows the work dir at its host path too (spec.ts workAlias), paths there read as /work's.
+  const workAlias = workAliasOf(launchOpts, work).path;
   const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null, workAlias);
   const res = await launched;
   phase('launched');

@@ -278,14 +278,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   if (net) a.push('--ro-bind', '/sys', '/sys');
   else a.push('--sysfs', '/sys');
   // Last of the mounts: the work dir at its host path too, with every mount now below /work (and inside /tmp's tmpfs).
-  const taken = [
-    ...(opts.home !== undefined ? [SANDBOX_HOME] : []),
-    ...(proxySocket !== null ? [PROXY_SOCKET] : []),
-    ...(net ? ['/run/systemd/resolve'] : []),
-    ...[...(opts.roBind ?? []), ...(opts.bind ?? [])].map((m) => dst(m.dst)),
-    ...[...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])].filter((p) => !under(p, '/work')).map(dst),
-  ];
-  const alias = workAlias(realOr(resolve(work)), taken);
+  const alias = workAliasOf(opts, work);
   if (alias.path !== null) a.push('--rebind', '/work', alias.path);
   a.push('--pid-max', String(Math.max(301, pids + 1)));
   a.push('--ro-root');
@@ -324,6 +317,19 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   }
   a.push('--', ...opts.cmd);
   return { argv: a, env, seccomp, landlock, workAlias: alias };
+}
+
+/** workAlias for the spec buildSpec makes of opts: the host path of work, and the spec's other mount destinations. */
+export function workAliasOf(opts: LaunchOptions, work: string): WorkAlias {
+  const dst = (d: string): string => throughSystemLinks(d);
+  const taken = [
+    ...(opts.home !== undefined ? [SANDBOX_HOME] : []),
+    ...(opts.allowHosts?.length ? [PROXY_SOCKET] : []),
+    ...(opts.net === true ? ['/run/systemd/resolve'] : []),
+    ...[...(opts.roBind ?? []), ...(opts.bind ?? [])].map((m) => dst(m.dst)),
+    ...[...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])].filter((p) => !under(p, '/work')).map(dst),
+  ];
+  return workAlias(realOr(resolve(work)), taken);
 }
 
 /** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */
