@@ -27,7 +27,8 @@ export interface VerdictOptions {
   log?: string | null;
   /**
    * The work dir's host path, which the sandbox shows besides /work: the log's paths under it read as
-   * /work's (work-relative in the verdict). Taken when the verdict or stream begins.
+   * /work's (work-relative in the verdict), and raw_bytes counts them so: the same run at two host paths
+   * gives the same verdict. Taken when the verdict or stream begins.
    */
   workAlias?: string | null;
 }

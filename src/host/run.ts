@@ -80,7 +80,6 @@ export interface RunReport {
 /** How long the sandbox runs before the engine is warmed beside it (see runReport). */
 const WARM_AFTER_MS = 10;
 
-
 export async function runReport(opts: RunOptions): Promise<RunReport> {
   if (!Array.isArray(opts.cmd) || opts.cmd.length === 0 || opts.cmd.some((a) => typeof a !== 'string')) {
     throw new SbxError('E_USAGE', 'no command given: pass the command and its arguments after --, e.g. sbx run -- make test');
