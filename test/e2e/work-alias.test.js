@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRoot, logText, sbxRun, skipNote, workDir, write } from './_helpers.js';
 import { needs } from '../_tools.js';
@@ -141,5 +141,18 @@ for (const row of SKIPS) {
     assert.is(logText(r.env).trim(), 'held', r.why());
   });
 }
+
+test('no alias: a script whose #! names the host path fails set-up with the reason and the /work path to run it by', () => {
+  const dir = workDir({}, 'sbx-alias-');
+  const host = realpathSync(dir);
+  mkdirSync(join(dir, '.venv/bin'), { recursive: true });
+  symlinkSync('/usr/bin/python3', join(dir, '.venv/bin/python3'));
+  writeFileSync(join(dir, '.venv/bin/tool'), `#!${host}/.venv/bin/python3\nprint('ran')\n`, { mode: 0o755 });
+  const r = sbxRun(dir, ['.venv/bin/tool'], { flags: ['--ro-bind', `${workDir()}:${host}/inner`] });
+  assert.is(r.verdict.status, 'setup-failed', r.why());
+  assert.match(r.verdict.setup_error, `names ${host}/.venv/bin/python3, under the work dir's host path`, r.why());
+  assert.match(r.verdict.setup_error, `would cover the sandbox's mount at ${host}/inner`, r.why());
+  assert.match(r.verdict.setup_error, 'fix: run it through its interpreter at /work/.venv/bin/python3', r.why());
+});
 
 test.run();
