@@ -118,7 +118,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const home = projectHome(work);
   const sandboxHome = home ? SANDBOX_HOME : '/tmp';
   const fixed = rest.inheritEnv !== true;
-  const tools = useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined });
+  // Whether the sandbox shows the work dir at its host path too: the toolchain roots bound below never hold
+  // the work dir nor lie in it (toolchains.ts), so they do not change the answer.
+  const workShown = workAliasOf({ ...rest, cmd: opts.cmd, work, logPath, ...(home ? { home } : {}) }, work).path !== null;
+  const tools =
+    useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined, workShown });
   phase('toolchains');
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);

@@ -200,6 +200,8 @@ export interface PlanInput {
   env?: NodeJS.ProcessEnv;
   /** PATH the caller set for the sandbox (--env PATH=...): then it is theirs, and no note compares it. */
   pathGiven?: boolean;
+  /** The sandbox shows the work dir at its host path too (applied.work_alias), not only at /work. */
+  workShown?: boolean;
 }
 
 /** Told each path a plan reads: resolved (realpath) or read (access, open, a config's text). Set while a plan is made. */
@@ -272,7 +274,7 @@ const copy = (p: ToolchainPlan): ToolchainPlan => ({
  */
 export function planToolchains(p: PlanInput): ToolchainPlan {
   const e = p.env ?? process.env;
-  const key = JSON.stringify([p.cmd, p.work, p.sub, p.sandboxHome, p.pathGiven === true]);
+  const key = JSON.stringify([p.cmd, p.work, p.sub, p.sandboxHome, p.pathGiven === true, p.workShown === true]);
   const had = kept.get(key);
   if (had && had.env.every(([k, v]) => e[k] === v)) {
     const now = BigInt(Date.now()) * 1_000_000n;
@@ -369,6 +371,7 @@ function makePlan(p: PlanInput, e: NodeJS.ProcessEnv): ToolchainPlan {
   }
   // An absolute path is shown when a bind or the system dirs hold it (the work dir is at /work, and at its
   // host path too where the launcher can show it there: spec.ts workAlias).
+  if (p.workShown === true) shown.push(workReal);
   const visible = (f: string): boolean => {
     const r = real(f) ?? f;
     return [f, r].some((x) => shown.some((d) => under(x, d)) || SYSTEM_PATHS.some((s) => under(x, s)));

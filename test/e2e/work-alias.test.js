@@ -35,17 +35,29 @@ const ROWS = [
     name: "a venv's script, whose #! names the host path (pip --version)",
     tools: ['venv'],
     setup: (dir) => sh('/usr/bin/python3', ['-m', 'venv', '.venv'], dir),
-    cmd: ['.venv/bin/pip', '--version'],
+    cmd: () => ['.venv/bin/pip', '--version'],
     check: (r) => {
       assert.is(r.verdict.status, 'pass', r.why());
       assert.match(logText(r.env), /^pip \d/m, r.why());
+      assert.not.match(r.stderr, 'note:', r.why());
+    },
+  },
+  {
+    name: "a venv's script named by its host path (as an activated venv's PATH finds it)",
+    tools: ['venv'],
+    setup: (dir) => sh('/usr/bin/python3', ['-m', 'venv', '.venv'], dir),
+    cmd: (dir) => [`${realpathSync(dir)}/.venv/bin/pip`, '--version'],
+    check: (r) => {
+      assert.is(r.verdict.status, 'pass', r.why());
+      assert.not.match(r.stderr, 'note:', r.why());
+      assert.match(r.verdict.tail.join('\n'), /^pip \S+ from \/work\/\.venv\//m, `the verdict reads the host path as /work\n${r.why()}`);
     },
   },
   {
     name: 'a CMake build dir configured on the host: cmake --build builds, and the planted error reads src/x.c:2',
     tools: ['cmake'],
     setup: cmakeProject,
-    cmd: ['cmake', '--build', 'build'],
+    cmd: () => ['cmake', '--build', 'build'],
     check: (r, dir) => {
       assert.is(r.verdict.status, 'build-failed', r.why());
       const errors = r.verdict.diagnostics.filter((d) => d.severity === 'error');
@@ -64,7 +76,7 @@ for (const row of ROWS) {
   needs(row.name, row.tools, test)(row.name, () => {
     const dir = workDir({}, 'sbx-alias-');
     row.setup(dir);
-    const r = sbxRun(dir, row.cmd);
+    const r = sbxRun(dir, row.cmd(dir));
     assert.equal(r.env.outcome.applied.work_alias, { path: realpathSync(dir), reason: null }, r.why());
     row.check(r, dir);
   });
