@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRoot, logText, sbxRun, skipNote, workDir, write } from './_helpers.js';
+import { CLI, isRoot, logText, sbxRun, skipNote, workDir, write } from './_helpers.js';
 import { needs } from '../_tools.js';
 
 const sh = (cmd, args, cwd) => {
@@ -68,6 +68,9 @@ const ROWS = [
       );
       assert.ok(logText(r.env).includes(`${realpathSync(dir)}/src/x.c:2:`), `the raw log keeps the tool's own words (the host path)\n${r.why()}`);
       assert.not.ok(JSON.stringify(r.verdict).includes(realpathSync(dir)), `the verdict names no host path\n${r.why()}`);
+      // `sbx verdict` on the log the run recorded (WORK/.sbx/logs/...) reads it as the run did.
+      const again = spawnSync(process.execPath, [CLI, 'verdict', '--raw', r.env.log, '--exit', '2', '--json'], { cwd: '/', encoding: 'utf8' });
+      assert.equal(JSON.parse(again.stdout).verdict, r.verdict, again.stderr);
     },
   },
 ];
