@@ -570,6 +570,32 @@ op_dir(const struct op *op, struct mount_fail *f)
   return 0;
 }
 
+/* Shows a directory already in the new root (the work dir's /work) at a
+ * second place too (its host path): a recursive bind of what is there, so
+ * that every mount below it comes along (the hidden state dir, the protected
+ * .git, Landlock's rules are the same inodes) with its flags and id-mapping.
+ * Nothing is read from the host: the same tree, seen twice. */
+static int
+op_rebind(const struct op *op, struct mount_fail *f)
+{
+  char src[PATH_MAX], target[PATH_MAX];
+  int sfd = mount_point(f, "rebind", op->a, MP_EXISTING), fd;
+  if (sfd < 0)
+    return -1;
+  if ((fd = mount_point(f, "rebind", op->b, MP_DIR)) < 0)
+    {
+      close(sfd);
+      return -1;
+    }
+  if (fd_target(f, src, sizeof src, sfd, op->a) < 0 || fd_target(f, target, sizeof target, fd, op->b) < 0)
+    return -1;
+  if (mount(src, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+    return failed(f, "rebind", "bind-mounting %s on %s", op->a, op->b);
+  close(sfd);
+  close(fd);
+  return 0;
+}
+
 /* One entry of the spec's list of mounts: 0, or -1 with f filled. */
 static int
 op_run(const struct op *op, const struct spec *s, struct mount_fail *f)
@@ -600,6 +626,8 @@ op_run(const struct op *op, const struct spec *s, struct mount_fail *f)
       return op_dir(op, f);
     case OP_PROTECT:
       return op_protect(op, f);
+    case OP_REBIND:
+      return op_rebind(op, f);
     }
   return 0;
 }

@@ -23,7 +23,7 @@
 #define SBX_VERSION "0.1.0"
 /* Bumped whenever the spec flags or the report shape change; the TypeScript
  * side refuses a launcher whose protocol differs. */
-#define SBX_PROTO 12
+#define SBX_PROTO 13
 /* The launcher (and init) exits with this when a setup step failed; the
  * details are in the report, or on stderr before there is one. */
 #define EXIT_SETUP_FAILED 125

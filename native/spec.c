@@ -295,6 +295,7 @@ static const struct spec_option options[] = {
   { "--nr-inodes", 1, opt_tmpfs_limit, offsetof(struct op, inodes), 0 },
   { "--protect", 1, opt_op, 0, OP_PROTECT },
   { "--dir", 1, opt_op, 0, OP_DIR },
+  { "--rebind", 2, opt_op, 0, OP_REBIND },
   { "--chdir", 1, opt_str, FIELD(chdir_path), 0 },
   { "--setenv", 2, opt_setenv, 0, 0 },
   { "--clearenv", 0, opt_flag, FIELD(env_set), 0 },

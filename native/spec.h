@@ -29,6 +29,7 @@ enum op_kind
   OP_HIDE_EMPTY,
   OP_DIR,
   OP_PROTECT,
+  OP_REBIND, /* a: a directory already in the new root, shown again (with all mounts below it) at b */
 };
 
 struct op

@@ -33,6 +33,8 @@ export const TOOLS = {
   rustc: { pkg: 'rustc', found: () => Boolean(inSandbox('rustc')) },
   // A rustup toolchain under ~/.cargo (test/e2e binds it into the sandbox) or Debian's cargo.
   cargo: { pkg: 'cargo', found: () => Boolean(inSandbox('cargo') || which('cargo', [join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin')])) },
+  cmake: { pkg: 'cmake', found: () => Boolean(onHost('cmake') && inSandbox('cmake')) },
+  venv: { pkg: 'python3-venv', found: () => spawnSync('/usr/bin/python3', ['-c', 'import ensurepip, venv']).status === 0 },
   git: { pkg: 'git', found: () => Boolean(onHost('git') && inSandbox('git')) },
   'clang-format': { pkg: 'clang-format', found: () => Boolean(onHost('clang-format')) },
   // A one-node Slurm cluster (test/harness/slurm): the daemons and the client commands.

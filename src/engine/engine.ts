@@ -2,6 +2,7 @@
 // Bytes in, bytes out: logs go into the module's memory in chunks, the verdict JSON comes back.
 import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
+import { aliasRewriter } from './work-alias.js';
 import { SbxError, contract, issueText, type Delta, type RunResult, type Verdict, signalNumber } from '../contract/index.js';
 
 export type { Delta, RunResult, Verdict } from '../contract/index.js';
@@ -24,6 +25,12 @@ export interface VerdictOptions {
   setupError?: string | null;
   /** Path of the raw log on disk, recorded in the envelope. */
   log?: string | null;
+  /**
+   * The work dir's host path, which the sandbox shows besides /work: the log's paths under it read as
+   * /work's (work-relative in the verdict), and raw_bytes counts them so: the same run at two host paths
+   * gives the same verdict. Taken when the verdict or stream begins.
+   */
+  workAlias?: string | null;
 }
 
 export interface DeltaOptions {
@@ -255,7 +262,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another verdict');
       return guard((e) => {
         start(e, o);
-        feedBytes(e, bytes);
+        const rw = aliasRewriter(o.workAlias);
+        feedBytes(e, rw ? rw.push(bytes) : bytes);
+        if (rw) feedBytes(e, rw.end());
         return end(e, o);
       });
     },
@@ -263,9 +272,10 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       if (busy) throw new SbxError('E_BUSY', 'the engine is in the middle of a stream: end() it before starting another');
       guard((e) => start(e, o));
       busy = true;
+      const rw = aliasRewriter(o.workAlias);
       return {
         push(chunk) {
-          guard((e) => feedBytes(e, chunk));
+          guard((e) => feedBytes(e, rw ? rw.push(chunk) : chunk));
         },
         exitKnown(known) {
           const args = exitArgs(known); // a bad signal throws here, before the stream changes
@@ -273,7 +283,10 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
           return guard((e) => e.exitKnown(...args) === 1);
         },
         end: ((run?: RunEnd) => {
-          const r = guard((e) => (run ? endRun(e, o, run) : end(e, o)));
+          const r = guard((e) => {
+            if (rw) feedBytes(e, rw.end());
+            return run ? endRun(e, o, run) : end(e, o);
+          });
           busy = false;
           return r;
         }) as VerdictStream['end'],

@@ -63,8 +63,9 @@ export interface LogFollower {
  * Follows logPath (the launcher's log, with cap `cap`) until exited() is true. A stream is begun only
  * once the log is longer than `atLeast` bytes (a shorter output's verdict reads the launcher's tail).
  * `pace`: the launcher's --pace file (LaunchOptions.pace), made once the stream begins, removed at the end.
+ * `workAlias`: the work dir's host path, read as /work (VerdictOptions.workAlias).
  */
-export function followLog(engineP: Promise<Engine>, logPath: string, cap: number, exited: () => boolean, atLeast: number, pace: string | null = null): LogFollower {
+export function followLog(engineP: Promise<Engine>, logPath: string, cap: number, exited: () => boolean, atLeast: number, pace: string | null = null, workAlias: string | null = null): LogFollower {
   const head = Math.floor(cap / 2);
   const ring = cap - head;
   let fd = -1;
@@ -247,7 +248,7 @@ export function followLog(engineP: Promise<Engine>, logPath: string, cap: number
       try {
         const size = fstatSync(fd).size;
         if (stream === null && size > atLeast) {
-          stream = engine.stream({});
+          stream = engine.stream({ workAlias });
           startPace();
         }
         if (stream) got = pump(Math.min(size, head), SLICE);

@@ -11,6 +11,7 @@ import {
   NO_SECCOMP_AS_ROOT,
   packageRoot,
   rootMapsAway,
+  workAliasOf,
   workProblem,
   type LaunchOptions,
   type ProfileOptions,
@@ -117,7 +118,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const home = projectHome(work);
   const sandboxHome = home ? SANDBOX_HOME : '/tmp';
   const fixed = rest.inheritEnv !== true;
-  const tools = useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined });
+  // Whether the sandbox shows the work dir at its host path too: the toolchain roots bound below never hold
+  // the work dir nor lie in it (toolchains.ts), so they do not change the answer.
+  const workShown = workAliasOf({ ...rest, cmd: opts.cmd, work, logPath, ...(home ? { home } : {}) }, work).path !== null;
+  const tools =
+    useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined, workShown });
   phase('toolchains');
   // The command never sees sbx's own state: under the work dir it is an empty, read-only directory.
   const rel = relative(work, state.dir);
@@ -162,7 +167,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   state.prefetch(cmd);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
   // what is left is read. An output the launcher's tail holds whole is read from there instead.
-  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null);
+  // Where the sandbox shows the work dir at its host path too (spec.ts workAlias), paths there read as /work's.
+  const workAlias = workAliasOf(launchOpts, work).path;
+  const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null, workAlias);
   const res = await launched;
   phase('launched');
   const o = res.outcome;
@@ -193,7 +200,7 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const reason: unknown = interrupted ? opts.signal!.reason : null;
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
-  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null };
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null, workAlias };
   // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
   // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
   // the engine); wall_ms is the command's alone.

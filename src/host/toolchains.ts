@@ -200,6 +200,8 @@ export interface PlanInput {
   env?: NodeJS.ProcessEnv;
   /** PATH the caller set for the sandbox (--env PATH=...): then it is theirs, and no note compares it. */
   pathGiven?: boolean;
+  /** The sandbox shows the work dir at its host path too (applied.work_alias), not only at /work. */
+  workShown?: boolean;
 }
 
 /** Told each path a plan reads: resolved (realpath) or read (access, open, a config's text). Set while a plan is made. */
@@ -272,7 +274,7 @@ const copy = (p: ToolchainPlan): ToolchainPlan => ({
  */
 export function planToolchains(p: PlanInput): ToolchainPlan {
   const e = p.env ?? process.env;
-  const key = JSON.stringify([p.cmd, p.work, p.sub, p.sandboxHome, p.pathGiven === true]);
+  const key = JSON.stringify([p.cmd, p.work, p.sub, p.sandboxHome, p.pathGiven === true, p.workShown === true]);
   const had = kept.get(key);
   if (had && had.env.every(([k, v]) => e[k] === v)) {
     const now = BigInt(Date.now()) * 1_000_000n;
@@ -367,8 +369,9 @@ function makePlan(p: PlanInput, e: NodeJS.ProcessEnv): ToolchainPlan {
     plan.toolchains.push({ name: k.name, root: reals[0]! });
     Object.assign(plan.env, k.env?.(reals as string[], p.sandboxHome) ?? {});
   }
-  // An absolute path is shown when a bind or the system dirs hold it; the work dir is at /work inside,
-  // not at its host path (a venv script's `#!/home/u/proj/.venv/bin/python` is not there).
+  // An absolute path is shown when a bind or the system dirs hold it (the work dir is at /work, and at its
+  // host path too where the launcher can show it there: spec.ts workAlias).
+  if (p.workShown === true) shown.push(workReal);
   const visible = (f: string): boolean => {
     const r = real(f) ?? f;
     return [f, r].some((x) => shown.some((d) => under(x, d)) || SYSTEM_PATHS.some((s) => under(x, s)));
@@ -391,33 +394,7 @@ function makePlan(p: PlanInput, e: NodeJS.ProcessEnv): ToolchainPlan {
       `the venv ${at} runs the python in ${h} (pyvenv.cfg home), which the sandbox does not show: only the toolchain roots under your home (pyenv, rustup, nvm, uv, go, conda) are bound; pass --ro-bind ${h} to use it`,
     );
   }
-  plan.notes.push(
-    ...hostShebangs(
-      p.cmd,
-      [...venvs].filter((v) => under(v, workReal) && v !== workReal),
-      workReal,
-    ),
-  );
   return plan;
-}
-
-/**
- * A venv made on the host in the work dir writes its scripts' `#!` as the host path (#!/home/u/proj/.venv/
- * bin/python), which is /work/.venv/... in the sandbox: when the command names such a script, a note says so.
- */
-function hostShebangs(cmd: readonly string[], venvs: string[], workReal: string): string[] {
-  const line = cmd.join(' ');
-  const notes: string[] = [];
-  for (const v of venvs) {
-    const rel = v.slice(workReal.length + 1);
-    const m = new RegExp(`(?:^|[\\s/'"])${rel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/([^\\s'";|&/]+)`).exec(line);
-    if (!m) continue;
-    const shebang = interpreter(join(v, 'bin', m[1]!));
-    if (shebang && isAbsolute(shebang) && under(shebang, workReal)) {
-      notes.push(`${rel}/bin/${m[1]} starts with #!${shebang}, the work dir's host path, which the sandbox shows as /work: run it through the venv's python instead (${rel}/bin/python -m ${m[1]})`);
-    }
-  }
-  return notes;
 }
 
 /** A note when name (then its script's interpreter) resolves to another file in the sandbox than in the shell. */

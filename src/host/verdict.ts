@@ -2,6 +2,7 @@
 // with a state directory, the log is kept there first and the delta to the previous run added; with a
 // JUnit XML report, its tests merged in. The library behind `sbx verdict`, usable without the CLI.
 import { basename, dirname, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { SbxError } from '../contract/index.js';
 import type { RunResult, VerdictOptions } from '../engine/index.js';
 import { loadEngine } from './load-engine.js';
@@ -39,6 +40,9 @@ export interface VerdictReport {
 export async function verdictReport(req: VerdictRequest): Promise<VerdictReport> {
   const engine = await loadEngine();
   const opts: VerdictOptions = { exit: req.exit ?? null, signal: req.signal ?? null, timedOut: req.timedOut ?? false, ...(req.interrupted ? { interrupted: true } : {}) };
+  // A log `sbx run` recorded (WORK/.sbx/logs/...) names the work dir at its host path as that run's verdict read it: as /work.
+  const alias = workOfLog(req);
+  if (alias !== null) opts.workAlias = alias;
   let env: RunResult;
   let problem: string | null = null;
   if (req.state) {
@@ -70,6 +74,19 @@ export async function verdictReport(req: VerdictRequest): Promise<VerdictReport>
     }
   }
   return { env, problem };
+}
+
+/** The work dir a log belongs to: --work, the parent of a .sbx state dir, or of the .sbx/logs/ the log is in; its real path. */
+function workOfLog(req: VerdictRequest): string | null {
+  const log = typeof req.log === 'string' ? resolve(req.log) : null;
+  const inState = (dir: string): string | null => (basename(dir) === '.sbx' ? dirname(dir) : null);
+  const work = req.work ?? (req.state ? inState(resolve(req.state)) : null) ?? (log && basename(dirname(log)) === 'logs' ? inState(dirname(dirname(log))) : null);
+  if (work === null) return null;
+  try {
+    return realpathSync.native(resolve(work));
+  } catch {
+    return resolve(work);
+  }
 }
 
 async function readJunit(path: string): Promise<Uint8Array> {

@@ -2,7 +2,8 @@
 import { accessSync, closeSync, constants as fsConstants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import { constants } from 'node:os';
-import { SYSTEM_PATHS } from './spec.js';
+import { SYSTEM_PATHS, type WorkAlias } from './spec.js';
+import { realOr } from './trusted-path.js';
 import type { Status } from './status.js';
 import type { SetupError } from './types.js';
 
@@ -93,13 +94,18 @@ function shebang(file: string): string | null {
  * execve's ENOENT for a file that exists: the interpreter it names is missing (a script's #! line, or an
  * ELF program's loader). Bash calls this "bad interpreter" and exits 126, as sbx does.
  */
-function missingInterpreter(cmd0: string, env: Record<string, string>, work: string | undefined): SetupError | null {
+function missingInterpreter(cmd0: string, env: Record<string, string>, work: string | undefined, alias: WorkAlias | null): SetupError | null {
   const file = commandFile(cmd0, env, work);
   if (file === null) return null;
   const interp = shebang(file);
-  const message = interp
-    ? `cannot execute ${cmd0} in the sandbox: its #! line names the interpreter ${interp}, which does not exist there; fix: correct the #! line (e.g. #!/bin/sh or #!/usr/bin/env python3), or run it as INTERPRETER ${cmd0}`
-    : `cannot execute ${cmd0} in the sandbox: the file exists but the program loader it needs (its ELF interpreter) does not; fix: build it for this system, or --ro-bind the loader's directory`;
+  const host = work === undefined ? null : realOr(work);
+  // A venv made on the host names the work dir's host path, which the sandbox shows unless it could not (alias.reason).
+  const atHost = interp !== null && host !== null && alias?.path == null && (interp === host || interp.startsWith(`${host}/`));
+  const message = atHost
+    ? `cannot execute ${cmd0} in the sandbox: its #! line names ${interp}, under the work dir's host path, which the sandbox shows only as /work here (${alias?.reason ?? 'not shown'}); fix: run it through its interpreter at /work${interp.slice(host.length)} (e.g. /work${interp.slice(host.length)} ${cmd0})`
+    : interp
+      ? `cannot execute ${cmd0} in the sandbox: its #! line names the interpreter ${interp}, which does not exist there; fix: correct the #! line (e.g. #!/bin/sh or #!/usr/bin/env python3), or run it as INTERPRETER ${cmd0}`
+      : `cannot execute ${cmd0} in the sandbox: the file exists but the program loader it needs (its ELF interpreter) does not; fix: build it for this system, or --ro-bind the loader's directory`;
   return { code: 'E_CMD_NOT_EXECUTABLE', message };
 }
 
@@ -107,7 +113,7 @@ const PROC_HINT =
   "the kernel refuses a fresh /proc when the host's /proc has over-mounted paths, as in Docker and Podman containers; fix: run the container with `--security-opt systempaths=unconfined` (or `--privileged`)";
 
 /** work: the host work dir (mounted at /work), used to look at the command's file when execve fails. */
-export function diagnose(status: Status, cmd0: string, env: Record<string, string>, work?: string): SetupError | null {
+export function diagnose(status: Status, cmd0: string, env: Record<string, string>, work?: string, alias: WorkAlias | null = null): SetupError | null {
   const e = status.error;
   if (e) {
     const err = e.errno ? `${errnoString(e.errno)}: ${e.strerror}` : e.strerror || 'failed';
@@ -123,7 +129,7 @@ export function diagnose(status: Status, cmd0: string, env: Record<string, strin
   if (status.exec_errno !== 0) {
     const name = errnoString(status.exec_errno);
     if (status.exec_errno === constants.errno.ENOENT) {
-      const interp = missingInterpreter(cmd0, env, work);
+      const interp = missingInterpreter(cmd0, env, work, alias);
       if (interp) return interp;
       if (cmd0.includes('/'))
         return {

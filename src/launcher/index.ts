@@ -6,6 +6,7 @@ export { ERROR_CODES, exitFor, setupExit, type ErrorCode } from '../contract/ind
 export { exitForSignal, signalName, signalNumber } from '../contract/index.js';
 export { MAX_REVIEWED_SYSCALL, buildSeccompProgram, seccompSupported, DENY, ENOSYS_CALLS, IOCTL_DENIED, SOCKET_FAMILIES, unmappedSyscalls } from './seccomp.js';
 export { buildSpec, fixedEnv, MAX_LOG_DEFAULT, MIN_MAX_LOG, NO_SECCOMP_AS_ROOT, parseMount, rootMapsAway } from './spec.js';
+/** @internal */ export { workAliasOf } from './spec.js';
 export { plantableSymlink, plantedMessage, type PlantedLink } from './trusted-path.js';
 export { openRegular, openRegularAsync, readRegular, readRegularText, readRegularTextAsync, type RegularHandle, type SafeReadOptions } from './safe-read.js';
 export { packageRoot } from './package-root.js';

@@ -304,10 +304,10 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       return failed('E_LAUNCHER', `the sandbox launcher gave no usable report (${why}, exit ${exit.code ?? exit.signal}); fix: ${buildNative(bin)}`, logPath);
     }
     const status = parsed.status;
-    const outcome = toOutcome(status, opts.inheritEnv !== true, spec.landlock);
+    const outcome = toOutcome(status, opts.inheritEnv !== true, spec.landlock, spec.workAlias);
     outcome.applied.ptrace_allowed = outcome.applied.seccomp && allowPtrace;
     if (status.interrupted && outcome.signal === null) outcome.signal = 'SIGKILL';
-    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work);
+    const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work, spec.workAlias);
     return { outcome, setupError, tail, logPath };
   } finally {
     for (const fd of own) closeSync(fd);

@@ -3,6 +3,7 @@ import { getSystemErrorName } from 'node:util';
 import { signalName } from '../contract/index.js';
 import { landlockApplied, noLandlock, type LandlockAsk } from './landlock.js';
 import type { Status, StatusStep } from './status.js';
+import type { WorkAlias } from './spec.js';
 import type { Applied, Outcome, Rlimits } from './types.js';
 
 export const signalString = (n: number): string => signalName(n) ?? `SIG${n}`;
@@ -37,10 +38,11 @@ export function emptyApplied(reason: string | null = null): Applied {
     rlimits: { cpu: null, nofile: null, fsize: null, nproc: null, core: null, pid_max: null },
     cgroup: { path: null, reason },
     landlock: noLandlock(reason ?? 'not run'),
+    work_alias: { path: null, reason: reason ?? 'not run' },
   };
 }
 
-export function toApplied(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null): Applied {
+export function toApplied(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null, alias: WorkAlias | null = null): Applied {
   const steps = new Map(status.steps.map((s) => [s.step, s]));
   const ok = (name: string): boolean => steps.get(name)?.ok === true;
   const rlimits: Rlimits = {
@@ -76,10 +78,12 @@ export function toApplied(status: Status, envFixed: boolean, landlock: LandlockA
     rlimits,
     cgroup: used ? { path: used.detail, reason: null } : { path: null, reason: cg[0]?.detail ?? 'not requested' },
     landlock: landlockApplied(status.steps, landlock),
+    // Each mount of the spec is made or the run fails at it: the new root pivoted to holds the alias.
+    work_alias: alias === null ? { path: null, reason: 'not requested' } : ok('pivot_root') ? alias : { path: null, reason: alias.reason ?? 'the sandbox was not set up' },
   };
 }
 
-export function toOutcome(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null): Outcome {
+export function toOutcome(status: Status, envFixed: boolean, landlock: LandlockAsk | null = null, alias: WorkAlias | null = null): Outcome {
   return {
     exit_code: status.exit_code,
     signal: status.signal === null ? null : signalString(status.signal),
@@ -98,7 +102,7 @@ export function toOutcome(status: Status, envFixed: boolean, landlock: LandlockA
     log_dropped_bytes: status.log_dropped,
     log_unwritten_bytes: status.log_unwritten,
     log_error: status.log_errno > 0 ? errnoName(status.log_errno) : null,
-    applied: toApplied(status, envFixed, landlock),
+    applied: toApplied(status, envFixed, landlock, alias),
   };
 }
 

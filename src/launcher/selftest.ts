@@ -13,7 +13,7 @@ export interface Check {
   detail: string;
 }
 
-const WHAT: Record<keyof Omit<Applied, 'rlimits' | 'cgroup' | 'ptrace_allowed' | 'toolchains' | 'home' | 'network' | 'landlock'>, string> = {
+const WHAT: Record<keyof Omit<Applied, 'rlimits' | 'cgroup' | 'ptrace_allowed' | 'toolchains' | 'home' | 'network' | 'landlock' | 'work_alias'>, string> = {
   userns: 'user namespace with a single-uid map',
   pidns: 'pid namespace',
   mntns: 'mount namespace',

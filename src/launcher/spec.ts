@@ -170,6 +170,36 @@ export interface Spec {
   seccomp: boolean;
   /** What Landlock is asked to keep (src/launcher/landlock.ts). */
   landlock: LandlockAsk;
+  /** Where the work dir is shown a second time, at its host path, or why not (workAlias). */
+  workAlias: WorkAlias;
+}
+
+/** The work dir's host path inside the sandbox (besides /work), or null and why it is not there. */
+export interface WorkAlias {
+  path: string | null;
+  reason: string | null;
+}
+
+const under = (p: string, d: string): boolean => p === d || p.startsWith(d === '/' ? '/' : `${d}/`);
+
+/**
+ * Whether the work dir can also be shown at its host path `host` (real, absolute): a project set up on the
+ * host names it (a venv's `#!/home/u/proj/.venv/bin/python`, a CMake build dir's Makefiles). It is the same
+ * tree as /work (native --rebind: every mount below /work comes along), so nothing new is reachable or
+ * writable; it is left out where it would need a mount point in a read-only system dir or cover another mount.
+ * `taken`: the other mount destinations of the spec.
+ */
+export function workAlias(host: string, taken: readonly string[]): WorkAlias {
+  const skip = (reason: string): WorkAlias => ({ path: null, reason: `the work dir's host path ${host} ${reason}` });
+  if (!isAbsolute(host) || host.split('/').includes('..')) return skip('is not a plain absolute path');
+  if (host === '/') return skip('is /, the sandbox root');
+  if (under(host, '/work')) return skip('is /work or under it, where the sandbox shows the work dir anyway');
+  const system = [...SYSTEM_PATHS, '/proc', '/sys', '/dev'].find((d) => under(host, d) || under(throughSystemLinks(host), d));
+  if (system !== undefined) return skip(`is under ${system}, a system dir the sandbox shows read-only (no mount point can be made there)`);
+  if (host === '/tmp') return skip("is /tmp, the sandbox's own tmpfs");
+  const cover = taken.find((d) => under(host, d) || under(d, host));
+  if (cover !== undefined) return skip(`would ${under(host, cover) ? 'sit inside' : 'cover'} the sandbox's mount at ${cover}`);
+  return { path: host, reason: null };
 }
 
 /** Where the --allow-host forwarder listens inside the sandbox, and where the proxy's socket is bound. */
@@ -247,6 +277,9 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   // A fresh sysfs needs a network namespace of our own; with the host network, bind it read-only.
   if (net) a.push('--ro-bind', '/sys', '/sys');
   else a.push('--sysfs', '/sys');
+  // Last of the mounts: the work dir at its host path too, with every mount now below /work (and inside /tmp's tmpfs).
+  const alias = workAliasOf(opts, work);
+  if (alias.path !== null) a.push('--rebind', '/work', alias.path);
   a.push('--pid-max', String(Math.max(301, pids + 1)));
   a.push('--ro-root');
   if (loopback) a.push('--loopback');
@@ -283,7 +316,20 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
     a.push('--cgroup-skip', place.reason);
   }
   a.push('--', ...opts.cmd);
-  return { argv: a, env, seccomp, landlock };
+  return { argv: a, env, seccomp, landlock, workAlias: alias };
+}
+
+/** workAlias for the spec buildSpec makes of opts: the host path of work, and the spec's other mount destinations. */
+export function workAliasOf(opts: LaunchOptions, work: string): WorkAlias {
+  const dst = (d: string): string => throughSystemLinks(d);
+  const taken = [
+    ...(opts.home !== undefined ? [SANDBOX_HOME] : []),
+    ...(opts.allowHosts?.length ? [PROXY_SOCKET] : []),
+    ...(opts.net === true ? ['/run/systemd/resolve'] : []),
+    ...[...(opts.roBind ?? []), ...(opts.bind ?? [])].map((m) => dst(m.dst)),
+    ...[...(opts.hide ?? []), ...(opts.hideEmpty ?? []), ...(opts.protect ?? [])].filter((p) => !under(p, '/work')).map(dst),
+  ];
+  return workAlias(realOr(resolve(work)), taken);
 }
 
 /** Parses `SRC[:DST]` (the CLI's --bind/--ro-bind) into a mount. */

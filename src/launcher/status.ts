@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { finite, jsonObject, shapeProblem } from '../contract/index.js';
 
 /** Must match SBX_PROTO in native/sbx.h. */
-export const LAUNCHER_PROTO = 12;
+export const LAUNCHER_PROTO = 13;
 
 export interface StatusStep {
   step: string;

@@ -143,6 +143,12 @@ export interface Applied {
   cgroup: { path: string | null; reason: string | null };
   /** The second layer under the mounts (native/landlock.c): which Landlock rules hold on the command. */
   landlock: LandlockApplied;
+  /**
+   * The work dir shown a second time at its host path (the same tree as /work, cwd stays /work), so that
+   * what a project set up on the host names (a venv's #! lines, a CMake build dir) is there; path null with
+   * the reason where it cannot be (the host path is /work or under a system dir, or would cover another mount).
+   */
+  work_alias: { path: string | null; reason: string | null };
   /** run() only: the caller's toolchain roots shown read-only (src/host/toolchains.ts). */
   toolchains?: Array<{ name: string; root: string }>;
   /** run() only: the host directory that is the sandbox's HOME (/home/sbx), null when HOME is /tmp. */
