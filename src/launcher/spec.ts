@@ -260,6 +260,10 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   if (net && existsSync('/run/systemd/resolve')) a.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // The launcher opens bind sources after its pivot, where an absolute symlink (a work dir reached
   // through a symlinked home, a ~/.cargo link) would point into the new root: pass real paths.
+  // /tmp's tmpfs before the binds: a --bind or --ro-bind into /tmp (a cache at /tmp/x) lands inside it,
+  // not under it, where the tmpfs mounted later would hide it.
+  const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;
+  a.push('--tmpfs', '/tmp', '--size', String(tmpBytes), '--nr-inodes', String(TMP_INODES));
   a.push('--bind', realOr(work), '/work', ...idmap);
   if (opts.home !== undefined) a.push('--bind', realOr(resolve(opts.home)), SANDBOX_HOME, ...idmap);
   if (proxySocket !== null) a.push('--ro-bind', proxySocket, PROXY_SOCKET, ...idmap, '--forward-unix', `${PROXY_SOCKET}:${PROXY_PORT}`);
@@ -268,8 +272,6 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   for (const p of opts.protect ?? []) a.push('--protect', p);
   for (const p of opts.hide ?? []) a.push('--hide', dst(p));
   for (const p of opts.hideEmpty ?? []) a.push('--hide-empty', dst(p));
-  const tmpBytes = opts.tmpMb !== undefined ? Math.round(opts.tmpMb * MiB) : TMP_BYTES_DEFAULT;
-  a.push('--tmpfs', '/tmp', '--size', String(tmpBytes), '--nr-inodes', String(TMP_INODES));
   a.push('--dev', '/dev', '--size', String(SHM_BYTES), '--nr-inodes', String(SHM_INODES));
   a.push('--proc', '/proc');
   for (const p of PROC_READ_ONLY) a.push('--remount-ro', p);
