@@ -200,7 +200,9 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const reason: unknown = interrupted ? opts.signal!.reason : null;
   const signal = typeof reason === 'string' && signalNumber(reason) > 0 ? reason : o.signal;
   // A set-up that failed is the engine's to turn into the status (setup-failed) and setup_error.
-  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null, workAlias };
+  // The alias only where the sandbox was set up: a launch that failed before (no launcher) printed only
+  // sbx's own words into the log, whose host paths are the host's.
+  const opt = { exit: o.exit_code, signal, timedOut: o.timed_out, interrupted, setupError: res.setupError?.message ?? null, workAlias: o.applied.work_alias.path };
   // The outcome the envelope carries, set once its verdict is read and before it is recorded. total_ms:
   // the whole run as the caller waits for it, sbx's own work included (set-up, the tree's fingerprints,
   // the engine); wall_ms is the command's alone.
