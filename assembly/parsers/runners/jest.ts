@@ -6,7 +6,7 @@
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame } from "../../model";
+import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
@@ -46,6 +46,16 @@ export class JestParser extends Parser {
   suiteErrors: i64 = 0;
   /** ts-jest's TypeScript errors in a block, indented (`    src/x.test.ts:4:28 - error TS2322: ...`): read by tsc's parser. */
   private tsc: TscParser = new TscParser(new DiagContext());
+  /**
+   * The facts of the TypeScript errors read in `● Test suite failed to run` blocks: ts-jest compiles a module
+   * once per test file that imports it and prints its errors in each file's block; an error is one error.
+   */
+  private suiteTs: Set<string> = new Set<string>();
+  /** In a `● Test suite failed to run` block. */
+  private inSuite: bool = false;
+  /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
+  private owned: TestFailure[] = [];
+  private ownedFile: string[] = [];
   private view: Line = new Line();
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
@@ -91,7 +101,8 @@ export class JestParser extends Parser {
       let name = l.trimmed(p + BULLET.byteLength);
       if (name == "Console") return true;
       // A file that failed to load: the failure is the file's, an error, not a test's.
-      if (name == "Test suite failed to run" && this.file !== null) { name = this.file!; this.suiteErrors++; }
+      this.inSuite = name == "Test suite failed to run" && this.file !== null;
+      if (this.inSuite) { name = this.file!; this.suiteErrors++; }
       this.cur = this.blockFor(f.testsFor("jest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
@@ -103,6 +114,7 @@ export class JestParser extends Parser {
       let v = this.view;
       v.set(l.ptr + <usize>p, l.len - p);
       v.no = l.no;
+      this.tsc.once = this.inSuite ? this.suiteTs : null;
       this.tsc.claim(v, f);
     }
     this.body(l, p);
@@ -166,11 +178,24 @@ export class JestParser extends Parser {
 
   /** The failure a block describes; a throwaway one when an earlier block of the same test already did. */
   private blockFor(t: Tests, name: string): TestFailure {
-    let tf = failureNamed(t, name);
+    let tf = this.vitest || this.file === null ? failureNamed(t, name) : this.failureIn(t, this.file!, name);
     if (tf.message.length == 0 && tf.file === null) return tf;
     let spare = new TestFailure();
     spare.name = name;
     return spare;
+  }
+
+  /**
+   * jest's failure of the test named name in test file file: two files may hold tests with the same describe
+   * path and name, and each is a test of its own.
+   */
+  private failureIn(t: Tests, file: string, name: string): TestFailure {
+    let own = this.owned;
+    for (let i = own.length - 1; i >= 0; i--) if (own[i].name == name && this.ownedFile[i] == file) return own[i];
+    let tf = new TestFailure();
+    tf.name = name;
+    if (t.failures.length < MAX_FAILURES) { t.failures.push(tf); own.push(tf); this.ownedFile.push(file); }
+    return tf;
   }
 
   /** A line inside a failure block: message, Expected/Received, code frame, stack frames. */
@@ -232,6 +257,7 @@ export class JestParser extends Parser {
     if (shared.length > 0) this.shared = [];
     this.cur = null;
     this.msg = [];
+    this.inSuite = false;
   }
 
   finish(f: Facts): void {
