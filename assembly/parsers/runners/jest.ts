@@ -40,7 +40,7 @@ export class JestParser extends Parser {
   /** Where the block's message says the error is (vite's `File: src/x.ts:2:63`, oxc's `╭─[ src/x.ts:3:58 ]`). */
   place: Frame | null = null;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; totals: bool = false;
-  /** The test file of jest's latest `FAIL x.test.js` line. */
+  /** The test file of jest's latest `FAIL x.test.js` line, of vitest's latest ` FAIL  x.test.js > a > b`. */
   file: string | null = null;
   /** Test files that failed to load (jest's `● Test suite failed to run`, vitest's `FAIL  x.test.js [ x.test.js ]`). */
   suiteErrors: i64 = 0;
@@ -50,12 +50,12 @@ export class JestParser extends Parser {
    * The facts of the TypeScript errors read in `● Test suite failed to run` blocks: ts-jest compiles a module
    * once per test file that imports it and prints its errors in each file's block; an error is one error.
    */
-  private suiteTs: Set<string> = new Set<string>();
+  private suiteTs: Set<string> | null = null;
   /** In a `● Test suite failed to run` block. */
   private inSuite: bool = false;
   /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
-  private owned: TestFailure[] = [];
-  private ownedFile: string[] = [];
+  private owned: TestFailure[] | null = null;
+  private ownedFile: string[] | null = null;
   private view: Line = new Line();
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
@@ -114,6 +114,7 @@ export class JestParser extends Parser {
       let v = this.view;
       v.set(l.ptr + <usize>p, l.len - p);
       v.no = l.no;
+      if (this.inSuite && this.suiteTs === null) this.suiteTs = new Set<string>();
       this.tsc.once = this.inSuite ? this.suiteTs : null;
       this.tsc.claim(v, f);
     }
@@ -141,7 +142,9 @@ export class JestParser extends Parser {
     if (matchBytes(l, RULE, p)) { this.end(); return true; }
     if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
       let s = l.trimmed(p + 5);
-      this.startBlock(f.testsFor("vitest"), s.substring(s.indexOf(" > ") + 3));
+      let gt = s.indexOf(" > ");
+      this.file = s.substring(0, gt);
+      this.startBlock(f.testsFor("vitest"), s.substring(gt + 3));
       return true;
     }
     // ` FAIL  test/x.test.js [ test/x.test.js ]`: a file that failed to load (its error follows).
@@ -150,7 +153,8 @@ export class JestParser extends Parser {
       let br = s.indexOf(" [ ");
       if (br > 0) {
         this.suiteErrors++;
-        this.startBlock(f.testsFor("vitest"), s.substring(0, br));
+        this.file = s.substring(0, br);
+        this.startBlock(f.testsFor("vitest"), this.file!);
         return true;
       }
     }
@@ -178,7 +182,7 @@ export class JestParser extends Parser {
 
   /** The failure a block describes; a throwaway one when an earlier block of the same test already did. */
   private blockFor(t: Tests, name: string): TestFailure {
-    let tf = this.vitest || this.file === null ? failureNamed(t, name) : this.failureIn(t, this.file!, name);
+    let tf = this.file === null ? failureNamed(t, name) : this.failureIn(t, this.file!, name);
     if (tf.message.length == 0 && tf.file === null) return tf;
     let spare = new TestFailure();
     spare.name = name;
@@ -186,15 +190,17 @@ export class JestParser extends Parser {
   }
 
   /**
-   * jest's failure of the test named name in test file file: two files may hold tests with the same describe
+   * The failure of the test named name in test file file: two files may hold tests with the same describe
    * path and name, and each is a test of its own.
    */
   private failureIn(t: Tests, file: string, name: string): TestFailure {
     let own = this.owned;
-    for (let i = own.length - 1; i >= 0; i--) if (own[i].name == name && this.ownedFile[i] == file) return own[i];
+    let files = this.ownedFile;
+    if (own === null || files === null) { this.owned = own = new Array<TestFailure>(0); this.ownedFile = files = new Array<string>(0); }
+    for (let i = own.length - 1; i >= 0; i--) if (own[i].name == name && files[i] == file) return own[i];
     let tf = new TestFailure();
     tf.name = name;
-    if (t.failures.length < MAX_FAILURES) { t.failures.push(tf); own.push(tf); this.ownedFile.push(file); }
+    if (t.failures.length < MAX_FAILURES) { t.failures.push(tf); own.push(tf); files.push(file); }
     return tf;
   }
 
