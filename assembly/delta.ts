@@ -93,9 +93,26 @@ function failuresOf(v: Verdict): Array<TestFailure> {
   return t !== null ? t.failures : new Array<TestFailure>(0);
 }
 
-/** The failure named name in fs, or null. */
-function failureNamed(fs: Array<TestFailure>, name: string): TestFailure | null {
-  for (let i = 0; i < fs.length; i++) if (fs[i].name == name) return fs[i];
+/**
+ * The index in fs of the failure that is the same test as a, not yet taken, or -1: the same name, and where
+ * two share the name (one describe path in two jest files), the one in the same file first.
+ */
+function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i32 {
+  let any = -1;
+  for (let i = 0; i < fs.length; i++) {
+    if (taken[i] || fs[i].name != a.name) continue;
+    if (fs[i].fileOr == a.fileOr) return i;
+    if (any < 0) any = i;
+  }
+  return any;
+}
+
+/**
+ * The failure in fs named as a and in a's file, or null: with a's own pair taken, one more failure of the same
+ * test (a test's failing subtests or soft assertions), not a test of its own.
+ */
+function sameFileNamed(fs: Array<TestFailure>, a: TestFailure): TestFailure | null {
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr) return fs[i];
   return null;
 }
 
@@ -117,9 +134,12 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let m = new TestMatch();
   let fa = failuresOf(before); let fb = failuresOf(cur);
   let why = testsUnreachedBy(cur);
+  let taken = new Array<bool>(fb.length);
   for (let i = 0; i < fa.length; i++) {
     let name = fa[i].name;
-    let now = failureNamed(fb, name);
+    let j = sameTest(fb, taken, fa[i]);
+    let now: TestFailure | null = j >= 0 ? fb[j] : sameFileNamed(fb, fa[i]);
+    if (j >= 0) taken[j] = true;
     if (now !== null) {
       m.still.push(name);
       let change = failureChange(fa[i], now);
@@ -138,7 +158,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       m.notRun.push(name);
     } else if (cur.tests !== null) m.fixed.push(name);
   }
-  for (let i = 0; i < fb.length; i++) if (failureNamed(fa, fb[i].name) === null) m.broken.push(fb[i].name);
+  for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(fb[i].name);
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
 }

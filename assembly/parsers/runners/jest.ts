@@ -6,7 +6,7 @@
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame } from "../../model";
+import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
@@ -40,12 +40,22 @@ export class JestParser extends Parser {
   /** Where the block's message says the error is (vite's `File: src/x.ts:2:63`, oxc's `╭─[ src/x.ts:3:58 ]`). */
   place: Frame | null = null;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0; totals: bool = false;
-  /** The test file of jest's latest `FAIL x.test.js` line. */
+  /** The test file of jest's latest `FAIL x.test.js` line, of vitest's latest ` FAIL  x.test.js > a > b`. */
   file: string | null = null;
   /** Test files that failed to load (jest's `● Test suite failed to run`, vitest's `FAIL  x.test.js [ x.test.js ]`). */
   suiteErrors: i64 = 0;
   /** ts-jest's TypeScript errors in a block, indented (`    src/x.test.ts:4:28 - error TS2322: ...`): read by tsc's parser. */
   private tsc: TscParser = new TscParser(new DiagContext());
+  /**
+   * The facts of the TypeScript errors read in `● Test suite failed to run` blocks: ts-jest compiles a module
+   * once per test file that imports it and prints its errors in each file's block; an error is one error.
+   */
+  private suiteTs: Set<string> | null = null;
+  /** In a `● Test suite failed to run` block. */
+  private inSuite: bool = false;
+  /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
+  private owned: TestFailure[] | null = null;
+  private ownedFile: string[] | null = null;
   private view: Line = new Line();
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
@@ -91,7 +101,8 @@ export class JestParser extends Parser {
       let name = l.trimmed(p + BULLET.byteLength);
       if (name == "Console") return true;
       // A file that failed to load: the failure is the file's, an error, not a test's.
-      if (name == "Test suite failed to run" && this.file !== null) { name = this.file!; this.suiteErrors++; }
+      this.inSuite = name == "Test suite failed to run" && this.file !== null;
+      if (this.inSuite) { name = this.file!; this.suiteErrors++; }
       this.cur = this.blockFor(f.testsFor("jest"), name);
       this.msg = []; this.framed = false; this.located = false;
       return true;
@@ -103,6 +114,8 @@ export class JestParser extends Parser {
       let v = this.view;
       v.set(l.ptr + <usize>p, l.len - p);
       v.no = l.no;
+      if (this.inSuite && this.suiteTs === null) this.suiteTs = new Set<string>();
+      this.tsc.once = this.inSuite ? this.suiteTs : null;
       this.tsc.claim(v, f);
     }
     this.body(l, p);
@@ -129,7 +142,9 @@ export class JestParser extends Parser {
     if (matchBytes(l, RULE, p)) { this.end(); return true; }
     if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
       let s = l.trimmed(p + 5);
-      this.startBlock(f.testsFor("vitest"), s.substring(s.indexOf(" > ") + 3));
+      let gt = s.indexOf(" > ");
+      this.file = s.substring(0, gt);
+      this.startBlock(f.testsFor("vitest"), s.substring(gt + 3));
       return true;
     }
     // ` FAIL  test/x.test.js [ test/x.test.js ]`: a file that failed to load (its error follows).
@@ -138,7 +153,8 @@ export class JestParser extends Parser {
       let br = s.indexOf(" [ ");
       if (br > 0) {
         this.suiteErrors++;
-        this.startBlock(f.testsFor("vitest"), s.substring(0, br));
+        this.file = s.substring(0, br);
+        this.startBlock(f.testsFor("vitest"), this.file!);
         return true;
       }
     }
@@ -166,11 +182,26 @@ export class JestParser extends Parser {
 
   /** The failure a block describes; a throwaway one when an earlier block of the same test already did. */
   private blockFor(t: Tests, name: string): TestFailure {
-    let tf = failureNamed(t, name);
+    let tf = this.file === null ? failureNamed(t, name) : this.failureIn(t, this.file!, name);
     if (tf.message.length == 0 && tf.file === null) return tf;
     let spare = new TestFailure();
     spare.name = name;
     return spare;
+  }
+
+  /**
+   * The failure of the test named name in test file file: two files may hold tests with the same describe
+   * path and name, and each is a test of its own.
+   */
+  private failureIn(t: Tests, file: string, name: string): TestFailure {
+    let own = this.owned;
+    let files = this.ownedFile;
+    if (own === null || files === null) { this.owned = own = new Array<TestFailure>(0); this.ownedFile = files = new Array<string>(0); }
+    for (let i = own.length - 1; i >= 0; i--) if (own[i].name == name && files[i] == file) return own[i];
+    let tf = new TestFailure();
+    tf.name = name;
+    if (t.failures.length < MAX_FAILURES) { t.failures.push(tf); own.push(tf); files.push(file); }
+    return tf;
   }
 
   /** A line inside a failure block: message, Expected/Received, code frame, stack frames. */
@@ -232,6 +263,7 @@ export class JestParser extends Parser {
     if (shared.length > 0) this.shared = [];
     this.cur = null;
     this.msg = [];
+    this.inSuite = false;
   }
 
   finish(f: Facts): void {

@@ -19,6 +19,12 @@ export class TscParser extends Parser {
   private ctx: DiagContext;
   private state: i32 = State.NONE;
   private last: Diagnostic | null = null;
+  /**
+   * Set by a test runner whose per-suite compile step prints a module's errors once per test file that imports
+   * it (ts-jest's `● Test suite failed to run`): a diagnostic equal in every fact to one already read is the
+   * same error, kept once. Never set for tsc's own output. Holds the facts of those read (at most MAX_ONCE).
+   */
+  once: Set<string> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -74,6 +80,16 @@ export class TscParser extends Parser {
     return false;
   }
 
+  /** True when d repeats a diagnostic already read in `once` mode (and so is not one more error). */
+  private repeated(d: Diagnostic): bool {
+    let seen = this.once;
+    if (seen === null) return false;
+    let key = factsOf(d);
+    if (seen.has(key)) return true;
+    if (seen.size < MAX_ONCE) seen.add(key);
+    return false;
+  }
+
   private header(l: Line, f: Facts, k: i32): bool {
     let s = -1;
     let pretty = false;
@@ -123,10 +139,19 @@ export class TscParser extends Parser {
     d.message = l.trimmed(colon + 1);
     d.tool = "tsc";
     if (d.severity == "note") addNote(f, this.last, d);
+    else if (this.repeated(d)) this.last = d;  // its related notes go with it, unseen
     else { f.addDiagnostic(d); this.last = d; }
     this.state = pretty ? State.PRETTY : State.PLAIN;
     return true;
   }
+}
+
+const MAX_ONCE = 4096;
+
+/** The facts that make two diagnostics the same error. */
+function factsOf(d: Diagnostic): string {
+  let c = d.code;
+  return d.fileOr + "\n" + d.line.toString() + "\n" + d.col.toString() + "\n" + d.severity + "\n" + (c !== null ? c : "") + "\n" + d.message;
 }
 
 /** `error TS1234`, `warning TS1234`, `message TS1234` at p. */
