@@ -12,12 +12,16 @@ export function installHash(root: string): string {
 
 function privateDir(dir: string, uid: number): boolean {
   try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-  }
-  try {
-    const st = lstatSync(dir);
+    // Made by an earlier run (every run but the first): no mkdir, whose EEXIST is a throw.
+    let st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) {
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      }
+      st = lstatSync(dir);
+    }
     return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
   } catch {
     return false;

@@ -13,7 +13,7 @@
 // eight runs of one dir finishing together in one process spent those sleeps waiting for each other
 // (bench/concurrency.js, issue 32).
 import { linkSync, readdirSync, symlinkSync, writeFileSync, promises as fsp } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { removeFile } from './atomic.js';
 import { readRegularTextAsync } from '../../launcher/index.js';
 import { SbxError } from '../../contract/index.js';
@@ -112,17 +112,22 @@ function ownFile(path: string): string {
   const known = mine.get(path);
   if (known) return known;
   const dir = dirname(path);
+  const own = `${path}.${process.pid}`;
+  // Whether a file is at own's name: when the listing says none, no unlink (its ENOENT is a throw, and a
+  // cold process's first costs ~0.1 ms); the O_EXCL create below refuses what came since.
+  let there = true;
   try {
-    for (const n of readdirSync(dir)) {
+    const names = readdirSync(dir);
+    there = names.includes(basename(own));
+    for (const n of names) {
       const pid = /^lock\.(\d+)$/.exec(n)?.[1];
       if (pid && !alive(Number(pid))) removeFile(join(dir, n));
     }
   } catch {
     /* the lock itself will say what is wrong with dir */
   }
-  const own = `${path}.${process.pid}`;
   // Made anew with O_EXCL: never written through a symlink or into a FIFO left at that name.
-  removeFile(own);
+  if (there) removeFile(own);
   writeFileSync(own, `${process.pid}\n`, { mode: 0o644, flag: 'wx' });
   if (mine.size === 0)
     process.once('exit', () => {
