@@ -25,4 +25,15 @@ export class Parser {
    * something too, whatever its key (a compiler's `path:line: ...`, whose path may begin with any byte).
    */
   headColonStarts(): bool { return false; }
+  /**
+   * True: at rest, a line holding a ':' anywhere (Line.firstColon() >= 0, indented or not) can start
+   * something too, whatever its key: a marker found anywhere in the line that holds a colon (ubsan's
+   * ` runtime error: `, Android's `FATAL EXCEPTION: `, bash's `NAME: line N: ` prefix).
+   */
+  colonStarts(): bool { return false; }
+  /**
+   * At rest, a line whose last byte (no trimming; 0 for an empty line) is in this set can start something
+   * too, whatever its key (pytest's progress line ends with `%]`); null: none beyond starts().
+   */
+  endsStarts(): ByteSet | null { return null; }
 }

@@ -3,7 +3,8 @@
 // claim/busy/finish); the switch on ParserId makes each offer a direct call, not a virtual one.
 // The filter: a parser that declares atRest() and starts() (Parser) is skipped while at rest when the line's
 // key (first byte after leading blanks) is not in its set (and, for one that declares headColonStarts(), the
-// line has no head colon); one that declares nothing is offered every line.
+// line has no head colon; for one that declares colonStarts(), no ':' at all; for one that declares
+// endsStarts(), its last byte is not in that set); one that declares nothing is offered every line.
 import { Line } from "../util/line";
 import { Facts } from "../model";
 import { Parser } from "../parser";
@@ -75,8 +76,11 @@ export function setDispatchFilter(on: bool): void { filterOn = on; }
 
 /** Per key, the CLAIM_ORDER positions (bits) whose parser can start something on it; built once. */
 let startsByKey: StaticArray<u64> | null = null;
+/** Per last byte of the line, the positions whose parser can start something on it too (endsStarts); built with it. */
+let startsByLast: StaticArray<u64> = changetype<StaticArray<u64>>(0);
 /** Built with it: the positions started by a head colon too, go test's text parser's, those not at rest when new. */
 let colonBits: u64 = 0;
+let anyColonBits: u64 = 0;
 let goTestBits: u64 = 0;
 let freshLive: u64 = 0;
 
@@ -84,6 +88,11 @@ let freshLive: u64 = 0;
 @inline function keyOf(l: Line): i32 {
   let k = l.skipSpaces(0);
   return k < l.len ? <i32>load<u8>(l.ptr + <usize>k) : 0;
+}
+
+/** The line's last byte, as it is (no trimming); 0 for an empty line. */
+@inline function lastOf(l: Line): i32 {
+  return l.len > 0 ? <i32>load<u8>(l.ptr + <usize>(l.len - 1)) : 0;
 }
 
 @final
@@ -140,10 +149,14 @@ export class ParserSet {
   private active: i32 = -1;
   /** Per key, the positions to offer a line to when their parser is at rest (startsByKey, or every one with the filter off). */
   private starts: StaticArray<u64> = changetype<StaticArray<u64>>(0);
+  /** Per last byte, the positions also offered a line ending with it when at rest (startsByLast). */
+  private ends: StaticArray<u64> = changetype<StaticArray<u64>>(0);
   /** The positions whose parser is not at rest: offered every line. */
   private live: u64 = 0;
   /** The positions whose parser, at rest, is also offered every line with a head colon (headColonStarts). */
   private colon: u64 = 0;
+  /** The positions whose parser, at rest, is also offered every line holding a ':' anywhere (colonStarts). */
+  private anyColon: u64 = 0;
   /** The go test text parser's position bit (go -json's parser changes its state). */
   private goTestBit: u64 = 0;
 
@@ -154,6 +167,7 @@ export class ParserSet {
     let table = startsByKey;
     if (table === null) {
       table = new StaticArray<u64>(256);
+      let last = new StaticArray<u64>(256);
       for (let i = 0; i < n; i++) {
         let id = unchecked(order[i]);
         let p = this.parser(id);
@@ -161,18 +175,23 @@ export class ParserSet {
         let bit = <u64>1 << <u64>i;
         for (let b = 0; b < 256; b++) if (s === null || s.has(b)) unchecked(table[b] = unchecked(table[b]) | bit);
         if (p.headColonStarts()) colonBits |= bit;
+        if (p.colonStarts()) anyColonBits |= bit;
+        let e = p.endsStarts();
+        if (e !== null && s !== null) for (let b = 0; b < 256; b++) if (e.has(b)) unchecked(last[b] = unchecked(last[b]) | bit);
         if (id == ParserId.GO_TEST) goTestBits = bit;
         if (!p.atRest()) freshLive |= bit;
       }
       startsByKey = table;
+      startsByLast = last;
     }
     if (!filterOn) {
       table = new StaticArray<u64>(256);
       for (let b = 0; b < 256; b++) unchecked(table[b] = n == 64 ? <u64>-1 : (<u64>1 << <u64>n) - 1);
     }
     this.starts = table;
+    this.ends = startsByLast;
     this.goTestBit = goTestBits;
-    if (filterOn) this.colon = colonBits;
+    if (filterOn) { this.colon = colonBits; this.anyColon = anyColonBits; }
     // Every parser is new: as at rest as the first set's were.
     this.live = freshLive;
   }
@@ -189,10 +208,13 @@ export class ParserSet {
       this.active = -1;
       if ((r & Claim.MASK) == Claim.DONE) return true;
     }
-    let todo = unchecked(this.starts[keyOf(l)]) | this.live;
+    let todo = unchecked(this.starts[keyOf(l)]) | unchecked(this.ends[lastOf(l)]) | this.live;
     // Those also started by a head colon, when the line has one (found once per line: the compilers' parsers ask anyway).
     let c = this.colon & ~todo;
     if (c != 0 && l.headColon() >= 0) todo |= c;
+    // Those started by a ':' anywhere (one scan per line, shared with headColon's).
+    c = this.anyColon & ~todo;
+    if (c != 0 && l.firstColon() >= 0) todo |= c;
     while (todo != 0) {
       let i = <i32>ctz(todo);
       todo &= todo - 1;

@@ -12,12 +12,14 @@ export class Line {
   end: i32 = 0;
   /** headColon()'s answer for this line, or -2 until it is asked. */
   private head: i32 = -2;
+  /** firstColon()'s answer for this line, or -2 until it is asked. */
+  private colon1: i32 = -2;
 
   /** Points the view at bytes [ptr, ptr+len): the next line. */
   /** skipSpaces(0)'s answer for this line, or -1 until it is asked. */
   private lead: i32 = -1;
 
-  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.lead = -1; }
+  @inline set(ptr: usize, len: i32): void { this.ptr = ptr; this.len = len; this.head = -2; this.colon1 = -2; this.lead = -1; }
 
   /**
    * Position of the first ": " (or -1), not looked for on an indented or empty line: where every compiler,
@@ -28,8 +30,23 @@ export class Line {
     let k = this.head;
     if (k == -2) {
       let c0 = this.at(0);
-      k = c0 == Char.SPACE || c0 == Char.TAB || c0 < 0 ? -1 : this.indexOf(": ");
+      if (c0 == Char.SPACE || c0 == Char.TAB || c0 < 0) k = -1;
+      else {
+        // The first ": " starts at a ':' at or after the first one.
+        let c = this.firstColon();
+        k = c < 0 ? -1 : this.indexOf(": ", c);
+      }
       this.head = k;
+    }
+    return k;
+  }
+
+  /** Position of the line's first ':' (or -1), anywhere, indented or not; found once per line. */
+  firstColon(): i32 {
+    let k = this.colon1;
+    if (k == -2) {
+      k = this.indexOfByte(Char.COLON);
+      this.colon1 = k;
     }
     return k;
   }

@@ -19,6 +19,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Frame, Crash, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
 import { demangle } from "../../demangle";
@@ -48,6 +49,12 @@ const TRACE_LEAD = 2;
 /** What a sanitizer glues to the end of the last line before its report (`...valueAddressSanitizer:DEADLYSIGNAL`). */
 const DEADLYSIGNAL = "Sanitizer:DEADLYSIGNAL";
 
+/**
+ * At rest (no stack being read) every shape claim() takes holds a ':' (glog's `] assert.h assertion failed at`
+ * needs its `: ` too, googleAssert; the `]`-only early exit lets nothing else through): no key, colonStarts.
+ */
+const STARTS = new ByteSet();
+
 @final
 export class AssertParser extends Parser {
   /** Reading the stack printed after an assertion into this crash (null: the crash is another's). */
@@ -58,6 +65,9 @@ export class AssertParser extends Parser {
   private traceLead: i32 = 0;
 
   busy(): bool { return this.tracing; }
+  atRest(): bool { return !this.tracing; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
 
   finish(f: Facts): void { this.stopTrace(); }
 

@@ -12,6 +12,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { setLocation } from "../../frames";
 import { commitCrash, pushFrame, renumber } from "../runtime-common";
 
@@ -27,6 +28,9 @@ const RUNTIME_PACKAGES: string[] = [
   "com.android.internal.", "libcore.", "com.code_intelligence.jazzer.", "org.junit.",
 ];
 
+/** At rest: `== Java Exception: ` and `Exception in thread "` at column 0; Android's `FATAL EXCEPTION: ` anywhere (colonStarts). */
+const STARTS = new ByteSet().chars("=E");
+
 @final
 export class JavaExceptionParser extends Parser {
   private active: bool = false;
@@ -36,6 +40,9 @@ export class JavaExceptionParser extends Parser {
   private androidLine: string = "";
 
   busy(): bool { return this.active; }
+  atRest(): bool { return !this.active && this.android == 0; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
 
   finish(f: Facts): void { this.close(); }
 

@@ -7,16 +7,29 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { utf8, matchBytes } from "../runners/common";
 
 const CROSS = utf8("\u2716 ");   // ✖
+
+/**
+ * At rest (no candidate path, no file, no summary seen): an indented line finds no file and is not taken; a
+ * column-0 line is taken only as the `✖ N problems` summary (key 0xE2) and remembered only when it names a
+ * linted file (its last byte, of .js .ts .jsx .vue .md .json .html ...: endsStarts).
+ */
+const STARTS = new ByteSet().chars("\u2716");
+const ENDS = new ByteSet().chars("sxednl");
 
 export class EslintParser extends Parser {
   /** The last column-0 line that could be a file's path; the file whose problems follow, once one did. */
   candidate: string | null = null;
   file: string | null = null;
   seen: bool = false;
+
+  atRest(): bool { return this.candidate === null && this.file === null && !this.seen; }
+  starts(): ByteSet | null { return STARTS; }
+  endsStarts(): ByteSet | null { return ENDS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);

@@ -19,6 +19,7 @@ import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, firstUser, normPath } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
@@ -30,6 +31,13 @@ const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
 const SOURCE_EXTS: string[] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"];
 const MAX_EXTRA_LINES = 40;
 const MAX_PROP_LINES = 400;
+
+/**
+ * At rest (idle, no header-less candidate pending): a candidate `TypeError: x` / `TypeError` / Mocha's
+ * `Exception during run: ` (an upper-case key), Jazzer.js's `==N== Uncaught Exception: ` ('='), `Node.js v`
+ * ('N'), a `path:line` header (holds a colon: colonStarts).
+ */
+const STARTS = new ByteSet().upper().chars("=");
 
 export class NodeErrorParser extends Parser {
   private state: State = State.IDLE;
@@ -58,6 +66,9 @@ export class NodeErrorParser extends Parser {
   private announced: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
+  atRest(): bool { return this.state == State.IDLE && !this.pendingSeen; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     switch (this.state) {

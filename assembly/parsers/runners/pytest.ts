@@ -11,6 +11,7 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
 
@@ -20,6 +21,9 @@ const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 const MAX_SUMMARY = 2 * MAX_FAILURES;
 /** Frames of a faulthandler dump kept (it prints at most 100 a thread). */
 const MAX_FATAL_FRAMES = 256;
+
+const STARTS = new ByteSet().chars("=n").digits();
+const ENDS = new ByteSet().chars("]");
 
 class Block {
   header: string = "";
@@ -95,6 +99,15 @@ export class PytestParser extends Parser {
   fatalFrames: Frame[] = [];
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+
+  /**
+   * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
+   * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
+   */
+  atRest(): bool { return !this.seen; }
+  starts(): ByteSet | null { return STARTS; }
+  endsStarts(): ByteSet | null { return ENDS; }
+  colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);

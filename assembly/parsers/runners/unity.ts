@@ -6,10 +6,14 @@ import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 
 const BREAKER = "-----------------------";
+
+/** At rest (no verdict line due): the breaker (`-`), the counts (a digit), a result line (`file:line:test:STATUS`: colonStarts). */
+const STARTS = new ByteSet().chars("-").digits();
 
 export class UnityParser extends Parser {
   seen: bool = false;
@@ -17,6 +21,10 @@ export class UnityParser extends Parser {
   totTests: i64 = -1; totFailed: i64 = -1; totIgnored: i64 = -1;
   /** After the summary's counts: its `OK` / `FAIL` line is next. */
   verdictNext: bool = false;
+
+  atRest(): bool { return !this.verdictNext; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     if (this.verdictNext) {

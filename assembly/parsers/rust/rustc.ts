@@ -19,6 +19,7 @@ import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 
 const CARGO_VERBS: string[] = [
@@ -55,6 +56,14 @@ const CARGO_CONTEXT: string[] = [
   "Caused by:",
 ];
 
+/**
+ * At rest (no block, no candidate header, no cargo error open): a header `error`/`warning` (also indented),
+ * `note: `/`help: `/`suggestion: ` (returned false outside a block, but read), a cargo verb (upper case,
+ * indented), `For more information`/`Some errors` ('F', 'S'), a short-format `path:l:c: error: ` line
+ * (headColonStarts). A blank line's endBlock is a no-op at rest; a digit, '.' or `-->` line is not taken.
+ */
+const STARTS = new ByteSet().upper().chars("ewnhs");
+
 @final
 export class RustParser extends Parser {
   private ctx: DiagContext;
@@ -78,6 +87,9 @@ export class RustParser extends Parser {
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
+  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null; }
+  starts(): ByteSet | null { return STARTS; }
+  headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);

@@ -7,10 +7,14 @@ import { Char, isDigit, isHex, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { parseSanFrame, setLocation, classify, firstUser, normPath, basename } from "../../frames";
 
 const RUNTIME_ERROR = " runtime error: ";
 const SUMMARY = "SUMMARY: UndefinedBehaviorSanitizer: ";
+
+/** At rest only a runtime error line opens a report: it holds ` runtime error: ` after a colon, at any key (colonStarts). */
+const STARTS = new ByteSet();
 
 @final
 export class UbsanParser extends Parser {
@@ -25,6 +29,9 @@ export class UbsanParser extends Parser {
   private keep: bool = false;
 
   busy(): bool { return this.active; }
+  atRest(): bool { return !this.active; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
 
   finish(f: Facts): void { this.close(); }
 

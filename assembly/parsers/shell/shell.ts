@@ -4,13 +4,25 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, signalCrash } from "../../model";
 import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
 import { SIGNAL_WORDS, signalWordsAt } from "../../signals";
 
 const LOADER_FAILED = ": error while loading shared libraries: ";
 const ANDROID_LIBRARY = ": library \"";
 const ANDROID_NOT_FOUND = "\" not found";
 
+/**
+ * Stateless. A signal message at the key (Segmentation, SIGSEGV, Aborted, Floating, Bus, Illegal, Killed,
+ * Terminated, Trace, Bad: signalWordsAt's first bytes), `CANNOT LINK EXECUTABLE`, `timeout: `; every other
+ * message holds a colon (bash's `NAME: line N: ` prefix, `: command not found`, the loader's): colonStarts.
+ */
+const STARTS = new ByteSet().chars("SAFBIKT").chars("Ct");
+
 export class ShellParser extends Parser {
+  atRest(): bool { return true; }
+  starts(): ByteSet | null { return STARTS; }
+  colonStarts(): bool { return true; }
+
   claim(l: Line, f: Facts): bool {
     // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
     // One indexOfByte finds bash's "NAME: line N: PID " prefix; otherwise the message must start the line.
