@@ -151,7 +151,10 @@ export class Catch2Parser extends Parser {
     let t = this.cur;
     if (t !== null && this.msg.length > 0) {
       let m = joinLines(this.msg, MAX_MSG);
-      t.message = t.message.length > 0 ? t.message + "\n" + m : m;
+      // A test case's failing assertions one under another, up to MAX_MSG lines: a test case run again (a
+      // CI loop, a retried binary) names the same failure, whose message must not grow with the re-runs.
+      if (t.message.length == 0) t.message = m;
+      else if (!t.message.includes(m) && lineCount(t.message) < MAX_MSG) t.message = joinLines((t.message + "\n" + m).split("\n"), MAX_MSG);
     }
     this.cur = null;
     this.msg = [];
@@ -242,4 +245,10 @@ function isRule(l: Line, c: i32): bool {
   if (l.len != RULE) return false;
   for (let i = 0; i < RULE; i++) if (l.at(i) != c) return false;
   return true;
+}
+
+function lineCount(s: string): i32 {
+  let n = 1;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) == Char.LF) n++;
+  return n;
 }
