@@ -118,9 +118,11 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   const home = projectHome(work);
   const sandboxHome = home ? SANDBOX_HOME : '/tmp';
   const fixed = rest.inheritEnv !== true;
-  // Whether the sandbox shows the work dir at its host path too: the toolchain roots bound below never hold
-  // the work dir nor lie in it (toolchains.ts), so they do not change the answer.
-  const workShown = workAliasOf({ ...rest, cmd: opts.cmd, work, logPath, ...(home ? { home } : {}) }, work).path !== null;
+  // Where the sandbox shows the work dir at its host path too (spec.ts workAlias), asked once: the toolchain
+  // roots bound below never hold the work dir nor lie in it (toolchains.ts), and what else launchOpts adds
+  // lies under /work, so neither changes the answer. Paths there read as /work's in the verdict.
+  const workAlias = workAliasOf({ ...rest, cmd: opts.cmd, work, logPath, ...(home ? { home } : {}) }, work).path;
+  const workShown = workAlias !== null;
   const tools =
     useTools === false ? { toolchains: [], roBind: [], env: {}, notes: [] } : planToolchains({ cmd: opts.cmd, work, sub, sandboxHome, pathGiven: !fixed || rest.env?.PATH !== undefined, workShown });
   phase('toolchains');
@@ -167,8 +169,6 @@ export async function runReport(opts: RunOptions): Promise<RunReport> {
   state.prefetch(cmd);
   // The log is read into the verdict as the command writes it (src/host/log-follow.ts): at its exit only
   // what is left is read. An output the launcher's tail holds whole is read from there instead.
-  // Where the sandbox shows the work dir at its host path too (spec.ts workAlias), paths there read as /work's.
-  const workAlias = workAliasOf(launchOpts, work).path;
   const follower = followLog(engineP, logPath, launchOpts.maxLog ?? MAX_LOG_DEFAULT, () => exited, TAIL_BYTES, launchOpts.pace ?? null, workAlias);
   const res = await launched;
   phase('launched');
