@@ -93,9 +93,14 @@ export default defineCommand({
       // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
       const native = residentClient(cli);
       const post = Boolean(args.post);
-      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post });
+      const ifs = client === 'claude' && !args.user ? await claudeIfsFor(project) : null;
+      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post, ifs });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       writeOut(`sbx: ${name} ${post ? 'pre- and post-hooks' : 'pre-hook'} installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
+      if (ifs)
+        writeOut(
+          `sbx: the pre-hook runs only for a line naming a command of the sandbox table (${ifs.length} \`if\` rules): after editing the "hook" tables in sbx.config.json, run this install again\n`,
+        );
       writeOut(`${await rewriteNote(project, post)}\n`);
       // What each client needs besides the file, or it goes on without sbx and says nothing (docs/integrations.md).
       const hint = {
@@ -118,6 +123,22 @@ export default defineCommand({
     return { exitCode: 0 };
   },
 });
+
+/**
+ * Claude Code's `if` rules for the project's sandbox table as it is now (claude-if.ts), or null: no filter
+ * (the pre-hook runs for every call) when the table is not the project's own file (SBX_CONFIG) or cannot
+ * be read (the pre-hook then blocks every call, which it must see to do).
+ */
+async function claudeIfsFor(project: string): Promise<readonly string[] | null> {
+  if (process.env.SBX_CONFIG) return null;
+  const [{ loadHookConfig }, { claudeIfs }] = await Promise.all([hookConfig(), hookInstaller()]);
+  try {
+    const cfg = loadHookConfig(project);
+    return cfg.rewrite ? claudeIfs(cfg.sandbox) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * What the hooks installed will do with the project's "rewrite" setting: the pre-hook alone decides

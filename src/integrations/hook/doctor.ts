@@ -7,7 +7,8 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { readRegularText } from '../../launcher/index.js';
 import { EVENTS, settingsPath, type Client } from './install.js';
-import { loadHookConfig } from './config.js';
+import { claudeIfs } from './claude-if.js';
+import { loadHookConfig, type HookConfig } from './config.js';
 import type { Self } from './rewrite.js';
 import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
 
@@ -152,6 +153,30 @@ function rewriteSetting(p: DoctorPlaces): boolean | null {
   }
 }
 
+/**
+ * The pre-hook's `if` rules (claude-if.ts) were made from the sandbox table at install: a pattern added
+ * since that none of them covers never reaches the hook, so its lines run on the host. Why, or null.
+ */
+function staleIfs(p: DoctorPlaces, path: string): string | null {
+  const r = readConfig(path);
+  if (!r.ok) return null;
+  const list = obj(r.json.hooks).PreToolUse;
+  const entries = (Array.isArray(list) ? list : []).flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).map(obj));
+  const ours = entries.filter((h) => String(h.command).endsWith(' hook claude-pre'));
+  if (!ours.length || ours.some((h) => typeof h.if !== 'string')) return null; // runs for every call
+  const installed = ours.map((h) => String(h.if).slice('Bash(*'.length, -'*)'.length));
+  let cfg: HookConfig;
+  try {
+    cfg = loadHookConfig(p.project, p.env.SBX_CONFIG);
+  } catch {
+    return null; // the pre-hook blocks every call it sees; hookChecks' caller reports the file
+  }
+  const want = cfg.rewrite ? claudeIfs(cfg.sandbox) : [];
+  const uncovered = want === null ? ['(a pattern no `if` rule can cover)'] : want.map((w) => w.slice('Bash(*'.length, -'*)'.length)).filter((w) => !installed.some((k) => w.includes(k)));
+  if (!uncovered.length) return null;
+  return `PreToolUse: the pre-hook runs only for lines its \`if\` rules match, made from the sandbox table at install; the table now also names ${uncovered.join(', ')}, whose lines never reach it and run on the host`;
+}
+
 /** The program words of an installed hook line (after the guard's `exec`): [client] or [node, cli]. */
 function namedProgram(line: string, name: string): string[] {
   const run = line.includes('; exec ') ? line.slice(line.lastIndexOf('; exec ') + 7) : line;
@@ -193,7 +218,10 @@ function mcpCheck(client: Client, where: string, servers: Record<string, unknown
 }
 
 function claude(p: DoctorPlaces): Check[] {
-  const { checks } = hookChecks('claude', p, settingsPath('claude', p.scope, p.project, p.home));
+  const path = settingsPath('claude', p.scope, p.project, p.home);
+  const { checks } = hookChecks('claude', p, path);
+  const stale = staleIfs(p, path);
+  if (stale) checks.push({ level: 'missing', client: 'claude', what: stale, fix: `sbx hook install --claude${p.scope === 'user' ? ' --user' : ''}` });
   const add = `claude mcp add sbx -- ${p.self.node} ${p.self.cli} mcp`;
   const user = readConfig(join(p.home, '.claude.json'));
   const servers: Record<string, unknown> = {};

@@ -15,6 +15,8 @@ import { SbxError } from '../../contract/index.js';
 import { shellQuote } from '../../host/index.js';
 import type { Self } from './rewrite.js';
 
+export { claudeIfs } from './claude-if.js';
+
 export type Client = 'claude' | 'codex' | 'gemini';
 
 /**
@@ -72,8 +74,12 @@ export function hookCommand(self: Self, name: string): string {
 const isOurs = (cmd: string | undefined) =>
   typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
 
-/** post: the post-hooks too (for `"rewrite": false`); without, a post-hook an earlier install added is taken out. */
-export function install(client: Client, path: string, self: Self, opts: { post?: boolean } = {}): { backup: string | null } {
+/**
+ * post: the post-hooks too (for `"rewrite": false`); without, a post-hook an earlier install added is taken out.
+ * ifs: Claude Code's `if` rules for the pre-hook (claude-if.ts): one entry per rule, each the same hook,
+ * so a call no rule matches starts no hook process; null or absent: one entry, run for every call.
+ */
+export function install(client: Client, path: string, self: Self, opts: { post?: boolean; ifs?: readonly string[] | null } = {}): { backup: string | null } {
   const cur = load(path);
   const hooks = { ...(cur.settings.hooks ?? {}) };
   const events = { ...EVENTS[client].pre, ...(opts.post ? EVENTS[client].post : {}) };
@@ -84,7 +90,12 @@ export function install(client: Client, path: string, self: Self, opts: { post?:
     else delete hooks[event];
   }
   for (const [event, name] of Object.entries(events)) {
-    hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: [{ type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] }] }];
+    const entry = { type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] };
+    const ifs = client === 'claude' && event in EVENTS[client].pre && opts.ifs ? opts.ifs : null;
+    hooks[event] = [
+      ...strip(hooks[event] ?? []),
+      { matcher: MATCHER[client], hooks: ifs ? ifs.map((rule) => ({ type: 'command', if: rule, command: entry.command, timeout: entry.timeout })) : [entry] },
+    ];
   }
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
   // keeps the first backup rather than overwrite it with the hooked version.
