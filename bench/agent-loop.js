@@ -26,12 +26,19 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 // checked below to have printed the program's line).
 const GCC = 'gcc -O0 -o c/m c/m.c && ./c/m';
 const LS = 'ls c';
-const ALL_VARIANTS = ['raw', 'noop1', 'noop', 'node', 'client', 'client2'];
+// BENCH_LINES=gcc,ls,judge adds a third call the hooks leave alone, one Claude Code cannot take apart
+// for its hooks' `if` rules (a `$?` in a compound line), which starts every handler whatever its `if`.
+const LINES = { gcc: [GCC, `\`${GCC}\``], ls: [LS, `\`${LS}\` (left alone)`], judge: ['ls c; echo done $?', '`ls c; echo done $?` (left alone, not judged by `if`)'] };
+const ALL_VARIANTS = ['raw', 'noop1', 'noop', 'node', 'client', 'clientif', 'client2'];
+// clientif: `client` installed with --filter (Claude Code's `if` rules on the pre-hook:
+// src/integrations/hook/claude-if.ts). Only Claude Code has such rules: for the others it is `client`.
+const HEADS = { raw: 'raw', noop1: 'no-op pre', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2' };
 // A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
 // (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
 // refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
 const pick = (env, all) => (process.env[env] ? all.filter((x) => process.env[env].split(',').includes(x)) : all);
 const VARIANTS = pick('BENCH_VARIANTS', ALL_VARIANTS);
+const KINDS = pick('BENCH_LINES', ['gcc', 'ls', 'judge']).filter((k) => process.env.BENCH_LINES || k !== 'judge');
 
 function project() {
   const s = scratchProject();
@@ -45,14 +52,18 @@ function install(client, s, variant, extraEnv) {
   const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user'] }[client];
   // noop: the pre- and post-hooks (--post), noop1: the pre-hook alone, each then made a no-op; client2:
   // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
-  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
+  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : []), ...(variant === 'clientif' ? ['--filter'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
   if (r.status !== 0) throw new Error(`hook install: ${r.stderr}`);
   if (variant !== 'noop' && variant !== 'noop1') return;
-  // The same hooks, each replaced by one that reads its payload and answers nothing.
   const file = /installed in (\S+)/.exec(r.stdout)?.[1];
   if (!file) throw new Error(`hook install said: ${r.stdout}`);
   const settings = JSON.parse(readFileSync(file, 'utf8'));
-  for (const list of Object.values(settings.hooks)) for (const m of list) for (const h of m.hooks) h.command = 'cat >/dev/null';
+  for (const list of Object.values(settings.hooks)) {
+    for (const m of list) {
+      // The same hooks, each replaced by one that reads its payload and answers nothing.
+      for (const h of m.hooks) h.command = 'cat >/dev/null';
+    }
+  }
   writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
@@ -60,7 +71,7 @@ function install(client, s, variant, extraEnv) {
 async function session(client, clientBin, variant, calls) {
   const s = project();
   const cmds = [];
-  for (let i = 0; i < calls; i++) cmds.push(GCC, LS);
+  for (let i = 0; i < calls; i++) cmds.push(...KINDS.map((k) => LINES[k][0]));
   const env = variant === 'node' ? { SBX_RESIDENT: '0' } : {};
   const allow = variant === 'raw' || variant === 'noop' || variant === 'noop1';
   let m; let r;
@@ -87,12 +98,12 @@ async function session(client, clientBin, variant, calls) {
   rmSync(s.base, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${client} (${variant}) exited ${r.status}: ${r.stderr.slice(-300)}`);
   if (main.length < cmds.length + 1) throw new Error(`${client} (${variant}): ${main.length} model requests for ${cmds.length} tool calls`);
-  const gaps = { gcc: [], ls: [] };
+  const gaps = Object.fromEntries(KINDS.map((k) => [k, []]));
   // Request k+1 follows the tool call answered to request k. The first gap of each kind is left out
   // (first use: the client's own warm-up, sbx's first run in a fresh project).
   for (let k = 0; k < cmds.length; k++) {
-    if (k < 2) continue;
-    gaps[cmds[k] === GCC ? 'gcc' : 'ls'].push(main[k + 1].at - main[k].at);
+    if (k < KINDS.length) continue;
+    gaps[KINDS.find((x) => LINES[x][0] === cmds[k])].push(main[k + 1].at - main[k].at);
   }
   return gaps;
 }
@@ -128,22 +139,25 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
   const ids = pick('BENCH_CLIENTS', ['claude', 'codex', 'gemini']);
   const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
-  console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, first two gaps left out; medians)\n`);
-  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre\n');
-  console.log('| client | call | raw | no-op pre | no-op pair | node | client | client2 | added, no-op pre | added, no-op pair | added, node | added, client | added, client2 | sbx\'s share (client − no-op pre) |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, the first gap of each kind left out; medians)\n`);
+  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre\n');
+  const cols = VARIANTS.filter((v) => v !== 'raw');
+  console.log(`| client | call | raw | ${cols.map((v) => HEADS[v]).join(' | ')} | ${cols.map((v) => `added, ${HEADS[v]}`).join(' | ')} | sbx's share (client − no-op pre) |`);
+  console.log(`| --- | --- | ---: | ${cols.map(() => '---:').join(' | ')} | ${cols.map(() => '---:').join(' | ')} | ---: |`);
   for (const [id, name, c] of clients) {
-    if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} | | | | | | | | | | | | |`); continue; }
-    const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, { gcc: [], ls: [] }]));
+    if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} |`); continue; }
+    const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, Object.fromEntries(KINDS.map((k) => [k, []]))]));
     for (let r = 0; r < rounds; r++) {
       for (const v of VARIANTS) {
+        if (v === 'clientif' && id !== 'claude') continue;
         const g = await session(id, c.bin, v, calls);
-        gaps[v].gcc.push(...g.gcc);
-        gaps[v].ls.push(...g.ls);
+        for (const k of KINDS) gaps[v][k].push(...g[k]);
       }
     }
-    for (const [call, label] of [['gcc', `\`${GCC}\``], ['ls', `\`${LS}\` (left alone)`]]) {
-      const [raw, noop1, noop, node, client, client2] = ALL_VARIANTS.map((v) => (VARIANTS.includes(v) ? median(gaps[v][call]) : NaN));
-      console.log(`| ${name} | ${label} | ${ms(raw)} | ${ms(noop1)} | ${ms(noop)} | ${ms(node)} | ${ms(client)} | ${ms(client2)} | ${ms(noop1 - raw)} | ${ms(noop - raw)} | ${ms(node - raw)} | ${ms(client - raw)} | ${ms(client2 - raw)} | ${ms(client - noop1)} |`);
+    for (const [call, label] of KINDS.map((k) => [k, LINES[k][1]])) {
+      const med = (v) => (v === 'clientif' && id !== 'claude' ? median(gaps.client[call]) : median(gaps[v][call]));
+      const raw = med('raw');
+      console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => ms(med(v))).join(' | ')} | ${cols.map((v) => ms(med(v) - raw)).join(' | ')} | ${ms(med('client') - med('noop1'))} |`);
     }
   }
   const t = await mcpTrue(runs);

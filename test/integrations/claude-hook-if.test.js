@@ -1,4 +1,4 @@
-// Issue 31 §1, with the real Claude Code (pinned): `sbx hook install --claude` in a project gives the
+// Issue 31 §1, with the real Claude Code (pinned): `sbx hook install --claude --filter` in a project gives the
 // pre-hook `if` rules (src/integrations/hook/claude-if.ts), so a call the hook would leave alone starts no
 // hook process, while every line it would rewrite still reaches it. Seen from the client: the sbx the
 // hook names is taken away after install, so a call that reaches the hook is blocked by its guard ("sbx
@@ -35,7 +35,7 @@ if (client.skip) {
     const sbxDir = join(s.base, 'sbx');
     for (const d of ['dist', 'build']) cpSync(join(root, d), join(sbxDir, d), { recursive: true });
     cpSync(join(root, 'package.json'), join(sbxDir, 'package.json'));
-    const r = spawnSync(process.execPath, [join(sbxDir, 'dist', 'cli.cjs'), 'hook', 'install', '--claude', '--dir', s.proj], { encoding: 'utf8', env: { ...process.env, HOME: s.home, SBX_RESIDENT: '0' } });
+    const r = spawnSync(process.execPath, [join(sbxDir, 'dist', 'cli.cjs'), 'hook', 'install', '--claude', '--filter', '--dir', s.proj], { encoding: 'utf8', env: { ...process.env, HOME: s.home, SBX_RESIDENT: '0' } });
     assert.is(r.status, 0, r.stderr);
     settings = JSON.parse(readFileSync(join(s.proj, '.claude', 'settings.json'), 'utf8'));
     rmSync(join(sbxDir, 'dist', 'cli.cjs'));

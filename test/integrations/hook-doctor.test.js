@@ -102,14 +102,15 @@ test('"rewrite": false without a post-hook: missing (only a post-hook distils th
   }
 });
 
-test('a sandbox pattern added after install that the pre-hook\'s `if` rules do not cover: missing; install again: ok', () => {
+test('install --filter, then a sandbox pattern added that the pre-hook\'s `if` rules do not cover: missing; install again: ok', () => {
   const config = join(proj, 'sbx.config.json');
+  assert.is(sbx(['hook', 'install', '--claude', '--filter']).status, 0);
   writeFileSync(config, '{"hook": {"sandbox": ["mytool check", "cmake2"]}}');
   try {
     let r = sbx(['hook', 'doctor', '--claude']);
     assert.is(r.status, 1, r.stdout);
     assert.match(r.stdout, /^missing Claude Code: PreToolUse: the pre-hook runs only for lines its `if` rules match, made from the sandbox table at install; the table now also names mytool, whose lines never reach it and run on the host; fix: sbx hook install --claude$/m);
-    assert.is(sbx(['hook', 'install', '--claude']).status, 0);
+    assert.is(sbx(['hook', 'install', '--claude', '--filter']).status, 0);
     r = sbx(['hook', 'doctor', '--claude']);
     assert.is(r.status, 0, r.stdout);
   } finally {

@@ -30,9 +30,7 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
   assert.equal(s.hooks.Stop, mine.hooks.Stop);
   assert.is(s.hooks.PreToolUse.length, 2, 'installed twice, present once');
   assert.equal(s.hooks.PreToolUse[0], mine.hooks.PreToolUse[0]);
-  // One entry per `if` rule (claude-if.ts), each the same command: a call no rule matches starts no hook.
-  const cmd = s.hooks.PreToolUse[1].hooks[0].command;
-  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: CLAUDE_IFS.map((rule) => ({ type: 'command', if: rule, command: cmd, timeout: 60 })) });
+  assert.equal(s.hooks.PreToolUse[1], { matcher: 'Bash', hooks: [{ type: 'command', command: s.hooks.PreToolUse[1].hooks[0].command, timeout: 60 }] });
   assert.is(guarded(s.hooks.PreToolUse[1].hooks[0].command), `${process.execPath} ${bin} hook claude-pre`);
   assert.equal(Object.keys(s.hooks), ['PreToolUse', 'Stop'], 'the pre-hook alone: one hook process per call');
   assert.ok(readdirSync(join(dir, '.claude')).includes('settings.json.sbx.bak'));
@@ -45,34 +43,40 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
 const CLAUDE_IFS = ['/', 'cc', 'go', 'c++', 'g++', 'npm', 'npx', 'tox', 'tsc', 'bats', 'java', 'jest', 'make', 'node', 'ruby', 'yarn', 'bazel', 'clang', 'ctest', 'meson', 'mocha', 'ninja', 'prove', 'rspec', 'rustc', 'pytest', 'python', 'vitest', 'py.test', 'valgrind'].map((w) => `Bash(*${w}*)`);
 const preIfs = (dir) => JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.if ?? null);
 
-inst('claude `if` rules follow the project\'s sandbox table; none where it cannot be covered or is not known', () => {
+inst('install --claude --filter: `if` rules that follow the project\'s sandbox table; none where it cannot be covered or is not known', () => {
   const dir = join(tmp, 'ifs');
   mkdirSync(dir, { recursive: true });
+  // Without --filter: one entry, run for every call.
+  assert.is(sbx('hook', 'install', '--claude', '--dir', dir).status, 0);
+  assert.equal(preIfs(dir), [null]);
   writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['mytool check', 'cmake2'] } }));
-  let r = sbx('hook', 'install', '--claude', '--dir', dir);
+  let r = sbx('hook', 'install', '--claude', '--filter', '--dir', dir);
   assert.is(r.status, 0, r.stderr);
+  // One entry per rule, each the same command.
+  const cmds = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.command);
+  assert.is(new Set(cmds).size, 1);
   assert.match(r.stdout, /runs only for a line naming a command of the sandbox table \(31 `if` rules\): after editing/);
   assert.equal(preIfs(dir), [...CLAUDE_IFS, 'Bash(*mytool*)'].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)));
   // A first word that no substring rule can stand for: the hook runs for every call, as without rules.
   writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['* --selftest'] } }));
-  r = sbx('hook', 'install', '--claude', '--dir', dir);
+  r = sbx('hook', 'install', '--claude', '--filter', '--dir', dir);
   assert.is(r.status, 0, r.stderr);
-  assert.not.match(r.stdout, /`if` rules/);
+  assert.match(r.stdout, /--filter: no `if` rules .*: the pre-hook runs for every call/);
   assert.equal(preIfs(dir), [null]);
   // "rewrite": false (the pre-hook rewrites nothing) and SBX_CONFIG (a table the hook may not see): no rules.
   writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { rewrite: false } }));
-  assert.is(sbx('hook', 'install', '--claude', '--dir', dir).status, 0);
+  assert.is(sbx('hook', 'install', '--claude', '--filter', '--dir', dir).status, 0);
   assert.equal(preIfs(dir), [null]);
   rmSync(join(dir, 'sbx.config.json'));
   writeFileSync(join(tmp, 'other.json'), '{}');
-  assert.is(spawnSync(process.execPath, [cli, 'hook', 'install', '--claude', '--dir', dir], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM, SBX_CONFIG: join(tmp, 'other.json') } }).status, 0);
+  assert.is(spawnSync(process.execPath, [cli, 'hook', 'install', '--claude', '--filter', '--dir', dir], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM, SBX_CONFIG: join(tmp, 'other.json') } }).status, 0);
   assert.equal(preIfs(dir), [null]);
-  // The user's settings serve every project, each with its own table: no rules.
-  const home = join(tmp, 'ifs-home');
-  mkdirSync(home, { recursive: true });
-  assert.is(spawnSync(process.execPath, [cli, 'hook', 'install', '--claude', '--user', '--dir', dir], { encoding: 'utf8', env: { ...process.env, ...NODE_FORM, HOME: home } }).status, 0);
-  const user = JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8'));
-  assert.equal(user.hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.if ?? null), [null]);
+  // The user's settings serve every project, each with its own table; the other clients have no `if`.
+  for (const bad of [['--claude', '--user'], ['--codex'], ['--gemini']]) {
+    r = sbx('hook', 'install', ...bad, '--filter', '--dir', dir);
+    assert.is(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--filter goes with sbx hook install --claude in a project/);
+  }
 });
 
 // Through the bin (dist/cli.cjs: what `npm link` and `npm install -g` put on PATH) the hooks name cli.cjs:

@@ -1,7 +1,7 @@
 // `sbx hook ACTION`: agent hooks. claude-pre / claude-post (Claude Code), codex-pre / codex-post
 // (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, exit 0, or 2
 // when a pre-hook fails closed and the call is blocked: run-hook.ts); install (the pre-hook; --post: the
-// post-hooks too, for "rewrite": false) / uninstall edit the client's hook file.
+// post-hooks too, for "rewrite": false; --filter: Claude Code's `if` rules) / uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -27,6 +27,11 @@ export default defineCommand({
     post: {
       type: 'boolean',
       description: 'install: the post-hooks too, which distil a build\'s output after it ran on the host: needed only with "rewrite": false in sbx.config.json (one more hook process per call)',
+    },
+    filter: {
+      type: 'boolean',
+      description:
+        "install --claude (project): Claude Code's `if` rules on the pre-hook, so a call naming no command of the sandbox table starts no hook; a line Claude cannot take apart (a `$?` in a compound line, a heredoc, `{ …; }`) then starts one hook per rule (about 30): docs/integrations.md",
     },
     trust: {
       type: 'boolean',
@@ -67,6 +72,8 @@ export default defineCommand({
     }
     if (args.trust && !(action === 'install' && args.gemini && !args.user))
       throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
+    if (args.filter && !(action === 'install' && args.claude && !args.user))
+      throw new SbxError('E_USAGE', "--filter goes with sbx hook install --claude in a project (Claude Code's `if` rules, made from that project's sandbox table)");
     if (args.post && action !== 'install') throw new SbxError('E_USAGE', '--post goes with sbx hook install (it installs the post-hooks too, for "rewrite": false)');
     if (action !== 'install' && action !== 'uninstall') {
       throw new SbxError('E_USAGE', `unknown hook action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
@@ -93,7 +100,11 @@ export default defineCommand({
       // The native client when built (each hook call then costs a few ms, not a Node start): docs/integrations.md.
       const native = residentClient(cli);
       const post = Boolean(args.post);
-      const ifs = client === 'claude' && !args.user ? await claudeIfsFor(project) : null;
+      const ifs = args.filter ? await claudeIfsFor(project) : null;
+      if (args.filter && !ifs)
+        writeOut(
+          'sbx: --filter: no `if` rules (the sandbox table has a pattern no rule can stand for, "rewrite" is false, SBX_CONFIG names the table, or sbx.config.json cannot be read): the pre-hook runs for every call\n',
+        );
       const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post, ifs });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
       writeOut(`sbx: ${name} ${post ? 'pre- and post-hooks' : 'pre-hook'} installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
