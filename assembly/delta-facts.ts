@@ -143,13 +143,17 @@ export function unreachedBy(v: Verdict): string | null {
 
 /**
  * Why a test that failed before and is in no list now may not have run, or null: unreachedBy(), or a unit of
- * the run stopped before all its tests reported (tests.unfinished). Not for a crash: a crash does not say which
- * unit it was in, and the unit that stopped is most often the one whose crash was just fixed.
+ * the run stopped before all its tests reported (tests.unfinished), or it crashed before any test result. Not for
+ * a crash beside test results: a crash does not say which unit it was in, and the unit that stopped is most
+ * often the one whose crash was just fixed.
  */
 export function testsUnreachedBy(v: Verdict): string | null {
   let why = unreachedBy(v);
   if (why !== null) return why;
   let t = v.tests;
+  // A crash and not one test result (a test binary that died in its first test, before its summary): none
+  // of the tests reported. Those that failed before did not run to a result; never fixed.
+  if (t === null && v.crash !== null) return "crashed before any test result";
   // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
   // none that passed. A failing test's package is not in the verdict, so any such package stands for all.
   // cargo test stopped at a failing target: the targets after it did not run.

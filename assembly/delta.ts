@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { LINE_SLACK, absDiff, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
+import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
@@ -135,14 +135,19 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let fa = failuresOf(before); let fb = failuresOf(cur);
   let why = testsUnreachedBy(cur);
   let taken = new Array<bool>(fb.length);
+  let go = runnerOf(before) == "go-test" && runnerOf(cur) == "go-test";
   for (let i = 0; i < fa.length; i++) {
     let name = fa[i].name;
     let j = sameTest(fb, taken, fa[i]);
     let now: TestFailure | null = j >= 0 ? fb[j] : sameFileNamed(fb, fa[i]);
+    let kin = false;
+    if (now === null && go) { j = subtestKin(fb, taken, name); if (j >= 0) { now = fb[j]; kin = true; } }
     if (j >= 0) taken[j] = true;
     if (now !== null) {
       m.still.push(name);
-      let change = failureChange(fa[i], now);
+      // A parent that says nothing of its own (its subtests' lines are not in the log) is no change of message.
+      let quiet = kin && (factText(now.message).length == 0 || factText(fa[i].message).length == 0);
+      let change: string | null = quiet ? null : failureChange(fa[i], now!);
       if (change !== null) { m.changed.push(name); m.changes.push(change); }
       continue;
     }
@@ -161,6 +166,34 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(fb[i].name);
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+function runnerOf(v: Verdict): string {
+  let t = v.tests;
+  return t !== null ? t.runner : "";
+}
+
+/**
+ * The failure in fs that is the go subtest or the parent of the test named `name` (`TestX/case`, `TestX`),
+ * one not taken first, or -1. go test fails a test whose subtest fails, and the verdict names the subtest;
+ * a test that fails before its subtests run (a panic) is named by itself: the same test still failing, never
+ * one fixed and another broken.
+ */
+function subtestKin(fs: Array<TestFailure>, taken: Array<bool>, name: string): i32 {
+  let any = -1;
+  for (let i = 0; i < fs.length; i++) {
+    let o = fs[i].name;
+    if (!(isSubtestOf(o, name) || isSubtestOf(name, o))) continue;
+    if (!taken[i]) return i;
+    if (any < 0) any = i;
+  }
+  return any;
+}
+
+/** `TestX/case` under `TestX` (at any depth: `TestX/a/b`). */
+function isSubtestOf(sub: string, parent: string): bool {
+  let n = parent.length;
+  return n > 0 && sub.length > n + 1 && sub.startsWith(parent) && sub.charCodeAt(n) == Char.SLASH;
 }
 
 function passedListed(v: Verdict, name: string): bool {

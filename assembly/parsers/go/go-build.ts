@@ -7,13 +7,15 @@
 // knows takes the tool of the others under the same package header, else `go`. Vet findings (and golint's
 // style suggestions, which print the same way) are warnings;
 // but `go vet` fails when it reports any, so a log whose only findings are vet's, from a run that did not
-// exit 0, gets facts.buildFailedLine: the build step (vet) failed.
+// exit 0, gets facts.buildFailedLine: the build step (vet) failed. A finding printed again under one more
+// build of its package (`go test ./...`: `# m` and `# m [m/sub.test]`) is one finding.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, setSeverity } from "../diag-context";
+import { DiagOnce } from "../diag-once";
 
 const VET_PHRASES: string[] = [
   "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
@@ -66,6 +68,8 @@ export class GoParser extends Parser {
   private pkg: string = "";
   private vetPkg: string = "";
   private vetCount: i32 = 0;
+  /** The findings read so far, made at the first. */
+  private once: DiagOnce | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -128,6 +132,10 @@ export class GoParser extends Parser {
     }
     d.tool = tool;
     d.severity = tool == "go-vet" || tool == "golint" ? "warning" : "error";
+    // The same finding under one more build of the package (`# m [m/sub.test]`): one error (diag-once.ts).
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (once.repeated(d)) { this.inBlock = true; return true; }
     if (tool == "go-vet") this.noteVet();
     let kept = f.addDiagnostic(d);
     if (guessed) { if (kept) this.provisional.push(d); else this.uncounted++; }

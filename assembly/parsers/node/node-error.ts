@@ -20,7 +20,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation, firstUser, normPath } from "../../frames";
+import { classify, setLocation, normPath } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -317,8 +317,11 @@ export class NodeErrorParser extends Parser {
       let parts = this.msgParts;
       while (parts.length > 0 && parts[parts.length - 1].trim().length == 0) parts.pop();
       if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + join(parts, "\n");
+      // The header is where the error was raised. Thrown, it is a frame of the stack too (the throw). In no
+      // frame, the code there never ran: it did not compile (a SyntaxError in a module, whose stack is the
+      // require() that loaded it) or the stack shows no user frame: the header is the first user frame.
       let w = this.where;
-      if (w !== null && w.user && firstUser(c.frames) === null) c.frames.unshift(w);
+      if (w !== null && w.user && !inStack(c.frames, w)) c.frames.unshift(w);
       renumber(c.frames);
       for (let i = 0; i < c.causes.length; i++) renumber(c.causes[i].frames);
       if (this.headless && (footer || this.announced) && reportIsFatal(f)) f.setCrash(c);
@@ -420,4 +423,10 @@ function parseAt(l: Line, p: i32, end: i32): Frame | null {
     fr.user = false;
   }
   return fr;
+}
+
+/** True when a frame of fs is at w's file and line. */
+function inStack(fs: Array<Frame>, w: Frame): bool {
+  for (let i = 0; i < fs.length; i++) if (fs[i].line == w.line && fs[i].fileOr == w.fileOr) return true;
+  return false;
 }

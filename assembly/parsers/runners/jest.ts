@@ -10,6 +10,7 @@ import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
+import { DiagOnce } from "../diag-once";
 import { DiagContext } from "../diag-context";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
 
@@ -50,7 +51,7 @@ export class JestParser extends Parser {
    * The facts of the TypeScript errors read in `● Test suite failed to run` blocks: ts-jest compiles a module
    * once per test file that imports it and prints its errors in each file's block; an error is one error.
    */
-  private suiteTs: Set<string> | null = null;
+  private suiteTs: DiagOnce | null = null;
   /** In a `● Test suite failed to run` block. */
   private inSuite: bool = false;
   /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
@@ -114,7 +115,7 @@ export class JestParser extends Parser {
       let v = this.view;
       v.set(l.ptr + <usize>p, l.len - p);
       v.no = l.no;
-      if (this.inSuite && this.suiteTs === null) this.suiteTs = new Set<string>();
+      if (this.inSuite && this.suiteTs === null) this.suiteTs = new DiagOnce();
       this.tsc.once = this.inSuite ? this.suiteTs : null;
       this.tsc.claim(v, f);
     }

@@ -8,6 +8,7 @@ import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
+import { DiagOnce } from "../diag-once";
 
 const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
 
@@ -22,9 +23,9 @@ export class TscParser extends Parser {
   /**
    * Set by a test runner whose per-suite compile step prints a module's errors once per test file that imports
    * it (ts-jest's `● Test suite failed to run`): a diagnostic equal in every fact to one already read is the
-   * same error, kept once. Never set for tsc's own output. Holds the facts of those read (at most MAX_ONCE).
+   * same error, kept once. Never set for tsc's own output.
    */
-  once: Set<string> | null = null;
+  once: DiagOnce | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -83,11 +84,7 @@ export class TscParser extends Parser {
   /** True when d repeats a diagnostic already read in `once` mode (and so is not one more error). */
   private repeated(d: Diagnostic): bool {
     let seen = this.once;
-    if (seen === null) return false;
-    let key = factsOf(d);
-    if (seen.has(key)) return true;
-    if (seen.size < MAX_ONCE) seen.add(key);
-    return false;
+    return seen !== null && seen.repeated(d);
   }
 
   private header(l: Line, f: Facts, k: i32): bool {
@@ -144,14 +141,6 @@ export class TscParser extends Parser {
     this.state = pretty ? State.PRETTY : State.PLAIN;
     return true;
   }
-}
-
-const MAX_ONCE = 4096;
-
-/** The facts that make two diagnostics the same error. */
-function factsOf(d: Diagnostic): string {
-  let c = d.code;
-  return d.fileOr + "\n" + d.line.toString() + "\n" + d.col.toString() + "\n" + d.severity + "\n" + (c !== null ? c : "") + "\n" + d.message;
 }
 
 /** `error TS1234`, `warning TS1234`, `message TS1234` at p. */
