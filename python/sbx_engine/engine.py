@@ -8,7 +8,7 @@ from pathlib import Path
 from ._build import default_wasm, load_library
 from ._errors import EngineError
 from ._signals import signal_number
-from ._work_alias import alias_rewriter
+from ._work_alias import alias_rewriter, through_alias
 
 CHUNK = 1 << 20
 F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT, F_SETUP_FAILED = range(10)
@@ -84,8 +84,8 @@ class Engine:
 
     def begin(self, exit=None, signal=None, timed_out=False, setup_error=None, interrupted=False, work_alias=None):
         """work_alias: the work dir's host path, which the sandbox shows besides /work: the log's paths under it
-        read as /work's (work-relative in the verdict), and raw_bytes counts them so: the same run at two host
-        paths gives the same verdict (VerdictOptions.workAlias). Taken when the verdict begins."""
+        read as /work's (work-relative in the verdict), and raw_bytes counts them so; setup_error's too: the same
+        run at two host paths gives the same verdict (VerdictOptions.workAlias). Taken when the verdict begins."""
         sig = signal_number(signal)
         if sig < 0:
             raise EngineError("E_SIGNAL", f"unknown signal {json.dumps(signal)}: give a name such as SIGSEGV or a number 1-64")
@@ -94,7 +94,8 @@ class Engine:
         self._call(F_BEGIN, exit if has_exit else 0, 1 if has_exit else 0, sig, (1 if timed_out else 0) | (2 if interrupted else 0))
         self._rw = alias_rewriter(work_alias)
         if isinstance(setup_error, str):
-            data = setup_error.encode("utf-8")
+            # sbx's own words read through the alias as the log does: the same set-up error at any host path.
+            data = through_alias(work_alias, setup_error.encode("utf-8"))
             self._write(data)
             self._call(F_SETUP_FAILED, len(data))
 

@@ -43,4 +43,14 @@ test('no alias, / or /work: nothing is rewritten', () => {
   }
 });
 
+test("a set-up error reads through the alias as the log does (whole names only)", () => {
+  const why = (w) => `cannot execute ${w}/bin/tool in the sandbox: its #! line names the interpreter ${w}/.venv/bin/python3, which does not exist there; not /home/u/proj2/x nor /opt/home/u/proj`;
+  const v = engine.verdict(enc.encode(LOG), { ...opts, setupError: why('/home/u/proj') }).verdict;
+  assert.is(v.setup_error, why('/work'));
+  assert.is(engine.verdict(enc.encode(LOG), { exit: 2, setupError: why('/home/u/proj') }).verdict.setup_error, why('/home/u/proj'));
+  const s = engine.stream({ ...opts, setupError: why('/home/u/proj') });
+  s.push(enc.encode(LOG));
+  assert.is(s.end().verdict.setup_error, why('/work'));
+});
+
 test.run();

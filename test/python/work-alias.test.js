@@ -1,6 +1,6 @@
 // The Python binding's work_alias (VerdictOptions.workAlias of the Wasm engine, test/engine/work-alias): the
 // work dir's host path reads as /work in the verdict, wherever the chunks of a stream cut it; a longer name
-// that starts the same is left alone; the same bytes as Node's engine. And `python -m sbx_engine verdict` finds
+// that starts the same is left alone; a set-up error reads so too; the same bytes as Node's engine. And `python -m sbx_engine verdict` finds
 // the work dir as `sbx verdict --raw` does (--work, or a log sbx run recorded under WORK/.sbx/logs/).
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -46,10 +46,12 @@ for size in req["sizes"]:
     out["chunks"][str(size)] = e.end()["verdict"]
 for alias in req["none"]:
     out["none"][json.dumps(alias)] = e.verdict(data, exit=2, work_alias=alias)["verdict"]
+out["setup"] = e.verdict(data, exit=2, work_alias=req["alias"], setup_error=req["setup"])["verdict"]
 json.dump(out, sys.stdout)
 `;
 const SIZES = [1, 2, 3, 5, 7, 11, 13, 64];
-const r = test.skipping ? null : py(['-c', DRIVER], JSON.stringify({ log: LOG, alias: '/home/u/proj', sizes: SIZES, none: [null, '', '/', '/work'] }));
+const why = (w) => `cannot execute ${w}/bin/tool in the sandbox: its #! line names the interpreter ${w}/.venv/bin/python3, which does not exist there; not /home/u/proj2/x`;
+const r = test.skipping ? null : py(['-c', DRIVER], JSON.stringify({ log: LOG, alias: '/home/u/proj', sizes: SIZES, none: [null, '', '/', '/work'], setup: why('/home/u/proj') }));
 const out = r?.status === 0 ? JSON.parse(r.stdout.toString()) : null;
 
 test('the Python driver ran', () => {
@@ -69,6 +71,12 @@ test('a stream cut anywhere gives the same verdict as the whole log', () => {
 
 test('no alias, an empty one, / or /work: nothing is rewritten', () => {
   for (const [alias, v] of Object.entries(out.none)) assert.equal(files(v), ['/home/u/proj/src/x.c:2', '/home/u/proj2/src/y.c:3', '/opt/home/u/proj/src/z.c:4'], alias);
+});
+
+test('a set-up error reads through the alias as the log does; the same bytes as Node', () => {
+  assert.is(out.setup.setup_error, why('/work'));
+  const node = engine.verdict(enc.encode(LOG), { exit: 2, workAlias: '/home/u/proj', setupError: why('/home/u/proj') }).verdict;
+  assert.is(JSON.stringify(out.setup), JSON.stringify(node));
 });
 
 test('python -m sbx_engine verdict finds the work dir as sbx verdict --raw does: --work, or a recorded log; through a symlink too', () => {
