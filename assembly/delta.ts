@@ -100,7 +100,7 @@ function failuresOf(v: Verdict): Array<TestFailure> {
 function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i32 {
   let any = -1;
   for (let i = 0; i < fs.length; i++) {
-    if (taken[i] || fs[i].name != a.name) continue;
+    if (taken[i] || fs[i].name != a.name || !samePkg(fs[i], a)) continue;
     if (fs[i].fileOr == a.fileOr) return i;
     if (any < 0) any = i;
   }
@@ -112,8 +112,14 @@ function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i
  * test (a test's failing subtests or soft assertions), not a test of its own.
  */
 function sameFileNamed(fs: Array<TestFailure>, a: TestFailure): TestFailure | null {
-  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr) return fs[i];
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr && samePkg(fs[i], a)) return fs[i];
   return null;
+}
+
+/** Not two packages' tests (go: TestParse of geom and of units): the same unit, or one of them not named. */
+function samePkg(a: TestFailure, b: TestFailure): bool {
+  let p = a.pkg; let q = b.pkg;
+  return p === null || q === null || p! == q!;
 }
 
 /** How the failing tests of two runs compare. */

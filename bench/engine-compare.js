@@ -10,7 +10,8 @@
 //
 // NEW defaults to this tree's dist/engine.js. Exits 1 on the first difference, printing the input; with --all,
 // prints every differing input and exits 1 with their count: for a change
-// meant to alter some verdicts, to see that it alters only those.
+// meant to alter some verdicts, to see that it alters only those. --ignore KEY (repeatable) drops an object
+// key of that name from both outputs' JSON before they are compared (a field a change adds on purpose).
 import { resolve, join, dirname } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -23,7 +24,9 @@ const argv = process.argv.slice(2);
 const num = (name, dflt) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? Number(argv[i + 1]) : dflt; };
 const self = argv.includes('--self');
 const all = argv.includes('--all');
-const paths = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--') && argv[i - 1] !== '--self'));
+const ignored = new Set(argv.flatMap((a, i) => (a === '--ignore' && argv[i + 1] ? [argv[i + 1]] : [])));
+const strip = (json) => (ignored.size ? JSON.stringify(JSON.parse(json), (k, v) => (ignored.has(k) ? undefined : v)) : json);
+const paths = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--') && !['--self', '--all'].includes(argv[i - 1])));
 const newPath = resolve(self ? paths[0] ?? join(root, 'dist/engine.js') : paths[1] ?? join(root, 'dist/engine.js'));
 if (!self && !paths[0]) { console.error('engine-compare: give the old build\'s engine.js (or --self)'); process.exit(2); }
 const load = async (p, o) => (await import(pathToFileURL(p).href)).createEngine(o);
@@ -60,9 +63,9 @@ for (const inp of inputs) {
   const run = (e, prev) => {
     try {
       const env = e.verdict(inp.bytes, inp.opts);
-      const v = JSON.stringify(env);
+      const v = strip(JSON.stringify(env));
       const text = e.render(env);
-      const d = JSON.stringify(e.delta(prev, env.verdict, { treeChanged: true, sameRuns: 1 }));
+      const d = strip(JSON.stringify(e.delta(prev, env.verdict, { treeChanged: true, sameRuns: 1 })));
       return { env, out: [v, text, d] };
     } catch (err) { return { env: null, out: [`threw ${err.code}: ${err.message}`, '', ''] }; }
   };
