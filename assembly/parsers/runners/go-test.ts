@@ -9,12 +9,11 @@
 // go-test-json.ts feeds the decoded `Output` of `go test -json` through the same `text()`.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Crash, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Crash, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser } from "../../frames";
-import { foreignLine } from "./common";
-import { TestFailure, Tests } from "../../model";
+import { failureIn, pkgOr, foreignLine } from "./common";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -571,22 +570,6 @@ export class GoTestParser extends Parser {
     if (!this.verbose) { t.passed = -1; t.skipped = -1; }
   }
 }
-
-/** The failure of test name in package pkg ("": not known), made when there is none. */
-function failureIn(t: Tests, name: string, pkg: string): TestFailure {
-  let fs = t.failures;
-  for (let i = fs.length - 1; i >= 0; i--) {
-    let f = unchecked(fs[i]);
-    if (f.name == name && pkgOr(f) == pkg) return f;
-  }
-  let f = new TestFailure();
-  f.name = name;
-  if (pkg.length > 0) f.pkg = pkg;
-  if (fs.length < MAX_FAILURES) fs.push(f);
-  return f;
-}
-
-function pkgOr(f: TestFailure): string { let p = f.pkg; return p !== null ? p! : ""; }
 
 /** `0.003s` from p to the end of the line. */
 function isDuration(l: Line, p: i32): bool {
