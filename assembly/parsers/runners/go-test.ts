@@ -65,6 +65,8 @@ export class GoTestParser extends Parser {
    * go test's bare file names (`parse_test.go:8:`) are placed in their package's directory.
    */
   module: string | null = null;
+  /** The current package's directory, work-relative, when a testify Error Trace named a file of it; else null. */
+  pkgDir: string | null = null;
   /** The entry of logMsg the next continuation lines extend (the test's first log line), or -1; how many they were. */
   logOpen: i32 = -1;
   logMore: i32 = 0;
@@ -258,6 +260,12 @@ export class GoTestParser extends Parser {
    * name in the next package is another test). The log entries of its tests that did not fail are dropped.
    */
   private seal(pkg: string): void {
+    let dir = this.pkgDir;
+    if (dir !== null && this.module === null) {
+      if (dir!.length == 0) this.module = pkg;
+      else if (pkg.length > dir!.length + 1 && pkg.endsWith("/" + dir!)) this.module = pkg.substring(0, pkg.length - dir!.length - 1);
+    }
+    this.pkgDir = null;
     let fs = this.failing;
     for (let i = this.failStart; i < fs.length; i++) this.failingPkg[i] = pkg;
     let p = this.panic;
@@ -361,7 +369,8 @@ export class GoTestParser extends Parser {
     let label = s.startsWith("Error Trace:") || s.startsWith("Error:") || s.startsWith("Test:") || s.startsWith("Messages:");
     if (label) this.logDiff = false;
     else if (s == "Diff:") this.logDiff = true;
-    if (this.logDiff || s.length == 0 || s.startsWith("Error Trace:") || s.startsWith("Test:")) return true;
+    if (s.startsWith("Error Trace:")) { this.errorTrace(k, s.substring(12).trim()); return true; }
+    if (this.logDiff || s.length == 0 || s.startsWith("Test:")) return true;
     if (s.startsWith("Error:")) s = s.substring(6).trim();
     else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
     if (s.length == 0) return true;
@@ -369,6 +378,26 @@ export class GoTestParser extends Parser {
     this.logMsg[k] = m.length > 0 ? m + "\n" + s : s;
     this.logMore++;
     return true;
+  }
+
+  /**
+   * testify's `Error Trace:	/work/geom/parse_test.go:9` under the test's `parse_test.go:9:` line: the same
+   * file by its whole path (work-relative once normalised), so the failure is placed there and the package's
+   * directory is known (seal: the module's root).
+   */
+  private errorTrace(k: i32, v: string): void {
+    let colon = v.lastIndexOf(":");
+    if (colon <= 0) return;
+    let path = normPath(v.substring(0, colon));
+    let bare = this.logFile[k];
+    if (path.length == 0 || path.charCodeAt(0) == Char.SLASH || path.startsWith("../") || bare.length == 0) return;
+    if (I32.parseInt(v.substring(colon + 1)) != this.logLine[k]) return;
+    let dir: string;
+    if (path == bare) dir = "";
+    else if (path.endsWith("/" + bare) && bare.indexOf("/") < 0) dir = path.substring(0, path.length - bare.length - 1);
+    else return;
+    this.logFile[k] = path;
+    if (this.pkgDir === null) this.pkgDir = dir;
   }
 
   private mark(name: string): void {
