@@ -3,21 +3,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine } from '../../dist/engine.js';
+import { log, errorPlaces } from '../helpers/work-alias-log.js';
 
 const engine = await createEngine();
 const enc = new TextEncoder();
-const log = (work) =>
-  [
-    '[ 50%] Building C object CMakeFiles/x.dir/src/x.c.o',
-    `${work}/src/x.c:2:10: error: ‘nope’ undeclared (first use in this function)`,
-    `make[2]: Leaving directory '${work}/build'`,
-    '/home/u/proj2/src/y.c:3:1: error: not the work dir',
-    '/opt/home/u/proj/src/z.c:4:1: error: not the work dir either',
-    '',
-  ].join('\n');
 const LOG = log('/home/u/proj');
 const opts = { exit: 2, workAlias: '/home/u/proj' };
-const files = (env) => env.verdict.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}`);
+const files = (env) => errorPlaces(env.verdict);
 
 test('the alias reads as /work: work-relative in the diagnostics, other paths left as they are', () => {
   const env = engine.verdict(enc.encode(LOG), opts);

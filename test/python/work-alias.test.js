@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createEngine } from '../../dist/engine.js';
 import { ROOT } from '../../fixtures/lib/cases.js';
 import { needs } from '../_tools.js';
+import { log, errorPlaces as files } from '../helpers/work-alias-log.js';
 
 const test = needs('test/python/work-alias (the Python binding)', ['python3', 'wasm2c'], uvuTest);
 
@@ -19,17 +20,7 @@ const py = (args, input) => spawnSync('python3', args, { cwd: ROOT, env, input: 
 const engine = await createEngine();
 const enc = new TextEncoder();
 
-const log = (work) =>
-  [
-    '[ 50%] Building C object CMakeFiles/x.dir/src/x.c.o',
-    `${work}/src/x.c:2:10: error: ‘nope’ undeclared (first use in this function)`,
-    `make[2]: Leaving directory '${work}/build'`,
-    '/home/u/proj2/src/y.c:3:1: error: not the work dir',
-    '/opt/home/u/proj/src/z.c:4:1: error: not the work dir either',
-    '',
-  ].join('\n');
 const LOG = log('/home/u/proj');
-const files = (v) => v.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}`);
 
 // One Python process: the whole log, the same log pushed in chunks of each size, and the non-aliases.
 const DRIVER = `
