@@ -142,7 +142,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let why = testsUnreachedBy(cur);
   let taken = new Array<bool>(fb.length);
   for (let i = 0; i < fa.length; i++) {
-    let name = fa[i].name;
+    let name = shownName(fa[i], fa, fb);
     let j = sameTest(fb, taken, fa[i]);
     let now: TestFailure | null = j >= 0 ? fb[j] : sameFileNamed(fb, fa[i]);
     if (j >= 0) taken[j] = true;
@@ -156,7 +156,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
-    if (passedListed(cur, name)) { m.fixed.push(name); continue; }
+    if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
@@ -164,9 +164,25 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       m.notRun.push(name);
     } else if (cur.tests !== null) m.fixed.push(name);
   }
-  for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(fb[i].name);
+  for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * How the delta names a failing test: by its name, and its unit too (`TestParse (example.com/shapes/geom)`)
+ * when a test of another unit in either run has the same name, so the lists say which one was fixed.
+ */
+function shownName(f: TestFailure, a: Array<TestFailure>, b: Array<TestFailure>): string {
+  let p = f.pkg;
+  if (p === null) return f.name;
+  if (!otherUnit(f, a) && !otherUnit(f, b)) return f.name;
+  return f.name + " (" + p! + ")";
+}
+
+function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == f.name && !samePkg(fs[i], f)) return true;
+  return false;
 }
 
 function passedListed(v: Verdict, name: string): bool {
