@@ -156,10 +156,16 @@ export function testsUnreachedBy(v: Verdict): string | null {
   if (t === null && v.crash !== null) return "crashed before any test result";
   // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
   // none that passed. A failing test's package is not in the verdict, so any such package stands for all.
-  // cargo test stopped at a failing target: the targets after it did not run.
+  // cargo test stopped at a failing target: the targets after it did not run. A Catch2/doctest binary that
+  // died in a test case: the test cases after it did not run.
   if (t !== null && t.unfinished.length > 0) {
     let u = t.unfinished;
     if (t.runner == "cargo-test") return "cargo stopped after " + u[0] + " failed";
+    // Catch2 and doctest: the binary that died in a test case (they list no passing test and no plan).
+    if (t.runner == "catch2" || t.runner == "doctest") {
+      let c = v.crash;
+      return u[0] + " stopped by " + (c !== null && c.kind.startsWith("SIG") ? c.kind : "a crash");
+    }
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
   }

@@ -100,7 +100,7 @@ function failuresOf(v: Verdict): Array<TestFailure> {
 function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i32 {
   let any = -1;
   for (let i = 0; i < fs.length; i++) {
-    if (taken[i] || fs[i].name != a.name) continue;
+    if (taken[i] || fs[i].name != a.name || !samePkg(fs[i], a)) continue;
     if (fs[i].fileOr == a.fileOr) return i;
     if (any < 0) any = i;
   }
@@ -112,8 +112,14 @@ function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i
  * test (a test's failing subtests or soft assertions), not a test of its own.
  */
 function sameFileNamed(fs: Array<TestFailure>, a: TestFailure): TestFailure | null {
-  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr) return fs[i];
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr && samePkg(fs[i], a)) return fs[i];
   return null;
+}
+
+/** Not two packages' tests (go: TestParse of geom and of units): the same unit, or one of them not named. */
+function samePkg(a: TestFailure, b: TestFailure): bool {
+  let p = a.pkg; let q = b.pkg;
+  return p === null || q === null || p! == q!;
 }
 
 /** How the failing tests of two runs compare. */
@@ -137,11 +143,11 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let taken = new Array<bool>(fb.length);
   let go = runnerOf(before) == "go-test" && runnerOf(cur) == "go-test";
   for (let i = 0; i < fa.length; i++) {
-    let name = fa[i].name;
+    let name = shownName(fa[i], fa, fb);
     let j = sameTest(fb, taken, fa[i]);
     let now: TestFailure | null = j >= 0 ? fb[j] : sameFileNamed(fb, fa[i]);
     let kin = false;
-    if (now === null && go) { j = subtestKin(fb, taken, name); if (j >= 0) { now = fb[j]; kin = true; } }
+    if (now === null && go) { j = subtestKin(fb, taken, fa[i]); if (j >= 0) { now = fb[j]; kin = true; } }
     if (j >= 0) taken[j] = true;
     if (now !== null) {
       m.still.push(name);
@@ -155,7 +161,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
-    if (passedListed(cur, name)) { m.fixed.push(name); continue; }
+    if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
@@ -163,7 +169,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       m.notRun.push(name);
     } else if (cur.tests !== null) m.fixed.push(name);
   }
-  for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(fb[i].name);
+  for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
 }
@@ -179,9 +185,10 @@ function runnerOf(v: Verdict): string {
  * a test that fails before its subtests run (a panic) is named by itself: the same test still failing, never
  * one fixed and another broken.
  */
-function subtestKin(fs: Array<TestFailure>, taken: Array<bool>, name: string): i32 {
-  let any = -1;
+function subtestKin(fs: Array<TestFailure>, taken: Array<bool>, f: TestFailure): i32 {
+  let any = -1; let name = f.name;
   for (let i = 0; i < fs.length; i++) {
+    if (!samePkg(fs[i], f)) continue;
     let o = fs[i].name;
     if (!(isSubtestOf(o, name) || isSubtestOf(name, o))) continue;
     if (!taken[i]) return i;
@@ -194,6 +201,22 @@ function subtestKin(fs: Array<TestFailure>, taken: Array<bool>, name: string): i
 function isSubtestOf(sub: string, parent: string): bool {
   let n = parent.length;
   return n > 0 && sub.length > n + 1 && sub.startsWith(parent) && sub.charCodeAt(n) == Char.SLASH;
+}
+
+/**
+ * How the delta names a failing test: by its name, and its unit too (`TestParse (example.com/shapes/geom)`)
+ * when a test of another unit in either run has the same name, so the lists say which one was fixed.
+ */
+function shownName(f: TestFailure, a: Array<TestFailure>, b: Array<TestFailure>): string {
+  let p = f.pkg;
+  if (p === null) return f.name;
+  if (!otherUnit(f, a) && !otherUnit(f, b)) return f.name;
+  return f.name + " (" + p! + ")";
+}
+
+function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == f.name && !samePkg(fs[i], f)) return true;
+  return false;
 }
 
 function passedListed(v: Verdict, name: string): bool {

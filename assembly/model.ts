@@ -153,6 +153,8 @@ function sameFile(a: string, b: string): bool {
 /** A failing test; its col is only ever read back (a verdict does not write one). */
 export class TestFailure extends Located {
   name: string = "";
+  /** The unit the test belongs to (go: the package's import path), when the log names it; null else. */
+  pkg: string | null = null;
   message: string = "";
   expected: string | null = null;
   actual: string | null = null;

@@ -204,6 +204,7 @@ function testsOf(v: JValue): Tests {
       fv.message = f.get("message").str();
       fv.expected = f.get("expected").strOrNull();
       fv.actual = f.get("actual").strOrNull();
+      fv.pkg = f.get("package").strOrNull();
       t.failures.push(fv);
     }
   }

@@ -103,6 +103,7 @@ function writeFailure(w: JsonWriter, t: TestFailure): void {
   w.str("message", t.message);
   w.str("expected", t.expected);
   w.str("actual", t.actual);
+  if (t.pkg !== null) w.str("package", t.pkg);
   w.endObject();
 }
 

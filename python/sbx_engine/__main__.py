@@ -1,4 +1,4 @@
-"""python -m sbx_engine verdict LOG [--json] [--exit N] [--signal SIG] [--timed-out] [--junit FILE]
+"""python -m sbx_engine verdict LOG [--json] [--exit N] [--signal SIG] [--timed-out] [--junit FILE] [--work DIR]
 
 Prints what `sbx verdict --raw LOG` prints, byte for byte. Bad input: one line on stderr, exit 2."""
 import argparse
@@ -10,7 +10,7 @@ from ._errors import EngineError
 from ._signals import signal_number
 from .engine import Engine, to_json
 
-USAGE = "python -m sbx_engine verdict LOG [--json] [--exit N] [--signal SIG] [--timed-out] [--junit FILE]"
+USAGE = "python -m sbx_engine verdict LOG [--json] [--exit N] [--signal SIG] [--timed-out] [--junit FILE] [--work DIR]"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,6 +31,7 @@ def main(argv=None, out=None) -> int:
         v.add_argument("--signal", help="the signal that killed the command (SIGSEGV or 11)")
         v.add_argument("--timed-out", action="store_true", help="the command was killed by a timeout")
         v.add_argument("--junit", help="a JUnit XML report of the same run: its tests replace those read off the log")
+        v.add_argument("--work", help="the work tree the log ran in: its host path reads as /work (default: the tree of a log sbx run recorded, WORK/.sbx/logs/...)")
         args = p.parse_args(argv)
         if args.command != "verdict":
             raise EngineError("E_USAGE", f"give a command: usage: {USAGE}")
@@ -38,7 +39,7 @@ def main(argv=None, out=None) -> int:
         if args.signal not in (None, "") and signal_number(args.signal) < 0:
             raise EngineError("E_USAGE", f"--signal {args.signal}: unknown signal; give a name such as SIGSEGV or a number 1-64")
         engine = Engine()
-        opts = dict(exit=exit_code, signal=args.signal or None, timed_out=args.timed_out)
+        opts = dict(exit=exit_code, signal=args.signal or None, timed_out=args.timed_out, work_alias=_work_of_log(args.log, args.work))
         if args.log == "-":
             env = engine.verdict(sys.stdin.buffer.read(), **opts)
         else:
@@ -73,6 +74,17 @@ def _exit(s):
     if not re.fullmatch(r"-?\d+", s) or not -2147483648 <= int(s) <= 2147483647:
         raise EngineError("E_USAGE", f"--exit {s}: not an exit code; give an integer such as 0 or 2")
     return int(s)
+
+
+def _work_of_log(log, work):
+    """The work dir whose host path reads as /work, as `sbx verdict` finds it: --work, else the tree of a log
+    `sbx run` recorded (WORK/.sbx/logs/ID.log), else None."""
+    if not work and log != "-":
+        logs = os.path.dirname(os.path.abspath(log))
+        state = os.path.dirname(logs)
+        if os.path.basename(logs) == "logs" and os.path.basename(state) == ".sbx":
+            work = os.path.dirname(state)
+    return os.path.realpath(os.path.abspath(work)) if work else None
 
 
 def _check(path):

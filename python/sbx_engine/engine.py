@@ -8,6 +8,7 @@ from pathlib import Path
 from ._build import default_wasm, load_library
 from ._errors import EngineError
 from ._signals import signal_number
+from ._work_alias import alias_rewriter, through_alias
 
 CHUNK = 1 << 20
 F_ALLOC, F_BEGIN, F_FEED, F_FINISH, F_RENDER, F_JUNIT, F_JUNIT_MERGE, F_DELTA, F_OUTPUT, F_SETUP_FAILED = range(10)
@@ -37,6 +38,7 @@ class Engine:
         lib.sbx_abort_args.argtypes = [ctypes.POINTER(ctypes.c_uint32 * 4)]
         self._lib = lib
         self._x = None
+        self._rw = None
         self._fresh()
 
     def _fresh(self):
@@ -80,35 +82,48 @@ class Engine:
 
     # ---- the API, as src/engine/engine.ts ----
 
-    def begin(self, exit=None, signal=None, timed_out=False, setup_error=None, interrupted=False):
+    def begin(self, exit=None, signal=None, timed_out=False, setup_error=None, interrupted=False, work_alias=None):
+        """work_alias: the work dir's host path, which the sandbox shows besides /work: the log's paths under it
+        read as /work's (work-relative in the verdict), and raw_bytes counts them so; setup_error's too: the same
+        run at two host paths gives the same verdict (VerdictOptions.workAlias). Taken when the verdict begins."""
         sig = signal_number(signal)
         if sig < 0:
             raise EngineError("E_SIGNAL", f"unknown signal {json.dumps(signal)}: give a name such as SIGSEGV or a number 1-64")
         has_exit = isinstance(exit, int) and not isinstance(exit, bool)
         # stopped: bit 1 the host's time limit, bit 2 its caller (Ctrl-C: the status is interrupted).
         self._call(F_BEGIN, exit if has_exit else 0, 1 if has_exit else 0, sig, (1 if timed_out else 0) | (2 if interrupted else 0))
+        self._rw = alias_rewriter(work_alias)
         if isinstance(setup_error, str):
-            data = setup_error.encode("utf-8")
+            # sbx's own words read through the alias as the log does: the same set-up error at any host path.
+            data = through_alias(work_alias, setup_error.encode("utf-8"))
             self._write(data)
             self._call(F_SETUP_FAILED, len(data))
 
     def push(self, chunk: bytes) -> None:
+        if self._rw is not None:
+            chunk = self._rw.push(chunk)
+        self._feed(chunk)
+
+    def _feed(self, chunk: bytes) -> None:
         for off in range(0, len(chunk), CHUNK):
             part = chunk[off:off + CHUNK]
             self._write(part)
             self._call(F_FEED, len(part))
 
     def end(self, log=None) -> dict:
+        rw, self._rw = self._rw, None
+        if rw is not None:
+            self._feed(rw.end())
         n = self._call(F_FINISH)
         return envelope(json.loads(self._output(n).decode("utf-8", errors="replace")), log)
 
-    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False) -> dict:
-        self.begin(exit, signal, timed_out, setup_error, interrupted)
+    def verdict(self, data: bytes, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False, work_alias=None) -> dict:
+        self.begin(exit, signal, timed_out, setup_error, interrupted, work_alias)
         self.push(data)
         return self.end(log)
 
-    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False) -> dict:
-        self.begin(exit, signal, timed_out, setup_error, interrupted)
+    def verdict_of_file(self, path, exit=None, signal=None, timed_out=False, log=None, setup_error=None, interrupted=False, work_alias=None) -> dict:
+        self.begin(exit, signal, timed_out, setup_error, interrupted, work_alias)
         with open(path, "rb") as f:
             while True:
                 chunk = f.read(CHUNK)

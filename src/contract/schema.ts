@@ -80,6 +80,8 @@ function build() {
     message: v.string(),
     expected: nstr,
     actual: nstr,
+    // The unit the test belongs to (go test: the package's import path), when the log names it; only then.
+    package: v.optional(v.string()),
   });
 
   const TestsSchema = v.object({

@@ -2,7 +2,7 @@
 // Bytes in, bytes out: logs go into the module's memory in chunks, the verdict JSON comes back.
 import * as v from 'valibot';
 import wasmBytes from '../../build/sbx.wasm';
-import { aliasRewriter } from './work-alias.js';
+import { aliasRewriter, throughAlias } from './work-alias.js';
 import { SbxError, contract, issueText, type Delta, type RunResult, type Verdict, signalNumber } from '../contract/index.js';
 
 export type { Delta, RunResult, Verdict } from '../contract/index.js';
@@ -27,8 +27,8 @@ export interface VerdictOptions {
   log?: string | null;
   /**
    * The work dir's host path, which the sandbox shows besides /work: the log's paths under it read as
-   * /work's (work-relative in the verdict), and raw_bytes counts them so: the same run at two host paths
-   * gives the same verdict. Taken when the verdict or stream begins.
+   * /work's (work-relative in the verdict), and raw_bytes counts them so; setupError's too: the same run at
+   * two host paths gives the same verdict. Taken when the verdict or stream begins.
    */
   workAlias?: string | null;
 }
@@ -217,7 +217,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   };
   const start = (e: Exports, o: VerdictOptions): void => {
     e.begin(...exitArgs(o));
-    if (typeof o.setupError === 'string') e.setupFailed(put(e, utf8.encode(o.setupError)));
+    // sbx's own words read through the alias as the log does: the same set-up error at any host path.
+    if (typeof o.setupError === 'string') e.setupFailed(put(e, throughAlias(o.workAlias, utf8.encode(o.setupError))));
   };
 
   // Envelopes this engine made (verdict(), stream().end()): render() takes them unchecked. The engine's

@@ -68,6 +68,15 @@ export function aliasRewriter(host: string | null | undefined): AliasRewriter | 
   };
 }
 
+/** bytes, whole, with `host` read as /work (aliasRewriter's rule). */
+export function throughAlias(host: string | null | undefined, bytes: Uint8Array): Uint8Array {
+  const rw = aliasRewriter(host);
+  if (!rw) return bytes;
+  const head = rw.push(bytes);
+  const rest = rw.end();
+  return rest.length ? concat(head, rest) : head;
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
   out.set(a);

@@ -48,11 +48,15 @@ export function userNamespaceHint(): string {
 /** A path inside the host directories the sandbox shows (spec.ts's SYSTEM_PATHS). */
 const SYSTEM_DIRS = new RegExp(`^(${SYSTEM_PATHS.join('|')})(/|$)`);
 
-/** The host file behind a sandbox path: /work/... is the work dir, system dirs are the host's own; else null. */
-function hostFile(sandboxPath: string, work: string | undefined): string | null {
+/**
+ * The host file behind a sandbox path: /work/... is the work dir, and so is the work dir's host path where the
+ * sandbox shows it too (alias); system dirs are the host's own; else null.
+ */
+function hostFile(sandboxPath: string, work: string | undefined, alias: string | null): string | null {
   const p = posix.normalize(sandboxPath);
   let host: string | null = null;
   if (work && (p === '/work' || p.startsWith('/work/'))) host = join(work, p.slice('/work'.length));
+  else if (work && alias !== null && (p === alias || p.startsWith(`${alias}/`))) host = join(work, p.slice(alias.length));
   else if (SYSTEM_DIRS.test(p)) host = p;
   if (host === null) return null;
   try {
@@ -66,10 +70,10 @@ function hostFile(sandboxPath: string, work: string | undefined): string | null 
 }
 
 /** The file execve found for cmd0 (by its path, or on the sandbox's PATH), as a host path, or null. */
-function commandFile(cmd0: string, env: Record<string, string>, work: string | undefined): string | null {
-  if (cmd0.includes('/')) return hostFile(posix.isAbsolute(cmd0) ? cmd0 : posix.join('/work', cmd0), work);
+function commandFile(cmd0: string, env: Record<string, string>, work: string | undefined, alias: string | null): string | null {
+  if (cmd0.includes('/')) return hostFile(posix.isAbsolute(cmd0) ? cmd0 : posix.join('/work', cmd0), work, alias);
   for (const dir of (env.PATH ?? '').split(':')) {
-    const f = dir.startsWith('/') ? hostFile(posix.join(dir, cmd0), work) : null;
+    const f = dir.startsWith('/') ? hostFile(posix.join(dir, cmd0), work, alias) : null;
     if (f) return f;
   }
   return null;
@@ -95,7 +99,7 @@ function shebang(file: string): string | null {
  * ELF program's loader). Bash calls this "bad interpreter" and exits 126, as sbx does.
  */
 function missingInterpreter(cmd0: string, env: Record<string, string>, work: string | undefined, alias: WorkAlias | null): SetupError | null {
-  const file = commandFile(cmd0, env, work);
+  const file = commandFile(cmd0, env, work, alias?.path ?? null);
   if (file === null) return null;
   const interp = shebang(file);
   const host = work === undefined ? null : realOr(work);

@@ -170,4 +170,30 @@ test('no alias: a script whose #! names the host path fails set-up with the reas
   assert.match(r.verdict.setup_error, 'fix: run it through its interpreter at /work/.venv/bin/python3', r.why());
 });
 
+// A set-up error names the command as the caller gave it, at the work dir's host path: with the alias it reads
+// as /work, as the log's paths do, so the same project at two host paths gives the same verdict; and a file
+// there is found as the work dir's (a script whose #! interpreter is missing is not "does not exist").
+test('set-up errors through the alias: the same setup_error at two host paths, the command at /work, the missing interpreter named', () => {
+  const made = [workDir({}, 'sbx-alias-'), join(workDir({}, 'sbx-alias-longer-name-'), 'deeper', 'proj')].map((d) => {
+    const host = (mkdirSync(join(d, 'bin'), { recursive: true }), realpathSync(d));
+    // A venv made on the host, then removed: its scripts' #! still names the host path.
+    writeFileSync(join(d, 'bin/tool'), `#!${host}/.venv/bin/python3\nprint('ran')\n`, { mode: 0o755 });
+    return { d, host };
+  });
+  const errs = (cmd) =>
+    made.map(({ d, host }) => {
+      const r = sbxRun(d, [cmd(host)]);
+      assert.equal(r.env.outcome.applied.work_alias, { path: host, reason: null }, r.why());
+      assert.is(r.verdict.status, 'setup-failed', r.why());
+      assert.not.ok(r.verdict.setup_error.includes(host), `no host path in setup_error\n${r.why()}`);
+      return r.verdict.setup_error;
+    });
+  const [toolA, toolB] = errs((host) => `${host}/bin/tool`);
+  assert.is(toolA, toolB);
+  assert.match(toolA, 'cannot execute /work/bin/tool in the sandbox: its #! line names the interpreter /work/.venv/bin/python3, which does not exist there');
+  const [nopeA, nopeB] = errs((host) => `${host}/nope`);
+  assert.is(nopeA, nopeB);
+  assert.match(nopeA, 'command not found in the sandbox: /work/nope does not exist there');
+});
+
 test.run();

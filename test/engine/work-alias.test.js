@@ -3,21 +3,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine } from '../../dist/engine.js';
+import { log, errorPlaces } from '../helpers/work-alias-log.js';
 
 const engine = await createEngine();
 const enc = new TextEncoder();
-const log = (work) =>
-  [
-    '[ 50%] Building C object CMakeFiles/x.dir/src/x.c.o',
-    `${work}/src/x.c:2:10: error: ‘nope’ undeclared (first use in this function)`,
-    `make[2]: Leaving directory '${work}/build'`,
-    '/home/u/proj2/src/y.c:3:1: error: not the work dir',
-    '/opt/home/u/proj/src/z.c:4:1: error: not the work dir either',
-    '',
-  ].join('\n');
 const LOG = log('/home/u/proj');
 const opts = { exit: 2, workAlias: '/home/u/proj' };
-const files = (env) => env.verdict.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}`);
+const files = (env) => errorPlaces(env.verdict);
 
 test('the alias reads as /work: work-relative in the diagnostics, other paths left as they are', () => {
   const env = engine.verdict(enc.encode(LOG), opts);
@@ -41,6 +33,16 @@ test('no alias, / or /work: nothing is rewritten', () => {
     const env = engine.verdict(enc.encode(LOG), { exit: 2, workAlias });
     assert.equal(files(env), ['/home/u/proj/src/x.c:2', '/home/u/proj2/src/y.c:3', '/opt/home/u/proj/src/z.c:4']);
   }
+});
+
+test("a set-up error reads through the alias as the log does (whole names only)", () => {
+  const why = (w) => `cannot execute ${w}/bin/tool in the sandbox: its #! line names the interpreter ${w}/.venv/bin/python3, which does not exist there; not /home/u/proj2/x nor /opt/home/u/proj`;
+  const v = engine.verdict(enc.encode(LOG), { ...opts, setupError: why('/home/u/proj') }).verdict;
+  assert.is(v.setup_error, why('/work'));
+  assert.is(engine.verdict(enc.encode(LOG), { exit: 2, setupError: why('/home/u/proj') }).verdict.setup_error, why('/home/u/proj'));
+  const s = engine.stream({ ...opts, setupError: why('/home/u/proj') });
+  s.push(enc.encode(LOG));
+  assert.is(s.end().verdict.setup_error, why('/work'));
 });
 
 test.run();

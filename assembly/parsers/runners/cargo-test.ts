@@ -6,16 +6,22 @@
 // `... FAILED` line, in a thread named after the test; it is kept aside until that test is seen to fail
 // (a `should_panic` test panics too, and passes). Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
 // the program rustdoc generated, not of the file: their location is the doc-test's own line.
-import { Char } from "../../util/chars";
+import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
-import { failureNamed, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+import { failureIn, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 
 /** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
 const STARTS = new ByteSet().chars("trRDe");
+
+/** l[a, b) is all lowercase hex digits. */
+function isHex(l: Line, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) { let c = l.at(i); if (!(isDigit(c) || (c >= Char.a && c <= Char.f))) return false; }
+  return true;
+}
 
 export class CargoTestParser extends Parser {
   seen: bool = false;
@@ -45,6 +51,11 @@ export class CargoTestParser extends Parser {
    * the targets after it did not run.
    */
   stoppedAfter: string | null = null;
+  /**
+   * The crate of the test binary running (`Running unittests src/lib.rs (target/debug/deps/lexer-fc35eba1)`:
+   * lexer; `Doc-tests lexer`), "" before any: a workspace's crates may each have a `tests::parses`.
+   */
+  crate: string = "";
 
   busy(): bool { return this.inBlock; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -75,7 +86,7 @@ export class CargoTestParser extends Parser {
         // `thread 'tests::x' (7) has overflowed its stack`: the runtime aborts the binary; that test is the one
         // that died. The line is left to the Rust panic parser, whose crash it is.
         let name = overflowedThread(l);
-        if (name !== null) { failureNamed(f.testsFor("cargo-test"), name!).message = "thread '" + name! + "' has overflowed its stack"; return false; }
+        if (name !== null) { failureIn(f.testsFor("cargo-test"), name!, this.crate).message = "thread '" + name! + "' has overflowed its stack"; return false; }
         return this.loosePanic(l);
       }
       return false;
@@ -90,7 +101,7 @@ export class CargoTestParser extends Parser {
       return true;
     }
     let p0 = l.skipSpaces(0);
-    if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) { this.stoppedAfter = null; return true; }
+    if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) { this.target(l, p0); return true; }
     if (!this.seen) {
       if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0) { f.testsFor("cargo-test"); this.seen = true; return false; }
       return false;
@@ -99,7 +110,7 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("failures:")) { this.inList = true; return true; }
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
-    if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.stoppedAfter = null; return true; }
+    if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
     if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
       return true;
@@ -115,13 +126,28 @@ export class CargoTestParser extends Parser {
         let colon = l.indexOf(":", comma);
         if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
         if (this.running !== null) {
-          let tf = failureNamed(f.testsFor("cargo-test"), this.running!);
+          let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
           tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
         }
       }
       return true;
     }
     return false;
+  }
+
+  /**
+   * A test binary's `Running` line (at p) or `Doc-tests crate`: the next target; its crate is the binary's
+   * name less cargo's hash (`target/debug/deps/lexer-fc35eba13dc2f10f`, in parentheses since cargo 1.61).
+   */
+  private target(l: Line, p: i32): void {
+    this.stoppedAfter = null;
+    if (l.matchAt("Doc-tests ", p)) { this.crate = l.trimmed(p + 10); return; }
+    let e = l.len;
+    if (l.at(e - 1) == Char.RPAREN) e--;
+    let slash = l.lastIndexOfByte(Char.SLASH, e);
+    let dash = l.lastIndexOfByte(Char.MINUS, e);
+    let a = slash + 1;
+    this.crate = slash > p && dash > a && e - dash - 1 >= 8 && isHex(l, dash + 1, e) ? l.str(a, dash) : "";
   }
 
   /** `test tests::x ... ok`, `test tests::y - should panic ... FAILED`, `test z ... error: test failed` (died). */
@@ -135,9 +161,9 @@ export class CargoTestParser extends Parser {
     let t = f.testsFor("cargo-test");
     this.seen = true;
     if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); }
-    else if (res == "FAILED") { this.adopt(failureNamed(t, name)); this.running = null; this.bf++; }
+    else if (res == "FAILED") { this.adopt(failureIn(t, name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
-    else { this.running = name; failureNamed(t, name); }
+    else { this.running = name; failureIn(t, name, this.crate); }
     return true;
   }
 
@@ -179,7 +205,7 @@ export class CargoTestParser extends Parser {
     let name = l.str(5, l.len - 5);
     if (name.endsWith(" stdout")) name = name.substring(0, name.length - 7);
     else if (name.endsWith(" stderr")) name = name.substring(0, name.length - 7);
-    this.cur = failureNamed(f.testsFor("cargo-test"), name);
+    this.cur = failureIn(f.testsFor("cargo-test"), name, this.crate);
     this.inBlock = true;
     this.inMsg = false;
     this.msg = [];

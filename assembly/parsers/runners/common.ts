@@ -16,6 +16,25 @@ export function failureNamed(t: Tests, name: string): TestFailure {
   return f;
 }
 
+/**
+ * The failure of test name in unit pkg (go's package, cargo's crate; "": not known), made when there is none:
+ * two units' tests of the same name are two failures.
+ */
+export function failureIn(t: Tests, name: string, pkg: string): TestFailure {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) {
+    let f = unchecked(fs[i]);
+    if (f.name == name && pkgOr(f) == pkg) return f;
+  }
+  let f = new TestFailure();
+  f.name = name;
+  if (pkg.length > 0) f.pkg = pkg;
+  if (fs.length < MAX_FAILURES) fs.push(f);
+  return f;
+}
+
+export function pkgOr(f: TestFailure): string { let p = f.pkg; return p !== null ? p! : ""; }
+
 export function hasFailure(t: Tests, name: string): bool {
   let fs = t.failures;
   for (let i = fs.length - 1; i >= 0; i--) if (unchecked(fs[i]).name == name) return true;

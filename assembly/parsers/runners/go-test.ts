@@ -9,11 +9,11 @@
 // go-test-json.ts feeds the decoded `Output` of `go test -json` through the same `text()`.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Crash, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Crash, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser } from "../../frames";
-import { failureNamed, foreignLine } from "./common";
+import { failureIn, pkgOr, foreignLine } from "./common";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -23,6 +23,8 @@ const MAX_MARKED = 4096;
 /** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
 const FOLD_AT = 4096;
 const MAX_OPEN = 65536;
+/** failingPkg and logPkg until their first entry (never written to). */
+const NONE: string[] = [];
 
 /** Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0. */
 const STARTS = new ByteSet().chars("=-").chars("pFo?B");
@@ -40,14 +42,31 @@ export class GoTestParser extends Parser {
   passed: i64 = 0;
   failed: i64 = 0;
   skipped: i64 = 0;
-  /** The failing tests' names in the order they failed, each once, as many as the verdict can list. */
+  /** The failing tests' names in the order they failed, each once a package, as many as the verdict can list. */
   failing: string[] = [];
+  /** Each failing test's package (its import path, from the package's result line; "" until that line). */
+  failingPkg: string[] = NONE;
+  /** Where the current package's entries begin in failing and in logName (earlier ones are sealed). */
+  failStart: i32 = 0;
+  logStart: i32 = 0;
   /** When the current package's runs are next folded (those sealed): FOLD_AT, or twice the runs left open. */
   foldAt: i32 = FOLD_AT;
   logName: string[] = [];
   logFile: string[] = [];
   logLine: i32[] = [];
   logMsg: string[] = [];
+  /** Each log entry's package, as failingPkg. */
+  logPkg: string[] = NONE;
+  /** The package of the test a pending panic stopped, once its result line came ("" before). */
+  panicPkg: string = "";
+  /**
+   * The module's import path and its directory relative to the work dir, when the log shows both: a panic's
+   * frame `example.com/m/geom.Parse(...)` at `geom/parse.go` says example.com/m is the work dir's root. Then
+   * go test's bare file names (`parse_test.go:8:`) are placed in their package's directory.
+   */
+  module: string | null = null;
+  /** The current package's directory, work-relative, when a testify Error Trace named a file of it; else null. */
+  pkgDir: string | null = null;
   /** The entry of logMsg the next continuation lines extend (the test's first log line), or -1; how many they were. */
   logOpen: i32 = -1;
   logMore: i32 = 0;
@@ -142,14 +161,13 @@ export class GoTestParser extends Parser {
     let n = l.readInt(colon + 4);
     if (n < 0 || !l.matchAt(": ", l.end)) return false;
     let name = this.current!;
-    let have = false;
-    for (let i = 0; i < this.logName.length; i++) if (this.logName[i] == name) { have = true; break; }
     this.logOpen = -1;
-    if (!have) {
+    if (this.logIndex(name, "") < 0) {
       this.logOpen = this.logName.length;
       this.logMore = 0;
       this.logDiff = false;
       this.logName.push(name);
+      this.logPkgs().push("");
       this.logFile.push(normPath(l.str(p, colon + 3)));
       this.logLine.push(<i32>n);
       this.logMsg.push(l.trimmed(l.end + 2));
@@ -213,7 +231,7 @@ export class GoTestParser extends Parser {
       // package's tests did not run (the delta says so), they did not fail.
       let built = tail == Char.LBRACKET;
       if (!built && this.pkgFails == 0) {
-        let tf = failureNamed(t, pkg);
+        let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
         let c = this.panic;
         if (this.pkgPanic && c !== null) {
@@ -233,7 +251,54 @@ export class GoTestParser extends Parser {
     this.lastOut = "";
     this.current = null;
     this.fold();
+    this.seal(pkg);
     return true;
+  }
+
+  /**
+   * The package's result line names it: its failing tests and log entries are its own (a test of the same
+   * name in the next package is another test). The log entries of its tests that did not fail are dropped.
+   */
+  private seal(pkg: string): void {
+    let dir = this.pkgDir;
+    if (dir !== null && this.module === null) {
+      if (dir!.length == 0) this.module = pkg;
+      else if (pkg.length > dir!.length + 1 && pkg.endsWith("/" + dir!)) this.module = pkg.substring(0, pkg.length - dir!.length - 1);
+    }
+    this.pkgDir = null;
+    let fs = this.failing;
+    for (let i = this.failStart; i < fs.length; i++) this.failingPkg[i] = pkg;
+    let p = this.panic;
+    let pending = p !== null && !this.panicDone && this.panicTest !== null;
+    if (pending && this.panicPkg.length == 0) this.panicPkg = pkg;
+    let kept = this.logStart;
+    for (let k = this.logStart; k < this.logName.length; k++) {
+      let name = this.logName[k];
+      let own = this.logPkg[k];
+      // An entry of a package sealed before (a panic's note) is kept as it is.
+      let keep = own.length > 0 || (pending && this.panicTest! == name);
+      for (let i = this.failStart; i < fs.length && !keep; i++) if (fs[i] == name) keep = true;
+      if (!keep) continue;
+      this.logName[kept] = name; this.logPkg[kept] = own.length > 0 ? own : pkg;
+      this.logFile[kept] = this.logFile[k]; this.logLine[kept] = this.logLine[k]; this.logMsg[kept] = this.logMsg[k];
+      kept++;
+    }
+    this.logName.length = kept; this.logPkg.length = kept;
+    this.logFile.length = kept; this.logLine.length = kept; this.logMsg.length = kept;
+    this.failStart = fs.length;
+    this.logStart = kept;
+  }
+
+  /** logPkg, made at its first entry: a parser set is made for every verdict, most of them no go test's. */
+  private logPkgs(): string[] {
+    if (this.logPkg === NONE) this.logPkg = new Array<string>();
+    return this.logPkg;
+  }
+
+  /** The log entry of test name in package pkg ("": the current package's), or -1. */
+  private logIndex(name: string, pkg: string): i32 {
+    for (let k = pkg.length == 0 ? this.logStart : 0; k < this.logName.length; k++) if (this.logName[k] == name && this.logPkg[k] == pkg) return k;
+    return -1;
   }
 
   /**
@@ -272,8 +337,12 @@ export class GoTestParser extends Parser {
         let fs = this.failing;
         if (fs.length >= MAX_FAILURES) continue;
         let have = false;
-        for (let k = fs.length - 1; k >= 0; k--) if (unchecked(fs[k]) == name) { have = true; break; }
-        if (!have) fs.push(name);
+        for (let k = fs.length - 1; k >= this.failStart; k--) if (unchecked(fs[k]) == name) { have = true; break; }
+        if (!have) {
+          fs.push(name);
+          if (this.failingPkg === NONE) this.failingPkg = new Array<string>();
+          this.failingPkg.push("");
+        }
       }
     }
     names.length = kept;
@@ -300,7 +369,8 @@ export class GoTestParser extends Parser {
     let label = s.startsWith("Error Trace:") || s.startsWith("Error:") || s.startsWith("Test:") || s.startsWith("Messages:");
     if (label) this.logDiff = false;
     else if (s == "Diff:") this.logDiff = true;
-    if (this.logDiff || s.length == 0 || s.startsWith("Error Trace:") || s.startsWith("Test:")) return true;
+    if (s.startsWith("Error Trace:")) { this.errorTrace(k, s.substring(12).trim()); return true; }
+    if (this.logDiff || s.length == 0 || s.startsWith("Test:")) return true;
     if (s.startsWith("Error:")) s = s.substring(6).trim();
     else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
     if (s.length == 0) return true;
@@ -308,6 +378,26 @@ export class GoTestParser extends Parser {
     this.logMsg[k] = m.length > 0 ? m + "\n" + s : s;
     this.logMore++;
     return true;
+  }
+
+  /**
+   * testify's `Error Trace:	/work/geom/parse_test.go:9` under the test's `parse_test.go:9:` line: the same
+   * file by its whole path (work-relative once normalised), so the failure is placed there and the package's
+   * directory is known (seal: the module's root).
+   */
+  private errorTrace(k: i32, v: string): void {
+    let colon = v.lastIndexOf(":");
+    if (colon <= 0) return;
+    let path = normPath(v.substring(0, colon));
+    let bare = this.logFile[k];
+    if (path.length == 0 || path.charCodeAt(0) == Char.SLASH || path.startsWith("../") || bare.length == 0) return;
+    if (I32.parseInt(v.substring(colon + 1)) != this.logLine[k]) return;
+    let dir: string;
+    if (path == bare) dir = "";
+    else if (path.endsWith("/" + bare) && bare.indexOf("/") < 0) dir = path.substring(0, path.length - bare.length - 1);
+    else return;
+    this.logFile[k] = path;
+    if (this.pkgDir === null) this.pkgDir = dir;
   }
 
   private mark(name: string): void {
@@ -347,6 +437,7 @@ export class GoTestParser extends Parser {
     c.kind = k;
     c.summary = "panic: " + msg;
     this.panic = c;
+    this.panicPkg = "";
     // The running test, not one that already passed (a panic after the tests, in TestMain or at exit).
     let cur = this.current;
     if (cur !== null && this.index.has(cur!) && this.res[this.index.get(cur!)] != Res.FAIL) cur = null;
@@ -362,8 +453,12 @@ export class GoTestParser extends Parser {
 
   /** The test a panic stopped carries the panic's message and first user frame, as its log line would. */
   private notePanic(c: Crash, name: string): void {
-    let k = this.logName.indexOf(name);
-    if (k < 0) { k = this.logName.length; this.logName.push(name); this.logFile.push(""); this.logLine.push(-1); this.logMsg.push(""); }
+    let pkg = this.panicPkg;
+    let k = this.logIndex(name, pkg);
+    if (k < 0) {
+      k = this.logName.length;
+      this.logName.push(name); this.logPkgs().push(pkg); this.logFile.push(""); this.logLine.push(-1); this.logMsg.push("");
+    }
     let m = c.message;
     this.logMsg[k] = m !== null ? m : c.kind;
     let u = firstUser(c.frames);
@@ -371,6 +466,24 @@ export class GoTestParser extends Parser {
     this.logFile[k] = file !== null ? file : "";
     this.logLine[k] = u !== null ? <i32>u.line : -1;
     this.panicDone = true;
+  }
+
+  /**
+   * `example.com/m/geom.Parse` at `geom/parse.go` (work-relative): package example.com/m/geom is the directory
+   * geom, so the module example.com/m is the work dir's root. Nothing from an absolute path (outside the
+   * work dir) or a package path that does not end in the file's directory.
+   */
+  private learnModule(fn: string, file: string | null): void {
+    if (file === null || file!.length == 0 || file!.charCodeAt(0) == Char.SLASH || file!.startsWith("../")) return;
+    let f = file!;
+    let slash = fn.lastIndexOf("/");
+    let dot = fn.indexOf(".", slash + 1);
+    if (dot <= 0) return;
+    let pkg = fn.substring(0, dot);
+    let fs = f.lastIndexOf("/");
+    if (fs < 0) { this.module = pkg; return; }
+    let dir = f.substring(0, fs);
+    if (pkg.length > dir.length + 1 && pkg.endsWith("/" + dir)) this.module = pkg.substring(0, pkg.length - dir.length - 1);
   }
 
   /** The goroutine dump: `goroutine 7 [running]:`, `pkg.fn(args)` then `\tfile.go:10 +0x1d`. */
@@ -397,6 +510,7 @@ export class GoTestParser extends Parser {
         if (n >= 0) fr.line = <i32>n;
       }
       classify(fr);
+      if (this.module === null && fr.user) this.learnModule(fn, fr.file);
       // Frames above a `panic(...)` frame are a deferred function that recovered the panic and panicked
       // again: the fault is below it (as in go-panic.ts).
       if (fn == "panic") { fr.user = false; for (let i = 0; i < c.frames.length; i++) c.frames[i].user = false; }
@@ -423,6 +537,24 @@ export class GoTestParser extends Parser {
     return false;
   }
 
+  /**
+   * go test names a test's file bare (`parse_test.go:8:`), in its package's directory: with the module's root
+   * known (learnModule), a failure of a package under it is placed there (`geom/parse_test.go`).
+   */
+  private placeFiles(t: Tests): void {
+    let m = this.module;
+    if (m === null) return;
+    let mod = m!;
+    for (let i = 0; i < t.failures.length; i++) {
+      let tf = t.failures[i];
+      let file = tf.file; let pkg = tf.pkg;
+      if (file === null || pkg === null || file!.indexOf("/") >= 0) continue;
+      if (pkg! == mod) continue;
+      if (pkg!.length > mod.length + 1 && pkg!.startsWith(mod) && pkg!.charCodeAt(mod.length) == Char.SLASH)
+        tf.file = pkg!.substring(mod.length + 1) + "/" + file!;
+    }
+  }
+
   finish(f: Facts): void {
     if (!this.seen) return;
     let t = f.testsFor("go-test");
@@ -431,12 +563,12 @@ export class GoTestParser extends Parser {
     let passed = this.passed; let failed = this.failed; let skipped = this.skipped;
     for (let i = 0; i < this.failing.length; i++) {
       let name = this.failing[i];
-      let tf = failureNamed(t, name);
-      for (let k = 0; k < this.logName.length; k++) {
-        if (this.logName[k] != name) continue;
+      let pkg = this.failingPkg[i];
+      let tf = failureIn(t, name, pkg);
+      let k = this.logIndex(name, pkg);
+      if (k >= 0) {
         let lf = this.logFile[k];
         tf.file = lf.length > 0 ? lf : null; tf.line = this.logLine[k]; tf.message = this.logMsg[k];
-        break;
       }
       // `testing.go:1319: race detected during execution of test`: the testing package's own report, not
       // a line of the user's; the race (the crash) says where in the user's code it happened.
@@ -450,15 +582,17 @@ export class GoTestParser extends Parser {
     if (c !== null && !this.panicDone) {
       let name = this.panicTest !== null ? this.panicTest! : "(panic)";
       if (this.parents.has(name)) name = name; // a parent named by the dump keeps its name
+      let pkg = this.panicPkg;
       let isNew = true;
-      for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == name) { isNew = false; break; }
-      let tf = failureNamed(t, name);
+      for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == name && pkgOr(t.failures[i]) == pkg) { isNew = false; break; }
+      let tf = failureIn(t, name, pkg);
       if (isNew) failed++;
       tf.message = c.message !== null ? c.message! : c.kind;
       for (let i = 0; i < c.frames.length; i++) {
         if (c.frames[i].user) { tf.file = c.frames[i].file; tf.line = c.frames[i].line; break; }
       }
     }
+    this.placeFiles(t);
     t.passed = passed; t.failed = failed; t.skipped = skipped; t.errors = this.pkgErrors;
     // Without -v, go test names only the tests that failed: the passing and skipped ones are not counted
     // anywhere in the log, so their counts are unknown (null), not 0.
