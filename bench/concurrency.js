@@ -6,6 +6,9 @@
 // median of --reps cells is printed with its ratio to bwrap's. Also counts history lines against runs
 // (a lost record is a failed goal). The kinds take turns within each rep (the first one rotates), so a
 // change of the machine's load falls on all of them alike; the load average is printed before and after.
+// Under each row, the CPU time a run cost (ms, medians): the bench's reaped children, and for a client
+// kind + its resident sbx + that one's launcher server with what it reaped; less at the load's mercy
+// than runs/s, it says where the time goes.
 //
 //   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli --kinds bwrap,sbx-client]
 //                             [--also DIR]... [--prefill N]
@@ -18,7 +21,7 @@
 // The resident sbx is stopped after the bench only if this bench started it: `sbx daemon --stop` by hand.
 // Goal (issue 32): at 8 concurrent runs, sbx reaches >= 0.8x bwrap's runs/s on one work dir and on eight.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,15 +84,43 @@ const allKinds = {
 // --kinds picks by the name's first word (bwrap, sbx, sbx-client, run()).
 const kinds = Object.fromEntries(Object.entries(allKinds).filter(([k]) => !KINDS || KINDS.includes(k.split(/[ (]/)[0]) || KINDS.includes(k)));
 
-/** runs/s of n workers looping fn(work of worker i) for SECS seconds. */
-async function cell(fn, n, works) {
+// CPU time a run costs, which the machine's load changes far less than runs/s: clock ticks of this
+// bench's reaped children (bwrap and its sandbox, a client) and, for a client kind, of its resident sbx
+// (the Node process) and that one's launcher server with the launchers, inits and commands it reaped.
+// Kernel threads' work (a network namespace's teardown) is nobody's here.
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+function ticks(pid, reaped) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+  } catch { return 0; }
+}
+/** The resident sbx of the install at dir ('.' for this one) and its launcher server: [daemon, server] pids. */
+function residentPids(dir) {
+  const st = spawnSync(process.execPath, [join(dir, 'dist', 'cli.js'), 'daemon', '--status'], { encoding: 'utf8' }).stdout;
+  const pid = Number(/pid (\d+)/.exec(st)?.[1] ?? 0);
+  if (!pid) return [];
+  const server = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).find((p) => {
+    try { return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(pid) && readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('--serve'); } catch { return false; }
+  });
+  return server ? [pid, Number(server)] : [pid];
+}
+const installOf = (name) => (name.startsWith('sbx-client(') ? name.slice('sbx-client('.length, name.lastIndexOf(')')) : name.startsWith('sbx-client') ? root : null);
+
+/** runs/s of n workers looping fn(work of worker i) for SECS seconds, and CPU ms a run (by process). */
+async function cell(fn, n, works, install) {
+  const pids = install ? residentPids(install) : [];
+  const before = [ticks('self', true) - ticks('self', false), ...pids.map((p, i) => ticks(p, i === 1))];
   const end = performance.now() + SECS * 1000;
   let count = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: n }, async (_, i) => {
     while (performance.now() < end) { await fn(works[i % works.length]); count++; }
   }));
-  return { rate: count / ((performance.now() - t0) / 1000), count };
+  const rate = count / ((performance.now() - t0) / 1000);
+  const after = [ticks('self', true) - ticks('self', false), ...pids.map((p, i) => ticks(p, i === 1))];
+  const cpu = after.map((t, i) => ((t - before[i]) * TICK_MS) / Math.max(count, 1));
+  return { rate, count, cpu };
 }
 
 function makeRepo(dir) {
@@ -126,10 +157,13 @@ for (const repo of WITH_REPO ? [false, true] : [false]) {
       const row = { tree: repo ? '10 000 files' : 'empty', dirs, n };
       const names = Object.keys(kinds).filter((k) => !(k === 'bwrap' && !bwrap) && !(k.startsWith('sbx') && !WITH_CLI));
       const rates = Object.fromEntries(names.map((k) => [k, []]));
+      const cpus = Object.fromEntries(names.map((k) => [k, []]));
       for (let r = 0; r < REPS; r++) {
         for (let i = 0; i < names.length; i++) {
           const name = names[(i + r) % names.length];
-          rates[name].push((await cell(kinds[name], n, ws)).rate);
+          const c = await cell(kinds[name], n, ws, installOf(name));
+          rates[name].push(c.rate);
+          cpus[name].push(c.cpu);
         }
       }
       for (const k of names) row[k] = median(rates[k]);
@@ -139,6 +173,15 @@ for (const repo of WITH_REPO ? [false, true] : [false]) {
       results.push(row);
       const cols = Object.keys(kinds).filter((k) => row[k] !== undefined).map((k) => `${k} ${row[k].toFixed(1)}/s${k !== 'bwrap' && row.bwrap ? ` (${(row[k] / row.bwrap).toFixed(2)}x, paired ${row.paired[k].toFixed(2)}x)` : ''}`);
       console.log(`${row.tree.padEnd(13)} ${dirs.padEnd(6)} work dir(s), ${String(n).padStart(2)} at once: ${cols.join(', ')}`);
+      // Each part's median over the reps: the bench's children (bwrap, or the client) + the resident sbx + its launchers.
+      const cpuText = names.map((k) => {
+        // (Reps whose resident sbx was not up yet as the cell began, the first one's, count its client alone: left out.)
+        const most = Math.max(...cpus[k].map((c) => c.length));
+        const full = cpus[k].filter((c) => c.length === most);
+        const parts = full[0].map((_, j) => median(full.map((c) => c[j])));
+        return `${k} ${parts.map((x) => x.toFixed(1)).join('+')}${parts.length > 1 ? `=${parts.reduce((a, b) => a + b, 0).toFixed(1)}` : ''}`;
+      });
+      console.log(`  CPU ms a run (children${names.some((k) => installOf(k)) ? ' + resident sbx + its launchers' : ''}): ${cpuText.join(', ')}`);
     }
     // Every run recorded: history lines == runs made (the CLI's and run()'s) in the dirs of this block.
     let lines = 0; let bad = 0;

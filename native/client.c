@@ -301,14 +301,27 @@ put_field(struct buf *b, const char *s)
   put(b, s, strlen(s) + 1);
 }
 
-static int
-send_frame(int fd, char type, const void *data, size_t len)
+/* Appends a frame to b. */
+static void
+put_frame(struct buf *b, char type, const void *data, size_t len)
 {
   unsigned char head[5];
   uint32_t n = (uint32_t)len + 1;
   head[0] = n & 0xff, head[1] = (n >> 8) & 0xff, head[2] = (n >> 16) & 0xff, head[3] = n >> 24;
   head[4] = (unsigned char)type;
-  return write_waiting(fd, head, sizeof head) < 0 || write_waiting(fd, data, len) < 0 ? -1 : 0;
+  put(b, head, sizeof head);
+  put(b, data, len);
+}
+
+/* A frame in one write. */
+static int
+send_frame(int fd, char type, const void *data, size_t len)
+{
+  struct buf b = { 0 };
+  put_frame(&b, type, data, len);
+  int r = write_waiting(fd, b.p, b.len);
+  free(b.p);
+  return r;
 }
 
 /* The next frame from fd into *b (type in *type, payload b->p[0..*len)); 0 at a clean EOF, -1 on error. */
@@ -507,10 +520,14 @@ main(int argc, char **argv)
   if (is_hook)
     read_stdin(&in);
   header(&h, key, argc, argv);
-  int sent = send_frame(fd, 'H', h.p, h.len) == 0;
-  for (size_t off = 0; sent && off < in.len; off += 65536)
-    sent = send_frame(fd, 'I', in.p + off, in.len - off < 65536 ? in.len - off : 65536) == 0;
-  sent = sent && send_frame(fd, 'E', "", 0) == 0;
+  /* The request in one write, one wake-up of the server (it was one per frame and part of one). */
+  struct buf req = { 0 };
+  put_frame(&req, 'H', h.p, h.len);
+  for (size_t off = 0; off < in.len; off += 65536)
+    put_frame(&req, 'I', in.p + off, in.len - off < 65536 ? in.len - off : 65536);
+  put_frame(&req, 'E', "", 0);
+  int sent = write_waiting(fd, req.p, req.len) == 0;
+  free(req.p);
   char type = 0;
   size_t len = 0;
   if (!sent || read_frame(fd, &f, &type, &len) <= 0 || type != 'A')

@@ -71,6 +71,14 @@ static void __attribute__((noreturn)) run_child(char **f, int nf, int status_fd)
     argv[i - 3] = f[i];
   argv[nf - 3] = NULL;
   init_reaped_by_caller = 1;
+  /* A session of its own, as its command has (--setsid). With the
+   * scheduler's autogroups (a group per session, on by default) the
+   * launchers of all runs otherwise share one group with this server's
+   * caller, the resident sbx: on a busy machine eight runs at once then built
+   * their sandboxes, and the resident its verdicts, on one group's share of
+   * the CPU (issue 32). Ctrl-C to the caller's process group comes through
+   * the server (serve). */
+  (void)setsid();
   signal(SIGPIPE, SIG_DFL);
   signal(SIGINT, SIG_DFL);
   sigset_t none;
@@ -179,14 +187,16 @@ serve(void)
   /* If the caller dies, so do we, and our launchers with us (theirs is SIGTERM). */
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != caller)
     return 1;
+  /* Ctrl-C reaches the caller's process group, this server in it, but not
+   * the launchers, each a session of its own (run_child): it is read here
+   * and passed on to them, which stop their sandboxes and report them
+   * interrupted; this server stays alive to pass the reports on. It goes
+   * with its caller (PDEATHSIG) or its EOF. */
   sigemptyset(&mask);
   sigaddset(&mask, SIGCHLD);
+  sigaddset(&mask, SIGINT);
   sigprocmask(SIG_BLOCK, &mask, NULL);
   signal(SIGPIPE, SIG_IGN);
-  /* Ctrl-C reaches the whole process group: the launchers then stop their
-   * sandboxes and report them interrupted, which needs this server alive to
-   * pass the reports on. It goes with its caller (PDEATHSIG) or its EOF. */
-  signal(SIGINT, SIG_IGN);
   sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
   if (sigfd < 0)
     die_with_error("signalfd");
@@ -216,7 +226,10 @@ serve(void)
       if (pfd[0].revents)
         {
           struct signalfd_siginfo si;
-          (void)!read(sigfd, &si, sizeof si);
+          if (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si && si.ssi_signo == SIGINT)
+            for (int i = 0; i < MAX_RUNNING; i++)
+              if (runs[i].pid > 0)
+                kill(runs[i].pid, SIGINT);
           reap();
         }
       if (pfd[1].revents)

@@ -29,6 +29,20 @@ test('the server is up and launchers are its children, not ours', async () => {
   assert.is(launchers.length, 1, `the server's children: ${launchers}`);
 });
 
+/** A host process's session id (field 6 of /proc/PID/stat). */
+const sessionOf = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[3];
+
+test('each launcher leads a session of its own, not the server\'s: with autogroups, a run gets its own share of the CPU', async () => {
+  const server = childrenOf(process.pid).find((p) => readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('--serve'));
+  const ps = [sh('sleep 0.4'), sh('sleep 0.4')];
+  await new Promise((r) => setTimeout(r, 200));
+  const launchers = childrenOf(server);
+  const sessions = launchers.map(sessionOf);
+  await Promise.all(ps);
+  assert.is(launchers.length, 2, `the server's children: ${launchers}`);
+  assert.equal(sessions, launchers, `the launchers' sessions ${sessions}, the server's ${sessionOf(server)}`);
+});
+
 test('run after run, the work dir\'s files are the sandbox user\'s and what it writes the caller\'s; as root one id-mapping namespace, kept by the server, serves them all and reaches no sandbox', async () => {
   const work = tempDir();
   writeFileSync(join(work, 'old.txt'), 'old\n');
