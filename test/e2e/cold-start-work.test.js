@@ -3,7 +3,8 @@
 // (src/host/state/utc-stamp.ts) and never sets up the host's time zone, whose first use in a process
 // (Date#toISOString did it) opens /etc/localtime and resolves its link; the history's stamp is still
 // toISOString's text. It makes no file URL of its own path and reads none back: the CommonJS bundle knows
-// its __filename (src/launcher/package-root.ts, scripts/build-host.js).
+// its __filename (src/launcher/package-root.ts, scripts/build-host.js). It makes no TextDecoder: the
+// engine's output is read through Buffer under Node (src/engine/engine.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -36,7 +37,7 @@ test('the history stamp is an ISO 8601 UTC time of the run', () => {
   assert.is(new Date(t).toISOString(), line.time);
 });
 
-test('a cold sbx run makes no file URL (node:url pathToFileURL, fileURLToPath)', () => {
+test('a cold sbx run makes no file URL (node:url pathToFileURL, fileURLToPath) nor TextDecoder', () => {
   const d = workDir();
   const dir = workDir();
   const counts = join(dir, 'counts.json');
@@ -45,6 +46,7 @@ test('a cold sbx run makes no file URL (node:url pathToFileURL, fileURLToPath)',
     preload,
     `const url = require('node:url'); const n = {};
 for (const k of ['pathToFileURL', 'fileURLToPath']) { const f = url[k]; url[k] = function (...a) { n[k] = (n[k] || 0) + 1; return f.apply(this, a); }; }
+const TD = globalThis.TextDecoder; globalThis.TextDecoder = class extends TD { constructor(...a) { super(...a); n.TextDecoder = (n.TextDecoder || 0) + 1; } };
 process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(counts)}, JSON.stringify(n)));`,
   );
   const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
