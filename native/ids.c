@@ -68,57 +68,44 @@ idmap_lines(char *out, size_t n, long to)
   snprintf(out, n, "0 %ld 1\n1 1 %ld\n%ld %ld %ld\n", to, to - 1, to + 1, to + 1, 4294967295L - to - 1);
 }
 
+/* The id-mapping namespace's child: it has nothing to do but exist. */
+static int
+idmap_child(void *unused)
+{
+  (void)unused;
+  return 0;
+}
+
 /* A user namespace whose only purpose is an idmapped mount: host root (0)
- * shows as the sandbox user's host id, every other id as itself. Made by a
- * short-lived child; returns an fd of its namespace. */
+ * shows as the sandbox user's host id, every other id as itself. Returns an
+ * fd of it. A child is cloned straight into the new namespace, sharing our
+ * memory (no page tables to copy; it runs idmap_child on its own stack and
+ * exits): the namespace is there when clone returns, and a child not yet
+ * reaped, running or a zombie, keeps its credentials, so its /proc maps and
+ * ns/user are written and opened from here without waiting for it to run.
+ * Was a fork that unshared and said so on a pipe: 0.25 ms (0.33 under
+ * chrt -f 10), now 0.07 ms, of every root run outside --serve. */
 static int
 idmap_userns(const struct spec *s)
 {
-  char path[64], map[160], c;
-  int ready[2], done[2], fd = -1;
-  pid_t child;
-  if (pipe2(ready, O_CLOEXEC) < 0)
-    return -1;
-  if (pipe2(done, O_CLOEXEC) < 0)
-    {
-      close(ready[0]);
-      close(ready[1]);
-      return -1;
-    }
-  child = fork();
+  static char stack[16384] __attribute__((aligned(16)));
+  char path[64], map[160];
+  int fd = -1;
+  pid_t child = clone(idmap_child, stack + sizeof stack, CLONE_NEWUSER | CLONE_VM | SIGCHLD, NULL);
   if (child < 0)
     return -1;
-  if (child == 0)
+  idmap_lines(map, sizeof map, s->map_uid);
+  snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+  if (write_file(path, map) == 0)
     {
-      /* In its own namespace it says so, then lives until the launcher has the namespace open
-       * (EOF on done). */
-      close(ready[0]);
-      close(done[1]);
-      if (unshare(CLONE_NEWUSER) < 0)
-        _exit(1);
-      (void)!write(ready[1], "u", 1);
-      (void)!read(done[0], &c, 1);
-      _exit(0);
-    }
-  close(ready[1]);
-  close(done[0]);
-  if (read(ready[0], &c, 1) == 1)
-    {
-      idmap_lines(map, sizeof map, s->map_uid);
-      snprintf(path, sizeof path, "/proc/%d/uid_map", (int)child);
+      idmap_lines(map, sizeof map, s->map_gid);
+      snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
       if (write_file(path, map) == 0)
         {
-          idmap_lines(map, sizeof map, s->map_gid);
-          snprintf(path, sizeof path, "/proc/%d/gid_map", (int)child);
-          if (write_file(path, map) == 0)
-            {
-              snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
-              fd = open(path, O_RDONLY | O_CLOEXEC);
-            }
+          snprintf(path, sizeof path, "/proc/%d/ns/user", (int)child);
+          fd = open(path, O_RDONLY | O_CLOEXEC);
         }
     }
-  close(ready[0]);
-  close(done[1]);
   (void)TEMP_FAILURE_RETRY(waitpid(child, NULL, 0));
   return fd;
 }

@@ -74,8 +74,9 @@ await build({
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
   // SBX_CJS: src/launcher/on-demand.ts takes the bundle's own require, without node:module.
-  define: { 'import.meta.url': '__sbx_file_url', SBX_CJS: 'true' },
-  banner: { js: 'const __sbx_file_url = require("node:url").pathToFileURL(__filename).href;' },
+  // import.meta.url, made only when read: the run path never does (package-root.ts takes __filename).
+  define: { 'import.meta.url': '__sbx_meta.url', SBX_CJS: 'true' },
+  banner: { js: 'const __sbx_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
 });
 for (const name of ['cli-main', 'cli-run']) {
   // The bundle runs inside a function wrapper (below): a #! line is only valid at a file's start.

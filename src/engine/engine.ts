@@ -142,7 +142,8 @@ interface Exports {
 
 const CHUNK = 1 << 20;
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder('utf-8');
+let textDecoder: TextDecoder | undefined;
+const decodeUtf8 = (b: Uint8Array): string => (textDecoder ??= new TextDecoder('utf-8')).decode(b);
 
 export interface EngineOptions {
   /** The module's bytes or a compiled module; default: the copy bundled with sbx. */
@@ -152,10 +153,18 @@ export interface EngineOptions {
    * first-byte filter off). Verdicts must be the same either way.
    */
   dispatchFilter?: boolean;
+  /**
+   * @internal UTF-8 to text exactly as TextDecoder('utf-8') makes it (U+FFFD for each invalid subpart, a
+   * leading BOM dropped), for the engine's output; default TextDecoder. The host passes one through
+   * Node's Buffer (src/host/load-engine.ts), cheaper to start.
+   */
+  decodeUtf8?: (bytes: Uint8Array) => string;
 }
 
 export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const mod = opts.wasm instanceof WebAssembly.Module ? opts.wasm : await WebAssembly.compile(opts.wasm ?? wasmBytes);
+  const decode = opts.decodeUtf8 ?? decodeUtf8;
+  const output = (e: Exports, n: number): string => decode(new Uint8Array(e.memory.buffer, e.output(), n));
   let x: Exports | null = null;
   let busy = false;
   // The verdict the instance's last finish() wrote, which it holds for conclude(): its envelope's verdict.
@@ -250,12 +259,12 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       p += 4 + len;
       return bytes.subarray(p - len, p);
     };
-    const env = made1(JSON.parse(fromUtf8.decode(part())) as Verdict, o);
+    const env = made1(JSON.parse(decode(part())) as Verdict, o);
     env.outcome = run.outcome;
-    const key = fromUtf8.decode(part());
+    const key = decode(part());
     if (p === n) return { env, key, delta: null, text: null };
-    const delta = JSON.parse(fromUtf8.decode(part())) as Delta;
-    return { env, key, delta, text: fromUtf8.decode(bytes.subarray(p)) };
+    const delta = JSON.parse(decode(part())) as Delta;
+    return { env, key, delta, text: decode(bytes.subarray(p)) };
   };
 
   return {
@@ -322,7 +331,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         if (n < 0) throw new SbxError('E_DELTA', `cannot compute the delta: ${JSON.parse(output(e, -n)).error}`);
         const bytes = new Uint8Array(e.memory.buffer, e.output(), n);
         const d = 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-        return { delta: JSON.parse(fromUtf8.decode(bytes.subarray(4, d))) as Delta, text: fromUtf8.decode(bytes.subarray(d)) };
+        return { delta: JSON.parse(decode(bytes.subarray(4, d))) as Delta, text: decode(bytes.subarray(d)) };
       });
     },
     streakKey(verdict) {
@@ -377,9 +386,6 @@ function put(e: Exports, ...parts: Uint8Array[]): number {
 }
 
 /** The first n bytes of the instance's output, as text. */
-function output(e: Exports, n: number): string {
-  return fromUtf8.decode(new Uint8Array(e.memory.buffer, e.output(), n));
-}
 
 /** The engine's word on an invalid report, as the one-line error the CLI prints (exit 2). */
 function junitInvalid(what: unknown): SbxError {

@@ -1,6 +1,7 @@
 // One engine instance per process, created on first use.
 import { createEngine, type Engine } from '../engine/index.js';
 import wasmBytes from '../../build/sbx.wasm';
+import { utf8Text } from './utf8-text.js';
 
 let engine: Promise<Engine> | null = null;
 let provider: (() => Promise<Engine> | undefined) | null = null;
@@ -17,7 +18,7 @@ export function setEngineProvider(fn: (() => Promise<Engine> | undefined) | null
 export function loadEngine(): Promise<Engine> {
   const own = provider?.();
   if (own) return own;
-  engine ??= createEngine();
+  engine ??= createEngine({ decodeUtf8: utf8Text });
   return engine;
 }
 
@@ -30,7 +31,7 @@ export function loadEngine(): Promise<Engine> {
  */
 export function startEngine(): void {
   if (provider || engine) return;
-  engine = createEngine();
+  engine = createEngine({ decodeUtf8: utf8Text });
   engine.catch(() => undefined);
 }
 
@@ -45,7 +46,7 @@ export function loadEngineNow(): Promise<Engine> {
   if (own) return own;
   if (!engine) {
     try {
-      engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes) });
+      engine = createEngine({ wasm: new WebAssembly.Module(wasmBytes), decodeUtf8: utf8Text });
     } catch (err) {
       engine = Promise.reject(err);
     }

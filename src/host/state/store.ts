@@ -40,6 +40,7 @@ import { parseHistory, type HistoryEntry } from './history.js';
 import { isBaseline, streak } from './delta-rule.js';
 import { sha256Hex } from './sha256.js';
 import { randomId } from './random-id.js';
+import { utcStamp } from './utc-stamp.js';
 import { keyLine } from '../command-key.js';
 import { makeSpare, takeSpare } from './spare-logs.js';
 
@@ -372,7 +373,7 @@ export class StateDir {
     const vd = env.verdict;
     const entry: HistoryEntry = {
       id: run.id,
-      time: new Date().toISOString(),
+      time: utcStamp(),
       status: vd.status,
       identity: vd.crash?.identity ?? null,
       key: run.vkey,
