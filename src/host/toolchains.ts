@@ -5,7 +5,7 @@
 // read-only at the same absolute path, their bin dirs keep their place in PATH, and a command that still
 // resolves to another tool than the shell's is said in a note. Only roots under the caller's home, and
 // never one that is or holds a secret (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, tokens, shell history).
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, type BigIntStats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PATH as FIXED_PATH, SYSTEM_PATHS, type Mount } from '../launcher/index.js';
@@ -211,32 +211,82 @@ let looked: ((path: string, how: Look) => void) | null = null;
 type Look = 1 | 2;
 
 /**
- * What a path looked like, as far as a plan's reading of it goes: its device, inode and type, and its real
- * path when resolved; when read, also its mode, size and ns times. '' when there is none; null when read
- * and changed too recently to tell a later change by its times (the file system's clock is coarse: a
- * rewrite in the same tick can keep them).
+ * What a path looked like, as far as a plan's reading of it goes: its real path and its file's device,
+ * inode and type; when read, also its mode, size and ns times. '' when there is none; null when read and
+ * changed too recently to tell a later change by its times (the file system's clock is coarse: a rewrite
+ * in the same tick can keep them). The paths of one check share a walk (walker): each directory on the way
+ * is asked once however many paths pass through it.
  */
-function looks(path: string, how: number, now: bigint): string | null {
-  let st;
+function looks(walk: Walker, path: string, how: number, now: bigint): string | null {
+  let r;
   try {
-    st = statSync(path, { throwIfNoEntry: false, bigint: true });
+    r = walk(path);
   } catch (err) {
-    return `!${(err as NodeJS.ErrnoException).code}`;
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? '' : `!${code}`;
   }
-  if (!st) return '';
-  let r = `${st.dev}:${st.ino}:${st.mode & 0o170000n}`;
+  const st = r.st;
+  let out = `${st.dev}:${st.ino}:${st.mode & 0o170000n}`;
   if (how & 2) {
     if (now - st.ctimeNs < RACY_NS || now - st.mtimeNs < RACY_NS) return null;
-    r += `:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    out += `:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   }
-  if (how & 1) {
-    try {
-      r += `>${realpathSync.native(path)}`;
-    } catch {
-      r += '>!';
+  return `${out}>${r.real}`;
+}
+
+type Walker = (path: string) => { real: string; st: BigIntStats };
+
+/**
+ * realpath(3) by components, each prefix lstat'ed once per walker and each symlink read once: realpath
+ * itself asks readlink of every component of every path (most fail: not a link), ~45 calls a check for a
+ * usual PATH, where the shared prefixes (/usr, the home, ~/.pyenv) take ~25 lstats. Throws as lstat and
+ * readlink do (ENOENT, ENOTDIR, EACCES), ELOOP past 40 links.
+ */
+function walker(): Walker {
+  const stats = new Map<string, BigIntStats | NodeJS.ErrnoException>();
+  const links = new Map<string, string>();
+  const lst = (p: string): BigIntStats => {
+    let st = stats.get(p);
+    if (st === undefined) {
+      try {
+        st = lstatSync(p, { bigint: true });
+      } catch (err) {
+        st = err as NodeJS.ErrnoException;
+      }
+      stats.set(p, st);
     }
-  }
-  return r;
+    if (st instanceof Error) throw st;
+    return st;
+  };
+  return (path) => {
+    const todo = resolve(path).split('/').filter(Boolean).reverse();
+    let real = '';
+    let hops = 0;
+    let st = lst('/');
+    while (todo.length) {
+      const part = todo.pop()!;
+      if (part === '.') continue;
+      if (part === '..') {
+        real = dirname(real || '/') === '/' ? '' : dirname(real);
+        st = lst(real || '/');
+        continue;
+      }
+      if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${real}`), { code: 'ENOTDIR' });
+      const next = `${real}/${part}`;
+      st = lst(next);
+      if (!st.isSymbolicLink()) {
+        real = next;
+        continue;
+      }
+      if (++hops > 40) throw Object.assign(new Error(`ELOOP: ${path}`), { code: 'ELOOP' });
+      let to = links.get(next);
+      if (to === undefined) links.set(next, (to = readlinkSync(next)));
+      if (to.startsWith('/')) real = '';
+      for (const t of to.split('/').filter(Boolean).reverse()) todo.push(t);
+      st = lst(real || '/');
+    }
+    return { real: real || '/', st };
+  };
 }
 
 /** Changed less than this long before it was looked at: not kept. */
@@ -279,7 +329,8 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   const had = kept.get(key);
   if (had && had.env.every(([k, v]) => e[k] === v)) {
     const now = BigInt(Date.now()) * 1_000_000n;
-    if (had.paths.every(([path, how, was]) => looks(path, how, now) === was)) return copy(had.plan);
+    const walk = walker();
+    if (had.paths.every(([path, how, was]) => looks(walk, path, how, now) === was)) return copy(had.plan);
   }
   kept.delete(key);
   // A process's first plan for an input is only made: keeping it costs a stat and a realpath of each
@@ -302,8 +353,9 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   if (env.get('HOME') === undefined) return plan;
   const now = BigInt(Date.now()) * 1_000_000n;
   const seen: Array<[string, number, string]> = [];
+  const walk = walker();
   for (const [path, how] of paths) {
-    const was = looks(path, how, now);
+    const was = looks(walk, path, how, now);
     if (was === null) return plan;
     seen.push([path, how, was]);
   }

@@ -136,4 +136,33 @@ test('a path changed within the last 100 ms is not trusted by its times: the pla
   rmSync(s.base, { recursive: true, force: true });
 });
 
+test('a link in the middle of a root, relative with .., retargeted to another dir makes a new plan', async () => {
+  const s = await setup();
+  // ~/.pyenv -> tc/../v1 (relative, through a .. after a directory), then -> tc/../v2: same names, another root.
+  renameSync(join(s.home, '.pyenv'), join(s.home, 'v1'));
+  mkdirSync(join(s.home, 'tc'));
+  exe(join(s.home, 'v2/shims/python3'), '#!/bin/sh\necho v2\n');
+  symlinkSync('tc/../v1', join(s.home, '.pyenv'));
+  await settle();
+  assert.equal(planTwice(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v1') }]);
+  const n = keptPlans();
+  assert.equal(plan(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v1') }], 'kept: the same plan');
+  assert.is(keptPlans(), n);
+  rmSync(join(s.home, '.pyenv'));
+  symlinkSync('tc/../v2', join(s.home, '.pyenv'));
+  await settle();
+  assert.equal(plan(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v2') }], 'the root by its new real path');
+  // A link to a link (absolute, then relative) is followed as realpath follows it.
+  symlinkSync(join(s.home, 'v2'), join(s.home, 'hop'));
+  rmSync(join(s.home, '.pyenv'));
+  symlinkSync('hop', join(s.home, '.pyenv'));
+  await settle();
+  assert.equal(plan(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v2') }], 'the same real root through two links');
+  rmSync(join(s.home, 'hop'));
+  symlinkSync(join(s.home, 'v1'), join(s.home, 'hop'));
+  await settle();
+  assert.equal(plan(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v1') }], 'the second link retargeted: seen');
+  rmSync(s.base, { recursive: true, force: true });
+});
+
 test.run();
