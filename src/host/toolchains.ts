@@ -5,7 +5,7 @@
 // read-only at the same absolute path, their bin dirs keep their place in PATH, and a command that still
 // resolves to another tool than the shell's is said in a note. Only roots under the caller's home, and
 // never one that is or holds a secret (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, tokens, shell history).
-import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, type BigIntStats } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PATH as FIXED_PATH, SYSTEM_PATHS, type Mount } from '../launcher/index.js';
@@ -207,86 +207,59 @@ export interface PlanInput {
 
 /** Told each path a plan reads: resolved (realpath) or read (access, open, a config's text). Set while a plan is made. */
 let looked: ((path: string, how: Look) => void) | null = null;
-/** 1: resolved, where only what it is (device, inode, type) and its real path count; 2: read, where its times count too. */
+/** 1: resolved, where only its real path counts; 2: read, where what it is (device, inode, type), its mode, size and times count. */
 type Look = 1 | 2;
 
 /**
- * What a path looked like, as far as a plan's reading of it goes: its real path and its file's device,
- * inode and type; when read, also its mode, size and ns times. '' when there is none; null when read and
- * changed too recently to tell a later change by its times (the file system's clock is coarse: a rewrite
- * in the same tick can keep them). The paths of one check share a walk (walker): each directory on the way
- * is asked once however many paths pass through it.
+ * What a path looked like, as far as a plan's reading of it goes. Resolved only (how 1): its real path,
+ * all the plan takes of it (realpaths()). Read: its device, inode and type, mode, size and ns times (and
+ * its real path when resolved too). '' when there is none; null when read and changed too recently to
+ * tell a later change by its times (the file system's clock is coarse: a rewrite in the same tick can
+ * keep them).
  */
-function looks(walk: Walker, path: string, how: number, now: bigint): string | null {
-  let r;
+function looks(path: string, how: number, now: bigint): string | null {
+  if (how === 1) {
+    try {
+      return `>${realpathSync.native(path)}`;
+    } catch {
+      return existsSync(path) ? '>!' : '';
+    }
+  }
+  let st;
   try {
-    r = walk(path);
+    st = statSync(path, { throwIfNoEntry: false, bigint: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? '' : `!${code}`;
+    return `!${(err as NodeJS.ErrnoException).code}`;
   }
-  const st = r.st;
-  let out = `${st.dev}:${st.ino}:${st.mode & 0o170000n}`;
-  if (how & 2) {
-    if (now - st.ctimeNs < RACY_NS || now - st.mtimeNs < RACY_NS) return null;
-    out += `:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  if (!st) return '';
+  let r = `${st.dev}:${st.ino}:${st.mode & 0o170000n}`;
+  if (now - st.ctimeNs < RACY_NS || now - st.mtimeNs < RACY_NS) return null;
+  r += `:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  if (how & 1) {
+    try {
+      r += `>${realpathSync.native(path)}`;
+    } catch {
+      r += '>!';
+    }
   }
-  return `${out}>${r.real}`;
+  return r;
 }
 
-type Walker = (path: string) => { real: string; st: BigIntStats };
-
 /**
- * realpath(3) by components, each prefix lstat'ed once per walker and each symlink read once: realpath
- * itself asks readlink of every component of every path (most fail: not a link), ~45 calls a check for a
- * usual PATH, where the shared prefixes (/usr, the home, ~/.pyenv) take ~25 lstats. Throws as lstat and
- * readlink do (ENOENT, ENOTDIR, EACCES), ELOOP past 40 links.
+ * Whether path still looks as it did (was, from looks), in one call where that tells it: a path that was
+ * missing is still missing (existsSync: what the plan got from it, a null real path or a failed read, is
+ * the same), one only resolved still resolves to the same real path (realpath alone: no stat).
  */
-function walker(): Walker {
-  const stats = new Map<string, BigIntStats | NodeJS.ErrnoException>();
-  const links = new Map<string, string>();
-  const lst = (p: string): BigIntStats => {
-    let st = stats.get(p);
-    if (st === undefined) {
-      try {
-        st = lstatSync(p, { bigint: true });
-      } catch (err) {
-        st = err as NodeJS.ErrnoException;
-      }
-      stats.set(p, st);
+function same(path: string, how: number, was: string, now: bigint): boolean {
+  if (was === '') return !existsSync(path);
+  if (how === 1) {
+    try {
+      return was === `>${realpathSync.native(path)}`;
+    } catch {
+      return false;
     }
-    if (st instanceof Error) throw st;
-    return st;
-  };
-  return (path) => {
-    const todo = resolve(path).split('/').filter(Boolean).reverse();
-    let real = '';
-    let hops = 0;
-    let st = lst('/');
-    while (todo.length) {
-      const part = todo.pop()!;
-      if (part === '.') continue;
-      if (part === '..') {
-        real = dirname(real || '/') === '/' ? '' : dirname(real);
-        st = lst(real || '/');
-        continue;
-      }
-      if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${real}`), { code: 'ENOTDIR' });
-      const next = `${real}/${part}`;
-      st = lst(next);
-      if (!st.isSymbolicLink()) {
-        real = next;
-        continue;
-      }
-      if (++hops > 40) throw Object.assign(new Error(`ELOOP: ${path}`), { code: 'ELOOP' });
-      let to = links.get(next);
-      if (to === undefined) links.set(next, (to = readlinkSync(next)));
-      if (to.startsWith('/')) real = '';
-      for (const t of to.split('/').filter(Boolean).reverse()) todo.push(t);
-      st = lst(real || '/');
-    }
-    return { real: real || '/', st };
-  };
+  }
+  return looks(path, how, now) === was;
 }
 
 /** Changed less than this long before it was looked at: not kept. */
@@ -329,8 +302,7 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   const had = kept.get(key);
   if (had && had.env.every(([k, v]) => e[k] === v)) {
     const now = BigInt(Date.now()) * 1_000_000n;
-    const walk = walker();
-    if (had.paths.every(([path, how, was]) => looks(walk, path, how, now) === was)) return copy(had.plan);
+    if (had.paths.every(([path, how, was]) => same(path, how, was, now))) return copy(had.plan);
   }
   kept.delete(key);
   // A process's first plan for an input is only made: keeping it costs a stat and a realpath of each
@@ -353,9 +325,8 @@ export function planToolchains(p: PlanInput): ToolchainPlan {
   if (env.get('HOME') === undefined) return plan;
   const now = BigInt(Date.now()) * 1_000_000n;
   const seen: Array<[string, number, string]> = [];
-  const walk = walker();
   for (const [path, how] of paths) {
-    const was = looks(walk, path, how, now);
+    const was = looks(path, how, now);
     if (was === null) return plan;
     seen.push([path, how, was]);
   }
