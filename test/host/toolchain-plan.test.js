@@ -162,6 +162,42 @@ test('a link in the middle of a root, relative with .., retargeted to another di
   symlinkSync(join(s.home, 'v1'), join(s.home, 'hop'));
   await settle();
   assert.equal(plan(s).toolchains, [{ name: 'pyenv', root: join(s.home, 'v1') }], 'the second link retargeted: seen');
+  // A command found outside the root (/bin/true): nothing read under the root tells the retarget, its real path does.
+  const tru = ['true'];
+  assert.equal(planTwice(s, tru).toolchains, [{ name: 'pyenv', root: join(s.home, 'v1') }]);
+  rmSync(join(s.home, 'hop'));
+  symlinkSync(join(s.home, 'v2'), join(s.home, 'hop'));
+  await settle();
+  assert.equal(plan(s, tru).toolchains, [{ name: 'pyenv', root: join(s.home, 'v2') }], 'retargeted under a command outside it: seen');
+  rmSync(s.base, { recursive: true, force: true });
+});
+
+test('a venv config that appears, or a missing root that comes, between plans makes a new plan', async () => {
+  const s = await setup();
+  const n = keptPlans();
+  assert.equal(planTwice(s).notes, [], 'no venv: no note');
+  assert.is(keptPlans(), n + 1, 'kept');
+  // .venv/pyvenv.cfg was missing when the plan was kept: now it names a python the sandbox does not show.
+  mkdirSync(join(s.work, '.venv'));
+  writeFileSync(join(s.work, '.venv/pyvenv.cfg'), `home = ${s.base}/elsewhere/bin\n`);
+  await settle();
+  assert.ok(
+    plan(s).notes.some((t) => t.startsWith('the venv .venv runs the python in')),
+    'the new venv is seen',
+  );
+  // ~/.nvm was missing (a root looked for, not there): made, with its bin dir on PATH, it is bound.
+  const env = { ...s.env, PATH: `${s.home}/.nvm/versions/node/v1/bin:${s.env.PATH}` };
+  assert.equal(
+    planTwice(s, ['python3'], env).toolchains.map((t) => t.name),
+    ['pyenv'],
+  );
+  exe(join(s.home, '.nvm/versions/node/v1/bin/node'), '#!/bin/sh\n');
+  await settle();
+  assert.equal(
+    plan(s, ['python3'], env).toolchains.map((t) => t.name),
+    ['pyenv', 'nvm'],
+    'the new root is bound',
+  );
   rmSync(s.base, { recursive: true, force: true });
 });
 
