@@ -25,6 +25,8 @@ const STARTS = new ByteSet();
 export class MakeParser extends Parser {
   private ctx: DiagContext;
   private failure: string | null = null;
+  /** make's `make: ruby: No such file or directory`: a recipe's program it could not run. */
+  private missing: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -63,8 +65,9 @@ export class MakeParser extends Parser {
     // make runs a recipe's program itself when the recipe needs no shell, and says so when it cannot:
     // `make: ruby: No such file or directory` (then `*** [..] Error 127`). A tool that is not installed,
     // like a shell's `command not found`: the run failed before it did anything, and this line says why.
+    // Said in finish(): a crash or a timeout the run also saw is the more specific result.
     if (l.endsWith(": No such file or directory") || l.endsWith(": Permission denied")) {
-      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+      if (this.missing === null) this.missing = l.trimmed(0);
       return true;
     }
     // `Nothing to be done for 'all'.`, `'app' is up to date.`
@@ -73,6 +76,8 @@ export class MakeParser extends Parser {
 
   finish(f: Facts): void {
     if (this.failure !== null && f.stepFailedLine === null) f.stepFailedLine = this.failure;
+    let missing = this.missing;
+    if (missing !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = missing;
   }
 
   /** `[Makefile:8: app.o] Error 1` (or, from older makes, `[app.o] Error 1`) at position b (the bracket); an ignored one is no step failure. */
