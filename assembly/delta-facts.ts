@@ -182,7 +182,8 @@ export function cutShort(v: Verdict): bool {
  * The failure in `now` that stands for a whole file the test `f` is in, and none of whose tests ran: pytest
  * names a file that failed to load (`ERROR collecting test_calc.py`) by the file alone, the test by the file
  * and `::`; jest and vitest name one (`● Test suite failed to run`) by its path, and the test's own failure
- * was placed in that file (`at Object.toBe (test/slug.test.js:5:33)`). null when none.
+ * was placed in that file (`at Object.toBe (test/slug.test.js:5:33)`) or, placed in a module the file imports
+ * (`src/paths.ts:7`), it names the file as its unit (TestFailure.pkg). null when none.
  */
 export function containerOf(f: TestFailure, now: Array<TestFailure>): string | null {
   let name = f.name;
@@ -192,7 +193,12 @@ export function containerOf(f: TestFailure, now: Array<TestFailure>): string | n
     if (c.length > 0 && c.indexOf("::") < 0 && name.length > c.length + 2 && name.startsWith(c) &&
       name.charCodeAt(c.length) == Char.COLON && name.charCodeAt(c.length + 1) == Char.COLON) return c;
     if (isModuleName(c) && name.length > c.length + 1 && name.startsWith(c) && name.charCodeAt(c.length) == Char.DOT) return c;
-    if (file.length > 0 && c != name && isFilePath(c) && samePath(file, c)) return c;
+    if (c != name && isFilePath(c)) {
+      if (file.length > 0 && samePath(file, c)) return c;
+      // The test's unit is that file (jest's and vitest's test file), wherever its failure was placed.
+      let unit = f.pkg;
+      if (unit !== null && samePath(unit!, c)) return c;
+    }
   }
   return null;
 }

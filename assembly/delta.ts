@@ -134,6 +134,16 @@ class TestMatch {
   notRun: Array<string> = [];
   /** Why the first of notRun was not reached. */
   notRunWhy: string = "";
+  /** The files that did not load, the not-run tests' containers (the first named in notRunWhy). */
+  unloaded: Array<string> = [];
+}
+
+/** `a.py did not load`; with the tests of more files than one: `a.py and 2 more files did not load`. */
+function notRunWhy(tm: TestMatch): string {
+  let u = tm.unloaded;
+  if (u.length < 2 || !tm.notRunWhy.startsWith(u[0])) return tm.notRunWhy;
+  let more = u.length - 1;
+  return u[0] + " and " + more.toString() + (more == 1 ? " more file" : " more files") + " did not load";
 }
 
 function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
@@ -166,6 +176,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     let reason: string | null = container !== null ? container + " did not load" : why;
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
+      if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
       m.notRun.push(name);
     } else if (cur.tests !== null) m.fixed.push(name);
   }
@@ -438,7 +449,7 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
     if (tm.fixed.length > 0) s.push(tm.fixed.length.toString() + " fixed");
     if (tm.broken.length > 0) s.push(tm.broken.length.toString() + " broken");
     if (tm.still.length > 0) s.push(tm.still.length.toString() + " still failing");
-    if (tm.notRun.length > 0) s.push(tm.notRun.length.toString() + " not run (" + tm.notRunWhy + ")");
+    if (tm.notRun.length > 0) s.push(tm.notRun.length.toString() + " not run (" + notRunWhy(tm) + ")");
     parts.push("tests: " + join(s, ", "));
   }
   let nc = tm.changed.length;

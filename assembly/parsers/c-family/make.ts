@@ -25,6 +25,8 @@ const STARTS = new ByteSet();
 export class MakeParser extends Parser {
   private ctx: DiagContext;
   private failure: string | null = null;
+  /** make's `make: ruby: No such file or directory`: a recipe's program it could not run. */
+  private missing: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -50,23 +52,36 @@ export class MakeParser extends Parser {
     }
     if (l.matchAt("Entering directory ", r)) { this.ctx.enter(quoted(l, r + 19)); return true; }
     if (l.matchAt("Leaving directory ", r)) { this.ctx.leave(); return true; }
-    if (l.matchAt("*** [", r)) { this.recipeFailed(l, f, r + 4); return true; }
+    if (l.matchAt("*** [", r)) { this.recipeFailed(l, f, r + 4, false); return true; }
+    // A recipe line marked `-`: make goes on (`[Makefile:9: test] Error 2 (ignored)`), but a program that
+    // died of a signal (`[Makefile:9: test] Segmentation fault (ignored)`) is still the run's crash.
+    if (l.at(r) == Char.LBRACKET && l.endsWith(" (ignored)")) { this.recipeFailed(l, f, r, true); return true; }
     if (l.matchAt("*** ", r)) {
       if (l.matchAt("Waiting for unfinished jobs", r + 4)) return true;
       this.add(f, "error", l.trimmed(r + 4), true);
       return true;
     }
     if (l.matchAt("warning: ", r)) { this.add(f, "warning", l.trimmed(r + 9), true); return true; }
-    // `Nothing to be done for 'all'.`, `'app' is up to date.`, `[Makefile:5: t] Error 1 (ignored)`
+    // make runs a recipe's program itself when the recipe needs no shell, and says so when it cannot:
+    // `make: ruby: No such file or directory` (then `*** [..] Error 127`). A tool that is not installed,
+    // like a shell's `command not found`: the run failed before it did anything, and this line says why.
+    // Said in finish(): a crash or a timeout the run also saw is the more specific result.
+    if (l.endsWith(": No such file or directory") || l.endsWith(": Permission denied")) {
+      if (this.missing === null) this.missing = l.trimmed(0);
+      return true;
+    }
+    // `Nothing to be done for 'all'.`, `'app' is up to date.`
     return true;
   }
 
   finish(f: Facts): void {
     if (this.failure !== null && f.stepFailedLine === null) f.stepFailedLine = this.failure;
+    let missing = this.missing;
+    if (missing !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = missing;
   }
 
-  /** `[Makefile:8: app.o] Error 1` (or, from older makes, `[app.o] Error 1`) at position b (the bracket). */
-  private recipeFailed(l: Line, f: Facts, b: i32): void {
+  /** `[Makefile:8: app.o] Error 1` (or, from older makes, `[app.o] Error 1`) at position b (the bracket); an ignored one is no step failure. */
+  private recipeFailed(l: Line, f: Facts, b: i32, ignored: bool): void {
     let d = new Diagnostic();
     d.tool = "make";
     d.severity = "note";
@@ -78,8 +93,10 @@ export class MakeParser extends Parser {
       if (!readLoc(l, b + 1, sep, d, this.ctx)) d.file = null;
       if (close > sep) target = l.trimmed(sep + 2, close);
     } else if (close > b) target = l.trimmed(b + 1, close);
-    listOnly(f, d);
-    if (this.failure === null) this.failure = l.trimmed(0);
+    if (!ignored) {
+      listOnly(f, d);
+      if (this.failure === null) this.failure = l.trimmed(0);
+    }
     if (close > b) this.recipeSignal(l, f, l.skipSpaces(close + 1), d, target);
   }
 

@@ -201,6 +201,8 @@ export class JestParser extends Parser {
     for (let i = own.length - 1; i >= 0; i--) if (own[i].name == name && files[i] == file) return own[i];
     let tf = new TestFailure();
     tf.name = name;
+    // Its unit: the test file, which a failure placed in a module it imports (src/x.ts) does not name.
+    tf.pkg = file;
     if (t.failures.length < MAX_FAILURES) { t.failures.push(tf); own.push(tf); files.push(file); }
     return tf;
   }

@@ -1,6 +1,7 @@
 // Unity (ThrowTheSwitch), the C test framework of cJSON and much embedded C: one line per test,
 // `test_x.c:51:test_name:PASS`, `test_x.c:27:test_name:FAIL: Expected 12 Was 16`, `...:IGNORE: reason`,
-// `...:INFO: text`, then `-----------------------`, `8 Tests 2 Failures 1 Ignored` and `OK` or `FAIL`.
+// `...:INFO: text`, then `-----------------------`, `8 Tests 2 Failures 1 Ignored` and `OK` or `FAIL`;
+// a run of several test programs prints one summary each.
 // A failure's `Expected X Was Y` gives its expected and actual sides (quoted strings kept whole).
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -50,7 +51,10 @@ export class UnityParser extends Parser {
     let i = l.readInt(l.end + 10);
     if (i < 0 || !l.matchAt(" Ignored", l.end)) return false;
     this.seen = true;
-    this.totTests = n; this.totFailed = k; this.totIgnored = i;
+    // One summary per test program: `make` or a script running several (Unity's own examples run two)
+    // prints one after another, and the run's counts are their sum.
+    if (this.totTests < 0) { this.totTests = 0; this.totFailed = 0; this.totIgnored = 0; }
+    this.totTests += n; this.totFailed += k; this.totIgnored += i;
     this.verdictNext = true;
     f.testsFor("unity");
     return true;
