@@ -5,6 +5,11 @@
 // that count from run to run (store.counters); a replay counts it from the keys (streak).
 // An interrupted run (Ctrl-C) is recorded but is no baseline: the next run of the command is compared
 // with the last one that was not (isBaseline).
+// A run that never reached its tests (the build failed, it was stopped, it crashed before any test
+// result) says nothing of them: the next run that does reach them compares its tests with the last run
+// that did (its tests carried forward in the state, testsBase), while status, errors and crash compare with
+// the previous run as ever (baselineFor). Two runs in a row that reached no tests compare as they are
+// (a repeated build failure is "no change").
 import type { Delta, DeltaOptions, Engine, Verdict } from '../../engine/index.js';
 
 export interface Baseline {
@@ -23,6 +28,31 @@ export function deltaAgainst(engine: Engine, prev: Baseline, cur: Verdict, mark:
 export function deltaOptions(prev: Baseline, mark: string | number | null): DeltaOptions {
   const treeChanged = prev.verdict && mark !== null && prev.mark !== null ? mark !== prev.mark : undefined;
   return { treeChanged, sameRuns: prev.verdict ? Math.max(prev.sameRuns, 1) : 1 };
+}
+
+/** Whether a run reached its tests: not a build failure, a stop (setup, timeout, Ctrl-C), a crash before any test result. */
+export function reachedTests(vd: Pick<Verdict, 'status' | 'tests' | 'crash'>): boolean {
+  if (vd.status === 'build-failed' || vd.status === 'setup-failed' || vd.status === 'timeout' || vd.status === 'interrupted') return false;
+  return !(vd.tests === null && vd.crash !== null);
+}
+
+/**
+ * The tests a later run is compared with, as of a run (its verdict, and the tests its own state carried):
+ * its own when it reached them, else those it carried (null: none known). Kept in the state of a run that
+ * did not reach its tests (RunState.tests_base).
+ */
+export function testsBase(vd: Verdict | null, carried: Verdict['tests'] | undefined): Verdict['tests'] {
+  if (vd === null) return null;
+  return reachedTests(vd) ? vd.tests : (carried ?? vd.tests);
+}
+
+/**
+ * The verdict cur's delta takes as the previous one: prev, with the tests of the last run that reached
+ * them (carried) when prev did not and cur did. Errors, crash and status stay prev's.
+ */
+export function baselineFor(prev: Verdict | null, carried: Verdict['tests'] | undefined, cur: Pick<Verdict, 'status' | 'tests' | 'crash'>): Verdict | null {
+  if (prev === null || carried == null || reachedTests(prev) || !reachedTests(cur)) return prev;
+  return { ...prev, tests: carried };
 }
 
 /** Whether the next run of the same command is compared with this one: not when it was interrupted. */

@@ -20,6 +20,11 @@ export interface RunState {
   /** Runs recorded, and bytes of logs they added, since logs/ was last pruned. */
   unpruned: number | null;
   unpruned_bytes: number | null;
+  /**
+   * Written only when the run did not reach its tests (delta-rule.ts reachedTests): the tests of the last run
+   * of the command that did, which the next run that reaches them is compared with. Absent: none carried.
+   */
+  tests_base?: Verdict['tests'];
 }
 
 /** The state's fields; optional: absent in state written by an older sbx, read as null. */
@@ -36,6 +41,8 @@ const STATE_FIELDS = {
   same_all: count,
   unpruned: count,
   unpruned_bytes: count,
+  // Read by the engine alone (as the verdict is): an object or null.
+  tests_base: v.optional(v.nullable(jsonObject({}))),
 } satisfies Record<keyof RunState, v.GenericSchema>;
 const SHAPE = jsonObject({
   schema: v.string(),
