@@ -7,7 +7,7 @@ import { SbxError, issueText } from '../contract/index.js';
 import type { Engine, RunResult, Verdict } from '../engine/index.js';
 import { verdictOfFile, fsError } from './log-source.js';
 import { readRegularTextAsync } from '../launcher/index.js';
-import { baselineFor, deltaAgainst, isBaseline, streak, testsBase } from './state/delta-rule.js';
+import { baselineFor, carriedAfter, deltaAgainst, isBaseline, streak } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 
 const StepSchema = v.object({
@@ -65,7 +65,7 @@ export async function loadSession(path: string): Promise<{ base: string; steps: 
 export async function* replay(engine: Engine, session: { base: string; steps: Step[] }, cwd: string): AsyncGenerator<RunResult> {
   let prev: Verdict | null = null;
   let prevTree: string | null = null;
-  // The tests the run before prev carried (testsBase), as sbx run keeps them in its state.
+  // The tests prev carried for the next run (carriedAfter), as sbx run keeps them in its state.
   let carried: Verdict['tests'] = null;
   const keys: string[] = [];
   for (const [i, step] of session.steps.entries()) {
@@ -82,7 +82,7 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
     // As sbx run records it: an interrupted step is shown, but the next one is compared with the one before it.
     if (isBaseline(env.verdict)) {
       keys.push(key);
-      carried = testsBase(prev, carried);
+      carried = carriedAfter(env.verdict, prev, carried, base, env.delta);
       prev = env.verdict;
       prevTree = tree;
     }

@@ -25,6 +25,10 @@ const step = (pair, state) => {
 const CRASH = [step('asan-crash-before-test-results', 'before'), step('asan-crash-before-test-results', 'after'), step('asan-crash-before-test-results', 'before')];
 // A go test panics (TestLast failing); then a compile error; then the same panic again: TestLast still failing.
 const BUILD = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-build-failed', 'after'), step('go-panic-to-build-failed', 'before')];
+// mocha --bail: "ETags mismatch" fails; then the first test fails and mocha stops before it; then the first is
+// fixed and "ETags mismatch" fails again: still failing (not broken), the first fixed.
+const BAIL = [step('mocha-bail-hides-failing-test', 'before'), step('mocha-bail-hides-failing-test', 'after'), step('mocha-bail-hides-failing-test', 'before')];
+const ETAGS = 'fresh(req, res) > when requested with If-None-Match > when ETags mismatch > should be stale';
 // Twice the build failure: it stays "no change", not "not run".
 const BUILD_TWICE = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-build-failed', 'after'), step('go-panic-to-build-failed', 'after')];
 
@@ -39,6 +43,13 @@ function checkBuild(d) {
   assert.is(d.diagnostics.fixed_count, 1, d.summary);
   assert.equal(d.tests.broken, [], d.summary);
   assert.equal(d.tests.still_failing, ['TestLast'], d.summary);
+}
+function checkBail(ds) {
+  assert.equal(ds[1].tests.not_run, [ETAGS], ds[1].summary);
+  const d = ds[2];
+  assert.equal(d.tests.broken, [], d.summary);
+  assert.equal(d.tests.still_failing, [ETAGS], d.summary);
+  assert.equal(d.tests.fixed, ['fresh(req, res) > when a non-conditional GET is performed > should be stale'], d.summary);
 }
 function checkTwice(d) {
   assert.equal(d.tests.not_run, [], d.summary);
@@ -86,6 +97,7 @@ function runs(steps) {
 for (const [how, fn] of [['sbx replay', replayed], ['sbx verdict --state', verdicts], ['sbx run', runs]]) {
   test(`${how}: a crash before any test result, then the test fails again: still failing, crash gone`, () => checkCrash(fn(CRASH)[2]));
   test(`${how}: a build failure, then the test fails again: still failing, 1 error fixed`, () => checkBuild(fn(BUILD)[2]));
+  test(`${how}: mocha --bail stopped before a failing test, then it fails again: still failing`, () => checkBail(fn(BAIL)));
   test(`${how}: a build failure twice: no change`, () => checkTwice(fn(BUILD_TWICE)[2]));
 }
 

@@ -4,11 +4,14 @@
 // `+ expected - actual` then `-actual` / `+expected`; `at Context.<anonymous> (test/x.js:19:16)` frames.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, TestFailure, MAX_PASSED_SET } from "../../model";
+import { nameHash } from "../../util/name-hash";
 import { failureNamed, frameOfText } from "./common";
 
 /** Message lines a failure keeps. */
 const MESSAGE_LINES = 4;
+/** Suites deep the spec tree is followed (indent 2 + 2 per level). */
+const MAX_DEPTH = 16;
 
 export class MochaReport {
   seen: bool = false;
@@ -22,6 +25,12 @@ export class MochaReport {
   stage: i32 = 0;
   /** After Node's `+ actual - expected` legend inside the message: only its changed lines are kept. */
   legend: bool = false;
+  /** The spec tree's suite titles so far, one per depth (a title at indent 2 + 2·depth). */
+  suites: string[] = [];
+  /** The full names (`suite > suite > title`) of the tests the tree marked passed, hashed; null once it cannot say. */
+  passHashes: Array<u32> | null = [];
+  /** A failing test's `1) title` was in the tree: a spec tree (the dot reporter lists no test before its summary). */
+  listedFailure: bool = false;
 
   busy(): bool { return this.cur !== null; }
 
@@ -50,6 +59,31 @@ export class MochaReport {
     if (e == l.len - 8 && l.matchAt(" failing", e)) { this.failed = n; return true; }
     if (e == l.len - 8 && l.matchAt(" pending", e)) { this.pending = n; return true; }
     return this.header(l, f);
+  }
+
+  /**
+   * A line of the spec tree before the summary, at indent p, not a mark: a suite's title (`  fresh()`, `    when
+   * a non-conditional GET is performed`). A failing test's `  1) title` is no suite.
+   */
+  treeLine(l: Line, p: i32): void {
+    if (this.seen || (p & 1) != 0 || p < 2 || p > 2 * MAX_DEPTH || p >= l.len) return;
+    if (isDigit(l.at(p))) { l.readInt(p); if (l.matchAt(") ", l.end)) { this.listedFailure = true; return; } }
+    let depth = (p >> 1) - 1;
+    let ss = this.suites;
+    if (depth > ss.length) return;
+    if (depth < ss.length) ss.length = depth;
+    ss.push(l.trimmed(p));
+  }
+
+  /** `✔ title` at indent p (` (12ms)` after a slow one's title): a passed test, named as a failure of it would be. */
+  passedMark(title: string, p: i32): void {
+    let hs = this.passHashes;
+    if (hs === null || this.seen) return;
+    let depth = (p >> 1) - 1;
+    if ((p & 1) != 0 || depth < 1 || depth > this.suites.length || hs.length >= MAX_PASSED_SET) { this.passHashes = null; return; }
+    let name = "";
+    for (let i = 0; i < depth; i++) name += this.suites[i] + " > ";
+    hs.push(nameHash(name + withoutDuration(title)));
   }
 
   /** `  3) fresh(reqHeaders, resHeaders)`: a failure's block begins. */
@@ -120,5 +154,18 @@ export class MochaReport {
     t.passed = this.passed;
     t.failed = max<i64>(this.failed, 0);
     t.skipped = max<i64>(this.pending, 0);
+    // A spec tree that named every passing test: which tests ran is known (a failing one in neither list did not run).
+    let hs = this.passHashes;
+    if (hs !== null && (hs.length > 0 || this.listedFailure) && <i64>hs.length == this.passed) t.passedSet = hs;
   }
+}
+
+/** `should be fast (45ms)` → `should be fast`: mocha adds a slow test's time to its title. */
+function withoutDuration(s: string): string {
+  let n = s.length;
+  if (n < 6 || !s.endsWith("ms)")) return s;
+  let i = n - 4;
+  while (i >= 0 && isDigit(s.charCodeAt(i))) i--;
+  if (i < 1 || i == n - 4 || s.charCodeAt(i) != Char.LPAREN || s.charCodeAt(i - 1) != Char.SPACE) return s;
+  return s.substring(0, i - 1);
 }

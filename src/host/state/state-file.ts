@@ -21,8 +21,9 @@ export interface RunState {
   unpruned: number | null;
   unpruned_bytes: number | null;
   /**
-   * Written only when the run did not reach its tests (delta-rule.ts reachedTests): the tests of the last run
-   * of the command that did, which the next run that reaches them is compared with. Absent: none carried.
+   * The tests the next run of the command is compared with, when not this run's own (delta-rule.ts
+   * carriedAfter): those of the last run that reached them when this one did not; this run's plus the failures
+   * it did not run (mocha --bail stopped first). Absent: none carried.
    */
   tests_base?: Verdict['tests'];
 }
