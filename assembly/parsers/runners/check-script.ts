@@ -55,6 +55,7 @@ export class CheckScriptParser extends Parser {
       }
       this.detail = null;
     }
+    if (l.len == 0 && !this.mocha.seen) this.mocha.blank();
     if (c == Char.SPACE || c == MARK_LEAD) {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);

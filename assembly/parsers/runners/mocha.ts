@@ -12,6 +12,11 @@ import { failureNamed, frameOfText } from "./common";
 const MESSAGE_LINES = 4;
 /** Suites deep the spec tree is followed (indent 2 + 2 per level). */
 const MAX_DEPTH = 16;
+/**
+ * Suite titles read in a row with no test between them (nor a blank line, which ends a top-level suite): past
+ * this, the indented lines are not a spec tree (a compiler's context lines) and are not kept.
+ */
+const MAX_RUN = 32;
 
 export class MochaReport {
   seen: bool = false;
@@ -31,6 +36,8 @@ export class MochaReport {
   passHashes: Array<u32> | null = [];
   /** A failing test's `1) title` was in the tree: a spec tree (the dot reporter lists no test before its summary). */
   listedFailure: bool = false;
+  /** Suite titles read since the last test or blank line; at MAX_RUN the tree is lost until a blank line. */
+  run: i32 = 0;
 
   busy(): bool { return this.cur !== null; }
 
@@ -67,18 +74,24 @@ export class MochaReport {
    */
   treeLine(l: Line, p: i32): void {
     if (this.seen || (p & 1) != 0 || p < 2 || p > 2 * MAX_DEPTH || p >= l.len) return;
-    if (isDigit(l.at(p))) { l.readInt(p); if (l.matchAt(") ", l.end)) { this.listedFailure = true; return; } }
-    let depth = (p >> 1) - 1;
+    if (isDigit(l.at(p))) { l.readInt(p); if (l.matchAt(") ", l.end)) { this.listedFailure = true; this.run = 0; return; } }
     let ss = this.suites;
+    if (this.run >= MAX_RUN) { ss.length = 0; return; }
+    this.run++;
+    let depth = (p >> 1) - 1;
     if (depth > ss.length) return;
     if (depth < ss.length) ss.length = depth;
     ss.push(l.trimmed(p));
   }
 
+  /** A blank line before the summary: a top-level suite ended (the next title is at depth 0). */
+  blank(): void { this.run = 0; this.suites.length = 0; }
+
   /** `✔ title` at indent p (` (12ms)` after a slow one's title): a passed test, named as a failure of it would be. */
   passedMark(title: string, p: i32): void {
     let hs = this.passHashes;
     if (hs === null || this.seen) return;
+    this.run = 0;
     let depth = (p >> 1) - 1;
     if ((p & 1) != 0 || depth < 1 || depth > this.suites.length || hs.length >= MAX_PASSED_SET) { this.passHashes = null; return; }
     let name = "";
