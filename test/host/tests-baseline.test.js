@@ -29,6 +29,9 @@ const BUILD = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-bui
 // fixed and "ETags mismatch" fails again: still failing (not broken), the first fixed.
 const BAIL = [step('mocha-bail-hides-failing-test', 'before'), step('mocha-bail-hides-failing-test', 'after'), step('mocha-bail-hides-failing-test', 'before')];
 const ETAGS = 'fresh(req, res) > when requested with If-None-Match > when ETags mismatch > should be stale';
+// cargo test (itoa): test_u64_max fails; a type error (mid/); fixed, an index panic fails both tests: test_u64_max
+// still failing (changed), test_zero broken: what the delta from before to after gives (expect.json).
+const CARGO = [step('cargo-build-failed-between', 'before'), step('cargo-build-failed-between', 'mid'), step('cargo-build-failed-between', 'after')];
 // Twice the build failure: it stays "no change", not "not run".
 const BUILD_TWICE = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-build-failed', 'after'), step('go-panic-to-build-failed', 'after')];
 
@@ -50,6 +53,12 @@ function checkBail(ds) {
   assert.equal(d.tests.broken, [], d.summary);
   assert.equal(d.tests.still_failing, [ETAGS], d.summary);
   assert.equal(d.tests.fixed, ['fresh(req, res) > when a non-conditional GET is performed > should be stale'], d.summary);
+}
+function checkCargo(d) {
+  assert.is(d.status.before, 'build-failed', d.summary);
+  assert.is(d.diagnostics.fixed_count, 2, d.summary);
+  const want = JSON.parse(readFileSync(join(PAIRS, 'cargo-build-failed-between/expect.json'), 'utf8')).tests;
+  for (const k of ['fixed', 'broken', 'still_failing', 'changed', 'not_run']) assert.equal(d.tests[k], want[k], `${k}: ${d.summary}`);
 }
 function checkTwice(d) {
   assert.equal(d.tests.not_run, [], d.summary);
@@ -98,6 +107,7 @@ for (const [how, fn] of [['sbx replay', replayed], ['sbx verdict --state', verdi
   test(`${how}: a crash before any test result, then the test fails again: still failing, crash gone`, () => checkCrash(fn(CRASH)[2]));
   test(`${how}: a build failure, then the test fails again: still failing, 1 error fixed`, () => checkBuild(fn(BUILD)[2]));
   test(`${how}: mocha --bail stopped before a failing test, then it fails again: still failing`, () => checkBail(fn(BAIL)));
+  test(`${how}: cargo test, a build failure between two test runs: still failing, changed`, () => checkCargo(fn(CARGO)[2]));
   test(`${how}: a build failure twice: no change`, () => checkTwice(fn(BUILD_TWICE)[2]));
 }
 
