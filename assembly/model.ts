@@ -8,8 +8,6 @@ import { signalName } from "./signals";
 export const MAX_DIAGNOSTICS = 400;
 export const MAX_FRAMES = 64;
 export const MAX_FAILURES = 500;
-/** Passed tests a verdict keeps the hash of (Tests.passedSet): 8 bytes of JSON each. */
-export const MAX_PASSED_SET = 4096;
 
 /** Where something is: file, 1-based line and column (-1 when unknown). */
 export class Located {
@@ -185,8 +183,8 @@ export class Tests {
   unfinishedPassed: Array<string> = [];
   /**
    * Hashes (util/name-hash.ts) of every test the run listed as passed, by the name a failure of it would
-   * have, or null: set only for a runner that lists each test it ran by name (mocha's spec tree), when it
-   * named as many as it counted and no more than MAX_PASSED_SET. A test that failed before and is in neither
+   * have, or null: set only for a runner that lists each test it ran by name (mocha's spec tree, cargo test),
+   * when it named as many as it counted and no more than MAX_PASSED_SET (util/name-hash.ts). A test that failed before and is in neither
    * list of such a run did not run (mocha --bail stopped first): never "fixed".
    */
   passedSet: Array<u32> | null = null;

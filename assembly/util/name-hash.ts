@@ -7,6 +7,16 @@ export function nameHash(s: string): u32 {
   return h;
 }
 
+/** Passed tests a verdict keeps the hash of (Tests.passedSet): 8 bytes of JSON each. */
+export const MAX_PASSED_SET = 4096;
+
+/** hs with name's hash added, or null: hs was null (the list cannot be told whole), or past MAX_PASSED_SET. */
+export function withName(hs: Array<u32> | null, name: string): Array<u32> | null {
+  if (hs === null || hs.length >= MAX_PASSED_SET) return null;
+  hs.push(nameHash(name));
+  return hs;
+}
+
 const HEX = "0123456789abcdef";
 
 /** The hashes as one string of 8 hex digits each. */

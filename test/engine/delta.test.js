@@ -113,4 +113,15 @@ test('mocha spec tree: the passed set is bounded (4096 names, 8 hex digits each)
   assert.equal(engine.delta(gone, small, { treeChanged: true }).tests.not_run, ['big suite > case 9999']);
 });
 
+test('cargo test names every test it runs: a failure before that is in neither list now did not run; one listed ok was fixed', () => {
+  const dir = join(PAIRS, 'cargo-build-failed-between');
+  const before = side(join(dir, 'before')); // test_u64_max FAILED, test_zero ok
+  assert.is(before.tests.passed_set.length, 8);
+  const was = (name) => ({ ...before, tests: { ...before.tests, failures: [{ ...before.tests.failures[0], name }] } });
+  assert.equal(engine.delta(was('test_zero'), before, { treeChanged: true }).tests.fixed, ['test_zero']);
+  const d = engine.delta(was('test_removed'), before, { treeChanged: true });
+  assert.equal(d.tests.fixed, []);
+  assert.equal(d.tests.not_run, ['test_removed']);
+});
+
 test.run();

@@ -4,8 +4,8 @@
 // `+ expected - actual` then `-actual` / `+expected`; `at Context.<anonymous> (test/x.js:19:16)` frames.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, MAX_PASSED_SET } from "../../model";
-import { nameHash } from "../../util/name-hash";
+import { Facts, TestFailure } from "../../model";
+import { withName } from "../../util/name-hash";
 import { failureNamed, frameOfText } from "./common";
 
 /** Message lines a failure keeps. */
@@ -93,10 +93,10 @@ export class MochaReport {
     if (hs === null || this.seen) return;
     this.run = 0;
     let depth = (p >> 1) - 1;
-    if ((p & 1) != 0 || depth < 1 || depth > this.suites.length || hs.length >= MAX_PASSED_SET) { this.passHashes = null; return; }
+    if ((p & 1) != 0 || depth < 1 || depth > this.suites.length) { this.passHashes = null; return; }
     let name = "";
     for (let i = 0; i < depth; i++) name += this.suites[i] + " > ";
-    hs.push(nameHash(name + withoutDuration(title)));
+    this.passHashes = withName(hs, name + withoutDuration(title));
   }
 
   /** `  3) fresh(reqHeaders, resHeaders)`: a failure's block begins. */
