@@ -222,7 +222,8 @@ function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
 
 /**
  * Why a test that failed before is not in the run's lists, when the run (its runner the same) lists every test
- * it ran by name (tests.passedSet: mocha's spec tree): it did not run (mocha --bail stopped first). null when
+ * it ran by name (tests.passedSet: mocha's spec tree, cargo test, pytest -v): it did not run (mocha --bail stopped
+ * first; renamed, removed, deselected). null when
  * the run keeps no such list, or the name is a hook's (`"before each" hook for "x"`: no test of its own).
  */
 function unlisted(before: Verdict, cur: Verdict, name: string): string | null {
@@ -230,6 +231,8 @@ function unlisted(before: Verdict, cur: Verdict, name: string): string | null {
   if (t === null || runnerOf(before) != t.runner) return null;
   let ps = t.passedSet;
   if (ps === null || ps.includes(nameHash(name)) || name.includes("\" hook")) return null;
+  // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
+  if (t.runner == "pytest" && !name.includes("::")) return null;
   return "not in the run's list";
 }
 

@@ -124,4 +124,14 @@ test('cargo test names every test it runs: a failure before that is in neither l
   assert.equal(d.tests.not_run, ['test_removed']);
 });
 
+test('pytest -v names every test it runs by id: a failing id in neither list now did not run; a bare name is not compared', () => {
+  const c = listCases().find((x) => x.id === 'runners/pytest-fail-v');
+  const v = engine.verdict(c.log, { exit: c.run.exit ?? null }).verdict;
+  assert.is(v.tests.passed_set.length, v.tests.passed * 8);
+  const was = (name) => ({ ...v, tests: { ...v.tests, failures: [{ ...v.tests.failures[0], name }] } });
+  assert.equal(engine.delta(was('test_calc.py::test_add'), v, { treeChanged: true }).tests.fixed, ['test_calc.py::test_add']);
+  assert.equal(engine.delta(was('test_calc.py::test_gone'), v, { treeChanged: true }).tests.not_run, ['test_calc.py::test_gone']);
+  assert.equal(engine.delta(was('test_gone'), v, { treeChanged: true }).tests.fixed, ['test_gone']);
+});
+
 test.run();
