@@ -75,9 +75,10 @@ export class MochaReport {
   treeLine(l: Line, p: i32): void {
     if (this.seen || (p & 1) != 0 || p < 2 || p > 2 * MAX_DEPTH || p >= l.len) return;
     if (isDigit(l.at(p))) { l.readInt(p); if (l.matchAt(") ", l.end)) { this.listedFailure = true; this.run = 0; return; } }
+    if (this.run >= MAX_RUN) return;
     let ss = this.suites;
-    if (this.run >= MAX_RUN) { ss.length = 0; return; }
-    this.run++;
+    // Past the bound the tree is lost: no title kept, so a mark under it names nothing (passedMark).
+    if (++this.run == MAX_RUN) { ss.length = 0; return; }
     let depth = (p >> 1) - 1;
     if (depth > ss.length) return;
     if (depth < ss.length) ss.length = depth;
@@ -85,7 +86,7 @@ export class MochaReport {
   }
 
   /** A blank line before the summary: a top-level suite ended (the next title is at depth 0). */
-  blank(): void { this.run = 0; this.suites.length = 0; }
+  blank(): void { this.run = 0; if (this.suites.length > 0) this.suites.length = 0; }
 
   /** `✔ title` at indent p (` (12ms)` after a slow one's title): a passed test, named as a failure of it would be. */
   passedMark(title: string, p: i32): void {
