@@ -6,6 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
+import { nameHash } from "./util/name-hash";
 import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
@@ -173,7 +174,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
     if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
-    let reason: string | null = container !== null ? container + " did not load" : why;
+    let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i].name);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
@@ -228,6 +229,22 @@ function shownName(f: TestFailure, a: Array<TestFailure>, b: Array<TestFailure>)
 function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
   for (let i = 0; i < fs.length; i++) if (fs[i].name == f.name && !samePkg(fs[i], f)) return true;
   return false;
+}
+
+/**
+ * Why a test that failed before is not in the run's lists, when the run (its runner the same) lists every test
+ * it ran by name (tests.passedSet: mocha's spec tree, cargo test, pytest -v): it did not run (mocha --bail stopped
+ * first; renamed, removed, deselected). null when
+ * the run keeps no such list, or the name is a hook's (`"before each" hook for "x"`: no test of its own).
+ */
+function unlisted(before: Verdict, cur: Verdict, name: string): string | null {
+  let t = cur.tests;
+  if (t === null || runnerOf(before) != t.runner) return null;
+  let ps = t.passedSet;
+  if (ps === null || ps.includes(nameHash(name)) || name.includes("\" hook")) return null;
+  // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
+  if (t.runner == "pytest" && !name.includes("::")) return null;
+  return "not in the run's list";
 }
 
 function passedListed(v: Verdict, name: string): bool {

@@ -181,6 +181,13 @@ export class Tests {
    * was fixed. Written only when any.
    */
   unfinishedPassed: Array<string> = [];
+  /**
+   * Hashes (util/name-hash.ts) of every test the run listed as passed, by the name a failure of it would
+   * have, or null: set only for a runner that lists each test it ran by name (mocha's spec tree, cargo test, pytest -v),
+   * when it named as many as it counted and no more than MAX_PASSED_SET (util/name-hash.ts). A test that failed before and is in neither
+   * list of such a run did not run (mocha --bail stopped first): never "fixed".
+   */
+  passedSet: Array<u32> | null = null;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

@@ -3,6 +3,7 @@
 // Absent or wrongly typed fields read as their "unknown" value: null for a string that may be missing,
 // "" for one that is always there, -1 for a number (line, col, index, count) the log did not give.
 import { JValue, Kind, parse, jsonError } from "./util/json";
+import { hexHashes } from "./util/name-hash";
 import { Located, Frame, Diagnostic, Crash, TestFailure, Tests, ErrorGroup, Verdict } from "./model";
 
 /**
@@ -194,6 +195,8 @@ function testsOf(v: JValue): Tests {
   if (un.kind == Kind.ARR) for (let i = 0; i < un.length; i++) t.unfinished.push(un.at(i).str());
   let up = v.get("unfinished_passed");
   if (up.kind == Kind.ARR) for (let i = 0; i < up.length; i++) t.unfinishedPassed.push(up.at(i).str());
+  let ps = v.get("passed_set");
+  if (ps.kind == Kind.STR) t.passedSet = hexHashes(ps.str());
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

@@ -1,6 +1,7 @@
 // Verdict -> sbx.verdict/1 JSON, in the contract's fixed key order: one function per object, the only
 // place that writes these keys (delta.ts writes its frames and diagnostics with them too).
 import { Verdict, Located, Frame, Crash, Diagnostic, Tests, TestFailure, ErrorGroup } from "./model";
+import { hashesHex } from "./util/name-hash";
 import { JsonWriter } from "./util/sink";
 
 /** file, line and (withCol) col: the reader's locate() reads them back. */
@@ -127,6 +128,8 @@ export function writeTests(w: JsonWriter, t: Tests): void {
     for (let i = 0; i < t.unfinishedPassed.length; i++) w.strItem(t.unfinishedPassed[i]);
     w.endArray();
   }
+  let ps = t.passedSet;
+  if (ps !== null) w.str("passed_set", hashesHex(ps));
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

@@ -98,6 +98,9 @@ function build() {
     unfinished: v.optional(v.array(v.string())),
     // The tests listed as passed before the stop (go test -v, -json; cargo's `... ok`); present only when any.
     unfinished_passed: v.optional(v.array(v.string())),
+    // Every test the run listed as passed (mocha's spec tree, cargo test, pytest -v), as 8 hex digits of FNV-1a each; present only when
+    // the runner named all it passed (at most 4096): a test failing before and in neither list did not run.
+    passed_set: v.optional(v.string()),
     failures: v.array(TestFailureSchema),
   });
 

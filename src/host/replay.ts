@@ -7,7 +7,7 @@ import { SbxError, issueText } from '../contract/index.js';
 import type { Engine, RunResult, Verdict } from '../engine/index.js';
 import { verdictOfFile, fsError } from './log-source.js';
 import { readRegularTextAsync } from '../launcher/index.js';
-import { deltaAgainst, isBaseline, streak } from './state/delta-rule.js';
+import { baselineFor, carriedAfter, deltaAgainst, isBaseline, streak } from './state/delta-rule.js';
 import { verdictKey } from './state/history.js';
 
 const StepSchema = v.object({
@@ -65,6 +65,8 @@ export async function loadSession(path: string): Promise<{ base: string; steps: 
 export async function* replay(engine: Engine, session: { base: string; steps: Step[] }, cwd: string): AsyncGenerator<RunResult> {
   let prev: Verdict | null = null;
   let prevTree: string | null = null;
+  // The tests prev carried for the next run (carriedAfter), as sbx run keeps them in its state.
+  let carried: Verdict['tests'] = null;
   const keys: string[] = [];
   for (const [i, step] of session.steps.entries()) {
     // An absolute log path stays as it is; a relative one starts from the session file's directory.
@@ -75,10 +77,12 @@ export async function* replay(engine: Engine, session: { base: string; steps: St
     });
     const tree = step.tree ?? null;
     const key = verdictKey(engine, env.verdict);
-    env.delta = deltaAgainst(engine, { verdict: prev, mark: prevTree, sameRuns: streak(keys, key) }, env.verdict, tree);
+    const base = baselineFor(prev, carried, env.verdict);
+    env.delta = deltaAgainst(engine, { verdict: base, mark: prevTree, sameRuns: streak(keys, key) }, env.verdict, tree);
     // As sbx run records it: an interrupted step is shown, but the next one is compared with the one before it.
     if (isBaseline(env.verdict)) {
       keys.push(key);
+      carried = carriedAfter(env.verdict, prev, carried, base, env.delta);
       prev = env.verdict;
       prevTree = tree;
     }

@@ -84,4 +84,54 @@ test('the delta renders as one line right after the header', () => {
   assert.match(lines[1], /^delta: no change — your edit did not affect the crash/);
 });
 
+test('mocha spec tree: a test listed as passed (✔ under its suites) that failed before is fixed (the pair reversed)', () => {
+  const dir = join(PAIRS, 'mocha-bail-hides-failing-test');
+  const stopped = side(join(dir, 'after')); const full = side(join(dir, 'before'));
+  assert.is(stopped.tests.passed_set, '');
+  assert.is(full.tests.passed_set.length, 2 * 8);
+  const d = engine.delta(stopped, full, { treeChanged: true });
+  assert.equal(d.tests.fixed, ['fresh(req, res) > when a non-conditional GET is performed > should be stale']);
+  assert.equal(d.tests.not_run, []);
+});
+
+test('mocha spec tree: the passed set is bounded (4096 names, 8 hex digits each); past it, none is kept', () => {
+  const tree = (n) => {
+    const lines = ['', '  big suite'];
+    for (let i = 0; i < n; i++) lines.push(`    \u2714 case ${i}`);
+    lines.push('    1) fails', '', '', `  ${n} passing (5s)`, '  1 failing', '', '  1) big suite', '       fails:', '     Error: boom', '      at Context.<anonymous> (test/x.js:3:9)', '');
+    return Buffer.from(lines.join('\n'));
+  };
+  const small = engine.verdict(tree(4096), { exit: 1 }).verdict;
+  assert.is(small.tests.passed_set.length, 4096 * 8);
+  const big = engine.verdict(tree(5000), { exit: 1 }).verdict;
+  assert.is(big.tests.passed, 5000);
+  assert.is(big.tests.passed_set, undefined);
+  // 'case 0' passed, so a failure of it before is fixed; one in neither list did not run.
+  const before = { ...small, tests: { ...small.tests, failures: [{ ...small.tests.failures[0], name: 'big suite > case 0' }] } };
+  assert.equal(engine.delta(before, small, { treeChanged: true }).tests.fixed, ['big suite > case 0']);
+  const gone = { ...small, tests: { ...small.tests, failures: [{ ...small.tests.failures[0], name: 'big suite > case 9999' }] } };
+  assert.equal(engine.delta(gone, small, { treeChanged: true }).tests.not_run, ['big suite > case 9999']);
+});
+
+test('cargo test names every test it runs: a failure before that is in neither list now did not run; one listed ok was fixed', () => {
+  const dir = join(PAIRS, 'cargo-build-failed-between');
+  const before = side(join(dir, 'before')); // test_u64_max FAILED, test_zero ok
+  assert.is(before.tests.passed_set.length, 8);
+  const was = (name) => ({ ...before, tests: { ...before.tests, failures: [{ ...before.tests.failures[0], name }] } });
+  assert.equal(engine.delta(was('test_zero'), before, { treeChanged: true }).tests.fixed, ['test_zero']);
+  const d = engine.delta(was('test_removed'), before, { treeChanged: true });
+  assert.equal(d.tests.fixed, []);
+  assert.equal(d.tests.not_run, ['test_removed']);
+});
+
+test('pytest -v names every test it runs by id: a failing id in neither list now did not run; a bare name is not compared', () => {
+  const c = listCases().find((x) => x.id === 'runners/pytest-fail-v');
+  const v = engine.verdict(c.log, { exit: c.run.exit ?? null }).verdict;
+  assert.is(v.tests.passed_set.length, v.tests.passed * 8);
+  const was = (name) => ({ ...v, tests: { ...v.tests, failures: [{ ...v.tests.failures[0], name }] } });
+  assert.equal(engine.delta(was('test_calc.py::test_add'), v, { treeChanged: true }).tests.fixed, ['test_calc.py::test_add']);
+  assert.equal(engine.delta(was('test_calc.py::test_gone'), v, { treeChanged: true }).tests.not_run, ['test_calc.py::test_gone']);
+  assert.equal(engine.delta(was('test_gone'), v, { treeChanged: true }).tests.fixed, ['test_gone']);
+});
+
 test.run();

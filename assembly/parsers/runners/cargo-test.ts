@@ -12,6 +12,7 @@ import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
+import { withName } from "../../util/name-hash";
 import { failureIn, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 
 /** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
@@ -46,6 +47,8 @@ export class CargoTestParser extends Parser {
   panics: TestFailure[] = [];
   /** The tests listed `... ok`, as many as the verdict lists failures: what ran if cargo then stopped. */
   okNames: string[] = [];
+  /** Every `... ok` test's name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
   /**
    * `error: test failed, to rerun pass `--lib`` and no target after it: cargo stopped there (no --no-fail-fast),
    * the targets after it did not run.
@@ -160,7 +163,7 @@ export class CargoTestParser extends Parser {
     let res = l.trimmed(dots + 5);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); }
+    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name); }
     else if (res == "FAILED") { this.adopt(failureIn(t, name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureIn(t, name, this.crate); }
@@ -316,6 +319,10 @@ export class CargoTestParser extends Parser {
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;
     if (stop !== null) { t.unfinished.push(stop); t.unfinishedPassed = this.okNames; }
+    // cargo names every test it runs (`test x ... ok`): a test failing before and in neither list did not run
+    // (filtered out, its target not built). Only when each one counted passed was named.
+    let hs = this.passHashes;
+    if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     if (this.crashed !== null || this.running !== null) {
       // The binary died before its `test result:` line: count what it printed.
       t.failed += 1;

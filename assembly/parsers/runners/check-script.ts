@@ -55,9 +55,12 @@ export class CheckScriptParser extends Parser {
       }
       this.detail = null;
     }
+    if (l.len == 0 && !this.mocha.seen) this.mocha.blank();
     if (c == Char.SPACE || c == MARK_LEAD) {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
+      // Mocha's spec tree: a suite's title (its tests' names start with it). Not claimed.
+      if (c == Char.SPACE && !this.mocha.seen) this.mocha.treeLine(l, p);
     }
     if (c == Char.P || c == Char.F) { let r = this.tally(l, f); if (r != 0) return r > 0; }
     if (c == Char.T && l.matchAt("Tests ", 0)) { let r = this.testsTally(l, f); if (r != 0) return r > 0; }
@@ -185,7 +188,7 @@ export class CheckScriptParser extends Parser {
     if (name.length == 0) return false;
     this.seen = true;
     let t = f.testsFor("check-script");
-    if (ok) { this.passed++; return true; }
+    if (ok) { this.passed++; this.mocha.passedMark(name, p); return true; }
     this.failed++;
     this.detail = failureNamed(t, name);
     this.detailIndent = p;

@@ -5,10 +5,18 @@
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
+import { withName } from "../../util/name-hash";
 import { failureNamed, frameOfText } from "./common";
 
 /** Message lines a failure keeps. */
 const MESSAGE_LINES = 4;
+/** Suites deep the spec tree is followed (indent 2 + 2 per level). */
+const MAX_DEPTH = 16;
+/**
+ * Suite titles read in a row with no test between them (nor a blank line, which ends a top-level suite): past
+ * this, the indented lines are not a spec tree (a compiler's context lines) and are not kept.
+ */
+const MAX_RUN = 32;
 
 export class MochaReport {
   seen: bool = false;
@@ -22,6 +30,14 @@ export class MochaReport {
   stage: i32 = 0;
   /** After Node's `+ actual - expected` legend inside the message: only its changed lines are kept. */
   legend: bool = false;
+  /** The spec tree's suite titles so far, one per depth (a title at indent 2 + 2·depth). */
+  suites: string[] = [];
+  /** The full names (`suite > suite > title`) of the tests the tree marked passed, hashed; null once it cannot say. */
+  passHashes: Array<u32> | null = [];
+  /** A failing test's `1) title` was in the tree: a spec tree (the dot reporter lists no test before its summary). */
+  listedFailure: bool = false;
+  /** Suite titles read since the last test or blank line; at MAX_RUN the tree is lost until a blank line. */
+  run: i32 = 0;
 
   busy(): bool { return this.cur !== null; }
 
@@ -50,6 +66,38 @@ export class MochaReport {
     if (e == l.len - 8 && l.matchAt(" failing", e)) { this.failed = n; return true; }
     if (e == l.len - 8 && l.matchAt(" pending", e)) { this.pending = n; return true; }
     return this.header(l, f);
+  }
+
+  /**
+   * A line of the spec tree before the summary, at indent p, not a mark: a suite's title (`  fresh()`, `    when
+   * a non-conditional GET is performed`). A failing test's `  1) title` is no suite.
+   */
+  treeLine(l: Line, p: i32): void {
+    if (this.seen || (p & 1) != 0 || p < 2 || p > 2 * MAX_DEPTH || p >= l.len) return;
+    if (isDigit(l.at(p))) { l.readInt(p); if (l.matchAt(") ", l.end)) { this.listedFailure = true; this.run = 0; return; } }
+    if (this.run >= MAX_RUN) return;
+    let ss = this.suites;
+    // Past the bound the tree is lost: no title kept, so a mark under it names nothing (passedMark).
+    if (++this.run == MAX_RUN) { ss.length = 0; return; }
+    let depth = (p >> 1) - 1;
+    if (depth > ss.length) return;
+    if (depth < ss.length) ss.length = depth;
+    ss.push(l.trimmed(p));
+  }
+
+  /** A blank line before the summary: a top-level suite ended (the next title is at depth 0). */
+  blank(): void { this.run = 0; if (this.suites.length > 0) this.suites.length = 0; }
+
+  /** `✔ title` at indent p (` (12ms)` after a slow one's title): a passed test, named as a failure of it would be. */
+  passedMark(title: string, p: i32): void {
+    let hs = this.passHashes;
+    if (hs === null || this.seen) return;
+    this.run = 0;
+    let depth = (p >> 1) - 1;
+    if ((p & 1) != 0 || depth < 1 || depth > this.suites.length) { this.passHashes = null; return; }
+    let name = "";
+    for (let i = 0; i < depth; i++) name += this.suites[i] + " > ";
+    this.passHashes = withName(hs, name + withoutDuration(title));
   }
 
   /** `  3) fresh(reqHeaders, resHeaders)`: a failure's block begins. */
@@ -120,5 +168,18 @@ export class MochaReport {
     t.passed = this.passed;
     t.failed = max<i64>(this.failed, 0);
     t.skipped = max<i64>(this.pending, 0);
+    // A spec tree that named every passing test: which tests ran is known (a failing one in neither list did not run).
+    let hs = this.passHashes;
+    if (hs !== null && (hs.length > 0 || this.listedFailure) && <i64>hs.length == this.passed) t.passedSet = hs;
   }
+}
+
+/** `should be fast (45ms)` → `should be fast`: mocha adds a slow test's time to its title. */
+function withoutDuration(s: string): string {
+  let n = s.length;
+  if (n < 6 || !s.endsWith("ms)")) return s;
+  let i = n - 4;
+  while (i >= 0 && isDigit(s.charCodeAt(i))) i--;
+  if (i < 1 || i == n - 4 || s.charCodeAt(i) != Char.LPAREN || s.charCodeAt(i - 1) != Char.SPACE) return s;
+  return s.substring(0, i - 1);
 }

@@ -13,6 +13,7 @@ import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
+import { withName } from "../../util/name-hash";
 import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
@@ -85,6 +86,9 @@ export class PytestParser extends Parser {
   passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
   // Progress counts, used only when the run ends without its summary line (a crash).
   pPassed: i64 = 0; pFailed: i64 = 0; pErrors: i64 = 0; pSkipped: i64 = 0;
+  /** -v's `id PASSED` ids hashed (Tests.passedSet); null past MAX_PASSED_SET. `verbose`: an `id RESULT` line was read. */
+  passHashes: Array<u32> | null = [];
+  verbose: bool = false;
   progressFile: string = "";
   /** What the progress says each failure (`F`) and error (`E`) was, in run order: a node id or a file. */
   pFails: string[] = [];
@@ -213,7 +217,8 @@ export class PytestParser extends Parser {
       let id = l.str(0, sp);
       if (id.includes("::")) {
         // -v: one test per line.
-        if (word.startsWith("PASSED")) this.pPassed++;
+        this.verbose = true;
+        if (word.startsWith("PASSED")) { this.pPassed++; this.passHashes = withName(this.passHashes, id); }
         else if (word.startsWith("FAILED")) { this.pFailed++; this.note(this.pFails, id); }
         else if (word.startsWith("ERROR")) { this.pErrors++; this.note(this.pErrs, id); }
         else if (word.startsWith("SKIPPED")) this.pSkipped++;
@@ -469,6 +474,10 @@ export class PytestParser extends Parser {
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
     if ((this.fatal !== null || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    // -v names every test it runs: with each one counted passed named, a test failing before and in neither
+    // list did not run (deselected, renamed, removed).
+    let hs = this.passHashes;
+    if (this.verbose && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */

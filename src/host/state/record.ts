@@ -16,7 +16,7 @@
 import type { DeltaOptions, Engine, RunEnd, RunEnded, RunResult } from '../../engine/index.js';
 import { verdictKey } from './history.js';
 import type { RunState, StateDir } from './store.js';
-import { deltaOptions, type Baseline } from './delta-rule.js';
+import { baselineFor, carriedAfter, deltaOptions, type Baseline } from './delta-rule.js';
 import { phase } from '../phases.js';
 
 export interface Recorded {
@@ -61,6 +61,9 @@ export function readAhead(state: StateDir, cmd: string, tree: string | null): Ah
   const prev = latest && state.peekPrevious(cmd);
   if (!prev) return null;
   const p = prev.state;
+  // A previous run that carries tests for the next (carriedAfter): whether this run is compared with them
+  // depends on whether it reaches its own (baselineFor), known only with its verdict.
+  if (prev.verdict && p?.tests_base) return null;
   if (prev.verdict && (!p?.id || typeof p.vkey !== 'string' || typeof p.same_cmd !== 'number')) return null;
   const base: Baseline = { verdict: prev.verdict, mark: p?.edits ?? null, sameRuns: 1 };
   const { treeChanged } = deltaOptions(base, editsSoFar(latest.state, tree));
@@ -79,13 +82,16 @@ export async function recordVerdict(engine: Engine, state: StateDir, run: RunRec
     phase('read-previous');
     const counters = await state.counters(key, run.cmd, prev.verdict ? prev.state : null, latest.verdict ? latest.state : null, logBytes);
     phase('counters');
-    const baseline = { verdict: prev.verdict, mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 };
+    const baseline = { verdict: baselineFor(prev.verdict, prev.state?.tests_base, env.verdict), mark: prev.state?.edits ?? null, sameRuns: counters.same_cmd ?? 1 };
     const opts = deltaOptions(baseline, edits);
     // The delta made with the verdict stands when its inputs are these; else (another run recorded since it
     // was read ahead) the delta and the text are made again, in one pass over the verdict the engine holds.
-    const { delta, text } = stillTrue(run.ended, prev.verdict ? (prev.state?.id ?? '') : null, opts) ?? engine.conclude(env, prev.verdict, opts);
+    const { delta, text } = stillTrue(run.ended, prev.verdict ? (prev.state?.id ?? '') : null, opts) ?? engine.conclude(env, baseline.verdict, opts);
     env.delta = delta;
     const self: RunState & { vkey: string } = { id: run.id, tree: run.tree, tree_end: run.treeEnd, edits, cmd: run.cmd, ...counters };
+    // Tests this run carries for the next (a run that reached none, tests it did not run: delta-rule.ts).
+    const carried = carriedAfter(env.verdict, prev.verdict, prev.state?.tests_base, baseline.verdict, delta);
+    if (carried) self.tests_base = carried;
     phase('delta');
     await state.record(env, self);
     phase('written');

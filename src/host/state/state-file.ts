@@ -20,6 +20,12 @@ export interface RunState {
   /** Runs recorded, and bytes of logs they added, since logs/ was last pruned. */
   unpruned: number | null;
   unpruned_bytes: number | null;
+  /**
+   * The tests the next run of the command is compared with, when not this run's own (delta-rule.ts
+   * carriedAfter): those of the last run that reached them when this one did not; this run's plus the failures
+   * it did not run (mocha --bail stopped first). Absent: none carried.
+   */
+  tests_base?: Verdict['tests'];
 }
 
 /** The state's fields; optional: absent in state written by an older sbx, read as null. */
@@ -36,6 +42,8 @@ const STATE_FIELDS = {
   same_all: count,
   unpruned: count,
   unpruned_bytes: count,
+  // Read by the engine alone (as the verdict is): an object or null.
+  tests_base: v.optional(v.nullable(jsonObject({}))),
 } satisfies Record<keyof RunState, v.GenericSchema>;
 const SHAPE = jsonObject({
   schema: v.string(),

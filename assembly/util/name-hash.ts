@@ -1,0 +1,46 @@
+// FNV-1a (32 bits) over a string's UTF-16 code units: how a verdict's tests.passed_set names a test that
+// passed, eight lower-case hex digits each. Deterministic, no table.
+
+export function nameHash(s: string): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let i = 0, n = s.length; i < n; i++) { h ^= <u32>s.charCodeAt(i); h *= 16777619; }
+  return h;
+}
+
+/** Passed tests a verdict keeps the hash of (Tests.passedSet): 8 bytes of JSON each. */
+export const MAX_PASSED_SET = 4096;
+
+/** hs with name's hash added, or null: hs was null (the list cannot be told whole), or past MAX_PASSED_SET. */
+export function withName(hs: Array<u32> | null, name: string): Array<u32> | null {
+  if (hs === null || hs.length >= MAX_PASSED_SET) return null;
+  hs.push(nameHash(name));
+  return hs;
+}
+
+const HEX = "0123456789abcdef";
+
+/** The hashes as one string of 8 hex digits each. */
+export function hashesHex(hs: Array<u32>): string {
+  let out = new Array<i32>(hs.length * 8);
+  for (let i = 0; i < hs.length; i++) {
+    let h = hs[i];
+    for (let k = 0; k < 8; k++) out[i * 8 + k] = HEX.charCodeAt(<i32>((h >> (28 - 4 * k)) & 15));
+  }
+  return String.fromCharCodes(out);
+}
+
+/** hashesHex() read back; what is not 8 hex digits ends it. */
+export function hexHashes(s: string): Array<u32> {
+  let out = new Array<u32>(0);
+  for (let i = 0; i + 8 <= s.length; i += 8) {
+    let h: u32 = 0;
+    for (let k = 0; k < 8; k++) {
+      let c = s.charCodeAt(i + k);
+      let d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (d < 0) return out;
+      h = (h << 4) | <u32>d;
+    }
+    out.push(h);
+  }
+  return out;
+}
