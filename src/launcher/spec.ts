@@ -35,6 +35,13 @@ export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
  * own, kept between runs): tool caches (~/.cargo, ~/.cache, ~/.npm) land there, not in the work tree.
  */
 export const SANDBOX_HOME = '/home/sbx';
+/**
+ * Python's bytecode cache (PYTHONPYCACHEPREFIX): under the sandbox's HOME, else in its /tmp, never in the
+ * work tree. A .pyc written in the sandbox names /work/... (its co_filename), and pytest's rewritten tests
+ * keep that name: a host run reusing it printed `/work/tests/test_x.py:22: ???` (issue 29). The caller's own
+ * PYTHONPYCACHEPREFIX or PYTHONDONTWRITEBYTECODE (in env, or the inherited environment) wins.
+ */
+export const pycachePrefix = (home: boolean): string => (home ? `${SANDBOX_HOME}/.cache/sbx-pycache` : '/tmp/sbx-pycache');
 const MiB = 2 ** 20;
 const TOTAL_MEMORY = totalmem(); // read from /proc/meminfo: once
 /** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
@@ -293,6 +300,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   if (opts.home !== undefined && opts.inheritEnv !== true) env.HOME = SANDBOX_HOME;
   if (proxySocket !== null) Object.assign(env, proxyEnv());
   Object.assign(env, opts.env ?? {});
+  if (env.PYTHONPYCACHEPREFIX === undefined && !env.PYTHONDONTWRITEBYTECODE) env.PYTHONPYCACHEPREFIX = pycachePrefix(opts.home !== undefined);
   a.push('--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
 
