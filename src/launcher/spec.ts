@@ -35,13 +35,20 @@ export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
  * own, kept between runs): tool caches (~/.cargo, ~/.cache, ~/.npm) land there, not in the work tree.
  */
 export const SANDBOX_HOME = '/home/sbx';
+/** Where a sandbox with a HOME keeps Python's bytecode. */
+export const PYCACHE_PREFIX = `${SANDBOX_HOME}/.cache/sbx-pycache`;
 /**
- * Python's bytecode cache (PYTHONPYCACHEPREFIX): under the sandbox's HOME, else in its /tmp, never in the
- * work tree. A .pyc written in the sandbox names /work/... (its co_filename), and pytest's rewritten tests
- * keep that name: a host run reusing it printed `/work/tests/test_x.py:22: ???` (issue 29). The caller's own
- * PYTHONPYCACHEPREFIX or PYTHONDONTWRITEBYTECODE (in env, or the inherited environment) wins.
+ * Python's bytecode never in the work tree (issue 29): a .pyc written in the sandbox names /work/... (its
+ * co_filename), and pytest's rewritten tests keep that name, so a host run reusing it printed
+ * `/work/tests/test_x.py:22: ???`. With a HOME, kept under it (PYTHONPYCACHEPREFIX): re-runs stay fast, though
+ * a prefix hides the system's __pycache__ too, so a project's first run compiles the stdlib it imports
+ * (`import pytest`: 195 modules, +0.55 s, once). Without one (/tmp is new each run) none is written, and the
+ * system's and the tree's own are read. The caller's PYTHONPYCACHEPREFIX or PYTHONDONTWRITEBYTECODE wins.
  */
-export const pycachePrefix = (home: boolean): string => (home ? `${SANDBOX_HOME}/.cache/sbx-pycache` : '/tmp/sbx-pycache');
+export function pythonBytecodeEnv(env: Record<string, string>, home: boolean): Record<string, string> {
+  if (env.PYTHONPYCACHEPREFIX !== undefined || env.PYTHONDONTWRITEBYTECODE) return {};
+  return home ? { PYTHONPYCACHEPREFIX: PYCACHE_PREFIX } : { PYTHONDONTWRITEBYTECODE: '1' };
+}
 const MiB = 2 ** 20;
 const TOTAL_MEMORY = totalmem(); // read from /proc/meminfo: once
 /** /tmp and /dev/shm are tmpfs, that is host memory: bounded in bytes and inodes. */
@@ -300,7 +307,7 @@ export function buildSpec(opts: LaunchOptions, work: string, proxySocket: string
   if (opts.home !== undefined && opts.inheritEnv !== true) env.HOME = SANDBOX_HOME;
   if (proxySocket !== null) Object.assign(env, proxyEnv());
   Object.assign(env, opts.env ?? {});
-  if (env.PYTHONPYCACHEPREFIX === undefined && !env.PYTHONDONTWRITEBYTECODE) env.PYTHONPYCACHEPREFIX = pycachePrefix(opts.home !== undefined);
+  Object.assign(env, pythonBytecodeEnv(env, opts.home !== undefined));
   a.push('--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
 

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { logText, sbxRun, workDir } from './_helpers.js';
+import { CLI, logText, sbxRun, workDir } from './_helpers.js';
 
 const PY = '/usr/bin/python3';
 const have = existsSync(PY);
@@ -61,6 +61,16 @@ test('python3 in the sandbox writes no __pycache__ into the work dir; the next r
   assert.match(logText(b.env), `code object from '/home/sbx/.cache/sbx-pycache/work/${pyc}'`);
   assert.is(statSync(join(cache, pyc)).mtimeMs, mtime, 'the cached .pyc was rewritten');
   assert.equal(find(dir, '.pyc'), []);
+});
+
+test('with no HOME kept (its cache dir cannot be made), none is written and the tree stays true', () => {
+  if (!have) return console.log(`  skipped: no ${PY}`);
+  const dir = workDir(files);
+  const env = { ...process.env, SBX_HOMES: '/proc/sbx-test/home' };
+  const r = spawnSync(process.execPath, [CLI, 'run', '--work', dir, '--json', '--', PY, '-c', 'import mod'], { encoding: 'utf8', timeout: 60_000, env });
+  assert.is(r.status, 0, r.stdout + r.stderr);
+  assert.is(JSON.parse(r.stdout).outcome.applied.home ?? null, null, 'no HOME kept');
+  assert.equal(find(dir, '.pyc'), [], 'bytecode written into the work tree');
 });
 
 test('pytest on the host after pytest in the sandbox names the host path, with its source line', () => {

@@ -100,6 +100,7 @@ test('the fixed environment', async () => {
   assert.is(env.LC_ALL, 'C.UTF-8');
   assert.is(env.TERM, 'dumb');
   assert.is(env.PYTHONHASHSEED, '0');
+  assert.is(env.PYTHONDONTWRITEBYTECODE, '1'); // no HOME here: Python's bytecode is not written (into the work tree)
   assert.ok(/^\d+$/.test(env.SOURCE_DATE_EPOCH));
   for (const k of ['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'TSAN_OPTIONS']) assert.ok(env[k], k);
   assert.is(env.EXTRA, 'yes');
