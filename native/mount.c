@@ -158,6 +158,16 @@ enum mp_make
  * host. A symlink anywhere on the path fails with ELOOP. Mounts met on the
  * way are crossed (/newroot/work is the work dir's bind). Returns an O_PATH
  * descriptor of the last component, or -1 with errno set. */
+static int root_fd = -1; /* /newroot, kept open while the ops run (open_in_root) */
+
+static void
+close_root_fd(void)
+{
+  if (root_fd >= 0)
+    close(root_fd);
+  root_fd = -1;
+}
+
 static int
 open_in_root(const char *path, enum mp_make make)
 {
@@ -170,11 +180,18 @@ open_in_root(const char *path, enum mp_make make)
       errno = ENAMETOOLONG;
       return -1;
     }
-  fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
   for (comp = buf; *comp == '/'; comp++)
     ;
+  if (*comp == '\0')
+    {
+      /* The root itself: a mount may go over it, which the kept descriptor
+       * would not see. */
+      close_root_fd();
+      return open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
+  if (root_fd < 0 && (root_fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return -1;
+  fd = root_fd;
   while (*comp != '\0')
     {
       int last;
@@ -188,9 +205,8 @@ open_in_root(const char *path, enum mp_make make)
       last = next == NULL || *next == '\0';
       if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
         {
-          close(fd);
           errno = EINVAL;
-          return -1;
+          goto fail;
         }
       if (last && make == MP_FILE)
         {
@@ -205,7 +221,8 @@ open_in_root(const char *path, enum mp_make make)
       nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
       if (nfd < 0)
         goto fail;
-      close(fd);
+      if (fd != root_fd)
+        close(fd);
       fd = nfd;
       if (fstat(fd, &st) < 0)
         goto fail;
@@ -226,7 +243,8 @@ open_in_root(const char *path, enum mp_make make)
   return fd;
 fail:
   e = errno;
-  close(fd);
+  if (fd != root_fd)
+    close(fd);
   errno = e;
   return -1;
 }
@@ -244,6 +262,30 @@ fd_target(struct mount_fail *f, char *out, size_t n, int fd, const char *checked
   if (proc_ok)
     return xpath(f, out, n, "/oldroot/proc/self/fd/%d", fd);
   return join(f, out, n, "/newroot", checked);
+}
+
+/* set_mount_attrs on the mount fd is the root of (an O_PATH descriptor of a
+ * mount point, resolved after the mount, so it names the new mount):
+ * mount_setattr(2) takes the descriptor itself, with no walk through
+ * /proc/self/fd; a kernel without it gets the remount through fd_target. */
+static int
+set_attrs_fd(struct mount_fail *f, int fd, const char *checked, unsigned long long attrs, int recursive)
+{
+  char target[PATH_MAX];
+  if (!mount_setattr_missing)
+    {
+      struct mount_attr ma;
+      memset(&ma, 0, sizeof ma);
+      ma.attr_set = attrs;
+      if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &ma, sizeof ma) == 0)
+        return 0;
+      if (errno != ENOSYS)
+        return -1;
+      mount_setattr_missing = 1;
+    }
+  if (fd_target(f, target, sizeof target, fd, checked) < 0)
+    return -1;
+  return set_mount_attrs(target, attrs, recursive);
 }
 
 /* Opens the mount point at PATH (see open_in_root), or fills f with its own
@@ -295,9 +337,9 @@ op_bind(const struct op *op, int ro, struct mount_fail *f)
     }
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  if ((fd = mount_point(f, "bind", op->b, MP_EXISTING)) < 0 || fd_target(f, target, sizeof target, fd, op->b) < 0)
+  if ((fd = mount_point(f, "bind", op->b, MP_EXISTING)) < 0)
     return -1;
-  if (set_mount_attrs(target, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+  if (set_attrs_fd(f, fd, op->b, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     return failed(f, "bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
   close(fd);
   return 0;
@@ -506,11 +548,9 @@ op_hide(const struct op *op, int empty, struct mount_fail *f)
            * (a remount through it is EINVAL), so resolve again, into the mount. */
           close(fd);
           fd = open_in_root(op->b, MP_EXISTING);
-          if (fd >= 0 && fd_target(f, p, sizeof p, fd, op->b) < 0)
-            return -1;
-          r = fd < 0 ?
-                  -1 :
-                  set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
+          r = fd < 0 ? -1 :
+                       set_attrs_fd(f, fd, op->b,
+                                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
         }
     }
   else
@@ -551,9 +591,9 @@ op_protect(const struct op *op, struct mount_fail *f)
     return failed(f, "protect", "binding %s over itself", op->b);
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  if ((fd = mount_point(f, "protect", op->b, MP_EXISTING)) < 0 || fd_target(f, p, sizeof p, fd, op->b) < 0)
+  if ((fd = mount_point(f, "protect", op->b, MP_EXISTING)) < 0)
     return -1;
-  if (set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+  if (set_attrs_fd(f, fd, op->b, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     return failed(f, "protect", "making %s read-only", op->b);
   close(fd);
   nprotected++;
@@ -753,6 +793,7 @@ step_root(const struct spec *s)
           fail_step(f.step, "%s", f.what);
         }
     }
+  close_root_fd();
   if (nprotected > 0)
     record("protect", 1, "%d path(s) of the work dir read-only", nprotected);
   if (nmasked + nmask_failed > 0)
