@@ -59,54 +59,6 @@ join(struct mount_fail *f, char *out, size_t n, const char *root, const char *pa
   return 0;
 }
 
-static int
-mkdir_p(char *path, mode_t mode)
-{
-  char *p;
-  for (p = path + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir(path, mode) < 0 && errno != EEXIST)
-          {
-            *p = '/';
-            return -1;
-          }
-        *p = '/';
-      }
-  if (mkdir(path, mode) < 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}
-
-/* Creates a mount point of the right type (dir or empty file) at dst. */
-static int
-make_mount_point(char *dst, int is_dir)
-{
-  char *slash;
-  int fd;
-  if (is_dir)
-    return mkdir_p(dst, 0755);
-  slash = strrchr(dst, '/');
-  if (slash != NULL && slash != dst)
-    {
-      *slash = '\0';
-      if (mkdir_p(dst, 0755) < 0)
-        {
-          *slash = '/';
-          return -1;
-        }
-      *slash = '/';
-    }
-  fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
-  if (fd < 0 && errno == EEXIST)
-    return 0;
-  if (fd < 0)
-    return -1;
-  close(fd);
-  return 0;
-}
-
 static int mount_setattr_missing;
 
 /* Sets attributes on a mount (and, with recursive, every mount below it).
@@ -419,8 +371,11 @@ op_dev(const struct op *op, struct mount_fail *f)
       if (xpath(f, src, sizeof src, "/oldroot/dev/%s", nodes[k]) < 0 ||
           xpath(f, p, sizeof p, "%s/%s", dev, nodes[k]) < 0)
         return -1;
-      if (make_mount_point(p, 0) < 0)
+      /* In the tmpfs just mounted: no parent to make. */
+      int nfd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
+      if (nfd < 0)
         return failed(f, "dev", "creating %s/%s", op->b, nodes[k]);
+      close(nfd);
       if (mount(src, p, NULL, MS_BIND, NULL) < 0)
         return failed(f, "dev", "binding /dev/%s", nodes[k]);
     }
