@@ -120,6 +120,15 @@ close_root_fd(void)
   root_fd = -1;
 }
 
+/* The kept descriptor of /newroot, opened on first use. */
+static int
+root_dir(void)
+{
+  if (root_fd < 0)
+    root_fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  return root_fd;
+}
+
 static int
 open_in_root(const char *path, enum mp_make make)
 {
@@ -141,9 +150,8 @@ open_in_root(const char *path, enum mp_make make)
       close_root_fd();
       return open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
     }
-  if (root_fd < 0 && (root_fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+  if ((fd = root_dir()) < 0)
     return -1;
-  fd = root_fd;
   while (*comp != '\0')
     {
       int last;
@@ -309,11 +317,16 @@ op_symlink(const struct op *op, struct mount_fail *f)
   slash = strrchr(parent, '/');
   name = op->b + (slash - parent) + 1;
   *slash = '\0';
-  if ((fd = mount_point(f, "symlink", parent, MP_DIR)) < 0)
+  /* A link at the top (/bin -> usr/bin) goes into the kept root: no mount
+   * follows, so the descriptor stays good (open_in_root drops it for "/"). */
+  if (parent[0] == '\0' && (fd = root_dir()) < 0)
+    return failed(f, "symlink", "opening the new root");
+  if (parent[0] != '\0' && (fd = mount_point(f, "symlink", parent, MP_DIR)) < 0)
     return -1;
   if (symlinkat(op->a, fd, name) < 0 && errno != EEXIST)
     return failed(f, "symlink", "%s -> %s", op->b, op->a);
-  close(fd);
+  if (fd != root_fd)
+    close(fd);
   return 0;
 }
 
