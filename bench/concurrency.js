@@ -87,7 +87,10 @@ const kinds = Object.fromEntries(Object.entries(allKinds).filter(([k]) => !KINDS
 // CPU time a run costs, which the machine's load changes far less than runs/s: clock ticks of this
 // bench's reaped children (bwrap and its sandbox, a client) and, for a client kind, of its resident sbx
 // (the Node process) and that one's launcher server with the launchers, inits and commands it reaped.
-// Kernel threads' work (a network namespace's teardown) is nobody's here.
+// Kernel threads' work (a network namespace's teardown) is nobody's here. Nor is most of bwrap's: its
+// outer process exits without waiting for the sandbox's pid 1 (bwrap 0.8: no wait4 for it), so that
+// one (the mounts, pivot_root, the command) is reaped by the system's init and the bwrap figure is the
+// outer process alone (perf stat -e task-clock, which follows every descendant: ~2.5x it).
 const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 function ticks(pid, reaped) {
   try {

@@ -59,54 +59,6 @@ join(struct mount_fail *f, char *out, size_t n, const char *root, const char *pa
   return 0;
 }
 
-static int
-mkdir_p(char *path, mode_t mode)
-{
-  char *p;
-  for (p = path + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir(path, mode) < 0 && errno != EEXIST)
-          {
-            *p = '/';
-            return -1;
-          }
-        *p = '/';
-      }
-  if (mkdir(path, mode) < 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}
-
-/* Creates a mount point of the right type (dir or empty file) at dst. */
-static int
-make_mount_point(char *dst, int is_dir)
-{
-  char *slash;
-  int fd;
-  if (is_dir)
-    return mkdir_p(dst, 0755);
-  slash = strrchr(dst, '/');
-  if (slash != NULL && slash != dst)
-    {
-      *slash = '\0';
-      if (mkdir_p(dst, 0755) < 0)
-        {
-          *slash = '/';
-          return -1;
-        }
-      *slash = '/';
-    }
-  fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
-  if (fd < 0 && errno == EEXIST)
-    return 0;
-  if (fd < 0)
-    return -1;
-  close(fd);
-  return 0;
-}
-
 static int mount_setattr_missing;
 
 /* Sets attributes on a mount (and, with recursive, every mount below it).
@@ -158,6 +110,25 @@ enum mp_make
  * host. A symlink anywhere on the path fails with ELOOP. Mounts met on the
  * way are crossed (/newroot/work is the work dir's bind). Returns an O_PATH
  * descriptor of the last component, or -1 with errno set. */
+static int root_fd = -1; /* /newroot, kept open while the ops run (open_in_root) */
+
+static void
+close_root_fd(void)
+{
+  if (root_fd >= 0)
+    close(root_fd);
+  root_fd = -1;
+}
+
+/* The kept descriptor of /newroot, opened on first use. */
+static int
+root_dir(void)
+{
+  if (root_fd < 0)
+    root_fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  return root_fd;
+}
+
 static int
 open_in_root(const char *path, enum mp_make make)
 {
@@ -170,11 +141,17 @@ open_in_root(const char *path, enum mp_make make)
       errno = ENAMETOOLONG;
       return -1;
     }
-  fd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
   for (comp = buf; *comp == '/'; comp++)
     ;
+  if (*comp == '\0')
+    {
+      /* The root itself: a mount may go over it, which the kept descriptor
+       * would not see. */
+      close_root_fd();
+      return open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
+  if ((fd = root_dir()) < 0)
+    return -1;
   while (*comp != '\0')
     {
       int last;
@@ -188,9 +165,8 @@ open_in_root(const char *path, enum mp_make make)
       last = next == NULL || *next == '\0';
       if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
         {
-          close(fd);
           errno = EINVAL;
-          return -1;
+          goto fail;
         }
       if (last && make == MP_FILE)
         {
@@ -205,7 +181,8 @@ open_in_root(const char *path, enum mp_make make)
       nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
       if (nfd < 0)
         goto fail;
-      close(fd);
+      if (fd != root_fd)
+        close(fd);
       fd = nfd;
       if (fstat(fd, &st) < 0)
         goto fail;
@@ -226,7 +203,8 @@ open_in_root(const char *path, enum mp_make make)
   return fd;
 fail:
   e = errno;
-  close(fd);
+  if (fd != root_fd)
+    close(fd);
   errno = e;
   return -1;
 }
@@ -244,6 +222,30 @@ fd_target(struct mount_fail *f, char *out, size_t n, int fd, const char *checked
   if (proc_ok)
     return xpath(f, out, n, "/oldroot/proc/self/fd/%d", fd);
   return join(f, out, n, "/newroot", checked);
+}
+
+/* set_mount_attrs on the mount fd is the root of (an O_PATH descriptor of a
+ * mount point, resolved after the mount, so it names the new mount):
+ * mount_setattr(2) takes the descriptor itself, with no walk through
+ * /proc/self/fd; a kernel without it gets the remount through fd_target. */
+static int
+set_attrs_fd(struct mount_fail *f, int fd, const char *checked, unsigned long long attrs, int recursive)
+{
+  char target[PATH_MAX];
+  if (!mount_setattr_missing)
+    {
+      struct mount_attr ma;
+      memset(&ma, 0, sizeof ma);
+      ma.attr_set = attrs;
+      if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &ma, sizeof ma) == 0)
+        return 0;
+      if (errno != ENOSYS)
+        return -1;
+      mount_setattr_missing = 1;
+    }
+  if (fd_target(f, target, sizeof target, fd, checked) < 0)
+    return -1;
+  return set_mount_attrs(target, attrs, recursive);
 }
 
 /* Opens the mount point at PATH (see open_in_root), or fills f with its own
@@ -295,9 +297,9 @@ op_bind(const struct op *op, int ro, struct mount_fail *f)
     }
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  if ((fd = mount_point(f, "bind", op->b, MP_EXISTING)) < 0 || fd_target(f, target, sizeof target, fd, op->b) < 0)
+  if ((fd = mount_point(f, "bind", op->b, MP_EXISTING)) < 0)
     return -1;
-  if (set_mount_attrs(target, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+  if (set_attrs_fd(f, fd, op->b, (ro ? MOUNT_ATTR_RDONLY : 0) | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     return failed(f, "bind", "making %s %s", op->b, ro ? "read-only" : "nosuid");
   close(fd);
   return 0;
@@ -315,11 +317,16 @@ op_symlink(const struct op *op, struct mount_fail *f)
   slash = strrchr(parent, '/');
   name = op->b + (slash - parent) + 1;
   *slash = '\0';
-  if ((fd = mount_point(f, "symlink", parent, MP_DIR)) < 0)
+  /* A link at the top (/bin -> usr/bin) goes into the kept root: no mount
+   * follows, so the descriptor stays good (open_in_root drops it for "/"). */
+  if (parent[0] == '\0' && (fd = root_dir()) < 0)
+    return failed(f, "symlink", "opening the new root");
+  if (parent[0] != '\0' && (fd = mount_point(f, "symlink", parent, MP_DIR)) < 0)
     return -1;
   if (symlinkat(op->a, fd, name) < 0 && errno != EEXIST)
     return failed(f, "symlink", "%s -> %s", op->b, op->a);
-  close(fd);
+  if (fd != root_fd)
+    close(fd);
   return 0;
 }
 
@@ -377,8 +384,11 @@ op_dev(const struct op *op, struct mount_fail *f)
       if (xpath(f, src, sizeof src, "/oldroot/dev/%s", nodes[k]) < 0 ||
           xpath(f, p, sizeof p, "%s/%s", dev, nodes[k]) < 0)
         return -1;
-      if (make_mount_point(p, 0) < 0)
+      /* In the tmpfs just mounted: no parent to make. */
+      int nfd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
+      if (nfd < 0)
         return failed(f, "dev", "creating %s/%s", op->b, nodes[k]);
+      close(nfd);
       if (mount(src, p, NULL, MS_BIND, NULL) < 0)
         return failed(f, "dev", "binding /dev/%s", nodes[k]);
     }
@@ -506,11 +516,9 @@ op_hide(const struct op *op, int empty, struct mount_fail *f)
            * (a remount through it is EINVAL), so resolve again, into the mount. */
           close(fd);
           fd = open_in_root(op->b, MP_EXISTING);
-          if (fd >= 0 && fd_target(f, p, sizeof p, fd, op->b) < 0)
-            return -1;
-          r = fd < 0 ?
-                  -1 :
-                  set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
+          r = fd < 0 ? -1 :
+                       set_attrs_fd(f, fd, op->b,
+                                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0);
         }
     }
   else
@@ -551,9 +559,9 @@ op_protect(const struct op *op, struct mount_fail *f)
     return failed(f, "protect", "binding %s over itself", op->b);
   close(fd);
   /* The flags go on the new mount: resolve again, which crosses into it. */
-  if ((fd = mount_point(f, "protect", op->b, MP_EXISTING)) < 0 || fd_target(f, p, sizeof p, fd, op->b) < 0)
+  if ((fd = mount_point(f, "protect", op->b, MP_EXISTING)) < 0)
     return -1;
-  if (set_mount_attrs(p, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
+  if (set_attrs_fd(f, fd, op->b, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 1) < 0)
     return failed(f, "protect", "making %s read-only", op->b);
   close(fd);
   nprotected++;
@@ -753,6 +761,7 @@ step_root(const struct spec *s)
           fail_step(f.step, "%s", f.what);
         }
     }
+  close_root_fd();
   if (nprotected > 0)
     record("protect", 1, "%d path(s) of the work dir read-only", nprotected);
   if (nmasked + nmask_failed > 0)

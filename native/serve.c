@@ -71,6 +71,7 @@ static void __attribute__((noreturn)) run_child(char **f, int nf, int status_fd)
     argv[i - 3] = f[i];
   argv[nf - 3] = NULL;
   init_reaped_by_caller = 1;
+  status_in_memory = 1;
   /* A session of its own, as its command has (--setsid). With the
    * scheduler's autogroups (a group per session, on by default) the
    * launchers of all runs otherwise share one group with this server's
