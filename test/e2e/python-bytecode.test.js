@@ -79,7 +79,7 @@ test('pytest on the host after pytest in the sandbox names the host path, with i
   const a = sbxRun(dir, [PY, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']);
   assert.is(a.verdict.status, 'tests-failed', a.why());
   assert.is(poisoned(dir), '', 'a .pyc in the tree names /work');
-  const h = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--rootdir', dir, 'tests'], { cwd: dir, encoding: 'utf8', env: hostEnv() });
+  const h = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--color=no', '--rootdir', dir, 'tests'], { cwd: dir, encoding: 'utf8', env: hostEnv() });
   assert.is(h.status, 1, h.stdout + h.stderr);
   assert.not.match(h.stdout, /\/work\/tests/, h.stdout);
   assert.match(h.stdout, /^tests\/test_x\.py:4: ?$/m, h.stdout);
