@@ -143,9 +143,8 @@ export function unreachedBy(v: Verdict): string | null {
 
 /**
  * Why a test that failed before and is in no list now may not have run, or null: unreachedBy(), or a unit of
- * the run stopped before all its tests reported (tests.unfinished), or it crashed before any test result. Not for
- * a crash beside test results: a crash does not say which unit it was in, and the unit that stopped is most
- * often the one whose crash was just fixed.
+ * the run stopped before all its tests reported (tests.unfinished), or it crashed before any test result, or
+ * beside test results of a runner that runs its tests in one program and names no passing test (below).
  */
 export function testsUnreachedBy(v: Verdict): string | null {
   let why = unreachedBy(v);
@@ -169,7 +168,21 @@ export function testsUnreachedBy(v: Verdict): string | null {
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
   }
+  // A crash beside test results, for a runner whose tests run one after another in the program that crashed
+  // and that names no passing test (Unity's programs under make, gtest, unittest, pytest without -v, cargo
+  // test): the tests after the crash did not run, and none is listed as passed. Not a report a program goes
+  // on after (a data race, UBSan's runtime error) or makes at its exit (a leak); not ctest (a process a
+  // test), go test (tests.unfinished above), TAP, jest, vitest, mocha (a crash fails a file or a test).
+  let c = v.crash;
+  if (t !== null && c !== null && t.passedSet === null && inProcess(t.runner)) {
+    let tool = c.tool;
+    if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
+  }
   return null;
+}
+
+function inProcess(runner: string): bool {
+  return runner == "unity" || runner == "gtest" || runner == "unittest" || runner == "pytest" || runner == "cargo-test";
 }
 
 /** True for a run cut short before its end: what it did not print, it did not get to print. */

@@ -175,7 +175,6 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i].name);
-    if (reason === null) reason = stoppedBy(cur);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
@@ -246,31 +245,6 @@ function unlisted(before: Verdict, cur: Verdict, name: string): string | null {
   // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
   if (t.runner == "pytest" && !name.includes("::")) return null;
   return "not in the run's list";
-}
-
-/**
- * Why a test that failed before and is in no list of a run that crashed did not run: the crash (a test program
- * killed by a signal, a sanitizer's abort) stopped a program before it printed all its results, and a runner that
- * names no passing test cannot say this one passed (Unity's program under make, a C harness, pytest without -v
- * killed by a segfault). Never fixed. null when the run did not crash, or lists every test it ran by name
- * (unlisted() answers for that).
- */
-function stoppedBy(cur: Verdict): string | null {
-  let c = cur.crash; let t = cur.tests;
-  if (c === null || t === null || t.passedSet !== null || !inProcess(t.runner)) return null;
-  // Reports a program goes on after (a data race, UBSan's runtime error) or makes at its exit (a leak) stop nothing.
-  let tool = c.tool;
-  if (tool == "tsan" || tool == "ubsan" || tool == "lsan" || c.kind.endsWith("leak")) return null;
-  return "a crash (" + c.kind + ") stopped the run";
-}
-
-/**
- * Runners whose tests run in the program that crashes, one after another, so a crash ends the tests after it:
- * Unity's programs, gtest, unittest, pytest (its interpreter), cargo test's binaries. Not ctest (a process a
- * test), go test (its panic rule is tests.unfinished), TAP/bats, jest/vitest/mocha (a crash fails a file or a test).
- */
-function inProcess(runner: string): bool {
-  return runner == "unity" || runner == "gtest" || runner == "unittest" || runner == "pytest" || runner == "cargo-test";
 }
 
 function passedListed(v: Verdict, name: string): bool {
