@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { createEngine } from '../host/index.js';
 import { SbxError } from '../contract/index.js';
 import { ALL_CONDITIONS, parseCondition } from './conditions.js';
-import { createBackend } from './backends/index.js';
+import { createBackend, parseModel } from './backends/index.js';
 import { recording, replaying } from './backends/record.js';
 import { runEpisode, type EpisodeOptions } from './episode.js';
 import { plan, parseShard, recordedKeys, shardOf, withKeys, type Planned } from './plan.js';
@@ -35,6 +35,7 @@ export async function experiment(a: ExperimentArgs): Promise<{ ran: number; skip
   const conditions = a.conditions.length === 1 && a.conditions[0] === 'all' ? [...ALL_CONDITIONS] : a.conditions;
   for (const c of conditions)
     if (!parseCondition(c)) throw new SbxError('E_USAGE', `unknown condition ${JSON.stringify(c)}: use all or some of ${ALL_CONDITIONS.join(', ')} (any base condition may take +maskN)`);
+  for (const m of a.models) parseModel(m);
   const tasks = loadTasks(a.tasksDir, a.tasks === 'all' ? undefined : a.tasks);
   await prepareTasks(tasks);
   const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync
 import { join } from 'node:path';
 import { CLI, workDir, sbxRun, logText } from './_helpers.js';
 import { payload, CODEX_PAYLOADS, GEMINI_PAYLOADS } from '../integrations/_hook-helpers.js';
+import { needs } from '../_tools.js';
 
 /** Well above what each step takes when it does not hang (well under a second here). */
 const PROMPT_MS = 15_000;
@@ -64,7 +65,7 @@ test('a FIFO at .gitignore and sub/.gitignore: the next sbx run does not wait on
   assert.not.equal(edited.env.delta, again.env.delta, 'the edit of a.c went unseen');
 });
 
-test('a FIFO at sub/.gitignore only, and at .git/info/exclude (made on the host: a new .git a run makes is quarantined)', () => {
+needs('test/e2e/host-escapes-fifo: a git repository made on the host', ['git'], test)('a FIFO at sub/.gitignore only, and at .git/info/exclude (made on the host: a new .git a run makes is quarantined)', () => {
   const dir = workDir({ 'a.txt': 'x\n' });
   plantOnHost(dir, 'git init -q . && mkdir -p .git/info sub && rm -f .git/info/exclude && mkfifo .git/info/exclude sub/.gitignore');
   assert.ok(isFifo(join(dir, '.git/info/exclude')));

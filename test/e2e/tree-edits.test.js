@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDir, sbxRun } from './_helpers.js';
+import { needs } from '../_tools.js';
 
 const TRUE = ['/bin/true'];
 /** The delta's tree_changed of a run after the previous one (a second run first: no edit, 0). */
@@ -30,7 +31,7 @@ test('an edit 14 directories deep is an edit', () => {
   assert.is(changedBy(dir, () => appendFileSync(join(dir, deep), 'two\n')), 1);
 });
 
-test('in a git repository: an edit to an untracked file is an edit, one in an untracked node_modules is not', () => {
+needs('test/e2e/tree-edits: a git repository', ['git'], test)('in a git repository: an edit to an untracked file is an edit, one in an untracked node_modules is not', () => {
   const dir = workDir({ 'src/main.c': 'int main(void) { return 0; }\n' });
   git(dir, 'init', '-q', '.');
   git(dir, 'add', '-A');

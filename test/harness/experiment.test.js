@@ -179,7 +179,7 @@ pyTasks('run-before-edit shows one harness run up front; the API-call cap stops 
   assert.is(c.api_turns, c.tool_calls + c.nudges);
 });
 
-test('a progress bar on a terminal (through script(1)), none when stderr is a pipe', () => {
+pyTasks('a progress bar on a terminal (through script(1)), none when stderr is a pipe', () => {
   const args = ['--model', 'scripted:oracle', '--conditions', 'raw,no_feedback', '--tasks', 'py-interval'];
   const piped = exp(...args, '--out', join(dir, 'bar-piped.jsonl'));
   assert.is(piped.status, 0);

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync, unlinkSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needs } from '../_tools.js';
 import { loadTasks, materialize, pristineWithEdits, changedDuringRerun, workPath, CHEATS } from '../../dist/harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -17,7 +18,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const rows = (f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const [py] = loadTasks(undefined, ['py-interval']);
 
-test('every adversarial policy scores 0 successes; each records what it tampered with', () => {
+needs('test/harness/judge: the five tasks', ['g++', 'python3', 'rustc'], test)('every adversarial policy scores 0 successes; each records what it tampered with', () => {
   const out = join(dir, 'cheats.jsonl');
   const tasks = ['py-interval', 'c-heap-overflow', 'cpp-vector-oob', 'rust-index-panic', 'c-compile-error'];
   const r = spawnSync(process.execPath, [EXP, '--model', CHEATS.map((c) => `scripted:${c}`).join(','), '--conditions', 'raw', '--tasks', tasks.join(','), '--seeds', '1', '--workers', '2', '--out', out],

@@ -128,7 +128,7 @@ allTasks('sbx tasks validate fails a task whose solution does not pass, or whose
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('validate: a solution may add an import at the top (counted by the line diff), not code away from the fix locus', () => {
+pyTasks('validate: a solution may add an import at the top (counted by the line diff), not code away from the fix locus', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sbx-tasks-'));
   try {
     cpSync(join(ROOT, 'bench/tasks/py-interval'), join(dir, 'py-interval'), { recursive: true });

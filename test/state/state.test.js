@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync, readdirSync, existsSync, copy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, listCases } from '../../fixtures/lib/cases.js';
+import { needs } from '../_tools.js';
 
 const CLI = join(ROOT, 'dist/cli.js');
 const cases = listCases();
@@ -27,7 +28,7 @@ function sbxAsync(args, cwd) {
 }
 const history = (dir) => readFileSync(join(dir, '.sbx/history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
-test('the state dir ignores itself in git: git add -A in the project never commits its logs (issue 31)', () => {
+needs('test/state/state: a git repository', ['git'], test)('the state dir ignores itself in git: git add -A in the project never commits its logs (issue 31)', () => {
   const dir = fresh();
   spawnSync('git', ['init', '-q', dir]);
   writeFileSync(join(dir, 'a.txt'), 'a\n');

@@ -17,7 +17,7 @@ import type { Backend, Block, Message, ModelReply, ModelRequest } from '../types
 import { CHEATS, cheatStep, type Cheat } from './cheats.js';
 
 export const POLICIES = ['oracle', 'named-line', 'loop-prone', ...CHEATS] as const;
-type Policy = (typeof POLICIES)[number];
+export type Policy = (typeof POLICIES)[number];
 
 const SOURCE = /([\w./-]+\.(?:c|cc|cpp|h|hpp|rs|py)):(\d+)|([\w./-]+\.py)", line (\d+)/g;
 
@@ -35,9 +35,8 @@ export function namedLines(text: string, task: Task): { file: string; line: numb
   return out;
 }
 
-export function scriptedBackend(policy: string, task: Task): Backend {
-  if (!(POLICIES as readonly string[]).includes(policy)) throw new SbxError('E_USAGE', `unknown scripted policy ${JSON.stringify(policy)}: use scripted:${POLICIES.join(', scripted:')}`);
-  const p = policy as Policy;
+/** p: one of POLICIES (parseModel in ./index.ts refuses any other). */
+export function scriptedBackend(p: Policy, task: Task): Backend {
   let n = 0;
   let turn = 0;
   const edited = new Set<string>();
