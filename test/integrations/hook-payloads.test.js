@@ -229,14 +229,15 @@ gemini.run();
 // --version >/dev/null; python3 -c …`, 400 lines, exit 3): the pre-hook rewrites it to `sbx host`, and
 // that line, run as the client runs it, prints the verdict (over 4 KiB of output) with the exit code, or
 // the output itself (under), and exits with the command's code. No post-hook is needed for either.
-const host = needs('test/integrations/hook-payloads: a host line runs git and python3', ['git', 'python3'], suite('pre-hooks: a host build line through sbx host'));
+const host = suite('pre-hooks: a host build line through sbx host');
+const hostLine = needs('test/integrations/hook-payloads: a host line runs git and python3', ['git', 'python3'], host);
 const HOST = [
   { name: 'claude', file: 'pre-host-log.json', dir: undefined, cmd: (a) => a.hookSpecificOutput.updatedInput.command, timeout: 118, allow: undefined },
   { name: 'codex', file: 'pre-host-log.json', dir: CODEX_PAYLOADS, cmd: (a) => a.hookSpecificOutput.updatedInput.command, timeout: 600, allow: 'allow' },
   { name: 'gemini', file: 'before-host-log.json', dir: GEMINI_PAYLOADS, cmd: (a) => a.hookSpecificOutput.tool_input.command, timeout: 600, allow: undefined },
 ];
 for (const c of HOST) {
-  host(`${c.name}: rewritten to sbx host; the rewrite prints the verdict over 4 KiB, the output under, and keeps the exit code`, () => {
+  hostLine(`${c.name}: rewritten to sbx host; the rewrite prints the verdict over 4 KiB, the output under, and keeps the exit code`, () => {
     const dir = join(tmp, `host-${c.name}`);
     mkdirSync(dir, { recursive: true });
     const p = payload(c.file, dir, c.dir);
