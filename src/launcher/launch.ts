@@ -4,7 +4,7 @@
 // the seccomp program as fd 4, the spec as fd 5. Once it has exited, the report is read and the
 // log's tail read back.
 import { makeDirs } from './make-dirs.js';
-import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { close, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -310,7 +310,13 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
     const setupError: SetupError | null = diagnose(status, opts.cmd[0] ?? '', spec.env, work, spec.workAlias);
     return { outcome, setupError, tail, logPath };
   } finally {
-    for (const fd of own) closeSync(fd);
+    // The spec's and the report's nameless files are closed off this thread: their last close frees
+    // them, and the report's blocks (taken by the launcher, native/launch.c open_output) wait on the
+    // file system's journal there: 0.3-3.5 ms of ext4 between the sandbox's exit and the verdict
+    // (strace -T of cold `sbx run`s), now beside it.
+    for (const fd of own) close(fd, ignoreError);
     closeSync(log);
   }
 }
+
+const ignoreError = (): void => undefined;

@@ -30,7 +30,12 @@ test('the history stamp is an ISO 8601 UTC time of the run', () => {
   const before = Date.now();
   const r = spawnSync(process.execPath, [CLI, 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
-  const line = JSON.parse(readFileSync(join(d, '.sbx', 'history.jsonl'), 'utf8').trim().split('\n').at(-1));
+  const line = JSON.parse(
+    readFileSync(join(d, '.sbx', 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
   assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const t = Date.parse(line.time);
   assert.ok(t >= before - 1 && t <= Date.now(), `${line.time} is not the time of the run`);
@@ -52,6 +57,47 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(count
   const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   assert.equal(JSON.parse(readFileSync(counts, 'utf8')), {});
+});
+
+test("a cold sbx run loads no node:util parseArgs (src/cli/flags.ts reads the flags without citty's parser)", () => {
+  const d = workDir();
+  const dir = workDir();
+  const list = join(dir, 'modules.json');
+  const preload = join(dir, 'list-modules.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
+  const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--json', '--timeout', '60', '--', 'true'], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(
+    JSON.parse(readFileSync(list, 'utf8')).filter((m) => m.includes('parse_args')),
+    [],
+  );
+});
+
+test("the spec's and the report's files are not closed on the main thread (their last close frees the report's blocks)", () => {
+  if (spawnSync('sh', ['-c', 'command -v strace']).status !== 0) return;
+  const d = workDir();
+  const trace = join(workDir(), 'trace');
+  // No -f: the main thread alone, where a close waits for the file system between the sandbox's exit and the verdict.
+  const r = spawnSync('strace', ['-e', 'trace=openat,close', '-o', trace, process.execPath, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  // Each nameless file's descriptor from its open until a later open is given the same number (then it was closed elsewhere).
+  const live = new Set();
+  const closed = [];
+  let made = 0;
+  for (const l of readFileSync(trace, 'utf8').split('\n')) {
+    const fd = /^openat\(.*= (\d+)$/.exec(l)?.[1];
+    if (fd !== undefined && /O_TMPFILE/.test(l)) {
+      live.add(fd);
+      made++;
+    } else if (fd !== undefined) live.delete(fd);
+    const shut = /^close\((\d+)\)/.exec(l)?.[1];
+    if (shut !== undefined && live.has(shut)) {
+      closed.push(l);
+      live.delete(shut);
+    }
+  }
+  assert.is(made, 2, 'the spec and the report, each in a nameless file');
+  assert.equal(closed, [], 'closed on the main thread');
 });
 
 test.run();
