@@ -15,15 +15,33 @@ import { closest } from './closest.js';
  * command: "sbx run"; usage: the usage line, for the hint after a stray argument.
  */
 export function readFlags<T extends ArgsDef>(command: string, defs: T, rawArgs: readonly string[], usage?: string): ParsedArgs<T> {
-  const { argv, given } = checkFlags(command, defs, rawArgs, usage);
+  const { argv, given, values, args } = checkFlags(command, defs, rawArgs, usage);
+  if (Object.values(defs).every((def) => def.type === 'positional' || def.type === 'string' || def.type === 'boolean')) return citty(defs, values, args) as ParsedArgs<T>;
   // citty reads the flags given (and the positional args), not every flag the command has: its work is per flag defined.
   const read = Object.fromEntries(Object.entries(defs).filter(([name, def]) => def.type === 'positional' || given.has(name)));
   // A plain copy: citty's Proxy would try two case conversions for each flag run() reads that was not given.
   return { ...parseArgs(argv, read) } as ParsedArgs<T>;
 }
 
+/**
+ * What citty's parseArgs makes of the checked flags when they are strings, switches and positional args
+ * (every command's now; an enum, with its own check, still goes through citty): each flag under its name
+ * and its camelCase name, `_` and the positional args in order. citty reads through node:util's
+ * parseArgs, whose first call in a process costs ~0.6 ms (its module loaded and compiled), every cold
+ * `sbx run`; test/e2e/flags.test.js holds the two to the same answers.
+ */
+function citty(defs: ArgsDef, values: Map<string, string | boolean>, args: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { _: args };
+  for (const [name, value] of values) out[name] = out[camel(name)] = value;
+  let p = 0;
+  for (const [name, def] of Object.entries(defs)) if (def.type === 'positional') out[name] = args[p++] ?? def.default;
+  return out;
+}
+
+const camel = (name: string): string => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
 /** rawArgs checked against the command's flags, in the form citty reads as sbx means it, and the flags given; else the E_USAGE error. */
-function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], usage?: string): { argv: string[]; given: Set<string> } {
+function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], usage?: string): { argv: string[]; given: Set<string>; values: Map<string, string | boolean>; args: string[] } {
   const strings = new Set<string>();
   const booleans = new Set<string>();
   const positional: string[] = [];
@@ -90,9 +108,9 @@ function checkFlags(command: string, defs: ArgsDef, rawArgs: readonly string[], 
     } else if (def.required === true && !values.has(name)) throw missing(command, `--${name}`, def.description, hint);
   }
   // citty reads `--no-x` as x=false: a flag whose own name starts with no- goes by its camelCase name, which citty also knows.
-  const asCitty = (name: string) => (name.startsWith('no-') ? name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) : name);
+  const asCitty = (name: string) => (name.startsWith('no-') ? camel(name) : name);
   const argv = [...[...values].map(([name, value]) => (value === true ? `--${asCitty(name)}` : `--${asCitty(name)}=${String(value)}`)), '--', ...args];
-  return { argv, given: new Set(values.keys()) };
+  return { argv, given: new Set(values.keys()), values, args };
 }
 
 const missing = (command: string, what: string, description: string | undefined, hint: string) => new SbxError('E_USAGE', `missing ${what} for ${command}: ${description ?? 'see the help'} ${hint}`);

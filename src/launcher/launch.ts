@@ -94,14 +94,17 @@ const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace
 const HAND_OVER_ROOM = 256 * 1024;
 
 /**
- * The spec (written) and the report file the launcher is handed, nameless, in `dir` (the state's
- * logs/), else where there is room: a disk too full for them there would cost the run its report
- * (seen as a launcher to rebuild) or the spec's write (an internal error). $TMPDIR and /dev/shm
- * are tried next; with room nowhere, E_DISK_FULL names the state's disk.
+ * The spec (written) and the report file the launcher is handed, nameless, in /dev/shm (memory), else
+ * in `dir` (the state's logs/), else where there is room: a disk too full for them there would cost
+ * the run its report (seen as a launcher to rebuild) or the spec's write (an internal error). $TMPDIR
+ * is tried last; with room nowhere, E_DISK_FULL names the state's disk. Memory first: on a disk the
+ * last close of a nameless file frees it through the file system's journal (ext4: off its orphan list,
+ * and the report's reserved blocks, native/launch.c open_output), a wait of 0.25-4.8 ms (median 0.56,
+ * strace -T of 12 cold `sbx run`s) between the sandbox's exit and the verdict; on tmpfs ~0.01 ms.
  */
 function handOver(dir: string, spec: Buffer): { spec: number; status: number } | { fail: SbxError } {
   let last: unknown = { code: 'ENOSPC' };
-  const places = [...new Set([dir, tmpdir(), '/dev/shm'])];
+  const places = [...new Set(['/dev/shm', dir, tmpdir()])];
   for (const where of places) {
     if (freeBytes(where) < HAND_OVER_ROOM) continue;
     const fds: number[] = [];

@@ -30,7 +30,12 @@ test('the history stamp is an ISO 8601 UTC time of the run', () => {
   const before = Date.now();
   const r = spawnSync(process.execPath, [CLI, 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
-  const line = JSON.parse(readFileSync(join(d, '.sbx', 'history.jsonl'), 'utf8').trim().split('\n').at(-1));
+  const line = JSON.parse(
+    readFileSync(join(d, '.sbx', 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
   assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const t = Date.parse(line.time);
   assert.ok(t >= before - 1 && t <= Date.now(), `${line.time} is not the time of the run`);
@@ -52,6 +57,36 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(count
   const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   assert.equal(JSON.parse(readFileSync(counts, 'utf8')), {});
+});
+
+test("a cold sbx run loads no node:util parseArgs (src/cli/flags.ts reads the flags without citty's parser)", () => {
+  const d = workDir();
+  const dir = workDir();
+  const list = join(dir, 'modules.json');
+  const preload = join(dir, 'list-modules.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
+  const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--json', '--timeout', '60', '--', 'true'], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(
+    JSON.parse(readFileSync(list, 'utf8')).filter((m) => m.includes('parse_args')),
+    [],
+  );
+});
+
+test("the spec and the report are handed to the launcher in memory (/dev/shm), not on the state's disk", () => {
+  if (spawnSync('sh', ['-c', 'command -v strace']).status !== 0) return;
+  // Where /dev/shm is a tmpfs with room (else the state's logs/ is next, as before).
+  if (!/^tmpfs$/m.test(spawnSync('stat', ['-f', '-c', '%T', '/dev/shm'], { encoding: 'utf8' }).stdout ?? '')) return;
+  const d = workDir();
+  const trace = join(workDir(), 'trace');
+  const r = spawnSync('strace', ['-e', 'trace=openat', '-o', trace, process.execPath, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--', 'true'], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  // On a disk their last close waits on the journal (ext4's orphan list, the report's reserved blocks).
+  const nameless = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((l) => /O_TMPFILE/.test(l))
+    .map((l) => /^openat\(AT_FDCWD, "([^"]*)"/.exec(l)?.[1]);
+  assert.equal(nameless, ['/dev/shm', '/dev/shm']);
 });
 
 test.run();
