@@ -215,6 +215,10 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       e.feed(part.length);
     }
   };
+  /** The alias rewriter's parts, in order (each as feedBytes takes it: the engine reads a stream cut anywhere alike). */
+  const feedParts = (e: Exports, ...lists: Uint8Array[][]): void => {
+    for (const parts of lists) for (const p of parts) feedBytes(e, p);
+  };
 
   // begin()'s and exitKnown()'s arguments.
   const exitArgs = (o: VerdictOptions): [number, number, number, number] => {
@@ -273,8 +277,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       return guard((e) => {
         start(e, o);
         const rw = aliasRewriter(o.workAlias);
-        feedBytes(e, rw ? rw.push(bytes) : bytes);
-        if (rw) feedBytes(e, rw.end());
+        if (rw) feedParts(e, rw.push(bytes), rw.end());
+        else feedBytes(e, bytes);
         return end(e, o);
       });
     },
@@ -285,7 +289,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       const rw = aliasRewriter(o.workAlias);
       return {
         push(chunk) {
-          guard((e) => feedBytes(e, rw ? rw.push(chunk) : chunk));
+          guard((e) => (rw ? feedParts(e, rw.push(chunk)) : feedBytes(e, chunk)));
         },
         exitKnown(known) {
           const args = exitArgs(known); // a bad signal throws here, before the stream changes
@@ -294,7 +298,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
         },
         end: ((run?: RunEnd) => {
           const r = guard((e) => {
-            if (rw) feedBytes(e, rw.end());
+            if (rw) feedParts(e, rw.end());
             return run ? endRun(e, o, run) : end(e, o);
           });
           busy = false;
