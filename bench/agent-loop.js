@@ -29,10 +29,13 @@ const LS = 'ls c';
 // BENCH_LINES=gcc,ls,judge adds a third call the hooks leave alone, one Claude Code cannot take apart
 // for its hooks' `if` rules (a `$?` in a compound line), which starts every handler whatever its `if`.
 const LINES = { gcc: [GCC, `\`${GCC}\``], ls: [LS, `\`${LS}\` (left alone)`], judge: ['ls c; echo done $?', '`ls c; echo done $?` (left alone, not judged by `if`)'] };
-const ALL_VARIANTS = ['raw', 'noop1', 'noop', 'node', 'client', 'clientif', 'client2'];
+const ALL_VARIANTS = ['raw', 'noop1', 'ident', 'noop', 'node', 'client', 'clientif', 'client2'];
+// ident: a no-op pre-hook that answers what sbx's answers, a rewrite, but to the same line (for the gcc
+// line; nothing for the others): what the client itself does with a rewritten call (Gemini CLI rebuilds
+// the call, checks its policy again and tells the model the input was modified), which no hook avoids.
 // clientif: `client` installed with --filter (Claude Code's `if` rules on the pre-hook:
 // src/integrations/hook/claude-if.ts). Only Claude Code has such rules: for the others it is `client`.
-const HEADS = { raw: 'raw', noop1: 'no-op pre', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2' };
+const HEADS = { raw: 'raw', noop1: 'no-op pre', ident: 'no-op rewrite', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2' };
 // A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
 // (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
 // refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
@@ -54,17 +57,27 @@ function install(client, s, variant, extraEnv) {
   // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
   const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : []), ...(variant === 'clientif' ? ['--filter'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
   if (r.status !== 0) throw new Error(`hook install: ${r.stderr}`);
-  if (variant !== 'noop' && variant !== 'noop1') return;
+  if (variant !== 'noop' && variant !== 'noop1' && variant !== 'ident') return;
   const file = /installed in (\S+)/.exec(r.stdout)?.[1];
   if (!file) throw new Error(`hook install said: ${r.stdout}`);
   const settings = JSON.parse(readFileSync(file, 'utf8'));
   for (const list of Object.values(settings.hooks)) {
     for (const m of list) {
       // The same hooks, each replaced by one that reads its payload and answers nothing.
-      for (const h of m.hooks) h.command = 'cat >/dev/null';
+      for (const h of m.hooks) h.command = variant === 'ident' ? sameLine(client) : 'cat >/dev/null';
     }
   }
   writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** A hook that answers the gcc line's call with a rewrite to the same line, in the client's shape, and nothing for the others. */
+function sameLine(client) {
+  const answer = {
+    claude: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'bench', updatedInput: { command: GCC, description: 'step' } },
+    codex: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'bench', updatedInput: { command: GCC } },
+    gemini: { hookEventName: 'BeforeTool', tool_input: { command: GCC } },
+  }[client];
+  return `if grep -q 'gcc -O0'; then printf '%s\\n' '${JSON.stringify({ hookSpecificOutput: answer })}'; fi`;
 }
 
 /** Gaps (ms) after each gcc call and each ls call of one session. */
@@ -73,12 +86,14 @@ async function session(client, clientBin, variant, calls) {
   const cmds = [];
   for (let i = 0; i < calls; i++) cmds.push(...KINDS.map((k) => LINES[k][0]));
   const env = variant === 'node' ? { SBX_RESIDENT: '0' } : {};
-  const allow = variant === 'raw' || variant === 'noop' || variant === 'noop1';
   let m; let r;
   if (client === 'claude') {
     install(client, s, variant, {});
     m = await startScriptedModel([...cmds.map((command) => ({ tool: 'Bash', input: { command, description: 'step' } })), { text: 'Done.' }]);
-    r = await runClaude(clientBin, { cwd: s.proj, home: s.home, url: m.url, env, args: allow ? ['--allowedTools', 'Bash'] : [] });
+    // Every set-up with Bash allowed (raw needs it, or gcc is refused in -p mode): the same flags, so the
+    // hooks are the only difference. Without it Claude Code runs its own permission check on each call
+    // a hook leaves alone (`ls c`), with or without sbx; that was counted as sbx's before.
+    r = await runClaude(clientBin, { cwd: s.proj, home: s.home, url: m.url, env, args: ['--allowedTools', 'Bash'] });
   } else if (client === 'codex') {
     const codexHome = join(s.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
@@ -140,9 +155,9 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
   const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
   console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, the first gap of each kind left out; medians)\n`);
-  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre\n');
+  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre (minus no-op rewrite for the gcc line, when run: what the client does with any rewrite left out)\n');
   const cols = VARIANTS.filter((v) => v !== 'raw');
-  console.log(`| client | call | raw | ${cols.map((v) => HEADS[v]).join(' | ')} | ${cols.map((v) => `added, ${HEADS[v]}`).join(' | ')} | sbx's share (client − no-op pre) |`);
+  console.log(`| client | call | raw | ${cols.map((v) => HEADS[v]).join(' | ')} | ${cols.map((v) => `added, ${HEADS[v]}`).join(' | ')} | sbx's share (client − no-op pre; the gcc line: − no-op rewrite, when run) |`);
   console.log(`| --- | --- | ---: | ${cols.map(() => '---:').join(' | ')} | ${cols.map(() => '---:').join(' | ')} | ---: |`);
   for (const [id, name, c] of clients) {
     if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} |`); continue; }
@@ -157,7 +172,7 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
     for (const [call, label] of KINDS.map((k) => [k, LINES[k][1]])) {
       const med = (v) => (v === 'clientif' && id !== 'claude' ? median(gaps.client[call]) : median(gaps[v][call]));
       const raw = med('raw');
-      console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => ms(med(v))).join(' | ')} | ${cols.map((v) => ms(med(v) - raw)).join(' | ')} | ${ms(med('client') - med('noop1'))} |`);
+      console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => ms(med(v))).join(' | ')} | ${cols.map((v) => ms(med(v) - raw)).join(' | ')} | ${ms(med('client') - med(call === 'gcc' && VARIANTS.includes('ident') ? 'ident' : 'noop1'))} |`);
     }
   }
   const t = await mcpTrue(runs);
