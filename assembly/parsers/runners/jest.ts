@@ -119,8 +119,11 @@ export class JestParser extends Parser {
       if (name == "Console") return true;
       // A file that failed to load: the failure is the file's, an error, not a test's.
       this.inSuite = name == "Test suite failed to run" && this.file !== null;
-      if (this.inSuite) { name = this.file!; this.suiteErrors++; }
+      if (this.inSuite) name = this.file!;
       this.cur = this.blockFor(f.testsFor("jest"), name);
+      // Past 20 files jest repeats each failure block under `Summary of all failing tests`: a file that did
+      // not load is one error (the repeat's block is a throwaway, with no unit).
+      if (this.inSuite && this.cur!.pkg !== null) this.suiteErrors++;
       this.msg = []; this.framed = false; this.located = false;
       return true;
     }
