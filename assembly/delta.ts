@@ -251,9 +251,9 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
   // Keyed by its unit too (go's package, cargo's crate, the test file): the same name in another unit is another test.
   // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
   if (ps === null || ps.includes(testHash(pkgOf(f), name)) || ps.includes(testHash("", name)) || name.includes("\" hook")) return null;
-  // A unit's own failure (go's package that failed outside its tests, jest's file that did not load: named by the
-  // unit; go's `(panic)` outside any test) is no test a list would name.
-  if (name == pkgOf(f) || (t.runner == "go-test" && name.startsWith("("))) return null;
+  // go's `(panic)` outside any test is no test a list names. (A unit's own failure, named by the unit: a go
+  // package's, a jest file's that did not load, is listed when the run named the unit.)
+  if (t.runner == "go-test" && name.startsWith("(")) return null;
   // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
   if (t.runner == "pytest" && !name.includes("::")) return null;
   return "not in the run's list";

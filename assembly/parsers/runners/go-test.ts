@@ -258,7 +258,8 @@ export class GoTestParser extends Parser {
     this.pkgPanic = false;
     this.pkgStopped = false;
     this.pkgPassed.length = 0;
-    this.keyPassed(pkg);
+    // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
+    this.keyPassed(pkg, !(fail && tail == Char.LBRACKET));
     this.logOpen = -1;
     this.lastOut = "";
     this.current = null;
@@ -301,11 +302,13 @@ export class GoTestParser extends Parser {
     this.logStart = kept;
   }
 
-  /** The package's passed tests, keyed by it (unit ""; a log cut before the package's line). */
-  private keyPassed(unit: string): void {
+  /** The package's passed tests, keyed by it (unit ""; a log cut before the package's line), and the package. */
+  private keyPassed(unit: string, ran: bool = true): void {
     let ns = this.passNames;
     for (let i = 0; i < ns.length; i++) this.passHashes = withName(this.passHashes, ns[i], unit);
     ns.length = 0;
+    // The package itself, as its own failure is named (a panic in init, TestMain): the run reached it.
+    if (ran && unit.length > 0) this.passHashes = withName(this.passHashes, unit, unit);
   }
 
   /** logPkg, made at its first entry: a parser set is made for every verdict, most of them no go test's. */

@@ -73,6 +73,8 @@ export class JestParser extends Parser {
   private treeFile: string | null = null;
   private suiteAt: i32[] = [];
   private suiteTitle: string[] = [];
+  /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
+  private files: string[] = [];
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
@@ -99,6 +101,7 @@ export class JestParser extends Parser {
       this.end(); this.seen = true; f.testsFor("jest");
       this.file = l.matchAt("FAIL ", p0) ? file : null;
       this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0;
+      if (this.files.length < MAX_PASSED_SET) this.files.push(file);
       return true;
     }
     if (c == Char.T && l.startsWith("Tests:") && l.contains(" total")) {
@@ -190,6 +193,8 @@ export class JestParser extends Parser {
       let gt = s.indexOf(" > ");
       if (gt > 0) {
         this.treeMarks = true;
+        let file = s.substring(0, gt);
+        if (this.files.length < MAX_PASSED_SET && (this.files.length == 0 || this.files[this.files.length - 1] != file)) this.files.push(file);
         if (mark == CHECK) this.passHashes = withName(this.passHashes, withoutTime(s.substring(gt + 3)), s.substring(0, gt));
       }
       return true;
@@ -331,7 +336,12 @@ export class JestParser extends Parser {
     t.errors += this.suiteErrors;
     // A verbose tree that named every test the totals count passed: which tests ran is known.
     let hs = this.passHashes;
-    if (this.totals && this.treeMarks && hs !== null && <i64>hs.length == this.passed) t.passedSet = hs;
+    if (this.totals && this.treeMarks && hs !== null && <i64>hs.length == this.passed) {
+      // Each test file too, as a file that did not load is named: one that ran is in the run.
+      let fs = this.files;
+      for (let i = 0; i < fs.length && hs !== null; i++) hs = withName(hs, fs[i], fs[i]);
+      if (hs !== null) t.passedSet = hs;
+    }
   }
 }
 
