@@ -96,7 +96,7 @@ export class JestParser extends Parser {
       let a = l.skipSpaces(p0 + 5);
       let sp = l.indexOfByte(Char.SPACE, a);
       let file = l.str(a, sp > 0 ? sp : l.len);
-      if (!(file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") || file.endsWith(".cjs"))) return false;
+      if (!isScript(file)) return false;
       if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
       this.end(); this.seen = true; f.testsFor("jest");
       this.file = l.matchAt("FAIL ", p0) ? file : null;
@@ -191,7 +191,8 @@ export class JestParser extends Parser {
       // The verbose reporter: ` ✓ test/x.test.js > a > b 1ms`, one line a test (the default's ` ✓ x.test.js (3 tests)` is a file's).
       let s = l.trimmed(p + mark.byteLength);
       let gt = s.indexOf(" > ");
-      if (gt > 0) {
+      // The default reporter's ` ✓ title` under a failed file has no file: a title holding ` > ` is not one.
+      if (gt > 0 && isScript(s.substring(0, gt))) {
         this.treeMarks = true;
         let file = s.substring(0, gt);
         if (this.files.length < MAX_PASSED_SET && (this.files.length == 0 || this.files[this.files.length - 1] != file)) this.files.push(file);
@@ -343,6 +344,12 @@ export class JestParser extends Parser {
       if (hs !== null) t.passedSet = hs;
     }
   }
+}
+
+/** A test file's name: a script (`x.test.js`, `.ts`, `.jsx`, `.tsx`, `.mjs`, `.cjs`, `.mts`, `.cts`). */
+function isScript(file: string): bool {
+  return file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") ||
+    file.endsWith(".cjs") || file.endsWith(".mts") || file.endsWith(".cts");
 }
 
 /**
