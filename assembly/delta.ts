@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { nameHash } from "./util/name-hash";
+import { testHash } from "./util/name-hash";
 import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
@@ -123,6 +123,11 @@ function samePkg(a: TestFailure, b: TestFailure): bool {
   return p === null || q === null || p! == q!;
 }
 
+function pkgOf(f: TestFailure): string {
+  let p = f.pkg;
+  return p !== null ? p! : "";
+}
+
 /** How the failing tests of two runs compare. */
 class TestMatch {
   fixed: Array<string> = [];
@@ -174,7 +179,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
     if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
-    let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i].name);
+    let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
@@ -233,15 +238,22 @@ function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
 
 /**
  * Why a test that failed before is not in the run's lists, when the run (its runner the same) lists every test
- * it ran by name (tests.passedSet: mocha's spec tree, cargo test, pytest -v): it did not run (mocha --bail stopped
+ * it ran by name (tests.passedSet: mocha's spec tree, cargo test, pytest -v, go test -v, jest --verbose, vitest's
+ * verbose reporter): it did not run (mocha --bail stopped
  * first; renamed, removed, deselected). null when
  * the run keeps no such list, or the name is a hook's (`"before each" hook for "x"`: no test of its own).
  */
-function unlisted(before: Verdict, cur: Verdict, name: string): string | null {
+function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null {
   let t = cur.tests;
   if (t === null || runnerOf(before) != t.runner) return null;
   let ps = t.passedSet;
-  if (ps === null || ps.includes(nameHash(name)) || name.includes("\" hook")) return null;
+  let name = f.name;
+  // Keyed by its unit too (go's package, cargo's crate, the test file): the same name in another unit is another test.
+  // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
+  if (ps === null || ps.includes(testHash(pkgOf(f), name)) || ps.includes(testHash("", name)) || name.includes("\" hook")) return null;
+  // go's `(panic)` outside any test is no test a list names. (A unit's own failure, named by the unit: a go
+  // package's, a jest file's that did not load, is listed when the run named the unit.)
+  if (t.runner == "go-test" && name.startsWith("(")) return null;
   // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
   if (t.runner == "pytest" && !name.includes("::")) return null;
   return "not in the run's list";

@@ -2,18 +2,33 @@
 // passed, eight lower-case hex digits each. Deterministic, no table.
 
 export function nameHash(s: string): u32 {
-  let h: u32 = 0x811c9dc5;
+  return hashOn(0x811c9dc5, s);
+}
+
+function hashOn(h: u32, s: string): u32 {
   for (let i = 0, n = s.length; i < n; i++) { h ^= <u32>s.charCodeAt(i); h *= 16777619; }
   return h;
+}
+
+/**
+ * A test's key in a passed list: its name, after its unit (go's package, cargo's crate, jest's and vitest's test
+ * file) and a NUL when the log names one, so that a test of the same name in another unit is another test.
+ * The key of a failure is that of its `package` (none: the name alone).
+ */
+export function testHash(unit: string, name: string): u32 {
+  if (unit.length == 0) return nameHash(name);
+  let h = hashOn(0x811c9dc5, unit);
+  h ^= 0; h *= 16777619;
+  return hashOn(h, name);
 }
 
 /** Passed tests a verdict keeps the hash of (Tests.passedSet): 8 bytes of JSON each. */
 export const MAX_PASSED_SET = 4096;
 
 /** hs with name's hash added, or null: hs was null (the list cannot be told whole), or past MAX_PASSED_SET. */
-export function withName(hs: Array<u32> | null, name: string): Array<u32> | null {
+export function withName(hs: Array<u32> | null, name: string, unit: string = ""): Array<u32> | null {
   if (hs === null || hs.length >= MAX_PASSED_SET) return null;
-  hs.push(nameHash(name));
+  hs.push(testHash(unit, name));
   return hs;
 }
 

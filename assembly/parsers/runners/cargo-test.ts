@@ -47,7 +47,7 @@ export class CargoTestParser extends Parser {
   panics: TestFailure[] = [];
   /** The tests listed `... ok`, as many as the verdict lists failures: what ran if cargo then stopped. */
   okNames: string[] = [];
-  /** Every `... ok` test's name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  /** Every `... ok` test hashed with its crate (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
   /**
    * `error: test failed, to rerun pass `--lib`` and no target after it: cargo stopped there (no --no-fail-fast),
@@ -163,7 +163,7 @@ export class CargoTestParser extends Parser {
     let res = l.trimmed(dots + 5);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name); }
+    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(t, name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureIn(t, name, this.crate); }

@@ -14,6 +14,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
+import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -87,6 +88,13 @@ export class GoTestParser extends Parser {
   pkgStopped: bool = false;
   /** The tests the current package reported passed (-v, -json): if a panic then ends it, they did run. */
   pkgPassed: string[] = [];
+  /**
+   * -v names every test it runs (`--- PASS: TestX`, a subtest's indented): those of the current package until its
+   * result line names the package they are keyed by; then hashed into passHashes (Tests.passedSet), null past
+   * MAX_PASSED_SET.
+   */
+  passNames: string[] = [];
+  passHashes: Array<u32> | null = [];
   lastOut: string = "";
   /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
   pkgErrors: i64 = 0;
@@ -191,6 +199,9 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.result(name, r);
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
+    if (r == Res.PASS && this.passHashes !== null) {
+      if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
+    }
     if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
     this.seen = true;
     f.testsFor("go-test");
@@ -247,6 +258,8 @@ export class GoTestParser extends Parser {
     this.pkgPanic = false;
     this.pkgStopped = false;
     this.pkgPassed.length = 0;
+    // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
+    this.keyPassed(pkg, !(fail && tail == Char.LBRACKET));
     this.logOpen = -1;
     this.lastOut = "";
     this.current = null;
@@ -287,6 +300,15 @@ export class GoTestParser extends Parser {
     this.logFile.length = kept; this.logLine.length = kept; this.logMsg.length = kept;
     this.failStart = fs.length;
     this.logStart = kept;
+  }
+
+  /** The package's passed tests, keyed by it (unit ""; a log cut before the package's line), and the package. */
+  private keyPassed(unit: string, ran: bool = true): void {
+    let ns = this.passNames;
+    for (let i = 0; i < ns.length; i++) this.passHashes = withName(this.passHashes, ns[i], unit);
+    ns.length = 0;
+    // The package itself, as its own failure is named (a panic in init, TestMain): the run reached it.
+    if (ran && unit.length > 0) this.passHashes = withName(this.passHashes, unit, unit);
   }
 
   /** logPkg, made at its first entry: a parser set is made for every verdict, most of them no go test's. */
@@ -597,6 +619,11 @@ export class GoTestParser extends Parser {
     // Without -v, go test names only the tests that failed: the passing and skipped ones are not counted
     // anywhere in the log, so their counts are unknown (null), not 0.
     if (!this.verbose) { t.passed = -1; t.skipped = -1; }
+    // -v lists each test that ran by its result line: a test failing before and in neither list did not run
+    // (-failfast, -run, a panic stopped its package, renamed).
+    this.keyPassed("");
+    let hs = this.passHashes;
+    if (this.verbose && hs !== null && (hs.length > 0 || t.failures.length > 0)) t.passedSet = hs;
   }
 }
 

@@ -4,7 +4,7 @@
 // frame), `      Tests  3 failed | 3 passed | 1 skipped (7)`. The failure's file:line is the innermost user frame.
 // A test with several failed assertions (`expect.soft`) gets one block per assertion, all under its name:
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
-import { Char } from "../../util/chars";
+import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
@@ -12,6 +12,7 @@ import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
 import { DiagOnce } from "../diag-once";
 import { DiagContext } from "../diag-context";
+import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { utf8, matchBytes, failureNamed, frameOfText, countBefore, joinLines, foreignLine, dedent, rightTrimmed } from "./common";
 
 // UTF-8 lead bytes of the reporters' symbols.
@@ -23,6 +24,9 @@ const DOWN = utf8("\u2193 ");       // ↓
 const RARROW = utf8("\u2192 ");     // →
 const RULE = utf8("\u23AF");        // ⎯
 const MIETTE = utf8("\u256D\u2500[ "); // ╭─[ : oxc's (vitest 4's) code frame opens with the error's place
+const JCROSS = utf8("\u2715 ");     // ✕ jest --verbose's failed test
+const CIRCLE = utf8("\u25CB ");     // ○ jest --verbose's skipped test
+const PENCIL = utf8("\u270E ");     // ✎ jest --verbose's todo
 
 /** Before jest showed itself: `FAIL`/`PASS x.test.js` (after blanks), `Tests: .. total` at column 0. */
 const JEST_STARTS = new ByteSet().chars("FPT");
@@ -58,6 +62,19 @@ export class JestParser extends Parser {
   private owned: TestFailure[] | null = null;
   private ownedFile: string[] | null = null;
   private view: Line = new Line();
+  /**
+   * The tests a verbose tree marked passed (jest --verbose's `✓ title` under its describe lines, vitest's verbose
+   * ` ✓ file > a > b`), hashed with their test file (Tests.passedSet); null past MAX_PASSED_SET. treeMarks: a
+   * test line (✓ ✕ ○ ✎, vitest's ×) was read.
+   */
+  private passHashes: Array<u32> | null = [];
+  private treeMarks: bool = false;
+  /** jest's current test file (`PASS x.test.js` too) and the describe lines above the tree line read: indent, title. */
+  private treeFile: string | null = null;
+  private suiteAt: i32[] = [];
+  private suiteTitle: string[] = [];
+  /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
+  private files: string[] = [];
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
@@ -79,10 +96,12 @@ export class JestParser extends Parser {
       let a = l.skipSpaces(p0 + 5);
       let sp = l.indexOfByte(Char.SPACE, a);
       let file = l.str(a, sp > 0 ? sp : l.len);
-      if (!(file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") || file.endsWith(".cjs"))) return false;
+      if (!isScript(file)) return false;
       if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
       this.end(); this.seen = true; f.testsFor("jest");
       this.file = l.matchAt("FAIL ", p0) ? file : null;
+      this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0;
+      if (this.files.length < MAX_PASSED_SET) this.files.push(file);
       return true;
     }
     if (c == Char.T && l.startsWith("Tests:") && l.contains(" total")) {
@@ -103,12 +122,15 @@ export class JestParser extends Parser {
       if (name == "Console") return true;
       // A file that failed to load: the failure is the file's, an error, not a test's.
       this.inSuite = name == "Test suite failed to run" && this.file !== null;
-      if (this.inSuite) { name = this.file!; this.suiteErrors++; }
+      if (this.inSuite) name = this.file!;
       this.cur = this.blockFor(f.testsFor("jest"), name);
+      // Past 20 files jest repeats each failure block under `Summary of all failing tests`: a file that did
+      // not load is one error (the repeat's block is a throwaway, with no unit).
+      if (this.inSuite && this.cur!.pkg !== null) this.suiteErrors++;
       this.msg = []; this.framed = false; this.located = false;
       return true;
     }
-    if (this.cur === null) return false;
+    if (this.cur === null) return this.treeLine(l, p);
     if (foreignLine(l)) return false;
     if (p > 0 && (l.indexOf(" - error TS", p) > p || l.indexOf(" - warning TS", p) > p)) {
       // A TypeScript error that kept the file from loading: a diagnostic of the run as well as the message.
@@ -164,7 +186,43 @@ export class JestParser extends Parser {
       this.body(l, p);
       return true;
     }
-    if (matchBytes(l, ARROW, p) || matchBytes(l, CHECK, p) || matchBytes(l, CROSS, p) || matchBytes(l, DOWN, p) || matchBytes(l, RARROW, p)) return true;
+    let mark = matchBytes(l, CHECK, p) ? CHECK : matchBytes(l, CROSS, p) ? CROSS : matchBytes(l, DOWN, p) ? DOWN : null;
+    if (mark !== null) {
+      // The verbose reporter: ` ✓ test/x.test.js > a > b 1ms`, one line a test (the default's ` ✓ x.test.js (3 tests)` is a file's).
+      let s = l.trimmed(p + mark.byteLength);
+      let gt = s.indexOf(" > ");
+      // The default reporter's ` ✓ title` under a failed file has no file: a title holding ` > ` is not one.
+      if (gt > 0 && isScript(s.substring(0, gt))) {
+        this.treeMarks = true;
+        let file = s.substring(0, gt);
+        if (this.files.length < MAX_PASSED_SET && (this.files.length == 0 || this.files[this.files.length - 1] != file)) this.files.push(file);
+        if (mark == CHECK) this.passHashes = withName(this.passHashes, withoutTime(s.substring(gt + 3)), s.substring(0, gt));
+      }
+      return true;
+    }
+    if (matchBytes(l, ARROW, p) || matchBytes(l, RARROW, p)) return true;
+    return false;
+  }
+
+  /**
+   * jest --verbose's tree under its `PASS`/`FAIL file` line: describe titles indented by two a level, tests
+   * `✓ title (5 ms)` (✕ failed, ○ skipped, ✎ todo). A passed test is named as its failure would be: the titles
+   * above it and its own, joined by ` › `. Only ✓ lines are claimed.
+   */
+  private treeLine(l: Line, p: i32): bool {
+    let file = this.treeFile;
+    if (file === null || p < 2 || l.isBlank()) return false;
+    let at = this.suiteAt; let titles = this.suiteTitle;
+    while (at.length > 0 && at[at.length - 1] >= p) { at.pop(); titles.pop(); }
+    if (matchBytes(l, CHECK, p)) {
+      this.treeMarks = true;
+      let name = "";
+      for (let i = 0; i < titles.length; i++) name += titles[i] + " \u203A ";
+      this.passHashes = withName(this.passHashes, name + withoutTime(l.trimmed(p + CHECK.byteLength)), file!);
+      return true;
+    }
+    if (matchBytes(l, JCROSS, p) || matchBytes(l, CIRCLE, p) || matchBytes(l, PENCIL, p)) { this.treeMarks = true; return false; }
+    if (at.length < MAX_PASSED_SET) { at.push(p); titles.push(l.trimmed(p)); }
     return false;
   }
 
@@ -277,7 +335,40 @@ export class JestParser extends Parser {
     if (this.totals) { t.passed = this.passed; t.failed = this.failed; t.skipped = this.skipped; t.totals = true; }
     else t.failed = max<i64>(t.failed, <i64>t.failures.length - this.suiteErrors);
     t.errors += this.suiteErrors;
+    // A verbose tree that named every test the totals count passed: which tests ran is known.
+    let hs = this.passHashes;
+    if (this.totals && this.treeMarks && hs !== null && <i64>hs.length == this.passed) {
+      // Each test file too, as a file that did not load is named: one that ran is in the run.
+      let fs = this.files;
+      for (let i = 0; i < fs.length && hs !== null; i++) hs = withName(hs, fs[i], fs[i]);
+      if (hs !== null) t.passedSet = hs;
+    }
   }
+}
+
+/** A test file's name: a script (`x.test.js`, `.ts`, `.jsx`, `.tsx`, `.mjs`, `.cjs`, `.mts`, `.cts`). */
+function isScript(file: string): bool {
+  return file.endsWith(".js") || file.endsWith(".ts") || file.endsWith(".jsx") || file.endsWith(".tsx") || file.endsWith(".mjs") ||
+    file.endsWith(".cjs") || file.endsWith(".mts") || file.endsWith(".cts");
+}
+
+/**
+ * A test's title without the time its reporter adds: jest's ` (5 ms)`, ` (1.2 s)`; vitest's ` 3ms`, ` 1.20s`.
+ */
+function withoutTime(s: string): string {
+  let n = s.length;
+  let paren = n > 0 && s.charCodeAt(n - 1) == Char.RPAREN;
+  let e = paren ? n - 1 : n;
+  let unit = e >= 2 && s.substring(e - 2, e) == "ms" ? 2 : e >= 1 && s.charCodeAt(e - 1) == Char.s ? 1 : 0;
+  if (unit == 0) return s;
+  let i = e - unit;
+  if (paren && i > 0 && s.charCodeAt(i - 1) == Char.SPACE) i--;
+  let d = i;
+  while (i > 0 && (isDigit(s.charCodeAt(i - 1)) || s.charCodeAt(i - 1) == Char.DOT)) i--;
+  if (i == d || i < 1) return s;
+  if (paren) { if (i < 2 || s.charCodeAt(i - 1) != Char.LPAREN) return s; i--; }
+  if (s.charCodeAt(i - 1) != Char.SPACE) return s;
+  return s.substring(0, i - 1);
 }
 
 /** Lines of a failure block read before its code frame, and how many make its message. */

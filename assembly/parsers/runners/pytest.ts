@@ -211,6 +211,12 @@ export class PytestParser extends Parser {
     let end = fatal >= 0 ? fatal : l.lastIndexOfByte(Char.LBRACKET);
     if (end < 0) return false;
     let sp = l.indexOfByte(Char.SPACE);
+    // A parametrized id holding a blank (`test_x.py::test_y[two words] PASSED`): the id ends at its `]`.
+    let br = sp > 0 ? l.indexOfByte(Char.LBRACKET) : -1;
+    if (br > 0 && br < sp && l.indexOfByte(Char.RBRACKET, br) > sp) {
+      let k = l.indexOf("] ", sp);
+      if (k > 0 && k < end) sp = k + 1;
+    }
     let start = 0;
     if (sp > 0 && sp < end && (l.at(0) != Char.DOT && l.at(0) != Char.F || l.indexOf("::") > 0 && l.indexOf("::") < sp)) {
       let word = l.trimmed(sp, end);
