@@ -19,6 +19,7 @@
 // makes them, and their contents are checked when read.
 import { makeDirs, childProcess, readRegularText } from '../launcher/index.js';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
+import { listDir, type ListDir } from './dir-listing.js';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SbxError } from '../contract/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
@@ -198,29 +199,29 @@ export function controlEntries(work: string, stateDir: string, launcher?: string
  * The walk in JavaScript: for a small tree cheaper than starting the walker. With a budget, null as soon
  * as it has listed more entries than that (the caller then walks in C).
  */
-export function controlEntriesJs(work: string, stateDir: string, budget = Infinity): ControlEntry[] | null {
+export function controlEntriesJs(work: string, stateDir: string, budget = Infinity, list: ListDir = listDir): ControlEntry[] | null {
   const out: ControlEntry[] = [];
   const skip = resolve(stateDir);
   const stack: Array<[string, string]> = [[work, '']];
   let seen = 0;
   while (stack.length) {
     const [dir, rel] = stack.pop()!;
-    let list: Dirent[];
+    let entries: Dirent[];
     try {
-      list = readdirSync(dir, { withFileTypes: true });
+      entries = list(dir);
     } catch (err) {
       const l = reopened(dir, err);
       if (!l) continue;
-      list = l;
+      entries = l;
     }
-    seen += list.length;
+    seen += entries.length;
     if (seen > budget) return null;
-    if (rel !== '' && GIT_DIR_MARKS.every((m) => list.some((d) => d.name === m))) {
+    if (rel !== '' && GIT_DIR_MARKS.every((m) => entries.some((d) => d.name === m))) {
       const id = identity(dir);
       if (id) out.push({ rel, id, link: false, what: BARE_WHAT });
       continue;
     }
-    for (const d of list) {
+    for (const d of entries) {
       const name = d.name;
       const abs = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;

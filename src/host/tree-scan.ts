@@ -8,6 +8,7 @@
 import { controlEntries, controlEntriesJs, controlEntriesOf, controlWalkFlags, type ControlEntry } from './control-files.js';
 import { fingerprintJs, fingerprintWalk, treeFingerprint } from './state/fingerprint.js';
 import { nativeWalk } from './native-walk.js';
+import { onePassListing } from './dir-listing.js';
 import { ask, startWatcher, store, watchSocket, type Watcher } from './tree-watch.js';
 
 export interface TreeScan {
@@ -26,9 +27,11 @@ const SMALL_TREE = 1500;
 
 export async function scanTree(work: string, stateDir: string, launcher?: string): Promise<TreeScan> {
   const plan = await fingerprintWalk(work);
-  const entries = controlEntriesJs(work, stateDir, SMALL_TREE);
+  // Both questions in JavaScript read each directory's listing once (dir-listing.ts).
+  const list = onePassListing();
+  const entries = controlEntriesJs(work, stateDir, SMALL_TREE, list);
   if (entries !== null) {
-    const tree = fingerprintJs(work, plan, SMALL_TREE);
+    const tree = fingerprintJs(work, plan, SMALL_TREE, list);
     if (tree !== undefined) return { tree, entries, big: plan.input !== undefined };
   }
   const walked = nativeWalk(work, [...plan.flags, ...controlWalkFlags(work, stateDir)], plan.input, launcher);

@@ -5,7 +5,7 @@
 // planted link to a secret of the caller's, to /dev/zero or to another FIFO), and only a regular file is
 // read (fstat of the opened descriptor, so nothing can be swapped in between a check and the open).
 // O_NONBLOCK changes nothing for a regular file's reads.
-import { closeSync, constants, fstatSync, openSync, readFileSync, promises as fsp, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, promises as fsp, type Stats } from 'node:fs';
 import { SbxError } from '../contract/index.js';
 
 /**
@@ -52,21 +52,39 @@ function check(path: string, st: Stats, opts: SafeReadOptions): void {
  * fs errors (ENOENT, EACCES, ELOOP for a symlink when not following) are thrown as they are.
  */
 export function openRegular(path: string, opts: SafeReadOptions = {}): number {
+  return openSized(path, opts).fd;
+}
+
+/** openRegular, with the size its fstat saw. */
+function openSized(path: string, opts: SafeReadOptions): { fd: number; size: number } {
   const fd = openSync(path, flags(opts.follow));
   try {
-    check(path, fstatSync(fd), opts);
-    return fd;
+    const st = fstatSync(fd);
+    check(path, st, opts);
+    return { fd, size: st.size };
   } catch (err) {
     closeSync(fd);
     throw err;
   }
 }
 
+/**
+ * What readFileSync(fd) reads of a regular file of this size (at most size bytes, fewer at an early end)
+ * without the fstat it would make again: the state files are read so twice a run.
+ */
+function readSized(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  for (let n = 1; got < size && n > 0; got += n) n = readSync(fd, buf, got, size - got, null);
+  return got < size ? buf.subarray(0, got) : buf;
+}
+
 /** The bytes of the regular file at path (see openRegular for what is refused). */
 export function readRegular(path: string, opts: SafeReadOptions = {}): Uint8Array & { toString(encoding: 'utf8'): string } {
-  const fd = openRegular(path, opts);
+  const { fd, size } = openSized(path, opts);
   try {
-    const bytes = readFileSync(fd);
+    // An empty size (a file of /proc) is read to its end.
+    const bytes = size > 0 ? readSized(fd, size) : readFileSync(fd);
     if (opts.maxBytes !== undefined && bytes.length > opts.maxBytes) {
       throw new SbxError('E_FILE_TOO_BIG', `${path} grew past the ${opts.maxBytes} bytes sbx reads there while it was read; remove it or make it smaller`);
     }

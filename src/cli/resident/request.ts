@@ -72,13 +72,26 @@ const NODE_LEVEL = new Set([
 ]);
 const processLevel = (name: string): boolean => NODE_LEVEL.has(name) || (name.startsWith('SBX_') && !PER_CALL.has(name));
 
+const ownLevels = new WeakMap<NodeJS.ProcessEnv, string[]>();
+/** The process-level names of the server's environment (with a value: one unset reads as ''). */
+function ownLevel(env: NodeJS.ProcessEnv): string[] {
+  let names = ownLevels.get(env);
+  if (!names) ownLevels.set(env, (names = Object.keys(env).filter((n) => processLevel(n) && env[n] !== undefined)));
+  return names;
+}
+
 /** Why this server cannot run req as the client's own Node would, or null when it can. */
 export function mismatch(req: Request, own: { env: NodeJS.ProcessEnv; umask: number; groups: number[]; cgroup: string }): string | null {
   if (req.proto !== PROTO) return `protocol ${req.proto}, this server speaks ${PROTO}`;
   if (!isAbsolute(req.cwd)) return 'no absolute cwd';
   if (!served(req.argv)) return 'not a call the resident sbx runs';
-  for (const name of new Set([...Object.keys(req.env), ...Object.keys(own.env)])) {
-    if (processLevel(name) && (req.env[name] ?? '') !== (own.env[name] ?? '')) return `${name} differs from the server's`;
+  // Every name either side has, the request's first (as one set of both would list them), the
+  // server's process-level ones listed once per server (its environment is its own, never changed).
+  for (const name in req.env) {
+    if (processLevel(name) && req.env[name] !== (own.env[name] ?? '')) return `${name} differs from the server's`;
+  }
+  for (const name of ownLevel(own.env)) {
+    if (!Object.hasOwn(req.env, name) && own.env[name] !== '') return `${name} differs from the server's`;
   }
   if (req.umask !== own.umask) return 'another umask';
   // The effective gid first, then the supplementary groups (which may or may not list it again).

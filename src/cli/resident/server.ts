@@ -196,6 +196,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
     };
     sock.on('error', () => {});
     sock.on('close', () => {
+      clearTimeout(late);
       gone = true;
       connections--;
       if (started && !finished) raise('SIGHUP'); // the client is gone: stop its run, as a hangup would
@@ -252,6 +253,7 @@ export async function serveResident(o: DaemonOptions): Promise<number> {
     async function start(r: Request): Promise<void> {
       phase('r-start');
       started = true;
+      clearTimeout(late); // it drops only a client that has not started: not to be kept 10 s per run
       inflight++;
       const { argv, env } = absolutePaths(r);
       const stdin = Buffer.concat(input);

@@ -23,7 +23,8 @@
 import { sha256Hex } from './sha256.js';
 import { childProcess } from '../../launcher/index.js';
 import { nativeWalk } from '../native-walk.js';
-import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { lstatSync, readFileSync, type Dirent } from 'node:fs';
+import { listDir, type ListDir } from '../dir-listing.js';
 import { dirname, isAbsolute, join } from 'node:path';
 
 /** Directories never part of the fingerprint: state, VCS, dependencies and build caches. */
@@ -80,8 +81,8 @@ export async function treeFingerprint(work: string, launcher?: string): Promise<
  * The fingerprint in JavaScript (the same value as the walker's): for a small tree cheaper than starting
  * the walker. With a budget, undefined when the tree has more files than that (the caller walks in C).
  */
-export function fingerprintJs(work: string, plan: { input?: Buffer }, budget = Infinity): string | null | undefined {
-  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work, Math.min(budget + 1, MAX_FILES_JS));
+export function fingerprintJs(work: string, plan: { input?: Buffer }, budget = Infinity, list: ListDir = listDir): string | null | undefined {
+  const files = plan.input ? plan.input.toString('utf8').split('\0').filter(Boolean) : walk(work, Math.min(budget + 1, MAX_FILES_JS), list);
   if (files === null) return budget < MAX_FILES_JS ? undefined : null;
   if (files.length > budget) return undefined;
   // One string hashed once: a hash update per file costs more than the concatenation.
@@ -166,14 +167,14 @@ function onPipe(pid: number): boolean {
 }
 
 /** The files of a walk, or null past MAX_FILES_JS (unknown). */
-function walk(work: string, max = MAX_FILES_JS): string[] | null {
+function walk(work: string, max: number, list: ListDir): string[] | null {
   const out: string[] = [];
   let over = false;
   // The entry types come with the listing (d_type): no lstat per entry to tell directories apart.
   const visit = (dir: string, rel: string, top: boolean): void => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = list(dir);
     } catch {
       return;
     }

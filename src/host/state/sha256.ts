@@ -14,11 +14,31 @@ const K = new Uint32Array([
   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
+/**
+ * The digests of the last few short texts hashed: a run hashes the same ones again and again (its
+ * tree's fingerprint before and after the command, the work dir's path for its HOME), the resident sbx
+ * every run. A digest is a function of the text alone: a text seen before gives the same digest.
+ */
+const recent = new Map<string, string>();
+const RECENT_MAX = 16;
+const RECENT_TEXT = 16 * 1024;
+
 export function sha256Hex(text: string): string {
   if (text.length > NATIVE_FROM) {
     const { createHash } = nodeCrypto();
     return createHash('sha256').update(text).digest('hex');
   }
+  const seen = recent.get(text);
+  if (seen !== undefined) return seen;
+  const hex = digest(text);
+  if (text.length <= RECENT_TEXT) {
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!); // the oldest
+    recent.set(text, hex);
+  }
+  return hex;
+}
+
+function digest(text: string): string {
   const data = Buffer.from(text, 'utf8');
   const bits = data.length * 8;
   // The message, a 1 bit, zeros, and its length in bits (64-bit big-endian), to a multiple of 64 bytes.

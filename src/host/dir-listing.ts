@@ -1,0 +1,21 @@
+// A directory's entries as readdir(3) gives them (with their types), read once per pass over the tree:
+// the pass before a run (and the one after) asks two questions of a small tree in JavaScript, its
+// control entries and its fingerprint (src/host/tree-scan.ts), and each walked the tree itself, every
+// directory listed twice (an empty work dir: 10 system calls a run of 20 for the tree). A listing is
+// kept for the pass that made it only, never across runs: what the command changed is read anew.
+import { readdirSync, type Dirent } from 'node:fs';
+
+/** The entries of dir; throws as readdirSync does. */
+export type ListDir = (dir: string) => Dirent[];
+
+export const listDir: ListDir = (dir) => readdirSync(dir, { withFileTypes: true });
+
+/** A ListDir that lists each directory once (a listing that failed is not kept: asked again, it is read again). */
+export function onePassListing(): ListDir {
+  const lists = new Map<string, Dirent[]>();
+  return (dir) => {
+    let l = lists.get(dir);
+    if (!l) lists.set(dir, (l = listDir(dir)));
+    return l;
+  };
+}
