@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs a command as on a fresh machine that has Node 20, cc and make and none of the optional Debian
-# packages the test suites use (the list of scripts/ci-deps.sh, or $SBX_FRESH_HIDE): in a private mount
+# packages the test suites use (the list of scripts/ci-deps.sh and a few more, or $SBX_FRESH_HIDE): in a private mount
 # namespace where their files under /usr/bin and Python's dist-packages are hidden (an overlay with the
 # files removed), with PATH reduced to the system's dirs and an empty HOME (no ~/.cargo, no pyenv). The
 # npm cache stays where it is (npm_config_cache), so npm install does not download everything again.
@@ -14,7 +14,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 [ $# -gt 0 ] || { echo "usage: scripts/fresh-machine.sh COMMAND [ARG...]" >&2; exit 2; }
 
-hide=${SBX_FRESH_HIDE:-"g++ g++-12 python3 python3-minimal python3.11 python3.11-minimal python3-pytest cargo rustc chromium wabt git golang-go golang-1.19-go valgrind gdb strace"}
+# Every package ci-deps installs but Node 20, cc and make (its own list, read from it), their versioned
+# names, and the tools some tests look for on the host when they are there.
+ci=$(sed -n 's/^pkgs="\(.*\)"$/\1/p' "$(dirname "$0")/ci-deps.sh" | tr ' ' '\n' | grep -v -x -e gcc -e libc6-dev -e make | tr '\n' ' ')
+hide=${SBX_FRESH_HIDE:-"$ci g++-12 python3-minimal python3.11 python3.11-minimal clang-format-14 golang-go golang-1.19-go clang clang-14 cmake slurm-client valgrind gdb strace bubblewrap"}
 tmp=$(mktemp -d /tmp/sbx-fresh.XXXXXX)
 mkdir -p "$tmp/home"
 : > "$tmp/files"
