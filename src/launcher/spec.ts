@@ -7,6 +7,7 @@ import { cgroupPlace } from './cgroup.js';
 import { landlockArgs, landlockAsk, type LandlockAsk } from './landlock.js';
 import { packageRoot } from './package-root.js';
 import { realOr } from './trusted-path.js';
+import { splitSpace } from './words.js';
 import { SbxError } from '../contract/index.js';
 import type { LaunchOptions } from './types.js';
 
@@ -142,7 +143,7 @@ export function rootMapsAway(): boolean {
         .trim()
         .split('\n')
         .some((line) => {
-          const [inside, , count] = line.trim().split(/\s+/).map(Number);
+          const [inside, , count] = splitSpace(line.trim()).map(Number);
           return inside !== undefined && count !== undefined && inside <= ROOT_MAPS_TO && ROOT_MAPS_TO < inside + count;
         });
     } catch {

@@ -17,6 +17,7 @@ import {
   closeSync,
   constants,
   createWriteStream,
+  existsSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -192,7 +193,8 @@ export class StateDir {
    */
   private ignoreInGit(): void {
     const p = join(this.dir, '.gitignore');
-    if (lstatSync(p, { throwIfNoEntry: false })) return;
+    // access(2), no Stats: a link there (dangling or not) leaves it as an lstat did, as the O_EXCL create below fails.
+    if (existsSync(p)) return;
     try {
       const fd = openSync(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
       try {
