@@ -2,6 +2,7 @@
 // limits (a delegated subtree), or says why there is none. Decided once per process.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { splitSpace } from './words.js';
 
 export type CgroupPlace = { parent: string; reason: null } | { parent: null; reason: string };
 
@@ -33,13 +34,13 @@ function cgroup2Mount(): string | null {
     const sep = line.indexOf(' - ');
     if (sep < 0 || !line.slice(sep + 3).startsWith('cgroup2 ')) continue;
     const mountPoint = line.slice(0, sep).split(' ')[4];
-    if (mountPoint) return mountPoint.replace(/\\040/g, ' ');
+    if (mountPoint) return mountPoint.includes('\\040') ? mountPoint.replace(/\\040/g, ' ') : mountPoint; // no regex compiled for the usual path
   }
   return null;
 }
 
 const has = (list: string | null, ...names: string[]): boolean => {
-  const words = new Set((list ?? '').split(/\s+/));
+  const words = new Set(splitSpace(list ?? ''));
   return names.every((n) => words.has(n));
 };
 

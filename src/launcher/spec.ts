@@ -1,12 +1,13 @@
 // Profile -> spec: turns the hermetic defaults plus the caller's opt-ins into sbx-launch's argv.
 // All policy lives here; the launcher applies what it is given and reports what took effect.
-import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { cgroupPlace } from './cgroup.js';
 import { landlockArgs, landlockAsk, type LandlockAsk } from './landlock.js';
 import { packageRoot } from './package-root.js';
 import { realOr } from './trusted-path.js';
+import { splitSpace } from './words.js';
 import { SbxError } from '../contract/index.js';
 import type { LaunchOptions } from './types.js';
 
@@ -113,10 +114,21 @@ let systemLayout: SystemEntry[] | null = null;
 function hostLayout(): SystemEntry[] {
   if (systemLayout) return systemLayout;
   const out: SystemEntry[] = [];
+  // The root's listing tells each entry's type (d_type): one getdents where each path's lstat made a
+  // Stats (four Dates). A type the listing leaves unknown, or no listing, is asked by lstat as before.
+  let listed: Map<string, Dirent> | null;
+  try {
+    listed = new Map(readdirSync('/', { withFileTypes: true }).map((d) => [`/${d.name}`, d]));
+  } catch {
+    listed = null;
+  }
   for (const path of SYSTEM_PATHS) {
     try {
+      const d = listed && path.lastIndexOf('/') === 0 ? (listed.get(path) ?? 'absent') : null;
+      if (d === 'absent') continue;
       // Absent told without a throw: a cold process's first exception costs ~0.1 ms (/libx32 on most hosts).
-      const st = lstatSync(path, { throwIfNoEntry: false });
+      const st =
+        d && (d.isSymbolicLink() || d.isDirectory() || d.isFile() || d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice()) ? d : lstatSync(path, { throwIfNoEntry: false });
       if (st?.isSymbolicLink()) out.push({ kind: 'link', path, target: readlinkSync(path) });
       else if (st?.isDirectory()) out.push({ kind: 'dir', path });
     } catch {
@@ -142,7 +154,7 @@ export function rootMapsAway(): boolean {
         .trim()
         .split('\n')
         .some((line) => {
-          const [inside, , count] = line.trim().split(/\s+/).map(Number);
+          const [inside, , count] = splitSpace(line.trim()).map(Number);
           return inside !== undefined && count !== undefined && inside <= ROOT_MAPS_TO && ROOT_MAPS_TO < inside + count;
         });
     } catch {

@@ -89,4 +89,33 @@ test("the spec and the report are handed to the launcher in memory (/dev/shm), n
   assert.equal(nameless, ['/dev/shm', '/dev/shm']);
 });
 
+test('a cold sbx run executes no regular expression before the launcher is spawned', () => {
+  // Each regex a process runs is compiled at its first use and again when it tiers up (~40-70 us each):
+  // the flags' camelCase, the command line's quoting, the toolchain plan's secret names, the id map and
+  // cgroup files' white space are scanned by char code instead (src/launcher/words.ts).
+  const d = workDir({ 'a.txt': 'x' });
+  const dir = workDir();
+  const out = join(dir, 'regex.json');
+  const preload = join(dir, 'count-regex.cjs');
+  writeFileSync(
+    preload,
+    `let spawned = false; const seen = [];
+const exec = RegExp.prototype.exec;
+RegExp.prototype.exec = function (s) { if (!spawned) seen.push(this.source); return exec.call(this, s); };
+process.noDeprecation = true;
+const P = process.binding('process_wrap').Process; const spawn = P.prototype.spawn;
+P.prototype.spawn = function (...a) { spawned = true; return spawn.apply(this, a); };
+process.noDeprecation = false;
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ spawned, seen })));`,
+  );
+  // Twice: the first run makes the state; the second is a repeat, as most runs are.
+  for (let i = 0; i < 2; i++) {
+    const r = spawnSync(process.execPath, ['-r', preload, CLI.replace(/\.js$/, '.cjs'), 'run', '--work', d, '--no-json', '--', 'true'], { encoding: 'utf8' });
+    assert.is(r.status, 0, r.stderr);
+    const got = JSON.parse(readFileSync(out, 'utf8'));
+    assert.ok(got.spawned, 'the launcher was not spawned through process_wrap');
+    assert.equal(got.seen, [], 'regular expressions ran before the spawn');
+  }
+});
+
 test.run();

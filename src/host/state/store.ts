@@ -17,6 +17,7 @@ import {
   closeSync,
   constants,
   createWriteStream,
+  existsSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -151,7 +152,35 @@ export class StateDir {
     // a file (checked again, synchronously: three lstats), or removed (then the full path below).
     if (opened.has(this.dir) && this.stillThere()) return this;
     // Synchronous calls: a dozen metadata operations on a cold start, each cheaper than a thread-pool
-    // round trip.
+    // round trip. The usual run finds all three directories there: an open that follows no link and
+    // takes only a directory tells it for each (no lstat, whose Stats cost more than the call); any
+    // other case goes through the checks below, which say what is wrong.
+    if (!this.allThere()) this.make();
+    // Writable (permissions, a read-only mount: EACCES, EROFS), so that the first write does not fail later.
+    try {
+      accessSync(this.dir, constants.W_OK | constants.X_OK);
+    } catch (err) {
+      throw this.unusable(err);
+    }
+    this.ignoreInGit();
+    opened.add(this.dir);
+    return this;
+  }
+
+  /** Whether the directory, logs/ and last/ are each a directory, reached through no link at the end. */
+  private allThere(): boolean {
+    for (const d of [this.dir, this.logs, join(this.dir, 'last')]) {
+      try {
+        closeSync(openSync(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW));
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Makes what is missing of the directory, logs/ and last/, refusing a link or a non-directory. */
+  private make(): void {
     if (!this.refuseLink(this.dir)) {
       try {
         makeDirs(this.dir);
@@ -175,15 +204,6 @@ export class StateDir {
         throw this.unusable(err);
       }
     }
-    // Writable (permissions, a read-only mount: EACCES, EROFS), so that the first write does not fail later.
-    try {
-      accessSync(this.dir, constants.W_OK | constants.X_OK);
-    } catch (err) {
-      throw this.unusable(err);
-    }
-    this.ignoreInGit();
-    opened.add(this.dir);
-    return this;
   }
 
   /**
@@ -192,7 +212,8 @@ export class StateDir {
    */
   private ignoreInGit(): void {
     const p = join(this.dir, '.gitignore');
-    if (lstatSync(p, { throwIfNoEntry: false })) return;
+    // access(2), no Stats: a link there (dangling or not) leaves it as an lstat did, as the O_EXCL create below fails.
+    if (existsSync(p)) return;
     try {
       const fd = openSync(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
       try {
