@@ -11,10 +11,13 @@
  * right inside it; --watch-dir: a directory outside WORK whose own entries
  * matter (a git dir elsewhere). Then it answers on the unix socket PATH (only
  * processes of its own user and mount namespace: never a sandbox's), one
- * question per connection:
+ * question per connection (the write side shut after it):
  *   Q\n                  -> T<epoch>.<generation>\n, then the scan stored
  *                         with exactly that token, if any
  *   S<token>\n<scan>     -> K\n kept, or X\n dropped: an event came after token
+ * or, on a connection kept open (the resident sbx's), any number of framed ones:
+ *   q\n                  -> T<token> <length>\n<scan> (length 0: none)
+ *   s<token> <length>\n<scan> -> K\n or X\n
  * Equal tokens mean no event between them; the scan is the caller's (the
  * fingerprint and control entries it found walking right after it got token):
  * the watcher only keeps it, for as long as nothing changes.
@@ -397,74 +400,200 @@ same_namespace(int c)
   return ka > 0 && ka == kb && memcmp(a, b, (size_t)ka) == 0;
 }
 
-/* One question: "Q\n" (the token, and the scan stored with it if it is still
- * current) or "S<token>\n<scan>" (keep the scan, taken after the token was
- * given, if no event came since). */
-static void
-answer(int lfd)
+/* The current token. */
+static int
+token_now(char *token, size_t size)
 {
-  int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-  if (c < 0)
-    return;
-  struct timeval tv = { .tv_sec = 2 };
-  setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  struct buf
-  {
-    char *p;
-    size_t len, cap;
-  } in = { 0 };
-  int ok = same_namespace(c);
-  while (ok)
-    {
-      if (in.len == in.cap)
-        {
-          in.cap = in.cap ? in.cap * 2 : 4096;
-          if (in.cap > MAX_SCAN + 64 || !(in.p = realloc(in.p, in.cap)))
-            {
-              ok = 0;
-              break;
-            }
-        }
-      ssize_t k = TEMP_FAILURE_RETRY(read(c, in.p + in.len, in.cap - in.len));
-      if (k <= 0)
-        {
-          ok = k == 0;
-          break;
-        }
-      in.len += (size_t)k;
-    }
   if (X.doubt)
     start_over();
+  return snprintf(token, size, "%016llx.%llu", X.epoch, X.gen);
+}
+
+/* Keeps SCAN (LEN bytes) with TOK (TLEN bytes) if nothing happened since
+ * that token was given. 1 when kept. */
+static int
+keep(const char *tok, size_t tlen, const char *scan, size_t len)
+{
   char token[64];
-  int n = snprintf(token, sizeof token, "%016llx.%llu", X.epoch, X.gen);
-  const char *nl = ok ? memchr(in.p, '\n', in.len) : NULL;
-  if (nl && in.p[0] == 'Q')
+  int n = token_now(token, sizeof token);
+  if (tlen != (size_t)n || memcmp(tok, token, tlen) != 0)
+    return 0;
+  free(X.scan);
+  X.scan_len = len;
+  X.scan = malloc(len ? len : 1);
+  if (!X.scan)
+    return 0;
+  memcpy(X.scan, scan, len);
+  memcpy(X.scan_token, token, (size_t)n + 1);
+  return 1;
+}
+
+/* The scan kept with the current token, NULL when none. */
+static const char *
+kept(const char *token, size_t *len)
+{
+  int current = X.scan && strcmp(X.scan_token, token) == 0;
+  *len = current ? X.scan_len : 0;
+  return current ? X.scan : NULL;
+}
+
+static int
+send_all(int c, const char *p, size_t len)
+{
+  while (len)
     {
-      dprintf(c, "T%s\n", token);
-      if (X.scan && strcmp(X.scan_token, token) == 0 && write(c, X.scan, X.scan_len) < 0)
-        { /* the asker is gone */
-        }
+      ssize_t k = TEMP_FAILURE_RETRY(send(c, p, len, MSG_NOSIGNAL));
+      if (k <= 0)
+        return -1;
+      p += k;
+      len -= (size_t)k;
     }
-  else if (nl && in.p[0] == 'S')
+  return 0;
+}
+
+/* A connection: one question written whole and the write side shut ("Q\n":
+ * the token, and the scan stored with it if it is still current;
+ * "S<token>\n<scan>": keep the scan, taken after the token was given, if no
+ * event came since), answered and closed; or, kept open by the resident sbx,
+ * any number of framed ones ("q\n" answered "T<token> <len>\n<scan>";
+ * "s<token> <len>\n<scan>" answered "K\n" or "X\n"), each answered in turn
+ * after the events queued by then are read. */
+#define MAX_CLIENTS 32
+static struct client
+{
+  int fd;
+  char *p;
+  size_t len, cap;
+  unsigned long long last; /* when it last asked, for eviction */
+} C[MAX_CLIENTS];
+static unsigned long long ticks;
+
+static void
+drop(struct client *c)
+{
+  close(c->fd);
+  free(c->p);
+  memset(c, 0, sizeof *c);
+  c->fd = -1;
+}
+
+static void
+accept_one(int lfd)
+{
+  int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+  if (fd < 0)
+    return;
+  struct timeval tv = { .tv_sec = 2 };
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  if (!same_namespace(fd))
     {
-      /* Kept only when nothing happened since the token it was taken after. */
-      int current = (size_t)(nl - in.p - 1) == (size_t)n && memcmp(in.p + 1, token, (size_t)n) == 0;
-      if (current)
+      close(fd);
+      return;
+    }
+  struct client *slot = NULL;
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (C[i].fd < 0 && (slot = &C[i]))
+      break;
+  if (!slot)
+    { /* full: the one idle longest goes (its owner asks anew, or walks) */
+      slot = &C[0];
+      for (int i = 1; i < MAX_CLIENTS; i++)
+        if (C[i].last < slot->last)
+          slot = &C[i];
+      drop(slot);
+    }
+  slot->fd = fd;
+  slot->last = ++ticks;
+}
+
+/* Answers the framed questions complete in c's buffer. -1: a bad one (closed). */
+static int
+framed(struct client *c)
+{
+  size_t used = 0;
+  for (;;)
+    {
+      char *m = c->p + used, *nl = memchr(m, '\n', c->len - used);
+      if (!nl)
+        break;
+      char token[64];
+      if (m[0] == 'q' && nl == m + 1)
         {
-          free(X.scan);
-          X.scan_len = in.len - (size_t)(nl + 1 - in.p);
-          X.scan = malloc(X.scan_len ? X.scan_len : 1);
-          if (X.scan)
-            {
-              memcpy(X.scan, nl + 1, X.scan_len);
-              memcpy(X.scan_token, token, (size_t)n + 1);
-            }
+          int n = token_now(token, sizeof token);
+          size_t len;
+          const char *scan = kept(token, &len);
+          char head[96];
+          int h = snprintf(head, sizeof head, "T%.*s %zu\n", n, token, scan ? len : 0);
+          if (send_all(c->fd, head, (size_t)h) != 0 || (scan && send_all(c->fd, scan, len) != 0))
+            return -1;
+          used = (size_t)(nl + 1 - c->p);
+          continue;
         }
-      dprintf(c, current ? "K\n" : "X\n");
+      if (m[0] != 's')
+        return -1;
+      char *sp = memchr(m, ' ', (size_t)(nl - m));
+      char *end;
+      if (!sp)
+        return -1;
+      unsigned long long len = strtoull(sp + 1, &end, 10);
+      if (end != nl || len > MAX_SCAN)
+        return -1;
+      if ((size_t)(c->p + c->len - (nl + 1)) < len)
+        break; /* the rest comes */
+      int ok = keep(m + 1, (size_t)(sp - m - 1), nl + 1, (size_t)len);
+      if (send_all(c->fd, ok ? "K\n" : "X\n", 2) != 0)
+        return -1;
+      used = (size_t)(nl + 1 - c->p) + (size_t)len;
     }
-  free(in.p);
-  close(c);
+  memmove(c->p, c->p + used, c->len - used);
+  c->len -= used;
+  return 0;
+}
+
+/* The old form, at the end of its connection. */
+static void
+one_shot(struct client *c)
+{
+  char token[64];
+  const char *nl = c->len ? memchr(c->p, '\n', c->len) : NULL;
+  if (nl && c->p[0] == 'Q')
+    {
+      int n = token_now(token, sizeof token);
+      size_t len;
+      const char *scan = kept(token, &len);
+      dprintf(c->fd, "T%.*s\n", n, token);
+      if (scan)
+        send_all(c->fd, scan, len);
+    }
+  else if (nl && c->p[0] == 'S')
+    {
+      int ok = keep(c->p + 1, (size_t)(nl - c->p - 1), nl + 1, c->len - (size_t)(nl + 1 - c->p));
+      dprintf(c->fd, ok ? "K\n" : "X\n");
+    }
+}
+
+/* Reads what c sent; questions are answered only after the events queued by
+ * then are read (drain, by the caller, after this read). 1 when it is done. */
+static int
+take(struct client *c)
+{
+  for (;;)
+    {
+      if (c->len == c->cap)
+        {
+          size_t cap = c->cap ? c->cap * 2 : 4096;
+          if (cap > MAX_SCAN + 64)
+            return 1;
+          c->p = xrealloc(c->p, cap);
+          c->cap = cap;
+        }
+      ssize_t k = TEMP_FAILURE_RETRY(recv(c->fd, c->p + c->len, c->cap - c->len, MSG_DONTWAIT));
+      if (k == 0)
+        return 2; /* its end */
+      if (k < 0)
+        return errno == EAGAIN ? 0 : 1;
+      c->len += (size_t)k;
+    }
 }
 
 static volatile sig_atomic_t stopping;
@@ -598,13 +727,17 @@ watch_main(int argc, char **argv)
     die_with_error("--watch: %s", X.socket);
 
   time_t asked = time(NULL);
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    C[i].fd = -1;
   for (;;)
     {
-      struct pollfd p[2] = { { .fd = X.ifd, .events = POLLIN }, { .fd = lfd, .events = POLLIN } };
+      struct pollfd p[2 + MAX_CLIENTS] = { { .fd = X.ifd, .events = POLLIN }, { .fd = lfd, .events = POLLIN } };
+      for (int i = 0; i < MAX_CLIENTS; i++)
+        p[2 + i] = (struct pollfd){ .fd = C[i].fd, .events = POLLIN };
       struct stat st;
       /* Awake at least once a minute: the work dir removed (its last event may
        * not come: this process's cwd holds it) or idle for long enough. */
-      int r = poll(p, 2, (int)(idle < 60 ? idle : 60) * 1000);
+      int r = poll(p, 2 + MAX_CLIENTS, (int)(idle < 60 ? idle : 60) * 1000);
       if (stopping)
         break;
       if (r < 0 && errno != EINTR)
@@ -613,14 +746,32 @@ watch_main(int argc, char **argv)
         break;
       if (r <= 0)
         continue;
-      /* Every question first reads what is queued: a change made before it is counted. */
+      /* take(): 0 open, 1 failed, 2 at its end; -1 nothing read. */
+      int got[MAX_CLIENTS];
+      for (int i = 0; i < MAX_CLIENTS; i++)
+        got[i] = C[i].fd >= 0 && (p[2 + i].revents & (POLLIN | POLLHUP | POLLERR)) ? take(&C[i]) : -1;
+      /* Every question first reads what is queued: a change made before it
+       * (before it was sent, so before it was read above) is counted. */
       if (drain())
         break;
-      if (p[1].revents & POLLIN)
+      for (int i = 0; i < MAX_CLIENTS; i++)
         {
-          answer(lfd);
+          if (got[i] < 0)
+            continue;
           asked = time(NULL);
+          C[i].last = ++ticks;
+          int framing = C[i].len && (C[i].p[0] == 'q' || C[i].p[0] == 's');
+          if (got[i] == 1 || (framing && framed(&C[i]) != 0))
+            drop(&C[i]);
+          else if (got[i] == 2)
+            {
+              if (!framing)
+                one_shot(&C[i]);
+              drop(&C[i]);
+            }
         }
+      if (p[1].revents & POLLIN)
+        accept_one(lfd);
     }
   unlink(X.socket);
   return 0;

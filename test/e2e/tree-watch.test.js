@@ -31,7 +31,7 @@ function socketOf(work) {
   for (const b of Buffer.from(`${work}\0${join(work, '.sbx')}`)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
   const xdg = process.env.XDG_RUNTIME_DIR;
   const dir = xdg && existsSync(join(xdg, 'sbx')) ? join(xdg, 'sbx') : `/tmp/sbx-${process.getuid()}`;
-  return join(dir, `w-${h.toString(16).padStart(16, '0')}.sock`);
+  return join(dir, `w2-${h.toString(16).padStart(16, '0')}.sock`);
 }
 
 /** What the watcher answers to a question: its token line and the scan it keeps (or null: none). */
@@ -128,6 +128,51 @@ test('the watcher killed: the next runs walk, stay exact, and start a new one', 
   await watched(dir);
   assert.ok(lstatSync(socketOf(dir)).isSocket(), 'a new watcher');
   assert.ok(readdirSync(dir).length > 0);
+});
+
+test('one connection kept open: framed questions answered in turn, each after the events queued before it', async () => {
+  // The resident sbx keeps one connection a watcher (a connection a question cost ~0.3 ms of CPU,
+  // twice a run: issue 32, goal 3). An edit between two questions on it still moves the token, and
+  // a scan stored on it is kept only while nothing happened since its token.
+  const dir = bigDir();
+  await watched(dir);
+  const c = connect(socketOf(dir));
+  let buf = Buffer.alloc(0);
+  const waiters = [];
+  c.on('data', (b) => {
+    buf = Buffer.concat([buf, b]);
+    while (waiters.length && waiters[0].ready()) waiters.shift().finish();
+  });
+  const q = () => new Promise((done) => {
+    const w = {
+      ready: () => { const nl = buf.indexOf(10); if (nl < 0) return false; const m = /^T(\S+) (\d+)$/.exec(buf.toString('latin1', 0, nl)); return !!m && buf.length >= nl + 1 + Number(m[2]); },
+      finish: () => { const nl = buf.indexOf(10); const m = /^T(\S+) (\d+)$/.exec(buf.toString('latin1', 0, nl)); const end = nl + 1 + Number(m[2]); const v = { token: m[1], kept: buf.toString('utf8', nl + 1, end) }; buf = buf.subarray(end); done(v); },
+    };
+    waiters.push(w);
+    c.write('q\n');
+  });
+  const s = (token, scan) => new Promise((done) => {
+    waiters.push({ ready: () => buf.indexOf(10) >= 0, finish: () => { const v = buf.toString('latin1', 0, 2); buf = buf.subarray(2); done(v); } });
+    c.write(Buffer.concat([Buffer.from(`s${token} ${Buffer.byteLength(scan)}\n`), Buffer.from(scan)]));
+  });
+  const a = await q();
+  assert.ok(a.kept, 'the scan the last run stored');
+  const b = await q();
+  assert.is(b.token, a.token, 'nothing happened between two questions on one connection');
+  assert.is(b.kept, a.kept);
+  appendFileSync(join(dir, 'p3/d3/f633.txt'), 'y');
+  const e = await q();
+  assert.is.not(e.token, a.token, 'an edit between two questions on one connection moves the token');
+  assert.is(e.kept, '', 'and drops the kept scan');
+  assert.is(await s(a.token, '{"tree":"stale","entries":[]}'), 'X\n', 'a scan stored with a token from before the edit is not kept');
+  assert.is(await s(e.token, '{"tree":"t","entries":[]}'), 'K\n');
+  const [f, g] = await Promise.all([q(), q()]);
+  assert.equal([f.token, f.kept, g.kept], [e.token, '{"tree":"t","entries":[]}', '{"tree":"t","entries":[]}'], 'two questions written at once, two answers in turn');
+  c.destroy();
+  // The one-shot form still answers (a connection a question).
+  const one = await ask(dir);
+  assert.is(one, `T${e.token}\n{"tree":"t","entries":[]}`);
+  assert.is(treeChanged(dir), 1, 'the run walks: the stored "t" is not the tree');
 });
 
 test('a small tree with no watcher: the run asks none (no connect to a socket that is not there)', () => {

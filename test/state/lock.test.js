@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../fixtures/lib/cases.js';
@@ -34,6 +34,19 @@ test('the lock is a hard link to this process\'s lock.<pid>, and the second take
   assert.is(second, true);
   await u2();
   assert.not.ok(existsSync(path));
+});
+
+test('the state dir removed and made again under a long-lived process: its next lock makes lock.<pid> anew', async () => {
+  // The resident sbx keeps its lock.<pid> per state dir; a user's `rm -rf .sbx` took it away, and every
+  // later run of that work dir went unrecorded (link: ENOENT) until the resident sbx exited.
+  const dir = fresh();
+  const path = join(dir, 'lock');
+  await (await lock(path))();
+  rmSync(dir, { recursive: true });
+  mkdirSync(dir);
+  const unlock = await lock(path);
+  assert.is(statSync(path).ino, statSync(join(dir, `lock.${process.pid}`)).ino);
+  await unlock();
 });
 
 test('a lock whose holder is dead is broken: a link to its file, or an older sbx\'s symlink', async () => {

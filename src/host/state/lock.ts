@@ -101,6 +101,8 @@ function take(path: string): void {
     linkSync(ownFile(path), path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    // The state dir removed (and made again) since this process made its file there: made anew.
+    if (code === 'ENOENT' && mine.delete(path)) return linkSync(ownFile(path), path);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
     noLinks = true;
     symlinkSync(`${process.pid}`, path);
