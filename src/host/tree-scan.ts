@@ -20,22 +20,32 @@ export interface TreeScan {
 }
 
 /**
- * Up to this many entries a tree is walked in JavaScript: starting the walker costs ~1.5 ms, about what
- * JavaScript takes for a thousand or two entries; the values are the same either way.
+ * Up to this many entries a tree is walked in JavaScript once this process has warmed up: starting the
+ * walker costs ~1.5 ms, about what warm JavaScript takes for a thousand or two entries; the values are
+ * the same either way. Past it (or git-listed) a tree is worth a watcher.
  */
 const SMALL_TREE = 1500;
+/**
+ * The same for a process's first scans (a cold `sbx run` makes two): there the walk runs in V8's
+ * interpreter, ~10 µs an entry a pass (bigint lstats, path joins), so the walker's start is the cheaper
+ * from about this many entries (a plain 1 000-file tree: ~20 ms a pass against ~1.5).
+ */
+const SMALL_TREE_COLD = 150;
+const COLD_SCANS = 2;
+let scans = 0;
 
 export async function scanTree(work: string, stateDir: string, launcher?: string): Promise<TreeScan> {
   const plan = await fingerprintWalk(work);
+  const small = scans++ < COLD_SCANS ? SMALL_TREE_COLD : SMALL_TREE;
   // Both questions in JavaScript read each directory's listing once (dir-listing.ts).
   const list = onePassListing();
-  const entries = controlEntriesJs(work, stateDir, SMALL_TREE, list);
+  const entries = controlEntriesJs(work, stateDir, small, list);
   if (entries !== null) {
-    const tree = fingerprintJs(work, plan, SMALL_TREE, list);
+    const tree = fingerprintJs(work, plan, small, list);
     if (tree !== undefined) return { tree, entries, big: plan.input !== undefined };
   }
   const walked = nativeWalk(work, [...plan.flags, ...controlWalkFlags(work, stateDir)], plan.input, launcher);
-  if (walked && walked.fingerprint !== undefined) return { tree: walked.fingerprint, entries: controlEntriesOf(walked), big: true };
+  if (walked && walked.fingerprint !== undefined) return { tree: walked.fingerprint, entries: controlEntriesOf(walked), big: plan.input !== undefined || walked.files + walked.dirs > SMALL_TREE };
   return { tree: await treeFingerprint(work, launcher), entries: controlEntries(work, stateDir, launcher), big: true };
 }
 
