@@ -47,12 +47,18 @@ export function watchSocket(work: string, stateDir: string): string | null {
   return dir ? join(dir, `w2-${installHash(`${work}\0${resolve(stateDir)}`)}.sock`) : null;
 }
 
+/** An answer: to 'q' the token and the scan kept (head, body); to 's' its line, K or X (head). */
+interface Answer {
+  head: string;
+  body: string;
+}
+
 /** A connection kept open to a watcher: questions in turn, answers in the same order. */
 interface Conn {
   c: ReturnType<ReturnType<typeof nodeNet>['connect']>;
   buf: Buffer;
   /** What each question waits for: 'q' a token and a scan, 's' K or X. */
-  waiting: { kind: 'q' | 's'; done: (v: string | null) => void; timer: ReturnType<typeof setTimeout> }[];
+  waiting: { kind: 'q' | 's'; done: (v: Answer | null) => void; timer: ReturnType<typeof setTimeout> }[];
 }
 
 /**
@@ -95,13 +101,14 @@ function connection(sock: string): Conn {
       if (nl < 0) return;
       const w = conn.waiting[0]!;
       let used = nl + 1;
-      let v = conn.buf.toString('latin1', 0, nl);
+      const v: Answer = { head: conn.buf.toString('latin1', 0, nl), body: '' };
       if (w.kind === 'q') {
-        const m = /^T(\S+) (\d+)$/.exec(v);
+        const m = /^T(\S+) (\d+)$/.exec(v.head);
         if (!m) return fail();
         used += Number(m[2]);
         if (conn.buf.length < used) return;
-        v = `T${m[1]}\n${conn.buf.toString('utf8', nl + 1, used)}`;
+        v.head = m[1]!;
+        v.body = conn.buf.toString('utf8', nl + 1, used);
       }
       conn.buf = conn.buf.subarray(used);
       conn.waiting.shift();
@@ -116,25 +123,16 @@ function connection(sock: string): Conn {
 }
 
 /**
- * One question to the watcher: "Q\n" or "S<token>\n<scan>" in the one-shot form (native/watch.c), sent
- * framed on the kept connection; the answer as the one-shot form gives it, or null when none answers
- * (in time).
+ * One framed question to the watcher on the kept connection (native/watch.c): 'q' ("q\n"), or 's' (a
+ * scan to keep: "s<token> <length>\n<scan>"); its answer, or null when none answers (in time).
  */
-function request(sock: string, body: string): Promise<string | null> {
+function request(sock: string, kind: 'q' | 's', framed: string | Buffer): Promise<Answer | null> {
   return new Promise((done) => {
     const conn = connection(sock);
-    const q = body[0] === 'Q';
-    let framed: string | Buffer;
-    if (q) framed = 'q\n';
-    else {
-      const nl = body.indexOf('\n');
-      const scan = Buffer.from(body.slice(nl + 1), 'utf8');
-      framed = Buffer.concat([Buffer.from(`s${body.slice(1, nl)} ${scan.length}\n`, 'latin1'), scan]);
-    }
     // Past ASK_MS the connection is given up (its later answers would be out of turn) and the run walks.
     const timer = setTimeout(() => conn.c.destroy(), ASK_MS);
     timer.unref();
-    conn.waiting.push({ kind: q ? 'q' : 's', done, timer });
+    conn.waiting.push({ kind, done, timer });
     conn.c.ref();
     conn.c.write(framed);
   });
@@ -145,16 +143,15 @@ export async function ask(sock: string | null): Promise<Watcher | null> {
   // No socket, no watcher: a connect that fails costs ~90 us of CPU and a turn of the event loop (1 ms
   // and more on a loaded machine), where the lstat costs ~2 us; most runs' trees have no watcher.
   if (!sock || !lstatSync(sock, { throwIfNoEntry: false })) return null;
-  const out = await request(sock, 'Q\n');
-  const nl = out?.indexOf('\n') ?? -1;
-  if (!out || out[0] !== 'T' || nl < 0) return null;
-  const kept = out.slice(nl + 1);
-  return { sock, token: out.slice(1, nl), kept: kept || null };
+  const a = await request(sock, 'q', 'q\n');
+  return a && { sock, token: a.head, kept: a.body || null };
 }
 
 /** Hands the watcher a scan taken after its token was given; kept only if no event came since. */
 export async function store(w: Watcher, scan: string): Promise<void> {
-  if (w.token !== null) await request(w.sock, `S${w.token}\n${scan}`);
+  if (w.token === null) return;
+  const body = Buffer.from(scan, 'utf8');
+  await request(w.sock, 's', Buffer.concat([Buffer.from(`s${w.token} ${body.length}\n`, 'latin1'), body]));
 }
 
 /** Starts the watcher in the background, unless one gave up here lately. */
