@@ -11,12 +11,14 @@
 // than runs/s, it says where the time goes.
 //
 //   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli --kinds bwrap,sbx-client]
-//                             [--also DIR]... [--prefill N]
+//                             [--also DIR]... [--prefill N] [--as USER]
 //
 // --also DIR adds the native client of another install (a copy of dist/ and build/ from before a
 // change, with its own resident sbx) to the same interleaved cells. --prefill N makes N runs in each
 // work dir first (run(), 8 at once), so that the cells measure a state dir past its first prunes (200
 // logs kept) as an agent's project is, not a new one.
+//
+// --as USER (as root): the whole bench runs as that ordinary user (bwrap and sbx alike), as sbx is used.
 //
 // The resident sbx is stopped after the bench only if this bench started it: `sbx daemon --stop` by hand.
 // Goal (issue 32): at 8 concurrent runs, sbx reaches >= 0.8x bwrap's runs/s on one work dir and on eight.
@@ -25,8 +27,10 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAsUser } from './as-user.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+runAsUser(import.meta.url);
 const opt = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const SECS = Number(opt('secs', 3));
 const REPS = Number(opt('reps', 3));

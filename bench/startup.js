@@ -28,20 +28,14 @@ import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAsUser } from './as-user.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const asUser = process.argv.includes('--as') ? process.argv[process.argv.indexOf('--as') + 1] : null;
-if (asUser && process.getuid?.() === 0) {
-  ensureBwrap(); // installing needs root: before the switch
-  const argv = process.argv.slice(2).filter((a, i, all) => a !== '--as' && all[i - 1] !== '--as');
-  console.log(`bench: running as ${asUser}`);
-  const r = spawnSync('runuser', ['-u', asUser, '--', process.execPath, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit', cwd: tmpdir() });
-  process.exit(r.status ?? 1);
-}
+runAsUser(import.meta.url, ensureBwrap); // installing bwrap needs root: before the switch
 console.log(`bench: running as uid ${process.getuid?.()}${process.getuid?.() === 0 ? ' (root: sbx id-maps every bind; --as USER measures an ordinary user)' : ''}`);
 const RUNS = Math.max(30, arg('runs', 40));
 const WARMUP = arg('warmup', 5);

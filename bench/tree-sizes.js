@@ -20,18 +20,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAsUser } from './as-user.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const arg = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
 const all = (name) => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : []));
-const asUser = arg('as', null);
-if (asUser && process.getuid?.() === 0) {
-  const rest = args.filter((a, i) => a !== '--as' && args[i - 1] !== '--as');
-  console.log(`bench: running as ${asUser}`);
-  const r = spawnSync('runuser', ['-u', asUser, '--', process.execPath, fileURLToPath(import.meta.url), ...rest], { stdio: 'inherit', cwd: tmpdir() });
-  process.exit(r.status ?? 1);
-}
+runAsUser(import.meta.url);
 const rounds = Number(arg('rounds', '15'));
 const sizes = arg('files', '100,1000,10000,100000').split(',').map(Number);
 const clis = (all('cli').length ? all('cli') : [join(root, 'dist', 'cli.cjs')]).map((p) => resolve(p));
