@@ -11,12 +11,15 @@
 // than runs/s, it says where the time goes.
 //
 //   npm run bench:concurrency [-- --secs 3 --reps 3 --levels 1,2,4,8 --no-repo --no-cli --kinds bwrap,sbx-client]
-//                             [--also DIR]... [--prefill N] [--as USER]
+//                             [--also DIR]... [--prefill N] [--as USER] [--no-perf]
 //
 // --also DIR adds the native client of another install (a copy of dist/ and build/ from before a
 // change, with its own resident sbx) to the same interleaved cells. --prefill N makes N runs in each
 // work dir first (run(), 8 at once), so that the cells measure a state dir past its first prunes (200
 // logs kept) as an agent's project is, not a new one.
+//
+// Last, with `perf` on the machine (--no-perf: not), the CPU a run with every process counted, bwrap's
+// sandbox too (the rows' CPU figures leave it out: see ticks() below), runs one at a time in an empty dir.
 //
 // --as USER (as root): the whole bench runs as that ordinary user (bwrap and sbx alike), as sbx is used.
 //
@@ -39,6 +42,8 @@ const WITH_REPO = !process.argv.includes('--no-repo');
 const WITH_CLI = !process.argv.includes('--no-cli');
 const KINDS = opt('kinds', null)?.split(',');
 const PREFILL = Number(opt('prefill', 0));
+const WITH_PERF = !process.argv.includes('--no-perf');
+const PERF_RUNS = 200;
 const CLI = join(root, 'dist', 'cli.js');
 const CLIENT = join(root, 'build', 'sbx-client');
 const { run } = await import(join(root, 'dist', 'index.js'));
@@ -208,5 +213,42 @@ if (bwrap) {
     console.log(`goal: ${k}, 8 at once, ${r.dirs} work dir(s), ${r.tree}: ${x.toFixed(2)}x bwrap, the median of the reps' ratios (>= 0.80x ${x >= 0.8 ? 'met' : 'NOT met'}; ratio of medians ${(r[k] / r.bwrap).toFixed(2)}x)`);
   }
 }
+if (WITH_PERF && which('perf')) await wholeCpu(works(1, false)[0]);
 console.log(`load average after: ${load()}`);
 for (const d of made) rmSync(d, { recursive: true, force: true });
+
+// CPU a run with every process counted, which the rows above cannot do for bwrap (its sandbox's pid 1 is
+// reaped by the system's init): `perf stat` follows each descendant of a shell loop of PERF_RUNS runs, one
+// at a time, and for a client kind also the resident sbx and its launcher server (perf stat -p, which
+// follows what they fork); the same loop of plain /bin/true is taken off, so what is left is what the
+// sandbox adds to the command. Kernel threads' work (a network namespace's teardown) is still nobody's.
+async function wholeCpu(work) {
+  const taskMs = (file) => Number(readFileSync(file, 'utf8').split('\n').find((l) => l.includes('task-clock'))?.split(',')[0] ?? NaN);
+  const loop = (argv) => `i=0; while [ $i -lt ${PERF_RUNS} ]; do ${argv.map((a) => `'${a}'`).join(' ')} >/dev/null 2>&1 || exit 1; i=$((i+1)); done`;
+  const out = join(work, '..', `sbx-bench-perf-${process.pid}`);
+  const stat = (argv) => {
+    const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '-o', out, '--', 'sh', '-c', loop(argv)], { stdio: 'ignore' });
+    return r.status === 0 ? taskMs(out) : NaN;
+  };
+  const base = stat(['/bin/true']);
+  const parts = [];
+  if (bwrap && kinds.bwrap) parts.push(`bwrap ${((stat(bwrapArgv(work).map(String)) - base) / PERF_RUNS).toFixed(2)}`);
+  for (const name of Object.keys(kinds).filter((k) => installOf(k))) {
+    const install = installOf(name);
+    const client = name.startsWith('sbx-client(') ? join(install, 'build', 'sbx-client') : CLIENT;
+    const argv = [client, 'run', '--work', work, '--', '/bin/true'];
+    spawnSync(argv[0], argv.slice(1), { stdio: 'ignore' }); // the resident up, this work dir known
+    const pids = residentPids(install);
+    const side = spawn('perf', ['stat', '-x,', '-e', 'task-clock', '-o', `${out}.p`, '-p', pids.join(',')], { stdio: 'ignore' });
+    spawnSync('sleep', ['0.3']); // perf attached
+    const own = stat(argv);
+    const ended = new Promise((done) => side.once('exit', done));
+    side.kill('SIGINT');
+    await ended; // perf writes its count as it exits
+    const resident = taskMs(`${out}.p`);
+    parts.push(`${name} ${((own - base) / PERF_RUNS).toFixed(2)}+${(resident / PERF_RUNS).toFixed(2)}=${((own - base + resident) / PERF_RUNS).toFixed(2)}`);
+  }
+  rmSync(out, { force: true });
+  rmSync(`${out}.p`, { force: true });
+  console.log(`CPU ms a run beyond /bin/true itself, every process counted (perf stat, ${PERF_RUNS} runs one at a time; a client kind: the client + its resident sbx and launchers): ${parts.join(', ')}`);
+}
