@@ -245,21 +245,25 @@ function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
  */
 function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null {
   let t = cur.tests;
-  if (t === null || runnerOf(before) != t.runner) return null;
+  if (t === null) return null;
   let ps = t.passedSet;
+  if (ps === null) return null;
   let name = f.name;
   // Keyed by its unit too (go's package, cargo's crate, the test file; Unity's: the program's file its result
   // lines name, a failure's file): the same name in another unit is another test.
   // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
   let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
-  if (ps === null || ps.includes(testHash(unit, name)) || ps.includes(testHash("", name)) || name.includes("\" hook")) return null;
+  if (ps.includes(testHash(unit, name)) || ps.includes(testHash("", name))) return null;
+  // A crash ended the program the tests run in: what it did not list did not run, as in a run without a list.
+  let crash = crashStop(cur);
+  if (crash !== null) return crash;
+  if (runnerOf(before) != t.runner || name.includes("\" hook")) return null;
   // go's `(panic)` outside any test is no test a list names. (A unit's own failure, named by the unit: a go
   // package's, a jest file's that did not load, is listed when the run named the unit.)
   if (t.runner == "go-test" && name.startsWith("(")) return null;
   // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
   if (t.runner == "pytest" && !name.includes("::")) return null;
-  let crash = crashStop(cur);
-  return crash !== null ? crash : "not in the run's list";
+  return "not in the run's list";
 }
 
 function passedListed(v: Verdict, name: string): bool {
