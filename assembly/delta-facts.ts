@@ -168,16 +168,24 @@ export function testsUnreachedBy(v: Verdict): string | null {
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
   }
-  // A crash beside test results, for a runner whose tests run one after another in the program that crashed
-  // and that names no passing test (Unity's programs under make, gtest, unittest, pytest without -v, cargo
-  // test): the tests after the crash did not run, and none is listed as passed. Not a report a program goes
-  // on after (a data race, UBSan's runtime error) or makes at its exit (a leak); not ctest (a process a
-  // test), go test (tests.unfinished above), TAP, jest, vitest, mocha (a crash fails a file or a test).
-  let c = v.crash;
-  if (t !== null && c !== null && t.passedSet === null && inProcess(t.runner)) {
-    let tool = c.tool;
-    if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
-  }
+  // A crash beside test results of a run that names no passing test: none of the tests after it ran, and
+  // none is listed as passed. (A run that lists them says which ran: the delta asks crashStop() why not.)
+  if (t !== null && t.passedSet === null) return crashStop(v);
+  return null;
+}
+
+/**
+ * "a crash (KIND) stopped the run" for a crash beside test results, for a runner whose tests run one after
+ * another in the program that crashed (Unity's programs under make, gtest, unittest, pytest, cargo test): the
+ * tests after it did not run. Not a report a program goes on after (a data race, UBSan's runtime error) or
+ * makes at its exit (a leak); not ctest (a process a test), go test (tests.unfinished), TAP, jest, vitest,
+ * mocha (a crash fails a file or a test). null else.
+ */
+export function crashStop(v: Verdict): string | null {
+  let t = v.tests; let c = v.crash;
+  if (t === null || c === null || !inProcess(t.runner)) return null;
+  let tool = c.tool;
+  if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
   return null;
 }
 

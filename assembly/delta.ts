@@ -7,7 +7,7 @@ import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
 import { testHash } from "./util/name-hash";
-import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, cutShort, containerOf } from "./delta-facts";
+import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, crashStop, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
 const MAX_LISTED = 50;
@@ -239,18 +239,25 @@ function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
 /**
  * Why a test that failed before is not in the run's lists, when the run (its runner the same) lists every test
  * it ran by name (tests.passedSet: mocha's spec tree, cargo test, pytest -v, go test -v, jest --verbose, vitest's
- * verbose reporter): it did not run (mocha --bail stopped
- * first; renamed, removed, deselected). null when
- * the run keeps no such list, or the name is a hook's (`"before each" hook for "x"`: no test of its own).
+ * verbose reporter, GoogleTest, CTest, Unity, node --test's spec reporter and TAP, unittest -v): it did not run
+ * (mocha --bail stopped first; renamed, removed, deselected; a crash ended its program: then that is the why).
+ * null when the run keeps no such list, or the name is a hook's (`"before each" hook for "x"`: no test of its own).
  */
 function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null {
   let t = cur.tests;
-  if (t === null || runnerOf(before) != t.runner) return null;
+  if (t === null) return null;
   let ps = t.passedSet;
+  if (ps === null) return null;
   let name = f.name;
-  // Keyed by its unit too (go's package, cargo's crate, the test file): the same name in another unit is another test.
+  // Keyed by its unit too (go's package, cargo's crate, the test file; Unity's: the program's file its result
+  // lines name, a failure's file): the same name in another unit is another test.
   // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
-  if (ps === null || ps.includes(testHash(pkgOf(f), name)) || ps.includes(testHash("", name)) || name.includes("\" hook")) return null;
+  let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
+  if (ps.includes(testHash(unit, name)) || ps.includes(testHash("", name))) return null;
+  // A crash ended the program the tests run in: what it did not list did not run, as in a run without a list.
+  let crash = crashStop(cur);
+  if (crash !== null) return crash;
+  if (runnerOf(before) != t.runner || name.includes("\" hook")) return null;
   // go's `(panic)` outside any test is no test a list names. (A unit's own failure, named by the unit: a go
   // package's, a jest file's that did not load, is listed when the run named the unit.)
   if (t.runner == "go-test" && name.startsWith("(")) return null;

@@ -3,6 +3,7 @@
 // of M`, and `The following tests FAILED:` list. A failing test's output is also read by a parser set of its own
 // (every runner the engine knows: Unity, gtest, pytest...): the failures it names there become that test's
 // message, not results of the log's; without any, the output's first lines are the message.
+// Every `Passed` test is hashed by its name (Tests.passedSet) when they are as many as the summary's passes.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame } from "../../model";
@@ -11,6 +12,7 @@ import { setLocation } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { failureNamed, joinLines, foreignLine } from "./common";
+import { withName } from "../../util/name-hash";
 
 /** Before ctest showed itself: `Test project `, `Internal ctest changing into directory` at column 0. */
 const STARTS = new ByteSet().chars("TI");
@@ -20,8 +22,12 @@ export class CtestParser extends Parser {
   cur: TestFailure | null = null;
   out: string[] = [];
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
+  /** Skipped tests the summary's `out of M` leaves out (disabled) and counts among its failed (not run). */
+  disabled: i64 = 0; notRunFailed: i64 = 0;
   total: i64 = -1; totFailed: i64 = -1;
   inList: bool = false;
+  /** Every `Passed` test's name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
   /** Facts.reports when the failing test's output began: a sanitizer report in it names the failure. */
   reportsAt: i32 = 0;
   /** The failing test's output, read by every parser into facts of its own (made when a test fails). */
@@ -105,8 +111,14 @@ export class CtestParser extends Parser {
     let s = dots;
     while (s < l.len && (l.at(s) == Char.DOT || l.at(s) == Char.SPACE)) s++;
     let rest = l.trimmed(s);
-    if (rest.startsWith("Passed")) { this.passed++; return; }
-    if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) { this.skipped++; return; }
+    if (rest.startsWith("Passed")) { this.passed++; this.passHashes = withName(this.passHashes, name); return; }
+    if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) {
+      this.skipped++;
+      // Out of `out of M`: a disabled test; in the `K tests failed` of it: one not run otherwise (its program missing).
+      if (rest.includes("Disabled")) this.disabled++;
+      else if (rest.includes("Not Run")) this.notRunFailed++;
+      return;
+    }
     this.failed++;
     let t = failureNamed(f.testsFor("ctest"), name);
     let st = rest.startsWith("***") ? rest.substring(3) : rest;
@@ -154,8 +166,11 @@ export class CtestParser extends Parser {
     if (t.runner != "ctest") return;
     t.failed = this.totFailed >= 0 ? this.totFailed : this.failed;
     t.skipped = this.skipped;
-    t.passed = this.total >= 0 ? max<i64>(this.total - t.failed - this.skipped, 0) : this.passed;
+    t.passed = this.total >= 0 ? max<i64>(this.total - t.failed - (this.skipped - this.disabled - this.notRunFailed), 0) : this.passed;
     if (this.total >= 0) t.totals = true;
+    // `N% tests passed, K tests failed out of M` and a `Passed` line for each pass: which tests ran is known.
+    let hs = this.passHashes;
+    if (hs !== null && this.total >= 0 && <i64>hs.length == t.passed) t.passedSet = hs;
   }
 }
 

@@ -1,7 +1,9 @@
 // GoogleTest: `[ RUN      ] Suite.Name`, `file:line: Failure` with the assertion text (Expected equality /
 // Which is / Value of / Actual / Expected), `[       OK ]`, `[  FAILED  ]`, `[ DISABLED ]`, `[  SKIPPED ]`, and
 // the closing `[  PASSED  ] N tests.` / `[  FAILED  ] N tests, listed below:` / `YOU HAVE N DISABLED TESTS`.
-// A binary that dies inside a test (no OK/FAILED after RUN) is a crash, with that test failed.
+// A binary that dies inside a test (no OK/FAILED after RUN) is a crash, with that test failed. Several binaries
+// in one log (a make target running them) print one closing block each: the run's counts are their sum.
+// Every `[       OK ]` test is hashed by its name (Tests.passedSet) when they are as many as the `PASSED` totals.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -9,6 +11,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed, crashMidSuite, joinLines, foreignLine, runSignal } from "./common";
+import { withName } from "../../util/name-hash";
 
 /** Before gtest showed itself: its `[ TAG ]` lines and `Running main() from` at column 0. */
 const STARTS = new ByteSet().chars("[R");
@@ -22,6 +25,8 @@ export class GtestParser extends Parser {
   totPassed: i64 = -1; totFailed: i64 = -1; totDisabled: i64 = -1; totSkipped: i64 = -1;
   /** `[==========] Running 5 tests from 1 test suite.`: how many were to run (disabled ones are not). */
   planned: i64 = -1;
+  /** Every `[       OK ]` test's name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
 
   busy(): bool { return this.running !== null; }
   atRest(): bool { return !this.seen && this.running === null; }
@@ -59,12 +64,13 @@ export class GtestParser extends Parser {
       this.passed = 0; this.failed = 0; this.skipped = 0; this.disabled = 0;
       this.totPassed = -1; this.totFailed = -1; this.totDisabled = -1; this.totSkipped = -1;
       this.planned = -1;
+      this.passHashes = [];
       return true;
     }
     let p = l.skipSpaces(0);
     if (l.matchAt("YOU HAVE ", p)) {
       let n = l.readInt(p + 9);
-      if (n >= 0) this.totDisabled = n;
+      if (n >= 0) this.totDisabled = max<i64>(this.totDisabled, 0) + n;
       return true;
     }
     return false;
@@ -78,7 +84,7 @@ export class GtestParser extends Parser {
       this.seen = true; f.testsFor("gtest");
       if (l.matchAt("Running ", 13)) {
         let n = l.readInt(21);
-        if (n >= 0) this.planned = n;
+        if (n >= 0) this.planned = max<i64>(this.planned, 0) + n;
       }
       return true;
     }
@@ -88,17 +94,23 @@ export class GtestParser extends Parser {
     }
     if (tag == "----------") return true;
     if (tag == "RUN") { this.endTest(); this.running = rest; this.cur = null; this.msg = []; return true; }
-    if (tag == "OK") { this.endTest(); this.passed++; return true; }
+    if (tag == "OK") {
+      // `[       OK ] Inst/Suite.Name/0 (0 ms)`: named as its RUN line, as a failure of it would be.
+      let paren = rest.lastIndexOf(" (");
+      let running = this.running;
+      this.passHashes = withName(this.passHashes, running !== null ? running! : paren > 0 ? rest.substring(0, paren) : rest);
+      this.endTest(); this.passed++; return true;
+    }
     if (tag == "DISABLED") { this.disabled++; return true; }
     if (tag == "SKIPPED") {
-      if (isCount(rest)) { this.totSkipped = parseCount(rest); return true; }
+      if (isCount(rest)) { this.totSkipped = max<i64>(this.totSkipped, 0) + parseCount(rest); return true; }
       if (this.running !== null) { this.endTest(); this.skipped++; }
       else if (rest.indexOf(" (") > 0) this.skipped++;
       return true;
     }
-    if (tag == "PASSED") { if (isCount(rest)) this.totPassed = parseCount(rest); return true; }
+    if (tag == "PASSED") { if (isCount(rest)) this.totPassed = max<i64>(this.totPassed, 0) + parseCount(rest); return true; }
     if (tag == "FAILED") {
-      if (isCount(rest)) { this.totFailed = parseCount(rest); return true; }
+      if (isCount(rest)) { this.totFailed = max<i64>(this.totFailed, 0) + parseCount(rest); return true; }
       let paren = rest.lastIndexOf(" (");
       let name = paren > 0 ? rest.substring(0, paren) : rest;
       // `Suite.Name, where GetParam() = 3 (0 ms)` for parameterised tests
@@ -154,6 +166,9 @@ export class GtestParser extends Parser {
     if (this.totPassed >= 0) t.totals = true;
     // A binary that died mid-suite never ran the rest: say so, rather than count them nowhere.
     if (this.planned >= 0) t.notRun = max(<i64>0, this.planned - t.passed - t.failed - (this.totSkipped >= 0 ? this.totSkipped : this.skipped));
+    // Each binary named every test it passed, as many as their `[  PASSED  ] N tests.` say: which ran is known.
+    let hs = this.passHashes;
+    if (hs !== null && this.totPassed >= 0 && <i64>hs.length == this.totPassed && crashed === null) t.passedSet = hs;
   }
 }
 

@@ -2,7 +2,8 @@
 // `at fn (file:line:col)` frames, `{ actual, expected }`), `▶ suite`, `﹣ name # reason` (skip), and the
 // `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed.
 // A failure inside suites is named with them: `suite > inner suite > test`.
-// Everything after `✖ failing tests:` repeats the failures and is only claimed.
+// Everything after `✖ failing tests:` repeats the failures and is only claimed. Every `✔` test is hashed by
+// that name (Tests.passedSet) when they are as many as `ℹ pass N`.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -10,6 +11,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine } from "./common";
 import { join } from "../../util/join";
+import { withName } from "../../util/name-hash";
 
 const PASS = utf8("\u2714 ");   // ✔
 const FAIL = utf8("\u2716 ");   // ✖
@@ -37,6 +39,8 @@ export class NodeTestParser extends Parser {
   /** In the `failing tests:` recap, the `test at file:line:col` line names where the next one is. */
   recapAt: string | null = null;
   nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
+  /** Every `✔` test's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
 
   busy(): bool { return this.cur !== null || this.repeat; }
   atRest(): bool { return !this.seen && !this.repeat && this.cur === null; }
@@ -102,7 +106,7 @@ export class NodeTestParser extends Parser {
       return true;
     }
     if (skip) { this.nSkip++; return true; }
-    if (!fail) { this.nPass++; return true; }
+    if (!fail) { this.nPass++; this.passHashes = withName(this.passHashes, this.fullName(name, p)); return true; }
     if (todo) return true;
     this.nFail++;
     this.cur = failureNamed(t, this.fullName(name, p));
@@ -181,6 +185,9 @@ export class NodeTestParser extends Parser {
     t.failed = this.failed >= 0 ? this.failed + this.cancelled : this.nFail;
     t.skipped = this.skipped >= 0 ? this.skipped : (marks ? this.nSkip : -1);
     if (this.passed >= 0) t.totals = true;
+    // A test with subtests (`▶ t` ... `✔ t`) is counted by node and listed by no mark: then the list is short.
+    let hs = this.passHashes;
+    if (hs !== null && this.passed >= 0 && <i64>hs.length == this.passed) t.passedSet = hs;
   }
 }
 

@@ -7,7 +7,8 @@
 // count is the Test Summary Report's `(Wstat: 0 Tests: 4 Failed: 1)` when it is there: `Failed 2/5
 // subtests` also counts planned tests that never ran (`Bad plan`). Under `prove -v` a failure without a
 // Test::More location is in the test file whose `t/x.t ..` header it follows; a `#   text` comment after it is
-// its message.
+// its message. A stream with node's `# pass N` keeps every `ok` leaf's full name hashed (Tests.passedSet) when
+// they are as many (prove's files are units its list does not name: none).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -15,6 +16,7 @@ import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed, frameOfText, joinLines } from "./common";
 import { join } from "../../util/join";
+import { withName } from "../../util/name-hash";
 
 const enum Yaml { NONE, BLOCK, ERROR, STACK }
 
@@ -38,6 +40,8 @@ export class TapParser extends Parser {
   cur: TestFailure | null = null;
   msg: string[] = [];
   pf: TestFailure | null = null;
+  /** Every `ok` leaf's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -78,7 +82,7 @@ export class TapParser extends Parser {
     this.diag = null;
     if (parent) return true;
     if (skip) { this.raw[2]++; return true; }
-    if (!notOk || todo) { this.raw[0]++; return true; }
+    if (!notOk || todo) { this.raw[0]++; this.passHashes = withName(this.passHashes, this.fullName(name, depth)); return true; }
     this.raw[1]++;
     let tf = failureNamed(t, this.fullName(name, depth));
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
@@ -279,6 +283,8 @@ export class TapParser extends Parser {
     } else if (this.node[0] >= 0) {
       t.passed = this.node[0]; t.failed = max<i64>(this.node[1], 0); t.skipped = max<i64>(this.node[2], 0);
       t.totals = true;
+      let hs = this.passHashes;
+      if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     } else {
       t.passed = this.raw[0]; t.failed = this.raw[1]; t.skipped = this.raw[2];
     }

@@ -1,12 +1,14 @@
 // unittest: `-v` result lines (`test_x (mod.Class.test_x) ... ok`), the quiet progress line (`.s.EF`),
 // `FAIL:` / `ERROR:` blocks with their tracebacks, `Ran N tests in Xs` and `FAILED (failures=2, errors=1)`.
 // An error in a class or module fixture (`ERROR: setUpClass (mod.Class)`) is in `errors=` but not among
-// the tests `Ran` counts: passed = Ran − failures − (errors − fixture errors) − skipped.
+// the tests `Ran` counts: passed = Ran − failures − (errors − fixture errors) − skipped. Under -v every
+// `... ok` test is hashed by its name (Tests.passedSet) when they are as many as that count.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine } from "./common";
+import { withName } from "../../util/name-hash";
 
 const enum St { NONE, HEAD, BODY, EXC }
 
@@ -28,6 +30,9 @@ export class UnittestParser extends Parser {
   failingNames: Set<string> = new Set<string>();
   repeats: i64 = 0;
   verdictSeen: bool = false;
+  /** -v's `name (id) ... ok` tests hashed by id (Tests.passedSet); null past MAX_PASSED_SET. `verbose`: a result line was read. */
+  passHashes: Array<u32> | null = [];
+  verbose: bool = false;
 
   busy(): bool { return this.st != St.NONE; }
 
@@ -97,7 +102,10 @@ export class UnittestParser extends Parser {
     let open = l.indexOf(" (");
     if (open < 0 || open > dots) return false;
     this.seen = true;
+    this.verbose = true;
     f.testsFor("unittest");
+    // `... ok` ends the line; a test that printed puts its `ok` on a line of its own (then the list is short).
+    if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passHashes = withName(this.passHashes, nameOf(l, 0));
     return true;
   }
 
@@ -174,6 +182,8 @@ export class UnittestParser extends Parser {
     // Failures and errors count subtests; Ran counts test methods: a method failing in several subtests is one.
     let failingTests = max<i64>(t.failed + ranErrors - this.repeats, 0);
     if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
+    let hs = this.passHashes;
+    if (this.verbose && this.ran >= 0 && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
   }
 }
 

@@ -1,7 +1,8 @@
 // Unity (ThrowTheSwitch), the C test framework of cJSON and much embedded C: one line per test,
 // `test_x.c:51:test_name:PASS`, `test_x.c:27:test_name:FAIL: Expected 12 Was 16`, `...:IGNORE: reason`,
 // `...:INFO: text`, then `-----------------------`, `8 Tests 2 Failures 1 Ignored` and `OK` or `FAIL`;
-// a run of several test programs prints one summary each.
+// a run of several test programs prints one summary each. Every PASS test is hashed with its file (the
+// program's, `UNITY_BEGIN`'s) as its unit (Tests.passedSet) when they are as many as the summaries' passes.
 // A failure's `Expected X Was Y` gives its expected and actual sides (quoted strings kept whole).
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -10,6 +11,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
+import { withName } from "../../util/name-hash";
 
 const BREAKER = "-----------------------";
 
@@ -22,6 +24,8 @@ export class UnityParser extends Parser {
   totTests: i64 = -1; totFailed: i64 = -1; totIgnored: i64 = -1;
   /** After the summary's counts: its `OK` / `FAIL` line is next. */
   verdictNext: bool = false;
+  /** Every PASS test hashed with its file (Tests.passedSet); null past MAX_PASSED_SET. */
+  passHashes: Array<u32> | null = [];
 
   atRest(): bool { return !this.verdictNext; }
   starts(): ByteSet | null { return STARTS; }
@@ -83,7 +87,7 @@ export class UnityParser extends Parser {
     this.seen = true;
     let t = f.testsFor("unity");
     if (t.runner != "unity") return true;
-    if (status == "PASS") { this.passed++; return true; }
+    if (status == "PASS") { this.passed++; this.passHashes = withName(this.passHashes, l.trimmed(a, c3), normPath(l.str(0, c1))); return true; }
     if (status == "IGNORE") { this.ignored++; return true; }
     if (status == "INFO") return true;
     this.failed++;
@@ -105,6 +109,9 @@ export class UnityParser extends Parser {
       t.skipped = this.totIgnored;
       t.passed = max<i64>(this.totTests - this.totFailed - this.totIgnored, 0);
       t.totals = true;
+      // Each program named every test it passed: which ran is known (a program that died printed no summary).
+      let hs = this.passHashes;
+      if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     } else {
       t.failed = this.failed; t.skipped = this.ignored; t.passed = this.passed;
     }
