@@ -6,7 +6,8 @@
 // resident sbx, already running), and no-op hooks (`cat >/dev/null`: what running any hook costs the
 // client itself, which no hook can go below): one pre-hook (what sbx installs: one hook process per call)
 // and a pre+post pair (what it installed before, and installs with --post). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
-// and as many of `ls c` (a call the hooks leave alone); a gap is labelled by the call that preceded it.
+// and as many of `ls c` (a call the hooks leave alone) and of `/bin/true`; a gap is labelled by the call that
+// preceded it.
 // Every gcc call must have printed "hello from m" to the model, or the session is an error.
 // mcp: no hooks; sbx's MCP server set up in the client as docs/integrations.md says, and the model
 // calls its `run` tool (mcp__sbx__run in Claude Code; `run` in Codex's mcp__sbx namespace, found once
