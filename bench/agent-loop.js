@@ -6,9 +6,14 @@
 // resident sbx, already running), and no-op hooks (`cat >/dev/null`: what running any hook costs the
 // client itself, which no hook can go below): one pre-hook (what sbx installs: one hook process per call)
 // and a pre+post pair (what it installed before, and installs with --post). Each session makes CALLS tool calls of `cd c && gcc -O0 -o m m.c && ./m`
-// and as many of `ls c` (a call the hooks leave alone); a gap is labelled by the call that preceded it.
+// and as many of `ls c` (a call the hooks leave alone) and of `/bin/true`; a gap is labelled by the call that
+// preceded it.
 // Every gcc call must have printed "hello from m" to the model, or the session is an error.
-// Also: an MCP `run` of /bin/true against a running `sbx mcp`.
+// mcp: no hooks; sbx's MCP server set up in the client as docs/integrations.md says, and the model
+// calls its `run` tool (mcp__sbx__run in Claude Code; `run` in Codex's mcp__sbx namespace, found once
+// through its tool search at the start; mcp_sbx_run in Gemini CLI) with the same command lines. Every
+// session also calls `/bin/true` (a shell call in raw: what an MCP `run` of it is measured against).
+// Also: an MCP `run` of /bin/true against a running `sbx mcp` through the SDK client (no agent client).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +25,7 @@ import { startScriptedGemini } from '../test/integrations/_scripted-gemini.js';
 import { bin, cli, ensureClaude, ensureCodex, ensureGemini, geminiSettings, root, runClaude, runCodex, runGemini, scratchProject } from '../test/integrations/_client.js';
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const ms = (x) => `${x.toFixed(1)} ms`;
+const ms = (x) => (Number.isNaN(x) ? '—' : `${x.toFixed(1)} ms`); // —: a set-up not run
 // No `cd`: Claude Code keeps the shell's directory from one call to the next, so after a first
 // `cd c && …` every later `cd c` failed at once and the raw baseline compiled nothing (each call is
 // checked below to have printed the program's line).
@@ -28,20 +33,22 @@ const GCC = 'gcc -O0 -o c/m c/m.c && ./c/m';
 const LS = 'ls c';
 // BENCH_LINES=gcc,ls,judge adds a third call the hooks leave alone, one Claude Code cannot take apart
 // for its hooks' `if` rules (a `$?` in a compound line), which starts every handler whatever its `if`.
-const LINES = { gcc: [GCC, `\`${GCC}\``], ls: [LS, `\`${LS}\` (left alone)`], judge: ['ls c; echo done $?', '`ls c; echo done $?` (left alone, not judged by `if`)'] };
-const ALL_VARIANTS = ['raw', 'noop1', 'ident', 'noop', 'node', 'client', 'clientif', 'client2'];
+const LINES = { gcc: [GCC, `\`${GCC}\``], ls: [LS, `\`${LS}\` (left alone)`], true: ['/bin/true', '`/bin/true`'], judge: ['ls c; echo done $?', '`ls c; echo done $?` (left alone, not judged by `if`)'] };
+const ALL_VARIANTS = ['raw', 'noop1', 'ident', 'noop', 'node', 'client', 'clientif', 'client2', 'mcp'];
 // ident: a no-op pre-hook that answers what sbx's answers, a rewrite, but to the same line (for the gcc
 // line; nothing for the others): what the client itself does with a rewritten call (Gemini CLI rebuilds
 // the call, checks its policy again and tells the model the input was modified), which no hook avoids.
 // clientif: `client` installed with --filter (Claude Code's `if` rules on the pre-hook:
 // src/integrations/hook/claude-if.ts). Only Claude Code has such rules: for the others it is `client`.
-const HEADS = { raw: 'raw', noop1: 'no-op pre', ident: 'no-op rewrite', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2' };
+const HEADS = { raw: 'raw', noop1: 'no-op pre', ident: 'no-op rewrite', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2', mcp: 'MCP run' };
 // A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
 // (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
 // refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
 const pick = (env, all) => (process.env[env] ? all.filter((x) => process.env[env].split(',').includes(x)) : all);
 const VARIANTS = pick('BENCH_VARIANTS', ALL_VARIANTS);
-const KINDS = pick('BENCH_LINES', ['gcc', 'ls', 'judge']).filter((k) => process.env.BENCH_LINES || k !== 'judge');
+const KINDS = pick('BENCH_LINES', ['gcc', 'ls', 'true', 'judge']).filter((k) => process.env.BENCH_LINES || k !== 'judge');
+/** How each client is given sbx's MCP server (docs/integrations.md), and what it names the run tool. */
+const mcpServer = () => ({ command: process.execPath, args: [cli, 'mcp'] });
 
 function project() {
   const s = scratchProject();
@@ -51,7 +58,7 @@ function project() {
 }
 
 function install(client, s, variant, extraEnv) {
-  if (variant === 'raw') return;
+  if (variant === 'raw' || variant === 'mcp') return;
   const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user'] }[client];
   // noop: the pre- and post-hooks (--post), noop1: the pre-hook alone, each then made a no-op; client2:
   // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
@@ -80,45 +87,65 @@ function sameLine(client) {
   return `if grep -q 'gcc -O0'; then printf '%s\\n' '${JSON.stringify({ hookSpecificOutput: answer })}'; fi`;
 }
 
-/** Gaps (ms) after each gcc call and each ls call of one session. */
+/** Gaps (ms) after each call of each kind (gcc, ls, true, …) of one session. */
 async function session(client, clientBin, variant, calls) {
   const s = project();
-  const cmds = [];
-  for (let i = 0; i < calls; i++) cmds.push(...KINDS.map((k) => LINES[k][0]));
+  const kinds = [];
+  for (let i = 0; i < calls; i++) kinds.push(...KINDS);
   const env = variant === 'node' ? { SBX_RESIDENT: '0' } : {};
-  let m; let r;
+  const mcp = variant === 'mcp';
+  // steps[k]: the model's k-th answer, the call whose gap is the one to request k+1; null kind: a step
+  // that is no measured call (Codex's tool search for the MCP tools, once at the start).
+  let steps; let m; let r;
   if (client === 'claude') {
     install(client, s, variant, {});
-    m = await startScriptedModel([...cmds.map((command) => ({ tool: 'Bash', input: { command, description: 'step' } })), { text: 'Done.' }]);
+    steps = kinds.map((k) => [k, mcp ? { tool: 'mcp__sbx__run', input: { command: LINES[k][0] } } : { tool: 'Bash', input: { command: LINES[k][0], description: 'step' } }]);
+    m = await startScriptedModel([...steps.map((x) => x[1]), { text: 'Done.' }]);
     // Every set-up with Bash allowed (raw needs it, or gcc is refused in -p mode): the same flags, so the
     // hooks are the only difference. Without it Claude Code runs its own permission check on each call
-    // a hook leaves alone (`ls c`), with or without sbx; that was counted as sbx's before.
-    r = await runClaude(clientBin, { cwd: s.proj, home: s.home, url: m.url, env, args: ['--allowedTools', 'Bash'] });
+    // a hook leaves alone (`ls c`), with or without sbx; that was counted as sbx's before. mcp: the
+    // server as `claude mcp add` would add it (here --mcp-config, which leaves ~/.claude.json alone),
+    // and its run tool allowed as well (-p refuses an added MCP tool until allowed).
+    let args = ['--allowedTools', 'Bash'];
+    if (mcp) {
+      const config = join(s.base, 'mcp.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: { sbx: { type: 'stdio', ...mcpServer() } } }));
+      args = ['--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'Bash,mcp__sbx__run'];
+    }
+    r = await runClaude(clientBin, { cwd: s.proj, home: s.home, url: m.url, env, args });
   } else if (client === 'codex') {
     const codexHome = join(s.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
     install(client, s, variant, { CODEX_HOME: codexHome });
-    m = await startScriptedResponses([...cmds.map((cmd) => ({ tool: 'exec_command', input: { cmd } })), { text: 'Done.' }]);
-    r = await runCodex(clientBin, { cwd: s.proj, codexHome, url: m.url, env });
+    steps = kinds.map((k) => [k, mcp ? { tool: 'run', namespace: 'mcp__sbx', input: { command: LINES[k][0] } } : { tool: 'exec_command', input: { cmd: LINES[k][0] } }]);
+    // Codex 0.171 defers MCP tools behind its client-side tool search: found once, then called.
+    if (mcp) steps.unshift([null, { search: 'run a build or test command in the sbx sandbox' }]);
+    m = await startScriptedResponses([...steps.map((x) => x[1]), { text: 'Done.' }]);
+    const toml = mcp ? `[mcp_servers.sbx]\ncommand = ${JSON.stringify(mcpServer().command)}\nargs = ${JSON.stringify(mcpServer().args)}\nrequired = true\n` : '';
+    r = await runCodex(clientBin, { cwd: s.proj, codexHome, url: m.url, env, toml });
   } else {
-    geminiSettings(s.home);
+    geminiSettings(s.home, mcp ? { mcpServers: { sbx: { ...mcpServer(), trust: true } } } : {});
     install(client, s, variant, { HOME: s.home });
-    m = await startScriptedGemini([...cmds.map((command) => ({ tool: 'run_shell_command', input: { command } })), { text: 'Done.' }]);
+    steps = kinds.map((k) => [k, mcp ? { tool: 'mcp_sbx_run', input: { command: LINES[k][0] } } : { tool: 'run_shell_command', input: { command: LINES[k][0] } }]);
+    m = await startScriptedGemini([...steps.map((x) => x[1]), { text: 'Done.' }]);
     r = await runGemini(clientBin, { cwd: s.proj, home: s.home, url: m.url, env });
   }
   const main = m.mainRequests();
   await m.close();
+  // The program's line, in the shell's output or in the MCP run's verdict (a short output shown as itself).
   const ran = JSON.stringify(main.at(-1)?.body ?? '').split('hello from m').length - 1;
-  if (ran < calls) throw new Error(`${client} (${variant}): ${ran} of ${calls} gcc calls printed the program's line`);
   rmSync(s.base, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${client} (${variant}) exited ${r.status}: ${r.stderr.slice(-300)}`);
-  if (main.length < cmds.length + 1) throw new Error(`${client} (${variant}): ${main.length} model requests for ${cmds.length} tool calls`);
+  if (ran < calls) throw new Error(`${client} (${variant}): ${ran} of ${calls} gcc calls printed the program's line`);
+  if (main.length < steps.length + 1) throw new Error(`${client} (${variant}): ${main.length} model requests for ${steps.length} tool calls`);
   const gaps = Object.fromEntries(KINDS.map((k) => [k, []]));
   // Request k+1 follows the tool call answered to request k. The first gap of each kind is left out
   // (first use: the client's own warm-up, sbx's first run in a fresh project).
-  for (let k = 0; k < cmds.length; k++) {
-    if (k < KINDS.length) continue;
-    gaps[KINDS.find((x) => LINES[x][0] === cmds[k])].push(main[k + 1].at - main[k].at);
+  const seen = new Set();
+  for (let k = 0; k < steps.length; k++) {
+    const kind = steps[k][0];
+    if (kind === null || !seen.has(kind)) { seen.add(kind); continue; }
+    gaps[kind].push(main[k + 1].at - main[k].at);
   }
   return gaps;
 }
@@ -155,10 +182,11 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
   const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
   console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, the first gap of each kind left out; medians)\n`);
-  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call). Added: minus raw; sbx\'s share: client minus no-op pre (minus no-op rewrite for the gcc line, when run: what the client does with any rewrite left out)\n');
+  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call); MCP run: no hooks, every call made through sbx\'s MCP `run` tool instead (the raw column: the same line as a shell call). Added: minus raw; sbx\'s share: client minus no-op pre (minus no-op rewrite for the gcc line, when run: what the client does with any rewrite left out)\n');
   const cols = VARIANTS.filter((v) => v !== 'raw');
   console.log(`| client | call | raw | ${cols.map((v) => HEADS[v]).join(' | ')} | ${cols.map((v) => `added, ${HEADS[v]}`).join(' | ')} | sbx's share (client − no-op pre; the gcc line: − no-op rewrite, when run) |`);
   console.log(`| --- | --- | ---: | ${cols.map(() => '---:').join(' | ')} | ${cols.map(() => '---:').join(' | ')} | ---: |`);
+  const mcpLines = [];
   for (const [id, name, c] of clients) {
     if (c.skip) { console.log(`| ${name} | skipped: ${c.skip} |`); continue; }
     const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, Object.fromEntries(KINDS.map((k) => [k, []]))]));
@@ -174,7 +202,12 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
       const raw = med('raw');
       console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => ms(med(v))).join(' | ')} | ${cols.map((v) => ms(med(v) - raw)).join(' | ')} | ${ms(med('client') - med(call === 'gcc' && VARIANTS.includes('ident') ? 'ident' : 'noop1'))} |`);
     }
+    if (VARIANTS.includes('mcp') && KINDS.includes('true')) {
+      const [mcp, raw] = [median(gaps.mcp.true), median(gaps.raw.true)];
+      mcpLines.push(`MCP \`run\` of /bin/true in ${name}: gap ${ms(mcp)}, raw shell call ${ms(raw)}, added ${ms(mcp - raw)}`);
+    }
   }
+  if (mcpLines.length) console.log(`\n${mcpLines.join('\n')}`);
   const t = await mcpTrue(runs);
   console.log(`\nMCP \`run\` of /bin/true (\`sbx mcp\` up, SDK client, ${runs} calls): median ${ms(median(t))}, min ${ms(Math.min(...t))}\n`);
 }

@@ -16,6 +16,7 @@
 //   5. inside the agent loop (bench/agent-loop.js): the gap between model requests per tool call in the
 //      three clients, raw vs hooks through Node vs hooks through build/sbx-client and the resident sbx,
 //      and one hook call / `sbx run -- true` spawn to exit through each.
+//      BENCH_VARIANTS=raw,mcp: the same calls through sbx's MCP `run` tool in each client instead.
 //
 //   npm run bench:integrations [-- --runs 20] [-- --rounds 3] [-- --only mini-swe-agent|agent-loop]
 import { spawn, spawnSync } from 'node:child_process';
