@@ -1,7 +1,8 @@
 // `sbx hook ACTION`: agent hooks. claude-pre / claude-post (Claude Code), codex-pre / codex-post
 // (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, exit 0, or 2
 // when a pre-hook fails closed and the call is blocked: run-hook.ts); install (the pre-hook; --post: the
-// post-hooks too, for "rewrite": false; --filter: Claude Code's `if` rules) / uninstall edit the client's hook file.
+// post-hooks too, for "rewrite": false; --filter: Claude Code's `if` rules; --gemini --mcp-only: no hooks, sbx's
+// MCP server in place of Gemini CLI's shell tool) / uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -32,6 +33,11 @@ export default defineCommand({
       type: 'boolean',
       description:
         "install --claude (project): Claude Code's `if` rules on the pre-hook, so a call naming no command of the sandbox table starts no hook; a line Claude cannot take apart (a `$?` in a compound line, a heredoc, `{ …; }`) then starts one hook per rule (about 30): docs/integrations.md",
+    },
+    'mcp-only': {
+      type: 'boolean',
+      description:
+        "install --gemini: no hooks; sbx's MCP server (mcpServers.sbx) in place of Gemini CLI's shell tool (run_shell_command in tools.exclude): every command runs in the sandbox, each call cheaper than a hooked shell call: docs/integrations.md",
     },
     trust: {
       type: 'boolean',
@@ -70,6 +76,12 @@ export default defineCommand({
       writeOut(text);
       return { exitCode: failed ? 1 : 0 };
     }
+    const mcpOnly = Boolean(args['mcp-only']);
+    if (mcpOnly && (action !== 'install' || !args.gemini || args.claude || args.codex || args.post || args.filter))
+      throw new SbxError(
+        'E_USAGE',
+        "--mcp-only goes with sbx hook install --gemini alone (no --claude, --codex, --post or --filter): it installs sbx's MCP server in place of Gemini CLI's shell tool, with no hooks",
+      );
     if (args.trust && !(action === 'install' && args.gemini && !args.user))
       throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
     if (args.filter && !(action === 'install' && args.claude && !args.user))
@@ -105,8 +117,18 @@ export default defineCommand({
         writeOut(
           'sbx: --filter: no `if` rules (the sandbox table has a pattern no rule can stand for, "rewrite" is false, SBX_CONFIG names the table, or sbx.config.json cannot be read): the pre-hook runs for every call\n',
         );
-      const { backup } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post, ifs });
+      const { backup, hooksRemoved } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post, ifs, mcpOnly });
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
+      if (mcpOnly) {
+        writeOut(
+          `sbx: Gemini CLI MCP route installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}: mcpServers.sbx (${process.execPath} ${cli} mcp) and run_shell_command in tools.exclude, so every command the model runs goes through sbx's run tool, in the sandbox; no hooks${hooksRemoved ? ` (the ${hooksRemoved} sbx hook entr${hooksRemoved === 1 ? 'y' : 'ies'} there taken out)` : ''}\n`,
+        );
+        writeOut(
+          'sbx: if this sbx is moved or removed, Gemini CLI cannot start the server: the model has no run tool and no shell tool (nothing runs on the host); run this install again from where sbx is, or sbx hook uninstall --gemini\n',
+        );
+        if (!args.user) writeOut(await geminiTrustNote(project, Boolean(args.trust), true));
+        return { exitCode: 0 };
+      }
       writeOut(`sbx: ${name} ${post ? 'pre- and post-hooks' : 'pre-hook'} installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}\n`);
       if (ifs)
         writeOut(
@@ -122,12 +144,15 @@ export default defineCommand({
       if (hint) writeOut(`${hint}\n`);
       if (client === 'gemini' && !args.user) writeOut(await geminiTrustNote(project, Boolean(args.trust)));
     } else {
-      const { removed, how, backup } = uninstall(path);
+      const { removed, route, how, backup } = uninstall(path);
+      const gone = [removed || !route ? `${removed} sbx hook(s)` : '', route ? "sbx's MCP route (mcpServers.sbx, and run_shell_command in tools.exclude if install put it there)" : '']
+        .filter(Boolean)
+        .join(' and ');
       const what = {
         untouched: `sbx: no sbx hooks in ${path}`,
-        restored: `sbx: ${removed} sbx hook(s) removed: ${path} is your file from before install again, byte for byte`,
-        deleted: `sbx: ${removed} sbx hook(s) removed: ${path} deleted (install created it)`,
-        edited: `sbx: ${removed} sbx hook(s) removed from ${path} (edited since install, so only sbx's entries were cut out${backup ? `; your file from before install is still ${backup}` : ''})`,
+        restored: `sbx: ${gone} removed: ${path} is your file from before install again, byte for byte`,
+        deleted: `sbx: ${gone} removed: ${path} deleted (install created it)`,
+        edited: `sbx: ${gone} removed from ${path} (edited since install, so only sbx's entries were cut out${backup ? `; your file from before install is still ${backup}` : ''})`,
       }[how];
       writeOut(`${what}\n`);
     }
@@ -174,13 +199,14 @@ async function rewriteNote(project: string, post: boolean): Promise<string> {
  * Gemini CLI reads a project's settings only in a trusted folder (gemini-trust.ts): --trust records it;
  * else, when it is not trusted, what is missing and how to fix it.
  */
-async function geminiTrustNote(project: string, trust: boolean): Promise<string> {
+async function geminiTrustNote(project: string, trust: boolean, mcpOnly = false): Promise<string> {
   const { geminiTrust, trustFix, trustFolder } = await geminiTrustRules();
+  const what = mcpOnly ? 'the MCP route' : 'the hooks';
   if (trust) {
     const file = trustFolder(project, homedir(), process.env);
-    if (file) return `sbx: ${project} recorded as a trusted folder in ${file}: Gemini CLI loads its .gemini/settings.json (the hooks) there, headless too\n`;
+    if (file) return `sbx: ${project} recorded as a trusted folder in ${file}: Gemini CLI loads its .gemini/settings.json (${what}) there, headless too\n`;
   }
   const t = geminiTrust(project, homedir(), process.env);
-  if (t.trusted) return `sbx: Gemini CLI trusts ${project} (${t.why}): the hooks are live there\n`;
-  return `sbx: not live yet: Gemini CLI ignores ${project}/.gemini/settings.json, hooks included, until the folder is trusted (${t.why}), without a word, also in a headless run with --skip-trust; fix: ${trustFix(project)}\n`;
+  if (t.trusted) return `sbx: Gemini CLI trusts ${project} (${t.why}): ${what} ${mcpOnly ? 'is' : 'are'} live there\n`;
+  return `sbx: not live yet: Gemini CLI ignores ${project}/.gemini/settings.json, ${mcpOnly ? 'the MCP route' : 'hooks'} included, until the folder is trusted (${t.why}), without a word, also in a headless run with --skip-trust; fix: ${trustFix(project, mcpOnly)}\n`;
 }

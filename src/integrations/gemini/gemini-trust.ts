@@ -45,8 +45,9 @@ export function geminiTrust(project: string, home: string, env: NodeJS.ProcessEn
 }
 
 /** What to tell a user whose project Gemini CLI does not trust: the ways to make its settings live. */
-export function trustFix(project: string): string {
-  return `sbx hook install --gemini --trust (records ${project} as TRUST_FOLDER in ~/.gemini/trustedFolders.json), or trust it in an interactive gemini, or run gemini with GEMINI_CLI_TRUST_WORKSPACE=true (--skip-trust is not enough: it trusts the session after the settings were read), or sbx hook install --gemini --user`;
+export function trustFix(project: string, mcpOnly = false): string {
+  const install = `sbx hook install --gemini${mcpOnly ? ' --mcp-only' : ''}`;
+  return `${install} --trust (records ${project} as TRUST_FOLDER in ~/.gemini/trustedFolders.json), or trust it in an interactive gemini, or run gemini with GEMINI_CLI_TRUST_WORKSPACE=true (--skip-trust is not enough: it trusts the session after the settings were read), or ${install} --user`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { claudeIfs } from './claude-if.js';
 import { loadHookConfig, type HookConfig } from './config.js';
 import type { Self } from './rewrite.js';
 import { geminiTrust, trustFix } from '../gemini/gemini-trust.js';
+import { routeOf, SHELL_TOOL } from './mcp-route.js';
 
 export type Level = 'ok' | 'missing' | 'note';
 export interface Check {
@@ -56,6 +57,7 @@ export function doctor(p: DoctorPlaces, named: Client[] = []): Check[] {
 function hasAny(client: Client, p: DoctorPlaces): boolean {
   const r = readConfig(settingsPath(client, p.scope, p.project, p.home, p.codexHome));
   if (!r.ok) return r.why !== null; // a broken file is worth its lines
+  if (client === 'gemini' && routeOf(r.json)) return true;
   return Object.values(obj(r.json.hooks)).some(
     (l) => Array.isArray(l) && l.some((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).some((h) => / hook (claude|codex|gemini)-(pre|post)$/.test(String(obj(h).command)))),
   );
@@ -280,7 +282,9 @@ function codex(p: DoctorPlaces): Check[] {
 
 function gemini(p: DoctorPlaces): Check[] {
   const path = settingsPath('gemini', p.scope, p.project, p.home);
-  const { checks } = hookChecks('gemini', p, path);
+  const settings = readOk(readConfig(path));
+  const route = routeOf(settings) !== null;
+  const checks = route ? [{ level: 'ok' as const, client: 'gemini' as const, what: `${path} holds the MCP route (install --mcp-only): no hooks` }] : hookChecks('gemini', p, path).checks;
   if (p.scope === 'project') {
     // A headless run (gemini -p) loads a project's .gemini/settings.json only in a trusted workspace
     // (gemini-trust.ts); the environment checked is this one: the agent's must agree.
@@ -296,9 +300,35 @@ function gemini(p: DoctorPlaces): Check[] {
           },
     );
   }
-  const settings = readOk(readConfig(path));
+  if (route) {
+    checks.push(...mcpRoute(p, path, settings));
+    return [...checks, ...routeLive(checks)];
+  }
   checks.push(mcpCheck('gemini', path, obj(settings.mcpServers), `add "mcpServers": {"sbx": {"command": "${p.self.node}", "args": ["${p.self.cli}", "mcp"]}} to ${path}`));
   return checks;
+}
+
+/**
+ * Gemini CLI's route without hooks (mcp-route.ts): the server starts (its node and CLI are there), the shell
+ * tool is excluded (else the model's commands run on the host, unsandboxed), and no sbx hook is left.
+ */
+function mcpRoute(p: DoctorPlaces, path: string, settings: Record<string, unknown>): Check[] {
+  const install = `sbx hook install --gemini --mcp-only${p.scope === 'user' ? ' --user' : ''}`;
+  const server = mcpCheck('gemini', path, { sbx: obj(settings.mcpServers).sbx }, `${install} (from where sbx is now)`);
+  const exclude = obj(settings.tools).exclude;
+  const excluded = Array.isArray(exclude) && exclude.includes(SHELL_TOOL);
+  return [
+    server.level === 'ok' ? server : { ...server, what: `${server.what}: Gemini CLI cannot start it, so the model has no run tool (nor a shell tool)` },
+    excluded
+      ? { level: 'ok', client: 'gemini', what: `${SHELL_TOOL} is in tools.exclude: Gemini CLI's own shell tool is not offered` }
+      : { level: 'missing', client: 'gemini', what: `${SHELL_TOOL} is not in tools.exclude of ${path}: the model can still run commands on the host, unsandboxed`, fix: install },
+  ];
+}
+
+/** The one line saying whether the route is live: every check before it ok. */
+function routeLive(checks: Check[]): Check[] {
+  if (checks.some((c) => c.level === 'missing')) return [];
+  return [{ level: 'ok', client: 'gemini', what: `MCP route live: every command the model runs goes through sbx's run tool (mcp_sbx_run), in the sandbox` }];
 }
 
 /** The report: one line per check, and whether anything needed is missing. */

@@ -6,6 +6,8 @@
 // `sbx hook uninstall` removes exactly the entries install added: byte for byte the user's file again
 // (from the backup) when nothing else changed since, no file when install created it. The hook command names this sbx by
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
+// Gemini CLI's route without hooks (--mcp-only: sbx's MCP server, the shell tool excluded: mcp-route.ts)
+// is installed and taken out by the same code: each install takes out what the other kind wrote.
 import { makeDirs, readRegularText } from '../../launcher/index.js';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -14,6 +16,7 @@ import * as v from 'valibot';
 import { SbxError } from '../../contract/index.js';
 import { shellQuote } from '../../host/index.js';
 import type { Self } from './rewrite.js';
+import { routeOf, withRoute, withoutRoute } from './mcp-route.js';
 
 export { claudeIfs } from './claude-if.js';
 
@@ -79,13 +82,16 @@ const isOurs = (cmd: string | undefined) =>
  * ifs: Claude Code's `if` rules for the pre-hook (claude-if.ts): one entry per rule, each the same hook,
  * so a call no rule matches starts no hook process; null or absent: one entry, run for every call.
  */
-export function install(client: Client, path: string, self: Self, opts: { post?: boolean; ifs?: readonly string[] | null } = {}): { backup: string | null } {
+export function install(client: Client, path: string, self: Self, opts: { post?: boolean; ifs?: readonly string[] | null; mcpOnly?: boolean } = {}): { backup: string | null; hooksRemoved: number } {
   const cur = load(path);
   const hooks = { ...(cur.settings.hooks ?? {}) };
-  const events = { ...EVENTS[client].pre, ...(opts.post ? EVENTS[client].post : {}) };
-  for (const event of Object.keys(EVENTS[client].post)) {
+  const mcpOnly = client === 'gemini' && opts.mcpOnly === true;
+  const events = mcpOnly ? {} : { ...EVENTS[client].pre, ...(opts.post ? EVENTS[client].post : {}) };
+  let hooksRemoved = 0;
+  for (const event of mcpOnly ? Object.keys(hooks) : Object.keys(EVENTS[client].post)) {
     if (event in events || !hooks[event]) continue;
     const kept = strip(hooks[event]);
+    hooksRemoved += hooks[event].length - kept.length;
     if (kept.length) hooks[event] = kept;
     else delete hooks[event];
   }
@@ -99,17 +105,22 @@ export function install(client: Client, path: string, self: Self, opts: { post?:
   }
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
   // keeps the first backup rather than overwrite it with the hooked version.
+  const hooked = withHooks(cur.raw, hooks);
+  const out = mcpOnly ? withRoute(hooked, self, path) : withoutRoute(hooked).out; // throws before anything is written
   let backup: string | null = null;
-  if (cur.text !== null && !anyOurs(cur.settings)) {
+  if (cur.text !== null && !anyOurs(cur.settings) && !routeOf(cur.raw)) {
     backup = `${path}.sbx.bak`;
     copyFileSync(path, backup);
   }
-  save(path, withHooks(cur.raw, hooks), cur.text);
-  return { backup };
+  save(path, out, cur.text);
+  return { backup, hooksRemoved };
 }
 
 export interface Uninstalled {
+  /** sbx's hook entries taken out. */
   removed: number;
+  /** Gemini CLI's MCP route (install --mcp-only) taken out: mcpServers.sbx, and run_shell_command from tools.exclude when install put it there. */
+  route: boolean;
   /** How the file was left: the user's bytes from <file>.sbx.bak, deleted (install created it), or sbx's entries cut out of a file edited since. */
   how: 'restored' | 'deleted' | 'edited' | 'untouched';
   /** The pre-install copy still kept (the file was edited since install, so it was not restored from it). */
@@ -117,7 +128,7 @@ export interface Uninstalled {
 }
 
 export function uninstall(path: string): Uninstalled {
-  if (!existsSync(path)) return { removed: 0, how: 'untouched', backup: null };
+  if (!existsSync(path)) return { removed: 0, route: false, how: 'untouched', backup: null };
   const cur = load(path);
   const hooks: Record<string, v.InferOutput<typeof Matcher>[]> = {};
   let removed = 0;
@@ -126,8 +137,10 @@ export function uninstall(path: string): Uninstalled {
     removed += list.length - kept.length;
     if (kept.length) hooks[event] = kept;
   }
-  if (!anyOurs(cur.settings)) return { removed: 0, how: 'untouched', backup: null };
-  const after = withHooks(cur.raw, hooks);
+  const cut = withoutRoute(withHooks(cur.raw, hooks));
+  const route = cut.removed > 0;
+  if (!anyOurs(cur.settings) && !route) return { removed: 0, route, how: 'untouched', backup: null };
+  const after = cut.out;
   const bak = `${path}.sbx.bak`;
   // A backup that holds sbx's hooks itself is not the user's file (an older sbx's uninstall wrote those).
   const read = existsSync(bak) ? readBackup(bak) : null;
@@ -137,21 +150,21 @@ export function uninstall(path: string): Uninstalled {
   if (orig && isDeepStrictEqual(after, orig.json)) {
     writeAtomic(path, orig.text);
     rmSync(bak, { force: true });
-    return { removed, how: 'restored', backup: null };
+    return { removed, route, how: 'restored', backup: null };
   }
   // No backup and nothing left but sbx's hooks: install created the file, so there was none.
   if (!orig && Object.keys(after).length === 0) {
     rmSync(path, { force: true });
-    return { removed, how: 'deleted', backup: null };
+    return { removed, route, how: 'deleted', backup: null };
   }
   // Edited since install: cut sbx's entries out, keeping the file's indentation and key order.
   save(path, after, cur.text);
-  return { removed, how: 'edited', backup: orig ? bak : null };
+  return { removed, route, how: 'edited', backup: orig ? bak : null };
 }
 
 function hasOurs(json: unknown): boolean {
   const r = v.safeParse(Settings, json);
-  return !r.success || anyOurs(r.output);
+  return !r.success || anyOurs(r.output) || routeOf(json as Record<string, unknown>) !== null;
 }
 
 function anyOurs(settings: SettingsT): boolean {
