@@ -11,7 +11,8 @@
 // Every gcc call must have printed "hello from m" to the model, or the session is an error.
 // mcp: no hooks; sbx's MCP server set up in the client as docs/integrations.md says, and the model
 // calls its `run` tool (mcp__sbx__run in Claude Code; `run` in Codex's mcp__sbx namespace, found once
-// through its tool search at the start; mcp_sbx_run in Gemini CLI) with the same command lines. Every
+// through its tool search at the start; mcp_sbx_run in Gemini CLI, set up by `sbx hook install --gemini --mcp-only`,
+// its shell tool excluded) with the same command lines. Every
 // session also calls `/bin/true` (a shell call in raw: what an MCP `run` of it is measured against).
 // Also: an MCP `run` of /bin/true against a running `sbx mcp` through the SDK client (no agent client).
 import { spawn, spawnSync } from 'node:child_process';
@@ -58,8 +59,9 @@ function project() {
 }
 
 function install(client, s, variant, extraEnv) {
-  if (variant === 'raw' || variant === 'mcp') return;
-  const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user'] }[client];
+  // Gemini CLI's MCP route is what `sbx hook install --gemini --mcp-only` writes (its shell tool excluded).
+  if (variant === 'raw' || (variant === 'mcp' && client !== 'gemini')) return;
+  const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user', ...(variant === 'mcp' ? ['--mcp-only'] : [])] }[client];
   // noop: the pre- and post-hooks (--post), noop1: the pre-hook alone, each then made a no-op; client2:
   // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
   const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : []), ...(variant === 'clientif' ? ['--filter'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
@@ -124,7 +126,7 @@ async function session(client, clientBin, variant, calls) {
     const toml = mcp ? `[mcp_servers.sbx]\ncommand = ${JSON.stringify(mcpServer().command)}\nargs = ${JSON.stringify(mcpServer().args)}\nrequired = true\n` : '';
     r = await runCodex(clientBin, { cwd: s.proj, codexHome, url: m.url, env, toml });
   } else {
-    geminiSettings(s.home, mcp ? { mcpServers: { sbx: { ...mcpServer(), trust: true } } } : {});
+    geminiSettings(s.home);
     install(client, s, variant, { HOME: s.home });
     steps = kinds.map((k) => [k, mcp ? { tool: 'mcp_sbx_run', input: { command: LINES[k][0] } } : { tool: 'run_shell_command', input: { command: LINES[k][0] } }]);
     m = await startScriptedGemini([...steps.map((x) => x[1]), { text: 'Done.' }]);
