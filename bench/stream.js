@@ -7,12 +7,13 @@
 //   engine:     the Wasm memory of the engine after the run (its peak: memory only grows)
 //   per 100 MiB: the engine alone (a stream fed 1 MiB chunks) on the biggest size, the time of each
 //                100 MiB, to see whether later ones cost more
-// Usage: node bench/stream.js [--sizes 200,1024] [--runs 3] [--max-log BYTES] [--paced] [--exit N] [--content NAME]   (sizes in MiB)
+// Usage: node bench/stream.js [--sizes 200,1024] [--runs 3] [--max-log BYTES] [--paced] [--exit N] [--content NAME] [--as USER]   (sizes in MiB)
 // --content NAME: one runner's repeated failure block (fixtures/lib/blocks.js, e.g. runners/tap: the names
 // `node bench/engine.js --blocks-only` lists) instead of the mixed log: content the engine reads slowly.
 // The log is cat-ed whole, as fast as the pipe takes it; --max-log defaults to twice the largest size,
 // so the log is kept whole (the cap's own path is test/e2e/log-cap's and stream-verdict's).
 process.env.SBX_PHASES = '1';
+(await import('./as-user.js')).runAsUser(import.meta.url);
 const { mkdtempSync, openSync, writeSync, closeSync, rmSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
