@@ -6,7 +6,7 @@
 // cli-main's is a Claude Code PreToolUse hook call (one per Bash call of an agent). Each run has a
 // temporary HOME of its own (caches and state stay in it); test/e2e/code-cache-runs.test.js checks they
 // do what they are for.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,13 @@ export function codeCacheRuns(env = process.env) {
     const work = join(home, 'work');
     const tool = join(home, '.pyenv', 'bin');
     mkdirSync(work);
+    // A work dir as a project's is, not an empty one (whose fingerprint takes a shortcut): a few files
+    // in nested dirs, so that the tree's walk and fingerprint are compiled into the cache too.
+    for (const dir of ['src', 'src/lib', 'tests']) {
+      mkdirSync(join(work, dir), { recursive: true });
+      for (let i = 0; i < 4; i++) writeFileSync(join(work, dir, `f${i}.c`), `int f${i}(void) { return ${i}; }\n`);
+    }
+    writeFileSync(join(work, 'Makefile'), 'all:\n\ttrue\n');
     mkdirSync(tool, { recursive: true });
     const e = { ...env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), PATH: `${tool}:${env.PATH ?? '/usr/bin:/bin'}` };
     for (const k of ['SBX_HOMES', 'SBX_PHASES', 'SBX_BUILD_CODE_CACHE', 'PYENV_ROOT', 'VIRTUAL_ENV', 'CONDA_PREFIX']) delete e[k];
