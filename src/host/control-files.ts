@@ -19,7 +19,7 @@
 // makes them, and their contents are checked when read.
 import { makeDirs, childProcess, readRegularText } from '../launcher/index.js';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, type Dirent } from 'node:fs';
-import { listDir, type ListDir } from './dir-listing.js';
+import { childPath, listDir, type ListDir } from './dir-listing.js';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SbxError } from '../contract/index.js';
 import { SAFE_GIT_ARGS, gitEnv } from './state/fingerprint.js';
@@ -223,7 +223,7 @@ export function controlEntriesJs(work: string, stateDir: string, budget = Infini
     }
     for (const d of entries) {
       const name = d.name;
-      const abs = join(dir, name);
+      const abs = childPath(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       const what = CONTROL.get(name);
       if (what !== undefined) {

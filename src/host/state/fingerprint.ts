@@ -24,7 +24,7 @@ import { sha256Hex } from './sha256.js';
 import { childProcess } from '../../launcher/index.js';
 import { nativeWalk } from '../native-walk.js';
 import { lstatSync, readFileSync, type Dirent } from 'node:fs';
-import { listDir, type ListDir } from '../dir-listing.js';
+import { childPath, listDir, type ListDir } from '../dir-listing.js';
 import { dirname, isAbsolute, join } from 'node:path';
 
 /** Directories never part of the fingerprint: state, VCS, dependencies and build caches. */
@@ -89,7 +89,7 @@ export function fingerprintJs(work: string, plan: { input?: Buffer }, budget = I
   const parts: string[] = [];
   for (const rel of files.sort()) {
     if (!included(rel)) continue;
-    const info = lstatSync(join(work, rel), { bigint: true, throwIfNoEntry: false });
+    const info = lstatSync(childPath(work, rel), { bigint: true, throwIfNoEntry: false });
     if (!info || info.isDirectory()) continue; // gone, or a submodule or nested repo git lists as one entry
     parts.push(`${rel}\0${info.mode}:${info.size}:${info.mtimeNs}\0`);
   }
@@ -187,11 +187,11 @@ function walk(work: string, max: number, list: ListDir): string[] | null {
       let isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) {
         // DT_UNKNOWN on some file systems: ask.
-        isDir = lstatSync(join(dir, n), { throwIfNoEntry: false })?.isDirectory() ?? false;
+        isDir = lstatSync(childPath(dir, n), { throwIfNoEntry: false })?.isDirectory() ?? false;
       }
       const r = rel ? `${rel}/${n}` : n;
       if (isDir) {
-        if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(join(dir, n), r, false);
+        if (!SKIP_DIRS.has(n) && !(top && HOME_CACHES.has(n))) visit(childPath(dir, n), r, false);
       } else out.push(r);
     }
   };
