@@ -4,8 +4,13 @@
 // than this loop.
 import { nodeCrypto } from '../../launcher/index.js';
 
-/** Above this many UTF-16 units, node:crypto hashes (same digest, native speed). */
-const NATIVE_FROM = 16 * 1024;
+/**
+ * Above this many UTF-16 units, node:crypto hashes (same digest, native speed). In a cold process this
+ * loop runs in V8's interpreter: 0.7 ms for 1 000 characters, 3.1 ms for 8 000 (a 100-file tree's
+ * fingerprint text is ~6 000), against 0.36 ms to load node:crypto and hash 6 000 (fresh `node`, each
+ * measured alone); below 1 K the loop spares the load.
+ */
+const NATIVE_FROM = 1024;
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
