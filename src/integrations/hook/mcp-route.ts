@@ -2,7 +2,8 @@
 // settings file (`mcpServers.sbx`: this sbx by absolute path, `node dist/cli.cjs mcp`) and Gemini's own
 // shell tool taken away (`"run_shell_command"` in `tools.exclude`), so every command the model runs goes
 // through the sandbox's `run` tool. Gemini CLI spawns each hook from its Node process for every shell
-// call (17-22 ms, even a no-op), where a call to a running MCP server costs less than its own shell tool.
+// call (6-26 ms across sessions, even a no-op: docs/integrations.md), where a call to a running MCP server
+// costs less than its own shell tool.
 // The entry says in its `description` that sbx wrote it and whether it put run_shell_command in
 // tools.exclude, so that uninstall takes out exactly that: a run_shell_command the user had excluded
 // before stays. No `cwd`: the server starts where Gemini CLI runs, the dir whose .gemini/settings.json
