@@ -219,8 +219,10 @@ export class UnittestParser extends Parser {
     let ranErrors = max<i64>(t.errors - this.fixtureErrors, 0);
     // Failures and errors count subtests; Ran counts test methods: a method failing in several subtests is one.
     let failingTests = max<i64>(t.failed + ranErrors - this.repeats, 0);
-    if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
     let hs = this.passHashes;
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
+    // No `Ran` line (the run was killed): under -v its `... ok` lines are the passes it made.
+    else if (this.verbose && hs !== null) t.passed = <i64>hs.length;
     if (this.verbose && this.ran >= 0 && hs !== null && <i64>hs.length == t.passed) {
       // A module that did not import (`ERROR: tests.test_core (unittest.loader._FailedTest…)`) is named by itself:
       // one whose tests ran is in the run.
