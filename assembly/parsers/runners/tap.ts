@@ -8,7 +8,10 @@
 // subtests` also counts planned tests that never ran (`Bad plan`). Under `prove -v` a failure without a
 // Test::More location is in the test file whose `t/x.t ..` header it follows; a `#   text` comment after it is
 // its message. A stream with node's `# pass N` keeps every `ok` leaf's full name hashed (Tests.passedSet) when
-// they are as many (prove's files are units its list does not name: none).
+// they are as many (prove's files are units its list does not name: none). tape's stream is flat: a `# name`
+// comment opens each test, its `ok N message` lines are the test's assertions; an assertion is named
+// `test > message` (a message repeats across tests: `should be deeply equivalent`), and its `# pass  N` (two
+// blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -42,6 +45,10 @@ export class TapParser extends Parser {
   pf: TestFailure | null = null;
   /** Every `ok` leaf's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
+  /** tape's test: the last `# name` comment at the line's start, outside a failure's diagnostics; "" else. */
+  title: string = "";
+  /** A `# Subtest:` line was read: node's stream, whose comments are not test names. */
+  subtestSeen: bool = false;
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -94,7 +101,7 @@ export class TapParser extends Parser {
 
   /** name under its parent subtests (node's `describe` blocks): `slug > whitespace > collapses runs`. */
   private fullName(name: string, depth: i32): string {
-    if (depth == 0) return name;
+    if (depth == 0) return this.title.length > 0 ? this.title + " > " + name : name;
     let parts = new Array<string>(0);
     for (let i = 0; i < depth; i++) if (this.subtests[i].length > 0) parts.push(this.subtests[i]);
     parts.push(name);
@@ -138,6 +145,8 @@ export class TapParser extends Parser {
   private endYaml(): void {
     let t = this.cur;
     if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    // The block is the failure's diagnostics (tape's, node's): a comment after it is not one.
+    if (this.yaml != Yaml.NONE) this.diag = null;
     this.yaml = Yaml.NONE;
     this.msg = [];
   }
@@ -146,6 +155,8 @@ export class TapParser extends Parser {
     let s = l.trimmed(p + 1);
     if (s.startsWith("Subtest: ")) {
       this.seen = true;
+      this.subtestSeen = true;
+      this.title = "";
       let depth = min(p >> 2, 8);
       this.subtests[depth] = s.substring(9).trim();
       for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
@@ -196,7 +207,8 @@ export class TapParser extends Parser {
     let sp = s.indexOf(" ");
     if (sp > 0 && this.node[0] > -2) {
       let key = s.substring(0, sp);
-      let rest = s.substring(sp + 1);
+      // tape pads its totals: `# pass  146`.
+      let rest = s.substring(sp + 1).trimStart();
       if (rest.length > 0 && isDigit(rest.charCodeAt(0)) && !rest.includes(" ")) {
         let v = I64.parseInt(rest);
         if (key == "pass") this.node[0] = v;
@@ -205,6 +217,8 @@ export class TapParser extends Parser {
         return true;
       }
     }
+    // tape's `# merge nested objects`: the test whose assertions follow.
+    if (p == 0 && d === null && !this.prove && !this.subtestSeen && s.length > 0 && l.at(1) == Char.SPACE && l.at(2) != Char.SPACE) this.title = s;
     return true;
   }
 
@@ -287,6 +301,9 @@ export class TapParser extends Parser {
       if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     } else {
       t.passed = this.raw[0]; t.failed = this.raw[1]; t.skipped = this.raw[2];
+      // tape cut short (a test threw: the process died before its totals): what it ran is every `ok` it printed.
+      let hs = this.passHashes;
+      if (this.title.length > 0 && !this.prove && !this.subtestSeen && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     }
   }
 }
