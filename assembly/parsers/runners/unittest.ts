@@ -80,7 +80,7 @@ export class UnittestParser extends Parser {
       // The test's docstring line, between its FAIL/ERROR line and the rule above its traceback: one line, left
       // to the other parsers (a log cut after `FAIL: x` goes on with another tool's lines).
       // (The dispatcher offers a line its busy parser left to the others to it again: docAt tells that line.)
-      if (this.cur !== null && (!this.headDoc || l.ptr == this.docAt)) { this.headDoc = true; this.docAt = l.ptr; return false; }
+      if (this.cur !== null && (!this.headDoc || l.ptr == this.docAt) && l.indexOf(") ... ") < 0) { this.headDoc = true; this.docAt = l.ptr; return false; }
       this.st = St.NONE;
       return false;
     }
