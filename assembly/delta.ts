@@ -263,7 +263,19 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
   if (t.runner == "go-test" && name.startsWith("(")) return null;
   // pytest lists ids (`test_x.py::test_y`); a failure named otherwise (`--tb=line`'s bare function) is not comparable.
   if (t.runner == "pytest" && !name.includes("::")) return null;
+  // node --test names a test file that failed as a whole (it did not load, or threw after its tests) by its
+  // path (`not ok 1 - /w/test/x.test.js`, spec's `✖ /w/test/x.test.js`), and names no file it ran: not comparable.
+  if ((t.runner == "tap" || t.runner == "node-test") && isScriptPath(name)) return null;
   return "not in the run's list";
+}
+
+/** `/w/test/x.test.js`, `./test/y.test.mjs`: a path (no blank) ending in a JavaScript or TypeScript file's extension. */
+function isScriptPath(name: string): bool {
+  if (name.includes(" ")) return false;
+  let dot = name.lastIndexOf(".");
+  if (dot < 0 || dot < name.lastIndexOf("/")) return false;
+  let ext = name.substring(dot + 1);
+  return ext == "js" || ext == "mjs" || ext == "cjs" || ext == "ts" || ext == "mts" || ext == "cts" || ext == "jsx" || ext == "tsx";
 }
 
 function passedListed(v: Verdict, name: string): bool {

@@ -8,7 +8,10 @@
 // subtests` also counts planned tests that never ran (`Bad plan`). Under `prove -v` a failure without a
 // Test::More location is in the test file whose `t/x.t ..` header it follows; a `#   text` comment after it is
 // its message. A stream with node's `# pass N` keeps every `ok` leaf's full name hashed (Tests.passedSet) when
-// they are as many (prove's files are units its list does not name: none).
+// they are as many (prove's files are units its list does not name: none). tape's stream is flat: a `# name`
+// comment opens each test, its `ok N message` lines are the test's assertions; an assertion is named
+// `test > message` (a message repeats across tests: `should be deeply equivalent`), and its `# pass  N` (two
+// blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -18,7 +21,7 @@ import { failureNamed, frameOfText, joinLines } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
-const enum Yaml { NONE, BLOCK, ERROR, STACK }
+const enum Yaml { NONE, BLOCK, ERROR, STACK, EXPECTED, ACTUAL }
 
 export class TapParser extends Parser {
   seen: bool = false;
@@ -37,11 +40,18 @@ export class TapParser extends Parser {
   diag: TestFailure | null = null;
   yaml: Yaml = Yaml.NONE;
   yamlIndent: i32 = 0;
+  /** The indent of the key whose block scalar (`expected: |-`, tape's) is being read, and its lines. */
+  valIndent: i32 = 0;
+  val: string[] = [];
   cur: TestFailure | null = null;
   msg: string[] = [];
   pf: TestFailure | null = null;
   /** Every `ok` leaf's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
+  /** tape's test: the last `# name` comment at the line's start, outside a failure's diagnostics; "" else. */
+  title: string = "";
+  /** A `# Subtest:` line was read: node's stream, whose comments are not test names. */
+  subtestSeen: bool = false;
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -71,7 +81,9 @@ export class TapParser extends Parser {
     this.kids[depth]++;
     let r = l.skipSpaces(q);
     if (isDigit(l.at(r))) { l.readInt(r); r = l.skipSpaces(l.end); }
-    if (l.matchAt("- ", r)) r += 2;
+    // tape writes `ok 3 message`; node, Test::More and most others `ok 3 - name`: only tape's are named by a title.
+    let dashed = l.matchAt("- ", r);
+    if (dashed) r += 2;
     let hash = l.indexOf(" # ", r);
     let directive = hash > 0 ? l.trimmed(hash + 3).toUpperCase() : "";
     let name = l.trimmed(r, hash > 0 ? hash : l.len);
@@ -82,9 +94,9 @@ export class TapParser extends Parser {
     this.diag = null;
     if (parent) return true;
     if (skip) { this.raw[2]++; return true; }
-    if (!notOk || todo) { this.raw[0]++; this.passHashes = withName(this.passHashes, this.fullName(name, depth)); return true; }
+    if (!notOk || todo) { this.raw[0]++; this.passHashes = withName(this.passHashes, this.fullName(name, depth, dashed)); return true; }
     this.raw[1]++;
-    let tf = failureNamed(t, this.fullName(name, depth));
+    let tf = failureNamed(t, this.fullName(name, depth, dashed));
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
     this.cur = tf;
     this.diag = tf;
@@ -93,8 +105,8 @@ export class TapParser extends Parser {
   }
 
   /** name under its parent subtests (node's `describe` blocks): `slug > whitespace > collapses runs`. */
-  private fullName(name: string, depth: i32): string {
-    if (depth == 0) return name;
+  private fullName(name: string, depth: i32, dashed: bool): string {
+    if (depth == 0) return this.title.length > 0 && !dashed ? this.title + " > " + name : name;
     let parts = new Array<string>(0);
     for (let i = 0; i < depth; i++) if (this.subtests[i].length > 0) parts.push(this.subtests[i]);
     parts.push(name);
@@ -106,6 +118,10 @@ export class TapParser extends Parser {
     if (l.matchAt("...", p) && p <= this.yamlIndent) { this.endYaml(); return true; }
     let t = this.cur;
     let s = l.trimmed(p);
+    if (this.yaml == Yaml.EXPECTED || this.yaml == Yaml.ACTUAL) {
+      if (p > this.valIndent && s.length > 0) { if (this.val.length < 4) this.val.push(s); return true; }
+      this.endValue();
+    }
     if (this.yaml == Yaml.ERROR || this.yaml == Yaml.STACK) {
       if (p > this.yamlIndent) {
         if (t !== null) {
@@ -126,8 +142,8 @@ export class TapParser extends Parser {
         if (v == "|-" || v == "|" || v == ">-") this.yaml = Yaml.ERROR;
         else this.msg.push(unquote(v));
       } else if (s.startsWith("stack: ")) this.yaml = Yaml.STACK;
-      else if (s.startsWith("expected: ")) t.expected = unquote(s.substring(10));
-      else if (s.startsWith("actual: ")) t.actual = unquote(s.substring(8));
+      else if (s.startsWith("expected: ")) { let v = s.substring(10); if (isBlockScalar(v)) this.startValue(Yaml.EXPECTED, p); else t.expected = unquote(v); }
+      else if (s.startsWith("actual: ")) { let v = s.substring(8); if (isBlockScalar(v)) this.startValue(Yaml.ACTUAL, p); else t.actual = unquote(v); }
       else if ((s.startsWith("location: ") || s.startsWith("at: ")) && t.file === null) {
         // the test's own location: a fallback when the stack names no user frame
       }
@@ -135,9 +151,25 @@ export class TapParser extends Parser {
     return true;
   }
 
+  /** `expected: |-` (tape): the value is the lines below, indented deeper than the key. */
+  private startValue(y: Yaml, p: i32): void { this.yaml = y; this.valIndent = p; this.val = []; }
+
+  private endValue(): void {
+    let t = this.cur;
+    if (t !== null && this.val.length > 0) {
+      let v = joinLines(this.val, 4);
+      if (this.yaml == Yaml.EXPECTED) t.expected = v; else t.actual = v;
+    }
+    this.val = [];
+    this.yaml = Yaml.BLOCK;
+  }
+
   private endYaml(): void {
+    if (this.yaml == Yaml.EXPECTED || this.yaml == Yaml.ACTUAL) this.endValue();
     let t = this.cur;
     if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    // The block is the failure's diagnostics (tape's, node's): a comment after it is not one.
+    if (this.yaml != Yaml.NONE) this.diag = null;
     this.yaml = Yaml.NONE;
     this.msg = [];
   }
@@ -146,6 +178,8 @@ export class TapParser extends Parser {
     let s = l.trimmed(p + 1);
     if (s.startsWith("Subtest: ")) {
       this.seen = true;
+      this.subtestSeen = true;
+      this.title = "";
       let depth = min(p >> 2, 8);
       this.subtests[depth] = s.substring(9).trim();
       for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
@@ -196,7 +230,8 @@ export class TapParser extends Parser {
     let sp = s.indexOf(" ");
     if (sp > 0 && this.node[0] > -2) {
       let key = s.substring(0, sp);
-      let rest = s.substring(sp + 1);
+      // tape pads its totals: `# pass  146`.
+      let rest = s.substring(sp + 1).trimStart();
       if (rest.length > 0 && isDigit(rest.charCodeAt(0)) && !rest.includes(" ")) {
         let v = I64.parseInt(rest);
         if (key == "pass") this.node[0] = v;
@@ -205,6 +240,8 @@ export class TapParser extends Parser {
         return true;
       }
     }
+    // tape's `# merge nested objects`: the test whose assertions follow.
+    if (p == 0 && d === null && !this.prove && !this.subtestSeen && s.length > 0 && l.at(1) == Char.SPACE && l.at(2) != Char.SPACE) this.title = s;
     return true;
   }
 
@@ -287,9 +324,14 @@ export class TapParser extends Parser {
       if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     } else {
       t.passed = this.raw[0]; t.failed = this.raw[1]; t.skipped = this.raw[2];
+      // tape cut short (a test threw: the process died before its totals): what it ran is every `ok` it printed.
+      let hs = this.passHashes;
+      if (this.title.length > 0 && !this.prove && !this.subtestSeen && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     }
   }
 }
+
+function isBlockScalar(v: string): bool { return v == "|-" || v == "|" || v == ">-" || v == ">" || v == "|+"; }
 
 function unquote(v: string): string {
   if (v.length >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(v.length - 1) == Char.APOS) return v.substring(1, v.length - 1).replaceAll("''", "'");

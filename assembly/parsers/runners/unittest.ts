@@ -2,13 +2,15 @@
 // `FAIL:` / `ERROR:` blocks with their tracebacks, `Ran N tests in Xs` and `FAILED (failures=2, errors=1)`.
 // An error in a class or module fixture (`ERROR: setUpClass (mod.Class)`) is in `errors=` but not among
 // the tests `Ran` counts: passed = Ran − failures − (errors − fixture errors) − skipped. Under -v every
-// `... ok` test is hashed by its name (Tests.passedSet) when they are as many as that count.
+// `... ok` test is hashed by its name (Tests.passedSet) when they are as many as that count. A test with a
+// docstring has it on a line of its own, the first line of it, after its name: `test_x (mod.C.test_x)` then
+// `What it checks. ... ok` under -v; `FAIL: test_x (mod.C.test_x)` then `What it checks.` in its block's head.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine } from "./common";
-import { withName } from "../../util/name-hash";
+import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 
 const enum St { NONE, HEAD, BODY, EXC }
 
@@ -33,11 +35,20 @@ export class UnittestParser extends Parser {
   /** -v's `name (id) ... ok` tests hashed by id (Tests.passedSet); null past MAX_PASSED_SET. `verbose`: a result line was read. */
   passHashes: Array<u32> | null = [];
   verbose: bool = false;
+  /** The modules and classes of the tests hashed (`a`, `a.b`, `a.b.C` of `a.b.C.test_x`), listed too: a module that did not import is named by itself. */
+  units: Set<string> = new Set<string>();
+  /** A line after the FAIL/ERROR line of the block's head was passed over (the test's docstring line). */
+  headDoc: bool = false;
+  docAt: usize = 0;
+  /** The line before, when it was `test_x (mod.C.test_x)` alone: a test whose docstring line holds its result. */
+  described: string | null = null;
 
   busy(): bool { return this.st != St.NONE; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    let described = this.described;
+    this.described = null;
     // The 70-column rules that open a block and close the last one.
     if ((c == Char.EQ || c == Char.MINUS) && l.len == 70 && l.at(69) == c && l.at(35) == c) {
       if (c == Char.EQ) { this.endBlock(); this.st = St.HEAD; this.seen = true; }
@@ -49,6 +60,7 @@ export class UnittestParser extends Parser {
       let e = l.startsWith("ERROR: ");
       if (e || l.startsWith("FAIL: ")) {
         this.curError = e;
+        this.headDoc = false;
         let t = f.testsFor("unittest");
         let name = nameOf(l, e ? 7 : 6);
         // A failing subTest (`FAIL: test_x (mod.C.test_x) (n=8)`) is a failure of its own, listed once per
@@ -65,6 +77,10 @@ export class UnittestParser extends Parser {
         return true;
       }
       if (l.startsWith("UNEXPECTED SUCCESS: ")) return true;
+      // The test's docstring line, between its FAIL/ERROR line and the rule above its traceback: one line, left
+      // to the other parsers (a log cut after `FAIL: x` goes on with another tool's lines).
+      // (The dispatcher offers a line its busy parser left to the others to it again: docAt tells that line.)
+      if (this.cur !== null && (!this.headDoc || l.ptr == this.docAt) && l.indexOf(") ... ") < 0) { this.headDoc = true; this.docAt = l.ptr; return false; }
       this.st = St.NONE;
       return false;
     }
@@ -78,11 +94,11 @@ export class UnittestParser extends Parser {
       if (n >= 0 && l.matchAt(" test", l.end)) { this.ran = n; this.seen = true; f.testsFor("unittest"); return true; }
       return false;
     }
-    if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f);
+    if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f, described);
     if (c == Char.O && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
     if (c == Char.F && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
     if (this.progressOnly(l)) return true;
-    return this.resultLine(l, f);
+    return this.resultLine(l, f, described);
   }
 
   /** `.s.EEFF`: the quiet progress line. */
@@ -95,18 +111,40 @@ export class UnittestParser extends Parser {
     return true;
   }
 
-  /** `test_add (mod.Class.test_add) ... ok` */
-  private resultLine(l: Line, f: Facts): bool {
+  /**
+   * `test_add (mod.Class.test_add) ... ok`, or its docstring's line `Adds. ... ok` after `test_add (mod.Class.test_add)`
+   * (described: that line's test). That name line alone is not claimed: it is remembered for the next line.
+   */
+  private resultLine(l: Line, f: Facts, described: string | null): bool {
+    if (described !== null) {
+      let r = l.lastIndexOf(" ... ");
+      if (r > 0) {
+        this.seen = true;
+        this.verbose = true;
+        f.testsFor("unittest");
+        if (l.len == r + 7 && l.matchAt("ok", r + 5)) this.passed(described);
+        return true;
+      }
+    }
     let dots = l.indexOf(") ... ");
-    if (dots < 0 || l.at(0) == Char.SPACE) return false;
+    if (dots < 0) {
+      if (l.at(0) != Char.SPACE && l.len > 3 && l.at(l.len - 1) == Char.RPAREN && l.indexOf(" (") > 0 && l.indexOf(" ") == l.indexOf(" (")) this.described = nameOf(l, 0);
+      return false;
+    }
+    if (l.at(0) == Char.SPACE) return false;
     let open = l.indexOf(" (");
     if (open < 0 || open > dots) return false;
     this.seen = true;
     this.verbose = true;
     f.testsFor("unittest");
     // `... ok` ends the line; a test that printed puts its `ok` on a line of its own (then the list is short).
-    if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passHashes = withName(this.passHashes, nameOf(l, 0));
+    if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passed(nameOf(l, 0));
     return true;
+  }
+
+  private passed(id: string): void {
+    this.passHashes = withName(this.passHashes, id);
+    for (let d = id.lastIndexOf("."); d > 0; d = id.lastIndexOf(".", d - 1)) this.units.add(id.substring(0, d));
   }
 
   private verdictLine(l: Line): void {
@@ -181,9 +219,17 @@ export class UnittestParser extends Parser {
     let ranErrors = max<i64>(t.errors - this.fixtureErrors, 0);
     // Failures and errors count subtests; Ran counts test methods: a method failing in several subtests is one.
     let failingTests = max<i64>(t.failed + ranErrors - this.repeats, 0);
-    if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
     let hs = this.passHashes;
-    if (this.verbose && this.ran >= 0 && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+    if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
+    // No `Ran` line (the run was killed): under -v its `... ok` lines are the passes it made.
+    else if (this.verbose && hs !== null) t.passed = <i64>hs.length;
+    if (this.verbose && this.ran >= 0 && hs !== null && <i64>hs.length == t.passed) {
+      // A module that did not import (`ERROR: tests.test_core (unittest.loader._FailedTest…)`) is named by itself:
+      // one whose tests ran is in the run.
+      let us = this.units.values();
+      for (let i = 0; i < us.length && hs.length < MAX_PASSED_SET; i++) hs.push(nameHash(us[i]));
+      t.passedSet = hs;
+    }
   }
 }
 
