@@ -9,7 +9,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
-import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine } from "./common";
+import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 
 const enum St { NONE, HEAD, BODY, EXC }
@@ -42,6 +42,11 @@ export class UnittestParser extends Parser {
   docAt: usize = 0;
   /** The line before, when it was `test_x (mod.C.test_x)` alone: a test whose docstring line holds its result. */
   described: string | null = null;
+  /**
+   * The test whose `... ` line has no result yet (-v): the one running if the process dies before it (a signal):
+   * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
+   */
+  running: string | null = null;
 
   busy(): bool { return this.st != St.NONE; }
 
@@ -122,6 +127,7 @@ export class UnittestParser extends Parser {
         this.seen = true;
         this.verbose = true;
         f.testsFor("unittest");
+        this.running = noResult(l, r + 5) ? described : null;
         if (l.len == r + 7 && l.matchAt("ok", r + 5)) this.passed(described);
         return true;
       }
@@ -138,6 +144,7 @@ export class UnittestParser extends Parser {
     this.verbose = true;
     f.testsFor("unittest");
     // `... ok` ends the line; a test that printed puts its `ok` on a line of its own (then the list is short).
+    this.running = noResult(l, dots + 6) ? nameOf(l, 0) : null;
     if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passed(nameOf(l, 0));
     return true;
   }
@@ -219,6 +226,15 @@ export class UnittestParser extends Parser {
     let ranErrors = max<i64>(t.errors - this.fixtureErrors, 0);
     // Failures and errors count subtests; Ran counts test methods: a method failing in several subtests is one.
     let failingTests = max<i64>(t.failed + ranErrors - this.repeats, 0);
+    // Killed by a signal in the middle of a test (-v named it, no result, no `Ran` line): that test failed.
+    let crashed = this.running;
+    let sig = runSignal(f);
+    if (crashed !== null && this.ran < 0 && !this.verdictSeen && sig !== null && !hasFailure(t, crashed!)) {
+      let tf = failureNamed(t, crashed!);
+      tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+      t.failed++;
+      crashMidSuite(f, null, "the test process died while running " + crashed!);
+    }
     let hs = this.passHashes;
     if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
     // No `Ran` line (the run was killed): under -v its `... ok` lines are the passes it made.
@@ -231,6 +247,12 @@ export class UnittestParser extends Parser {
       t.passedSet = hs;
     }
   }
+}
+
+/** Nothing but blanks from p to the line's end: a `... ` whose result has not come. */
+function noResult(l: Line, p: i32): bool {
+  for (let i = p; i < l.len; i++) if (l.at(i) != Char.SPACE && l.at(i) != Char.TAB) return false;
+  return true;
 }
 
 /** `test_x (mod.C.test_x) (n=8)`: a second parenthesised group after the name, a subTest's parameters. */
