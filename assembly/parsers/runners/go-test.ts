@@ -73,6 +73,10 @@ export class GoTestParser extends Parser {
   logMore: i32 = 0;
   /** Inside testify's `Diff:` (dropped: the expected and actual lines above it say the same). */
   logDiff: bool = false;
+  /** Inside testify's `Error Trace:` (its further frames, one a line, are places, not the message). */
+  logTrace: bool = false;
+  /** f.crashCount at the last package result line: a go-panic crash since then that go test did not see. */
+  crashesAt: i32 = 0;
   current: string | null = null;
   /** `=== RUN` seen (-v or -json): every test reports. Without it only failures do: passed/skipped unknown. */
   verbose: bool = false;
@@ -174,6 +178,7 @@ export class GoTestParser extends Parser {
       this.logOpen = this.logName.length;
       this.logMore = 0;
       this.logDiff = false;
+      this.logTrace = false;
       this.logName.push(name);
       this.logPkgs().push("");
       this.logFile.push(normPath(l.str(p, colon + 3)));
@@ -231,6 +236,13 @@ export class GoTestParser extends Parser {
     let pkg = l.str(s, e);
     this.seen = true;
     let t = f.testsFor("go-test");
+    // A panic go test did not show as a test's (the package's first output, no `--- FAIL:` and no `=== RUN`
+    // before it: a goroutine's panic, the -timeout alarm's): the go-panic parser's crash since the last result
+    // line ended the package's binary just the same.
+    let fc = f.crash;
+    let unseen = fail && !this.pkgStopped && this.pkgFails == 0 && tail != Char.LBRACKET && fc !== null &&
+      fc!.tool == "go-panic" && f.crashCount != this.crashesAt;
+    if (unseen) this.pkgStopped = true;
     // A package whose binary a panic ended: its tests after the panicking one never ran (none says so).
     if (fail && this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
       t.unfinished.push(pkg);
@@ -244,9 +256,9 @@ export class GoTestParser extends Parser {
       if (!built && this.pkgFails == 0) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
-        let c = this.panic;
-        if (this.pkgPanic && c !== null) {
-          this.panicDone = true;
+        let c = unseen ? fc : this.panic;
+        if ((this.pkgPanic || unseen) && c !== null) {
+          if (!unseen) this.panicDone = true;
           let pm = c.message;
           tf.message = pm !== null ? "panic: " + pm : "panic";
           let u = firstUser(c.frames);
@@ -258,6 +270,7 @@ export class GoTestParser extends Parser {
     this.pkgPanic = false;
     this.pkgStopped = false;
     this.pkgPassed.length = 0;
+    this.crashesAt = f.crashCount;
     // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
     this.keyPassed(pkg, !(fail && tail == Char.LBRACKET));
     this.logOpen = -1;
@@ -389,10 +402,10 @@ export class GoTestParser extends Parser {
     let s = l.trimmed(p);
     // A field's label ends the diff of the one before (`Diff:` repeats the expected and actual lines).
     let label = s.startsWith("Error Trace:") || s.startsWith("Error:") || s.startsWith("Test:") || s.startsWith("Messages:");
-    if (label) this.logDiff = false;
+    if (label) { this.logDiff = false; this.logTrace = false; }
     else if (s == "Diff:") this.logDiff = true;
-    if (s.startsWith("Error Trace:")) { this.errorTrace(k, s.substring(12).trim()); return true; }
-    if (this.logDiff || s.length == 0 || s.startsWith("Test:")) return true;
+    if (s.startsWith("Error Trace:")) { this.logTrace = true; this.errorTrace(k, s.substring(12).trim()); return true; }
+    if (this.logDiff || this.logTrace || s.length == 0 || s.startsWith("Test:")) return true;
     if (s.startsWith("Error:")) s = s.substring(6).trim();
     else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
     if (s.length == 0) return true;
