@@ -312,6 +312,23 @@ export function demoteModuleOnly(frames: Array<Frame>): void {
   }
 }
 
+/**
+ * go test's -timeout alarm (`panic: test timed out after 10m0s`) panics in its own goroutine, with no frame of
+ * the user's: the goroutine of the test that was running is the one whose frame right above `testing.tRunner`
+ * is the user's (the test function, or a frame it called). Not `main.main` (`_testmain.go`) of goroutine 1.
+ */
+export function isGoTimeout(msg: string | null): bool {
+  return msg !== null && msg!.startsWith("test timed out after ");
+}
+
+export function runsGoTest(frames: Array<Frame>): bool {
+  for (let i = 1; i < frames.length; i++) {
+    let fn = frames[i].fn;
+    if (fn !== null && fn! == "testing.tRunner") return frames[i - 1].user;
+  }
+  return false;
+}
+
 /** The first user frame of a stack, or null. */
 export function firstUser(frames: Array<Frame>): Frame | null {
   for (let i = 0; i < frames.length; i++) if (frames[i].user) return frames[i];

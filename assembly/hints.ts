@@ -138,6 +138,8 @@ const KINDS: string[] = [
   "Error", "an Error the program threw itself: read its message and the first frame in your code",
 ];
 
+const GO_TIMEOUT = "go test's -timeout ran out while a test was running (a hang, a deadlock, a slow test): the frame shown is where that test was";
+
 /** What a kind the table does not name still means, by tool: the program failed on purpose. */
 const BY_TOOL: string[] = [
   "rust-panic", "the program panicked on purpose (panic!, expect, assert): read its message at the first frame in your code",
@@ -150,6 +152,8 @@ const BY_TOOL: string[] = [
 ];
 
 export function hintFor(tool: string, kind: string): string | null {
+  // go test's -timeout alarm, whatever its duration (`test timed out after 10m0s`): not a panic of the program's.
+  if (tool == "go-panic" && kind.startsWith("test timed out after ")) return GO_TIMEOUT;
   let h = lookup(KINDS, kind);
   if (h !== null) return h;
   // Qualified exception names (json.decoder.JSONDecodeError) take the hint of their class.

@@ -20,7 +20,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation } from "../../frames";
+import { classify, setLocation, isGoTimeout, runsGoTest } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -41,6 +41,9 @@ export class GoPanicParser extends Parser {
   private wantLoc: bool = false;
   /** The report cannot become the crash: lines are claimed, nothing is built. */
   private skim: bool = false;
+  /** go test's -timeout alarm: its own goroutine's frames, kept while a later goroutine is read for the test's. */
+  private alarm: Array<Frame> | null = null;
+  private found: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
   atRest(): bool { return this.state == State.IDLE; }
@@ -86,6 +89,8 @@ export class GoPanicParser extends Parser {
     c.kind = kindOf(msg);
     c.stateFrames = new Array<Frame>(0);
     this.crash = c;
+    this.alarm = null;
+    this.found = false;
     if (!fatal) this.commit(f);
     return true;
   }
@@ -180,6 +185,14 @@ export class GoPanicParser extends Parser {
     this.goroutines++;
     this.capture = this.goroutines == 1;
     this.wantLoc = false;
+    // The -timeout alarm: the goroutines after its own are read until the running test's (runsGoTest).
+    let c = this.crash;
+    if (c !== null && this.goroutines > 1 && !this.found && isGoTimeout(c.message)) {
+      if (this.goroutines == 2) this.alarm = c.frames;
+      else if (runsGoTest(c.frames)) { this.found = true; return true; }
+      c.frames = new Array<Frame>(0);
+      this.capture = true;
+    }
     return true;
   }
 
@@ -197,6 +210,9 @@ export class GoPanicParser extends Parser {
 
   private close(): void {
     let c = this.crash;
+    let a = this.alarm;
+    if (c !== null && a !== null && !this.found && !runsGoTest(c.frames)) c.frames = a;
+    this.alarm = null;
     if (c !== null && !this.pending) renumber(c.frames);
     this.crash = null;
     this.pending = false;

@@ -12,7 +12,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, normPath, firstUser } from "../../frames";
+import { classify, normPath, firstUser, isGoTimeout, runsGoTest } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 
@@ -85,6 +85,8 @@ export class GoTestParser extends Parser {
   inPanic: bool = false;
   pendingFn: string | null = null;
   frameNo: i32 = 0;
+  /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
+  alarm: Array<Frame> | null = null;
   /** Since the last package result line: tests that failed, a panic outside any test, the last other line. */
   pkgFails: i32 = 0;
   pkgPanic: bool = false;
@@ -114,9 +116,9 @@ export class GoTestParser extends Parser {
 
   text(l: Line, f: Facts): bool {
     if (this.inPanic) {
-      if (foreignLine(l)) { this.inPanic = false; return false; }
+      if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
-      this.inPanic = false;
+      this.endPanic();
     }
     let p = l.skipSpaces(0);
     // testify's block under its `file.go:23: ` line is indented by spaces then a tab (`Error Trace:\t/w/x.go:23`
@@ -486,6 +488,14 @@ export class GoTestParser extends Parser {
     f.setCrash(c);
   }
 
+  /** The panic's report ended: the alarm's own frames back when no goroutine after it ran a test. */
+  private endPanic(): void {
+    this.inPanic = false;
+    let c = this.panic; let a = this.alarm;
+    if (c !== null && a !== null && !runsGoTest(c.frames)) c.frames = a;
+    this.alarm = null;
+  }
+
   /** The test a panic stopped carries the panic's message and first user frame, as its log line would. */
   private notePanic(c: Crash, name: string): void {
     let pkg = this.panicPkg;
@@ -553,7 +563,19 @@ export class GoTestParser extends Parser {
       this.pendingFn = null;
       return true;
     }
-    if (l.startsWith("goroutine ")) { if (c.frames.length > 0) return false; c.thread = l.trimmed(0, l.len - 1); return true; }
+    if (l.startsWith("goroutine ")) {
+      // The -timeout alarm's goroutine, then one not running a test (goroutine 1's testing.(*M).Run): read on.
+      if (c.frames.length > 0 && isGoTimeout(c.message) && !runsGoTest(c.frames)) {
+        if (this.alarm === null) this.alarm = c.frames;
+        c.thread = l.trimmed(0, l.len - 1);
+        c.frames = new Array<Frame>(0);
+        this.frameNo = 0;
+        return true;
+      }
+      if (c.frames.length > 0) return false;
+      c.thread = l.trimmed(0, l.len - 1);
+      return true;
+    }
     if (l.startsWith("[signal ")) return true;
     if (l.startsWith("exit status ") || l.startsWith("FAIL\t") || l.startsWith("FAIL") && l.len == 4) return false;
     if (l.startsWith("created by ")) {
@@ -591,6 +613,7 @@ export class GoTestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    if (this.inPanic) this.endPanic();
     if (!this.seen) return;
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
