@@ -75,6 +75,13 @@ export class GoTestParser extends Parser {
   logDiff: bool = false;
   /** Inside testify's `Error Trace:` (its further frames, one a line, are places, not the message). */
   logTrace: bool = false;
+  /**
+   * A fuzz target's panic, which go test reports as the test's error (`testing.go:1356: panic: msg`, then
+   * debug.Stack()'s goroutine dump indented under it): the dump's frames are read for the first of the user's,
+   * the failure's place; they are not its message. stackFn: the function line whose location line comes next.
+   */
+  logStack: bool = false;
+  stackFn: string | null = null;
   /** f.crashCount at the last package result line: a go-panic crash since then that go test did not see. */
   crashesAt: i32 = 0;
   current: string | null = null;
@@ -176,6 +183,7 @@ export class GoTestParser extends Parser {
     if (n < 0 || !l.matchAt(": ", l.end)) return false;
     let name = this.current!;
     this.logOpen = -1;
+    this.logStack = false;
     if (this.logIndex(name, "") < 0) {
       this.logOpen = this.logName.length;
       this.logMore = 0;
@@ -185,7 +193,10 @@ export class GoTestParser extends Parser {
       this.logPkgs().push("");
       this.logFile.push(normPath(l.str(p, colon + 3)));
       this.logLine.push(<i32>n);
-      this.logMsg.push(l.trimmed(l.end + 2));
+      let msg = l.trimmed(l.end + 2);
+      this.logMsg.push(msg);
+      this.logStack = this.logFile[this.logOpen] == "testing.go" && msg.startsWith("panic: ");
+      this.stackFn = null;
     }
     return true;
   }
@@ -398,8 +409,14 @@ export class GoTestParser extends Parser {
    * the trace and the test's name are already the failure's place and name.
    */
   private continuation(l: Line, p: i32): bool {
-    if (p < 8 || this.logName.length == 0) return false;
     let k = this.logOpen;
+    // A fuzz failure's input, saved (`    Failing input written to testdata/fuzz/FuzzX/<hash>`, under the test).
+    if (p >= 4 && k >= 0 && k < this.logMsg.length && l.matchAt("Failing input written to ", p)) {
+      this.logMsg[k] = this.logMsg[k] + "\n" + l.trimmed(p);
+      return true;
+    }
+    if (p < 8 || this.logName.length == 0) return false;
+    if (this.logStack && k >= 0 && k < this.logMsg.length) { this.stackLine(k, l.trimmed(p)); return true; }
     if (k < 0 || k >= this.logMsg.length || this.logMore >= MAX_MORE) return true;
     let s = l.trimmed(p);
     // A field's label ends the diff of the one before (`Diff:` repeats the expected and actual lines).
@@ -415,6 +432,31 @@ export class GoTestParser extends Parser {
     this.logMsg[k] = m.length > 0 ? m + "\n" + s : s;
     this.logMore++;
     return true;
+  }
+
+  /** A line of a fuzz panic's goroutine dump (logStack): its first user frame places the failure. */
+  private stackLine(k: i32, s: string): void {
+    if (s.length == 0 || s.startsWith("goroutine ")) return;
+    let fn = this.stackFn;
+    if (fn === null) {
+      let open = s.lastIndexOf("(");
+      if (s.endsWith(")") && open > 0) this.stackFn = s.substring(0, open);
+      return;
+    }
+    this.stackFn = null;
+    if (this.logFile[k] != "testing.go") return;
+    let end = s.lastIndexOf(" +0x");
+    if (end < 0) end = s.length;
+    let colon = s.lastIndexOf(":", end);
+    if (colon <= 0) return;
+    let fr = new Frame();
+    fr.fn = fn;
+    fr.file = normPath(s.substring(0, colon));
+    fr.line = <i64>I32.parseInt(s.substring(colon + 1, end));
+    classify(fr);
+    if (!fr.user || fr.line <= 0) return;
+    this.logFile[k] = fr.file!;
+    this.logLine[k] = <i32>fr.line;
   }
 
   /**
