@@ -94,6 +94,7 @@ export class GoTestParser extends Parser {
   frameNo: i32 = 0;
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
   alarm: Array<Frame> | null = null;
+  alarmThread: string | null = null;
   /** Since the last package result line: tests that failed, a panic outside any test, the last other line. */
   pkgFails: i32 = 0;
   pkgPanic: bool = false;
@@ -272,8 +273,9 @@ export class GoTestParser extends Parser {
         let c = unseen ? fc : this.panic;
         if ((this.pkgPanic || unseen) && c !== null) {
           if (!unseen) this.panicDone = true;
-          let pm = c.message;
-          tf.message = pm !== null ? "panic: " + pm : "panic";
+          // Its first line: `panic: msg`, or `fatal error: stack overflow` (a runtime error is no panic).
+          let pm = c.message; let ps = c.summary;
+          tf.message = ps !== null ? ps : pm !== null ? "panic: " + pm : "panic";
           let u = firstUser(c.frames);
           if (u !== null) { tf.file = u.file; tf.line = u.line; }
         } else tf.message = this.lastOut;
@@ -424,7 +426,9 @@ export class GoTestParser extends Parser {
     if (label) { this.logDiff = false; this.logTrace = false; }
     else if (s == "Diff:") this.logDiff = true;
     if (s.startsWith("Error Trace:")) { this.logTrace = true; this.errorTrace(k, s.substring(12).trim()); return true; }
-    if (this.logDiff || this.logTrace || s.length == 0 || s.startsWith("Test:")) return true;
+    // The trace's further frames: a `file.go:N` alone on its line. Anything else ends the trace.
+    if (this.logTrace && !label) { if (goLocation(s)) return true; this.logTrace = false; }
+    if (this.logDiff || s.length == 0 || s.startsWith("Test:")) return true;
     if (s.startsWith("Error:")) s = s.substring(6).trim();
     else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
     if (s.length == 0) return true;
@@ -534,7 +538,7 @@ export class GoTestParser extends Parser {
   private endPanic(): void {
     this.inPanic = false;
     let c = this.panic; let a = this.alarm;
-    if (c !== null && a !== null && !runsGoTest(c.frames)) c.frames = a;
+    if (c !== null && a !== null && !runsGoTest(c.frames)) { c.frames = a; c.thread = this.alarmThread; }
     this.alarm = null;
   }
 
@@ -608,7 +612,7 @@ export class GoTestParser extends Parser {
     if (l.startsWith("goroutine ")) {
       // The -timeout alarm's goroutine, then one not running a test (goroutine 1's testing.(*M).Run): read on.
       if (c.frames.length > 0 && isGoTimeout(c.message) && !runsGoTest(c.frames)) {
-        if (this.alarm === null) this.alarm = c.frames;
+        if (this.alarm === null) { this.alarm = c.frames; this.alarmThread = c.thread; }
         c.thread = l.trimmed(0, l.len - 1);
         c.frames = new Array<Frame>(0);
         this.frameNo = 0;
@@ -703,6 +707,14 @@ export class GoTestParser extends Parser {
     let hs = this.passHashes;
     if (this.verbose && hs !== null && (hs.length > 0 || t.failures.length > 0)) t.passedSet = hs;
   }
+}
+
+/** `/work/pkg/x_test.go:27` (testify's further Error Trace frames): a .go file and a line number, nothing after. */
+function goLocation(s: string): bool {
+  let colon = s.lastIndexOf(":");
+  if (colon <= 3 || colon == s.length - 1 || s.substring(colon - 3, colon) != ".go") return false;
+  for (let i = colon + 1; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return s.indexOf(" ") < 0;
 }
 
 /** `0.003s` from p to the end of the line. */
