@@ -95,6 +95,9 @@ export class GoTestParser extends Parser {
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
   alarm: Array<Frame> | null = null;
   alarmThread: string | null = null;
+  /** A package's `ok … [no tests to run]` (-run matched none of its tests); a package whose tests did run. */
+  noneToRun: bool = false;
+  someRan: bool = false;
   /** Since the last package result line: tests that failed, a panic outside any test, the last other line. */
   pkgFails: i32 = 0;
   pkgPanic: bool = false;
@@ -249,6 +252,8 @@ export class GoTestParser extends Parser {
         !l.matchAt("[setup failed]", rest) && !l.matchAt("[no test files]", rest)) return false;
     let pkg = l.str(s, e);
     this.seen = true;
+    if (!fail && a == 2 && l.contains("[no tests to run]")) this.noneToRun = true;
+    else if (a != 1 && !(fail && tail == Char.LBRACKET)) this.someRan = true;
     let t = f.testsFor("go-test");
     // A panic go test did not show as a test's (the package's first output, no `--- FAIL:` and no `=== RUN`
     // before it: a goroutine's panic, the -timeout alarm's): the go-panic parser's crash since the last result
@@ -706,6 +711,12 @@ export class GoTestParser extends Parser {
     this.keyPassed("");
     let hs = this.passHashes;
     if (this.verbose && hs !== null && (hs.length > 0 || t.failures.length > 0)) t.passedSet = hs;
+    // Without -v: every package that ran said `[no tests to run]` (-run matched nothing, a test renamed): no
+    // test ran, so the list of those that did is empty but for the packages; one that failed before was not run.
+    if (!this.verbose && hs !== null && this.noneToRun && !this.someRan && t.failures.length == 0) {
+      t.passedSet = hs;
+      t.passed = 0; t.skipped = 0;
+    }
   }
 }
 
