@@ -55,6 +55,18 @@ const BUILD_PHRASES: string[] = [
 /** Outside a package's block: its `# pkg` header at column 0, or a `x.go:3:4: msg` line with a head colon (headColonStarts). */
 const STARTS = new ByteSet().chars("#");
 
+/**
+ * A module go could not fetch, from p: `module lookup disabled by GOPROXY=off`, or a module version
+ * (`…@v1.2.3: `) then its download's failure (`Get "https://…": dial tcp …`, `reading https://…`).
+ */
+function fetchFailed(l: Line, p: i32): bool {
+  if (l.indexOf("module lookup disabled by GOPROXY", p) >= 0) return true;
+  let at = l.indexOf("@v", p);
+  if (at < 0) return false;
+  return l.indexOf(": Get \"http", at) >= 0 || l.indexOf(": dial tcp ", at) >= 0 || l.indexOf(": reading http", at) >= 0;
+}
+
+
 @final
 export class GoParser extends Parser {
   private ctx: DiagContext;
@@ -68,6 +80,8 @@ export class GoParser extends Parser {
   private pkg: string = "";
   private vetPkg: string = "";
   private vetCount: i32 = 0;
+  /** The first line saying a module could not be fetched (fetchFailed). */
+  private fetchLine: string | null = null;
   /** The findings read so far, made at the first. */
   private once: DiagOnce | null = null;
 
@@ -93,6 +107,9 @@ export class GoParser extends Parser {
     if (c0 == Char.TAB) return this.inBlock;
     if (c0 == Char.SPACE) { this.inBlock = false; return false; }
     if (this.inBlock && l.startsWith("too many errors")) return true;
+    // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
+    // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
+    if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
@@ -110,6 +127,8 @@ export class GoParser extends Parser {
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
+    // The same under a package's header, at the import line (go test, go build): `x_test.go:6:2: github.com/…`.
+    if (!vetPrefix && fetchFailed(l, q + 2)) { this.noteFetch(l); this.inBlock = true; return true; }
     let d = new Diagnostic();
     d.file = this.ctx.resolve(l.str(p, pathEnd));
     d.line = <i32>line;
@@ -145,6 +164,10 @@ export class GoParser extends Parser {
 
   finish(f: Facts): void {
     this.newPackage(f);
+    // The first fetch failure is the run's set-up failure, unless a crash or a timeout was seen (as make.ts's
+    // missing tool): a log of several commands whose later one crashed is that crash's.
+    let fl = this.fetchLine;
+    if (fl !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = fl;
     if (this.vetCount == 0 || f.errorCount > 0 || f.buildFailedLine !== null) return;
     let e = f.exit;
     if (e.known && e.code == 0) return;
@@ -162,6 +185,10 @@ export class GoParser extends Parser {
     d.tool = tool;
     if (tool == "go-vet") { setSeverity(f, d, "warning"); this.noteVet(); }
     else setSeverity(f, d, tool == "golint" ? "warning" : "error");
+  }
+
+  private noteFetch(l: Line): void {
+    if (this.fetchLine === null) this.fetchLine = l.trimmed(0);
   }
 
   private newPackage(f: Facts): void {
