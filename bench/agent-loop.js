@@ -35,13 +35,18 @@ const LS = 'ls c';
 // BENCH_LINES=gcc,ls,judge adds a third call the hooks leave alone, one Claude Code cannot take apart
 // for its hooks' `if` rules (a `$?` in a compound line), which starts every handler whatever its `if`.
 const LINES = { gcc: [GCC, `\`${GCC}\``], ls: [LS, `\`${LS}\` (left alone)`], true: ['/bin/true', '`/bin/true`'], judge: ['ls c; echo done $?', '`ls c; echo done $?` (left alone, not judged by `if`)'] };
-const ALL_VARIANTS = ['raw', 'noop1', 'ident', 'noop', 'node', 'client', 'clientif', 'client2', 'mcp'];
+const ALL_VARIANTS = ['raw', 'noop1', 'ident', 'noop', 'node', 'client', 'clientif', 'client2', 'mcp', 'mcpnoop1', 'mcphook'];
 // ident: a no-op pre-hook that answers what sbx's answers, a rewrite, but to the same line (for the gcc
 // line; nothing for the others): what the client itself does with a rewritten call (Gemini CLI rebuilds
 // the call, checks its policy again and tells the model the input was modified), which no hook avoids.
 // clientif: `client` installed with --filter (Claude Code's `if` rules on the pre-hook:
 // src/integrations/hook/claude-if.ts). Only Claude Code has such rules: for the others it is `client`.
-const HEADS = { raw: 'raw', noop1: 'no-op pre', ident: 'no-op rewrite', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2', mcp: 'MCP run' };
+// mcphook: sbx's pre-hook as a call to its MCP server (`install --claude --mcp-hook`: Claude Code's
+// mcp_tool hook); mcpnoop1: the same entry given an empty tool input, which the server answers `{}` at
+// once (what one mcp_tool hook costs the client). Only Claude Code has mcp_tool hooks.
+const HEADS = { raw: 'raw', noop1: 'no-op pre', ident: 'no-op rewrite', noop: 'no-op pair', node: 'node', client: 'client', clientif: 'client --filter', client2: 'client2', mcp: 'MCP run', mcpnoop1: 'no-op MCP pre', mcphook: 'MCP pre-hook' };
+/** Set-ups only Claude Code has: for the others clientif repeats client, the MCP hook columns stay blank. */
+const CLAUDE_ONLY = new Set(['clientif', 'mcpnoop1', 'mcphook']);
 // A narrower run while working on one lever: BENCH_CLIENTS=claude,codex and BENCH_VARIANTS=raw,client
 // (the table then shows only those; the others' columns are blank). Not SBX_ names: the resident sbx
 // refuses a call whose SBX_ variables differ from its own, and the clients' hooks do not pass them.
@@ -64,8 +69,15 @@ function install(client, s, variant, extraEnv) {
   const args = { claude: ['--claude', '--dir', s.proj], codex: ['--codex', '--user'], gemini: ['--gemini', '--user', ...(variant === 'mcp' ? ['--mcp-only'] : [])] }[client];
   // noop: the pre- and post-hooks (--post), noop1: the pre-hook alone, each then made a no-op; client2:
   // sbx's pre- and post-hooks through the client (--post: the two-hook install of before).
-  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : []), ...(variant === 'clientif' ? ['--filter'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
+  const r = spawnSync(process.execPath, [bin, 'hook', 'install', ...args, ...(variant === 'noop' || variant === 'client2' ? ['--post'] : []), ...(variant === 'clientif' ? ['--filter'] : []), ...(variant === 'mcphook' || variant === 'mcpnoop1' ? ['--mcp-hook'] : [])], { cwd: s.proj, encoding: 'utf8', env: { ...process.env, ...extraEnv, ...(variant === 'node' ? { SBX_RESIDENT: '0' } : {}) } });
   if (r.status !== 0) throw new Error(`hook install: ${r.stderr}`);
+  if (variant === 'mcpnoop1') {
+    const file = join(s.proj, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    for (const m of settings.hooks.PreToolUse) for (const h of m.hooks) h.input.tool_input = '{}';
+    writeFileSync(file, JSON.stringify(settings, null, 2));
+    return;
+  }
   if (variant !== 'noop' && variant !== 'noop1' && variant !== 'ident') return;
   const file = /installed in (\S+)/.exec(r.stdout)?.[1];
   if (!file) throw new Error(`hook install said: ${r.stdout}`);
@@ -184,7 +196,7 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
   const clients = [['claude', 'Claude Code', ensureClaude], ['codex', 'Codex CLI', ensureCodex], ['gemini', 'Gemini CLI', ensureGemini]].filter(([id]) => ids.includes(id)).map(([id, name, ensure]) => [id, name, ensure()]);
   await warmResident();
   console.log(`## inside the agent loop: the gap between model requests, per tool call (${rounds} rounds of interleaved sessions, ${calls} calls of each command per session, the first gap of each kind left out; medians)\n`);
-  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call); MCP run: no hooks, every call made through sbx\'s MCP `run` tool instead (the raw column: the same line as a shell call). Added: minus raw; sbx\'s share: client minus no-op pre (minus no-op rewrite for the gcc line, when run: what the client does with any rewrite left out)\n');
+  console.log('raw: no hooks; no-op pre: one pre-hook `cat >/dev/null` (what one hook costs the client: sbx installs one), no-op pair: a pre- and a post-hook so; node: sbx\'s hook and rewrites through `node dist/cli.cjs` (SBX_RESIDENT=0); client: through build/sbx-client and the resident sbx (one pre-hook); client --filter: client installed with --filter (Claude Code\'s `if` rules on the pre-hook; Codex and Gemini CLI have no such rules, so their column repeats client); client2: the same with the post-hooks too (--post: the install before one hook per call); MCP run: no hooks, every call made through sbx\'s MCP `run` tool instead (the raw column: the same line as a shell call); MCP pre-hook: sbx\'s pre-hook as a call to its MCP server (install --claude --mcp-hook, Claude Code only), no-op MCP pre: the same entry answered `{}` at once. Added: minus raw; sbx\'s share: client minus no-op pre (minus no-op rewrite for the gcc line, when run: what the client does with any rewrite left out)\n');
   const cols = VARIANTS.filter((v) => v !== 'raw');
   console.log(`| client | call | raw | ${cols.map((v) => HEADS[v]).join(' | ')} | ${cols.map((v) => `added, ${HEADS[v]}`).join(' | ')} | sbx's share (client − no-op pre; the gcc line: − no-op rewrite, when run) |`);
   console.log(`| --- | --- | ---: | ${cols.map(() => '---:').join(' | ')} | ${cols.map(() => '---:').join(' | ')} | ---: |`);
@@ -194,7 +206,7 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
     const gaps = Object.fromEntries(ALL_VARIANTS.map((v) => [v, Object.fromEntries(KINDS.map((k) => [k, []]))]));
     for (let r = 0; r < rounds; r++) {
       for (const v of VARIANTS) {
-        if (v === 'clientif' && id !== 'claude') continue;
+        if (CLAUDE_ONLY.has(v) && id !== 'claude') continue;
         const g = await session(id, c.bin, v, calls);
         for (const k of KINDS) gaps[v][k].push(...g[k]);
       }
@@ -202,7 +214,8 @@ export async function agentLoop({ rounds = 3, calls = 6, runs = 20 } = {}) {
     for (const [call, label] of KINDS.map((k) => [k, LINES[k][1]])) {
       const med = (v) => (v === 'clientif' && id !== 'claude' ? median(gaps.client[call]) : median(gaps[v][call]));
       const raw = med('raw');
-      console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => ms(med(v))).join(' | ')} | ${cols.map((v) => ms(med(v) - raw)).join(' | ')} | ${ms(med('client') - med(call === 'gcc' && VARIANTS.includes('ident') ? 'ident' : 'noop1'))} |`);
+      const cell = (v, x) => (CLAUDE_ONLY.has(v) && v !== 'clientif' && id !== 'claude' ? '' : ms(x));
+      console.log(`| ${name} | ${label} | ${ms(raw)} | ${cols.map((v) => cell(v, med(v))).join(' | ')} | ${cols.map((v) => cell(v, med(v) - raw)).join(' | ')} | ${ms(med('client') - med(call === 'gcc' && VARIANTS.includes('ident') ? 'ident' : 'noop1'))} |`);
     }
     if (VARIANTS.includes('mcp') && KINDS.includes('true')) {
       const [mcp, raw] = [median(gaps.mcp.true), median(gaps.raw.true)];

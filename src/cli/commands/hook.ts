@@ -2,7 +2,8 @@
 // (Codex CLI) and gemini-pre / gemini-post (Gemini CLI) are what the client runs (payload on stdin, answer on stdout, exit 0, or 2
 // when a pre-hook fails closed and the call is blocked: run-hook.ts); install (the pre-hook; --post: the
 // post-hooks too, for "rewrite": false; --filter: Claude Code's `if` rules; --gemini --mcp-only: no hooks, sbx's
-// MCP server in place of Gemini CLI's shell tool) / uninstall edit the client's hook file.
+// MCP server in place of Gemini CLI's shell tool; --claude --mcp-hook: the pre-hook as a call to sbx's MCP
+// server, in .mcp.json) / uninstall edit the client's hook file.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -38,6 +39,11 @@ export default defineCommand({
       type: 'boolean',
       description:
         "install --gemini: no hooks; sbx's MCP server (mcpServers.sbx) in place of Gemini CLI's shell tool (run_shell_command in tools.exclude): every command runs in the sandbox, each call cheaper than a hooked shell call: docs/integrations.md",
+    },
+    'mcp-hook': {
+      type: 'boolean',
+      description:
+        "install --claude (project): the pre-hook as a call to sbx's MCP server (Claude Code's mcp_tool hook; the server in .mcp.json, started once per session) instead of a process per call; a call it leaves alone costs no fork: docs/integrations.md",
     },
     trust: {
       type: 'boolean',
@@ -82,6 +88,12 @@ export default defineCommand({
         'E_USAGE',
         "--mcp-only goes with sbx hook install --gemini alone (no --claude, --codex, --post or --filter): it installs sbx's MCP server in place of Gemini CLI's shell tool, with no hooks",
       );
+    const mcpHook = Boolean(args['mcp-hook']);
+    if (mcpHook && !(action === 'install' && args.claude && !args.user && !args.codex && !args.gemini))
+      throw new SbxError(
+        'E_USAGE',
+        "--mcp-hook goes with sbx hook install --claude in a project (the pre-hook calls sbx's MCP server, which it writes into the project's .mcp.json); sbx hook uninstall --claude takes both out",
+      );
     if (args.trust && !(action === 'install' && args.gemini && !args.user))
       throw new SbxError('E_USAGE', '--trust goes with sbx hook install --gemini in a project (it records the project as a trusted folder for Gemini CLI)');
     if (args.filter && !(action === 'install' && args.claude && !args.user))
@@ -94,8 +106,10 @@ export default defineCommand({
     if (clients.length !== 1) throw new SbxError('E_USAGE', `sbx hook ${action} needs one client: --claude (Claude Code), --codex (Codex CLI) or --gemini (Gemini CLI)`);
     if (args.project && args.user) throw new SbxError('E_USAGE', 'give --project or --user, not both');
     const client = clients[0]!;
-    const { install, uninstall, settingsPath } = await hookInstaller();
+    const { install, installServer, uninstall, uninstallServer, settingsPath } = await hookInstaller();
     const path = settingsPath(client, args.user ? 'user' : 'project', resolve(args.dir ?? '.'), homedir());
+    // Claude Code's project .mcp.json: where --mcp-hook puts sbx's server (and any other install takes it out).
+    const mcpJson = client === 'claude' && !args.user ? join(resolve(args.dir ?? '.'), '.mcp.json') : null;
     if (action === 'install') {
       const { residentClient, selfCli } = await hookRewrite();
       const cli = selfCli(process.argv[1] ?? '');
@@ -117,8 +131,26 @@ export default defineCommand({
         writeOut(
           'sbx: --filter: no `if` rules (the sandbox table has a pattern no rule can stand for, "rewrite" is false, SBX_CONFIG names the table, or sbx.config.json cannot be read): the pre-hook runs for every call\n',
         );
-      const { backup, hooksRemoved } = install(client, path, { node: process.execPath, cli, ...(native ? { client: native } : {}) }, { post, ifs, mcpOnly });
+      const self = { node: process.execPath, cli, ...(native ? { client: native } : {}) };
+      // The server first: a .mcp.json install must refuse (a hand-written mcpServers.sbx) before the hook names it.
+      const server = mcpJson && mcpHook ? installServer(mcpJson, self) : null;
+      const { backup, hooksRemoved } = install(client, path, self, { post, ifs, mcpOnly, mcpHook });
+      if (mcpJson && !mcpHook) uninstallServer(mcpJson);
       const name = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' }[client];
+      if (server) {
+        writeOut(
+          `sbx: Claude Code pre-hook installed in ${path}${backup ? ` (your file kept as ${backup})` : ''} as a call to sbx's MCP server, written into ${mcpJson}${server.backup ? ` (your file kept as ${server.backup})` : ''}: mcpServers.sbx (${process.execPath} ${cli} mcp --hook-only), started once per session; a call the hook leaves alone costs no process\n`,
+        );
+        writeOut(
+          'sbx: Claude Code asks once whether to use the servers of a project\'s .mcp.json: approve sbx (claude -p uses them without asking). Until the server runs (not approved, sbx moved or removed), every Bash call is blocked with the reason (onFailure "block"), none runs on the host unsandboxed\n',
+        );
+        if (ifs)
+          writeOut(
+            `sbx: the pre-hook runs only for a line naming a command of the sandbox table (${ifs.length} \`if\` rules): after editing the "hook" tables in sbx.config.json, run this install again\n`,
+          );
+        writeOut(`${await rewriteNote(project, post, true)}\n`);
+        return { exitCode: 0 };
+      }
       if (mcpOnly) {
         writeOut(
           `sbx: Gemini CLI MCP route installed in ${path}${backup ? ` (your file kept as ${backup})` : ''}: mcpServers.sbx (${process.execPath} ${cli} mcp) and run_shell_command in tools.exclude, so every command the model runs goes through sbx's run tool, in the sandbox; no hooks${hooksRemoved ? ` (the ${hooksRemoved} sbx hook entr${hooksRemoved === 1 ? 'y' : 'ies'} there taken out)` : ''}\n`,
@@ -145,6 +177,16 @@ export default defineCommand({
       if (client === 'gemini' && !args.user) writeOut(await geminiTrustNote(project, Boolean(args.trust)));
     } else {
       const { removed, route, how, backup } = uninstall(path);
+      // sbx's server in .mcp.json (--mcp-hook) goes with the hook.
+      const server = mcpJson ? uninstallServer(mcpJson) : { how: 'untouched' as const, backup: null };
+      if (server.how !== 'untouched')
+        writeOut(
+          {
+            restored: `sbx: sbx's MCP server removed: ${mcpJson} is your file from before install again, byte for byte\n`,
+            deleted: `sbx: sbx's MCP server removed: ${mcpJson} deleted (install created it)\n`,
+            edited: `sbx: sbx's MCP server removed from ${mcpJson} (edited since install, so only its entry was cut out${server.backup ? `; your file from before install is still ${server.backup}` : ''})\n`,
+          }[server.how],
+        );
       const gone = [removed || !route ? `${removed} sbx hook(s)` : '', route ? "sbx's MCP route (mcpServers.sbx, and run_shell_command in tools.exclude if install put it there)" : '']
         .filter(Boolean)
         .join(' and ');
@@ -180,7 +222,7 @@ async function claudeIfsFor(project: string): Promise<readonly string[] | null> 
  * What the hooks installed will do with the project's "rewrite" setting: the pre-hook alone decides
  * everything, except with "rewrite": false, where only a post-hook distils (docs/integrations.md).
  */
-async function rewriteNote(project: string, post: boolean): Promise<string> {
+async function rewriteNote(project: string, post: boolean, mcpHook = false): Promise<string> {
   const { loadHookConfig } = await hookConfig();
   let rewrite: boolean;
   try {
@@ -190,7 +232,7 @@ async function rewriteNote(project: string, post: boolean): Promise<string> {
   }
   if (rewrite && post) return 'sbx: note: the post-hooks are needed only with "rewrite": false; each costs one more hook process per call (install without --post to drop them)';
   if (rewrite)
-    return 'sbx: one hook process per call: build/test lines run in the sandbox, a build line kept on the host (git pull && make) through `sbx host`, which prints its verdict when the output is long';
+    return `sbx: ${mcpHook ? 'one call to the server' : 'one hook process'} per call: build/test lines run in the sandbox, a build line kept on the host (git pull && make) through \`sbx host\`, which prints its verdict when the output is long`;
   if (post) return 'sbx: "rewrite": false: every command stays on the host; the post-hooks replace a long build/test output with its verdict';
   return 'sbx: warning: "rewrite": false in this project keeps every command on the host, where only a post-hook can distil: with the pre-hook alone the model gets every raw output; install again with --post';
 }

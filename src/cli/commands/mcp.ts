@@ -11,10 +11,14 @@ export default defineCommand({
       description:
         "run does what sbx run --work W --timeout N -- bash -c CMD does: the project's agent config not mounted read-only (.git/config and .git/hooks still are), sbx run's notes under the verdict (for a caller that ran sbx run per command, e.g. the mini-SWE-agent environment)",
     },
+    'hook-only': {
+      type: 'boolean',
+      description: "list no tools: the server of Claude Code's pre-hook as an MCP call (sbx hook install --claude --mcp-hook), which calls the unlisted claude_pre",
+    },
   },
   async run({ args }) {
     const { serve } = await mcpServer();
-    await serve(pkg.version, { asSbxRun: Boolean(args['as-sbx-run']) });
+    await serve(pkg.version, { asSbxRun: Boolean(args['as-sbx-run']), hookOnly: Boolean(args['hook-only']) });
     return { exitCode: 0 };
   },
 });

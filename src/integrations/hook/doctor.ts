@@ -122,6 +122,13 @@ function hookChecks(client: Client, p: DoctorPlaces, path: string): { checks: Ch
     });
   for (const [event, name] of [...Object.entries(EVENTS[client].pre), ...post]) {
     const ours = oursFor(event, name);
+    const viaMcp = !ours && client === 'claude' && event === 'PreToolUse' ? mcpHookOf(hooks[event]) : null;
+    if (viaMcp) {
+      const c = mcpHookCheck(p, viaMcp);
+      checks.push(c);
+      live &&= c.level === 'ok';
+      continue;
+    }
     if (!ours) {
       checks.push({ level: 'missing', client, what: `${event}: no sbx hook (${name})`, fix: install });
       live = false;
@@ -164,7 +171,7 @@ function staleIfs(p: DoctorPlaces, path: string): string | null {
   if (!r.ok) return null;
   const list = obj(r.json.hooks).PreToolUse;
   const entries = (Array.isArray(list) ? list : []).flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).map(obj));
-  const ours = entries.filter((h) => String(h.command).endsWith(' hook claude-pre'));
+  const ours = entries.filter((h) => String(h.command).endsWith(' hook claude-pre') || (h.type === 'mcp_tool' && h.server === 'sbx' && h.tool === 'claude_pre'));
   if (!ours.length || ours.some((h) => typeof h.if !== 'string')) return null; // runs for every call
   const installed = ours.map((h) => String(h.if).slice('Bash(*'.length, -'*)'.length));
   let cfg: HookConfig;
@@ -203,6 +210,37 @@ function same(a: string, b: string): boolean {
   } catch {
     return resolve(a) === resolve(b);
   }
+}
+
+/** sbx's pre-hook as a call to its MCP server (install --claude --mcp-hook: mcp-hook.ts), when installed. */
+function mcpHookOf(list: unknown): Record<string, unknown> | null {
+  const entries = (Array.isArray(list) ? list : []).flatMap((m) => (Array.isArray(obj(m).hooks) ? (obj(m).hooks as unknown[]) : []).map(obj));
+  return entries.find((h) => h.type === 'mcp_tool' && h.server === 'sbx' && h.tool === 'claude_pre') ?? null;
+}
+
+/**
+ * The mcp_tool pre-hook is live when it fails closed and the server it calls, `sbx` of the project's
+ * .mcp.json, starts this sbx; without the server every Bash call is blocked.
+ */
+function mcpHookCheck(p: DoctorPlaces, entry: Record<string, unknown>): Check {
+  const fix = `sbx hook install --claude --mcp-hook (from where sbx is now)`;
+  if (entry.onFailure !== 'block')
+    return {
+      level: 'missing',
+      client: 'claude',
+      what: 'PreToolUse: the pre-hook calls sbx\'s MCP server without "onFailure": "block": if the server is down, build commands run on the host unsandboxed',
+      fix,
+    };
+  const servers = p.scope === 'project' ? obj(readOk(readConfig(join(p.project, '.mcp.json'))).mcpServers) : {};
+  const s = obj(servers.sbx);
+  if (!Object.keys(s).length)
+    return { level: 'missing', client: 'claude', what: 'PreToolUse: the pre-hook calls MCP server "sbx", which is not in the project\'s .mcp.json: every Bash call is blocked', fix };
+  const words = [s.command, ...(Array.isArray(s.args) ? s.args : [])].filter((w): w is string => typeof w === 'string');
+  const gone = words.filter((w) => w.startsWith('/')).find((w) => !usable(w));
+  if (gone) return { level: 'missing', client: 'claude', what: `PreToolUse: the pre-hook's MCP server runs ${gone}, which is missing or not executable: every Bash call is blocked`, fix };
+  if (!words.some((w) => same(w, p.self.cli)))
+    return { level: 'missing', client: 'claude', what: `PreToolUse: the pre-hook's MCP server runs another sbx (${words.join(' ')}), not this one (${p.self.cli})`, fix };
+  return { level: 'ok', client: 'claude', what: `PreToolUse: sbx's pre-hook as a call to MCP server "sbx" (${words.join(' ')}); Claude Code asks once to approve a project's .mcp.json servers` };
 }
 
 /** An MCP server entry {command, args} that starts sbx (`… mcp`): absent is a note (MCP is optional), a dead one is missing. */

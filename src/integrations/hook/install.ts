@@ -8,6 +8,8 @@
 // absolute path (node and dist/cli.js, resolved now), so it works whatever is on PATH or in npx's cache.
 // Gemini CLI's route without hooks (--mcp-only: sbx's MCP server, the shell tool excluded: mcp-route.ts)
 // is installed and taken out by the same code: each install takes out what the other kind wrote.
+// Claude Code's pre-hook as a call to sbx's MCP server (--mcp-hook: an `mcp_tool` entry, mcp-hook.ts)
+// also writes the server into the project's .mcp.json, with the same backup and byte-exact uninstall.
 import { makeDirs, readRegularText } from '../../launcher/index.js';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -17,6 +19,10 @@ import { SbxError } from '../../contract/index.js';
 import { shellQuote } from '../../host/index.js';
 import type { Self } from './rewrite.js';
 import { routeOf, withRoute, withoutRoute } from './mcp-route.js';
+import { PRE_TOOL } from './mcp-hook.js';
+
+/** The name of sbx's MCP server in Claude Code's .mcp.json (--mcp-hook). */
+const SERVER = 'sbx';
 
 export { claudeIfs } from './claude-if.js';
 
@@ -41,7 +47,7 @@ const MATCHER: Record<Client, string> = { claude: 'Bash', codex: 'Bash', gemini:
 /** A minute, in each client's unit: Gemini CLI reads hook timeouts in milliseconds, the others in seconds. */
 const TIMEOUT: Record<Client, number> = { claude: 60, codex: 60, gemini: 60_000 };
 
-const HookEntry = v.looseObject({ type: v.optional(v.string()), command: v.optional(v.string()) });
+const HookEntry = v.looseObject({ type: v.optional(v.string()), command: v.optional(v.string()), server: v.optional(v.unknown()), tool: v.optional(v.unknown()) });
 const Matcher = v.looseObject({ matcher: v.optional(v.string()), hooks: v.optional(v.array(HookEntry)) });
 const Settings = v.looseObject({ hooks: v.optional(v.record(v.string(), v.array(Matcher))) });
 type SettingsT = v.InferOutput<typeof Settings>;
@@ -74,15 +80,25 @@ export function hookCommand(self: Self, name: string): string {
  * dist/cli.js (`node dist/cli.js hook install`), dist/cli.cjs (the bin that npm link and npm install -g run)
  * or build/sbx-client (the resident sbx's client).
  */
-const isOurs = (cmd: string | undefined) =>
+const isOursCommand = (cmd: string | undefined) =>
   typeof cmd === 'string' && / hook (claude|codex|gemini)-(pre|post)$/.test(cmd) && /(cli\.c?js|build\/sbx-client)'? hook (claude|codex|gemini)-(pre|post)$/.test(cmd);
+
+/** The `mcp_tool` entry of --mcp-hook: a call of sbx's server's claude_pre. */
+const isOursMcp = (h: v.InferOutput<typeof HookEntry>) => h.type === 'mcp_tool' && h.server === SERVER && h.tool === PRE_TOOL;
+
+const isOurs = (h: v.InferOutput<typeof HookEntry>) => isOursCommand(h.command) || isOursMcp(h);
 
 /**
  * post: the post-hooks too (for `"rewrite": false`); without, a post-hook an earlier install added is taken out.
  * ifs: Claude Code's `if` rules for the pre-hook (claude-if.ts): one entry per rule, each the same hook,
  * so a call no rule matches starts no hook process; null or absent: one entry, run for every call.
  */
-export function install(client: Client, path: string, self: Self, opts: { post?: boolean; ifs?: readonly string[] | null; mcpOnly?: boolean } = {}): { backup: string | null; hooksRemoved: number } {
+export function install(
+  client: Client,
+  path: string,
+  self: Self,
+  opts: { post?: boolean; ifs?: readonly string[] | null; mcpOnly?: boolean; mcpHook?: boolean } = {},
+): { backup: string | null; hooksRemoved: number } {
   const cur = load(path);
   const hooks = { ...(cur.settings.hooks ?? {}) };
   const mcpOnly = client === 'gemini' && opts.mcpOnly === true;
@@ -96,12 +112,13 @@ export function install(client: Client, path: string, self: Self, opts: { post?:
     else delete hooks[event];
   }
   for (const [event, name] of Object.entries(events)) {
-    const entry = { type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] };
-    const ifs = client === 'claude' && event in EVENTS[client].pre && opts.ifs ? opts.ifs : null;
-    hooks[event] = [
-      ...strip(hooks[event] ?? []),
-      { matcher: MATCHER[client], hooks: ifs ? ifs.map((rule) => ({ type: 'command', if: rule, command: entry.command, timeout: entry.timeout })) : [entry] },
-    ];
+    const pre = event in EVENTS[client].pre;
+    const entry: Record<string, unknown> =
+      client === 'claude' && pre && opts.mcpHook
+        ? { type: 'mcp_tool', server: SERVER, tool: PRE_TOOL, input: { tool_input: '${tool_input}', cwd: '${cwd}' }, onFailure: 'block', timeout: TIMEOUT[client] }
+        : { type: 'command', command: hookCommand(self, name), timeout: TIMEOUT[client] };
+    const ifs = client === 'claude' && pre && opts.ifs ? opts.ifs : null;
+    hooks[event] = [...strip(hooks[event] ?? []), { matcher: MATCHER[client], hooks: ifs ? ifs.map((rule) => withIf(entry, rule)) : [entry] }];
   }
   // The user's own bytes go to <file>.sbx.bak, once: a second install (the file already holds sbx's hooks)
   // keeps the first backup rather than overwrite it with the hooked version.
@@ -140,7 +157,14 @@ export function uninstall(path: string): Uninstalled {
   const cut = withoutRoute(withHooks(cur.raw, hooks));
   const route = cut.removed > 0;
   if (!anyOurs(cur.settings) && !route) return { removed: 0, route, how: 'untouched', backup: null };
-  const after = cut.out;
+  return { removed, route, ...giveBack(path, cur, cut.out) };
+}
+
+/**
+ * The file without sbx's entries (`after`): the user's bytes from <file>.sbx.bak when that is all install
+ * changed, no file when install created it, else `after` in the file's own style.
+ */
+function giveBack(path: string, cur: ReturnType<typeof load>, after: Record<string, unknown>): Pick<Uninstalled, 'how' | 'backup'> {
   const bak = `${path}.sbx.bak`;
   // A backup that holds sbx's hooks itself is not the user's file (an older sbx's uninstall wrote those).
   const read = existsSync(bak) ? readBackup(bak) : null;
@@ -150,25 +174,76 @@ export function uninstall(path: string): Uninstalled {
   if (orig && isDeepStrictEqual(after, orig.json)) {
     writeAtomic(path, orig.text);
     rmSync(bak, { force: true });
-    return { removed, route, how: 'restored', backup: null };
+    return { how: 'restored', backup: null };
   }
-  // No backup and nothing left but sbx's hooks: install created the file, so there was none.
+  // No backup and nothing left but sbx's entries: install created the file, so there was none.
   if (!orig && Object.keys(after).length === 0) {
     rmSync(path, { force: true });
-    return { removed, route, how: 'deleted', backup: null };
+    return { how: 'deleted', backup: null };
   }
   // Edited since install: cut sbx's entries out, keeping the file's indentation and key order.
   save(path, after, cur.text);
-  return { removed, route, how: 'edited', backup: orig ? bak : null };
+  return { how: 'edited', backup: orig ? bak : null };
+}
+
+/** A hook entry with Claude Code's `if` rule, placed before the entry's other keys but its type. */
+function withIf(entry: Record<string, unknown>, rule: string): Record<string, unknown> {
+  const { type, ...rest } = entry;
+  return { type, if: rule, ...rest };
+}
+
+/**
+ * --mcp-hook: sbx's MCP server in Claude Code's project .mcp.json (`mcpServers.sbx`: this sbx by absolute
+ * path, `node dist/cli.cjs mcp --hook-only`), which the pre-hook's `mcp_tool` entry calls. Merged as
+ * install merges the settings (the user's file kept once as .mcp.json.sbx.bak); a `mcpServers.sbx` sbx did
+ * not write is refused.
+ */
+export function installServer(path: string, self: Self): { backup: string | null } {
+  const cur = load(path);
+  const servers = cur.raw.mcpServers;
+  const bad = (what: string) => new SbxError('E_SETTINGS', `${path}: ${what}; nothing was changed`);
+  if (servers !== undefined && (!servers || typeof servers !== 'object' || Array.isArray(servers))) throw bad('mcpServers is not an object');
+  const had = claudeServerOf(cur.raw);
+  if (!had && (servers as Record<string, unknown> | undefined)?.[SERVER] !== undefined)
+    throw bad(`mcpServers.${SERVER} is an entry sbx hook install did not write (one written by hand?): remove or rename it first, then install again`);
+  const out = { ...cur.raw, mcpServers: { ...(servers as Record<string, unknown> | undefined), [SERVER]: { type: 'stdio', command: self.node, args: [self.cli, 'mcp', '--hook-only'] } } };
+  let backup: string | null = null;
+  if (cur.text !== null && !had) {
+    backup = `${path}.sbx.bak`;
+    copyFileSync(path, backup);
+  }
+  save(path, out, cur.text);
+  return { backup };
+}
+
+/** Takes out the server installServer wrote (`untouched` when there is none), as uninstall does the hooks. */
+export function uninstallServer(path: string): Pick<Uninstalled, 'how' | 'backup'> {
+  if (!existsSync(path)) return { how: 'untouched', backup: null };
+  const cur = load(path);
+  if (!claudeServerOf(cur.raw)) return { how: 'untouched', backup: null };
+  const servers = { ...(cur.raw.mcpServers as Record<string, unknown>) };
+  delete servers[SERVER];
+  const after: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(cur.raw)) if (k !== 'mcpServers' || Object.keys(servers).length) after[k] = k === 'mcpServers' ? servers : val;
+  return giveBack(path, cur, after);
+}
+
+/** Whether `mcpServers.sbx` is the server installServer wrote (any sbx path: a moved checkout's too). */
+function claudeServerOf(raw: Record<string, unknown>): boolean {
+  const servers = raw.mcpServers;
+  const e = servers && typeof servers === 'object' ? (servers as Record<string, unknown>)[SERVER] : undefined;
+  if (!e || typeof e !== 'object') return false;
+  const args = (e as { args?: unknown }).args;
+  return Array.isArray(args) && args.length === 3 && /cli\.c?js$/.test(String(args[0])) && args[1] === 'mcp' && args[2] === '--hook-only';
 }
 
 function hasOurs(json: unknown): boolean {
   const r = v.safeParse(Settings, json);
-  return !r.success || anyOurs(r.output) || routeOf(json as Record<string, unknown>) !== null;
+  return !r.success || anyOurs(r.output) || routeOf(json as Record<string, unknown>) !== null || claudeServerOf(json as Record<string, unknown>);
 }
 
 function anyOurs(settings: SettingsT): boolean {
-  return Object.values(settings.hooks ?? {}).some((list) => list.some((m) => (m.hooks ?? []).some((h) => isOurs(h.command))));
+  return Object.values(settings.hooks ?? {}).some((list) => list.some((m) => (m.hooks ?? []).some(isOurs)));
 }
 
 /** The parsed file with `hooks` replaced in place (its key keeps its position; an empty one is dropped). */
@@ -200,7 +275,7 @@ function strip(list: v.InferOutput<typeof Matcher>[]): v.InferOutput<typeof Matc
       out.push(m);
       continue;
     }
-    const hs = m.hooks.filter((h) => !isOurs(h.command));
+    const hs = m.hooks.filter((h) => !isOurs(h));
     if (hs.length === m.hooks.length) out.push(m);
     else if (hs.length) out.push({ ...m, hooks: hs });
   }

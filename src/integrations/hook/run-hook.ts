@@ -9,7 +9,7 @@ import { readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadHookConfig, type HookConfig } from './config.js';
-import { claudePost, claudePre, parsePost, parsePre, postAnswer } from '../claude/claude.js';
+import { claudePost, claudePre, parsePost, parsePre, postAnswer, type PreAnswer } from '../claude/claude.js';
 import { residentClient, selfCli, type Self } from './rewrite.js';
 import { bashRules, settingsFiles } from '../claude/claude-permissions.js';
 import type { Notes } from './permissions.js';
@@ -53,7 +53,7 @@ export async function runHook(name: HookName, opts: HookIO = {}): Promise<number
 }
 
 /** A pre-hook's refusal: the call is blocked, with this reason. */
-class Blocked extends Error {}
+export class Blocked extends Error {}
 
 /**
  * The settings a pre-hook rewrites by; one it cannot read blocks the call (see the top of this file).
@@ -78,14 +78,7 @@ async function hook(name: HookName, opts: HookIO): Promise<void> {
   if (name === 'codex-pre' || name === 'codex-post') return await codex(name, json, self);
   if (name === 'gemini-pre' || name === 'gemini-post') return await gemini(name, json, self);
   if (name === 'claude-pre') {
-    const p = parsePre(json);
-    if (typeof p === 'string') return note(p);
-    if (p.tool_name !== 'Bash') return;
-    const cfg = preConfig(projectDir ?? p.cwd);
-    const notes: Notes = [];
-    const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
-    noteAll(notes);
-    const answer = claudePre(p, cfg, self, projectDir, rules);
+    const answer = claudePreAnswer(json, projectDir, self, io.err);
     if (answer) io.out(`${JSON.stringify(answer)}\n`);
     return;
   }
@@ -94,6 +87,26 @@ async function hook(name: HookName, opts: HookIO): Promise<void> {
   const d = claudePost(p, loadHookConfig(projectDir ?? p.cwd), self, projectDir);
   if (!d) return;
   io.out(`${JSON.stringify(postAnswer(d, await distil({ log: bytesOf(d.raw), exit: d.exit, work: d.work, cmd: String(p.tool_input.command) })))}\n`);
+}
+
+/**
+ * Claude Code's pre-hook on one payload: its answer, or null when the call goes on unchanged (what was
+ * wrong with the payload, or what of the user's permission rules could not be read, goes to err). Throws
+ * Blocked when the project's config cannot be read. The same for a hook process (claude-pre) and for a
+ * call to sbx's MCP server (mcp-hook.ts).
+ */
+export function claudePreAnswer(json: unknown, projectDir: string | undefined, self: Self, err: (text: string) => void): PreAnswer | null {
+  const p = parsePre(json);
+  if (typeof p === 'string') {
+    err(`sbx hook: ${p}; the tool call goes on unchanged\n`);
+    return null;
+  }
+  if (p.tool_name !== 'Bash') return null;
+  const cfg = preConfig(projectDir ?? p.cwd);
+  const notes: Notes = [];
+  const rules = bashRules(settingsFiles(projectDir ?? p.cwd, homedir()), notes);
+  for (const n of notes) err(`sbx hook: ${n}\n`);
+  return claudePre(p, cfg, self, projectDir, rules);
 }
 
 async function codex(name: 'codex-pre' | 'codex-post', json: unknown, self: Self): Promise<void> {
@@ -140,7 +153,7 @@ async function gemini(name: 'gemini-pre' | 'gemini-post', json: unknown, self: S
   if (d) io.out(`${JSON.stringify(geminiPostAnswer(await distil({ log: bytesOf(d.raw), exit: d.exit, work: d.work, cmd: String(p.tool_input.command) })))}\n`);
 }
 
-function selfCommand(): Self {
+export function selfCommand(): Self {
   const cli = selfCli(process.argv[1] ?? '');
   const client = residentClient(cli);
   return { node: process.execPath, cli, ...(client ? { client } : {}) };

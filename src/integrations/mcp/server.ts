@@ -4,6 +4,8 @@
 // Every tool carries _meta "anthropic/alwaysLoad" so that Claude Code does not defer it behind tool search.
 // Every path a call names must be the dir the server was started in or below it, by real path (confine.ts);
 // one message is at most 8 MiB (stdio-lines.ts).
+// One tool more, never listed: claude_pre, Claude Code's pre-hook answered in this process (an `mcp_tool`
+// hook: hook/mcp-hook.ts). `sbx mcp --hook-only` is the server for that alone: it lists no tools.
 import { realpathSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +17,7 @@ import { launcherPath, startResident } from '../../launcher/index.js';
 import { HistoryArgs, HistoryResult, RunArgs, ShowArgs, ShowResult, VerdictArgs, VerdictResult } from './schemas.js';
 import { BoundedStdioTransport } from './stdio-lines.js';
 import { historyTool, runTool, showTool, verdictTool, type ToolContext, type ToolOutput } from './tools.js';
+import { PRE_TOOL, preOverMcp } from '../hook/mcp-hook.js';
 
 type AnySchema = v.GenericSchema;
 
@@ -86,14 +89,24 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text: `sbx: ${text}` }], isError: true };
 }
 
-export async function serve(version: string, { cwd = realpathSync.native(process.cwd()), asSbxRun = false }: Partial<ToolContext> = {}): Promise<void> {
+export async function serve(version: string, { cwd = realpathSync.native(process.cwd()), asSbxRun = false, hookOnly = false }: Partial<ToolContext> & { hookOnly?: boolean } = {}): Promise<void> {
   const server = new Server({ name: 'sbx', version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(req.params.name, req.params.arguments, { cwd, asSbxRun }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: hookOnly ? [] : listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    if (req.params.name === PRE_TOOL) {
+      const r = preOverMcp(req.params.arguments, cwd);
+      return { content: [{ type: 'text', text: r.text }], ...(r.isError ? { isError: true } : {}) };
+    }
+    if (hookOnly) return failure(`this server (sbx mcp --hook-only) answers Claude Code's pre-hook (${PRE_TOOL}) alone: for the run tool, start sbx mcp`);
+    return callTool(req.params.name, req.params.arguments, { cwd, asSbxRun });
+  });
   // A resident server spends its idle start-up on what every run would pay: the engine is compiled,
-  // and the resident spawner started, so that even the first `run` forks no Node process.
-  void loadEngine().catch(() => undefined);
-  void startResident(launcherPath());
+  // and the resident spawner started, so that even the first `run` forks no Node process. The hook's
+  // server runs nothing itself (the rewritten line goes to the resident sbx): it warms nothing.
+  if (!hookOnly) {
+    void loadEngine().catch(() => undefined);
+    void startResident(launcherPath());
+  }
   const transport = new BoundedStdioTransport();
   const closed = new Promise<void>((ok) => {
     server.onclose = ok;
