@@ -259,6 +259,10 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("note: run with `RUST_BACKTRACE")) { this.inMsg = false; return; }
     if (l.startsWith("stack backtrace:")) { this.inMsg = false; return; }
     if (!this.inMsg) {
+      // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
+      // (its `-->` line is not used: rustdoc's lines there run one past the file's).
+      if (this.msg.length == 0 && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
+          (l.startsWith("error[E") || l.startsWith("error: ")) && !l.startsWith("error: aborting due to"))) { this.msg.push(l.trimmed(0)); return; }
       if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
