@@ -106,6 +106,9 @@ function levelChanges(dm: DiagMatch): LevelChanges {
   let a = dm.fixed; let b = dm.added;
   r.fromFixed = new Array<bool>(a.length);
   r.fromAdded = new Array<bool>(b.length);
+  if (a.length == 0 || b.length == 0) return r;
+  let ka = new Array<string>(a.length);
+  for (let i = 0; i < a.length; i++) ka[i] = levelFreeKey(a[i]);
   for (let j = 0; j < b.length; j++) {
     let sb = b[j].severity;
     if (sb != "error" && sb != "warning") continue;
@@ -113,7 +116,7 @@ function levelChanges(dm: DiagMatch): LevelChanges {
     for (let i = 0; i < a.length; i++) {
       if (r.fromFixed[i]) continue;
       let sa = a[i].severity;
-      if (sa == sb || (sa != "error" && sa != "warning") || levelFreeKey(a[i]) != kb) continue;
+      if (sa == sb || (sa != "error" && sa != "warning") || ka[i] != kb) continue;
       r.fromFixed[i] = true; r.fromAdded[j] = true;
       if (sb == "error") r.raised++; else r.lowered++;
       break;
