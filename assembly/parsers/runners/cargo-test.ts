@@ -42,8 +42,8 @@ export class CargoTestParser extends Parser {
   inRun: bool = false;
   /** A test binary died before its `test result:` line (its counts are in passed/failed/skipped). */
   dead: bool = false;
-  /** The tests of the binaries that died which they never reached. */
-  notRun: i64 = 0;
+  /** The tests of the binaries that died which they never reached; -1 while none of them said its plan. */
+  notRun: i64 = -1;
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
@@ -261,8 +261,11 @@ export class CargoTestParser extends Parser {
     if (!this.inMsg) {
       // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
       // (its `-->` line is not used: rustdoc's lines there run one past the file's).
-      if (this.msg.length == 0 && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
-          (l.startsWith("error[E") || l.startsWith("error: ")) && !l.startsWith("error: aborting due to"))) { this.msg.push(l.trimmed(0)); return; }
+      if (this.msg.length == 0 && isDocTest(t.name) && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
+          l.startsWith("error[E") || l.startsWith("error: ") && !cargoOwn(l))) {
+        this.msg.push(l.trimmed(0));
+        return;
+      }
       if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
@@ -330,7 +333,7 @@ export class CargoTestParser extends Parser {
    */
   private died(): void {
     this.passed += this.bp; this.failed += this.bf + 1; this.skipped += this.bs;
-    if (this.planned >= 0) this.notRun += max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
+    if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.planned = -1; this.inRun = false; this.dead = true; this.running = null;
   }
@@ -340,9 +343,10 @@ export class CargoTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("cargo-test");
     if (t.runner != "cargo-test") return;
-    // The log ends inside a binary that was running a test (killed with cargo, or cut).
+    // The log ends inside a binary that was running a test (killed with cargo, or cut). One that died of a
+    // signal was counted at its `process didn't exit successfully` line.
     let dying = this.crashed !== null || this.running !== null;
-    if (this.inRun && dying) this.died();
+    if (this.inRun && this.running !== null) this.died();
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;
@@ -354,7 +358,7 @@ export class CargoTestParser extends Parser {
     if (this.dead || dying) {
       // A crash after the binary's own `test result:` line: still a failure of the run.
       if (!this.dead) t.failed += 1;
-      t.notRun = this.notRun;
+      if (this.notRun >= 0) t.notRun = this.notRun;
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
@@ -369,13 +373,24 @@ export function overflowedThread(l: Line): string | null {
   return name == "main" || name == "<unnamed>" ? null : name;
 }
 
+/** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
+function cargoOwn(l: Line): bool {
+  return l.startsWith("error: aborting due to") || l.startsWith("error: test failed") || l.startsWith("error: doctest failed") ||
+    l.startsWith("error: could not compile") || l.contains(" target failed") || l.contains(" targets failed");
+}
+
+/** `src/lib.rs - to_celsius (line 14)`: a doc-test's name. */
+function isDocTest(n: string): bool {
+  let dash = n.indexOf(" - ");
+  return n.endsWith(")") && dash > 0 && n.lastIndexOf(" (line ") > dash;
+}
+
 /** `src/lib.rs - to_celsius (line 14)`: a doc-test is located at its own line of its file. */
 function docTestLocation(t: TestFailure): void {
   let n = t.name;
-  if (!n.endsWith(")")) return;
+  if (!isDocTest(n)) return;
   let dash = n.indexOf(" - ");
   let at = n.lastIndexOf(" (line ");
-  if (dash <= 0 || at < dash) return;
   let k = I32.parseInt(n.substring(at + 7, n.length - 1));
   if (k <= 0) return;
   t.file = normPath(n.substring(0, dash));
