@@ -335,6 +335,12 @@ export class RustParser extends Parser {
     if (l.at(q) != Char.CARET) return;
     while (l.at(q) == Char.CARET) q++;
     if (l.at(q) != Char.SPACE) return;
+    // `^^^^^^^^          - unexpected argument`: the primary span has no text; the label after it on the line
+    // is a secondary span's (its `-` marker first).
+    let r = l.skipSpaces(q);
+    let e = r;
+    while (l.at(e) == Char.MINUS) e++;
+    if (e > r && (e >= l.len || l.at(e) == Char.SPACE)) return;
     let text = l.trimmed(q + 1);
     if (text.length > 0) o.label = text;
   }
