@@ -31,9 +31,7 @@ function normMessage(s: string): string {
 function diagKey(d: Diagnostic): string {
   // The label is part of what the diagnostic says: two E0308s "mismatched types" with different labels
   // (expected `i32`, found `usize` / expected `String`, found `&str`) are two diagnostics.
-  let label = d.label;
-  return d.tool + "\u0001" + d.severity + "\u0001" + d.fileOr + "\u0001" +
-    normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
+  return d.severity + "\u0001" + levelFreeKey(d);
 }
 
 class DiagMatch {
@@ -87,6 +85,49 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
   for (let i = 0; i < a.length; i++) if (!usedA[i]) m.fixed.push(a[i]);
   for (let j = 0; j < b.length; j++) if (!usedB[j]) m.added.push(b[j]);
   return m;
+}
+
+class LevelChanges {
+  fromFixed: Array<bool> = [];
+  fromAdded: Array<bool> = [];
+  /** Warnings now errors. */
+  raised: i32 = 0;
+  /** Errors now warnings. */
+  lowered: i32 = 0;
+}
+
+/**
+ * The fixed and new diagnostics that are one diagnostic whose level changed: a warning gone and an error new
+ * (or back) of the same tool, file, message and label, paired in order (lines shift with the edit that
+ * changed the level: a `#![deny(warnings)]` line added at the top).
+ */
+function levelChanges(dm: DiagMatch): LevelChanges {
+  let r = new LevelChanges();
+  let a = dm.fixed; let b = dm.added;
+  r.fromFixed = new Array<bool>(a.length);
+  r.fromAdded = new Array<bool>(b.length);
+  if (a.length == 0 || b.length == 0) return r;
+  let ka = new Array<string>(a.length);
+  for (let i = 0; i < a.length; i++) ka[i] = levelFreeKey(a[i]);
+  for (let j = 0; j < b.length; j++) {
+    let sb = b[j].severity;
+    if (sb != "error" && sb != "warning") continue;
+    let kb = levelFreeKey(b[j]);
+    for (let i = 0; i < a.length; i++) {
+      if (r.fromFixed[i]) continue;
+      let sa = a[i].severity;
+      if (sa == sb || (sa != "error" && sa != "warning") || ka[i] != kb) continue;
+      r.fromFixed[i] = true; r.fromAdded[j] = true;
+      if (sb == "error") r.raised++; else r.lowered++;
+      break;
+    }
+  }
+  return r;
+}
+
+function levelFreeKey(d: Diagnostic): string {
+  let label = d.label;
+  return d.tool + "\u0001" + d.fileOr + "\u0001" + normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
 }
 
 function failuresOf(v: Verdict): Array<TestFailure> {
@@ -478,8 +519,11 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   let cut = cutShort(cur);
   let gone = idleTree ? " not printed this time (nothing was edited)" : cut ? " not reached (" + unreachedBy(cur)! + ")" : " fixed";
   let ef = 0; let en = 0; let wf = 0; let wn = 0;
-  for (let i = 0; i < dm.fixed.length; i++) { if (dm.fixed[i].severity == "error") ef++; else wf++; }
-  for (let i = 0; i < dm.added.length; i++) { if (dm.added[i].severity == "error") en++; else wn++; }
+  // A warning gone and an error new that say the same at the same file (`#![deny(warnings)]`, `-D warnings`,
+  // -Werror added): its level was raised, neither fixed nor new; and back.
+  let lv = levelChanges(dm);
+  for (let i = 0; i < dm.fixed.length; i++) { if (lv.fromFixed[i]) continue; if (dm.fixed[i].severity == "error") ef++; else wf++; }
+  for (let i = 0; i < dm.added.length; i++) { if (lv.fromAdded[i]) continue; if (dm.added[i].severity == "error") en++; else wn++; }
   if (ef > 0 || en > 0) {
     let s = new Array<string>(0);
     if (ef > 0) s.push(plural(ef, "error", "errors") + gone);
@@ -492,6 +536,8 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
     if (wn > 0) s.push((wf > 0 ? wn.toString() : plural(wn, "warning", "warnings")) + " new");
     parts.push(join(s, ", "));
   }
+  if (lv.raised > 0) parts.push(plural(lv.raised, "warning", "warnings") + " now " + (lv.raised == 1 ? "an error" : "errors"));
+  if (lv.lowered > 0) parts.push(plural(lv.lowered, "error", "errors") + " now " + (lv.lowered == 1 ? "a warning" : "warnings"));
   if (tm.fixed.length > 0 || tm.broken.length > 0 || tm.still.length > 0 || tm.notRun.length > 0) {
     let s = new Array<string>(0);
     if (tm.fixed.length > 0) s.push(tm.fixed.length.toString() + " fixed");

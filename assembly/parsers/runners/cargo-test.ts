@@ -38,6 +38,12 @@ export class CargoTestParser extends Parser {
   crashed: string | null = null;
   /** The current test binary's `running N tests`. */
   planned: i64 = -1;
+  /** Between a binary's `running N tests` and its `test result:` line. */
+  inRun: bool = false;
+  /** A test binary died before its `test result:` line (its counts are in passed/failed/skipped). */
+  dead: bool = false;
+  /** The tests of the binaries that died which they never reached; -1 while none of them said its plan. */
+  notRun: i64 = -1;
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
@@ -99,7 +105,7 @@ export class CargoTestParser extends Parser {
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
       this.seen = true; this.inList = false;
       this.bp = 0; this.bf = 0; this.bs = 0;
-      this.planned = n;
+      this.planned = n; this.inRun = true;
       f.testsFor("cargo-test");
       return true;
     }
@@ -130,8 +136,11 @@ export class CargoTestParser extends Parser {
         if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
         if (this.running !== null) {
           let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
-          tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
+          // `has overflowed its stack` said already why it died.
+          if (tf.message.length == 0) tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
         }
+        // cargo may go on to the next binary (--no-fail-fast), whose `running N tests` starts its counts anew.
+        if (this.inRun) this.died();
       }
       return true;
     }
@@ -250,6 +259,13 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("note: run with `RUST_BACKTRACE")) { this.inMsg = false; return; }
     if (l.startsWith("stack backtrace:")) { this.inMsg = false; return; }
     if (!this.inMsg) {
+      // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
+      // (its `-->` line is not used: rustdoc's lines there run one past the file's).
+      if (this.msg.length == 0 && isDocTest(t.name) && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
+          l.startsWith("error[E") || l.startsWith("error: ") && !cargoOwn(l))) {
+        this.msg.push(l.trimmed(0));
+        return;
+      }
       if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
@@ -307,7 +323,19 @@ export class CargoTestParser extends Parser {
     this.running = null;
     this.seen = true;
     this.bp = 0; this.bf = 0; this.bs = 0;
+    this.inRun = false;
     f.testsFor("cargo-test").totals = true;
+  }
+
+  /**
+   * The test binary died before its `test result:` line: what it printed counts, the test it died in failed,
+   * and its tests after that one (of its `running N tests`) did not run.
+   */
+  private died(): void {
+    this.passed += this.bp; this.failed += this.bf + 1; this.skipped += this.bs;
+    if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
+    this.bp = 0; this.bf = 0; this.bs = 0;
+    this.planned = -1; this.inRun = false; this.dead = true; this.running = null;
   }
 
   finish(f: Facts): void {
@@ -315,6 +343,10 @@ export class CargoTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("cargo-test");
     if (t.runner != "cargo-test") return;
+    // The log ends inside a binary that was running a test (killed with cargo, or cut). One that died of a
+    // signal was counted at its `process didn't exit successfully` line.
+    let dying = this.crashed !== null || this.running !== null;
+    if (this.inRun && this.running !== null) this.died();
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;
@@ -323,11 +355,10 @@ export class CargoTestParser extends Parser {
     // (filtered out, its target not built). Only when each one counted passed was named.
     let hs = this.passHashes;
     if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
-    if (this.crashed !== null || this.running !== null) {
-      // The binary died before its `test result:` line: count what it printed.
-      t.failed += 1;
-      // The binary's `running N tests` it never finished: the ones after the one that died did not run.
-      if (this.planned >= 0) t.notRun = max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
+    if (this.dead || dying) {
+      // A crash after the binary's own `test result:` line: still a failure of the run.
+      if (!this.dead) t.failed += 1;
+      if (this.notRun >= 0) t.notRun = this.notRun;
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
@@ -342,13 +373,24 @@ export function overflowedThread(l: Line): string | null {
   return name == "main" || name == "<unnamed>" ? null : name;
 }
 
+/** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
+function cargoOwn(l: Line): bool {
+  return l.startsWith("error: aborting due to") || l.startsWith("error: test failed") || l.startsWith("error: doctest failed") ||
+    l.startsWith("error: could not compile") || l.contains(" target failed") || l.contains(" targets failed");
+}
+
+/** `src/lib.rs - to_celsius (line 14)`: a doc-test's name. */
+function isDocTest(n: string): bool {
+  let dash = n.indexOf(" - ");
+  return n.endsWith(")") && dash > 0 && n.lastIndexOf(" (line ") > dash;
+}
+
 /** `src/lib.rs - to_celsius (line 14)`: a doc-test is located at its own line of its file. */
 function docTestLocation(t: TestFailure): void {
   let n = t.name;
-  if (!n.endsWith(")")) return;
+  if (!isDocTest(n)) return;
   let dash = n.indexOf(" - ");
   let at = n.lastIndexOf(" (line ");
-  if (dash <= 0 || at < dash) return;
   let k = I32.parseInt(n.substring(at + 7, n.length - 1));
   if (k <= 0) return;
   t.file = normPath(n.substring(0, dash));

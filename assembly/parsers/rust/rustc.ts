@@ -333,9 +333,18 @@ export class RustParser extends Parser {
       q++;
     }
     if (l.at(q) != Char.CARET) return;
-    while (l.at(q) == Char.CARET) q++;
-    if (l.at(q) != Char.SPACE) return;
-    let text = l.trimmed(q + 1);
+    // Primary spans on one line (`^     ^`: unused_parens's two parentheses) carry their text after the last.
+    while (l.at(q) == Char.CARET) {
+      while (l.at(q) == Char.CARET) q++;
+      if (l.at(q) != Char.SPACE) return;
+      q = l.skipSpaces(q);
+    }
+    // `^^^^^^^^          - unexpected argument`: the primary span has no text; the label after it on the line
+    // is a secondary span's (its `-` marker first).
+    let e = q;
+    while (l.at(e) == Char.MINUS) e++;
+    if (e > q && (e >= l.len || l.at(e) == Char.SPACE)) return;
+    let text = l.trimmed(q);
     if (text.length > 0) o.label = text;
   }
 
