@@ -14,7 +14,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
-import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -101,6 +101,14 @@ export class PytestParser extends Parser {
   /** `!!! stopping after 1 failures !!!` (-x, --maxfail): the tests after the last failure did not run. */
   maxfailStopped: bool = false;
   fatalFrames: Frame[] = [];
+  /**
+   * -v prints a test's node id, then runs it, then its result: the id of a line with no result yet is the test
+   * running. If the process dies there (a signal, no summary), that test failed, by the crash, as unittest's
+   * (unittest.ts) and gtest's are; the tests after it did not run. Also the id on a faulthandler line.
+   */
+  running: string | null = null;
+  /** A shell's report of the signal on the running test's line (`id bash: line 1: 123 Segmentation fault  pytest`). */
+  runningSignal: string | null = null;
 
   busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
@@ -132,14 +140,17 @@ export class PytestParser extends Parser {
     }
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
+    if (this.sec == Sec.NONE && this.runningLine(l)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) {
       if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
       if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
     }
-    if (this.sec == Sec.NONE && l.startsWith("collected ")) {
-      // `collected 3 items` (`/ 1 deselected` follows when some are): what a run cut short did not reach.
-      let n = l.readInt(10);
+    let ca = l.startsWith("collected ") ? 10 : l.startsWith("collecting ... collected ") ? 25 : -1;
+    if (this.sec == Sec.NONE && ca > 0) {
+      // `collected 3 items` (`/ 1 deselected` follows when some are; -v: `collecting ... collected 3 items`):
+      // what a run cut short did not reach.
+      let n = l.readInt(ca);
       if (n >= 0) {
         let d = l.indexOf(" deselected");
         let k = l.lastIndexOf("/ ", d);
@@ -224,6 +235,7 @@ export class PytestParser extends Parser {
       if (id.includes("::")) {
         // -v: one test per line.
         this.verbose = true;
+        this.running = word.length == 0 ? id : null;
         if (word.startsWith("PASSED")) { this.pPassed++; this.passHashes = withName(this.passHashes, id); }
         else if (word.startsWith("FAILED")) { this.pFailed++; this.note(this.pFails, id); }
         else if (word.startsWith("ERROR")) { this.pErrors++; this.note(this.pErrs, id); }
@@ -252,6 +264,35 @@ export class PytestParser extends Parser {
       this.fatal = l.trimmed(fatal + 20);
       this.sec = Sec.FATAL;
     }
+    return true;
+  }
+
+  /**
+   * -v's `test_x.py::test_y[p q] ` with no result after it: the test running (its result comes when it ends);
+   * or with a shell's report of the signal that killed the run printed on it. Not an indented or a bare line.
+   */
+  private runningLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.SPACE || c == Char.TAB || c < 0) return false;
+    let sep = l.indexOf("::");
+    let sp = l.indexOfByte(Char.SPACE);
+    if (sep <= 0 || sp < 0 || sp < sep) return false;
+    // A parametrized id may hold blanks inside its brackets.
+    let br = l.indexOfByte(Char.LBRACKET);
+    if (br > 0 && br < sp) {
+      let k = l.indexOf("] ", br);
+      if (k < 0) return false;
+      sp = k + 1;
+    }
+    let rest = l.trimmed(sp, l.len);
+    let sig: string | null = null;
+    if (rest.length > 0) {
+      sig = signalOfWords(rest);
+      if (sig === null) return false;
+    }
+    this.running = l.str(0, sp);
+    this.runningSignal = sig;
+    this.seen = true;
     return true;
   }
 
@@ -465,11 +506,26 @@ export class PytestParser extends Parser {
         if (user === null && x.user) user = x;
         if (fr === null && x.fn !== null && x.fn!.startsWith("test")) fr = x;
       }
-      let name = fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
+      // -v named the test on the line the dump began on (its node id holds its class; the dump's frame does not).
+      let name = this.running !== null ? this.running!
+        : fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
       let tf = failureNamed(t, name);
       tf.message = "Fatal Python error: " + this.fatal!;
       if (user !== null) { tf.file = user.file; tf.line = user.line; }
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+    }
+    // -v: killed by a signal while a test ran (its id printed, no result, no dump, no summary): that test failed.
+    let died = false;
+    let crashed = this.running;
+    if (this.fatal === null && !this.totals && crashed !== null) {
+      let sig = this.runningSignal !== null ? this.runningSignal : runSignal(f);
+      if (sig !== null && !hasFailure(t, crashed!)) {
+        let tf = failureNamed(t, crashed!);
+        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        this.pFailed++;
+        died = true;
+        crashMidSuite(f, sig, "the test process died while running " + crashed!);
+      }
     }
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
@@ -479,7 +535,7 @@ export class PytestParser extends Parser {
     }
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
-    if ((this.fatal !== null || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
     // -v names every test it runs: with each one counted passed named, a test failing before and in neither
     // list did not run (deselected, renamed, removed).
     let hs = this.passHashes;
