@@ -566,11 +566,12 @@ export class PytestParser extends Parser {
 
 /**
  * `_ test_x[long-id] _`: the header of a test whose name leaves no room on the line for more underscores
- * (pytest pads it to the terminal width with at least one on each side). Not the `_ _ _ _` line between a
- * traceback's entries.
+ * (pytest pads it to the terminal width with at least one on each side, and one more on the right when the
+ * width left is odd: `_ title __`). Not the `_ _ _ _` line between a traceback's entries.
  */
 function isNarrowHeader(l: Line): bool {
   let n = l.len;
+  if (n > 5 && l.at(n - 1) == Char.UNDERSCORE && l.at(n - 2) == Char.UNDERSCORE && l.at(n - 3) == Char.SPACE) n--;
   if (n < 5 || l.at(1) != Char.SPACE || l.at(n - 1) != Char.UNDERSCORE || l.at(n - 2) != Char.SPACE) return false;
   for (let i = 2; i < n - 2; i++) {
     let c = l.at(i);
