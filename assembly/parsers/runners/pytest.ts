@@ -513,6 +513,7 @@ export class PytestParser extends Parser {
       tf.message = "Fatal Python error: " + this.fatal!;
       if (user !== null) { tf.file = user.file; tf.line = user.line; }
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+      this.pFailed++;
     }
     // -v: killed by a signal while a test ran (its id printed, no result, no dump, no summary): that test failed.
     let died = false;
@@ -531,7 +532,8 @@ export class PytestParser extends Parser {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
-      if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
+      // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
+      if (this.verbose) { lostReports(t, this.pFails); lostReports(t, this.pErrs); }
     }
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
@@ -611,6 +613,15 @@ function syntaxAt(b: Block): void {
     for (let j = 0; j < b.elines.length - (lead ? 1 : 0); j++) if (j != i) rest.push(b.elines[j]);
     b.elines = rest;
     return;
+  }
+}
+
+/** -v's `id FAILED` / `id ERROR` tests of a run that died before its report: failures with no report of their own. */
+function lostReports(t: Tests, ids: string[]): void {
+  for (let i = 0; i < ids.length; i++) {
+    let id = ids[i];
+    if (!id.includes("::") || hasFailure(t, id)) continue;
+    failureNamed(t, id).message = "failed (the run died before pytest printed its report)";
   }
 }
 
