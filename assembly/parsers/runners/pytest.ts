@@ -9,10 +9,11 @@
 // k-th `F` of the progress.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, Crash, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { normPath } from "../../frames";
+import { normPath, classify } from "../../frames";
+import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
 import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
@@ -23,7 +24,7 @@ const MAX_SUMMARY = 2 * MAX_FAILURES;
 /** Frames of a faulthandler dump kept (it prints at most 100 a thread). */
 const MAX_FATAL_FRAMES = 256;
 
-const STARTS = new ByteSet().chars("=n").digits();
+const STARTS = new ByteSet().chars("=nI").digits();
 const ENDS = new ByteSet().chars("]");
 
 class Block {
@@ -102,6 +103,13 @@ export class PytestParser extends Parser {
   maxfailStopped: bool = false;
   fatalFrames: Frame[] = [];
   /**
+   * `ImportError while loading conftest '…'.` (pytest exits 4 before its session): the import's frames in pytest's
+   * form (`pkg/markers.py:1: in <module>`, outermost first) and its `E   ImportError: …` line: the program's crash.
+   */
+  confOpen: bool = false;
+  confFrames: Frame[] = [];
+  confExc: string | null = null;
+  /**
    * -v prints a test's node id, then runs it, then its result: the id of a line with no result yet is the test
    * running. If the process dies there (a signal, no summary), that test failed, by the crash, as unittest's
    * (unittest.ts) and gtest's are; the tests after it did not run. Also the id on a faulthandler line.
@@ -110,19 +118,27 @@ export class PytestParser extends Parser {
   /** A shell's report of the signal on the running test's line (`id bash: line 1: 123 Segmentation fault  pytest`). */
   runningSignal: string | null = null;
 
-  busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
    * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
    */
-  atRest(): bool { return !this.seen; }
+  atRest(): bool { return !this.seen && !this.confOpen; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (this.confOpen) {
+      if (this.conftestLine(l)) return true;
+      this.confOpen = false;
+    }
+    if (c == Char.I && !this.seen && this.confExc === null && l.startsWith("ImportError while loading conftest ")) {
+      this.confOpen = true;
+      return true;
+    }
     if (c == Char.EQ) return this.bar(l, f);
     if (!this.seen) {
       if (this.progress(l, f)) return true;
@@ -162,6 +178,47 @@ export class PytestParser extends Parser {
       || l.startsWith("cachedir: ") || l.startsWith("collected ") || l.startsWith("collecting ") || l.startsWith("configfile: ")
       || l.startsWith("benchmark: ") || l.startsWith("hypothesis profile") || l.startsWith("cachedir:"))) return true;
     return false;
+  }
+
+  /** A line of the conftest's import error: a location (`x.py:3: in <module>`), its source, or the `E` line. */
+  private conftestLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
+      if (this.confExc === null && l.skipSpaces(1) < l.len) this.confExc = l.trimmed(1);
+      return true;
+    }
+    if (this.confExc !== null) return false;
+    if (c == Char.SPACE) return true;
+    let colon = l.indexOf(":");
+    if (colon <= 0) return false;
+    let n = l.readInt(colon + 1);
+    if (n < 0 || !l.matchAt(": in ", l.end)) return false;
+    if (this.confFrames.length < MAX_FATAL_FRAMES) {
+      let fr = new Frame();
+      fr.file = normPath(l.str(0, colon));
+      fr.line = <i32>n;
+      fr.fn = l.trimmed(l.end + 5);
+      classify(fr);
+      this.confFrames.push(fr);
+    }
+    return true;
+  }
+
+  /** The conftest's import error as the program's crash (innermost frame first). */
+  private conftestCrash(f: Facts): void {
+    let e = this.confExc;
+    if (e === null || f.crash !== null) return;
+    let colon = e!.indexOf(":");
+    let cr = new Crash();
+    cr.tool = "python";
+    cr.kind = colon > 0 ? e!.substring(0, colon) : e!;
+    cr.message = colon > 0 ? e!.substring(colon + 1).trim() : null;
+    cr.summary = e;
+    let fs = this.confFrames;
+    fs.reverse();
+    renumber(fs);
+    cr.frames = fs;
+    f.setCrash(cr);
   }
 
   /** `==== title ====` bars: section changes, and the final summary inside one. */
@@ -439,6 +496,7 @@ export class PytestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.conftestCrash(f);
     if (!this.seen) return;
     let t = f.testsFor("pytest");
     if (t.runner != "pytest") return;
