@@ -47,6 +47,8 @@ export class UnittestParser extends Parser {
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
+  group: bool = false;
 
   busy(): bool { return this.st != St.NONE; }
 
@@ -166,17 +168,28 @@ export class UnittestParser extends Parser {
   private body(l: Line): void {
     let t = this.cur;
     if (t === null) return;
-    if (l.startsWith("Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; return; }
-    let fr = pyFrame(l);
+    if (l.startsWith("Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; this.group = false; return; }
+    if (l.startsWith("  + Exception Group Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; this.group = true; return; }
+    // An exception group's own frames and exception line are drawn at `  | `; its members, nested deeper, are not it.
+    let at = 0;
+    if (this.group) {
+      if (!l.matchAt("  | ", 0)) { if (this.st == St.EXC && this.msg.length < MAX_MSG_LINES) this.msg.push(""); return; }
+      at = 4;
+    }
+    let fr = pyFrame(l, at);
     if (fr !== null && this.st == St.BODY) {
       if (fr.user) { t.file = fr.file; t.line = fr.line; }
       return;
     }
     if (this.st == St.BODY) {
-      if (l.at(0) == Char.SPACE || l.isBlank()) return;
+      if (l.at(at) == Char.SPACE || l.isBlank()) return;
       // The exception line ends the frames.
       this.st = St.EXC;
-      this.msg = [l.toString()];
+      this.msg = [l.str(at)];
+      return;
+    }
+    if (at > 0) {
+      if (this.msg.length < MAX_MSG_LINES) this.msg.push(l.str(at));
       return;
     }
     // St.EXC: the message continues until a blank line. endBlock reads its first lines only: the rest of a
@@ -209,6 +222,7 @@ export class UnittestParser extends Parser {
       }
     }
     this.cur = null;
+    this.group = false;
     this.msg = [];
   }
 
