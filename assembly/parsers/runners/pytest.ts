@@ -59,6 +59,8 @@ class Block {
   docGot: string | null = null;
   /** A chained exception's earlier one (`During handling of the above exception`): its first `E` line. */
   chainedFrom: string | null = null;
+  /** pytest-xdist's `worker 'gw1' crashed while running 'a.py::test_x'` (the block is headed by the file): the test. */
+  workerCrash: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -400,6 +402,14 @@ export class PytestParser extends Parser {
     }
     if (b.captured) return;
     if (c == Char.MINUS && l.at(1) == Char.MINUS && l.indexOf(" Captured ") > 0) { b.captured = true; return; }
+    // pytest-xdist starts a failure's block with the worker's platform (`[gw1] linux -- Python 3.11.7 …`): not the failure's.
+    if (c == Char.LBRACKET && l.matchAt("[gw", 0) && l.indexOf("] ") > 0 && l.indexOf(" -- Python ") > 0) return;
+    if (c == Char.w && l.startsWith("worker '") && l.indexOf("' crashed while running '") > 0 && l.at(l.len - 1) == Char.APOS) {
+      let k = l.indexOf("' crashed while running '");
+      b.workerCrash = l.str(k + 25, l.len - 1);
+      b.locMsg = l.trimmed(0);
+      return;
+    }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
@@ -509,7 +519,7 @@ export class PytestParser extends Parser {
       let ran: string | null = null;
       if (b.error) { if (errs !== null) ran = errs[b.ran]; }
       else { if (fails !== null) ran = fails[b.ran]; }
-      let name = b.header;
+      let name = b.workerCrash !== null ? b.workerCrash! : b.header;
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
       else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
@@ -568,9 +578,12 @@ export class PytestParser extends Parser {
       // -v named the test on the line the dump began on (its node id holds its class; the dump's frame does not).
       let name = this.running !== null ? this.running!
         : fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
-      let tf = failureNamed(t, name);
-      tf.message = "Fatal Python error: " + this.fatal!;
-      if (user !== null) { tf.file = user.file; tf.line = user.line; }
+      // The run went on to its totals (pytest-xdist replaced the worker that died): xdist reported that test's failure.
+      if (!this.totals) {
+        let tf = failureNamed(t, name);
+        tf.message = "Fatal Python error: " + this.fatal!;
+        if (user !== null) { tf.file = user.file; tf.line = user.line; }
+      }
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
       this.pFailed++;
     }
