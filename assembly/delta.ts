@@ -218,7 +218,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // failed, it was stopped) or whose test file did not load did not: not run. A run that printed no
     // test results at all (a check script silent on success) says neither: the test is in no list.
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
-    if (passedListed(cur, fa[i].name)) { m.fixed.push(name); continue; }
+    // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
+    // left other tests unreached): the list says it ran, whatever stopped the run after it.
+    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i])) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
@@ -287,14 +289,8 @@ function otherUnit(f: TestFailure, fs: Array<TestFailure>): bool {
 function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null {
   let t = cur.tests;
   if (t === null) return null;
-  let ps = t.passedSet;
-  if (ps === null) return null;
+  if (t.passedSet === null) return null;
   let name = f.name;
-  // Keyed by its unit too (go's package, cargo's crate, the test file; Unity's: the program's file its result
-  // lines name, a failure's file): the same name in another unit is another test.
-  // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
-  let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
-  if (ps.includes(testHash(unit, name)) || ps.includes(testHash("", name))) return null;
   // A crash ended the program the tests run in: what it did not list did not run, as in a run without a list.
   let crash = crashStop(cur);
   if (crash !== null) return crash;
@@ -308,6 +304,19 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
   // path (`not ok 1 - /w/test/x.test.js`, spec's `✖ /w/test/x.test.js`), and names no file it ran: not comparable.
   if ((t.runner == "tap" || t.runner == "node-test") && isScriptPath(name)) return null;
   return "not in the run's list";
+}
+
+/** True when the run's list of passed tests (tests.passedSet) names the test f. */
+function inPassedSet(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null) return false;
+  let ps = t.passedSet;
+  if (ps === null) return false;
+  // Keyed by its unit too (go's package, cargo's crate, the test file; Unity's: the program's file its result
+  // lines name, a failure's file): the same name in another unit is another test.
+  // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
+  let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
+  return ps.includes(testHash(unit, f.name)) || ps.includes(testHash("", f.name));
 }
 
 /** `/w/test/x.test.js`, `./test/y.test.mjs`: a path (no blank) ending in a JavaScript or TypeScript file's extension. */

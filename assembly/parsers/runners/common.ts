@@ -77,8 +77,8 @@ export function frameOfText(s: string): Frame | null {
 }
 
 /** `File "./x.py", line 6, in fn` (traceback) or `File "./x.py", line 6 in fn` (faulthandler). */
-export function pyFrame(l: Line): Frame | null {
-  let p = l.skipSpaces(0);
+export function pyFrame(l: Line, from: i32 = 0): Frame | null {
+  let p = l.skipSpaces(from);
   if (!l.matchAt("File \"", p)) return null;
   let q = l.indexOfByte(Char.QUOTE, p + 6);
   if (q < 0) return null;

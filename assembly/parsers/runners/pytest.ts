@@ -9,12 +9,13 @@
 // k-th `F` of the progress.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, Crash, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { normPath } from "../../frames";
+import { normPath, classify } from "../../frames";
+import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
-import { failureNamed, isUserFile, pyFrame, crashMidSuite, signalOfWords, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -23,7 +24,7 @@ const MAX_SUMMARY = 2 * MAX_FAILURES;
 /** Frames of a faulthandler dump kept (it prints at most 100 a thread). */
 const MAX_FATAL_FRAMES = 256;
 
-const STARTS = new ByteSet().chars("=n").digits();
+const STARTS = new ByteSet().chars("=nI").digits();
 const ENDS = new ByteSet().chars("]");
 
 class Block {
@@ -58,6 +59,8 @@ class Block {
   docGot: string | null = null;
   /** A chained exception's earlier one (`During handling of the above exception`): its first `E` line. */
   chainedFrom: string | null = null;
+  /** pytest-xdist's `worker 'gw1' crashed while running 'a.py::test_x'` (the block is headed by the file): the test. */
+  workerCrash: string | null = null;
 }
 
 export class PytestParser extends Parser {
@@ -101,20 +104,43 @@ export class PytestParser extends Parser {
   /** `!!! stopping after 1 failures !!!` (-x, --maxfail): the tests after the last failure did not run. */
   maxfailStopped: bool = false;
   fatalFrames: Frame[] = [];
+  /**
+   * `ImportError while loading conftest '…'.` (pytest exits 4 before its session): the import's frames in pytest's
+   * form (`pkg/markers.py:1: in <module>`, outermost first) and its `E   ImportError: …` line: the program's crash.
+   */
+  confOpen: bool = false;
+  confFrames: Frame[] = [];
+  confExc: string | null = null;
+  /**
+   * -v prints a test's node id, then runs it, then its result: the id of a line with no result yet is the test
+   * running. If the process dies there (a signal, no summary), that test failed, by the crash, as unittest's
+   * (unittest.ts) and gtest's are; the tests after it did not run. Also the id on a faulthandler line.
+   */
+  running: string | null = null;
+  /** A shell's report of the signal on the running test's line (`id bash: line 1: 123 Segmentation fault  pytest`). */
+  runningSignal: string | null = null;
 
-  busy(): bool { return this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
    * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
    */
-  atRest(): bool { return !this.seen; }
+  atRest(): bool { return !this.seen && !this.confOpen; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (this.confOpen) {
+      if (this.conftestLine(l)) return true;
+      this.confOpen = false;
+    }
+    if (c == Char.I && !this.seen && this.confExc === null && l.startsWith("ImportError while loading conftest ")) {
+      this.confOpen = true;
+      return true;
+    }
     if (c == Char.EQ) return this.bar(l, f);
     if (!this.seen) {
       if (this.progress(l, f)) return true;
@@ -132,14 +158,17 @@ export class PytestParser extends Parser {
     }
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
+    if (this.sec == Sec.NONE && this.runningLine(l)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) {
       if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
       if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
     }
-    if (this.sec == Sec.NONE && l.startsWith("collected ")) {
-      // `collected 3 items` (`/ 1 deselected` follows when some are): what a run cut short did not reach.
-      let n = l.readInt(10);
+    let ca = l.startsWith("collected ") ? 10 : l.startsWith("collecting ... collected ") ? 25 : -1;
+    if (this.sec == Sec.NONE && ca > 0) {
+      // `collected 3 items` (`/ 1 deselected` follows when some are; -v: `collecting ... collected 3 items`):
+      // what a run cut short did not reach.
+      let n = l.readInt(ca);
       if (n >= 0) {
         let d = l.indexOf(" deselected");
         let k = l.lastIndexOf("/ ", d);
@@ -151,6 +180,47 @@ export class PytestParser extends Parser {
       || l.startsWith("cachedir: ") || l.startsWith("collected ") || l.startsWith("collecting ") || l.startsWith("configfile: ")
       || l.startsWith("benchmark: ") || l.startsWith("hypothesis profile") || l.startsWith("cachedir:"))) return true;
     return false;
+  }
+
+  /** A line of the conftest's import error: a location (`x.py:3: in <module>`), its source, or the `E` line. */
+  private conftestLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
+      if (this.confExc === null && l.skipSpaces(1) < l.len) this.confExc = l.trimmed(1);
+      return true;
+    }
+    if (this.confExc !== null) return false;
+    if (c == Char.SPACE) return true;
+    let colon = l.indexOf(":");
+    if (colon <= 0) return false;
+    let n = l.readInt(colon + 1);
+    if (n < 0 || !l.matchAt(": in ", l.end)) return false;
+    if (this.confFrames.length < MAX_FATAL_FRAMES) {
+      let fr = new Frame();
+      fr.file = normPath(l.str(0, colon));
+      fr.line = <i32>n;
+      fr.fn = l.trimmed(l.end + 5);
+      classify(fr);
+      this.confFrames.push(fr);
+    }
+    return true;
+  }
+
+  /** The conftest's import error as the program's crash (innermost frame first). */
+  private conftestCrash(f: Facts): void {
+    let e = this.confExc;
+    if (e === null || f.crash !== null) return;
+    let colon = e!.indexOf(":");
+    let cr = new Crash();
+    cr.tool = "python";
+    cr.kind = colon > 0 ? e!.substring(0, colon) : e!;
+    cr.message = colon > 0 ? e!.substring(colon + 1).trim() : null;
+    cr.summary = e;
+    let fs = this.confFrames;
+    fs.reverse();
+    renumber(fs);
+    cr.frames = fs;
+    f.setCrash(cr);
   }
 
   /** `==== title ====` bars: section changes, and the final summary inside one. */
@@ -224,6 +294,7 @@ export class PytestParser extends Parser {
       if (id.includes("::")) {
         // -v: one test per line.
         this.verbose = true;
+        this.running = word.length == 0 ? id : null;
         if (word.startsWith("PASSED")) { this.pPassed++; this.passHashes = withName(this.passHashes, id); }
         else if (word.startsWith("FAILED")) { this.pFailed++; this.note(this.pFails, id); }
         else if (word.startsWith("ERROR")) { this.pErrors++; this.note(this.pErrs, id); }
@@ -252,6 +323,35 @@ export class PytestParser extends Parser {
       this.fatal = l.trimmed(fatal + 20);
       this.sec = Sec.FATAL;
     }
+    return true;
+  }
+
+  /**
+   * -v's `test_x.py::test_y[p q] ` with no result after it: the test running (its result comes when it ends);
+   * or with a shell's report of the signal that killed the run printed on it. Not an indented or a bare line.
+   */
+  private runningLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.SPACE || c == Char.TAB || c < 0) return false;
+    let sep = l.indexOf("::");
+    let sp = l.indexOfByte(Char.SPACE);
+    if (sep <= 0 || sp < 0 || sp < sep) return false;
+    // A parametrized id may hold blanks inside its brackets.
+    let br = l.indexOfByte(Char.LBRACKET);
+    if (br > 0 && br < sp) {
+      let k = l.indexOf("] ", br);
+      if (k < 0) return false;
+      sp = k + 1;
+    }
+    let rest = l.trimmed(sp, l.len);
+    let sig: string | null = null;
+    if (rest.length > 0) {
+      sig = signalOfWords(rest);
+      if (sig === null) return false;
+    }
+    this.running = l.str(0, sp);
+    this.runningSignal = sig;
+    this.seen = true;
     return true;
   }
 
@@ -302,6 +402,14 @@ export class PytestParser extends Parser {
     }
     if (b.captured) return;
     if (c == Char.MINUS && l.at(1) == Char.MINUS && l.indexOf(" Captured ") > 0) { b.captured = true; return; }
+    // pytest-xdist starts a failure's block with the worker's platform (`[gw1] linux -- Python 3.11.7 …`): not the failure's.
+    if (c == Char.LBRACKET && l.matchAt("[gw", 0) && l.indexOf("] ") > 0 && l.indexOf(" -- Python ") > 0) return;
+    if (c == Char.w && l.startsWith("worker '") && l.indexOf("' crashed while running '") > 0 && l.at(l.len - 1) == Char.APOS) {
+      let k = l.indexOf("' crashed while running '");
+      b.workerCrash = l.str(k + 25, l.len - 1);
+      b.locMsg = l.trimmed(0);
+      return;
+    }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
@@ -398,6 +506,7 @@ export class PytestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.conftestCrash(f);
     if (!this.seen) return;
     let t = f.testsFor("pytest");
     if (t.runner != "pytest") return;
@@ -410,7 +519,7 @@ export class PytestParser extends Parser {
       let ran: string | null = null;
       if (b.error) { if (errs !== null) ran = errs[b.ran]; }
       else { if (fails !== null) ran = fails[b.ran]; }
-      let name = b.header;
+      let name = b.workerCrash !== null ? b.workerCrash! : b.header;
       if (name.startsWith("ERROR collecting ")) name = name.substring(17);
       else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
       else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
@@ -440,7 +549,8 @@ export class PytestParser extends Parser {
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
-        : k >= 0 && this.sumMsg[k].length > 0 ? this.sumMsg[k]
+        // The short summary cuts its message to the line (`[XPASS(strict)] name...`): the block's own line is whole.
+        : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && b.firstText!.startsWith("[XPASS") && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
         : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
       if (b.docExpected !== null) tf.expected = b.docExpected;
@@ -465,21 +575,41 @@ export class PytestParser extends Parser {
         if (user === null && x.user) user = x;
         if (fr === null && x.fn !== null && x.fn!.startsWith("test")) fr = x;
       }
-      let name = fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
-      let tf = failureNamed(t, name);
-      tf.message = "Fatal Python error: " + this.fatal!;
-      if (user !== null) { tf.file = user.file; tf.line = user.line; }
+      // -v named the test on the line the dump began on (its node id holds its class; the dump's frame does not).
+      let name = this.running !== null ? this.running!
+        : fr !== null ? fr.file! + "::" + fr.fn! : (this.progressFile.length > 0 ? this.progressFile : "(crashed test)");
+      // The run went on to its totals (pytest-xdist replaced the worker that died): xdist reported that test's failure.
+      if (!this.totals) {
+        let tf = failureNamed(t, name);
+        tf.message = "Fatal Python error: " + this.fatal!;
+        if (user !== null) { tf.file = user.file; tf.line = user.line; }
+      }
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+      this.pFailed++;
+    }
+    // -v: killed by a signal while a test ran (its id printed, no result, no dump, no summary): that test failed.
+    let died = false;
+    let crashed = this.running;
+    if (this.fatal === null && !this.totals && crashed !== null) {
+      let sig = this.runningSignal !== null ? this.runningSignal : runSignal(f);
+      if (sig !== null && !hasFailure(t, crashed!)) {
+        let tf = failureNamed(t, crashed!);
+        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        this.pFailed++;
+        died = true;
+        crashMidSuite(f, sig, "the test process died while running " + crashed!);
+      }
     }
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
-      if (this.fatal !== null && this.pFailed == 0) t.failed = 1;
+      // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
+      if (this.verbose) { lostReports(t, this.pFails); lostReports(t, this.pErrs); }
     }
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
-    if ((this.fatal !== null || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
     // -v names every test it runs: with each one counted passed named, a test failing before and in neither
     // list did not run (deselected, renamed, removed).
     let hs = this.passHashes;
@@ -510,11 +640,12 @@ export class PytestParser extends Parser {
 
 /**
  * `_ test_x[long-id] _`: the header of a test whose name leaves no room on the line for more underscores
- * (pytest pads it to the terminal width with at least one on each side). Not the `_ _ _ _` line between a
- * traceback's entries.
+ * (pytest pads it to the terminal width with at least one on each side, and one more on the right when the
+ * width left is odd: `_ title __`). Not the `_ _ _ _` line between a traceback's entries.
  */
 function isNarrowHeader(l: Line): bool {
   let n = l.len;
+  if (n > 5 && l.at(n - 1) == Char.UNDERSCORE && l.at(n - 2) == Char.UNDERSCORE && l.at(n - 3) == Char.SPACE) n--;
   if (n < 5 || l.at(1) != Char.SPACE || l.at(n - 1) != Char.UNDERSCORE || l.at(n - 2) != Char.SPACE) return false;
   for (let i = 2; i < n - 2; i++) {
     let c = l.at(i);
@@ -554,6 +685,15 @@ function syntaxAt(b: Block): void {
     for (let j = 0; j < b.elines.length - (lead ? 1 : 0); j++) if (j != i) rest.push(b.elines[j]);
     b.elines = rest;
     return;
+  }
+}
+
+/** -v's `id FAILED` / `id ERROR` tests of a run that died before its report: failures with no report of their own. */
+function lostReports(t: Tests, ids: string[]): void {
+  for (let i = 0; i < ids.length; i++) {
+    let id = ids[i];
+    if (!id.includes("::") || hasFailure(t, id)) continue;
+    failureNamed(t, id).message = "failed (the run died before pytest printed its report)";
   }
 }
 

@@ -12,7 +12,7 @@ import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 
-const enum St { NONE, HEAD, BODY, EXC }
+const enum St { NONE, HEAD, BODY, EXC, DOC }
 
 /** Lines of an exception's message kept: endBlock takes at most 4 before the first blank one. */
 const MAX_MSG_LINES = 8;
@@ -47,6 +47,19 @@ export class UnittestParser extends Parser {
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
+  group: bool = false;
+  /**
+   * A doctest's failure (`AssertionError: Failed doctest test for m.f`): after the block's rule doctest's own report
+   * follows (`File "m.py", line 7, in m.f`, `Failed example:`, `Expected:`, `Got:`, each value indented under it;
+   * reports of several failing examples are parted by rules). The first example's place and values are kept.
+   */
+  docPart: i32 = 0;
+  docRule: bool = false;
+  docFile: bool = false;
+  docExample: string | null = null;
+  docExpected: string | null = null;
+  docGot: string | null = null;
 
   busy(): bool { return this.st != St.NONE; }
 
@@ -55,7 +68,16 @@ export class UnittestParser extends Parser {
     let described = this.described;
     this.described = null;
     // The 70-column rules that open a block and close the last one.
+    if (this.st == St.DOC) {
+      if (this.docLine(l)) return true;
+      this.endBlock();
+      this.st = St.NONE;
+    }
     if ((c == Char.EQ || c == Char.MINUS) && l.len == 70 && l.at(69) == c && l.at(35) == c) {
+      if (c == Char.MINUS && this.st == St.EXC && this.msg.length > 0 && this.msg[0].startsWith("AssertionError: Failed doctest test for ")) {
+        this.st = St.DOC; this.docPart = 0; this.docRule = false;
+        return true;
+      }
       if (c == Char.EQ) { this.endBlock(); this.st = St.HEAD; this.seen = true; }
       else if (this.st == St.HEAD) this.st = St.BODY;
       else { this.endBlock(); this.st = St.NONE; }
@@ -166,17 +188,28 @@ export class UnittestParser extends Parser {
   private body(l: Line): void {
     let t = this.cur;
     if (t === null) return;
-    if (l.startsWith("Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; return; }
-    let fr = pyFrame(l);
+    if (l.startsWith("Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; this.group = false; return; }
+    if (l.startsWith("  + Exception Group Traceback (most recent call last)")) { this.st = St.BODY; this.msg = []; this.group = true; return; }
+    // An exception group's own frames and exception line are drawn at `  | `; its members, nested deeper, are not it.
+    let at = 0;
+    if (this.group) {
+      if (!l.matchAt("  | ", 0)) { if (this.st == St.EXC && this.msg.length < MAX_MSG_LINES) this.msg.push(""); return; }
+      at = 4;
+    }
+    let fr = pyFrame(l, at);
     if (fr !== null && this.st == St.BODY) {
       if (fr.user) { t.file = fr.file; t.line = fr.line; }
       return;
     }
     if (this.st == St.BODY) {
-      if (l.at(0) == Char.SPACE || l.isBlank()) return;
+      if (l.at(at) == Char.SPACE || l.isBlank()) return;
       // The exception line ends the frames.
       this.st = St.EXC;
-      this.msg = [l.toString()];
+      this.msg = [l.str(at)];
+      return;
+    }
+    if (at > 0) {
+      if (this.msg.length < MAX_MSG_LINES) this.msg.push(l.str(at));
       return;
     }
     // St.EXC: the message continues until a blank line. endBlock reads its first lines only: the rest of a
@@ -185,6 +218,35 @@ export class UnittestParser extends Parser {
     if (l.isBlank()) { if (this.msg.length > 0) this.msg.push(""); return; }
     if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) return;
     this.msg.push(l.toString());
+  }
+
+  /** A line of a doctest's report (St.DOC); false at its end. */
+  private docLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.MINUS && l.len == 70 && l.at(69) == c) { this.docRule = true; return true; }
+    if (l.isBlank()) return true;
+    let rule = this.docRule;
+    this.docRule = false;
+    if (c == Char.F && l.startsWith("File \"")) {
+      let fr = pyFrame(l);
+      if (fr === null) return false;
+      let t = this.cur;
+      if (!this.docFile && t !== null) { this.docFile = true; t.file = fr.file; t.line = fr.line; }
+      this.docPart = 0;
+      return true;
+    }
+    if (rule) return false;
+    if (c == Char.SPACE) {
+      let v = l.trimmed(0);
+      if (this.docPart == 1 && this.docExample === null) this.docExample = v;
+      else if (this.docPart == 2 && this.docExpected === null) this.docExpected = v;
+      else if (this.docPart == 3 && this.docGot === null) this.docGot = v;
+      return true;
+    }
+    if (l.startsWith("Failed example:")) { this.docPart = 1; return true; }
+    if (l.startsWith("Expected:")) { this.docPart = 2; return true; }
+    if (l.startsWith("Got:") || l.startsWith("Exception raised:")) { this.docPart = 3; return true; }
+    return false;
   }
 
   private endBlock(): void {
@@ -208,7 +270,14 @@ export class UnittestParser extends Parser {
         }
       }
     }
+    if (t !== null && this.docExample !== null) {
+      t.message = "Failed example: " + this.docExample!;
+      if (this.docExpected !== null) t.expected = this.docExpected;
+      if (this.docGot !== null) t.actual = this.docGot;
+    }
+    this.docFile = false; this.docExample = null; this.docExpected = null; this.docGot = null; this.docPart = 0;
     this.cur = null;
+    this.group = false;
     this.msg = [];
   }
 
