@@ -10,12 +10,11 @@
 // failure`, `1 test skipped`, `1 test todo`, `2 uncaught exceptions`.
 import { isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
+import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation } from "../../frames";
-import { Frame } from "../../model";
-import { utf8, matchBytes, frameOfText, joinLines, failureNamed, foreignLine } from "./common";
+import { utf8, matchBytes, frameOfText, joinLines, failureNamed, foreignLine, isErrorLine } from "./common";
 import { withName } from "../../util/name-hash";
 
 const PASS = utf8("\u2714 ");   // ✔
@@ -257,14 +256,4 @@ function allDigits(s: string): bool {
   if (s.length == 0) return false;
   for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
   return true;
-}
-
-/** `TypeError: msg`, `Error: msg`, `AssertionError [ERR_ASSERTION]: msg`: an error's own line. */
-function isErrorLine(s: string): bool {
-  let colon = s.indexOf(": ");
-  if (colon <= 0) return false;
-  let head = s.substring(0, colon);
-  let sp = head.indexOf(" ");
-  if (sp >= 0) head = head.substring(0, sp);
-  return head.endsWith("Error") || head.endsWith("Exception");
 }
