@@ -105,7 +105,12 @@ export class AvaParser extends Parser {
     if (name === null) return false;
     // Before AVA showed itself, only a title with its file (`file › title`, AVA's with several files) is
     // taken for AVA's: mocha's top-level `✔ name (52ms)` looks the same.
-    if (!this.seen && !known && !name!.includes(" \u203A ")) return false;
+    // They are counted all the same (not claimed): when AVA shows itself later, they were its passes.
+    if (!this.seen && !known && !name!.includes(" \u203A ")) {
+      this.nPass++;
+      this.passHashes = withName(this.passHashes, name!);
+      return false;
+    }
     this.end(); this.begin(f);
     if (!known) this.nPass++;
     this.passHashes = withName(this.passHashes, name!);
@@ -224,6 +229,10 @@ export class AvaParser extends Parser {
     this.end();
     if (!this.seen) return;
     let t = f.testsFor("ava");
+    // A `✔ name` line before AVA showed itself went to the generic check-script marks (node --test's with a
+    // duration, `(201ms)`: AVA run on one file names no file); AVA's own summary
+    // (`3 tests passed` after `─`) says whose the run is, and its counts are the run's.
+    if ((t.runner == "check-script" || t.runner == "node-test") && this.summary) t.runner = "ava";
     if (t.runner != "ava") return;
     // AVA prints `N tests passed` only when none failed: else its marks are the count.
     t.passed = this.passed >= 0 ? this.passed : this.nPass;
