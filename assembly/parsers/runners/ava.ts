@@ -13,7 +13,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { setLocation } from "../../frames";
+import { setLocation, normPath } from "../../frames";
 import { utf8, matchBytes, frameOfText, joinLines, failureNamed, foreignLine, isErrorLine } from "./common";
 import { withName } from "../../util/name-hash";
 
@@ -184,6 +184,19 @@ export class AvaParser extends Parser {
         if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; }
       }
       return;
+    }
+    // esbuild's error inside a TransformError's message (tsx, AVA's TypeScript): `./test/x.ts:6:1: ERROR: Unexpected ")"`.
+    let e = s.indexOf(": ERROR: ");
+    if (e > 0) {
+      let head = s.substring(0, e);
+      let sp = head.lastIndexOf(" ");
+      let fr = new Frame();
+      if (setLocation(fr, head.substring(sp + 1)) && fr.file !== null && fr.line > 0) {
+        t.file = normPath(fr.file!); t.line = fr.line;
+        let m = s.substring(sp + 1);
+        this.errorLine = m.endsWith("`,") ? m.substring(0, m.length - 2) : m;
+        return;
+      }
     }
     if (s.startsWith("Difference (- actual, + expected)")) { this.diff = true; return; }
     if (this.diff) {
