@@ -302,7 +302,9 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
   if (t.runner == "pytest" && !name.includes("::")) return null;
   // node --test names a test file that failed as a whole (it did not load, or threw after its tests) by its
   // path (`not ok 1 - /w/test/x.test.js`, spec's `✖ /w/test/x.test.js`), and names no file it ran: not comparable.
-  if ((t.runner == "tap" || t.runner == "node-test") && isScriptPath(name)) return null;
+  if ((t.runner == "tap" || t.runner == "node-test" || t.runner == "ava") && isScriptPath(name)) return null;
+  // vitest's error no test caught (`Uncaught Exception in x.test.ts`) is the run's, in no list of tests.
+  if (t.runner == "vitest" && (name.startsWith("Uncaught Exception") || name.startsWith("Unhandled Rejection") || name.startsWith("Unhandled Error"))) return null;
   return "not in the run's list";
 }
 

@@ -44,6 +44,7 @@ import { UnityParser } from "./runners/unity";
 import { TesthelpParser } from "./runners/testhelp";
 import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
+import { AvaParser } from "./runners/ava";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
@@ -134,6 +135,7 @@ export class ParserSet {
   private testhelp: TesthelpParser = new TesthelpParser();
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
+  private ava: AvaParser = new AvaParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
@@ -293,6 +295,7 @@ export class ParserSet {
       case ParserId.TESTHELP: return ask(this.testhelp, l, f);
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
+      case ParserId.AVA: return ask(this.ava, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
       case ParserId.TAP: return ask(this.tap, l, f);
       case ParserId.CHECK_SCRIPT: return ask(this.checkScript, l, f);
@@ -345,6 +348,7 @@ export class ParserSet {
       case ParserId.TESTHELP: return this.testhelp;
       case ParserId.JEST: return this.jest;
       case ParserId.VITEST: return this.vitest;
+      case ParserId.AVA: return this.ava;
       case ParserId.NODE_TEST: return this.nodeTest;
       case ParserId.TAP: return this.tap;
       case ParserId.CHECK_SCRIPT: return this.checkScript;

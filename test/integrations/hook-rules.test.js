@@ -27,6 +27,7 @@ const ROWS = [
   ['npm test', 'sandbox'],
   ['npm run build', 'sandbox'],
   ['npx vitest run', 'sandbox'],
+  ['npx ava test/headers.ts', 'sandbox'],
   ['go test ./...', 'sandbox'],
   ['/usr/bin/make check', 'sandbox'],
   ['ls -la', 'pass'],

@@ -213,3 +213,32 @@ export function matchBytes(l: Line, b: ArrayBuffer, pos: i32): bool {
   for (let i = 0; i < n; i++) if (load<u8>(l.ptr + <usize>(pos + i)) != load<u8>(q + <usize>i)) return false;
   return true;
 }
+
+/** `/w/test/x.test.js`, `test/y.test.mjs`: a path (no blank, a `/`) ending in a JavaScript or TypeScript file's extension. */
+export function isScriptPath(name: string): bool {
+  if (name.includes(" ") || !name.includes("/")) return false;
+  let dot = name.lastIndexOf(".");
+  if (dot < 0 || dot < name.lastIndexOf("/")) return false;
+  let ext = name.substring(dot + 1);
+  return ext == "js" || ext == "mjs" || ext == "cjs" || ext == "ts" || ext == "mts" || ext == "cts" || ext == "jsx" || ext == "tsx";
+}
+
+/** `TypeError: msg`, `SyntaxError: msg`, `AssertionError [ERR_ASSERTION]: msg`: an error's own line. */
+export function isErrorLine(s: string): bool {
+  let colon = s.indexOf(": ");
+  if (colon <= 0) return false;
+  let head = s.substring(0, colon);
+  let sp = head.indexOf(" ");
+  if (sp >= 0) head = head.substring(0, sp);
+  return head.endsWith("Error") || head.endsWith("Exception");
+}
+
+/** The test an error message names (`Test "t" at test/x.test.js:2:1 generated …`): its frame, or null. */
+export function frameNamedIn(msg: string): Frame | null {
+  let at = msg.indexOf(" at ");
+  if (at < 0) return null;
+  let rest = msg.substring(at + 4);
+  let sp = rest.indexOf(" ");
+  let fr = frameOfText(sp > 0 ? rest.substring(0, sp) : rest);
+  return fr !== null && fr.user ? fr : null;
+}

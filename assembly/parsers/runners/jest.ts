@@ -76,6 +76,9 @@ export class JestParser extends Parser {
   /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
   private files: string[] = [];
 
+  /** In vitest's block of an error no test caught: its title (`Uncaught Exception`). */
+  private unhandled: string | null = null;
+
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
   private get runner(): string { return this.vitest ? "vitest" : "jest"; }
@@ -162,7 +165,29 @@ export class JestParser extends Parser {
       this.totals = true;
       return true;
     }
-    if (matchBytes(l, RULE, p)) { this.end(); return true; }
+    if (matchBytes(l, RULE, p)) {
+      this.end();
+      // `⎯⎯⎯⎯⎯ Uncaught Exception ⎯⎯⎯⎯⎯` (`Unhandled Rejection`, `Unhandled Error`) under `Unhandled Errors`:
+      // an error no test caught, an error of the run; its block ends with `This error originated in "x.test.ts"`.
+      let title = ruleTitle(l, p);
+      if (title == "Uncaught Exception" || title == "Unhandled Rejection" || title == "Unhandled Error") {
+        this.file = null;
+        this.suiteErrors++;
+        this.startBlock(f.testsFor("vitest"), title);
+        this.unhandled = title;
+      }
+      return true;
+    }
+    if (this.unhandled !== null && this.cur !== null && l.matchAt("This error originated in \"", p)) {
+      // The test file it came from: the error is named and kept with it (`Uncaught Exception in x.test.ts`).
+      let a = p + 26;
+      let q = l.indexOfByte(Char.QUOTE, a);
+      if (q > a) { let file = l.str(a, q); this.cur!.name = this.unhandled! + " in " + file; this.cur!.pkg = file; }
+      return true;
+    }
+    if (this.unhandled !== null && this.cur !== null && l.matchAt("The latest test that might've caused the error is ", p)) return true;
+    if (l.matchAt("Vitest caught ", p) && l.contains(" unhandled error")) { this.end(); return true; }
+    if (l.matchAt("This might cause false positive tests.", p) || (l.matchAt("Errors ", p) && l.contains(" error"))) { this.end(); return true; }
     if (l.matchAt("FAIL ", p) && l.contains(" > ")) {
       let s = l.trimmed(p + 5);
       let gt = s.indexOf(" > ");
@@ -325,6 +350,7 @@ export class JestParser extends Parser {
     this.cur = null;
     this.msg = [];
     this.inSuite = false;
+    this.unhandled = null;
   }
 
   finish(f: Facts): void {
@@ -404,4 +430,14 @@ function messageLines(raw: string[]): string[] {
     } else if (s.trim().length > 0) lastCtx = i;
   }
   return out;
+}
+
+/** The words between vitest's rules: `⎯⎯⎯⎯ Uncaught Exception ⎯⎯⎯⎯` → `Uncaught Exception`. */
+function ruleTitle(l: Line, p: i32): string {
+  let s = l.trimmed(p);
+  let a = 0;
+  while (a < s.length && s.charCodeAt(a) == 0x23AF) a++;
+  let b = s.length;
+  while (b > a && s.charCodeAt(b - 1) == 0x23AF) b--;
+  return s.substring(a, b).trim();
 }

@@ -9,7 +9,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine } from "./common";
+import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine, isScriptPath, frameNamedIn } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
@@ -41,6 +41,14 @@ export class NodeTestParser extends Parser {
   nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
   /** Every `✔` test's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
+  /**
+   * `ℹ Error: Test "t" at x.test.js:2:1 generated asynchronous activity after the test ended…`: the error a
+   * test file threw after its test; node then fails the file by its path (`✖ /w/test/x.test.js`) with the
+   * bare `'test failed'`, whose message it becomes. Cleared by the next result.
+   */
+  lateError: string | null = null;
+  /** The file's failure that message is for (its block's `'test failed'` is replaced at its end). */
+  lateFor: TestFailure | null = null;
 
   busy(): bool { return this.cur !== null || this.repeat; }
   atRest(): bool { return !this.seen && !this.repeat && this.cur === null; }
@@ -105,6 +113,8 @@ export class NodeTestParser extends Parser {
       this.suites.pop(); this.suiteIndent.pop();
       return true;
     }
+    let late = this.lateError;
+    this.lateError = null;
     if (skip) { this.nSkip++; return true; }
     if (!fail) { this.nPass++; this.passHashes = withName(this.passHashes, this.fullName(name, p)); return true; }
     if (todo) return true;
@@ -112,6 +122,14 @@ export class NodeTestParser extends Parser {
     this.cur = failureNamed(t, this.fullName(name, p));
     this.curIndent = p;
     this.msg = []; this.framed = false; this.located = false;
+    if (late !== null && n == 0 && isScriptPath(name)) {
+      let tf = this.cur!;
+      this.lateFor = tf;
+      // The test it names: `Test "t" at test/x.test.js:2:1 generated …`.
+      let fr = frameNamedIn(late!);
+      if (fr !== null) { tf.file = fr.file; tf.line = fr.line; this.located = true; }
+      this.lateError = late;
+    }
     return true;
   }
 
@@ -158,12 +176,18 @@ export class NodeTestParser extends Parser {
   private end(): void {
     let t = this.cur;
     if (t !== null) t.message = joinLines(this.msg, 6);
+    if (t !== null && t === this.lateFor) {
+      t.message = this.lateError!;
+      this.lateFor = null;
+      this.lateError = null;
+    }
     this.cur = null;
     this.msg = [];
   }
 
   private info(l: Line, p: i32): void {
     let key = l.str(p, l.indexOfByte(Char.SPACE, p));
+    if (key.endsWith("Error:")) { this.lateError = l.trimmed(p); return; }
     let n = l.readInt(l.skipSpaces(p + key.length));
     if (n < 0) return;
     if (key == "pass") this.passed = n;

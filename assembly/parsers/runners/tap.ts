@@ -14,10 +14,10 @@
 // blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
-import { normPath } from "../../frames";
-import { failureNamed, frameOfText, joinLines } from "./common";
+import { normPath, setLocation } from "../../frames";
+import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
@@ -52,6 +52,16 @@ export class TapParser extends Parser {
   title: string = "";
   /** A `# Subtest:` line was read: node's stream, whose comments are not test names. */
   subtestSeen: bool = false;
+  /**
+   * The top-level `# ` comments since the last result: node --test prints there what a test file wrote to
+   * stderr (a SyntaxError that kept it from loading, with `path:line` above it) and the error thrown after a
+   * test ended (`# Error: Test "t" at x.test.js:2:1 generated asynchronous activity after the test ended…`),
+   * then fails the file by its path with the bare `error: 'test failed'`.
+   */
+  pre: string[] = [];
+  /** The file's failure those comments describe, and the message they give it (its YAML's is replaced). */
+  preFor: TestFailure | null = null;
+  preMsg: string | null = null;
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -75,6 +85,8 @@ export class TapParser extends Parser {
     let depth = p >> 2;
     if (depth > 8) depth = 8;
     this.seen = true;
+    let pre = this.pre;
+    this.pre = [];
     let t = f.testsFor("tap");
     let parent = this.kids[depth + 1] > 0;
     this.kids[depth + 1] = 0;
@@ -101,7 +113,25 @@ export class TapParser extends Parser {
     this.cur = tf;
     this.diag = tf;
     this.msg = [];
+    if (depth == 0 && this.subtestSeen && isScriptPath(name)) this.fileError(tf, pre);
     return true;
+  }
+
+  /** A test file node failed as a whole: the error in the comments before it is its message and place. */
+  private fileError(tf: TestFailure, pre: string[]): void {
+    let err: string | null = null;
+    for (let i = 0; i < pre.length && err === null; i++) if (isErrorLine(pre[i])) err = pre[i];
+    if (err === null) return;
+    this.preFor = tf;
+    this.preMsg = err;
+    // A SyntaxError's `path:line` above its source line; else the test named in the message (`at x.test.js:2:1`).
+    let fr = new Frame();
+    if (pre.length > 0 && !pre[0].includes(" ") && setLocation(fr, pre[0]) && fr.file !== null && fr.line > 0) {
+      tf.file = normPath(fr.file!); tf.line = fr.line;
+      return;
+    }
+    let fr2 = frameNamedIn(err!);
+    if (fr2 !== null) { tf.file = fr2.file; tf.line = fr2.line; }
   }
 
   /** name under its parent subtests (node's `describe` blocks): `slug > whitespace > collapses runs`. */
@@ -168,6 +198,9 @@ export class TapParser extends Parser {
     if (this.yaml == Yaml.EXPECTED || this.yaml == Yaml.ACTUAL) this.endValue();
     let t = this.cur;
     if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
+    // node's bare `error: 'test failed'` for a file: the error its comments gave wins.
+    if (t !== null && t === this.preFor && this.preMsg !== null) t.message = this.preMsg!;
+    if (t === this.preFor) { this.preFor = null; this.preMsg = null; }
     // The block is the failure's diagnostics (tape's, node's): a comment after it is not one.
     if (this.yaml != Yaml.NONE) this.diag = null;
     this.yaml = Yaml.NONE;
@@ -240,6 +273,7 @@ export class TapParser extends Parser {
         return true;
       }
     }
+    if (p == 0 && this.pre.length < 24) this.pre.push(s);
     // tape's `# merge nested objects`: the test whose assertions follow.
     if (p == 0 && d === null && !this.prove && !this.subtestSeen && s.length > 0 && l.at(1) == Char.SPACE && l.at(2) != Char.SPACE) this.title = s;
     return true;
