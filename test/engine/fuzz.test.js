@@ -36,6 +36,19 @@ test('found by bench:fuzz: a 64 KiB line of go test results with thousands of / 
   assert.is(env.verdict.status, 'pass');
 });
 
+test('found by the fuzz test: a mocha failure whose title runs on for thousands of lines stays bounded', async () => {
+  // A fixture's title line repeated 4 000 times under a failure's `3) totals` (no `:` until the last): every
+  // part was kept, and the release build's memory grew with the square of the parts (64 MiB at 1 600, a trap
+  // at 4 000). A title keeps at most as many parts as mocha nests suites deep.
+  const engine = await createEngine();
+  const log = new TextEncoder().encode(`  0 passing (6ms)\n  1 failing\n\n  1) totals\n${'       sumals\n'.repeat(4000)}       sums lines:\n     Error: boom\n      at Context.<anonymous> (test/cart.js:12:11)\n\n`);
+  const env = engine.verdict(log, { exit: 1 });
+  assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
+  assert.is(env.verdict.status, 'tests-failed');
+  assert.is(env.verdict.tests.failures.length, 1);
+  assert.match(env.verdict.tests.failures[0].name, /^totals > sumals > /);
+});
+
 test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as after the first round', async () => {
   const engine = await createEngine();
   const logs = listCases().map((c) => new Uint8Array(c.log));

@@ -126,7 +126,8 @@ export class MochaReport {
       this.titled = true;
       let tf = failureNamed(f.testsFor("mocha"), this.title.join(" > "));
       this.cur = tf;
-    } else this.title.push(s);
+    } else if (this.title.length < MAX_DEPTH) this.title.push(s);
+    // Past MAX_DEPTH parts (a title mocha never prints so deep: a log's lines repeated) the rest is not kept.
   }
 
   private body(l: Line, p: i32, f: Facts): void {
