@@ -185,7 +185,7 @@ export function crashStop(v: Verdict): string | null {
   let t = v.tests; let c = v.crash;
   if (t === null || c === null || !inProcess(t.runner)) return null;
   let tool = c.tool;
-  if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
+  if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && tool != "valgrind" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
   return null;
 }
 
