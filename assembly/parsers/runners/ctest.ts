@@ -35,6 +35,8 @@ export class CtestParser extends Parser {
   innerFacts: Facts | null = null;
   /** ctest -V: each running test's output lines (`N: text`) by its number, until its result line. */
   verbose: Map<i32, string[]> = new Map<i32, string[]>();
+  /** ctest -V showed itself (`test 2` before a test's Start line): `2: ` lines are a test's output. */
+  verboseRun: bool = false;
   private view: Line = new Line();
 
   busy(): bool { return this.cur !== null; }
@@ -49,13 +51,13 @@ export class CtestParser extends Parser {
       return false;
     }
     // ctest -V: `test 2` before a test's `Start` line
-    if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); return true; }
+    if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); this.verboseRun = true; return true; }
     let p = l.skipSpaces(0);
     // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
     if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); return true; }
     if (isDigit(l.at(p))) {
       // ctest -V: `2: [ RUN      ] Parse.Digits`, the output of test #2, printed before its result line.
-      if (p == 0 && this.verboseLine(l)) return true;
+      if (p == 0 && this.verboseRun && this.verboseLine(l)) return true;
       // `1/3 Test #1: x`, ` 1/12 Test  #1: x`
       let slash = l.indexOfByte(Char.SLASH, p);
       let at = l.indexOf(" Test ", p);

@@ -25,6 +25,8 @@ const enum Stack { MAIN = 0, ALLOC = 1, FREE = 2 }
 export class ValgrindParser extends Parser {
   private cur: Crash | null = null;
   private stack: i32 = Stack.MAIN;
+  /** Valgrind showed itself (its banner, an error's header): its other `==PID== ` lines are claimed too. */
+  private seen: bool = false;
 
   busy(): bool { return this.cur !== null; }
   atRest(): bool { return this.cur === null; }
@@ -36,7 +38,7 @@ export class ValgrindParser extends Parser {
     let b = bodyStart(l);
     if (b < 0) { this.end(); return false; }
     let p = l.skipSpaces(b);
-    if (p >= l.len) { this.end(); return true; }
+    if (p >= l.len) { this.end(); return this.seen; }
     let ind = p - b;
     if (ind == 1) {
       this.end();
@@ -46,11 +48,15 @@ export class ValgrindParser extends Parser {
         f.lastReport = "Memcheck: " + c.message!;
         f.reports++;
         this.cur = c;
+        this.seen = true;
+        return true;
       }
-      return true;
+      // `==PID== Memcheck, a memory error detector`, `==PID== Using Valgrind-3.19.0 and LibVEX; ...`
+      if (l.contains("Memcheck, a memory error detector") || l.matchAt("Using Valgrind-", p)) this.seen = true;
+      return this.seen;
     }
     let c = this.cur;
-    if (c === null) return true;
+    if (c === null) return this.seen;
     if (l.matchAt("at 0x", p) || l.matchAt("by 0x", p)) {
       let fr = frame(l, p + 3);
       if (fr === null) return true;
