@@ -62,6 +62,19 @@ function firstDifferingLine(a: string, b: string): i32 {
   return -1;
 }
 
+/** `name (file:line): msg` → `name: msg`: a line without the place its head gives itself. */
+function unplaced(q: string): string {
+  let c = q.indexOf(": ");
+  if (c < 2 || q.charCodeAt(c - 1) != Char.RPAREN) return q;
+  let o = q.lastIndexOf(" (", c);
+  if (o < 0) return q;
+  let inner = q.substring(o + 2, c - 1);
+  let k = inner.lastIndexOf(":");
+  if (k <= 0 || k == inner.length - 1 || inner.indexOf(" ") >= 0) return q;
+  for (let i = k + 1; i < inner.length; i++) if (!isDigit(inner.charCodeAt(i))) return q;
+  return q.substring(0, o) + q.substring(c);
+}
+
 function lineAt(s: string, k: i32): string {
   let ls = s.split("\n");
   return k < ls.length ? ls[k] : "";
@@ -85,11 +98,18 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
   if (sameMessage && samePlace) return null;
   let pa = placeOf(a); let pb = placeOf(b);
   let ma = quote(a.message); let mb = quote(b.message);
-  // The same first line (jest's `expect(received).toBe(expected)`): the first line that differs says how.
-  if (!sameMessage && ma == mb) {
+  // The same first line (jest's `expect(received).toBe(expected)`): the first line that differs says how. A
+  // first line that only gained or lost the place of what it names (ctest's message of one inner failure is
+  // `name: msg`, of several `name (file:line): msg` each) is the same line.
+  let placed = ma != mb;
+  if (!sameMessage && (ma == mb || unplaced(lineAt(a.message, 0).trim()) == unplaced(lineAt(b.message, 0).trim()))) {
     let k = firstDifferingLine(a.message, b.message);
     let qa = k >= 0 ? quote(lineAt(a.message, k)) : ""; let qb = k >= 0 ? quote(lineAt(b.message, k)) : "";
-    if (qa.length > 0 && qb.length > 0) { ma = qa; mb = qb; }
+    if (qa.length > 0 && qb.length > 0) {
+      ma = qa; mb = qb;
+      // The line that differs is one of several failures: the test's place is the first one's, not its.
+      if (placed && samePlace) return ma + " → " + mb;
+    }
   }
   if (sameMessage) {
     let lead = "";
@@ -185,7 +205,7 @@ export function crashStop(v: Verdict): string | null {
   let t = v.tests; let c = v.crash;
   if (t === null || c === null || !inProcess(t.runner)) return null;
   let tool = c.tool;
-  if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
+  if (tool != "tsan" && tool != "ubsan" && tool != "lsan" && tool != "valgrind" && !c.kind.endsWith("leak")) return "a crash (" + c.kind + ") stopped the run";
   return null;
 }
 

@@ -65,6 +65,18 @@ const CLASSIFIED_MAX = 1024;
 const CLASSIFIED_KEY = 512;
 const classified = new Map<string, bool>();
 
+/**
+ * True when a source path is a runtime's or a system library's (`/usr/include/c++/12/bits/stl_algo.h`, clang's
+ * `/usr/bin/../lib/gcc/.../include/c++/12/...`), by the same paths that make a frame a runtime's: not a file the
+ * user edits. A compiler's `<built-in>`/`<command-line>` counts as not the user's too.
+ */
+export function isRuntimePath(p: string): bool {
+  if (p.length == 0 || p.startsWith("<")) return true;
+  for (let i = 0; i < RUNTIME_PREFIXES.length; i++) if (p.startsWith(RUNTIME_PREFIXES[i])) return true;
+  for (let i = 0; i < RUNTIME_PATHS.length; i++) if (p.includes(RUNTIME_PATHS[i])) return true;
+  return false;
+}
+
 /** A frame is the user's own when neither its file, its module nor its function belongs to a runtime. */
 export function classify(f: Frame): void {
   // \u0001 marks a null field, \u0000 separates: no two distinct triples give the same key.

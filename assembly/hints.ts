@@ -21,6 +21,10 @@ const KINDS: string[] = [
   "out-of-memory", "the allocator ran out of memory: look for unbounded growth or a huge size",
   "container-overflow", "an access past a container's size but inside its capacity: check the index against size()",
   "dynamic-stack-buffer-overflow", "an access outside an alloca/VLA: check its size",
+  // Valgrind's Memcheck, where its report does not say more (an address in no block it knows)
+  "invalid-read", "a read of memory the program does not own (past a block, freed, or never allocated): check the pointer and the index on the first user frame",
+  "invalid-write", "a write to memory the program does not own (past a block, freed, or never allocated): check the pointer and the index on the first user frame",
+  "uninitialised-syscall-param", "bytes passed to a system call were never set: initialise the buffer before it is written out",
   "SEGV", "an invalid memory access (often a NULL or dangling pointer): check the pointer on the first user frame",
   "stack-overflow", "the stack ran out: unbounded recursion, or a huge local array",
   "detected memory leaks", "memory allocated and never freed: free it on every path, or give it an owner",

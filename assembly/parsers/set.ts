@@ -22,6 +22,7 @@ import { AndroidParser } from "./platform/android";
 import { ChromeGpuParser } from "./platform/chrome-gpu";
 import { TrustyParser } from "./platform/trusty";
 import { BugDetectedParser } from "./sanitizers/bug-detected";
+import { ValgrindParser } from "./sanitizers/valgrind";
 import { CentipedeParser } from "./fuzzers/centipede";
 import { V8SandboxParser } from "./v8/v8-sandbox";
 import { MakeParser } from "./c-family/make";
@@ -114,6 +115,7 @@ export class ParserSet {
   private bugDetected: BugDetectedParser = new BugDetectedParser();
   private centipede: CentipedeParser = new CentipedeParser();
   private v8Sandbox: V8SandboxParser = new V8SandboxParser();
+  private valgrind: ValgrindParser = new ValgrindParser();
   private make: MakeParser = new MakeParser(this.ctx);
   private ld: LinkerParser = new LinkerParser(this.ctx);
   private gcc: GccParser = new GccParser(this.ctx);
@@ -269,6 +271,7 @@ export class ParserSet {
       case ParserId.BUG_DETECTED: return ask(this.bugDetected, l, f);
       case ParserId.CENTIPEDE: return ask(this.centipede, l, f);
       case ParserId.V8_SANDBOX: return ask(this.v8Sandbox, l, f);
+      case ParserId.VALGRIND: return ask(this.valgrind, l, f);
       case ParserId.MAKE: return ask(this.make, l, f);
       case ParserId.LINKER: return ask(this.ld, l, f);
       case ParserId.GCC: return ask(this.gcc, l, f);
@@ -327,6 +330,7 @@ export class ParserSet {
       case ParserId.BUG_DETECTED: return this.bugDetected;
       case ParserId.CENTIPEDE: return this.centipede;
       case ParserId.V8_SANDBOX: return this.v8Sandbox;
+      case ParserId.VALGRIND: return this.valgrind;
       case ParserId.MAKE: return this.make;
       case ParserId.LINKER: return this.ld;
       case ParserId.GCC: return this.gcc;

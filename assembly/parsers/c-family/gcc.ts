@@ -18,6 +18,7 @@ import { Facts, Diagnostic, MAX_DIAGNOSTICS } from "../../model";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
+import { isRuntimePath } from "../../frames";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -45,6 +46,8 @@ export class GccParser extends Parser {
   private block: i32 = Block.NONE;
   private header: Diagnostic | null = null;
   private inInclude: bool = false;
+  /** The user's place the last error of the group was moved to (settle), for the next one in the same instantiation. */
+  private lastPlace: Diagnostic | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -114,6 +117,9 @@ export class GccParser extends Parser {
       // `main.c: In function 'main':`, `a.cpp: In instantiation of '...':`, `x.c: At top level:`
       let sp = l.indexOfByte(Char.SPACE, a);
       if (sp >= 0 && sp < k) return false;
+      // A new context: what follows is not in the last error's instantiation.
+      this.settle();
+      this.lastPlace = null;
       this.evidence(Style.GCC, null);
       this.block = Block.NONE;
       return true;
@@ -155,6 +161,7 @@ export class GccParser extends Parser {
       for (let i = 0; i < p.length && d.notes.length < MAX_NOTES; i++) d.notes.push(p[i]);
       p.length = 0;
       kept = f.addDiagnostic(d);
+      this.settle();
       this.owner = d;
       this.ownerKept = kept;
     }
@@ -187,6 +194,41 @@ export class GccParser extends Parser {
     this.block = Block.NONE;
     this.header = null;
     return true;
+  }
+
+  /**
+   * The owner's notes are all read: an error or warning the compiler places in a system header that it
+   * instantiated for the user's code (`/usr/include/c++/12/bits/stl_function.h:408:20: error: no match for
+   * 'operator<'` after gcc's `main.cpp:8:28:   required from here`, or before clang's `main.cpp:7:8: note: in
+   * instantiation of ... requested here`) is placed at the first instantiation note in a file of the user's: the
+   * line the user edits, as a crash is placed at its first user frame. The header's place becomes the first
+   * note; the user's note, now the diagnostic's place, is dropped.
+   */
+  private settle(): void {
+    let d = this.owner;
+    if (d === null || d.severity == "note" || d.file === null || !isRuntimePath(d.file!)) return;
+    let ns = d.notes;
+    let at = -1;
+    let own = false;
+    for (let i = 0; i < ns.length; i++) {
+      let n = ns[i];
+      if (!isInstantiation(n.message)) continue;
+      own = true;
+      if (n.file !== null && n.line >= 0 && !isRuntimePath(n.file!)) { at = i; break; }
+    }
+    // Both compilers print an instantiation's chain once: the next error in the same instantiation has none
+    // of its own (clang: only its `In file included from` lines; gcc: no new `In instantiation of` line).
+    let place: Diagnostic | null = at >= 0 ? ns[at] : (own ? null : this.lastPlace);
+    if (place === null) return;
+    let h = new Diagnostic();
+    h.tool = d.tool;
+    h.severity = "note";
+    h.file = d.file; h.line = d.line; h.col = d.col;
+    h.message = "the " + d.severity + " is reported here, in a system header";
+    d.file = place.file; d.line = place.line; d.col = place.col;
+    if (at >= 0) ns.splice(at, 1);
+    ns.unshift(h);
+    this.lastPlace = place;
   }
 
   /** gcc: `main.cpp:20:23:   required from here` (context of the next error). */
@@ -271,6 +313,8 @@ export class GccParser extends Parser {
     let p = this.pending;
     for (let i = 0; i < p.length; i++) addNote(f, this.owner, p[i]);
     p.length = 0;
+    this.settle();
+    this.lastPlace = null;
     this.provisional.length = 0;
     this.groupStyle = Style.UNKNOWN;
     this.owner = null;
@@ -279,6 +323,15 @@ export class GccParser extends Parser {
     this.block = Block.NONE;
     this.inInclude = false;
   }
+}
+
+/**
+ * A note that says where a template was instantiated: gcc's `required from here`, `required from 'f'`,
+ * `required by substitution of`, `recursively required from`; clang's `in instantiation of ... requested here`.
+ */
+function isInstantiation(m: string): bool {
+  return m.startsWith("required from") || m.startsWith("required by") || m.startsWith("recursively required") ||
+    m.startsWith("in instantiation of") || m.endsWith("requested here");
 }
 
 /** True when a diagnostic's severity word starts at s. */

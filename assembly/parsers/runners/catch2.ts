@@ -52,6 +52,9 @@ export class Catch2Parser extends Parser {
   /** The next indented line names the signal. */
   fatal: bool = false;
   failed: i64 = 0;
+  /** doctest: the place its block gives the test case (`./stack_test.cpp:14:`), for a failure with no assertion. */
+  caseFile: string | null = null;
+  caseLine: i32 = -1;
   totPassed: i64 = -1; totFailed: i64 = -1; totSkipped: i64 = -1;
 
   busy(): bool { return this.at == At.NAME || this.at == At.LOC; }
@@ -201,8 +204,21 @@ export class Catch2Parser extends Parser {
     if (l.startsWith("TEST CASE: ")) { this.endFailure(); this.name = l.trimmed(11); this.at = At.NAME; return true; }
     if (this.at == At.LOC) {
       // `./stack_test.cpp:14:`: the test case's place.
-      return l.endsWith(":") && l.lastIndexOfByte(Char.COLON, l.len - 1) > 0;
+      if (l.endsWith(":")) {
+        let colon = l.lastIndexOfByte(Char.COLON, l.len - 1);
+        if (colon <= 0) return false;
+        let n = l.readInt(colon + 1);
+        this.caseFile = n >= 0 ? normPath(l.str(0, colon)) : null;
+        this.caseLine = n >= 0 ? <i32>n : -1;
+        return true;
+      }
+      if (l.startsWith("DESCRIPTION: ")) return true;
+      // SCENARIO's test case is named `  Scenario: name`, printed bare (no `TEST CASE:  ` before it).
+      if (l.startsWith("  Scenario: ")) { this.endFailure(); this.name = l.trimmed(0); this.at = At.NAME; return true; }
+      return false;
     }
+    // The test case's outcome under its decorators, after its assertions, at column 0.
+    if (this.at != At.OUT && l.at(0) != Char.SPACE && this.outcome(l, f)) return true;
     if (this.at == At.NAME && (l.at(0) == Char.SPACE || l.isBlank())) return true;
     if (this.at == At.NAME) this.at = At.BODY;
     if (this.at != At.BODY) return false;
@@ -226,6 +242,42 @@ export class Catch2Parser extends Parser {
     if (l.isBlank()) return true;
     if (l.at(0) == Char.SPACE && this.msg.length < MAX_MSG) this.msg.push(l.trimmed(0));
     return l.at(0) == Char.SPACE;
+  }
+
+  /**
+   * doctest's decorators decide a test case's outcome after its assertions: `may_fail`, `should_fail` and
+   * `expected_failures(n)` print `... so marking it as not failed` (its failed assertions do not fail it), while
+   * `timeout` and a `should_fail` that passed fail a test case that may have no failed assertion (`Test case
+   * exceeded time limit of 0.000001!`, `Should have failed but didn't! Marking it as failed!`).
+   */
+  private outcome(l: Line, f: Facts): bool {
+    let t = this.tests(f);
+    if (t === null || this.name.length == 0) return false;
+    if (l.contains(" so marking it as not failed")) {
+      this.endFailure();
+      let fs = t.failures;
+      for (let i = fs.length - 1; i >= 0; i--) {
+        if (unchecked(fs[i]).name != this.name) continue;
+        fs.splice(i, 1);
+        if (this.failed > 0) this.failed--;
+        break;
+      }
+      return true;
+    }
+    if (l.startsWith("Test case exceeded time limit of ") || l.startsWith("Should have failed but didn't!") ||
+      (l.startsWith("Didn't fail exactly ") && l.contains(" so marking it as failed"))) {
+      this.endFailure();
+      let had = t.failures.length;
+      let tf = failureNamed(t, this.name);
+      if (tf.message.length == 0 && t.failures.length > had) {
+        this.failed++;
+        tf.file = this.caseFile; tf.line = this.caseLine;
+      }
+      let m = l.trimmed(0);
+      if (!tf.message.includes(m) && lineCount(tf.message) < MAX_MSG) tf.message = tf.message.length == 0 ? m : tf.message + "\n" + m;
+      return true;
+    }
+    return false;
   }
 
   finish(f: Facts): void {

@@ -6,9 +6,9 @@
 // Every `Passed` test is hashed by its name (Tests.passedSet) when they are as many as the summary's passes.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame } from "../../model";
+import { Facts, TestFailure, Frame, Crash } from "../../model";
 import { ParserSet } from "../set";
-import { setLocation } from "../../frames";
+import { setLocation, isRuntimePath, firstUser } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { failureNamed, joinLines, foreignLine } from "./common";
@@ -33,6 +33,11 @@ export class CtestParser extends Parser {
   /** The failing test's output, read by every parser into facts of its own (made when a test fails). */
   inner: ParserSet | null = null;
   innerFacts: Facts | null = null;
+  /** ctest -V: each running test's output lines (`N: text`) by its number, until its result line. */
+  verbose: Map<i32, string[]> = new Map<i32, string[]>();
+  /** ctest -V showed itself (`test 2` before a test's Start line): `2: ` lines are a test's output. */
+  verboseRun: bool = false;
+  private view: Line = new Line();
 
   busy(): bool { return this.cur !== null; }
   atRest(): bool { return !this.seen && this.cur === null; }
@@ -46,11 +51,13 @@ export class CtestParser extends Parser {
       return false;
     }
     // ctest -V: `test 2` before a test's `Start` line
-    if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); return true; }
+    if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); this.verboseRun = true; return true; }
     let p = l.skipSpaces(0);
     // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
     if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); return true; }
     if (isDigit(l.at(p))) {
+      // ctest -V: `2: [ RUN      ] Parse.Digits`, the output of test #2, printed before its result line.
+      if (p == 0 && this.verboseRun && this.verboseLine(l)) return true;
       // `1/3 Test #1: x`, ` 1/12 Test  #1: x`
       let slash = l.indexOfByte(Char.SLASH, p);
       let at = l.indexOf(" Test ", p);
@@ -98,6 +105,30 @@ export class CtestParser extends Parser {
     return false;
   }
 
+  /**
+   * ctest -V (--verbose, --extra-verbose) prints each test's output as it runs, every line behind the test's
+   * number (`2: Expected equality of these values:`), before the test's result line: kept by number (tests
+   * run with -j interleave), read as the test's output when its result says it failed.
+   */
+  private verboseLine(l: Line): bool {
+    let n = l.readInt(0);
+    let e = l.end;
+    if (n < 0 || e > 7 || l.at(e) != Char.COLON || (e + 1 < l.len && l.at(e + 1) != Char.SPACE)) return false;
+    let no = <i32>n;
+    let text = e + 2 <= l.len ? l.str(e + 2, l.len) : "";
+    // ctest's own lines about the test, not its output.
+    if (text.startsWith("Test command: ") || text.startsWith("Working Directory: ") || text.startsWith("Test timeout computed to be: ") ||
+      text.startsWith("Environment variables: ") || text.startsWith("Test timeout computed")) return true;
+    let m = this.verbose;
+    if (!m.has(no)) {
+      if (m.size >= MAX_VERBOSE) return true;
+      m.set(no, []);
+    }
+    let out = m.get(no);
+    if (out.length < 200) out.push(text);
+    return true;
+  }
+
   private result(l: Line, f: Facts, p: i32): void {
     // `#1: ring_test ........***Failed    0.00 sec`
     let colon = l.indexOf(": ", p);
@@ -111,6 +142,12 @@ export class CtestParser extends Parser {
     let s = dots;
     while (s < l.len && (l.at(s) == Char.DOT || l.at(s) == Char.SPACE)) s++;
     let rest = l.trimmed(s);
+    let no = -1;
+    let hash = l.indexOfByte(Char.HASH, p - 6);
+    if (hash >= 0 && hash < colon) no = <i32>l.readInt(hash + 1);
+    let had = no >= 0 && this.verbose.has(no);
+    let early: string[] = had ? this.verbose.get(no) : [];
+    if (had) this.verbose.delete(no);
     if (rest.startsWith("Passed")) { this.passed++; this.passHashes = withName(this.passHashes, name); return; }
     if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) {
       this.skipped++;
@@ -130,6 +167,17 @@ export class CtestParser extends Parser {
     this.reportsAt = f.reports;
     this.inner = null;
     this.innerFacts = null;
+    // Under -V its output came before this line: read now, as --output-on-failure's after it is.
+    let v = this.view;
+    for (let i = 0; i < early.length; i++) {
+      let x = early[i];
+      this.out.push(x);
+      if (this.inner === null) { this.inner = new ParserSet(); this.innerFacts = new Facts(); }
+      let b = String.UTF8.encode(x);
+      v.set(changetype<usize>(b), b.byteLength);
+      v.no = i + 1;
+      this.inner!.claim(v, this.innerFacts!);
+    }
   }
 
   /**
@@ -139,9 +187,20 @@ export class CtestParser extends Parser {
    */
   private endOut(f: Facts): void {
     let t = this.cur;
+    let fx = this.innerFacts;
+    if (t !== null && this.inner !== null) this.inner!.finish(fx!);
     if (t !== null && f.reports > this.reportsAt && f.lastReport !== null) {
       t.message = f.lastReport!;
-      reportLocation(t, f.lastReport!);
+      reportLocation(t, f.lastReport!, f.crash);
+    } else if (t !== null && fx !== null && fx.reports > 0 && fx.lastReport !== null) {
+      // A sanitizer report only the test's own output held (ctest -V puts `2: ` before each of its lines, so
+      // it was read there): the run's crash, as the same report under --output-on-failure is.
+      t.message = fx.lastReport!;
+      let c = fx.crash;
+      if (c !== null) f.setCrash(c);
+      f.reports++;
+      f.lastReport = fx.lastReport;
+      reportLocation(t, fx.lastReport!, c);
     } else if (t !== null && this.inner !== null && innerMessage(t, this.inner!, this.innerFacts!)) {
       // named by the runner inside
     } else if (t !== null && this.out.length > 0) {
@@ -180,7 +239,6 @@ export class CtestParser extends Parser {
  * one line each (`name (file:line): first message line`). The test takes the first one's location.
  */
 function innerMessage(t: TestFailure, set: ParserSet, fx: Facts): bool {
-  set.finish(fx);
   let tt = fx.tests;
   if (tt === null || tt.failures.length == 0) return false;
   let fs = tt.failures;
@@ -208,11 +266,14 @@ function innerMessage(t: TestFailure, set: ParserSet, fx: Facts): bool {
   return true;
 }
 
+/** At most this many tests' -V output is held at once (tests run with -j; a result line frees its test's). */
+const MAX_VERBOSE = 16;
+
 /** How many of the inner runner's failures a test's message lists. */
 const INNER_MAX = 4;
 
 /** `AddressSanitizer: heap-buffer-overflow main.c:8 in sum`: the report's `file:line`, when it names one. */
-function reportLocation(t: TestFailure, report: string): void {
+function reportLocation(t: TestFailure, report: string, c: Crash | null): void {
   let a = report.indexOf(": ");
   if (a < 0) return;
   let sp = report.indexOf(" ", a + 2);
@@ -221,5 +282,15 @@ function reportLocation(t: TestFailure, report: string): void {
   let loc = report.substring(sp + 1, e > 0 ? e : report.length);
   if (loc.startsWith("(")) return;
   let fr = new Frame();
-  if (setLocation(fr, loc)) { t.file = fr.file; t.line = fr.line; }
+  if (!setLocation(fr, loc)) return;
+  // The SUMMARY names the top frame, a runtime's interceptor when the access was in strlen or memcpy
+  // (`.../sanitizer_common_interceptors.inc:389 in __interceptor_strlen`): the test's place is then the
+  // crash's first frame in the user's code.
+  if (fr.file !== null && isRuntimePath(fr.file!)) {
+    let u = c !== null ? firstUser(c.frames) : null;
+    if (u === null || u.file === null) return;
+    t.file = u.file; t.line = u.line;
+    return;
+  }
+  t.file = fr.file; t.line = fr.line;
 }
