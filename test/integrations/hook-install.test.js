@@ -39,8 +39,8 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
 });
 
 // Claude Code's `if` rules for the built-in sandbox table: one substring per first word, none holding
-// another (`*make*` covers cmake and gmake), and `*/*` for ./prog, build/test and /usr/bin/make.
-const CLAUDE_IFS = ['/', 'cc', 'go', 'c++', 'g++', 'npm', 'npx', 'tox', 'tsc', 'bats', 'java', 'jest', 'make', 'node', 'ruby', 'yarn', 'bazel', 'clang', 'ctest', 'meson', 'mocha', 'ninja', 'prove', 'rspec', 'rustc', 'pytest', 'python', 'vitest', 'py.test', 'valgrind'].map((w) => `Bash(*${w}*)`);
+// another (`*make*` covers cmake and gmake, `*ava*` java), and `*/*` for ./prog, build/test and /usr/bin/make.
+const CLAUDE_IFS = ['/', 'cc', 'go', 'c++', 'g++', 'npm', 'npx', 'tox', 'tsc', 'ava', 'bats', 'jest', 'make', 'node', 'ruby', 'yarn', 'bazel', 'clang', 'ctest', 'meson', 'mocha', 'ninja', 'prove', 'rspec', 'rustc', 'pytest', 'python', 'vitest', 'py.test', 'valgrind'].map((w) => `Bash(*${w}*)`);
 const preIfs = (dir) => JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.if ?? null);
 
 inst('install --claude --filter: `if` rules that follow the project\'s sandbox table; none where it cannot be covered or is not known', () => {
