@@ -4,7 +4,9 @@
 // (`process didn't exit successfully: ... (signal: 6, SIGABRT: ...)`) is a crash with the tests so far.
 // With `--nocapture` there are no blocks: the panic is printed, outside any block, before its test's
 // `... FAILED` line, in a thread named after the test; it is kept aside until that test is seen to fail
-// (a `should_panic` test panics too, and passes). Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
+// (a `should_panic` test panics too, and passes). libtest writes `test NAME ... ` and its result apart, so what
+// is printed while the test runs (one thread: its own println and panic; more: another test's panic on stderr)
+// comes between them and the result (`ok`, `FAILED`) starts a line of its own. Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
 // the program rustdoc generated, not of the file: their location is the doc-test's own line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -13,7 +15,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
-import { failureIn, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+import { failureIn, pkgOr, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 
 /** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
 const STARTS = new ByteSet().chars("trRDe");
@@ -81,12 +83,21 @@ export class CargoTestParser extends Parser {
     }
     if (this.loose) {
       if (!(c == Char.t && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
-          l.startsWith("running ") || l.startsWith("---- "))) {
+          l.startsWith("running ") || l.startsWith("---- ") || this.running !== null && isResultWord(l))) {
         this.blockLine(l);
         if (!this.inMsg) this.endLoose();
         return true;
       }
       this.endLoose();
+    }
+    // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
+    if (this.running !== null && isResultWord(l)) {
+      let name = this.running!;
+      let res = l.trimmed(0);
+      // It did not die in it: the failure its cut line stood for goes, unless it failed after all.
+      if (res != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
+      this.testResult(name, res, f);
+      return true;
     }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
@@ -169,14 +180,22 @@ export class CargoTestParser extends Parser {
     let name = l.str(5, dots);
     let sp = name.indexOf(" - ");
     if (sp > 0) name = name.substring(0, sp);
-    let res = l.trimmed(dots + 5);
-    let t = f.testsFor("cargo-test");
+    f.testsFor("cargo-test");
     this.seen = true;
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
-    else if (res == "FAILED") { this.adopt(failureIn(t, name, this.crate)); this.running = null; this.bf++; }
-    else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
-    else { this.running = name; failureIn(t, name, this.crate); }
+    this.testResult(name, l.trimmed(dots + 5), f);
     return true;
+  }
+
+  /**
+   * The test's result word. Anything else is the test still running: the binary died in it (a failure, with
+   * no message yet), or the rest of the line is output printed before its result (--nocapture: the test's
+   * println, another test's panic; with one thread always), whose own line then drops that failure.
+   */
+  private testResult(name: string, res: string, f: Facts): void {
+    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
+    else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
+    else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
+    else { this.running = name; failureIn(f.testsFor("cargo-test"), name, this.crate); }
   }
 
   /** `thread 'tests::x' panicked at src/lib.rs:4:5:` outside a block: a test's panic under --nocapture. */
@@ -371,6 +390,23 @@ export function overflowedThread(l: Line): string | null {
   if (q <= 8) return null;
   let name = l.str(8, q);
   return name == "main" || name == "<unnamed>" ? null : name;
+}
+
+/** Removes the failure a test's cut `test NAME ... ` line stood for (nothing said yet): it had a result after all. */
+function dropPending(t: Tests, name: string, crate: string): void {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) {
+    let x = fs[i];
+    if (x.name != name || pkgOr(x) != crate) continue;
+    if (x.file === null && x.message.length == 0) fs.splice(i, 1);
+    return;
+  }
+}
+
+/** A line that is only a test's result (`ok`, `FAILED`, `ignored[, reason]`): its `test NAME ... ` was cut. */
+function isResultWord(l: Line): bool {
+  let s = l.trimmed(0);
+  return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");
 }
 
 /** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
