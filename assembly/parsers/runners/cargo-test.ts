@@ -67,6 +67,10 @@ export class CargoTestParser extends Parser {
    * lexer; `Doc-tests lexer`), "" before any: a workspace's crates may each have a `tests::parses`.
    */
   crate: string = "";
+  /** A `Running ...`/`Doc-tests ...` line named a test binary (not so under `cargo test -q`). */
+  targetSeen: bool = false;
+  /** The index in tests.failures where the current binary's failures start. */
+  binStart: i32 = 0;
 
   busy(): bool { return this.inBlock; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -117,7 +121,9 @@ export class CargoTestParser extends Parser {
       this.seen = true; this.inList = false;
       this.bp = 0; this.bf = 0; this.bs = 0;
       this.planned = n; this.inRun = true;
-      f.testsFor("cargo-test");
+      // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
+      this.stoppedAfter = null;
+      this.binStart = f.testsFor("cargo-test").failures.length;
       return true;
     }
     let p0 = l.skipSpaces(0);
@@ -133,6 +139,8 @@ export class CargoTestParser extends Parser {
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
     if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
+      // Quiet (-q) names no binary: the target cargo names here is the unit of the failures its binary printed.
+      if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
       return true;
     }
     // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here.
@@ -164,6 +172,7 @@ export class CargoTestParser extends Parser {
    */
   private target(l: Line, p: i32): void {
     this.stoppedAfter = null;
+    this.targetSeen = true;
     if (l.matchAt("Doc-tests ", p)) { this.crate = l.trimmed(p + 10); return; }
     let e = l.len;
     if (l.at(e - 1) == Char.RPAREN) e--;
@@ -390,6 +399,18 @@ export function overflowedThread(l: Line): string | null {
   if (q <= 8) return null;
   let name = l.str(8, q);
   return name == "main" || name == "<unnamed>" ? null : name;
+}
+
+/** The failures from index `from` that name no unit get cargo's name of their target (`--lib`, `-p x --test it`). */
+function quietTarget(t: Tests, from: i32, target: string): void {
+  let unit = unticked(target);
+  let fs = t.failures;
+  for (let i = max(from, 0); i < fs.length; i++) if (fs[i].pkg === null) fs[i].pkg = unit;
+}
+
+/** `--lib` for "`--lib`": cargo's target as a unit's name (delta.ts compares tests.unfinished so). */
+function unticked(s: string): string {
+  return s.replaceAll("`", "");
 }
 
 /** Removes the failure a test's cut `test NAME ... ` line stood for (nothing said yet): it had a result after all. */
