@@ -67,6 +67,12 @@ export class CargoTestParser extends Parser {
    * lexer; `Doc-tests lexer`), "" before any: a workspace's crates may each have a `tests::parses`.
    */
   crate: string = "";
+  /** The binary running is rustdoc's (`Doc-tests crate`). */
+  doc: bool = false;
+  /** Reading rustdoc's `Test executable failed` outside a block (--nocapture) until the program's panic. */
+  docWait: bool = false;
+  /** Doc-test failures rustdoc printed before their test's name (--nocapture, more threads), in order. */
+  docPending: TestFailure[] = [];
   /** A `Running ...`/`Doc-tests ...` line named a test binary (not so under `cargo test -q`). */
   targetSeen: bool = false;
   /** The index in tests.failures where the current binary's failures start. */
@@ -85,6 +91,14 @@ export class CargoTestParser extends Parser {
       else { this.blockLine(l); return true; }
       c = l.at(0);
     }
+    if (this.loose && this.docWait) {
+      // rustdoc's `stderr:` header and blank lines, up to the program's panic (its message is the doc-test's).
+      if (l.startsWith("thread '") && l.indexOf(" panicked at ") > 0) { this.docWait = false; this.blockLine(l); return true; }
+      if (!(c == Char.t && l.startsWith("test ") || this.running !== null && isResultWord(l))) return true;
+      this.docWait = false;
+      this.endLoose();
+    }
+    if (this.doc && this.inRun && !this.inBlock && !this.loose && isRustdocVerdict(l, 0)) return this.docVerdict(l, f);
     if (this.loose) {
       if (!(c == Char.t && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
           l.startsWith("running ") || l.startsWith("---- ") || this.running !== null && isResultWord(l))) {
@@ -173,7 +187,8 @@ export class CargoTestParser extends Parser {
   private target(l: Line, p: i32): void {
     this.stoppedAfter = null;
     this.targetSeen = true;
-    if (l.matchAt("Doc-tests ", p)) { this.crate = l.trimmed(p + 10); return; }
+    this.doc = l.matchAt("Doc-tests ", p);
+    if (this.doc) { this.crate = l.trimmed(p + 10); return; }
     let e = l.len;
     if (l.at(e - 1) == Char.RPAREN) e--;
     let slash = l.lastIndexOfByte(Char.SLASH, e);
@@ -187,12 +202,56 @@ export class CargoTestParser extends Parser {
     let dots = l.indexOf(" ... ");
     if (dots < 0) return false;
     let name = l.str(5, dots);
-    let sp = name.indexOf(" - ");
-    if (sp > 0) name = name.substring(0, sp);
-    f.testsFor("cargo-test");
+    name = withoutMode(name);
+    let t = f.testsFor("cargo-test");
     this.seen = true;
-    this.testResult(name, l.trimmed(dots + 5), f);
+    let res = l.trimmed(dots + 5);
+    // A doc-test's verdict printed after its name (--nocapture, one thread): `Test executable succeeded, but it's
+    // marked `should_panic`.FAILED` whole, or `Test executable failed (exit status: 101).` and its stderr to come.
+    if (this.doc && isRustdocVerdict(l, dots + 5)) {
+      if (res.endsWith("FAILED")) {
+        let tf = failureIn(t, name, this.crate);
+        if (tf.message.length == 0) tf.message = rustdocSentence(res);
+        docTestLocation(tf);
+        this.testResult(name, "FAILED", f);
+        return true;
+      }
+      this.testResult(name, res, f);
+      this.docCapture(failureIn(t, name, this.crate));
+      return true;
+    }
+    this.testResult(name, res, f);
     return true;
+  }
+
+  /**
+   * rustdoc's verdict on a doc-test at the start of a line, before the test's name (--nocapture, more threads):
+   * a failure of the next doc-test said to fail. `... marked `should_panic`.test src/lib.rs - f (line 9) ... FAILED`
+   * goes on with that test's line.
+   */
+  private docVerdict(l: Line, f: Facts): bool {
+    let p = new TestFailure();
+    if (this.docPending.length < 64) this.docPending.push(p);
+    if (l.startsWith("Test executable failed")) { this.docCapture(p); return true; }
+    let s = rustdocSentence(l.toString());
+    p.message = s;
+    let rest = l.indexOf("test ", s.length);
+    if (rest == s.length) {
+      let sub = new Line();
+      sub.set(l.ptr + <usize>rest, l.len - rest);
+      this.testLine(sub, f);
+    }
+    return true;
+  }
+
+  /** Reads what follows `Test executable failed` (stderr, the program's panic) into t, as a block would. */
+  private docCapture(t: TestFailure): void {
+    this.cur = t;
+    this.msg = [];
+    this.inMsg = false;
+    this.panicSeen = false;
+    this.loose = true;
+    this.docWait = true;
   }
 
   /**
@@ -232,6 +291,12 @@ export class CargoTestParser extends Parser {
   /** Gives a failing test the panic its thread printed earlier (--nocapture), unless a block already did. */
   private adopt(tf: TestFailure): void {
     if (tf.file !== null || tf.message.length > 0) return;
+    if (isDocTest(tf.name) && this.docPending.length > 0) {
+      let p = this.docPending.shift();
+      tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
+      docTestLocation(tf);
+      return;
+    }
     let ps = this.panics;
     for (let i = ps.length - 1; i >= 0; i--) {
       let p = ps[i];
@@ -411,6 +476,30 @@ function quietTarget(t: Tests, from: i32, target: string): void {
 /** `--lib` for "`--lib`": cargo's target as a unit's name (delta.ts compares tests.unfinished so). */
 function unticked(s: string): string {
   return s.replaceAll("`", "");
+}
+
+/**
+ * The test's name without libtest's mode after it (`tests::y - should panic`, a doc-test's `- compile fail`,
+ * `- compile`); a doc-test's own ` - ` (`src/lib.rs - f (line 9)`) stays.
+ */
+function withoutMode(name: string): string {
+  let sp = name.lastIndexOf(" - ");
+  if (sp <= 0) return name;
+  let mode = name.substring(sp + 3);
+  return mode == "should panic" || mode == "compile fail" || mode == "compile" ? name.substring(0, sp) : name;
+}
+
+/** rustdoc's words on a doc-test at l[p]: `Test executable failed (exit status: 101).`, `... succeeded, but it's marked `should_panic`.`, `Test compiled successfully, but it's marked `compile_fail`.` */
+function isRustdocVerdict(l: Line, p: i32): bool {
+  return l.matchAt("Test executable ", p) || l.matchAt("Test compiled successfully", p);
+}
+
+/** The first sentence of s (rustdoc's verdict), without what was printed after it on the line. */
+function rustdocSentence(s: string): string {
+  let tick = s.lastIndexOf("`.");
+  if (tick >= 0) return s.substring(0, tick + 2);
+  let dot = s.indexOf(").");
+  return dot >= 0 ? s.substring(0, dot + 2) : s;
 }
 
 /** Removes the failure a test's cut `test NAME ... ` line stood for (nothing said yet): it had a result after all. */
