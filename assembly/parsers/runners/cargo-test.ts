@@ -4,10 +4,12 @@
 // (`process didn't exit successfully: ... (signal: 6, SIGABRT: ...)`) is a crash with the tests so far.
 // With `--nocapture` there are no blocks: the panic is printed, outside any block, before its test's
 // `... FAILED` line, in a thread named after the test; it is kept aside until that test is seen to fail
-// (a `should_panic` test panics too, and passes). libtest writes `test NAME ... ` and its result apart, so what
-// is printed while the test runs (one thread: its own println and panic; more: another test's panic on stderr)
-// comes between them and the result (`ok`, `FAILED`) starts a line of its own. Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
-// the program rustdoc generated, not of the file: their location is the doc-test's own line.
+// (a `should_panic` test panics too, and passes). libtest writes `test NAME ... ` and its result apart, so
+// what is printed while the test runs (one thread: its own println and panic; more: another test's panic on
+// stderr) comes between them and the result (`ok`, `FAILED`) starts a line of its own. Doc-tests
+// (`src/lib.rs - f (line 14)`) panic at a line of the program rustdoc generated, not of the file: their
+// location is the doc-test's own line. Under --nocapture rustdoc's verdict on one (`Test executable failed`,
+// the program's stderr) is printed loose too: after its name with one thread, before it with more.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -496,7 +498,7 @@ function isRustdocVerdict(l: Line, p: i32): bool {
 
 /** The first sentence of s (rustdoc's verdict), without what was printed after it on the line. */
 function rustdocSentence(s: string): string {
-  let tick = s.lastIndexOf("`.");
+  let tick = s.indexOf("`.");
   if (tick >= 0) return s.substring(0, tick + 2);
   let dot = s.indexOf(").");
   return dot >= 0 ? s.substring(0, dot + 2) : s;
