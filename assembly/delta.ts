@@ -220,7 +220,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
     // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
-    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i])) { m.fixed.push(name); continue; }
+    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || inStoppedTarget(cur, fa[i])) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
@@ -306,6 +306,17 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
   // vitest's error no test caught (`Uncaught Exception in x.test.ts`) is the run's, in no list of tests.
   if (t.runner == "vitest" && (name.startsWith("Uncaught Exception") || name.startsWith("Unhandled Rejection") || name.startsWith("Unhandled Error"))) return null;
   return "not in the run's list";
+}
+
+/**
+ * True when cargo stopped after the failing target that f is a test of (`cargo test -q` names each failure by
+ * its target, `--lib`): that target ran to its end, so f ran.
+ */
+function inStoppedTarget(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.runner != "cargo-test" || t.unfinished.length == 0) return false;
+  let p = f.pkg;
+  return p !== null && p! == t.unfinished[0].replaceAll("`", "");
 }
 
 /** True when the run's list of passed tests (tests.passedSet) names the test f. */

@@ -4,8 +4,12 @@
 // (`process didn't exit successfully: ... (signal: 6, SIGABRT: ...)`) is a crash with the tests so far.
 // With `--nocapture` there are no blocks: the panic is printed, outside any block, before its test's
 // `... FAILED` line, in a thread named after the test; it is kept aside until that test is seen to fail
-// (a `should_panic` test panics too, and passes). Doc-tests (`src/lib.rs - f (line 14)`) panic at a line of
-// the program rustdoc generated, not of the file: their location is the doc-test's own line.
+// (a `should_panic` test panics too, and passes). libtest writes `test NAME ... ` and its result apart, so
+// what is printed while the test runs (one thread: its own println and panic; more: another test's panic on
+// stderr) comes between them and the result (`ok`, `FAILED`) starts a line of its own. Doc-tests
+// (`src/lib.rs - f (line 14)`) panic at a line of the program rustdoc generated, not of the file: their
+// location is the doc-test's own line. Under --nocapture rustdoc's verdict on one (`Test executable failed`,
+// the program's stderr) is printed loose too: after its name with one thread, before it with more.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -13,7 +17,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
-import { failureIn, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+import { failureIn, pkgOr, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 
 /** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
 const STARTS = new ByteSet().chars("trRDe");
@@ -65,6 +69,16 @@ export class CargoTestParser extends Parser {
    * lexer; `Doc-tests lexer`), "" before any: a workspace's crates may each have a `tests::parses`.
    */
   crate: string = "";
+  /** The binary running is rustdoc's (`Doc-tests crate`). */
+  doc: bool = false;
+  /** Reading rustdoc's `Test executable failed` outside a block (--nocapture) until the program's panic. */
+  docWait: bool = false;
+  /** Doc-test failures rustdoc printed before their test's name (--nocapture, more threads), in order. */
+  docPending: TestFailure[] = [];
+  /** A `Running ...`/`Doc-tests ...` line named a test binary (not so under `cargo test -q`). */
+  targetSeen: bool = false;
+  /** The index in tests.failures where the current binary's failures start. */
+  binStart: i32 = 0;
 
   busy(): bool { return this.inBlock; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -79,14 +93,31 @@ export class CargoTestParser extends Parser {
       else { this.blockLine(l); return true; }
       c = l.at(0);
     }
+    if (this.loose && this.docWait) {
+      // rustdoc's `stderr:` header and blank lines, up to the program's panic (its message is the doc-test's).
+      if (l.startsWith("thread '") && l.indexOf(" panicked at ") > 0) { this.docWait = false; this.blockLine(l); return true; }
+      if (!(c == Char.t && l.startsWith("test ") || this.running !== null && isResultWord(l))) return true;
+      this.docWait = false;
+      this.endLoose();
+    }
+    if (this.doc && this.inRun && !this.inBlock && !this.loose && isRustdocVerdict(l, 0)) return this.docVerdict(l, f);
     if (this.loose) {
       if (!(c == Char.t && (l.startsWith("test ") || l.startsWith("thread '")) || l.startsWith("failures:") ||
-          l.startsWith("running ") || l.startsWith("---- "))) {
+          l.startsWith("running ") || l.startsWith("---- ") || this.running !== null && isResultWord(l))) {
         this.blockLine(l);
         if (!this.inMsg) this.endLoose();
         return true;
       }
       this.endLoose();
+    }
+    // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
+    if (this.running !== null && isResultWord(l)) {
+      let name = this.running!;
+      let res = l.trimmed(0);
+      // It did not die in it: the failure its cut line stood for goes, unless it failed after all.
+      if (res != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
+      this.testResult(name, res, f);
+      return true;
     }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
@@ -106,7 +137,9 @@ export class CargoTestParser extends Parser {
       this.seen = true; this.inList = false;
       this.bp = 0; this.bf = 0; this.bs = 0;
       this.planned = n; this.inRun = true;
-      f.testsFor("cargo-test");
+      // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
+      this.stoppedAfter = null;
+      this.binStart = f.testsFor("cargo-test").failures.length;
       return true;
     }
     let p0 = l.skipSpaces(0);
@@ -122,6 +155,8 @@ export class CargoTestParser extends Parser {
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
     if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
+      // Quiet (-q) names no binary: the target cargo names here is the unit of the failures its binary printed.
+      if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
       return true;
     }
     // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here.
@@ -153,7 +188,9 @@ export class CargoTestParser extends Parser {
    */
   private target(l: Line, p: i32): void {
     this.stoppedAfter = null;
-    if (l.matchAt("Doc-tests ", p)) { this.crate = l.trimmed(p + 10); return; }
+    this.targetSeen = true;
+    this.doc = l.matchAt("Doc-tests ", p);
+    if (this.doc) { this.crate = l.trimmed(p + 10); return; }
     let e = l.len;
     if (l.at(e - 1) == Char.RPAREN) e--;
     let slash = l.lastIndexOfByte(Char.SLASH, e);
@@ -167,16 +204,68 @@ export class CargoTestParser extends Parser {
     let dots = l.indexOf(" ... ");
     if (dots < 0) return false;
     let name = l.str(5, dots);
-    let sp = name.indexOf(" - ");
-    if (sp > 0) name = name.substring(0, sp);
-    let res = l.trimmed(dots + 5);
+    name = withoutMode(name);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
-    else if (res == "FAILED") { this.adopt(failureIn(t, name, this.crate)); this.running = null; this.bf++; }
-    else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
-    else { this.running = name; failureIn(t, name, this.crate); }
+    let res = l.trimmed(dots + 5);
+    // A doc-test's verdict printed after its name (--nocapture, one thread): `Test executable succeeded, but it's
+    // marked `should_panic`.FAILED` whole, or `Test executable failed (exit status: 101).` and its stderr to come.
+    if (this.doc && isRustdocVerdict(l, dots + 5)) {
+      if (res.endsWith("FAILED")) {
+        let tf = failureIn(t, name, this.crate);
+        if (tf.message.length == 0) tf.message = rustdocSentence(res);
+        docTestLocation(tf);
+        this.testResult(name, "FAILED", f);
+        return true;
+      }
+      this.testResult(name, res, f);
+      this.docCapture(failureIn(t, name, this.crate));
+      return true;
+    }
+    this.testResult(name, res, f);
     return true;
+  }
+
+  /**
+   * rustdoc's verdict on a doc-test at the start of a line, before the test's name (--nocapture, more threads):
+   * a failure of the next doc-test said to fail. `... marked `should_panic`.test src/lib.rs - f (line 9) ... FAILED`
+   * goes on with that test's line.
+   */
+  private docVerdict(l: Line, f: Facts): bool {
+    let p = new TestFailure();
+    if (this.docPending.length < 64) this.docPending.push(p);
+    if (l.startsWith("Test executable failed")) { this.docCapture(p); return true; }
+    let s = rustdocSentence(l.toString());
+    p.message = s;
+    let rest = l.indexOf("test ", s.length);
+    if (rest == s.length) {
+      let sub = new Line();
+      sub.set(l.ptr + <usize>rest, l.len - rest);
+      this.testLine(sub, f);
+    }
+    return true;
+  }
+
+  /** Reads what follows `Test executable failed` (stderr, the program's panic) into t, as a block would. */
+  private docCapture(t: TestFailure): void {
+    this.cur = t;
+    this.msg = [];
+    this.inMsg = false;
+    this.panicSeen = false;
+    this.loose = true;
+    this.docWait = true;
+  }
+
+  /**
+   * The test's result word. Anything else is the test still running: the binary died in it (a failure, with
+   * no message yet), or the rest of the line is output printed before its result (--nocapture: the test's
+   * println, another test's panic; with one thread always), whose own line then drops that failure.
+   */
+  private testResult(name: string, res: string, f: Facts): void {
+    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
+    else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
+    else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
+    else { this.running = name; failureIn(f.testsFor("cargo-test"), name, this.crate); }
   }
 
   /** `thread 'tests::x' panicked at src/lib.rs:4:5:` outside a block: a test's panic under --nocapture. */
@@ -204,6 +293,12 @@ export class CargoTestParser extends Parser {
   /** Gives a failing test the panic its thread printed earlier (--nocapture), unless a block already did. */
   private adopt(tf: TestFailure): void {
     if (tf.file !== null || tf.message.length > 0) return;
+    if (isDocTest(tf.name) && this.docPending.length > 0) {
+      let p = this.docPending.shift();
+      tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
+      docTestLocation(tf);
+      return;
+    }
     let ps = this.panics;
     for (let i = ps.length - 1; i >= 0; i--) {
       let p = ps[i];
@@ -371,6 +466,59 @@ export function overflowedThread(l: Line): string | null {
   if (q <= 8) return null;
   let name = l.str(8, q);
   return name == "main" || name == "<unnamed>" ? null : name;
+}
+
+/** The failures from index `from` that name no unit get cargo's name of their target (`--lib`, `-p x --test it`). */
+function quietTarget(t: Tests, from: i32, target: string): void {
+  let unit = unticked(target);
+  let fs = t.failures;
+  for (let i = max(from, 0); i < fs.length; i++) if (fs[i].pkg === null) fs[i].pkg = unit;
+}
+
+/** `--lib` for "`--lib`": cargo's target as a unit's name (delta.ts compares tests.unfinished so). */
+function unticked(s: string): string {
+  return s.replaceAll("`", "");
+}
+
+/**
+ * The test's name without libtest's mode after it (`tests::y - should panic`, a doc-test's `- compile fail`,
+ * `- compile`); a doc-test's own ` - ` (`src/lib.rs - f (line 9)`) stays.
+ */
+function withoutMode(name: string): string {
+  let sp = name.lastIndexOf(" - ");
+  if (sp <= 0) return name;
+  let mode = name.substring(sp + 3);
+  return mode == "should panic" || mode == "compile fail" || mode == "compile" ? name.substring(0, sp) : name;
+}
+
+/** rustdoc's words on a doc-test at l[p]: `Test executable failed (exit status: 101).`, `... succeeded, but it's marked `should_panic`.`, `Test compiled successfully, but it's marked `compile_fail`.` */
+function isRustdocVerdict(l: Line, p: i32): bool {
+  return l.matchAt("Test executable ", p) || l.matchAt("Test compiled successfully", p);
+}
+
+/** The first sentence of s (rustdoc's verdict), without what was printed after it on the line. */
+function rustdocSentence(s: string): string {
+  let tick = s.indexOf("`.");
+  if (tick >= 0) return s.substring(0, tick + 2);
+  let dot = s.indexOf(").");
+  return dot >= 0 ? s.substring(0, dot + 2) : s;
+}
+
+/** Removes the failure a test's cut `test NAME ... ` line stood for (nothing said yet): it had a result after all. */
+function dropPending(t: Tests, name: string, crate: string): void {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) {
+    let x = fs[i];
+    if (x.name != name || pkgOr(x) != crate) continue;
+    if (x.file === null && x.message.length == 0) fs.splice(i, 1);
+    return;
+  }
+}
+
+/** A line that is only a test's result (`ok`, `FAILED`, `ignored[, reason]`): its `test NAME ... ` was cut. */
+function isResultWord(l: Line): bool {
+  let s = l.trimmed(0);
+  return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");
 }
 
 /** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */

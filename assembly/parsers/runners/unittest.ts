@@ -161,7 +161,8 @@ export class UnittestParser extends Parser {
     }
     if (l.at(0) == Char.SPACE) return false;
     let open = l.indexOf(" (");
-    if (open < 0 || open > dots) return false;
+    // A test's name is one word before its id: `test src/lib.rs - f (line 9) ... ok` is a cargo doc-test's.
+    if (open < 0 || open > dots || l.indexOf(" ") != open) return false;
     this.seen = true;
     this.verbose = true;
     f.testsFor("unittest");
