@@ -58,6 +58,8 @@ export class JestParser extends Parser {
   private suiteTs: DiagOnce | null = null;
   /** In a `● Test suite failed to run` block. */
   private inSuite: bool = false;
+  /** Past its `Details:` line (jest's `Jest encountered an unexpected token` advice above it). */
+  private details: bool = false;
   /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
   private owned: TestFailure[] | null = null;
   private ownedFile: string[] | null = null;
@@ -324,6 +326,14 @@ export class JestParser extends Parser {
     }
     if (this.framed) return;
     let s = l.trimmed(0);
+    // `Jest encountered an unexpected token`: a page of advice, then `Details:` and the transformer's error,
+    // Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: that is the message, and its place the
+    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it).
+    if (this.inSuite && !this.details && s == "Details:") { this.details = true; this.msg = []; return; }
+    if (this.details && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
+      let fr = babelPlace(s);
+      if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; t.col = fr.col; this.located = true; }
+    }
     if (s.startsWith("Expected: ")) t.expected = s.substring(10);
     else if (s.startsWith("Received: ")) t.actual = s.substring(10);
     // With their indentation (a nested diff's); the block's own margin goes in end().
@@ -350,6 +360,7 @@ export class JestParser extends Parser {
     this.cur = null;
     this.msg = [];
     this.inSuite = false;
+    this.details = false;
     this.unhandled = null;
   }
 
@@ -395,6 +406,20 @@ function withoutTime(s: string): string {
   if (paren) { if (i < 2 || s.charCodeAt(i - 1) != Char.LPAREN) return s; i--; }
   if (s.charCodeAt(i - 1) != Char.SPACE) return s;
   return s.substring(0, i - 1);
+}
+
+/** Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: the file and the `(line:col)` at its end. */
+function babelPlace(s: string): Frame | null {
+  if (!s.endsWith(")")) return null;
+  let a = 13;   // "SyntaxError: "
+  let b = s.indexOf(": ", a);
+  let o = s.lastIndexOf(" (");
+  if (b <= a || o <= b) return null;
+  let lc = s.substring(o + 2, s.length - 1);
+  let c = lc.indexOf(":");
+  if (c <= 0) return null;
+  for (let i = 0; i < lc.length; i++) { let ch = lc.charCodeAt(i); if (ch != Char.COLON && !isDigit(ch)) return null; }
+  return frameOfText(s.substring(a, b) + ":" + lc);
 }
 
 /** Lines of a failure block read before its code frame, and how many make its message. */
