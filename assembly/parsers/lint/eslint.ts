@@ -61,22 +61,23 @@ export class EslintParser extends Parser {
     if (last != Char.RBRACKET && last != Char.RPAREN && last != Char.DOT) return false;
     let k = l.headColon();
     if (k <= 0) return false;
-    let d = new Diagnostic();
+    // Read into locals: the Diagnostic is made only for a line that is one (a go `--- PASS: TestX (0.00s)`
+    // ends the same way, and a repeated log's garbage grew the memory).
     let m = -1; let end = l.len;
+    let sev = ""; let code: string | null = null; let line: i64 = -1; let col: i64 = -1;
     if (l.matchAt(": line ", k)) {
       // compact: `path: line 40, col 9, Error - message (rule)`.
-      let line = l.readInt(k + 7);
+      line = l.readInt(k + 7);
       if (line < 0 || !l.matchAt(", col ", l.end)) return false;
-      let col = l.readInt(l.end + 6);
+      col = l.readInt(l.end + 6);
       if (col < 0) return false;
       let p = l.end;
-      if (l.matchAt(", Error - ", p)) { d.severity = "error"; m = p + 10; }
-      else if (l.matchAt(", Warning - ", p)) { d.severity = "warning"; m = p + 12; }
+      if (l.matchAt(", Error - ", p)) { sev = "error"; m = p + 10; }
+      else if (l.matchAt(", Warning - ", p)) { sev = "warning"; m = p + 12; }
       else return false;
-      d.line = <i32>line; d.col = <i32>col;
       if (last == Char.RPAREN) {
         let o = l.lastIndexOf(" (");
-        if (o > m && l.indexOfByte(Char.SPACE, o + 2) < 0) { d.code = l.str(o + 2, l.len - 1); end = o; }
+        if (o > m && l.indexOfByte(Char.SPACE, o + 2) < 0) { code = l.str(o + 2, l.len - 1); end = o; }
       }
     } else {
       // unix: `path:40:9: message [Error/rule]`: the place is the two numbers before the first ": ".
@@ -84,12 +85,12 @@ export class EslintParser extends Parser {
       let b = l.lastIndexOf(" [");
       if (b <= k) return false;
       let sv = b + 2;
-      if (l.matchAt("Error", sv)) { d.severity = "error"; sv += 5; }
-      else if (l.matchAt("Warning", sv)) { d.severity = "warning"; sv += 7; }
+      if (l.matchAt("Error", sv)) { sev = "error"; sv += 5; }
+      else if (l.matchAt("Warning", sv)) { sev = "warning"; sv += 7; }
       else return false;
       if (sv != l.len - 1) {
         if (l.at(sv) != Char.SLASH) return false;
-        d.code = l.str(sv + 1, l.len - 1);
+        code = l.str(sv + 1, l.len - 1);
       }
       let q = k - 1;
       while (q > 0 && isDigit(l.at(q))) q--;
@@ -98,11 +99,13 @@ export class EslintParser extends Parser {
       let r = q - 1;
       while (r > 0 && isDigit(l.at(r))) r--;
       if (r == q - 1 || l.at(r) != Char.COLON) return false;
-      d.line = <i32>l.readInt(r + 1); d.col = <i32>l.readInt(colAt);
+      line = l.readInt(r + 1); col = l.readInt(colAt);
       k = r; m = l.headColon() + 2; end = b;
     }
     let path = l.str(0, k);
     if (!lintedPath(path)) return false;
+    let d = new Diagnostic();
+    d.severity = sev; d.code = code; d.line = <i32>line; d.col = <i32>col;
     d.tool = "eslint";
     d.file = normPath(path);
     let msg = l.trimmed(m, end);
