@@ -6,7 +6,7 @@
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, Diagnostic, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
@@ -119,6 +119,17 @@ export class JestParser extends Parser {
       return true;
     }
     if (!this.seen) return false;
+    if (c == Char.J && coverageThreshold(l)) {
+      // jest 29's `Jest: "global" coverage threshold for lines (80%) not met: 68.75%`, jest 30's `Jest: Coverage
+      // for lines (68.75%) does not meet "global" threshold (80%)` (or a path's, a glob's; `Jest: Coverage data
+      // for ./src/x.js was not found.`): the run failed on it, every test passing; an error of no file.
+      this.end();
+      let d = new Diagnostic();
+      d.tool = "coverage";
+      d.message = l.trimmed(6);
+      f.addDiagnostic(d);
+      return true;
+    }
     if (l.startsWith("Test Suites:") || l.startsWith("Snapshots:") || l.startsWith("Time:") || l.startsWith("Ran all test suites")) { this.end(); return true; }
     let p = l.skipSpaces(0);
     if (matchBytes(l, BULLET, p)) {
@@ -406,6 +417,14 @@ function withoutTime(s: string): string {
   if (paren) { if (i < 2 || s.charCodeAt(i - 1) != Char.LPAREN) return s; i--; }
   if (s.charCodeAt(i - 1) != Char.SPACE) return s;
   return s.substring(0, i - 1);
+}
+
+/** A line of jest's coverage threshold check that failed the run (see jestLine). */
+function coverageThreshold(l: Line): bool {
+  if (!l.startsWith("Jest: ")) return false;
+  if (l.at(6) == Char.QUOTE) return l.contains(" coverage threshold for ") && l.contains(" not met: ");
+  if (l.matchAt("Coverage for ", 6)) return l.contains(" does not meet \"") && l.contains("\" threshold (");
+  return l.matchAt("Coverage data for ", 6) && l.contains(" was not found");
 }
 
 /** Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: the file and the `(line:col)` at its end. */
