@@ -447,8 +447,8 @@ const MESSAGE_LINES = 6;
 
 /**
  * A message's lines: the first ones as they come; in a `- Expected` / `+ Received` diff, its changed lines
- * (`-`/`+`), each after the unchanged line above it, and not its `@@ -2,10 +2,9 @@` hunk header, so that
- * what differs is within the lines shown.
+ * (`-`/`+`), each after the unchanged line above it (when a replaced line's `-` and `+` both fit after it), and
+ * not its `@@ -2,10 +2,9 @@` hunk header, so that what differs is within the lines shown.
  */
 function messageLines(raw: string[]): string[] {
   let out = new Array<string>(0);
@@ -468,7 +468,10 @@ function messageLines(raw: string[]): string[] {
     if (s.startsWith("@@ ")) continue;
     let c = s.length > 0 ? s.charCodeAt(0) : 0;
     if (c == Char.MINUS || c == Char.PLUS) {
-      if (lastCtx >= 0 && lastCtx > shown && out.length < MESSAGE_LINES - 1) out.push(raw[lastCtx]);
+      // A line replaced (`-` then `+`) is shown whole before the unchanged line above it: the context only
+      // when both fit after it.
+      let need = c == Char.MINUS && i + 1 < raw.length && raw[i + 1].startsWith("+") ? 3 : 2;
+      if (lastCtx >= 0 && lastCtx > shown && out.length + need <= MESSAGE_LINES) out.push(raw[lastCtx]);
       out.push(s);
       shown = i;
     } else if (s.trim().length > 0) lastCtx = i;
