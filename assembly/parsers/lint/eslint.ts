@@ -117,10 +117,12 @@ export class EslintParser extends Parser {
     return true;
   }
 
-  /** `  40:9  error  message  rule-id`; also the fixable count under the summary. */
+  /** `  40:9  error  message  rule-id` (`   9:1` above a `100:1`); also the fixable count under the summary. */
   private problem(l: Line, f: Facts, file: string): bool {
+    // Two spaces, and more before a shorter line number: stylish right-aligns `line:col` within a file
+    // (`    4:16  warning …` above `  111:19  warning …`).
     let p = l.skipSpaces(0);
-    if (p != 2 || !isDigit(l.at(p))) return false;
+    if (p < 2 || p > 9 || !isDigit(l.at(p))) return false;
     let line = l.readInt(p);
     if (line < 0 || l.at(l.end) != Char.COLON) return false;
     let col = l.readInt(l.end + 1);
