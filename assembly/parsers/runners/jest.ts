@@ -75,6 +75,12 @@ export class JestParser extends Parser {
   private treeFile: string | null = null;
   private suiteAt: i32[] = [];
   private suiteTitle: string[] = [];
+  /**
+   * A test's title that spans lines (`✓ should cast {` then `  "toString": "[Function toString]"` and `} to hey
+   * (15 ms)`: a title built with JSON.stringify(v, null, 2)): the brackets it left open, and its lines read.
+   */
+  private titleOpen: i32 = 0;
+  private titleLines: i32 = 0;
   /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
   private files: string[] = [];
 
@@ -105,7 +111,7 @@ export class JestParser extends Parser {
       if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
       this.end(); this.seen = true; f.testsFor("jest");
       this.file = l.matchAt("FAIL ", p0) ? file : null;
-      this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0;
+      this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0; this.titleOpen = 0;
       if (this.files.length < MAX_PASSED_SET) this.files.push(file);
       return true;
     }
@@ -249,19 +255,36 @@ export class JestParser extends Parser {
    */
   private treeLine(l: Line, p: i32): bool {
     let file = this.treeFile;
-    if (file === null || p < 2 || l.isBlank()) return false;
+    if (file === null) return false;
+    // The further lines of a test's title that left a bracket open: the title's, not describe lines (their
+    // indent is the title's own, `} to hey (15 ms)` at column 0).
+    if (this.titleOpen > 0) {
+      if (l.isBlank() || ++this.titleLines > MAX_TITLE_LINES) this.titleOpen = 0;
+      else { this.titleOpen += bracketBalance(l, 0); return true; }
+    }
+    if (p < 2 || l.isBlank()) return false;
     let at = this.suiteAt; let titles = this.suiteTitle;
     while (at.length > 0 && at[at.length - 1] >= p) { at.pop(); titles.pop(); }
     if (matchBytes(l, CHECK, p)) {
       this.treeMarks = true;
       let name = "";
       for (let i = 0; i < titles.length; i++) name += titles[i] + " \u203A ";
+      // A title that goes on past this line is named by this line, as its failure's `● a › b › title` is.
+      this.openTitle(l, p + CHECK.byteLength);
       this.passHashes = withName(this.passHashes, name + withoutTime(l.trimmed(p + CHECK.byteLength)), file!);
       return true;
     }
-    if (matchBytes(l, JCROSS, p) || matchBytes(l, CIRCLE, p) || matchBytes(l, PENCIL, p)) { this.treeMarks = true; return false; }
+    let mark = matchBytes(l, JCROSS, p) ? JCROSS : matchBytes(l, CIRCLE, p) ? CIRCLE : matchBytes(l, PENCIL, p) ? PENCIL : null;
+    if (mark !== null) { this.treeMarks = true; this.openTitle(l, p + mark.byteLength); return false; }
     if (at.length < MAX_PASSED_SET) { at.push(p); titles.push(l.trimmed(p)); }
     return false;
+  }
+
+  /** A test line's title from `from`: whether it leaves a `{` or `[` open (then its next lines are its own). */
+  private openTitle(l: Line, from: i32): void {
+    let b = bracketBalance(l, from);
+    this.titleOpen = b > 0 ? b : 0;
+    this.titleLines = 0;
   }
 
   /**
@@ -439,6 +462,20 @@ function babelPlace(s: string): Frame | null {
   if (c <= 0) return null;
   for (let i = 0; i < lc.length; i++) { let ch = lc.charCodeAt(i); if (ch != Char.COLON && !isDigit(ch)) return null; }
   return frameOfText(s.substring(a, b) + ":" + lc);
+}
+
+/** The most further lines a test's title is read over (treeLine). */
+const MAX_TITLE_LINES = 64;
+
+/** `{` and `[` opened less those closed, in the line from `from`. */
+function bracketBalance(l: Line, from: i32): i32 {
+  let n = 0;
+  for (let i = from; i < l.len; i++) {
+    let c = l.at(i);
+    if (c == Char.LBRACE || c == Char.LBRACKET) n++;
+    else if (c == Char.RBRACE || c == Char.RBRACKET) n--;
+  }
+  return n;
 }
 
 /** Lines of a failure block read before its code frame, and how many make its message. */
