@@ -27,6 +27,8 @@ const ENDS = new ByteSet().chars("sxednl])");
 export class EslintParser extends Parser {
   /** The last column-0 line that could be a file's path; the file whose problems follow, once one did. */
   candidate: string | null = null;
+  /** The candidate's line as it came, held back from the tail. */
+  held: string | null = null;
   file: string | null = null;
   seen: bool = false;
 
@@ -37,22 +39,33 @@ export class EslintParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.SPACE) {
-      if (this.seen && l.contains(" potentially fixable with the `--fix` option")) return true;
+      if (this.seen && l.contains(" potentially fixable with the `--fix` option")) { this.drop(f); return true; }
       let file = this.file !== null ? this.file : this.candidate;
       if (file === null) return false;
-      if (!this.problem(l, f, file!)) return false;
-      this.file = file; this.candidate = null;
+      if (!this.problem(l, f, file!)) { this.drop(f); return false; }
+      this.file = file; this.candidate = null; this.held = null;
       return true;
     }
     this.file = null;
+    this.drop(f);
     if (this.oneLine(l, f)) return true;
     if (this.seen && isDigit(c) && plainSummary(l)) return true;
     if (matchBytes(l, CROSS, 0) && (l.indexOf(" problem", 0) > 0) && l.at(l.len - 1) == Char.RPAREN) { this.seen = true; return true; }
-    this.candidate = null;
     if (l.isBlank() || l.indexOfByte(Char.SPACE) >= 0) return false;
     if (!lintedFile(l) || (l.indexOfByte(Char.COLON) >= 0 && !l.startsWith("/"))) return false;
-    this.candidate = normPath(l.toString());
-    return false;
+    // Held back from the tail until the next line says whether it is a file's header (Facts.released).
+    this.held = l.toString();
+    this.candidate = normPath(this.held!);
+    return true;
+  }
+
+  finish(f: Facts): void { this.drop(f); }
+
+  /** A candidate path the next line did not make a header: no longer one, its line back to the tail. */
+  private drop(f: Facts): void {
+    if (this.held !== null) f.released.push(this.held!);
+    this.held = null;
+    this.candidate = null;
   }
 
   /** A problem of the unix or compact formatter, on one column-0 line. */
