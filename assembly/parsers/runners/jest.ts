@@ -259,7 +259,7 @@ export class JestParser extends Parser {
     // The further lines of a test's title that left a bracket open: the title's, not describe lines (their
     // indent is the title's own, `} to hey (15 ms)` at column 0).
     if (this.titleOpen > 0) {
-      if (l.isBlank() || ++this.titleLines > MAX_TITLE_LINES) this.titleOpen = 0;
+      if (l.isBlank() || ++this.titleLines > MAX_TITLE_LINES || !jsonLine(l)) this.titleOpen = 0;
       else { this.titleOpen += bracketBalance(l, 0); return true; }
     }
     if (p < 2 || l.isBlank()) return false;
@@ -466,6 +466,18 @@ function babelPlace(s: string): Frame | null {
 
 /** The most further lines a test's title is read over (treeLine). */
 const MAX_TITLE_LINES = 64;
+
+/**
+ * A further line of a title that holds a value's JSON (`  "toString": "[Function toString]"`, `} to hey`): it
+ * starts (after its indent) with a quote, a bracket, a digit or minus, or true/false/null. A tree line (a mark,
+ * a describe's title) does not: a title with a `{` of its own ends there.
+ */
+function jsonLine(l: Line): bool {
+  let p = l.skipSpaces(0);
+  let c = l.at(p);
+  if (c == Char.QUOTE || c == Char.LBRACE || c == Char.RBRACE || c == Char.LBRACKET || c == Char.RBRACKET || c == Char.MINUS || isDigit(c)) return true;
+  return l.matchAt("true", p) || l.matchAt("false", p) || l.matchAt("null", p);
+}
 
 /** `{` and `[` opened less those closed, in the line from `from`. */
 function bracketBalance(l: Line, from: i32): i32 {
