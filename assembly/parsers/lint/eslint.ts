@@ -3,6 +3,9 @@
 // more spaces; none for a parse error), and the closing `✖ 2 problems (1 error, 1 warning)` with its
 // `  0 errors and 1 warning potentially fixable with the `--fix` option.` A path is the header only once a
 // problem line follows it.
+// Its one-line formatters too: `--format unix`, `path:40:9: message. [Error/no-unused-vars]`, and `--format
+// compact`, `path: line 40, col 9, Error - message. (no-unused-vars)`, each closed by `2 problems`; the
+// message loses its last period as stylish prints it, so one problem reads the same whatever the format.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -19,11 +22,13 @@ const CROSS = utf8("\u2716 ");   // ✖
  * linted file (its last byte, of .js .ts .jsx .vue .md .json .html ...: endsStarts).
  */
 const STARTS = new ByteSet().chars("\u2716");
-const ENDS = new ByteSet().chars("sxednl");
+const ENDS = new ByteSet().chars("sxednl])");
 
 export class EslintParser extends Parser {
   /** The last column-0 line that could be a file's path; the file whose problems follow, once one did. */
   candidate: string | null = null;
+  /** The candidate's line as it came, held back from the tail. */
+  held: string | null = null;
   file: string | null = null;
   seen: bool = false;
 
@@ -34,26 +39,103 @@ export class EslintParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.SPACE) {
-      if (this.seen && l.contains(" potentially fixable with the `--fix` option")) return true;
+      if (this.seen && l.contains(" potentially fixable with the `--fix` option")) { this.drop(f); return true; }
       let file = this.file !== null ? this.file : this.candidate;
       if (file === null) return false;
-      if (!this.problem(l, f, file!)) return false;
-      this.file = file; this.candidate = null;
+      if (!this.problem(l, f, file!)) { this.drop(f); return false; }
+      this.file = file; this.candidate = null; this.held = null;
       return true;
     }
     this.file = null;
+    this.drop(f);
+    if (this.oneLine(l, f)) return true;
+    if (this.seen && isDigit(c) && plainSummary(l)) return true;
     if (matchBytes(l, CROSS, 0) && (l.indexOf(" problem", 0) > 0) && l.at(l.len - 1) == Char.RPAREN) { this.seen = true; return true; }
-    this.candidate = null;
     if (l.isBlank() || l.indexOfByte(Char.SPACE) >= 0) return false;
     if (!lintedFile(l) || (l.indexOfByte(Char.COLON) >= 0 && !l.startsWith("/"))) return false;
-    this.candidate = normPath(l.toString());
-    return false;
+    // Held back from the tail until the next line says whether it is a file's header (Facts.released).
+    this.held = l.toString();
+    this.candidate = normPath(this.held!);
+    return true;
   }
 
-  /** `  40:9  error  message  rule-id`; also the fixable count under the summary. */
+  finish(f: Facts): void { this.drop(f); }
+
+  /** A candidate path the next line did not make a header: no longer one, its line back to the tail. */
+  private drop(f: Facts): void {
+    if (this.held !== null) f.released.push(this.held!);
+    this.held = null;
+    this.candidate = null;
+  }
+
+  /** A problem of the unix or compact formatter, on one column-0 line. */
+  private oneLine(l: Line, f: Facts): bool {
+    let last = l.at(l.len - 1);
+    if (last != Char.RBRACKET && last != Char.RPAREN && last != Char.DOT) return false;
+    let k = l.headColon();
+    if (k <= 0) return false;
+    // Read into locals: the Diagnostic is made only for a line that is one (a go `--- PASS: TestX (0.00s)`
+    // ends the same way, and a repeated log's garbage grew the memory).
+    let m = -1; let end = l.len;
+    let sev = ""; let code: string | null = null; let line: i64 = -1; let col: i64 = -1;
+    if (l.matchAt(": line ", k)) {
+      // compact: `path: line 40, col 9, Error - message (rule)`.
+      line = l.readInt(k + 7);
+      if (line < 0 || !l.matchAt(", col ", l.end)) return false;
+      col = l.readInt(l.end + 6);
+      if (col < 0) return false;
+      let p = l.end;
+      if (l.matchAt(", Error - ", p)) { sev = "error"; m = p + 10; }
+      else if (l.matchAt(", Warning - ", p)) { sev = "warning"; m = p + 12; }
+      else return false;
+      if (last == Char.RPAREN) {
+        let o = l.lastIndexOf(" (");
+        if (o > m && l.indexOfByte(Char.SPACE, o + 2) < 0) { code = l.str(o + 2, l.len - 1); end = o; }
+      }
+    } else {
+      // unix: `path:40:9: message [Error/rule]`: the place is the two numbers before the first ": ".
+      if (last != Char.RBRACKET) return false;
+      let b = l.lastIndexOf(" [");
+      if (b <= k) return false;
+      let sv = b + 2;
+      if (l.matchAt("Error", sv)) { sev = "error"; sv += 5; }
+      else if (l.matchAt("Warning", sv)) { sev = "warning"; sv += 7; }
+      else return false;
+      if (sv != l.len - 1) {
+        if (l.at(sv) != Char.SLASH) return false;
+        code = l.str(sv + 1, l.len - 1);
+      }
+      let q = k - 1;
+      while (q > 0 && isDigit(l.at(q))) q--;
+      if (q == k - 1 || l.at(q) != Char.COLON) return false;
+      let colAt = q + 1;
+      let r = q - 1;
+      while (r > 0 && isDigit(l.at(r))) r--;
+      if (r == q - 1 || l.at(r) != Char.COLON) return false;
+      line = l.readInt(r + 1); col = l.readInt(colAt);
+      k = r; m = l.headColon() + 2; end = b;
+    }
+    let path = l.str(0, k);
+    if (!lintedPath(path)) return false;
+    let d = new Diagnostic();
+    d.severity = sev; d.code = code; d.line = <i32>line; d.col = <i32>col;
+    d.tool = "eslint";
+    d.file = normPath(path);
+    let msg = l.trimmed(m, end);
+    // stylish's `message.replace(/([^ ])\.$/u, "$1")`.
+    if (msg.length > 1 && msg.charCodeAt(msg.length - 1) == Char.DOT && msg.charCodeAt(msg.length - 2) != Char.SPACE) msg = msg.substring(0, msg.length - 1);
+    d.message = msg;
+    f.addDiagnostic(d);
+    this.seen = true;
+    return true;
+  }
+
+  /** `  40:9  error  message  rule-id` (`   9:1` above a `100:1`); also the fixable count under the summary. */
   private problem(l: Line, f: Facts, file: string): bool {
+    // Two spaces, and more before a shorter line number: stylish right-aligns `line:col` within a file
+    // (`    4:16  warning …` above `  111:19  warning …`).
     let p = l.skipSpaces(0);
-    if (p != 2 || !isDigit(l.at(p))) return false;
+    if (p < 2 || p > 9 || !isDigit(l.at(p))) return false;
     let line = l.readInt(p);
     if (line < 0 || l.at(l.end) != Char.COLON) return false;
     let col = l.readInt(l.end + 1);
@@ -86,6 +168,19 @@ export class EslintParser extends Parser {
 
 /** The kinds of file ESLint reads (its own and its plugins'): a path that ends in one may be a header. */
 const LINTED: string[] = [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".svelte", ".md", ".json", ".html"];
+
+function lintedPath(p: string): bool {
+  if (p.indexOf(" ") >= 0) return false;
+  for (let i = 0; i < LINTED.length; i++) if (p.endsWith(LINTED[i])) return true;
+  return false;
+}
+
+/** The unix and compact formatters' closing `2 problems` (`1 problem`). */
+function plainSummary(l: Line): bool {
+  let n = l.readInt(0);
+  if (n < 0) return false;
+  return (l.matchAt(" problems", l.end) && l.end + 9 == l.len) || (l.matchAt(" problem", l.end) && l.end + 8 == l.len);
+}
 
 function lintedFile(l: Line): bool {
   for (let i = 0; i < LINTED.length; i++) {

@@ -6,7 +6,7 @@
 // the first block is the failure's (the first assertion that failed); the others are read and dropped.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, Diagnostic, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { TscParser } from "../tsc/tsc";
@@ -58,6 +58,8 @@ export class JestParser extends Parser {
   private suiteTs: DiagOnce | null = null;
   /** In a `● Test suite failed to run` block. */
   private inSuite: bool = false;
+  /** Past its `Details:` line (jest's `Jest encountered an unexpected token` advice above it). */
+  private details: bool = false;
   /** jest's failures and the test file (`FAIL x.test.js`) each was read under: a test is its file and its name. */
   private owned: TestFailure[] | null = null;
   private ownedFile: string[] | null = null;
@@ -73,6 +75,12 @@ export class JestParser extends Parser {
   private treeFile: string | null = null;
   private suiteAt: i32[] = [];
   private suiteTitle: string[] = [];
+  /**
+   * A test's title that spans lines (`✓ should cast {` then `  "toString": "[Function toString]"` and `} to hey
+   * (15 ms)`: a title built with JSON.stringify(v, null, 2)): the brackets it left open, and its lines read.
+   */
+  private titleOpen: i32 = 0;
+  private titleLines: i32 = 0;
   /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
   private files: string[] = [];
 
@@ -103,7 +111,7 @@ export class JestParser extends Parser {
       if (sp > 0 && l.at(l.skipSpaces(sp)) != Char.LPAREN) return false;
       this.end(); this.seen = true; f.testsFor("jest");
       this.file = l.matchAt("FAIL ", p0) ? file : null;
-      this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0;
+      this.treeFile = file; this.suiteAt.length = 0; this.suiteTitle.length = 0; this.titleOpen = 0;
       if (this.files.length < MAX_PASSED_SET) this.files.push(file);
       return true;
     }
@@ -117,6 +125,17 @@ export class JestParser extends Parser {
       return true;
     }
     if (!this.seen) return false;
+    if (c == Char.J && coverageThreshold(l)) {
+      // jest 29's `Jest: "global" coverage threshold for lines (80%) not met: 68.75%`, jest 30's `Jest: Coverage
+      // for lines (68.75%) does not meet "global" threshold (80%)` (or a path's, a glob's; `Jest: Coverage data
+      // for ./src/x.js was not found.`): the run failed on it, every test passing; an error of no file.
+      this.end();
+      let d = new Diagnostic();
+      d.tool = "coverage";
+      d.message = l.trimmed(6);
+      f.addDiagnostic(d);
+      return true;
+    }
     if (l.startsWith("Test Suites:") || l.startsWith("Snapshots:") || l.startsWith("Time:") || l.startsWith("Ran all test suites")) { this.end(); return true; }
     let p = l.skipSpaces(0);
     if (matchBytes(l, BULLET, p)) {
@@ -236,19 +255,36 @@ export class JestParser extends Parser {
    */
   private treeLine(l: Line, p: i32): bool {
     let file = this.treeFile;
-    if (file === null || p < 2 || l.isBlank()) return false;
+    if (file === null) return false;
+    // The further lines of a test's title that left a bracket open: the title's, not describe lines (their
+    // indent is the title's own, `} to hey (15 ms)` at column 0).
+    if (this.titleOpen > 0) {
+      if (l.isBlank() || ++this.titleLines > MAX_TITLE_LINES || !jsonLine(l)) this.titleOpen = 0;
+      else { this.titleOpen += bracketBalance(l, 0); return true; }
+    }
+    if (p < 2 || l.isBlank()) return false;
     let at = this.suiteAt; let titles = this.suiteTitle;
     while (at.length > 0 && at[at.length - 1] >= p) { at.pop(); titles.pop(); }
     if (matchBytes(l, CHECK, p)) {
       this.treeMarks = true;
       let name = "";
       for (let i = 0; i < titles.length; i++) name += titles[i] + " \u203A ";
+      // A title that goes on past this line is named by this line, as its failure's `● a › b › title` is.
+      this.openTitle(l, p + CHECK.byteLength);
       this.passHashes = withName(this.passHashes, name + withoutTime(l.trimmed(p + CHECK.byteLength)), file!);
       return true;
     }
-    if (matchBytes(l, JCROSS, p) || matchBytes(l, CIRCLE, p) || matchBytes(l, PENCIL, p)) { this.treeMarks = true; return false; }
+    let mark = matchBytes(l, JCROSS, p) ? JCROSS : matchBytes(l, CIRCLE, p) ? CIRCLE : matchBytes(l, PENCIL, p) ? PENCIL : null;
+    if (mark !== null) { this.treeMarks = true; this.openTitle(l, p + mark.byteLength); return false; }
     if (at.length < MAX_PASSED_SET) { at.push(p); titles.push(l.trimmed(p)); }
     return false;
+  }
+
+  /** A test line's title from `from`: whether it leaves a `{` or `[` open (then its next lines are its own). */
+  private openTitle(l: Line, from: i32): void {
+    let b = bracketBalance(l, from);
+    this.titleOpen = b > 0 ? b : 0;
+    this.titleLines = 0;
   }
 
   /**
@@ -324,6 +360,14 @@ export class JestParser extends Parser {
     }
     if (this.framed) return;
     let s = l.trimmed(0);
+    // `Jest encountered an unexpected token`: a page of advice, then `Details:` and the transformer's error,
+    // Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: that is the message, and its place the
+    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it).
+    if (this.inSuite && !this.details && s == "Details:") { this.details = true; this.msg = []; return; }
+    if (this.details && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
+      let fr = babelPlace(s);
+      if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; t.col = fr.col; this.located = true; }
+    }
     if (s.startsWith("Expected: ")) t.expected = s.substring(10);
     else if (s.startsWith("Received: ")) t.actual = s.substring(10);
     // With their indentation (a nested diff's); the block's own margin goes in end().
@@ -350,6 +394,7 @@ export class JestParser extends Parser {
     this.cur = null;
     this.msg = [];
     this.inSuite = false;
+    this.details = false;
     this.unhandled = null;
   }
 
@@ -397,14 +442,62 @@ function withoutTime(s: string): string {
   return s.substring(0, i - 1);
 }
 
+/** A line of jest's coverage threshold check that failed the run (see jestLine). */
+function coverageThreshold(l: Line): bool {
+  if (!l.startsWith("Jest: ")) return false;
+  if (l.at(6) == Char.QUOTE) return l.contains(" coverage threshold for ") && l.contains(" not met: ");
+  if (l.matchAt("Coverage for ", 6)) return l.contains(" does not meet \"") && l.contains("\" threshold (");
+  return l.matchAt("Coverage data for ", 6) && l.contains(" was not found");
+}
+
+/** Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: the file and the `(line:col)` at its end. */
+function babelPlace(s: string): Frame | null {
+  if (!s.endsWith(")")) return null;
+  let a = 13;   // "SyntaxError: "
+  let b = s.indexOf(": ", a);
+  let o = s.lastIndexOf(" (");
+  if (b <= a || o <= b) return null;
+  let lc = s.substring(o + 2, s.length - 1);
+  let c = lc.indexOf(":");
+  if (c <= 0) return null;
+  for (let i = 0; i < lc.length; i++) { let ch = lc.charCodeAt(i); if (ch != Char.COLON && !isDigit(ch)) return null; }
+  return frameOfText(s.substring(a, b) + ":" + lc);
+}
+
+/** The most further lines a test's title is read over (treeLine). */
+const MAX_TITLE_LINES = 64;
+
+/**
+ * A further line of a title that holds a value's JSON (`  "toString": "[Function toString]"`, `} to hey`): it
+ * starts (after its indent) with a quote, a bracket, a digit or minus, or true/false/null. A tree line (a mark,
+ * a describe's title) does not: a title with a `{` of its own ends there.
+ */
+function jsonLine(l: Line): bool {
+  let p = l.skipSpaces(0);
+  let c = l.at(p);
+  if (c == Char.QUOTE || c == Char.LBRACE || c == Char.RBRACE || c == Char.LBRACKET || c == Char.RBRACKET || c == Char.MINUS || isDigit(c)) return true;
+  return l.matchAt("true", p) || l.matchAt("false", p) || l.matchAt("null", p);
+}
+
+/** `{` and `[` opened less those closed, in the line from `from`. */
+function bracketBalance(l: Line, from: i32): i32 {
+  let n = 0;
+  for (let i = from; i < l.len; i++) {
+    let c = l.at(i);
+    if (c == Char.LBRACE || c == Char.LBRACKET) n++;
+    else if (c == Char.RBRACE || c == Char.RBRACKET) n--;
+  }
+  return n;
+}
+
 /** Lines of a failure block read before its code frame, and how many make its message. */
 const MAX_RAW = 60;
 const MESSAGE_LINES = 6;
 
 /**
  * A message's lines: the first ones as they come; in a `- Expected` / `+ Received` diff, its changed lines
- * (`-`/`+`), each after the unchanged line above it, and not its `@@ -2,10 +2,9 @@` hunk header, so that
- * what differs is within the lines shown.
+ * (`-`/`+`), each after the unchanged line above it (when a replaced line's `-` and `+` both fit after it), and
+ * not its `@@ -2,10 +2,9 @@` hunk header, so that what differs is within the lines shown.
  */
 function messageLines(raw: string[]): string[] {
   let out = new Array<string>(0);
@@ -424,7 +517,10 @@ function messageLines(raw: string[]): string[] {
     if (s.startsWith("@@ ")) continue;
     let c = s.length > 0 ? s.charCodeAt(0) : 0;
     if (c == Char.MINUS || c == Char.PLUS) {
-      if (lastCtx >= 0 && lastCtx > shown && out.length < MESSAGE_LINES - 1) out.push(raw[lastCtx]);
+      // A line replaced (`-` then `+`) is shown whole before the unchanged line above it: the context only
+      // when both fit after it.
+      let need = c == Char.MINUS && i + 1 < raw.length && raw[i + 1].startsWith("+") ? 3 : 2;
+      if (lastCtx >= 0 && lastCtx > shown && out.length + need <= MESSAGE_LINES) out.push(raw[lastCtx]);
       out.push(s);
       shown = i;
     } else if (s.trim().length > 0) lastCtx = i;

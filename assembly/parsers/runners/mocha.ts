@@ -7,6 +7,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { withName } from "../../util/name-hash";
 import { failureNamed, frameOfText } from "./common";
+import { normPath } from "../../frames";
 
 /** Message lines a failure keeps. */
 const MESSAGE_LINES = 4;
@@ -150,6 +151,12 @@ export class MochaReport {
       else if (c == Char.PLUS && tf.expected === null) tf.expected = s.substring(1).trim();
       return;
     }
+    // `Error: Timeout of 2000ms exceeded. … (/abs/test/x.js)`: mocha names the test's file, no frame of it.
+    if (tf.file === null && this.msg.length == 0 && s.startsWith("Error: Timeout of ") && s.endsWith(")")) {
+      let o = s.lastIndexOf(" (");
+      let path = o > 0 ? normPath(s.substring(o + 2, s.length - 1)) : "";
+      if (isTestScript(path)) tf.file = path;
+    }
     if (s == "+ actual - expected") { this.legend = true; return; }
     if (this.legend && c != Char.MINUS && c != Char.PLUS) return;
     if (this.msg.length < MESSAGE_LINES) this.msg.push(s);
@@ -183,4 +190,10 @@ function withoutDuration(s: string): string {
   while (i >= 0 && isDigit(s.charCodeAt(i))) i--;
   if (i < 1 || i == n - 4 || s.charCodeAt(i) != Char.LPAREN || s.charCodeAt(i - 1) != Char.SPACE) return s;
   return s.substring(0, i - 1);
+}
+
+/** A path mocha names as a test's file: a script, no spaces. */
+function isTestScript(p: string): bool {
+  if (p.length == 0 || p.indexOf(" ") >= 0) return false;
+  return p.endsWith(".js") || p.endsWith(".mjs") || p.endsWith(".cjs") || p.endsWith(".ts") || p.endsWith(".mts") || p.endsWith(".cts") || p.endsWith(".jsx") || p.endsWith(".tsx");
 }
