@@ -2,7 +2,7 @@
 // found 1`), ruff's concise format (`src/a.py:4:8: F401 [*] `json` imported but unused`) and pylint's
 // (`src/a.py:34:4: W0612: Unused variable 'count' (unused-variable)`, its column counted from 0, under a
 // `************* Module pkg.a` header, and the closing `Your code has been rated at 9.50/10`); ruff's full format
-// (its default since 0.9-ish: `F401 [*] `json` imported but unused`, ` --> src/a.py:4:8`, a source snippet and
+// (its default: `F401 [*] `json` imported but unused`, ` --> src/a.py:4:8`, a source snippet and
 // `help:` lines, a blank line after each), and ruff's closing lines (`Found 2 errors.`, `[*] 1 fixable with the
 // `--fix` option.`, `No fixes available ...`).
 //
@@ -63,7 +63,6 @@ export class PyLintParser extends Parser {
     if (!pylint && l.at(e) != Char.SPACE) return false;
     // The place: `path:line:col` (or `path:line`) of a Python file.
     let a = 0;
-    let d = new Diagnostic();
     let b = k;
     let n2 = -1;
     let i = b - 1;
@@ -74,9 +73,9 @@ export class PyLintParser extends Parser {
     i = b - 1;
     while (i > a && isDigit(l.at(i))) i--;
     if (i < b - 1 && l.at(i) == Char.COLON) { n2 = n1; n1 = <i32>l.readInt(i + 1); b = i; }
-    let file = l.str(a, b);
-    if (!file.endsWith(".py") && !file.endsWith(".pyi")) return false;
-    d.file = normPath(file);
+    if (!endsPy(l, b)) return false;
+    let d = new Diagnostic();
+    d.file = normPath(l.str(a, b));
     d.line = n1;
     d.col = n2 < 0 ? -1 : (pylint ? n2 + 1 : n2);
     d.code = l.str(s, e);
@@ -118,19 +117,21 @@ export class PyLintParser extends Parser {
 
   /** ruff's full format: `CODE [*] msg` or `invalid-syntax: msg`, its place on the next line. */
   private fullHeader(l: Line): bool {
-    let d = new Diagnostic();
-    d.tool = "ruff";
     let m = 0;
-    if (l.startsWith("invalid-syntax: ") || l.startsWith("SyntaxError: ")) {
-      m = l.indexOf(": ") + 2;
+    let e = 0;
+    if (l.startsWith("invalid-syntax: ")) {
+      m = 16;
     } else {
-      let e = codeEnd(l, 0);
+      e = codeEnd(l, 0);
       if (e < 0 || l.at(e) != Char.SPACE) return false;
-      d.code = l.str(0, e);
       m = l.skipSpaces(e);
       if (l.matchAt("[*] ", m)) m = l.skipSpaces(m + 4);
       if (m >= l.len) return false;
     }
+    // A line of any other tool could open so: nothing is kept until the next line's ` --> ` place.
+    let d = new Diagnostic();
+    d.tool = "ruff";
+    if (e > 0) d.code = l.str(0, e);
     d.severity = "error";
     d.message = l.trimmed(m);
     this.pending = d;
@@ -154,25 +155,29 @@ export class PyLintParser extends Parser {
     while (i > p && isDigit(l.at(i))) i--;
     let v2 = -1;
     if (i < b - 1 && l.at(i) == Char.COLON) { v2 = v1; v1 = <i32>l.readInt(i + 1); b = i; }
-    let file = l.str(p, b);
-    if (!file.endsWith(".py") && !file.endsWith(".pyi") && !file.endsWith(".ipynb")) return false;
-    d.file = normPath(file);
+    if (!endsPy(l, b) && !(b - p > 6 && l.matchAt(".ipynb", b - 6))) return false;
+    d.file = normPath(l.str(p, b));
     d.line = v1;
     d.col = v2;
     return true;
   }
 }
 
+/** The text before b ends in `.py` or `.pyi`. */
+function endsPy(l: Line, b: i32): bool {
+  return (b > 3 && l.matchAt(".py", b - 3)) || (b > 4 && l.matchAt(".pyi", b - 4));
+}
+
 /**
- * The end of a lint code at s: one to four capital letters, then one to four digits (`E302`, `F401`,
- * `W0612`, `UP006`, `B008`); -1 when there is none.
+ * The end of a lint code at s: one to five capital letters, then three or four digits (`E302`, `F401`,
+ * `W0612`, `UP006`, `PLR0913`, `ASYNC100`); -1 when there is none.
  */
 function codeEnd(l: Line, s: i32): i32 {
   let i = s;
-  while (i - s < 5 && l.at(i) >= Char.A && l.at(i) <= Char.Z) i++;
-  if (i == s || i - s > 4) return -1;
+  while (i - s < 6 && l.at(i) >= Char.A && l.at(i) <= Char.Z) i++;
+  if (i == s || i - s > 5) return -1;
   let j = i;
   while (j - i < 5 && isDigit(l.at(j))) j++;
-  if (j == i || j - i > 4) return -1;
+  if (j - i < 3 || j - i > 4) return -1;
   return j;
 }
