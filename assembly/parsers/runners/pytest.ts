@@ -495,12 +495,15 @@ export class PytestParser extends Parser {
     if (kind === null) return false;
     let n = kind == "FAILED" ? this.nSumFailed++ : this.nSumErr++;
     if (n >= MAX_SUMMARY) return true;
+    // `FAILED a.py::t[x - y] - msg`: a parametrized id may hold ` - ` itself; the message's follows its `]`.
     let dash = l.indexOf(" - ", p);
+    let br = l.indexOfByte(Char.LBRACKET, p);
+    if (br >= 0 && br < dash) { dash = l.indexOf("] - ", br); if (dash > 0) dash++; }
     let id = l.trimmed(p, dash > 0 ? dash : l.len);
     let sep = id.indexOf("::");
     this.sumKind.push(kind!);
     this.sumId.push(id);
-    this.sumDotted.push(sep >= 0 ? id.substring(sep + 2).replaceAll("::", ".") : "");
+    this.sumDotted.push(sep >= 0 ? dottedPath(id.substring(sep + 2)) : "");
     this.sumMsg.push(dash > 0 ? l.trimmed(dash + 3) : "");
     return true;
   }
@@ -530,11 +533,11 @@ export class PytestParser extends Parser {
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
         name = ran !== null ? ran! : (b.anyFile !== null ? b.anyFile! : "(unnamed test)");
-      } else if (!b.header.startsWith("ERROR collecting ") && !name.includes("::")) {
+      } else if (!b.header.startsWith("ERROR collecting ") && !beforeParams(name).includes("::")) {
         let file: string | null = null;
         if (ran !== null) { let sep = ran!.indexOf("::"); file = sep >= 0 ? ran!.substring(0, sep) : ran; }
         else if (b.anyFile !== null) file = this.testFile(b);
-        if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
+        if (file !== null && file!.length > 0) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
       dedent(b.elines);
@@ -614,6 +617,9 @@ export class PytestParser extends Parser {
     // list did not run (deselected, renamed, removed).
     let hs = this.passHashes;
     if (this.verbose && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+    // Interrupted by a collection error, pytest ran no test: its list of those it ran is empty, though without
+    // -v it prints no collected count (a test that failed before, in a file that loaded, did not run).
+    if (this.collectionStopped && t.passed == 0 && t.failed == 0 && t.skipped == 0 && t.passedSet === null) t.passedSet = [];
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
@@ -652,6 +658,19 @@ function isNarrowHeader(l: Line): bool {
     if (c != Char.UNDERSCORE && c != Char.SPACE) return true;
   }
   return false;
+}
+
+/** A node id's part before its parameters (`test_x` of `test_x[a::b]`). */
+function beforeParams(name: string): string {
+  let br = name.indexOf("[");
+  return br < 0 ? name : name.substring(0, br);
+}
+
+/** `TestX::test_y[a::b]` as a header names it, `TestX.test_y[a::b]` (the parameters stay as they are). */
+function dottedPath(id: string): string {
+  let br = id.indexOf("[");
+  if (br < 0) return id.replaceAll("::", ".");
+  return id.substring(0, br).replaceAll("::", ".") + id.substring(br);
 }
 
 /** A header's `TestX.test_y[p.1]` as the node id's `TestX::test_y[p.1]` (dots in the parameters stay). */
