@@ -452,10 +452,15 @@ function isGutter(l: Line): bool {
   return l.matchAt("+++ |+", p);
 }
 
-/** clang's caret line: only spaces, `^` and `~`, with at least one of them. */
+/**
+ * clang's caret line: only spaces, `^` and `~`, with at least one of them; mypy's (`pretty = true`) may end in
+ * `...` where it cut a source line longer than the terminal, as it cut the source line above.
+ */
 function isCaret(l: Line): bool {
   let mark = false;
-  for (let i = 0; i < l.len; i++) {
+  let n = l.len;
+  if (n > 3 && l.matchAt("...", n - 3)) n -= 3;
+  for (let i = 0; i < n; i++) {
     let c = l.at(i);
     if (c == Char.CARET || c == Char.TILDE) mark = true;
     else if (!isSpace(c)) return false;
