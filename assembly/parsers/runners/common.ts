@@ -106,11 +106,23 @@ export function runSignal(f: Facts): string | null {
   return c !== null && c.tool == "signal" ? c.kind : null;
 }
 
+/** The run was killed by the host's timeout, and kind (null: the exit's) is that kill's signal. */
+export function hostTimeoutKill(f: Facts, kind: string | null): bool {
+  let e = f.exit;
+  if (!e.timedOut) return false;
+  if (kind === null) return true;
+  let s = e.signal;
+  return s !== null && s == kind!;
+}
+
 /**
  * Records that the runner died mid-suite: a signal crash unless a report of its own is already there.
  * A signal crash the log already named (make's line) gains what the runner knows: the test that was running.
  */
 export function crashMidSuite(f: Facts, kind: string | null, summary: string): void {
+  // The host's own timeout killed the run (its signal, nothing the log reports itself): no crash of the
+  // program's, as settleExit() decides for a signal with no report; the status says timeout.
+  if (hostTimeoutKill(f, kind)) return;
   let c = f.crash;
   if (c !== null) {
     if (c.tool == "signal") c.message = c.message !== null ? summary + " · " + c.message! : summary;

@@ -15,7 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
-import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -597,7 +597,9 @@ export class PytestParser extends Parser {
       let sig = this.runningSignal !== null ? this.runningSignal : runSignal(f);
       if (sig !== null && !hasFailure(t, crashed!)) {
         let tf = failureNamed(t, crashed!);
-        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        // Killed by the host's timeout: the test that was running when the time ran out.
+        tf.message = hostTimeoutKill(f, sig) ? "timed out while running " + crashed!
+          : "the test process died (" + sig! + ") while running " + crashed!;
         this.pFailed++;
         died = true;
         crashMidSuite(f, sig, "the test process died while running " + crashed!);
