@@ -106,13 +106,16 @@ export function runSignal(f: Facts): string | null {
   return c !== null && c.tool == "signal" ? c.kind : null;
 }
 
-/** The run was killed by the host's timeout, and kind (null: the exit's) is that kill's signal. */
+/**
+ * The run was killed by the host's timeout: timed out, ended by a kill signal (SIGKILL, SIGTERM: not a fault of
+ * its own), and kind (null: the exit's) is that signal.
+ */
 export function hostTimeoutKill(f: Facts, kind: string | null): bool {
   let e = f.exit;
-  if (!e.timedOut) return false;
-  if (kind === null) return true;
   let s = e.signal;
-  return s !== null && s == kind!;
+  if (!e.timedOut || s === null) return false;
+  if (kind !== null && kind! != s!) return false;
+  return s! == "SIGKILL" || s! == "SIGTERM";
 }
 
 /**

@@ -277,8 +277,14 @@ export class PytestParser extends Parser {
   private progress(l: Line, f: Facts): bool {
     let n = l.len;
     let fatal = l.indexOf("Fatal Python error: ");
-    if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) return false;
-    let end = fatal >= 0 ? fatal : l.lastIndexOfByte(Char.LBRACKET);
+    let cut = false;
+    if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) {
+      // The run killed mid-line (the host's timeout, a signal): its last progress line has no `[ NN%]` yet. Only
+      // after pytest's header or a whole progress line, before any report or count, and not under -v.
+      if (!this.seen || this.sec != Sec.NONE || this.totals || this.verbose || !cutProgress(l)) return false;
+      cut = true;
+    }
+    let end = fatal >= 0 ? fatal : cut ? n : l.lastIndexOfByte(Char.LBRACKET);
     if (end < 0) return false;
     let sp = l.indexOfByte(Char.SPACE);
     // A parametrized id holding a blank (`test_x.py::test_y[two words] PASSED`): the id ends at its `]`.
@@ -614,7 +620,7 @@ export class PytestParser extends Parser {
     }
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
-    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped || (!this.totals && hostTimeoutKill(f, null))) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
     // -v names every test it runs: with each one counted passed named, a test failing before and in neither
     // list did not run (deselected, renamed, removed).
     let hs = this.passHashes;
@@ -660,6 +666,26 @@ function isNarrowHeader(l: Line): bool {
     if (c != Char.UNDERSCORE && c != Char.SPACE) return true;
   }
   return false;
+}
+
+/**
+ * A progress line the run was killed in the middle of: result marks (`..F.sxX`), after `file.py ` unless -q,
+ * and no `[ NN%]` yet.
+ */
+function cutProgress(l: Line): bool {
+  let n = l.len;
+  while (n > 0 && l.at(n - 1) == Char.SPACE) n--;
+  let k = n;
+  while (k > 0 && isMark(l.at(k - 1))) k--;
+  if (k == n) return false;
+  if (k == 0) return true;
+  if (l.at(k - 1) != Char.SPACE || k < 5 || !l.matchAt(".py ", k - 4)) return false;
+  for (let i = 0; i < k - 1; i++) if (l.at(i) == Char.SPACE) return false;
+  return true;
+}
+
+function isMark(c: i32): bool {
+  return c == Char.DOT || c == Char.F || c == Char.E || c == Char.s || c == Char.x || c == Char.X;
 }
 
 /** A node id's part before its parameters (`test_x` of `test_x[a::b]`). */
