@@ -49,6 +49,7 @@ import { AvaParser } from "./runners/ava";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
+import { PyLintParser } from "./lint/python-lint";
 import { PythonParser } from "./python/python";
 import { RustPanicParser } from "./rust/rust-panic";
 import { GoPanicParser } from "./go/go-panic";
@@ -142,6 +143,7 @@ export class ParserSet {
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
   private eslint: EslintParser = new EslintParser();
+  private pyLint: PyLintParser = new PyLintParser();
   private python: PythonParser = new PythonParser();
   private rustPanic: RustPanicParser = new RustPanicParser();
   private goPanic: GoPanicParser = new GoPanicParser();
@@ -279,6 +281,7 @@ export class ParserSet {
       case ParserId.TSC: return ask(this.tsc, l, f);
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
       case ParserId.ESLINT: return ask(this.eslint, l, f);
+      case ParserId.PY_LINT: return ask(this.pyLint, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
@@ -338,6 +341,7 @@ export class ParserSet {
       case ParserId.TSC: return this.tsc;
       case ParserId.GO_BUILD: return this.goBuild;
       case ParserId.ESLINT: return this.eslint;
+      case ParserId.PY_LINT: return this.pyLint;
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JUNIT4: return this.junit4;
       case ParserId.CTEST: return this.ctest;

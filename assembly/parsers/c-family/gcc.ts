@@ -48,6 +48,12 @@ export class GccParser extends Parser {
   private inInclude: bool = false;
   /** The user's place the last error of the group was moved to (settle), for the next one in the same instantiation. */
   private lastPlace: Diagnostic | null = null;
+  /**
+   * mypy's `pretty = true` wraps a message at the terminal's width (80 in a log): the header's line runs long,
+   * the rest follows at column 0, its code (`  [assignment]`) at the end, then the source and caret lines. The
+   * diagnostic whose message may go on, while the line before was long and no code has closed it.
+   */
+  private wrapped: Diagnostic | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -66,8 +72,15 @@ export class GccParser extends Parser {
 
   private scan(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
+    let w = this.wrapped;
+    this.wrapped = null;
     if (n == 0) return false;
     let c0 = l.at(0);
+    if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
+        !isMypySummary(l)) {
+      this.unwrap(l, w);
+      return true;
+    }
     if (c0 == Char.SPACE || c0 == Char.TAB) {
       if (this.block != Block.NONE && isGutter(l)) {
         this.evidence(Style.GCC, this.header);
@@ -141,6 +154,7 @@ export class GccParser extends Parser {
     }
     let mypy = located && d.file!.endsWith(".py");
     readMessage(l, m, d, mypy);
+    if (mypy && d.code === null && l.len >= WRAP_MIN) this.wrapped = d;
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
     let guessed = false;
     if (driver.length > 0) {
@@ -231,6 +245,23 @@ export class GccParser extends Parser {
     this.lastPlace = place;
   }
 
+  /** A wrapped mypy message's next line: its words, and its code when the line closes with one. */
+  private unwrap(l: Line, d: Diagnostic): void {
+    let t = new Diagnostic();
+    let n = l.len;
+    while (n > 0 && isSpace(l.at(n - 1))) n--;
+    // The code alone on the line (`[no-any-return]`), or after the message's last words.
+    if (l.at(0) == Char.LBRACKET && l.at(n - 1) == Char.RBRACKET && l.indexOfByte(Char.SPACE) < 0) t.code = l.str(1, n - 1);
+    else {
+      readMessage(l, 0, t, true);
+      d.message = d.message + " " + t.message;
+    }
+    if (t.code !== null) d.code = t.code;
+    else if (l.len >= WRAP_MIN) this.wrapped = d;
+    // The source and caret lines follow, as after the header.
+    this.block = Block.HEADER;
+  }
+
   /** gcc: `main.cpp:20:23:   required from here` (context of the next error). */
   private instantiationNote(l: Line, f: Facts, k: i32, s: i32): bool {
     let d = new Diagnostic();
@@ -247,6 +278,7 @@ export class GccParser extends Parser {
 
   private summary(l: Line, f: Facts, k: i32): bool {
     let c0 = l.at(0);
+    if (isMypySummary(l)) { this.endGroup(f); return true; }
     if (isDigit(c0)) {
       // clang: `2 errors generated.`, `1 warning and 1 error generated.`
       if (!l.endsWith(" generated.")) return false;
@@ -334,6 +366,14 @@ function isInstantiation(m: string): bool {
     m.startsWith("in instantiation of") || m.endsWith("requested here");
 }
 
+/** The shortest line mypy's pretty output wraps: the width (80) less the longest word it moves on. */
+const WRAP_MIN = 56;
+
+/** mypy's closing line: `Found 3 errors in 2 files (checked 28 source files)`, `... (errors prevented further checking)`. */
+function isMypySummary(l: Line): bool {
+  return l.startsWith("Found ") && l.contains(" error") && (l.contains(" (checked ") || l.contains(" (errors prevented"));
+}
+
 /** True when a diagnostic's severity word starts at s. */
 function hasSeverity(l: Line, s: i32): bool {
   return l.matchAt("error: ", s) || l.matchAt("warning: ", s) || l.matchAt("note: ", s) || l.matchAt("fatal error: ", s);
@@ -412,10 +452,15 @@ function isGutter(l: Line): bool {
   return l.matchAt("+++ |+", p);
 }
 
-/** clang's caret line: only spaces, `^` and `~`, with at least one of them. */
+/**
+ * clang's caret line: only spaces, `^` and `~`, with at least one of them; mypy's (`pretty = true`) may end in
+ * `...` where it cut a source line longer than the terminal, as it cut the source line above.
+ */
 function isCaret(l: Line): bool {
   let mark = false;
-  for (let i = 0; i < l.len; i++) {
+  let n = l.len;
+  if (n > 3 && l.matchAt("...", n - 3)) n -= 3;
+  for (let i = 0; i < n; i++) {
     let c = l.at(i);
     if (c == Char.CARET || c == Char.TILDE) mark = true;
     else if (!isSpace(c)) return false;

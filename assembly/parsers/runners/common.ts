@@ -107,10 +107,25 @@ export function runSignal(f: Facts): string | null {
 }
 
 /**
+ * The run was killed by the host's timeout: timed out, ended by a kill signal (SIGKILL, SIGTERM: not a fault of
+ * its own), and kind (null: the exit's) is that signal.
+ */
+export function hostTimeoutKill(f: Facts, kind: string | null): bool {
+  let e = f.exit;
+  let s = e.signal;
+  if (!e.timedOut || s === null) return false;
+  if (kind !== null && kind! != s!) return false;
+  return s! == "SIGKILL" || s! == "SIGTERM";
+}
+
+/**
  * Records that the runner died mid-suite: a signal crash unless a report of its own is already there.
  * A signal crash the log already named (make's line) gains what the runner knows: the test that was running.
  */
 export function crashMidSuite(f: Facts, kind: string | null, summary: string): void {
+  // The host's own timeout killed the run (its signal, nothing the log reports itself): no crash of the
+  // program's, as settleExit() decides for a signal with no report; the status says timeout.
+  if (hostTimeoutKill(f, kind)) return;
   let c = f.crash;
   if (c !== null) {
     if (c.tool == "signal") c.message = c.message !== null ? summary + " · " + c.message! : summary;

@@ -15,7 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
-import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
@@ -277,8 +277,14 @@ export class PytestParser extends Parser {
   private progress(l: Line, f: Facts): bool {
     let n = l.len;
     let fatal = l.indexOf("Fatal Python error: ");
-    if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) return false;
-    let end = fatal >= 0 ? fatal : l.lastIndexOfByte(Char.LBRACKET);
+    let cut = false;
+    if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) {
+      // The run killed mid-line (the host's timeout, a signal): its last progress line has no `[ NN%]` yet. Only
+      // after pytest's header or a whole progress line, before any report or count, and not under -v.
+      if (!this.seen || this.sec != Sec.NONE || this.totals || this.verbose || !cutProgress(l)) return false;
+      cut = true;
+    }
+    let end = fatal >= 0 ? fatal : cut ? n : l.lastIndexOfByte(Char.LBRACKET);
     if (end < 0) return false;
     let sp = l.indexOfByte(Char.SPACE);
     // A parametrized id holding a blank (`test_x.py::test_y[two words] PASSED`): the id ends at its `]`.
@@ -495,12 +501,15 @@ export class PytestParser extends Parser {
     if (kind === null) return false;
     let n = kind == "FAILED" ? this.nSumFailed++ : this.nSumErr++;
     if (n >= MAX_SUMMARY) return true;
+    // `FAILED a.py::t[x - y] - msg`: a parametrized id may hold ` - ` itself; the message's follows its `]`.
     let dash = l.indexOf(" - ", p);
+    let br = l.indexOfByte(Char.LBRACKET, p);
+    if (br >= 0 && br < dash) { dash = l.indexOf("] - ", br); if (dash > 0) dash++; }
     let id = l.trimmed(p, dash > 0 ? dash : l.len);
     let sep = id.indexOf("::");
     this.sumKind.push(kind!);
     this.sumId.push(id);
-    this.sumDotted.push(sep >= 0 ? id.substring(sep + 2).replaceAll("::", ".") : "");
+    this.sumDotted.push(sep >= 0 ? dottedPath(id.substring(sep + 2)) : "");
     this.sumMsg.push(dash > 0 ? l.trimmed(dash + 3) : "");
     return true;
   }
@@ -530,11 +539,11 @@ export class PytestParser extends Parser {
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
         name = ran !== null ? ran! : (b.anyFile !== null ? b.anyFile! : "(unnamed test)");
-      } else if (!b.header.startsWith("ERROR collecting ") && !name.includes("::")) {
+      } else if (!b.header.startsWith("ERROR collecting ") && !beforeParams(name).includes("::")) {
         let file: string | null = null;
         if (ran !== null) { let sep = ran!.indexOf("::"); file = sep >= 0 ? ran!.substring(0, sep) : ran; }
         else if (b.anyFile !== null) file = this.testFile(b);
-        if (file !== null) name = file! + "::" + (doctest ? name : classPath(name));
+        if (file !== null && file!.length > 0) name = file! + "::" + (doctest ? name : classPath(name));
       }
       let tf = failureNamed(t, name);
       dedent(b.elines);
@@ -594,7 +603,9 @@ export class PytestParser extends Parser {
       let sig = this.runningSignal !== null ? this.runningSignal : runSignal(f);
       if (sig !== null && !hasFailure(t, crashed!)) {
         let tf = failureNamed(t, crashed!);
-        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        // Killed by the host's timeout: the test that was running when the time ran out.
+        tf.message = hostTimeoutKill(f, sig) ? "timed out while running " + crashed!
+          : "the test process died (" + sig! + ") while running " + crashed!;
         this.pFailed++;
         died = true;
         crashMidSuite(f, sig, "the test process died while running " + crashed!);
@@ -609,11 +620,14 @@ export class PytestParser extends Parser {
     }
     // Died mid-run (Fatal Python error), stopped by a collection error before the first test or by -x after
     // a failure: the collected tests it never reached did not run.
-    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
+    if ((this.fatal !== null || died || this.collectionStopped || this.maxfailStopped || (!this.totals && hostTimeoutKill(f, null))) && this.collected >= 0) t.notRun = max<i64>(this.collected - t.passed - t.failed - t.errors - t.skipped, 0);
     // -v names every test it runs: with each one counted passed named, a test failing before and in neither
     // list did not run (deselected, renamed, removed).
     let hs = this.passHashes;
     if (this.verbose && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+    // Interrupted by a collection error, pytest ran no test: its list of those it ran is empty, though without
+    // -v it prints no collected count (a test that failed before, in a file that loaded, did not run).
+    if (this.collectionStopped && t.passed == 0 && t.failed == 0 && t.skipped == 0 && t.passedSet === null) t.passedSet = [];
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
@@ -652,6 +666,39 @@ function isNarrowHeader(l: Line): bool {
     if (c != Char.UNDERSCORE && c != Char.SPACE) return true;
   }
   return false;
+}
+
+/**
+ * A progress line the run was killed in the middle of: result marks (`..F.sxX`), after `file.py ` unless -q,
+ * and no `[ NN%]` yet.
+ */
+function cutProgress(l: Line): bool {
+  let n = l.len;
+  while (n > 0 && l.at(n - 1) == Char.SPACE) n--;
+  let k = n;
+  while (k > 0 && isMark(l.at(k - 1))) k--;
+  if (k == n) return false;
+  if (k == 0) return true;
+  if (l.at(k - 1) != Char.SPACE || k < 5 || !l.matchAt(".py ", k - 4)) return false;
+  for (let i = 0; i < k - 1; i++) if (l.at(i) == Char.SPACE) return false;
+  return true;
+}
+
+function isMark(c: i32): bool {
+  return c == Char.DOT || c == Char.F || c == Char.E || c == Char.s || c == Char.x || c == Char.X;
+}
+
+/** A node id's part before its parameters (`test_x` of `test_x[a::b]`). */
+function beforeParams(name: string): string {
+  let br = name.indexOf("[");
+  return br < 0 ? name : name.substring(0, br);
+}
+
+/** `TestX::test_y[a::b]` as a header names it, `TestX.test_y[a::b]` (the parameters stay as they are). */
+function dottedPath(id: string): string {
+  let br = id.indexOf("[");
+  if (br < 0) return id.replaceAll("::", ".");
+  return id.substring(0, br).replaceAll("::", ".") + id.substring(br);
 }
 
 /** A header's `TestX.test_y[p.1]` as the node id's `TestX::test_y[p.1]` (dots in the parameters stay). */

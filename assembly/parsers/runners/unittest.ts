@@ -39,7 +39,8 @@ export class UnittestParser extends Parser {
   units: Set<string> = new Set<string>();
   /** A line after the FAIL/ERROR line of the block's head was passed over (the test's docstring line). */
   headDoc: bool = false;
-  docAt: usize = 0;
+  /** The docstring line's number (Line.no): a line's bytes may sit where the line before's did (the splitter's carry). */
+  docAt: i32 = -1;
   /** The line before, when it was `test_x (mod.C.test_x)` alone: a test whose docstring line holds its result. */
   described: string | null = null;
   /**
@@ -107,7 +108,7 @@ export class UnittestParser extends Parser {
       // The test's docstring line, between its FAIL/ERROR line and the rule above its traceback: one line, left
       // to the other parsers (a log cut after `FAIL: x` goes on with another tool's lines).
       // (The dispatcher offers a line its busy parser left to the others to it again: docAt tells that line.)
-      if (this.cur !== null && (!this.headDoc || l.ptr == this.docAt) && l.indexOf(") ... ") < 0) { this.headDoc = true; this.docAt = l.ptr; return false; }
+      if (this.cur !== null && (!this.headDoc || l.no == this.docAt) && l.indexOf(") ... ") < 0) { this.headDoc = true; this.docAt = l.no; return false; }
       this.st = St.NONE;
       return false;
     }
