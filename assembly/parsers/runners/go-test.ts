@@ -116,6 +116,8 @@ export class GoTestParser extends Parser {
   /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
   pkgErrors: i64 = 0;
   panicDone: bool = false;
+  /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
+  benchHeader: bool = false;
 
   busy(): bool { return this.inPanic; }
   atRest(): bool { return !this.seen && !this.inPanic; }
@@ -165,12 +167,19 @@ export class GoTestParser extends Parser {
       }
       if (this.packageEnd(l, f)) return true;
       if (this.seen && l.startsWith("exit status ")) return true;
-      // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow).
+      // A measurement is counted, and left to the tail (its figures are what the run was for).
+      if (l.startsWith("Benchmark") && this.measurement(l, f)) return false;
+      // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
+      // it has shown itself, or right after the benchmarks' `pkg: example.com/m` header (-run '^$': no test
+      // line before; a first benchmark that fails logs its message under this line).
       if (l.startsWith("Benchmark") && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
         this.current = l.toString();
         this.verbose = true;
+        if (this.benchHeader) { this.seen = true; f.testsFor("go-test"); }
+        this.benchHeader = false;
         return this.seen;
       }
+      this.benchHeader = !this.seen && l.startsWith("pkg: ") && isImportPath(l, 5);
       // `some output--- PASS: TestZ (0.06s)`: the test printed no newline before its result.
       if (this.seen) {
         let m = l.indexOf("--- ");
@@ -225,6 +234,47 @@ export class GoTestParser extends Parser {
       if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
     }
     if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
+    this.seen = true;
+    f.testsFor("go-test");
+    return true;
+  }
+
+  /**
+   * `BenchmarkX-8   \t  1000\t  1234 ns/op` (then B/op, allocs/op..): a benchmark that passed, which go names
+   * by its measurement only (a failing one prints `--- FAIL: BenchmarkX`, no measurement). Not counted (the
+   * counts are the tests'), but it ran: in the run's list (passedSet), so a benchmark that failed before is
+   * fixed, not "not run". Its name without the `-8` GOMAXPROCS suffix: the one go announced on the line
+   * before (-v, -json), else the line's own name cut at its last `-digits`. True when the line is one.
+   */
+  private measurement(l: Line, f: Facts): bool {
+    let n = l.len;
+    let e = 9;
+    while (e < n && !isSpace(l.at(e))) e++;
+    let i = e;
+    while (i < n && isSpace(l.at(i))) i++;
+    let d = i;
+    while (i < n && isDigit(l.at(i))) i++;
+    if (i == d || i == n || !isSpace(l.at(i))) return false;
+    while (i < n && isSpace(l.at(i))) i++;
+    d = i;
+    while (i < n && (isDigit(l.at(i)) || l.at(i) == Char.DOT)) i++;
+    if (i == d || !l.matchAt(" ns/op", i)) return false;
+    let cut = e;
+    let cur = this.current;
+    let s = cur !== null ? cur! : "";
+    let suffix = s.length > 9 && s.length <= e && l.matchAt(s, 0) && (s.length == e || l.at(s.length) == Char.MINUS);
+    if (suffix) cut = s.length;
+    else {
+      let k = e - 1;
+      while (k > 9 && isDigit(l.at(k))) k--;
+      if (k < e - 1 && l.at(k) == Char.MINUS) cut = k;
+    }
+    let name = l.str(0, cut);
+    if (this.passHashes !== null) {
+      if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
+    }
+    this.current = null;
+    this.logOpen = -1;
     this.seen = true;
     f.testsFor("go-test");
     return true;
@@ -734,4 +784,11 @@ function isDuration(l: Line, p: i32): bool {
   if (n - p < 2 || l.at(n - 1) != Char.s) return false;
   for (let i = p; i < n - 1; i++) { let c = l.at(i); if (!isDigit(c) && c != Char.DOT) return false; }
   return isDigit(l.at(p));
+}
+
+/** `example.com/m` from p to the end of the line: one word, no spaces. */
+function isImportPath(l: Line, p: i32): bool {
+  if (p >= l.len) return false;
+  for (let i = p; i < l.len; i++) if (isSpace(l.at(i))) return false;
+  return true;
 }
