@@ -168,7 +168,7 @@ export class GoTestParser extends Parser {
       if (this.packageEnd(l, f)) return true;
       if (this.seen && l.startsWith("exit status ")) return true;
       // A measurement is counted, and left to the tail (its figures are what the run was for).
-      if (l.startsWith("Benchmark") && this.measurement(l, f)) return false;
+      if (l.startsWith("Benchmark") && this.measurement(l)) return false;
       // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
       // it has shown itself, or right after the benchmarks' `pkg: example.com/m` header (-run '^$': no test
       // line before; a first benchmark that fails logs its message under this line).
@@ -179,7 +179,8 @@ export class GoTestParser extends Parser {
         this.benchHeader = false;
         return this.seen;
       }
-      this.benchHeader = !this.seen && l.startsWith("pkg: ") && isImportPath(l, 5);
+      // Kept over `cpu: …` (and any line the dispatch filter does not offer: the same with it off).
+      if (STARTS.has(l.at(0))) this.benchHeader = !this.seen && l.startsWith("pkg: ") && isImportPath(l, 5);
       // `some output--- PASS: TestZ (0.06s)`: the test printed no newline before its result.
       if (this.seen) {
         let m = l.indexOf("--- ");
@@ -244,9 +245,10 @@ export class GoTestParser extends Parser {
    * by its measurement only (a failing one prints `--- FAIL: BenchmarkX`, no measurement). Not counted (the
    * counts are the tests'), but it ran: in the run's list (passedSet), so a benchmark that failed before is
    * fixed, not "not run". Its name without the `-8` GOMAXPROCS suffix: the one go announced on the line
-   * before (-v, -json), else the line's own name cut at its last `-digits`. True when the line is one.
+   * before (-v, -json), else the line's own name cut at its last `-digits`. True when the line is one; alone
+   * it does not show go test (a log's other runner keeps the run).
    */
-  private measurement(l: Line, f: Facts): bool {
+  private measurement(l: Line): bool {
     let n = l.len;
     let e = 9;
     while (e < n && !isSpace(l.at(e))) e++;
@@ -275,8 +277,6 @@ export class GoTestParser extends Parser {
     }
     this.current = null;
     this.logOpen = -1;
-    this.seen = true;
-    f.testsFor("go-test");
     return true;
   }
 
