@@ -185,6 +185,11 @@ export function testsUnreachedBy(v: Verdict): string | null {
       let c = v.crash;
       return u[0] + " stopped by " + (c !== null && c.kind.startsWith("SIG") ? c.kind : "a crash");
     }
+    // go test: a panic, else a binary that exited inside its tests (os.Exit in a test) named no panic.
+    if (v.crash === null) {
+      if (u.length == 1) return u[0] + " exited before its tests finished";
+      return u[0] + " and " + (u.length - 1).toString() + " more exited before their tests finished";
+    }
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";
   }

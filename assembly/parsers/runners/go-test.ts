@@ -27,8 +27,11 @@ const MAX_OPEN = 65536;
 /** failingPkg and logPkg until their first entry (never written to). */
 const NONE: string[] = [];
 
-/** Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0. */
-const STARTS = new ByteSet().chars("=-").chars("pFo?B");
+/**
+ * Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's
+ * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed).
+ */
+const STARTS = new ByteSet().chars("=-").chars("pFo?BPe");
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -116,6 +119,13 @@ export class GoTestParser extends Parser {
   /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
   pkgErrors: i64 = 0;
   panicDone: bool = false;
+  /**
+   * Since the last package result line: the test binary's own bare `PASS`/`FAIL` (its tests all reported) and
+   * go's `exit status N` line (the binary's exit, the message of a package that failed with nothing else to say).
+   */
+  binaryDone: bool = false;
+  binaryPassed: bool = false;
+  exitLine: string = "";
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
   benchHeader: bool = false;
 
@@ -162,11 +172,16 @@ export class GoTestParser extends Parser {
       // A bare `PASS`/`FAIL` is go test's only once go test has shown itself (a `=== RUN`, a `--- FAIL:`, a
       // package's `ok  pkg 0.01s` line): many programs print a bare PASS of their own.
       if (l.len == 4 && (l.startsWith("FAIL") || l.startsWith("PASS"))) {
+        this.binaryDone = true;
+        this.binaryPassed = l.at(0) == Char.P;
         if (this.seen) { this.current = null; return true; }
         return false;
       }
       if (this.packageEnd(l, f)) return true;
-      if (this.seen && l.startsWith("exit status ")) return true;
+      if (l.startsWith("exit status ")) {
+        this.exitLine = l.trimmed(0);
+        return this.seen;
+      }
       // A measurement is counted, and left to the tail (its figures are what the run was for).
       if (l.startsWith("Benchmark") && this.measurement(l)) return false;
       // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
@@ -312,6 +327,11 @@ export class GoTestParser extends Parser {
     let unseen = fail && !this.pkgStopped && this.pkgFails == 0 && tail != Char.LBRACKET && fc !== null &&
       fc!.tool == "go-panic" && f.crashCount != this.crashesAt;
     if (unseen) this.pkgStopped = true;
+    // A package that failed with no failing test, no panic, and no bare `PASS`/`FAIL` of its binary: the binary
+    // exited inside its tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did
+    // not report are unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.)
+    let exited = fail && !this.pkgStopped && !this.pkgPanic && this.pkgFails == 0 && tail != Char.LBRACKET && !this.binaryDone;
+    if (exited) this.pkgStopped = true;
     // A package whose binary a panic ended: its tests after the panicking one never ran (none says so).
     if (fail && this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
       t.unfinished.push(pkg);
@@ -333,12 +353,18 @@ export class GoTestParser extends Parser {
           tf.message = ps !== null ? ps : pm !== null ? "panic: " + pm : "panic";
           let u = firstUser(c.frames);
           if (u !== null) { tf.file = u.file; tf.line = u.line; }
-        } else tf.message = this.lastOut;
+        } else if (this.lastOut.length > 0) tf.message = this.lastOut;
+        else if (this.exitLine.length > 0) tf.message = this.exitLine;
+        // Its binary said PASS and still failed: TestMain (or a deferred check) after m.Run.
+        else if (this.binaryPassed) tf.message = "the tests passed, then the test binary failed";
       }
     }
     this.pkgFails = 0;
     this.pkgPanic = false;
     this.pkgStopped = false;
+    this.binaryDone = false;
+    this.binaryPassed = false;
+    this.exitLine = "";
     this.pkgPassed.length = 0;
     this.crashesAt = f.crashCount;
     // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
