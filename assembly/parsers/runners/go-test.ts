@@ -126,6 +126,8 @@ export class GoTestParser extends Parser {
   binaryDone: bool = false;
   binaryPassed: bool = false;
   exitLine: string = "";
+  /** Facts.tailLines' count of lines at the last package result line: a newer one is the binary's own output. */
+  tailAt: i64 = 0;
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
   benchHeader: bool = false;
 
@@ -354,6 +356,7 @@ export class GoTestParser extends Parser {
           let u = firstUser(c.frames);
           if (u !== null) { tf.file = u.file; tf.line = u.line; }
         } else if (this.lastOut.length > 0) tf.message = this.lastOut;
+        else if (this.ownLast(f).length > 0) tf.message = this.ownLast(f);
         else if (this.exitLine.length > 0) tf.message = this.exitLine;
         // Its binary said PASS and still failed: TestMain (or a deferred check) after m.Run.
         else if (this.binaryPassed) tf.message = "the tests passed, then the test binary failed";
@@ -367,6 +370,8 @@ export class GoTestParser extends Parser {
     this.exitLine = "";
     this.pkgPassed.length = 0;
     this.crashesAt = f.crashCount;
+    let tl = f.tailLines;
+    if (tl !== null) this.tailAt = tl.pushed;
     // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
     this.keyPassed(pkg, !(fail && tail == Char.LBRACKET));
     this.logOpen = -1;
@@ -409,6 +414,19 @@ export class GoTestParser extends Parser {
     this.logFile.length = kept; this.logLine.length = kept; this.logMsg.length = kept;
     this.failStart = fs.length;
     this.logStart = kept;
+  }
+
+  /**
+   * The binary's last line of its own since the last package result line, when go-test.ts was not offered it
+   * (before go test showed itself the dispatch filter offers only its start keys: TestMain's `setup: …`, a
+   * log.Fatal's line): the tail's newest, unless none came since or it is the binary's bare PASS/FAIL. Else "".
+   */
+  private ownLast(f: Facts): string {
+    let tl = f.tailLines;
+    if (tl === null || tl.pushed <= this.tailAt) return "";
+    let s = tl.last();
+    if (s === null || s == "PASS" || s == "FAIL") return "";
+    return s!;
   }
 
   /** The package's passed tests, keyed by it (unit ""; a log cut before the package's line), and the package. */
