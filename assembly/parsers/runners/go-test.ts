@@ -126,6 +126,8 @@ export class GoTestParser extends Parser {
   binaryDone: bool = false;
   binaryPassed: bool = false;
   exitLine: string = "";
+  /** A `=== RUN`/`CONT`/`NAME` of current with no result line after it yet (-v, -json): the test running. */
+  runOpen: bool = false;
   /** Facts.tailLines' count of lines at the last package result line: a newer one is the binary's own output. */
   tailAt: i64 = 0;
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
@@ -156,7 +158,7 @@ export class GoTestParser extends Parser {
       if (l.matchAt("RUN ", q) || l.matchAt("CONT ", q) || l.matchAt("NAME ", q) || l.matchAt("PAUSE ", q)) {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
-        if (!l.matchAt("PAUSE ", q)) this.current = name;
+        if (!l.matchAt("PAUSE ", q)) { this.current = name; this.runOpen = true; }
         this.logOpen = -1;
         // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
         if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
@@ -191,6 +193,7 @@ export class GoTestParser extends Parser {
       // line before; a first benchmark that fails logs its message under this line).
       if (l.startsWith("Benchmark") && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
         this.current = l.toString();
+        this.runOpen = true;
         this.verbose = true;
         if (this.benchHeader) { this.seen = true; f.testsFor("go-test"); }
         this.benchHeader = false;
@@ -246,6 +249,7 @@ export class GoTestParser extends Parser {
     if (e < a) e = l.len;
     let name = l.trimmed(a, e);
     this.logOpen = -1;
+    this.runOpen = false;
     this.result(name, r);
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.PASS && this.passHashes !== null) {
@@ -334,6 +338,9 @@ export class GoTestParser extends Parser {
     // not report are unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.)
     let exited = fail && !this.pkgStopped && !this.pkgPanic && this.pkgFails == 0 && tail != Char.LBRACKET && !this.binaryDone;
     if (exited) this.pkgStopped = true;
+    // -v and -json name the test it exited in: the one announced last with no result after it.
+    let cur = this.current;
+    let inTest = exited && this.runOpen && cur !== null ? " (exited while running " + cur! + ")" : "";
     // A package whose binary a panic ended: its tests after the panicking one never ran (none says so).
     if (fail && this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
       t.unfinished.push(pkg);
@@ -355,9 +362,10 @@ export class GoTestParser extends Parser {
           tf.message = ps !== null ? ps : pm !== null ? "panic: " + pm : "panic";
           let u = firstUser(c.frames);
           if (u !== null) { tf.file = u.file; tf.line = u.line; }
-        } else if (this.lastOut.length > 0) tf.message = this.lastOut;
-        else if (this.ownLast(f).length > 0) tf.message = this.ownLast(f);
-        else if (this.exitLine.length > 0) tf.message = this.exitLine;
+        } else if (this.lastOut.length > 0) tf.message = this.lastOut + inTest;
+        else if (this.ownLast(f).length > 0) tf.message = this.ownLast(f) + inTest;
+        else if (this.exitLine.length > 0) tf.message = this.exitLine + inTest;
+        else if (inTest.length > 0) tf.message = inTest.substring(2, inTest.length - 1);
         // Its binary said PASS and still failed: TestMain (or a deferred check) after m.Run.
         else if (this.binaryPassed) tf.message = "the tests passed, then the test binary failed";
       }
@@ -367,6 +375,7 @@ export class GoTestParser extends Parser {
     this.pkgStopped = false;
     this.binaryDone = false;
     this.binaryPassed = false;
+    this.runOpen = false;
     this.exitLine = "";
     this.pkgPassed.length = 0;
     this.crashesAt = f.crashCount;
