@@ -222,7 +222,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i])) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
-    let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i]);
+    let reason: string | null = container !== null ? container + " did not load" : why !== null && !otherPackage(cur, fa[i]) ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
@@ -232,6 +232,17 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * go test: a failure of a package that is none of the run's unfinished ones (a panic or an exit ended another
+ * package's binary): those packages do not stand for it, its own result line says how it went.
+ */
+function otherPackage(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.runner != "go-test" || t.unfinished.length == 0 || unreachedBy(cur) !== null) return false;
+  let p = f.pkg;
+  return p !== null && p!.length > 0 && !t.unfinished.includes(p!);
 }
 
 function runnerOf(v: Verdict): string {
