@@ -1,7 +1,7 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { Verdict, Diagnostic, Frame, TestFailure } from "./model";
+import { Verdict, Diagnostic, Frame, TestFailure, Crash } from "./model";
 import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
@@ -353,13 +353,29 @@ function sameFrame(a: Frame | null, b: Frame | null): bool {
   return absDiff(a.line, b.line) <= LINE_SLACK;
 }
 
+/**
+ * go test: the package a go panic's first user frame is in (`example.com/m/geom.Parse.func1`: example.com/m/geom)
+ * ran to its result line in this run, as its list says (-v, -json: the package is in passedSet). A build failure
+ * in another package left it to run: its crash gone, not "not reached (build failed)".
+ */
+function ranAgain(c: Crash, cur: Verdict): bool {
+  let t = cur.tests;
+  let u = c.firstUserFrame;
+  if (c.tool != "go-panic" || t === null || t.runner != "go-test" || t.passedSet === null || u === null || u.fn === null) return false;
+  let fn = u.fn!;
+  let dot = fn.indexOf(".", fn.lastIndexOf("/") + 1);
+  if (dot <= 0) return false;
+  let pkg = fn.substring(0, dot);
+  return t.passedSet!.includes(testHash(pkg, pkg));
+}
+
 function fnOf(f: Frame): string { let s = f.fn; return s !== null ? s : ""; }
 
 function crashChange(before: Verdict, after: Verdict): string {
   let a = before.crash; let b = after.crash;
   if (a === null && b === null) return "none";
   // A crash a run could not have reached (the build failed first, the run was stopped) is not gone.
-  if (b === null) return unreachedBy(after) !== null ? "not-reached" : "gone";
+  if (b === null) return unreachedBy(after) !== null && !ranAgain(a!, after) ? "not-reached" : "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
   // The crash state names the bug by its message and top frames (crash-state.ts): another state is another
