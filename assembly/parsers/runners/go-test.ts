@@ -15,6 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser, isGoTimeout, runsGoTest } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
+import { setSeverity } from "../diag-context";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -128,6 +129,8 @@ export class GoTestParser extends Parser {
   exitLine: string = "";
   /** A `=== RUN`/`CONT`/`NAME` of current with no result line after it yet (-v, -json): the test running. */
   runOpen: bool = false;
+  /** f.diagnostics' length at the last package result line: the diagnostics since are this package's build's. */
+  diagAt: i32 = 0;
   /** Facts.tailLines' count of lines at the last package result line: a newer one is the binary's own output. */
   tailAt: i64 = 0;
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
@@ -379,6 +382,13 @@ export class GoTestParser extends Parser {
     this.exitLine = "";
     this.pkgPassed.length = 0;
     this.crashesAt = f.crashCount;
+    // go test runs vet on the package before its tests: a finding of it stopped the build (`FAIL pkg [build
+    // failed]` after it), so it is an error of this run, not a warning (go vet alone goes on).
+    if (fail && l.matchAt("[build failed]", rest)) {
+      let ds = f.diagnostics;
+      for (let i = this.diagAt; i < ds.length; i++) if (ds[i].tool == "go-vet" && ds[i].severity == "warning") setSeverity(f, ds[i], "error");
+    }
+    this.diagAt = f.diagnostics.length;
     let tl = f.tailLines;
     if (tl !== null) this.tailAt = tl.pushed;
     // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
