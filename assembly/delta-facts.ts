@@ -174,7 +174,8 @@ export function testsUnreachedBy(v: Verdict): string | null {
   // of the tests reported. Those that failed before did not run to a result; never fixed.
   if (t === null && v.crash !== null) return "crashed before any test result";
   // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
-  // none that passed. A failing test's package is not in the verdict, so any such package stands for all.
+  // none that passed. A failure whose package the verdict does not name may be any such package's (one
+  // whose package it does name and is not among them is judged by its own package: delta.ts otherPackage()).
   // cargo test stopped at a failing target: the targets after it did not run. A Catch2/doctest binary that
   // died in a test case: the test cases after it did not run.
   if (t !== null && t.unfinished.length > 0) {
@@ -184,6 +185,11 @@ export function testsUnreachedBy(v: Verdict): string | null {
     if (t.runner == "catch2" || t.runner == "doctest") {
       let c = v.crash;
       return u[0] + " stopped by " + (c !== null && c.kind.startsWith("SIG") ? c.kind : "a crash");
+    }
+    // go test: a panic, else a binary that exited inside its tests (os.Exit in a test) named no panic.
+    if (v.crash === null) {
+      if (u.length == 1) return u[0] + " exited before its tests finished";
+      return u[0] + " and " + (u.length - 1).toString() + " more exited before their tests finished";
     }
     if (u.length == 1) return u[0] + " stopped by a panic";
     return u[0] + " and " + (u.length - 1).toString() + " more stopped by panics";

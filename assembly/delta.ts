@@ -1,7 +1,7 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { Verdict, Diagnostic, Frame, TestFailure } from "./model";
+import { Verdict, Diagnostic, Frame, TestFailure, Crash } from "./model";
 import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
@@ -222,7 +222,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || inStoppedTarget(cur, fa[i])) { m.fixed.push(name); continue; }
     let container = containerOf(fa[i], fb);
-    let reason: string | null = container !== null ? container + " did not load" : why !== null ? why : unlisted(before, cur, fa[i]);
+    let reason: string | null = container !== null ? container + " did not load" : why !== null && !otherPackage(cur, fa[i]) && !builtPackage(cur, fa[i]) ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
@@ -232,6 +232,40 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * go test: a failure of a package that is none of the run's unfinished ones (a panic or an exit ended another
+ * package's binary): those packages do not stand for it, its own result line says how it went.
+ */
+function otherPackage(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.runner != "go-test" || t.unfinished.length == 0 || unreachedBy(cur) !== null) return false;
+  let p = f.pkg;
+  return p !== null && p!.length > 0 && !t.unfinished.includes(p!);
+}
+
+/**
+ * go test: the run's build failed (another package's), but the failure's own package ran to its result line
+ * (pkgRan): its result says how the test went, as in a run where every package built.
+ */
+function builtPackage(cur: Verdict, f: TestFailure): bool {
+  let p = f.pkg;
+  return cur.statusOr == "build-failed" && p !== null && p!.length > 0 && pkgRan(cur, p!);
+}
+
+/**
+ * go test: package pkg ran to its result line in this run, and no panic or exit ended its binary: the run's list
+ * names it (-v, -json), or a failure of this run is one of its (its tests ran, whatever others did not build).
+ */
+function pkgRan(cur: Verdict, pkg: string): bool {
+  let t = cur.tests;
+  if (t === null || t.runner != "go-test" || t.unfinished.includes(pkg)) return false;
+  let ps = t.passedSet;
+  if (ps !== null && ps.includes(testHash(pkg, pkg))) return true;
+  let fs = t.failures;
+  for (let i = 0; i < fs.length; i++) { let q = fs[i].pkg; if (q !== null && q! == pkg) return true; }
+  return false;
 }
 
 function runnerOf(v: Verdict): string {
@@ -353,13 +387,27 @@ function sameFrame(a: Frame | null, b: Frame | null): bool {
   return absDiff(a.line, b.line) <= LINE_SLACK;
 }
 
+/**
+ * go test: the package a go panic's first user frame is in (`example.com/m/geom.Parse.func1`: example.com/m/geom)
+ * ran to its result line in this run (pkgRan). A build failure in another package left it to run: its crash
+ * gone, not "not reached (build failed)".
+ */
+function ranAgain(c: Crash, cur: Verdict): bool {
+  let u = c.firstUserFrame;
+  if (c.tool != "go-panic" || cur.statusOr != "build-failed" || u === null || u.fn === null) return false;
+  let fn = u.fn!;
+  let dot = fn.indexOf(".", fn.lastIndexOf("/") + 1);
+  if (dot <= 0) return false;
+  return pkgRan(cur, fn.substring(0, dot));
+}
+
 function fnOf(f: Frame): string { let s = f.fn; return s !== null ? s : ""; }
 
 function crashChange(before: Verdict, after: Verdict): string {
   let a = before.crash; let b = after.crash;
   if (a === null && b === null) return "none";
   // A crash a run could not have reached (the build failed first, the run was stopped) is not gone.
-  if (b === null) return unreachedBy(after) !== null ? "not-reached" : "gone";
+  if (b === null) return unreachedBy(after) !== null && !ranAgain(a!, after) ? "not-reached" : "gone";
   if (a === null) return "new";
   if (a.tool != b.tool || a.kind != b.kind) return "new";
   // The crash state names the bug by its message and top frames (crash-state.ts): another state is another

@@ -4,6 +4,7 @@
 // Numbers the log did not give (a line, a column, a count) are -1. Lines, columns and indexes are i64: a
 // verdict read back may carry any integer, and it reads back as it was written.
 import { signalName } from "./signals";
+import { Tail } from "./tail";
 
 export const MAX_DIAGNOSTICS = 400;
 export const MAX_FRAMES = 64;
@@ -291,6 +292,8 @@ export class Facts {
    * followed): the session puts them into the tail, before the line being offered. No line that matters vanishes.
    */
   released: Array<string> = [];
+  /** The session's tail (the unclaimed lines so far), to read its newest line; null outside a session. */
+  tailLines: Tail | null = null;
   /**
    * The SUMMARY of the latest sanitizer report (the first, kept as crash, or a later one, only counted), and how
    * many there were: a runner names a test's failure by the report its output held.

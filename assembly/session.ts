@@ -26,6 +26,7 @@ export class Session {
     this.tail = tail;
     splitter.reset();
     tail.reset();
+    this.facts.tailLines = tail;
   }
 
   feed(ptr: usize, len: i32): void {

@@ -25,8 +25,17 @@ export class Tail {
   /** Slot numbers in the order their lines came, oldest first; count of them in use. */
   private order: StaticArray<i32> = new StaticArray<i32>(TAIL_LINES);
   private count: i32 = 0;
+  /** Lines put in since reset() (kept or not): a parser notes it to know whether a line came after a point. */
+  pushed: i64 = 0;
 
-  reset(): void { this.count = 0; }
+  reset(): void { this.count = 0; this.pushed = 0; }
+
+  /** The newest line, or null when none. */
+  last(): string | null {
+    if (this.count == 0) return null;
+    let k = this.order[this.count - 1];
+    return decode(this.slots + <usize>(k * SLOT), this.lens[k]);
+  }
 
   push(l: Line): void {
     if (l.isBlank()) return;
@@ -41,6 +50,7 @@ export class Tail {
   }
 
   private put(ptr: usize, len: i32): void {
+    this.pushed++;
     let slot = this.take();
     let n = min(len, SLOT);
     memory.copy(this.slots + <usize>(slot * SLOT), ptr, <usize>n);

@@ -80,6 +80,9 @@ export class GoParser extends Parser {
   private pkg: string = "";
   private vetPkg: string = "";
   private vetCount: i32 = 0;
+  /** The packages with a vet finding (`# m` and `# m [m.test]` are one), the last one counted. */
+  private vetPkgs: i32 = 0;
+  private lastVetPkg: string = "";
   /** The first line saying a module could not be fetched (fetchFailed). */
   private fetchLine: string | null = null;
   /** The findings read so far, made at the first. */
@@ -146,7 +149,7 @@ export class GoParser extends Parser {
       pr.length = 0;
       // Those only counted: guessed as go errors, they become vet warnings by their count.
       let n = this.uncounted;
-      if (tool == "go-vet" && n > 0) { f.errorCount -= n; f.warningCount += n; this.vetCount += n; if (this.vetPkg.length == 0) this.vetPkg = this.pkg; }
+      if (tool == "go-vet" && n > 0) { f.errorCount -= n; f.warningCount += n; this.vetCount += n; this.vetIn(); }
       this.uncounted = 0;
     }
     d.tool = tool;
@@ -172,12 +175,22 @@ export class GoParser extends Parser {
     let e = f.exit;
     if (e.known && e.code == 0) return;
     let what = this.vetCount == 1 ? " issue" : " issues";
-    f.buildFailedLine = "go vet reported " + this.vetCount.toString() + what + (this.vetPkg.length > 0 ? " in " + this.vetPkg : "");
+    // `go vet ./...` goes on past a package's findings: those of several are not all the first one's.
+    let where = this.vetPkgs > 1 ? " in " + this.vetPkgs.toString() + " packages" : this.vetPkg.length > 0 ? " in " + this.vetPkg : "";
+    f.buildFailedLine = "go vet reported " + this.vetCount.toString() + what + where;
   }
 
   private noteVet(): void {
     this.vetCount++;
+    this.vetIn();
+  }
+
+  /** The current package has a vet finding. */
+  private vetIn(): void {
     if (this.vetPkg.length == 0) this.vetPkg = this.pkg;
+    let sp = this.pkg.indexOf(" ");
+    let pkg = sp > 0 ? this.pkg.substring(0, sp) : this.pkg;
+    if (pkg.length > 0 && pkg != this.lastVetPkg) { this.lastVetPkg = pkg; this.vetPkgs++; }
   }
 
   private retag(f: Facts, d: Diagnostic, tool: string): void {

@@ -15,6 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { classify, normPath, firstUser, isGoTimeout, runsGoTest } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
+import { setSeverity } from "../diag-context";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -27,8 +28,11 @@ const MAX_OPEN = 65536;
 /** failingPkg and logPkg until their first entry (never written to). */
 const NONE: string[] = [];
 
-/** Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0. */
-const STARTS = new ByteSet().chars("=-").chars("pFo?B");
+/**
+ * Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's
+ * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed).
+ */
+const STARTS = new ByteSet().chars("=-").chars("pFo?BPe");
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -116,6 +120,21 @@ export class GoTestParser extends Parser {
   /** Packages that failed outside their tests or did not build (listed in failures, counted as errors). */
   pkgErrors: i64 = 0;
   panicDone: bool = false;
+  /**
+   * Since the last package result line: the test binary's own bare `PASS`/`FAIL` (its tests all reported) and
+   * go's `exit status N` line (the binary's exit, the message of a package that failed with nothing else to say).
+   */
+  binaryDone: bool = false;
+  binaryPassed: bool = false;
+  exitLine: string = "";
+  /** A `=== RUN`/`CONT`/`NAME` of current with no result line after it yet (-v, -json): the test running. */
+  runOpen: bool = false;
+  /** f.diagnostics' length at the last package result line: the diagnostics since are this package's build's. */
+  diagAt: i32 = 0;
+  /** Facts.tailLines' count of lines at the last package result line: a newer one is the binary's own output. */
+  tailAt: i64 = 0;
+  /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
+  benchHeader: bool = false;
 
   busy(): bool { return this.inPanic; }
   atRest(): bool { return !this.seen && !this.inPanic; }
@@ -142,7 +161,7 @@ export class GoTestParser extends Parser {
       if (l.matchAt("RUN ", q) || l.matchAt("CONT ", q) || l.matchAt("NAME ", q) || l.matchAt("PAUSE ", q)) {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
-        if (!l.matchAt("PAUSE ", q)) this.current = name;
+        if (!l.matchAt("PAUSE ", q)) { this.current = name; this.runOpen = true; }
         this.logOpen = -1;
         // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
         if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
@@ -160,17 +179,31 @@ export class GoTestParser extends Parser {
       // A bare `PASS`/`FAIL` is go test's only once go test has shown itself (a `=== RUN`, a `--- FAIL:`, a
       // package's `ok  pkg 0.01s` line): many programs print a bare PASS of their own.
       if (l.len == 4 && (l.startsWith("FAIL") || l.startsWith("PASS"))) {
+        this.binaryDone = true;
+        this.binaryPassed = l.at(0) == Char.P;
         if (this.seen) { this.current = null; return true; }
         return false;
       }
       if (this.packageEnd(l, f)) return true;
-      if (this.seen && l.startsWith("exit status ")) return true;
-      // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow).
-      if (l.startsWith("Benchmark") && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
-        this.current = l.toString();
-        this.verbose = true;
+      if (l.startsWith("exit status ")) {
+        this.exitLine = l.trimmed(0);
         return this.seen;
       }
+      // A measurement is counted, and left to the tail (its figures are what the run was for).
+      if (l.startsWith("Benchmark") && this.measurement(l)) return false;
+      // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
+      // it has shown itself, or right after the benchmarks' `pkg: example.com/m` header (-run '^$': no test
+      // line before; a first benchmark that fails logs its message under this line).
+      if (l.startsWith("Benchmark") && l.indexOfByte(Char.SPACE) < 0 && l.indexOfByte(Char.TAB) < 0) {
+        this.current = l.toString();
+        this.runOpen = true;
+        this.verbose = true;
+        if (this.benchHeader) { this.seen = true; f.testsFor("go-test"); }
+        this.benchHeader = false;
+        return this.seen;
+      }
+      // Kept over `cpu: …` (and any line the dispatch filter does not offer: the same with it off).
+      if (STARTS.has(l.at(0))) this.benchHeader = !this.seen && l.startsWith("pkg: ") && isImportPath(l, 5);
       // `some output--- PASS: TestZ (0.06s)`: the test printed no newline before its result.
       if (this.seen) {
         let m = l.indexOf("--- ");
@@ -219,6 +252,7 @@ export class GoTestParser extends Parser {
     if (e < a) e = l.len;
     let name = l.trimmed(a, e);
     this.logOpen = -1;
+    this.runOpen = false;
     this.result(name, r);
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.PASS && this.passHashes !== null) {
@@ -227,6 +261,46 @@ export class GoTestParser extends Parser {
     if (r == Res.FAIL) { this.current = name; this.pkgFails++; }
     this.seen = true;
     f.testsFor("go-test");
+    return true;
+  }
+
+  /**
+   * `BenchmarkX-8   \t  1000\t  1234 ns/op` (then B/op, allocs/op..): a benchmark that passed, which go names
+   * by its measurement only (a failing one prints `--- FAIL: BenchmarkX`, no measurement). Not counted (the
+   * counts are the tests'), but it ran: in the run's list (passedSet), so a benchmark that failed before is
+   * fixed, not "not run". Its name without the `-8` GOMAXPROCS suffix: the one go announced on the line
+   * before (-v, -json), else the line's own name cut at its last `-digits`. True when the line is one; alone
+   * it does not show go test (a log's other runner keeps the run).
+   */
+  private measurement(l: Line): bool {
+    let n = l.len;
+    let e = 9;
+    while (e < n && !isSpace(l.at(e))) e++;
+    let i = e;
+    while (i < n && isSpace(l.at(i))) i++;
+    let d = i;
+    while (i < n && isDigit(l.at(i))) i++;
+    if (i == d || i == n || !isSpace(l.at(i))) return false;
+    while (i < n && isSpace(l.at(i))) i++;
+    d = i;
+    while (i < n && (isDigit(l.at(i)) || l.at(i) == Char.DOT)) i++;
+    if (i == d || !l.matchAt(" ns/op", i)) return false;
+    let cut = e;
+    let cur = this.current;
+    let s = cur !== null ? cur! : "";
+    let suffix = s.length > 9 && s.length <= e && l.matchAt(s, 0) && (s.length == e || l.at(s.length) == Char.MINUS);
+    if (suffix) cut = s.length;
+    else {
+      let k = e - 1;
+      while (k > 9 && isDigit(l.at(k))) k--;
+      if (k < e - 1 && l.at(k) == Char.MINUS) cut = k;
+    }
+    let name = l.str(0, cut);
+    if (this.passHashes !== null) {
+      if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
+    }
+    this.current = null;
+    this.logOpen = -1;
     return true;
   }
 
@@ -262,6 +336,14 @@ export class GoTestParser extends Parser {
     let unseen = fail && !this.pkgStopped && this.pkgFails == 0 && tail != Char.LBRACKET && fc !== null &&
       fc!.tool == "go-panic" && f.crashCount != this.crashesAt;
     if (unseen) this.pkgStopped = true;
+    // A package that failed with no failing test, no panic, and no bare `PASS`/`FAIL` of its binary: the binary
+    // exited inside its tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did
+    // not report are unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.)
+    let exited = fail && !this.pkgStopped && !this.pkgPanic && this.pkgFails == 0 && tail != Char.LBRACKET && !this.binaryDone;
+    if (exited) this.pkgStopped = true;
+    // -v and -json name the test it exited in: the one announced last with no result after it.
+    let cur = this.current;
+    let inTest = exited && this.runOpen && cur !== null ? " (exited while running " + cur! + ")" : "";
     // A package whose binary a panic ended: its tests after the panicking one never ran (none says so).
     if (fail && this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
       t.unfinished.push(pkg);
@@ -283,14 +365,32 @@ export class GoTestParser extends Parser {
           tf.message = ps !== null ? ps : pm !== null ? "panic: " + pm : "panic";
           let u = firstUser(c.frames);
           if (u !== null) { tf.file = u.file; tf.line = u.line; }
-        } else tf.message = this.lastOut;
+        } else if (this.lastOut.length > 0) tf.message = this.lastOut + inTest;
+        else if (this.ownLast(f).length > 0) tf.message = this.ownLast(f) + inTest;
+        else if (this.exitLine.length > 0) tf.message = this.exitLine + inTest;
+        else if (inTest.length > 0) tf.message = inTest.substring(2, inTest.length - 1);
+        // Its binary said PASS and still failed: TestMain (or a deferred check) after m.Run.
+        else if (this.binaryPassed) tf.message = "the tests passed, then the test binary failed";
       }
     }
     this.pkgFails = 0;
     this.pkgPanic = false;
     this.pkgStopped = false;
+    this.binaryDone = false;
+    this.binaryPassed = false;
+    this.runOpen = false;
+    this.exitLine = "";
     this.pkgPassed.length = 0;
     this.crashesAt = f.crashCount;
+    // go test runs vet on the package before its tests: a finding of it stopped the build (`FAIL pkg [build
+    // failed]` after it), so it is an error of this run, not a warning (go vet alone goes on).
+    if (fail && l.matchAt("[build failed]", rest)) {
+      let ds = f.diagnostics;
+      for (let i = this.diagAt; i < ds.length; i++) if (ds[i].tool == "go-vet" && ds[i].severity == "warning") setSeverity(f, ds[i], "error");
+    }
+    this.diagAt = f.diagnostics.length;
+    let tl = f.tailLines;
+    if (tl !== null) this.tailAt = tl.pushed;
     // A package that did not build (`FAIL pkg [build failed]`) did not run: not listed.
     this.keyPassed(pkg, !(fail && tail == Char.LBRACKET));
     this.logOpen = -1;
@@ -333,6 +433,19 @@ export class GoTestParser extends Parser {
     this.logFile.length = kept; this.logLine.length = kept; this.logMsg.length = kept;
     this.failStart = fs.length;
     this.logStart = kept;
+  }
+
+  /**
+   * The binary's last line of its own since the last package result line, when go-test.ts was not offered it
+   * (before go test showed itself the dispatch filter offers only its start keys: TestMain's `setup: …`, a
+   * log.Fatal's line): the tail's newest, unless none came since or it is the binary's bare PASS/FAIL. Else "".
+   */
+  private ownLast(f: Facts): string {
+    let tl = f.tailLines;
+    if (tl === null || tl.pushed <= this.tailAt) return "";
+    let s = tl.last();
+    if (s === null || s == "PASS" || s == "FAIL") return "";
+    return s!;
   }
 
   /** The package's passed tests, keyed by it (unit ""; a log cut before the package's line), and the package. */
@@ -734,4 +847,11 @@ function isDuration(l: Line, p: i32): bool {
   if (n - p < 2 || l.at(n - 1) != Char.s) return false;
   for (let i = p; i < n - 1; i++) { let c = l.at(i); if (!isDigit(c) && c != Char.DOT) return false; }
   return isDigit(l.at(p));
+}
+
+/** `example.com/m` from p to the end of the line: one word, no spaces. */
+function isImportPath(l: Line, p: i32): bool {
+  if (p >= l.len) return false;
+  for (let i = p; i < l.len; i++) if (isSpace(l.at(i))) return false;
+  return true;
 }
