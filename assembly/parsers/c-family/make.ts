@@ -15,11 +15,12 @@ import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, listOnly } from "../diag-context";
+import { CMakeReport } from "./cmake";
 
 const BUILD_FILES = "-- Build files have been written to: ";
 
-/** Any state: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is never make's (headColonStarts). */
-const STARTS = new ByteSet();
+/** At rest: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is make's only when it is CMake's `CMake Error at ..`. */
+const STARTS = new ByteSet().chars("C");
 
 @final
 export class MakeParser extends Parser {
@@ -28,13 +29,18 @@ export class MakeParser extends Parser {
   /** make's `make: ruby: No such file or directory`: a recipe's program it could not run. */
   private missing: string | null = null;
 
+  /** CMake's `CMake Error at CMakeLists.txt:11 (find_package):` and its indented block (./cmake). */
+  private cmake: CMakeReport = new CMakeReport();
+
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  atRest(): bool { return true; }
+  atRest(): bool { return !this.cmake.busy(); }
+  busy(): bool { return this.cmake.busy(); }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.cmake.claim(l, f)) return true;
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     if (k < 0 || l.len < 6) return false;
     let c0 = l.at(0);

@@ -3,8 +3,9 @@
 // `N check(s) failed` / `3 of 4 checks failed` line. Also `ok: name` / `not ok: name (detail)`, and
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
+// A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
 // Runs last among the runners: its line shapes are the most generic.
-import { Char, isDigit, isIdent } from "../../util/chars";
+import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
@@ -56,6 +57,9 @@ export class CheckScriptParser extends Parser {
       this.detail = null;
     }
     if (l.len == 0 && !this.mocha.seen) this.mocha.blank();
+    // zlib's `make test`: `\t\t*** zlib shared test OK ***`, `*** zlib 64-bit test FAILED ***`.
+    let b = l.skipSpaces(0);
+    if (l.at(b) == Char.STAR && l.matchAt("*** ", b) && this.banner(l, f, b)) return true;
     if (c == Char.SPACE || c == MARK_LEAD) {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
@@ -171,6 +175,29 @@ export class CheckScriptParser extends Parser {
     this.passed += passed; this.failed += failed;
     for (let i = 0; i < this.pendName.length; i++) failureNamed(t, this.pendName[i]).message = this.pendMsg[i];
     this.pendName = []; this.pendMsg = []; this.tallyPassed = -1; this.tallyFailed = -1;
+  }
+
+  /**
+   * A self-check's banner at b: `*** name OK ***` (or PASSED), `*** name FAILED ***` (or FAIL): one check
+   * each, named by the words between. Not a banner (false): glibc's `*** Error in ... ***` and the like.
+   */
+  private banner(l: Line, f: Facts, b: i32): bool {
+    let e = l.len;
+    while (e > b && isSpace(l.at(e - 1))) e--;
+    if (e - b < 12 || !l.matchAt(" ***", e - 4)) return false;
+    let w = l.lastIndexOfByte(Char.SPACE, e - 5);
+    if (w <= b + 4) return false;
+    let word = l.str(w + 1, e - 4);
+    let ok = word == "OK" || word == "PASSED";
+    if (!ok && word != "FAILED" && word != "FAIL") return false;
+    let name = l.trimmed(b + 4, w);
+    if (name.length == 0) return false;
+    this.seen = true;
+    let t = f.testsFor("check-script");
+    if (ok) { this.passed++; return true; }
+    this.failed++;
+    failureNamed(t, name);
+    return true;
   }
 
   /** The marks are bats' (`bats --formatter pretty`, its default on a terminal). */
