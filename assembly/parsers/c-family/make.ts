@@ -1,7 +1,8 @@
 // GNU make: `make: *** [Makefile:5: app] Error 1` (a recipe failed), make's own errors (`make: *** No rule
 // to make target 'x'.  Stop.`, `Makefile:5: *** missing separator.  Stop.`), `Makefile:9: warning: overriding
 // recipe`, and the `make[1]: Entering/Leaving directory` lines, which move the directory that compiler paths
-// are relative to.
+// are relative to. Also the steps before make: autoconf's `configure: error: ..` (an error without a place) and
+// CMake's `CMake Error at CMakeLists.txt:11 (find_package):` blocks (./cmake).
 //
 // A recipe failure is the consequence of whatever the recipe printed, not an error of its own: it is listed
 // as a note (never counted, never an error in the delta), and the first one becomes facts.stepFailedLine, so
@@ -53,6 +54,12 @@ export class MakeParser extends Parser {
       if (c0 == Char.MINUS && l.startsWith(BUILD_FILES) && l.at(BUILD_FILES.length) == Char.SLASH) {
         this.ctx.enter(l.trimmed(BUILD_FILES.length));
         return false;
+      }
+      // autoconf's `configure: error: libjansson not found: install libjansson-dev` (AC_MSG_ERROR): the
+      // configure step's own error, with no place (also `./configure: error: ..` when run by path).
+      if (k >= 9 && l.matchAt("configure: error: ", k - 9) && (k == 9 || l.at(k - 10) == Char.SLASH)) {
+        this.add(f, "error", l.trimmed(k + 9), true, "configure");
+        return true;
       }
       return this.makefileLine(l, f, k);
     }
@@ -132,9 +139,9 @@ export class MakeParser extends Parser {
     }
   }
 
-  private add(f: Facts, sev: string, msg: string, counted: bool): Diagnostic {
+  private add(f: Facts, sev: string, msg: string, counted: bool, tool: string = "make"): Diagnostic {
     let d = new Diagnostic();
-    d.tool = "make";
+    d.tool = tool;
     d.severity = sev;
     d.message = msg;
     if (counted) f.addDiagnostic(d); else listOnly(f, d);

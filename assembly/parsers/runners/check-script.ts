@@ -13,6 +13,7 @@ import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 import { batsLocation } from "./tap";
 import { MochaReport } from "./mocha";
+import { AutomakeReport } from "./automake";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -37,11 +38,14 @@ export class CheckScriptParser extends Parser {
 
   /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
   mocha: MochaReport = new MochaReport();
+  /** Automake's test harness: `PASS: name`, `FAIL: name` and each directory's `# TOTAL: n` summary (read here). */
+  automake: AutomakeReport = new AutomakeReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
+    if (this.automake.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -278,6 +282,7 @@ export class CheckScriptParser extends Parser {
 
   finish(f: Facts): void {
     this.mocha.finish(f);
+    this.automake.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
