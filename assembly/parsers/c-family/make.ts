@@ -39,15 +39,21 @@ export class MakeParser extends Parser {
   busy(): bool { return this.cmake.busy(); }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
+  /** Also a line whose program's output make's report ends (reportAfterOutput): it holds a colon. */
+  colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     if (this.cmake.claim(l, f)) return true;
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
-    if (k < 0 || l.len < 6) return false;
     let c0 = l.at(0);
     let r = -1;
-    if (c0 == Char.m || c0 == Char.g) r = makePrefix(l);
+    if (c0 == Char.m || c0 == Char.g) r = makePrefix(l, 0);
     if (r < 0) {
+      // A recipe's program that printed part of a line and died: make's report ends that line
+      // (`\tRatios        make: *** [Makefile:9: smoke] Segmentation fault`, codeplea/tinyexpr's smoke test).
+      let m = reportAfterOutput(l);
+      if (m >= 0) { this.recipeFailed(l, f, m + 4, false); return true; }
+      if (k < 0 || l.len < 6) return false;
       // cmake's configure step names the build tree; ninja (which prints no directory) runs the compiler
       // there, so a relative path (`../main.cpp`) after it is relative to that directory.
       // The line stays unclaimed (it is cmake's, and shown in the tail as before).
@@ -71,6 +77,9 @@ export class MakeParser extends Parser {
     if (l.at(r) == Char.LBRACKET && l.endsWith(" (ignored)")) { this.recipeFailed(l, f, r, true); return true; }
     if (l.matchAt("*** ", r)) {
       if (l.matchAt("Waiting for unfinished jobs", r + 4)) return true;
+      // `*** Deleting file 'smoke'` (also `intermediate file`): make removes the target of a recipe it saw
+      // fail or die, as it says; the failure is the report before it.
+      if (l.matchAt("Deleting ", r + 4) && l.at(l.len - 1) == Char.APOS) return true;
       this.add(f, "error", l.trimmed(r + 4), true);
       return true;
     }
@@ -170,10 +179,33 @@ export class MakeParser extends Parser {
   }
 }
 
-/** Position after `make: ` / `make[2]: ` / `gmake: ` (also a path to make), or -1. */
-function makePrefix(l: Line): i32 {
-  let p = 0;
-  if (l.at(0) == Char.g) p = 1;
+/**
+ * The position of `*** [` in make's recipe report after other output on the line (`\tPow   make: *** [..]`):
+ * the word before its `: ` is make's, after a space or a tab; or -1.
+ */
+function reportAfterOutput(l: Line): i32 {
+  let k = l.indexOf(": *** [");
+  if (k < 5) return -1;
+  let s = k - 1;
+  if (l.at(s) == Char.RBRACKET) {
+    s--;
+    while (s > 0 && isDigit(l.at(s))) s--;
+    if (l.at(s) != Char.LBRACKET) return -1;
+    s--;
+  }
+  s -= 3;  // the `m` of make
+  if (s > 0 && l.at(s - 1) == Char.g) s--;
+  if (s <= 0) return -1;
+  let b = l.at(s - 1);
+  if (b != Char.SPACE && b != Char.TAB) return -1;
+  let r = makePrefix(l, s);
+  return r == k + 2 ? r : -1;
+}
+
+/** Position after `make: ` / `make[2]: ` / `gmake: ` starting at s (also a path to make), or -1. */
+function makePrefix(l: Line, s: i32): i32 {
+  let p = s;
+  if (l.at(p) == Char.g) p++;
   if (!l.matchAt("make", p)) return -1;
   p += 4;
   if (l.at(p) == Char.LBRACKET) {
