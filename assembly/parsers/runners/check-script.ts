@@ -4,6 +4,7 @@
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
+// Also mocha's spec reporter (./mocha), automake's harness (./automake) and minctest's groups (./minctest).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -14,6 +15,7 @@ import { failureNamed } from "./common";
 import { batsLocation } from "./tap";
 import { MochaReport } from "./mocha";
 import { AutomakeReport } from "./automake";
+import { MinctestReport } from "./minctest";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -40,12 +42,15 @@ export class CheckScriptParser extends Parser {
   mocha: MochaReport = new MochaReport();
   /** Automake's test harness: `PASS: name`, `FAIL: name` and each directory's `# TOTAL: n` summary (read here). */
   automake: AutomakeReport = new AutomakeReport();
+  /** minctest's groups (`\tName   pass:42   fail: 0   0ms`) and their failed checks (read here). */
+  minctest: MinctestReport = new MinctestReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
     if (this.automake.claim(l, f)) return true;
+    if (this.minctest.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -283,6 +288,7 @@ export class CheckScriptParser extends Parser {
   finish(f: Facts): void {
     this.mocha.finish(f);
     this.automake.finish(f);
+    this.minctest.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
