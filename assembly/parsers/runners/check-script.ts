@@ -38,6 +38,12 @@ export class CheckScriptParser extends Parser {
   /** `Tests failed: N` of a tally just read (parson's tests.c prints it before `Tests passed: N`). */
   tallyFailed: i64 = -1;
 
+  /** greatest's closing `Pass: 2, fail: 2, skip: 1.` (added up over programs); -1 until one is read. */
+  gPassed: i64 = -1; gFailed: i64 = 0; gSkipped: i64 = 0;
+  /** greatest's `Expected: full` / `     Got: partial` above the failure they explain (null when none). */
+  gExpected: string | null = null;
+  gGot: string | null = null;
+
   /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
   mocha: MochaReport = new MochaReport();
   /** Automake's test harness: `PASS: name`, `FAIL: name` and each directory's `# TOTAL: n` summary (read here). */
@@ -75,6 +81,11 @@ export class CheckScriptParser extends Parser {
       // Mocha's spec tree: a suite's title (its tests' names start with it). Not claimed.
       if (c == Char.SPACE && !this.mocha.seen) this.mocha.treeLine(l, p);
     }
+    if (c == Char.P && l.matchAt("Pass: ", 0) && this.greatestTally(l, f)) return true;
+    // greatest prints a failed string or value comparison's two sides above its `FAIL name: msg` line.
+    let gp = l.skipSpaces(0);
+    if (l.matchAt("Expected: ", gp) && gp == 0) { this.gExpected = l.str(10); this.gGot = null; return false; }
+    if (l.matchAt("Got: ", gp) && gp == 5 && this.gExpected !== null) { this.gGot = l.str(10); return false; }
     if (c == Char.P || c == Char.F) { let r = this.tally(l, f); if (r != 0) return r > 0; }
     if (c == Char.T && l.matchAt("Tests ", 0)) { let r = this.testsTally(l, f); if (r != 0) return r > 0; }
     if (isDigit(c) && l.endsWith(" - FAILED") && this.lineFailed(l)) return false;
@@ -95,9 +106,14 @@ export class CheckScriptParser extends Parser {
     if (c == Char.F && l.matchAt("FAIL ", 0)) {
       let e = identEnd(l, 5);
       if (e == 5 || (e < l.len && l.at(e) != Char.COLON)) return false;
-      this.fail(l, f, l.str(5, e), e < l.len ? e + 1 : e);
+      let t = this.fail(l, f, l.str(5, e), e < l.len ? e + 1 : e);
+      let ge = this.gExpected, gg = this.gGot;
+      if (ge !== null && gg !== null && t.expected === null) { t.expected = ge; t.actual = gg; }
+      this.gExpected = null; this.gGot = null;
       return true;
     }
+    // Between greatest's `Got:` and its FAIL line: its progress mark (`F`) and blank lines only.
+    if (l.len > 1 && !l.isBlank()) { this.gExpected = null; this.gGot = null; }
     if (isIdentStart(c)) {
       // `add_zero: expected: 3 got: 4`
       let e = identEnd(l, 0);
@@ -249,7 +265,26 @@ export class CheckScriptParser extends Parser {
     return true;
   }
 
-  private fail(l: Line, f: Facts, name: string, p: i32): void {
+  /**
+   * greatest's last line, `Pass: 173, fail: 35, skip: 23.` (after `Total: 231 tests (...), 418 assertions`):
+   * the run's counts, its FAIL lines being only the failures. True when the line has that shape.
+   */
+  private greatestTally(l: Line, f: Facts): bool {
+    let p = l.readInt(6);
+    if (p < 0 || !l.matchAt(", fail: ", l.end)) return false;
+    let n = l.readInt(l.end + 8);
+    if (n < 0 || !l.matchAt(", skip: ", l.end)) return false;
+    let s = l.readInt(l.end + 8);
+    if (s < 0 || !l.matchAt(".", l.end) || l.end + 1 != l.len) return false;
+    this.seen = true;
+    f.testsFor("check-script");
+    this.gPassed = (this.gPassed < 0 ? 0 : this.gPassed) + p;
+    this.gFailed += n;
+    this.gSkipped += s;
+    return true;
+  }
+
+  private fail(l: Line, f: Facts, name: string, p: i32): TestFailure {
     this.seen = true;
     this.failed++;
     let t = failureNamed(f.testsFor("check-script"), name);
@@ -283,6 +318,7 @@ export class CheckScriptParser extends Parser {
       t.expected = v.trim();
       t.actual = g.trim();
     }
+    return t;
   }
 
   finish(f: Facts): void {
@@ -293,6 +329,7 @@ export class CheckScriptParser extends Parser {
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
     t.passed = this.passed; t.failed = this.failed;
+    if (this.gPassed >= 0) { t.passed = this.gPassed; t.failed = this.gFailed; t.skipped = this.gSkipped; }
   }
 }
 
