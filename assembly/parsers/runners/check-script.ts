@@ -4,7 +4,7 @@
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
-// Also mocha's spec reporter (./mocha), automake's harness (./automake) and minctest's groups (./minctest).
+// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest) and Acutest (./acutest).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -16,6 +16,7 @@ import { batsLocation } from "./tap";
 import { MochaReport } from "./mocha";
 import { AutomakeReport } from "./automake";
 import { MinctestReport } from "./minctest";
+import { AcutestReport } from "./acutest";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -50,6 +51,8 @@ export class CheckScriptParser extends Parser {
   automake: AutomakeReport = new AutomakeReport();
   /** minctest's groups (`\tName   pass:42   fail: 0   0ms`) and their failed checks (read here). */
   minctest: MinctestReport = new MinctestReport();
+  /** Acutest's `Test name...  [ FAILED ]` lines, their checks and its `FAILED: 1 of 4 unit tests` summary (read here). */
+  acutest: AcutestReport = new AcutestReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
@@ -57,6 +60,7 @@ export class CheckScriptParser extends Parser {
     if (this.mocha.claim(l, f)) return true;
     if (this.automake.claim(l, f)) return true;
     if (this.minctest.claim(l, f)) return true;
+    if (this.acutest.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -325,6 +329,7 @@ export class CheckScriptParser extends Parser {
     this.mocha.finish(f);
     this.automake.finish(f);
     this.minctest.finish(f);
+    this.acutest.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
