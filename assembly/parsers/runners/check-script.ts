@@ -4,7 +4,7 @@
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
-// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest) and Acutest (./acutest).
+// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest) and µnit (./munit).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -17,6 +17,7 @@ import { MochaReport } from "./mocha";
 import { AutomakeReport } from "./automake";
 import { MinctestReport } from "./minctest";
 import { AcutestReport } from "./acutest";
+import { MunitReport } from "./munit";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -53,6 +54,8 @@ export class CheckScriptParser extends Parser {
   minctest: MinctestReport = new MinctestReport();
   /** Acutest's `Test name...  [ FAILED ]` lines, their checks and its `FAILED: 1 of 4 unit tests` summary (read here). */
   acutest: AcutestReport = new AcutestReport();
+  /** µnit's `/path<pad>[ ERROR ]` lines, the `Error: file:line: ` lines under them and its summary (read here). */
+  munit: MunitReport = new MunitReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
@@ -61,6 +64,7 @@ export class CheckScriptParser extends Parser {
     if (this.automake.claim(l, f)) return true;
     if (this.minctest.claim(l, f)) return true;
     if (this.acutest.claim(l, f)) return true;
+    if (this.munit.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -330,6 +334,7 @@ export class CheckScriptParser extends Parser {
     this.automake.finish(f);
     this.minctest.finish(f);
     this.acutest.finish(f);
+    this.munit.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
