@@ -292,6 +292,10 @@ export class AssertParser extends Parser {
   /** libc++'s "…/include/c++/v1/vector:559: assertion !full() failed: called on an empty vector". */
   private libcxx(l: Line, k: i32, e: i32, f: Facts): bool {
     let locEnd = l.at(k - 1) == Char.COLON ? k - 1 : k - 2;
+    // A path holds no `: `: `Error: example.c:51: assertion failed: ..` is a log line's (µnit's test
+    // failure, under its `[ ERROR ]` line), not libc++'s `.../vector:559: assertion !full() failed: ..`.
+    let colonSpace = l.indexOf(": ");
+    if (colonSpace >= 0 && colonSpace < locEnd) return false;
     let fr = new Frame();
     if (!setLocation(fr, l.trimmed(0, locEnd))) return false;
     let msg = withoutDeadlySignal(l.trimmed(e + LIBCXX_FAILED.length));

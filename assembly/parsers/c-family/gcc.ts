@@ -19,6 +19,7 @@ import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
 import { isRuntimePath } from "../../frames";
+import { DiagOnce } from "../diag-once";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -54,8 +55,26 @@ export class GccParser extends Parser {
    * diagnostic whose message may go on, while the line before was long and no code has closed it.
    */
   private wrapped: Diagnostic | null = null;
+  /** The errors and warnings read so far, to tell one printed again (repeated). */
+  private once: DiagOnce | null = null;
+  /** Which compiler run the lines read now belong to, as far as the log tells (repeated). */
+  private run: i32 = 0;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+
+  /**
+   * True when d, in a file of the user's, is equal in every fact to an error or warning of an earlier compiler
+   * run: the same source compiled once more (zlib's and json-c's builds compile each file for the static library
+   * and again position-independent for the shared one; a header included by two files). One edit fixes both
+   * (diag-once.ts). A run ends at another tool's line (make's, the next compile command) or at a context line
+   * (`f.c: In function 'g':`), which each compile of f.c prints again before its first diagnostic in g.
+   * Not for a system header's: it is placed later at the user's line that instantiated it, which may differ.
+   */
+  private repeated(d: Diagnostic): bool {
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    return once.repeatedBefore(d, this.run);
+  }
 
   busy(): bool { return this.block != Block.NONE || this.inInclude; }
 
@@ -131,6 +150,7 @@ export class GccParser extends Parser {
       let sp = l.indexOfByte(Char.SPACE, a);
       if (sp >= 0 && sp < k) return false;
       // A new context: what follows is not in the last error's instantiation.
+      this.run++;
       this.settle();
       this.lastPlace = null;
       this.evidence(Style.GCC, null);
@@ -174,8 +194,16 @@ export class GccParser extends Parser {
       let p = this.pending;
       for (let i = 0; i < p.length && d.notes.length < MAX_NOTES; i++) d.notes.push(p[i]);
       p.length = 0;
-      kept = f.addDiagnostic(d);
       this.settle();
+      if (located && !isRuntimePath(d.file!) && this.repeated(d)) {
+        // The same error or warning printed again: its notes go with it, unseen.
+        this.owner = d;
+        this.ownerKept = false;
+        this.block = Block.HEADER;
+        this.header = d;
+        return true;
+      }
+      kept = f.addDiagnostic(d);
       this.owner = d;
       this.ownerKept = kept;
     }
@@ -342,6 +370,7 @@ export class GccParser extends Parser {
   }
 
   private endGroup(f: Facts): void {
+    this.run++;
     let p = this.pending;
     for (let i = 0; i < p.length; i++) addNote(f, this.owner, p[i]);
     p.length = 0;

@@ -1,7 +1,8 @@
 // GNU make: `make: *** [Makefile:5: app] Error 1` (a recipe failed), make's own errors (`make: *** No rule
 // to make target 'x'.  Stop.`, `Makefile:5: *** missing separator.  Stop.`), `Makefile:9: warning: overriding
 // recipe`, and the `make[1]: Entering/Leaving directory` lines, which move the directory that compiler paths
-// are relative to.
+// are relative to. Also the steps before make: autoconf's `configure: error: ..` (an error without a place) and
+// CMake's `CMake Error at CMakeLists.txt:11 (find_package):` blocks (./cmake).
 //
 // A recipe failure is the consequence of whatever the recipe printed, not an error of its own: it is listed
 // as a note (never counted, never an error in the delta), and the first one becomes facts.stepFailedLine, so
@@ -15,11 +16,12 @@ import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, listOnly } from "../diag-context";
+import { CMakeReport } from "./cmake";
 
 const BUILD_FILES = "-- Build files have been written to: ";
 
-/** Any state: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is never make's (headColonStarts). */
-const STARTS = new ByteSet();
+/** At rest: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is make's only when it is CMake's `CMake Error at ..`. */
+const STARTS = new ByteSet().chars("C");
 
 @final
 export class MakeParser extends Parser {
@@ -28,25 +30,42 @@ export class MakeParser extends Parser {
   /** make's `make: ruby: No such file or directory`: a recipe's program it could not run. */
   private missing: string | null = null;
 
+  /** CMake's `CMake Error at CMakeLists.txt:11 (find_package):` and its indented block (./cmake). */
+  private cmake: CMakeReport = new CMakeReport();
+
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  atRest(): bool { return true; }
+  atRest(): bool { return !this.cmake.busy(); }
+  busy(): bool { return this.cmake.busy(); }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
+  /** Also a line whose program's output make's report ends (reportAfterOutput): it holds a colon. */
+  colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.cmake.claim(l, f)) return true;
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
-    if (k < 0 || l.len < 6) return false;
     let c0 = l.at(0);
     let r = -1;
-    if (c0 == Char.m || c0 == Char.g) r = makePrefix(l);
+    if (c0 == Char.m || c0 == Char.g) r = makePrefix(l, 0);
     if (r < 0) {
+      // A recipe's program that printed part of a line and died: make's report ends that line
+      // (`\tRatios        make: *** [Makefile:9: smoke] Segmentation fault`, codeplea/tinyexpr's smoke test).
+      let m = reportAfterOutput(l);
+      if (m >= 0) { this.recipeFailed(l, f, m + 4, false); return true; }
+      if (k < 0 || l.len < 6) return false;
       // cmake's configure step names the build tree; ninja (which prints no directory) runs the compiler
       // there, so a relative path (`../main.cpp`) after it is relative to that directory.
       // The line stays unclaimed (it is cmake's, and shown in the tail as before).
       if (c0 == Char.MINUS && l.startsWith(BUILD_FILES) && l.at(BUILD_FILES.length) == Char.SLASH) {
         this.ctx.enter(l.trimmed(BUILD_FILES.length));
         return false;
+      }
+      // autoconf's `configure: error: libjansson not found: install libjansson-dev` (AC_MSG_ERROR): the
+      // configure step's own error, with no place (also `./configure: error: ..` when run by path).
+      if (k >= 9 && l.matchAt("configure: error: ", k - 9) && (k == 9 || l.at(k - 10) == Char.SLASH)) {
+        this.add(f, "error", l.trimmed(k + 9), true, "configure");
+        return true;
       }
       return this.makefileLine(l, f, k);
     }
@@ -58,6 +77,9 @@ export class MakeParser extends Parser {
     if (l.at(r) == Char.LBRACKET && l.endsWith(" (ignored)")) { this.recipeFailed(l, f, r, true); return true; }
     if (l.matchAt("*** ", r)) {
       if (l.matchAt("Waiting for unfinished jobs", r + 4)) return true;
+      // `*** Deleting file 'smoke'` (also `intermediate file`): make removes the target of a recipe it saw
+      // fail or die, as it says; the failure is the report before it.
+      if (l.matchAt("Deleting ", r + 4) && l.at(l.len - 1) == Char.APOS) return true;
       this.add(f, "error", l.trimmed(r + 4), true);
       return true;
     }
@@ -126,9 +148,9 @@ export class MakeParser extends Parser {
     }
   }
 
-  private add(f: Facts, sev: string, msg: string, counted: bool): Diagnostic {
+  private add(f: Facts, sev: string, msg: string, counted: bool, tool: string = "make"): Diagnostic {
     let d = new Diagnostic();
-    d.tool = "make";
+    d.tool = tool;
     d.severity = sev;
     d.message = msg;
     if (counted) f.addDiagnostic(d); else listOnly(f, d);
@@ -157,10 +179,33 @@ export class MakeParser extends Parser {
   }
 }
 
-/** Position after `make: ` / `make[2]: ` / `gmake: ` (also a path to make), or -1. */
-function makePrefix(l: Line): i32 {
-  let p = 0;
-  if (l.at(0) == Char.g) p = 1;
+/**
+ * The position of `*** [` in make's recipe report after other output on the line (`\tPow   make: *** [..]`):
+ * the word before its `: ` is make's, after a space or a tab; or -1.
+ */
+function reportAfterOutput(l: Line): i32 {
+  let k = l.indexOf(": *** [");
+  if (k < 5) return -1;
+  let s = k - 1;
+  if (l.at(s) == Char.RBRACKET) {
+    s--;
+    while (s > 0 && isDigit(l.at(s))) s--;
+    if (l.at(s) != Char.LBRACKET) return -1;
+    s--;
+  }
+  s -= 3;  // the `m` of make
+  if (s > 0 && l.at(s - 1) == Char.g) s--;
+  if (s <= 0) return -1;
+  let b = l.at(s - 1);
+  if (b != Char.SPACE && b != Char.TAB) return -1;
+  let r = makePrefix(l, s);
+  return r == k + 2 ? r : -1;
+}
+
+/** Position after `make: ` / `make[2]: ` / `gmake: ` starting at s (also a path to make), or -1. */
+function makePrefix(l: Line, s: i32): i32 {
+  let p = s;
+  if (l.at(p) == Char.g) p++;
   if (!l.matchAt("make", p)) return -1;
   p += 4;
   if (l.at(p) == Char.LBRACKET) {

@@ -3,8 +3,10 @@
 // `N check(s) failed` / `3 of 4 checks failed` line. Also `ok: name` / `not ok: name (detail)`, and
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
+// A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
+// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest) and µnit (./munit).
 // Runs last among the runners: its line shapes are the most generic.
-import { Char, isDigit, isIdent } from "../../util/chars";
+import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
@@ -12,6 +14,10 @@ import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 import { batsLocation } from "./tap";
 import { MochaReport } from "./mocha";
+import { AutomakeReport } from "./automake";
+import { MinctestReport } from "./minctest";
+import { AcutestReport } from "./acutest";
+import { MunitReport } from "./munit";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -34,13 +40,31 @@ export class CheckScriptParser extends Parser {
   /** `Tests failed: N` of a tally just read (parson's tests.c prints it before `Tests passed: N`). */
   tallyFailed: i64 = -1;
 
+  /** greatest's closing `Pass: 2, fail: 2, skip: 1.` (added up over programs); -1 until one is read. */
+  gPassed: i64 = -1; gFailed: i64 = 0; gSkipped: i64 = 0;
+  /** greatest's `Expected: full` / `     Got: partial` above the failure they explain (null when none). */
+  gExpected: string | null = null;
+  gGot: string | null = null;
+
   /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
   mocha: MochaReport = new MochaReport();
+  /** Automake's test harness: `PASS: name`, `FAIL: name` and each directory's `# TOTAL: n` summary (read here). */
+  automake: AutomakeReport = new AutomakeReport();
+  /** minctest's groups (`\tName   pass:42   fail: 0   0ms`) and their failed checks (read here). */
+  minctest: MinctestReport = new MinctestReport();
+  /** Acutest's `Test name...  [ FAILED ]` lines, their checks and its `FAILED: 1 of 4 unit tests` summary (read here). */
+  acutest: AcutestReport = new AcutestReport();
+  /** µnit's `/path<pad>[ ERROR ]` lines, the `Error: file:line: ` lines under them and its summary (read here). */
+  munit: MunitReport = new MunitReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
+    if (this.automake.claim(l, f)) return true;
+    if (this.minctest.claim(l, f)) return true;
+    if (this.acutest.claim(l, f)) return true;
+    if (this.munit.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -56,12 +80,20 @@ export class CheckScriptParser extends Parser {
       this.detail = null;
     }
     if (l.len == 0 && !this.mocha.seen) this.mocha.blank();
+    // zlib's `make test`: `\t\t*** zlib shared test OK ***`, `*** zlib 64-bit test FAILED ***`.
+    let b = l.skipSpaces(0);
+    if (l.at(b) == Char.STAR && l.matchAt("*** ", b) && this.banner(l, f, b)) return true;
     if (c == Char.SPACE || c == MARK_LEAD) {
       let p = l.skipSpaces(0);
       if (l.at(p) == MARK_LEAD && l.at(p + 1) == MARK_SECOND && l.at(p + 3) == Char.SPACE) return this.mark(l, f, p);
       // Mocha's spec tree: a suite's title (its tests' names start with it). Not claimed.
       if (c == Char.SPACE && !this.mocha.seen) this.mocha.treeLine(l, p);
     }
+    if (c == Char.P && l.matchAt("Pass: ", 0) && this.greatestTally(l, f)) return true;
+    // greatest prints a failed string or value comparison's two sides above its `FAIL name: msg` line.
+    let gp = l.skipSpaces(0);
+    if (l.matchAt("Expected: ", gp) && gp == 0) { this.gExpected = l.str(10); this.gGot = null; return false; }
+    if (l.matchAt("Got: ", gp) && gp == 5 && this.gExpected !== null) { this.gGot = l.str(10); return false; }
     if (c == Char.P || c == Char.F) { let r = this.tally(l, f); if (r != 0) return r > 0; }
     if (c == Char.T && l.matchAt("Tests ", 0)) { let r = this.testsTally(l, f); if (r != 0) return r > 0; }
     if (isDigit(c) && l.endsWith(" - FAILED") && this.lineFailed(l)) return false;
@@ -82,9 +114,14 @@ export class CheckScriptParser extends Parser {
     if (c == Char.F && l.matchAt("FAIL ", 0)) {
       let e = identEnd(l, 5);
       if (e == 5 || (e < l.len && l.at(e) != Char.COLON)) return false;
-      this.fail(l, f, l.str(5, e), e < l.len ? e + 1 : e);
+      let t = this.fail(l, f, l.str(5, e), e < l.len ? e + 1 : e);
+      let ge = this.gExpected, gg = this.gGot;
+      if (ge !== null && gg !== null && t.expected === null) { t.expected = ge; t.actual = gg; }
+      this.gExpected = null; this.gGot = null;
       return true;
     }
+    // Between greatest's `Got:` and its FAIL line: its progress mark (`F`) and blank lines only.
+    if (l.len > 1 && !l.isBlank()) { this.gExpected = null; this.gGot = null; }
     if (isIdentStart(c)) {
       // `add_zero: expected: 3 got: 4`
       let e = identEnd(l, 0);
@@ -173,6 +210,29 @@ export class CheckScriptParser extends Parser {
     this.pendName = []; this.pendMsg = []; this.tallyPassed = -1; this.tallyFailed = -1;
   }
 
+  /**
+   * A self-check's banner at b: `*** name OK ***` (or PASSED), `*** name FAILED ***` (or FAIL): one check
+   * each, named by the words between. Not a banner (false): glibc's `*** Error in ... ***` and the like.
+   */
+  private banner(l: Line, f: Facts, b: i32): bool {
+    let e = l.len;
+    while (e > b && isSpace(l.at(e - 1))) e--;
+    if (e - b < 12 || !l.matchAt(" ***", e - 4)) return false;
+    let w = l.lastIndexOfByte(Char.SPACE, e - 5);
+    if (w <= b + 4) return false;
+    let word = l.str(w + 1, e - 4);
+    let ok = word == "OK" || word == "PASSED";
+    if (!ok && word != "FAILED" && word != "FAIL") return false;
+    let name = l.trimmed(b + 4, w);
+    if (name.length == 0) return false;
+    this.seen = true;
+    let t = f.testsFor("check-script");
+    if (ok) { this.passed++; return true; }
+    this.failed++;
+    failureNamed(t, name);
+    return true;
+  }
+
   /** The marks are bats' (`bats --formatter pretty`, its default on a terminal). */
   private bats(f: Facts): void {
     let t = f.tests;
@@ -213,7 +273,26 @@ export class CheckScriptParser extends Parser {
     return true;
   }
 
-  private fail(l: Line, f: Facts, name: string, p: i32): void {
+  /**
+   * greatest's last line, `Pass: 173, fail: 35, skip: 23.` (after `Total: 231 tests (...), 418 assertions`):
+   * the run's counts, its FAIL lines being only the failures. True when the line has that shape.
+   */
+  private greatestTally(l: Line, f: Facts): bool {
+    let p = l.readInt(6);
+    if (p < 0 || !l.matchAt(", fail: ", l.end)) return false;
+    let n = l.readInt(l.end + 8);
+    if (n < 0 || !l.matchAt(", skip: ", l.end)) return false;
+    let s = l.readInt(l.end + 8);
+    if (s < 0 || !l.matchAt(".", l.end) || l.end + 1 != l.len) return false;
+    this.seen = true;
+    f.testsFor("check-script");
+    this.gPassed = (this.gPassed < 0 ? 0 : this.gPassed) + p;
+    this.gFailed += n;
+    this.gSkipped += s;
+    return true;
+  }
+
+  private fail(l: Line, f: Facts, name: string, p: i32): TestFailure {
     this.seen = true;
     this.failed++;
     let t = failureNamed(f.testsFor("check-script"), name);
@@ -247,14 +326,20 @@ export class CheckScriptParser extends Parser {
       t.expected = v.trim();
       t.actual = g.trim();
     }
+    return t;
   }
 
   finish(f: Facts): void {
     this.mocha.finish(f);
+    this.automake.finish(f);
+    this.minctest.finish(f);
+    this.acutest.finish(f);
+    this.munit.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
     t.passed = this.passed; t.failed = this.failed;
+    if (this.gPassed >= 0) { t.passed = this.gPassed; t.failed = this.gFailed; t.skipped = this.gSkipped; }
   }
 }
 

@@ -4,6 +4,7 @@
 // A binary that dies inside a test (no OK/FAILED after RUN) is a crash, with that test failed. Several binaries
 // in one log (a make target running them) print one closing block each: the run's counts are their sum.
 // Every `[       OK ]` test is hashed by its name (Tests.passedSet) when they are as many as the `PASSED` totals.
+// cmocka prints the same shape (`N test(s)`, its failure as `[  ERROR   ] --- msg` and `[   LINE   ] --- file:line:`).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -58,6 +59,8 @@ export class GtestParser extends Parser {
       return true;
     }
     if (l.startsWith(" ") && l.endsWith(" FAILED TESTS") || l.endsWith(" FAILED TEST")) return true;
+    // cmocka's ` 2 FAILED TEST(S)`, ` 1 SKIPPED TEST(S)`
+    if (l.startsWith(" ") && (l.endsWith(" FAILED TEST(S)") || l.endsWith(" SKIPPED TEST(S)"))) return true;
     // --gtest_repeat: each iteration reports in full; the counts are those of one run (the last),
     // while a test that failed in any iteration stays listed once.
     if (l.startsWith("Repeating all tests (iteration ")) {
@@ -100,6 +103,22 @@ export class GtestParser extends Parser {
       let running = this.running;
       this.passHashes = withName(this.passHashes, running !== null ? running! : paren > 0 ? rest.substring(0, paren) : rest);
       this.endTest(); this.passed++; return true;
+    }
+    // cmocka, in gtest's shape: `[  ERROR   ] --- 0x9 != 0x8` (its message lines) and `[   LINE   ] --- t.c:11:
+    // error: Failure!` (its place) under the running test, before its `[  FAILED  ] test_add_big`.
+    if ((tag == "ERROR" || tag == "LINE") && this.running !== null && rest.startsWith("--- ")) {
+      let t = failureNamed(f.testsFor("gtest"), this.running!);
+      if (this.cur === null) { this.cur = t; this.msg = []; }
+      if (tag == "ERROR") { if (this.msg.length < 10) this.msg.push(rest.substring(4)); }
+      else if (t.file === null) {
+        let e = rest.indexOf(": error: ");
+        let colon = e > 4 ? rest.lastIndexOf(":", e - 1) : -1;
+        if (colon > 4) {
+          let n = I64.parseInt(rest.substring(colon + 1, e));
+          if (n > 0) { t.file = normPath(rest.substring(4, colon)); t.line = <i32>n; }
+        }
+      }
+      return true;
     }
     if (tag == "DISABLED") { this.disabled++; return true; }
     if (tag == "SKIPPED") {
@@ -173,7 +192,9 @@ export class GtestParser extends Parser {
 }
 
 function isCount(s: string): bool {
-  return s.length > 0 && <u32>(s.charCodeAt(0) - Char._0) < 10 && (s.includes(" test.") || s.includes(" tests.") || s.includes(" test,") || s.includes(" tests,"));
+  // (cmocka: `1 test(s).`, `2 test(s), listed below:`)
+  return s.length > 0 && <u32>(s.charCodeAt(0) - Char._0) < 10 && (s.includes(" test.") || s.includes(" tests.") || s.includes(" test,") ||
+    s.includes(" tests,") || s.includes(" test(s).") || s.includes(" test(s),"));
 }
 
 function parseCount(s: string): i64 {
