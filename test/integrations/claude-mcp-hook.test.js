@@ -11,10 +11,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node
 import { join } from 'node:path';
 import { startScriptedModel, toolResults } from './_scripted-model.js';
 import { cli, ensureClaude, runClaude, scratchProject } from './_client.js';
-import { skipping } from '../_tools.js';
+import { needs, skipping } from '../_tools.js';
 
-const client = ensureClaude();
-const test = client.skip ? skipping(suite('claude-code mcp hook'), 'test/integrations/claude-mcp-hook (the real Claude Code)', `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : suite('claude-code mcp hook');
+const WHAT = 'test/integrations/claude-mcp-hook (the real Claude Code)';
+// python3 prints the sandbox's host name (the rewritten line); a machine without it skips the suite.
+const tools = needs(WHAT, ['python3'], suite('claude-code mcp hook'));
+const client = tools.skipping ? null : ensureClaude();
+const test = client?.skip ? skipping(tools, WHAT, `${client.skip}; install: the suite installs it from the npm registry when it can reach it`) : tools;
 
 const sbx = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 
