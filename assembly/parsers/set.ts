@@ -30,6 +30,7 @@ import { LinkerParser } from "./c-family/linker";
 import { GccParser } from "./c-family/gcc";
 import { RustParser } from "./rust/rustc";
 import { TscParser } from "./tsc/tsc";
+import { JavacParser } from "./java/javac";
 import { GoParser } from "./go/go-build";
 import { JunitLogParser } from "./runners/junit-log";
 import { Junit4Parser } from "./runners/junit4";
@@ -122,6 +123,7 @@ export class ParserSet {
   private gcc: GccParser = new GccParser(this.ctx);
   private rustc: RustParser = new RustParser(this.ctx);
   private tsc: TscParser = new TscParser(this.ctx);
+  private javac: JavacParser = new JavacParser(this.ctx);
   private goBuild: GoParser = new GoParser(this.ctx);
   private junitLog: JunitLogParser = new JunitLogParser();
   private junit4: Junit4Parser = new Junit4Parser();
@@ -279,6 +281,7 @@ export class ParserSet {
       case ParserId.GCC: return ask(this.gcc, l, f);
       case ParserId.RUSTC: return ask(this.rustc, l, f);
       case ParserId.TSC: return ask(this.tsc, l, f);
+      case ParserId.JAVAC: return ask(this.javac, l, f);
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
       case ParserId.ESLINT: return ask(this.eslint, l, f);
       case ParserId.PY_LINT: return ask(this.pyLint, l, f);
@@ -339,6 +342,7 @@ export class ParserSet {
       case ParserId.GCC: return this.gcc;
       case ParserId.RUSTC: return this.rustc;
       case ParserId.TSC: return this.tsc;
+      case ParserId.JAVAC: return this.javac;
       case ParserId.GO_BUILD: return this.goBuild;
       case ParserId.ESLINT: return this.eslint;
       case ParserId.PY_LINT: return this.pyLint;
