@@ -202,7 +202,7 @@ export function testsUnreachedBy(v: Verdict): string | null {
 
 /**
  * "a crash (KIND) stopped the run" for a crash beside test results, for a runner whose tests run one after
- * another in the program that crashed (Unity's programs under make, gtest, unittest, pytest, cargo test): the
+ * another in the program that crashed (Unity's programs under make, gtest, unittest, pytest, cargo test, JUnitCore): the
  * tests after it did not run. Not a report a program goes on after (a data race, UBSan's runtime error) or
  * makes at its exit (a leak); not ctest (a process a test), go test (tests.unfinished), TAP, jest, vitest,
  * mocha (a crash fails a file or a test). null else.
@@ -216,7 +216,10 @@ export function crashStop(v: Verdict): string | null {
 }
 
 function inProcess(runner: string): bool {
-  return runner == "unity" || runner == "gtest" || runner == "unittest" || runner == "pytest" || runner == "cargo-test";
+  // JUnitCore runs every test class in its one JVM: an exception it does not catch (a test class whose static
+  // initializer throws, met while JUnitCore reads its arguments: semver4j's RangeTest) ends the run there.
+  return runner == "unity" || runner == "gtest" || runner == "unittest" || runner == "pytest" || runner == "cargo-test" ||
+    runner == "junit4";
 }
 
 /** True for a run cut short before its end: what it did not print, it did not get to print. */

@@ -15,7 +15,7 @@
 //
 // A failure is at the innermost frame of its exception in the test class's package (`at Ratio.percent(Ratio.java:3)`:
 // the code under test; the test's own line for a failed assertion), else at its test method's frame in a cause
-// (`at RatioTest.third(RatioTest.java:13)`); its message is the exception's first line (assertEquals' `expected:<a>
+// (`at RatioTest.third(RatioTest.java:13)`), never in JUnit's own classes; its message is the exception's first line (assertEquals' `expected:<a>
 // but was:<b>` gives expected and actual).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -126,7 +126,9 @@ export class Junit4Parser extends Parser {
     let dot = cls.lastIndexOf(".");
     this.ownPackage = dot > 0 ? cls.substring(0, dot) : "";
     this.inCause = false;
-    this.placed = false;
+    // A failure JUnit names by a class of its own (`initializationError(org.junit.runner.JUnitCommandLineParseResult)`:
+    // a test class it could not find) is the command line's: JUnit's frames are no place of the user's.
+    this.placed = cls.startsWith("org.junit.") || cls.startsWith("junit.");
     this.wantMessage = true;
     let tf = failureNamed(t, l.str(p + 2, l.len));
     if (!t.totals) t.failed = t.failures.length;
