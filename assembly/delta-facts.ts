@@ -2,7 +2,7 @@
 // a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
 // count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
 import { Char, isDigit, isHex, isIdent } from "./util/chars";
-import { Crash, TestFailure, Verdict } from "./model";
+import { Crash, TestFailure, Tests, Verdict } from "./model";
 
 /** A failure or crash line this many lines away from the earlier one is still at the same place. */
 export const LINE_SLACK: i64 = 3;
@@ -173,6 +173,9 @@ export function testsUnreachedBy(v: Verdict): string | null {
   // A crash and not one test result (a test binary that died in its first test, before its summary): none
   // of the tests reported. Those that failed before did not run to a result; never fixed.
   if (t === null && v.crash !== null) return "crashed before any test result";
+  // JUnitCore that could not load a class its command line names reports that alone
+  // (`initializationError(org.junit.runner.JUnitCommandLineParseResult)`) and runs no test class at all.
+  if (t !== null && t.runner == "junit4" && junitCommandLineFailed(t)) return "JUnitCore could not load a test class";
   // A package whose test binary a panic ended: the tests after it never ran, and go test without -v names
   // none that passed. A failure whose package the verdict does not name may be any such package's (one
   // whose package it does name and is not among them is judged by its own package: delta.ts otherPackage()).
@@ -198,6 +201,12 @@ export function testsUnreachedBy(v: Verdict): string | null {
   // none is listed as passed. (A run that lists them says which ran: the delta asks crashStop() why not.)
   if (t !== null && t.passedSet === null) return crashStop(v);
   return null;
+}
+
+function junitCommandLineFailed(t: Tests): bool {
+  let fs = t.failures;
+  for (let i = 0; i < fs.length; i++) if (fs[i].name.endsWith("(org.junit.runner.JUnitCommandLineParseResult)")) return true;
+  return false;
 }
 
 /**
