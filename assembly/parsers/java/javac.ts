@@ -10,6 +10,7 @@
 //   3 warnings
 //   Note: Foo.java uses unchecked or unsafe operations.           mandatory notes (no -Xlint): a note of the file,
 //   Note: Recompile with -Xlint:unchecked for details.            not counted (javac does not count them either)
+//   error: warnings found and -Werror specified                   javac's own errors, no file (own())
 //
 // No column is printed on the header line: the caret gives it (javac copies the source line's tabs into the
 // caret line, so its offset is the column). Without this reader gcc's parser took the header (`tool: clang`, no
@@ -23,8 +24,8 @@ import { DiagContext, addNote } from "../diag-context";
 
 const enum State { NONE = 0, SOURCE = 1, CARET = 2, DETAIL = 3 }
 
-/** At rest: `N error(s)`/`N warning(s)` (digits), `Note: ...`, or a header (head colon). */
-const STARTS = new ByteSet().chars("0123456789N");
+/** At rest: `N error(s)`/`N warning(s)` (digits), `Note: ...`, javac's own `error: ...`, or a header (head colon). */
+const STARTS = new ByteSet().chars("0123456789Ne");
 
 @final
 export class JavacParser extends Parser {
@@ -75,6 +76,7 @@ export class JavacParser extends Parser {
 
   /** `Foo.java:12: error: msg` / `Foo.java:10: warning: [rawtypes] msg`; k is the first ": ". */
   private header(l: Line, f: Facts, k: i32): bool {
+    if (k == 5 && l.startsWith("error: ")) return this.own(l, f);
     let t = k;
     while (t > 0 && isDigit(l.at(t - 1))) t--;
     if (t == k || t < 6 || l.at(t - 1) != Char.COLON || !l.matchAt(".java", t - 6)) return false;
@@ -102,6 +104,26 @@ export class JavacParser extends Parser {
     this.last = d;
     this.seen = true;
     this.state = State.SOURCE;
+    return true;
+  }
+
+  /**
+   * javac's own error, with no file: `error: warnings found and -Werror specified` (after the warnings it made
+   * errors), `error: file not found: Foo.java`, `error: invalid flag: -Xfoo`, `error: no source files`. Another
+   * `error: ...` at column 0 is javac's only after one of its headers in this log.
+   */
+  private own(l: Line, f: Facts): bool {
+    let m = l.trimmed(7);
+    if (!this.seen && m != "warnings found and -Werror specified" && m != "no source files" &&
+        !m.startsWith("file not found: ") && !m.startsWith("invalid flag: ")) return false;
+    let d = new Diagnostic();
+    d.tool = "javac";
+    d.severity = "error";
+    d.message = m;
+    f.addDiagnostic(d);
+    this.last = d;
+    this.seen = true;
+    this.state = State.NONE;
     return true;
   }
 
