@@ -34,6 +34,7 @@ export class RubyParser extends Parser {
   private froms: bool = false;
   /** The syntax error's source line was seen: the next is its caret line. */
   private src: i32 = 0;
+  private f: Facts | null = null;
 
   busy(): bool { return this.st != St.IDLE; }
   atRest(): bool { return this.st == St.IDLE; }
@@ -44,6 +45,7 @@ export class RubyParser extends Parser {
   finish(f: Facts): void { this.close(); }
 
   claim(l: Line, f: Facts): bool {
+    this.f = f;
     if (this.st == St.EXC) {
       if (this.more(l)) return true;
       this.close();
@@ -125,6 +127,15 @@ export class RubyParser extends Parser {
     }
     // `\t ... 10067 levels...` (a deep recursion's elided frames)
     if (this.froms) return p > 0 && l.matchAt("... ", p) && l.endsWith(" levels...");
+    // A required file's further syntax errors, in the SyntaxError's message: diagnostics of their own.
+    if (p == 0 && this.diag !== null) {
+      let s = l.trimmed(0);
+      let k = s.indexOf(SYNTAX);
+      if (k > 0) {
+        let d = syntaxDiag(s.substring(0, k), s.substring(k + 2));
+        if (d !== null) { this.f!.addDiagnostic(d!); this.diag = d; this.extra = 1; return true; }
+      }
+    }
     if (this.extra >= 8) return false;
     this.extra++;
     if (l.isBlank()) { this.blank = true; return true; }
@@ -156,6 +167,7 @@ export class RubyParser extends Parser {
     if (this.st == St.IDLE) return;
     this.st = St.IDLE;
     this.diag = null;
+    this.f = null;
     let c = this.crash;
     this.crash = null;
     if (c !== null) renumber(c.frames);

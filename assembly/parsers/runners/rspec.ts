@@ -37,6 +37,8 @@ export class RspecParser extends Parser {
   actual: string | null = null;
   /** The first user frame's place was taken (the innermost: later frames are callers). */
   placed: bool = false;
+  /** After `Failure/Error:`: the failing code's lines, up to the first blank (several when it spans lines). */
+  code: bool = false;
   examples: i64 = -1; failures: i64 = 0; pending: i64 = 0; outside: i64 = 0;
   fileFailures: i64 = 0;
 
@@ -68,7 +70,7 @@ export class RspecParser extends Parser {
       if (this.sec == Sec.FAILED_LIST && s.startsWith("rspec ") && s.includes(" # ")) return true;
       // The error of a spec file that did not load is printed at column 0 (`Failure/Error: __send__(method, file)`,
       // `SyntaxError:`, `# /usr/.../configuration.rb:2117:in 'load'`), its message indented.
-      if (this.sec == Sec.LOAD) { this.body(l); return true; }
+      if (this.sec == Sec.LOAD && (s.startsWith("Failure/Error:") || s.startsWith("#") || isClassLine(s))) { this.body(l); return true; }
       // Any other line at column 0 ends RSpec's section.
       if (this.sec != Sec.NONE) { this.end(); this.sec = Sec.NONE; }
       return false;
@@ -103,14 +105,16 @@ export class RspecParser extends Parser {
     this.expected = null;
     this.actual = null;
     this.placed = tf.file !== null;
+    this.code = false;
   }
 
   private body(l: Line): void {
     let t = this.cur;
     if (t === null) return;
-    if (l.isBlank()) return;
+    if (l.isBlank()) { this.code = false; return; }
     let s = l.trimmed(l.skipSpaces(0));
-    if (s.startsWith("Failure/Error:")) return;
+    if (s.startsWith("Failure/Error:")) { this.code = true; return; }
+    if (this.code) return;
     // A backtrace line: `# ./lib/slug.rb:3:in `slug'` (its innermost user frame is the failure's place).
     if (s.startsWith("# ")) {
       if (!this.placed) {
@@ -142,6 +146,8 @@ export class RspecParser extends Parser {
     let t = this.cur;
     if (t !== null) {
       let m = joinLines(this.msg, 6);
+      // A SyntaxError's message is its first line (the source and the caret under it follow).
+      if (this.errClass == "SyntaxError" && this.msg.length > 1) m = this.msg[0];
       if (this.errClass !== null) m = this.msg.length > 0 ? this.errClass! + ": " + m : this.errClass!;
       if (m.length > 0 || t.message.length == 0) t.message = m;
       if (this.expected !== null) t.expected = this.expected;
