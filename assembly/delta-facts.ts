@@ -199,6 +199,9 @@ export function testsUnreachedBy(v: Verdict): string | null {
   }
   // A crash beside test results of a run that names no passing test: none of the tests after it ran, and
   // none is listed as passed. (A run that lists them says which ran: the delta asks crashStop() why not.)
+  // RSpec runs no example when a spec file did not load (`0 examples, 0 failures, 1 error occurred outside of
+  // examples`): the failures of before were not run, not fixed.
+  if (t !== null && t.runner == "rspec" && t.passed == 0 && t.failed == 0 && t.skipped == 0 && t.errors > 0) return "a spec file did not load: RSpec ran no example";
   if (t !== null && t.passedSet === null) return crashStop(v);
   return null;
 }

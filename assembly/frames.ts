@@ -30,10 +30,13 @@ const RUNTIME_PATHS: string[] = [
   "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
   "/lib/python3", "/lib/python2", "<frozen ", "site-packages/", "dist-packages/",
   "/node_modules/",
+  // Ruby's standard library and installed gems (Debian's /usr/lib/ruby/3.1.0/, /usr/share/rubygems-integration/,
+  // gem install's /var/lib/gems/, bundler's vendor/bundle/ruby/3.1.0/gems/).
+  "/lib/ruby/", "/rubygems-integration/", "/var/lib/gems/", "/bundle/ruby/",
 ];
 
 // `node_modules/vite/...`: a dependency, named relative to the project (frames of a project's own node_modules).
-const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]", "node_modules/"];
+const RUNTIME_PREFIXES: string[] = ["node:", "<frozen", "<built-in>", "[native code]", "node_modules/", "<internal:"];
 
 // Sanitizer runtimes (compiler-rt and libsanitizer) name every function they own with a reserved
 // "__<runtime>" stem: interceptors (`__asan_memcpy`, `__interceptor_malloc`, `___interceptor_free`),

@@ -139,6 +139,7 @@ const KINDS: string[] = [
   "TimeoutExpired", "a subprocess ran past its timeout: the child hangs or waits for input",
   "ExceptionGroup", "several exceptions raised together (TaskGroup, except*): read each sub-exception below it",
   "UnhandledPromiseRejection", "a promise rejected with nothing to catch it: await it inside try/catch or add .catch()",
+  "NoMethodError", "a method called on an object that has none of that name (often nil): check the receiver's value",
   "Error", "an Error the program threw itself: read its message and the first frame in your code",
 ];
 
@@ -150,6 +151,7 @@ const BY_TOOL: string[] = [
   "go-panic", "the program called panic itself: read its message at the first frame in your code",
   "python", "an exception the program raised: read its message at the innermost frame in your code",
   "node", "an exception the program threw: read its message at the first frame in your code",
+  "ruby", "an exception the program raised: read its message at the innermost frame in your code",
   "tsan", "ThreadSanitizer found threads misusing memory or locks: read the report's first stack in your code",
   "assert", "an assertion in the program failed: read the condition and the values at the assertion's caller",
   "libfuzzer", "libFuzzer stopped on this input: reproduce it by running the fuzzer on the saved crash input",

@@ -47,6 +47,8 @@ import { TesthelpParser } from "./runners/testhelp";
 import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
+import { RspecParser } from "./runners/rspec";
+import { RubyParser } from "./ruby/ruby";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
@@ -141,6 +143,8 @@ export class ParserSet {
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
+  private rspec: RspecParser = new RspecParser();
+  private ruby: RubyParser = new RubyParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
@@ -305,6 +309,8 @@ export class ParserSet {
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
+      case ParserId.RSPEC: return ask(this.rspec, l, f);
+      case ParserId.RUBY: return ask(this.ruby, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
       case ParserId.TAP: return ask(this.tap, l, f);
       case ParserId.CHECK_SCRIPT: return ask(this.checkScript, l, f);
@@ -361,6 +367,8 @@ export class ParserSet {
       case ParserId.JEST: return this.jest;
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
+      case ParserId.RSPEC: return this.rspec;
+      case ParserId.RUBY: return this.ruby;
       case ParserId.NODE_TEST: return this.nodeTest;
       case ParserId.TAP: return this.tap;
       case ParserId.CHECK_SCRIPT: return this.checkScript;

@@ -67,6 +67,17 @@ test('found by the fuzz test: a unittest block reads the same whole and streamed
   assert.is(JSON.stringify(s.end()), JSON.stringify(whole));
 });
 
+test('found by the fuzz test: a unittest -v line whose id has thousands of dots stays within 8 MiB', async () => {
+  // A fixture's `test_total (test_inventory.InventoryTest.test_total) ... ok` with its id's middle repeated 2 800
+  // times: every dotted prefix of the id was kept as a unit of the run, a copy of the 45 KB line each (128 MiB).
+  const engine = await createEngine();
+  const id = `test_inventory.InventoryTest${'.test_tntoryTest'.repeat(2800)}.test_total`;
+  const log = new TextEncoder().encode(`test_add (test_inventory.InventoryTest.test_add) ... ok\ntest_total (${id}) ... ok\n\n${'-'.repeat(70)}\nRan 2 tests in 0.000s\n\nOK\n`);
+  const env = engine.verdict(log, { exit: 0 });
+  assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
+  assert.is(env.verdict.tests.passed, 2);
+});
+
 test('a resident engine stays flat: 4 000 verdicts over every fixture, memory as after the first round', async () => {
   const engine = await createEngine();
   const logs = listCases().map((c) => new Uint8Array(c.log));

@@ -175,7 +175,11 @@ export class UnittestParser extends Parser {
 
   private passed(id: string): void {
     this.passHashes = withName(this.passHashes, id);
-    for (let d = id.lastIndexOf("."); d > 0; d = id.lastIndexOf(".", d - 1)) this.units.add(id.substring(0, d));
+    // Its packages and module (`tests`, `tests.test_core`, `tests.test_core.CoreTest`), shortest first and at most
+    // MAX_UNIT_DEPTH of them: a name of thousands of dots (a fuzzed line) kept every prefix, a copy of the line
+    // each (45 KB of them: 128 MiB).
+    let n = 0;
+    for (let d = id.indexOf("."); d > 0 && n < MAX_UNIT_DEPTH; d = id.indexOf(".", d + 1)) { this.units.add(id.substring(0, d)); n++; }
   }
 
   private verdictLine(l: Line): void {
@@ -319,6 +323,9 @@ export class UnittestParser extends Parser {
     }
   }
 }
+
+/** The deepest package/module prefix of a test id kept as a unit of the run (Python's packages nest a few deep). */
+const MAX_UNIT_DEPTH = 16;
 
 /** Nothing but blanks from p to the line's end: a `... ` whose result has not come. */
 function noResult(l: Line, p: i32): bool {

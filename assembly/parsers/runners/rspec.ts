@@ -1,0 +1,245 @@
+// RSpec (rspec-core 3, progress or documentation format): the run's own lines, after the marks (`.F*` or the
+// documentation tree, left to others) — `Pending: (Failures listed here are expected ...)` then `  1) full
+// description` blocks (pending: not failures); `Failures:` then `  1) full description` blocks, each with
+// `Failure/Error: <the failing line>`, the message (`expected: "a"` / `     got: "b"`, or the exception's class
+// alone on its line, `ArgumentError:`, and its message under it), and the backtrace as `# ./lib/x.rb:3:in
+// 'fn'` lines; `Finished in 0.04 seconds (files took ...)`; the totals, `9 examples, 5 failures, 2 pending`
+// (`, 1 error occurred outside of examples`); `Failed examples:` then `rspec ./spec/x_spec.rb:5 # name` lines.
+// A spec file that did not load: `An error occurred while loading ./spec/x_spec.rb.` with the error under it
+// (then RSpec runs no example): a failure named by that path, counted in errors.
+import { isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
+import { setLocation, normPath } from "../../frames";
+import { failureNamed, joinLines, isUserFile } from "./common";
+
+const LOADING = "An error occurred while loading ";
+const PENDING_HEAD = "Pending: (Failures listed here are expected";
+const FAILURES_HEAD = "Failures:";
+const FAILED_HEAD = "Failed examples:";
+const FINISHED = "Finished in ";
+
+/** At rest, RSpec starts on `An error …`, `Pending: …`, `Failures:`, `Failed examples:`, `Finished in`, or its totals. */
+const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).range(0x30, 0x39);
+
+const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD }
+
+export class RspecParser extends Parser {
+  seen: bool = false;
+  sec: Sec = Sec.NONE;
+  cur: TestFailure | null = null;
+  /** Inside the current block: past its `Failure/Error:` line (the message follows). */
+  msg: string[] = [];
+  errClass: string | null = null;
+  expected: string | null = null;
+  actual: string | null = null;
+  /** The first user frame's place was taken (the innermost: later frames are callers). */
+  placed: bool = false;
+  /** After `Failure/Error:`: the failing code's lines, up to the first blank (several when it spans lines). */
+  code: bool = false;
+  examples: i64 = -1; failures: i64 = 0; pending: i64 = 0; outside: i64 = 0;
+  fileFailures: i64 = 0;
+
+  busy(): bool { return this.sec != Sec.NONE; }
+  atRest(): bool { return !this.seen && this.sec == Sec.NONE; }
+  starts(): ByteSet | null { return STARTS; }
+
+  claim(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    if (p == 0 && !l.isBlank()) {
+      let s = l.trimmed(0);
+      if (s.startsWith(LOADING) && s.endsWith(".")) {
+        let path = s.substring(LOADING.length, s.length - 1);
+        if (path.length == 0 || path.includes(" ") || !path.endsWith(".rb")) return false;
+        this.end(); this.begin(f);
+        this.open(this.fileFailure(f, normPath(path)));
+        this.sec = Sec.LOAD;
+        return true;
+      }
+      if (s.startsWith(PENDING_HEAD)) { this.end(); this.begin(f); this.sec = Sec.PENDING; return true; }
+      if (s == FAILURES_HEAD) { this.end(); this.begin(f); this.sec = Sec.FAILURES; return true; }
+      if (s == FAILED_HEAD && this.seen) { this.end(); this.sec = Sec.FAILED_LIST; return true; }
+      if (s.startsWith(FINISHED) && s.includes(" second")) {
+        this.end(); this.sec = Sec.NONE;
+        if (!this.seen) return false;
+        return true;
+      }
+      if (isDigit(s.charCodeAt(0)) && this.totals(s, f)) { this.end(); this.sec = Sec.NONE; return true; }
+      if (this.sec == Sec.FAILED_LIST && s.startsWith("rspec ") && s.includes(" # ")) return true;
+      // The error of a spec file that did not load is printed at column 0 (`Failure/Error: __send__(method, file)`,
+      // `SyntaxError:`, `# /usr/.../configuration.rb:2117:in 'load'`), its message indented.
+      if (this.sec == Sec.LOAD && (s.startsWith("Failure/Error:") || s.startsWith("#") || isClassLine(s))) { this.body(l); return true; }
+      // Any other line at column 0 ends RSpec's section.
+      if (this.sec != Sec.NONE) { this.end(); this.sec = Sec.NONE; }
+      return false;
+    }
+    if (this.sec == Sec.NONE) return false;
+    if (this.sec == Sec.FAILED_LIST) { if (l.isBlank()) return true; this.sec = Sec.NONE; return false; }
+    if (this.sec == Sec.LOAD) { this.body(l); return true; }
+    // `  1) full description`: a block opens (a failure in `Failures:`, nothing in `Pending:`).
+    if (p == 2 && isDigit(l.at(p))) {
+      let s = l.trimmed(p);
+      let k = 0;
+      while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+      if (k < s.length - 2 && s.charCodeAt(k) == 0x29 && s.charCodeAt(k + 1) == 0x20) {
+        this.end();
+        if (this.sec == Sec.FAILURES) this.open(failureNamed(f.testsFor("rspec"), s.substring(k + 2)));
+        return true;
+      }
+    }
+    if (this.cur !== null) this.body(l);
+    return true;
+  }
+
+  private begin(f: Facts): void {
+    this.seen = true;
+    f.testsFor("rspec");
+  }
+
+  private open(tf: TestFailure): void {
+    this.cur = tf;
+    this.msg = [];
+    this.errClass = null;
+    this.expected = null;
+    this.actual = null;
+    this.placed = tf.file !== null;
+    this.code = false;
+  }
+
+  private body(l: Line): void {
+    let t = this.cur;
+    if (t === null) return;
+    if (l.isBlank()) { this.code = false; return; }
+    let s = l.trimmed(l.skipSpaces(0));
+    if (s.startsWith("Failure/Error:")) { this.code = true; return; }
+    if (this.code) return;
+    // A backtrace line: `# ./lib/slug.rb:3:in `slug'` (its innermost user frame is the failure's place).
+    if (s.startsWith("# ")) {
+      if (!this.placed) {
+        let fr = rubyFrame(s.substring(2));
+        if (fr !== null && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
+      }
+      return;
+    }
+    if (s == "#") return;
+    if (s.startsWith("(compared using ")) return;
+    if (s.startsWith("expected: ") && this.expected === null) { this.expected = s.substring(10); }
+    else if (s.startsWith("got: ") && this.actual === null) { this.actual = s.substring(5); }
+    // The exception's class alone on its line (`NoMethodError:`, `RSpec::Core::MultipleExceptionError:`).
+    if (this.errClass === null && this.msg.length == 0 && isClassLine(s)) { this.errClass = s.substring(0, s.length - 1); return; }
+    // A SyntaxError's `./spec/x_spec.rb:6: syntax error, ...`: its place.
+    if (this.msg.length == 0 && this.errClass !== null && !this.placed) {
+      let c = s.indexOf(": ");
+      if (c > 0) {
+        let fr = new Frame();
+        if (setLocation(fr, s.substring(0, c)) && fr.file !== null && fr.line > 0) {
+          t.file = normPath(fr.file!); t.line = fr.line; this.placed = true;
+        }
+      }
+    }
+    if (this.msg.length < 6) this.msg.push(s);
+  }
+
+  private end(): void {
+    let t = this.cur;
+    if (t !== null) {
+      let m = joinLines(this.msg, 6);
+      // A SyntaxError's message is its first line (the source and the caret under it follow).
+      if (this.errClass == "SyntaxError" && this.msg.length > 1) m = this.msg[0];
+      if (this.errClass !== null) m = this.msg.length > 0 ? this.errClass! + ": " + m : this.errClass!;
+      if (m.length > 0 || t.message.length == 0) t.message = m;
+      if (this.expected !== null) t.expected = this.expected;
+      if (this.actual !== null) t.actual = this.actual;
+    }
+    this.cur = null;
+    this.msg = [];
+  }
+
+  /** The failure of a spec file that did not load, named by its path (its unit too). */
+  private fileFailure(f: Facts, path: string): TestFailure {
+    let t = f.testsFor("rspec");
+    for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == path) return t.failures[i];
+    let tf = new TestFailure();
+    tf.name = path;
+    tf.pkg = path;
+    if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+    this.fileFailures++;
+    return tf;
+  }
+
+  /** `9 examples, 5 failures, 2 pending`, `1 example, 0 failures`, `…, 1 error occurred outside of examples`. */
+  private totals(s: string, f: Facts): bool {
+    let parts = s.split(", ");
+    let ex: i64 = -1, fa: i64 = -1, pe: i64 = 0, out: i64 = 0;
+    for (let i = 0; i < parts.length; i++) {
+      let q = parts[i];
+      let sp = q.indexOf(" ");
+      if (sp <= 0) return false;
+      let num = q.substring(0, sp);
+      for (let k = 0; k < num.length; k++) if (!isDigit(num.charCodeAt(k))) return false;
+      let n = I64.parseInt(num);
+      let w = q.substring(sp + 1);
+      if (w == "examples" || w == "example") ex = n;
+      else if (w == "failures" || w == "failure") fa = n;
+      else if (w == "pending") pe = n;
+      else if (w.startsWith("error") && w.endsWith("occurred outside of examples")) out = n;
+      else return false;
+    }
+    if (ex < 0 || fa < 0) return false;
+    this.begin(f);
+    this.examples = ex; this.failures = fa; this.pending = pe; this.outside = out;
+    return true;
+  }
+
+  finish(f: Facts): void {
+    this.end();
+    this.sec = Sec.NONE;
+    if (!this.seen) return;
+    let t = f.testsFor("rspec");
+    if (t.runner != "rspec") return;
+    if (this.examples >= 0) {
+      t.passed = max<i64>(0, this.examples - this.failures - this.pending);
+      t.failed = this.failures;
+      t.skipped = this.pending;
+      t.errors = max<i64>(this.outside, this.fileFailures);
+      t.totals = true;
+    } else {
+      let n: i64 = 0;
+      for (let i = 0; i < t.failures.length; i++) if (t.failures[i].pkg === null) n++;
+      t.passed = -1;
+      t.failed = n;
+      t.errors = this.fileFailures;
+    }
+  }
+}
+
+/** `NoMethodError:`, `RSpec::Expectations::ExpectationNotMetError:`: a Ruby class name and a colon, alone. */
+function isClassLine(s: string): bool {
+  if (s.length < 2 || !s.endsWith(":")) return false;
+  let c0 = s.charCodeAt(0);
+  if (c0 < 0x41 || c0 > 0x5A) return false;
+  for (let i = 1; i < s.length - 1; i++) {
+    let c = s.charCodeAt(i);
+    if (!(isDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x3A)) return false;
+  }
+  return true;
+}
+
+/** A Ruby backtrace entry, `./lib/x.rb:3:in `fn'` (3.4: `in 'Klass#fn'`) or `./spec/x_spec.rb:26`: its frame. */
+export function rubyFrame(s: string): Frame | null {
+  let t = s.trim();
+  let e = t.indexOf(":in ");
+  let loc = e > 0 ? t.substring(0, e) : t;
+  if (loc.includes(" ")) return null;
+  let fr = new Frame();
+  if (!setLocation(fr, loc) || fr.file === null || fr.line <= 0) return null;
+  fr.file = normPath(fr.file!);
+  if (e > 0) {
+    let fn = t.substring(e + 4);
+    if (fn.length >= 2) fn = fn.substring(1, fn.length - 1);
+    fr.fn = fn;
+  }
+  return fr;
+}
