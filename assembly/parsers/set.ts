@@ -46,6 +46,7 @@ import { TesthelpParser } from "./runners/testhelp";
 import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
+import { PhpunitParser } from "./runners/phpunit";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
@@ -139,6 +140,7 @@ export class ParserSet {
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
+  private phpunit: PhpunitParser = new PhpunitParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
@@ -302,6 +304,7 @@ export class ParserSet {
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
+      case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
       case ParserId.TAP: return ask(this.tap, l, f);
       case ParserId.CHECK_SCRIPT: return ask(this.checkScript, l, f);
@@ -357,6 +360,7 @@ export class ParserSet {
       case ParserId.JEST: return this.jest;
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
+      case ParserId.PHPUNIT: return this.phpunit;
       case ParserId.NODE_TEST: return this.nodeTest;
       case ParserId.TAP: return this.tap;
       case ParserId.CHECK_SCRIPT: return this.checkScript;
