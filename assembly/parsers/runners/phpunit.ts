@@ -26,6 +26,8 @@ const enum Block { NONE, FAILURES, ERRORS, OTHER }
 
 export class PhpunitParser extends Parser {
   seen: bool = false;
+  /** PHPUnit ran tests: a progress mark, a failures block or the totals were seen. */
+  ran: bool = false;
   block: Block = Block.NONE;
   cur: TestFailure | null = null;
   /** In the entry: 0 message, 1 diff, 2 places (after the blank line under the message). */
@@ -43,8 +45,9 @@ export class PhpunitParser extends Parser {
   claim(l: Line, f: Facts): bool {
     if (!this.seen) {
       if (!l.matchAt(HEADER, 0) || !isDigit(l.at(HEADER.length)) || l.indexOf(BY) < 0) return false;
+      // The tests are the run's once PHPUnit ran any (marks, a failure, its totals): `Error in bootstrap
+      // script: ParseError:` after the header stopped it before the first test, the run's error.
       this.seen = true;
-      f.testsFor("phpunit");
       return true;
     }
     let s = l.trimmed(0);
@@ -55,6 +58,7 @@ export class PhpunitParser extends Parser {
     if (s.startsWith("There was 1 ") || s.startsWith("There were ")) {
       if (!s.endsWith(":")) return false;
       this.end();
+      this.ran = true;
       this.block = s.includes(" failure") ? Block.FAILURES : s.includes(" error") ? Block.ERRORS : Block.OTHER;
       return true;
     }
@@ -94,6 +98,7 @@ export class PhpunitParser extends Parser {
       let rest = s.substring(e).trim();
       if (!rest.endsWith("%)") || !rest.includes(" / ")) return false;
     }
+    this.ran = true;
     for (let i = 0; i < marks.length; i++) {
       let c = marks.charAt(i);
       if (c == "." || c == "R") this.nPass++;
@@ -147,6 +152,7 @@ export class PhpunitParser extends Parser {
 
   /** `Tests: 13, Assertions: 8, Errors: 2, Failures: 4, Skipped: 1, Incomplete: 1, Risky: 1.`, `4 tests, 4 assertions)`. */
   private totals(s: string): void {
+    this.ran = true;
     let parts = s.split(", ");
     for (let i = 0; i < parts.length; i++) {
       let p = parts[i].trim();
@@ -171,7 +177,7 @@ export class PhpunitParser extends Parser {
 
   finish(f: Facts): void {
     this.end();
-    if (!this.seen) return;
+    if (!this.seen || !this.ran) return;
     let t = f.testsFor("phpunit");
     if (t.runner != "phpunit") return;
     if (this.tests >= 0) {
