@@ -24,7 +24,7 @@ export const enum ParserId {
   CDB, GDB, ANDROID, CHROME_GPU, TRUSTY, BUG_DETECTED, CENTIPEDE, V8_SANDBOX, VALGRIND,
   MAKE, LINKER, GCC, RUSTC, TSC, GO_BUILD, ESLINT, PY_LINT,
   JUNIT_LOG, PHPUNIT, JUNIT4, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, CATCH2, UNITY, TESTHELP, JEST, VITEST, AVA, NODE_TEST, TAP, CHECK_SCRIPT,
-  PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, NODE_ERROR,
+  PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, PHP_ERROR, NODE_ERROR,
   SHELL,
 }
 
@@ -36,7 +36,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.MAKE, ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT, ParserId.PY_LINT,
   ParserId.JUNIT_LOG, ParserId.PHPUNIT, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.AVA, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
-  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.PHP_ERROR, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];
 
@@ -51,6 +51,6 @@ export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.LINKER, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT, ParserId.PY_LINT, ParserId.MAKE,
   ParserId.JUNIT_LOG, ParserId.PHPUNIT, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.AVA, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
-  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.NODE_ERROR,
+  ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.PHP_ERROR, ParserId.NODE_ERROR,
   ParserId.SHELL,
 ];

@@ -47,6 +47,7 @@ import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
 import { PhpunitParser } from "./runners/phpunit";
+import { PhpErrorParser } from "./php/php-error";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
@@ -141,6 +142,7 @@ export class ParserSet {
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
   private phpunit: PhpunitParser = new PhpunitParser();
+  private phpError: PhpErrorParser = new PhpErrorParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
@@ -305,6 +307,7 @@ export class ParserSet {
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
       case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
+      case ParserId.PHP_ERROR: return ask(this.phpError, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
       case ParserId.TAP: return ask(this.tap, l, f);
       case ParserId.CHECK_SCRIPT: return ask(this.checkScript, l, f);
@@ -361,6 +364,7 @@ export class ParserSet {
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
       case ParserId.PHPUNIT: return this.phpunit;
+      case ParserId.PHP_ERROR: return this.phpError;
       case ParserId.NODE_TEST: return this.nodeTest;
       case ParserId.TAP: return this.tap;
       case ParserId.CHECK_SCRIPT: return this.checkScript;
