@@ -152,6 +152,7 @@ const BY_TOOL: string[] = [
   "python", "an exception the program raised: read its message at the innermost frame in your code",
   "node", "an exception the program threw: read its message at the first frame in your code",
   "ruby", "an exception the program raised: read its message at the innermost frame in your code",
+  "php", "an exception the program threw (or a fatal error): read its message at the first frame in your code",
   "tsan", "ThreadSanitizer found threads misusing memory or locks: read the report's first stack in your code",
   "assert", "an assertion in the program failed: read the condition and the values at the assertion's caller",
   "libfuzzer", "libFuzzer stopped on this input: reproduce it by running the fuzzer on the saved crash input",

@@ -49,6 +49,8 @@ import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
 import { RspecParser } from "./runners/rspec";
 import { RubyParser } from "./ruby/ruby";
+import { PhpunitParser } from "./runners/phpunit";
+import { PhpErrorParser } from "./php/php-error";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
 import { EslintParser } from "./lint/eslint";
@@ -145,6 +147,8 @@ export class ParserSet {
   private ava: AvaParser = new AvaParser();
   private rspec: RspecParser = new RspecParser();
   private ruby: RubyParser = new RubyParser();
+  private phpunit: PhpunitParser = new PhpunitParser();
+  private phpError: PhpErrorParser = new PhpErrorParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
   private checkScript: CheckScriptParser = new CheckScriptParser();
@@ -311,6 +315,8 @@ export class ParserSet {
       case ParserId.AVA: return ask(this.ava, l, f);
       case ParserId.RSPEC: return ask(this.rspec, l, f);
       case ParserId.RUBY: return ask(this.ruby, l, f);
+      case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
+      case ParserId.PHP_ERROR: return ask(this.phpError, l, f);
       case ParserId.NODE_TEST: return ask(this.nodeTest, l, f);
       case ParserId.TAP: return ask(this.tap, l, f);
       case ParserId.CHECK_SCRIPT: return ask(this.checkScript, l, f);
@@ -369,6 +375,8 @@ export class ParserSet {
       case ParserId.AVA: return this.ava;
       case ParserId.RSPEC: return this.rspec;
       case ParserId.RUBY: return this.ruby;
+      case ParserId.PHPUNIT: return this.phpunit;
+      case ParserId.PHP_ERROR: return this.phpError;
       case ParserId.NODE_TEST: return this.nodeTest;
       case ParserId.TAP: return this.tap;
       case ParserId.CHECK_SCRIPT: return this.checkScript;

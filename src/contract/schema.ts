@@ -40,7 +40,7 @@ function build() {
   });
 
   const CrashSchema = v.object({
-    tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'ruby', 'signal', 'assert', 'libfuzzer', 'valgrind']),
+    tool: v.picklist(['asan', 'lsan', 'tsan', 'msan', 'hwasan', 'ubsan', 'rust-panic', 'go-panic', 'python', 'node', 'ruby', 'signal', 'assert', 'libfuzzer', 'valgrind', 'php']),
     kind: v.string(),
     access: v.nullable(v.picklist(['READ', 'WRITE'])),
     size: nint,
