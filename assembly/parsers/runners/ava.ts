@@ -14,7 +14,7 @@ import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
-import { utf8, matchBytes, frameOfText, joinLines, failureNamed, foreignLine, isErrorLine } from "./common";
+import { utf8, matchBytes, frameOfText, joinLines, failureNamed, foreignLine, isErrorLine, hasFailure, fileFailureOf } from "./common";
 import { withName } from "../../util/name-hash";
 
 const PASS = utf8("\u2714 ");   // ✔
@@ -145,13 +145,9 @@ export class AvaParser extends Parser {
   /** The failure of a test file that threw outside its tests, named by its path (its unit too). */
   private fileFailure(f: Facts, path: string): TestFailure {
     let t = f.testsFor("ava");
-    for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == path) return t.failures[i];
-    let tf = new TestFailure();
-    tf.name = path;
-    tf.pkg = path;
-    if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+    if (hasFailure(t, path)) return failureNamed(t, path);
     this.fileFailures++;
-    return tf;
+    return fileFailureOf(t, path);
   }
 
   private open(tf: TestFailure): void {

@@ -33,6 +33,15 @@ export function failureIn(t: Tests, name: string, pkg: string): TestFailure {
   return f;
 }
 
+/** A new failure of a test file that failed outside its tests (did not load, threw), named by its path, its unit too. */
+export function fileFailureOf(t: Tests, path: string): TestFailure {
+  let f = new TestFailure();
+  f.name = path;
+  f.pkg = path;
+  if (t.failures.length < MAX_FAILURES) t.failures.push(f);
+  return f;
+}
+
 export function pkgOr(f: TestFailure): string { let p = f.pkg; return p !== null ? p! : ""; }
 
 export function hasFailure(t: Tests, name: string): bool {

@@ -13,7 +13,7 @@ import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
-import { failureNamed, joinLines, isUserFile } from "./common";
+import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf } from "./common";
 
 const LOADING = "An error occurred while loading ";
 const PENDING_HEAD = "Pending: (Failures listed here are expected";
@@ -160,13 +160,9 @@ export class RspecParser extends Parser {
   /** The failure of a spec file that did not load, named by its path (its unit too). */
   private fileFailure(f: Facts, path: string): TestFailure {
     let t = f.testsFor("rspec");
-    for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == path) return t.failures[i];
-    let tf = new TestFailure();
-    tf.name = path;
-    tf.pkg = path;
-    if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+    if (hasFailure(t, path)) return failureNamed(t, path);
     this.fileFailures++;
-    return tf;
+    return fileFailureOf(t, path);
   }
 
   /** `9 examples, 5 failures, 2 pending`, `1 example, 0 failures`, `…, 1 error occurred outside of examples`. */
