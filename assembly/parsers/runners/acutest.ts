@@ -18,11 +18,9 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { normPath } from "../../frames";
-import { failureNamed } from "./common";
+import { PendingFailures } from "./pending";
 
 /** Tests remembered before the summary closes them. */
-const MAX_PENDING = 500;
-const MAX_LINES = 4;
 
 export class AcutestReport {
   seen: bool = false;
@@ -33,11 +31,8 @@ export class AcutestReport {
   private summed: i64 = 0;
   /** Whether a test line was read. */
   private lines: bool = false;
-  private pendName: string[] = [];
-  private pendFile: string[] = [];
-  private pendLine: i64[] = [];
-  private pendMsg: string[] = [];
-  /** Index in pend* of the failed test whose check lines follow (-1 when none). */
+  private pend: PendingFailures = new PendingFailures();
+  /** Index in pend of the failed test whose check lines follow (-1 when none). */
   private open: i32 = -1;
 
   /** True when the line is Acutest's. */
@@ -70,12 +65,9 @@ export class AcutestReport {
     if (!died && !l.matchAt("[ FAILED ]", p)) return false;
     this.failed++;
     this.lines = true;
-    if (this.pendName.length >= MAX_PENDING) return false;
-    this.pendName.push(name);
-    this.pendFile.push("");
-    this.pendLine.push(-1);
-    this.pendMsg.push(died ? l.trimmed(p) : "");
-    this.open = died ? -1 : this.pendName.length - 1;
+    let i = this.pend.add(name, died ? l.trimmed(p) : "");
+    if (i < 0) return false;
+    this.open = died ? -1 : i;
     // Not claimed until the summary says these are Acutest's: an unclaimed line stays in the tail.
     return false;
   }
@@ -84,25 +76,25 @@ export class AcutestReport {
   private detail(l: Line): bool {
     let i = this.open;
     let p = l.skipSpaces(0);
-    if (p == 2 && this.pendFile[i].length == 0) {
+    let x = this.pend.at(i);
+    if (p == 2 && x.file === null) {
       let k = l.indexOf(": ", p);
       let colon = k > p ? l.lastIndexOfByte(Char.COLON, k) : -1;
       if (colon > p) {
         let n = l.readInt(colon + 1);
         if (n >= 0 && l.end == k) {
-          this.pendFile[i] = normPath(l.str(p, colon));
-          this.pendLine[i] = n;
+          x.file = normPath(l.str(p, colon));
+          x.line = n;
           let m = l.trimmed(k + 2);
           if (m.endsWith("... failed")) m = m.substring(0, m.length - 10);
-          this.pendMsg[i] = m;
+          x.message = m;
           return false;
         }
       }
     }
-    let msg = this.pendMsg[i];
     let s = l.trimmed(p);
     if (s.endsWith("... failed")) s = s.substring(0, s.length - 10);
-    if (msg.split("\n").length < MAX_LINES) this.pendMsg[i] = msg.length == 0 ? s : msg + "\n" + s;
+    this.pend.addLine(i, s);
     return false;
   }
 
@@ -110,14 +102,7 @@ export class AcutestReport {
   private close(f: Facts): bool {
     this.seen = true;
     let t = f.testsFor("acutest");
-    if (t.runner == "acutest") {
-      for (let i = 0; i < this.pendName.length; i++) {
-        let x = failureNamed(t, this.pendName[i]);
-        if (this.pendFile[i].length > 0) { x.file = this.pendFile[i]; x.line = this.pendLine[i]; }
-        x.message = this.pendMsg[i];
-      }
-    }
-    this.pendName = []; this.pendFile = []; this.pendLine = []; this.pendMsg = [];
+    this.pend.flush(t, t.runner == "acutest");
     this.open = -1;
     return true;
   }

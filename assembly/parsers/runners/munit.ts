@@ -18,10 +18,8 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { normPath } from "../../frames";
-import { failureNamed } from "./common";
+import { PendingFailures } from "./pending";
 
-const MAX_PENDING = 500;
-const MAX_LINES = 4;
 
 export class MunitReport {
   seen: bool = false;
@@ -31,11 +29,8 @@ export class MunitReport {
   private lines: bool = false;
   /** The path of the test whose parameter lines follow. */
   private base: string = "";
-  private pendName: string[] = [];
-  private pendFile: string[] = [];
-  private pendLine: i64[] = [];
-  private pendMsg: string[] = [];
-  /** Index in pend* of the failed test whose logged lines follow (-1 when none). */
+  private pend: PendingFailures = new PendingFailures();
+  /** Index in pend of the failed test whose logged lines follow (-1 when none). */
   private open: i32 = -1;
 
   /** True when the line is µnit's. */
@@ -74,13 +69,7 @@ export class MunitReport {
     if (ok) { this.passed++; return true; }
     if (skip) { this.skipped++; return true; }
     this.failed++;
-    if (this.pendName.length < MAX_PENDING) {
-      this.pendName.push(name);
-      this.pendFile.push("");
-      this.pendLine.push(-1);
-      this.pendMsg.push("");
-      this.open = this.pendName.length - 1;
-    }
+    this.open = this.pend.add(name, "");
     return true;
   }
 
@@ -89,20 +78,20 @@ export class MunitReport {
     let i = this.open;
     let p = l.indexOf(": ") + 2;
     let s = l.trimmed(p);
-    if (this.pendFile[i].length == 0) {
+    let x = this.pend.at(i);
+    if (x.file === null) {
       let k = l.indexOf(": ", p);
       let colon = k > p ? l.lastIndexOfByte(Char.COLON, k) : -1;
       if (colon > p && l.indexOfByte(Char.SPACE, p) > colon) {
         let n = l.readInt(colon + 1);
         if (n >= 0 && l.end == k) {
-          this.pendFile[i] = normPath(l.str(p, colon));
-          this.pendLine[i] = n;
+          x.file = normPath(l.str(p, colon));
+          x.line = n;
           s = l.trimmed(k + 2);
         }
       }
     }
-    let msg = this.pendMsg[i];
-    if (msg.split("\n").length < MAX_LINES) this.pendMsg[i] = msg.length == 0 ? s : msg + "\n" + s;
+    this.pend.addLine(i, s);
     return false;
   }
 
@@ -112,14 +101,7 @@ export class MunitReport {
     this.open = -1;
     this.base = "";
     let t = f.testsFor("munit");
-    if (t.runner == "munit") {
-      for (let i = 0; i < this.pendName.length; i++) {
-        let x = failureNamed(t, this.pendName[i]);
-        if (this.pendFile[i].length > 0) { x.file = this.pendFile[i]; x.line = this.pendLine[i]; }
-        x.message = this.pendMsg[i];
-      }
-    }
-    this.pendName = []; this.pendFile = []; this.pendLine = []; this.pendMsg = [];
+    this.pend.flush(t, t.runner == "munit");
     return true;
   }
 
