@@ -9,7 +9,7 @@
 //   source line and a caret under the column: an error diagnostic (tool ruby). A file loaded by require that does
 //   not parse raises it as an exception, `req.rb:1:in `require_relative': /w/syn.rb:5: syntax error, ...
 //   (SyntaxError)`: the same diagnostic, at the place its message names.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
@@ -54,6 +54,12 @@ export class RubyParser extends Parser {
       this.close();
     }
     if (l.len == 0 || l.at(0) == Char.SPACE || l.at(0) == Char.TAB) return false;
+    // On the bytes first: most lines with a head colon are neither kind (no string made for them).
+    if (l.indexOf(SYNTAX) <= 0) {
+      let e = l.len;
+      while (e > 0 && isSpace(l.at(e - 1))) e--;
+      if (e == 0 || l.at(e - 1) != Char.RPAREN || l.indexOf(":in ") <= 0) return false;
+    }
     let s = l.trimmed(0);
     // `syn.rb:5: syntax error, unexpected ...`
     let k = s.indexOf(SYNTAX);

@@ -26,6 +26,14 @@ const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).range(0x30, 0x39);
 
 const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD }
 
+/** A column-0 line RSpec may open a section with: its heads, or its totals (`N example(s), M failure(s)`). */
+function mayOpen(l: Line): bool {
+  let c = l.at(0);
+  if (isDigit(c)) return l.indexOf(" example") > 0;
+  return l.startsWith(LOADING) || l.startsWith(PENDING_HEAD) || l.startsWith(FAILURES_HEAD)
+    || l.startsWith(FAILED_HEAD) || l.startsWith(FINISHED);
+}
+
 export class RspecParser extends Parser {
   seen: bool = false;
   sec: Sec = Sec.NONE;
@@ -49,6 +57,8 @@ export class RspecParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);
     if (p == 0 && !l.isBlank()) {
+      // At rest, on the bytes first: only a line that may open a section is made a string.
+      if (this.sec == Sec.NONE && !mayOpen(l)) return false;
       let s = l.trimmed(0);
       if (s.startsWith(LOADING) && s.endsWith(".")) {
         let path = s.substring(LOADING.length, s.length - 1);
