@@ -199,6 +199,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let why = testsUnreachedBy(cur);
   let taken = new Array<bool>(fb.length);
   let go = runnerOf(before) == "go-test" && runnerOf(cur) == "go-test";
+  let gone = new Array<TestFailure>(0); let goneNames = new Array<string>(0);
   for (let i = 0; i < fa.length; i++) {
     let name = shownName(fa[i], fa, fb);
     let j = sameTest(fb, taken, fa[i]);
@@ -220,18 +221,72 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
     // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
-    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || inStoppedTarget(cur, fa[i])) { m.fixed.push(name); continue; }
+    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i])) { m.fixed.push(name); continue; }
+    // Its target ran to its end (cargo -q stopped after it): it ran, unless it is there no more (renamed, removed).
+    if (inStoppedTarget(cur, fa[i])) { gone.push(fa[i]); goneNames.push(name); continue; }
     let container = containerOf(fa[i], fb);
     let reason: string | null = container !== null ? container + " did not load" : why !== null && !otherPackage(cur, fa[i]) && !builtPackage(cur, fa[i]) ? why : unlisted(before, cur, fa[i]);
     if (reason !== null) {
       if (m.notRun.length == 0) m.notRunWhy = reason;
       if (container !== null && !m.unloaded.includes(container)) m.unloaded.push(container);
       m.notRun.push(name);
-    } else if (cur.tests !== null) m.fixed.push(name);
+    } else if (cur.tests !== null) { gone.push(fa[i]); goneNames.push(name); }
   }
+  // Not failing now, and nothing says the run ran them: renamed (the same failure under a new name: not run), or
+  // passed as far as the counts allow (fixed); else gone from the run (not run).
+  let t = cur.tests;
+  let kept = t !== null && t.passedSet === null ? renamed(m, gone, goneNames, fa, fb) : goneNames;
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
+  let gw = kept.length > 0 ? goneWhy(before, cur, kept.length, m.broken.length) : null;
+  for (let i = 0; i < kept.length; i++) {
+    if (gw === null) { m.fixed.push(kept[i]); continue; }
+    if (m.notRun.length == 0) m.notRunWhy = gw!;
+    m.notRun.push(kept[i]);
+  }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * The failing tests of before that no failure of this run names and no list of it says ran (gone): one whose
+ * failure this run reports under another name — the same message at the same file and line, in a test not
+ * failing before — was renamed: not run ("renamed to Y"), and Y broken, as a run that lists its passes says.
+ * Returns the names of the others.
+ */
+function renamed(m: TestMatch, gone: Array<TestFailure>, names: Array<string>, fa: Array<TestFailure>, fb: Array<TestFailure>): Array<string> {
+  let kept = new Array<string>(0);
+  for (let i = 0; i < gone.length; i++) {
+    let a = gone[i]; let j = -1;
+    let msg = factText(a.message);
+    if (msg.length > 0 && a.fileOr.length > 0 && a.line >= 0) {
+      for (let k = 0; k < fb.length && j < 0; k++) {
+        let b = fb[k];
+        if (sameFileNamed(fa, b) !== null || !samePkg(a, b)) continue;
+        if (b.fileOr == a.fileOr && b.line == a.line && factText(b.message) == msg) j = k;
+      }
+    }
+    if (j < 0) { kept.push(names[i]); continue; }
+    if (m.notRun.length == 0) m.notRunWhy = "renamed " + shownName(fb[j], fa, fb);
+    m.notRun.push(names[i]);
+  }
+  return kept;
+}
+
+/**
+ * Why n tests that failed before, are in no failure now and in no list of passes, did not pass: a runner that
+ * names no passing test (pytest -q, jest's and vitest's default reporters, cargo test -q, RSpec, PHPUnit) still
+ * counts them. Its passed count rose by at most (passed now - passed before) + broken (a broken test may have
+ * passed before): when that is not above zero none of them passed — removed, skipped or deselected. null when
+ * they may have passed (fixed), or the counts do not say.
+ */
+function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | null {
+  let a = before.tests; let b = cur.tests;
+  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null || a.passedSet !== null) return null;
+  if (a.passed < 0 || b.passed < 0) return null;
+  if (b.passed - a.passed + <i64>broken > 0) return null;
+  let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
+  if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";
+  return a.passed.toString() + " passed before, " + b.passed.toString() + " now";
 }
 
 /**
