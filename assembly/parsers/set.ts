@@ -48,6 +48,7 @@ import { JestParser } from "./runners/jest";
 import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
 import { RspecParser } from "./runners/rspec";
+import { MinitestParser } from "./runners/minitest";
 import { RubyParser } from "./ruby/ruby";
 import { PhpunitParser } from "./runners/phpunit";
 import { PhpErrorParser } from "./php/php-error";
@@ -146,6 +147,7 @@ export class ParserSet {
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
   private rspec: RspecParser = new RspecParser();
+  private minitest: MinitestParser = new MinitestParser();
   private ruby: RubyParser = new RubyParser();
   private phpunit: PhpunitParser = new PhpunitParser();
   private phpError: PhpErrorParser = new PhpErrorParser();
@@ -314,6 +316,7 @@ export class ParserSet {
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
       case ParserId.RSPEC: return ask(this.rspec, l, f);
+      case ParserId.MINITEST: return ask(this.minitest, l, f);
       case ParserId.RUBY: return ask(this.ruby, l, f);
       case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
       case ParserId.PHP_ERROR: return ask(this.phpError, l, f);
@@ -374,6 +377,7 @@ export class ParserSet {
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
       case ParserId.RSPEC: return this.rspec;
+      case ParserId.MINITEST: return this.minitest;
       case ParserId.RUBY: return this.ruby;
       case ParserId.PHPUNIT: return this.phpunit;
       case ParserId.PHP_ERROR: return this.phpError;

@@ -66,6 +66,8 @@ export const SANDBOX: readonly string[] = [
   'java',
   'ruby',
   'rspec',
+  'rake test',
+  'rake spec',
   'php',
   'phpunit',
   'bats',
