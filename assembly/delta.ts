@@ -183,6 +183,8 @@ class TestMatch {
   notRunWhy: string = "";
   /** The files that did not load, the not-run tests' containers (the first named in notRunWhy). */
   unloaded: Array<string> = [];
+  /** Of notRun, those no longer in the run (the counts, a rename): the host carries them no further. */
+  gone: Array<string> = [];
 }
 
 /** `a.py did not load`; with the tests of more files than one: `a.py and 2 more files did not load`. */
@@ -242,6 +244,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     if (gw === null) { m.fixed.push(kept[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
+    m.gone.push(kept[i]);
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
@@ -268,6 +271,7 @@ function renamed(m: TestMatch, gone: Array<TestFailure>, names: Array<string>, f
     if (j < 0) { kept.push(names[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = "renamed " + shownName(fb[j], fa, fb);
     m.notRun.push(names[i]);
+    m.gone.push(names[i]);
   }
   return kept;
 }
@@ -569,6 +573,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   writeNames(w, "still_failing", tm.still);
   writeNames(w, "changed", tm.changed);
   writeNames(w, "not_run", tm.notRun);
+  if (tm.gone.length > 0) writeNames(w, "gone", tm.gone);
   w.endObject();
 
   let crash = first ? (cur.crash !== null ? "new" : "none") : before.crash === null && cur.crash === null ? "none" : crashChange(before, cur);

@@ -168,6 +168,9 @@ function build() {
       // not_run: failed before, not reached now (the build failed, the run was stopped, the file did not load).
       changed: v.optional(v.array(v.string())),
       not_run: v.optional(v.array(v.string())),
+      // gone: of not_run, those no longer in the run (a runner's counts say removed, skipped or deselected; a
+      // rename): written only when any; the host carries them to no later run.
+      gone: v.optional(v.array(v.string())),
     }),
     crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),

@@ -32,6 +32,9 @@ const ETAGS = 'fresh(req, res) > when requested with If-None-Match > when ETags 
 // cargo test (itoa): test_u64_max fails; a type error (mid/); fixed, an index panic fails both tests: test_u64_max
 // still failing (changed), test_zero broken: what the delta from before to after gives (expect.json).
 const CARGO = [step('cargo-build-failed-between', 'before'), step('cargo-build-failed-between', 'mid'), step('cargo-build-failed-between', 'after')];
+// pytest -q (no list of passes): the failing test_mul deleted (not run: 4 tests before, 3 now), then the same run
+// again: no change — a test gone from the run is carried no further, not "not run" on every run after.
+const REMOVED = [step('pytest-q-failing-test-removed', 'before'), step('pytest-q-failing-test-removed', 'after'), step('pytest-q-failing-test-removed', 'after')];
 // Twice the build failure: it stays "no change", not "not run".
 const BUILD_TWICE = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-build-failed', 'after'), step('go-panic-to-build-failed', 'after')];
 
@@ -59,6 +62,12 @@ function checkCargo(d) {
   assert.is(d.diagnostics.fixed_count, 2, d.summary);
   const want = JSON.parse(readFileSync(join(PAIRS, 'cargo-build-failed-between/expect.json'), 'utf8')).tests;
   for (const k of ['fixed', 'broken', 'still_failing', 'changed', 'not_run']) assert.equal(d.tests[k], want[k], `${k}: ${d.summary}`);
+}
+function checkRemoved(ds) {
+  assert.equal(ds[1].tests.not_run, ['test_calc.py::test_mul'], ds[1].summary);
+  assert.equal(ds[1].tests.gone, ['test_calc.py::test_mul'], ds[1].summary);
+  assert.equal(ds[2].tests.not_run, [], ds[2].summary);
+  assert.ok(ds[2].summary.startsWith('no change'), ds[2].summary);
 }
 function checkTwice(d) {
   assert.equal(d.tests.not_run, [], d.summary);
@@ -109,6 +118,7 @@ for (const [how, fn] of [['sbx replay', replayed], ['sbx verdict --state', verdi
   test(`${how}: mocha --bail stopped before a failing test, then it fails again: still failing`, () => checkBail(fn(BAIL)));
   test(`${how}: cargo test, a build failure between two test runs: still failing, changed`, () => checkCargo(fn(CARGO)[2]));
   test(`${how}: a build failure twice: no change`, () => checkTwice(fn(BUILD_TWICE)[2]));
+  test(`${how}: a failing test deleted (pytest -q), then the same run: no change, not carried`, () => checkRemoved(fn(REMOVED)));
 }
 
 test.run();

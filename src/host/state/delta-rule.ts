@@ -54,11 +54,13 @@ export function baselineFor(prev: Verdict | null, carried: Verdict['tests'] | un
  * The tests the run after cur is compared with when they are not cur's own (its state's tests_base), or null:
  * those prev carried (or prev's) when cur reached no tests; when it did, its own plus the failures of the
  * tests it was compared with (base) that its delta found not run (mocha --bail stopped first): a test
- * failing two runs ago, not run since, that fails again is still failing.
+ * failing two runs ago, not run since, that fails again is still failing. Not those it found gone (delta.tests.gone).
  */
 export function carriedAfter(cur: Verdict, prev: Verdict | null, prevCarried: Verdict['tests'] | undefined, base: Verdict | null, delta: Delta): Verdict['tests'] {
   if (!reachedTests(cur)) return prev === null ? null : (prevCarried ?? prev.tests);
-  const notRun = new Set(delta.tests.not_run);
+  // Those the delta found gone from the run (removed, renamed: the runner's counts say so) are carried no further.
+  const gone = new Set(delta.tests.gone ?? []);
+  const notRun = new Set((delta.tests.not_run ?? []).filter((n) => !gone.has(n)));
   if (!notRun.size || !cur.tests || !base?.tests) return null;
   const kept = base.tests.failures.filter((f) => notRun.has(f.name) || (f.package != null && notRun.has(`${f.name} (${f.package})`)));
   return kept.length ? { ...cur.tests, failures: [...cur.tests.failures, ...kept] } : null;
