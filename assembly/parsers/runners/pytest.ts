@@ -27,6 +27,7 @@ const MAX_FATAL_FRAMES = 256;
 const STARTS = new ByteSet().chars("=nI").digits();
 /** pytest's own error (exit 3): each line of its traceback follows this prefix. */
 const INTERNAL = "INTERNALERROR> ";
+const INTERNAL_TB = "INTERNALERROR> Traceback (most recent call last):";
 const ENDS = new ByteSet().chars("]");
 
 class Block {
@@ -317,8 +318,9 @@ export class PytestParser extends Parser {
       this.bareFatal = true;
       return true;
     }
-    // `.FINTERNALERROR> Traceback …`: pytest broke down after the marks of the line (a hook raised on a report).
-    let ie = fatal < 0 && isMark(l.at(0)) ? l.indexOf(INTERNAL) : -1;
+    // `.FINTERNALERROR> Traceback (most recent call last):`: pytest broke down after the marks of the line (a hook
+    // raised on a report). Told by the line's end: one compare, no scan.
+    let ie = fatal < 0 && n > INTERNAL_TB.length && l.matchAt(INTERNAL_TB, n - INTERNAL_TB.length) ? n - INTERNAL_TB.length : -1;
     if (ie > 0) fatal = ie;
     let cut = false;
     if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) {

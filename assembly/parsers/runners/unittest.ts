@@ -11,6 +11,7 @@ import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
+import { DoctestReport } from "./doctest-report";
 
 const enum St { NONE, HEAD, BODY, EXC, DOC }
 
@@ -62,12 +63,16 @@ export class UnittestParser extends Parser {
   docExpected: string | null = null;
   docGot: string | null = null;
 
-  busy(): bool { return this.st != St.NONE; }
+  /** doctest run as a program (`python3 -m doctest x.txt`): its own report, between 70-star rules. */
+  doctest: DoctestReport = new DoctestReport();
+
+  busy(): bool { return this.st != St.NONE || this.doctest.open; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     let described = this.described;
     this.described = null;
+    if (this.st == St.NONE && this.doctest.wants(c) && this.doctest.claim(l, f)) return true;
     // The 70-column rules that open a block and close the last one.
     if (this.st == St.DOC) {
       if (this.docLine(l)) return true;
@@ -288,6 +293,7 @@ export class UnittestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.doctest.finish(f);
     this.endBlock();
     if (!this.seen) return;
     let t = f.testsFor("unittest");
