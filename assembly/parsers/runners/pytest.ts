@@ -534,7 +534,9 @@ export class PytestParser extends Parser {
       if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
       return;
     }
-    if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) {
+    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
+      // The failure is the last traceback's exception; this one stays as its cause.
+      if (b.exc.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; b.chainedFrom = how + b.exc[0]; }
       b.excOpen = false;
       return;
     }
@@ -614,6 +616,10 @@ export class PytestParser extends Parser {
         let e = b.elines.length > 3 ? b.elines.slice(0, 3) : b.elines;
         e.push(b.chainedFrom!);
         b.elines = e;
+      } else if (b.chainedFrom !== null && b.native && b.exc.length > 0) {
+        let e = b.exc.length > 3 ? b.exc.slice(0, 3) : b.exc;
+        e.push(b.chainedFrom!);
+        b.exc = e;
       }
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
