@@ -9,7 +9,7 @@
 // k-th `F` of the progress.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, Frame, Crash, MAX_FAILURES } from "../../model";
+import { Facts, Tests, TestFailure, Frame, Crash, MAX_FAILURES, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
@@ -25,6 +25,9 @@ const MAX_SUMMARY = 2 * MAX_FAILURES;
 const MAX_FATAL_FRAMES = 256;
 
 const STARTS = new ByteSet().chars("=nI").digits();
+/** pytest's own error (exit 3): each line of its traceback follows this prefix. */
+const INTERNAL = "INTERNALERROR> ";
+const INTERNAL_TB = "INTERNALERROR> Traceback (most recent call last):";
 const ENDS = new ByteSet().chars("]");
 
 class Block {
@@ -104,6 +107,16 @@ export class PytestParser extends Parser {
   /** `!!! stopping after 1 failures !!!` (-x, --maxfail): the tests after the last failure did not run. */
   maxfailStopped: bool = false;
   fatalFrames: Frame[] = [];
+  /** Inside the dump, a thread other than the one that crashed (`Thread 0x…`): its frames are not the crash's. */
+  otherThread: bool = false;
+  /**
+   * A dump at column 0 before any of pytest's output: a Python program's own (`python3 -X dev main.py`), unless its
+   * frames are pytest's (-q prints nothing before a first test that dies). Told at the end (finish).
+   */
+  bareFatal: bool = false;
+  /** pytest's INTERNALERROR traceback (a plugin or conftest hook raised): its frames, outermost first, and exception line. */
+  ieFrames: Frame[] = [];
+  ieExc: string | null = null;
   /**
    * `ImportError while loading conftest '…'.` (pytest exits 4 before its session): the import's frames in pytest's
    * form (`pkg/markers.py:1: in <module>`, outermost first) and its `E   ImportError: …` line: the program's crash.
@@ -137,6 +150,8 @@ export class PytestParser extends Parser {
       if (this.conftestLine(l)) return true;
       this.confOpen = false;
     }
+    if (c == Char.I && l.startsWith(INTERNAL)) { this.internalLine(l, INTERNAL.length); return true; }
+    if (this.sec == Sec.FATAL) return this.fatalLine(l);
     if (c == Char.I && !this.seen && this.confExc === null && l.startsWith("ImportError while loading conftest ")) {
       this.confOpen = true;
       return true;
@@ -146,7 +161,6 @@ export class PytestParser extends Parser {
       if (this.progress(l, f)) return true;
       return this.finalLine(l, f);
     }
-    if (this.sec == Sec.FATAL) return this.fatalLine(l);
     if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
       if (foreignLine(l)) return false;
       if (c == Char.UNDERSCORE && (l.at(1) == Char.UNDERSCORE || isNarrowHeader(l))) { this.header(l); return true; }
@@ -206,9 +220,30 @@ export class PytestParser extends Parser {
     return true;
   }
 
+  /**
+   * A line of pytest's INTERNALERROR traceback, from p (after the prefix): `Traceback (most recent call last):` (a
+   * chained one starts again: the last is the one pytest died of), a frame, or the exception line after the frames.
+   * The lines after it (pluggy's `Plugin: …, Hook: …`, the warning it wraps) are claimed, not read.
+   */
+  private internalLine(l: Line, p: i32): void {
+    if (l.matchAt("Traceback (most recent call last):", p)) { this.ieFrames = []; this.ieExc = null; return; }
+    let c = l.at(p);
+    if (c == Char.SPACE) {
+      if (this.ieExc !== null) return;
+      let fr = pyFrame(l, p);
+      if (fr !== null && this.ieFrames.length < MAX_FATAL_FRAMES) this.ieFrames.push(fr);
+      return;
+    }
+    if (this.ieExc === null && this.ieFrames.length > 0 && p < l.len) this.ieExc = l.trimmed(p);
+  }
+
   /** The conftest's import error as the program's crash (innermost frame first). */
   private conftestCrash(f: Facts): void {
-    let e = this.confExc;
+    this.pyCrash(f, this.confExc, this.confFrames);
+  }
+
+  /** `Type: message` and its frames (outermost first) as the run's crash, unless it has one. */
+  private pyCrash(f: Facts, e: string | null, frames: Frame[]): void {
     if (e === null || f.crash !== null) return;
     let colon = e!.indexOf(":");
     let cr = new Crash();
@@ -216,7 +251,7 @@ export class PytestParser extends Parser {
     cr.kind = colon > 0 ? e!.substring(0, colon) : e!;
     cr.message = colon > 0 ? e!.substring(colon + 1).trim() : null;
     cr.summary = e;
-    let fs = this.confFrames;
+    let fs = frames;
     fs.reverse();
     renumber(fs);
     cr.frames = fs;
@@ -277,6 +312,16 @@ export class PytestParser extends Parser {
   private progress(l: Line, f: Facts): bool {
     let n = l.len;
     let fatal = l.indexOf("Fatal Python error: ");
+    if (fatal == 0 && !this.seen) {
+      this.fatal = l.trimmed(20);
+      this.sec = Sec.FATAL;
+      this.bareFatal = true;
+      return true;
+    }
+    // `.FINTERNALERROR> Traceback (most recent call last):`: pytest broke down after the marks of the line (a hook
+    // raised on a report). Told by the line's end: one compare, no scan.
+    let ie = fatal < 0 && n > INTERNAL_TB.length && l.matchAt(INTERNAL_TB, n - INTERNAL_TB.length) ? n - INTERNAL_TB.length : -1;
+    if (ie > 0) fatal = ie;
     let cut = false;
     if (fatal < 0 && (n < 6 || l.at(n - 1) != Char.RBRACKET || l.at(n - 2) != Char.PERCENT)) {
       // The run killed mid-line (the host's timeout, a signal): its last progress line has no `[ NN%]` yet. Only
@@ -325,7 +370,8 @@ export class PytestParser extends Parser {
     }
     this.seen = true;
     f.testsFor("pytest");
-    if (fatal >= 0) {
+    if (ie > 0) this.internalLine(l, ie + INTERNAL.length);
+    else if (fatal >= 0) {
       this.fatal = l.trimmed(fatal + 20);
       this.sec = Sec.FATAL;
     }
@@ -367,10 +413,13 @@ export class PytestParser extends Parser {
 
   /** The faulthandler dump: `Current thread 0x... (most recent call first):` and `  File "x.py", line N in fn`. */
   private fatalLine(l: Line): bool {
-    if (l.isBlank() || l.startsWith("Current thread ") || l.startsWith("Thread 0x") || l.startsWith("Extension modules:")
+    let c = l.at(0);
+    if (c == Char.C && l.startsWith("Current thread ")) { this.otherThread = false; return true; }
+    if (c == Char.T && l.startsWith("Thread 0x")) { this.otherThread = true; return true; }
+    if (l.isBlank() || l.startsWith("Extension modules:")
       || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
     let fr = pyFrame(l);
-    if (fr !== null) { if (this.fatalFrames.length < MAX_FATAL_FRAMES) this.fatalFrames.push(fr); return true; }
+    if (fr !== null) { if (!this.otherThread && this.fatalFrames.length < MAX_FATAL_FRAMES) this.fatalFrames.push(fr); return true; }
     this.sec = Sec.OTHER;
     return false;
   }
@@ -485,7 +534,9 @@ export class PytestParser extends Parser {
       if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
       return;
     }
-    if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) {
+    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
+      // The failure is the last traceback's exception; this one stays as its cause.
+      if (b.exc.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; b.chainedFrom = how + b.exc[0]; }
       b.excOpen = false;
       return;
     }
@@ -516,6 +567,17 @@ export class PytestParser extends Parser {
 
   finish(f: Facts): void {
     this.conftestCrash(f);
+    this.pyCrash(f, this.ieExc, this.ieFrames);
+    if (this.bareFatal && !this.seen) {
+      // A program's own dump, no test run: the signal and the dump's stack are the crash.
+      if (!pytestFrames(this.fatalFrames)) {
+        crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+        this.dumpFrames(f);
+        return;
+      }
+      this.seen = true;
+      f.testsFor("pytest");
+    }
     if (!this.seen) return;
     let t = f.testsFor("pytest");
     if (t.runner != "pytest") return;
@@ -554,6 +616,10 @@ export class PytestParser extends Parser {
         let e = b.elines.length > 3 ? b.elines.slice(0, 3) : b.elines;
         e.push(b.chainedFrom!);
         b.elines = e;
+      } else if (b.chainedFrom !== null && b.native && b.exc.length > 0) {
+        let e = b.exc.length > 3 ? b.exc.slice(0, 3) : b.exc;
+        e.push(b.chainedFrom!);
+        b.exc = e;
       }
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
@@ -594,6 +660,7 @@ export class PytestParser extends Parser {
         if (user !== null) { tf.file = user.file; tf.line = user.line; }
       }
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
+      this.dumpFrames(f);
       this.pFailed++;
     }
     // -v: killed by a signal while a test ran (its id printed, no result, no dump, no summary): that test failed.
@@ -628,6 +695,15 @@ export class PytestParser extends Parser {
     // Interrupted by a collection error, pytest ran no test: its list of those it ran is empty, though without
     // -v it prints no collected count (a test that failed before, in a file that loaded, did not run).
     if (this.collectionStopped && t.passed == 0 && t.failed == 0 && t.skipped == 0 && t.passedSet === null) t.passedSet = [];
+  }
+
+  /** The dump's frames (innermost first) as the stack of the signal crash it printed before the process died. */
+  private dumpFrames(f: Facts): void {
+    let c = f.crash;
+    if (c === null || c.tool != "signal" || c.frames.length > 0) return;
+    let fs = this.fatalFrames.length > MAX_FRAMES ? this.fatalFrames.slice(0, MAX_FRAMES) : this.fatalFrames.slice(0);
+    renumber(fs);
+    c.frames = fs;
   }
 
   /** The summary id whose test part is name (`a.py::TestX::test_y[p]` for header `TestX.test_y[p]`). */
@@ -755,4 +831,13 @@ function assertParts(tf: TestFailure, e: string): void {
   if (eq < 0) return;
   tf.actual = s.substring(7, eq);
   tf.expected = s.substring(eq + 4);
+}
+
+/** Whether a faulthandler dump ran inside pytest (a frame of pytest's own package). */
+function pytestFrames(fs: Frame[]): bool {
+  for (let i = 0; i < fs.length; i++) {
+    let x = fs[i].file;
+    if (x !== null && x!.includes("/_pytest/")) return true;
+  }
+  return false;
 }

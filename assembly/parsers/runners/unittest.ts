@@ -11,6 +11,7 @@ import { Facts, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
+import { DoctestReport } from "./doctest-report";
 
 const enum St { NONE, HEAD, BODY, EXC, DOC }
 
@@ -48,6 +49,8 @@ export class UnittestParser extends Parser {
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /** A chained exception's earlier one (`The above exception was the direct cause`, `During handling`): its line. */
+  chainedFrom: string | null = null;
   /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
   group: bool = false;
   /**
@@ -62,12 +65,16 @@ export class UnittestParser extends Parser {
   docExpected: string | null = null;
   docGot: string | null = null;
 
-  busy(): bool { return this.st != St.NONE; }
+  /** doctest run as a program (`python3 -m doctest x.txt`): its own report, between 70-star rules. */
+  doctest: DoctestReport = new DoctestReport();
+
+  busy(): bool { return this.st != St.NONE || this.doctest.open; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     let described = this.described;
     this.described = null;
+    if (this.st == St.NONE && this.doctest.wants(c) && this.doctest.claim(l, f)) return true;
     // The 70-column rules that open a block and close the last one.
     if (this.st == St.DOC) {
       if (this.docLine(l)) return true;
@@ -222,7 +229,12 @@ export class UnittestParser extends Parser {
     // long one (a test's buffered output, repeated) is not kept.
     if (this.msg.length >= MAX_MSG_LINES) return;
     if (l.isBlank()) { if (this.msg.length > 0) this.msg.push(""); return; }
-    if (l.startsWith("During handling of the above exception") || l.startsWith("The above exception was the direct cause")) return;
+    let c = l.at(0);
+    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
+      // The failure is the last exception of the chain; the one before stays as its cause (as pytest's blocks say).
+      if (this.msg.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; this.chainedFrom = how + this.msg[0]; }
+      return;
+    }
     this.msg.push(l.toString());
   }
 
@@ -264,6 +276,10 @@ export class UnittestParser extends Parser {
         if (this.msg[i].length == 0) break;
         parts.push(this.msg[i]);
       }
+      if (this.chainedFrom !== null) {
+        if (parts.length > 3) parts = parts.slice(0, 3);
+        parts.push(this.chainedFrom!);
+      }
       t.message = joinLines(parts, 4);
       let m = parts.length > 0 ? parts[0] : "";
       if (m.startsWith("AssertionError: ")) {
@@ -284,10 +300,12 @@ export class UnittestParser extends Parser {
     this.docFile = false; this.docExample = null; this.docExpected = null; this.docGot = null; this.docPart = 0;
     this.cur = null;
     this.group = false;
+    this.chainedFrom = null;
     this.msg = [];
   }
 
   finish(f: Facts): void {
+    this.doctest.finish(f);
     this.endBlock();
     if (!this.seen) return;
     let t = f.testsFor("unittest");
