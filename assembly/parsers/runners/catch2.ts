@@ -176,11 +176,15 @@ export class Catch2Parser extends Parser {
     return s.startsWith("assertions:") || s == "No tests ran";
   }
 
+  /**
+   * Several programs run one after another (a CMake project's test targets) print one totals block each: the
+   * run's counts are their sum, as gtest's are.
+   */
   private counts(s: string): void {
-    this.totPassed = max<i64>(countBefore(s, "passed"), 0);
-    this.totFailed = max<i64>(countBefore(s, "failed"), 0);
+    this.totPassed = max<i64>(this.totPassed, 0) + max<i64>(countBefore(s, "passed"), 0);
+    this.totFailed = max<i64>(this.totFailed, 0) + max<i64>(countBefore(s, "failed"), 0);
     let sk = countBefore(s, "skipped");
-    if (sk >= 0) this.totSkipped = sk;
+    if (sk >= 0) this.totSkipped = max<i64>(this.totSkipped, 0) + sk;
   }
 
   /** `All tests passed (7 assertions in 4 test cases)`. */
@@ -188,7 +192,7 @@ export class Catch2Parser extends Parser {
     let i = l.indexOf(" assertions in ");
     if (i < 0) return true;
     let n = l.readInt(i + 15);
-    if (n >= 0) { this.totPassed = n; this.totFailed = 0; }
+    if (n >= 0) { this.totPassed = max<i64>(this.totPassed, 0) + n; this.totFailed = max<i64>(this.totFailed, 0); }
     return true;
   }
 
