@@ -15,6 +15,13 @@
 // then `test cases: 4 | 1 passed | 3 failed` / `All tests passed (7 assertions in 4 test cases)`. A signal
 // reads `due to a fatal error condition:` / `SIGSEGV - Segmentation violation signal`, and the binary dies of it.
 //
+// Catch2's compact reporter (`-r compact`) names no test case: one line per failed assertion,
+//   ./stack_test.cpp:18: failed: s.peek() == 7 for: 1 == 7
+//   ./stack_test.cpp:25: failed: unexpected exception with message: 'pop'; expression was: s.pop() == 0
+// each a failure named by its expression (what survives an edit above it; its place when it has none), then
+// `Failed 3 test cases, failed 4 assertions.` (the failed test cases; no passes) / `Passed all 4 test cases with 7
+// assertions.`; a signal is `failed: fatal error condition with message: 'SIGSEGV - Segmentation violation signal'`.
+//
 // doctest, per failing test case:
 //   ./stack_test.cpp:14:
 //   TEST CASE:  peek shows the top
@@ -33,7 +40,8 @@ import { failureNamed, crashMidSuite, joinLines, foreignLine, countBefore } from
 const RULE = 79;
 const MAX_MSG = 10;
 
-const enum Mode { NONE, CATCH2, DOCTEST }
+const enum Mode { NONE, CATCH2, DOCTEST, COMPACT }
+const COMPACT_FAILED = ": failed: ";
 /** Where in a Catch2 test case's block the parser is. */
 const enum At { OUT, NAME, LOC, BODY, TOTALS }
 
@@ -56,6 +64,8 @@ export class Catch2Parser extends Parser {
   caseFile: string | null = null;
   caseLine: i32 = -1;
   totPassed: i64 = -1; totFailed: i64 = -1; totSkipped: i64 = -1;
+  /** The compact reporter's failed assertions (its summary counts test cases). */
+  compactFailed: i64 = 0;
 
   busy(): bool { return this.at == At.NAME || this.at == At.LOC; }
 
@@ -76,15 +86,71 @@ export class Catch2Parser extends Parser {
         this.start(f, Mode.CATCH2, "catch2");
         return this.allPassed(l);
       }
+      // The compact reporter: a failed assertion's `file:12: failed: `, or its summary line.
+      let hc = l.headColon();
+      if ((hc > 0 && l.matchAt(COMPACT_FAILED, hc) && isDigit(l.at(hc - 1))) || compactSummary(l) >= 0) {
+        this.start(f, Mode.COMPACT, "catch2");
+        return this.compactLine(l, f);
+      }
       return false;
     }
     if (this.mode == Mode.DOCTEST) return this.doctestLine(l, f);
+    if (this.mode == Mode.COMPACT && this.compactLine(l, f)) return true;
     return this.catchLine(l, f);
   }
 
   private start(f: Facts, mode: Mode, runner: string): void {
     this.mode = mode;
     f.testsFor(runner);
+  }
+
+  /** A line of the compact reporter: a failed (or, with -s, passed) assertion, or its summary. */
+  private compactLine(l: Line, f: Facts): bool {
+    let hc = l.headColon();
+    if (hc > 0 && isDigit(l.at(hc - 1))) {
+      if (l.matchAt(COMPACT_FAILED, hc)) { this.compactFailure(l, hc, f); return true; }
+      if (l.matchAt(": passed: ", hc)) return true;
+    }
+    let n = compactSummary(l);
+    if (n >= 0) {
+      if (l.at(0) == Char.F) this.totFailed = max<i64>(this.totFailed, 0) + n;
+      else { this.totPassed = max<i64>(this.totPassed, 0) + n; this.totFailed = max<i64>(this.totFailed, 0); }
+      return true;
+    }
+    return l.startsWith("No tests ran") || l.startsWith("No test cases matched ");
+  }
+
+  /** `./stack_test.cpp:25: failed: <text>`: a failure named by its expression, at that place. */
+  private compactFailure(l: Line, hc: i32, f: Facts): void {
+    let t = this.tests(f);
+    if (t === null) return;
+    let colon = l.lastIndexOfByte(Char.COLON, hc);
+    let n = colon > 0 ? l.readInt(colon + 1) : -1;
+    let file = n >= 0 && l.end == hc ? normPath(l.str(0, colon)) : null;
+    let text = l.str(hc + COMPACT_FAILED.length, l.len);
+    let msg = text;
+    let expr = "";
+    let k = text.indexOf("; expression was: ");
+    if (k >= 0) { expr = text.substring(k + 18); msg = text.substring(0, k); }
+    else {
+      k = text.indexOf(" for: ");
+      if (k > 0) expr = text.substring(0, k);
+    }
+    if (expr.startsWith("{Unknown expression")) expr = "";
+    // `fatal error condition with message: 'SIGSEGV - Segmentation violation signal'`: the binary dies of it.
+    const FATAL = "fatal error condition with message: '";
+    if (msg.startsWith(FATAL)) {
+      msg = msg.substring(FATAL.length, msg.endsWith("'") ? msg.length - 1 : msg.length);
+      let sp = msg.indexOf(" ");
+      if (msg.startsWith("SIG")) this.signal = sp > 0 ? msg.substring(0, sp) : msg;
+    }
+    let name = expr.length > 0 ? expr : file !== null ? file! + ":" + n.toString() : text;
+    if (this.signal !== null && this.signalTest.length == 0) this.signalTest = name;
+    let tf = failureNamed(t, name);
+    this.compactFailed++;
+    if (tf.message.length > 0) return;
+    tf.message = msg;
+    if (file !== null) { tf.file = file; tf.line = <i32>n; }
   }
 
   private tests(f: Facts): Tests | null {
@@ -176,11 +242,15 @@ export class Catch2Parser extends Parser {
     return s.startsWith("assertions:") || s == "No tests ran";
   }
 
+  /**
+   * Several programs run one after another (a CMake project's test targets) print one totals block each: the
+   * run's counts are their sum, as gtest's are.
+   */
   private counts(s: string): void {
-    this.totPassed = max<i64>(countBefore(s, "passed"), 0);
-    this.totFailed = max<i64>(countBefore(s, "failed"), 0);
+    this.totPassed = max<i64>(this.totPassed, 0) + max<i64>(countBefore(s, "passed"), 0);
+    this.totFailed = max<i64>(this.totFailed, 0) + max<i64>(countBefore(s, "failed"), 0);
     let sk = countBefore(s, "skipped");
-    if (sk >= 0) this.totSkipped = sk;
+    if (sk >= 0) this.totSkipped = max<i64>(this.totSkipped, 0) + sk;
   }
 
   /** `All tests passed (7 assertions in 4 test cases)`. */
@@ -188,7 +258,7 @@ export class Catch2Parser extends Parser {
     let i = l.indexOf(" assertions in ");
     if (i < 0) return true;
     let n = l.readInt(i + 15);
-    if (n >= 0) { this.totPassed = n; this.totFailed = 0; }
+    if (n >= 0) { this.totPassed = max<i64>(this.totPassed, 0) + n; this.totFailed = max<i64>(this.totFailed, 0); }
     return true;
   }
 
@@ -297,6 +367,11 @@ export class Catch2Parser extends Parser {
       t.failed = max(this.totFailed, this.failed);
       if (this.totSkipped >= 0) t.skipped = this.totSkipped;
       t.totals = true;
+    } else if (this.mode == Mode.COMPACT) {
+      // `Failed 3 test cases, failed 4 assertions.` counts the failed test cases, not the passes.
+      t.passed = -1;
+      t.failed = this.totFailed >= 0 ? this.totFailed : this.compactFailed;
+      t.totals = this.totFailed >= 0;
     } else t.failed = this.failed;
   }
 }
@@ -311,5 +386,22 @@ function isRule(l: Line, c: i32): bool {
 function lineCount(s: string): i32 {
   let n = 1;
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) == Char.LF) n++;
+  return n;
+}
+
+/**
+ * The compact reporter's summary: `Failed 3 test cases, failed 4 assertions.`, `Failed 1 test case, failed both 2
+ * assertions.`, `Passed all 4 test cases with 7 assertions.`, `Passed 1 test case with 1 assertion.`: the number of
+ * test cases, or -1 for another line.
+ */
+function compactSummary(l: Line): i64 {
+  let c = l.at(0);
+  if (c != Char.F && c != Char.P) return -1;
+  if (!l.startsWith("Failed ") && !l.startsWith("Passed ")) return -1;
+  let p = 7;
+  if (l.matchAt("all ", p)) p += 4;
+  else if (l.matchAt("both ", p)) p += 5;
+  let n = l.readInt(p);
+  if (n < 0 || !l.matchAt(" test case", l.end)) return -1;
   return n;
 }

@@ -175,7 +175,10 @@ export function foreignLine(l: Line): bool {
   }
   // UBSan: `file.c:12:5: runtime error: ...` (a digit before it; Go's `panic: runtime error:` is not one)
   let r = l.indexOf(": runtime error: ");
-  return r > 0 && isDigit(l.at(r - 1));
+  if (r > 0 && isDigit(l.at(r - 1))) return true;
+  // glibc's assert(): `prog: src/binary.cpp:73: fn: Assertion `cond' failed.`, the program aborting inside the
+  // running test (yaml-cpp's suite under gtest and ctest): the assertion is the run's crash, not test output.
+  return l.at(l.len - 1) == Char.DOT && l.endsWith("' failed.") && l.indexOf(": Assertion `") > 0;
 }
 
 /**

@@ -4,6 +4,8 @@
 // A binary that dies inside a test (no OK/FAILED after RUN) is a crash, with that test failed. Several binaries
 // in one log (a make target running them) print one closing block each: the run's counts are their sum.
 // Every `[       OK ]` test is hashed by its name (Tests.passedSet) when they are as many as the `PASSED` totals.
+// --gtest_brief=1 prints only the failures, with no `[ RUN      ]` line: a `file:line: Failure` block (several for
+// one test) is closed by its `[  FAILED  ] Suite.Name (0 ms)`, which names it.
 // cmocka prints the same shape (`N test(s)`, its failure as `[  ERROR   ] --- msg` and `[   LINE   ] --- file:line:`).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -16,6 +18,10 @@ import { withName } from "../../util/name-hash";
 
 /** Before gtest showed itself: its `[ TAG ]` lines and `Running main() from` at column 0. */
 const STARTS = new ByteSet().chars("[R");
+/** --gtest_brief=1: a failure's `path:12: Failure` line (its path may begin with any byte). */
+const ENDS = new ByteSet().chars("e");
+/** A brief failure block not closed by its `[  FAILED  ]` line within this many lines was not gtest's. */
+const BRIEF_MAX_LINES = 50;
 
 export class GtestParser extends Parser {
   seen: bool = false;
@@ -28,14 +34,23 @@ export class GtestParser extends Parser {
   planned: i64 = -1;
   /** Every `[       OK ]` test's name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
+  /** --gtest_brief=1: a failure block is open, its test named only by the `[  FAILED  ]` line that closes it. */
+  brief: bool = false;
+  briefLines: i32 = 0;
+  briefFile: string | null = null;
+  briefLine: i32 = 0;
 
-  busy(): bool { return this.running !== null; }
-  atRest(): bool { return !this.seen && this.running === null; }
+  busy(): bool { return this.running !== null || this.brief; }
+  atRest(): bool { return !this.seen && this.running === null && !this.brief; }
   starts(): ByteSet | null { return STARTS; }
+  endsStarts(): ByteSet | null { return ENDS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.LBRACKET) return this.bracket(l, f);
+    if (this.running === null && (this.brief || l.at(l.len - 1) == Char.e)) {
+      if (this.briefClaim(l)) return true;
+    }
     if (!this.seen) {
       if (l.startsWith("Running main() from ")) return true;
       return false;
@@ -79,10 +94,58 @@ export class GtestParser extends Parser {
     return false;
   }
 
+  /**
+   * --gtest_brief=1: a `file:line: Failure` (or `unknown file: Failure`) line outside a running test opens a
+   * block; its lines are the message until the `[  FAILED  ]` line that names the test (bracket).
+   */
+  private briefClaim(l: Line): bool {
+    let fi = l.len - 9;
+    // The line is the failure's own: its first `: ` is the one before `Failure` (not ctest -V's `1: ` in front).
+    if (fi > 0 && l.matchAt(": Failure", fi) && l.indexOf(": ") == fi) {
+      let colon = l.lastIndexOfByte(Char.COLON, fi);
+      let n = colon > 0 ? l.readInt(colon + 1) : -1;
+      let named = n >= 0 && l.end == fi;
+      if (!named && !(fi == 12 && l.startsWith("unknown file"))) return false;
+      if (!this.brief) {
+        this.brief = true; this.briefLines = 0; this.msg = [];
+        this.briefFile = named ? normPath(l.str(0, colon)) : null;
+        this.briefLine = named ? <i32>n : 0;
+      } else if (this.msg.length > 0 && this.msg.length < 10) this.msg.push("");
+      return true;
+    }
+    if (!this.brief) return false;
+    if (foreignLine(l) || ++this.briefLines > BRIEF_MAX_LINES) { this.endBrief(); return false; }
+    if (this.msg.length < 10 && !l.isBlank()) this.msg.push(l.trimmed(0));
+    return true;
+  }
+
+  private endBrief(): void {
+    this.brief = false; this.briefFile = null; this.briefLine = 0; this.msg = [];
+  }
+
   private bracket(l: Line, f: Facts): bool {
     if (l.len < 12 || l.at(11) != Char.RBRACKET) return false;
     let tag = l.trimmed(1, 11);
     let rest = l.trimmed(12);
+    // --gtest_brief=1: the `[  FAILED  ] Suite.Name (0 ms)` that closes a failure block names its test.
+    if (this.brief && this.running === null && tag == "FAILED") {
+      let paren = rest.lastIndexOf(" (");
+      if (paren > 0) {
+        this.seen = true;
+        let name = rest.substring(0, paren);
+        let comma = name.indexOf(", where ");
+        if (comma > 0) name = name.substring(0, comma);
+        let t = failureNamed(f.testsFor("gtest"), name);
+        if (t.file === null && this.briefFile !== null) { t.file = this.briefFile; t.line = this.briefLine; }
+        this.cur = t;
+        this.endTest();
+        this.endBrief();
+        if (t.message.length == 0) t.message = "failed";
+        this.failed++;
+        return true;
+      }
+      this.endBrief();
+    }
     if (tag == "==========") {
       this.seen = true; f.testsFor("gtest");
       if (l.matchAt("Running ", 13)) {
