@@ -10,6 +10,10 @@
 // A header indented by the program that ran cargo (pip shows a failed build's output 6 spaces in, a test
 // wrapper 1) is taken the same way: only once its `-->` follows.
 //
+// cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
+// panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
+// on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+//
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
 // the context line under them (`location searched:`, `required by package`), they are diagnostics of tool
@@ -83,15 +87,20 @@ export class RustParser extends Parser {
   private candRaw: string | null = null;
   /** cargo's own error whose indented lines and context lines follow. */
   private cargo: Diagnostic | null = null;
+  /** `failed to run custom build command`, whose `Caused by:` lines may hold the script's panic. */
+  private script: Diagnostic | null = null;
+  /** The script's panic location was read: its message is the next indented line. */
+  private scriptMsg: bool = false;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
-  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null; }
+  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null && this.script === null; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.script !== null) this.scriptLine(l);
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
     if (this.cargo !== null) {
       if (this.cargoLine(l, f)) return true;
@@ -156,6 +165,7 @@ export class RustParser extends Parser {
   finish(f: Facts): void {
     if (this.cand !== null) this.dropCand(f);
     this.cargo = null;
+    this.script = null;
     this.endBlock();
   }
 
@@ -190,6 +200,36 @@ export class RustParser extends Parser {
     n.message = l.trimmed(0);
     addNote(f, d, n);
     return true;
+  }
+
+  /**
+   * A line after `failed to run custom build command` (read, never claimed): blank lines, `Caused by:`, cargo's
+   * `note:` and the indented output of the script until its panic, `thread 'main' (9) panicked at build.rs:7:70:`
+   * (its message on the next line) or, before Rust 1.73, `thread 'main' panicked at 'msg', build.rs:7:70`.
+   */
+  private scriptLine(l: Line): void {
+    let d = this.script!;
+    if (l.isBlank()) return;
+    if (!isSpace(l.at(0))) {
+      if (!l.startsWith("Caused by:") && !l.startsWith("note: ")) this.script = null;
+      return;
+    }
+    let p = l.skipSpaces(0);
+    if (this.scriptMsg) { d.label = l.trimmed(p); this.script = null; return; }
+    if (l.at(p) != Char.t || !l.matchAt("thread '", p)) return;
+    let at = l.indexOf(" panicked at ", p);
+    if (at < 0) return;
+    let s = at + 13;
+    let e = l.len;
+    while (e > s && isSpace(l.at(e - 1))) e--;
+    if (l.at(e - 1) == Char.COLON) {
+      if (readLoc(l, s, e - 1, d, this.ctx)) this.scriptMsg = true;
+      else this.script = null;
+      return;
+    }
+    let q = l.lastIndexOf("', ");
+    if (l.at(s) == Char.APOS && q > s && readLoc(l, q + 3, e, d, this.ctx)) d.label = l.str(s + 1, q);
+    this.script = null;
   }
 
   private endBlock(): void {
@@ -302,6 +342,7 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
+    if (code === null && sev == "error" && l.matchAt("failed to run custom build command for `", m)) { this.script = d; this.scriptMsg = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
