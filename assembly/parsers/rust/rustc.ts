@@ -14,6 +14,10 @@
 // panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
 // on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
 //
+// cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
+// object a line (`{"reason":"compiler-message",...}`); each compiler-message's `rendered` text is decoded and
+// read line by line as if printed (ANSI colours dropped); the other reasons are claimed and read as nothing.
+//
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
 // the context line under them (`location searched:`, `required by package`), they are diagnostics of tool
@@ -25,6 +29,7 @@ import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -64,9 +69,9 @@ const CARGO_CONTEXT: string[] = [
  * At rest (no block, no candidate header, no cargo error open): a header `error`/`warning` (also indented),
  * `note: `/`help: `/`suggestion: ` (returned false outside a block, but read), a cargo verb (upper case,
  * indented), `For more information`/`Some errors` ('F', 'S'), a short-format `path:l:c: error: ` line
- * (headColonStarts). A blank line's endBlock is a no-op at rest; a digit, '.' or `-->` line is not taken.
+ * (headColonStarts), cargo's JSON `{"reason":`. A blank line's endBlock is a no-op at rest; a digit, '.' or `-->` line is not taken.
  */
-const STARTS = new ByteSet().upper().chars("ewnhs");
+const STARTS = new ByteSet().upper().chars("ewnhs{");
 
 @final
 export class RustParser extends Parser {
@@ -91,6 +96,10 @@ export class RustParser extends Parser {
   private script: Diagnostic | null = null;
   /** The script's panic location was read: its message is the next indented line. */
   private scriptMsg: bool = false;
+  /** A line of a JSON message's `rendered` text, read as if printed. */
+  private view: Line = new Line();
+  /** Reading such lines (they are never JSON themselves). */
+  private inJson: bool = false;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -100,6 +109,7 @@ export class RustParser extends Parser {
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (l.at(0) == Char.LBRACE && !this.inJson) return this.json(l, f);
     if (this.script !== null) this.scriptLine(l);
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
     if (this.cargo !== null) {
@@ -199,6 +209,31 @@ export class RustParser extends Parser {
     n.severity = "note";
     n.message = l.trimmed(0);
     addNote(f, d, n);
+    return true;
+  }
+
+  /** cargo's `{"reason":"...",...}` line: a compiler-message's `rendered` text is read line by line. */
+  private json(l: Line, f: Facts): bool {
+    if (!l.matchAt("{\"reason\":\"", 0)) return false;
+    this.rust = true;
+    if (!l.matchAt("compiler-message\"", 11)) return true;
+    let at = l.indexOf("\"rendered\":\"", 28);
+    if (at < 0) return true;
+    let n = decodeJsonString(l, at + 12);
+    let b = jsonBuf();
+    let v = this.view;
+    this.inJson = true;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      if (load<u8>(b + <usize>i) != Char.LF) continue;
+      v.set(b + <usize>s, i - s);
+      v.no = l.no;
+      this.claim(v, f);
+      s = i + 1;
+    }
+    if (s < n) { v.set(b + <usize>s, n - s); v.no = l.no; this.claim(v, f); }
+    this.inJson = false;
+    this.endBlock();
     return true;
   }
 
