@@ -17,6 +17,8 @@
 // cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
 // object a line (`{"reason":"compiler-message",...}`); each compiler-message's `rendered` text is decoded and
 // read line by line as if printed (ANSI colours dropped); the other reasons are claimed and read as nothing.
+// cargo's text output prints a diagnostic two targets of a package share (lib, lib test) once (`1 duplicate`);
+// its JSON gives one message per target: a `rendered` text already read is read once.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -53,6 +55,9 @@ const CARGO_ERRORS_IF: string[] = [
   "package `", "cannot be built because it requires rustc",
   "rustc ", "is not supported by the following package",
 ];
+
+/** How many JSON `rendered` texts are remembered to read each once. */
+const MAX_RENDERED = 4096;
 
 /** How long cargo's error message may grow with the indented lines under it. */
 const CARGO_MESSAGE_MAX = 400;
@@ -100,6 +105,8 @@ export class RustParser extends Parser {
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
   private inJson: bool = false;
+  /** The hashes of the `rendered` texts read (at most MAX_RENDERED). */
+  private rendered: Set<u64> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -221,6 +228,13 @@ export class RustParser extends Parser {
     if (at < 0) return true;
     let n = decodeJsonString(l, at + 12);
     let b = jsonBuf();
+    // FNV-1a over the text: the same diagnostic from one more target of the package.
+    let h: u64 = 0xCBF29CE484222325;
+    for (let i = 0; i < n; i++) h = (h ^ <u64>load<u8>(b + <usize>i)) * 0x100000001B3;
+    let seen = this.rendered;
+    if (seen === null) { seen = new Set<u64>(); this.rendered = seen; }
+    if (seen.has(h)) return true;
+    if (seen.size < MAX_RENDERED) seen.add(h);
     let v = this.view;
     this.inJson = true;
     let s = 0;
