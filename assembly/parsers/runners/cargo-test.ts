@@ -154,7 +154,7 @@ export class CargoTestParser extends Parser {
     let p0 = l.skipSpaces(0);
     if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) { this.target(l, p0); return true; }
     if (!this.seen) {
-      if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0) { f.testsFor("cargo-test"); this.seen = true; return false; }
+      if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0 && !f.cargoCheck) { f.testsFor("cargo-test"); this.seen = true; return false; }
       return false;
     }
     if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.block(l, f); return true; }

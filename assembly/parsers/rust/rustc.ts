@@ -320,6 +320,7 @@ export class RustParser extends Parser {
         let v = CARGO_VERBS[i];
         if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) {
           if (i < 2) this.rust = true; // Compiling, Checking
+          if (i == 1) f.cargoCheck = true;
           return true;
         }
       }
@@ -446,9 +447,10 @@ export class RustParser extends Parser {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
-        // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed.
+        // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed (under cargo
+        // check or clippy it was only checked: no test was to run).
         let open = l.indexOf(" (", m);
-        if (open > 0 && l.indexOf("test", open) > 0) {
+        if (open > 0 && l.indexOf("test", open) > 0 && !f.cargoCheck) {
           // The tests did not build, so none ran: their counts are unknown (null), not 0, unless cargo's
           // runner reads them off another target that did run.
           let fresh = f.tests === null;
