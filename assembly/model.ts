@@ -271,6 +271,11 @@ export class Facts {
    */
   pendingCrash: Crash | null = null;
   tests: Tests | null = null;
+  /**
+   * cargo check or clippy (a `Checking` line): a test target that fails to build was being checked, not built to
+   * run, so its `could not compile `x` (lib test)` says nothing of tests.
+   */
+  cargoCheck: bool = false;
   /** A timeout the log itself reports (timeout(1), a runner's own "timed out"). */
   timeoutSeen: bool = false;
   /** "command not found" style failure before the command ran. */

@@ -10,6 +10,9 @@
 // (`src/lib.rs - f (line 14)`) panic at a line of the program rustdoc generated, not of the file: their
 // location is the doc-test's own line. Under --nocapture rustdoc's verdict on one (`Test executable failed`,
 // the program's stderr) is printed loose too: after its name with one thread, before it with more.
+// Under `-- --show-output` the tests that passed show their output under `successes:`, in the same
+// `---- NAME stdout ----` blocks (a passing should_panic test's panic among it), then their names: that section,
+// up to `failures:` or the binary's `test result:`, is claimed and read as nothing.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -79,6 +82,8 @@ export class CargoTestParser extends Parser {
   targetSeen: bool = false;
   /** The index in tests.failures where the current binary's failures start. */
   binStart: i32 = 0;
+  /** Inside libtest's `successes:` section (--show-output): the passing tests' output and names. */
+  inSuccess: bool = false;
 
   busy(): bool { return this.inBlock; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -86,6 +91,10 @@ export class CargoTestParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (this.inSuccess) {
+      if (!(l.startsWith("failures:") || l.startsWith("test result: ") || l.startsWith("running ") || foreignLine(l))) return true;
+      this.inSuccess = false;
+    }
     if (this.inBlock) {
       if (foreignLine(l)) return false;
       if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.endBlock(); this.block(l, f); return true; }
@@ -145,10 +154,11 @@ export class CargoTestParser extends Parser {
     let p0 = l.skipSpaces(0);
     if (l.matchAt("Running unittests ", p0) || l.matchAt("Running tests/", p0) || l.matchAt("Running benches/", p0) || l.matchAt("Doc-tests ", p0)) { this.target(l, p0); return true; }
     if (!this.seen) {
-      if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0) { f.testsFor("cargo-test"); this.seen = true; return false; }
+      if (l.startsWith("error: could not compile `") && l.indexOf(" test)") > 0 && !f.cargoCheck) { f.testsFor("cargo-test"); this.seen = true; return false; }
       return false;
     }
     if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.block(l, f); return true; }
+    if (c == Char.s && this.inRun && l.startsWith("successes:") && l.len <= 11) { this.inSuccess = true; return true; }
     if (l.startsWith("failures:")) { this.inList = true; return true; }
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
@@ -435,6 +445,7 @@ export class CargoTestParser extends Parser {
 
   finish(f: Facts): void {
     this.endBlock();
+    this.inSuccess = false;
     if (!this.seen) return;
     let t = f.testsFor("cargo-test");
     if (t.runner != "cargo-test") return;

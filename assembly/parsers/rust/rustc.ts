@@ -10,6 +10,16 @@
 // A header indented by the program that ran cargo (pip shows a failed build's output 6 spaces in, a test
 // wrapper 1) is taken the same way: only once its `-->` follows.
 //
+// cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
+// panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
+// on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+//
+// cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
+// object a line (`{"reason":"compiler-message",...}`); each compiler-message's `rendered` text is decoded and
+// read line by line as if printed (ANSI colours dropped); the other reasons are claimed and read as nothing.
+// cargo's text output prints a diagnostic two targets of a package share (lib, lib test) once (`1 duplicate`);
+// its JSON gives one message per target: a `rendered` text already read is read once.
+//
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
 // the context line under them (`location searched:`, `required by package`), they are diagnostics of tool
@@ -21,6 +31,7 @@ import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -45,6 +56,9 @@ const CARGO_ERRORS_IF: string[] = [
   "rustc ", "is not supported by the following package",
 ];
 
+/** How many JSON `rendered` texts are remembered to read each once. */
+const MAX_RENDERED = 4096;
+
 /** How long cargo's error message may grow with the indented lines under it. */
 const CARGO_MESSAGE_MAX = 400;
 
@@ -60,9 +74,9 @@ const CARGO_CONTEXT: string[] = [
  * At rest (no block, no candidate header, no cargo error open): a header `error`/`warning` (also indented),
  * `note: `/`help: `/`suggestion: ` (returned false outside a block, but read), a cargo verb (upper case,
  * indented), `For more information`/`Some errors` ('F', 'S'), a short-format `path:l:c: error: ` line
- * (headColonStarts). A blank line's endBlock is a no-op at rest; a digit, '.' or `-->` line is not taken.
+ * (headColonStarts), cargo's JSON `{"reason":`. A blank line's endBlock is a no-op at rest; a digit, '.' or `-->` line is not taken.
  */
-const STARTS = new ByteSet().upper().chars("ewnhs");
+const STARTS = new ByteSet().upper().chars("ewnhs{");
 
 @final
 export class RustParser extends Parser {
@@ -83,15 +97,27 @@ export class RustParser extends Parser {
   private candRaw: string | null = null;
   /** cargo's own error whose indented lines and context lines follow. */
   private cargo: Diagnostic | null = null;
+  /** `failed to run custom build command`, whose `Caused by:` lines may hold the script's panic. */
+  private script: Diagnostic | null = null;
+  /** The script's panic location was read: its message is the next indented line. */
+  private scriptMsg: bool = false;
+  /** A line of a JSON message's `rendered` text, read as if printed. */
+  private view: Line = new Line();
+  /** Reading such lines (they are never JSON themselves). */
+  private inJson: bool = false;
+  /** The hashes of the `rendered` texts read (at most MAX_RENDERED). */
+  private rendered: Set<u64> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
-  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null; }
+  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null && this.script === null; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (l.at(0) == Char.LBRACE && !this.inJson) return this.json(l, f);
+    if (this.script !== null) this.scriptLine(l);
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
     if (this.cargo !== null) {
       if (this.cargoLine(l, f)) return true;
@@ -156,6 +182,7 @@ export class RustParser extends Parser {
   finish(f: Facts): void {
     if (this.cand !== null) this.dropCand(f);
     this.cargo = null;
+    this.script = null;
     this.endBlock();
   }
 
@@ -190,6 +217,68 @@ export class RustParser extends Parser {
     n.message = l.trimmed(0);
     addNote(f, d, n);
     return true;
+  }
+
+  /** cargo's `{"reason":"...",...}` line: a compiler-message's `rendered` text is read line by line. */
+  private json(l: Line, f: Facts): bool {
+    if (!l.matchAt("{\"reason\":\"", 0)) return false;
+    this.rust = true;
+    if (!l.matchAt("compiler-message\"", 11)) return true;
+    let at = l.indexOf("\"rendered\":\"", 28);
+    if (at < 0) return true;
+    let n = decodeJsonString(l, at + 12);
+    let b = jsonBuf();
+    // FNV-1a over the text: the same diagnostic from one more target of the package.
+    let h: u64 = 0xCBF29CE484222325;
+    for (let i = 0; i < n; i++) h = (h ^ <u64>load<u8>(b + <usize>i)) * 0x100000001B3;
+    let seen = this.rendered;
+    if (seen === null) { seen = new Set<u64>(); this.rendered = seen; }
+    if (seen.has(h)) return true;
+    if (seen.size < MAX_RENDERED) seen.add(h);
+    let v = this.view;
+    this.inJson = true;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      if (load<u8>(b + <usize>i) != Char.LF) continue;
+      v.set(b + <usize>s, i - s);
+      v.no = l.no;
+      this.claim(v, f);
+      s = i + 1;
+    }
+    if (s < n) { v.set(b + <usize>s, n - s); v.no = l.no; this.claim(v, f); }
+    this.inJson = false;
+    this.endBlock();
+    return true;
+  }
+
+  /**
+   * A line after `failed to run custom build command` (read, never claimed): blank lines, `Caused by:`, cargo's
+   * `note:` and the indented output of the script until its panic, `thread 'main' (9) panicked at build.rs:7:70:`
+   * (its message on the next line) or, before Rust 1.73, `thread 'main' panicked at 'msg', build.rs:7:70`.
+   */
+  private scriptLine(l: Line): void {
+    let d = this.script!;
+    if (l.isBlank()) return;
+    if (!isSpace(l.at(0))) {
+      if (!l.startsWith("Caused by:") && !l.startsWith("note: ")) this.script = null;
+      return;
+    }
+    let p = l.skipSpaces(0);
+    if (this.scriptMsg) { d.label = l.trimmed(p); this.script = null; return; }
+    if (l.at(p) != Char.t || !l.matchAt("thread '", p)) return;
+    let at = l.indexOf(" panicked at ", p);
+    if (at < 0) return;
+    let s = at + 13;
+    let e = l.len;
+    while (e > s && isSpace(l.at(e - 1))) e--;
+    if (l.at(e - 1) == Char.COLON) {
+      if (readLoc(l, s, e - 1, d, this.ctx)) this.scriptMsg = true;
+      else this.script = null;
+      return;
+    }
+    let q = l.lastIndexOf("', ");
+    if (l.at(s) == Char.APOS && q > s && readLoc(l, q + 3, e, d, this.ctx)) d.label = l.str(s + 1, q);
+    this.script = null;
   }
 
   private endBlock(): void {
@@ -231,6 +320,7 @@ export class RustParser extends Parser {
         let v = CARGO_VERBS[i];
         if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) {
           if (i < 2) this.rust = true; // Compiling, Checking
+          if (i == 1) f.cargoCheck = true;
           return true;
         }
       }
@@ -302,6 +392,7 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
+    if (code === null && sev == "error" && l.matchAt("failed to run custom build command for `", m)) { this.script = d; this.scriptMsg = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
@@ -356,9 +447,10 @@ export class RustParser extends Parser {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
-        // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed.
+        // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed (under cargo
+        // check or clippy it was only checked: no test was to run).
         let open = l.indexOf(" (", m);
-        if (open > 0 && l.indexOf("test", open) > 0) {
+        if (open > 0 && l.indexOf("test", open) > 0 && !f.cargoCheck) {
           // The tests did not build, so none ran: their counts are unknown (null), not 0, unless cargo's
           // runner reads them off another target that did run.
           let fresh = f.tests === null;
