@@ -130,6 +130,9 @@ export class GoParser extends Parser {
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
+    // The compiler's cut (`x.go:114:26: too many errors`, go 1.18 and later place it at the last error): the
+    // errors above it are the ones it printed, it is none of its own.
+    if (l.len - q - 2 == 15 && l.matchAt("too many errors", q + 2)) { this.inBlock = true; return true; }
     // The same under a package's header, at the import line (go test, go build): `x_test.go:6:2: github.com/…`.
     if (!vetPrefix && fetchFailed(l, q + 2)) { this.noteFetch(l); this.inBlock = true; return true; }
     let d = new Diagnostic();
