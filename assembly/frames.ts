@@ -371,9 +371,10 @@ export function goTestRole(frames: Array<Frame>): GoTestRole {
 }
 
 /**
- * The test a RUNS goroutine runs, when its frame above `testing.tRunner` is a test function itself
- * (`github.com/gorilla/mux.TestWaitForRoute`: `TestWaitForRoute`); null for a subtest's closure (`TestX.func1`),
- * whose name the dump does not hold, or a helper the test called.
+ * The test a RUNS goroutine runs, when its frame above `testing.tRunner` is a test function
+ * (`github.com/gorilla/mux.TestWaitForRoute`: `TestWaitForRoute`) or a subtest's closure in one
+ * (`example.com/queue.TestDrain.func2`: `TestDrain`, whose subtest's name the dump does not hold; the parent
+ * fails with it); null for anything else.
  */
 export function goTestFunc(frames: Array<Frame>): string | null {
   for (let i = 1; i < frames.length; i++) {
@@ -385,6 +386,8 @@ export function goTestFunc(frames: Array<Frame>): string | null {
     let dot = s.indexOf(".");
     if (dot < 0) return null;
     s = s.substring(dot + 1);
+    let inner = s.indexOf(".");
+    if (inner > 0 && s.startsWith(".func", inner)) s = s.substring(0, inner);
     if (s.indexOf(".") >= 0 || !(s.startsWith("Test") || s.startsWith("Example") || s.startsWith("Fuzz"))) return null;
     return s;
   }

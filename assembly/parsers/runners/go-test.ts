@@ -647,7 +647,7 @@ export class GoTestParser extends Parser {
     // A test's own panic is recovered by testing.tRunner, which prints its `--- FAIL:` before `panic: … [recovered]`;
     // a panic without it (the -timeout alarm's, a goroutine's) came after every test that printed a result.
     let cur = this.current;
-    if (cur !== null && this.index.has(cur!) && (this.res[this.index.get(cur!)] != Res.FAIL || !l.contains("[recovered]"))) cur = null;
+    if (cur !== null && this.index.has(cur!) && (this.res[this.index.get(cur!)] != Res.FAIL || !l.contains(" [recovered"))) cur = null;
     this.panicTest = cur;
     if (cur === null) this.pkgPanic = true; else this.pkgFails++;
     this.pkgStopped = true;
