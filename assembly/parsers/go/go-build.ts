@@ -109,7 +109,7 @@ export class GoParser extends Parser {
     let fl = this.flagLine;
     if (fl !== null) {
       this.flagLine = null;
-      // The test binary's usage (`Usage of /tmp/go-build…/b001/mux.test:`, go 1.19 has no -skip) or the go
+      // The test binary's usage (`Usage of …/go-build…/b001/mux.test:`, go 1.19 has no -skip) or the go
       // command's (`usage: go build [-o output] …`): the option is none of theirs, nothing of the code ran.
       if (usageOfGo(l)) { if (this.flagFailed === null) this.flagFailed = fl; return true; }
     }

@@ -178,6 +178,7 @@ export class GoTestParser extends Parser {
       return false;
     }
     if (c == Char.MINUS && this.resultLine(l, p, f)) return true;
+    if ((c == Char.MINUS || c == Char.EQ) && !this.seen) return false; // not go test's (yet): as before, at once
     if (p == 0) {
       if (l.startsWith("panic: ") && (this.seen || l.contains("[recovered]"))) { this.startPanic(l, f); return true; }
       // A bare `PASS`/`FAIL` is go test's only once go test has shown itself (a `=== RUN`, a `--- FAIL:`, a
