@@ -336,12 +336,66 @@ export function isGoTimeout(msg: string | null): bool {
   return msg !== null && msg!.startsWith("test timed out after ");
 }
 
-export function runsGoTest(frames: Array<Frame>): bool {
+/**
+ * The same for the runtime's deadlock (`fatal error: all goroutines are asleep - deadlock!`, go test -timeout 0):
+ * goroutine 1 (`testing.(*T).Run`, `main.main` of `_testmain.go`) is printed first; the test that blocked is
+ * a later goroutine's (golang-lru: a test waiting on a sync.WaitGroup nobody finishes).
+ */
+export function isGoHang(msg: string | null): bool {
+  return msg !== null && (msg!.startsWith("test timed out after ") || msg!.startsWith("all goroutines are asleep"));
+}
+
+export const enum GoTestRole { NONE = 0, WAITS = 1, RUNS = 2 }
+
+/**
+ * What a goroutine of the alarm's dump was doing for the tests: RUNS a test (its user frame right above
+ * `testing.tRunner` called nothing of the testing package's that parks it), WAITS in `t.Run` for a subtest
+ * (a parent: the place when no subtest's goroutine is in the dump), or NONE: the alarm, goroutine 1, the
+ * user's own goroutines, and a test parked in `t.Parallel` (`testing.(*T).Parallel` above its frame: it waits
+ * for its parent to finish and has not started; gorilla/mux's dump lists five of them before the hung test).
+ */
+export function goTestRole(frames: Array<Frame>): GoTestRole {
   for (let i = 1; i < frames.length; i++) {
     let fn = frames[i].fn;
-    if (fn !== null && fn! == "testing.tRunner") return frames[i - 1].user;
+    if (fn === null || fn! != "testing.tRunner") continue;
+    if (!frames[i - 1].user) return GoTestRole.NONE;
+    for (let j = 0; j < i - 1; j++) {
+      let g = frames[j].fn;
+      if (g === null) continue;
+      if (g! == "testing.(*T).Parallel") return GoTestRole.NONE;
+      if (g! == "testing.(*T).Run") return GoTestRole.WAITS;
+    }
+    return GoTestRole.RUNS;
   }
-  return false;
+  return GoTestRole.NONE;
+}
+
+/**
+ * The test a RUNS goroutine runs, when its frame above `testing.tRunner` is a test function
+ * (`github.com/gorilla/mux.TestWaitForRoute`: `TestWaitForRoute`) or a subtest's closure in one
+ * (`example.com/queue.TestDrain.func2`: `TestDrain`, whose subtest's name the dump does not hold; the parent
+ * fails with it); null for anything else.
+ */
+export function goTestFunc(frames: Array<Frame>): string | null {
+  for (let i = 1; i < frames.length; i++) {
+    let fn = frames[i].fn;
+    if (fn === null || fn! != "testing.tRunner") continue;
+    let t = frames[i - 1].fn;
+    if (t === null) return null;
+    let s = t!.substring(t!.lastIndexOf("/") + 1);
+    let dot = s.indexOf(".");
+    if (dot < 0) return null;
+    s = s.substring(dot + 1);
+    let inner = s.indexOf(".");
+    if (inner > 0 && s.startsWith(".func", inner)) s = s.substring(0, inner);
+    if (s.indexOf(".") >= 0 || !(s.startsWith("Test") || s.startsWith("Example") || s.startsWith("Fuzz"))) return null;
+    return s;
+  }
+  return null;
+}
+
+export function runsGoTest(frames: Array<Frame>): bool {
+  return goTestRole(frames) == GoTestRole.RUNS;
 }
 
 /** The first user frame of a stack, or null. */

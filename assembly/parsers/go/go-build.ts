@@ -55,6 +55,12 @@ const BUILD_PHRASES: string[] = [
 /** Outside a package's block: its `# pkg` header at column 0, or a `x.go:3:4: msg` line with a head colon (headColonStarts). */
 const STARTS = new ByteSet().chars("#");
 
+/** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
+function usageOfGo(l: Line): bool {
+  if (l.startsWith("usage: go ")) return true;
+  return l.startsWith("Usage of ") && l.endsWith(".test:");
+}
+
 /**
  * A module go could not fetch, from p: `module lookup disabled by GOPROXY=off`, or a module version
  * (`…@v1.2.3: `) then its download's failure (`Get "https://…": dial tcp …`, `reading https://…`).
@@ -85,17 +91,28 @@ export class GoParser extends Parser {
   private lastVetPkg: string = "";
   /** The first line saying a module could not be fetched (fetchFailed). */
   private fetchLine: string | null = null;
+  /** Go's flag package refusing an option (`flag provided but not defined: -skip`), until the next line says whose. */
+  private flagLine: string | null = null;
+  /** That line, once go's usage followed it: the run's command line was wrong. */
+  private flagFailed: string | null = null;
   /** The findings read so far, made at the first. */
   private once: DiagOnce | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock; }
+  busy(): bool { return this.inBlock || this.flagLine !== null; }
   atRest(): bool { return !this.inBlock; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    let fl = this.flagLine;
+    if (fl !== null) {
+      this.flagLine = null;
+      // The test binary's usage (`Usage of …/go-build…/b001/mux.test:`, go 1.19 has no -skip) or the go
+      // command's (`usage: go build [-o output] …`): the option is none of theirs, nothing of the code ran.
+      if (usageOfGo(l)) { if (this.flagFailed === null) this.flagFailed = fl; return true; }
+    }
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     if (n < 4) { this.inBlock = false; return false; }
@@ -113,6 +130,7 @@ export class GoParser extends Parser {
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
+    if (c0 == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
@@ -130,6 +148,9 @@ export class GoParser extends Parser {
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
+    // The compiler's cut (`x.go:114:26: too many errors`, go 1.18 and later place it at the last error): the
+    // errors above it are the ones it printed, it is none of its own.
+    if (l.len - q - 2 == 15 && l.matchAt("too many errors", q + 2)) { this.inBlock = true; return true; }
     // The same under a package's header, at the import line (go test, go build): `x_test.go:6:2: github.com/…`.
     if (!vetPrefix && fetchFailed(l, q + 2)) { this.noteFetch(l); this.inBlock = true; return true; }
     let d = new Diagnostic();
@@ -170,6 +191,7 @@ export class GoParser extends Parser {
     // The first fetch failure is the run's set-up failure, unless a crash or a timeout was seen (as make.ts's
     // missing tool): a log of several commands whose later one crashed is that crash's.
     let fl = this.fetchLine;
+    if (fl === null) fl = this.flagFailed;
     if (fl !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = fl;
     if (this.vetCount == 0 || f.errorCount > 0 || f.buildFailedLine !== null) return;
     let e = f.exit;

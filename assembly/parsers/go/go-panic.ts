@@ -20,7 +20,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation, isGoTimeout, runsGoTest } from "../../frames";
+import { classify, setLocation, isGoHang, runsGoTest, goTestRole, GoTestRole } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -43,6 +43,8 @@ export class GoPanicParser extends Parser {
   private skim: bool = false;
   /** go test's -timeout alarm: its own goroutine's frames, kept while a later goroutine is read for the test's. */
   private alarm: Array<Frame> | null = null;
+  /** The first goroutine after it whose test waits in t.Run for a subtest: the place when none runs a test. */
+  private waiting: Array<Frame> | null = null;
   private found: bool = false;
 
   busy(): bool { return this.state != State.IDLE; }
@@ -90,6 +92,7 @@ export class GoPanicParser extends Parser {
     c.stateFrames = new Array<Frame>(0);
     this.crash = c;
     this.alarm = null;
+    this.waiting = null;
     this.found = false;
     if (!fatal) this.commit(f);
     return true;
@@ -185,11 +188,15 @@ export class GoPanicParser extends Parser {
     this.goroutines++;
     this.capture = this.goroutines == 1;
     this.wantLoc = false;
-    // The -timeout alarm: the goroutines after its own are read until the running test's (runsGoTest).
+    // The -timeout alarm (or the deadlock's goroutine 1): the goroutines after it are read until the running test's.
     let c = this.crash;
-    if (c !== null && this.goroutines > 1 && !this.found && isGoTimeout(c.message)) {
+    if (c !== null && this.goroutines > 1 && !this.found && isGoHang(c.message)) {
       if (this.goroutines == 2) this.alarm = c.frames;
-      else if (runsGoTest(c.frames)) { this.found = true; return true; }
+      else {
+        let role = goTestRole(c.frames);
+        if (role == GoTestRole.RUNS) { this.found = true; return true; }
+        if (role == GoTestRole.WAITS && this.waiting === null) this.waiting = c.frames;
+      }
       c.frames = new Array<Frame>(0);
       this.capture = true;
     }
@@ -211,8 +218,9 @@ export class GoPanicParser extends Parser {
   private close(): void {
     let c = this.crash;
     let a = this.alarm;
-    if (c !== null && a !== null && !this.found && !runsGoTest(c.frames)) c.frames = a;
+    if (c !== null && a !== null && !this.found && !runsGoTest(c.frames)) c.frames = this.waiting !== null ? this.waiting! : a;
     this.alarm = null;
+    this.waiting = null;
     if (c !== null && !this.pending) renumber(c.frames);
     this.crash = null;
     this.pending = false;

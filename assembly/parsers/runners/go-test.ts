@@ -12,7 +12,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, normPath, firstUser, isGoTimeout, runsGoTest } from "../../frames";
+import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoTestRole, goTestFunc } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
@@ -99,6 +99,9 @@ export class GoTestParser extends Parser {
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
   alarm: Array<Frame> | null = null;
   alarmThread: string | null = null;
+  /** The first goroutine after the alarm's whose test waits in t.Run for a subtest: the place if none runs. */
+  waiting: Array<Frame> | null = null;
+  waitingThread: string | null = null;
   /** A package's `ok … [no tests to run]` (-run matched none of its tests); a package whose tests did run. */
   noneToRun: bool = false;
   someRan: bool = false;
@@ -155,8 +158,9 @@ export class GoTestParser extends Parser {
     // names a file, a diff's `--- Expected` reads as a result line): never a line of its own.
     if (l.at(0) == Char.SPACE && l.at(p - 1) == Char.TAB && this.seen && this.current !== null) return this.continuation(l, p);
     let c = l.at(p);
-    if (c == Char.EQ) {
-      if (!l.matchAt("=== ", p)) return false;
+    // A `=`/`-` line that is none of go's own (`            - 	A: &4,` of a diff the test printed) goes on to
+    // the message lines below.
+    if (c == Char.EQ && l.matchAt("=== ", p)) {
       let q = p + 4;
       if (l.matchAt("RUN ", q) || l.matchAt("CONT ", q) || l.matchAt("NAME ", q) || l.matchAt("PAUSE ", q)) {
         let sp = l.indexOfByte(Char.SPACE, q);
@@ -173,7 +177,8 @@ export class GoTestParser extends Parser {
       }
       return false;
     }
-    if (c == Char.MINUS) return this.resultLine(l, p, f);
+    if (c == Char.MINUS && this.resultLine(l, p, f)) return true;
+    if ((c == Char.MINUS || c == Char.EQ) && !this.seen) return false; // not go test's (yet): as before, at once
     if (p == 0) {
       if (l.startsWith("panic: ") && (this.seen || l.contains("[recovered]"))) { this.startPanic(l, f); return true; }
       // A bare `PASS`/`FAIL` is go test's only once go test has shown itself (a `=== RUN`, a `--- FAIL:`, a
@@ -640,8 +645,10 @@ export class GoTestParser extends Parser {
     this.panic = c;
     this.panicPkg = "";
     // The running test, not one that already passed (a panic after the tests, in TestMain or at exit).
+    // A test's own panic is recovered by testing.tRunner, which prints its `--- FAIL:` before `panic: … [recovered]`;
+    // a panic without it (the -timeout alarm's, a goroutine's) came after every test that printed a result.
     let cur = this.current;
-    if (cur !== null && this.index.has(cur!) && this.res[this.index.get(cur!)] != Res.FAIL) cur = null;
+    if (cur !== null && this.index.has(cur!) && (this.res[this.index.get(cur!)] != Res.FAIL || !l.contains(" [recovered"))) cur = null;
     this.panicTest = cur;
     if (cur === null) this.pkgPanic = true; else this.pkgFails++;
     this.pkgStopped = true;
@@ -655,9 +662,18 @@ export class GoTestParser extends Parser {
   /** The panic's report ended: the alarm's own frames back when no goroutine after it ran a test. */
   private endPanic(): void {
     this.inPanic = false;
-    let c = this.panic; let a = this.alarm;
-    if (c !== null && a !== null && !runsGoTest(c.frames)) { c.frames = a; c.thread = this.alarmThread; }
+    let c = this.panic; let a = this.alarm; let w = this.waiting;
+    if (c !== null && a !== null && !runsGoTest(c.frames)) {
+      if (w !== null) { c.frames = w; c.thread = this.waitingThread; }
+      else { c.frames = a; c.thread = this.alarmThread; }
+    }
     this.alarm = null;
+    this.waiting = null;
+    // Without -v no line named the test the alarm stopped: its goroutine's test function does.
+    if (c !== null && this.panicTest === null && this.pkgPanic && isGoTimeout(c.message) && runsGoTest(c.frames)) {
+      let name = goTestFunc(c.frames);
+      if (name !== null) { this.panicTest = name; this.pkgPanic = false; this.pkgFails++; }
+    }
   }
 
   /** The test a panic stopped carries the panic's message and first user frame, as its log line would. */
@@ -731,6 +747,7 @@ export class GoTestParser extends Parser {
       // The -timeout alarm's goroutine, then one not running a test (goroutine 1's testing.(*M).Run): read on.
       if (c.frames.length > 0 && isGoTimeout(c.message) && !runsGoTest(c.frames)) {
         if (this.alarm === null) { this.alarm = c.frames; this.alarmThread = c.thread; }
+        else if (this.waiting === null && goTestRole(c.frames) == GoTestRole.WAITS) { this.waiting = c.frames; this.waitingThread = c.thread; }
         c.thread = l.trimmed(0, l.len - 1);
         c.frames = new Array<Frame>(0);
         this.frameNo = 0;
