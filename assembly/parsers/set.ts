@@ -50,6 +50,8 @@ import { AvaParser } from "./runners/ava";
 import { RspecParser } from "./runners/rspec";
 import { RubyParser } from "./ruby/ruby";
 import { PhpunitParser } from "./runners/phpunit";
+import { UvuParser } from "./runners/uvu";
+import { CoverageParser } from "./runners/coverage";
 import { PhpErrorParser } from "./php/php-error";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
@@ -145,6 +147,8 @@ export class ParserSet {
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
+  private uvu: UvuParser = new UvuParser();
+  private coverage: CoverageParser = new CoverageParser();
   private rspec: RspecParser = new RspecParser();
   private ruby: RubyParser = new RubyParser();
   private phpunit: PhpunitParser = new PhpunitParser();
@@ -293,6 +297,7 @@ export class ParserSet {
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
       case ParserId.ESLINT: return ask(this.eslint, l, f);
       case ParserId.PY_LINT: return ask(this.pyLint, l, f);
+      case ParserId.COVERAGE: return ask(this.coverage, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
@@ -313,6 +318,7 @@ export class ParserSet {
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
+      case ParserId.UVU: return ask(this.uvu, l, f);
       case ParserId.RSPEC: return ask(this.rspec, l, f);
       case ParserId.RUBY: return ask(this.ruby, l, f);
       case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
@@ -358,6 +364,7 @@ export class ParserSet {
       case ParserId.GO_BUILD: return this.goBuild;
       case ParserId.ESLINT: return this.eslint;
       case ParserId.PY_LINT: return this.pyLint;
+      case ParserId.COVERAGE: return this.coverage;
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JUNIT4: return this.junit4;
       case ParserId.CTEST: return this.ctest;
@@ -373,6 +380,7 @@ export class ParserSet {
       case ParserId.JEST: return this.jest;
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
+      case ParserId.UVU: return this.uvu;
       case ParserId.RSPEC: return this.rspec;
       case ParserId.RUBY: return this.ruby;
       case ParserId.PHPUNIT: return this.phpunit;
