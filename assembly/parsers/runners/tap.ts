@@ -12,7 +12,7 @@
 // comment opens each test, its `ok N message` lines are the test's assertions; an assertion is named
 // `test > message` (a message repeats across tests: `should be deeply equivalent`), and its `# pass  N` (two
 // blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
@@ -144,7 +144,8 @@ export class TapParser extends Parser {
       }
       return true;
     }
-    if (isErrorLine(s) && !isErrorLine(t.message)) t.message = s;
+    // The error's own line opens with its class (a quoted `'TypeError: …'` is a value the message shows).
+    if (isErrorLine(s) && isAlpha(s.charCodeAt(0)) && !(isErrorLine(t.message) && isAlpha(t.message.charCodeAt(0)))) t.message = s;
     else if (t.message.length == 0) t.message = s;
     return true;
   }
