@@ -51,6 +51,8 @@ import { RspecParser } from "./runners/rspec";
 import { MinitestParser } from "./runners/minitest";
 import { RubyParser } from "./ruby/ruby";
 import { PhpunitParser } from "./runners/phpunit";
+import { UvuParser } from "./runners/uvu";
+import { CoverageParser } from "./runners/coverage";
 import { PhpErrorParser } from "./php/php-error";
 import { TapParser } from "./runners/tap";
 import { CheckScriptParser } from "./runners/check-script";
@@ -146,6 +148,8 @@ export class ParserSet {
   private jest: JestParser = new JestParser(false);
   private vitest: JestParser = new JestParser(true);
   private ava: AvaParser = new AvaParser();
+  private uvu: UvuParser = new UvuParser();
+  private coverage: CoverageParser = new CoverageParser();
   private rspec: RspecParser = new RspecParser();
   private minitest: MinitestParser = new MinitestParser();
   private ruby: RubyParser = new RubyParser();
@@ -295,6 +299,7 @@ export class ParserSet {
       case ParserId.GO_BUILD: return ask(this.goBuild, l, f);
       case ParserId.ESLINT: return ask(this.eslint, l, f);
       case ParserId.PY_LINT: return ask(this.pyLint, l, f);
+      case ParserId.COVERAGE: return ask(this.coverage, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
@@ -315,6 +320,7 @@ export class ParserSet {
       case ParserId.JEST: return ask(this.jest, l, f);
       case ParserId.VITEST: return ask(this.vitest, l, f);
       case ParserId.AVA: return ask(this.ava, l, f);
+      case ParserId.UVU: return ask(this.uvu, l, f);
       case ParserId.RSPEC: return ask(this.rspec, l, f);
       case ParserId.MINITEST: return ask(this.minitest, l, f);
       case ParserId.RUBY: return ask(this.ruby, l, f);
@@ -361,6 +367,7 @@ export class ParserSet {
       case ParserId.GO_BUILD: return this.goBuild;
       case ParserId.ESLINT: return this.eslint;
       case ParserId.PY_LINT: return this.pyLint;
+      case ParserId.COVERAGE: return this.coverage;
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JUNIT4: return this.junit4;
       case ParserId.CTEST: return this.ctest;
@@ -376,6 +383,7 @@ export class ParserSet {
       case ParserId.JEST: return this.jest;
       case ParserId.VITEST: return this.vitest;
       case ParserId.AVA: return this.ava;
+      case ParserId.UVU: return this.uvu;
       case ParserId.RSPEC: return this.rspec;
       case ParserId.MINITEST: return this.minitest;
       case ParserId.RUBY: return this.ruby;

@@ -62,6 +62,9 @@ export class NodeErrorParser extends Parser {
   private pendingMsg: string | null = null;
   private pendingLine: string | null = null;
 
+  /** The line of a script's `path:line` read after Node's own internal place (pre), -1 before one. */
+  private relocated: i32 = -1;
+
   /** Jazzer.js announced an uncaught exception ("==14== Uncaught Exception: Jazzer.js: ..."): the stack after it is the crash. */
   private announced: bool = false;
 
@@ -145,6 +148,7 @@ export class NodeErrorParser extends Parser {
     }
     this.headless = false;
     this.crash = null;
+    this.relocated = -1;
     this.state = State.SOURCE;
     return true;
   }
@@ -164,6 +168,23 @@ export class NodeErrorParser extends Parser {
   /** After the caret: blank lines, then the error line. */
   private pre(l: Line, f: Facts): bool {
     if (l.isBlank()) return true;
+    // Node's own place first (`node:internal/process/promises:391`, `triggerUncaughtException(err, true /*
+    // fromPromise */)`: a rejection rethrown, by a loader such as the esm package), then the error's stack,
+    // which opens with the place of its own when it did not parse (`/w/src/index.js:85`, then `SyntaxError: …`):
+    // that one is where it was raised.
+    let w = this.where;
+    if ((w === null || !w.user) && this.relocated < 0 && isDigit(l.at(l.len - 1)) && scriptHeaderColon(l) > 0) {
+      if (!this.skim) {
+        let fr = new Frame();
+        let loc = l.str(0, l.len);
+        if (loc.startsWith("file://")) loc = loc.substring(7);
+        if (setLocation(fr, loc)) { classify(fr); this.where = fr; }
+      }
+      this.relocated = l.no;
+      return true;
+    }
+    // Its source line, when the stack shows one (a caret under it follows).
+    if (this.relocated >= 0 && this.relocated == l.no - 1 && errorName(l) <= 0) { this.state = State.CARET; return true; }
     this.state = l.endsWith(" {") ? State.PROPS : State.MESSAGE;
     this.extra = 0;
     if (this.skim) {
@@ -333,6 +354,7 @@ export class NodeErrorParser extends Parser {
 
   private reset(): void {
     this.crash = null;
+    this.relocated = -1;
     this.propFrames = 0;
     this.cause = null;
     this.where = null;
@@ -344,6 +366,16 @@ export class NodeErrorParser extends Parser {
     this.skim = false;
     this.state = State.IDLE;
   }
+}
+
+/** `path:line` alone on a line, path a script's (`.js`, `.mjs`, … ; not node:internal): its colon, or -1. */
+function scriptHeaderColon(l: Line): i32 {
+  let i = l.len - 1;
+  while (i > 0 && isDigit(l.at(i))) i--;
+  if (i <= 0 || i == l.len - 1 || l.at(i) != Char.COLON) return -1;
+  if (l.indexOfByte(Char.SPACE) >= 0 || l.indexOfByte(Char.TAB) >= 0) return -1;
+  for (let k = 0; k < SOURCE_EXTS.length; k++) if (l.matchAt(SOURCE_EXTS[k], i - SOURCE_EXTS[k].length)) return i;
+  return -1;
 }
 
 /**

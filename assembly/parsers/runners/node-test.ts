@@ -3,7 +3,8 @@
 // `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed.
 // A failure inside suites is named with them: `suite > inner suite > test`.
 // Everything after `✖ failing tests:` repeats the failures and is only claimed. Every `✔` test is hashed by
-// that name (Tests.passedSet) when they are as many as `ℹ pass N`.
+// that name (Tests.passedSet) when they are as many as `ℹ pass N`, or with the passing parents (`✔ t` closing
+// `▶ t`) when those make up the count (a passing `describe` closes the same way; node counts it in `ℹ suites`).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -11,7 +12,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine, isScriptPath, frameNamedIn } from "./common";
 import { join } from "../../util/join";
-import { withName } from "../../util/name-hash";
+import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 
 const PASS = utf8("\u2714 ");   // ✔
 const FAIL = utf8("\u2716 ");   // ✖
@@ -41,6 +42,10 @@ export class NodeTestParser extends Parser {
   nPass: i64 = 0; nFail: i64 = 0; nSkip: i64 = 0;
   /** Every `✔` test's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
+  /** The passing `✔` lines that closed a `▶` (a parent test, or a describe) and their names hashed; `ℹ suites N`. */
+  closers: i64 = 0;
+  closerHashes: Array<u32> | null = [];
+  suitesTotal: i64 = -1;
   /**
    * `ℹ Error: Test "t" at x.test.js:2:1 generated asynchronous activity after the test ended…`: the error a
    * test file threw after its test; node then fails the file by its path (`✖ /w/test/x.test.js`) with the
@@ -110,6 +115,9 @@ export class NodeTestParser extends Parser {
     let n = this.suites.length;
     while (n > 0 && this.suiteIndent[n - 1] > p) { this.suites.pop(); this.suiteIndent.pop(); n--; }
     if (n > 0 && this.suiteIndent[n - 1] == p && this.suites[n - 1] == name) {
+      // `✔ codes` closing `▶ codes`: a test with subtests that passed (node counts it in `ℹ pass`), or a
+      // `describe` (counted apart, `ℹ suites`): which one, only the totals tell (finish).
+      if (!fail && !skip) { this.closers++; this.closerHashes = withName(this.closerHashes, this.fullName(name, p)); }
       this.suites.pop(); this.suiteIndent.pop();
       return true;
     }
@@ -194,6 +202,7 @@ export class NodeTestParser extends Parser {
     else if (key == "fail") this.failed = n;
     else if (key == "skipped") this.skipped = n;
     else if (key == "cancelled") this.cancelled = n;
+    else if (key == "suites") this.suitesTotal = n;
   }
 
   finish(f: Facts): void {
@@ -212,6 +221,18 @@ export class NodeTestParser extends Parser {
     // A test with subtests (`▶ t` ... `✔ t`) is counted by node and listed by no mark: then the list is short.
     let hs = this.passHashes;
     if (hs !== null && this.passed >= 0 && <i64>hs.length == this.passed) t.passedSet = hs;
+    // Short by the passing parents: with the closers the list is whole when the passes beyond the leaves are as
+    // many as the closers less some of node's suites (a describe that passed closes the same way, not counted).
+    else if (hs !== null && this.passed >= 0 && this.suitesTotal >= 0 && this.closerHashes !== null) {
+      let extra = this.passed - <i64>hs.length;
+      if (extra > 0 && extra <= this.closers && this.closers - extra <= this.suitesTotal) {
+        let ch = this.closerHashes!;
+        if (hs.length + ch.length <= MAX_PASSED_SET) {
+          for (let i = 0; i < ch.length; i++) hs.push(ch[i]);
+          t.passedSet = hs;
+        }
+      }
+    }
   }
 }
 

@@ -12,7 +12,7 @@
 // comment opens each test, its `ok N message` lines are the test's assertions; an assertion is named
 // `test > message` (a message repeats across tests: `should be deeply equivalent`), and its `# pass  N` (two
 // blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
@@ -45,6 +45,12 @@ export class TapParser extends Parser {
   val: string[] = [];
   cur: TestFailure | null = null;
   msg: string[] = [];
+  /**
+   * The line of the last `not ok`, and whether the lines indented under it are mocha's TAP diagnostics (no
+   * YAML: its message, then its stack, two spaces in); -1 when none.
+   */
+  notOkLine: i32 = -1;
+  loose: bool = false;
   pf: TestFailure | null = null;
   /** Every `ok` leaf's full name hashed (Tests.passedSet); null past MAX_PASSED_SET. */
   passHashes: Array<u32> | null = [];
@@ -72,6 +78,8 @@ export class TapParser extends Parser {
     if (c == Char.o && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
     if (c == Char.n && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
     if (c == Char.HASH) return this.comment(l, f, p);
+    if (this.cur !== null && p >= 2 && (this.loose || (p == 2 && l.no == this.notOkLine + 1 && !l.matchAt("---", p)))) return this.looseLine(l, p);
+    if (this.loose && l.isBlank()) return true;
     if (c == Char.MINUS && this.seen && l.matchAt("---", p) && l.len == p + 3) { this.yaml = Yaml.BLOCK; this.yamlIndent = p; this.msg = []; return true; }
     if (c == Char.T && l.matchAt("TAP version ", p)) { this.seen = true; f.testsFor("tap"); return true; }
     if (isDigit(c) && l.matchAt("1..", p)) { if (!this.seen && p > 0) return false; this.seen = true; f.testsFor("tap"); return true; }
@@ -104,6 +112,9 @@ export class TapParser extends Parser {
     let todo = directive.startsWith("TODO");
     this.cur = null;
     this.diag = null;
+    this.loose = false;
+    // mocha's are top-level (`not ok 1 title` at column 0, its lines two spaces in).
+    this.notOkLine = notOk && p == 0 ? l.no : -1;
     if (parent) return true;
     if (skip) { this.raw[2]++; return true; }
     if (!notOk || todo) { this.raw[0]++; this.passHashes = withName(this.passHashes, this.fullName(name, depth, dashed)); return true; }
@@ -114,6 +125,29 @@ export class TapParser extends Parser {
     this.diag = tf;
     this.msg = [];
     if (depth == 0 && this.subtestSeen && isScriptPath(name)) this.fileError(tf, pre);
+    return true;
+  }
+
+  /**
+   * mocha's TAP reporter: under `not ok 1 title`, the error's message then its stack, each line two spaces in (no
+   * YAML block). The message is the error's own line (`TypeError: msg`, from the stack), else the first line; the
+   * place the stack's first user frame.
+   */
+  private looseLine(l: Line, p: i32): bool {
+    let t = this.cur!;
+    if (!this.loose) { this.loose = true; this.msg = []; t.message = ""; }
+    if (l.isBlank()) return true;
+    let s = l.trimmed(p);
+    if (s.startsWith("at ")) {
+      if (t.file === null) {
+        let fr = frameOfText(s);
+        if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; }
+      }
+      return true;
+    }
+    // The error's own line opens with its class (a quoted `'TypeError: …'` is a value the message shows).
+    if (isErrorLine(s) && isAlpha(s.charCodeAt(0)) && !(isErrorLine(t.message) && isAlpha(t.message.charCodeAt(0)))) t.message = s;
+    else if (t.message.length == 0) t.message = s;
     return true;
   }
 
@@ -352,7 +386,8 @@ export class TapParser extends Parser {
       t.passed = max<i64>(this.proveTests - this.proveFailed - this.proveSkipped, 0);
       t.totals = true;
     } else if (this.node[0] >= 0) {
-      t.passed = this.node[0]; t.failed = max<i64>(this.node[1], 0); t.skipped = max<i64>(this.node[2], 0);
+      // mocha's TAP totals are `# tests`, `# pass`, `# fail`: its skipped are the `# SKIP` results.
+      t.passed = this.node[0]; t.failed = max<i64>(this.node[1], 0); t.skipped = this.node[2] >= 0 ? this.node[2] : this.raw[2];
       t.totals = true;
       let hs = this.passHashes;
       if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
@@ -367,8 +402,26 @@ export class TapParser extends Parser {
 
 function isBlockScalar(v: string): bool { return v == "|-" || v == "|" || v == ">-" || v == ">" || v == "|+"; }
 
+/**
+ * A YAML scalar's value: `'a'` (a quote doubled inside), or `"'a' == 'b'"` (node's TAP double-quotes a string that
+ * holds single quotes; `\"`, `\\` and `\n` escaped inside).
+ */
 function unquote(v: string): string {
-  if (v.length >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(v.length - 1) == Char.APOS) return v.substring(1, v.length - 1).replaceAll("''", "'");
+  let n = v.length;
+  if (n >= 2 && v.charCodeAt(0) == Char.APOS && v.charCodeAt(n - 1) == Char.APOS) return v.substring(1, n - 1).replaceAll("''", "'");
+  if (n >= 2 && v.charCodeAt(0) == Char.QUOTE && v.charCodeAt(n - 1) == Char.QUOTE) {
+    let s = v.substring(1, n - 1);
+    if (!s.includes("\\")) return s;
+    let out = new Array<i32>(0);
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c == Char.BACKSLASH && i + 1 < s.length) {
+        let d = s.charCodeAt(++i);
+        out.push(d == Char.n ? Char.LF : d == Char.t ? Char.TAB : d);
+      } else out.push(c);
+    }
+    return String.fromCharCodes(out);
+  }
   return v;
 }
 
