@@ -252,28 +252,50 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
 
 /**
  * The failing tests of before that no failure of this run names and no list of it says ran (gone): one whose
- * failure this run reports under another name — the same message at the same file and line, in a test not
- * failing before — was renamed: not run ("renamed to Y"), and Y broken, as a run that lists its passes says.
+ * failure this run reports under another name — the same message and values at the same file and line, in a
+ * test not failing before (of several such, the one whose name starts the most like it, if only one) — was renamed: not run ("renamed to Y"), and Y broken, as a run that lists its passes says.
  * Returns the names of the others.
  */
 function renamed(m: TestMatch, gone: Array<TestFailure>, names: Array<string>, fa: Array<TestFailure>, fb: Array<TestFailure>): Array<string> {
+  // For each new failure, the gone test whose failure is the same (place, message, values); where several are (a
+  // helper's assertion line many tests fail at), the one whose name shares the longest start with the new name
+  // (a rename keeps its suite), when only one does. A gone test so chosen by two new failures is none's.
+  let pick = new Array<i32>(gone.length);
+  for (let i = 0; i < gone.length; i++) pick[i] = -1;
+  for (let k = 0; k < fb.length; k++) {
+    let b = fb[k];
+    if (sameFileNamed(fa, b) !== null) continue;
+    let best = -1; let bestLen = -1; let tie = false;
+    for (let i = 0; i < gone.length; i++) {
+      let a = gone[i];
+      if (factText(a.message).length == 0 || a.fileOr.length == 0 || a.line < 0 || !samePkg(a, b) || !sameFailure(a, b)) continue;
+      let n = commonStart(a.name, b.name);
+      if (n > bestLen) { best = i; bestLen = n; tie = false; } else if (n == bestLen) tie = true;
+    }
+    if (best < 0 || tie) continue;
+    pick[best] = pick[best] == -1 ? k : -2;
+  }
   let kept = new Array<string>(0);
   for (let i = 0; i < gone.length; i++) {
-    let a = gone[i]; let j = -1;
-    let msg = factText(a.message);
-    if (msg.length > 0 && a.fileOr.length > 0 && a.line >= 0) {
-      for (let k = 0; k < fb.length && j < 0; k++) {
-        let b = fb[k];
-        if (sameFileNamed(fa, b) !== null || !samePkg(a, b)) continue;
-        if (b.fileOr == a.fileOr && b.line == a.line && factText(b.message) == msg) j = k;
-      }
-    }
+    let j = pick[i];
     if (j < 0) { kept.push(names[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = "renamed " + shownName(fb[j], fa, fb);
     m.notRun.push(names[i]);
     m.gone.push(names[i]);
   }
   return kept;
+}
+
+function commonStart(a: string, b: string): i32 {
+  let n = min(a.length, b.length); let i = 0;
+  while (i < n && a.charCodeAt(i) == b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** The same failure: the same place, message and expected/actual values. */
+function sameFailure(a: TestFailure, b: TestFailure): bool {
+  return b.fileOr == a.fileOr && b.line == a.line && factText(b.message) == factText(a.message)
+    && factText(a.expected) == factText(b.expected) && factText(a.actual) == factText(b.actual);
 }
 
 /**
