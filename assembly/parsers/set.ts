@@ -49,6 +49,7 @@ import { NodeTestParser } from "./runners/node-test";
 import { AvaParser } from "./runners/ava";
 import { RspecParser } from "./runners/rspec";
 import { MinitestParser } from "./runners/minitest";
+import { TestUnitParser } from "./runners/test-unit";
 import { RubyParser } from "./ruby/ruby";
 import { PhpunitParser } from "./runners/phpunit";
 import { UvuParser } from "./runners/uvu";
@@ -152,6 +153,7 @@ export class ParserSet {
   private coverage: CoverageParser = new CoverageParser();
   private rspec: RspecParser = new RspecParser();
   private minitest: MinitestParser = new MinitestParser();
+  private testUnit: TestUnitParser = new TestUnitParser();
   private ruby: RubyParser = new RubyParser();
   private phpunit: PhpunitParser = new PhpunitParser();
   private phpError: PhpErrorParser = new PhpErrorParser();
@@ -323,6 +325,7 @@ export class ParserSet {
       case ParserId.UVU: return ask(this.uvu, l, f);
       case ParserId.RSPEC: return ask(this.rspec, l, f);
       case ParserId.MINITEST: return ask(this.minitest, l, f);
+      case ParserId.TEST_UNIT: return ask(this.testUnit, l, f);
       case ParserId.RUBY: return ask(this.ruby, l, f);
       case ParserId.PHPUNIT: return ask(this.phpunit, l, f);
       case ParserId.PHP_ERROR: return ask(this.phpError, l, f);
@@ -386,6 +389,7 @@ export class ParserSet {
       case ParserId.UVU: return this.uvu;
       case ParserId.RSPEC: return this.rspec;
       case ParserId.MINITEST: return this.minitest;
+      case ParserId.TEST_UNIT: return this.testUnit;
       case ParserId.RUBY: return this.ruby;
       case ParserId.PHPUNIT: return this.phpunit;
       case ParserId.PHP_ERROR: return this.phpError;

@@ -1,0 +1,199 @@
+// Ruby's test-unit (3.x, bundled with Ruby: `ruby test/test_x.rb`, `rake test` of ruby/* gems): `Loaded suite
+// NAME`, `Started`, the marks (`.F.E.OP`; under -v a line per test under its class, `  test_add:\t\t.: (0.0001)`),
+// each fault between two rules of `=`:
+//   Failure: test_x(TestCalc)                 Error: test_y(TestCalc): ZeroDivisionError: divided by 0
+//   test/test_calc.rb:10:in `test_x'          ./lib/calc.rb:7:in `mean'           (the backtrace: the innermost
+//        9:   def test_x                      test/test_calc.rb:14:in `test_y'     user frame is the place)
+//     => 10:     assert_equal(2, ...)           => 14: ...                         (the source excerpt)
+//   <2> expected but was                                                         (an assertion's message, a
+//   <1>                                                                           custom one above it, `diff:`)
+// (`Failure: test: truthy(TestMsg::nested): <nil> is not true.`: a named test of a sub_test_case, the message after
+// the class; `Pending: …` and `Omission: …` blocks are no failures), `Finished in 0.01 seconds.`, the totals
+// `8 tests, 5 assertions, 4 failures, 1 errors, 1 pendings, 1 omissions, 0 notifications`, `20% passed`.
+import { isDigit } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
+import { failureNamed, joinLines, isUserFile } from "./common";
+import { rubyFrame } from "./rspec";
+
+const LOADED = "Loaded suite ";
+const RULE_MIN: i32 = 40;
+const MAX_MSG: i32 = 6;
+
+/** At rest, test-unit starts on `Loaded suite ...`. */
+const STARTS = new ByteSet().add(0x4C);
+
+const enum Blk { NONE, HEAD, FAULT, OTHER }
+
+@final
+export class TestUnitParser extends Parser {
+  private seen: bool = false;
+  private blk: Blk = Blk.NONE;
+  private cur: TestFailure | null = null;
+  private msg: string[] = [];
+  private placed: bool = false;
+  /** After `<X> expected but was`: the next `<Y>` is the actual value. */
+  private wantActual: bool = false;
+  private tests: i64 = -1; private failures: i64 = 0; private errors: i64 = 0; private skips: i64 = 0;
+
+  busy(): bool { return this.blk != Blk.NONE; }
+  atRest(): bool { return !this.seen; }
+  starts(): ByteSet | null { return STARTS; }
+
+  claim(l: Line, f: Facts): bool {
+    if (l.startsWith(LOADED)) { this.end(); this.seen = true; f.testsFor("test-unit"); return true; }
+    if (!this.seen) return false;
+    if (isRule(l, 0x3D)) {
+      if (this.blk == Blk.NONE) this.blk = Blk.HEAD; else this.end();
+      return true;
+    }
+    if (this.blk == Blk.HEAD) return this.head(l, f);
+    if (this.blk != Blk.NONE) { this.body(l); return true; }
+    if (l.startsWith("Started") && l.len <= 8) return true;
+    if (l.startsWith("Finished in ") && l.contains(" seconds")) return true;
+    if (isRule(l, 0x2D)) return true;
+    if (isDigit(l.at(0))) {
+      if (l.contains(" tests, ") || l.contains(" test, ")) return this.totals(l.trimmed(0));
+      if (l.contains("% passed") || l.contains(" tests/s, ")) return true;
+    }
+    return this.progress(l);
+  }
+
+  /** `Failure: name(Class)[: message]`, `Error: name(Class): Class: message`; other kinds are no failures. */
+  private head(l: Line, f: Facts): bool {
+    let s = l.trimmed(0);
+    let err = s.startsWith("Error: ");
+    if (!err && !s.startsWith("Failure: ")) { this.blk = Blk.OTHER; return true; }
+    s = s.substring(err ? 7 : 9);
+    let e = nameEnd(s);
+    if (e < 0) { this.blk = Blk.OTHER; return true; }
+    this.blk = Blk.FAULT;
+    let t = failureNamed(f.testsFor("test-unit"), s.substring(0, e));
+    this.cur = t;
+    this.msg = [];
+    this.placed = false;
+    this.wantActual = false;
+    if (e + 2 < s.length) this.msg.push(s.substring(e + 2));
+    return true;
+  }
+
+  private body(l: Line): void {
+    let t = this.cur;
+    if (this.blk != Blk.FAULT || t === null || l.isBlank()) return;
+    let p = l.skipSpaces(0);
+    // The source excerpt: `     9:   def x`, `  => 10:     assert...`.
+    if (p > 0 && (isDigit(l.at(p)) || l.matchAt("=> ", p))) return;
+    let s = l.trimmed(0);
+    // The backtrace, at column 0: `test/test_calc.rb:10:in `test_x'`; its innermost user frame is the place.
+    if (p == 0 && s.includes(":in ")) {
+      let fr = rubyFrame(s);
+      if (fr !== null) {
+        if (!this.placed && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
+        return;
+      }
+    }
+    if (this.wantActual) {
+      this.wantActual = false;
+      if (s.startsWith("<") && s.endsWith(">")) { t.actual = s.substring(1, s.length - 1); }
+    } else if (s.startsWith("<") && s.endsWith("> expected but was") && t.expected === null) {
+      t.expected = s.substring(1, s.length - 18);
+      this.wantActual = true;
+    }
+    if (this.msg.length < MAX_MSG) this.msg.push(s);
+  }
+
+  private end(): void {
+    let t = this.cur;
+    if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, MAX_MSG);
+    this.cur = null;
+    this.msg = [];
+    this.blk = Blk.NONE;
+  }
+
+  /** A line of marks (`.F.E`), or -v's `TestCalc: `, `  test_x:\t\t.: (0.0001)`, `: (0.0029)` lines. */
+  private progress(l: Line): bool {
+    let n = l.len;
+    while (n > 0 && (l.at(n - 1) == 0x20 || l.at(n - 1) == 0x0D)) n--;
+    if (n == 0) return false;
+    let marks = true;
+    for (let i = 0; i < n && marks; i++) {
+      let c = l.at(i);
+      marks = c == 0x2E || c == 0x46 || c == 0x45 || c == 0x4F || c == 0x50 || c == 0x4E;
+    }
+    if (marks) return true;
+    if (l.at(n - 1) == 0x29 && l.contains(": (")) return true;
+    if (l.at(n - 1) == 0x3A && l.len > n) return true;
+    return l.indexOfByte(0x09, 0) > 0 && l.at(0) == 0x20;
+  }
+
+  /** `8 tests, 5 assertions, 4 failures, 1 errors, 1 pendings, 1 omissions, 0 notifications`. */
+  private totals(s: string): bool {
+    let parts = s.split(", ");
+    let tests: i64 = -1, fa: i64 = -1, er: i64 = 0, sk: i64 = 0;
+    for (let i = 0; i < parts.length; i++) {
+      let q = parts[i];
+      let sp = q.indexOf(" ");
+      if (sp <= 0) return false;
+      let num = q.substring(0, sp);
+      for (let k = 0; k < num.length; k++) if (!isDigit(num.charCodeAt(k))) return false;
+      let n = I64.parseInt(num);
+      let w = q.substring(sp + 1);
+      if (w == "tests" || w == "test") tests = n;
+      else if (w == "failures" || w == "failure") fa = n;
+      else if (w == "errors" || w == "error") er = n;
+      else if (w == "pendings" || w == "pending" || w == "omissions" || w == "omission") sk += n;
+      else if (w != "assertions" && w != "assertion" && w != "notifications" && w != "notification") return false;
+    }
+    if (tests < 0 || fa < 0) return false;
+    this.tests = max<i64>(this.tests, 0) + tests;
+    this.failures += fa; this.errors += er; this.skips += sk;
+    return true;
+  }
+
+  finish(f: Facts): void {
+    this.end();
+    if (!this.seen) return;
+    let t = f.testsFor("test-unit");
+    if (t.runner != "test-unit") return;
+    if (this.tests >= 0) {
+      t.passed = max<i64>(0, this.tests - this.failures - this.errors - this.skips);
+      t.failed = this.failures;
+      t.errors = this.errors;
+      t.skipped = this.skips;
+      t.totals = true;
+    } else {
+      t.passed = -1;
+      t.failed = t.failures.length;
+    }
+  }
+}
+
+/** A rule of one byte c (`=====`, `-----`), at least RULE_MIN long. */
+function isRule(l: Line, c: i32): bool {
+  if (l.len < RULE_MIN || l.at(0) != c) return false;
+  for (let i = 1; i < l.len; i++) if (l.at(i) != c && l.at(i) != 0x0D) return false;
+  return true;
+}
+
+/**
+ * The end of a fault's test name: past the `(Class::Name)` that closes it, at the end or before `: `
+ * (`test: truthy(TestMsg::nested): <nil> is not true.`); -1 when there is none.
+ */
+function nameEnd(s: string): i32 {
+  let from = 0;
+  while (true) {
+    let o = s.indexOf("(", from);
+    if (o <= 0) return -1;
+    let c = s.indexOf(")", o);
+    if (c < 0) return -1;
+    let ok = c > o + 1 && s.charCodeAt(o + 1) >= 0x41 && s.charCodeAt(o + 1) <= 0x5A;
+    for (let i = o + 1; i < c && ok; i++) {
+      let ch = s.charCodeAt(i);
+      ok = isDigit(ch) || (ch >= 0x41 && ch <= 0x5A) || (ch >= 0x61 && ch <= 0x7A) || ch == 0x5F || ch == 0x3A;
+    }
+    if (ok && (c + 1 == s.length || (s.charCodeAt(c + 1) == 0x3A && s.charCodeAt(c + 2) == 0x20))) return c + 1;
+    from = o + 1;
+  }
+}
