@@ -6,12 +6,7 @@ import { Facts } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { GoTestParser } from "./go-test";
-
-// One decode buffer for the module, not one per parser: a parser is made for every verdict, and the
-// minimal runtime never frees heap.alloc'd memory on its own (4 KiB per verdict leaked, found by
-// bench/fuzz.js: a resident engine reached its 256 MiB maximum after ~32 000 verdicts and trapped).
-let decodeBuf: usize = 0;
-let decodeCap: i32 = 0;
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 /** Stateless (its state is the text parser's, ParserSet refreshes that one): `{"Time":`/`{"Action":` at column 0. */
 const STARTS = new ByteSet().chars("{");
@@ -39,45 +34,20 @@ export class GoTestJsonParser extends Parser {
 
   /** Unescapes the JSON string starting at p and feeds each line of it to the text parser. */
   private decode(l: Line, p: i32, f: Facts): void {
-    if (decodeBuf == 0 || l.len > decodeCap) {
-      if (decodeBuf != 0) heap.free(decodeBuf);
-      decodeCap = max(l.len, 4096);
-      decodeBuf = heap.alloc(<usize>decodeCap);
+    let n = decodeJsonString(l, p, false);
+    let b = jsonBuf();
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      if (load<u8>(b + <usize>i) != Char.LF) continue;
+      this.emit(b + <usize>s, i - s, f);
+      s = i + 1;
     }
-    let n = 0;
-    let i = p;
-    while (i < l.len) {
-      let c = l.at(i);
-      if (c == Char.QUOTE) break;
-      if (c == Char.BACKSLASH) {
-        let e = l.at(i + 1);
-        i += 2;
-        if (e == Char.n) { this.emit(n, f); n = 0; continue; }
-        if (e == Char.t) c = Char.TAB;
-        else if (e == Char.r) continue;
-        else if (e == Char.u) {
-          let v = 0;
-          for (let k = 0; k < 4; k++) {
-            let h = l.at(i + k);
-            v = v * 16 + (h <= Char._9 ? h - Char._0 : (h | 0x20) - Char.a + 10);
-          }
-          i += 4;
-          if (v < 0x80) c = v;
-          else if (v < 0x800) { store<u8>(decodeBuf + <usize>(n++), <u8>(0xC0 | (v >> 6))); c = 0x80 | (v & 0x3F); }
-          else { store<u8>(decodeBuf + <usize>(n++), <u8>(0xE0 | (v >> 12))); store<u8>(decodeBuf + <usize>(n++), <u8>(0x80 | ((v >> 6) & 0x3F))); c = 0x80 | (v & 0x3F); }
-        } else c = e;
-        store<u8>(decodeBuf + <usize>(n++), <u8>c);
-        continue;
-      }
-      store<u8>(decodeBuf + <usize>(n++), <u8>c);
-      i++;
-    }
-    if (n > 0) this.emit(n, f);
+    if (n > s) this.emit(b + <usize>s, n - s, f);
   }
 
-  private emit(n: i32, f: Facts): void {
+  private emit(at: usize, n: i32, f: Facts): void {
     let v = this.view;
-    v.set(decodeBuf, n); // resets the line's cached head colon too
+    v.set(at, n); // resets the line's cached head colon too
     this.go.text(v, f);
   }
 }
