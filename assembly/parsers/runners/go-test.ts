@@ -359,7 +359,14 @@ export class GoTestParser extends Parser {
       // `[build failed]`, `[setup failed]`: the compiler's errors are the verdict's (build-failed); the
       // package's tests did not run (the delta says so), they did not fail.
       let built = tail == Char.LBRACKET;
-      if (!built && this.pkgFails == 0) {
+      // A goroutine's panic no line announced (the go-panic parser's) whose stack ran in a test or was started by
+      // one (`created by example.com/jobs.TestWorker`): that test failed with it, as finish names a panic's test.
+      // (Not the -timeout alarm's or a fatal error's: those read as the package's, their own rules above.)
+      let goPanic = unseen && fc!.summary !== null && fc!.summary!.startsWith("panic: ") && !isGoTimeout(fc!.message);
+      let fn = goPanic && this.panicTest === null && (this.panic === null || this.panicDone) ? testFunction(fc!.frames) : null;
+      if (!built && this.pkgFails == 0 && fn !== null) {
+        this.panic = fc; this.panicTest = testOfFunction(fn!); this.panicPkg = pkg; this.panicDone = false;
+      } else if (!built && this.pkgFails == 0) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
         let c = unseen ? fc : this.panic;
@@ -674,6 +681,12 @@ export class GoTestParser extends Parser {
       let name = goTestFunc(c.frames);
       if (name !== null) { this.panicTest = name; this.pkgPanic = false; this.pkgFails++; }
     }
+    // Without -v no line named the test of any other panic either: the panicking goroutine's stack does when it
+    // runs in a test or a test started it (`created by example.com/jobs.TestWorker`).
+    if (c !== null && this.panicTest === null && this.pkgPanic && !isGoTimeout(c.message)) {
+      let fn = testFunction(c.frames);
+      if (fn !== null) { this.panicTest = testOfFunction(fn!); this.pkgPanic = false; this.pkgFails++; }
+    }
   }
 
   /** The test a panic stopped carries the panic's message and first user frame, as its log line would. */
@@ -822,6 +835,12 @@ export class GoTestParser extends Parser {
       let name = this.panicTest !== null ? this.panicTest! : "(panic)";
       if (this.parents.has(name)) name = name; // a parent named by the dump keeps its name
       let pkg = this.panicPkg;
+      // No test announced (no -v): the panicking goroutine's stack names its test when it runs in one, or was
+      // started by one (`created by example.com/m.TestWait`): that test, of that package.
+      if (this.panicTest === null) {
+        let fn = testFunction(c.frames);
+        if (fn !== null) { name = testOfFunction(fn!); if (pkg.length == 0) pkg = pkgOfFunction(fn!); }
+      }
       let isNew = true;
       for (let i = 0; i < t.failures.length; i++) if (t.failures[i].name == name && pkgOr(t.failures[i]) == pkg) { isNew = false; break; }
       let tf = failureIn(t, name, pkg);
@@ -871,4 +890,39 @@ function isImportPath(l: Line, p: i32): bool {
   if (p >= l.len) return false;
   for (let i = p; i < l.len; i++) if (isSpace(l.at(i))) return false;
   return true;
+}
+
+/**
+ * The innermost frame's function that is a test's (`example.com/m.TestWait`, `.TestWait.func2`, a `_test`
+ * package's), or null: go names a test function Test, Benchmark or Fuzz and an upper-case letter, a digit or `_`
+ * (or nothing) after it.
+ */
+function testFunction(frames: Array<Frame>): string | null {
+  for (let i = 0; i < frames.length; i++) {
+    let fn = frames[i].fn;
+    if (fn === null) continue;
+    let s = fn!;
+    let dot = s.indexOf(".", s.lastIndexOf("/") + 1);
+    if (dot <= 0) continue;
+    let k = dot + 1;
+    let word = s.startsWith("Test", k) ? 4 : s.startsWith("Benchmark", k) ? 9 : s.startsWith("Fuzz", k) ? 4 : 0;
+    if (word == 0) continue;
+    let c = k + word < s.length ? s.charCodeAt(k + word) : Char.DOT;
+    if (c == Char.DOT || c == 0x5F || isDigit(c) || (c >= 0x41 && c <= 0x5A)) return s;
+  }
+  return null;
+}
+
+/** `example.com/m.TestWait.func2` -> `TestWait`. */
+function testOfFunction(fn: string): string {
+  let dot = fn.indexOf(".", fn.lastIndexOf("/") + 1);
+  let rest = fn.substring(dot + 1);
+  let e = rest.indexOf(".");
+  return e > 0 ? rest.substring(0, e) : rest;
+}
+
+/** `example.com/m_test.TestWait` -> `example.com/m` (an external test package is its package's). */
+function pkgOfFunction(fn: string): string {
+  let p = fn.substring(0, fn.indexOf(".", fn.lastIndexOf("/") + 1));
+  return p.endsWith("_test") ? p.substring(0, p.length - 5) : p;
 }
