@@ -895,7 +895,7 @@ function isImportPath(l: Line, p: i32): bool {
 /**
  * The innermost frame's function that is a test's (`example.com/m.TestWait`, `.TestWait.func2`, a `_test`
  * package's), or null: go names a test function Test, Benchmark or Fuzz and an upper-case letter, a digit or `_`
- * (or nothing) after it.
+ * (or nothing) after it; TestMain is not one.
  */
 function testFunction(frames: Array<Frame>): string | null {
   for (let i = 0; i < frames.length; i++) {
@@ -908,6 +908,8 @@ function testFunction(frames: Array<Frame>): string | null {
     let word = s.startsWith("Test", k) ? 4 : s.startsWith("Benchmark", k) ? 9 : s.startsWith("Fuzz", k) ? 4 : 0;
     if (word == 0) continue;
     let c = k + word < s.length ? s.charCodeAt(k + word) : Char.DOT;
+    // TestMain runs the tests, it is none of them (a panic in it is the package's).
+    if (word == 4 && s.startsWith("TestMain", k) && (k + 8 == s.length || s.charCodeAt(k + 8) == Char.DOT)) continue;
     if (c == Char.DOT || c == 0x5F || isDigit(c) || (c >= 0x41 && c <= 0x5A)) return s;
   }
   return null;
