@@ -129,6 +129,13 @@ export class Line {
 
   contains(s: string): bool { return this.indexOf(s) >= 0; }
 
+  /** Every byte is c, and there is one at least (a rule of `=`, `-`, `*`). */
+  isAll(c: i32): bool {
+    if (this.len == 0) return false;
+    for (let i = 0; i < this.len; i++) if (this.at(i) != c) return false;
+    return true;
+  }
+
   /** First position at or after pos that is not a space or tab. */
   @inline skipSpaces(pos: i32): i32 {
     // From the line's start: found once per line, however many parsers ask (most ask first thing).

@@ -137,7 +137,5 @@ export class GoRaceParser extends Parser {
 }
 
 function isRule(l: Line): bool {
-  if (l.len != RULE_LEN) return false;
-  for (let i = 0; i < RULE_LEN; i++) if (l.at(i) != Char.EQ) return false;
-  return true;
+  return l.len == RULE_LEN && l.isAll(Char.EQ);
 }

@@ -378,9 +378,7 @@ export class Catch2Parser extends Parser {
 
 /** A line of RULE copies of c (Catch2's and doctest's block rules). */
 function isRule(l: Line, c: i32): bool {
-  if (l.len != RULE) return false;
-  for (let i = 0; i < RULE; i++) if (l.at(i) != c) return false;
-  return true;
+  return l.len == RULE && l.isAll(c);
 }
 
 function lineCount(s: string): i32 {

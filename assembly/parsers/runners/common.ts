@@ -225,6 +225,33 @@ export function countBefore(s: string, word: string): i64 {
   }
 }
 
+/** One part of a runner's totals line: `3 failures`. */
+export class Counted {
+  n: i64 = 0;
+  word: string = "";
+}
+
+/**
+ * A totals line of comma-separated counts (`7 runs, 5 assertions, 3 failures, 1 errors, 1 skips`; RSpec's `9
+ * examples, 5 failures, 2 pending`): each part's count and the words after it, or null when a part is not digits,
+ * a blank and words.
+ */
+export function countedParts(s: string): Array<Counted> | null {
+  let parts = s.split(", ");
+  let out = new Array<Counted>(0);
+  for (let i = 0; i < parts.length; i++) {
+    let q = parts[i];
+    let sp = q.indexOf(" ");
+    if (sp <= 0) return null;
+    for (let k = 0; k < sp; k++) if (!isDigit(q.charCodeAt(k))) return null;
+    let c = new Counted();
+    c.n = I64.parseInt(q.substring(0, sp));
+    c.word = q.substring(sp + 1);
+    out.push(c);
+  }
+  return out;
+}
+
 function isAlnum(c: i32): bool {
   return isDigit(c) || <u32>((c | 0x20) - Char.a) < 26;
 }

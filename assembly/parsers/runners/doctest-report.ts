@@ -207,7 +207,5 @@ export class DoctestReport {
 
 /** A line of 70 stars. */
 function isRule(l: Line): bool {
-  if (l.len != RULE_LEN) return false;
-  for (let i = 0; i < RULE_LEN; i++) if (l.at(i) != Char.STAR) return false;
-  return true;
+  return l.len == RULE_LEN && l.isAll(Char.STAR);
 }

@@ -15,7 +15,7 @@ import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { withName } from "../../util/name-hash";
-import { failureNamed, joinLines, isUserFile, rightTrimmed } from "./common";
+import { failureNamed, joinLines, isUserFile, rightTrimmed, countedParts } from "./common";
 import { rubyFrame } from "./rspec";
 
 const RUN_OPTIONS = "Run options: ";
@@ -142,7 +142,7 @@ export class MinitestParser extends Parser {
   /** A mark line (`SF.EF.F`), or -v's `TestCalc#test_add = 0.00 s = .`. */
   private mark(l: Line): bool {
     let n = l.len;
-    while (n > 0 && (l.at(n - 1) == 0x20 || l.at(n - 1) == 0x0D)) n--;
+    while (n > 0 && l.at(n - 1) == 0x20) n--;
     if (n >= 8 && l.at(n - 2) == 0x20 && l.at(n - 3) == 0x3D && l.matchAt(" s = ", n - 6)) {
       let e = l.indexOf(" = ");
       if (e <= 0) return false;
@@ -159,16 +159,11 @@ export class MinitestParser extends Parser {
 
   /** `7 runs, 5 assertions, 3 failures, 1 errors, 1 skips`. */
   private totals(s: string): bool {
-    let parts = s.split(", ");
+    let cs = countedParts(s);
+    if (cs === null) return false;
     let runs: i64 = -1, fa: i64 = -1, er: i64 = 0, sk: i64 = 0;
-    for (let i = 0; i < parts.length; i++) {
-      let q = parts[i];
-      let sp = q.indexOf(" ");
-      if (sp <= 0) return false;
-      let num = q.substring(0, sp);
-      for (let k = 0; k < num.length; k++) if (!isDigit(num.charCodeAt(k))) return false;
-      let n = I64.parseInt(num);
-      let w = q.substring(sp + 1);
+    for (let i = 0; i < cs.length; i++) {
+      let n = cs[i].n; let w = cs[i].word;
       if (w == "runs" || w == "run") runs = n;
       else if (w == "failures" || w == "failure") fa = n;
       else if (w == "errors" || w == "error") er = n;

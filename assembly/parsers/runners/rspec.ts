@@ -13,7 +13,7 @@ import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
-import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf } from "./common";
+import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts } from "./common";
 
 const LOADING = "An error occurred while loading ";
 const PENDING_HEAD = "Pending: (Failures listed here are expected";
@@ -177,16 +177,11 @@ export class RspecParser extends Parser {
 
   /** `9 examples, 5 failures, 2 pending`, `1 example, 0 failures`, `…, 1 error occurred outside of examples`. */
   private totals(s: string, f: Facts): bool {
-    let parts = s.split(", ");
+    let cs = countedParts(s);
+    if (cs === null) return false;
     let ex: i64 = -1, fa: i64 = -1, pe: i64 = 0, out: i64 = 0;
-    for (let i = 0; i < parts.length; i++) {
-      let q = parts[i];
-      let sp = q.indexOf(" ");
-      if (sp <= 0) return false;
-      let num = q.substring(0, sp);
-      for (let k = 0; k < num.length; k++) if (!isDigit(num.charCodeAt(k))) return false;
-      let n = I64.parseInt(num);
-      let w = q.substring(sp + 1);
+    for (let i = 0; i < cs.length; i++) {
+      let n = cs[i].n; let w = cs[i].word;
       if (w == "examples" || w == "example") ex = n;
       else if (w == "failures" || w == "failure") fa = n;
       else if (w == "pending") pe = n;

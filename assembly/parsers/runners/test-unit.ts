@@ -15,7 +15,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, isUserFile } from "./common";
+import { failureNamed, joinLines, isUserFile, countedParts } from "./common";
 import { rubyFrame } from "./rspec";
 
 const LOADED = "Loaded suite ";
@@ -115,7 +115,7 @@ export class TestUnitParser extends Parser {
   /** A line of marks (`.F.E`), or -v's `TestCalc: `, `  test_x:\t\t.: (0.0001)`, `: (0.0029)` lines. */
   private progress(l: Line): bool {
     let n = l.len;
-    while (n > 0 && (l.at(n - 1) == 0x20 || l.at(n - 1) == 0x0D)) n--;
+    while (n > 0 && l.at(n - 1) == 0x20) n--;
     if (n == 0) return false;
     let marks = true;
     for (let i = 0; i < n && marks; i++) {
@@ -130,16 +130,11 @@ export class TestUnitParser extends Parser {
 
   /** `8 tests, 5 assertions, 4 failures, 1 errors, 1 pendings, 1 omissions, 0 notifications`. */
   private totals(s: string): bool {
-    let parts = s.split(", ");
+    let cs = countedParts(s);
+    if (cs === null) return false;
     let tests: i64 = -1, fa: i64 = -1, er: i64 = 0, sk: i64 = 0;
-    for (let i = 0; i < parts.length; i++) {
-      let q = parts[i];
-      let sp = q.indexOf(" ");
-      if (sp <= 0) return false;
-      let num = q.substring(0, sp);
-      for (let k = 0; k < num.length; k++) if (!isDigit(num.charCodeAt(k))) return false;
-      let n = I64.parseInt(num);
-      let w = q.substring(sp + 1);
+    for (let i = 0; i < cs.length; i++) {
+      let n = cs[i].n; let w = cs[i].word;
       if (w == "tests" || w == "test") tests = n;
       else if (w == "failures" || w == "failure") fa = n;
       else if (w == "errors" || w == "error") er = n;
@@ -172,9 +167,7 @@ export class TestUnitParser extends Parser {
 
 /** A rule of one byte c (`=====`, `-----`), at least RULE_MIN long. */
 function isRule(l: Line, c: i32): bool {
-  if (l.len < RULE_MIN || l.at(0) != c) return false;
-  for (let i = 1; i < l.len; i++) if (l.at(i) != c && l.at(i) != 0x0D) return false;
-  return true;
+  return l.len >= RULE_MIN && l.isAll(c);
 }
 
 /**

@@ -673,10 +673,7 @@ function isAllocatorError(l: Line, k: i32): bool {
 
 /** A line of only '=', as long as ASan's (65) or TSan's (18) report rule. */
 function isRule(l: Line): bool {
-  let n = l.len;
-  if (n != ASAN_SEPARATOR && n != TSAN_SEPARATOR) return false;
-  for (let i = 0; i < n; i++) if (l.at(i) != Char.EQ) return false;
-  return true;
+  return (l.len == ASAN_SEPARATOR || l.len == TSAN_SEPARATOR) && l.isAll(Char.EQ);
 }
 
 /** Position after a "==PID==" prefix, or -1. */
