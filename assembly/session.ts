@@ -9,6 +9,7 @@ import { Tail } from "./tail";
 import { ParserSet } from "./parsers";
 import { writeVerdict } from "./verdict";
 import { unwrapRelay } from "./relay";
+import { RelayStreams } from "./relay-streams";
 
 export class Session {
   facts: Facts = new Facts();
@@ -20,6 +21,8 @@ export class Session {
   parsers: ParserSet | null = null;
   splitter: Splitter;
   tail: Tail;
+  /** Programs a task runner relays behind a prefix each (turbo), read apart. */
+  relays: RelayStreams = new RelayStreams();
 
   constructor(splitter: Splitter, tail: Tail) {
     this.splitter = splitter;
@@ -65,6 +68,24 @@ export class Session {
   private line(l: Line): void {
     let f = this.facts;
     f.lines++;
+    let rs = this.relays;
+    if (rs.streams.length > 0) {
+      let ptr = l.ptr; let len = l.len;
+      let r = rs.route(l);
+      if (r !== null) {
+        unwrapRelay(l);
+        let ps = r.parsers;
+        if (ps === null) r.parsers = ps = new ParserSet();
+        let claimed = ps.claim(l, r.facts);
+        if (r.facts.released.length > 0) this.release(r.facts);
+        // The tail shows the line as printed: whose it was is part of it.
+        if (!claimed) { l.set(ptr, len); this.tail.push(l); }
+        return;
+      }
+      rs.observe(l);
+    }
+    // An announcement opens a stream and is read as any line of the run's own (the tail keeps it).
+    rs.announce(l, f);
     unwrapRelay(l);
     let ps = this.parsers;
     if (ps === null) this.parsers = ps = new ParserSet();
@@ -84,6 +105,7 @@ export class Session {
     let last = this.splitter.rest();
     if (last !== null) this.line(last);
     let f = this.facts;
+    this.relays.finish(f);
     let ps = this.parsers;
     if (ps !== null) ps.finish(f);
     if (f.released.length > 0) this.release(f);

@@ -1,0 +1,232 @@
+// A task runner that runs several programs at once and prints each one's lines behind a prefix naming it
+// (turbo: `web:test: PASS src/a.test.ts`; pnpm -r: `packages/web test: PASS src/a.test.ts`), interleaved as
+// they come. Each named program is a stream of its
+// own: its lines, the prefix cut off, go to a parser set and facts of their own (two TAP or jest streams
+// interleaved would be one broken report to a single set), and the streams' facts join the run's at the end.
+// A prefix becomes a stream only when the runner announces it (turbo's `web:test: cache miss, executing
+// 0123456789abcdef`, pnpm's `packages/web test$ vitest run`), so no line of anything else is ever cut.
+import { Char, isHex } from "./util/chars";
+import { Line } from "./util/line";
+import { Facts, Tests, MAX_DIAGNOSTICS, MAX_FAILURES } from "./model";
+import { MAX_PASSED_SET } from "./util/name-hash";
+import { ParserSet } from "./parsers";
+import { normPath } from "./frames";
+
+/** Streams kept at most; a runner announcing more leaves the others' lines to the run's own parsers. */
+const MAX_STREAMS = 16;
+/** turbo's task hash: 16 hex digits, the announcement's last word. */
+const HASH_LEN = 16;
+const TURBO_CACHE = ": cache ";
+/** pnpm's `<dir> <script>$ ` within this many bytes. */
+const MAX_PREFIX = 200;
+const ERROR_COMMAND = "ERROR  command (";
+const TURBO_STATES: string[] = ["miss, executing ", "hit, replaying logs ", "bypass, force executing "];
+
+export class RelayStream {
+  /** The prefix its lines start with, `web:test: `. */
+  prefix: string;
+  bytes: ArrayBuffer;
+  /** How turbo names the task in its own lines: `web#test: ` (`web#test:  ERROR  command (DIR) ...`); "" for pnpm. */
+  taskHead: string = "";
+  /** The package's directory, once turbo names it: the stream's relative paths are relative to it. */
+  dir: string | null = null;
+  parsers: ParserSet | null = null;
+  facts: Facts = new Facts();
+
+  constructor(prefix: string, run: Facts) {
+    this.prefix = prefix;
+    this.bytes = String.UTF8.encode(prefix);
+    this.facts.exit = run.exit;
+    this.facts.tailLines = run.tailLines;
+  }
+
+  /** True when l starts with this stream's prefix (or is the prefix less its trailing space). */
+  owns(l: Line): bool {
+    let b = changetype<usize>(this.bytes);
+    let n = this.bytes.byteLength;
+    let len = l.len;
+    // turbo prints an empty line of the program as the prefix with its space, or without it.
+    if (len < n - 1) return false;
+    let m = len < n ? len : n;
+    if (memory.compare(l.ptr, b, <usize>m) != 0) return false;
+    return m == n || load<u8>(b + <usize>(n - 1)) == Char.SPACE;
+  }
+}
+
+export class RelayStreams {
+  streams: Array<RelayStream> = [];
+
+  reset(): void { this.streams = []; }
+
+  /** The stream l belongs to (l then points past the prefix), or null. */
+  route(l: Line): RelayStream | null {
+    let s = this.streams;
+    for (let i = 0, n = s.length; i < n; i++) {
+      let r = unchecked(s[i]);
+      if (r.owns(l)) {
+        let k = r.bytes.byteLength;
+        if (k > l.len) k = l.len;
+        l.set(l.ptr + <usize>k, l.len - k);
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads turbo's report of a task that failed, `web#test:  ERROR  command (/work/apps/web) npm run test
+   * exited (1)`: the directory the stream's relative paths (tsc's `src/a.ts(4,3)`) are relative to.
+   */
+  observe(l: Line): void {
+    if (l.len < 24 || l.at(l.len - 1) != Char.RPAREN) return;
+    let s = this.streams;
+    for (let i = 0, n = s.length; i < n; i++) {
+      let r = unchecked(s[i]);
+      let h = r.taskHead;
+      if (h.length == 0 || !l.startsWith(h)) continue;
+      let p = l.skipSpaces(h.length);
+      if (!l.matchAt(ERROR_COMMAND, p)) return;
+      p += ERROR_COMMAND.length;
+      let e = l.indexOf(") ", p);
+      if (e > p) {
+        let d = normPath(l.str(p, e));
+        if (d.length > 0 && d != "." && d != "/work") r.dir = d;
+      }
+      return;
+    }
+  }
+
+  /** When l announces a stream (turbo's or pnpm's), opens it; true then. */
+  announce(l: Line, run: Facts): bool {
+    return this.turbo(l, run) || this.pnpm(l, run);
+  }
+
+  /** turbo's `web:test: cache miss, executing 0123456789abcdef`: the stream `web:test: `. */
+  private turbo(l: Line, run: Facts): bool {
+    // The hash at the end first: a few byte compares reject every other line.
+    let n = l.len;
+    if (n < HASH_LEN + TURBO_CACHE.length + 4 || l.at(n - HASH_LEN - 1) != Char.SPACE || !isHex(l.at(n - 1))) return false;
+    if (this.streams.length >= MAX_STREAMS) return false;
+    let c = l.indexOf(TURBO_CACHE);
+    if (c <= 0 || l.indexOfByte(Char.SPACE) < c) return false;
+    let p = c + TURBO_CACHE.length;
+    let known = false;
+    for (let i = 0; i < TURBO_STATES.length; i++) if (l.matchAt(unchecked(TURBO_STATES[i]), p) && p + unchecked(TURBO_STATES[i]).length == n - HASH_LEN) known = true;
+    if (!known) return false;
+    for (let i = n - HASH_LEN; i < n; i++) if (!isHex(l.at(i))) return false;
+    let prefix = l.str(0, c + 2);
+    let r = this.open(prefix, run);
+    if (r !== null) {
+      // `pkg:task: `: the package's name ends at the first ':' after its scope (`@scope/pkg:test: `).
+      let slash = prefix.indexOf("/");
+      let colon = prefix.indexOf(":", slash < 0 ? 0 : slash);
+      r.taskHead = prefix.substring(0, colon) + "#" + prefix.substring(colon + 1);
+    }
+    return true;
+  }
+
+  /**
+   * pnpm's `packages/web test$ vitest run` (a recursive or filtered run): the stream `packages/web test: `,
+   * whose paths are relative to packages/web.
+   */
+  private pnpm(l: Line, run: Facts): bool {
+    let c0 = l.at(0);
+    if (c0 <= Char.SPACE || c0 == Char.MINUS || c0 == Char.HASH) return false;
+    let s1 = l.indexOfByte(Char.SPACE);
+    if (s1 <= 0 || s1 > MAX_PREFIX) return false;
+    let s2 = l.indexOfByte(Char.SPACE, s1 + 1);
+    if (s2 < s1 + 3 || s2 > MAX_PREFIX || l.at(s2 - 1) != Char.DOLLAR || s2 + 1 >= l.len) return false;
+    if (this.streams.length >= MAX_STREAMS) return false;
+    let dir = normPath(l.str(0, s1));
+    let prefix = l.str(0, s2 - 1) + ": ";
+    let r = this.open(prefix, run);
+    if (r !== null && dir.length > 0 && dir != ".") r.dir = dir;
+    return true;
+  }
+
+  /** The new stream of that prefix, or null when it is open already. */
+  private open(prefix: string, run: Facts): RelayStream | null {
+    for (let i = 0; i < this.streams.length; i++) if (unchecked(this.streams[i]).prefix == prefix) return null;
+    let r = new RelayStream(prefix, run);
+    this.streams.push(r);
+    return r;
+  }
+
+  /** End of input: each stream's parsers finish, and its facts join the run's, in the order the streams opened. */
+  finish(run: Facts): void {
+    let s = this.streams;
+    for (let i = 0, n = s.length; i < n; i++) {
+      let r = unchecked(s[i]);
+      let ps = r.parsers;
+      if (ps !== null) ps.finish(r.facts);
+      if (r.dir !== null) rebase(r.facts, r.dir!);
+      join(run, r.facts);
+    }
+  }
+}
+
+/** A path the program printed relative to its own directory, made one the run's reader can open. */
+function rebased(file: string | null, dir: string): string | null {
+  if (file === null || file.length == 0 || file.charCodeAt(0) == Char.SLASH) return file;
+  let f = normPath(file!);
+  // Already from where the run was (a tool printing paths from the repository's root): as it is.
+  if (f.startsWith(dir + "/")) return f;
+  return dir + "/" + f;
+}
+
+function rebase(f: Facts, dir: string): void {
+  let d = f.diagnostics;
+  for (let i = 0; i < d.length; i++) { let x = unchecked(d[i]); x.file = rebased(x.file, dir); }
+  let t = f.tests;
+  if (t !== null) {
+    let fs = t.failures;
+    for (let i = 0; i < fs.length; i++) { let x = unchecked(fs[i]); x.file = rebased(x.file, dir); }
+  }
+}
+
+/** Adds a stream's facts to the run's: lists appended (within their bounds), counts summed, the first of a kind kept. */
+function join(f: Facts, s: Facts): void {
+  let d = s.diagnostics;
+  for (let i = 0; i < d.length; i++) {
+    if (f.diagnostics.length < MAX_DIAGNOSTICS) f.diagnostics.push(unchecked(d[i]));
+    else f.diagnosticsDropped++;
+  }
+  f.diagnosticsDropped += s.diagnosticsDropped;
+  f.errorCount += s.errorCount;
+  f.warningCount += s.warningCount;
+  if (f.crash === null) f.crash = s.crash;
+  f.crashCount += s.crashCount;
+  if (f.pendingCrash === null) f.pendingCrash = s.pendingCrash;
+  let t = s.tests;
+  if (t !== null) {
+    if (f.tests === null) f.tests = t;
+    else addTests(f.tests!, t);
+  }
+  f.cargoCheck = f.cargoCheck || s.cargoCheck;
+  f.timeoutSeen = f.timeoutSeen || s.timeoutSeen;
+  if (f.setupFailure === null) f.setupFailure = s.setupFailure;
+  if (f.missingLibrary === null) f.missingLibrary = s.missingLibrary;
+  if (f.buildFailedLine === null) f.buildFailedLine = s.buildFailedLine;
+  if (f.stepFailedLine === null) f.stepFailedLine = s.stepFailedLine;
+  if (s.lastReport !== null) f.lastReport = s.lastReport;
+  f.reports += s.reports;
+}
+
+/** A count one side does not know (-1) makes the sum unknown. */
+@inline function sum(a: i64, b: i64): i64 { return a < 0 || b < 0 ? -1 : a + b; }
+
+function addTests(t: Tests, u: Tests): void {
+  t.passed = sum(t.passed, u.passed);
+  t.failed = sum(t.failed, u.failed);
+  t.errors = sum(t.errors, u.errors);
+  t.skipped = sum(t.skipped, u.skipped);
+  t.notRun = t.notRun < 0 ? u.notRun : (u.notRun < 0 ? t.notRun : t.notRun + u.notRun);
+  for (let i = 0; i < u.unfinished.length; i++) t.unfinished.push(unchecked(u.unfinished[i]));
+  for (let i = 0; i < u.unfinishedPassed.length; i++) t.unfinishedPassed.push(unchecked(u.unfinishedPassed[i]));
+  // A list of every passing test holds only when each stream had one.
+  let a = t.passedSet; let b = u.passedSet;
+  if (a !== null && b !== null && a.length + b.length <= MAX_PASSED_SET) { for (let i = 0; i < b.length; i++) a.push(unchecked(b[i])); }
+  else t.passedSet = null;
+  for (let i = 0; i < u.failures.length && t.failures.length < MAX_FAILURES; i++) t.failures.push(unchecked(u.failures[i]));
+  t.totals = t.totals && u.totals;
+}
