@@ -40,7 +40,7 @@ inst('merges into existing settings, idempotent, uninstall removes only its own 
 
 // Claude Code's `if` rules for the built-in sandbox table: one substring per first word, none holding
 // another (`*make*` covers cmake and gmake, `*ava*` java), and `*/*` for ./prog, build/test and /usr/bin/make.
-const CLAUDE_IFS = ['/', 'cc', 'go', 'c++', 'g++', 'npm', 'npx', 'php', 'tox', 'tsc', 'ava', 'bats', 'jest', 'make', 'node', 'ruby', 'yarn', 'bazel', 'clang', 'ctest', 'meson', 'mocha', 'ninja', 'prove', 'rspec', 'rake', 'rustc', 'pytest', 'python', 'vitest', 'py.test', 'valgrind'].map((w) => `Bash(*${w}*)`);
+const CLAUDE_IFS = ['/', 'cc', 'go', 'c++', 'g++', 'npm', 'npx', 'php', 'tox', 'tsc', 'ava', 'bats', 'jest', 'make', 'node', 'ruby', 'yarn', 'bazel', 'clang', 'ctest', 'meson', 'mocha', 'ninja', 'prove', 'rspec', 'rake', 'rustc', 'turbo', 'pytest', 'python', 'vitest', 'py.test', 'valgrind'].map((w) => `Bash(*${w}*)`);
 const preIfs = (dir) => JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.if ?? null);
 
 inst('install --claude --filter: `if` rules that follow the project\'s sandbox table; none where it cannot be covered or is not known', () => {
@@ -55,7 +55,7 @@ inst('install --claude --filter: `if` rules that follow the project\'s sandbox t
   // One entry per rule, each the same command.
   const cmds = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.flatMap((g) => g.hooks).map((h) => h.command);
   assert.is(new Set(cmds).size, 1);
-  assert.match(r.stdout, /runs only for a line naming a command of the sandbox table \(33 `if` rules\): after editing/);
+  assert.match(r.stdout, /runs only for a line naming a command of the sandbox table \(34 `if` rules\): after editing/);
   assert.equal(preIfs(dir), [...CLAUDE_IFS, 'Bash(*mytool*)'].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)));
   // A first word that no substring rule can stand for: the hook runs for every call, as without rules.
   writeFileSync(join(dir, 'sbx.config.json'), JSON.stringify({ hook: { sandbox: ['* --selftest'] } }));
