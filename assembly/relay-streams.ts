@@ -5,7 +5,7 @@
 // interleaved would be one broken report to a single set), and the streams' facts join the run's at the end.
 // A prefix becomes a stream only when the runner announces it (turbo's `web:test: cache miss, executing
 // 0123456789abcdef`, pnpm's `packages/web test$ vitest run`), so no line of anything else is ever cut.
-import { Char, isHex } from "./util/chars";
+import { Char, isHex, isDigit } from "./util/chars";
 import { Line } from "./util/line";
 import { Facts, Tests, MAX_DIAGNOSTICS, MAX_FAILURES } from "./model";
 import { MAX_PASSED_SET } from "./util/name-hash";
@@ -19,6 +19,8 @@ const HASH_LEN = 16;
 const TURBO_CACHE = ": cache ";
 /** pnpm's `<dir> <script>$ ` within this many bytes. */
 const MAX_PREFIX = 200;
+const NPM_ERROR_PATH = "npm error path ";
+const NPM_ERR_PATH = "npm ERR! path ";
 const ERROR_COMMAND = "ERROR  command (";
 const TURBO_STATES: string[] = ["miss, executing ", "hit, replaying logs ", "bypass, force executing "];
 
@@ -54,13 +56,18 @@ export class RelayStream {
 }
 
 export class RelayStreams {
+  /** Every stream, in the order they opened. */
   streams: Array<RelayStream> = [];
+  /** Those whose lines carry a prefix. */
+  prefixed: Array<RelayStream> = [];
+  /** The npm script running now, when npm announced one: the lines with no prefix are its. */
+  segment: RelayStream | null = null;
 
-  reset(): void { this.streams = []; }
+  reset(): void { this.streams = []; this.prefixed = []; this.segment = null; }
 
   /** The stream l belongs to (l then points past the prefix), or null. */
   route(l: Line): RelayStream | null {
-    let s = this.streams;
+    let s = this.prefixed;
     for (let i = 0, n = s.length; i < n; i++) {
       let r = unchecked(s[i]);
       if (r.owns(l)) {
@@ -79,7 +86,7 @@ export class RelayStreams {
    */
   observe(l: Line): void {
     if (l.len < 24 || l.at(l.len - 1) != Char.RPAREN) return;
-    let s = this.streams;
+    let s = this.prefixed;
     for (let i = 0, n = s.length; i < n; i++) {
       let r = unchecked(s[i]);
       let h = r.taskHead;
@@ -146,10 +153,51 @@ export class RelayStreams {
 
   /** The new stream of that prefix, or null when it is open already. */
   private open(prefix: string, run: Facts): RelayStream | null {
-    for (let i = 0; i < this.streams.length; i++) if (unchecked(this.streams[i]).prefix == prefix) return null;
+    for (let i = 0; i < this.prefixed.length; i++) if (unchecked(this.prefixed[i]).prefix == prefix) return null;
     let r = new RelayStream(prefix, run);
     this.streams.push(r);
+    this.prefixed.push(r);
     return r;
+  }
+
+  /**
+   * npm's banner of a script it starts, `> web@1.2.0 test` (pnpm's and yarn's `npm run` alike, with the
+   * package's directory after it: `> web@1.2.0 test /work/apps/web`): the lines after it, to the next banner,
+   * are that script's, read by parsers of their own (`npm test --workspaces` runs one runner per workspace, one
+   * after the other: each one's totals are its own). Returns the stream the banner opened, or null.
+   */
+  banner(l: Line, run: Facts): RelayStream | null {
+    if (l.at(0) != Char.GT || l.at(1) != Char.SPACE || l.len < 8) return null;
+    // The name (`@scope/name` or `name`), '@', a version starting with a digit.
+    let at = l.indexOfByte(Char.AT, 3);
+    if (at < 3 || !isDigit(l.at(at + 1))) return null;
+    let sp = l.indexOfByte(Char.SPACE, 2);
+    if (sp < at || sp + 1 >= l.len) return null;
+    for (let i = 2; i < at; i++) if (l.at(i) <= Char.SPACE) return null;
+    // The script's name, then the end of the line or a directory.
+    let end = l.indexOfByte(Char.SPACE, sp + 1);
+    if (end == sp + 1) return null;
+    let dir: string | null = null;
+    if (end > 0) {
+      if (l.at(end + 1) != Char.SLASH) return null;
+      dir = normPath(l.str(end + 1));
+    }
+    if (this.streams.length >= MAX_STREAMS) return null;
+    let r = new RelayStream("", run);
+    if (dir !== null && dir!.length > 0 && dir! != "/work") r.dir = dir;
+    this.streams.push(r);
+    this.segment = r;
+    return r;
+  }
+
+  /** npm's report of where the failed script ran, `npm error path /work/packages/c` (npm 9: `npm ERR! path`). */
+  observeSegment(l: Line): void {
+    let r = this.segment;
+    if (r === null || l.at(0) != Char.n || l.len < 16) return;
+    let p = l.startsWith(NPM_ERROR_PATH) ? NPM_ERROR_PATH.length : (l.startsWith(NPM_ERR_PATH) ? NPM_ERR_PATH.length : -1);
+    if (p < 0 || r!.dir !== null) return;
+    let d = normPath(l.trimmed(p));
+    if (d.length > 0 && d != "/work") r!.dir = d;
   }
 
   /** End of input: each stream's parsers finish, and its facts join the run's, in the order the streams opened. */

@@ -9,7 +9,7 @@ import { Tail } from "./tail";
 import { ParserSet } from "./parsers";
 import { writeVerdict } from "./verdict";
 import { unwrapRelay } from "./relay";
-import { RelayStreams } from "./relay-streams";
+import { RelayStreams, RelayStream } from "./relay-streams";
 
 export class Session {
   facts: Facts = new Facts();
@@ -69,29 +69,39 @@ export class Session {
     let f = this.facts;
     f.lines++;
     let rs = this.relays;
-    if (rs.streams.length > 0) {
+    if (rs.prefixed.length > 0) {
       let ptr = l.ptr; let len = l.len;
       let r = rs.route(l);
       if (r !== null) {
         unwrapRelay(l);
-        let ps = r.parsers;
-        if (ps === null) r.parsers = ps = new ParserSet();
-        let claimed = ps.claim(l, r.facts);
-        if (r.facts.released.length > 0) this.release(r.facts);
+        this.offer(l, r.facts, r);
         // The tail shows the line as printed: whose it was is part of it.
-        if (!claimed) { l.set(ptr, len); this.tail.push(l); }
+        if (!this.claimed) { l.set(ptr, len); this.tail.push(l); }
         return;
       }
       rs.observe(l);
     }
-    // An announcement opens a stream and is read as any line of the run's own (the tail keeps it).
-    rs.announce(l, f);
+    // An announcement opens a stream and is read as any line (the tail keeps it).
+    let seg = rs.banner(l, f);
+    if (seg === null) seg = rs.segment;
+    rs.announce(l, seg !== null ? seg.facts : f);
+    if (seg !== null) rs.observeSegment(l);
     unwrapRelay(l);
-    let ps = this.parsers;
-    if (ps === null) this.parsers = ps = new ParserSet();
-    let claimed = ps.claim(l, f);
-    if (f.released.length > 0) this.release(f);
-    if (!claimed) this.tail.push(l);
+    this.offer(l, seg !== null ? seg.facts : f, seg);
+    if (!this.claimed) this.tail.push(l);
+  }
+
+  private claimed: bool = false;
+
+  /** Offers l to the parsers of stream r (the run's own when null), whose facts are g. */
+  private offer(l: Line, g: Facts, r: RelayStream | null): void {
+    let ps = r !== null ? r.parsers : this.parsers;
+    if (ps === null) {
+      ps = new ParserSet();
+      if (r !== null) r.parsers = ps; else this.parsers = ps;
+    }
+    this.claimed = ps.claim(l, g);
+    if (g.released.length > 0) this.release(g);
   }
 
   /** Lines a parser held back and let go go to the tail, in the order they came. */
