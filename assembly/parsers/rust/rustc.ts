@@ -13,12 +13,18 @@
 // cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
 // panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
 // on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+// That error is cargo's with no `Compiling` line before it (`cargo -q`).
 //
 // cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
 // object a line (`{"reason":"compiler-message",...}`); each compiler-message's `rendered` text is decoded and
 // read line by line as if printed (ANSI colours dropped); the other reasons are claimed and read as nothing.
 // cargo's text output prints a diagnostic two targets of a package share (lib, lib test) once (`1 duplicate`);
 // its JSON gives one message per target: a `rendered` text already read is read once.
+//
+// rustfmt's `--check` (`cargo fmt --check`) prints each place it would change as a diff hunk: `Diff in
+// /work/src/lib.rs:155:` (the hunk's first line, context included), then ` ` context, `-` old and `+` new lines.
+// Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
+// first new one); the hunk's lines are claimed.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -105,18 +111,29 @@ export class RustParser extends Parser {
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
   private inJson: bool = false;
+  /** The rustfmt hunk being read (`Diff in path:N:`), and whether its first changed line was seen. */
+  private fmt: Diagnostic | null = null;
+  private fmtChanged: bool = false;
+  /** The label is an old (`-`) line. */
+  private fmtOld: bool = false;
   /** The hashes of the `rendered` texts read (at most MAX_RENDERED). */
   private rendered: Set<u64> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
-  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null && this.script === null; }
+  busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null || this.fmt !== null; }
+  atRest(): bool {
+    return !this.inBlock && this.cand === null && this.cargo === null && this.script === null && this.fmt === null;
+  }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     if (l.at(0) == Char.LBRACE && !this.inJson) return this.json(l, f);
+    if (this.fmt !== null) {
+      if (this.fmtLine(l)) return true;
+      this.fmt = null;
+    }
     if (this.script !== null) this.scriptLine(l);
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
     if (this.cargo !== null) {
@@ -145,8 +162,47 @@ export class RustParser extends Parser {
       }
       return false;
     }
+    if (c0 == Char.D && this.diffIn(l, f)) return true;
     if (this.short(l, f)) return true;
     return this.header(l, f);
+  }
+
+  /** rustfmt's `Diff in /work/src/lib.rs:155:`: a hunk of a `.rs` file begins. */
+  private diffIn(l: Line, f: Facts): bool {
+    let e = l.len - 1;
+    if (l.at(e) != Char.COLON || !l.startsWith("Diff in ")) return false;
+    let d = new Diagnostic();
+    d.tool = "rustfmt";
+    d.severity = "error";
+    d.message = "rustfmt would reformat this code";
+    if (!readLoc(l, 8, e, d, this.ctx) || d.col >= 0 || d.file === null || !d.file!.endsWith(".rs")) return false;
+    this.endBlock();
+    this.cand = null; this.candRaw = null;
+    f.addDiagnostic(d);
+    this.fmt = d;
+    this.fmtChanged = false;
+    this.fmtOld = false;
+    return true;
+  }
+
+  /**
+   * A line of a rustfmt hunk (` ` context, `-` old, `+` new; rustfmt prints a blank context line as a space,
+   * which a log may lose): the context before the first change moves the error's line down to it.
+   */
+  private fmtLine(l: Line): bool {
+    let d = this.fmt!;
+    if (l.len == 0) { if (!this.fmtChanged) d.line++; return true; }
+    let c = l.at(0);
+    if (c == Char.SPACE) { if (!this.fmtChanged) d.line++; return true; }
+    if (c != Char.MINUS && c != Char.PLUS) return false;
+    let t = l.trimmed(1);
+    // The first old line, else the first new one (an insertion).
+    if (t.length > 0 && (d.label === null || (c == Char.MINUS && !this.fmtOld))) {
+      d.label = t;
+      if (c == Char.MINUS) this.fmtOld = true;
+    }
+    this.fmtChanged = true;
+    return true;
   }
 
   /**
@@ -183,6 +239,7 @@ export class RustParser extends Parser {
     if (this.cand !== null) this.dropCand(f);
     this.cargo = null;
     this.script = null;
+    this.fmt = null;
     this.endBlock();
   }
 
@@ -379,6 +436,9 @@ export class RustParser extends Parser {
       this.cargo = d;
       return true;
     }
+    // cargo's build script failure is cargo's whatever came before (under -q no `Compiling` line did).
+    let script = code === null && s == 0 && sev == "error" && l.matchAt("failed to run custom build command for `", m);
+    if (script) this.rust = true;
     if ((code === null && !this.rust) || s > 0) {
       // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
       // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
@@ -392,7 +452,7 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
-    if (code === null && sev == "error" && l.matchAt("failed to run custom build command for `", m)) { this.script = d; this.scriptMsg = false; }
+    if (script) { this.script = d; this.scriptMsg = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
