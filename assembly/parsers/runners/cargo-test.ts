@@ -18,6 +18,8 @@
 // "ignored": 1` its `test result:`; `{ "type": "test", "name": …, "event": "ok"|"failed"|"ignored" }` a test's
 // line, a failure's `"stdout"` (its output and panic) read as its block, its `"message"` (should_panic's verdict)
 // as the block's notes.
+// libtest's terse format (`-- --format=terse`, and `cargo test -q`) prints a dot (`i` ignored) per test, with
+// `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -136,6 +138,11 @@ export class CargoTestParser extends Parser {
       if (res != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
       this.testResult(name, res, f);
       return true;
+    }
+    if (this.inRun) {
+      // terse: `tests::x --- FAILED`, `.... 4/18`
+      if (l.endsWith(" --- FAILED") && l.len > 11) { this.testResult(withoutMode(l.str(0, l.len - 11)), "FAILED", f); return true; }
+      if ((c == Char.DOT || c == Char.i) && isTerseProgress(l)) return true;
     }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
@@ -454,6 +461,7 @@ export class CargoTestParser extends Parser {
       // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
       // (its `-->` line is not used: rustdoc's lines there run one past the file's).
       if (this.msg.length == 0 && isDocTest(t.name) && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
+          l.startsWith("Test compiled successfully, but it's marked `compile_fail`") ||
           l.startsWith("error[E") || l.startsWith("error: ") && !cargoOwn(l))) {
         this.msg.push(l.trimmed(0));
         return;
@@ -555,6 +563,22 @@ export class CargoTestParser extends Parser {
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
+}
+
+/** libtest terse's progress: dots (`i` an ignored test), then ` 17/18` at every 100 and the last. */
+function isTerseProgress(l: Line): bool {
+  let p = 0;
+  while (l.at(p) == Char.DOT || l.at(p) == Char.i) p++;
+  if (p == l.len) return true;
+  if (l.at(p) != Char.SPACE) return false;
+  p++;
+  let d = p;
+  while (isDigit(l.at(p))) p++;
+  if (p == d || l.at(p) != Char.SLASH) return false;
+  p++;
+  let e = p;
+  while (isDigit(l.at(p))) p++;
+  return p > e && p == l.len;
 }
 
 /** The number after `key` (`"passed": `) in a JSON line, or -1. */
