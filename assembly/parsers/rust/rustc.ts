@@ -111,6 +111,14 @@ export class RustParser extends Parser {
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
   private inJson: bool = false;
+  /** The file of the snippet being read (its `-->` or `::: path` line) and its last numbered line. */
+  private snipFile: string | null = null;
+  private snipLine: i32 = -1;
+  private snip: Diagnostic = new Diagnostic();
+  /** The primary span's column when its label is drawn below it (`^^^---`, `|`, then the text), else -1. */
+  private pendCol: i32 = -1;
+  /** The owner has its `in this macro invocation` note. */
+  private macroNoted: bool = false;
   /** The rustfmt hunk being read (`Diff in path:N:`), and whether its first changed line was seen. */
   private fmt: Diagnostic | null = null;
   private fmtChanged: bool = false;
@@ -153,7 +161,11 @@ export class RustParser extends Parser {
     if (n == 0 || l.isBlank()) { this.endBlock(); return false; }
     let c0 = l.at(0);
     if (isSpace(c0)) return this.indented(l, f);
-    if (isDigit(c0)) return this.inBlock && isNumberedGutter(l);
+    if (isDigit(c0)) {
+      if (!this.inBlock || !isNumberedGutter(l)) return false;
+      this.snipLine = <i32>l.readInt(0);
+      return true;
+    }
     if (c0 == Char.DOT) return this.inBlock && l.startsWith("...");
     if (c0 == Char.F || c0 == Char.S) {
       if (l.startsWith("For more information about ") || l.startsWith("Some errors have detailed explanations")) {
@@ -343,6 +355,10 @@ export class RustParser extends Parser {
     this.owner = null;
     this.target = null;
     this.ownSnippet = false;
+    this.snipFile = null;
+    this.snipLine = -1;
+    this.pendCol = -1;
+    this.macroNoted = false;
   }
 
   private indented(l: Line, f: Facts): bool {
@@ -360,12 +376,14 @@ export class RustParser extends Parser {
       this.cand = null;
       if (!this.inBlock) return false;
       let t = this.target;
+      let e = l.len;
+      while (e > p && isSpace(l.at(e - 1))) e--;
       if (t !== null) {
-        let e = l.len;
-        while (e > p && isSpace(l.at(e - 1))) e--;
         readLoc(l, p + 4, e, t, this.ctx);
         this.target = null;
-      }
+        this.snipFile = t.file;
+      } else this.snipFile = readLoc(l, p + 4, e, this.snip, this.ctx) ? this.snip.file : null;
+      this.snipLine = -1;
       return true;
     }
     if (this.inBlock) { this.gutter(l, f, p); return true; } // gutter, `= note:`, `= help:`, `::: path`
@@ -457,6 +475,8 @@ export class RustParser extends Parser {
     this.owner = d;
     this.target = d;
     this.ownSnippet = true;
+    this.pendCol = -1;
+    this.macroNoted = false;
     this.cand = null;
     return true;
   }
@@ -475,7 +495,41 @@ export class RustParser extends Parser {
       if (l.matchAt("help: ", q)) addNote(f, o, this.make("note", null, "help: " + l.trimmed(q + 6)));
       return;
     }
-    if (c != Char.PIPE || !this.ownSnippet || o.label !== null) return;
+    // `  7 |` (a narrow number is indented), `::: src/more.rs:5:5`: the snippet's line and file.
+    if (isDigit(c)) { this.snipLine = <i32>l.readInt(p); return; }
+    if (c == Char.COLON) {
+      if (l.matchAt("::: ", p)) {
+        let e = l.len;
+        while (e > p && isSpace(l.at(e - 1))) e--;
+        this.snipFile = readLoc(l, p + 4, e, this.snip, this.ctx) ? this.snip.file : null;
+        this.snipLine = -1;
+      }
+      return;
+    }
+    if (c != Char.PIPE) return;
+    // An error inside a macro_rules body is one per invocation, all at the macro's line: the invocation
+    // (`------------ in this macro invocation` under its numbered line) tells them apart.
+    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 && l.endsWith("- in this macro invocation")) {
+      let n = this.make("note", null, "in this macro invocation");
+      n.file = this.snipFile;
+      n.line = this.snipLine;
+      addNote(f, o, n);
+      this.macroNoted = true;
+      return;
+    }
+    if (!this.ownSnippet || o.label !== null) return;
+    let pc = this.pendCol;
+    if (pc >= 0) {
+      // Under `^^^^^^---`: `|` lines down from the primary span's first column, then its text there.
+      this.pendCol = -1;
+      let b = l.at(pc);
+      if (b == Char.PIPE) { this.pendCol = pc; return; }
+      if (b < 0 || isSpace(b)) return;
+      for (let i = p + 1; i < pc; i++) { let x = l.at(i); if (x != Char.SPACE && x != Char.PIPE) return; }
+      if (pc > 0 && l.at(pc - 1) != Char.SPACE) return;
+      o.label = l.trimmed(pc);
+      return;
+    }
     let q = p + 1;
     while (q < l.len) {
       let b = l.at(q);
@@ -484,9 +538,12 @@ export class RustParser extends Parser {
       q++;
     }
     if (l.at(q) != Char.CARET) return;
+    let first = q;
     // Primary spans on one line (`^     ^`: unused_parens's two parentheses) carry their text after the last.
     while (l.at(q) == Char.CARET) {
       while (l.at(q) == Char.CARET) q++;
+      // `^^^^^^^^^^^^^^^---` (a secondary span right after it): the text comes lines below.
+      if (l.at(q) == Char.MINUS) { this.pendCol = first; return; }
       if (l.at(q) != Char.SPACE) return;
       q = l.skipSpaces(q);
     }
