@@ -101,7 +101,8 @@ export class CargoTestParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
-    if (c == Char.LBRACE) return l.matchAt("{ \"type\": \"", 0) && this.json(l, f);
+    // Not inside a block: a test's output may print such a line.
+    if (c == Char.LBRACE && !this.inBlock && !this.loose && !this.inSuccess && l.matchAt("{ \"type\": \"", 0) && this.json(l, f)) return true;
     if (this.inSuccess) {
       if (!(l.startsWith("failures:") || l.startsWith("test result: ") || l.startsWith("running ") || foreignLine(l))) return true;
       this.inSuccess = false;

@@ -205,7 +205,12 @@ export class RustParser extends Parser {
     let d = this.fmt!;
     if (l.len == 0) { if (!this.fmtChanged) d.line++; return true; }
     let c = l.at(0);
-    if (c == Char.SPACE) { if (!this.fmtChanged) d.line++; return true; }
+    if (c == Char.SPACE) {
+      // cargo's next step (`cargo fmt --check && cargo test`): `   Compiling x v0.1.0`.
+      if (cargoVerb(l, l.skipSpaces(0)) >= 0) return false;
+      if (!this.fmtChanged) d.line++;
+      return true;
+    }
     if (c != Char.MINUS && c != Char.PLUS) return false;
     let t = l.trimmed(1);
     // The first old line, else the first new one (an insertion).
@@ -389,18 +394,11 @@ export class RustParser extends Parser {
     if (this.inBlock) { this.gutter(l, f, p); return true; } // gutter, `= note:`, `= help:`, `::: path`
     let c = l.at(p);
     if ((c == Char.e || c == Char.w) && this.header(l, f, p)) return true;
-    // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
-    if (p <= 11 && l.at(12) == Char.SPACE && c >= Char.A && c <= Char.Z) {
-      for (let i = 0; i < CARGO_VERBS.length; i++) {
-        let v = CARGO_VERBS[i];
-        if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) {
-          if (i < 2) this.rust = true; // Compiling, Checking
-          if (i == 1) f.cargoCheck = true;
-          return true;
-        }
-      }
-    }
-    return false;
+    let i = cargoVerb(l, p);
+    if (i < 0) return false;
+    if (i < 2) this.rust = true; // Compiling, Checking
+    if (i == 1) f.cargoCheck = true;
+    return true;
   }
 
   /**
@@ -592,6 +590,17 @@ export class RustParser extends Parser {
     d.message = msg;
     return d;
   }
+}
+
+/** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
+function cargoVerb(l: Line, p: i32): i32 {
+  let c = l.at(p);
+  if (p > 11 || l.at(12) != Char.SPACE || c < Char.A || c > Char.Z) return -1;
+  for (let i = 0; i < CARGO_VERBS.length; i++) {
+    let v = CARGO_VERBS[i];
+    if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) return i;
+  }
+  return -1;
 }
 
 /** True when the message at m opens like one of cargo's own errors (CARGO_ERRORS). */
