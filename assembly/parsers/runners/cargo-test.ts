@@ -13,6 +13,13 @@
 // Under `-- --show-output` the tests that passed show their output under `successes:`, in the same
 // `---- NAME stdout ----` blocks (a passing should_panic test's panic among it), then their names: that section,
 // up to `failures:` or the binary's `test result:`, is claimed and read as nothing.
+// libtest's JSON events (`-- -Z unstable-options --format=json`): `{ "type": "suite", "event": "started",
+// "test_count": 5 }` is a binary's `running 5 tests`, its `"event": "ok"|"failed"` with `"passed": 2, "failed": 2,
+// "ignored": 1` its `test result:`; `{ "type": "test", "name": …, "event": "ok"|"failed"|"ignored" }` a test's
+// line, a failure's `"stdout"` (its output and panic) read as its block, its `"message"` (should_panic's verdict)
+// as the block's notes.
+// libtest's terse format (`-- --format=terse`, and `cargo test -q`) prints a dot (`i` ignored) per test, with
+// `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -21,9 +28,10 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
 import { failureIn, pkgOr, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 /** Before cargo test showed itself: `test ..`, `running N tests` at column 0, `Running ..`/`Doc-tests ..` after blanks, `error: could not compile` at column 0. */
-const STARTS = new ByteSet().chars("trRDe");
+const STARTS = new ByteSet().chars("trRDe{");
 
 /** l[a, b) is all lowercase hex digits. */
 function isHex(l: Line, a: i32, b: i32): bool {
@@ -84,6 +92,8 @@ export class CargoTestParser extends Parser {
   binStart: i32 = 0;
   /** Inside libtest's `successes:` section (--show-output): the passing tests' output and names. */
   inSuccess: bool = false;
+  /** A line of a JSON event's `stdout`, read as a block's line. */
+  view: Line = new Line();
 
   busy(): bool { return this.inBlock; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -91,6 +101,8 @@ export class CargoTestParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    // Not inside a block: a test's output may print such a line.
+    if (c == Char.LBRACE && !this.inBlock && !this.loose && !this.inSuccess && l.matchAt("{ \"type\": \"", 0) && this.json(l, f)) return true;
     if (this.inSuccess) {
       if (!(l.startsWith("failures:") || l.startsWith("test result: ") || l.startsWith("running ") || foreignLine(l))) return true;
       this.inSuccess = false;
@@ -128,6 +140,11 @@ export class CargoTestParser extends Parser {
       this.testResult(name, res, f);
       return true;
     }
+    if (this.inRun) {
+      // terse: `tests::x --- FAILED`, `.... 4/18`
+      if (l.endsWith(" --- FAILED") && l.len > 11) { this.testResult(withoutMode(l.str(0, l.len - 11)), "FAILED", f); return true; }
+      if ((c == Char.DOT || c == Char.i) && isTerseProgress(l)) return true;
+    }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
       if (l.startsWith("test ")) return this.testLine(l, f);
@@ -143,12 +160,7 @@ export class CargoTestParser extends Parser {
     if (c == Char.r && l.startsWith("running ")) {
       let n = l.readInt(8);
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
-      this.seen = true; this.inList = false;
-      this.bp = 0; this.bf = 0; this.bs = 0;
-      this.planned = n; this.inRun = true;
-      // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
-      this.stoppedAfter = null;
-      this.binStart = f.testsFor("cargo-test").failures.length;
+      this.begin(n, f);
       return true;
     }
     let p0 = l.skipSpaces(0);
@@ -190,6 +202,89 @@ export class CargoTestParser extends Parser {
       return true;
     }
     return false;
+  }
+
+  /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
+  private json(l: Line, f: Facts): bool {
+    let suite = l.matchAt("suite\"", 11);
+    if (!suite && !l.matchAt("test\"", 11)) return l.matchAt("bench\"", 11);
+    let ev = l.indexOf("\"event\": \"", 16);
+    if (ev < 0) return false;
+    ev += 10;
+    this.seen = true;
+    if (suite) {
+      if (l.matchAt("started\"", ev)) {
+        let k = l.indexOf("\"test_count\": ", ev);
+        this.begin(k > 0 ? l.readInt(k + 14) : -1, f);
+        return true;
+      }
+      let p = jsonCount(l, "\"passed\": "), fl = jsonCount(l, "\"failed\": "), ig = jsonCount(l, "\"ignored\": ");
+      if (p > 0) this.passed += p;
+      if (fl > 0) this.failed += fl;
+      if (ig > 0) this.skipped += ig;
+      this.running = null;
+      this.bp = 0; this.bf = 0; this.bs = 0;
+      this.inRun = false;
+      f.testsFor("cargo-test").totals = true;
+      return true;
+    }
+    let k = l.indexOf("\"name\": \"", 16);
+    if (k < 0) return true;
+    let n = decodeJsonString(l, k + 9);
+    let name = withoutMode(String.UTF8.decodeUnsafe(jsonBuf(), <usize>n));
+    if (l.matchAt("ok\"", ev)) this.testResult(name, "ok", f);
+    else if (l.matchAt("ignored\"", ev)) this.testResult(name, "ignored", f);
+    else if (l.matchAt("failed\"", ev)) {
+      this.testResult(name, "FAILED", f);
+      let t = failureIn(f.testsFor("cargo-test"), name, this.crate);
+      this.cur = t;
+      this.msg = [];
+      this.inMsg = false;
+      this.panicSeen = false;
+      let o = l.indexOf("\"stdout\": \"", ev);
+      if (o > 0) this.jsonText(l, o + 11);
+      o = l.indexOf("\"message\": \"", ev);
+      if (o > 0) {
+        this.inMsg = false;
+        this.jsonText(l, o + 12);
+      }
+      this.endBlock();
+    }
+    return true;
+  }
+
+  /**
+   * The JSON string at l[p] read line by line into the current failure, as a block's lines; a `message`'s
+   * `test did not panic as expected at src/lib.rs:5:8` as the text format's note.
+   */
+  private jsonText(l: Line, p: i32): void {
+    let n = decodeJsonString(l, p);
+    let b = jsonBuf();
+    let v = this.view;
+    let s = 0;
+    for (let i = 0; i <= n; i++) {
+      if (i < n && load<u8>(b + <usize>i) != Char.LF) continue;
+      v.set(b + <usize>s, i - s);
+      v.no = l.no;
+      if (s == 0 && v.startsWith("test did not panic as expected")) {
+        this.msg = ["test did not panic as expected"];
+        let at = v.indexOf(" at ", 30);
+        if (at > 0 && this.cur !== null) this.loc(this.cur!, v.trimmed(at + 4));
+      } else if (s == 0 && v.startsWith("panic did not contain expected string")) {
+        this.msg.push("panic did not contain expected string");
+      } else this.blockLine(v);
+      s = i + 1;
+    }
+  }
+
+  /** A test binary's `running N tests` (n -1 when it did not say): its counts start. */
+  private begin(n: i64, f: Facts): void {
+    this.seen = true; this.inList = false;
+    this.bp = 0; this.bf = 0; this.bs = 0;
+    this.planned = n; this.inRun = true;
+    // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
+    this.stoppedAfter = null;
+    this.binStart = f.testsFor("cargo-test").failures.length;
   }
 
   /**
@@ -367,6 +462,7 @@ export class CargoTestParser extends Parser {
       // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
       // (its `-->` line is not used: rustdoc's lines there run one past the file's).
       if (this.msg.length == 0 && isDocTest(t.name) && (l.startsWith("Test executable succeeded, but it's marked `should_panic`") ||
+          l.startsWith("Test compiled successfully, but it's marked `compile_fail`") ||
           l.startsWith("error[E") || l.startsWith("error: ") && !cargoOwn(l))) {
         this.msg.push(l.trimmed(0));
         return;
@@ -468,6 +564,28 @@ export class CargoTestParser extends Parser {
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
     }
   }
+}
+
+/** libtest terse's progress: dots (`i` an ignored test), then ` 17/18` at every 100 and the last. */
+function isTerseProgress(l: Line): bool {
+  let p = 0;
+  while (l.at(p) == Char.DOT || l.at(p) == Char.i) p++;
+  if (p == l.len) return true;
+  if (l.at(p) != Char.SPACE) return false;
+  p++;
+  let d = p;
+  while (isDigit(l.at(p))) p++;
+  if (p == d || l.at(p) != Char.SLASH) return false;
+  p++;
+  let e = p;
+  while (isDigit(l.at(p))) p++;
+  return p > e && p == l.len;
+}
+
+/** The number after `key` (`"passed": `) in a JSON line, or -1. */
+function jsonCount(l: Line, key: string): i64 {
+  let k = l.indexOf(key);
+  return k < 0 ? -1 : l.readInt(k + key.length);
 }
 
 /** The thread of `thread 'NAME' (12) has overflowed its stack` (no `(12)` before Rust 1.88), or null; not main's. */

@@ -13,12 +13,18 @@
 // cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
 // panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
 // on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+// That error is cargo's with no `Compiling` line before it (`cargo -q`).
 //
 // cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
 // object a line (`{"reason":"compiler-message",...}`); each compiler-message's `rendered` text is decoded and
 // read line by line as if printed (ANSI colours dropped); the other reasons are claimed and read as nothing.
 // cargo's text output prints a diagnostic two targets of a package share (lib, lib test) once (`1 duplicate`);
 // its JSON gives one message per target: a `rendered` text already read is read once.
+//
+// rustfmt's `--check` (`cargo fmt --check`) prints each place it would change as a diff hunk: `Diff in
+// /work/src/lib.rs:155:` (the hunk's first line, context included), then ` ` context, `-` old and `+` new lines.
+// Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
+// first new one); the hunk's lines are claimed.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -105,18 +111,37 @@ export class RustParser extends Parser {
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
   private inJson: bool = false;
+  /** The file of the snippet being read (its `-->` or `::: path` line) and its last numbered line. */
+  private snipFile: string | null = null;
+  private snipLine: i32 = -1;
+  private snip: Diagnostic = new Diagnostic();
+  /** The primary span's column when its label is drawn below it (`^^^---`, `|`, then the text), else -1. */
+  private pendCol: i32 = -1;
+  /** The owner has its `in this macro invocation` note. */
+  private macroNoted: bool = false;
+  /** The rustfmt hunk being read (`Diff in path:N:`), and whether its first changed line was seen. */
+  private fmt: Diagnostic | null = null;
+  private fmtChanged: bool = false;
+  /** The label is an old (`-`) line. */
+  private fmtOld: bool = false;
   /** The hashes of the `rendered` texts read (at most MAX_RENDERED). */
   private rendered: Set<u64> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null; }
-  atRest(): bool { return !this.inBlock && this.cand === null && this.cargo === null && this.script === null; }
+  busy(): bool { return this.inBlock || this.cand !== null || this.cargo !== null || this.fmt !== null; }
+  atRest(): bool {
+    return !this.inBlock && this.cand === null && this.cargo === null && this.script === null && this.fmt === null;
+  }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     if (l.at(0) == Char.LBRACE && !this.inJson) return this.json(l, f);
+    if (this.fmt !== null) {
+      if (this.fmtLine(l)) return true;
+      this.fmt = null;
+    }
     if (this.script !== null) this.scriptLine(l);
     if (this.cand !== null && !(l.no == this.candNo + 1 && this.confirms(l))) this.dropCand(f);
     if (this.cargo !== null) {
@@ -136,7 +161,11 @@ export class RustParser extends Parser {
     if (n == 0 || l.isBlank()) { this.endBlock(); return false; }
     let c0 = l.at(0);
     if (isSpace(c0)) return this.indented(l, f);
-    if (isDigit(c0)) return this.inBlock && isNumberedGutter(l);
+    if (isDigit(c0)) {
+      if (!this.inBlock || !isNumberedGutter(l)) return false;
+      this.snipLine = <i32>l.readInt(0);
+      return true;
+    }
     if (c0 == Char.DOT) return this.inBlock && l.startsWith("...");
     if (c0 == Char.F || c0 == Char.S) {
       if (l.startsWith("For more information about ") || l.startsWith("Some errors have detailed explanations")) {
@@ -145,8 +174,52 @@ export class RustParser extends Parser {
       }
       return false;
     }
+    if (c0 == Char.D && this.diffIn(l, f)) return true;
     if (this.short(l, f)) return true;
     return this.header(l, f);
+  }
+
+  /** rustfmt's `Diff in /work/src/lib.rs:155:`: a hunk of a `.rs` file begins. */
+  private diffIn(l: Line, f: Facts): bool {
+    let e = l.len - 1;
+    if (l.at(e) != Char.COLON || !l.startsWith("Diff in ")) return false;
+    let d = new Diagnostic();
+    d.tool = "rustfmt";
+    d.severity = "error";
+    d.message = "rustfmt would reformat this code";
+    if (!readLoc(l, 8, e, d, this.ctx) || d.col >= 0 || d.file === null || !d.file!.endsWith(".rs")) return false;
+    this.endBlock();
+    this.cand = null; this.candRaw = null;
+    f.addDiagnostic(d);
+    this.fmt = d;
+    this.fmtChanged = false;
+    this.fmtOld = false;
+    return true;
+  }
+
+  /**
+   * A line of a rustfmt hunk (` ` context, `-` old, `+` new; rustfmt prints a blank context line as a space,
+   * which a log may lose): the context before the first change moves the error's line down to it.
+   */
+  private fmtLine(l: Line): bool {
+    let d = this.fmt!;
+    if (l.len == 0) { if (!this.fmtChanged) d.line++; return true; }
+    let c = l.at(0);
+    if (c == Char.SPACE) {
+      // cargo's next step (`cargo fmt --check && cargo test`): `   Compiling x v0.1.0`.
+      if (cargoVerb(l, l.skipSpaces(0)) >= 0) return false;
+      if (!this.fmtChanged) d.line++;
+      return true;
+    }
+    if (c != Char.MINUS && c != Char.PLUS) return false;
+    let t = l.trimmed(1);
+    // The first old line, else the first new one (an insertion).
+    if (t.length > 0 && (d.label === null || (c == Char.MINUS && !this.fmtOld))) {
+      d.label = t;
+      if (c == Char.MINUS) this.fmtOld = true;
+    }
+    this.fmtChanged = true;
+    return true;
   }
 
   /**
@@ -183,6 +256,7 @@ export class RustParser extends Parser {
     if (this.cand !== null) this.dropCand(f);
     this.cargo = null;
     this.script = null;
+    this.fmt = null;
     this.endBlock();
   }
 
@@ -286,6 +360,10 @@ export class RustParser extends Parser {
     this.owner = null;
     this.target = null;
     this.ownSnippet = false;
+    this.snipFile = null;
+    this.snipLine = -1;
+    this.pendCol = -1;
+    this.macroNoted = false;
   }
 
   private indented(l: Line, f: Facts): bool {
@@ -303,29 +381,24 @@ export class RustParser extends Parser {
       this.cand = null;
       if (!this.inBlock) return false;
       let t = this.target;
+      let e = l.len;
+      while (e > p && isSpace(l.at(e - 1))) e--;
       if (t !== null) {
-        let e = l.len;
-        while (e > p && isSpace(l.at(e - 1))) e--;
         readLoc(l, p + 4, e, t, this.ctx);
         this.target = null;
-      }
+        this.snipFile = t.file;
+      } else this.snipFile = readLoc(l, p + 4, e, this.snip, this.ctx) ? this.snip.file : null;
+      this.snipLine = -1;
       return true;
     }
     if (this.inBlock) { this.gutter(l, f, p); return true; } // gutter, `= note:`, `= help:`, `::: path`
     let c = l.at(p);
     if ((c == Char.e || c == Char.w) && this.header(l, f, p)) return true;
-    // cargo right-aligns its verb to end at column 12: `   Compiling x v0.1.0 (.)`
-    if (p <= 11 && l.at(12) == Char.SPACE && c >= Char.A && c <= Char.Z) {
-      for (let i = 0; i < CARGO_VERBS.length; i++) {
-        let v = CARGO_VERBS[i];
-        if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) {
-          if (i < 2) this.rust = true; // Compiling, Checking
-          if (i == 1) f.cargoCheck = true;
-          return true;
-        }
-      }
-    }
-    return false;
+    let i = cargoVerb(l, p);
+    if (i < 0) return false;
+    if (i < 2) this.rust = true; // Compiling, Checking
+    if (i == 1) f.cargoCheck = true;
+    return true;
   }
 
   /**
@@ -379,6 +452,9 @@ export class RustParser extends Parser {
       this.cargo = d;
       return true;
     }
+    // cargo's build script failure is cargo's whatever came before (under -q no `Compiling` line did).
+    let script = code === null && s == 0 && sev == "error" && l.matchAt("failed to run custom build command for `", m);
+    if (script) this.rust = true;
     if ((code === null && !this.rust) || s > 0) {
       // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
       // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
@@ -392,11 +468,13 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
-    if (code === null && sev == "error" && l.matchAt("failed to run custom build command for `", m)) { this.script = d; this.scriptMsg = false; }
+    if (script) { this.script = d; this.scriptMsg = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
     this.ownSnippet = true;
+    this.pendCol = -1;
+    this.macroNoted = false;
     this.cand = null;
     return true;
   }
@@ -415,7 +493,41 @@ export class RustParser extends Parser {
       if (l.matchAt("help: ", q)) addNote(f, o, this.make("note", null, "help: " + l.trimmed(q + 6)));
       return;
     }
-    if (c != Char.PIPE || !this.ownSnippet || o.label !== null) return;
+    // `  7 |` (a narrow number is indented), `::: src/more.rs:5:5`: the snippet's line and file.
+    if (isDigit(c)) { this.snipLine = <i32>l.readInt(p); return; }
+    if (c == Char.COLON) {
+      if (l.matchAt("::: ", p)) {
+        let e = l.len;
+        while (e > p && isSpace(l.at(e - 1))) e--;
+        this.snipFile = readLoc(l, p + 4, e, this.snip, this.ctx) ? this.snip.file : null;
+        this.snipLine = -1;
+      }
+      return;
+    }
+    if (c != Char.PIPE) return;
+    // An error inside a macro_rules body is one per invocation, all at the macro's line: the invocation
+    // (`------------ in this macro invocation` under its numbered line) tells them apart.
+    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 && l.endsWith("- in this macro invocation")) {
+      let n = this.make("note", null, "in this macro invocation");
+      n.file = this.snipFile;
+      n.line = this.snipLine;
+      addNote(f, o, n);
+      this.macroNoted = true;
+      return;
+    }
+    if (!this.ownSnippet || o.label !== null) return;
+    let pc = this.pendCol;
+    if (pc >= 0) {
+      // Under `^^^^^^---`: `|` lines down from the primary span's first column, then its text there.
+      this.pendCol = -1;
+      let b = l.at(pc);
+      if (b == Char.PIPE) { this.pendCol = pc; return; }
+      if (b < 0 || isSpace(b)) return;
+      for (let i = p + 1; i < pc; i++) { let x = l.at(i); if (x != Char.SPACE && x != Char.PIPE) return; }
+      if (pc > 0 && l.at(pc - 1) != Char.SPACE) return;
+      o.label = l.trimmed(pc);
+      return;
+    }
     let q = p + 1;
     while (q < l.len) {
       let b = l.at(q);
@@ -424,9 +536,12 @@ export class RustParser extends Parser {
       q++;
     }
     if (l.at(q) != Char.CARET) return;
+    let first = q;
     // Primary spans on one line (`^     ^`: unused_parens's two parentheses) carry their text after the last.
     while (l.at(q) == Char.CARET) {
       while (l.at(q) == Char.CARET) q++;
+      // `^^^^^^^^^^^^^^^---` (a secondary span right after it): the text comes lines below.
+      if (l.at(q) == Char.MINUS) { this.pendCol = first; return; }
       if (l.at(q) != Char.SPACE) return;
       q = l.skipSpaces(q);
     }
@@ -475,6 +590,17 @@ export class RustParser extends Parser {
     d.message = msg;
     return d;
   }
+}
+
+/** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
+function cargoVerb(l: Line, p: i32): i32 {
+  let c = l.at(p);
+  if (p > 11 || l.at(12) != Char.SPACE || c < Char.A || c > Char.Z) return -1;
+  for (let i = 0; i < CARGO_VERBS.length; i++) {
+    let v = CARGO_VERBS[i];
+    if (<i32>v.charCodeAt(0) == c && l.matchAt(v, p)) return i;
+  }
+  return -1;
 }
 
 /** True when the message at m opens like one of cargo's own errors (CARGO_ERRORS). */
