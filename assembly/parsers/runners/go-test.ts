@@ -30,9 +30,10 @@ const NONE: string[] = [];
 
 /**
  * Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's
- * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed).
+ * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed);
+ * gotestsum's line a package (`✓  pkg (12ms)`: a mark's first byte 0xE2).
  */
-const STARTS = new ByteSet().chars("=-").chars("pFo?BPe");
+const STARTS = new ByteSet().chars("=-").chars("pFo?BPe").range(0xE2, 0xE2);
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -138,6 +139,20 @@ export class GoTestParser extends Parser {
   tailAt: i64 = 0;
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
   benchHeader: bool = false;
+  /**
+   * gotestsum (over go test -json): its summary's `=== FAIL: pkg TestX (0.00s)` names the package of each test
+   * (relative to the module: `.`, `price`), the one of the entries not yet sealed (null: none); inside a block
+   * that repeats a failure already read (its --format testname printed it as go -v does): claimed, not read.
+   */
+  gsPkg: string | null = null;
+  gsRepeat: bool = false;
+  /** `--format testname`'s `PASS TestX (0.00s)` seen: its `FAIL pkg` / `PASS pkg` lines end a package. */
+  gsTestname: bool = false;
+  /** Its `DONE 10 tests, 1 skipped, 3 failures in 1.2s` (-1: none), and the result lines that named a pass. */
+  gsTotal: i64 = -1;
+  gsSkipped: i64 = 0;
+  gsFailures: i64 = 0;
+  passLines: i64 = 0;
 
   busy(): bool { return this.inPanic; }
   atRest(): bool { return !this.seen && !this.inPanic; }
@@ -148,6 +163,11 @@ export class GoTestParser extends Parser {
   }
 
   text(l: Line, f: Facts): bool {
+    // gotestsum's summary block of a failure it printed before: up to its next `=== ` or `DONE ` line.
+    if (this.gsRepeat) {
+      if (!l.startsWith("=== ") && !l.startsWith("DONE ")) return true;
+      this.gsRepeat = false;
+    }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -175,6 +195,7 @@ export class GoTestParser extends Parser {
         f.testsFor("go-test");
         return true;
       }
+      if (p == 0 && (l.matchAt("FAIL: ", q) || l.matchAt("SKIP: ", q))) return this.summaryLine(l, q, f);
       return false;
     }
     if (c == Char.MINUS && this.resultLine(l, p, f)) return true;
@@ -189,6 +210,9 @@ export class GoTestParser extends Parser {
         if (this.seen) { this.current = null; return true; }
         return false;
       }
+      if (c == 0xE2) return this.gsPackageLine(l, f);
+      if (l.at(4) == Char.SPACE && this.testnameLine(l, f)) return true;
+      if (this.seen && l.startsWith("DONE ") && this.doneLine(l, f)) return true;
       if (this.packageEnd(l, f)) return true;
       if (l.startsWith("exit status ")) {
         this.exitLine = l.trimmed(0);
@@ -259,6 +283,7 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.runOpen = false;
     this.result(name, r);
+    if (r == Res.PASS) this.passLines++;
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.PASS && this.passHashes !== null) {
       if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
@@ -267,6 +292,139 @@ export class GoTestParser extends Parser {
     this.seen = true;
     f.testsFor("go-test");
     return true;
+  }
+
+  /**
+   * gotestsum's summary: `=== FAIL: pkg TestX/sub (0.00s)` (`=== SKIP: …`) at q - 6, the test's output under it.
+   * A failure already read (--format testname printed it before) opens a block that is only claimed.
+   */
+  private summaryLine(l: Line, q: i32, f: Facts): bool {
+    let a = q + 6;
+    let sp = l.indexOfByte(Char.SPACE, a);
+    if (sp <= a) return false;
+    let e = l.lastIndexOf(" (");
+    if (e <= sp) e = l.len;
+    let name = l.trimmed(sp + 1, e);
+    if (name.length == 0) return false;
+    let pkg = l.str(a, sp);
+    let prev = this.gsPkg;
+    if (prev !== null && prev! != pkg) this.gsSeal(prev!, f);
+    this.gsPkg = pkg;
+    this.seen = true;
+    f.testsFor("go-test");
+    this.logOpen = -1;
+    this.runOpen = false;
+    let fail = l.at(q) == Char.F;
+    if (fail && this.failedBefore(name, pkg)) { this.gsRepeat = true; this.current = null; return true; }
+    this.current = name;
+    this.result(name, fail ? Res.FAIL : Res.SKIP);
+    if (fail) this.pkgFails++;
+    return true;
+  }
+
+  /**
+   * gotestsum's default format, a line a package: `✓  price (6ms)`, `✖  . (9ms)`, `∅  pkg (no test files)`: its
+   * mark, two spaces, the package (what failed is in its summary below).
+   */
+  private gsPackageLine(l: Line, f: Facts): bool {
+    if (l.at(3) != Char.SPACE || l.at(4) != Char.SPACE || l.len < 6 || l.at(5) == Char.SPACE) return false;
+    let b1 = l.at(1); let b2 = l.at(2);
+    let mark = (b1 == 0x9C && (b2 == 0x93 || b2 == 0x96)) || (b1 == 0x88 && b2 == 0x85);
+    if (!mark) return false;
+    this.seen = true;
+    f.testsFor("go-test");
+    return true;
+  }
+
+  /** Test name failed in package pkg: among the current package's runs, or sealed with pkg. */
+  private failedBefore(name: string, pkg: string): bool {
+    if (this.index.has(name) && this.res[this.index.get(name)] == Res.FAIL) return true;
+    let fs = this.failing;
+    for (let i = 0; i < fs.length; i++) if (fs[i] == name && this.failingPkg[i] == pkg) return true;
+    return false;
+  }
+
+  /**
+   * gotestsum --format testname: `PASS TestX (0.00s)`, `FAIL price.TestCache (0.00s)`, `SKIP …` (a test of a
+   * package but the root's is named with it: a test's own name has no `.` before its first `/`), and once one
+   * was seen, `FAIL price` / `PASS .` / `EMPTY pkg`: the package is over.
+   */
+  private testnameLine(l: Line, f: Facts): bool {
+    let r: Res;
+    if (l.startsWith("PASS")) r = Res.PASS;
+    else if (l.startsWith("FAIL")) r = Res.FAIL;
+    else if (l.startsWith("SKIP")) r = Res.SKIP;
+    else return false;
+    let e = l.lastIndexOf(" (");
+    if (e < 5 || l.at(l.len - 1) != Char.RPAREN) {
+      // A package's line: one word after the mark.
+      if (!this.gsTestname || r == Res.SKIP || l.indexOfByte(Char.SPACE, 5) >= 0 || l.len <= 5) return false;
+      this.gsSeal(l.str(5, l.len), f);
+      return true;
+    }
+    let full = l.str(5, e);
+    let slash = full.indexOf("/");
+    let dot = full.lastIndexOf(".", slash < 0 ? full.length : slash);
+    let name = dot >= 0 ? full.substring(dot + 1) : full;
+    if (!name.startsWith("Test") && !name.startsWith("Example") && !name.startsWith("Benchmark") && !name.startsWith("Fuzz")) return false;
+    this.gsTestname = true;
+    this.seen = true;
+    f.testsFor("go-test");
+    this.logOpen = -1;
+    this.runOpen = false;
+    this.result(name, r);
+    if (r == Res.FAIL) { this.current = name; this.pkgFails++; return true; }
+    this.current = null;
+    if (r == Res.PASS) {
+      this.passLines++;
+      if (this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
+      if (this.passHashes !== null) {
+        if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
+      }
+    }
+    return true;
+  }
+
+  /** gotestsum's `DONE 10 tests, 1 skipped, 3 failures, 1 error in 1.2s`: its counts; the last package is over. */
+  private doneLine(l: Line, f: Facts): bool {
+    let n = l.readInt(5);
+    if (n < 0 || !l.matchAt(" test", l.end)) return false;
+    let s = l.trimmed(l.end);
+    let skipped: i64 = 0; let failures: i64 = 0;
+    let parts = s.split(", ");
+    for (let i = 1; i < parts.length; i++) {
+      let w = parts[i];
+      let sp = w.indexOf(" ");
+      if (sp <= 0) continue;
+      let k = <i64>I32.parseInt(w.substring(0, sp));
+      if (w.startsWith("skipped", sp + 1)) skipped = k;
+      else if (w.startsWith("failure", sp + 1)) failures = k;
+    }
+    let prev = this.gsPkg;
+    if (prev !== null) this.gsSeal(prev!, f);
+    this.gsTotal = n; this.gsSkipped = skipped; this.gsFailures = failures;
+    this.current = null;
+    return true;
+  }
+
+  /** gotestsum named the package pkg's tests (no `ok`/`FAIL pkg` line of go's): it is over, as packageEnd ends one. */
+  private gsSeal(pkg: string, f: Facts): void {
+    let t = f.testsFor("go-test");
+    if (this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
+      t.unfinished.push(pkg);
+      let ps = this.pkgPassed;
+      for (let i = 0; i < ps.length && t.unfinishedPassed.length < MAX_FAILURES; i++) t.unfinishedPassed.push(ps[i]);
+    }
+    this.pkgFails = 0; this.pkgPanic = false; this.pkgStopped = false;
+    this.binaryDone = false; this.binaryPassed = false; this.runOpen = false;
+    this.exitLine = ""; this.pkgPassed.length = 0;
+    this.crashesAt = f.crashCount;
+    this.someRan = true;
+    this.keyPassed(pkg);
+    this.logOpen = -1; this.lastOut = ""; this.current = null;
+    this.fold();
+    this.seal(pkg);
+    this.gsPkg = null;
   }
 
   /**
@@ -811,6 +969,8 @@ export class GoTestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
+    let gp = this.gsPkg;
+    if (gp !== null) this.gsSeal(gp!, f);
     this.fold();
     let passed = this.passed; let failed = this.failed; let skipped = this.skipped;
     for (let i = 0; i < this.failing.length; i++) {
@@ -865,6 +1025,14 @@ export class GoTestParser extends Parser {
     if (!this.verbose && hs !== null && this.noneToRun && !this.someRan && t.failures.length == 0) {
       t.passedSet = hs;
       t.passed = 0; t.skipped = 0;
+    }
+    // gotestsum's DONE line counts every test (a parent too, as its `--- PASS` lines name them): the passes are
+    // the rest; the run's list is whole only when as many passes were named (testname, standard-verbose).
+    if (this.gsTotal >= 0) {
+      let p = this.gsTotal - this.gsSkipped - this.gsFailures;
+      t.passed = p > 0 ? p : 0; t.skipped = this.gsSkipped;
+      if (this.passLines < t.passed) t.passedSet = null;
+      else if (hs !== null && (hs.length > 0 || t.failures.length > 0)) t.passedSet = hs;
     }
   }
 }
