@@ -148,13 +148,17 @@ export class GoTestParser extends Parser {
   gsRepeat: bool = false;
   /** `--format testname`'s `PASS TestX (0.00s)` seen: its `FAIL pkg` / `PASS pkg` lines end a package. */
   gsTestname: bool = false;
+  /** Inside a failing Example's `got:` / `want:` block (column 0, its output's lines): its message. */
+  exampleOpen: bool = false;
+  /** go's own package result line seen (gotestsum's standard-verbose, standard-quiet): its summary repeats. */
+  goPkgLine: bool = false;
   /** Its `DONE 10 tests, 1 skipped, 3 failures in 1.2s` (-1: none), and the result lines that named a pass. */
   gsTotal: i64 = -1;
   gsSkipped: i64 = 0;
   gsFailures: i64 = 0;
   passLines: i64 = 0;
 
-  busy(): bool { return this.inPanic; }
+  busy(): bool { return this.inPanic || this.exampleOpen || this.gsRepeat; }
   atRest(): bool { return !this.seen && !this.inPanic; }
   starts(): ByteSet | null { return STARTS; }
 
@@ -167,6 +171,10 @@ export class GoTestParser extends Parser {
     if (this.gsRepeat) {
       if (!l.startsWith("=== ") && !l.startsWith("DONE ")) return true;
       this.gsRepeat = false;
+    }
+    if (this.exampleOpen) {
+      if (this.exampleLine(l)) return true;
+      this.exampleOpen = false;
     }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
@@ -211,6 +219,7 @@ export class GoTestParser extends Parser {
         return false;
       }
       if (c == 0xE2) return this.gsPackageLine(l, f);
+      if (l.len == 4 && l.startsWith("got:") && this.exampleGot()) return true;
       if (l.at(4) == Char.SPACE && this.testnameLine(l, f)) return true;
       if (this.seen && l.startsWith("DONE ") && this.doneLine(l, f)) return true;
       if (this.packageEnd(l, f)) return true;
@@ -315,7 +324,9 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.runOpen = false;
     let fail = l.at(q) == Char.F;
-    if (fail && this.failedBefore(name, pkg)) { this.gsRepeat = true; this.current = null; return true; }
+    // go printed the tests itself (its `FAIL\tpkg` lines: --format standard-verbose, standard-quiet), each failure
+    // and skip of the summary is one read before (by its package's import path, not gotestsum's relative one).
+    if (this.goPkgLine || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
     this.current = name;
     this.result(name, fail ? Res.FAIL : Res.SKIP);
     if (fail) this.pkgFails++;
@@ -333,6 +344,40 @@ export class GoTestParser extends Parser {
     if (!mark) return false;
     this.seen = true;
     f.testsFor("go-test");
+    return true;
+  }
+
+  /**
+   * `got:` under `--- FAIL: ExampleX`: go's report of an Example whose output differs, `got:` and `want:` at
+   * column 0 each followed by the output's lines. The block is the Example's message (go names no file or line).
+   */
+  private exampleGot(): bool {
+    let cur = this.current;
+    if (cur === null || !cur!.startsWith("Example") || !this.index.has(cur!) || this.res[this.index.get(cur!)] != Res.FAIL) return false;
+    if (this.logIndex(cur!, "") >= 0) return false;
+    this.logOpen = this.logName.length;
+    this.logMore = 0;
+    this.logDiff = false; this.logTrace = false; this.logStack = false;
+    this.logName.push(cur!); this.logPkgs().push(""); this.logFile.push(""); this.logLine.push(-1);
+    this.logMsg.push("got:");
+    this.exampleOpen = true;
+    return true;
+  }
+
+  /**
+   * A line of the Example's block, up to go's next own line (a result, `=== RUN`, the package's, coverage) or a
+   * sanitizer's. Busy while it lasts: an output line `x` or `..F` is no unittest progress line.
+   */
+  private exampleLine(l: Line): bool {
+    if (foreignLine(l)) return false;
+    let c = l.at(0);
+    if (c == Char.MINUS && l.startsWith("--- ")) return false;
+    if (c == Char.EQ && l.startsWith("=== ")) return false;
+    if ((c == Char.F || c == Char.P) && (l.len == 4 || l.at(4) == Char.TAB || l.at(4) == Char.SPACE) && (l.startsWith("FAIL") || l.startsWith("PASS"))) return false;
+    if (l.startsWith("ok  ") || l.startsWith("coverage: ") || l.startsWith("exit status ") || l.startsWith("panic: ")) return false;
+    let k = this.logOpen;
+    if (k < 0 || k >= this.logMsg.length) return false;
+    if (this.logMore < MAX_MORE) { this.logMsg[k] = this.logMsg[k] + "\n" + l.toString(); this.logMore++; }
     return true;
   }
 
@@ -489,6 +534,7 @@ export class GoTestParser extends Parser {
         !l.matchAt("[setup failed]", rest) && !l.matchAt("[no test files]", rest)) return false;
     let pkg = l.str(s, e);
     this.seen = true;
+    if (tail != Char.LBRACKET) this.goPkgLine = true;
     if (!fail && a == 2 && l.contains("[no tests to run]")) this.noneToRun = true;
     else if (a != 1 && !(fail && tail == Char.LBRACKET)) this.someRan = true;
     let t = f.testsFor("go-test");
