@@ -56,7 +56,7 @@ const BUILD_PHRASES: string[] = [
 const STARTS = new ByteSet().chars("#");
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
-function usageOfGo(l: Line): bool {
+export function usageOfGo(l: Line): bool {
   if (l.startsWith("usage: go ")) return true;
   return l.startsWith("Usage of ") && l.endsWith(".test:");
 }

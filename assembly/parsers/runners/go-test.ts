@@ -16,6 +16,7 @@ import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoT
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
+import { usageOfGo } from "../go/go-build";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -148,6 +149,12 @@ export class GoTestParser extends Parser {
   gsRepeat: bool = false;
   /** `--format testname`'s `PASS TestX (0.00s)` seen: its `FAIL pkg` / `PASS pkg` lines end a package. */
   gsTestname: bool = false;
+  /**
+   * -json: go's flag package refusing an option inside the binary's Output (`flag provided but not defined: -skip`),
+   * then, once its `Usage of …/x.test:` followed, the run's set-up failure (go-build.ts reads the text's).
+   */
+  flagLine: string | null = null;
+  flagFailed: string | null = null;
   /** Inside a failing Example's `got:` / `want:` block (column 0, its output's lines): its message. */
   exampleOpen: bool = false;
   /** go's own package result line seen (gotestsum's standard-verbose, standard-quiet): its summary repeats. */
@@ -176,6 +183,12 @@ export class GoTestParser extends Parser {
       if (this.exampleLine(l)) return true;
       this.exampleOpen = false;
     }
+    let fl = this.flagLine;
+    if (fl !== null) {
+      this.flagLine = null;
+      if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
+    }
+    if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -193,10 +206,12 @@ export class GoTestParser extends Parser {
       if (l.matchAt("RUN ", q) || l.matchAt("CONT ", q) || l.matchAt("NAME ", q) || l.matchAt("PAUSE ", q)) {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
+        // (Not under gotestsum's `=== FAIL: pkg X` naming it: its summary prints a fuzz target's RUN lines again.)
+        let gs = this.gsPkg !== null && this.current !== null && this.current! == name;
         if (!l.matchAt("PAUSE ", q)) { this.current = name; this.runOpen = true; }
         this.logOpen = -1;
         // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
-        if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
+        if (l.matchAt("RUN ", q) && this.index.has(name) && !gs) this.index.delete(name);
         this.verbose = true;
         this.mark(name);
         this.seen = true;
@@ -1012,6 +1027,8 @@ export class GoTestParser extends Parser {
 
   finish(f: Facts): void {
     if (this.inPanic) this.endPanic();
+    let ff = this.flagFailed;
+    if (ff !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = ff;
     if (!this.seen) return;
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
