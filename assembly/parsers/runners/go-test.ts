@@ -329,6 +329,9 @@ export class GoTestParser extends Parser {
     let e = l.lastIndexOf(" (");
     if (e <= sp) e = l.len;
     let name = l.trimmed(sp + 1, e);
+    // --rerun-fails: `=== FAIL: . TestX (re-run 1) (0.00s)`, the same test run again.
+    let rr = name.lastIndexOf(" (re-run ");
+    if (rr > 0 && name.endsWith(")")) name = name.substring(0, rr);
     if (name.length == 0) return false;
     let pkg = l.str(a, sp);
     let prev = this.gsPkg;
@@ -445,9 +448,14 @@ export class GoTestParser extends Parser {
     return true;
   }
 
-  /** gotestsum's `DONE 10 tests, 1 skipped, 3 failures, 1 error in 1.2s`: its counts; the last package is over. */
+  /**
+   * gotestsum's `DONE 10 tests, 1 skipped, 3 failures, 1 error in 1.2s`: its counts; the last package is over.
+   * With --rerun-fails each run prints one, the later ones counting all runs (`DONE 3 runs, 636 tests, 6 failures`):
+   * the last one's stands, the tests run again being its failures.
+   */
   private doneLine(l: Line, f: Facts): bool {
     let n = l.readInt(5);
+    if (n >= 0 && l.matchAt(" runs, ", l.end)) n = l.readInt(l.end + 7);
     if (n < 0 || !l.matchAt(" test", l.end)) return false;
     let s = l.trimmed(l.end);
     let skipped: i64 = 0; let failures: i64 = 0;
