@@ -56,7 +56,24 @@ const BUILD_PHRASES: string[] = [
 const STARTS = new ByteSet().chars("#");
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
-function usageOfGo(l: Line): bool {
+/**
+ * Where ` (S1002)` begins at the end of l (staticcheck's check codes: one to two upper-case letters, four digits:
+ * SA4017, S1002, ST1003, QF1001, U1000), or -1.
+ */
+function staticcheckCode(l: Line): i32 {
+  let n = l.len;
+  if (n < 9 || l.at(n - 1) != Char.RPAREN) return -1;
+  let i = n - 2;
+  let d = 0;
+  while (i > 0 && d < 4 && isDigit(l.at(i))) { i--; d++; }
+  if (d != 4) return -1;
+  let u = 0;
+  while (i > 0 && u < 3 && l.at(i) >= 0x41 && l.at(i) <= 0x5A) { i--; u++; }
+  if (u == 0 || u > 2 || l.at(i) != Char.LPAREN || l.at(i - 1) != Char.SPACE) return -1;
+  return i - 1;
+}
+
+export function usageOfGo(l: Line): bool {
   if (l.startsWith("usage: go ")) return true;
   return l.startsWith("Usage of ") && l.endsWith(".test:");
 }
@@ -158,9 +175,14 @@ export class GoParser extends Parser {
     d.line = <i32>line;
     d.col = <i32>col;
     d.message = l.trimmed(q + 2);
-    let tool = vetPrefix ? "go" : classify(l, q + 2);
+    // staticcheck's finding ends with its check's code: `… can be simplified to b (S1002)`.
+    let sc = vetPrefix ? -1 : staticcheckCode(l);
+    if (sc > q) { d.message = l.trimmed(q + 2, sc); d.code = l.str(sc + 2, l.len - 1); }
+    let tool = vetPrefix ? "go" : sc > q ? "staticcheck" : classify(l, q + 2);
     let guessed = false;
-    if (tool.length == 0) {
+    if (sc > q) {
+      // its own tool: no guess for the block's other lines
+    } else if (tool.length == 0) {
       tool = this.blockTool.length > 0 ? this.blockTool : "go";
       guessed = this.blockTool.length == 0;
     } else if (this.blockTool.length == 0 && !vetPrefix) {

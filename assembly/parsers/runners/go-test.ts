@@ -16,6 +16,7 @@ import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoT
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
+import { usageOfGo } from "../go/go-build";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -30,9 +31,10 @@ const NONE: string[] = [];
 
 /**
  * Before go test showed itself: `=== RUN`.. and `--- FAIL:`.. (after blanks); `panic: ..[recovered]`, a package's
- * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed).
+ * `FAIL`/`ok`/`?` line, `BenchmarkX` at column 0; the test binary's bare `PASS` and go's `exit status N` (noted, not claimed);
+ * gotestsum's line a package (`✓  pkg (12ms)`: a mark's first byte 0xE2).
  */
-const STARTS = new ByteSet().chars("=-").chars("pFo?BPe");
+const STARTS = new ByteSet().chars("=-").chars("pFo?BPe").range(0xE2, 0xE2);
 
 export class GoTestParser extends Parser {
   seen: bool = false;
@@ -138,8 +140,32 @@ export class GoTestParser extends Parser {
   tailAt: i64 = 0;
   /** The line before was the benchmarks' `pkg: example.com/m` header (go test not seen yet). */
   benchHeader: bool = false;
+  /**
+   * gotestsum (over go test -json): its summary's `=== FAIL: pkg TestX (0.00s)` names the package of each test
+   * (relative to the module: `.`, `price`), the one of the entries not yet sealed (null: none); inside a block
+   * that repeats a failure already read (its --format testname printed it as go -v does): claimed, not read.
+   */
+  gsPkg: string | null = null;
+  gsRepeat: bool = false;
+  /** `--format testname`'s `PASS TestX (0.00s)` seen: its `FAIL pkg` / `PASS pkg` lines end a package. */
+  gsTestname: bool = false;
+  /**
+   * -json: go's flag package refusing an option inside the binary's Output (`flag provided but not defined: -skip`),
+   * then, once its `Usage of …/x.test:` followed, the run's set-up failure (go-build.ts reads the text's).
+   */
+  flagLine: string | null = null;
+  flagFailed: string | null = null;
+  /** Inside a failing Example's `got:` / `want:` block (column 0, its output's lines): its message. */
+  exampleOpen: bool = false;
+  /** go's own package result line seen (gotestsum's standard-verbose, standard-quiet): its summary repeats. */
+  goPkgLine: bool = false;
+  /** Its `DONE 10 tests, 1 skipped, 3 failures in 1.2s` (-1: none), and the result lines that named a pass. */
+  gsTotal: i64 = -1;
+  gsSkipped: i64 = 0;
+  gsFailures: i64 = 0;
+  passLines: i64 = 0;
 
-  busy(): bool { return this.inPanic; }
+  busy(): bool { return this.inPanic || this.exampleOpen || this.gsRepeat; }
   atRest(): bool { return !this.seen && !this.inPanic; }
   starts(): ByteSet | null { return STARTS; }
 
@@ -148,6 +174,21 @@ export class GoTestParser extends Parser {
   }
 
   text(l: Line, f: Facts): bool {
+    // gotestsum's summary block of a failure it printed before: up to its next `=== ` or `DONE ` line.
+    if (this.gsRepeat) {
+      if (!l.startsWith("=== ") && !l.startsWith("DONE ")) return true;
+      this.gsRepeat = false;
+    }
+    if (this.exampleOpen) {
+      if (this.exampleLine(l)) return true;
+      this.exampleOpen = false;
+    }
+    let fl = this.flagLine;
+    if (fl !== null) {
+      this.flagLine = null;
+      if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
+    }
+    if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -165,16 +206,19 @@ export class GoTestParser extends Parser {
       if (l.matchAt("RUN ", q) || l.matchAt("CONT ", q) || l.matchAt("NAME ", q) || l.matchAt("PAUSE ", q)) {
         let sp = l.indexOfByte(Char.SPACE, q);
         let name = l.trimmed(sp);
+        // (Not under gotestsum's `=== FAIL: pkg X` naming it: its summary prints a fuzz target's RUN lines again.)
+        let gs = this.gsPkg !== null && this.current !== null && this.current! == name;
         if (!l.matchAt("PAUSE ", q)) { this.current = name; this.runOpen = true; }
         this.logOpen = -1;
         // A test run again (`-count=3`, or the same name in the next package): its result is another run's.
-        if (l.matchAt("RUN ", q) && this.index.has(name)) this.index.delete(name);
+        if (l.matchAt("RUN ", q) && this.index.has(name) && !gs) this.index.delete(name);
         this.verbose = true;
         this.mark(name);
         this.seen = true;
         f.testsFor("go-test");
         return true;
       }
+      if (p == 0 && (l.matchAt("FAIL: ", q) || l.matchAt("SKIP: ", q))) return this.summaryLine(l, q, f);
       return false;
     }
     if (c == Char.MINUS && this.resultLine(l, p, f)) return true;
@@ -189,6 +233,10 @@ export class GoTestParser extends Parser {
         if (this.seen) { this.current = null; return true; }
         return false;
       }
+      if (c == 0xE2) return this.gsPackageLine(l, f);
+      if (l.len == 4 && l.startsWith("got:") && this.exampleGot()) return true;
+      if (l.at(4) == Char.SPACE && this.testnameLine(l, f)) return true;
+      if (this.seen && l.startsWith("DONE ") && this.doneLine(l, f)) return true;
       if (this.packageEnd(l, f)) return true;
       if (l.startsWith("exit status ")) {
         this.exitLine = l.trimmed(0);
@@ -259,6 +307,7 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.runOpen = false;
     this.result(name, r);
+    if (r == Res.PASS) this.passLines++;
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.PASS && this.passHashes !== null) {
       if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
@@ -267,6 +316,183 @@ export class GoTestParser extends Parser {
     this.seen = true;
     f.testsFor("go-test");
     return true;
+  }
+
+  /**
+   * gotestsum's summary: `=== FAIL: pkg TestX/sub (0.00s)` (`=== SKIP: …`) at q - 6, the test's output under it.
+   * A failure already read (--format testname printed it before) opens a block that is only claimed.
+   */
+  private summaryLine(l: Line, q: i32, f: Facts): bool {
+    let a = q + 6;
+    let sp = l.indexOfByte(Char.SPACE, a);
+    if (sp <= a) return false;
+    let e = l.lastIndexOf(" (");
+    if (e <= sp) e = l.len;
+    let name = l.trimmed(sp + 1, e);
+    // --rerun-fails: `=== FAIL: . TestX (re-run 1) (0.00s)`, the same test run again.
+    let rr = name.lastIndexOf(" (re-run ");
+    if (rr > 0 && name.endsWith(")")) name = name.substring(0, rr);
+    if (name.length == 0) return false;
+    let pkg = l.str(a, sp);
+    let prev = this.gsPkg;
+    if (prev !== null && prev! != pkg) this.gsSeal(prev!, f);
+    this.gsPkg = pkg;
+    this.seen = true;
+    f.testsFor("go-test");
+    this.logOpen = -1;
+    this.runOpen = false;
+    let fail = l.at(q) == Char.F;
+    // go printed the tests itself (its `FAIL\tpkg` lines: --format standard-verbose, standard-quiet), each failure
+    // and skip of the summary is one read before (by its package's import path, not gotestsum's relative one).
+    if (this.goPkgLine || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
+    this.current = name;
+    this.result(name, fail ? Res.FAIL : Res.SKIP);
+    if (fail) this.pkgFails++;
+    return true;
+  }
+
+  /**
+   * gotestsum's default format, a line a package: `✓  price (6ms)`, `✖  . (9ms)`, `∅  pkg (no test files)`: its
+   * mark, two spaces, the package (what failed is in its summary below).
+   */
+  private gsPackageLine(l: Line, f: Facts): bool {
+    if (l.at(3) != Char.SPACE || l.at(4) != Char.SPACE || l.len < 6 || l.at(5) == Char.SPACE) return false;
+    let b1 = l.at(1); let b2 = l.at(2);
+    let mark = (b1 == 0x9C && (b2 == 0x93 || b2 == 0x96)) || (b1 == 0x88 && b2 == 0x85);
+    if (!mark) return false;
+    this.seen = true;
+    f.testsFor("go-test");
+    return true;
+  }
+
+  /**
+   * `got:` under `--- FAIL: ExampleX`: go's report of an Example whose output differs, `got:` and `want:` at
+   * column 0 each followed by the output's lines. The block is the Example's message (go names no file or line).
+   */
+  private exampleGot(): bool {
+    let cur = this.current;
+    if (cur === null || !cur!.startsWith("Example") || !this.index.has(cur!) || this.res[this.index.get(cur!)] != Res.FAIL) return false;
+    if (this.logIndex(cur!, "") >= 0) return false;
+    this.logOpen = this.logName.length;
+    this.logMore = 0;
+    this.logDiff = false; this.logTrace = false; this.logStack = false;
+    this.logName.push(cur!); this.logPkgs().push(""); this.logFile.push(""); this.logLine.push(-1);
+    this.logMsg.push("got:");
+    this.exampleOpen = true;
+    return true;
+  }
+
+  /**
+   * A line of the Example's block, up to go's next own line (a result, `=== RUN`, the package's, coverage) or a
+   * sanitizer's. Busy while it lasts: an output line `x` or `..F` is no unittest progress line.
+   */
+  private exampleLine(l: Line): bool {
+    if (foreignLine(l)) return false;
+    let c = l.at(0);
+    if (c == Char.MINUS && l.startsWith("--- ")) return false;
+    if (c == Char.EQ && l.startsWith("=== ")) return false;
+    if ((c == Char.F || c == Char.P) && (l.len == 4 || l.at(4) == Char.TAB || l.at(4) == Char.SPACE) && (l.startsWith("FAIL") || l.startsWith("PASS"))) return false;
+    if (l.startsWith("ok  ") || l.startsWith("coverage: ") || l.startsWith("exit status ") || l.startsWith("panic: ")) return false;
+    let k = this.logOpen;
+    if (k < 0 || k >= this.logMsg.length) return false;
+    if (this.logMore < MAX_MORE) { this.logMsg[k] = this.logMsg[k] + "\n" + l.toString(); this.logMore++; }
+    return true;
+  }
+
+  /** Test name failed in package pkg: among the current package's runs, or sealed with pkg. */
+  private failedBefore(name: string, pkg: string): bool {
+    if (this.index.has(name) && this.res[this.index.get(name)] == Res.FAIL) return true;
+    let fs = this.failing;
+    for (let i = 0; i < fs.length; i++) if (fs[i] == name && this.failingPkg[i] == pkg) return true;
+    return false;
+  }
+
+  /**
+   * gotestsum --format testname: `PASS TestX (0.00s)`, `FAIL price.TestCache (0.00s)`, `SKIP …` (a test of a
+   * package but the root's is named with it: a test's own name has no `.` before its first `/`), and once one
+   * was seen, `FAIL price` / `PASS .` / `EMPTY pkg`: the package is over.
+   */
+  private testnameLine(l: Line, f: Facts): bool {
+    let r: Res;
+    if (l.startsWith("PASS")) r = Res.PASS;
+    else if (l.startsWith("FAIL")) r = Res.FAIL;
+    else if (l.startsWith("SKIP")) r = Res.SKIP;
+    else return false;
+    let e = l.lastIndexOf(" (");
+    if (e < 5 || l.at(l.len - 1) != Char.RPAREN) {
+      // A package's line: one word after the mark.
+      if (!this.gsTestname || r == Res.SKIP || l.indexOfByte(Char.SPACE, 5) >= 0 || l.len <= 5) return false;
+      this.gsSeal(l.str(5, l.len), f);
+      return true;
+    }
+    let full = l.str(5, e);
+    let slash = full.indexOf("/");
+    let dot = full.lastIndexOf(".", slash < 0 ? full.length : slash);
+    let name = dot >= 0 ? full.substring(dot + 1) : full;
+    if (!name.startsWith("Test") && !name.startsWith("Example") && !name.startsWith("Benchmark") && !name.startsWith("Fuzz")) return false;
+    this.gsTestname = true;
+    this.seen = true;
+    f.testsFor("go-test");
+    this.logOpen = -1;
+    this.runOpen = false;
+    this.result(name, r);
+    if (r == Res.FAIL) { this.current = name; this.pkgFails++; return true; }
+    this.current = null;
+    if (r == Res.PASS) {
+      this.passLines++;
+      if (this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
+      if (this.passHashes !== null) {
+        if (this.passNames.length < MAX_PASSED_SET) this.passNames.push(name); else this.passHashes = null;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * gotestsum's `DONE 10 tests, 1 skipped, 3 failures, 1 error in 1.2s`: its counts; the last package is over.
+   * With --rerun-fails each run prints one, the later ones counting all runs (`DONE 3 runs, 636 tests, 6 failures`):
+   * the last one's stands, the tests run again being its failures.
+   */
+  private doneLine(l: Line, f: Facts): bool {
+    let n = l.readInt(5);
+    if (n >= 0 && l.matchAt(" runs, ", l.end)) n = l.readInt(l.end + 7);
+    if (n < 0 || !l.matchAt(" test", l.end)) return false;
+    let s = l.trimmed(l.end);
+    let skipped: i64 = 0; let failures: i64 = 0;
+    let parts = s.split(", ");
+    for (let i = 1; i < parts.length; i++) {
+      let w = parts[i];
+      let sp = w.indexOf(" ");
+      if (sp <= 0) continue;
+      let k = <i64>I32.parseInt(w.substring(0, sp));
+      if (w.startsWith("skipped", sp + 1)) skipped = k;
+      else if (w.startsWith("failure", sp + 1)) failures = k;
+    }
+    let prev = this.gsPkg;
+    if (prev !== null) this.gsSeal(prev!, f);
+    this.gsTotal = n; this.gsSkipped = skipped; this.gsFailures = failures;
+    this.current = null;
+    return true;
+  }
+
+  /** gotestsum named the package pkg's tests (no `ok`/`FAIL pkg` line of go's): it is over, as packageEnd ends one. */
+  private gsSeal(pkg: string, f: Facts): void {
+    let t = f.testsFor("go-test");
+    if (this.pkgStopped && t.runner == "go-test" && t.unfinished.length < MAX_FAILURES) {
+      t.unfinished.push(pkg);
+      let ps = this.pkgPassed;
+      for (let i = 0; i < ps.length && t.unfinishedPassed.length < MAX_FAILURES; i++) t.unfinishedPassed.push(ps[i]);
+    }
+    this.pkgFails = 0; this.pkgPanic = false; this.pkgStopped = false;
+    this.binaryDone = false; this.binaryPassed = false; this.runOpen = false;
+    this.exitLine = ""; this.pkgPassed.length = 0;
+    this.crashesAt = f.crashCount;
+    this.someRan = true;
+    this.keyPassed(pkg);
+    this.logOpen = -1; this.lastOut = ""; this.current = null;
+    this.fold();
+    this.seal(pkg);
+    this.gsPkg = null;
   }
 
   /**
@@ -331,6 +557,7 @@ export class GoTestParser extends Parser {
         !l.matchAt("[setup failed]", rest) && !l.matchAt("[no test files]", rest)) return false;
     let pkg = l.str(s, e);
     this.seen = true;
+    if (tail != Char.LBRACKET) this.goPkgLine = true;
     if (!fail && a == 2 && l.contains("[no tests to run]")) this.noneToRun = true;
     else if (a != 1 && !(fail && tail == Char.LBRACKET)) this.someRan = true;
     let t = f.testsFor("go-test");
@@ -808,9 +1035,13 @@ export class GoTestParser extends Parser {
 
   finish(f: Facts): void {
     if (this.inPanic) this.endPanic();
+    let ff = this.flagFailed;
+    if (ff !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = ff;
     if (!this.seen) return;
     let t = f.testsFor("go-test");
     if (t.runner != "go-test") return;
+    let gp = this.gsPkg;
+    if (gp !== null) this.gsSeal(gp!, f);
     this.fold();
     let passed = this.passed; let failed = this.failed; let skipped = this.skipped;
     for (let i = 0; i < this.failing.length; i++) {
@@ -865,6 +1096,14 @@ export class GoTestParser extends Parser {
     if (!this.verbose && hs !== null && this.noneToRun && !this.someRan && t.failures.length == 0) {
       t.passedSet = hs;
       t.passed = 0; t.skipped = 0;
+    }
+    // gotestsum's DONE line counts every test (a parent too, as its `--- PASS` lines name them): the passes are
+    // the rest; the run's list is whole only when as many passes were named (testname, standard-verbose).
+    if (this.gsTotal >= 0) {
+      let p = this.gsTotal - this.gsSkipped - this.gsFailures;
+      t.passed = p > 0 ? p : 0; t.skipped = this.gsSkipped;
+      if (this.passLines < t.passed) t.passedSet = null;
+      else if (hs !== null && (hs.length > 0 || t.failures.length > 0)) t.passedSet = hs;
     }
   }
 }

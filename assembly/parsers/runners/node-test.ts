@@ -84,6 +84,8 @@ export class NodeTestParser extends Parser {
     let fail = matchBytes(l, FAIL, p);
     let skip = matchBytes(l, SKIP, p);
     let a = p + (skip ? 4 : 4);
+    // One space after the mark: gotestsum's line a package has two (`✖  ./pkg (12ms)`), not node's.
+    if (l.at(a) == Char.SPACE) return false;
     let s = l.trimmed(a);
     if (!s.includes("ms)") && !s.endsWith(":") && !(s.startsWith("failing tests"))) return false;
     this.end();
