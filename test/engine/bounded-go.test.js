@@ -42,4 +42,20 @@ test('runners/go-pass-v, -count=40000 in one package: counts of every run, in bo
   assert.ok(engine.memoryBytes() <= 8 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB for ${bytes.length} bytes of input`);
 });
 
+
+// A fuzz failure's `Failing input written to …` line repeated (a fuzzed log, or a loop over one): each joined the
+// test's message without bound, which grew the engine's memory to 64 MiB for a 67 KB log (test/engine/fuzz.test.js,
+// seed 20261202). The message keeps the lines of any multi-line log message's bound.
+test('runners/go-fuzz-panic with its `Failing input written to` line 20 000 times: a bounded message, in bounded memory', async () => {
+  const lines = readFileSync(join(ROOT, 'fixtures/runners/go-fuzz-panic/log.txt'), 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes('Failing input written to'));
+  const bytes = Buffer.from([...lines.slice(0, at), ...Array(20_000).fill(lines[at]), ...lines.slice(at + 1)].join('\n'));
+  const engine = await createEngine();
+  const one = engine.verdict(readFileSync(join(ROOT, 'fixtures/runners/go-fuzz-panic/log.txt')), { exit: 1 }).verdict.tests;
+  const t = engine.verdict(bytes, { exit: 1 }).verdict.tests;
+  assert.equal(t.failures.map((f) => f.name), one.failures.map((f) => f.name));
+  for (const f of t.failures) assert.ok(f.message.length < 4096, `a message of ${f.message.length} chars`);
+  assert.ok(engine.memoryBytes() <= 8 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB`);
+});
+
 test.run();

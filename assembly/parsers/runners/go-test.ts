@@ -771,7 +771,8 @@ export class GoTestParser extends Parser {
     let k = this.logOpen;
     // A fuzz failure's input, saved (`    Failing input written to testdata/fuzz/FuzzX/<hash>`, under the test).
     if (p >= 4 && k >= 0 && k < this.logMsg.length && l.matchAt("Failing input written to ", p)) {
-      this.logMsg[k] = this.logMsg[k] + "\n" + l.trimmed(p);
+      // Within the message's bound: a log repeating the line would grow it (and the engine's memory) without end.
+      if (this.logMore < MAX_MORE) { this.logMsg[k] = this.logMsg[k] + "\n" + l.trimmed(p); this.logMore++; }
       return true;
     }
     if (p < 8 || this.logName.length == 0) return false;
