@@ -17,6 +17,7 @@ import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
 import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
+const COV_FAIL = "FAIL Required test coverage of ";
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
 /** Short-summary entries kept per kind (FAILED, ERROR): the failures kept, and as many again to match them. */
@@ -163,6 +164,9 @@ export class PytestParser extends Parser {
     }
     if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
       if (foreignLine(l)) return false;
+      // pytest-cov's threshold line, which its terminal summary prints after the last failure's block, before the
+      // short summary: the coverage reader's (coverage.ts).
+      if (c == Char.F && l.startsWith(COV_FAIL)) return false;
       if (c == Char.UNDERSCORE && (l.at(1) == Char.UNDERSCORE || isNarrowHeader(l))) { this.header(l); return true; }
       if (this.sec != Sec.PASSES) this.blockLine(l);
       return true;
