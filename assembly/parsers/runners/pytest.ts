@@ -481,6 +481,16 @@ export class PytestParser extends Parser {
       }
       return;
     }
+    // --tb=line prints the `E` line's further lines indented, without their `E` (assert's `+  where …`, a diff,
+    // Hypothesis' `Falsifying example: …`): the message's, as under the other styles.
+    if (c == Char.SPACE && b.headerless && b.elines.length > 0) {
+      if (b.elines.length < 6 && l.skipSpaces(0) < l.len) {
+        let e = l.len;
+        while (e > 1 && isSpaceByte(l.at(e - 1))) e--;
+        b.elines.push(l.str(1, e));
+      }
+      return;
+    }
     // A failing doctest: `Expected:` and `Got:` at column 0, each value indented under it.
     if (c == Char.SPACE && b.docSection > 0) {
       let v = l.trimmed(0);
@@ -634,8 +644,10 @@ export class PytestParser extends Parser {
         : b.firstText !== null ? b.firstText! : "";
       if (b.docExpected !== null) tf.expected = b.docExpected;
       if (b.docGot !== null) tf.actual = b.docGot;
+      // --tb=line's one location is the innermost frame's: one of the standard library's or a package's (re's
+      // parser raising) is not the failure's place, and the line names no other.
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
-      else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
+      else if (b.anyFile !== null && !b.headerless) { tf.file = b.anyFile; tf.line = b.anyLine; }
       if (b.elines.length > 0) assertParts(tf, b.elines[0]);
       else if (b.exc.length > 0) assertParts(tf, b.exc[0]);
       else if (b.locMsg !== null) assertParts(tf, b.locMsg!);
