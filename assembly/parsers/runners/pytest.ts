@@ -638,8 +638,9 @@ export class PytestParser extends Parser {
       tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
-        // The short summary cuts its message to the line (`[XPASS(strict)] name...`): the block's own line is whole.
-        : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && b.firstText!.startsWith("[XPASS") && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
+        // The short summary cuts its message to the line (`[XPASS(strict)] name...`, `Failed: test_x does not supp...`):
+        // the block's own first line, when it has one, is whole.
+        : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
         : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
       if (b.docExpected !== null) tf.expected = b.docExpected;
