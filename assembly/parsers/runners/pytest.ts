@@ -45,6 +45,8 @@ class Block {
   firstFile: string | null = null;
   /** --tb=line: no header; the location line closes the block. */
   headerless: bool = false;
+  /** Hypothesis' `Falsifying example: test_x(`, its arguments and `)`, kept past the message's cap. */
+  example: string[] | null = null;
   closed: bool = false;
   /** The message a --tb=line location line ends with (`file.py:16: AssertionError: assert ...`). */
   locMsg: string | null = null;
@@ -471,6 +473,7 @@ export class PytestParser extends Parser {
     }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
+    if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1) || c == Char.SPACE && b.headerless && b.elines.length > 0) exampleLine(b, l);
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
       // Kept with their indentation (a SyntaxError's caret under its column, a diff's nesting): the
       // common indent of the block's `E` lines goes at the end (dedent).
@@ -635,7 +638,7 @@ export class PytestParser extends Parser {
         e.push(b.chainedFrom!);
         b.exc = e;
       }
-      tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
+      tf.message = b.elines.length > 0 ? withExample(joinLines(b.elines, 4), b.example)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
         // The short summary cuts its message to the line (`[XPASS(strict)] name...`, `Failed: test_x does not supp...`):
@@ -857,4 +860,21 @@ function pytestFrames(fs: Frame[]): bool {
     if (x !== null && x!.includes("/_pytest/")) return true;
   }
   return false;
+}
+
+/** Hypothesis' falsifying example among a block's `E` lines (or --tb=line's indented ones): its first lines kept. */
+function exampleLine(b: Block, l: Line): void {
+  let p = l.skipSpaces(1);
+  if (p >= l.len) return;
+  if (l.matchAt("Falsifying example: ", p)) { b.example = [l.trimmed(p)]; return; }
+  let ex = b.example;
+  if (ex === null || ex.length >= 4 || ex[ex.length - 1] == ")") return;
+  let t = l.trimmed(p);
+  ex.push(t == ")" ? t : "  " + t);
+}
+
+/** The message, with the falsifying example after it when the message's first lines left it out. */
+function withExample(m: string, ex: string[] | null): string {
+  if (ex === null || m.includes(ex[0])) return m;
+  return m + "\n" + ex.join("\n");
 }
