@@ -142,7 +142,7 @@ function failuresOf(v: Verdict): Array<TestFailure> {
 function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i32 {
   let any = -1;
   for (let i = 0; i < fs.length; i++) {
-    if (taken[i] || fs[i].name != a.name || !samePkg(fs[i], a)) continue;
+    if (taken[i] || fs[i].name != a.name || !samePkg(fs[i], a) || !sameSubtest(fs[i], a)) continue;
     if (fs[i].fileOr == a.fileOr) return i;
     if (any < 0) any = i;
   }
@@ -154,8 +154,21 @@ function sameTest(fs: Array<TestFailure>, taken: Array<bool>, a: TestFailure): i
  * test (a test's failing subtests or soft assertions), not a test of its own.
  */
 function sameFileNamed(fs: Array<TestFailure>, a: TestFailure): TestFailure | null {
-  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr && samePkg(fs[i], a)) return fs[i];
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].fileOr == a.fileOr && samePkg(fs[i], a) && sameSubtest(fs[i], a)) return fs[i];
   return null;
+}
+
+/** Not two subtests of one test (unittest's `(n=3)` and `(n=8)`): the same one, or one of them not a subtest's. */
+function sameSubtest(a: TestFailure, b: TestFailure): bool {
+  let p = a.subtest; let q = b.subtest;
+  return p === null || q === null || p! == q!;
+}
+
+/** A subtest's failure whose test failed now by another of its subtests: the test ran, that subtest passed. */
+function subtestRan(fs: Array<TestFailure>, a: TestFailure): bool {
+  if (a.subtest === null) return false;
+  for (let i = 0; i < fs.length; i++) if (fs[i].name == a.name && fs[i].subtest !== null && samePkg(fs[i], a)) return true;
+  return false;
 }
 
 /** Not two packages' tests (go: TestParse of geom and of units): the same unit, or one of them not named. */
@@ -223,7 +236,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // Listed as passed by a run that then stopped (go test -v before a panic): it ran, and passed.
     // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
-    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i])) { m.fixed.push(name); continue; }
+    if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || subtestRan(fb, fa[i])) { m.fixed.push(name); continue; }
     // Its target ran to its end (cargo -q stopped after it): it ran, unless it is there no more (renamed, removed).
     if (inStoppedTarget(cur, fa[i])) { gone.push(fa[i]); goneNames.push(name); continue; }
     let container = containerOf(fa[i], fb);
@@ -383,6 +396,8 @@ function isSubtestOf(sub: string, parent: string): bool {
  * when a test of another unit in either run has the same name, so the lists say which one was fixed.
  */
 function shownName(f: TestFailure, a: Array<TestFailure>, b: Array<TestFailure>): string {
+  let s = f.subtest;
+  if (s !== null) return f.name + " " + s!;
   let p = f.pkg;
   if (p === null) return f.name;
   if (!otherUnit(f, a) && !otherUnit(f, b)) return f.name;

@@ -156,6 +156,12 @@ export class TestFailure extends Located {
   name: string = "";
   /** The unit the test belongs to (go: the package's import path), when the log names it; null else. */
   pkg: string | null = null;
+  /**
+   * The subtest a failure is of, when the runner lists a test's failing subtests each under the test's name
+   * (unittest's `FAIL: test_x (mod.C.test_x) (n=3)`: `(n=3)`); null else. Two failures of one test are paired
+   * by it across runs.
+   */
+  subtest: string | null = null;
   message: string = "";
   expected: string | null = null;
   actual: string | null = null;

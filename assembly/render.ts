@@ -225,7 +225,7 @@ function tests(o: Sink, v: Verdict): void {
   let shown = 0;
   for (let i = 0; i < fs.length; i++) {
     let f = fs[i];
-    let name = f.name;
+    let name = f.subtest !== null ? f.name + " " + f.subtest! : f.name;
     if (grouped.has(failureKey(f.message, f))) continue;
     if (shown++ >= MAX_FAILURES_SHOWN) continue;
     let where = loc(f);

@@ -208,6 +208,7 @@ function testsOf(v: JValue): Tests {
       fv.expected = f.get("expected").strOrNull();
       fv.actual = f.get("actual").strOrNull();
       fv.pkg = f.get("package").strOrNull();
+      fv.subtest = f.get("subtest").strOrNull();
       t.failures.push(fv);
     }
   }

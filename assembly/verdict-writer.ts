@@ -105,6 +105,7 @@ function writeFailure(w: JsonWriter, t: TestFailure): void {
   w.str("expected", t.expected);
   w.str("actual", t.actual);
   if (t.pkg !== null) w.str("package", t.pkg);
+  if (t.subtest !== null) w.str("subtest", t.subtest);
   w.endObject();
 }
 

@@ -112,6 +112,9 @@ function build() {
     actual: nstr,
     // The unit the test belongs to (go test: the package's import path), when the log names it; only then.
     package: v.optional(v.string()),
+    // The subtest the failure is of (unittest's `(n=3)` after the test's name), when the runner lists a test's
+    // failing subtests each under the test's name; only then.
+    subtest: v.optional(v.string()),
   });
 
   const TestsSchema = v.object({

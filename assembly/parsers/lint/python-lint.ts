@@ -10,17 +10,33 @@
 // every finding of flake8 and ruff is an error, whatever its code (pycodestyle's W ones too): each fails the run
 // and both count them so (`Found 2 errors.`, `flake8 --count`). A finding of the concise shape is flake8's until
 // the run's `Found N errors.` says ruff (or its `[*]` fix mark does).
+//
+// pyright's default output: each file's path alone at column 0, then its findings indented two spaces, `  /work/
+// pkg/fmt.py:5:12 - error: Type "int" is not assignable to return type "str"` (`warning:`, `information:` too),
+// the message's further lines indented deeper under it, its rule closing the last of them (`(reportReturnType)`:
+// the code), and the closing `2 errors, 1 warning, 1 information`. A path line is held back (Facts.released) until
+// the next line says it is a header; the finding's first line is its message.
+//
+// mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
+// "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
+// (`severity: "note"`) is one too, and a hint goes on its message's next line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
+import { decode } from "../../util/utf8";
 
-/** Column-0 keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`. */
-const STARTS = new ByteSet().upper().chars("*[i");
+/**
+ * Keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`; pyright's path
+ * (`/`, `.` when relative), its findings' too (their key after the indent), and its closing counts (a digit).
+ */
+const STARTS = new ByteSet().upper().chars("*[i/.{").digits();
+const MYPY_JSON = "{\"file\": \"";
 
-const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2 }
+const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3 }
 
 export class PyLintParser extends Parser {
   private block: i32 = Block.NONE;
@@ -28,13 +44,34 @@ export class PyLintParser extends Parser {
   private pending: Diagnostic | null = null;
   /** Concise findings tagged flake8 so far, retagged ruff when ruff's summary comes. */
   private guessed: Array<Diagnostic> = [];
+  /** pyright: a path line held back until the next line says it heads findings; the finding whose lines follow. */
+  private held: string | null = null;
+  private finding: Diagnostic | null = null;
 
-  atRest(): bool { return this.block == Block.NONE; }
+  atRest(): bool { return this.block == Block.NONE && this.held === null; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
-  busy(): bool { return this.block != Block.NONE; }
+  busy(): bool { return this.block != Block.NONE || this.held !== null; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.block == Block.PYRIGHT) {
+      // A finding's further lines: indented deeper than it (two spaces, then more in no-break spaces, U+00A0,
+      // C2 A0 in UTF-8, or plain ones); the last ends with its rule.
+      let c2 = l.at(2);
+      if (l.at(0) == Char.SPACE && l.at(1) == Char.SPACE && (c2 == Char.SPACE || c2 == 0xC2 && l.at(3) == 0xA0)) {
+        let d = this.finding;
+        if (d !== null) { let r = ruleAt(l); if (r >= 0) d.code = l.str(r + 2, l.len - 1); }
+        return true;
+      }
+      this.block = Block.NONE;
+      this.finding = null;
+    }
+    if (this.held !== null) {
+      let h = this.held!;
+      this.held = null;
+      if (this.pyright(l, f)) return true;
+      f.released.push(h);
+    }
     if (this.block == Block.HEADER) {
       this.block = Block.NONE;
       let d = this.pending;
@@ -46,13 +83,66 @@ export class PyLintParser extends Parser {
       return false;
     }
     let c0 = l.at(0);
-    if (c0 == Char.SPACE || c0 == Char.TAB || c0 < 0) return false;
+    if (c0 == Char.SPACE) return this.pyright(l, f);
+    if (c0 == Char.TAB || c0 < 0) return false;
+    if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
+    if (isDigit(c0)) return pyrightCounts(l);
+    if (c0 == Char.LBRACE) return mypyJson(l, f);
     let k = l.headColon();
     if (k > 0 && this.concise(l, f, k)) return true;
     return this.closing(l) || this.fullHeader(l);
   }
 
-  finish(f: Facts): void { this.block = Block.NONE; this.pending = null; this.guessed.length = 0; }
+  finish(f: Facts): void {
+    if (this.held !== null) f.released.push(this.held!);
+    this.held = null; this.finding = null;
+    this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
+  }
+
+  /** pyright's `  path.py:5:12 - error: message (reportX)`: a finding (its further lines follow: Block.PYRIGHT). */
+  private pyright(l: Line, f: Facts): bool {
+    if (l.at(1) != Char.SPACE || l.at(2) == Char.SPACE) return false;
+    let k = l.indexOf(" - ", 3);
+    if (k < 0) return false;
+    // `path.py:line:col` before it.
+    let i = k - 1;
+    while (i > 2 && isDigit(l.at(i))) i--;
+    if (i == k - 1 || l.at(i) != Char.COLON) return false;
+    let col = <i32>l.readInt(i + 1);
+    let b = i;
+    i = b - 1;
+    while (i > 2 && isDigit(l.at(i))) i--;
+    if (i == b - 1 || l.at(i) != Char.COLON) return false;
+    let line = <i32>l.readInt(i + 1);
+    b = i;
+    if (!endsPy(l, b)) return false;
+    let m = k + 3;
+    let sev = "";
+    if (l.matchAt("error: ", m)) { sev = "error"; m += 7; }
+    else if (l.matchAt("warning: ", m)) { sev = "warning"; m += 9; }
+    else if (l.matchAt("information: ", m)) { sev = "note"; m += 13; }
+    else return false;
+    let d = new Diagnostic();
+    d.tool = "pyright";
+    d.severity = sev;
+    d.file = normPath(l.str(2, b));
+    d.line = line;
+    d.col = col;
+    let r = ruleAt(l);
+    if (r > m) { d.code = l.str(r + 2, l.len - 1); d.message = l.str(m, r); }
+    else d.message = l.trimmed(m);
+    f.addDiagnostic(d);
+    this.finding = d;
+    this.block = Block.PYRIGHT;
+    return true;
+  }
+
+  /** A path alone at column 0 (`/work/pkg/fmt.py`): pyright's file header if findings follow; held until then. */
+  private pathLine(l: Line): bool {
+    if (!endsPy(l, l.len) || l.indexOfByte(Char.SPACE) >= 0 || l.indexOfByte(Char.COLON) >= 0) return false;
+    this.held = l.toString();
+    return true;
+  }
 
   /** `path:line:col: CODE msg` (flake8, pycodestyle, ruff) or `path:line:col: CODE: msg (symbol)` (pylint). */
   private concise(l: Line, f: Facts, k: i32): bool {
@@ -161,6 +251,63 @@ export class PyLintParser extends Parser {
     d.col = v2;
     return true;
   }
+}
+
+/** Where ` (reportRule)` closes pyright's line (the blank before its parenthesis), or -1. */
+function ruleAt(l: Line): i32 {
+  if (l.at(l.len - 1) != Char.RPAREN) return -1;
+  let r = l.lastIndexOf(" (report");
+  if (r < 0) return -1;
+  for (let i = r + 8; i < l.len - 1; i++) { let c = l.at(i); if (!(c >= Char.A && c <= Char.Z) && !(c >= Char.a && c <= Char.z)) return -1; }
+  return r;
+}
+
+/** pyright's closing counts: `2 errors, 1 warning, 1 information` (`0 errors, 0 warnings, 0 informations `). */
+function pyrightCounts(l: Line): bool {
+  let n = l.readInt(0);
+  if (n < 0 || !l.matchAt(" error", l.end)) return false;
+  let w = l.indexOf(", ", l.end);
+  if (w < 0 || l.readInt(w + 2) < 0 || !l.matchAt(" warning", l.end)) return false;
+  let i = l.indexOf(", ", l.end);
+  return i > 0 && l.readInt(i + 2) >= 0 && l.matchAt(" information", l.end);
+}
+
+/** A line of `mypy -O json`: its finding (tool mypy), when the line is one (its fields read in place: no tree). */
+function mypyJson(l: Line, f: Facts): bool {
+  if (!l.startsWith(MYPY_JSON) || l.at(l.len - 1) != Char.RBRACE) return false;
+  let s = l.indexOf("\"severity\": \"");
+  if (s < 0) return false;
+  let note = l.matchAt("note\"", s + 13);
+  if (!note && !l.matchAt("error\"", s + 13)) return false;
+  let line = intField(l, "\"line\": ");
+  let m = l.indexOf("\"message\": \"");
+  if (line < 0 || m < 0) return false;
+  let d = new Diagnostic();
+  d.tool = "mypy";
+  d.severity = note ? "note" : "error";
+  d.file = normPath(strAt(l, MYPY_JSON.length));
+  d.line = <i32>line;
+  let col = intField(l, "\"column\": ");
+  d.col = col >= 0 ? <i32>col + 1 : -1;
+  let c = l.indexOf("\"code\": \"");
+  if (c > 0) d.code = strAt(l, c + 9);
+  d.message = strAt(l, m + 12);
+  let h = l.indexOf("\"hint\": \"");
+  if (h > 0) d.message += "\n" + strAt(l, h + 9);
+  f.addDiagnostic(d);
+  return true;
+}
+
+/** The number after `key` on the line, or -1. */
+function intField(l: Line, key: string): i64 {
+  let k = l.indexOf(key);
+  return k < 0 ? -1 : l.readInt(k + key.length);
+}
+
+/** The JSON string whose first byte (past its quote) is at p, unescaped. */
+function strAt(l: Line, p: i32): string {
+  let n = decodeJsonString(l, p);
+  return decode(jsonBuf(), n);
 }
 
 /** The text before b ends in `.py` or `.pyi`. */

@@ -17,6 +17,7 @@ import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
 import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
+const COV_FAIL = "FAIL Required test coverage of ";
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
 
 /** Short-summary entries kept per kind (FAILED, ERROR): the failures kept, and as many again to match them. */
@@ -44,6 +45,8 @@ class Block {
   firstFile: string | null = null;
   /** --tb=line: no header; the location line closes the block. */
   headerless: bool = false;
+  /** Hypothesis' `Falsifying example: test_x(`, its arguments and `)`, kept past the message's cap. */
+  example: string[] | null = null;
   closed: bool = false;
   /** The message a --tb=line location line ends with (`file.py:16: AssertionError: assert ...`). */
   locMsg: string | null = null;
@@ -163,6 +166,9 @@ export class PytestParser extends Parser {
     }
     if (this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES) {
       if (foreignLine(l)) return false;
+      // pytest-cov's threshold line, which its terminal summary prints after the last failure's block, before the
+      // short summary: the coverage reader's (coverage.ts).
+      if (c == Char.F && l.startsWith(COV_FAIL)) return false;
       if (c == Char.UNDERSCORE && (l.at(1) == Char.UNDERSCORE || isNarrowHeader(l))) { this.header(l); return true; }
       if (this.sec != Sec.PASSES) this.blockLine(l);
       return true;
@@ -467,10 +473,21 @@ export class PytestParser extends Parser {
     }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
+    if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1) || c == Char.SPACE && b.headerless && b.elines.length > 0) exampleLine(b, l);
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
       // Kept with their indentation (a SyntaxError's caret under its column, a diff's nesting): the
       // common indent of the block's `E` lines goes at the end (dedent).
       if (b.elines.length < 6 && l.skipSpaces(1) < l.len) {
+        let e = l.len;
+        while (e > 1 && isSpaceByte(l.at(e - 1))) e--;
+        b.elines.push(l.str(1, e));
+      }
+      return;
+    }
+    // --tb=line prints the `E` line's further lines indented, without their `E` (assert's `+  where …`, a diff,
+    // Hypothesis' `Falsifying example: …`): the message's, as under the other styles.
+    if (c == Char.SPACE && b.headerless && b.elines.length > 0) {
+      if (b.elines.length < 6 && l.skipSpaces(0) < l.len) {
         let e = l.len;
         while (e > 1 && isSpaceByte(l.at(e - 1))) e--;
         b.elines.push(l.str(1, e));
@@ -621,17 +638,20 @@ export class PytestParser extends Parser {
         e.push(b.chainedFrom!);
         b.exc = e;
       }
-      tf.message = b.elines.length > 0 ? joinLines(b.elines, 4)
+      tf.message = b.elines.length > 0 ? withExample(joinLines(b.elines, 4), b.example)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
         : b.locMsg !== null ? b.locMsg!
-        // The short summary cuts its message to the line (`[XPASS(strict)] name...`): the block's own line is whole.
-        : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && b.firstText!.startsWith("[XPASS") && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
+        // The short summary cuts its message to the line (`[XPASS(strict)] name...`, `Failed: test_x does not supp...`):
+        // the block's own first line, when it has one, is whole.
+        : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
         : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
       if (b.docExpected !== null) tf.expected = b.docExpected;
       if (b.docGot !== null) tf.actual = b.docGot;
+      // --tb=line's one location is the innermost frame's: one of the standard library's or a package's (re's
+      // parser raising) is not the failure's place, and the line names no other.
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
-      else if (b.anyFile !== null) { tf.file = b.anyFile; tf.line = b.anyLine; }
+      else if (b.anyFile !== null && !b.headerless) { tf.file = b.anyFile; tf.line = b.anyLine; }
       if (b.elines.length > 0) assertParts(tf, b.elines[0]);
       else if (b.exc.length > 0) assertParts(tf, b.exc[0]);
       else if (b.locMsg !== null) assertParts(tf, b.locMsg!);
@@ -840,4 +860,21 @@ function pytestFrames(fs: Frame[]): bool {
     if (x !== null && x!.includes("/_pytest/")) return true;
   }
   return false;
+}
+
+/** Hypothesis' falsifying example among a block's `E` lines (or --tb=line's indented ones): its first lines kept. */
+function exampleLine(b: Block, l: Line): void {
+  let p = l.skipSpaces(1);
+  if (p >= l.len) return;
+  if (l.matchAt("Falsifying example: ", p)) { b.example = [l.trimmed(p)]; return; }
+  let ex = b.example;
+  if (ex === null || ex.length >= 4 || ex[ex.length - 1] == ")") return;
+  let t = l.trimmed(p);
+  ex.push(t == ")" ? t : "  " + t);
+}
+
+/** The message, with the falsifying example after it when the message's first lines left it out. */
+function withExample(m: string, ex: string[] | null): string {
+  if (ex === null || m.includes(ex[0])) return m;
+  return m + "\n" + ex.join("\n");
 }

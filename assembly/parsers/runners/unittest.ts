@@ -102,12 +102,15 @@ export class UnittestParser extends Parser {
         // subtest; the test method is still one test of those `Ran` counts.
         if (this.failingNames.has(name)) this.repeats++;
         else this.failingNames.add(name);
-        if (isSubtest(l, e ? 7 : 6) && hasFailure(t, name)) {
+        // Each keeps its parameters (`(n=8)`, its subtest): the delta pairs a test's failing subtests by them.
+        let sub = subtestOf(l, e ? 7 : 6);
+        if (sub !== null && hasFailure(t, name)) {
           let tf = new TestFailure();
           tf.name = name;
           if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
           this.cur = tf;
         } else this.cur = failureNamed(t, name);
+        if (sub !== null && this.cur !== null) this.cur!.subtest = sub;
         if (e) { this.nErr++; if (isFixture(l, 7)) this.fixtureErrors++; } else this.nFail++;
         return true;
       }
@@ -352,11 +355,14 @@ function noResult(l: Line, p: i32): bool {
 }
 
 /** `test_x (mod.C.test_x) (n=8)`: a second parenthesised group after the name, a subTest's parameters. */
-function isSubtest(l: Line, p: i32): bool {
+/** A subTest's parameters, the second group of `test_x (mod.C.test_x) (n=3)`: `(n=3)`; null for a test's own failure. */
+function subtestOf(l: Line, p: i32): string | null {
   let open = l.indexOf(" (", p);
-  if (open < 0) return false;
+  if (open < 0) return null;
   let close = l.indexOfByte(Char.RPAREN, open);
-  return close > 0 && l.matchAt(" (", close + 1);
+  if (close < 0 || !l.matchAt(" (", close + 1)) return null;
+  let s = l.trimmed(close + 2);
+  return s.length > 0 ? s : null;
 }
 
 /** `setUpClass (mod.Class)`, `tearDownModule (mod)`: a fixture's error, named without the method repeated. */
