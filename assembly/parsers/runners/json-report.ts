@@ -208,13 +208,27 @@ function mochaName(a: JValue): string {
   return full.length > 0 ? full : title;
 }
 
-/** A failure's text (its message, then its stack): the message lines before the first frame, and that frame's place. */
+/**
+ * A failure's text (its message, then its stack): the message lines before the first frame, and that frame's place;
+ * or before vite's code frame, whose `╭─[ path:line:col ]` is the place.
+ */
 function readFailure(tf: TestFailure, text: string): void {
   let lines = text.split("\n");
   let msg = new Array<string>(0);
   let framed = false;
   for (let i = 0; i < lines.length; i++) {
     let s = lines[i].trim();
+    if (s.length > 0 && s.charCodeAt(0) == 0x256D) {
+      // vite's code frame under `Transform failed with 1 error:`: `╭─[ src/slug.ts:2:64 ]` is the place; its lines
+      // are not the message.
+      let a = s.indexOf("[ "); let b = s.lastIndexOf(" ]");
+      if (a > 0 && b > a) {
+        let fr = frameOfText(s.substring(a + 2, b));
+        if (fr !== null && fr.user) { tf.file = fr.file; tf.line = fr.line; break; }
+      }
+      framed = true;
+      continue;
+    }
     if (s.startsWith("at ")) {
       framed = true;
       let fr = frameOfText(s);
