@@ -20,7 +20,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation, normPath } from "../../frames";
+import { classify, setLocation, normPath, firstUser } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -343,6 +343,13 @@ export class NodeErrorParser extends Parser {
       // require() that loaded it) or the stack shows no user frame: the header is the first user frame.
       let w = this.where;
       if (w !== null && w.user && !inStack(c.frames, w)) c.frames.unshift(w);
+      // Node's resolver (ERR_MODULE_NOT_FOUND, ERR_UNSUPPORTED_DIR_IMPORT, ERR_PACKAGE_PATH_NOT_EXPORTED) throws from
+      // node:internal only, and names the module whose import failed at its message's end (`… imported from
+      // /work/main.mjs`): that module is the place, when the stack shows none of the project's.
+      if (c.message !== null && firstUser(c.frames) === null) {
+        let imp = importer(c.message!);
+        if (imp !== null) c.frames.unshift(imp);
+      }
       renumber(c.frames);
       for (let i = 0; i < c.causes.length; i++) renumber(c.causes[i].frames);
       if (this.headless && (footer || this.announced) && reportIsFatal(f)) f.setCrash(c);
@@ -366,6 +373,20 @@ export class NodeErrorParser extends Parser {
     this.skim = false;
     this.state = State.IDLE;
   }
+}
+
+/** The module a resolver error names as the importer (`… imported from /work/main.mjs`), as a frame of the project's; else null. */
+function importer(msg: string): Frame | null {
+  let k = msg.lastIndexOf(" imported from ");
+  if (k < 0) return null;
+  let e = msg.indexOf("\n", k);
+  let path = (e < 0 ? msg.substring(k + 15) : msg.substring(k + 15, e)).trim();
+  if (path.startsWith("file://")) path = path.substring(7);
+  if (path.length == 0 || path.includes(" ")) return null;
+  let fr = new Frame();
+  fr.file = normPath(path);
+  classify(fr);
+  return fr.user ? fr : null;
 }
 
 /** `path:line` alone on a line, path a script's (`.js`, `.mjs`, … ; not node:internal): its colon, or -1. */

@@ -21,7 +21,7 @@ import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameN
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
-const enum Yaml { NONE, BLOCK, ERROR, STACK, EXPECTED, ACTUAL }
+const enum Yaml { NONE, BLOCK, ERROR, STACK, EXPECTED, ACTUAL, ERRMAP, QUOTED }
 
 export class TapParser extends Parser {
   seen: bool = false;
@@ -45,6 +45,10 @@ export class TapParser extends Parser {
   val: string[] = [];
   cur: TestFailure | null = null;
   msg: string[] = [];
+  /** A quoted message's code frame began: its lines are no longer the message. */
+  framed: bool = false;
+  /** The `name:` of vitest's `error:` map (`TypeError`): the message's first line opens with it. */
+  errName: string = "";
   /**
    * The line of the last `not ok`, and whether the lines indented under it are mocha's TAP diagnostics (no
    * YAML: its message, then its stack, two spaces in); -1 when none.
@@ -78,6 +82,13 @@ export class TapParser extends Parser {
     if (c == Char.o && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
     if (c == Char.n && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
     if (c == Char.HASH) return this.comment(l, f, p);
+    // TAP 14's buffered subtest closes with `}` at its parent's indent.
+    if (c == Char.RBRACE && this.seen && p + 1 == l.len) {
+      let depth = min(p >> 2, 8);
+      for (let i = depth; i < this.subtests.length; i++) this.subtests[i] = "";
+      this.kids[depth + 1] = 0;
+      return true;
+    }
     if (this.cur !== null && p >= 2 && (this.loose || (p == 2 && l.no == this.notOkLine + 1 && !l.matchAt("---", p)))) return this.looseLine(l, p);
     if (this.loose && l.isBlank()) return true;
     if (c == Char.MINUS && this.seen && l.matchAt("---", p) && l.len == p + 3) { this.yaml = Yaml.BLOCK; this.yamlIndent = p; this.msg = []; return true; }
@@ -106,8 +117,16 @@ export class TapParser extends Parser {
     if (dashed) r += 2;
     let hash = l.indexOf(" # ", r);
     let directive = hash > 0 ? l.trimmed(hash + 3).toUpperCase() : "";
-    let name = l.trimmed(r, hash > 0 ? hash : l.len);
+    // TAP 14's buffered subtest: `not ok 1 - text.test.js # time=51.65ms {` opens its children (vitest's `tap`).
+    let opens = l.len > r + 1 && l.at(l.len - 1) == Char.LBRACE && l.at(l.len - 2) == Char.SPACE;
+    let name = l.trimmed(r, hash > 0 ? hash : opens ? l.len - 2 : l.len);
     if (hash < 0 && l.matchAt("# ", r)) { directive = l.trimmed(r + 2).toUpperCase(); name = ""; }
+    if (opens) {
+      this.subtests[depth] = name;
+      for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
+      this.cur = null; this.diag = null; this.loose = false; this.notOkLine = -1;
+      return true;
+    }
     let skip = directive.startsWith("SKIP");
     let todo = directive.startsWith("TODO");
     this.cur = null;
@@ -186,6 +205,30 @@ export class TapParser extends Parser {
       if (p > this.valIndent && s.length > 0) { if (this.val.length < 4) this.val.push(s); return true; }
       this.endValue();
     }
+    if (this.yaml == Yaml.QUOTED) {
+      // A double-quoted scalar runs over lines, at any indent, to the line that ends in its closing quote.
+      let e = l.len - 1;
+      let closes = e >= 0 && l.at(e) == Char.QUOTE && l.at(e - 1) != Char.BACKSLASH;
+      let v = l.trimmed(p, closes ? e : l.len);
+      if (t !== null) this.quotedLine(t, v);
+      if (closes) this.yaml = Yaml.ERRMAP;
+      return true;
+    }
+    if (this.yaml == Yaml.ERRMAP) {
+      // vitest's `error:` map: `name: "TypeError"`, `message: "…"` below it.
+      if (p > this.yamlIndent) {
+        if (s.startsWith("name: ")) this.errName = unquote(s.substring(6));
+        else if (t !== null && s.startsWith("message: ")) {
+          let v = s.substring(9);
+          if (v.length > 0 && v.charCodeAt(0) == Char.QUOTE && (v.length == 1 || v.charCodeAt(v.length - 1) != Char.QUOTE || v.charCodeAt(v.length - 2) == Char.BACKSLASH)) {
+            this.yaml = Yaml.QUOTED;
+            this.quotedLine(t, v.substring(1));
+          } else this.msg.push(unquote(v));
+        }
+        return true;
+      }
+      this.yaml = Yaml.BLOCK;
+    }
     if (this.yaml == Yaml.ERROR || this.yaml == Yaml.STACK) {
       if (p > this.yamlIndent) {
         if (t !== null) {
@@ -201,18 +244,43 @@ export class TapParser extends Parser {
     }
     if (p < this.yamlIndent) { this.endYaml(); return false; }
     if (t !== null) {
-      if (s.startsWith("error: ")) {
+      if (s == "error:") this.yaml = Yaml.ERRMAP;
+      else if (s.startsWith("error: ")) {
         let v = s.substring(7);
         if (v == "|-" || v == "|" || v == ">-") this.yaml = Yaml.ERROR;
         else this.msg.push(unquote(v));
       } else if (s.startsWith("stack: ")) this.yaml = Yaml.STACK;
       else if (s.startsWith("expected: ")) { let v = s.substring(10); if (isBlockScalar(v)) this.startValue(Yaml.EXPECTED, p); else t.expected = unquote(v); }
       else if (s.startsWith("actual: ")) { let v = s.substring(8); if (isBlockScalar(v)) this.startValue(Yaml.ACTUAL, p); else t.actual = unquote(v); }
-      else if ((s.startsWith("location: ") || s.startsWith("at: ")) && t.file === null) {
-        // the test's own location: a fallback when the stack names no user frame
+      else if (s.startsWith("at: ") && t.file === null) {
+        // vitest's `at: "/work/text.js:4:22"`: the error's place, when it is the project's (not node_modules');
+        // node's `location:` is the test's declaration, a fallback its stack's frame wins over.
+        let fr = frameOfText(unquote(s.substring(4)));
+        if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; }
       }
     }
     return true;
+  }
+
+  /**
+   * A line of a double-quoted message over several lines (vite's `Transform failed with 1 error:`, a blank line,
+   * its `[PARSE_ERROR] …`, the code frame): its non-blank lines up to the frame are the message; the frame's
+   * `╭─[ src/slug.ts:2:64 ]` is the failure's place.
+   */
+  private quotedLine(t: TestFailure, v: string): void {
+    if (v.length == 0) return;
+    let c = v.charCodeAt(0);
+    if (c == 0x256D) {   // ╭─[ path:line:col ]
+      let a = v.indexOf("[ "); let b = v.lastIndexOf(" ]");
+      if (t.file === null && a > 0 && b > a) {
+        let fr = frameOfText(v.substring(a + 2, b));
+        if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; }
+      }
+      this.framed = true;
+      return;
+    }
+    if (this.framed || c >= 0x2500 && c <= 0x257F || this.msg.length >= 6) return;
+    this.msg.push(v.includes("\\") ? unquote("\"" + v + "\"") : v);
   }
 
   /** `expected: |-` (tape): the value is the lines below, indented deeper than the key. */
@@ -231,6 +299,8 @@ export class TapParser extends Parser {
   private endYaml(): void {
     if (this.yaml == Yaml.EXPECTED || this.yaml == Yaml.ACTUAL) this.endValue();
     let t = this.cur;
+    if (this.errName.length > 0 && this.msg.length > 0) this.msg[0] = this.errName + ": " + this.msg[0];
+    this.errName = "";
     if (t !== null && this.msg.length > 0) t.message = joinLines(this.msg, 6);
     // node's bare `error: 'test failed'` for a file: the error its comments gave wins.
     if (t !== null && t === this.preFor && this.preMsg !== null) t.message = this.preMsg!;
@@ -239,6 +309,7 @@ export class TapParser extends Parser {
     if (this.yaml != Yaml.NONE) this.diag = null;
     this.yaml = Yaml.NONE;
     this.msg = [];
+    this.framed = false;
   }
 
   private comment(l: Line, f: Facts, p: i32): bool {

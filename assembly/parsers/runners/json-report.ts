@@ -1,0 +1,260 @@
+// The test runners' JSON reports printed into the log:
+// - jest's `--json` and vitest's `--reporter=json`: one line, `{"numFailedTestSuites":2,…}` (jest; its own report
+//   goes to stderr beside it, and a runner read off that report keeps its tests) or `{"numTotalTestSuites":4,…}`
+//   (vitest): the counts (`numPassedTests`, `numFailedTests`, `numPendingTests`), and each test under its file's
+//   `testResults[].assertionResults[]` (`ancestorTitles`, `title`, `status`, `failureMessages`: message and stack
+//   as one string). A failure is named as the runner's own report names it (jest: `a › b › title`; vitest:
+//   `a > b > title`), placed at its stack's first frame in the project's code, else its `location`; a file that
+//   did not load (`status: "failed"`, no tests, its `message`) is a failure named by the file.
+// - mocha's `--reporter json`: from a `{` alone at column 0, whose next line opens `"stats"`, to the `}` alone at
+//   column 0: `stats` (`passes`, `failures`, `pending`), `failures[]` (`title`, `fullTitle`: its suites' titles and
+//   its own, joined by spaces; `err.stack`, `err.message`, `err.actual`, `err.expected`), `passes[]`. A failure is
+//   named `suites > title` (the suites as mocha joins them).
+// A report that does not parse gives no tests (its lines stay claimed).
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts, Tests, TestFailure } from "../../model";
+import { Parser } from "../../parser";
+import { ByteSet } from "../../util/byte-set";
+import { JValue, Kind, parse } from "../../util/json";
+import { normPath } from "../../frames";
+import { frameOfText, failureNamed, joinLines } from "./common";
+import { withName } from "../../util/name-hash";
+import { join } from "../../util/join";
+
+/** A report larger than this is not buffered further (and then not read). */
+const MAX_BYTES = 8 << 20;
+
+const STARTS = new ByteSet().chars("{");
+
+const enum State { NONE = 0, OPEN = 1, MOCHA = 2 }
+
+@final
+export class JsonReportParser extends Parser {
+  private state: i32 = State.NONE;
+  private held: string | null = null;
+  private buf: ArrayBuffer = new ArrayBuffer(0);
+  private len: i32 = 0;
+  private overflow: bool = false;
+
+  atRest(): bool { return this.state == State.NONE; }
+  starts(): ByteSet | null { return STARTS; }
+  busy(): bool { return this.state != State.NONE; }
+
+  claim(l: Line, f: Facts): bool {
+    if (this.state == State.OPEN) {
+      this.state = State.NONE;
+      if (l.startsWith("  \"stats\": {")) {
+        this.held = null;
+        this.state = State.MOCHA;
+        this.len = 0; this.overflow = false;
+        this.append(Char.LBRACE);
+        this.appendLine(l);
+        return true;
+      }
+      if (this.held !== null) f.released.push(this.held!);
+      this.held = null;
+      return false;
+    }
+    if (this.state == State.MOCHA) {
+      if (f.tests === null) this.appendLine(l);
+      if (l.len == 1 && l.at(0) == Char.RBRACE) this.read(f);
+      return true;
+    }
+    if (l.at(0) != Char.LBRACE) return false;
+    if (l.len == 1) {
+      // mocha's report, if its next line opens `"stats"`: held back from the tail until then.
+      this.state = State.OPEN;
+      this.held = l.toString();
+      return true;
+    }
+    if (!l.matchAt("{\"num", 0) || l.at(l.len - 1) != Char.RBRACE) return false;
+    if (!l.matchAt("{\"numFailedTestSuites\":", 0) && !l.matchAt("{\"numTotalTestSuites\":", 0)) return false;
+    // Another reader's tests stand (jest's own report on stderr): the line is claimed, not read.
+    if (f.tests !== null) return true;
+    let v = parse(l.ptr, l.len);
+    if (v !== null && v.kind == Kind.OBJ) jestReport(v, f);
+    return true;
+  }
+
+  finish(f: Facts): void {
+    if (this.state == State.MOCHA) this.read(f);
+    else if (this.state == State.OPEN && this.held !== null) f.released.push(this.held!);
+    this.state = State.NONE;
+    this.held = null;
+  }
+
+  private append(b: i32): void {
+    this.ensure(this.len + 1);
+    if (this.overflow) return;
+    store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>b);
+    this.len++;
+  }
+
+  private appendLine(l: Line): void {
+    let need = this.len + l.len + 1;
+    this.ensure(need);
+    if (this.overflow) return;
+    let at = changetype<usize>(this.buf) + <usize>this.len;
+    memory.copy(at, l.ptr, <usize>l.len);
+    store<u8>(at + <usize>l.len, Char.LF);
+    this.len = need;
+  }
+
+  private ensure(need: i32): void {
+    if (this.overflow) return;
+    if (need > MAX_BYTES) { this.overflow = true; return; }
+    if (need > this.buf.byteLength) {
+      let next = new ArrayBuffer(max(need, this.buf.byteLength << 1));
+      memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len);
+      this.buf = next;
+    }
+  }
+
+  private read(f: Facts): void {
+    this.state = State.NONE;
+    if (!this.overflow && f.tests === null) {
+      let v = parse(changetype<usize>(this.buf), this.len);
+      if (v !== null && v.kind == Kind.OBJ && v.get("stats").kind == Kind.OBJ) mochaReport(v, f);
+    }
+    this.buf = new ArrayBuffer(0);
+    this.len = 0;
+  }
+}
+
+/** The report's tests, unless another reader already read this run's (jest's own report on stderr). */
+function reportTests(f: Facts, runner: string): Tests | null {
+  if (f.tests !== null) return null;
+  let t = f.testsFor(runner);
+  t.totals = true;
+  return t;
+}
+
+function jestReport(v: JValue, f: Facts): void {
+  let jest = v.has("numRuntimeErrorTestSuites") || v.has("openHandles");
+  let t = reportTests(f, jest ? "jest" : "vitest");
+  if (t === null) return;
+  let sep = jest ? " \u203a " : " > ";
+  t.passed = max<i64>(v.get("numPassedTests").int(0), 0);
+  t.failed = max<i64>(v.get("numFailedTests").int(0), 0);
+  t.skipped = max<i64>(v.get("numPendingTests").int(0), 0);
+  let hs: Array<u32> | null = [];
+  let files = v.get("testResults");
+  for (let i = 0; i < files.length; i++) {
+    let fr = files.at(i);
+    let file = normPath(fr.get("name").str());
+    let tests = fr.get("assertionResults");
+    if (tests.length == 0 && fr.get("status").str() == "failed") {
+      // A file that did not load: its message is the error.
+      let tf = failureNamed(t, file);
+      tf.file = file;
+      readFailure(tf, fr.get("message").str());
+      t.errors++;
+      continue;
+    }
+    for (let k = 0; k < tests.length; k++) {
+      let a = tests.at(k);
+      let status = a.get("status").str();
+      let parts = new Array<string>(0);
+      let anc = a.get("ancestorTitles");
+      for (let j = 0; j < anc.length; j++) parts.push(anc.at(j).str());
+      parts.push(a.get("title").str());
+      let name = join(parts, sep);
+      if (status == "passed") { hs = withName(hs, name); continue; }
+      if (status != "failed") continue;
+      let tf = failureNamed(t, name);
+      readFailure(tf, a.get("failureMessages").at(0).str());
+      if (tf.file === null) {
+        tf.file = file;
+        let loc = a.get("location");
+        if (loc.kind == Kind.OBJ) tf.line = <i32>loc.get("line").int(0);
+      }
+    }
+  }
+  if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+}
+
+function mochaReport(v: JValue, f: Facts): void {
+  let t = reportTests(f, "mocha");
+  if (t === null) return;
+  let st = v.get("stats");
+  t.passed = max<i64>(st.get("passes").int(0), 0);
+  t.failed = max<i64>(st.get("failures").int(0), 0);
+  t.skipped = max<i64>(st.get("pending").int(0), 0);
+  let fs = v.get("failures");
+  for (let i = 0; i < fs.length; i++) {
+    let a = fs.at(i);
+    let tf = failureNamed(t, mochaName(a));
+    let err = a.get("err");
+    let stack = err.get("stack").str();
+    readFailure(tf, stack.length > 0 ? stack : err.get("message").str());
+    let ac = err.get("actual"); let ex = err.get("expected");
+    if (ac.kind == Kind.STR && ex.kind == Kind.STR) { tf.actual = ac.s; tf.expected = ex.s; }
+    if (tf.file === null) { let file = a.get("file").str(); if (file.length > 0) tf.file = normPath(file); }
+  }
+  let hs: Array<u32> | null = [];
+  let ps = v.get("passes");
+  for (let i = 0; i < ps.length; i++) hs = withName(hs, mochaName(ps.at(i)));
+  if (hs !== null && ps.length > 0 && <i64>hs.length == t.passed) t.passedSet = hs;
+}
+
+/** `price parsePrice accepts a leading dollar sign` with title `accepts a leading dollar sign`: `price parsePrice > accepts …`. */
+function mochaName(a: JValue): string {
+  let full = a.get("fullTitle").str();
+  let title = a.get("title").str();
+  if (title.length > 0 && full.length > title.length + 1 && full.endsWith(" " + title)) {
+    return full.substring(0, full.length - title.length - 1) + " > " + title;
+  }
+  return full.length > 0 ? full : title;
+}
+
+/**
+ * A failure's text (its message, then its stack): the message lines before the first frame, and that frame's place;
+ * or before vite's code frame, whose `╭─[ path:line:col ]` is the place.
+ */
+function readFailure(tf: TestFailure, text: string): void {
+  let lines = text.split("\n");
+  let msg = new Array<string>(0);
+  let framed = false;
+  for (let i = 0; i < lines.length; i++) {
+    let s = lines[i].trim();
+    if (s.length > 0 && s.charCodeAt(0) == 0x256D) {
+      // vite's code frame under `Transform failed with 1 error:`: `╭─[ src/slug.ts:2:64 ]` is the place; its lines
+      // are not the message.
+      let a = s.indexOf("[ "); let b = s.lastIndexOf(" ]");
+      if (a > 0 && b > a) {
+        let fr = frameOfText(s.substring(a + 2, b));
+        if (fr !== null && fr.user) { tf.file = fr.file; tf.line = fr.line; break; }
+      }
+      framed = true;
+      continue;
+    }
+    if (s.startsWith("at ")) {
+      framed = true;
+      let fr = frameOfText(s);
+      if (fr !== null && fr.user) { tf.file = fr.file; tf.line = fr.line; break; }
+      continue;
+    }
+    if (!framed && s.length > 0 && msg.length < 6) msg.push(stripAnsi(s));
+  }
+  tf.message = joinLines(msg, 6);
+}
+
+/** jest's failureMessages keep its colours when it printed them (`\u001b[2m…\u001b[22m`). */
+function stripAnsi(s: string): string {
+  if (!s.includes("\u001b[")) return s;
+  let out = "";
+  let i = 0;
+  while (i < s.length) {
+    let c = s.charCodeAt(i);
+    if (c == 0x1B && i + 1 < s.length && s.charCodeAt(i + 1) == Char.LBRACKET) {
+      i += 2;
+      while (i < s.length && s.charCodeAt(i) < 0x40) i++;
+      i++;
+      continue;
+    }
+    out += String.fromCharCode(c);
+    i++;
+  }
+  return out;
+}
