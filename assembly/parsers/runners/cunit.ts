@@ -17,12 +17,14 @@
 // A failed test is placed at its first failed assertion, the assertions (up to four) its message. The summary's
 // `tests` row gives the counts (Inactive: skipped), added up over programs; the failed tests before it are
 // CUnit's. With the banner seen and no summary (the program died in a test: CUnit catches no signal), the
-// failures read so far stand.
+// failures read so far stand, and the test whose line has no result (`  Test: queue ...`) failed: the binary
+// died while running it (the run's crash, as gtest's).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { normPath } from "../../frames";
 import { PendingFailures } from "./pending";
+import { failureNamed, runSignal, crashMidSuite } from "./common";
 
 export class CunitReport {
   seen: bool = false;
@@ -35,6 +37,8 @@ export class CunitReport {
   private open: i32 = -1;
   /** After `Run Summary:`, until its `tests` row. */
   private summary: bool = false;
+  /** The test whose `  Test: name ...` line has no result yet (the program died in it), or null. */
+  private running: string | null = null;
 
   /** True when the line is CUnit's. */
   claim(l: Line, f: Facts): bool {
@@ -70,6 +74,7 @@ export class CunitReport {
   /** `  Test: name ...passed` / `...FAILED` (a crash leaves `  Test: name ...` with nothing, or its text, after). */
   private testLine(l: Line): bool {
     this.open = -1;
+    this.running = null;
     let dots = l.lastIndexOf(" ...");
     if (dots <= 8) return false;
     let r = dots + 4;
@@ -77,7 +82,10 @@ export class CunitReport {
       this.open = this.pend.add(l.str(8, dots), "");
       return this.banner;
     }
-    return this.banner && (l.matchAt("passed", r) || r == l.len);
+    if (l.matchAt("passed", r) && r + 6 == l.len) return this.banner;
+    // No result: the program died in this test (a shell's job report may follow on the same line).
+    this.running = l.str(8, dots);
+    return this.banner && r == l.len;
   }
 
   /** `    1. cu_test.c:15  - CU_ASSERT_EQUAL(ring_pop(&r),8)`: the first places the test. */
@@ -115,6 +123,7 @@ export class CunitReport {
       q = l.end;
     }
     this.seen = true;
+    this.running = null;
     this.passed += v[2];
     this.failed += v[3];
     this.skipped += v[4];
@@ -125,11 +134,18 @@ export class CunitReport {
   }
 
   finish(f: Facts): void {
-    if (!this.seen && (!this.banner || this.pend.length == 0)) return;
+    let crashed = this.banner ? this.running : null;
+    if (!this.seen && crashed === null && (!this.banner || this.pend.length == 0)) return;
     let t = f.testsFor("cunit");
     if (t.runner != "cunit") return;
-    // No summary (the program died in a test): the failures read so far.
+    // No summary (the program died in a test): the failures read so far, and the test it died in.
     this.pend.flush(t, true);
+    if (crashed !== null) {
+      let sig = runSignal(f);
+      let x = failureNamed(t, crashed!);
+      x.message = "test binary died" + (sig !== null ? " (" + sig! + ")" : "") + " while running " + crashed!;
+      crashMidSuite(f, null, "test binary died while running " + crashed!);
+    }
     if (!this.seen) { t.passed = -1; t.failed = <i64>t.failures.length; t.skipped = -1; return; }
     t.passed = this.passed;
     t.failed = max<i64>(this.failed, <i64>t.failures.length);
