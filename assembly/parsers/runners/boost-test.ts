@@ -10,7 +10,8 @@
 //
 // A failure is named by its test case's path (`suite/case`) and placed at its first failed check; an exception's
 // or a signal's (`memory access violation at address ...`: Boost.Test catches it, the module goes on, so not the
-// run's crash) is at `unknown location`, placed by the `last checkpoint` line after it. `--report_level=detailed`
+// run's crash) is at `unknown location`, placed by the `last checkpoint` line after it; the lines between are the
+// rest of the exception's text (toml11's `[error] ...` with its ` --> file` and source lines). `--report_level=detailed`
 // closes with `Test module "ring" has failed with:` instead of the `***` line. The counts: `Running N test cases`
 // less the cases that failed, added up over programs (the `***` line counts failed checks, not cases).
 import { Char } from "../../util/chars";
@@ -18,6 +19,10 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
+
+/** Lines of an exception's text taken after its failure line, and those kept in its message. */
+const MAX_MORE = 20;
+const MAX_LINES = 4;
 
 export class BoostTestReport {
   seen: bool = false;
@@ -28,25 +33,51 @@ export class BoostTestReport {
   private passed: i64 = 0;
   /** The failure last read, placed by a `last checkpoint` line when it had no place. */
   private last: TestFailure | null = null;
+  /** Lines still taken as the last failure's message: an exception's what() may span lines (0 when none). */
+  private more: i32 = 0;
+
+  busy(): bool { return this.more > 0; }
 
   /** True when the line is Boost.Test's. */
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.R && l.startsWith("Running ") && l.endsWith("...")) return this.running(l, f);
     if (this.announced < 0) return false;
-    if (c == Char.STAR && l.startsWith("*** ") && (l.startsWith("*** No errors detected") || l.indexOf(" detected in the test module ") > 0)) return this.close(f);
-    if (c == Char.T && l.startsWith("Test module \"") && (l.endsWith(" has failed with:") || l.endsWith(" has passed with:"))) return this.close(f);
-    let e = l.indexOf("): ");
-    if (e <= 0) return false;
-    let q = e + 3;
-    if (l.matchAt("error: in \"", q)) return this.failure(l, f, e, q + 11);
-    if (l.matchAt("fatal error: in \"", q)) return this.failure(l, f, e, q + 17);
-    if (l.matchAt("last checkpoint: ", q)) {
-      let x = this.last;
-      if (x !== null && x.file === null) place(x, l, e);
+    let r = this.known(l, f, c);
+    if (r == 2) return true;
+    if (r != 0) { this.more = 0; return r > 0; }
+    if (this.more > 0) {
+      // `unknown location(0): fatal error: in "t": toml::type_error: [error] ...` and its what()'s further lines.
+      this.more--;
+      let x = this.last!;
+      let m = x.message;
+      if (m.split("\n").length < MAX_LINES) x.message = m + "\n" + l.toString();
       return true;
     }
     return false;
+  }
+
+  /** 1 when the line is one of Boost.Test's own (claimed), -1 when it is its but not claimed, 0 when not its. */
+  private known(l: Line, f: Facts, c: i32): i32 {
+    if (c == Char.STAR && l.startsWith("*** ") && (l.startsWith("*** No errors detected") || l.indexOf(" detected in the test module ") > 0)) return this.close(f) ? 1 : -1;
+    if (c == Char.T && l.startsWith("Test module \"") && (l.endsWith(" has failed with:") || l.endsWith(" has passed with:"))) return this.close(f) ? 1 : -1;
+    let e = l.indexOf("): ");
+    if (e <= 0) return 0;
+    let q = e + 3;
+    if (l.matchAt("error: in \"", q)) return this.failure(l, f, e, q + 11) ? 1 : 0;
+    if (l.matchAt("fatal error: in \"", q)) {
+      if (!this.failure(l, f, e, q + 17)) return 0;
+      // An exception's or a signal's (at `unknown location`): its text runs to the `last checkpoint` line.
+      if (l.matchAt("unknown location", 0)) this.more = MAX_MORE;
+      return 2;
+    }
+    // `file(34): last checkpoint: "throws" test entry`, or `file(11): last checkpoint` alone.
+    if (l.matchAt("last checkpoint", q) && (q + 15 == l.len || l.at(q + 15) == Char.COLON)) {
+      let x = this.last;
+      if (x !== null && x.file === null) place(x, l, e);
+      return 1;
+    }
+    return 0;
   }
 
   /** `Running 5 test cases...` (`Running 1 test case...`) */
@@ -89,6 +120,7 @@ export class BoostTestReport {
     this.passed += max<i64>(this.announced - <i64>failed, 0);
     this.announced = -1;
     this.last = null;
+    this.more = 0;
   }
 
   finish(f: Facts): void {

@@ -67,7 +67,7 @@ export class CheckScriptParser extends Parser {
   /** Boost.Test's `file(line): error: in "suite/case": message` and its `Running N test cases...` (read here). */
   boost: BoostTestReport = new BoostTestReport();
 
-  busy(): bool { return this.detail !== null || this.mocha.busy(); }
+  busy(): bool { return this.detail !== null || this.mocha.busy() || this.boost.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
