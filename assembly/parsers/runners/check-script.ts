@@ -5,7 +5,7 @@
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
 // Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest),
-// µnit (./munit), CUnit (./cunit), Check (./libcheck) and Boost.Test (./boost-test).
+// µnit (./munit), CUnit (./cunit), Check (./libcheck), Boost.Test (./boost-test) and CppUTest's closing line (./cpputest).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -22,6 +22,7 @@ import { MunitReport } from "./munit";
 import { CunitReport } from "./cunit";
 import { CheckReport } from "./libcheck";
 import { BoostTestReport } from "./boost-test";
+import { CpputestReport } from "./cpputest";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -66,6 +67,8 @@ export class CheckScriptParser extends Parser {
   check: CheckReport = new CheckReport();
   /** Boost.Test's `file(line): error: in "suite/case": message` and its `Running N test cases...` (read here). */
   boost: BoostTestReport = new BoostTestReport();
+  /** CppUTest's `Errors (3 failures, 5 tests, 4 ran, ...)` / `OK (...)` closing line (its failures: the gcc parser). */
+  cpputest: CpputestReport = new CpputestReport();
 
   busy(): bool { return this.detail !== null || this.mocha.busy() || this.boost.busy(); }
 
@@ -78,6 +81,7 @@ export class CheckScriptParser extends Parser {
     if (this.cunit.claim(l, f)) return true;
     if (this.check.claim(l, f)) return true;
     if (this.boost.claim(l, f)) return true;
+    if (this.cpputest.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -351,6 +355,7 @@ export class CheckScriptParser extends Parser {
     this.cunit.finish(f);
     this.check.finish(f);
     this.boost.finish(f);
+    this.cpputest.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;
