@@ -184,7 +184,7 @@ export class Catch2Parser extends Parser {
       if (isRule(l, Char.DOT)) this.at = At.BODY;
       return true;
     }
-    if (isRule(l, Char.EQ)) { this.endFailure(); this.skipping = false; this.at = At.TOTALS; return true; }
+    if (isRule(l, Char.EQ, true)) { this.endFailure(); this.skipping = false; this.at = At.TOTALS; return true; }
     if (isRule(l, Char.TILDE) || l.startsWith("Run with -? for options") || l.startsWith("Randomness seeded to: ") ||
       l.startsWith("Filters: ")) return true;
     if (this.at == At.TOTALS) return this.totals(l);
@@ -390,11 +390,12 @@ export class Catch2Parser extends Parser {
 
 /**
  * A line of RULE copies of c (Catch2's and doctest's block rules). Catch2 v3's `=` bar above the totals is a ratio
- * bar whose parts are rounded, the skipped part not trimmed back: it is 80 or 81 wide when a test case was skipped.
+ * bar whose parts are rounded, the skipped part not trimmed back: it is 80 or 81 wide when a test case was skipped
+ * (wide: only inside a Catch2 run; istanbul's coverage summary ends with a rule of 80).
  */
-function isRule(l: Line, c: i32): bool {
+function isRule(l: Line, c: i32, wide: bool = false): bool {
   let n = l.len;
-  return (n == RULE || (c == Char.EQ && n > RULE && n <= RULE + 2)) && l.isAll(c);
+  return (n == RULE || (wide && n > RULE && n <= RULE + 2)) && l.isAll(c);
 }
 
 function lineCount(s: string): i32 {
