@@ -12,7 +12,8 @@
 // or a signal's (`memory access violation at address ...`: Boost.Test catches it, the module goes on, so not the
 // run's crash) is at `unknown location`, placed by the `last checkpoint` line after it; the lines between are the
 // rest of the exception's text (toml11's `[error] ...` with its ` --> file` and source lines). `--report_level=detailed`
-// closes with `Test module "ring" has failed with:` instead of the `***` line. The counts: `Running N test cases`
+// closes with `Test module "ring" has failed with:` and its per-suite and per-case lines instead of the `***` line;
+// `--log_level=test_suite` adds `file(12): Entering test case "x"` / `Leaving test case ...` lines (claimed). The counts: `Running N test cases`
 // less the cases that failed, added up over programs (the `***` line counts failed checks, not cases).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -36,12 +37,22 @@ export class BoostTestReport {
   /** Lines still taken as the last failure's message: an exception's what() may span lines (0 when none). */
   private more: i32 = 0;
 
+  /** Inside `--report_level=detailed`'s report, after its `Test module "x" has failed with:` line. */
+  private report: bool = false;
+
   busy(): bool { return this.more > 0; }
 
   /** True when the line is Boost.Test's. */
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.R && l.startsWith("Running ") && l.endsWith("...")) return this.running(l, f);
+    if (this.report) {
+      // `  4 test cases out of 5 failed`, `  Test suite "edges" has failed with:`, `    Test case "x" was aborted with:`
+      if (l.isBlank()) return true;
+      let p = l.skipSpaces(0);
+      if (p >= 2 && (l.indexOf(" out of ", p) > 0 || l.matchAt("Test case \"", p) || l.matchAt("Test suite \"", p))) return true;
+      this.report = false;
+    }
     if (this.announced < 0) return false;
     let r = this.known(l, f, c);
     if (r == 2) return true;
@@ -60,10 +71,18 @@ export class BoostTestReport {
   /** 1 when the line is one of Boost.Test's own (claimed), -1 when it is its but not claimed, 0 when not its. */
   private known(l: Line, f: Facts, c: i32): i32 {
     if (c == Char.STAR && l.startsWith("*** ") && (l.startsWith("*** No errors detected") || l.indexOf(" detected in the test module ") > 0)) return this.close(f) ? 1 : -1;
-    if (c == Char.T && l.startsWith("Test module \"") && (l.endsWith(" has failed with:") || l.endsWith(" has passed with:"))) return this.close(f) ? 1 : -1;
+    if (c == Char.T && l.startsWith("Test module \"") && (l.endsWith(" has failed with:") || l.endsWith(" has passed with:"))) {
+      this.report = true;
+      return this.close(f) ? 1 : -1;
+    }
+    // --log_level=test_suite: `Entering test module "ring"`, `Leaving test module ...`, `Test is aborted`.
+    if ((c == Char.E && l.startsWith("Entering test module \"")) || (c == Char.L && l.startsWith("Leaving test module \"")) ||
+      (c == Char.T && l.startsWith("Test is aborted"))) return 1;
     let e = l.indexOf("): ");
     if (e <= 0) return 0;
     let q = e + 3;
+    // `bt_test.cpp(12): Entering test case "sum_empty"`, `...: Leaving test suite "basics"; testing time: 90us`
+    if (l.matchAt("Entering test ", q) || l.matchAt("Leaving test ", q)) return 1;
     if (l.matchAt("error: in \"", q)) return this.failure(l, f, e, q + 11) ? 1 : 0;
     if (l.matchAt("fatal error: in \"", q)) {
       if (!this.failure(l, f, e, q + 17)) return 0;
