@@ -233,7 +233,10 @@ export class GccParser extends Parser {
     let t = f.testsFor("cpputest");
     if (t.runner != "cpputest") return false;
     let tf = failureNamed(t, msg.substring(16, comma) + "." + msg.substring(comma + 2, msg.length - 1));
-    if (tf.file === null) { tf.file = d.file; tf.line = d.line; this.cppu = tf; }
+    if (tf.file === null) { tf.file = d.file; tf.line = d.line; }
+    // Under -p the parent prints a second header for the failed test, `Failed in separate process` under it: more
+    // of the same failure's message.
+    this.cppu = tf;
     t.failed = t.failures.length;
     t.passed = -1;
     t.skipped = -1;
@@ -540,6 +543,7 @@ function cpputestLine(t: TestFailure, l: Line): void {
   let s = l.trimmed(1);
   if (s.length == 0) return;
   let m = t.message;
+  if (m.includes(s)) return;
   if (m.length == 0) t.message = s;
   else if (m.split("\n").length < CPPUTEST_LINES) t.message = m + "\n" + s;
   if (s.startsWith("expected <") && s.endsWith(">")) t.expected = s.substring(10, s.length - 1);
