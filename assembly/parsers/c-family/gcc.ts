@@ -14,7 +14,7 @@
 // (three spaces, no severity) comes before its error and is attached to it when it arrives.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Diagnostic, MAX_DIAGNOSTICS } from "../../model";
+import { Facts, Diagnostic, TestFailure, MAX_DIAGNOSTICS } from "../../model";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
@@ -57,6 +57,8 @@ export class GccParser extends Parser {
   private wrapped: Diagnostic | null = null;
   /** The errors and warnings read so far, to tell one printed again (repeated). */
   private once: DiagOnce | null = null;
+  /** The CppUTest failure whose tab-indented lines follow (cpputest), or null. */
+  private cppu: TestFailure | null = null;
   /** Which compiler run the lines read now belong to, as far as the log tells (repeated). */
   private run: i32 = 0;
 
@@ -76,7 +78,7 @@ export class GccParser extends Parser {
     return once.repeatedBefore(d, this.run);
   }
 
-  busy(): bool { return this.block != Block.NONE || this.inInclude; }
+  busy(): bool { return this.block != Block.NONE || this.inInclude || this.cppu !== null; }
 
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
@@ -93,6 +95,10 @@ export class GccParser extends Parser {
     let n = l.len;
     let w = this.wrapped;
     this.wrapped = null;
+    if (this.cppu !== null) {
+      if (n > 1 && l.at(0) == Char.TAB) { cpputestLine(this.cppu!, l); return true; }
+      this.cppu = null;
+    }
     if (n == 0) return false;
     let c0 = l.at(0);
     if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
@@ -176,6 +182,7 @@ export class GccParser extends Parser {
     readMessage(l, m, d, mypy);
     if (mypy && d.code === null && l.len >= WRAP_MIN) this.wrapped = d;
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
+    if (located && sev == "error" && d.message.startsWith("Failure in TEST(") && this.cpputest(f, d)) return true;
     let guessed = false;
     if (driver.length > 0) {
       d.tool = driver;
@@ -210,6 +217,31 @@ export class GccParser extends Parser {
     if (guessed && kept) this.provisional.push(d);
     this.block = located ? Block.HEADER : Block.NONE;
     this.header = located ? d : null;
+    return true;
+  }
+
+  /**
+   * CppUTest reports a failed check in the compiler's format too: `ring_test.cpp:24: error: Failure in TEST(Ring,
+   * Pop)`, then tab-indented lines (`\tLONGS_EQUAL(8, ring_pop(&r)) failed`, `\texpected <8 (0x8)>`, `\tbut was
+   * <7 (0x7)>`: its message and sides, cpputestLine). A failing test `Ring.Pop`, not a compile error; the counts
+   * are its closing line's (runners/cpputest.ts).
+   */
+  private cpputest(f: Facts, d: Diagnostic): bool {
+    let msg = d.message;
+    let comma = msg.indexOf(", ", 16);
+    if (comma < 17 || !msg.endsWith(")") || msg.indexOf(" ", comma + 2) >= 0) return false;
+    let t = f.testsFor("cpputest");
+    if (t.runner != "cpputest") return false;
+    let tf = failureNamed(t, msg.substring(16, comma) + "." + msg.substring(comma + 2, msg.length - 1));
+    if (tf.file === null) { tf.file = d.file; tf.line = d.line; }
+    // Under -p the parent prints a second header for the failed test, `Failed in separate process` under it: more
+    // of the same failure's message.
+    this.cppu = tf;
+    t.failed = t.failures.length;
+    t.passed = -1;
+    t.skipped = -1;
+    this.block = Block.NONE;
+    this.header = null;
     return true;
   }
 
@@ -501,4 +533,19 @@ function isCaret(l: Line): bool {
 function foreign(l: Line): bool {
   return l.startsWith("make: ") || l.startsWith("make[") || l.startsWith("/usr/bin/ld") || l.startsWith("ld: ") ||
     l.startsWith("==") || l.startsWith("ninja: ") || l.startsWith("FAILED: ") || l.startsWith("collect2: ");
+}
+
+/** Lines of a CppUTest failure's message kept. */
+const CPPUTEST_LINES = 4;
+
+/** A tab-indented line under a CppUTest failure: its message, `expected <x>` / `but was  <y>` its sides too. */
+function cpputestLine(t: TestFailure, l: Line): void {
+  let s = l.trimmed(1);
+  if (s.length == 0) return;
+  let m = t.message;
+  if (m.includes(s)) return;
+  if (m.length == 0) t.message = s;
+  else if (m.split("\n").length < CPPUTEST_LINES) t.message = m + "\n" + s;
+  if (s.startsWith("expected <") && s.endsWith(">")) t.expected = s.substring(10, s.length - 1);
+  else if (s.startsWith("but was  <") && s.endsWith(">")) t.actual = s.substring(10, s.length - 1);
 }

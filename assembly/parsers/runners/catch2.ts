@@ -19,7 +19,8 @@
 //   ./stack_test.cpp:18: failed: s.peek() == 7 for: 1 == 7
 //   ./stack_test.cpp:25: failed: unexpected exception with message: 'pop'; expression was: s.pop() == 0
 // each a failure named by its expression (what survives an edit above it; its place when it has none), then
-// `Failed 3 test cases, failed 4 assertions.` (the failed test cases; no passes) / `Passed all 4 test cases with 7
+// `Failed 3 test cases, failed 4 assertions.` (v2: the failed test cases; no passes; v3 prints the console's
+// `test cases: 5 | 1 passed | 3 failed | 1 skipped` rows) / `Passed all 4 test cases with 7
 // assertions.`; a signal is `failed: fatal error condition with message: 'SIGSEGV - Segmentation violation signal'`.
 //
 // doctest, per failing test case:
@@ -66,6 +67,8 @@ export class Catch2Parser extends Parser {
   totPassed: i64 = -1; totFailed: i64 = -1; totSkipped: i64 = -1;
   /** The compact reporter's failed assertions (its summary counts test cases). */
   compactFailed: i64 = 0;
+  /** Inside a SKIPPED block (Catch2 v3's console): its lines are claimed up to a blank line. */
+  skipping: bool = false;
 
   busy(): bool { return this.at == At.NAME || this.at == At.LOC; }
 
@@ -109,8 +112,12 @@ export class Catch2Parser extends Parser {
     let hc = l.headColon();
     if (hc > 0 && isDigit(l.at(hc - 1))) {
       if (l.matchAt(COMPACT_FAILED, hc)) { this.compactFailure(l, hc, f); return true; }
-      if (l.matchAt(": passed: ", hc)) return true;
+      if (l.matchAt(": passed: ", hc) || l.matchAt(": skipped: ", hc)) return true;
     }
+    // Catch2 v3's compact summary is the console's totals rows: `test cases: 5 | 1 passed | 3 failed | 1 skipped`.
+    let c = l.at(0);
+    if (c == Char.t && l.startsWith("test cases: ")) { this.counts(l.trimmed(0)); return true; }
+    if (c == Char.a && l.startsWith("assertions: ")) return true;
     let n = compactSummary(l);
     if (n >= 0) {
       if (l.at(0) == Char.F) this.totFailed = max<i64>(this.totFailed, 0) + n;
@@ -162,6 +169,7 @@ export class Catch2Parser extends Parser {
     if (isRule(l, Char.MINUS)) {
       if (this.at == At.NAME) { this.name = join(this.names, " "); this.at = At.LOC; return true; }
       this.endFailure();
+      this.skipping = false;
       this.names = [];
       this.at = At.NAME;
       return true;
@@ -176,7 +184,7 @@ export class Catch2Parser extends Parser {
       if (isRule(l, Char.DOT)) this.at = At.BODY;
       return true;
     }
-    if (isRule(l, Char.EQ)) { this.endFailure(); this.at = At.TOTALS; return true; }
+    if (isRule(l, Char.EQ, true)) { this.endFailure(); this.skipping = false; this.at = At.TOTALS; return true; }
     if (isRule(l, Char.TILDE) || l.startsWith("Run with -? for options") || l.startsWith("Randomness seeded to: ") ||
       l.startsWith("Filters: ")) return true;
     if (this.at == At.TOTALS) return this.totals(l);
@@ -189,6 +197,10 @@ export class Catch2Parser extends Parser {
       return true;
     }
     if (l.endsWith(": PASSED:") || l.contains(": warning:")) { this.endFailure(); return true; }
+    // Catch2 v3's SKIP: `ring_test.cpp:30: SKIPPED:`, then `explicitly with message:` and the message, up to a blank
+    // line; the totals count it.
+    if (l.endsWith(": SKIPPED:")) { this.endFailure(); this.skipping = true; return true; }
+    if (this.skipping) { if (l.isBlank()) this.skipping = false; return true; }
     if (this.cur === null) return l.isBlank();
     if (l.isBlank()) return true;
     let s = l.trimmed(0);
@@ -376,9 +388,14 @@ export class Catch2Parser extends Parser {
   }
 }
 
-/** A line of RULE copies of c (Catch2's and doctest's block rules). */
-function isRule(l: Line, c: i32): bool {
-  return l.len == RULE && l.isAll(c);
+/**
+ * A line of RULE copies of c (Catch2's and doctest's block rules). Catch2 v3's `=` bar above the totals is a ratio
+ * bar whose parts are rounded, the skipped part not trimmed back: it is 80 or 81 wide when a test case was skipped
+ * (wide: only inside a Catch2 run; istanbul's coverage summary ends with a rule of 80).
+ */
+function isRule(l: Line, c: i32, wide: bool = false): bool {
+  let n = l.len;
+  return (n == RULE || (wide && n > RULE && n <= RULE + 2)) && l.isAll(c);
 }
 
 function lineCount(s: string): i32 {

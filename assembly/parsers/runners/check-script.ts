@@ -4,7 +4,8 @@
 // `✓ name` / `✗ name` marks (indented or not) whose more-indented lines below are the failure's message;
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
-// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest) and µnit (./munit).
+// Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest),
+// µnit (./munit), CUnit (./cunit), Check (./libcheck), Boost.Test (./boost-test) and CppUTest's closing line (./cpputest).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -18,6 +19,10 @@ import { AutomakeReport } from "./automake";
 import { MinctestReport } from "./minctest";
 import { AcutestReport } from "./acutest";
 import { MunitReport } from "./munit";
+import { CunitReport } from "./cunit";
+import { CheckReport } from "./libcheck";
+import { BoostTestReport } from "./boost-test";
+import { CpputestReport } from "./cpputest";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -56,8 +61,16 @@ export class CheckScriptParser extends Parser {
   acutest: AcutestReport = new AcutestReport();
   /** µnit's `/path<pad>[ ERROR ]` lines, the `Error: file:line: ` lines under them and its summary (read here). */
   munit: MunitReport = new MunitReport();
+  /** CUnit's basic interface: `  Test: name ...FAILED`, its assertions and the `Run Summary:` table (read here). */
+  cunit: CunitReport = new CunitReport();
+  /** Check's `file:line:F:tcase:test:0: message` lines and its `NN%: Checks: N, Failures: F, Errors: E` (read here). */
+  check: CheckReport = new CheckReport();
+  /** Boost.Test's `file(line): error: in "suite/case": message` and its `Running N test cases...` (read here). */
+  boost: BoostTestReport = new BoostTestReport();
+  /** CppUTest's `Errors (3 failures, 5 tests, 4 ran, ...)` / `OK (...)` closing line (its failures: the gcc parser). */
+  cpputest: CpputestReport = new CpputestReport();
 
-  busy(): bool { return this.detail !== null || this.mocha.busy(); }
+  busy(): bool { return this.detail !== null || this.mocha.busy() || this.boost.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
@@ -65,6 +78,10 @@ export class CheckScriptParser extends Parser {
     if (this.minctest.claim(l, f)) return true;
     if (this.acutest.claim(l, f)) return true;
     if (this.munit.claim(l, f)) return true;
+    if (this.cunit.claim(l, f)) return true;
+    if (this.check.claim(l, f)) return true;
+    if (this.boost.claim(l, f)) return true;
+    if (this.cpputest.claim(l, f)) return true;
     let c = l.at(0);
     let d = this.detail;
     if (d !== null) {
@@ -335,6 +352,10 @@ export class CheckScriptParser extends Parser {
     this.minctest.finish(f);
     this.acutest.finish(f);
     this.munit.finish(f);
+    this.cunit.finish(f);
+    this.check.finish(f);
+    this.boost.finish(f);
+    this.cpputest.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("check-script");
     if (t.runner != "check-script" && t.runner != "bats") return;

@@ -21,6 +21,9 @@ export class PendingFailures {
 
   at(i: i32): TestFailure { return this.list[i]; }
 
+  /** How many are held. */
+  get length(): i32 { return this.list.length; }
+
   /** One more line of test i's message (at most MAX_LINES). */
   addLine(i: i32, s: string): void {
     let x = this.list[i];
