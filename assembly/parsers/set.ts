@@ -31,6 +31,7 @@ import { GccParser } from "./c-family/gcc";
 import { RustParser } from "./rust/rustc";
 import { TscParser } from "./tsc/tsc";
 import { JavacParser } from "./java/javac";
+import { MavenParser } from "./java/maven";
 import { GoParser } from "./go/go-build";
 import { JunitLogParser } from "./runners/junit-log";
 import { Junit4Parser } from "./runners/junit4";
@@ -132,6 +133,7 @@ export class ParserSet {
   private rustc: RustParser = new RustParser(this.ctx);
   private tsc: TscParser = new TscParser(this.ctx);
   private javac: JavacParser = new JavacParser(this.ctx);
+  private maven: MavenParser = new MavenParser(this.ctx);
   private goBuild: GoParser = new GoParser(this.ctx);
   private junitLog: JunitLogParser = new JunitLogParser();
   private junit4: Junit4Parser = new Junit4Parser();
@@ -304,6 +306,7 @@ export class ParserSet {
       case ParserId.COVERAGE: return ask(this.coverage, l, f);
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
+      case ParserId.MAVEN: return ask(this.maven, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
       case ParserId.PYTEST: return ask(this.pytest, l, f);
       case ParserId.UNITTEST: return ask(this.unittest, l, f);
@@ -373,6 +376,7 @@ export class ParserSet {
       case ParserId.COVERAGE: return this.coverage;
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JUNIT4: return this.junit4;
+      case ParserId.MAVEN: return this.maven;
       case ParserId.CTEST: return this.ctest;
       case ParserId.PYTEST: return this.pytest;
       case ParserId.UNITTEST: return this.unittest;
