@@ -24,7 +24,7 @@
 //                                                                 that could not be resolved: the set-up's failure
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Diagnostic, TestFailure, Frame, Tests } from "../../model";
+import { Facts, Diagnostic, TestFailure, Frame, Tests, Crash } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext } from "../diag-context";
@@ -33,7 +33,7 @@ import { failureNamed } from "../runners/common";
 
 const RUNNER = "surefire";
 
-const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3 }
+const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4 }
 const enum Level { NONE = 0, INFO = 1, WARNING = 2, ERROR = 3 }
 
 /** At rest, only Maven's prefixed lines start something. */
@@ -65,6 +65,10 @@ export class MavenParser extends Parser {
   /** The test class surefire runs (`Running a.FooTest`, `- in a.FooTest`). */
   private cls: string = "";
   private pending: Array<Pending> = [];
+  /** The forked VM's death, once (surefire prints its report twice). */
+  private vmCrash: Crash | null = null;
+  /** Under `Crashed tests:`: the classes' lines. */
+  private crashed: bool = false;
   /** In the summary's `Flakes:` section. */
   private flakes: bool = false;
   private cur: Pending | null = null;
@@ -116,6 +120,9 @@ export class MavenParser extends Parser {
       if (lv != Level.NONE && l.matchAt("  ", p) && !isSpace(l.at(p + 2))) { if (!this.flakes) this.summaryLine(l, p + 2, f); return true; }
       if (lv != Level.NONE && l.matchAt("    ", p)) return true; // `Run 1: ...` of a flaky test's runs, a wrapped message
       this.state = State.NONE;
+    } else if (st == State.FORK) {
+      if (lv == Level.ERROR) { this.fork(l, p, f); return true; }
+      this.state = State.NONE;
     }
     if (lv == Level.NONE) return false;
     return this.prefixed(l, p, lv, f);
@@ -140,6 +147,10 @@ export class MavenParser extends Parser {
       if (this.diagnostic(l, p, lv, f)) return true;
       if (this.failureLine(l, p, f)) return true;
       if (l.matchAt("Failed to execute goal ", p)) return this.goal(l, p, f);
+      if (l.matchAt("The forked VM terminated", p) || l.matchAt("org.apache.maven.surefire.booter.SurefireBooterForkException: ", p)) {
+        this.forkDied(l, p, f);
+        return true;
+      }
       if (this.resolution(l, p, f)) return true;
       if (lv == Level.ERROR && this.noise(l, p)) return true;
       return false;
@@ -270,7 +281,7 @@ export class MavenParser extends Parser {
       if (dot <= a) return;
       let frameCls = l.str(a, dot);
       // JUnit 5's nested classes: the frame names `Outer$Inner.method`, the block only the method
-      if (!pd.named && frameCls.startsWith(pd.cls + "$") && l.str(dot + 1, open) == pd.method) {
+      if (!pd.named && frameCls.startsWith(pd.cls + "$") && l.str(dot + 1, open) == baseMethod(pd.method)) {
         pd.name = simpleName(frameCls) + "." + pd.method;
         pd.named = true;
       }
@@ -323,8 +334,9 @@ export class MavenParser extends Parser {
       }
     }
     if (name.length == 0) return;
-    let tf = failureNamed(t, name);
     let pd = this.take(name);
+    // a parameterized test's invocations (`m{String}[1]`, JUnit 4's `m[1]`): the summary names each by its method
+    let tf = failureNamed(t, pd !== null ? name + pd.method.substring(baseMethod(pd.method).length) : name);
     if (pd !== null) fill(tf, pd);
     if (tf.message.length == 0) tf.message = msg;
     if (tf.file === null && line > 0) {
@@ -350,7 +362,7 @@ export class MavenParser extends Parser {
     let m = dot >= 0 ? name.substring(dot + 1) : name;
     for (let i = 0; i < ps.length; i++) {
       let pd = unchecked(ps[i]);
-      if (!pd.used && pd.method == m) { pd.used = true; return pd; }
+      if (!pd.used && baseMethod(pd.method) == m) { pd.used = true; return pd; }
     }
     return null;
   }
@@ -364,6 +376,52 @@ export class MavenParser extends Parser {
       fill(failureNamed(t, pd.name), pd);
     }
     this.pending = [];
+  }
+
+  /**
+   * `The forked VM terminated without properly saying goodbye. VM crash or System.exit called?`: the JVM running
+   * the tests died (System.exit, a signal, out of memory) with no totals: a crash, in the classes surefire lists
+   * under `Crashed tests:`, whose tests did not all run.
+   */
+  private forkDied(l: Line, p: i32, f: Facts): void {
+    this.state = State.FORK;
+    this.crashed = false;
+    if (this.vmCrash !== null) return;
+    let c = new Crash();
+    c.tool = "java";
+    c.kind = "forked-vm-exit";
+    let m = l.trimmed(p);
+    let k = m.indexOf("Exception: ");
+    if (k > 0 && m.startsWith("org.apache.maven.surefire.")) m = m.substring(k + 11);
+    c.summary = m;
+    c.message = m;
+    this.vmCrash = c;
+    if (f.crash === null) f.setCrash(c);
+    let t = f.testsFor(RUNNER);
+    if (t.runner == RUNNER && !t.totals) t.passed = max<i64>(t.passed, 0);
+  }
+
+  /** A line of the forked VM's report: its exit code, the crashed classes, the booter's frames. */
+  private fork(l: Line, p: i32, f: Facts): void {
+    let c = this.vmCrash;
+    if (c === null) return;
+    if (l.matchAt("Process Exit Code: ", p)) {
+      let code = l.readInt(p + 19);
+      if (code >= 0 && c.summary !== null && c.summary!.indexOf("(exit code") < 0) {
+        c.summary = c.summary! + " (exit code " + code.toString() + ")";
+        c.message = c.summary;
+      }
+      return;
+    }
+    if (l.matchAt("Crashed tests:", p)) { this.crashed = true; return; }
+    let q = l.skipSpaces(p);
+    if (this.crashed && q == p && q < l.len && l.indexOfByte(Char.SPACE, q) < 0) {
+      let t = f.testsFor(RUNNER);
+      let cls = l.str(q, l.len);
+      if (t.runner == RUNNER && !t.unfinished.includes(cls)) t.unfinished.push(cls);
+      return;
+    }
+    this.crashed = false;
   }
 
   /** `Failed to execute goal G on project P: msg`. */
@@ -421,6 +479,15 @@ function summaryHead(l: Line, p: i32): bool {
     if (l.matchAt("Errors:", p)) n = 7;
   } else if (c == Char.T && l.matchAt("Tests in error:", p)) n = 15;
   return n > 0 && l.skipSpaces(p + n) >= l.len;
+}
+
+/** A test's method without a parameterized invocation's suffix: `m{String}[1]` (JUnit 5), `m[1]` (JUnit 4) → `m`. */
+function baseMethod(m: string): string {
+  for (let i = 0; i < m.length; i++) {
+    let c = m.charCodeAt(i);
+    if (c == Char.LBRACE || c == Char.LBRACKET || c == Char.LPAREN) return m.substring(0, i);
+  }
+  return m;
 }
 
 /** The class's name without its package: `a.b.FooTest` → `FooTest`. */
