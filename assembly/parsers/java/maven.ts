@@ -33,11 +33,13 @@ import { failureNamed } from "../runners/common";
 
 const RUNNER = "surefire";
 
-const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4 }
+const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4, CONSOLE = 5 }
 const enum Level { NONE = 0, INFO = 1, WARNING = 2, ERROR = 3 }
 
 /** At rest, only Maven's prefixed lines start something. */
-const STARTS = new ByteSet().chars("[");
+const STARTS = new ByteSet().chars("[F");
+/** JUnit 5's ConsoleLauncher (junit-platform-console): its `Failures (N):` section and its totals box. */
+const CONSOLE = "junit-platform";
 
 /** A failing test's block, until the summary names it. */
 class Pending {
@@ -69,9 +71,15 @@ export class MavenParser extends Parser {
   private vmCrash: Crash | null = null;
   /** Under `Crashed tests:`: the classes' lines. */
   private crashed: bool = false;
+  /** In maven-compiler-plugin's `COMPILATION ERROR :` section, up to its `[INFO] N errors`. */
+  private compiling: bool = false;
+  /** Past `Failed to execute goal ...: Compilation failure`: the errors again. */
+  private compileGoal: bool = false;
   /** In the summary's `Flakes:` section. */
   private flakes: bool = false;
   private cur: Pending | null = null;
+  /** ConsoleLauncher's failure being read. */
+  private curFailure: TestFailure | null = null;
   /** The totals of the modules read so far. */
   private run: i64 = 0;
   private failures: i64 = 0;
@@ -124,7 +132,23 @@ export class MavenParser extends Parser {
       if (lv == Level.ERROR) { this.fork(l, p, f); return true; }
       this.state = State.NONE;
     }
-    if (lv == Level.NONE) return false;
+    if (st == State.CONSOLE) {
+      if (this.consoleLine(l, f)) return true;
+      this.state = State.NONE;
+      this.cur = null;
+    }
+    if (lv == Level.NONE) {
+      let c0 = l.at(0);
+      if (c0 == Char.F && l.startsWith("Failures (") && isDigit(l.at(10)) && l.endsWith("):")) {
+        this.state = State.CONSOLE;
+        this.cur = null;
+        let t = f.testsFor(CONSOLE);
+        if (t.runner == CONSOLE && !t.totals) t.passed = max<i64>(t.passed, 0);
+        return true;
+      }
+      if (c0 == Char.LBRACKET) return this.consoleTotals(l, f);
+      return false;
+    }
     return this.prefixed(l, p, lv, f);
   }
 
@@ -143,8 +167,11 @@ export class MavenParser extends Parser {
         this.flakes = l.matchAt("Flakes:", p);
         return true;
       }
-      if (l.matchAt("COMPILATION ERROR", p) || l.matchAt("COMPILATION WARNING", p)) return true;
+      if (l.matchAt("COMPILATION ERROR", p) || l.matchAt("COMPILATION WARNING", p)) { this.compiling = true; return true; }
       if (this.diagnostic(l, p, lv, f)) return true;
+      // javac's own (no file: `exporting a package from system module java.base is not allowed with --release`),
+      // in the compiler's section or again under the goal's `Compilation failure`
+      if ((this.compiling || this.compileGoal) && this.own(l, p, lv, f)) return true;
       if (this.failureLine(l, p, f)) return true;
       if (l.matchAt("Failed to execute goal ", p)) return this.goal(l, p, f);
       if (l.matchAt("The forked VM terminated", p) || l.matchAt("org.apache.maven.surefire.booter.SurefireBooterForkException: ", p)) {
@@ -158,11 +185,12 @@ export class MavenParser extends Parser {
     // INFO
     if (c == Char.R && l.matchAt("Results:", p)) return true;
     if (c == Char.B && (l.matchAt("BUILD FAILURE", p) || l.matchAt("BUILD SUCCESS", p))) return true;
-    if (isDigit(c) && this.last !== null) {
+    if (isDigit(c) && this.compiling) {
       let n = l.readInt(p);
       let rest = l.trimmed(l.end);
-      if (n >= 0 && (rest == "error" || rest == "errors" || rest == "warning" || rest == "warnings")) return true;
+      if (n >= 0 && (rest == "error" || rest == "errors" || rest == "warning" || rest == "warnings")) { this.compiling = false; return true; }
     }
+    if (!l.matchAt("---", p)) this.compiling = false;
     return false;
   }
 
@@ -197,6 +225,98 @@ export class MavenParser extends Parser {
     let key = d.severity + "\n" + d.file! + "\n" + ln.toString() + "\n" + col.toString() + "\n" + d.message;
     if (this.seenDiags.has(key)) { this.last = null; return true; }
     this.seenDiags.add(key);
+    f.addDiagnostic(d);
+    this.last = d;
+    return true;
+  }
+
+  /**
+   * A line of ConsoleLauncher's `Failures (N):` section: `  JUnit Jupiter:RatioTest:Rounding:thirds()` a failing
+   * test (its engine, then its classes and method), `    MethodSource [className = 'ex.RatioTest', ...]`,
+   * `    => java.lang.AssertionError: msg` its exception, `       ex.RatioTest.third(RatioTest.java:16)` its frames.
+   */
+  private consoleLine(l: Line, f: Facts): bool {
+    if (l.isBlank()) return true;
+    let q = l.skipSpaces(0);
+    if (q == 2) {
+      let c = l.indexOfByte(Char.COLON, 2);
+      if (c < 0) return false;
+      let t = f.testsFor(CONSOLE);
+      let pd = new Pending();
+      pd.name = l.str(c + 1, l.len).replaceAll(":", ".");
+      pd.wantMessage = true;
+      this.cur = t.runner == CONSOLE ? pd : null;
+      if (t.runner == CONSOLE) {
+        let tf = failureNamed(t, pd.name);
+        if (!t.totals) t.failed = t.failures.length;
+        this.curFailure = tf;
+      }
+      return true;
+    }
+    let pd = this.cur;
+    let tf = this.curFailure;
+    if (q < 4) return false;
+    if (pd === null || tf === null) return true;
+    if (l.matchAt("MethodSource [className = '", q)) {
+      let a = q + 27;
+      let e = l.indexOfByte(Char.APOS, a);
+      if (e > a) pd.cls = l.str(a, e);
+      return true;
+    }
+    if (l.matchAt("=> ", q)) {
+      if (pd.wantMessage) { pd.wantMessage = false; tf.message = l.trimmed(q + 3); expectedActual(tf.message, pd); if (pd.expected !== null) { tf.expected = pd.expected; tf.actual = pd.actual; } }
+      return true;
+    }
+    // a frame without `at `: the innermost in the test's package places it
+    if (tf.file === null && pd.cls.length > 0) {
+      let open = l.indexOfByte(Char.LPAREN, q);
+      let close = l.lastIndexOfByte(Char.RPAREN);
+      let dot = open > 0 ? l.lastIndexOfByte(Char.DOT, open) : -1;
+      if (dot > q && close > open && samePackage(l.str(q, dot), pd.cls)) {
+        let fr = new Frame();
+        if (setLocation(fr, l.str(open + 1, close)) && fr.file !== null) { tf.file = fr.file; tf.line = fr.line; }
+      }
+    }
+    return true;
+  }
+
+  /** ConsoleLauncher's totals box: `[       333 tests successful      ]`, `[         1 tests failed          ]`. */
+  private consoleTotals(l: Line, f: Facts): bool {
+    let q = l.skipSpaces(1);
+    if (q == 1 || !isDigit(l.at(q)) || l.at(l.len - 1) != Char.RBRACKET) return false;
+    let n = l.readInt(q);
+    let e = l.end;
+    if (n < 0 || !l.matchAt(" tests ", e) && !l.matchAt(" containers ", e)) return false;
+    if (l.matchAt(" containers ", e)) return true;
+    let t = f.testsFor(CONSOLE);
+    if (t.runner != CONSOLE) return true;
+    let w = e + 7;
+    if (l.matchAt("successful", w)) { t.passed = n; t.totals = true; }
+    else if (l.matchAt("failed", w)) { t.failed = n; t.totals = true; }
+    else if (l.matchAt("skipped", w)) { t.skipped = n; }
+    return true;
+  }
+
+  /** javac's own error or warning in the compiler's section: a diagnostic with no file (read once). */
+  private own(l: Line, p: i32, lv: i32, f: Facts): bool {
+    let q = l.skipSpaces(p);
+    if (l.matchAt("-> [Help ", q)) { this.compileGoal = false; return false; }
+    if (q >= l.len || q > p || l.matchAt("Failed to execute goal", q)) return false;
+    let m = l.trimmed(p);
+    let sev = lv == Level.ERROR ? "error" : "warning";
+    let key = sev + "\n\n" + m;
+    this.state = State.NONE;
+    if (this.seenDiags.has(key)) return true;
+    this.seenDiags.add(key);
+    let d = new Diagnostic();
+    d.tool = "javac";
+    d.severity = sev;
+    // `[options] system modules path not set ...`: -Xlint's category, as in javac's `warning: [options] ...`
+    if (l.at(p) == Char.LBRACKET) {
+      let close = l.indexOfByte(Char.RBRACKET, p);
+      if (close > p + 1 && l.at(close + 1) == Char.SPACE) { d.code = l.str(p + 1, close); m = l.trimmed(close + 2); }
+    }
+    d.message = m;
     f.addDiagnostic(d);
     this.last = d;
     return true;
@@ -429,6 +549,7 @@ export class MavenParser extends Parser {
     if (l.indexOf("There are test failures", p) >= 0 || l.indexOf("There was a timeout", p) >= 0) return true;
     if (this.resolution(l, p, f)) return true;
     if (l.indexOf(": Compilation failure", p) >= 0) {
+      this.compileGoal = true;
       if (f.errorCount == 0 && f.buildFailedLine === null) f.buildFailedLine = l.trimmed(p);
       return true;
     }
