@@ -33,7 +33,7 @@ import { failureNamed } from "../runners/common";
 
 const RUNNER = "surefire";
 
-const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4, CONSOLE = 5 }
+const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4, CONSOLE = 5, FLAT = 6 }
 const enum Level { NONE = 0, INFO = 1, WARNING = 2, ERROR = 3 }
 
 /** At rest, only Maven's prefixed lines start something. */
@@ -78,6 +78,9 @@ export class MavenParser extends Parser {
   /** In the summary's `Flakes:` section. */
   private flakes: bool = false;
   private cur: Pending | null = null;
+  /** The test of the last flat `Finished:` line, and its class. */
+  private flatName: string = "";
+  private flatCls: string = "";
   /** ConsoleLauncher's failure being read. */
   private curFailure: TestFailure | null = null;
   /** The totals of the modules read so far. */
@@ -137,8 +140,13 @@ export class MavenParser extends Parser {
       this.state = State.NONE;
       this.cur = null;
     }
+    if (st == State.FLAT) {
+      if (this.flatLine(l, f)) return true;
+      this.state = State.NONE;
+    }
     if (lv == Level.NONE) {
       let c0 = l.at(0);
+      if (c0 == Char.F && l.startsWith("Finished:") && l.at(l.len - 1) == Char.RPAREN) return this.finished(l, f);
       if (c0 == Char.F && l.startsWith("Failures (") && isDigit(l.at(10)) && l.endsWith("):")) {
         this.state = State.CONSOLE;
         this.cur = null;
@@ -273,6 +281,69 @@ export class MavenParser extends Parser {
       let close = l.lastIndexOfByte(Char.RPAREN);
       let dot = open > 0 ? l.lastIndexOfByte(Char.DOT, open) : -1;
       if (dot > q && close > open && samePackage(l.str(q, dot), pd.cls)) {
+        let fr = new Frame();
+        if (setLocation(fr, l.str(open + 1, close)) && fr.file !== null) { tf.file = fr.file; tf.line = fr.line; }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * ConsoleLauncher's `--details=flat`: `Finished:    third() ([engine:junit-jupiter]/[class:ex.RatioTest]/
+   * [nested-class:Rounding]/[method:third()])`, then, for a failure, `             => Exception: msg` and its
+   * frames: named as the tree names it (`RatioTest.Rounding.third()`).
+   */
+  private finished(l: Line, f: Facts): bool {
+    let e = l.indexOf(" ([engine:");
+    if (e < 0) return false;
+    let name = "";
+    let cls = "";
+    let i = l.indexOf("]/[", e);
+    while (i > 0) {
+      let a = i + 3;
+      let colon = l.indexOfByte(Char.COLON, a);
+      let close = l.indexOf("]/[", a);
+      let end = close > 0 ? close : l.len - 2;
+      if (colon < 0 || colon > end) break;
+      let v = l.str(colon + 1, end);
+      if (l.matchAt("class:", a)) { cls = v; v = simpleName(v); }
+      else if (l.matchAt("nested-class:", a)) cls = cls + "$" + v;
+      name = name.length > 0 ? name + "." + v : v;
+      i = close;
+    }
+    this.flatName = name;
+    this.flatCls = cls;
+    this.state = State.FLAT;
+    this.curFailure = null;
+    return true;
+  }
+
+  /** The lines after a flat `Finished:`: `=> Exception: msg` makes it a failure; its frames place it. */
+  private flatLine(l: Line, f: Facts): bool {
+    let q = l.skipSpaces(0);
+    if (q == 0 || q >= l.len) return false;
+    if (l.matchAt("=> ", q) && this.curFailure === null && this.flatName.length > 0) {
+      let t = f.testsFor(CONSOLE);
+      if (t.runner != CONSOLE) return true;
+      let tf = failureNamed(t, this.flatName);
+      let m = l.trimmed(q + 3);
+      if (m.startsWith("Exception: ")) m = m.substring(11);
+      tf.message = m;
+      let pd = new Pending();
+      expectedActual(m, pd);
+      if (pd.expected !== null) { tf.expected = pd.expected; tf.actual = pd.actual; }
+      if (!t.totals) t.failed = t.failures.length;
+      this.curFailure = tf;
+      return true;
+    }
+    let tf = this.curFailure;
+    if (tf === null) return false;
+    if (l.matchAt("at ", q) && tf.file === null) {
+      let a = q + 3;
+      let open = l.indexOfByte(Char.LPAREN, a);
+      let close = l.lastIndexOfByte(Char.RPAREN);
+      let dot = open > 0 ? l.lastIndexOfByte(Char.DOT, open) : -1;
+      if (dot > a && close > open && samePackage(l.str(a, dot), this.flatCls)) {
         let fr = new Frame();
         if (setLocation(fr, l.str(open + 1, close)) && fr.file !== null) { tf.file = fr.file; tf.line = fr.line; }
       }
