@@ -22,6 +22,13 @@
 //   [ERROR] Failed to execute goal ...: There are test failures.   the goal's failure: what the lines above explain;
 //   [ERROR] Failed to execute goal ... Could not resolve dependencies ... in offline mode   a dependency or plugin
 //                                                                 that could not be resolved: the set-up's failure
+//   [ERROR] The forked VM terminated without properly saying goodbye. VM crash or System.exit called?
+//   [ERROR] Process Exit Code: 3 / Crashed tests: / a.FooTest     the test JVM died: a crash, those classes unfinished
+//
+// And JUnit 5's ConsoleLauncher (junit-platform-console), the other way JUnit 5 tests are run by hand, read here as
+// a JVM runner of the same shape (runner junit-platform): its `Failures (N):` section (`  JUnit Jupiter:FooTest:
+// Inner:m()`, `=> exception`, frames), `--details=flat`'s `Finished: m() ([engine:…]/[class:a.FooTest]/[method:m()])`
+// followed by `=> Exception: msg`, and its totals box (`[         3 tests successful      ]`).
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic, TestFailure, Frame, Tests, Crash } from "../../model";
