@@ -34,7 +34,7 @@ import { Line } from "../../util/line";
 import { Facts, Diagnostic, TestFailure, Frame, Tests, Crash } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { DiagContext } from "../diag-context";
+import { DiagContext, addNote } from "../diag-context";
 import { setLocation } from "../../frames";
 import { failureNamed } from "../runners/common";
 
@@ -199,6 +199,7 @@ export class MavenParser extends Parser {
     }
     // INFO
     if (c == Char.R && l.matchAt("Results:", p)) return true;
+    if (this.note(l, p, f)) return true;
     if (c == Char.B && (l.matchAt("BUILD FAILURE", p) || l.matchAt("BUILD SUCCESS", p))) return true;
     if (isDigit(c) && this.compiling) {
       let n = l.readInt(p);
@@ -372,6 +373,32 @@ export class MavenParser extends Parser {
     if (l.matchAt("successful", w)) { t.passed = n; t.totals = true; }
     else if (l.matchAt("failed", w)) { t.failed = n; t.totals = true; }
     else if (l.matchAt("skipped", w)) { t.skipped = n; }
+    return true;
+  }
+
+  /**
+   * javac's mandatory notes as maven-compiler-plugin prints them, each behind the file's path:
+   * `/work/src/a/Foo.java: /work/src/a/Foo.java uses unchecked or unsafe operations.` (a note of the file, as javac's
+   * `Note: Foo.java uses …`), `/work/src/a/Foo.java: Recompile with -Xlint:unchecked for details.`, `…: Some input
+   * files use …` (claimed).
+   */
+  private note(l: Line, p: i32, f: Facts): bool {
+    let k = l.indexOf(".java: ", p);
+    if (k < 0 || (p < l.len && isSpace(l.at(p)))) return false;
+    let m = k + 7;
+    if (l.matchAt("Recompile with -X", m) || l.matchAt("Some input files ", m) ||
+        l.matchAt("Some messages have been simplified", m)) return true;
+    let u = l.indexOf(".java uses ", m);
+    if (u < 0 || l.indexOfByte(Char.SPACE, m) != u + 5) return false;
+    let d = new Diagnostic();
+    d.tool = "javac";
+    d.severity = "note";
+    d.file = this.ctx.resolve(l.str(m, u + 5));
+    d.message = l.trimmed(u + 6);
+    let key = "note\n" + d.file! + "\n" + d.message;
+    if (this.seenDiags.has(key)) return true;
+    this.seenDiags.add(key);
+    addNote(f, null, d);
     return true;
   }
 
