@@ -36,7 +36,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, addNote } from "../diag-context";
 import { setLocation } from "../../frames";
-import { failureNamed } from "../runners/common";
+import { failureNamed, failureIn } from "../runners/common";
 
 const RUNNER = "surefire";
 
@@ -82,6 +82,12 @@ export class MavenParser extends Parser {
   private compiling: bool = false;
   /** Past `Failed to execute goal ...: Compilation failure`: the errors again. */
   private compileGoal: bool = false;
+  /**
+   * A reactor of several modules (`Reactor Build Order:`): each failure is of the module being built (the artifactId
+   * of the `--- plugin @ module ---` line), as a go package's: two modules' `RatioTest.third` are two failures.
+   */
+  private reactor: bool = false;
+  private module: string = "";
   /** In the summary's `Flakes:` section. */
   private flakes: bool = false;
   private cur: Pending | null = null;
@@ -199,6 +205,13 @@ export class MavenParser extends Parser {
     }
     // INFO
     if (c == Char.R && l.matchAt("Results:", p)) return true;
+    if (c == Char.R && l.matchAt("Reactor Build Order:", p)) { this.reactor = true; return false; }
+    // `--- maven-surefire-plugin:2.22.3:test (default-test) @ ratio-a ---`: the module a reactor builds now
+    if (c == Char.MINUS && this.reactor && l.matchAt("--- ", p) && l.endsWith(" ---")) {
+      let at = l.lastIndexOf(" @ ");
+      if (at > p) this.module = l.trimmed(at + 3, l.len - 4);
+      return false;
+    }
     if (this.note(l, p, f)) return true;
     if (c == Char.B && (l.matchAt("BUILD FAILURE", p) || l.matchAt("BUILD SUCCESS", p))) return true;
     if (isDigit(c) && this.compiling) {
@@ -561,7 +574,7 @@ export class MavenParser extends Parser {
     if (name.length == 0) return;
     let pd = this.take(name);
     // a parameterized test's invocations (`m{String}[1]`, JUnit 4's `m[1]`): the summary names each by its method
-    let tf = failureNamed(t, pd !== null ? name + pd.method.substring(baseMethod(pd.method).length) : name);
+    let tf = failureIn(t, pd !== null ? name + pd.method.substring(baseMethod(pd.method).length) : name, this.module);
     if (pd !== null) fill(tf, pd);
     if (tf.message.length == 0) tf.message = msg;
     if (tf.file === null && line > 0) {
@@ -598,7 +611,7 @@ export class MavenParser extends Parser {
     for (let i = 0; i < ps.length; i++) {
       let pd = unchecked(ps[i]);
       if (pd.used) continue;
-      fill(failureNamed(t, pd.name), pd);
+      fill(failureIn(t, pd.name, this.module), pd);
     }
     this.pending = [];
   }
