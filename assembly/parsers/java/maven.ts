@@ -418,7 +418,7 @@ export class MavenParser extends Parser {
   /** javac's own error or warning in the compiler's section: a diagnostic with no file (read once). */
   private own(l: Line, p: i32, lv: i32, f: Facts): bool {
     let q = l.skipSpaces(p);
-    if (l.matchAt("-> [Help ", q)) { this.compileGoal = false; return false; }
+    if (l.matchAt("-> [Help ", q)) { this.compileGoal = false; this.compiling = false; return false; }
     if (q >= l.len || q > p || l.matchAt("Failed to execute goal", q)) return false;
     let m = l.trimmed(p);
     let sev = lv == Level.ERROR ? "error" : "warning";
@@ -664,6 +664,8 @@ export class MavenParser extends Parser {
 
   /** `Failed to execute goal G on project P: msg`. */
   private goal(l: Line, p: i32, f: Facts): bool {
+    // under -q no `[INFO] N errors` closes the compiler's section: the goal's line does
+    this.compiling = false;
     if (l.indexOf("There are test failures", p) >= 0 || l.indexOf("There was a timeout", p) >= 0) return true;
     if (this.resolution(l, p, f)) return true;
     if (l.indexOf(": Compilation failure", p) >= 0) {
