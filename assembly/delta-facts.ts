@@ -201,6 +201,8 @@ export function testsUnreachedBy(v: Verdict): string | null {
       let c = v.crash;
       return u[0] + " stopped by " + (c !== null && c.kind.startsWith("SIG") ? c.kind : "a crash");
     }
+    // surefire: the forked JVM that died (System.exit, a signal) in the test classes it names.
+    if (t.runner == "surefire") return "the test JVM died in " + u[0] + (u.length > 1 ? " and " + (u.length - 1).toString() + " more" : "");
     // go test: a panic, else a binary that exited inside its tests (os.Exit in a test) named no panic.
     if (v.crash === null) {
       if (u.length == 1) return u[0] + " exited before its tests finished";

@@ -80,6 +80,7 @@ const KINDS: string[] = [
   "check-failed", "a CHECK in the program failed: read the condition and the values beside it at the first frame in your code",
   "deadly-signal", "the fuzz target crashed on this input with no sanitizer to say why: rebuild with -fsanitize=address",
   "fuzz-target-exited", "the fuzz target called exit(): a fuzz target must return, so return an error instead",
+  "forked-vm-exit", "the JVM running the tests (Maven surefire's fork) exited before they finished: System.exit in the code under test or a test, a JVM crash, or out of memory, in the class it names",
   "timeout", "the input made the code hang or run too long: look for a loop that never advances at the first frame in your code",
   "cfi-bad-type", "a cast or call through an object of another dynamic type (control-flow integrity): check what the pointer really points to",
   "invalid-enum-load", "an enum holds a value none of its enumerators has: validate the integer before storing it as the enum",

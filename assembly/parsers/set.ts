@@ -31,6 +31,7 @@ import { GccParser } from "./c-family/gcc";
 import { RustParser } from "./rust/rustc";
 import { TscParser } from "./tsc/tsc";
 import { JavacParser } from "./java/javac";
+import { MavenParser } from "./java/maven";
 import { GoParser } from "./go/go-build";
 import { JunitLogParser } from "./runners/junit-log";
 import { JsonReportParser } from "./runners/json-report";
@@ -134,6 +135,7 @@ export class ParserSet {
   private rustc: RustParser = new RustParser(this.ctx);
   private tsc: TscParser = new TscParser(this.ctx);
   private javac: JavacParser = new JavacParser(this.ctx);
+  private maven: MavenParser = new MavenParser(this.ctx);
   private goBuild: GoParser = new GoParser(this.ctx);
   private junitLog: JunitLogParser = new JunitLogParser();
   private jsonReport: JsonReportParser = new JsonReportParser();
@@ -310,6 +312,7 @@ export class ParserSet {
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JSON_REPORT: return ask(this.jsonReport, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
+      case ParserId.MAVEN: return ask(this.maven, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
       case ParserId.PYTEST: return ask(this.pytest, l, f);
       case ParserId.UNITTEST: return ask(this.unittest, l, f);
@@ -381,6 +384,7 @@ export class ParserSet {
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JSON_REPORT: return this.jsonReport;
       case ParserId.JUNIT4: return this.junit4;
+      case ParserId.MAVEN: return this.maven;
       case ParserId.CTEST: return this.ctest;
       case ParserId.PYTEST: return this.pytest;
       case ParserId.UNITTEST: return this.unittest;
