@@ -14,7 +14,7 @@
 // (three spaces, no severity) comes before its error and is attached to it when it arrives.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Diagnostic, TestFailure, MAX_DIAGNOSTICS } from "../../model";
+import { Facts, Diagnostic, TestFailure, Tests, MAX_DIAGNOSTICS } from "../../model";
 import { Parser } from "../../parser";
 import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-context";
 import { failureNamed } from "../runners/common";
@@ -237,11 +237,7 @@ export class GccParser extends Parser {
     // Under -p the parent prints a second header for the failed test, `Failed in separate process` under it: more
     // of the same failure's message.
     this.cppu = tf;
-    t.failed = t.failures.length;
-    t.passed = -1;
-    t.skipped = -1;
-    this.block = Block.NONE;
-    this.header = null;
+    this.failureOnly(t);
     return true;
   }
 
@@ -262,12 +258,17 @@ export class GccParser extends Parser {
     if (t.runner != "xctest") return false;
     let tf = failureNamed(t, name);
     if (tf.file === null) { tf.file = d.file; tf.line = d.line; tf.message = msg.substring(close + 4).trim(); }
+    this.failureOnly(t);
+    return true;
+  }
+
+  /** A runner that prints only its failures in the compiler's format: failures counted, passes and skips unknown. */
+  private failureOnly(t: Tests): void {
     t.failed = t.failures.length;
     t.passed = -1;
     t.skipped = -1;
     this.block = Block.NONE;
     this.header = null;
-    return true;
   }
 
   /**
