@@ -11,6 +11,7 @@ import { Facts, Tests, MAX_DIAGNOSTICS, MAX_FAILURES } from "./model";
 import { MAX_PASSED_SET } from "./util/name-hash";
 import { ParserSet } from "./parsers";
 import { normPath } from "./frames";
+import { ByteSet } from "./util/byte-set";
 
 /** Streams kept at most; a runner announcing more leaves the others' lines to the run's own parsers. */
 const MAX_STREAMS = 16;
@@ -19,6 +20,7 @@ const HASH_LEN = 16;
 const TURBO_CACHE = ": cache ";
 /** pnpm's `<dir> <script>$ ` within this many bytes. */
 const MAX_PREFIX = 200;
+const PNPM_SCOPE = "Scope: ";
 const NPM_ERROR_PATH = "npm error path ";
 const NPM_ERR_PATH = "npm ERR! path ";
 const ERROR_COMMAND = "ERROR  command (";
@@ -28,6 +30,9 @@ export class RelayStream {
   /** The prefix its lines start with, `web:test: `. */
   prefix: string;
   bytes: ArrayBuffer;
+  /** The prefix's first (up to) eight bytes as a little-endian word, and the mask of those it holds: one compare rejects most lines. */
+  private head8: u64 = 0;
+  private mask8: u64 = 0;
   /** How turbo names the task in its own lines: `web#test: ` (`web#test:  ERROR  command (DIR) ...`); "" for pnpm. */
   taskHead: string = "";
   /** The package's directory, once turbo names it: the stream's relative paths are relative to it. */
@@ -38,6 +43,12 @@ export class RelayStream {
   constructor(prefix: string, run: Facts) {
     this.prefix = prefix;
     this.bytes = String.UTF8.encode(prefix);
+    let n = min(this.bytes.byteLength, 8);
+    let b = changetype<usize>(this.bytes);
+    for (let i = 0; i < n; i++) {
+      this.head8 |= <u64>load<u8>(b + <usize>i) << (<u64>i * 8);
+      this.mask8 |= <u64>0xFF << (<u64>i * 8);
+    }
     this.facts.exit = run.exit;
     this.facts.tailLines = run.tailLines;
   }
@@ -49,6 +60,7 @@ export class RelayStream {
     let len = l.len;
     // turbo prints an empty line of the program as the prefix with its space, or without it.
     if (len < n - 1) return false;
+    if (len >= 8 && (load<u64>(l.ptr) & this.mask8) != this.head8) return false;
     let m = len < n ? len : n;
     if (memory.compare(l.ptr, b, <usize>m) != 0) return false;
     return m == n || load<u8>(b + <usize>(n - 1)) == Char.SPACE;
@@ -62,11 +74,16 @@ export class RelayStreams {
   prefixed: Array<RelayStream> = [];
   /** The npm script running now, when npm announced one: the lines with no prefix are its. */
   segment: RelayStream | null = null;
+  /** The first bytes of the prefixes: a line starting with none of them is no stream's. */
+  private heads: ByteSet = new ByteSet();
+  /** pnpm's `Scope: 3 of 4 workspace projects` was seen: its announcements may follow. */
+  private pnpmScope: bool = false;
 
-  reset(): void { this.streams = []; this.prefixed = []; this.segment = null; }
+  reset(): void { this.streams = []; this.prefixed = []; this.segment = null; this.heads = new ByteSet(); this.pnpmScope = false; }
 
   /** The stream l belongs to (l then points past the prefix), or null. */
   route(l: Line): RelayStream | null {
+    if (l.len == 0 || !this.heads.has(l.at(0))) return null;
     let s = this.prefixed;
     for (let i = 0, n = s.length; i < n; i++) {
       let r = unchecked(s[i]);
@@ -138,6 +155,11 @@ export class RelayStreams {
    */
   private pnpm(l: Line, run: Facts): bool {
     let c0 = l.at(0);
+    // A recursive run names its scope first (`Scope: 3 of 4 workspace projects`); its announcements come after.
+    if (!this.pnpmScope) {
+      if (c0 == Char.S && l.startsWith(PNPM_SCOPE) && l.contains(" workspace project")) this.pnpmScope = true;
+      return false;
+    }
     if (c0 <= Char.SPACE || c0 == Char.MINUS || c0 == Char.HASH) return false;
     let s1 = l.indexOfByte(Char.SPACE);
     if (s1 <= 0 || s1 > MAX_PREFIX) return false;
@@ -157,6 +179,7 @@ export class RelayStreams {
     let r = new RelayStream(prefix, run);
     this.streams.push(r);
     this.prefixed.push(r);
+    this.heads.add(<i32>load<u8>(changetype<usize>(r.bytes)));
     return r;
   }
 
