@@ -128,6 +128,19 @@ export class RelayStreams {
     }
   }
 
+  /**
+   * Whether l may be an announcement (npm's banner, turbo's cache line, pnpm's scope or script line): the one
+   * check most lines get, a few byte compares.
+   */
+  @inline mayAnnounce(l: Line): bool {
+    let n = l.len;
+    if (n < 8) return false;
+    let c0 = <i32>load<u8>(l.ptr);
+    if (c0 == Char.GT) return true;
+    if (this.pnpmScope ? c0 > Char.SPACE : c0 == Char.S) return true;
+    return n >= HASH_LEN + TURBO_CACHE.length + 4 && load<u8>(l.ptr + <usize>(n - HASH_LEN - 1)) == Char.SPACE;
+  }
+
   /** When l announces a stream (turbo's or pnpm's), opens it; true then. */
   announce(l: Line, run: Facts): bool {
     return this.turbo(l, run) || this.pnpm(l, run);

@@ -82,13 +82,25 @@ export class Session {
       rs.observe(l);
     }
     // An announcement opens a stream and is read as any line (the tail keeps it).
-    let seg = rs.banner(l, f);
-    if (seg === null) seg = rs.segment;
-    rs.announce(l, seg !== null ? seg.facts : f);
-    if (seg !== null) rs.observeSegment(l);
+    let seg: RelayStream | null = null;
+    if (rs.mayAnnounce(l)) {
+      seg = rs.banner(l, f);
+      if (seg === null) seg = rs.segment;
+      rs.announce(l, seg !== null ? seg.facts : f);
+    } else seg = rs.segment;
     unwrapRelay(l);
-    this.offer(l, seg !== null ? seg.facts : f, seg);
-    if (!this.claimed) this.tail.push(l);
+    if (seg !== null) {
+      rs.observeSegment(l);
+      this.offer(l, seg.facts, seg);
+      if (!this.claimed) this.tail.push(l);
+      return;
+    }
+    // The run's own parsers: most logs' every line.
+    let ps = this.parsers;
+    if (ps === null) this.parsers = ps = new ParserSet();
+    let claimed = ps.claim(l, f);
+    if (f.released.length > 0) this.release(f);
+    if (!claimed) this.tail.push(l);
   }
 
   private claimed: bool = false;
