@@ -1,8 +1,8 @@
 // A task runner that runs several programs at once and prints each one's lines behind a prefix naming it
 // (turbo: `web:test: PASS src/a.test.ts`; pnpm -r: `packages/web test: PASS src/a.test.ts`), interleaved as
-// they come. Each named program is a stream of its
-// own: its lines, the prefix cut off, go to a parser set and facts of their own (two TAP or jest streams
-// interleaved would be one broken report to a single set), and the streams' facts join the run's at the end.
+// they come. Each named program is a stream of its own: its lines, the prefix cut off, go to a parser set and
+// facts of their own (two TAP or jest streams interleaved would be one broken report to a single set), and the
+// streams' facts join the run's at the end.
 // A prefix becomes a stream only when the runner announces it (turbo's `web:test: cache miss, executing
 // 0123456789abcdef`, pnpm's `packages/web test$ vitest run`), so no line of anything else is ever cut.
 import { Char, isHex, isDigit } from "./util/chars";
@@ -87,8 +87,6 @@ export class RelayStreams {
   /** pnpm's `Scope: 3 of 4 workspace projects` was seen: its announcements may follow. */
   private pnpmScope: bool = false;
 
-  reset(): void { this.streams = []; this.prefixed = []; this.segment = null; this.heads = new ByteSet(); this.pnpmScope = false; }
-
   /** The stream l belongs to (l then points past the prefix), or null. */
   route(l: Line): RelayStream | null {
     if (l.len == 0 || !this.heads.has(l.at(0))) return null;
@@ -120,10 +118,8 @@ export class RelayStreams {
       if (!l.matchAt(ERROR_COMMAND, p)) return;
       p += ERROR_COMMAND.length;
       let e = l.indexOf(") ", p);
-      if (e > p) {
-        let d = normPath(l.str(p, e));
-        if (d.length > 0 && d != "." && d != "/work") r.dir = d;
-      }
+      let d = e > p ? packageDir(l.str(p, e)) : null;
+      if (d !== null) r.dir = d;
       return;
     }
   }
@@ -141,9 +137,9 @@ export class RelayStreams {
     return n >= HASH_LEN + TURBO_CACHE.length + 4 && load<u8>(l.ptr + <usize>(n - HASH_LEN - 1)) == Char.SPACE;
   }
 
-  /** When l announces a stream (turbo's or pnpm's), opens it; true then. */
-  announce(l: Line, run: Facts): bool {
-    return this.turbo(l, run) || this.pnpm(l, run);
+  /** When l announces a stream (turbo's or pnpm's), opens it. */
+  announce(l: Line, run: Facts): void {
+    if (!this.turbo(l, run)) this.pnpm(l, run);
   }
 
   /** turbo's `web:test: cache miss, executing 0123456789abcdef`: the stream `web:test: `. */
@@ -187,10 +183,9 @@ export class RelayStreams {
     let s2 = l.indexOfByte(Char.SPACE, s1 + 1);
     if (s2 < s1 + 3 || s2 > MAX_PREFIX || l.at(s2 - 1) != Char.DOLLAR || s2 + 1 >= l.len) return false;
     if (this.streams.length >= MAX_STREAMS) return false;
-    let dir = normPath(l.str(0, s1));
     let prefix = l.str(0, s2 - 1) + ": ";
     let r = this.open(prefix, run);
-    if (r !== null && dir.length > 0 && dir != ".") r.dir = dir;
+    if (r !== null) r.dir = packageDir(l.str(0, s1));
     return true;
   }
 
@@ -224,18 +219,18 @@ export class RelayStreams {
     let dir: string | null = null;
     if (end > 0) {
       if (l.at(end + 1) != Char.SLASH) return null;
-      dir = normPath(l.str(end + 1));
+      dir = packageDir(l.str(end + 1));
     }
     // A script that has said nothing yet (`npm test` whose script is `npm run lint && …`) goes on as the next's:
     // only a script that gave results needs parsers of its own after it.
     let cur = this.segment;
     if (cur !== null && silent(cur.facts)) {
-      if (dir !== null && dir!.length > 0 && dir! != "/work") cur.dir = dir;
+      if (dir !== null) cur.dir = dir;
       return cur;
     }
     if (this.segments >= MAX_SEGMENTS) return null;
     let r = new RelayStream("", run);
-    if (dir !== null && dir!.length > 0 && dir! != "/work") r.dir = dir;
+    r.dir = dir;
     this.streams.push(r);
     this.segments++;
     this.segment = r;
@@ -248,8 +243,7 @@ export class RelayStreams {
     if (r === null || l.at(0) != Char.n || l.len < 16) return;
     let p = l.startsWith(NPM_ERROR_PATH) ? NPM_ERROR_PATH.length : (l.startsWith(NPM_ERR_PATH) ? NPM_ERR_PATH.length : -1);
     if (p < 0 || r!.dir !== null) return;
-    let d = normPath(l.trimmed(p));
-    if (d.length > 0 && d != "/work") r!.dir = d;
+    r!.dir = packageDir(l.trimmed(p));
   }
 
   /** End of input: each stream's parsers finish, and its facts join the run's, in the order the streams opened. */
@@ -263,6 +257,12 @@ export class RelayStreams {
       join(run, r.facts);
     }
   }
+}
+
+/** A package's directory as the run's reader names it, or null when it is the run's own (`.`, `/work`). */
+function packageDir(path: string): string | null {
+  let d = normPath(path);
+  return d.length == 0 || d == "." || d == "/work" ? null : d;
 }
 
 /** Nothing read yet: no test, diagnostic or crash. */

@@ -36,7 +36,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, addNote } from "../diag-context";
 import { setLocation } from "../../frames";
-import { failureNamed, failureIn } from "../runners/common";
+import { failureNamed, failureIn, junitValues } from "../runners/common";
 
 const RUNNER = "surefire";
 
@@ -753,18 +753,8 @@ function fill(tf: TestFailure, pd: Pending): void {
 
 /** JUnit 4's `expected:<a> but was:<b>`, JUnit 5's `expected: <a> but was: <b>`. */
 function expectedActual(m: string, pd: Pending): void {
-  let e = m.indexOf("expected:<");
-  let w = 10;
-  let b = e >= 0 ? m.indexOf("> but was:<", e) : -1;
-  let bw = 11;
-  if (b < 0) {
-    e = m.indexOf("expected: <"); w = 11;
-    b = e >= 0 ? m.indexOf("> but was: <", e) : -1; bw = 12;
-  }
-  if (b > 0 && m.endsWith(">")) {
-    pd.expected = m.substring(e + w, b);
-    pd.actual = m.substring(b + bw, m.length - 1);
-  }
+  let v = junitValues(m);
+  if (v !== null) { pd.expected = v[0]; pd.actual = v[1]; }
 }
 
 /** The number after `word` in the line from p (`Failures: 2`), or -1. */

@@ -296,3 +296,20 @@ export function frameNamedIn(msg: string): Frame | null {
   let fr = frameOfText(sp > 0 ? rest.substring(0, sp) : rest);
   return fr !== null && fr.user ? fr : null;
 }
+
+/**
+ * JUnit's assertEquals message split into [expected, actual]: JUnit 4's `expected:<a> but was:<b>`, JUnit 5's
+ * `expected: <a> but was: <b>`; null when the message is neither.
+ */
+export function junitValues(m: string): string[] | null {
+  let e = m.indexOf("expected:<");
+  let w = 10;
+  let b = e >= 0 ? m.indexOf("> but was:<", e) : -1;
+  let bw = 11;
+  if (b < 0) {
+    e = m.indexOf("expected: <"); w = 11;
+    b = e >= 0 ? m.indexOf("> but was: <", e) : -1; bw = 12;
+  }
+  if (b <= 0 || !m.endsWith(">")) return null;
+  return [m.substring(e + w, b), m.substring(b + bw, m.length - 1)];
+}

@@ -22,7 +22,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { setLocation } from "../../frames";
-import { failureNamed } from "./common";
+import { failureNamed, junitValues } from "./common";
 
 const RUNNER = "junit4";
 
@@ -165,12 +165,8 @@ export class Junit4Parser extends Parser {
       let m = l.trimmed(0);
       tf.message = m;
       // Assert.assertEquals: `java.lang.AssertionError: expected:<34> but was:<33>`
-      let e = m.indexOf("expected:<");
-      let b = e >= 0 ? m.indexOf("> but was:<", e) : -1;
-      if (b > 0 && m.endsWith(">")) {
-        tf.expected = m.substring(e + 10, b);
-        tf.actual = m.substring(b + 11, m.length - 1);
-      }
+      let v = junitValues(m);
+      if (v !== null) { tf.expected = v[0]; tf.actual = v[1]; }
     }
   }
 
