@@ -12,7 +12,7 @@
 //    coverage thresholds (c8, nyc);
 // 3. test runners, where formats nest: ctest first (ctest --output-on-failure shows a gtest binary's
 //    output as that ctest test's output), the JSON reports (jest --json, vitest and mocha json) beside the JUnit report printed
-//    in the log, go -json before go text, jest before the check-script lines
+//    in the log, Gradle's test task's lines after JUnit 4's, go -json before go text, jest before the check-script lines
 //    (`FAIL ./x.test.js`), Catch2's and doctest's blocks after gtest, Unity's `file:line:test:FAIL` and testhelp.h's `N - desc: FAILED` after gtest,
 //    and the generic check-script shapes last;
 // 4. tracebacks, panics, uncaught exceptions: each starts only on its runtime's own opening line, so the
@@ -25,7 +25,7 @@ export const enum ParserId {
   SANITIZER, UBSAN, CXX_TERMINATE, ASSERT, V8_FATAL, KERNEL,
   CDB, GDB, ANDROID, CHROME_GPU, TRUSTY, BUG_DETECTED, CENTIPEDE, V8_SANDBOX, VALGRIND,
   MAKE, LINKER, MAVEN, JAVAC, GCC, RUSTC, TSC, GO_BUILD, ESLINT, BIOME, PY_LINT, COVERAGE,
-  JUNIT_LOG, JSON_REPORT, PHPUNIT, JUNIT4, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, CATCH2, UNITY, TESTHELP, JEST, VITEST, AVA, UVU, RSPEC, MINITEST, TEST_UNIT, NODE_TEST, TAP, CHECK_SCRIPT,
+  JUNIT_LOG, JSON_REPORT, PHPUNIT, JUNIT4, GRADLE, CTEST, PYTEST, UNITTEST, CARGO_TEST, GO_TEST_JSON, GO_TEST, GTEST, CATCH2, UNITY, TESTHELP, JEST, VITEST, AVA, UVU, RSPEC, MINITEST, TEST_UNIT, NODE_TEST, TAP, CHECK_SCRIPT,
   PYTHON, RUST_PANIC, GO_PANIC, GO_RACE, JAVA, RUBY, PHP_ERROR, NODE_ERROR,
   SHELL,
 }
@@ -36,7 +36,7 @@ export const CLAIM_ORDER: StaticArray<i32> = [
   ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.TRUSTY, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
   ParserId.V8_SANDBOX, ParserId.VALGRIND,
   ParserId.MAKE, ParserId.LINKER, ParserId.MAVEN, ParserId.JAVAC, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT, ParserId.BIOME, ParserId.PY_LINT, ParserId.COVERAGE,
-  ParserId.JUNIT_LOG, ParserId.JSON_REPORT, ParserId.PHPUNIT, ParserId.TEST_UNIT, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
+  ParserId.JUNIT_LOG, ParserId.JSON_REPORT, ParserId.PHPUNIT, ParserId.TEST_UNIT, ParserId.JUNIT4, ParserId.GRADLE, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.AVA, ParserId.UVU, ParserId.RSPEC, ParserId.MINITEST, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.RUBY, ParserId.PHP_ERROR, ParserId.NODE_ERROR,
   ParserId.SHELL,
@@ -51,7 +51,7 @@ export const FINISH_ORDER: StaticArray<i32> = [
   ParserId.CDB, ParserId.GDB, ParserId.ANDROID, ParserId.CHROME_GPU, ParserId.TRUSTY, ParserId.BUG_DETECTED, ParserId.CENTIPEDE,
   ParserId.V8_SANDBOX, ParserId.VALGRIND,
   ParserId.LINKER, ParserId.MAVEN, ParserId.JAVAC, ParserId.GCC, ParserId.RUSTC, ParserId.TSC, ParserId.GO_BUILD, ParserId.ESLINT, ParserId.BIOME, ParserId.PY_LINT, ParserId.COVERAGE, ParserId.MAKE,
-  ParserId.JUNIT_LOG, ParserId.JSON_REPORT, ParserId.PHPUNIT, ParserId.JUNIT4, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
+  ParserId.JUNIT_LOG, ParserId.JSON_REPORT, ParserId.PHPUNIT, ParserId.JUNIT4, ParserId.GRADLE, ParserId.CTEST, ParserId.PYTEST, ParserId.UNITTEST, ParserId.CARGO_TEST, ParserId.GO_TEST_JSON,
   ParserId.GO_TEST, ParserId.GTEST, ParserId.CATCH2, ParserId.UNITY, ParserId.TESTHELP, ParserId.JEST, ParserId.VITEST, ParserId.AVA, ParserId.UVU, ParserId.RSPEC, ParserId.MINITEST, ParserId.TEST_UNIT, ParserId.NODE_TEST, ParserId.TAP, ParserId.CHECK_SCRIPT,
   ParserId.PYTHON, ParserId.RUST_PANIC, ParserId.GO_PANIC, ParserId.GO_RACE, ParserId.JAVA, ParserId.RUBY, ParserId.PHP_ERROR, ParserId.NODE_ERROR,
   ParserId.SHELL,

@@ -36,6 +36,7 @@ import { GoParser } from "./go/go-build";
 import { JunitLogParser } from "./runners/junit-log";
 import { JsonReportParser } from "./runners/json-report";
 import { Junit4Parser } from "./runners/junit4";
+import { GradleParser } from "./java/gradle";
 import { CtestParser } from "./runners/ctest";
 import { PytestParser } from "./runners/pytest";
 import { UnittestParser } from "./runners/unittest";
@@ -140,6 +141,7 @@ export class ParserSet {
   private junitLog: JunitLogParser = new JunitLogParser();
   private jsonReport: JsonReportParser = new JsonReportParser();
   private junit4: Junit4Parser = new Junit4Parser();
+  private gradle: GradleParser = new GradleParser();
   private ctest: CtestParser = new CtestParser();
   private pytest: PytestParser = new PytestParser();
   private unittest: UnittestParser = new UnittestParser();
@@ -312,6 +314,7 @@ export class ParserSet {
       case ParserId.JUNIT_LOG: return ask(this.junitLog, l, f);
       case ParserId.JSON_REPORT: return ask(this.jsonReport, l, f);
       case ParserId.JUNIT4: return ask(this.junit4, l, f);
+      case ParserId.GRADLE: return ask(this.gradle, l, f);
       case ParserId.MAVEN: return ask(this.maven, l, f);
       case ParserId.CTEST: return ask(this.ctest, l, f);
       case ParserId.PYTEST: return ask(this.pytest, l, f);
@@ -384,6 +387,7 @@ export class ParserSet {
       case ParserId.JUNIT_LOG: return this.junitLog;
       case ParserId.JSON_REPORT: return this.jsonReport;
       case ParserId.JUNIT4: return this.junit4;
+      case ParserId.GRADLE: return this.gradle;
       case ParserId.MAVEN: return this.maven;
       case ParserId.CTEST: return this.ctest;
       case ParserId.PYTEST: return this.pytest;

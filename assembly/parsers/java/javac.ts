@@ -15,7 +15,7 @@
 // No column is printed on the header line: the caret gives it (javac copies the source line's tabs into the
 // caret line, so its offset is the column). Without this reader gcc's parser took the header (`tool: clang`, no
 // column) and left the caret and detail lines in the tail.
-import { Char, isDigit, isSpace } from "../../util/chars";
+import { Char, isIdent, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
@@ -88,7 +88,9 @@ export class JavacParser extends Parser {
     let d = new Diagnostic();
     d.tool = "javac";
     d.severity = sev;
-    d.file = this.ctx.resolve(l.str(0, t - 1));
+    let s = l.at(0) == Char.COLON ? gluedTask(l, t - 1) : 0;
+    if (s < 0) return false;
+    d.file = this.ctx.resolve(l.str(s, t - 1));
     d.line = l.readInt(t);
     d.col = -1;
     // -Xlint's category: `[rawtypes] found raw type: List`
@@ -155,4 +157,21 @@ export class JavacParser extends Parser {
     return l.matchAt("Some input files ", 6) || l.matchAt("Recompile with -X", 6) ||
       (l.matchAt("Some messages have been simplified", 6));
   }
+}
+
+/**
+ * Where the path starts behind Gradle 4's task name (its plain console prints `:compileJava` with no newline, so
+ * the compiler's first line follows it: `:compileJava/work/src/main/java/a/Foo.java:12: error: …`), or -1. No
+ * path begins with `:`; the task's name is letters, digits, `_`, `-` and the `:` between projects, the path's
+ * first byte a `/` or a `.`.
+ */
+function gluedTask(l: Line, end: i32): i32 {
+  let i = 1;
+  while (i < end) {
+    let c = l.at(i);
+    if (!(isIdent(c) || c == Char.MINUS || c == Char.COLON)) break;
+    i++;
+  }
+  let c = l.at(i);
+  return i > 1 && i < end && (c == Char.SLASH || c == Char.DOT) ? i : -1;
 }
