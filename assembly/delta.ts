@@ -38,6 +38,10 @@ class DiagMatch {
   fixed: Array<Diagnostic> = [];
   added: Array<Diagnostic> = [];
   unchanged: i32 = 0;
+  /** Warnings gone or new only because one of the runs did not compile their file (notRebuilt). */
+  notRebuilt: i32 = 0;
+  /** Of notRebuilt, those gone (this run did not print them). */
+  notRebuiltGone: i32 = 0;
 }
 
 /** Errors and warnings only; notes ride with their error. */
@@ -82,9 +86,45 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
       break;
     }
   }
-  for (let i = 0; i < a.length; i++) if (!usedA[i]) m.fixed.push(a[i]);
-  for (let j = 0; j < b.length; j++) if (!usedB[j]) m.added.push(b[j]);
+  let partA = partial(before); let partB = partial(after);
+  for (let i = 0; i < a.length; i++) {
+    if (usedA[i]) continue;
+    if (partB && notRebuilt(a[i], b)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
+  }
+  for (let j = 0; j < b.length; j++) {
+    if (usedB[j]) continue;
+    if (partA && notRebuilt(b[j], a)) m.notRebuilt++; else m.added.push(b[j]);
+  }
   return m;
+}
+
+/**
+ * A run that compiled only part of the code: its build failed (the steps after the failing one never ran), or a
+ * build tool said a compile step was up to date (Gradle's `UP-TO-DATE`, make's `Nothing to be done`).
+ */
+function partial(v: Verdict): bool {
+  return v.upToDate || v.statusOr == "build-failed";
+}
+
+/**
+ * A warning of one run missing from a run that compiled only part of the code (other) and printed nothing of its
+ * file: that run did not compile the file, or compiled it and found it clean — the log cannot tell which, so the
+ * warning is neither fixed nor new (an incremental build prints a file's warnings only when it compiles it). Only
+ * a compiler's (gcc, clang, javac, rustc: a build runs it file by file, crate by crate, and stops at a failing
+ * one); a linter's (ESLint, flake8, go vet…) reads every file however many fail. An error is never so: a build
+ * stops at it, and the one fixed is the loop's whole point.
+ */
+function notRebuilt(d: Diagnostic, other: Array<Diagnostic>): bool {
+  if (d.severity != "warning") return false;
+  let t = d.tool;
+  if (t != "gcc" && t != "clang" && t != "javac" && t != "rustc") return false;
+  let file = d.file;
+  if (file === null) return false;
+  for (let i = 0; i < other.length; i++) {
+    let o = other[i].file;
+    if (o !== null && o == file) return false;
+  }
+  return true;
 }
 
 class LevelChanges {
@@ -600,6 +640,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   w.int("unchanged", dm.unchanged);
   w.int("fixed_count", dm.fixed.length);
   w.int("new_count", dm.added.length);
+  if (dm.notRebuilt > 0) w.int("not_rebuilt", dm.notRebuilt);
   w.endObject();
 
   let tm = before.tests === null && cur.tests === null ? new TestMatch() : matchTests(before, cur, first);
@@ -703,6 +744,8 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
     if (wn > 0) s.push((wf > 0 ? wn.toString() : plural(wn, "warning", "warnings")) + " new");
     parts.push(join(s, ", "));
   }
+  // Gone from a run that compiled only part of the code, their files not among what it printed (notRebuilt).
+  if (dm.notRebuiltGone > 0) parts.push(plural(dm.notRebuiltGone, "warning", "warnings") + " not printed this time (" + (cur.statusOr == "build-failed" ? "the build stopped first" : "not compiled: up to date") + ")");
   if (lv.raised > 0) parts.push(plural(lv.raised, "warning", "warnings") + " now " + (lv.raised == 1 ? "an error" : "errors"));
   if (lv.lowered > 0) parts.push(plural(lv.lowered, "error", "errors") + " now " + (lv.lowered == 1 ? "a warning" : "warnings"));
   if (tm.fixed.length > 0 || tm.broken.length > 0 || tm.still.length > 0 || tm.notRun.length > 0) {

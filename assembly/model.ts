@@ -291,6 +291,12 @@ export class Facts {
   /** make's "*** [...] Error N" or a build tool's own failure line, without a diagnostic. */
   buildFailedLine: string | null = null;
   /**
+   * A build tool said a compile step did not run, its outputs up to date (Gradle's `:compileJava UP-TO-DATE`,
+   * Maven's `Nothing to compile`, make's `Nothing to be done`): the warnings of the
+   * files it did not compile are not printed again.
+   */
+  upToDate: bool = false;
+  /**
    * A build tool's report that a step failed (make's "*** [Makefile:5: test] Error 1"). It is the
    * consequence of what the step printed: build-failed only when no crash, error or failing test explains it.
    */
@@ -360,6 +366,8 @@ export class Verdict {
   /** The shared library the dynamic loader could not find (written only when there is one). */
   missingLibrary: string | null = null;
   buildFailure: string | null = null;
+  /** Facts.upToDate (written only when true). */
+  upToDate: bool = false;
   tail: Array<string> = [];
   rawBytes: i64 = 0;
   lines: i64 = 0;

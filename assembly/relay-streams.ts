@@ -312,6 +312,7 @@ function join(f: Facts, s: Facts): void {
   if (f.setupFailure === null) f.setupFailure = s.setupFailure;
   if (f.missingLibrary === null) f.missingLibrary = s.missingLibrary;
   if (f.buildFailedLine === null) f.buildFailedLine = s.buildFailedLine;
+  if (s.upToDate) f.upToDate = true;
   if (f.stepFailedLine === null) f.stepFailedLine = s.stepFailedLine;
   if (s.lastReport !== null) f.lastReport = s.lastReport;
   f.reports += s.reports;

@@ -89,6 +89,7 @@ function verdictOf(v: JValue): Verdict {
   r.missingLibrary = v.get("missing_library").strOrNull();
   r.binary = v.get("binary").bool();
   r.buildFailure = v.get("build_failure").strOrNull();
+  r.upToDate = v.get("up_to_date").bool();
   let c = v.get("crash");
   if (c.kind == Kind.OBJ) r.crash = crashOf(c);
   let ds = v.get("diagnostics");

@@ -190,6 +190,7 @@ export function writeVerdict(w: JsonWriter, v: Verdict): void {
   let lib = v.missingLibrary;
   if (lib !== null) w.str("missing_library", lib);
   w.str("build_failure", v.buildFailure);
+  if (v.upToDate) w.bool("up_to_date", true);
   w.field("tail");
   w.beginArray();
   for (let i = 0; i < v.tail.length; i++) w.strItem(v.tail[i]);

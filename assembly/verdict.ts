@@ -112,6 +112,7 @@ export function verdictOf(f: Facts, e: ExitInfo, tail: string[]): Verdict {
   // A failed step is the build failure only when nothing more specific explains it.
   let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
   v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : stepOnly;
+  v.upToDate = f.upToDate;
   v.tail = tail;
   v.rawBytes = f.rawBytes;
   v.lines = f.lines;

@@ -150,6 +150,8 @@ function build() {
     // The shared library the dynamic loader could not find; present only when there is one.
     missing_library: v.optional(v.string()),
     build_failure: nstr,
+    // A build tool said a compile step did not run, its outputs up to date: present (true) only then.
+    up_to_date: v.optional(v.literal(true)),
     tail: v.pipe(v.array(v.string()), v.maxLength(12)),
     raw_bytes: int,
     lines: int,
@@ -162,7 +164,9 @@ function build() {
     schema: v.literal('sbx.delta/1'),
     first_run: v.boolean(),
     status: v.object({ before: nstr, after: v.picklist(STATUSES) }),
-    diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int }),
+    // not_rebuilt: warnings gone or new only because one of the runs compiled part of the code (its build
+    // failed, or a step was up to date) and printed nothing of their file; written only when any.
+    diagnostics: v.object({ fixed: v.array(DeltaDiagnostic), new: v.array(DeltaDiagnostic), unchanged: int, fixed_count: int, new_count: int, not_rebuilt: v.optional(int) }),
     tests: v.object({
       fixed: v.array(v.string()),
       broken: v.array(v.string()),

@@ -33,6 +33,7 @@ for (const name of pairs) {
       eq('diagnostics.fixed', d.diagnostics.fixed_count, want.diagnostics.fixed);
       eq('diagnostics.new', d.diagnostics.new_count, want.diagnostics.new);
       eq('diagnostics.unchanged', d.diagnostics.unchanged, want.diagnostics.unchanged);
+      eq('diagnostics.not_rebuilt', d.diagnostics.not_rebuilt ?? 0, want.diagnostics.not_rebuilt);
     }
     eq('summary', d.summary, want.summary);
     if (want.tests) for (const k of ['fixed', 'broken', 'still_failing', 'changed', 'not_run']) eq(`tests.${k}`, [...(d.tests[k] ?? [])].sort(), want.tests[k] && [...want.tests[k]].sort());

@@ -92,7 +92,8 @@ export class MakeParser extends Parser {
       if (this.missing === null) this.missing = l.trimmed(0);
       return true;
     }
-    // `Nothing to be done for 'all'.`, `'app' is up to date.`
+    // `Nothing to be done for 'all'.`, `'app' is up to date.`: nothing was compiled (Facts.upToDate)
+    if (l.matchAt("Nothing to be done for ", r) || l.endsWith("' is up to date.")) f.upToDate = true;
     return true;
   }
 

@@ -33,7 +33,8 @@ const enum State { NONE = 0, FAILURE = 1, WRONG = 2, TRY = 3 }
 
 /** At rest: the counts (digits), `* What went wrong:` / `* Try:` / `* Get more help`; a failing test's line ends with `D`. */
 const STARTS = new ByteSet().chars("0123456789*");
-const ENDS = new ByteSet().chars("D");
+/** `… FAILED` (a failing test), `:compileJava UP-TO-DATE` / `FROM-CACHE` (a compile task that did not run). */
+const ENDS = new ByteSet().chars("DE");
 
 @final
 export class GradleParser extends Parser {
@@ -82,7 +83,19 @@ export class GradleParser extends Parser {
       return l.startsWith("* Get more help at ");
     }
     if (isDigit(c0)) return this.counts(l, f);
+    if (l.endsWith(" UP-TO-DATE") || l.endsWith(" FROM-CACHE")) { this.upToDate(l, f); return false; }
     return l.endsWith(FAILED) && this.failure(l, f);
+  }
+
+  /**
+   * `:gson:compileJava UP-TO-DATE` (Gradle 4), `> Task :app:compileTestKotlin FROM-CACHE`: a compile task that did
+   * not run prints none of its warnings (Facts.upToDate). The line stays in the tail.
+   */
+  private upToDate(l: Line, f: Facts): void {
+    let p = l.startsWith("> Task :") ? 7 : 0;
+    if (l.at(p) != Char.COLON || l.indexOfByte(Char.SPACE, p) != l.len - 11) return;
+    let c = l.lastIndexOfByte(Char.COLON, l.len - 11);
+    if (c >= p && l.matchAt("compile", c + 1)) f.upToDate = true;
   }
 
   /** `ex.RatioTest > third FAILED`: the class (no space in it), then the test's parts. */

@@ -214,6 +214,8 @@ export class MavenParser extends Parser {
     }
     if (this.note(l, p, f)) return true;
     if (c == Char.B && (l.matchAt("BUILD FAILURE", p) || l.matchAt("BUILD SUCCESS", p))) return true;
+    // maven-compiler-plugin compiled nothing: the warnings of the module's sources are not printed again
+    if (c == Char.N && l.matchAt("Nothing to compile - all classes are up to date", p)) { f.upToDate = true; return false; }
     if (isDigit(c) && this.compiling) {
       let n = l.readInt(p);
       let rest = l.trimmed(l.end);
