@@ -292,7 +292,7 @@ export class Facts {
   buildFailedLine: string | null = null;
   /**
    * A build tool said a compile step did not run, its outputs up to date (Gradle's `:compileJava UP-TO-DATE`,
-   * Maven's `Nothing to compile`, make's `Nothing to be done`): the warnings of the
+   * Maven's `Nothing to compile`, make's `Nothing to be done`, `ninja: no work to do.`): the warnings of the
    * files it did not compile are not printed again.
    */
   upToDate: bool = false;

@@ -48,6 +48,8 @@ export class MakeParser extends Parser {
     let c0 = l.at(0);
     let r = -1;
     if (c0 == Char.m || c0 == Char.g) r = makePrefix(l, 0);
+    // ninja (CMake's generator) compiled nothing (Facts.upToDate); the line stays in the tail
+    else if (c0 == Char.n && k == 5 && l.startsWith("ninja: no work to do.") && l.skipSpaces(21) >= l.len) { f.upToDate = true; return false; }
     if (r < 0) {
       // A recipe's program that printed part of a line and died: make's report ends that line
       // (`\tRatios        make: *** [Makefile:9: smoke] Segmentation fault`, codeplea/tinyexpr's smoke test).
