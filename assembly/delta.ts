@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { testHash } from "./util/name-hash";
+import { testHash, nameHash } from "./util/name-hash";
 import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, crashStop, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
@@ -86,14 +86,13 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
       break;
     }
   }
-  let partA = partial(before); let partB = partial(after);
   for (let i = 0; i < a.length; i++) {
     if (usedA[i]) continue;
-    if (partB && notRebuilt(a[i], b)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
+    if (notRebuilt(a[i], b, after)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
   }
   for (let j = 0; j < b.length; j++) {
     if (usedB[j]) continue;
-    if (partA && notRebuilt(b[j], a)) m.notRebuilt++; else m.added.push(b[j]);
+    if (notRebuilt(b[j], a, before)) m.notRebuilt++; else m.added.push(b[j]);
   }
   return m;
 }
@@ -107,19 +106,24 @@ function partial(v: Verdict): bool {
 }
 
 /**
- * A warning of one run missing from a run that compiled only part of the code (other) and printed nothing of its
- * file: that run did not compile the file, or compiled it and found it clean — the log cannot tell which, so the
- * warning is neither fixed nor new (an incremental build prints a file's warnings only when it compiles it). Only
+ * A warning of one run missing from the other (o, its diagnostics other), which printed nothing of its file and
+ * either names the sources it compiled (compiled_set: ninja's `Building C object`, make's echo) without this one,
+ * or, naming none, compiled only part of the code (partial): it did not compile the file, or compiled it and found
+ * it clean — the log cannot tell which, so the warning is neither fixed nor new (an incremental build prints a
+ * file's warnings only when it compiles it). Only
  * a compiler's (gcc, clang, javac, rustc: a build runs it file by file, crate by crate, and stops at a failing
  * one); a linter's (ESLint, flake8, go vet…) reads every file however many fail. An error is never so: a build
  * stops at it, and the one fixed is the loop's whole point.
  */
-function notRebuilt(d: Diagnostic, other: Array<Diagnostic>): bool {
+function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
   if (d.severity != "warning") return false;
+  let cs = o.compiledSet;
+  if (cs === null && !partial(o)) return false;
   let t = d.tool;
   if (t != "gcc" && t != "clang" && t != "javac" && t != "rustc") return false;
   let file = d.file;
   if (file === null) return false;
+  if (cs !== null && cs.includes(nameHash(baseName(file!)))) return false;
   for (let i = 0; i < other.length; i++) {
     let o = other[i].file;
     if (o !== null && o == file) return false;
@@ -745,7 +749,7 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
     parts.push(join(s, ", "));
   }
   // Gone from a run that compiled only part of the code, their files not among what it printed (notRebuilt).
-  if (dm.notRebuiltGone > 0) parts.push(plural(dm.notRebuiltGone, "warning", "warnings") + " not printed this time (" + (cur.statusOr == "build-failed" ? "the build stopped first" : "not compiled: up to date") + ")");
+  if (dm.notRebuiltGone > 0) parts.push(plural(dm.notRebuiltGone, "warning", "warnings") + " not printed this time (" + (cur.statusOr == "build-failed" ? "the build stopped first" : "not compiled again") + ")");
   if (lv.raised > 0) parts.push(plural(lv.raised, "warning", "warnings") + " now " + (lv.raised == 1 ? "an error" : "errors"));
   if (lv.lowered > 0) parts.push(plural(lv.lowered, "error", "errors") + " now " + (lv.lowered == 1 ? "a warning" : "warnings"));
   if (tm.fixed.length > 0 || tm.broken.length > 0 || tm.still.length > 0 || tm.notRun.length > 0) {
@@ -772,4 +776,10 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
 
 function streak(n: i32): string {
   return n >= 2 ? " · same verdict " + n.toString() + " runs in a row" : "";
+}
+
+/** The last part of a path (`src/util.c` → `util.c`). */
+function baseName(p: string): string {
+  let i = p.lastIndexOf("/");
+  return i >= 0 ? p.substring(i + 1) : p;
 }

@@ -297,6 +297,13 @@ export class Facts {
    */
   upToDate: bool = false;
   /**
+   * The base names' hashes (util/name-hash.ts) of the C and C++ sources the build said it compiled (ninja's and
+   * CMake's `Building C object …/util.c.o`, make's echo `gcc -c util.c`), or null: none said (parsers/c-family/compiled.ts).
+   */
+  compiled: Array<u32> | null = null;
+  /** More sources than MAX_PASSED_SET: compiled is null, and stays so. */
+  compiledOverflow: bool = false;
+  /**
    * A build tool's report that a step failed (make's "*** [Makefile:5: test] Error 1"). It is the
    * consequence of what the step printed: build-failed only when no crash, error or failing test explains it.
    */
@@ -368,6 +375,8 @@ export class Verdict {
   buildFailure: string | null = null;
   /** Facts.upToDate (written only when true). */
   upToDate: bool = false;
+  /** Facts.compiled (written only when not null). */
+  compiledSet: Array<u32> | null = null;
   tail: Array<string> = [];
   rawBytes: i64 = 0;
   lines: i64 = 0;

@@ -313,6 +313,7 @@ function join(f: Facts, s: Facts): void {
   if (f.missingLibrary === null) f.missingLibrary = s.missingLibrary;
   if (f.buildFailedLine === null) f.buildFailedLine = s.buildFailedLine;
   if (s.upToDate) f.upToDate = true;
+  joinCompiled(f, s);
   if (f.stepFailedLine === null) f.stepFailedLine = s.stepFailedLine;
   if (s.lastReport !== null) f.lastReport = s.lastReport;
   f.reports += s.reports;
@@ -335,4 +336,15 @@ function addTests(t: Tests, u: Tests): void {
   else t.passedSet = null;
   for (let i = 0; i < u.failures.length && t.failures.length < MAX_FAILURES; i++) t.failures.push(unchecked(u.failures[i]));
   t.totals = t.totals && u.totals;
+}
+
+/** The sources both say they compiled (Facts.compiled): unknown when either overflowed. */
+function joinCompiled(f: Facts, s: Facts): void {
+  if (f.compiledOverflow) return;
+  if (s.compiledOverflow) { f.compiledOverflow = true; f.compiled = null; return; }
+  let c = s.compiled;
+  if (c === null) return;
+  let into = f.compiled;
+  if (into === null) { f.compiled = c; return; }
+  for (let i = 0; i < c.length; i++) if (!into.includes(c[i])) into.push(c[i]);
 }

@@ -90,6 +90,8 @@ function verdictOf(v: JValue): Verdict {
   r.binary = v.get("binary").bool();
   r.buildFailure = v.get("build_failure").strOrNull();
   r.upToDate = v.get("up_to_date").bool();
+  let cs = v.get("compiled_set");
+  if (cs.kind == Kind.STR) r.compiledSet = hexHashes(cs.str());
   let c = v.get("crash");
   if (c.kind == Kind.OBJ) r.crash = crashOf(c);
   let ds = v.get("diagnostics");

@@ -191,6 +191,8 @@ export function writeVerdict(w: JsonWriter, v: Verdict): void {
   if (lib !== null) w.str("missing_library", lib);
   w.str("build_failure", v.buildFailure);
   if (v.upToDate) w.bool("up_to_date", true);
+  let cs = v.compiledSet;
+  if (cs !== null) w.str("compiled_set", hashesHex(cs));
   w.field("tail");
   w.beginArray();
   for (let i = 0; i < v.tail.length; i++) w.strItem(v.tail[i]);

@@ -113,6 +113,7 @@ export function verdictOf(f: Facts, e: ExitInfo, tail: string[]): Verdict {
   let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
   v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : stepOnly;
   v.upToDate = f.upToDate;
+  v.compiledSet = f.compiled;
   v.tail = tail;
   v.rawBytes = f.rawBytes;
   v.lines = f.lines;

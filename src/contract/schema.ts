@@ -152,6 +152,9 @@ function build() {
     build_failure: nstr,
     // A build tool said a compile step did not run, its outputs up to date: present (true) only then.
     up_to_date: v.optional(v.literal(true)),
+    // The base names of the C and C++ sources the build said it compiled, as 8-hex-digit FNV-1a hashes (as
+    // passed_set); present only when it said any.
+    compiled_set: v.optional(v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{8})*$/))),
     tail: v.pipe(v.array(v.string()), v.maxLength(12)),
     raw_bytes: int,
     lines: int,

@@ -12,6 +12,7 @@
 //
 // Notes: a `note:` belongs to the error or warning before it; gcc's `file:l:c:   required from here`
 // (three spaces, no severity) comes before its error and is attached to it when it arrives.
+import { readCompiled } from "./compiled";
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic, TestFailure, Tests, MAX_DIAGNOSTICS } from "../../model";
@@ -81,6 +82,7 @@ export class GccParser extends Parser {
   busy(): bool { return this.block != Block.NONE || this.inInclude || this.cppu !== null; }
 
   claim(l: Line, f: Facts): bool {
+    readCompiled(l, f);
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     if (l.no != this.lastNo + 1) this.endGroup(f);
     if (this.scan(l, f, k)) { this.lastNo = l.no; return true; }

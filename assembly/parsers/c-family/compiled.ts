@@ -1,0 +1,106 @@
+// The C and C++ sources a build says it compiled (Facts.compiled): what an incremental build's delta needs, as a
+// file's warnings are printed only when it is compiled.
+//
+//   [2/3] Building C object CMakeFiles/app.dir/src/util.c.o       ninja (CMake's Ninja generator)
+//   [ 50%] Building CXX object CMakeFiles/app.dir/main.cpp.o      CMake's Makefiles
+//   gcc -Wall -g -c util.c                                        make's echo of a recipe: a compiler (cc, gcc, g++,
+//   /usr/bin/cc -O2 -o CMakeFiles/app.dir/a.c.o -c /src/a.c      c++, clang, clang++, a path to one, behind ccache)
+//                                                                 and its source arguments
+//
+// Each source is kept by its base name's hash (util/name-hash.ts): a warning's file is matched by its base name, so
+// two files of one name in two directories are one (read as compiled: the delta then says "fixed", as before).
+import { Char } from "../../util/chars";
+import { Line } from "../../util/line";
+import { Facts } from "../../model";
+import { nameHash, MAX_PASSED_SET } from "../../util/name-hash";
+
+const BUILDING = "] Building ";
+const OBJECT = " object ";
+
+/** Records the sources l says were compiled. Only lines whose first byte is `[`, `/`, `c` or `g` can. */
+export function readCompiled(l: Line, f: Facts): void {
+  let c0 = l.at(0);
+  if (c0 == Char.LBRACKET) { building(l, f); return; }
+  if (c0 == Char.SLASH || c0 == Char.c || c0 == Char.g) echo(l, f);
+}
+
+/** `[2/3] Building C object CMakeFiles/app.dir/src/util.c.o`: util.c. */
+function building(l: Line, f: Facts): void {
+  let b = l.indexOf(BUILDING);
+  if (b < 0 || b > 12) return;
+  let o = l.indexOf(OBJECT, b + BUILDING.length);
+  if (o < 0 || !l.endsWith(".o")) return;
+  let start = l.lastIndexOfByte(Char.SLASH, l.len - 1) + 1;
+  if (start <= o) start = o + OBJECT.length;
+  add(f, l.str(start, l.len - 2));
+}
+
+/** `gcc -Wall -c util.c -o util.o`: its first word a C or C++ compiler, each argument ending in a source's extension. */
+function echo(l: Line, f: Facts): void {
+  let n = l.len;
+  let e = l.indexOfByte(Char.SPACE);
+  if (e < 0) return;
+  let w = l.lastIndexOfByte(Char.SLASH, e - 1) + 1;
+  if (e - w == 6 && l.matchAt("ccache", w)) {
+    let a = e + 1;
+    e = l.indexOfByte(Char.SPACE, a);
+    if (e < 0) return;
+    w = max(a, l.lastIndexOfByte(Char.SLASH, e - 1) + 1);
+  }
+  if (!isCompiler(l, w, e)) return;
+  let p = e + 1;
+  let afterO = false;
+  while (p < n) {
+    let q = l.indexOfByte(Char.SPACE, p);
+    if (q < 0) q = n;
+    if (q > p) {
+      if (!afterO && isSource(l, p, q)) {
+        let s = l.lastIndexOfByte(Char.SLASH, q - 1) + 1;
+        if (s < p) s = p;
+        add(f, l.str(s, q));
+      }
+      afterO = q == p + 2 && l.at(p) == Char.MINUS && l.at(p + 1) == Char.o;
+    }
+    p = q + 1;
+  }
+}
+
+/** Whether [a, e) names a C or C++ compiler: cc, c++, gcc, g++, clang, clang++, with a `-12` version after. */
+function isCompiler(l: Line, a: i32, e: i32): bool {
+  let v = e;
+  // `gcc-12`, `clang-14`: the version after the last '-'
+  let d = l.lastIndexOfByte(Char.MINUS, e - 1);
+  if (d > a && d < e - 1) {
+    let digits = true;
+    for (let i = d + 1; i < e; i++) { let c = l.at(i); if (!(c >= Char._0 && c <= Char._9) && c != Char.DOT) { digits = false; break; } }
+    if (digits) v = d;
+  }
+  let len = v - a;
+  if (len == 2) return l.matchAt("cc", a);
+  if (len == 3) return l.matchAt("gcc", a) || l.matchAt("g++", a) || l.matchAt("c++", a);
+  if (len == 5) return l.matchAt("clang", a);
+  if (len == 7) return l.matchAt("clang++", a);
+  return false;
+}
+
+/** Whether [a, q) is a source argument: not an option, ending in .c, .cc, .cpp, .cxx, .c++ or .C. */
+function isSource(l: Line, a: i32, q: i32): bool {
+  if (l.at(a) == Char.MINUS) return false;
+  let dot = l.lastIndexOfByte(Char.DOT, q - 1);
+  if (dot <= a || dot >= q - 1) return false;
+  let k = q - dot - 1;
+  if (k == 1) { let c = l.at(dot + 1); return c == Char.c || c == Char.C; }
+  if (k == 2) return l.matchAt("cc", dot + 1);
+  if (k == 3) return l.matchAt("cpp", dot + 1) || l.matchAt("cxx", dot + 1) || l.matchAt("c++", dot + 1);
+  return false;
+}
+
+function add(f: Facts, base: string): void {
+  if (base.length == 0 || f.compiledOverflow) return;
+  let c = f.compiled;
+  if (c === null) { c = new Array<u32>(0); f.compiled = c; }
+  let h = nameHash(base);
+  if (c.includes(h)) return;
+  if (c.length >= MAX_PASSED_SET) { f.compiledOverflow = true; f.compiled = null; return; }
+  c.push(h);
+}
