@@ -22,10 +22,10 @@
 // `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
+import { Facts, Frame, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { normPath } from "../../frames";
+import { classify, normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
 import { failureIn, pkgOr, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
@@ -62,6 +62,8 @@ export class CargoTestParser extends Parser {
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
+  /** The test a binary died in after its thread panicked (read from its first panic): the crash's place. */
+  diedAt: TestFailure | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
   loose: bool = false;
   /** Those panics, by thread (test) name, until their test's result line. */
@@ -175,7 +177,8 @@ export class CargoTestParser extends Parser {
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
-    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
+    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ") ||
+        l.startsWith("error: bench failed, to rerun pass ")) {
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
       // Quiet (-q) names no binary: the target cargo names here is the unit of the failures its binary printed.
       if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
@@ -193,6 +196,10 @@ export class CargoTestParser extends Parser {
         if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
         if (this.running !== null) {
           let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
+          // A panic while it panicked (a Drop that panics while unwinding: `panic in a destructor during
+          // cleanup`, `thread caused non-unwinding panic. aborting.`) aborts the binary: its thread's first panic
+          // is why the test died, and where.
+          if (tf.message.length == 0 && tf.file === null && this.firstPanic(tf)) this.diedAt = tf;
           // `has overflowed its stack` said already why it died.
           if (tf.message.length == 0) tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
         }
@@ -308,7 +315,10 @@ export class CargoTestParser extends Parser {
   private testLine(l: Line, f: Facts): bool {
     let dots = l.indexOf(" ... ");
     if (dots < 0) return false;
-    let name = l.str(5, dots);
+    // `cargo bench` pads the names to one width: `test ascii_line     ... bench:  171.98 ns/iter (+/- 213.52)`.
+    let e = dots;
+    while (e > 5 && l.at(e - 1) == Char.SPACE) e--;
+    let name = l.str(5, e);
     name = withoutMode(name);
     let t = f.testsFor("cargo-test");
     this.seen = true;
@@ -367,7 +377,8 @@ export class CargoTestParser extends Parser {
    * println, another test's panic; with one thread always), whose own line then drops that failure.
    */
   private testResult(name: string, res: string, f: Facts): void {
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
+    // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
+    if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureIn(f.testsFor("cargo-test"), name, this.crate); }
@@ -393,6 +404,18 @@ export class CargoTestParser extends Parser {
   private endLoose(): void {
     this.loose = false;
     this.endBlock();
+  }
+
+  /** Gives tf the first panic its thread printed (loose: one thread, or --nocapture); false when there is none. */
+  private firstPanic(tf: TestFailure): bool {
+    let ps = this.panics;
+    for (let i = 0; i < ps.length; i++) {
+      let p = ps[i];
+      if (p.name != tf.name || p.file === null) continue;
+      tf.file = p.file; tf.line = p.line; tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
+      return true;
+    }
+    return false;
   }
 
   /** Gives a failing test the panic its thread printed earlier (--nocapture), unless a block already did. */
@@ -518,6 +541,9 @@ export class CargoTestParser extends Parser {
   private result(l: Line, f: Facts): void {
     let s = l.toString();
     let p = countBefore(s, "passed"); let fl = countBefore(s, "failed"); let ig = countBefore(s, "ignored");
+    // the benchmarks that ran (`0 passed; 1 failed; 0 ignored; 2 measured`) passed, as their lines said
+    let ms = countBefore(s, "measured");
+    if (ms > 0) this.passed += ms;
     if (p > 0) this.passed += p;
     if (fl > 0) this.failed += fl;
     if (ig > 0) this.skipped += ig;
@@ -562,6 +588,15 @@ export class CargoTestParser extends Parser {
       if (!this.dead) t.failed += 1;
       if (this.notRun >= 0) t.notRun = this.notRun;
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
+      let d = this.diedAt, c = f.crash;
+      if (d !== null && c !== null && c.tool == "signal" && c.frames.length == 0) {
+        let fr = new Frame();
+        fr.file = d.file; fr.line = d.line;
+        classify(fr);
+        c.frames.push(fr);
+        // its first line: assert_eq!'s `left:`/`right:` are the failure's
+        if (c.message === null) { let m = d.message, nl = m.indexOf("\n"); c.message = nl < 0 ? m : m.substring(0, nl); }
+      }
     }
   }
 }
@@ -653,7 +688,7 @@ function isResultWord(l: Line): bool {
 /** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
 function cargoOwn(l: Line): bool {
   return l.startsWith("error: aborting due to") || l.startsWith("error: test failed") || l.startsWith("error: doctest failed") ||
-    l.startsWith("error: could not compile") || l.contains(" target failed") || l.contains(" targets failed");
+    l.startsWith("error: bench failed") || l.startsWith("error: could not compile") || l.startsWith("error: could not document") || l.contains(" target failed") || l.contains(" targets failed");
 }
 
 /** `src/lib.rs - to_celsius (line 14)`: a doc-test's name. */

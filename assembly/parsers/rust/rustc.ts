@@ -439,6 +439,7 @@ export class RustParser extends Parser {
     if (code === null && s == 0) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
       if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
+          l.matchAt("bench failed, to rerun", m) ||
           l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
@@ -560,6 +561,8 @@ export class RustParser extends Parser {
     if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
+      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs).
+      if (l.matchAt("could not document `", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
         // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed (under cargo
