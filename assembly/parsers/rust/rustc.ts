@@ -12,7 +12,8 @@
 //
 // cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
 // panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
-// on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+// on the next line) gives the error that place, and the message as its label; a script that exits without a
+// panic, the first `error:` line of its stderr as the label. Those lines stay in the tail.
 // That error is cargo's with no `Compiling` line before it (`cargo -q`).
 //
 // cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
@@ -107,6 +108,8 @@ export class RustParser extends Parser {
   private script: Diagnostic | null = null;
   /** The script's panic location was read: its message is the next indented line. */
   private scriptMsg: bool = false;
+  /** Past the script's `--- stderr` line. */
+  private scriptErr: bool = false;
   /** A line of a JSON message's `rendered` text, read as if printed. */
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
@@ -339,6 +342,9 @@ export class RustParser extends Parser {
     }
     let p = l.skipSpaces(0);
     if (this.scriptMsg) { d.label = l.trimmed(p); this.script = null; return; }
+    // A script that exits without a panic: an `error:` line of its stderr says why (a panic after it, where).
+    if (l.matchAt("--- stderr", p)) { this.scriptErr = true; return; }
+    if (this.scriptErr && d.label === null && (l.matchAt("error: ", p) || l.matchAt("Error: ", p))) { d.label = l.trimmed(p); return; }
     if (l.at(p) != Char.t || !l.matchAt("thread '", p)) return;
     let at = l.indexOf(" panicked at ", p);
     if (at < 0) return;
@@ -469,7 +475,7 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
-    if (script) { this.script = d; this.scriptMsg = false; }
+    if (script) { this.script = d; this.scriptMsg = false; this.scriptErr = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
