@@ -136,7 +136,7 @@ export class CargoTestParser extends Parser {
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
       let name = this.running!;
-      let res = l.trimmed(0);
+      let res = withoutTime(l.trimmed(0));
       // It did not die in it: the failure its cut line stood for goes, unless it failed after all.
       if (res != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
       this.testResult(name, res, f);
@@ -173,7 +173,8 @@ export class CargoTestParser extends Parser {
     }
     if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.block(l, f); return true; }
     if (c == Char.s && this.inRun && l.startsWith("successes:") && l.len <= 11) { this.inSuccess = true; return true; }
-    if (l.startsWith("failures:")) { this.inList = true; return true; }
+    // `failures (time limit exceeded):` (--ensure-time), before its own list of names
+    if (l.startsWith("failures:") || l.startsWith("failures (") && l.endsWith("):")) { this.inList = true; return true; }
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
@@ -322,7 +323,14 @@ export class CargoTestParser extends Parser {
     name = withoutMode(name);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    let res = l.trimmed(dots + 5);
+    // --report-time: `ok <0.000s>`; --ensure-time: `FAILED (time limit exceeded) <1.200s>`.
+    let res = withoutTime(l.trimmed(dots + 5));
+    if (res == "FAILED (time limit exceeded)") {
+      this.testResult(name, "FAILED", f);
+      let tf = failureIn(t, name, this.crate);
+      if (tf.message.length == 0) tf.message = "time limit exceeded";
+      return true;
+    }
     // A doc-test's verdict printed after its name (--nocapture, one thread): `Test executable succeeded, but it's
     // marked `should_panic`.FAILED` whole, or `Test executable failed (exit status: 101).` and its stderr to come.
     if (this.doc && isRustdocVerdict(l, dots + 5)) {
@@ -681,8 +689,16 @@ function dropPending(t: Tests, name: string, crate: string): void {
 
 /** A line that is only a test's result (`ok`, `FAILED`, `ignored[, reason]`): its `test NAME ... ` was cut. */
 function isResultWord(l: Line): bool {
-  let s = l.trimmed(0);
+  let s = withoutTime(l.trimmed(0));
   return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");
+}
+
+/** A result without the time --report-time puts after it: `ok <0.000s>` is `ok`. */
+function withoutTime(s: string): string {
+  let n = s.length;
+  if (n < 5 || s.charCodeAt(n - 1) != Char.GT || s.charCodeAt(n - 2) != Char.s) return s;
+  let lt = s.lastIndexOf(" <");
+  return lt > 0 ? s.substring(0, lt) : s;
 }
 
 /** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
