@@ -215,7 +215,16 @@ export class CargoTestParser extends Parser {
   /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
   private json(l: Line, f: Facts): bool {
     let suite = l.matchAt("suite\"", 11);
-    if (!suite && !l.matchAt("test\"", 11)) return l.matchAt("bench\"", 11);
+    if (!suite && !l.matchAt("test\"", 11)) {
+      if (!l.matchAt("bench\"", 11)) return false;
+      // `{ "type": "bench", "name": "ascii_line", "median": 269.8, "deviation": 141.1 }`: a benchmark that ran
+      let b = l.indexOf("\"name\": \"", 16);
+      if (b > 0) {
+        let n = decodeJsonString(l, b + 9);
+        this.testResult(String.UTF8.decodeUnsafe(jsonBuf(), <usize>n), "ok", f);
+      }
+      return true;
+    }
     let ev = l.indexOf("\"event\": \"", 16);
     if (ev < 0) return false;
     ev += 10;
@@ -227,6 +236,8 @@ export class CargoTestParser extends Parser {
         return true;
       }
       let p = jsonCount(l, "\"passed\": "), fl = jsonCount(l, "\"failed\": "), ig = jsonCount(l, "\"ignored\": ");
+      let ms = jsonCount(l, "\"measured\": ");
+      if (ms > 0) this.passed += ms;
       if (p > 0) this.passed += p;
       if (fl > 0) this.failed += fl;
       if (ig > 0) this.skipped += ig;
