@@ -205,7 +205,7 @@ export class CargoTestParser extends Parser {
           if (tf.message.length == 0) tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
         }
         // cargo may go on to the next binary (--no-fail-fast), whose `running N tests` starts its counts anew.
-        if (this.inRun) this.died();
+        if (this.inRun) this.died(f);
       }
       return true;
     }
@@ -243,7 +243,7 @@ export class CargoTestParser extends Parser {
       if (ig > 0) this.skipped += ig;
       this.running = null;
       this.bp = 0; this.bf = 0; this.bs = 0;
-      this.inRun = false;
+      this.inRun = false; f.testRun = false;
       f.testsFor("cargo-test").totals = true;
       return true;
     }
@@ -300,7 +300,7 @@ export class CargoTestParser extends Parser {
   private begin(n: i64, f: Facts): void {
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
-    this.planned = n; this.inRun = true;
+    this.planned = n; this.inRun = true; f.testRun = true;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
     this.binStart = f.testsFor("cargo-test").failures.length;
@@ -569,7 +569,7 @@ export class CargoTestParser extends Parser {
     this.running = null;
     this.seen = true;
     this.bp = 0; this.bf = 0; this.bs = 0;
-    this.inRun = false;
+    this.inRun = false; f.testRun = false;
     f.testsFor("cargo-test").totals = true;
   }
 
@@ -577,7 +577,8 @@ export class CargoTestParser extends Parser {
    * The test binary died before its `test result:` line: what it printed counts, the test it died in failed,
    * and its tests after that one (of its `running N tests`) did not run.
    */
-  private died(): void {
+  private died(f: Facts): void {
+    f.testRun = false;
     this.passed += this.bp; this.failed += this.bf + 1; this.skipped += this.bs;
     if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
     this.bp = 0; this.bf = 0; this.bs = 0;
@@ -593,7 +594,7 @@ export class CargoTestParser extends Parser {
     // The log ends inside a binary that was running a test (killed with cargo, or cut). One that died of a
     // signal was counted at its `process didn't exit successfully` line.
     let dying = this.crashed !== null || this.running !== null;
-    if (this.inRun && this.running !== null) this.died();
+    if (this.inRun && this.running !== null) this.died(f);
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;

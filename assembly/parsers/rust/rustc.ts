@@ -462,8 +462,8 @@ export class RustParser extends Parser {
     // cargo's build script failure is cargo's whatever came before (under -q no `Compiling` line did).
     let script = code === null && s == 0 && sev == "error" && l.matchAt("failed to run custom build command for `", m);
     if (script) this.rust = true;
-    if ((code === null && !this.rust) || s > 0) {
-      // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
+    if ((code === null && (!this.rust || f.testRun)) || s > 0) {
+      // Outside a rust log, or inside a test binary's run (a test's eprintln!): wait for the `-->` line. rustc's wording quotes code in backticks
       // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
       // when no `-->` follows), others are not.
       this.cand = d;
