@@ -189,7 +189,20 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("error: ") && l.contains(" targets failed:")) { this.stoppedAfter = null; return true; }
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
+    // after `process didn't exit successfully: … (exit status: 3)`: cargo's, not the test's
+    if (l.startsWith("note: test exited abnormally")) return true;
     if (l.matchAt("process didn't exit successfully: ", p)) {
+      let x = l.indexOf("(exit status: ");
+      if (x > 0 && this.inRun) {
+        // A test ended its binary (`process::exit(3)`) before the binary's `test result:`: that test failed,
+        // the ones after it never ran. No crash: it exited.
+        if (this.running !== null) {
+          let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
+          if (tf.message.length == 0) tf.message = "test binary exited early (" + l.trimmed(x + 1, l.lastIndexOfByte(Char.RPAREN)) + ")";
+        }
+        this.died(f);
+        return true;
+      }
       let s = l.indexOf("(signal: ");
       if (s > 0) {
         let comma = l.indexOf(", ", s);
@@ -298,6 +311,7 @@ export class CargoTestParser extends Parser {
 
   /** A test binary's `running N tests` (n -1 when it did not say): its counts start. */
   private begin(n: i64, f: Facts): void {
+    if (this.inRun) this.endedEarly(f);
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.planned = n; this.inRun = true; f.testRun = true;
@@ -357,6 +371,16 @@ export class CargoTestParser extends Parser {
       return true;
     }
     this.testResult(name, res, f);
+    // The binary ended in that test (`process::exit(0)`) and cargo's next `     Running tests/x.rs (…)` or
+    // `   Doc-tests x` went on the same line: that target's line.
+    if (this.running === null) return true;
+    let v = l.indexOf("Running ", dots + 5);
+    if (v < 0) v = l.indexOf("Doc-tests ", dots + 5);
+    if (v > dots + 5 && l.at(v - 1) == Char.SPACE && (l.matchAt("Running unittests ", v) || l.matchAt("Running tests/", v) ||
+        l.matchAt("Running benches/", v) || l.matchAt("Doc-tests ", v))) {
+      this.endedEarly(f);
+      this.target(l, v);
+    }
     return true;
   }
 
@@ -574,6 +598,20 @@ export class CargoTestParser extends Parser {
   }
 
   /**
+   * The next binary starts while the last one had no `test result:` line and cargo said nothing of it: a test
+   * ended the binary with `process::exit(0)` (a success to cargo). What it printed counts; the test it was in and
+   * the ones after it did not finish: not run, not failed.
+   */
+  private endedEarly(f: Facts): void {
+    let r = this.running;
+    if (r !== null) dropPending(f.testsFor("cargo-test"), r, this.crate);
+    this.passed += this.bp; this.failed += this.bf; this.skipped += this.bs;
+    if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs, 0);
+    this.bp = 0; this.bf = 0; this.bs = 0;
+    this.planned = -1; this.inRun = false; f.testRun = false; this.running = null;
+  }
+
+  /**
    * The test binary died before its `test result:` line: what it printed counts, the test it died in failed,
    * and its tests after that one (of its `running N tests`) did not run.
    */
@@ -617,7 +655,7 @@ export class CargoTestParser extends Parser {
         // its first line: assert_eq!'s `left:`/`right:` are the failure's
         if (c.message === null) { let m = d.message, nl = m.indexOf("\n"); c.message = nl < 0 ? m : m.substring(0, nl); }
       }
-    }
+    } else if (this.notRun >= 0) t.notRun = this.notRun; // a binary a test ended with exit(0)
   }
 }
 
