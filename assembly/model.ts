@@ -282,6 +282,11 @@ export class Facts {
    * run, so its `could not compile `x` (lib test)` says nothing of tests.
    */
   cargoCheck: bool = false;
+  /**
+   * A libtest binary is running (between its `running N tests` and its `test result:`; cargo-test keeps it): a
+   * bare `warning: x` or `error: x` then is a test's own output (an eprintln!), not rustc's or cargo's.
+   */
+  testRun: bool = false;
   /** A timeout the log itself reports (timeout(1), a runner's own "timed out"). */
   timeoutSeen: bool = false;
   /** "command not found" style failure before the command ran. */

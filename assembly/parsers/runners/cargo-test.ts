@@ -22,10 +22,10 @@
 // `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure, MAX_FAILURES } from "../../model";
+import { Facts, Frame, Tests, TestFailure, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { normPath } from "../../frames";
+import { classify, normPath } from "../../frames";
 import { withName } from "../../util/name-hash";
 import { failureIn, pkgOr, crashMidSuite, countBefore, joinLines, foreignLine } from "./common";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
@@ -62,6 +62,8 @@ export class CargoTestParser extends Parser {
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
+  /** The test a binary died in after its thread panicked (read from its first panic): the crash's place. */
+  diedAt: TestFailure | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
   loose: bool = false;
   /** Those panics, by thread (test) name, until their test's result line. */
@@ -134,7 +136,7 @@ export class CargoTestParser extends Parser {
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
       let name = this.running!;
-      let res = l.trimmed(0);
+      let res = withoutTime(l.trimmed(0));
       // It did not die in it: the failure its cut line stood for goes, unless it failed after all.
       if (res != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
       this.testResult(name, res, f);
@@ -171,11 +173,13 @@ export class CargoTestParser extends Parser {
     }
     if (c == Char.MINUS && l.startsWith("---- ") && l.endsWith(" ----")) { this.block(l, f); return true; }
     if (c == Char.s && this.inRun && l.startsWith("successes:") && l.len <= 11) { this.inSuccess = true; return true; }
-    if (l.startsWith("failures:")) { this.inList = true; return true; }
+    // `failures (time limit exceeded):` (--ensure-time), before its own list of names
+    if (l.startsWith("failures:") || l.startsWith("failures (") && l.endsWith("):")) { this.inList = true; return true; }
     if (this.inList && l.startsWith("    ") && !l.isBlank()) return true;
     let p = l.skipSpaces(0);
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
-    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ")) {
+    if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ") ||
+        l.startsWith("error: bench failed, to rerun pass ")) {
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
       // Quiet (-q) names no binary: the target cargo names here is the unit of the failures its binary printed.
       if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
@@ -185,7 +189,20 @@ export class CargoTestParser extends Parser {
     if (l.startsWith("error: ") && l.contains(" targets failed:")) { this.stoppedAfter = null; return true; }
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
+    // after `process didn't exit successfully: … (exit status: 3)`: cargo's, not the test's
+    if (l.startsWith("note: test exited abnormally")) return true;
     if (l.matchAt("process didn't exit successfully: ", p)) {
+      let x = l.indexOf("(exit status: ");
+      if (x > 0 && this.inRun) {
+        // A test ended its binary (`process::exit(3)`) before the binary's `test result:`: that test failed,
+        // the ones after it never ran. No crash: it exited.
+        if (this.running !== null) {
+          let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
+          if (tf.message.length == 0) tf.message = "test binary exited early (" + l.trimmed(x + 1, l.lastIndexOfByte(Char.RPAREN)) + ")";
+        }
+        this.died(f);
+        return true;
+      }
       let s = l.indexOf("(signal: ");
       if (s > 0) {
         let comma = l.indexOf(", ", s);
@@ -193,11 +210,15 @@ export class CargoTestParser extends Parser {
         if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
         if (this.running !== null) {
           let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
+          // A panic while it panicked (a Drop that panics while unwinding: `panic in a destructor during
+          // cleanup`, `thread caused non-unwinding panic. aborting.`) aborts the binary: its thread's first panic
+          // is why the test died, and where.
+          if (tf.message.length == 0 && tf.file === null && this.firstPanic(tf)) this.diedAt = tf;
           // `has overflowed its stack` said already why it died.
           if (tf.message.length == 0) tf.message = "test binary killed by " + l.trimmed(s + 1, l.lastIndexOfByte(Char.RPAREN));
         }
         // cargo may go on to the next binary (--no-fail-fast), whose `running N tests` starts its counts anew.
-        if (this.inRun) this.died();
+        if (this.inRun) this.died(f);
       }
       return true;
     }
@@ -207,7 +228,16 @@ export class CargoTestParser extends Parser {
   /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
   private json(l: Line, f: Facts): bool {
     let suite = l.matchAt("suite\"", 11);
-    if (!suite && !l.matchAt("test\"", 11)) return l.matchAt("bench\"", 11);
+    if (!suite && !l.matchAt("test\"", 11)) {
+      if (!l.matchAt("bench\"", 11)) return false;
+      // `{ "type": "bench", "name": "ascii_line", "median": 269.8, "deviation": 141.1 }`: a benchmark that ran
+      let b = l.indexOf("\"name\": \"", 16);
+      if (b > 0) {
+        let n = decodeJsonString(l, b + 9);
+        this.testResult(String.UTF8.decodeUnsafe(jsonBuf(), <usize>n), "ok", f);
+      }
+      return true;
+    }
     let ev = l.indexOf("\"event\": \"", 16);
     if (ev < 0) return false;
     ev += 10;
@@ -219,12 +249,14 @@ export class CargoTestParser extends Parser {
         return true;
       }
       let p = jsonCount(l, "\"passed\": "), fl = jsonCount(l, "\"failed\": "), ig = jsonCount(l, "\"ignored\": ");
+      let ms = jsonCount(l, "\"measured\": ");
+      if (ms > 0) this.passed += ms;
       if (p > 0) this.passed += p;
       if (fl > 0) this.failed += fl;
       if (ig > 0) this.skipped += ig;
       this.running = null;
       this.bp = 0; this.bf = 0; this.bs = 0;
-      this.inRun = false;
+      this.inRun = false; f.testRun = false;
       f.testsFor("cargo-test").totals = true;
       return true;
     }
@@ -279,9 +311,10 @@ export class CargoTestParser extends Parser {
 
   /** A test binary's `running N tests` (n -1 when it did not say): its counts start. */
   private begin(n: i64, f: Facts): void {
+    if (this.inRun) this.endedEarly(f);
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
-    this.planned = n; this.inRun = true;
+    this.planned = n; this.inRun = true; f.testRun = true;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
     this.binStart = f.testsFor("cargo-test").failures.length;
@@ -308,11 +341,21 @@ export class CargoTestParser extends Parser {
   private testLine(l: Line, f: Facts): bool {
     let dots = l.indexOf(" ... ");
     if (dots < 0) return false;
-    let name = l.str(5, dots);
+    // `cargo bench` pads the names to one width: `test ascii_line     ... bench:  171.98 ns/iter (+/- 213.52)`.
+    let e = dots;
+    while (e > 5 && l.at(e - 1) == Char.SPACE) e--;
+    let name = l.str(5, e);
     name = withoutMode(name);
     let t = f.testsFor("cargo-test");
     this.seen = true;
-    let res = l.trimmed(dots + 5);
+    // --report-time: `ok <0.000s>`; --ensure-time: `FAILED (time limit exceeded) <1.200s>`.
+    let res = withoutTime(l.trimmed(dots + 5));
+    if (res == "FAILED (time limit exceeded)") {
+      this.testResult(name, "FAILED", f);
+      let tf = failureIn(t, name, this.crate);
+      if (tf.message.length == 0) tf.message = "time limit exceeded";
+      return true;
+    }
     // A doc-test's verdict printed after its name (--nocapture, one thread): `Test executable succeeded, but it's
     // marked `should_panic`.FAILED` whole, or `Test executable failed (exit status: 101).` and its stderr to come.
     if (this.doc && isRustdocVerdict(l, dots + 5)) {
@@ -328,6 +371,16 @@ export class CargoTestParser extends Parser {
       return true;
     }
     this.testResult(name, res, f);
+    // The binary ended in that test (`process::exit(0)`) and cargo's next `     Running tests/x.rs (…)` or
+    // `   Doc-tests x` went on the same line: that target's line.
+    if (this.running === null) return true;
+    let v = l.indexOf("Running ", dots + 5);
+    if (v < 0) v = l.indexOf("Doc-tests ", dots + 5);
+    if (v > dots + 5 && l.at(v - 1) == Char.SPACE && (l.matchAt("Running unittests ", v) || l.matchAt("Running tests/", v) ||
+        l.matchAt("Running benches/", v) || l.matchAt("Doc-tests ", v))) {
+      this.endedEarly(f);
+      this.target(l, v);
+    }
     return true;
   }
 
@@ -367,7 +420,8 @@ export class CargoTestParser extends Parser {
    * println, another test's panic; with one thread always), whose own line then drops that failure.
    */
   private testResult(name: string, res: string, f: Facts): void {
-    if (res == "ok") { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
+    // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
+    if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
     else { this.running = name; failureIn(f.testsFor("cargo-test"), name, this.crate); }
@@ -393,6 +447,18 @@ export class CargoTestParser extends Parser {
   private endLoose(): void {
     this.loose = false;
     this.endBlock();
+  }
+
+  /** Gives tf the first panic its thread printed (loose: one thread, or --nocapture); false when there is none. */
+  private firstPanic(tf: TestFailure): bool {
+    let ps = this.panics;
+    for (let i = 0; i < ps.length; i++) {
+      let p = ps[i];
+      if (p.name != tf.name || p.file === null) continue;
+      tf.file = p.file; tf.line = p.line; tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
+      return true;
+    }
+    return false;
   }
 
   /** Gives a failing test the panic its thread printed earlier (--nocapture), unless a block already did. */
@@ -518,21 +584,39 @@ export class CargoTestParser extends Parser {
   private result(l: Line, f: Facts): void {
     let s = l.toString();
     let p = countBefore(s, "passed"); let fl = countBefore(s, "failed"); let ig = countBefore(s, "ignored");
+    // the benchmarks that ran (`0 passed; 1 failed; 0 ignored; 2 measured`) passed, as their lines said
+    let ms = countBefore(s, "measured");
+    if (ms > 0) this.passed += ms;
     if (p > 0) this.passed += p;
     if (fl > 0) this.failed += fl;
     if (ig > 0) this.skipped += ig;
     this.running = null;
     this.seen = true;
     this.bp = 0; this.bf = 0; this.bs = 0;
-    this.inRun = false;
+    this.inRun = false; f.testRun = false;
     f.testsFor("cargo-test").totals = true;
+  }
+
+  /**
+   * The next binary starts while the last one had no `test result:` line and cargo said nothing of it: a test
+   * ended the binary with `process::exit(0)` (a success to cargo). What it printed counts; the test it was in and
+   * the ones after it did not finish: not run, not failed.
+   */
+  private endedEarly(f: Facts): void {
+    let r = this.running;
+    if (r !== null) dropPending(f.testsFor("cargo-test"), r, this.crate);
+    this.passed += this.bp; this.failed += this.bf; this.skipped += this.bs;
+    if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs, 0);
+    this.bp = 0; this.bf = 0; this.bs = 0;
+    this.planned = -1; this.inRun = false; f.testRun = false; this.running = null;
   }
 
   /**
    * The test binary died before its `test result:` line: what it printed counts, the test it died in failed,
    * and its tests after that one (of its `running N tests`) did not run.
    */
-  private died(): void {
+  private died(f: Facts): void {
+    f.testRun = false;
     this.passed += this.bp; this.failed += this.bf + 1; this.skipped += this.bs;
     if (this.planned >= 0) this.notRun = max<i64>(this.notRun, 0) + max<i64>(this.planned - this.bp - this.bf - this.bs - 1, 0);
     this.bp = 0; this.bf = 0; this.bs = 0;
@@ -548,7 +632,7 @@ export class CargoTestParser extends Parser {
     // The log ends inside a binary that was running a test (killed with cargo, or cut). One that died of a
     // signal was counted at its `process didn't exit successfully` line.
     let dying = this.crashed !== null || this.running !== null;
-    if (this.inRun && this.running !== null) this.died();
+    if (this.inRun && this.running !== null) this.died(f);
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;
@@ -562,7 +646,16 @@ export class CargoTestParser extends Parser {
       if (!this.dead) t.failed += 1;
       if (this.notRun >= 0) t.notRun = this.notRun;
       crashMidSuite(f, this.crashed, "test binary killed by " + (this.crashed !== null ? this.crashed! : "a signal"));
-    }
+      let d = this.diedAt, c = f.crash;
+      if (d !== null && c !== null && c.tool == "signal" && c.frames.length == 0) {
+        let fr = new Frame();
+        fr.file = d.file; fr.line = d.line;
+        classify(fr);
+        c.frames.push(fr);
+        // its first line: assert_eq!'s `left:`/`right:` are the failure's
+        if (c.message === null) { let m = d.message, nl = m.indexOf("\n"); c.message = nl < 0 ? m : m.substring(0, nl); }
+      }
+    } else if (this.notRun >= 0) t.notRun = this.notRun; // a binary a test ended with exit(0)
   }
 }
 
@@ -646,14 +739,22 @@ function dropPending(t: Tests, name: string, crate: string): void {
 
 /** A line that is only a test's result (`ok`, `FAILED`, `ignored[, reason]`): its `test NAME ... ` was cut. */
 function isResultWord(l: Line): bool {
-  let s = l.trimmed(0);
+  let s = withoutTime(l.trimmed(0));
   return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");
+}
+
+/** A result without the time --report-time puts after it: `ok <0.000s>` is `ok`. */
+function withoutTime(s: string): string {
+  let n = s.length;
+  if (n < 5 || s.charCodeAt(n - 1) != Char.GT || s.charCodeAt(n - 2) != Char.s) return s;
+  let lt = s.lastIndexOf(" <");
+  return lt > 0 ? s.substring(0, lt) : s;
 }
 
 /** cargo's and rustc's closing lines, never a doctest's error: `error: doctest failed, to rerun pass `--doc``. */
 function cargoOwn(l: Line): bool {
   return l.startsWith("error: aborting due to") || l.startsWith("error: test failed") || l.startsWith("error: doctest failed") ||
-    l.startsWith("error: could not compile") || l.contains(" target failed") || l.contains(" targets failed");
+    l.startsWith("error: bench failed") || l.startsWith("error: could not compile") || l.startsWith("error: could not document") || l.contains(" target failed") || l.contains(" targets failed");
 }
 
 /** `src/lib.rs - to_celsius (line 14)`: a doc-test's name. */

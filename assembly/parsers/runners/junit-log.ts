@@ -3,9 +3,10 @@
 // (`<testsuites`, `<testsuite`, possibly after `<?xml ...?>` on the same line) to the one that closes it, the
 // lines are kept as bytes and then read by the same JUnit reader `sbx verdict --junit` uses. A report that
 // is not well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
+// A later report in the same log (libtest's `--format=junit`: one per test binary) adds its tests to the first's.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts } from "../../model";
+import { Facts, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { parseJunit } from "../../junit";
@@ -26,6 +27,8 @@ export class JunitLogParser extends Parser {
   private buf: ArrayBuffer = new ArrayBuffer(0);
   private len: i32 = 0;
   private overflow: bool = false;
+  /** The tests of the first report read here (f.tests), which later reports in the log add to. */
+  private mine: Tests | null = null;
 
   busy(): bool { return this.inside; }
   atRest(): bool { return !this.inside; }
@@ -34,7 +37,7 @@ export class JunitLogParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);
     if (!this.inside) {
-      if (l.at(p) != Char.LT || f.tests !== null) return false;
+      if (l.at(p) != Char.LT || (f.tests !== null && f.tests !== this.mine)) return false;
       // `<?xml ...?><testsuites ...>` (one line) or the root's own line: the declaration alone, on a line
       // of its own, is left to the tail (the checker does not need it; other XML may follow it).
       let s = l.indexOf("<testsuites", p);
@@ -72,11 +75,18 @@ export class JunitLogParser extends Parser {
 
   private read(f: Facts): void {
     this.inside = false;
-    if (this.overflow || f.tests !== null) return;
+    if (this.overflow || (f.tests !== null && f.tests !== this.mine)) return;
     let ptr = changetype<usize>(this.buf);
     if (checkXml(ptr, this.len) !== null) return;
-    f.tests = parseJunit(ptr, this.len);
+    let t = parseJunit(ptr, this.len);
     this.buf = new ArrayBuffer(0);
     this.len = 0;
+    let m = this.mine;
+    if (m === null) { f.tests = t; this.mine = t; return; }
+    // A later report of the same run (libtest's `--format=junit` prints one per test binary: the unit tests',
+    // then the doc-tests'): its tests are the run's too.
+    m.passed += t.passed; m.failed += t.failed; m.errors += t.errors; m.skipped += t.skipped;
+    for (let i = 0; i < t.failures.length && m.failures.length < MAX_FAILURES; i++) m.failures.push(t.failures[i]);
+    m.passedSet = null;
   }
 }

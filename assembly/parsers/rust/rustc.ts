@@ -12,7 +12,8 @@
 //
 // cargo's `error: failed to run custom build command for `x v0.1.0 (.)`` names no place; the build script's
 // panic under it (`Caused by:`, `  --- stderr`, `  thread 'main' (9) panicked at build.rs:7:70:` and its message
-// on the next line) gives the error that place, and the message as its label. Those lines stay in the tail.
+// on the next line) gives the error that place, and the message as its label; a script that exits without a
+// panic, the first `error:` line of its stderr as the label. Those lines stay in the tail.
 // That error is cargo's with no `Compiling` line before it (`cargo -q`).
 //
 // cargo's --message-format=json (and json-diagnostic-short, json-diagnostic-rendered-ansi) prints one JSON
@@ -107,6 +108,8 @@ export class RustParser extends Parser {
   private script: Diagnostic | null = null;
   /** The script's panic location was read: its message is the next indented line. */
   private scriptMsg: bool = false;
+  /** Past the script's `--- stderr` line. */
+  private scriptErr: bool = false;
   /** A line of a JSON message's `rendered` text, read as if printed. */
   private view: Line = new Line();
   /** Reading such lines (they are never JSON themselves). */
@@ -339,6 +342,9 @@ export class RustParser extends Parser {
     }
     let p = l.skipSpaces(0);
     if (this.scriptMsg) { d.label = l.trimmed(p); this.script = null; return; }
+    // A script that exits without a panic: an `error:` line of its stderr says why (a panic after it, where).
+    if (l.matchAt("--- stderr", p)) { this.scriptErr = true; return; }
+    if (this.scriptErr && d.label === null && (l.matchAt("error: ", p) || l.matchAt("Error: ", p))) { d.label = l.trimmed(p); return; }
     if (l.at(p) != Char.t || !l.matchAt("thread '", p)) return;
     let at = l.indexOf(" panicked at ", p);
     if (at < 0) return;
@@ -439,6 +445,7 @@ export class RustParser extends Parser {
     if (code === null && s == 0) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
       if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
+          l.matchAt("bench failed, to rerun", m) ||
           l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
@@ -455,8 +462,8 @@ export class RustParser extends Parser {
     // cargo's build script failure is cargo's whatever came before (under -q no `Compiling` line did).
     let script = code === null && s == 0 && sev == "error" && l.matchAt("failed to run custom build command for `", m);
     if (script) this.rust = true;
-    if ((code === null && !this.rust) || s > 0) {
-      // Outside a rust log: wait for the `-->` line. rustc's wording quotes code in backticks
+    if ((code === null && (!this.rust || f.testRun)) || s > 0) {
+      // Outside a rust log, or inside a test binary's run (a test's eprintln!): wait for the `-->` line. rustc's wording quotes code in backticks
       // (`unused import: `x``); such a line is held back from the tail meanwhile (and given back to it
       // when no `-->` follows), others are not.
       this.cand = d;
@@ -468,7 +475,7 @@ export class RustParser extends Parser {
     }
     this.rust = true;
     f.addDiagnostic(d);
-    if (script) { this.script = d; this.scriptMsg = false; }
+    if (script) { this.script = d; this.scriptMsg = false; this.scriptErr = false; }
     this.inBlock = true;
     this.owner = d;
     this.target = d;
@@ -560,6 +567,8 @@ export class RustParser extends Parser {
     if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
+      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs).
+      if (l.matchAt("could not document `", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
         // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed (under cargo
