@@ -26,6 +26,7 @@ import { ByteSet } from "../../util/byte-set";
 import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
 import { demangle } from "../../demangle";
+import { LibstdcxxDebugReport } from "./libstdcxx-debug";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -67,15 +68,20 @@ export class AssertParser extends Parser {
   private tracing: bool = false;
   private traceFrames: i32 = 0;
   private traceLead: i32 = 0;
+  /** libstdc++'s debug-mode report (-D_GLIBCXX_DEBUG), over several lines. */
+  private debug: LibstdcxxDebugReport = new LibstdcxxDebugReport();
 
-  busy(): bool { return this.tracing; }
-  atRest(): bool { return !this.tracing; }
+  busy(): bool { return this.tracing || this.debug.busy(); }
+  atRest(): bool { return !this.tracing && !this.debug.busy(); }
   starts(): ByteSet | null { return STARTS; }
   colonStarts(): bool { return true; }
 
-  finish(f: Facts): void { this.stopTrace(); }
+  finish(f: Facts): void { this.stopTrace(); this.debug.finish(f); }
 
   claim(l: Line, f: Facts): bool {
+    if (this.debug.busy() || (l.at(0) == Char.SLASH && l.at(l.len - 1) == Char.COLON)) {
+      if (this.debug.claim(l, f)) return true;
+    }
     if (this.tracing) {
       if (this.traceLine(l)) return true;
       if (this.traceFrames > 0 || --this.traceLead < 0) this.stopTrace();
