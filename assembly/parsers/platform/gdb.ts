@@ -9,7 +9,7 @@
 // The crash is tool `gdb`, kind the signal's name, message gdb's words for it, address the stopped pc.
 import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
+import { Crash, Facts, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, normPath } from "../../frames";
@@ -33,13 +33,13 @@ export class GdbParser extends Parser {
   atRest(): bool { return this.crash === null; }
   starts(): ByteSet | null { return STARTS; }
 
-  finish(f: Facts): void { this.crash = null; }
+  finish(f: Facts): void { this.done(f); }
 
   claim(l: Line, f: Facts): bool {
     let c = this.crash;
     if (c !== null) {
       if (this.body(c, l)) return true;
-      this.crash = null;
+      this.done(f);
     }
     let ch = l.at(0);
     if (ch != Char.P && ch != Char.T) return false;
@@ -71,6 +71,8 @@ export class GdbParser extends Parser {
   private body(c: Crash, l: Line): bool {
     let p = l.skipSpaces(0);
     if (p >= l.len) return true;
+    // `[Switching to Thread 0x7ffff7a1d6c0 (LWP 9476)]`: the thread that stopped, before where it stopped
+    if (p == 0 && l.matchAt("[Switching to ", 0)) return true;
     let next = this.next;
     this.next = Next.FRAMES;
     if (p == 0 && l.matchAt("0x", 0)) {
@@ -106,6 +108,18 @@ export class GdbParser extends Parser {
     if (c.frames.length >= MAX_FRAMES) return true;
     c.frames.push(frameAt(l, q, <i32>idx));
     return true;
+  }
+
+  /**
+   * The report ends. A crash the program announced before it stopped (libstdc++'s `terminate called after
+   * throwing ...`, an assertion) has no stack of its own: gdb's is lent to it (lendStack).
+   */
+  private done(f: Facts): void {
+    let c = this.crash;
+    this.crash = null;
+    if (c === null || c.frames.length == 0) return;
+    let first = f.crash;
+    if (first !== null && first !== c && first.stackless) lendStack(first, c.frames);
   }
 
   /** Where it stopped (the function at q): the first frame until a `bt` gives the stack. */
