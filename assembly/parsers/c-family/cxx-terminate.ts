@@ -50,30 +50,31 @@ export class CxxTerminateParser extends Parser {
       c.message = c.message! + ": " + l.trimmed(GNU_WHAT.length);
       return true;
     }
-    let first = l.at(0);
-    if (first != Char.t && first != Char.l) return this.glibc(l, f);
-    if (first == Char.t && l.startsWith(GNU_OTHER)) {
+    // after a test program's progress dots, if any (`.terminate called after ...`)
+    let p = 0;
+    while (l.at(p) == Char.DOT) p++;
+    let first = l.at(p);
+    if (first != Char.t && first != Char.l) return this.glibc(l, p, f);
+    if (first == Char.t && l.matchAt(GNU_OTHER, p)) {
       let msg: string;
-      if (l.startsWith(GNU_HEAD) && l.endsWith("'")) msg = "uncaught " + l.str(GNU_HEAD.length, l.len - 1);
-      else msg = l.trimmed(0); // `terminate called without an active exception`, `... recursively`
-      this.pending = this.crash(f, l, msg);
+      if (l.matchAt(GNU_HEAD, p) && l.endsWith("'")) msg = "uncaught " + l.str(p + GNU_HEAD.length, l.len - 1);
+      else msg = l.trimmed(p); // `terminate called without an active exception`, `... recursively`
+      this.pending = this.crash(f, l, p, msg);
       return true;
     }
-    if (first == Char.l && l.startsWith(LIBCXX)) {
+    if (first == Char.l && l.matchAt(LIBCXX, p)) {
       // `libc++abi: terminating`, `libc++abi.dylib: terminating` (macOS)
-      let colon = l.indexOf(": terminating", LIBCXX.length);
-      if (colon < 0 || colon > LIBCXX.length + 6) return false;
+      let colon = l.indexOf(": terminating", p + LIBCXX.length);
+      if (colon < 0 || colon > p + LIBCXX.length + 6) return false;
       let k = l.indexOf(LIBCXX_TYPE, colon);
-      this.crash(f, l, k > 0 ? "uncaught " + l.trimmed(k + LIBCXX_TYPE.length) : l.trimmed(colon + 2));
+      this.crash(f, l, p, k > 0 ? "uncaught " + l.trimmed(k + LIBCXX_TYPE.length) : l.trimmed(colon + 2));
       return true;
     }
     return false;
   }
 
-  /** glibc's message before it aborts (after progress dots, if any): the SIGABRT's message. */
-  private glibc(l: Line, f: Facts): bool {
-    let p = 0;
-    while (l.at(p) == Char.DOT) p++;
+  /** glibc's message before it aborts, at p (after progress dots, if any): the SIGABRT's message. */
+  private glibc(l: Line, p: i32, f: Facts): bool {
     let ch = l.at(p);
     let msg: string | null = null;
     if (ch == Char.STAR) {
@@ -99,15 +100,15 @@ export class CxxTerminateParser extends Parser {
       }
     }
     if (msg === null) return false;
-    let c = this.crash(f, l, msg!);
+    let c = this.crash(f, l, p, msg!);
     if (c !== null) c.summary = msg;
     return true;
   }
 
-  /** The SIGABRT crash with msg, or null when the log already has its crash (a sanitizer's, an earlier one). */
-  private crash(f: Facts, l: Line, msg: string): Crash | null {
+  /** The SIGABRT crash with msg (the line from p its summary), or null when the log already has its crash (a sanitizer's, an earlier one). */
+  private crash(f: Facts, l: Line, p: i32, msg: string): Crash | null {
     if (f.crash !== null) return null;
-    let c = signalCrash("SIGABRT", l.trimmed(0));
+    let c = signalCrash("SIGABRT", l.trimmed(p));
     c.message = msg;
     // The abort that follows may be reported with a stack (ASan's ABRT, libFuzzer's deadly signal): this
     // crash's own, lent to it (Facts.lendStack).
