@@ -71,8 +71,9 @@ export class GdbParser extends Parser {
   private body(c: Crash, l: Line): bool {
     let p = l.skipSpaces(0);
     if (p >= l.len) return true;
-    // `[Switching to Thread 0x7ffff7a1d6c0 (LWP 9476)]`: the thread that stopped, before where it stopped
-    if (p == 0 && l.matchAt("[Switching to ", 0)) return true;
+    // `[Switching to Thread 0x7ffff7a1d6c0 (LWP 9476)]`: the thread that stopped, before where it stopped;
+    // `warning: Unexpected size of section ...` (a core file's): gdb's remarks between the lines of its report
+    if (p == 0 && (l.matchAt("[Switching to ", 0) || l.matchAt("warning: ", 0))) return true;
     let next = this.next;
     this.next = Next.FRAMES;
     if (p == 0 && l.matchAt("0x", 0)) {
@@ -107,6 +108,9 @@ export class GdbParser extends Parser {
     if (this.stopFrame && idx == 0) { c.frames.length = 0; this.stopFrame = false; }
     if (c.frames.length >= MAX_FRAMES) return true;
     c.frames.push(frameAt(l, q, <i32>idx));
+    // A core file's `Program terminated with signal ..` is followed by its frame `#0  0x.. in f () at a.c:3`
+    // as where it stopped, with the source line under it; a `bt` then prints #0 again.
+    if (next == Next.STOP && idx == 0) { this.stopFrame = true; this.next = Next.SOURCE; }
     return true;
   }
 
