@@ -104,8 +104,8 @@ export class Crash {
 }
 
 /**
- * Gives a stackless crash the stack of the abort report that followed it. An assertion takes the whole stack
- * when it has a user frame (the symbolizer's name for the assertion's caller, the callers below it); any other
+ * Gives a stackless crash the stack of the abort report that followed it. An assertion (and an uncaught C++
+ * exception) takes the whole stack when it has a user frame (the symbolizer's name for the assertion's caller, the callers below it); any other
  * crash keeps its frames and only borrows the name of a nameless frame found at the same file and line.
  */
 export function lendStack(c: Crash, frames: Array<Frame>): void {
@@ -130,7 +130,9 @@ export function lendStack(c: Crash, frames: Array<Frame>): void {
   let u: Frame | null = null;
   for (let i = 0; i < frames.length; i++) if (frames[i].user) { u = frames[i]; break; }
   if (u === null) return;
-  if (c.tool == "assert") { c.frames = frames; return; }
+  // An uncaught C++ exception (cxx-terminate: a SIGABRT with a message and no frame) takes it too: the
+  // frames under std::terminate are where it was thrown.
+  if (c.tool == "assert" || (c.tool == "signal" && c.frames.length == 0)) { c.frames = frames; return; }
   for (let i = 0; i < c.frames.length; i++) {
     let fr = c.frames[i];
     if (fr.fn !== null || fr.file === null) continue;

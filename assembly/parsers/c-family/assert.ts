@@ -9,6 +9,9 @@
 //          base's stack: `#3 0x7f48b4856ef4 ui::LatencyInfo::AddLatency()` (Linux), ` ui::Foo [0x61C2+20]
 //          (base\debug\x.cc:215)` after `Backtrace:` (Windows)
 //   libc++ `.../include/c++/v1/vector:559: assertion !full() failed: called on an empty vector`
+//   libstdc++ (`-D_GLIBCXX_ASSERTIONS`, on in many distributions' hardened builds) `/usr/include/c++/12/bits/
+//          stl_vector.h:1123: std::vector<..>::reference std::vector<..>::operator[](size_type) [with ..]:
+//          Assertion '__n < this->size()' failed.` (glibc's shape with plain quotes and no program name)
 // and, as a crash only when an abort report follows (Facts.pendingCrash): WebKit's `ASSERTION FAILED: cond`,
 // a log line's `...] assert failure: cond` / `...] panic: not reached` (Envoy), glib's
 // `func: assertion 'cond' failed` (g_return_if_fail, which only warns unless criticals are fatal).
@@ -23,9 +26,11 @@ import { ByteSet } from "../../util/byte-set";
 import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
 import { demangle } from "../../demangle";
+import { LibstdcxxDebugReport } from "./libstdcxx-debug";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
+const LIBSTDCXX_MARK = ": Assertion '";
 const MUSL_HEAD = "Assertion failed: ";
 const GLIB_MARK = "ERROR:";
 const BAIL_OUT = "Bail out! ";
@@ -63,15 +68,20 @@ export class AssertParser extends Parser {
   private tracing: bool = false;
   private traceFrames: i32 = 0;
   private traceLead: i32 = 0;
+  /** libstdc++'s debug-mode report (-D_GLIBCXX_DEBUG), over several lines. */
+  private debug: LibstdcxxDebugReport = new LibstdcxxDebugReport();
 
-  busy(): bool { return this.tracing; }
-  atRest(): bool { return !this.tracing; }
+  busy(): bool { return this.tracing || this.debug.busy(); }
+  atRest(): bool { return !this.tracing && !this.debug.busy(); }
   starts(): ByteSet | null { return STARTS; }
   colonStarts(): bool { return true; }
 
-  finish(f: Facts): void { this.stopTrace(); }
+  finish(f: Facts): void { this.stopTrace(); this.debug.finish(f); }
 
   claim(l: Line, f: Facts): bool {
+    if (this.debug.busy() || (l.at(0) == Char.SLASH && l.at(l.len - 1) == Char.COLON)) {
+      if (this.debug.claim(l, f)) return true;
+    }
     if (this.tracing) {
       if (this.traceLine(l)) return true;
       if (this.traceFrames > 0 || --this.traceLead < 0) this.stopTrace();
@@ -80,7 +90,11 @@ export class AssertParser extends Parser {
     let bracket = l.indexOfByte(Char.RBRACKET) >= 0;
     if (!bracket && l.indexOfByte(Char.COLON) < 0) return false;
     let last = l.at(l.len - 1);
-    if (last == Char.DOT && l.endsWith(GLIBC_TAIL) && l.indexOf(GLIBC_MARK) > 0) return this.glibc(l, f);
+    if (last == Char.DOT && l.endsWith(GLIBC_TAIL)) {
+      if (l.indexOf(GLIBC_MARK) > 0) return this.glibc(l, f);
+      let a = l.indexOf(LIBSTDCXX_MARK);
+      if (a > 0 && l.at(l.len - GLIBC_TAIL.length - 1) == Char.APOS) return this.libstdcxx(l, a, f);
+    }
     if (last == Char.RPAREN && l.startsWith(MUSL_HEAD)) return this.musl(l, f);
     let g = l.startsWith(BAIL_OUT) ? BAIL_OUT.length : 0;
     if (l.matchAt(GLIB_MARK, g)) return this.glib(l, g + GLIB_MARK.length, f, g > 0);
@@ -156,6 +170,17 @@ export class AssertParser extends Parser {
     if (!setLocation(fr, j >= 0 ? rest.substring(0, j) : rest)) return false;
     if (j >= 0) fr.fn = bareName(rest.substring(j + 2));
     this.report(f, "assertion-failed", l.trimmed(at + 2), fr, l.trimmed(0));
+    return true;
+  }
+
+  /** libstdc++'s `file:line: function: Assertion 'cond' failed.`, the mark at a. */
+  private libstdcxx(l: Line, a: i32, f: Facts): bool {
+    let sep = l.indexOf(": ");
+    if (sep <= 0 || sep >= a) return false;
+    let fr = new Frame();
+    if (!setLocation(fr, l.str(0, sep))) return false;
+    fr.fn = bareName(l.str(sep + 2, a));
+    this.report(f, "assertion-failed", l.trimmed(a + 2), fr, l.trimmed(0));
     return true;
   }
 

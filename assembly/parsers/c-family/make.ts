@@ -9,7 +9,7 @@
 // the verdict is build-failed when nothing more specific (a crash, an error diagnostic, a failing test)
 // explains it. When make names a signal instead of an exit code (`[Makefile:2: t] Segmentation fault`: the
 // recipe's program was make's own child, so no shell printed anything), that is the crash, with the target.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic, Crash, signalCrash } from "../../model";
 import { SIGNAL_WORDS, signalWordsAt, signalName } from "../../signals";
@@ -54,7 +54,7 @@ export class MakeParser extends Parser {
       // A recipe's program that printed part of a line and died: make's report ends that line
       // (`\tRatios        make: *** [Makefile:9: smoke] Segmentation fault`, codeplea/tinyexpr's smoke test).
       let m = reportAfterOutput(l);
-      if (m >= 0) { this.recipeFailed(l, f, m + 4, false); return true; }
+      if (m >= 0) { this.recipeFailed(l, f, makePrefix(l, m) + 4, false, m); return true; }
       if (k < 0 || l.len < 6) return false;
       // cmake's configure step names the build tree; ninja (which prints no directory) runs the compiler
       // there, so a relative path (`../main.cpp`) after it is relative to that directory.
@@ -106,7 +106,7 @@ export class MakeParser extends Parser {
   }
 
   /** `[Makefile:8: app.o] Error 1` (or, from older makes, `[app.o] Error 1`) at position b (the bracket); an ignored one is no step failure. */
-  private recipeFailed(l: Line, f: Facts, b: i32, ignored: bool): void {
+  private recipeFailed(l: Line, f: Facts, b: i32, ignored: bool, from: i32 = 0): void {
     let d = new Diagnostic();
     d.tool = "make";
     d.severity = "note";
@@ -120,16 +120,16 @@ export class MakeParser extends Parser {
     } else if (close > b) target = l.trimmed(b + 1, close);
     if (!ignored) {
       listOnly(f, d);
-      if (this.failure === null) this.failure = l.trimmed(0);
+      if (this.failure === null) this.failure = l.trimmed(from);
     }
-    if (close > b) this.recipeSignal(l, f, l.skipSpaces(close + 1), d, target);
+    if (close > b) this.recipeSignal(l, f, l.skipSpaces(close + 1), d, target, from);
   }
 
   /**
    * `Segmentation fault` (make's child died of it) or `Error 139` (a shell under make reported 128+N, after
    * printing the signal itself) after the bracket at p: the crash, with the target that was being made.
    */
-  private recipeSignal(l: Line, f: Facts, p: i32, d: Diagnostic, target: string | null): void {
+  private recipeSignal(l: Line, f: Facts, p: i32, d: Diagnostic, target: string | null, from: i32): void {
     let sig: string | null = null;
     let k = signalWordsAt(l, p);
     if (k >= 0) sig = SIGNAL_WORDS[k + 1];
@@ -143,7 +143,7 @@ export class MakeParser extends Parser {
     let c: Crash | null = f.crash;
     if (c === null) {
       if (k < 0) return; // `Error 134` alone: a script may exit 134 on purpose
-      c = signalCrash(sig!, l.trimmed(0));
+      c = signalCrash(sig!, l.trimmed(from));
       c.message = "killed by " + sig! + " " + where;
       f.setCrash(c);
     } else if (c.tool == "signal" && c.kind == sig! && c.message === null) {
@@ -183,8 +183,9 @@ export class MakeParser extends Parser {
 }
 
 /**
- * The position of `*** [` in make's recipe report after other output on the line (`\tPow   make: *** [..]`):
- * the word before its `: ` is make's, after a space or a tab; or -1.
+ * The start of make's recipe report after other output on the line (`\tPow   make: *** [..]`,
+ * `.make: *** [..]` after a test program's progress dots, atomicobject/heatshrink under greatest): the word
+ * before its `: ` is make's, not the end of a longer word (`cmake`, `automake`, `my_make`); or -1.
  */
 function reportAfterOutput(l: Line): i32 {
   let k = l.indexOf(": *** [");
@@ -200,9 +201,8 @@ function reportAfterOutput(l: Line): i32 {
   if (s > 0 && l.at(s - 1) == Char.g) s--;
   if (s <= 0) return -1;
   let b = l.at(s - 1);
-  if (b != Char.SPACE && b != Char.TAB) return -1;
-  let r = makePrefix(l, s);
-  return r == k + 2 ? r : -1;
+  if (isIdent(b) || b == Char.MINUS) return -1;
+  return makePrefix(l, s) == k + 2 ? s : -1;
 }
 
 /** Position after `make: ` / `make[2]: ` / `gmake: ` starting at s (also a path to make), or -1. */

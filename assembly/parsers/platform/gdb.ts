@@ -3,10 +3,13 @@
 // `Program terminated with signal SIGABRT, Aborted.`), the stopped pc (`0x00000ac8 in __aeabi_memcpy ()`) and
 // the `bt` stack: `#2  0x0000cdc0 in parse (buf=0x20, n=<optimized out>) at src/parse.c:362`, `#0  main () at
 // a.c:5`, `#1  0x7ffff7a2 in raise () from /lib/libc.so.6`.
+// Where it stopped may come without a pc (`fn (a=1) at a.c:11` when the pc is at the start of a line), and gdb
+// prints that source line under it (`11\t    int r = 1024 / d;`, `gdb -batch -ex run -ex bt`): both are the
+// report's; the stop is the first frame when no `bt` follows.
 // The crash is tool `gdb`, kind the signal's name, message gdb's words for it, address the stopped pc.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Crash, Facts, Frame, MAX_FRAMES } from "../../model";
+import { Crash, Facts, Frame, MAX_FRAMES, lendStack } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, normPath } from "../../frames";
@@ -21,18 +24,22 @@ const STARTS = new ByteSet().chars("PT");
 @final
 export class GdbParser extends Parser {
   private crash: Crash | null = null;
+  /** What the next line may be: Next.STOP right after the signal, Next.SOURCE after where it stopped. */
+  private next: i32 = Next.FRAMES;
+  /** The stop was taken as the first frame (no `bt` yet): a `#0` frame replaces it. */
+  private stopFrame: bool = false;
 
   busy(): bool { return this.crash !== null; }
   atRest(): bool { return this.crash === null; }
   starts(): ByteSet | null { return STARTS; }
 
-  finish(f: Facts): void { this.crash = null; }
+  finish(f: Facts): void { this.done(f); }
 
   claim(l: Line, f: Facts): bool {
     let c = this.crash;
     if (c !== null) {
       if (this.body(c, l)) return true;
-      this.crash = null;
+      this.done(f);
     }
     let ch = l.at(0);
     if (ch != Char.P && ch != Char.T) return false;
@@ -55,6 +62,8 @@ export class GdbParser extends Parser {
     cr.message = l.trimmed(comma + 1, e);
     f.setCrash(cr);
     this.crash = cr;
+    this.next = Next.STOP;
+    this.stopFrame = false;
     return true;
   }
 
@@ -62,14 +71,33 @@ export class GdbParser extends Parser {
   private body(c: Crash, l: Line): bool {
     let p = l.skipSpaces(0);
     if (p >= l.len) return true;
+    // `[Switching to Thread 0x7ffff7a1d6c0 (LWP 9476)]`: the thread that stopped, before where it stopped;
+    // `warning: Unexpected size of section ...` (a core file's): gdb's remarks between the lines of its report
+    if (p == 0 && (l.matchAt("[Switching to ", 0) || l.matchAt("warning: ", 0))) return true;
+    let next = this.next;
+    this.next = Next.FRAMES;
     if (p == 0 && l.matchAt("0x", 0)) {
       // `0x0000000000000ac8 in __aeabi_memcpy ()`: where it stopped
       let e = l.skipHex(2);
       if (!l.matchAt(" in ", e)) return false;
       if (c.address === null) c.address = l.str(0, e);
+      if (next == Next.STOP) this.stop(c, l, e + 4);
       return true;
     }
-    if (l.at(p) != Char.HASH || !isDigit(l.at(p + 1))) return false;
+    if (l.at(p) != Char.HASH || !isDigit(l.at(p + 1))) {
+      if (p != 0) return false;
+      // `encoder_alloc (w=8 '\b') at main.c:11`: where it stopped, the pc at the start of that line
+      if (next == Next.STOP) {
+        let b = l.at(0);
+        if (!isAlpha(b) && b != Char.UNDERSCORE && b != Char.LPAREN) return false;
+        return l.indexOf(" (") > 0 && (l.indexOf(") at ") > 0 || l.indexOf(") from ") > 0) && this.stop(c, l, 0);
+      }
+      // `11\t    int r = 1024 / d;`: the source line it stopped at
+      if (next != Next.SOURCE || !isDigit(l.at(0))) return false;
+      let e = 1;
+      while (isDigit(l.at(e))) e++;
+      return l.at(e) == Char.TAB;
+    }
     let idx = l.readInt(p + 1);
     let q = l.skipSpaces(l.end);
     if (l.matchAt("0x", q)) {
@@ -77,20 +105,50 @@ export class GdbParser extends Parser {
       if (!l.matchAt(" in ", q)) return false;
       q += 4;
     }
+    if (this.stopFrame && idx == 0) { c.frames.length = 0; this.stopFrame = false; }
     if (c.frames.length >= MAX_FRAMES) return true;
-    let fr = new Frame();
-    fr.index = <i32>idx;
-    // the function ends at its argument list (` (a=1, b=<optimized out>)`), or at ` at ` / ` from `
-    let at = l.lastIndexOf(" at ");
-    let from = l.lastIndexOf(" from ");
-    let open = l.indexOf(" (", q);
-    let end = open > 0 ? open : (at > q ? at : (from > q ? from : l.len));
-    fr.fn = l.trimmed(q, end);
-    if (at > q && at > from) setLocation(fr, l.trimmed(at + 4));
-    else if (from > q) fr.module = normPath(l.trimmed(from + 6));
-    if (fr.fn !== null && (fr.fn! == "??" || fr.fn!.length == 0)) fr.fn = null;
-    classify(fr);
-    c.frames.push(fr);
+    c.frames.push(frameAt(l, q, <i32>idx));
+    // A core file's `Program terminated with signal ..` is followed by its frame `#0  0x.. in f () at a.c:3`
+    // as where it stopped, with the source line under it; a `bt` then prints #0 again.
+    if (next == Next.STOP && idx == 0) { this.stopFrame = true; this.next = Next.SOURCE; }
     return true;
   }
+
+  /**
+   * The report ends. A crash the program announced before it stopped (libstdc++'s `terminate called after
+   * throwing ...`, an assertion) has no stack of its own: gdb's is lent to it (lendStack).
+   */
+  private done(f: Facts): void {
+    let c = this.crash;
+    this.crash = null;
+    if (c === null || c.frames.length == 0) return;
+    let first = f.crash;
+    if (first !== null && first !== c && first.stackless) lendStack(first, c.frames);
+  }
+
+  /** Where it stopped (the function at q): the first frame until a `bt` gives the stack. */
+  private stop(c: Crash, l: Line, q: i32): bool {
+    this.next = Next.SOURCE;
+    if (c.frames.length == 0) { c.frames.push(frameAt(l, q, 0)); this.stopFrame = true; }
+    return true;
+  }
+}
+
+const enum Next { FRAMES = 0, STOP = 1, SOURCE = 2 }
+
+/** A frame whose function starts at q: `parse (buf=0x20, n=<optimized out>) at src/parse.c:362`, `raise () from /lib/libc.so.6`. */
+function frameAt(l: Line, q: i32, idx: i32): Frame {
+  let fr = new Frame();
+  fr.index = idx;
+  // the function ends at its argument list (` (a=1, b=<optimized out>)`), or at ` at ` / ` from `
+  let at = l.lastIndexOf(" at ");
+  let from = l.lastIndexOf(" from ");
+  let open = l.indexOf(" (", q);
+  let end = open > 0 ? open : (at > q ? at : (from > q ? from : l.len));
+  fr.fn = l.trimmed(q, end);
+  if (at > q && at > from) setLocation(fr, l.trimmed(at + 4));
+  else if (from > q) fr.module = normPath(l.trimmed(from + 6));
+  if (fr.fn !== null && (fr.fn! == "??" || fr.fn!.length == 0)) fr.fn = null;
+  classify(fr);
+  return fr;
 }

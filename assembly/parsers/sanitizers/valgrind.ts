@@ -16,8 +16,11 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation } from "../../frames";
 
-/** At rest: `==` at column 0. */
-const STARTS = new ByteSet().chars("=");
+/**
+ * At rest: `==` at column 0, or after a run of progress dots: a test program that prints a dot per test and
+ * flushes it (greatest) leaves Memcheck's next report on the line of dots (`.......==PID== Invalid free() ...`).
+ */
+const STARTS = new ByteSet().chars("=.");
 
 const enum Stack { MAIN = 0, ALLOC = 1, FREE = 2 }
 
@@ -92,12 +95,14 @@ export class ValgrindParser extends Parser {
   }
 }
 
-/** The position after `==PID==` at the start of l, or -1. */
+/** The position after `==PID==` at the start of l (after progress dots: STARTS), or -1. */
 function bodyStart(l: Line): i32 {
-  if (l.at(0) != Char.EQ || l.at(1) != Char.EQ) return -1;
-  let i = 2;
+  let d = 0;
+  while (l.at(d) == Char.DOT) d++;
+  if (l.at(d) != Char.EQ || l.at(d + 1) != Char.EQ) return -1;
+  let i = d + 2;
   while (isDigit(l.at(i))) i++;
-  if (i == 2 || l.at(i) != Char.EQ || l.at(i + 1) != Char.EQ) return -1;
+  if (i == d + 2 || l.at(i) != Char.EQ || l.at(i + 1) != Char.EQ) return -1;
   // Valgrind's own lines have a space after the second `==` (or nothing: an empty line of the report).
   if (i + 2 < l.len && l.at(i + 2) != Char.SPACE) return -1;
   return i + 2;
