@@ -52,8 +52,11 @@ const BUILD_PHRASES: string[] = [
   "invalid argument", "expected ", "unexpected ", "cannot find package", "is not in std", "no required module",
 ];
 
-/** Outside a package's block: its `# pkg` header at column 0, or a `x.go:3:4: msg` line with a head colon (headColonStarts). */
-const STARTS = new ByteSet().chars("#");
+/**
+ * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), or a
+ * `x.go:3:4: msg` line with a head colon (headColonStarts).
+ */
+const STARTS = new ByteSet().chars("#p");
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 /**
@@ -114,10 +117,12 @@ export class GoParser extends Parser {
   private flagFailed: string | null = null;
   /** The findings read so far, made at the first. */
   private once: DiagOnce | null = null;
+  /** Go's `package m` stanza and the `\timports x` lines under it, while it lasts (an import cycle), else null. */
+  private chain: Array<string> | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null; }
   atRest(): bool { return !this.inBlock; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
@@ -132,8 +137,9 @@ export class GoParser extends Parser {
     }
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
-    if (n < 4) { this.inBlock = false; return false; }
+    if (n < 4) { this.inBlock = false; this.chain = null; return false; }
     let c0 = l.at(0);
+    if (this.chain !== null || c0 == Char.p) { let r = this.importStanza(l, f); if (r != 0) return r > 0; }
     if (c0 == Char.HASH) {
       if (l.at(1) != Char.SPACE || !isImportPath(l, 2)) return false;
       this.newPackage(f);
@@ -224,6 +230,46 @@ export class GoParser extends Parser {
     f.buildFailedLine = "go vet reported " + this.vetCount.toString() + what + where;
   }
 
+  /**
+   * The go command's import stanza (go build, go vet, go test ./...: the whole run refused before any package is
+   * built, exit 1): `package example.com/m` (` (test)` for a test's import), `\timports example.com/m/a` lines,
+   * the last ending in its error: `\timports example.com/m: import cycle not allowed`. One error, whose message
+   * names the cycle (`import cycle not allowed: example.com/m/a → example.com/m/b → example.com/m/a`); printed
+   * again for one more root package, it is the same error (DiagOnce). 1: claimed, -1: not, 0: not this.
+   */
+  private importStanza(l: Line, f: Facts): i32 {
+    let ch = this.chain;
+    if (ch === null) {
+      if (!l.startsWith("package ")) return 0;
+      let end = l.len;
+      if (l.endsWith(" (test)")) end -= 7;
+      if (end <= 8 || !pathChars(l, 8, end)) return 0;
+      ch = [l.str(8, end)];
+      this.chain = ch;
+      this.inBlock = false;
+      return 1;
+    }
+    if (l.at(0) != Char.TAB || !l.matchAt("imports ", 1)) { this.chain = null; return 0; }
+    let c = l.indexOf(": ", 9);
+    let e = c < 0 ? l.len : c;
+    if (e <= 9 || !pathChars(l, 9, e)) { this.chain = null; return 0; }
+    if (c < 0) { ch.push(l.str(9, e)); return 1; }
+    this.chain = null;
+    let last = l.str(9, c);
+    let first = ch.indexOf(last);
+    let path = "";
+    if (first >= 0) { for (let i = first; i < ch.length; i++) path += ch[i] + " → "; path += last; }
+    let d = new Diagnostic();
+    d.tool = "go";
+    d.severity = "error";
+    let msg = l.trimmed(c + 2);
+    d.message = path.length > 0 ? msg + ": " + path : msg + ": " + last;
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
+    return 1;
+  }
+
   private noteVet(): void {
     this.vetCount++;
     this.vetIn();
@@ -254,6 +300,15 @@ export class GoParser extends Parser {
     this.uncounted = 0;
     this.inBlock = false;
   }
+}
+
+/** [a, b) of l is an import path: printable ASCII with no space or colon. */
+function pathChars(l: Line, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) {
+    let c = l.at(i);
+    if (c <= 0x20 || c >= 0x7F || c == Char.COLON) return false;
+  }
+  return true;
 }
 
 /** "go-vet", "golint" or "go" when the message is recognisably one of theirs, else "". */
