@@ -154,6 +154,9 @@ export class GoParser extends Parser {
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
     if (c0 == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
+    // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
+    // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
+    if (c0 == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }

@@ -189,6 +189,8 @@ export class GoTestParser extends Parser {
       if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
     }
     if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
+    // -json: the binary refusing a -run/-skip/-bench pattern (go-build.ts reads the text line): a wrong command line.
+    if (l.at(0) == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
