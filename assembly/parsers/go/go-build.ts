@@ -16,6 +16,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, setSeverity } from "../diag-context";
 import { DiagOnce } from "../diag-once";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 const VET_PHRASES: string[] = [
   "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
@@ -119,6 +120,9 @@ export class GoParser extends Parser {
   private once: DiagOnce | null = null;
   /** Go's `package m` stanza and the `\timports x` lines under it, while it lasts (an import cycle), else null. */
   private chain: Array<string> | null = null;
+  /** `go vet -json`: the analyzer of the findings being read (`\t\t"unreachable": [`), and a finding's place. */
+  private vetJsonAnalyzer: string = "";
+  private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -137,8 +141,14 @@ export class GoParser extends Parser {
     }
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
-    if (n < 4) { this.inBlock = false; this.chain = null; return false; }
     let c0 = l.at(0);
+    // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
+    // tab-indented lines name each analyzer's findings (vetJsonLine).
+    if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
+      if (c0 == Char.TAB) this.vetJsonLine(l, f);
+      return true;
+    }
+    if (n < 4) { this.inBlock = false; this.chain = null; return false; }
     if (this.chain !== null || c0 == Char.p) { let r = this.importStanza(l, f); if (r != 0) return r > 0; }
     if (c0 == Char.HASH) {
       if (l.at(1) != Char.SPACE || !isImportPath(l, 2)) return false;
@@ -147,7 +157,7 @@ export class GoParser extends Parser {
       this.inBlock = true;
       return true;
     }
-    if (c0 == Char.TAB) return this.inBlock;
+    if (c0 == Char.TAB) return false;
     if (c0 == Char.SPACE) { this.inBlock = false; return false; }
     if (this.inBlock && l.startsWith("too many errors")) return true;
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
@@ -273,6 +283,50 @@ export class GoParser extends Parser {
     return 1;
   }
 
+  /**
+   * A tab-indented line of `go vet -json`'s object: `\t\t"unreachable": [` names the analyzer (the finding's
+   * code), `\t\t\t\t"posn": "/w/x.go:522:3",` its place, `\t\t\t\t"message": "unreachable code"` the finding: a
+   * vet warning as its text line would be (go vet -json exits 0: no failure of the build).
+   */
+  private vetJsonLine(l: Line, f: Facts): void {
+    let p = 0;
+    while (p < l.len && l.at(p) == Char.TAB) p++;
+    if (p < 2 || l.at(p) != Char.QUOTE) return;
+    if (p == 2) {
+      if (l.endsWith("\": [")) this.vetJsonAnalyzer = l.str(3, l.len - 4);
+      return;
+    }
+    if (p != 4) return;
+    if (l.matchAt("\"posn\": \"", p)) {
+      let n = decodeJsonString(l, p + 9, false);
+      this.vetJsonPosn = String.UTF8.decodeUnsafe(jsonBuf(), <usize>n);
+      return;
+    }
+    let posn = this.vetJsonPosn;
+    if (posn === null || !l.matchAt("\"message\": \"", p)) return;
+    this.vetJsonPosn = null;
+    // `path.go:line:col` (or `path.go:line`)
+    let c2 = posn.lastIndexOf(":");
+    if (c2 <= 0) return;
+    let c1 = posn.lastIndexOf(":", c2 - 1);
+    let file = c1 > 0 && posn.substring(0, c1).endsWith(".go") ? posn.substring(0, c1) : posn.substring(0, c2);
+    if (!file.endsWith(".go")) return;
+    let d = new Diagnostic();
+    d.file = this.ctx.resolve(file);
+    if (c1 > 0 && file.length == c1) { d.line = I32.parseInt(posn.substring(c1 + 1, c2)); d.col = I32.parseInt(posn.substring(c2 + 1)); }
+    else d.line = I32.parseInt(posn.substring(c2 + 1));
+    let n = decodeJsonString(l, p + 12, false);
+    d.message = String.UTF8.decodeUnsafe(jsonBuf(), <usize>n);
+    d.tool = "go-vet";
+    d.severity = "warning";
+    if (this.vetJsonAnalyzer.length > 0) d.code = this.vetJsonAnalyzer;
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (once.repeated(d)) return;
+    this.noteVet();
+    f.addDiagnostic(d);
+  }
+
   private noteVet(): void {
     this.vetCount++;
     this.vetIn();
@@ -305,11 +359,13 @@ export class GoParser extends Parser {
   }
 }
 
-/** [a, b) of l is an import path: printable ASCII with no space or colon. */
+/** [a, b) of l is an import path: letters, digits and `._~/+-` (no space, colon or bracket). */
 function pathChars(l: Line, a: i32, b: i32): bool {
   for (let i = a; i < b; i++) {
-    let c = l.at(i);
-    if (c <= 0x20 || c >= 0x7F || c == Char.COLON) return false;
+    let c = l.at(i) | 0x20;
+    if ((c >= 0x61 && c <= 0x7A) || isDigit(l.at(i))) continue;
+    let d = l.at(i);
+    if (d != Char.DOT && d != Char.SLASH && d != Char.MINUS && d != Char.UNDERSCORE && d != Char.TILDE && d != Char.PLUS) return false;
   }
   return true;
 }
