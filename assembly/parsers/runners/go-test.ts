@@ -96,6 +96,10 @@ export class GoTestParser extends Parser {
   panic: Crash | null = null;
   panicTest: string | null = null;
   inPanic: bool = false;
+  /** A panic's value over several lines: its further lines up to the first blank line (go-panic.ts's rule). */
+  private msgOpen: bool = false;
+  private msgAppend: bool = false;
+  private msgLines: i32 = 0;
   pendingFn: string | null = null;
   frameNo: i32 = 0;
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
@@ -922,6 +926,9 @@ export class GoTestParser extends Parser {
     if (!this.binaryDone) this.pkgStopped = true;
     this.panicDone = false;
     this.inPanic = true;
+    this.msgOpen = true;
+    this.msgAppend = !l.contains(" [recovered");
+    this.msgLines = 0;
     this.pendingFn = null;
     this.frameNo = 0;
     f.setCrash(c);
@@ -988,9 +995,24 @@ export class GoTestParser extends Parser {
   /** The goroutine dump: `goroutine 7 [running]:`, `pkg.fn(args)` then `\tfile.go:10 +0x1d`. */
   private panicLine(l: Line): bool {
     let c = this.panic!;
-    if (l.isBlank()) return true;
+    if (l.isBlank()) { this.msgOpen = false; return true; }
     // Tab-indented; spaces when the log went through a CI system or expand(1).
     let c0 = l.at(0);
+    // The value's further lines (`panic(fmt.Sprintf("bad count %d\nitems: …"))`), before any goroutine: the
+    // message's, up to the first copy's ` [recovered]`; the tab-indented re-panic's own are only claimed.
+    if (this.msgOpen && c.frames.length == 0 && !l.startsWith("goroutine ") && !l.startsWith("[signal ") &&
+        !l.startsWith("exit status ") && !l.startsWith("FAIL")) {
+      let p = 0;
+      while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE)) p++;
+      if (p > 0 && l.matchAt("panic: ", p)) { this.msgAppend = false; return true; }
+      if (this.msgAppend) {
+        let rec = l.indexOf(" [recovered");
+        let m = c.message;
+        if (m !== null && this.msgLines < 16) { c.message = m + "\n" + (rec >= 0 ? l.str(0, rec) : l.toString()); this.msgLines++; }
+        if (rec >= 0) this.msgAppend = false;
+      }
+      return true;
+    }
     if (c0 == Char.TAB || (c0 == Char.SPACE && (this.pendingFn !== null || l.contains("panic: ")))) {
       let p = 0;
       while (l.at(p) == Char.TAB || l.at(p) == Char.SPACE) p++;
