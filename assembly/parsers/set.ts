@@ -147,8 +147,9 @@ export class ParserSet {
   private unittest: UnittestParser = new UnittestParser();
   private cargoTest: CargoTestParser = new CargoTestParser();
   private goTest: GoTestParser = new GoTestParser();
-  /** go test -json: each event's Output is fed to the text parser. */
-  private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest);
+  private goRace: GoRaceParser = new GoRaceParser();
+  /** go test -json: each event's Output is fed to the text parser (a DATA RACE report's lines to the race parser). */
+  private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest, this.goRace);
   private gtest: GtestParser = new GtestParser();
   private catch2: Catch2Parser = new Catch2Parser();
   private unity: UnityParser = new UnityParser();
@@ -173,7 +174,6 @@ export class ParserSet {
   private python: PythonParser = new PythonParser();
   private rustPanic: RustPanicParser = new RustPanicParser();
   private goPanic: GoPanicParser = new GoPanicParser();
-  private goRace: GoRaceParser = new GoRaceParser();
   private nodeError: NodeErrorParser = new NodeErrorParser();
   private java: JavaExceptionParser = new JavaExceptionParser();
   private shell: ShellParser = new ShellParser();

@@ -16,6 +16,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, setSeverity } from "../diag-context";
 import { DiagOnce } from "../diag-once";
+import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 const VET_PHRASES: string[] = [
   "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
@@ -52,8 +53,11 @@ const BUILD_PHRASES: string[] = [
   "invalid argument", "expected ", "unexpected ", "cannot find package", "is not in std", "no required module",
 ];
 
-/** Outside a package's block: its `# pkg` header at column 0, or a `x.go:3:4: msg` line with a head colon (headColonStarts). */
-const STARTS = new ByteSet().chars("#");
+/**
+ * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), or a
+ * `x.go:3:4: msg` line with a head colon (headColonStarts).
+ */
+const STARTS = new ByteSet().chars("#p");
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 /**
@@ -114,10 +118,15 @@ export class GoParser extends Parser {
   private flagFailed: string | null = null;
   /** The findings read so far, made at the first. */
   private once: DiagOnce | null = null;
+  /** Go's `package m` stanza and the `\timports x` lines under it, while it lasts (an import cycle), else null. */
+  private chain: Array<string> | null = null;
+  /** `go vet -json`: the analyzer of the findings being read (`\t\t"unreachable": [`), and a finding's place. */
+  private vetJsonAnalyzer: string = "";
+  private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null; }
   atRest(): bool { return !this.inBlock; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
@@ -132,8 +141,15 @@ export class GoParser extends Parser {
     }
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
-    if (n < 4) { this.inBlock = false; return false; }
     let c0 = l.at(0);
+    // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
+    // tab-indented lines name each analyzer's findings (vetJsonLine).
+    if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
+      if (c0 == Char.TAB) this.vetJsonLine(l, f);
+      return true;
+    }
+    if (n < 4) { this.inBlock = false; this.chain = null; return false; }
+    if (this.chain !== null || c0 == Char.p) { let r = this.importStanza(l, f); if (r != 0) return r > 0; }
     if (c0 == Char.HASH) {
       if (l.at(1) != Char.SPACE || !isImportPath(l, 2)) return false;
       this.newPackage(f);
@@ -141,13 +157,16 @@ export class GoParser extends Parser {
       this.inBlock = true;
       return true;
     }
-    if (c0 == Char.TAB) return this.inBlock;
+    if (c0 == Char.TAB) return false;
     if (c0 == Char.SPACE) { this.inBlock = false; return false; }
     if (this.inBlock && l.startsWith("too many errors")) return true;
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
     if (c0 == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
+    // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
+    // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
+    if (c0 == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
@@ -224,6 +243,90 @@ export class GoParser extends Parser {
     f.buildFailedLine = "go vet reported " + this.vetCount.toString() + what + where;
   }
 
+  /**
+   * The go command's import stanza (go build, go vet, go test ./...: the whole run refused before any package is
+   * built, exit 1): `package example.com/m` (` (test)` for a test's import), `\timports example.com/m/a` lines,
+   * the last ending in its error: `\timports example.com/m: import cycle not allowed`. One error, whose message
+   * names the cycle (`import cycle not allowed: example.com/m/a → example.com/m/b → example.com/m/a`); printed
+   * again for one more root package, it is the same error (DiagOnce). 1: claimed, -1: not, 0: not this.
+   */
+  private importStanza(l: Line, f: Facts): i32 {
+    let ch = this.chain;
+    if (ch === null) {
+      if (!l.startsWith("package ")) return 0;
+      let end = l.len;
+      if (l.endsWith(" (test)")) end -= 7;
+      if (end <= 8 || !pathChars(l, 8, end)) return 0;
+      ch = [l.str(8, end)];
+      this.chain = ch;
+      this.inBlock = false;
+      return 1;
+    }
+    if (l.at(0) != Char.TAB || !l.matchAt("imports ", 1)) { this.chain = null; return 0; }
+    let c = l.indexOf(": ", 9);
+    let e = c < 0 ? l.len : c;
+    if (e <= 9 || !pathChars(l, 9, e)) { this.chain = null; return 0; }
+    if (c < 0) { ch.push(l.str(9, e)); return 1; }
+    this.chain = null;
+    let last = l.str(9, c);
+    let first = ch.indexOf(last);
+    let path = "";
+    if (first >= 0) { for (let i = first; i < ch.length; i++) path += ch[i] + " → "; path += last; }
+    let d = new Diagnostic();
+    d.tool = "go";
+    d.severity = "error";
+    let msg = l.trimmed(c + 2);
+    d.message = path.length > 0 ? msg + ": " + path : msg + ": " + last;
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
+    return 1;
+  }
+
+  /**
+   * A tab-indented line of `go vet -json`'s object: `\t\t"unreachable": [` names the analyzer (the finding's
+   * code), `\t\t\t\t"posn": "/w/x.go:522:3",` its place, `\t\t\t\t"message": "unreachable code"` the finding: a
+   * vet warning as its text line would be (go vet -json exits 0: no failure of the build).
+   */
+  private vetJsonLine(l: Line, f: Facts): void {
+    let p = 0;
+    while (p < l.len && l.at(p) == Char.TAB) p++;
+    if (p < 2 || l.at(p) != Char.QUOTE) return;
+    if (p == 2) {
+      if (l.endsWith("\": [")) this.vetJsonAnalyzer = l.str(3, l.len - 4);
+      return;
+    }
+    if (p != 4) return;
+    if (l.matchAt("\"posn\": \"", p)) {
+      let n = decodeJsonString(l, p + 9, false);
+      this.vetJsonPosn = String.UTF8.decodeUnsafe(jsonBuf(), <usize>n);
+      return;
+    }
+    let posn = this.vetJsonPosn;
+    if (posn === null || !l.matchAt("\"message\": \"", p)) return;
+    this.vetJsonPosn = null;
+    // `path.go:line:col` (or `path.go:line`)
+    let c2 = posn.lastIndexOf(":");
+    if (c2 <= 0) return;
+    let c1 = posn.lastIndexOf(":", c2 - 1);
+    let file = c1 > 0 && posn.substring(0, c1).endsWith(".go") ? posn.substring(0, c1) : posn.substring(0, c2);
+    if (!file.endsWith(".go")) return;
+    let d = new Diagnostic();
+    d.file = this.ctx.resolve(file);
+    if (c1 > 0 && file.length == c1) { d.line = I32.parseInt(posn.substring(c1 + 1, c2)); d.col = I32.parseInt(posn.substring(c2 + 1)); }
+    else d.line = I32.parseInt(posn.substring(c2 + 1));
+    let n = decodeJsonString(l, p + 12, false);
+    d.message = String.UTF8.decodeUnsafe(jsonBuf(), <usize>n);
+    d.tool = "go-vet";
+    d.severity = "warning";
+    if (this.vetJsonAnalyzer.length > 0) d.code = this.vetJsonAnalyzer;
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (once.repeated(d)) return;
+    this.noteVet();
+    f.addDiagnostic(d);
+  }
+
   private noteVet(): void {
     this.vetCount++;
     this.vetIn();
@@ -254,6 +357,17 @@ export class GoParser extends Parser {
     this.uncounted = 0;
     this.inBlock = false;
   }
+}
+
+/** [a, b) of l is an import path: letters, digits and `._~/+-` (no space, colon or bracket). */
+function pathChars(l: Line, a: i32, b: i32): bool {
+  for (let i = a; i < b; i++) {
+    let c = l.at(i) | 0x20;
+    if ((c >= 0x61 && c <= 0x7A) || isDigit(l.at(i))) continue;
+    let d = l.at(i);
+    if (d != Char.DOT && d != Char.SLASH && d != Char.MINUS && d != Char.UNDERSCORE && d != Char.TILDE && d != Char.PLUS) return false;
+  }
+  return true;
 }
 
 /** "go-vet", "golint" or "go" when the message is recognisably one of theirs, else "". */

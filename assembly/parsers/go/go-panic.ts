@@ -46,6 +46,21 @@ export class GoPanicParser extends Parser {
   /** The first goroutine after it whose test waits in t.Run for a subtest: the place when none runs a test. */
   private waiting: Array<Frame> | null = null;
   private found: bool = false;
+  /**
+   * The panic's value printed over several lines (`panic(fmt.Sprintf("bad count %d\nitems: …"))`: go prints it
+   * as it is): its further lines, up to the blank line before the first goroutine, are the message's. Closed by
+   * the first copy's ` [recovered]` (the lines of its tab-indented re-panic are then only claimed).
+   */
+  private msgOpen: bool = false;
+  private msgAppend: bool = false;
+  /**
+   * Those lines, left to the other parsers until the report shows they were its own (the goroutine after the
+   * blank line, or the first copy's ` [recovered]`): a panic cut off and followed by another tool's lines keeps
+   * its first line alone.
+   */
+  private msgMore: Array<string> = [];
+  /** The line last kept aside (an unclaimed line may be offered again): where it starts. */
+  private msgAt: usize = 0;
 
   busy(): bool { return this.state != State.IDLE; }
   atRest(): bool { return this.state == State.IDLE; }
@@ -69,6 +84,9 @@ export class GoPanicParser extends Parser {
     else if (c0 == Char.f && l.startsWith("fatal error: ")) { p = 13; fatal = true; }
     else return false;
     this.pending = fatal;
+    this.msgOpen = !fatal;
+    this.msgAppend = !fatal && !l.contains(" [recovered");
+    this.msgMore.length = 0;
     this.capture = false;
     this.goroutines = 0;
     this.wantLoc = false;
@@ -100,14 +118,19 @@ export class GoPanicParser extends Parser {
 
   /** Between the panic line and the first goroutine. */
   private head(l: Line, f: Facts): bool {
-    if (l.isBlank()) return true;
+    if (l.isBlank()) { this.msgOpen = false; return true; }
     let c0 = l.at(0);
-    if ((c0 == Char.TAB || c0 == Char.SPACE) && l.matchAt("panic: ", indentEnd(l))) return true; // the re-panic of a [recovered] one
+    if ((c0 == Char.TAB || c0 == Char.SPACE) && l.matchAt("panic: ", indentEnd(l))) { this.msgAppend = false; return true; } // the re-panic of a [recovered] one
+    if (this.msgOpen && !(c0 == Char.g && l.startsWith("goroutine ")) && !(c0 == Char.LBRACKET && l.startsWith("[signal "))) {
+      return this.messageLine(l);
+    }
     if (c0 == Char.LBRACKET && l.startsWith("[signal ")) {
+      this.msgOpen = false;
       this.confirm(f);
       return true;
     }
     if (c0 == Char.g && this.goroutineLine(l)) {
+      this.keepMessage();
       this.confirm(f);
       this.state = State.STACK;
       return true;
@@ -178,6 +201,30 @@ export class GoPanicParser extends Parser {
     }
     this.close();
     return this.idle(l, f);
+  }
+
+  /**
+   * A further line of a panic's value (msgOpen): kept aside for the message until ` [recovered]` ends the first
+   * copy (then the report's own: claimed, as the re-panic's lines after it); unclaimed before that.
+   */
+  private messageLine(l: Line): bool {
+    if (!this.msgAppend) return true;
+    if (l.ptr == this.msgAt) return false;
+    this.msgAt = l.ptr;
+    let rec = l.indexOf(" [recovered");
+    if (this.msgMore.length < 16) this.msgMore.push(rec >= 0 ? l.str(0, rec) : l.toString());
+    if (rec < 0) return false;
+    this.msgAppend = false;
+    this.keepMessage();
+    return true;
+  }
+
+  /** The value's further lines were the report's: the message's. */
+  private keepMessage(): void {
+    let m = this.msgMore;
+    let c = this.crash;
+    if (c !== null && c.message !== null && m.length > 0) c.message = c.message! + "\n" + m.join("\n");
+    m.length = 0;
   }
 
   /** `goroutine 7 [running]:` — the first one printed is the goroutine that failed. */

@@ -1,11 +1,14 @@
 // go test -json: one JSON event a line. The `Output` text of each event is decoded and fed, line by line,
 // through the text parser in go-test.ts (which holds all the state), so both formats give the same facts.
+// A `-race` report inside the events (`WARNING: DATA RACE` to its closing rule) goes to the race parser instead,
+// as its text lines would: the crash, and the place of the test's `race detected during execution of test`.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { GoTestParser } from "./go-test";
+import { GoRaceParser } from "../go/go-race";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 /** Stateless (its state is the text parser's, ParserSet refreshes that one): `{"Time":`/`{"Action":` at column 0. */
@@ -13,9 +16,10 @@ const STARTS = new ByteSet().chars("{");
 
 export class GoTestJsonParser extends Parser {
   go: GoTestParser;
+  race: GoRaceParser;
   view: Line = new Line();
 
-  constructor(go: GoTestParser) { super(); this.go = go; }
+  constructor(go: GoTestParser, race: GoRaceParser) { super(); this.go = go; this.race = race; }
 
   atRest(): bool { return true; }
   starts(): ByteSet | null { return STARTS; }
@@ -48,6 +52,8 @@ export class GoTestJsonParser extends Parser {
   private emit(at: usize, n: i32, f: Facts): void {
     let v = this.view;
     v.set(at, n); // resets the line's cached head colon too
+    let r = this.race;
+    if ((r.busy() || (n > 0 && v.at(0) == Char.W)) && r.claim(v, f)) return;
     this.go.text(v, f);
   }
 }

@@ -96,6 +96,10 @@ export class GoTestParser extends Parser {
   panic: Crash | null = null;
   panicTest: string | null = null;
   inPanic: bool = false;
+  /** A panic's value over several lines: its further lines up to the first blank line (go-panic.ts's rule). */
+  private msgOpen: bool = false;
+  private msgAppend: bool = false;
+  private msgLines: i32 = 0;
   pendingFn: string | null = null;
   frameNo: i32 = 0;
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
@@ -189,6 +193,8 @@ export class GoTestParser extends Parser {
       if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
     }
     if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
+    // -json: the binary refusing a -run/-skip/-bench pattern (go-build.ts reads the text line): a wrong command line.
+    if (l.at(0) == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -274,7 +280,8 @@ export class GoTestParser extends Parser {
     let name = this.current!;
     this.logOpen = -1;
     this.logStack = false;
-    if (this.logIndex(name, "") < 0) {
+    let k0 = this.logIndex(name, "");
+    if (k0 < 0) {
       this.logOpen = this.logName.length;
       this.logMore = 0;
       this.logDiff = false;
@@ -287,6 +294,20 @@ export class GoTestParser extends Parser {
       this.logMsg.push(msg);
       this.logStack = this.logFile[this.logOpen] == "testing.go" && msg.startsWith("panic: ");
       this.stackFn = null;
+    } else if (!readsFailed(this.logMsg[k0]) && !this.logStackOf(k0)) {
+      // A later line of the test that reads as its failure (`got 2, want 3`, `race detected during execution
+      // of test`) after a first that does not (`start 1 by 1`, a t.Log: go's text does not tell them apart):
+      // the failure is the later one. A first line that reads failed stays the message (several t.Errorf).
+      let msg = l.trimmed(l.end + 2);
+      if (readsFailed(msg)) {
+        this.logOpen = k0;
+        this.logMore = 0;
+        this.logDiff = false;
+        this.logTrace = false;
+        this.logFile[k0] = normPath(l.str(p, colon + 3));
+        this.logLine[k0] = <i32>n;
+        this.logMsg[k0] = msg;
+      }
     }
     return true;
   }
@@ -564,9 +585,16 @@ export class GoTestParser extends Parser {
     // A panic go test did not show as a test's (the package's first output, no `--- FAIL:` and no `=== RUN`
     // before it: a goroutine's panic, the -timeout alarm's): the go-panic parser's crash since the last result
     // line ended the package's binary just the same.
+    // The runtime's `fatal error: concurrent map writes` (go test reads no `fatal error:` line itself) ends it after
+    // other tests failed too. A panic go test read (pkgPanic: TestMain's after m.Run, the binary's PASS or FAIL
+    // printed) is not unseen.
     let fc = f.crash;
-    let unseen = fail && !this.pkgStopped && this.pkgFails == 0 && tail != Char.LBRACKET && fc !== null &&
+    let late = fail && !this.pkgStopped && !this.pkgPanic && tail != Char.LBRACKET && fc !== null &&
       fc!.tool == "go-panic" && f.crashCount != this.crashesAt;
+    // After the binary's bare `PASS`/`FAIL` (m.Run returned, TestMain's clean-up panicked) every test reported:
+    // the panic is the package's failure and stopped no test.
+    let afterRun = late && this.binaryDone;
+    let unseen = late && !this.binaryDone && (this.pkgFails == 0 || mapRace(fc!));
     if (unseen) this.pkgStopped = true;
     // A package that failed with no failing test, no panic, and no bare `PASS`/`FAIL` of its binary: the binary
     // exited inside its tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did
@@ -588,17 +616,20 @@ export class GoTestParser extends Parser {
       let built = tail == Char.LBRACKET;
       // A goroutine's panic no line announced (the go-panic parser's) whose stack ran in a test or was started by
       // one (`created by example.com/jobs.TestWorker`): that test failed with it, as finish names a panic's test.
-      // (Not the -timeout alarm's or a fatal error's: those read as the package's, their own rules above.)
-      let goPanic = unseen && fc!.summary !== null && fc!.summary!.startsWith("panic: ") && !isGoTimeout(fc!.message);
+      // (Not the -timeout alarm's, a deadlock's or a stack overflow's: those read as the package's, their own rules above.)
+      // A runtime's `fatal error: concurrent map writes` (read and write, iteration and write) prints the goroutine
+      // that hit it first, as a panic does: its test is named the same way.
+      let sm = fc !== null ? fc!.summary : null;
+      let goPanic = unseen && sm !== null && (sm!.startsWith("panic: ") || mapRace(fc!)) && !isGoTimeout(fc!.message);
       let fn = goPanic && this.panicTest === null && (this.panic === null || this.panicDone) ? testFunction(fc!.frames) : null;
-      if (!built && this.pkgFails == 0 && fn !== null) {
+      if (!built && (this.pkgFails == 0 || unseen) && fn !== null) {
         this.panic = fc; this.panicTest = testOfFunction(fn!); this.panicPkg = pkg; this.panicDone = false;
       } else if (!built && this.pkgFails == 0) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
-        let c = unseen ? fc : this.panic;
-        if ((this.pkgPanic || unseen) && c !== null) {
-          if (!unseen) this.panicDone = true;
+        let c = unseen || afterRun ? fc : this.panic;
+        if ((this.pkgPanic || unseen || afterRun) && c !== null) {
+          if (!unseen && !afterRun) this.panicDone = true;
           // Its first line: `panic: msg`, or `fatal error: stack overflow` (a runtime error is no panic).
           let pm = c.message; let ps = c.summary;
           tf.message = ps !== null ? ps : pm !== null ? "panic: " + pm : "panic";
@@ -703,6 +734,11 @@ export class GoTestParser extends Parser {
   }
 
   /** The log entry of test name in package pkg ("": the current package's), or -1. */
+  /** The log entry k is a fuzz target's panic (its dump places it): never replaced. */
+  private logStackOf(k: i32): bool {
+    return this.logFile[k] == "testing.go" && this.logMsg[k].startsWith("panic: ");
+  }
+
   private logIndex(name: string, pkg: string): i32 {
     for (let k = pkg.length == 0 ? this.logStart : 0; k < this.logName.length; k++) if (this.logName[k] == name && this.logPkg[k] == pkg) return k;
     return -1;
@@ -886,9 +922,13 @@ export class GoTestParser extends Parser {
     if (cur !== null && this.index.has(cur!) && (this.res[this.index.get(cur!)] != Res.FAIL || !l.contains(" [recovered"))) cur = null;
     this.panicTest = cur;
     if (cur === null) this.pkgPanic = true; else this.pkgFails++;
-    this.pkgStopped = true;
+    // After the binary's bare `FAIL`/`PASS` (m.Run returned: TestMain panics in its clean-up) every test reported.
+    if (!this.binaryDone) this.pkgStopped = true;
     this.panicDone = false;
     this.inPanic = true;
+    this.msgOpen = true;
+    this.msgAppend = !l.contains(" [recovered");
+    this.msgLines = 0;
     this.pendingFn = null;
     this.frameNo = 0;
     f.setCrash(c);
@@ -955,9 +995,24 @@ export class GoTestParser extends Parser {
   /** The goroutine dump: `goroutine 7 [running]:`, `pkg.fn(args)` then `\tfile.go:10 +0x1d`. */
   private panicLine(l: Line): bool {
     let c = this.panic!;
-    if (l.isBlank()) return true;
+    if (l.isBlank()) { this.msgOpen = false; return true; }
     // Tab-indented; spaces when the log went through a CI system or expand(1).
     let c0 = l.at(0);
+    // The value's further lines (`panic(fmt.Sprintf("bad count %d\nitems: …"))`), before any goroutine: the
+    // message's, up to the first copy's ` [recovered]`; the tab-indented re-panic's own are only claimed.
+    if (this.msgOpen && c.frames.length == 0 && !l.startsWith("goroutine ") && !l.startsWith("[signal ") &&
+        !l.startsWith("exit status ") && !l.startsWith("FAIL")) {
+      let p = 0;
+      while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE)) p++;
+      if (p > 0 && l.matchAt("panic: ", p)) { this.msgAppend = false; return true; }
+      if (this.msgAppend) {
+        let rec = l.indexOf(" [recovered");
+        let m = c.message;
+        if (m !== null && this.msgLines < 16) { c.message = m + "\n" + (rec >= 0 ? l.str(0, rec) : l.toString()); this.msgLines++; }
+        if (rec >= 0) this.msgAppend = false;
+      }
+      return true;
+    }
     if (c0 == Char.TAB || (c0 == Char.SPACE && (this.pendingFn !== null || l.contains("panic: ")))) {
       let p = 0;
       while (l.at(p) == Char.TAB || l.at(p) == Char.SPACE) p++;
@@ -1167,4 +1222,23 @@ function testOfFunction(fn: string): string {
 function pkgOfFunction(fn: string): string {
   let p = fn.substring(0, fn.indexOf(".", fn.lastIndexOf("/") + 1));
   return p.endsWith("_test") ? p.substring(0, p.length - 5) : p;
+}
+
+/** Words of a failure's message (`got 2, want 3`, `expected …`, `race detected …`, `mismatch`), lower case. */
+const FAILED_WORDS: string[] = [
+  "want", "expect", "got", "mismatch", "unexpected", "should", "fail", "error", "!=", "race detected",
+  "not equal", "wrong", "panic", "differ", "invalid", "missing", "incorrect",
+];
+
+/** True when a test's log line reads as its failure (FAILED_WORDS), not as a note (a t.Log). */
+function readsFailed(msg: string): bool {
+  let m = msg.toLowerCase();
+  for (let i = 0; i < FAILED_WORDS.length; i++) if (m.includes(FAILED_WORDS[i])) return true;
+  return false;
+}
+
+/** The runtime's fatal error for a map two goroutines used at once (`concurrent map writes`, `… read and map write`). */
+function mapRace(c: Crash): bool {
+  let sm = c.summary;
+  return sm !== null && sm.startsWith("fatal error: concurrent map ");
 }
