@@ -10,20 +10,28 @@ export const MAX_NOTES = 64;
 
 export class DiagContext {
   private dirs: Array<string> = [];
+  private builds: Array<bool> = [];
   /** "dir/" while inside `make[N]: Entering directory './dir'`, else "". */
   prefix: string = "";
+  /**
+   * The directory is a build tree apart from the sources (ninja's, meson's `build/`): the compiler there names
+   * its sources `../src/a.c`, and a bare `a.c` (ld's name of an object's source) is not a file of it.
+   */
+  buildTree: bool = false;
 
-  enter(dir: string): void {
+  enter(dir: string, buildTree: bool = false): void {
     let d = normPath(dir);
     if (d == ".") d = "";
-    if (this.dirs.length < MAX_DIRS) this.dirs.push(d);
+    if (this.dirs.length < MAX_DIRS) { this.dirs.push(d); this.builds.push(buildTree); }
     this.setPrefix(d);
+    this.buildTree = buildTree;
   }
 
   leave(): void {
-    if (this.dirs.length > 0) this.dirs.pop();
+    if (this.dirs.length > 0) { this.dirs.pop(); this.builds.pop(); }
     let n = this.dirs.length;
     this.setPrefix(n > 0 ? this.dirs[n - 1] : "");
+    this.buildTree = n > 0 ? this.builds[n - 1] : false;
   }
 
   private setPrefix(d: string): void {

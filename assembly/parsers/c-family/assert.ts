@@ -23,6 +23,7 @@ import { ByteSet } from "../../util/byte-set";
 import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
 import { demangle } from "../../demangle";
+import { DiagContext } from "../diag-context";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -63,6 +64,10 @@ export class AssertParser extends Parser {
   private tracing: bool = false;
   private traceFrames: i32 = 0;
   private traceLead: i32 = 0;
+  /** make's (and ninja's) directory: glibc's relative `__FILE__` is the compiler's path, relative to it. */
+  private ctx: DiagContext | null;
+
+  constructor(ctx: DiagContext | null = null) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.tracing; }
   atRest(): bool { return !this.tracing; }
@@ -154,6 +159,10 @@ export class AssertParser extends Parser {
     let j = rest.indexOf(": ");
     let fr = new Frame();
     if (!setLocation(fr, j >= 0 ? rest.substring(0, j) : rest)) return false;
+    // `../../tests/t.c` from a test that make (`Entering directory './_build/tests'`) or ninja (meson's
+    // `build/`) ran where its compiler ran: the path of the file under the log's root.
+    let cx = this.ctx;
+    if (cx !== null && fr.file !== null && !fr.file!.startsWith("/")) fr.file = cx.resolve(fr.file!);
     if (j >= 0) fr.fn = bareName(rest.substring(j + 2));
     this.report(f, "assertion-failed", l.trimmed(at + 2), fr, l.trimmed(0));
     return true;

@@ -5,6 +5,7 @@ import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES, signalCrash } from "../../model";
 import { classify, normPath, setLocation } from "../../frames";
 import { join } from "../../util/join";
+import { DiagContext } from "../diag-context";
 
 /** The failure called name (the latest one), added when there is none yet. */
 export function failureNamed(t: Tests, name: string): TestFailure {
@@ -312,4 +313,26 @@ export function junitValues(m: string): string[] | null {
   }
   if (b <= 0 || !m.endsWith(">")) return null;
   return [m.substring(e + w, b), m.substring(b + bw, m.length - 1)];
+}
+
+/**
+ * A test's captured output line (a harness's log of it: automake's test-suite.log, meson's --print-errorlogs):
+ * glibc's `prog: ../tests/t.c:10: main: Assertion `n == 4' failed.` places the failure (the path resolved
+ * through make's or ninja's directory, where the compiler ran) and is its message from `Assertion`. False
+ * (t untouched) for any other line.
+ */
+export function assertionOf(s: string, t: TestFailure, ctx: DiagContext | null): bool {
+  let at = s.indexOf(": Assertion `");
+  if (at < 0 || !s.endsWith(" failed.")) return false;
+  let i = s.indexOf(": ");
+  if (i < 0 || i >= at) return false;
+  let rest = s.substring(i + 2, at);
+  let j = rest.indexOf(": ");
+  let fr = new Frame();
+  if (!setLocation(fr, j >= 0 ? rest.substring(0, j) : rest)) return false;
+  let file = fr.file!;
+  t.file = ctx !== null && !file.startsWith("/") ? ctx.resolve(file) : file;
+  t.line = fr.line;
+  t.message = s.substring(at + 2);
+  return true;
 }
