@@ -47,6 +47,8 @@ export class MesonReport {
   private sumXpass: i64 = 0;
   private sumSkip: i64 = 0;
   private sumTimeout: i64 = 0;
+  /** -q: an `Ok:` line's count, till the next line says whether it is meson's (-1: none). */
+  private quietOk: i64 = -1;
   /** After `Summary of Failures:`: its lines repeat failures already read. */
   private repeat: bool = false;
   /** The test named by the latest result (or RUNNING) line: the output block after it is its. */
@@ -73,7 +75,7 @@ export class MesonReport {
     let c = l.at(0);
     if (this.inBlock) return this.blockLine(l, f, c);
     if (isDigit(c) || c == Char.SPACE) return this.result(l, f) ? 1 : 0;
-    if (!this.seen) return 0;
+    if (!this.seen) return this.quietStart(l, f, c);
     if (c == BAR0) {
       // The opening rule has the scissors (`✀`) in its middle; the closing one is bars only.
       if (l.at(1) == BAR1 && l.at(2) == BAR2 && l.indexOfByte(Char.SPACE) > 0 && !allBars(l)) {
@@ -89,6 +91,27 @@ export class MesonReport {
     if (c == Char.S && l.startsWith("Summary of Failures:")) { this.repeat = true; return 1; }
     if (c == Char.F && l.startsWith("Full log written to ")) return 1;
     return this.summaryLine(l) ? 1 : 0;
+  }
+
+  /**
+   * -q with every test passing prints no test line: the closing block alone (`Ok:` padded to column 20, then
+   * `Expected Fail:`) says meson ran them. The `Ok:` line is taken only when `Expected Fail:` follows it.
+   */
+  private quietStart(l: Line, f: Facts, c: i32): i32 {
+    if (c == Char.O && l.matchAt("Ok:   ", 0)) {
+      let n = l.readInt(l.skipSpaces(3));
+      this.quietOk = n >= 0 && l.skipSpaces(l.end) == l.len ? n : -1;
+      return 0;
+    }
+    let ok = this.quietOk;
+    this.quietOk = -1;
+    if (ok >= 0 && c == Char.E && l.matchAt("Expected Fail:   ", 0) && this.summaryLine(l)) {
+      this.seen = true;
+      f.testsFor("meson");
+      this.sumOk = ok;
+      return 1;
+    }
+    return 0;
   }
 
   /** `Ok:                 1   ` and the rest of the closing block. */
@@ -157,7 +180,9 @@ export class MesonReport {
     if (st == "SKIP") { this.skipped++; return; }
     this.failed++;
     let x = failureNamed(t, name);
-    x.message = detail.length > 0 ? detail : st;
+    // `exit status 1` is a FAIL's own message; any other status says what it was (`TIMEOUT: killed by signal 15
+    // SIGTERM`, `UNEXPECTEDPASS`).
+    x.message = st == "FAIL" && detail.length > 0 ? detail : detail.length > 0 ? st + ": " + detail : st;
     this.cur = x;
     // -v: the output came first.
     if (this.doneName == name) this.explain(x, this.doneMsg, this.doneAssert);
