@@ -30,7 +30,7 @@
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
-import { failureNamed, assertionOf, joinLines } from "./common";
+import { failureNamed, assertionOf, joinLines, placedLine, placedMessage } from "./common";
 import { DiagContext } from "../diag-context";
 
 /** Result lines remembered before a summary closes them. */
@@ -60,6 +60,12 @@ export class AutomakeReport {
   private secLines: string[] = [];
   /** The section's glibc assertion (its place and text), when its output held one. */
   private secAssert: TestFailure | null = null;
+  /** The section's first `file.c:25: message` line (a check's own report among a script's `name... ok` lines). */
+  private secPlaced: string = "";
+  /** Non-blank lines past the first four, and the last two of them. */
+  private secMore: i32 = 0;
+  private secLast1: string = "";
+  private secLast2: string = "";
   private ctx: DiagContext | null;
 
   constructor(ctx: DiagContext | null = null) { this.ctx = ctx; }
@@ -104,7 +110,11 @@ export class AutomakeReport {
         let t = new TestFailure();
         if (assertionOf(s, t, this.ctx)) { this.secAssert = t; return -1; }
       }
-      if (s.length > 0 && this.secLines.length < 4) this.secLines.push(s);
+      if (this.secPlaced.length == 0 && placedLine(s) > 0) this.secPlaced = s;
+      if (s.length > 0) {
+        if (this.secLines.length < 4) this.secLines.push(s);
+        else { this.secMore++; this.secLast2 = this.secLast1; this.secLast1 = s; }
+      }
       return 1;
     }
     if (c == Char.HASH) {
@@ -124,9 +134,23 @@ export class AutomakeReport {
       this.secRule = true;
       this.secLines = [];
       this.secAssert = null;
+      this.secPlaced = "";
+      this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * The section's first lines, and when it went on past four, its first two and its last two (a script's
+   * conclusion comes last: `Formatting errors detected, run ./scripts/clang-format to fix!` after a `Checking x`
+   * line per file).
+   */
+  private sectionText(): string {
+    let ls = this.secLines;
+    if (this.secMore == 0) return joinLines(ls, 4);
+    if (this.secMore == 1) return ls.join("\n") + "\n" + this.secLast1;
+    return [ls[0], ls[1], "…", this.secLast2, this.secLast1].join("\n");
   }
 
   /** The section's output is its failing test's message (its assertion's place and text, when it held one). */
@@ -134,10 +158,13 @@ export class AutomakeReport {
     if (this.secBad) {
       let x = failureNamed(f.testsFor("automake"), this.secName);
       let a = this.secAssert;
+      let p = this.secPlaced;
       if (a !== null) { x.file = a.file; x.line = a.line; x.message = a.message; }
-      else if (this.secLines.length > 0) x.message = joinLines(this.secLines, 4);
+      else if (p.length > 0) placedMessage(x, p, this.ctx);
+      else if (this.secLines.length > 0) x.message = this.sectionText();
     }
-    this.secName = ""; this.secLines = []; this.secAssert = null; this.secRule = false;
+    this.secName = ""; this.secLines = []; this.secAssert = null; this.secRule = false; this.secPlaced = "";
+    this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
   }
 
   /** `PASS: name` and the other results; false when the line is not one. */

@@ -336,3 +336,44 @@ export function assertionOf(s: string, t: TestFailure, ctx: DiagContext | null):
   t.message = s.substring(at + 2);
   return true;
 }
+
+/**
+ * `./tests/test_array.c:7: empty array has nonzero size`: a test's output line that a hand-rolled check printed
+ * as `__FILE__:__LINE__: message` (jansson's fail()). The position of its `: ` after the line number, or -1:
+ * only a path with no space whose last part has a letters-only extension, then `:digits: `.
+ */
+export function placedLine(s: string): i32 {
+  let k = s.indexOf(": ");
+  if (k <= 0) return -1;
+  let c = s.lastIndexOf(":", k - 1);
+  if (c <= 0 || c == k - 1) return -1;
+  for (let i = c + 1; i < k; i++) if (!isDigit(s.charCodeAt(i))) return -1;
+  let dot = s.lastIndexOf(".", c);
+  if (dot <= 0 || dot == c - 1 || dot < s.lastIndexOf("/", c)) return -1;
+  for (let i = 0; i < c; i++) if (s.charCodeAt(i) == Char.SPACE) return -1;
+  for (let i = dot + 1; i < c; i++) {
+    let ch = s.charCodeAt(i);
+    if (!((ch >= 0x61 && ch <= 0x7A) || (ch >= 0x41 && ch <= 0x5A))) return -1;
+  }
+  return k;
+}
+
+/** The place of a placedLine (k: its `: `), the path resolved through ctx when one is given. */
+export function placeFrom(t: TestFailure, s: string, k: i32, ctx: DiagContext | null): void {
+  let c = s.lastIndexOf(":", k - 1);
+  let path = normPath(s.substring(0, c));
+  t.file = ctx !== null && !path.startsWith("/") ? ctx.resolve(path) : path;
+  t.line = I32.parseInt(s.substring(c + 1, k));
+}
+
+/**
+ * A failing test's output held `file.c:25: message` among other lines (jansson's run-suites: `test_array.c...
+ * FAILED`, then the check's own line): that line is its message; its place only when the path names a
+ * directory (a bare `test_array.c` is __FILE__ as some other directory's compiler saw it).
+ */
+export function placedMessage(t: TestFailure, s: string, ctx: DiagContext | null): void {
+  let k = placedLine(s);
+  if (k <= 0) return;
+  t.message = s;
+  if (s.lastIndexOf("/", k) > 0) placeFrom(t, s, k, ctx);
+}

@@ -8,10 +8,10 @@ import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame, Crash } from "../../model";
 import { ParserSet } from "../set";
-import { setLocation, isRuntimePath, firstUser, normPath } from "../../frames";
+import { setLocation, isRuntimePath, firstUser } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, foreignLine } from "./common";
+import { failureNamed, joinLines, foreignLine, placedLine, placeFrom } from "./common";
 import { withName } from "../../util/name-hash";
 
 /** Before ctest showed itself: `Test project `, `Internal ctest changing into directory` at column 0. */
@@ -212,7 +212,7 @@ export class CtestParser extends Parser {
       }
       if (keep.length > 0) {
         t.message = joinLines(keep, 4);
-        if (t.file === null) placeByOutput(t, keep[0]);
+        if (t.file === null) { let k = placedLine(keep[0]); if (k > 0) placeFrom(t, keep[0], k, null); }
       }
     }
     this.cur = null;
@@ -296,27 +296,4 @@ function reportLocation(t: TestFailure, report: string, c: Crash | null): void {
     return;
   }
   t.file = fr.file; t.line = fr.line;
-}
-
-/**
- * A failing test's output that begins `./tests/test_array.c:7: empty array has nonzero size` (a hand-rolled
- * check printing `__FILE__:__LINE__: message`, jansson's fail()): that place is the failure's. Only a path
- * with no space whose last part has an extension, then `:digits: `.
- */
-function placeByOutput(t: TestFailure, s: string): void {
-  let k = s.indexOf(": ");
-  if (k <= 0) return;
-  let c = s.lastIndexOf(":", k - 1);
-  if (c <= 0 || c == k - 1) return;
-  for (let i = c + 1; i < k; i++) if (!isDigit(s.charCodeAt(i))) return;
-  let path = s.substring(0, c);
-  if (path.indexOf(" ") >= 0) return;
-  let dot = path.lastIndexOf(".");
-  if (dot <= path.lastIndexOf("/") + 0 || dot == path.length - 1) return;
-  for (let i = dot + 1; i < path.length; i++) {
-    let ch = s.charCodeAt(i);
-    if (!((ch >= 0x61 && ch <= 0x7A) || (ch >= 0x41 && ch <= 0x5A))) return;
-  }
-  t.file = normPath(path);
-  t.line = I32.parseInt(s.substring(c + 1, k));
 }

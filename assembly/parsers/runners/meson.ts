@@ -28,7 +28,7 @@
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
-import { failureNamed, assertionOf, joinLines, foreignLine } from "./common";
+import { failureNamed, assertionOf, joinLines, foreignLine, placedLine, placedMessage } from "./common";
 import { DiagContext } from "../diag-context";
 
 /** U+2015 HORIZONTAL BAR, meson's rule, in UTF-8. */
@@ -60,10 +60,13 @@ export class MesonReport {
   private blockName: string = "";
   private blockLines: string[] = [];
   private blockAssert: TestFailure | null = null;
+  /** The block's first `file.c:25: message` line (see placedMessage). */
+  private blockPlaced: string = "";
   /** The last block read (-v prints it before the result line that says the test failed). */
   private doneName: string = "";
   private doneMsg: string = "";
   private doneAssert: TestFailure | null = null;
+  private donePlaced: string = "";
   private ctx: DiagContext | null;
 
   constructor(ctx: DiagContext | null = null) { this.ctx = ctx; }
@@ -83,6 +86,7 @@ export class MesonReport {
         this.blockName = this.last;
         this.blockLines = [];
         this.blockAssert = null;
+        this.blockPlaced = "";
         return 1;
       }
       return 0;
@@ -185,7 +189,7 @@ export class MesonReport {
     x.message = st == "FAIL" && detail.length > 0 ? detail : detail.length > 0 ? st + ": " + detail : st;
     this.cur = x;
     // -v: the output came first.
-    if (this.doneName == name) this.explain(x, this.doneMsg, this.doneAssert);
+    if (this.doneName == name) this.explain(x, this.doneMsg, this.doneAssert, this.donePlaced);
   }
 
   private blockLine(l: Line, f: Facts, c: i32): i32 {
@@ -193,9 +197,9 @@ export class MesonReport {
       this.inBlock = false;
       let msg = joinLines(this.blockLines, MAX_BLOCK_LINES);
       let x = this.cur;
-      if (x !== null && x.name == this.blockName) this.explain(x, msg, this.blockAssert);
-      this.doneName = this.blockName; this.doneMsg = msg; this.doneAssert = this.blockAssert;
-      this.blockLines = []; this.blockAssert = null;
+      if (x !== null && x.name == this.blockName) this.explain(x, msg, this.blockAssert, this.blockPlaced);
+      this.doneName = this.blockName; this.doneMsg = msg; this.doneAssert = this.blockAssert; this.donePlaced = this.blockPlaced;
+      this.blockLines = []; this.blockAssert = null; this.blockPlaced = "";
       return 1;
     }
     if (l.len == 7 && (l.startsWith("stdout:") || l.startsWith("stderr:"))) return 1;
@@ -205,13 +209,15 @@ export class MesonReport {
       if (assertionOf(s, t, this.ctx)) { this.blockAssert = t; return -1; }
     }
     if (foreignLine(l)) return -1;
+    if (this.blockPlaced.length == 0 && placedLine(s) > 0) this.blockPlaced = s;
     if (s.length > 0 && this.blockLines.length < MAX_BLOCK_LINES) this.blockLines.push(s);
     return 1;
   }
 
-  /** The test's output explains its failure: its assertion (place and text), else its first lines. */
-  private explain(x: TestFailure, msg: string, a: TestFailure | null): void {
+  /** The test's output explains its failure: its assertion (place and text), a `file.c:25: message` line, else its first lines. */
+  private explain(x: TestFailure, msg: string, a: TestFailure | null, placed: string): void {
     if (a !== null) { x.file = a.file; x.line = a.line; x.message = a.message; }
+    else if (placed.length > 0) placedMessage(x, placed, this.ctx);
     else if (msg.length > 0) x.message = msg;
   }
 
