@@ -49,6 +49,10 @@ export class DiagContext {
     // A relative path only: a system header's `/usr/bin/../lib/gcc/...` is left as the compiler printed it.
     if (!q.startsWith("/")) q = inwardDots(q);
     if (absolute || this.prefix.length == 0 || q.length == 0 || q.startsWith("<")) return q;
+    // A build tree apart from the sources holds no file the log names relative to it but by climbing out of it
+    // (`../src/a.c`): ld's bare `a.c`, or the relative paths of a tool run after ninja from the work dir (mypy's
+    // `pkg/x.py`), are not its.
+    if (this.buildTree && !q.startsWith("../")) return q;
     if (!q.startsWith("../")) return this.prefix + q;
     // `../../lib/a.h` under make's `/w/proj/src`: the `..` climb make's directory (`/w/lib/a.h`). A climb
     // past the directory's root means it is not the one the compiler ran in: the path stays as printed.

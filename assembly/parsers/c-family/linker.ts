@@ -88,9 +88,7 @@ export class LinkerParser extends Parser {
     let file: string | null = null;
     if (b > start) {
       let name = l.str(start, b);
-      // `test_ring.c:(.text+0x2a)`: the object's source by its bare name, which a build tree apart from the
-      // sources (ninja's) does not hold: left as printed.
-      if (!isObject(name)) file = this.ctx.buildTree && name.indexOf("/") < 0 ? name : this.ctx.resolve(name);
+      if (!isObject(name)) file = this.ctx.resolve(name);
     }
     let d = this.add(f, "error", file, l.trimmed(kw + 2));
     if (file !== null) d.line = line;

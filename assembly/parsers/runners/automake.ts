@@ -30,12 +30,14 @@
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
-import { failureNamed, assertionOf, joinLines, placedLine, placedMessage } from "./common";
+import { failureNamed, assertionOf, joinLines, placedLine, placedMessage, foreignLine } from "./common";
 import { DiagContext } from "../diag-context";
 
 /** Result lines remembered before a summary closes them. */
 const MAX_PENDING = 500;
 const DRIVER = "test-driver: line ";
+/** The most lines one section of the printed test-suite.log is read for (its closing line may never come). */
+const MAX_SECTION = 5000;
 
 export class AutomakeReport {
   seen: bool = false;
@@ -66,6 +68,7 @@ export class AutomakeReport {
   private secMore: i32 = 0;
   private secLast1: string = "";
   private secLast2: string = "";
+  private secCount: i32 = 0;
   private ctx: DiagContext | null;
 
   constructor(ctx: DiagContext | null = null) { this.ctx = ctx; }
@@ -104,12 +107,17 @@ export class AutomakeReport {
         let sp = s.indexOf(" ");
         if (sp > 0 && s.startsWith(" " + this.secName + " (", sp)) { this.endSection(f); return 1; }
       }
-      if (!this.secBad) return 1;
+      // make's `make[3]: *** [Makefile:608: test-suite.log] Error 1` (a section whose closing line never came) and a
+      // sanitizer's lines are their parsers'; a section ends after MAX_SECTION lines whatever it holds.
+      if (++this.secCount > MAX_SECTION) { this.endSection(f); return 0; }
+      if (c == Char.T && l.startsWith("Testsuite summary for ")) { this.endSection(f); this.dump = false; return 1; }
       let s = l.trimmed(0);
-      if (this.secAssert === null) {
+      if (this.secBad && this.secAssert === null) {
         let t = new TestFailure();
         if (assertionOf(s, t, this.ctx)) { this.secAssert = t; return -1; }
       }
+      if (foreignLine(l)) return -1;
+      if (!this.secBad) return 1;
       if (this.secPlaced.length == 0 && placedLine(s) > 0) this.secPlaced = s;
       if (s.length > 0) {
         if (this.secLines.length < 4) this.secLines.push(s);
@@ -136,6 +144,7 @@ export class AutomakeReport {
       this.secAssert = null;
       this.secPlaced = "";
       this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
+      this.secCount = 0;
       return 1;
     }
     return 0;

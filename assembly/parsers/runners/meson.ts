@@ -34,6 +34,7 @@ import { DiagContext } from "../diag-context";
 /** U+2015 HORIZONTAL BAR, meson's rule, in UTF-8. */
 const BAR0: i32 = 0xE2, BAR1: i32 = 0x80, BAR2: i32 = 0x95;
 const MAX_BLOCK_LINES = 4;
+const MAX_BLOCK_READ = 5000;
 
 export class MesonReport {
   seen: bool = false;
@@ -62,6 +63,7 @@ export class MesonReport {
   private blockAssert: TestFailure | null = null;
   /** The block's first `file.c:25: message` line (see placedMessage). */
   private blockPlaced: string = "";
+  private blockCount: i32 = 0;
   /** The last block read (-v prints it before the result line that says the test failed). */
   private doneName: string = "";
   private doneMsg: string = "";
@@ -87,6 +89,7 @@ export class MesonReport {
         this.blockLines = [];
         this.blockAssert = null;
         this.blockPlaced = "";
+        this.blockCount = 0;
         return 1;
       }
       return 0;
@@ -202,6 +205,8 @@ export class MesonReport {
       this.blockLines = []; this.blockAssert = null; this.blockPlaced = "";
       return 1;
     }
+    // The closing rule may never come (a log cut short): the block ends after MAX_BLOCK_READ lines.
+    if (++this.blockCount > MAX_BLOCK_READ) { this.inBlock = false; return 0; }
     if (l.len == 7 && (l.startsWith("stdout:") || l.startsWith("stderr:"))) return 1;
     let s = l.trimmed(0);
     if (this.blockAssert === null) {
