@@ -10,20 +10,28 @@ export const MAX_NOTES = 64;
 
 export class DiagContext {
   private dirs: Array<string> = [];
+  private builds: Array<bool> = [];
   /** "dir/" while inside `make[N]: Entering directory './dir'`, else "". */
   prefix: string = "";
+  /**
+   * The directory is a build tree apart from the sources (ninja's, meson's `build/`): the compiler there names
+   * its sources `../src/a.c`, and a bare `a.c` (ld's name of an object's source) is not a file of it.
+   */
+  buildTree: bool = false;
 
-  enter(dir: string): void {
+  enter(dir: string, buildTree: bool = false): void {
     let d = normPath(dir);
     if (d == ".") d = "";
-    if (this.dirs.length < MAX_DIRS) this.dirs.push(d);
+    if (this.dirs.length < MAX_DIRS) { this.dirs.push(d); this.builds.push(buildTree); }
     this.setPrefix(d);
+    this.buildTree = buildTree;
   }
 
   leave(): void {
-    if (this.dirs.length > 0) this.dirs.pop();
+    if (this.dirs.length > 0) { this.dirs.pop(); this.builds.pop(); }
     let n = this.dirs.length;
     this.setPrefix(n > 0 ? this.dirs[n - 1] : "");
+    this.buildTree = n > 0 ? this.builds[n - 1] : false;
   }
 
   private setPrefix(d: string): void {
@@ -41,6 +49,10 @@ export class DiagContext {
     // A relative path only: a system header's `/usr/bin/../lib/gcc/...` is left as the compiler printed it.
     if (!q.startsWith("/")) q = inwardDots(q);
     if (absolute || this.prefix.length == 0 || q.length == 0 || q.startsWith("<")) return q;
+    // A build tree apart from the sources holds no file the log names relative to it but by climbing out of it
+    // (`../src/a.c`): ld's bare `a.c`, or the relative paths of a tool run after ninja from the work dir (mypy's
+    // `pkg/x.py`), are not its.
+    if (this.buildTree && !q.startsWith("../")) return q;
     if (!q.startsWith("../")) return this.prefix + q;
     // `../../lib/a.h` under make's `/w/proj/src`: the `..` climb make's directory (`/w/lib/a.h`). A climb
     // past the directory's root means it is not the one the compiler ran in: the path stays as printed.

@@ -118,7 +118,7 @@ export class ParserSet {
   private san: SanitizerParser = new SanitizerParser();
   private ubsan: UbsanParser = new UbsanParser();
   private term: CxxTerminateParser = new CxxTerminateParser();
-  private asrt: AssertParser = new AssertParser();
+  private asrt: AssertParser = new AssertParser(this.ctx);
   private v8: V8FatalParser = new V8FatalParser();
   private kernel: KernelParser = new KernelParser();
   private cdb: CdbParser = new CdbParser();
@@ -167,7 +167,7 @@ export class ParserSet {
   private phpError: PhpErrorParser = new PhpErrorParser();
   private nodeTest: NodeTestParser = new NodeTestParser();
   private tap: TapParser = new TapParser();
-  private checkScript: CheckScriptParser = new CheckScriptParser();
+  private checkScript: CheckScriptParser = new CheckScriptParser(this.ctx);
   private eslint: EslintParser = new EslintParser();
   private biome: BiomeParser = new BiomeParser();
   private pyLint: PyLintParser = new PyLintParser();

@@ -27,6 +27,7 @@ import { setLocation, classify, parseSanFrame } from "../../frames";
 import { checkCondition, sourceBase, trimPunct } from "../../state-text";
 import { demangle } from "../../demangle";
 import { LibstdcxxDebugReport } from "./libstdcxx-debug";
+import { DiagContext } from "../diag-context";
 
 const GLIBC_TAIL = " failed.";
 const GLIBC_MARK = ": Assertion `";
@@ -70,6 +71,10 @@ export class AssertParser extends Parser {
   private traceLead: i32 = 0;
   /** libstdc++'s debug-mode report (-D_GLIBCXX_DEBUG), over several lines. */
   private debug: LibstdcxxDebugReport = new LibstdcxxDebugReport();
+  /** make's (and ninja's) directory: glibc's relative `__FILE__` is the compiler's path, relative to it. */
+  private ctx: DiagContext | null;
+
+  constructor(ctx: DiagContext | null = null) { super(); this.ctx = ctx; }
 
   busy(): bool { return this.tracing || this.debug.busy(); }
   atRest(): bool { return !this.tracing && !this.debug.busy(); }
@@ -168,6 +173,10 @@ export class AssertParser extends Parser {
     let j = rest.indexOf(": ");
     let fr = new Frame();
     if (!setLocation(fr, j >= 0 ? rest.substring(0, j) : rest)) return false;
+    // `../../tests/t.c` from a test that make (`Entering directory './_build/tests'`) or ninja (meson's
+    // `build/`) ran where its compiler ran: the path of the file under the log's root.
+    let cx = this.ctx;
+    if (cx !== null && fr.file !== null && !fr.file!.startsWith("/")) fr.file = cx.resolve(fr.file!);
     if (j >= 0) fr.fn = bareName(rest.substring(j + 2));
     this.report(f, "assertion-failed", l.trimmed(at + 2), fr, l.trimmed(0));
     return true;

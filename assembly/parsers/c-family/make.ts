@@ -19,6 +19,7 @@ import { DiagContext, readLoc, listOnly } from "../diag-context";
 import { CMakeReport } from "./cmake";
 
 const BUILD_FILES = "-- Build files have been written to: ";
+const NINJA_ENTERING = "ninja: Entering directory ";
 
 /** At rest: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is make's only when it is CMake's `CMake Error at ..`. */
 const STARTS = new ByteSet().chars("C");
@@ -29,6 +30,8 @@ export class MakeParser extends Parser {
   private failure: string | null = null;
   /** make's `make: ruby: No such file or directory`: a recipe's program it could not run. */
   private missing: string | null = null;
+  /** The directory stack's top is ninja's (`ninja: Entering directory`), which a later one replaces. */
+  private ninjaDir: bool = false;
 
   /** CMake's `CMake Error at CMakeLists.txt:11 (find_package):` and its indented block (./cmake). */
   private cmake: CMakeReport = new CMakeReport();
@@ -61,6 +64,15 @@ export class MakeParser extends Parser {
       // The line stays unclaimed (it is cmake's, and shown in the tail as before).
       if (c0 == Char.MINUS && l.startsWith(BUILD_FILES) && l.at(BUILD_FILES.length) == Char.SLASH) {
         this.ctx.enter(l.trimmed(BUILD_FILES.length));
+        return false;
+      }
+      // ninja -C (meson compile, meson test's rebuild, `ninja -C build`): ``ninja: Entering directory `build'``.
+      // It runs the compiler there (meson's `../src/ring.c`) and never says it left: a later one replaces it.
+      // Unclaimed, as cmake's line above.
+      if (c0 == Char.n && k == 5 && l.matchAt(NINJA_ENTERING, 0)) {
+        if (this.ninjaDir) this.ctx.leave();
+        this.ctx.enter(quoted(l, NINJA_ENTERING.length), true);
+        this.ninjaDir = true;
         return false;
       }
       // autoconf's `configure: error: libjansson not found: install libjansson-dev` (AC_MSG_ERROR): the

@@ -21,14 +21,23 @@
 // XPASS failed, ERROR errors, SKIP skipped; a recursive `make check` prints one per directory, added up.
 // The test-driver's own line when a test died of a signal (bash's job report, `... Aborted  "$@" ...`) is
 // the next failing test's message, not the run's crash: the harness went on.
+//
+// `make check VERBOSE=1` then prints tests/test-suite.log: a header (`   strutil 1.0: tests/test-suite.log`
+// between `=` rules), the same `# TOTAL:` block (claimed, not counted again), `.. contents:: :depth: 2`, and a
+// section per test that did not pass (`FAIL: test_trim` underlined by `=`, the test's output, then
+// `FAIL test_trim (exit status: 134)`): a failing test's output is its message (glibc's assertion line places
+// it; the line is still the assertion parser's), up to the `Testsuite summary for` that follows the log.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts } from "../../model";
-import { failureNamed } from "./common";
+import { Facts, TestFailure } from "../../model";
+import { failureNamed, assertionOf, joinLines, placedLine, placedMessage, foreignLine } from "./common";
+import { DiagContext } from "../diag-context";
 
 /** Result lines remembered before a summary closes them. */
 const MAX_PENDING = 500;
 const DRIVER = "test-driver: line ";
+/** The most lines one section of the printed test-suite.log is read for (its closing line may never come). */
+const MAX_SECTION = 5000;
 
 export class AutomakeReport {
   seen: bool = false;
@@ -43,17 +52,128 @@ export class AutomakeReport {
   private died: string = "";
   /** Inside a summary's `# NAME: n` lines. */
   private inSummary: bool = false;
+  /** Reading tests/test-suite.log as VERBOSE=1 prints it. */
+  private dump: bool = false;
+  /** In the dump, the section of this test (`FAIL: name`): its output lines till its `FAIL name (` line. */
+  private secName: string = "";
+  private secBad: bool = false;
+  /** The section's `=` underline is the next line. */
+  private secRule: bool = false;
+  private secLines: string[] = [];
+  /** The section's glibc assertion (its place and text), when its output held one. */
+  private secAssert: TestFailure | null = null;
+  /** The section's first `file.c:25: message` line (a check's own report among a script's `name... ok` lines). */
+  private secPlaced: string = "";
+  /** Non-blank lines past the first four, and the last two of them. */
+  private secMore: i32 = 0;
+  private secLast1: string = "";
+  private secLast2: string = "";
+  private secCount: i32 = 0;
+  private ctx: DiagContext | null;
 
-  /** True when the line is the harness's. */
-  claim(l: Line, f: Facts): bool {
+  constructor(ctx: DiagContext | null = null) { this.ctx = ctx; }
+
+  /** Inside a test's section of the printed test-suite.log: its output lines are this reader's first. */
+  busy(): bool { return this.secName.length > 0; }
+
+  /** 1 when the line is the harness's; -1 when it is a test's output another parser reads (not claimed); else 0. */
+  claim(l: Line, f: Facts): i32 {
     let c = l.at(0);
-    if (c == Char.HASH) return this.summaryLine(l, f);
+    if (this.dump) { let r = this.dumpLine(l, f, c); if (r != 0) return r; }
+    if (c == Char.HASH) return this.summaryLine(l, f) ? 1 : 0;
     this.inSummary = false;
-    if (c == Char.P || c == Char.F || c == Char.S || c == Char.X || c == Char.E) return this.result(l);
-    if (c == Char.T && l.startsWith("Testsuite summary for ")) return true;
+    if (c == Char.P || c == Char.F || c == Char.S || c == Char.X || c == Char.E) return this.result(l) ? 1 : 0;
+    if (c == Char.T && l.startsWith("Testsuite summary for ")) return 1;
+    // `   strutil 1.0: tests/test-suite.log`: the log VERBOSE=1 prints, after the results it holds.
+    if (c == Char.SPACE && l.endsWith("test-suite.log") && (this.pendName.length > 0 || this.seen) && l.indexOf(": ") > 0) {
+      this.dump = true;
+      return 1;
+    }
     let d = l.indexOf(DRIVER);
-    if (d >= 0 && (d == 0 || l.at(d - 1) == Char.SLASH)) return this.driver(l, d + DRIVER.length);
-    return false;
+    if (d >= 0 && (d == 0 || l.at(d - 1) == Char.SLASH)) return this.driver(l, d + DRIVER.length) ? 1 : 0;
+    return 0;
+  }
+
+  /** A line of the printed test-suite.log (see claim); 0: read it as any other line. */
+  private dumpLine(l: Line, f: Facts, c: i32): i32 {
+    if (this.secName.length > 0) {
+      if (this.secRule) {
+        this.secRule = false;
+        if (c == Char.EQ && allEq(l)) return 1;
+      }
+      // `FAIL test_trim (exit status: 134)` closes the section.
+      if (c != Char.SPACE && l.endsWith(")")) {
+        let s = l.toString();
+        let sp = s.indexOf(" ");
+        if (sp > 0 && s.startsWith(" " + this.secName + " (", sp)) { this.endSection(f); return 1; }
+      }
+      // make's `make[3]: *** [Makefile:608: test-suite.log] Error 1` (a section whose closing line never came) and a
+      // sanitizer's lines are their parsers'; a section ends after MAX_SECTION lines whatever it holds.
+      if (++this.secCount > MAX_SECTION) { this.endSection(f); return 0; }
+      if (c == Char.T && l.startsWith("Testsuite summary for ")) { this.endSection(f); this.dump = false; return 1; }
+      let s = l.trimmed(0);
+      if (this.secBad && this.secAssert === null) {
+        let t = new TestFailure();
+        if (assertionOf(s, t, this.ctx)) { this.secAssert = t; return -1; }
+      }
+      if (foreignLine(l)) return -1;
+      if (!this.secBad) return 1;
+      if (this.secPlaced.length == 0 && placedLine(s) > 0) this.secPlaced = s;
+      if (s.length > 0) {
+        if (this.secLines.length < 4) this.secLines.push(s);
+        else { this.secMore++; this.secLast2 = this.secLast1; this.secLast1 = s; }
+      }
+      return 1;
+    }
+    if (c == Char.HASH) {
+      // The log's own `# TOTAL: 4` ... block: the failures before it are closed, the counts not added again.
+      if (l.startsWith("# TOTAL: ")) { this.close(f); return 1; }
+      return l.at(1) == Char.SPACE && l.indexOfByte(Char.COLON) > 0 ? 1 : 0;
+    }
+    if (c == Char.DOT && l.startsWith(".. contents::")) return 1;
+    if (c == Char.T && l.startsWith("Testsuite summary for ")) { this.dump = false; return 1; }
+    if (c == Char.P || c == Char.F || c == Char.S || c == Char.X || c == Char.E) {
+      let k = l.indexOfByte(Char.COLON);
+      if (k < 4 || k > 5 || l.at(k + 1) != Char.SPACE || k + 2 >= l.len) return 0;
+      let w = l.str(0, k);
+      this.secBad = w == "FAIL" || w == "XPASS" || w == "ERROR";
+      if (!this.secBad && w != "PASS" && w != "SKIP" && w != "XFAIL") return 0;
+      this.secName = l.trimmed(k + 2);
+      this.secRule = true;
+      this.secLines = [];
+      this.secAssert = null;
+      this.secPlaced = "";
+      this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
+      this.secCount = 0;
+      return 1;
+    }
+    return 0;
+  }
+
+  /**
+   * The section's first lines, and when it went on past four, its first two and its last two (a script's
+   * conclusion comes last: `Formatting errors detected, run ./scripts/clang-format to fix!` after a `Checking x`
+   * line per file).
+   */
+  private sectionText(): string {
+    let ls = this.secLines;
+    if (this.secMore == 0) return joinLines(ls, 4);
+    if (this.secMore == 1) return ls.join("\n") + "\n" + this.secLast1;
+    return [ls[0], ls[1], "…", this.secLast2, this.secLast1].join("\n");
+  }
+
+  /** The section's output is its failing test's message (its assertion's place and text, when it held one). */
+  private endSection(f: Facts): void {
+    if (this.secBad) {
+      let x = failureNamed(f.testsFor("automake"), this.secName);
+      let a = this.secAssert;
+      let p = this.secPlaced;
+      if (a !== null) { x.file = a.file; x.line = a.line; x.message = a.message; }
+      else if (p.length > 0) placedMessage(x, p, this.ctx);
+      else if (this.secLines.length > 0) x.message = this.sectionText();
+    }
+    this.secName = ""; this.secLines = []; this.secAssert = null; this.secRule = false; this.secPlaced = "";
+    this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
   }
 
   /** `PASS: name` and the other results; false when the line is not one. */
@@ -118,6 +238,7 @@ export class AutomakeReport {
   }
 
   finish(f: Facts): void {
+    if (this.secName.length > 0) this.endSection(f);
     if (!this.seen) return;
     let t = f.testsFor("automake");
     if (t.runner != "automake") return;
@@ -125,3 +246,11 @@ export class AutomakeReport {
   }
 }
 
+
+/** A line of `=` only (rST's underline). */
+function allEq(l: Line): bool {
+  let n = l.len;
+  while (n > 0 && l.at(n - 1) == Char.SPACE) n--;
+  for (let i = 0; i < n; i++) if (l.at(i) != Char.EQ) return false;
+  return n > 0;
+}

@@ -5,7 +5,8 @@
 // with bats' `(in test file x.bats, line 11)` among them, or its `4 tests, 2 failures`, the runner is bats.
 // A self-check's banner, `*** zlib test OK ***` / `*** zlib 64-bit test FAILED ***` (zlib's `make test`), is one check.
 // Also mocha's spec reporter (./mocha), automake's harness (./automake), minctest's groups (./minctest), Acutest (./acutest),
-// µnit (./munit), CUnit (./cunit), Check (./libcheck), Boost.Test (./boost-test) and CppUTest's closing line (./cpputest).
+// µnit (./munit), CUnit (./cunit), Check (./libcheck), Boost.Test (./boost-test), CppUTest's closing line (./cpputest)
+// and meson test (./meson).
 // Runs last among the runners: its line shapes are the most generic.
 import { Char, isDigit, isIdent, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -23,6 +24,8 @@ import { CunitReport } from "./cunit";
 import { CheckReport } from "./libcheck";
 import { BoostTestReport } from "./boost-test";
 import { CpputestReport } from "./cpputest";
+import { MesonReport } from "./meson";
+import { DiagContext } from "../diag-context";
 
 /** The lead and second bytes of U+2713..U+2718 (✓ ✔ ✕ ✖ ✗ ✘) in UTF-8; the third tells which. */
 const MARK_LEAD = 0xE2;
@@ -54,7 +57,7 @@ export class CheckScriptParser extends Parser {
   /** Mocha's summary and failure blocks, under its spec tree's `✔ name` marks (read here). */
   mocha: MochaReport = new MochaReport();
   /** Automake's test harness: `PASS: name`, `FAIL: name` and each directory's `# TOTAL: n` summary (read here). */
-  automake: AutomakeReport = new AutomakeReport();
+  automake: AutomakeReport;
   /** minctest's groups (`\tName   pass:42   fail: 0   0ms`) and their failed checks (read here). */
   minctest: MinctestReport = new MinctestReport();
   /** Acutest's `Test name...  [ FAILED ]` lines, their checks and its `FAILED: 1 of 4 unit tests` summary (read here). */
@@ -69,12 +72,23 @@ export class CheckScriptParser extends Parser {
   boost: BoostTestReport = new BoostTestReport();
   /** CppUTest's `Errors (3 failures, 5 tests, 4 ran, ...)` / `OK (...)` closing line (its failures: the gcc parser). */
   cpputest: CpputestReport = new CpputestReport();
+  /** meson test's `N/M project:suite / name   STATUS   0.01s` lines, its error logs and `Ok:` ... summary (read here). */
+  meson: MesonReport;
 
-  busy(): bool { return this.detail !== null || this.mocha.busy() || this.boost.busy(); }
+  constructor(ctx: DiagContext | null = null) {
+    super();
+    this.automake = new AutomakeReport(ctx);
+    this.meson = new MesonReport(ctx);
+  }
+
+  busy(): bool { return this.detail !== null || this.mocha.busy() || this.boost.busy() || this.automake.busy() || this.meson.busy(); }
 
   claim(l: Line, f: Facts): bool {
     if (this.mocha.claim(l, f)) return true;
-    if (this.automake.claim(l, f)) return true;
+    let am = this.automake.claim(l, f);
+    if (am != 0) return am > 0;
+    let ms = this.meson.claim(l, f);
+    if (ms != 0) return ms > 0;
     if (this.minctest.claim(l, f)) return true;
     if (this.acutest.claim(l, f)) return true;
     if (this.munit.claim(l, f)) return true;
@@ -349,6 +363,7 @@ export class CheckScriptParser extends Parser {
   finish(f: Facts): void {
     this.mocha.finish(f);
     this.automake.finish(f);
+    this.meson.finish(f);
     this.minctest.finish(f);
     this.acutest.finish(f);
     this.munit.finish(f);

@@ -5,6 +5,7 @@ import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure, Frame, MAX_FAILURES, signalCrash } from "../../model";
 import { classify, normPath, setLocation } from "../../frames";
 import { join } from "../../util/join";
+import { DiagContext } from "../diag-context";
 
 /** The failure called name (the latest one), added when there is none yet. */
 export function failureNamed(t: Tests, name: string): TestFailure {
@@ -312,4 +313,67 @@ export function junitValues(m: string): string[] | null {
   }
   if (b <= 0 || !m.endsWith(">")) return null;
   return [m.substring(e + w, b), m.substring(b + bw, m.length - 1)];
+}
+
+/**
+ * A test's captured output line (a harness's log of it: automake's test-suite.log, meson's --print-errorlogs):
+ * glibc's `prog: ../tests/t.c:10: main: Assertion `n == 4' failed.` places the failure (the path resolved
+ * through make's or ninja's directory, where the compiler ran) and is its message from `Assertion`. False
+ * (t untouched) for any other line.
+ */
+export function assertionOf(s: string, t: TestFailure, ctx: DiagContext | null): bool {
+  let at = s.indexOf(": Assertion `");
+  if (at < 0 || !s.endsWith(" failed.")) return false;
+  let i = s.indexOf(": ");
+  if (i < 0 || i >= at) return false;
+  let rest = s.substring(i + 2, at);
+  let j = rest.indexOf(": ");
+  let fr = new Frame();
+  if (!setLocation(fr, j >= 0 ? rest.substring(0, j) : rest)) return false;
+  let file = fr.file!;
+  t.file = ctx !== null && !file.startsWith("/") ? ctx.resolve(file) : file;
+  t.line = fr.line;
+  t.message = s.substring(at + 2);
+  return true;
+}
+
+/**
+ * `./tests/test_array.c:7: empty array has nonzero size`: a test's output line that a hand-rolled check printed
+ * as `__FILE__:__LINE__: message` (jansson's fail()). The position of its `: ` after the line number, or -1:
+ * only a path with no space whose last part has a letters-only extension, then `:digits: `.
+ */
+export function placedLine(s: string): i32 {
+  let k = s.indexOf(": ");
+  if (k <= 0) return -1;
+  let c = s.lastIndexOf(":", k - 1);
+  if (c <= 0 || c == k - 1) return -1;
+  for (let i = c + 1; i < k; i++) if (!isDigit(s.charCodeAt(i))) return -1;
+  let dot = s.lastIndexOf(".", c);
+  if (dot <= 0 || dot == c - 1 || dot < s.lastIndexOf("/", c)) return -1;
+  for (let i = 0; i < c; i++) if (s.charCodeAt(i) == Char.SPACE) return -1;
+  for (let i = dot + 1; i < c; i++) {
+    let ch = s.charCodeAt(i);
+    if (!((ch >= 0x61 && ch <= 0x7A) || (ch >= 0x41 && ch <= 0x5A))) return -1;
+  }
+  return k;
+}
+
+/** The place of a placedLine (k: its `: `), the path resolved through ctx when one is given. */
+export function placeFrom(t: TestFailure, s: string, k: i32, ctx: DiagContext | null): void {
+  let c = s.lastIndexOf(":", k - 1);
+  let path = normPath(s.substring(0, c));
+  t.file = ctx !== null && !path.startsWith("/") ? ctx.resolve(path) : path;
+  t.line = I32.parseInt(s.substring(c + 1, k));
+}
+
+/**
+ * A failing test's output held `file.c:25: message` among other lines (jansson's run-suites: `test_array.c...
+ * FAILED`, then the check's own line): that line is its message; its place only when the path names a
+ * directory (a bare `test_array.c` is __FILE__ as some other directory's compiler saw it).
+ */
+export function placedMessage(t: TestFailure, s: string, ctx: DiagContext | null): void {
+  let k = placedLine(s);
+  if (k <= 0) return;
+  t.message = s;
+  if (s.lastIndexOf("/", k) > 0) placeFrom(t, s, k, ctx);
 }

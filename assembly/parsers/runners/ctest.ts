@@ -11,7 +11,7 @@ import { ParserSet } from "../set";
 import { setLocation, isRuntimePath, firstUser } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, foreignLine } from "./common";
+import { failureNamed, joinLines, foreignLine, placedLine, placeFrom } from "./common";
 import { withName } from "../../util/name-hash";
 
 /** Before ctest showed itself: `Test project `, `Internal ctest changing into directory` at column 0. */
@@ -210,7 +210,10 @@ export class CtestParser extends Parser {
         if (s.length == 0 || s.startsWith("[") || s.startsWith("Running main() from") || s.startsWith("=====")) continue;
         keep.push(s);
       }
-      if (keep.length > 0) t.message = joinLines(keep, 4);
+      if (keep.length > 0) {
+        t.message = joinLines(keep, 4);
+        if (t.file === null) { let k = placedLine(keep[0]); if (k > 0) placeFrom(t, keep[0], k, null); }
+      }
     }
     this.cur = null;
     this.out = [];
