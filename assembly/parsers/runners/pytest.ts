@@ -371,7 +371,9 @@ export class PytestParser extends Parser {
         else if (c == Char.E) { this.pErrors++; this.note(this.pErrs, this.progressFile); }
         else if (c == Char.s) this.pSkipped++;
         else if (c == Char.SPACE || c == Char.x || c == Char.X) continue;
-        else if (fatal < 0) return false;
+        // Before pytest said a word (its header, a progress line), a dump after other text is not its: unittest -v's
+        // `test_x (m.C.test_x) ... Fatal Python error: …`.
+        else if (fatal < 0 || !this.seen) return false;
       }
     }
     this.seen = true;

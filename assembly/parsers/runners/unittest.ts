@@ -7,9 +7,10 @@
 // `What it checks. ... ok` under -v; `FAIL: test_x (mod.C.test_x)` then `What it checks.` in its block's head.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, MAX_FAILURES } from "../../model";
+import { Facts, TestFailure, Frame, MAX_FAILURES, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
-import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
+import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite, signalOfWords } from "./common";
+import { renumber } from "../runtime-common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 import { DoctestReport } from "./doctest-report";
 
@@ -49,6 +50,16 @@ export class UnittestParser extends Parser {
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /**
+   * -v's result line that faulthandler's dump began on (`test_x (m.C.test_x) ... Fatal Python error: Segmentation
+   * fault`): the test running died; the dump's frames (`Current thread 0x…`, `  File "x.py", line 9 in f`) follow.
+   */
+  fatal: string | null = null;
+  inDump: bool = false;
+  otherThread: bool = false;
+  dumpFrames: Array<Frame> = [];
+  /** -v's `... FAIL` / `... ERROR` tests: a run cut before its blocks (a crash) has no other word of them. */
+  vFailed: Array<string> = [];
   /** A chained exception's earlier one (`The above exception was the direct cause`, `During handling`): its line. */
   chainedFrom: string | null = null;
   /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
@@ -74,6 +85,10 @@ export class UnittestParser extends Parser {
     let c = l.at(0);
     let described = this.described;
     this.described = null;
+    if (this.inDump) {
+      if (this.dumpLine(l)) return true;
+      this.inDump = false;
+    }
     if (this.st == St.NONE && this.doctest.wants(c) && this.doctest.claim(l, f)) return true;
     // The 70-column rules that open a block and close the last one.
     if (this.st == St.DOC) {
@@ -161,7 +176,7 @@ export class UnittestParser extends Parser {
         this.verbose = true;
         f.testsFor("unittest");
         this.running = noResult(l, r + 5) ? described : null;
-        if (l.len == r + 7 && l.matchAt("ok", r + 5)) this.passed(described);
+        this.result(l, r + 5, described);
         return true;
       }
     }
@@ -179,7 +194,33 @@ export class UnittestParser extends Parser {
     f.testsFor("unittest");
     // `... ok` ends the line; a test that printed puts its `ok` on a line of its own (then the list is short).
     this.running = noResult(l, dots + 6) ? nameOf(l, 0) : null;
-    if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passed(nameOf(l, 0));
+    this.result(l, dots + 6, null);
+    return true;
+  }
+
+  /** The result after a -v line's ` ... ` at p: `ok`, `FAIL`, `ERROR`, or faulthandler's dump beginning there. */
+  private result(l: Line, p: i32, described: string | null): void {
+    let c = l.at(p);
+    if (c == Char.o && l.len == p + 2 && l.matchAt("ok", p)) this.passed(described !== null ? described! : nameOf(l, 0));
+    else if (c == Char.F && l.len == p + 4 && l.matchAt("FAIL", p) || c == Char.E && l.len == p + 5 && l.matchAt("ERROR", p)) {
+      if (this.vFailed.length < MAX_FAILURES) this.vFailed.push(described !== null ? described! : nameOf(l, 0));
+    } else if (c == Char.F && l.matchAt("Fatal Python error: ", p)) {
+      this.running = described !== null ? described! : nameOf(l, 0);
+      this.fatal = l.trimmed(p + 20);
+      this.inDump = true;
+      this.otherThread = false;
+    }
+  }
+
+  /** A line of faulthandler's dump (after fatal); false at its end. Frames of the current thread are kept. */
+  private dumpLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.C && l.startsWith("Current thread ")) { this.otherThread = false; return true; }
+    if (c == Char.T && l.startsWith("Thread 0x")) { this.otherThread = true; return true; }
+    if (l.isBlank() || l.startsWith("Extension modules:") || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
+    let fr = pyFrame(l);
+    if (fr === null) return false;
+    if (!this.otherThread && this.dumpFrames.length < MAX_FRAMES) this.dumpFrames.push(fr);
     return true;
   }
 
@@ -325,11 +366,35 @@ export class UnittestParser extends Parser {
     // Killed by a signal in the middle of a test (-v named it, no result, no `Ran` line): that test failed.
     let crashed = this.running;
     let sig = runSignal(f);
-    if (crashed !== null && this.ran < 0 && !this.verdictSeen && sig !== null && !hasFailure(t, crashed!)) {
+    if (sig === null && this.fatal !== null) sig = signalOfWords(this.fatal!);
+    let cut = this.ran < 0 && !this.verdictSeen;
+    if (crashed !== null && cut && sig !== null && !hasFailure(t, crashed!)) {
       let tf = failureNamed(t, crashed!);
-      tf.message = "the test process died (" + sig! + ") while running " + crashed!;
       t.failed++;
-      crashMidSuite(f, null, "the test process died while running " + crashed!);
+      if (this.fatal !== null) {
+        // faulthandler's dump: the innermost frame of the project's in the thread that crashed is the failure's place.
+        tf.message = "Fatal Python error: " + this.fatal!;
+        let fs = this.dumpFrames;
+        for (let i = 0; i < fs.length; i++) if (fs[i].user) { tf.file = fs[i].file; tf.line = fs[i].line; break; }
+        crashMidSuite(f, sig, "Fatal Python error: " + this.fatal! + " while running " + crashed!);
+        let c = f.crash;
+        if (c !== null && c.tool == "signal" && c.frames.length == 0 && fs.length > 0) {
+          let kept = fs.slice(0);
+          renumber(kept);
+          c.frames = kept;
+        }
+      } else {
+        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        crashMidSuite(f, null, "the test process died while running " + crashed!);
+      }
+    }
+    // A run cut short (no `Ran` line) printed no FAIL/ERROR block: -v's `... FAIL` lines are its failures.
+    if (cut) {
+      for (let i = 0; i < this.vFailed.length; i++) {
+        if (hasFailure(t, this.vFailed[i])) continue;
+        failureNamed(t, this.vFailed[i]);
+        t.failed++;
+      }
     }
     let hs = this.passHashes;
     if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
