@@ -7,14 +7,14 @@
 // `What it checks. ... ok` under -v; `FAIL: test_x (mod.C.test_x)` then `What it checks.` in its block's head.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame, MAX_FAILURES, MAX_FRAMES } from "../../model";
+import { Facts, TestFailure, Frame, Crash, MAX_FAILURES, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite, signalOfWords } from "./common";
 import { renumber } from "../runtime-common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 import { DoctestReport } from "./doctest-report";
 
-const enum St { NONE, HEAD, BODY, EXC, DOC }
+const enum St { NONE, HEAD, BODY, EXC, DOC, TRACE }
 
 /** Lines of an exception's message kept: endBlock takes at most 4 before the first blank one. */
 const MAX_MSG_LINES = 8;
@@ -60,6 +60,14 @@ export class UnittestParser extends Parser {
   dumpFrames: Array<Frame> = [];
   /** -v's `... FAIL` / `... ERROR` tests: a run cut before its blocks (a crash) has no other word of them. */
   vFailed: Array<string> = [];
+  /**
+   * A traceback after the run's verdict (`OK`, `FAILED (…)`) is no test's: unittest printed its report and re-raised
+   * what ended the run (a KeyboardInterrupt: Ctrl-C, a SIGINT the test sent): the program's crash. Its frames.
+   */
+  traceFrames: Array<Frame> = [];
+  /** -v: the test whose result line that traceback began on (`test_x (…) ... Traceback (most recent call last):`). */
+  traceTest: string | null = null;
+  traceCrash: Crash | null = null;
   /** A chained exception's earlier one (`The above exception was the direct cause`, `During handling`): its line. */
   chainedFrom: string | null = null;
   /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
@@ -137,6 +145,15 @@ export class UnittestParser extends Parser {
       this.st = St.NONE;
       return false;
     }
+    if (this.st == St.TRACE) {
+      if (this.traceLine(l, f)) return true;
+      this.st = St.NONE;
+    }
+    if (this.st == St.NONE && this.verdictSeen && c == Char.T && l.startsWith("Traceback (most recent call last):")) {
+      this.st = St.TRACE;
+      this.traceFrames = [];
+      return true;
+    }
     if (this.st == St.BODY || this.st == St.EXC) {
       if (foreignLine(l)) return false;
       this.body(l);
@@ -204,12 +221,57 @@ export class UnittestParser extends Parser {
     if (c == Char.o && l.len == p + 2 && l.matchAt("ok", p)) this.passed(described !== null ? described! : nameOf(l, 0));
     else if (c == Char.F && l.len == p + 4 && l.matchAt("FAIL", p) || c == Char.E && l.len == p + 5 && l.matchAt("ERROR", p)) {
       if (this.vFailed.length < MAX_FAILURES) this.vFailed.push(described !== null ? described! : nameOf(l, 0));
+    } else if (c == Char.T && l.matchAt("Traceback (most recent call last):", p)) {
+      // unittest does not catch what ended the run (KeyboardInterrupt): Python's traceback begins on the test's line.
+      this.traceTest = described !== null ? described! : nameOf(l, 0);
+      this.running = null;
+      this.st = St.TRACE;
+      this.traceFrames = [];
     } else if (c == Char.F && l.matchAt("Fatal Python error: ", p)) {
       this.running = described !== null ? described! : nameOf(l, 0);
       this.fatal = l.trimmed(p + 20);
       this.inDump = true;
       this.otherThread = false;
     }
+  }
+
+  /** A line of the traceback after the verdict (St.TRACE): its frames, then the exception's line, the crash. */
+  private traceLine(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (c == Char.SPACE) {
+      let fr = pyFrame(l);
+      if (fr !== null) {
+        // The innermost frames are the last: past the cap the outermost go.
+        if (this.traceFrames.length >= MAX_FRAMES) this.traceFrames.shift();
+        this.traceFrames.push(fr);
+      }
+      return true;
+    }
+    if (l.isBlank() || this.traceFrames.length == 0) return false;
+    let colon = l.indexOf(": ");
+    let kind = colon > 0 ? l.str(0, colon) : l.trimmed(0);
+    for (let i = 0; i < kind.length; i++) {
+      let k = kind.charCodeAt(i);
+      if (!(k == Char.DOT || k == Char.UNDERSCORE || <u32>(k - Char._0) < 10 || <u32>((k | 0x20) - Char.a) < 26)) return false;
+    }
+    if (kind.length == 0) return false;
+    let cr = new Crash();
+    cr.tool = "python";
+    cr.kind = kind;
+    cr.message = colon > 0 ? l.trimmed(colon + 2) : null;
+    cr.summary = l.trimmed(0);
+    let fs = this.traceFrames;
+    fs.reverse();
+    renumber(fs);
+    cr.frames = fs;
+    this.traceFrames = [];
+    this.traceCrash = cr;
+    // A signal's crash the host recorded (SIGINT) says less than the traceback.
+    let old = f.crash;
+    if (old !== null && old.tool == "signal") f.crash = null;
+    f.setCrash(cr);
+    this.st = St.NONE;
+    return true;
   }
 
   /** A line of faulthandler's dump (after fatal); false at its end. Frames of the current thread are kept. */
@@ -387,6 +449,16 @@ export class UnittestParser extends Parser {
         tf.message = "the test process died (" + sig! + ") while running " + crashed!;
         crashMidSuite(f, null, "the test process died while running " + crashed!);
       }
+    }
+    // -v: the traceback that ended the run began on this test's line: it failed by that crash.
+    let tt = this.traceTest;
+    let tc = this.traceCrash;
+    if (tt !== null && tc !== null && cut && !hasFailure(t, tt!)) {
+      let tf = failureNamed(t, tt!);
+      let sm = tc.summary;
+      tf.message = sm !== null ? sm! : tc.kind;
+      for (let i = 0; i < tc.frames.length; i++) if (tc.frames[i].user) { tf.file = tc.frames[i].file; tf.line = tc.frames[i].line; break; }
+      t.failed++;
     }
     // A run cut short (no `Ran` line) printed no FAIL/ERROR block: -v's `... FAIL` lines are its failures.
     if (cut) {
