@@ -239,6 +239,7 @@ export class UnittestParser extends Parser {
   private traceLine(l: Line, f: Facts): bool {
     let c = l.at(0);
     if (c == Char.SPACE) {
+      if (runtimeFrame(l)) return true;
       let fr = pyFrame(l);
       if (fr !== null) {
         // The innermost frames are the last: past the cap the outermost go.
@@ -280,6 +281,7 @@ export class UnittestParser extends Parser {
     if (c == Char.C && l.startsWith("Current thread ")) { this.otherThread = false; return true; }
     if (c == Char.T && l.startsWith("Thread 0x")) { this.otherThread = true; return true; }
     if (l.isBlank() || l.startsWith("Extension modules:") || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
+    if (l.matchAt("  File \"", 0) && runtimeFrame(l)) return true;
     let fr = pyFrame(l);
     if (fr === null) return false;
     if (!this.otherThread && this.dumpFrames.length < MAX_FRAMES) this.dumpFrames.push(fr);
@@ -480,6 +482,14 @@ export class UnittestParser extends Parser {
       t.passedSet = hs;
     }
   }
+}
+
+/**
+ * A frame of Python's own library or an installed package (`/lib/python3.11/`, `site-packages/`, `<frozen runpy>`):
+ * told by bytes, not parsed: a crash's place and a test's are the project's frames; the rest of a long stack is not kept.
+ */
+function runtimeFrame(l: Line): bool {
+  return l.indexOf("/lib/python") > 0 || l.indexOf("-packages/") > 0 || l.indexOf("\"<frozen ") > 0;
 }
 
 /** The deepest package/module prefix of a test id kept as a unit of the run (Python's packages nest a few deep). */
