@@ -46,6 +46,11 @@ export class UnittestParser extends Parser {
   /** The line before, when it was `test_x (mod.C.test_x)` alone: a test whose docstring line holds its result. */
   described: string | null = null;
   /**
+   * That name line's text, held back from the tail (once -v's result lines were seen): its result comes on the next
+   * line; when the next is not one, it is let go (Facts.released) before it.
+   */
+  heldName: string | null = null;
+  /**
    * The test whose `... ` line has no result yet (-v): the one running if the process dies before it (a signal):
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
@@ -93,6 +98,12 @@ export class UnittestParser extends Parser {
     let c = l.at(0);
     let described = this.described;
     this.described = null;
+    let held = this.heldName;
+    if (held !== null) {
+      this.heldName = null;
+      // The docstring's line with the result: the held name line was that test's.
+      if (described === null || l.lastIndexOf(" ... ") <= 0) f.released.push(held!);
+    }
     if (this.inDump) {
       if (this.dumpLine(l)) return true;
       this.inDump = false;
@@ -199,7 +210,10 @@ export class UnittestParser extends Parser {
     }
     let dots = l.indexOf(") ... ");
     if (dots < 0) {
-      if (l.at(0) != Char.SPACE && l.len > 3 && l.at(l.len - 1) == Char.RPAREN && l.indexOf(" (") > 0 && l.indexOf(" ") == l.indexOf(" (")) this.described = nameOf(l, 0);
+      if (l.at(0) != Char.SPACE && l.len > 3 && l.at(l.len - 1) == Char.RPAREN && l.indexOf(" (") > 0 && l.indexOf(" ") == l.indexOf(" (")) {
+        this.described = nameOf(l, 0);
+        if (this.verbose) { this.heldName = l.toString(); return true; }
+      }
       return false;
     }
     if (l.at(0) == Char.SPACE) return false;
@@ -413,6 +427,7 @@ export class UnittestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    if (this.heldName !== null) { f.released.push(this.heldName!); this.heldName = null; }
     this.doctest.finish(f);
     this.endBlock();
     if (!this.seen) return;
