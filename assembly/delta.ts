@@ -270,6 +270,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       m.still.push(name);
       // A parent that says nothing of its own (its subtests' lines are not in the log) is no change of message.
       let quiet = kin && (factText(now.message).length == 0 || factText(fa[i].message).length == 0);
+      // A failure that says nothing now (no message, no place: a -v `... FAIL` line of a run cut before its report)
+      // is no change of the one before.
+      if (factText(now.message).length == 0 && now.fileOr.length == 0) quiet = true;
       let change: string | null = quiet ? null : failureChange(fa[i], now!);
       if (change !== null) { m.changed.push(name); m.changes.push(change); }
       continue;

@@ -17,6 +17,11 @@
 // the code), and the closing `2 errors, 1 warning, 1 information`. A path line is held back (Facts.released) until
 // the next line says it is a header; the finding's first line is its message.
 //
+// black --check: `would reformat /work/pkg/a.py`, one line a file, then `Oh no! 💥 💔 💥` and `2 files would be
+// reformatted, 3 files would be left unchanged.` (`All done! ✨ 🍰 ✨` when none would be); isort --check-only:
+// `ERROR: /work/pkg/a.py Imports are incorrectly sorted and/or formatted.`. Each file is an error (the check fails
+// the run), with no line: the tool names none.
+//
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
@@ -33,7 +38,7 @@ import { decode } from "../../util/utf8";
  * Keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`; pyright's path
  * (`/`, `.` when relative), its findings' too (their key after the indent), and its closing counts (a digit).
  */
-const STARTS = new ByteSet().upper().chars("*[i/.{").digits();
+const STARTS = new ByteSet().upper().chars("*[i/.{w").digits();
 const MYPY_JSON = "{\"file\": \"";
 
 const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3 }
@@ -83,6 +88,10 @@ export class PyLintParser extends Parser {
       return false;
     }
     let c0 = l.at(0);
+    if (c0 == Char.w) return fileFinding(l, f, "black", WOULD_REFORMAT.length, l.len, WOULD_REFORMAT, "black would reformat this file");
+    if (c0 == Char.E && l.at(1) == Char.R && l.len > ISORT_TAIL.length + 7 && l.matchAt(ISORT_TAIL, l.len - ISORT_TAIL.length))
+      return fileFinding(l, f, "isort", 7, l.len - ISORT_TAIL.length, "ERROR: ", "imports are incorrectly sorted and/or formatted");
+    if (c0 == Char.O && l.startsWith("Oh no! ") || c0 == Char.A && l.startsWith("All done! ")) return true;
     if (c0 == Char.SPACE) return this.pyright(l, f);
     if (c0 == Char.TAB || c0 < 0) return false;
     if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
@@ -263,7 +272,31 @@ function ruleAt(l: Line): i32 {
 }
 
 /** pyright's closing counts: `2 errors, 1 warning, 1 information` (`0 errors, 0 warnings, 0 informations `). */
+const WOULD_REFORMAT = "would reformat ";
+const ISORT_TAIL = " Imports are incorrectly sorted and/or formatted.";
+
+/** `would reformat <path>` (black), `ERROR: <path> Imports are …` (isort): a file's finding, path from a to b. */
+function fileFinding(l: Line, f: Facts, tool: string, a: i32, b: i32, head: string, message: string): bool {
+  if (b <= a || !l.startsWith(head) || !endsPy(l, b)) return false;
+  let d = new Diagnostic();
+  d.tool = tool;
+  d.severity = "error";
+  d.file = normPath(l.str(a, b));
+  d.message = message;
+  f.addDiagnostic(d);
+  return true;
+}
+
+/** black's closing count: `2 files would be reformatted, 1 file would be left unchanged.` (or either alone). */
+function blackCounts(l: Line): bool {
+  let n = l.readInt(0);
+  if (n < 0) return false;
+  let e = l.end;
+  return l.matchAt(" file would be ", e) || l.matchAt(" files would be ", e);
+}
+
 function pyrightCounts(l: Line): bool {
+  if (blackCounts(l)) return true;
   let n = l.readInt(0);
   if (n < 0 || !l.matchAt(" error", l.end)) return false;
   let w = l.indexOf(", ", l.end);

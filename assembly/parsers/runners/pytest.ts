@@ -25,7 +25,7 @@ const MAX_SUMMARY = 2 * MAX_FAILURES;
 /** Frames of a faulthandler dump kept (it prints at most 100 a thread). */
 const MAX_FATAL_FRAMES = 256;
 
-const STARTS = new ByteSet().chars("=nI").digits();
+const STARTS = new ByteSet().chars("=nI+").digits();
 /** pytest's own error (exit 3): each line of its traceback follows this prefix. */
 const INTERNAL = "INTERNALERROR> ";
 const INTERNAL_TB = "INTERNALERROR> Traceback (most recent call last):";
@@ -113,6 +113,14 @@ export class PytestParser extends Parser {
   /** Inside the dump, a thread other than the one that crashed (`Thread 0x…`): its frames are not the crash's. */
   otherThread: bool = false;
   /**
+   * pytest-timeout's thread method: a test ran past --timeout, so the plugin printed every thread's stack between two
+   * `+++ Timeout +++` rules (`~~~ Stack of MainThread (…) ~~~`, then traceback frames) and ended the process
+   * (os._exit(1)): no report, no summary. 1 inside the dump, 2 after it. The main thread's frames, outermost first.
+   */
+  tmo: i32 = 0;
+  tmoMain: bool = false;
+  tmoFrames: Frame[] = [];
+  /**
    * A dump at column 0 before any of pytest's output: a Python program's own (`python3 -X dev main.py`), unless its
    * frames are pytest's (-q prints nothing before a first test that dies). Told at the end (finish).
    */
@@ -136,7 +144,7 @@ export class PytestParser extends Parser {
   /** A shell's report of the signal on the running test's line (`id bash: line 1: 123 Segmentation fault  pytest`). */
   runningSignal: string | null = null;
 
-  busy(): bool { return this.confOpen || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
@@ -157,6 +165,14 @@ export class PytestParser extends Parser {
     if (this.sec == Sec.FATAL) return this.fatalLine(l);
     if (c == Char.I && !this.seen && this.confExc === null && l.startsWith("ImportError while loading conftest ")) {
       this.confOpen = true;
+      return true;
+    }
+    if (this.tmo == 1) {
+      if (this.timeoutLine(l)) return true;
+      this.tmo = 2;
+    }
+    if (c == Char.PLUS && this.sec == Sec.NONE && l.at(1) == Char.PLUS && l.at(l.len - 1) == Char.PLUS && l.indexOf(" Timeout ") > 0) {
+      this.tmo = 1; this.tmoMain = false; this.tmoFrames = [];
       return true;
     }
     if (c == Char.EQ) return this.bar(l, f);
@@ -371,7 +387,9 @@ export class PytestParser extends Parser {
         else if (c == Char.E) { this.pErrors++; this.note(this.pErrs, this.progressFile); }
         else if (c == Char.s) this.pSkipped++;
         else if (c == Char.SPACE || c == Char.x || c == Char.X) continue;
-        else if (fatal < 0) return false;
+        // Before pytest said a word (its header, a progress line), a dump after other text is not its: unittest -v's
+        // `test_x (m.C.test_x) ... Fatal Python error: …`.
+        else if (fatal < 0 || !this.seen) return false;
       }
     }
     this.seen = true;
@@ -415,6 +433,18 @@ export class PytestParser extends Parser {
 
   private note(to: string[], what: string): void {
     if (to.length < MAX_FAILURES) to.push(what);
+  }
+
+  /** A line of pytest-timeout's dump (tmo 1): false at a line not its; its closing rule ends it. */
+  private timeoutLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.PLUS && l.at(1) == Char.PLUS && l.indexOf(" Timeout ") > 0) { this.tmo = 2; return true; }
+    if (c == Char.TILDE && l.at(1) == Char.TILDE) { this.tmoMain = l.indexOf(" Stack of MainThread ") > 0; return true; }
+    if (l.isBlank()) return true;
+    if (c != Char.SPACE) return false;
+    let fr = pyFrame(l);
+    if (fr !== null && this.tmoMain && this.tmoFrames.length < MAX_FATAL_FRAMES * 4) this.tmoFrames.push(fr);
+    return true;
   }
 
   /** The faulthandler dump: `Current thread 0x... (most recent call first):` and `  File "x.py", line N in fn`. */
@@ -595,6 +625,9 @@ export class PytestParser extends Parser {
       this.seen = true;
       f.testsFor("pytest");
     }
+    // pytest-timeout's dump under -q (no header; its progress line, cut before `[ NN%]`, was no line of pytest's):
+    // the main thread's stack in pytest's own frames says the run was pytest's.
+    if (!this.seen && this.tmo > 0 && pytestFrames(this.tmoFrames)) { this.seen = true; f.testsFor("pytest"); }
     if (!this.seen) return;
     let t = f.testsFor("pytest");
     if (t.runner != "pytest") return;
@@ -682,6 +715,25 @@ export class PytestParser extends Parser {
       crashMidSuite(f, signalOfWords(this.fatal!), "Fatal Python error: " + this.fatal!);
       this.dumpFrames(f);
       this.pFailed++;
+    }
+    // pytest-timeout ended the run (its thread method): the test in the main thread's stack ran out of time.
+    if (this.tmo > 0 && !this.totals && this.tmoFrames.length > 0) {
+      let fs = this.tmoFrames;
+      let test: Frame | null = null;
+      let user: Frame | null = null;
+      for (let i = fs.length - 1; i >= 0; i--) {
+        let x = fs[i];
+        if (user === null && x.user) user = x;
+        if (test === null && x.fn !== null && x.fn!.startsWith("test")) test = x;
+      }
+      let name = this.running !== null ? this.running! : test !== null ? test.file! + "::" + test.fn! : this.progressFile;
+      if (name.length > 0 && !hasFailure(t, name)) {
+        let tf = failureNamed(t, name);
+        tf.message = "Timeout: pytest-timeout stopped the run in this test";
+        if (user !== null) { tf.file = user.file; tf.line = user.line; }
+        this.pFailed++;
+        this.running = null;
+      }
     }
     // -v: killed by a signal while a test ran (its id printed, no result, no dump, no summary): that test failed.
     let died = false;

@@ -7,13 +7,14 @@
 // `What it checks. ... ok` under -v; `FAIL: test_x (mod.C.test_x)` then `What it checks.` in its block's head.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, MAX_FAILURES } from "../../model";
+import { Facts, TestFailure, Frame, Crash, MAX_FAILURES, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
-import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite } from "./common";
+import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite, signalOfWords } from "./common";
+import { renumber } from "../runtime-common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 import { DoctestReport } from "./doctest-report";
 
-const enum St { NONE, HEAD, BODY, EXC, DOC }
+const enum St { NONE, HEAD, BODY, EXC, DOC, TRACE }
 
 /** Lines of an exception's message kept: endBlock takes at most 4 before the first blank one. */
 const MAX_MSG_LINES = 8;
@@ -45,10 +46,33 @@ export class UnittestParser extends Parser {
   /** The line before, when it was `test_x (mod.C.test_x)` alone: a test whose docstring line holds its result. */
   described: string | null = null;
   /**
+   * That name line's text, held back from the tail (once -v's result lines were seen): its result comes on the next
+   * line; when the next is not one, it is let go (Facts.released) before it.
+   */
+  heldName: string | null = null;
+  /**
    * The test whose `... ` line has no result yet (-v): the one running if the process dies before it (a signal):
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /**
+   * -v's result line that faulthandler's dump began on (`test_x (m.C.test_x) ... Fatal Python error: Segmentation
+   * fault`): the test running died; the dump's frames (`Current thread 0x…`, `  File "x.py", line 9 in f`) follow.
+   */
+  fatal: string | null = null;
+  inDump: bool = false;
+  otherThread: bool = false;
+  dumpFrames: Array<Frame> = [];
+  /** -v's `... FAIL` / `... ERROR` tests: a run cut before its blocks (a crash) has no other word of them. */
+  vFailed: Array<string> = [];
+  /**
+   * A traceback after the run's verdict (`OK`, `FAILED (…)`) is no test's: unittest printed its report and re-raised
+   * what ended the run (a KeyboardInterrupt: Ctrl-C, a SIGINT the test sent): the program's crash. Its frames.
+   */
+  traceFrames: Array<Frame> = [];
+  /** -v: the test whose result line that traceback began on (`test_x (…) ... Traceback (most recent call last):`). */
+  traceTest: string | null = null;
+  traceCrash: Crash | null = null;
   /** A chained exception's earlier one (`The above exception was the direct cause`, `During handling`): its line. */
   chainedFrom: string | null = null;
   /** The block's traceback is an exception group's (`  + Exception Group Traceback`): its own lines are `  | …`. */
@@ -74,6 +98,16 @@ export class UnittestParser extends Parser {
     let c = l.at(0);
     let described = this.described;
     this.described = null;
+    let held = this.heldName;
+    if (held !== null) {
+      this.heldName = null;
+      // The docstring's line with the result: the held name line was that test's.
+      if (described === null || l.lastIndexOf(" ... ") <= 0) f.released.push(held!);
+    }
+    if (this.inDump) {
+      if (this.dumpLine(l)) return true;
+      this.inDump = false;
+    }
     if (this.st == St.NONE && this.doctest.wants(c) && this.doctest.claim(l, f)) return true;
     // The 70-column rules that open a block and close the last one.
     if (this.st == St.DOC) {
@@ -122,6 +156,15 @@ export class UnittestParser extends Parser {
       this.st = St.NONE;
       return false;
     }
+    if (this.st == St.TRACE) {
+      if (this.traceLine(l, f)) return true;
+      this.st = St.NONE;
+    }
+    if (this.st == St.NONE && this.verdictSeen && c == Char.T && l.startsWith("Traceback (most recent call last):")) {
+      this.st = St.TRACE;
+      this.traceFrames = [];
+      return true;
+    }
     if (this.st == St.BODY || this.st == St.EXC) {
       if (foreignLine(l)) return false;
       this.body(l);
@@ -161,13 +204,16 @@ export class UnittestParser extends Parser {
         this.verbose = true;
         f.testsFor("unittest");
         this.running = noResult(l, r + 5) ? described : null;
-        if (l.len == r + 7 && l.matchAt("ok", r + 5)) this.passed(described);
+        this.result(l, r + 5, described);
         return true;
       }
     }
     let dots = l.indexOf(") ... ");
     if (dots < 0) {
-      if (l.at(0) != Char.SPACE && l.len > 3 && l.at(l.len - 1) == Char.RPAREN && l.indexOf(" (") > 0 && l.indexOf(" ") == l.indexOf(" (")) this.described = nameOf(l, 0);
+      if (l.at(0) != Char.SPACE && l.len > 3 && l.at(l.len - 1) == Char.RPAREN && l.indexOf(" (") > 0 && l.indexOf(" ") == l.indexOf(" (")) {
+        this.described = nameOf(l, 0);
+        if (this.verbose) { this.heldName = l.toString(); return true; }
+      }
       return false;
     }
     if (l.at(0) == Char.SPACE) return false;
@@ -179,7 +225,80 @@ export class UnittestParser extends Parser {
     f.testsFor("unittest");
     // `... ok` ends the line; a test that printed puts its `ok` on a line of its own (then the list is short).
     this.running = noResult(l, dots + 6) ? nameOf(l, 0) : null;
-    if (l.len == dots + 8 && l.matchAt("ok", dots + 6)) this.passed(nameOf(l, 0));
+    this.result(l, dots + 6, null);
+    return true;
+  }
+
+  /** The result after a -v line's ` ... ` at p: `ok`, `FAIL`, `ERROR`, or faulthandler's dump beginning there. */
+  private result(l: Line, p: i32, described: string | null): void {
+    let c = l.at(p);
+    if (c == Char.o && l.len == p + 2 && l.matchAt("ok", p)) this.passed(described !== null ? described! : nameOf(l, 0));
+    else if (c == Char.F && l.len == p + 4 && l.matchAt("FAIL", p) || c == Char.E && l.len == p + 5 && l.matchAt("ERROR", p)) {
+      if (this.vFailed.length < MAX_FAILURES) this.vFailed.push(described !== null ? described! : nameOf(l, 0));
+    } else if (c == Char.T && l.matchAt("Traceback (most recent call last):", p)) {
+      // unittest does not catch what ended the run (KeyboardInterrupt): Python's traceback begins on the test's line.
+      this.traceTest = described !== null ? described! : nameOf(l, 0);
+      this.running = null;
+      this.st = St.TRACE;
+      this.traceFrames = [];
+    } else if (c == Char.F && l.matchAt("Fatal Python error: ", p)) {
+      this.running = described !== null ? described! : nameOf(l, 0);
+      this.fatal = l.trimmed(p + 20);
+      this.inDump = true;
+      this.otherThread = false;
+    }
+  }
+
+  /** A line of the traceback after the verdict (St.TRACE): its frames, then the exception's line, the crash. */
+  private traceLine(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (c == Char.SPACE) {
+      if (runtimeFrame(l)) return true;
+      let fr = pyFrame(l);
+      if (fr !== null) {
+        // The innermost frames are the last: past the cap the outermost go.
+        if (this.traceFrames.length >= MAX_FRAMES) this.traceFrames.shift();
+        this.traceFrames.push(fr);
+      }
+      return true;
+    }
+    if (l.isBlank() || this.traceFrames.length == 0) return false;
+    let colon = l.indexOf(": ");
+    let kind = colon > 0 ? l.str(0, colon) : l.trimmed(0);
+    for (let i = 0; i < kind.length; i++) {
+      let k = kind.charCodeAt(i);
+      if (!(k == Char.DOT || k == Char.UNDERSCORE || <u32>(k - Char._0) < 10 || <u32>((k | 0x20) - Char.a) < 26)) return false;
+    }
+    if (kind.length == 0) return false;
+    let cr = new Crash();
+    cr.tool = "python";
+    cr.kind = kind;
+    cr.message = colon > 0 ? l.trimmed(colon + 2) : null;
+    cr.summary = l.trimmed(0);
+    let fs = this.traceFrames;
+    fs.reverse();
+    renumber(fs);
+    cr.frames = fs;
+    this.traceFrames = [];
+    this.traceCrash = cr;
+    // A signal's crash the host recorded (SIGINT) says less than the traceback.
+    let old = f.crash;
+    if (old !== null && old.tool == "signal") f.crash = null;
+    f.setCrash(cr);
+    this.st = St.NONE;
+    return true;
+  }
+
+  /** A line of faulthandler's dump (after fatal); false at its end. Frames of the current thread are kept. */
+  private dumpLine(l: Line): bool {
+    let c = l.at(0);
+    if (c == Char.C && l.startsWith("Current thread ")) { this.otherThread = false; return true; }
+    if (c == Char.T && l.startsWith("Thread 0x")) { this.otherThread = true; return true; }
+    if (l.isBlank() || l.startsWith("Extension modules:") || l.startsWith("  <no Python frame>") || l.matchAt("...", l.skipSpaces(0))) return true;
+    if (l.matchAt("  File \"", 0) && runtimeFrame(l)) return true;
+    let fr = pyFrame(l);
+    if (fr === null) return false;
+    if (!this.otherThread && this.dumpFrames.length < MAX_FRAMES) this.dumpFrames.push(fr);
     return true;
   }
 
@@ -308,6 +427,7 @@ export class UnittestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    if (this.heldName !== null) { f.released.push(this.heldName!); this.heldName = null; }
     this.doctest.finish(f);
     this.endBlock();
     if (!this.seen) return;
@@ -325,11 +445,45 @@ export class UnittestParser extends Parser {
     // Killed by a signal in the middle of a test (-v named it, no result, no `Ran` line): that test failed.
     let crashed = this.running;
     let sig = runSignal(f);
-    if (crashed !== null && this.ran < 0 && !this.verdictSeen && sig !== null && !hasFailure(t, crashed!)) {
+    if (sig === null && this.fatal !== null) sig = signalOfWords(this.fatal!);
+    let cut = this.ran < 0 && !this.verdictSeen;
+    if (crashed !== null && cut && sig !== null && !hasFailure(t, crashed!)) {
       let tf = failureNamed(t, crashed!);
-      tf.message = "the test process died (" + sig! + ") while running " + crashed!;
       t.failed++;
-      crashMidSuite(f, null, "the test process died while running " + crashed!);
+      if (this.fatal !== null) {
+        // faulthandler's dump: the innermost frame of the project's in the thread that crashed is the failure's place.
+        tf.message = "Fatal Python error: " + this.fatal!;
+        let fs = this.dumpFrames;
+        for (let i = 0; i < fs.length; i++) if (fs[i].user) { tf.file = fs[i].file; tf.line = fs[i].line; break; }
+        crashMidSuite(f, sig, "Fatal Python error: " + this.fatal! + " while running " + crashed!);
+        let c = f.crash;
+        if (c !== null && c.tool == "signal" && c.frames.length == 0 && fs.length > 0) {
+          let kept = fs.slice(0);
+          renumber(kept);
+          c.frames = kept;
+        }
+      } else {
+        tf.message = "the test process died (" + sig! + ") while running " + crashed!;
+        crashMidSuite(f, null, "the test process died while running " + crashed!);
+      }
+    }
+    // -v: the traceback that ended the run began on this test's line: it failed by that crash.
+    let tt = this.traceTest;
+    let tc = this.traceCrash;
+    if (tt !== null && tc !== null && cut && !hasFailure(t, tt!)) {
+      let tf = failureNamed(t, tt!);
+      let sm = tc.summary;
+      tf.message = sm !== null ? sm! : tc.kind;
+      for (let i = 0; i < tc.frames.length; i++) if (tc.frames[i].user) { tf.file = tc.frames[i].file; tf.line = tc.frames[i].line; break; }
+      t.failed++;
+    }
+    // A run cut short (no `Ran` line) printed no FAIL/ERROR block: -v's `... FAIL` lines are its failures.
+    if (cut) {
+      for (let i = 0; i < this.vFailed.length; i++) {
+        if (hasFailure(t, this.vFailed[i])) continue;
+        failureNamed(t, this.vFailed[i]);
+        t.failed++;
+      }
     }
     let hs = this.passHashes;
     if (this.ran >= 0) { t.passed = max<i64>(this.ran - failingTests - t.skipped - this.expectedFailures, 0); t.totals = true; }
@@ -343,6 +497,14 @@ export class UnittestParser extends Parser {
       t.passedSet = hs;
     }
   }
+}
+
+/**
+ * A frame of Python's own library or an installed package (`/lib/python3.11/`, `site-packages/`, `<frozen runpy>`):
+ * told by bytes, not parsed: a crash's place and a test's are the project's frames; the rest of a long stack is not kept.
+ */
+function runtimeFrame(l: Line): bool {
+  return l.indexOf("/lib/python") > 0 || l.indexOf("-packages/") > 0 || l.indexOf("\"<frozen ") > 0;
 }
 
 /** The deepest package/module prefix of a test id kept as a unit of the run (Python's packages nest a few deep). */
