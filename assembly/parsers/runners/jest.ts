@@ -146,7 +146,7 @@ export class JestParser extends Parser {
     }
     if (l.startsWith("Test Suites:") || l.startsWith("Snapshots:") || l.startsWith("Time:") || l.startsWith("Ran all test suites")) { this.end(); return true; }
     let p = l.skipSpaces(0);
-    if (this.cur === null && p > 0 && this.snapshotSummary(l, p, f)) return true;
+    if (p > 0 && this.snapshotSummary(l, p, f)) return true;
     if (matchBytes(l, BULLET, p)) {
       this.end();
       let name = l.trimmed(p + BULLET.byteLength);
@@ -190,6 +190,7 @@ export class JestParser extends Parser {
       if (l.indexOf(" snapshot file obsolete from ", q) > 0 || l.indexOf(" snapshot files obsolete from ", q) > 0) this.obsolete = OBSOLETE_FILES;
       else if (l.indexOf(" snapshot obsolete from ", q) > 0 || l.indexOf(" snapshots obsolete from ", q) > 0) this.obsolete = OBSOLETE_KEYS;
       else return false;
+      this.end();
       this.obsoleteFile = null;
       return true;
     }
