@@ -374,12 +374,26 @@ function rebased(file: string | null, dir: string): string | null {
   let f = normPath(file!);
   // Already from where the run was (a tool printing paths from the repository's root): as it is.
   if (f.startsWith(dir + "/")) return f;
-  return dir + "/" + f;
+  // `../../shared/x.ts` (tsc's related location outside the package): each `../` takes a directory off.
+  let d = dir;
+  while (f.startsWith("../")) {
+    if (d.length == 0) return file;
+    let k = d.lastIndexOf("/");
+    d = k < 0 ? "" : d.substring(0, k);
+    f = f.substring(3);
+  }
+  return d.length > 0 ? d + "/" + f : f;
 }
 
 function rebase(f: Facts, dir: string): void {
   let d = f.diagnostics;
-  for (let i = 0; i < d.length; i++) { let x = unchecked(d[i]); x.file = rebased(x.file, dir); }
+  for (let i = 0; i < d.length; i++) {
+    let x = unchecked(d[i]);
+    x.file = rebased(x.file, dir);
+    // Its notes' places too (tsc's related location in another file).
+    let ns = x.notes;
+    for (let j = 0; j < ns.length; j++) { let y = unchecked(ns[j]); y.file = rebased(y.file, dir); }
+  }
   let t = f.tests;
   if (t !== null) {
     let fs = t.failures;
