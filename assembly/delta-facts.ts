@@ -165,12 +165,28 @@ export function crashFactsChange(a: Crash, b: Crash): string | null {
 export function unreachedBy(v: Verdict): string | null {
   let s = v.statusOr;
   if (s == "setup-failed") return "setup failed";
-  if (s == "build-failed") return "build failed";
+  if (s == "build-failed" && !testsRanPastChecks(v)) return "build failed";
   if (s == "timeout") return "timed out";
   if (s == "interrupted") return "interrupted";
   let t = v.tests;
   if (t !== null && t.notRun > 0) return "the run stopped early";
   return null;
+}
+
+/**
+ * A run that failed only on checks made after its tests ran (a coverage threshold missed, jest's obsolete
+ * snapshots): its tests reached their end, a test missing from them is not "not reached (build failed)".
+ */
+function testsRanPastChecks(v: Verdict): bool {
+  let t = v.tests;
+  if (t === null || t.passed + t.failed <= 0) return false;
+  let d = v.diagnostics;
+  if (v.errorCount > <i64>d.length) return false;
+  for (let i = 0; i < d.length; i++) {
+    let x = unchecked(d[i]);
+    if (x.severity == "error" && x.tool != "coverage" && x.tool != "jest") return false;
+  }
+  return true;
 }
 
 /**

@@ -31,6 +31,14 @@ const NPM_ERROR_PATH = "npm error path ";
 const NPM_ERR_PATH = "npm ERR! path ";
 const ERROR_COMMAND = "ERROR  command (";
 const TURBO_STATES: string[] = ["miss, executing ", "hit, replaying logs ", "bypass, force executing "];
+/** yarn berry's `yarn workspaces foreach -vv` starting a workspace's script: `[@scope/a]: Process started`. */
+const YARN_STARTED = "]: Process started";
+/** yarn berry's report of a workspace that failed: `The command failed in workspace a@workspace:packages/a with exit code 1`. */
+const YARN_FAILED = "The command failed in workspace ";
+const YARN_WORKSPACE = "@workspace:";
+const YARN_EXIT = " with exit code ";
+/** lerna's (Nx's task runner) header before its tasks: ` Lerna (powered by Nx)   Running target test for 4 projects:`. */
+const NX_RUNNING = "(powered by Nx)   Running target ";
 
 export class RelayStream {
   /** The prefix its lines start with, `web:test: `. */
@@ -86,6 +94,8 @@ export class RelayStreams {
   private segments: i32 = 0;
   /** pnpm's `Scope: 3 of 4 workspace projects` was seen: its announcements may follow. */
   private pnpmScope: bool = false;
+  /** lerna's `Running target test for 4 projects:` was seen: its `> a:test` announcements may follow. */
+  private nxRun: bool = false;
 
   /** The stream l belongs to (l then points past the prefix), or null. */
   route(l: Line): RelayStream | null {
@@ -108,7 +118,9 @@ export class RelayStreams {
    * exited (1)`: the directory the stream's relative paths (tsc's `src/a.ts(4,3)`) are relative to.
    */
   observe(l: Line): void {
-    if (l.len < 24 || l.at(l.len - 1) != Char.RPAREN) return;
+    if (l.len < 24) return;
+    if (l.at(0) == Char.T) { this.observeYarn(l); return; }
+    if (l.at(l.len - 1) != Char.RPAREN) return;
     let s = this.prefixed;
     for (let i = 0, n = s.length; i < n; i++) {
       let r = unchecked(s[i]);
@@ -125,6 +137,45 @@ export class RelayStreams {
   }
 
   /**
+   * Reads yarn berry's report of a workspace whose script failed, `The command failed in workspace
+   * @scope/a@workspace:packages/a with exit code 1`: the directory of the stream `[@scope/a]: `.
+   */
+  private observeYarn(l: Line): void {
+    if (!l.startsWith(YARN_FAILED)) return;
+    let p = YARN_FAILED.length;
+    let w = l.indexOf(YARN_WORKSPACE, p + 1);
+    if (w < 0) return;
+    let e = l.indexOf(YARN_EXIT, w);
+    if (e < 0) return;
+    let prefix = "[" + l.str(p, w) + "]: ";
+    let s = this.prefixed;
+    for (let i = 0, n = s.length; i < n; i++) {
+      let r = unchecked(s[i]);
+      if (r.prefix != prefix) continue;
+      let d = packageDir(l.str(w + YARN_WORKSPACE.length, e));
+      if (d !== null && r.dir === null) r.dir = d;
+      return;
+    }
+  }
+
+  /**
+   * A line of a stream naming its directory, when nothing named it before: its own npm banner (`> @scope/a@1.0.0
+   * test /work/packages/a`: pnpm's `run` under lerna) or npm's report of the script that failed there (`npm error
+   * path /work/packages/a`): the directory its relative paths are relative to.
+   */
+  streamDir(l: Line, r: RelayStream): void {
+    if (r.dir !== null) return;
+    let c0 = l.at(0);
+    if (c0 == Char.GT) {
+      let d = bannerDir(l);
+      if (d > 0) r.dir = packageDir(l.str(d));
+    } else if (c0 == Char.n && l.len >= 16) {
+      let p = l.startsWith(NPM_ERROR_PATH) ? NPM_ERROR_PATH.length : (l.startsWith(NPM_ERR_PATH) ? NPM_ERR_PATH.length : -1);
+      if (p > 0) r.dir = packageDir(l.trimmed(p));
+    }
+  }
+
+  /**
    * Whether l may be an announcement (npm's banner, turbo's cache line, pnpm's scope or script line): the one
    * check most lines get, a few byte compares.
    */
@@ -133,13 +184,53 @@ export class RelayStreams {
     if (n < 8) return false;
     let c0 = <i32>load<u8>(l.ptr);
     if (c0 == Char.GT) return true;
+    // yarn's `[a]: Process started`; lerna's header, a space first and a colon last.
+    let last = <i32>load<u8>(l.ptr + <usize>(n - 1));
+    if (c0 == Char.LBRACKET && last == Char.d) return true;
+    if (c0 == Char.SPACE && last == Char.COLON && !this.nxRun) return true;
     if (this.pnpmScope ? c0 > Char.SPACE : c0 == Char.S) return true;
     return n >= HASH_LEN + TURBO_CACHE.length + 4 && load<u8>(l.ptr + <usize>(n - HASH_LEN - 1)) == Char.SPACE;
   }
 
-  /** When l announces a stream (turbo's or pnpm's), opens it. */
+  /** When l announces a stream (turbo's, yarn's, lerna's or pnpm's), opens it. */
   announce(l: Line, run: Facts): void {
-    if (!this.turbo(l, run)) this.pnpm(l, run);
+    if (!this.turbo(l, run) && !this.yarn(l, run) && !this.lerna(l, run)) this.pnpm(l, run);
+  }
+
+  /**
+   * yarn berry's `[@scope/a]: Process started` (`yarn workspaces foreach -vv run test`; `-v` prefixes the lines
+   * the same but announces nothing, so they are not cut): the stream `[@scope/a]: `.
+   */
+  private yarn(l: Line, run: Facts): bool {
+    if (l.at(0) != Char.LBRACKET || !l.endsWith(YARN_STARTED)) return false;
+    let e = l.len - YARN_STARTED.length;
+    // A package's name: no space in it.
+    if (e < 2 || e > MAX_PREFIX || l.indexOfByte(Char.SPACE) < e) return false;
+    if (this.streams.length >= MAX_STREAMS) return false;
+    this.open(l.str(0, e + 3), run);
+    return true;
+  }
+
+  /**
+   * lerna's `> @scope/a:test` (Nx's task runner starting a task, after its `Running target test for N projects:`
+   * header): under `--stream` the task's lines follow behind `@scope/a: `.
+   */
+  private lerna(l: Line, run: Facts): bool {
+    let c0 = l.at(0);
+    if (c0 == Char.SPACE) {
+      if (!this.nxRun && l.at(l.len - 1) == Char.COLON && l.contains(NX_RUNNING)) this.nxRun = true;
+      return false;
+    }
+    if (c0 != Char.GT || !this.nxRun || l.at(1) != Char.SPACE) return false;
+    // One word, the package's name and the target after its first ':' (a scope's '/' before it).
+    let n = l.len;
+    if (n < 5 || n > MAX_PREFIX || l.indexOfByte(Char.SPACE, 2) >= 0) return false;
+    let slash = l.indexOfByte(Char.SLASH, 2);
+    let colon = l.indexOfByte(Char.COLON, slash < 0 ? 2 : slash);
+    if (colon <= 2 || colon + 1 >= n) return false;
+    if (this.streams.length >= MAX_STREAMS) return false;
+    this.open(l.str(2, colon) + ": ", run);
+    return true;
   }
 
   /** turbo's `web:test: cache miss, executing 0123456789abcdef`: the stream `web:test: `. */
@@ -206,21 +297,9 @@ export class RelayStreams {
    * after the other: each one's totals are its own). Returns the stream the banner opened, or null.
    */
   banner(l: Line, run: Facts): RelayStream | null {
-    if (l.at(0) != Char.GT || l.at(1) != Char.SPACE || l.len < 8) return null;
-    // The name (`@scope/name` or `name`), '@', a version starting with a digit.
-    let at = l.indexOfByte(Char.AT, 3);
-    if (at < 3 || !isDigit(l.at(at + 1))) return null;
-    let sp = l.indexOfByte(Char.SPACE, 2);
-    if (sp < at || sp + 1 >= l.len) return null;
-    for (let i = 2; i < at; i++) if (l.at(i) <= Char.SPACE) return null;
-    // The script's name, then the end of the line or a directory.
-    let end = l.indexOfByte(Char.SPACE, sp + 1);
-    if (end == sp + 1) return null;
-    let dir: string | null = null;
-    if (end > 0) {
-      if (l.at(end + 1) != Char.SLASH) return null;
-      dir = packageDir(l.str(end + 1));
-    }
+    let d = bannerDir(l);
+    if (d < 0) return null;
+    let dir: string | null = d > 0 ? packageDir(l.str(d)) : null;
     // A script that has said nothing yet (`npm test` whose script is `npm run lint && …`) goes on as the next's:
     // only a script that gave results needs parsers of its own after it.
     let cur = this.segment;
@@ -259,6 +338,25 @@ export class RelayStreams {
   }
 }
 
+/**
+ * Reads npm's banner `> name@1.2.0 test` or `> name@1.2.0 test /work/apps/web`: -1 when l is none, 0 when it
+ * names no directory, else where its directory starts.
+ */
+function bannerDir(l: Line): i32 {
+  if (l.at(0) != Char.GT || l.at(1) != Char.SPACE || l.len < 8) return -1;
+  // The name (`@scope/name` or `name`), '@', a version starting with a digit.
+  let at = l.indexOfByte(Char.AT, 3);
+  if (at < 3 || !isDigit(l.at(at + 1))) return -1;
+  let sp = l.indexOfByte(Char.SPACE, 2);
+  if (sp < at || sp + 1 >= l.len) return -1;
+  for (let i = 2; i < at; i++) if (l.at(i) <= Char.SPACE) return -1;
+  // The script's name, then the end of the line or a directory.
+  let end = l.indexOfByte(Char.SPACE, sp + 1);
+  if (end == sp + 1) return -1;
+  if (end < 0) return 0;
+  return l.at(end + 1) == Char.SLASH ? end + 1 : -1;
+}
+
 /** A package's directory as the run's reader names it, or null when it is the run's own (`.`, `/work`). */
 function packageDir(path: string): string | null {
   let d = normPath(path);
@@ -276,12 +374,26 @@ function rebased(file: string | null, dir: string): string | null {
   let f = normPath(file!);
   // Already from where the run was (a tool printing paths from the repository's root): as it is.
   if (f.startsWith(dir + "/")) return f;
-  return dir + "/" + f;
+  // `../../shared/x.ts` (tsc's related location outside the package): each `../` takes a directory off.
+  let d = dir;
+  while (f.startsWith("../")) {
+    if (d.length == 0) return file;
+    let k = d.lastIndexOf("/");
+    d = k < 0 ? "" : d.substring(0, k);
+    f = f.substring(3);
+  }
+  return d.length > 0 ? d + "/" + f : f;
 }
 
 function rebase(f: Facts, dir: string): void {
   let d = f.diagnostics;
-  for (let i = 0; i < d.length; i++) { let x = unchecked(d[i]); x.file = rebased(x.file, dir); }
+  for (let i = 0; i < d.length; i++) {
+    let x = unchecked(d[i]);
+    x.file = rebased(x.file, dir);
+    // Its notes' places too (tsc's related location in another file).
+    let ns = x.notes;
+    for (let j = 0; j < ns.length; j++) { let y = unchecked(ns[j]); y.file = rebased(y.file, dir); }
+  }
   let t = f.tests;
   if (t !== null) {
     let fs = t.failures;

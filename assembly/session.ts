@@ -73,6 +73,7 @@ export class Session {
       let ptr = l.ptr; let len = l.len;
       let r = rs.route(l);
       if (r !== null) {
+        rs.streamDir(l, r);
         unwrapRelay(l);
         this.offer(l, r.facts, r);
         // The tail shows the line as printed: whose it was is part of it.

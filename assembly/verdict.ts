@@ -16,7 +16,7 @@ export function statusOf(f: Facts, e: ExitInfo): string {
   let t = f.tests;
   let testsFailed = t !== null && (t.failed > 0 || t.errors > 0);
   // `make test` stopping because the test program failed is the tests' failure, not the build's; so is a
-  // coverage threshold missed in a run whose tests failed.
+  // coverage threshold missed, or an obsolete snapshot (jest's), in a run whose tests failed.
   if ((f.errorCount > 0 || f.buildFailedLine !== null) && !(testsFailed && onlyMakeErrors(f))) return "build-failed";
   if (testsFailed) return "tests-failed";
   // A build step that failed with nothing more specific to show (make's `*** [...] Error 1` alone).
@@ -25,11 +25,14 @@ export function statusOf(f: Facts, e: ExitInfo): string {
   return "pass";
 }
 
-/** True when every error diagnostic is make's own `*** [...] Error N` or a coverage threshold (none from a compiler). */
+/**
+ * True when every error diagnostic is make's own `*** [...] Error N`, a coverage threshold or jest's obsolete
+ * snapshot (none from a compiler).
+ */
 function onlyMakeErrors(f: Facts): bool {
   for (let i = 0; i < f.diagnostics.length; i++) {
     let d = f.diagnostics[i];
-    if (d.severity == "error" && d.tool != "make" && d.tool != "coverage") return false;
+    if (d.severity == "error" && d.tool != "make" && d.tool != "coverage" && d.tool != "jest") return false;
   }
   return f.errorCount <= f.diagnostics.length;
 }

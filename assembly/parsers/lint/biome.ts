@@ -8,6 +8,11 @@
 // its line. The run closes with `Checked 3 files in 16ms. No fixes applied.`, `Found 2 errors.` and a header of no
 // path (`check ━━━…`) over `× Some errors were emitted while running checks.`: claimed, no diagnostic. An
 // information (`i`: the configuration's deprecation notes) is no diagnostic either; its block is claimed.
+// Prettier's `--check` (the other formatter) is read here too: after its `Checking formatting...`, each file it
+// would change is `[warn] src/a.js` (an error of tool `prettier`: the run exits 1 on it) and a file it cannot
+// parse `[error] src/b.js: SyntaxError: Unexpected token (3:1)` (exit 2) over its code frame (`[error]   1 | …`);
+// its closing lines (`[warn] Code style issues found in 2 files. Run Prettier with --write to fix.`, `All matched
+// files use Prettier code style!`, `Error occurred when checking code style in the above file.`) are claimed.
 import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -22,9 +27,12 @@ const HEAVY = utf8("\u2716 ");             // ✖
 const BAR_MINUS = utf8("\u2502 - ");       // │ -
 const BAR_PLUS = utf8("\u2502 + ");        // │ +
 
-/** At rest only a line ending in `━` (its last UTF-8 byte, 0x81) can start a block. */
+/** At rest only a line ending in `━` (its last UTF-8 byte, 0x81) can start a block, or prettier's `Checking …`. */
 const ENDS = new ByteSet().add(0x81);
-const NONE = new ByteSet();
+const STARTS = new ByteSet().add(Char.C);
+const PRETTIER_HEAD = "Checking formatting...";
+const WARN = "[warn] ";
+const ERROR = "[error] ";
 
 const enum State { NONE = 0, MARK = 1, BODY = 2 }
 
@@ -38,9 +46,11 @@ export class BiomeParser extends Parser {
   private seen: bool = false;
   /** In the run's closing `check ━━━` block. */
   private closing: bool = false;
+  /** Prettier's `Checking formatting...` was read: its `[warn]`/`[error]` lines follow. */
+  private prettier: bool = false;
 
-  atRest(): bool { return this.state == State.NONE && !this.seen; }
-  starts(): ByteSet | null { return NONE; }
+  atRest(): bool { return this.state == State.NONE && !this.seen && !this.prettier; }
+  starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   busy(): bool { return this.state != State.NONE; }
 
@@ -55,8 +65,53 @@ export class BiomeParser extends Parser {
       }
       this.end();
     }
+    if (this.prettier && this.prettierLine(l, f)) return true;
+    if (l.at(0) == Char.C && l.len == PRETTIER_HEAD.length && l.startsWith(PRETTIER_HEAD)) { this.prettier = true; return true; }
     if (this.header(l)) return true;
     if (this.seen && closing(l)) return true;
+    return false;
+  }
+
+  /** A line of prettier's `--check` (see the header). */
+  private prettierLine(l: Line, f: Facts): bool {
+    let c = l.at(0);
+    if (c == Char.LBRACKET) {
+      if (l.startsWith(WARN)) {
+        let p = WARN.length;
+        if (l.matchAt("Code style issues found in ", p)) return true;
+        // One word: the file.
+        if (l.len <= p || l.indexOfByte(Char.SPACE, p) >= 0) return false;
+        let d = new Diagnostic();
+        d.tool = "prettier";
+        d.file = normPath(l.str(p));
+        d.message = "Code style issues found (prettier --check)";
+        f.addDiagnostic(d);
+        return true;
+      }
+      if (!l.startsWith(ERROR)) return false;
+      let p = ERROR.length;
+      // The code frame of the file it could not parse: `[error]   1 | …`, `[error] > 3 |`, `[error]     | ^`.
+      if (l.at(p) == Char.SPACE || l.at(p) == Char.GT) return true;
+      let e = l.indexOf(": ", p);
+      if (e <= p || l.indexOfByte(Char.SPACE, p) < e) return false;
+      let d = new Diagnostic();
+      d.tool = "prettier";
+      d.file = normPath(l.str(p, e));
+      // `SyntaxError: Unexpected token (3:1)`: its place in parentheses at the end.
+      let m = l.trimmed(e + 2);
+      let o = l.lastIndexOfByte(Char.LPAREN);
+      let k = o > 0 ? l.indexOfByte(Char.COLON, o) : -1;
+      if (k > o + 1 && l.at(l.len - 1) == Char.RPAREN && isDigit(l.at(o + 1)) && isDigit(l.at(k + 1))) {
+        d.line = <i32>l.readInt(o + 1);
+        d.col = <i32>l.readInt(k + 1);
+        m = l.trimmed(e + 2, o);
+      }
+      d.message = m;
+      f.addDiagnostic(d);
+      return true;
+    }
+    if (c == Char.A) return l.startsWith("All matched files use Prettier code style!");
+    if (c == Char.E) return l.startsWith("Error occurred when checking code style in ");
     return false;
   }
 

@@ -27,6 +27,11 @@ const MIETTE = utf8("\u256D\u2500[ "); // ╭─[ : oxc's (vitest 4's) code fram
 const JCROSS = utf8("\u2715 ");     // ✕ jest --verbose's failed test
 const CIRCLE = utf8("\u25CB ");     // ○ jest --verbose's skipped test
 const PENCIL = utf8("\u270E ");     // ✎ jest --verbose's todo
+const CHEVRON = utf8("\u203A ");    // › jest's snapshot summary line
+const HOOK = utf8("\u21B3 ");       // ↳ its test file
+const DOT = utf8("\u2022 ");        // • its snapshot (or snapshot file)
+/** Obsolete snapshots listed under jest's `Snapshot Summary`: none, their keys under `↳ file`, snapshot files. */
+const OBSOLETE_NONE = 0, OBSOLETE_KEYS = 1, OBSOLETE_FILES = 2;
 
 /** Before jest showed itself: `FAIL`/`PASS x.test.js` (after blanks), `Tests: .. total` at column 0. */
 const JEST_STARTS = new ByteSet().chars("FPT");
@@ -86,6 +91,9 @@ export class JestParser extends Parser {
 
   /** In vitest's block of an error no test caught: its title (`Uncaught Exception`). */
   private unhandled: string | null = null;
+  /** In the `Snapshot Summary`'s list of obsolete snapshots (OBSOLETE_*), and the test file of its `↳` line. */
+  private obsolete: i32 = OBSOLETE_NONE;
+  private obsoleteFile: string | null = null;
 
   constructor(vitest: bool) { super(); this.vitest = vitest; }
 
@@ -138,6 +146,7 @@ export class JestParser extends Parser {
     }
     if (l.startsWith("Test Suites:") || l.startsWith("Snapshots:") || l.startsWith("Time:") || l.startsWith("Ran all test suites")) { this.end(); return true; }
     let p = l.skipSpaces(0);
+    if (p > 0 && this.snapshotSummary(l, p, f)) return true;
     if (matchBytes(l, BULLET, p)) {
       this.end();
       let name = l.trimmed(p + BULLET.byteLength);
@@ -164,6 +173,39 @@ export class JestParser extends Parser {
       this.tsc.claim(v, f);
     }
     this.body(l, p);
+    return true;
+  }
+
+  /**
+   * jest's `Snapshot Summary` lists the obsolete snapshots, which fail the run without -u (--ci or not), every
+   * test passing: ` › 1 snapshot obsolete from 1 test suite. To remove it, …` then `↳ test/a.test.js` and a
+   * `• the limits 1` line for each; ` › 1 snapshot file obsolete from …` then `↳   • test/__snapshots__/b.test.js.snap`.
+   * Each is an error of the run (tool `jest`) at its test file, or the snapshot file.
+   */
+  private snapshotSummary(l: Line, p: i32, f: Facts): bool {
+    if (matchBytes(l, CHEVRON, p)) {
+      let q = p + CHEVRON.byteLength;
+      this.obsolete = OBSOLETE_NONE;
+      if (!isDigit(l.at(q))) return false;
+      if (l.indexOf(" snapshot file obsolete from ", q) > 0 || l.indexOf(" snapshot files obsolete from ", q) > 0) this.obsolete = OBSOLETE_FILES;
+      else if (l.indexOf(" snapshot obsolete from ", q) > 0 || l.indexOf(" snapshots obsolete from ", q) > 0) this.obsolete = OBSOLETE_KEYS;
+      else return false;
+      this.end();
+      this.obsoleteFile = null;
+      return true;
+    }
+    if (this.obsolete == OBSOLETE_NONE) return false;
+    if (matchBytes(l, HOOK, p)) {
+      p = l.skipSpaces(p + HOOK.byteLength);
+      if (!matchBytes(l, DOT, p)) { this.obsoleteFile = l.trimmed(p); return true; }
+    }
+    if (!matchBytes(l, DOT, p)) { this.obsolete = OBSOLETE_NONE; return false; }
+    let name = l.trimmed(p + DOT.byteLength);
+    let d = new Diagnostic();
+    d.tool = "jest";
+    if (this.obsolete == OBSOLETE_FILES) { d.file = name; d.message = "snapshot file obsolete"; }
+    else { d.file = this.obsoleteFile; d.message = "snapshot obsolete: " + name; }
+    f.addDiagnostic(d);
     return true;
   }
 
