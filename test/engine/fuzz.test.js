@@ -26,6 +26,20 @@ test('10 000 generated inputs: no trap, valid and bounded envelopes, same bytes 
   assert.is(n, 10_000);
 });
 
+test('found by the fuzz test: a go panic value over several lines reads the same streamed 5 bytes at a time', async () => {
+  // go-panic.ts told a line offered again from the next by its address: two lines a stream cut in two are put
+  // together at the same address in the splitter's buffer, so the value's second line was dropped when streamed.
+  const engine = await createEngine();
+  const unit = 'items:\n  a=1\n\ngoroutine 1 [running]:\nmain.main()\n\t./main.go:9 +0xf9\nexit status 2\n';
+  const log = new TextEncoder().encode('panic: bad item count 1\n' + unit.repeat(3));
+  const whole = engine.verdict(log, { exit: 2 }).verdict;
+  const s = engine.stream({ exit: 2 });
+  for (let i = 0; i < log.length; i += 5) s.push(log.subarray(i, i + 5));
+  const streamed = s.end().verdict;
+  assert.is(whole.crash.message, 'bad item count 1\nitems:\n  a=1');
+  assert.equal(streamed, whole);
+});
+
 test('found by bench:fuzz: a 64 KiB line of go test results with thousands of / stays linear', async () => {
   // A fixture line repeated without its newline: go-test.ts copied every parent of the "name" (one per
   // '/'), 128 MiB for this line, and a resident engine that met two such lines trapped at its maximum.

@@ -59,8 +59,11 @@ export class GoPanicParser extends Parser {
    * its first line alone.
    */
   private msgMore: Array<string> = [];
-  /** The line last kept aside (an unclaimed line may be offered again): where it starts. */
-  private msgAt: usize = 0;
+  /**
+   * The number of the line last kept aside (an unclaimed line may be offered again). Not its address: a line a
+   * stream's chunk cut in two is put together in the splitter's buffer, at the same address as the next such one.
+   */
+  private msgAt: i64 = -1;
 
   busy(): bool { return this.state != State.IDLE; }
   atRest(): bool { return this.state == State.IDLE; }
@@ -87,6 +90,7 @@ export class GoPanicParser extends Parser {
     this.msgOpen = !fatal;
     this.msgAppend = !fatal && !l.contains(" [recovered");
     this.msgMore.length = 0;
+    this.msgAt = -1;
     this.capture = false;
     this.goroutines = 0;
     this.wantLoc = false;
@@ -209,8 +213,8 @@ export class GoPanicParser extends Parser {
    */
   private messageLine(l: Line): bool {
     if (!this.msgAppend) return true;
-    if (l.ptr == this.msgAt) return false;
-    this.msgAt = l.ptr;
+    if (<i64>l.no == this.msgAt) return false;
+    this.msgAt = <i64>l.no;
     let rec = l.indexOf(" [recovered");
     if (this.msgMore.length < 16) this.msgMore.push(rec >= 0 ? l.str(0, rec) : l.toString());
     if (rec < 0) return false;
