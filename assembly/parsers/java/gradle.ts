@@ -23,7 +23,7 @@ import { Facts, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation } from "../../frames";
-import { failureNamed, junitValues } from "../runners/common";
+import { failureNamed, junitValues, JavaPlace } from "../runners/common";
 
 const RUNNER = "gradle";
 const FAILED = " FAILED";
@@ -40,11 +40,8 @@ const ENDS = new ByteSet().chars("DE");
 export class GradleParser extends Parser {
   private state: i32 = State.NONE;
   private cur: TestFailure | null = null;
-  /** The current failure's test method as its frames name it (`ex.RatioTest.third(`), its class's package. */
-  private own: string = "";
-  private ownPackage: string = "";
-  private placed: bool = false;
-  private inCause: bool = false;
+  /** Where the current failure is (SHORT's `at File.java:N`, FULL's frames). */
+  private place: JavaPlace = new JavaPlace();
   private wantMessage: bool = false;
   /** What went wrong, as read so far (its first line, then its first `> ` reason). */
   private wrong: string = "";
@@ -114,11 +111,7 @@ export class GradleParser extends Parser {
     t.passed = -1;
     this.cur = tf;
     let paren = rest.indexOf("(");
-    this.own = cls + "." + (paren > 0 ? rest.substring(0, paren) : rest) + "(";
-    let dot = cls.lastIndexOf(".");
-    this.ownPackage = dot > 0 ? cls.substring(0, dot) : "";
-    this.placed = false;
-    this.inCause = false;
+    this.place.begin(cls, paren > 0 ? rest.substring(0, paren) : rest, false);
     this.wantMessage = true;
     this.state = State.FAILURE;
     return true;
@@ -129,8 +122,8 @@ export class GradleParser extends Parser {
     let tf = this.cur;
     if (tf === null) return;
     let p = l.skipSpaces(0);
-    if (l.matchAt("at ", p)) { this.frame(l, p + 3, tf); return; }
-    if (l.matchAt("Caused by: ", p)) { this.inCause = true; return; }
+    if (l.matchAt("at ", p)) { this.wantMessage = false; this.place.frame(l, p + 3, tf); return; }
+    if (l.matchAt("Caused by: ", p)) { this.place.inCause = true; return; }
     if (!this.wantMessage) return;
     this.wantMessage = false;
     // SHORT: `java.lang.AssertionError at RatioTest.java:15`
@@ -141,7 +134,7 @@ export class GradleParser extends Parser {
         tf.message = l.str(p, at);
         tf.file = fr.file;
         tf.line = fr.line;
-        this.placed = true;
+        this.place.placed = true;
         return;
       }
     }
@@ -149,32 +142,6 @@ export class GradleParser extends Parser {
     tf.message = m;
     let v = junitValues(m);
     if (v !== null) { tf.expected = v[0]; tf.actual = v[1]; }
-  }
-
-  /** FULL's `at ex.Ratio.halfUp(Ratio.java:11)`: the innermost in the test's package places the failure. */
-  private frame(l: Line, a: i32, tf: TestFailure): void {
-    this.wantMessage = false;
-    if (this.placed) return;
-    let open = l.indexOfByte(Char.LPAREN, a);
-    let close = l.lastIndexOfByte(Char.RPAREN);
-    if (open < 0 || close <= open) return;
-    let inPackage = !this.inCause && this.samePackage(l, a, open);
-    if (!inPackage && !(tf.file === null && l.matchAt(this.own, a))) return;
-    let fr = new Frame();
-    if (!setLocation(fr, l.str(open + 1, close)) || fr.file === null) return;
-    tf.file = fr.file;
-    tf.line = fr.line;
-    if (inPackage) this.placed = true;
-  }
-
-  /** Whether the frame's method [a, open) is in a class of the test's package (not in a package below it). */
-  private samePackage(l: Line, a: i32, open: i32): bool {
-    let cls = l.lastIndexOfByte(Char.DOT, open);
-    if (cls < a) return false;
-    let pkg = this.ownPackage;
-    if (pkg.length == 0) return l.indexOfByte(Char.DOT, a) == cls;
-    if (!l.matchAt(pkg, a) || l.at(a + pkg.length) != Char.DOT) return false;
-    return l.indexOfByte(Char.DOT, a + pkg.length + 1) == cls;
   }
 
   /** `3 tests completed, 2 failed` (`, 1 skipped`): a test task's counts, added to the tasks' before it. */

@@ -377,3 +377,53 @@ export function placedMessage(t: TestFailure, s: string, ctx: DiagContext | null
   t.message = s;
   if (s.lastIndexOf("/", k) > 0) placeFrom(t, s, k, ctx);
 }
+
+/**
+ * Where a Java test's failure is (JUnit 4's text runner, Gradle's FULL exception format): the innermost frame of its
+ * exception in the test class's package (the code under test; the test's own line for a failed assertion), else,
+ * in a cause or when none is, the test method's own frame.
+ */
+export class JavaPlace {
+  /** The test method as its frames name it: `pkg.RatioTest.third(`. */
+  private own: string = "";
+  /** The test class's package ("" for the default package). */
+  private pkg: string = "";
+  /** Past the exception's own frames, in a `Caused by:`. */
+  inCause: bool = false;
+  /** Placed at a frame in the test's package (the test method's frame only places it for now). */
+  placed: bool = false;
+
+  /** A failure of method in class cls begins; placed: it is to be placed by no frame. */
+  begin(cls: string, method: string, placed: bool): void {
+    this.own = cls + "." + method + "(";
+    let dot = cls.lastIndexOf(".");
+    this.pkg = dot > 0 ? cls.substring(0, dot) : "";
+    this.inCause = false;
+    this.placed = placed;
+  }
+
+  /** `at ex.Ratio.halfUp(Ratio.java:11)`, its method from a (past `at `): may place tf. */
+  frame(l: Line, a: i32, tf: TestFailure): void {
+    if (this.placed) return;
+    let open = l.indexOfByte(Char.LPAREN, a);
+    let close = l.lastIndexOfByte(Char.RPAREN);
+    if (open < 0 || close <= open) return;
+    let inPackage = !this.inCause && this.samePackage(l, a, open);
+    if (!inPackage && !(tf.file === null && l.matchAt(this.own, a))) return;
+    let fr = new Frame();
+    if (!setLocation(fr, l.str(open + 1, close)) || fr.file === null) return;
+    tf.file = fr.file;
+    tf.line = fr.line;
+    if (inPackage) this.placed = true;
+  }
+
+  /** Whether the frame's method [a, open) (`pkg.Cls.method`, `pkg.Cls$1.run`) is in a class of the test's package. */
+  private samePackage(l: Line, a: i32, open: i32): bool {
+    let cls = l.lastIndexOfByte(Char.DOT, open);
+    if (cls < a) return false;
+    let pkg = this.pkg;
+    if (pkg.length == 0) return l.indexOfByte(Char.DOT, a) == cls; // the default package: `Ratio.percent`
+    if (!l.matchAt(pkg, a) || l.at(a + pkg.length) != Char.DOT) return false;
+    return l.indexOfByte(Char.DOT, a + pkg.length + 1) == cls;
+  }
+}

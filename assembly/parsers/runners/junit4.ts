@@ -19,10 +19,9 @@
 // but was:<b>` gives expected and actual).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame } from "../../model";
+import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
-import { setLocation } from "../../frames";
-import { failureNamed, junitValues } from "./common";
+import { failureNamed, junitValues, JavaPlace } from "./common";
 
 const RUNNER = "junit4";
 
@@ -32,14 +31,8 @@ export class Junit4Parser extends Parser {
   /** Inside `There were N failures:` up to the blank line after the last one. */
   private listing: bool = false;
   private cur: TestFailure | null = null;
-  /** The current failure's test method, as its frames name it: `Class.method(`. */
-  private own: string = "";
-  /** The test class's package ("" for the default package). */
-  private ownPackage: string = "";
-  /** Past the exception's own frames, in a `Caused by:`. */
-  private inCause: bool = false;
-  /** The current failure is placed at a frame in the test's package (the test method's frame only places it for now). */
-  private placed: bool = false;
+  /** Where the current failure is (its frames). */
+  private place: JavaPlace = new JavaPlace();
   private wantMessage: bool = false;
   /** The totals of the runs read so far. */
   private run: i64 = 0;
@@ -122,13 +115,9 @@ export class Junit4Parser extends Parser {
     if (t.runner != RUNNER) return true;
     let method = l.str(p + 2, open);
     let cls = l.str(open + 1, l.len - 1);
-    this.own = cls + "." + method + "(";
-    let dot = cls.lastIndexOf(".");
-    this.ownPackage = dot > 0 ? cls.substring(0, dot) : "";
-    this.inCause = false;
     // A failure JUnit names by a class of its own (`initializationError(org.junit.runner.JUnitCommandLineParseResult)`:
     // a test class it could not find) is the command line's: JUnit's frames are no place of the user's.
-    this.placed = cls.startsWith("org.junit.") || cls.startsWith("junit.");
+    this.place.begin(cls, method, cls.startsWith("org.junit.") || cls.startsWith("junit."));
     this.wantMessage = true;
     let tf = failureNamed(t, l.str(p + 2, l.len));
     if (!t.totals) t.failed = t.failures.length;
@@ -143,23 +132,10 @@ export class Junit4Parser extends Parser {
     let p = l.skipSpaces(0);
     if (p > 0 && l.matchAt("at ", p)) {
       this.wantMessage = false;
-      if (this.placed) return;
-      let a = p + 3;
-      let open = l.indexOfByte(Char.LPAREN, a);
-      let close = l.lastIndexOfByte(Char.RPAREN);
-      if (open < 0 || close <= open) return;
-      // The innermost frame of the exception itself in the test's package (the code under test, or the test);
-      // in a cause, or when none is, the test method's own frame.
-      let inPackage = !this.inCause && this.samePackage(l, a, open);
-      if (!inPackage && !(tf.file === null && l.matchAt(this.own, a))) return;
-      let fr = new Frame();
-      if (!setLocation(fr, l.str(open + 1, close)) || fr.file === null) return;
-      tf.file = fr.file;
-      tf.line = fr.line;
-      if (inPackage) this.placed = true;
+      this.place.frame(l, p + 3, tf);
       return;
     }
-    if (l.startsWith("Caused by: ")) { this.inCause = true; return; }
+    if (l.startsWith("Caused by: ")) { this.place.inCause = true; return; }
     if (this.wantMessage) {
       this.wantMessage = false;
       let m = l.trimmed(0);
@@ -168,17 +144,6 @@ export class Junit4Parser extends Parser {
       let v = junitValues(m);
       if (v !== null) { tf.expected = v[0]; tf.actual = v[1]; }
     }
-  }
-
-  /** Whether the frame's method [a, open) (`pkg.Cls.method`, `pkg.Cls$1.run`) is in a class of the test's package. */
-  private samePackage(l: Line, a: i32, open: i32): bool {
-    let cls = l.lastIndexOfByte(Char.DOT, open);
-    if (cls < a) return false;
-    let pkg = this.ownPackage;
-    if (pkg.length == 0) return l.indexOfByte(Char.DOT, a) == cls; // the default package: `Ratio.percent`
-    if (!l.matchAt(pkg, a) || l.at(a + pkg.length) != Char.DOT) return false;
-    let dot = l.indexOfByte(Char.DOT, a + pkg.length + 1);
-    return dot == cls;
   }
 
   finish(f: Facts): void {
