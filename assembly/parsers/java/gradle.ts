@@ -24,9 +24,12 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation } from "../../frames";
 import { failureNamed, junitValues, JavaPlace } from "../runners/common";
+import { withName } from "../../util/name-hash";
 
 const RUNNER = "gradle";
 const FAILED = " FAILED";
+const PASSED = " PASSED";
+const SKIPPED = " SKIPPED";
 const PART = " > ";
 
 const enum State { NONE = 0, FAILURE = 1, WRONG = 2, TRY = 3 }
@@ -49,6 +52,13 @@ export class GradleParser extends Parser {
   /** The counts of the test tasks read so far (a build of several projects prints one line each). */
   private run: i64 = 0;
   private failed: i64 = 0;
+  /**
+   * testLogging.events 'passed', 'skipped' (`ex.RatioTest > half PASSED`): the tests so listed, and the hashes of
+   * those passed (Tests.passedSet, when they are all the run counts).
+   */
+  private listedPassed: i64 = 0;
+  private listedSkipped: i64 = 0;
+  private passHashes: Array<u32> | null = [];
   private skipped: i64 = 0;
 
   busy(): bool { return this.state != State.NONE; }
@@ -81,6 +91,8 @@ export class GradleParser extends Parser {
     }
     if (isDigit(c0)) return this.counts(l, f);
     if (l.endsWith(" UP-TO-DATE") || l.endsWith(" FROM-CACHE")) { this.upToDate(l, f); return false; }
+    if (l.endsWith(PASSED)) return this.listed(l, f, PASSED.length, true);
+    if (l.endsWith(SKIPPED)) return this.listed(l, f, SKIPPED.length, false);
     return l.endsWith(FAILED) && this.failure(l, f);
   }
 
@@ -95,17 +107,27 @@ export class GradleParser extends Parser {
     if (c >= p && l.matchAt("compile", c + 1)) f.upToDate = true;
   }
 
-  /** `ex.RatioTest > third FAILED`: the class (no space in it), then the test's parts. */
-  private failure(l: Line, f: Facts): bool {
-    let sep = l.indexOf(PART);
-    if (sep <= 0 || l.indexOfByte(Char.SPACE) != sep || l.at(0) == Char.COLON) return false;
+  /** `ex.RatioTest > half PASSED` / `… SKIPPED` (testLogging.events): a test that passed or was skipped. */
+  private listed(l: Line, f: Facts, k: i32, passed: bool): bool {
+    let name = testName(l, k);
+    if (name === null) return false;
     let t = f.testsFor(RUNNER);
     if (t.runner != RUNNER) return false;
+    if (passed) { this.listedPassed++; this.passHashes = withName(this.passHashes, name!); }
+    else this.listedSkipped++;
+    return true;
+  }
+
+  /** `ex.RatioTest > third FAILED`: the class (no space in it), then the test's parts. */
+  private failure(l: Line, f: Facts): bool {
+    let name = testName(l, FAILED.length);
+    if (name === null) return false;
+    let t = f.testsFor(RUNNER);
+    if (t.runner != RUNNER) return false;
+    let sep = l.indexOf(PART);
     let cls = l.str(0, sep);
     let rest = l.str(sep + PART.length, l.len - FAILED.length);
-    if (rest.length == 0) return false;
-    let name = cls + "." + rest.replaceAll(PART, ".");
-    let tf = failureNamed(t, name);
+    let tf = failureNamed(t, name!);
     if (!t.totals) t.failed = t.failures.length;
     else t.failed = max<i64>(t.failed, this.failed + 1); // a later task's failure, before its counts
     t.passed = -1;
@@ -195,6 +217,16 @@ export class GradleParser extends Parser {
     if (this.state == State.WRONG) this.wentWrong(f);
     this.state = State.NONE;
     this.cur = null;
+    let t = f.tests;
+    if (t === null || t.runner != RUNNER || this.listedPassed + this.listedSkipped == 0) return;
+    // No counts line (every test passed: Gradle prints none then): the listed tests are the counts.
+    if (!t.totals) {
+      t.passed = this.listedPassed;
+      t.skipped = this.listedSkipped;
+      t.failed = t.failures.length;
+    }
+    let hs = this.passHashes;
+    if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
   }
 }
 
@@ -206,4 +238,11 @@ function countBefore(s: string, word: string): i64 {
   let a = e;
   while (a > 0 && isDigit(s.charCodeAt(a - 1))) a--;
   return a < e ? I64.parseInt(s.substring(a, e)) : -1;
+}
+
+/** `ex.RatioTest > third FAILED` less its last k bytes: `ex.RatioTest.third` (the parts joined by `.`), or null. */
+function testName(l: Line, k: i32): string | null {
+  let sep = l.indexOf(PART);
+  if (sep <= 0 || l.indexOfByte(Char.SPACE) != sep || l.at(0) == Char.COLON || l.len - k <= sep + PART.length) return null;
+  return l.str(0, sep) + "." + l.str(sep + PART.length, l.len - k).replaceAll(PART, ".");
 }
