@@ -308,6 +308,8 @@ export class Facts {
    * CMake's `Building C object …/util.c.o`, make's echo `gcc -c util.c`), or null: none said (parsers/c-family/compiled.ts).
    */
   compiled: Array<u32> | null = null;
+  /** compiled's hashes as a set: a build's every compile line asks whether its source is known. */
+  compiledSeen: Set<u32> | null = null;
   /** More sources than MAX_PASSED_SET: compiled is null, and stays so. */
   compiledOverflow: bool = false;
   /**

@@ -98,9 +98,11 @@ function isSource(l: Line, a: i32, q: i32): bool {
 function add(f: Facts, base: string): void {
   if (base.length == 0 || f.compiledOverflow) return;
   let c = f.compiled;
-  if (c === null) { c = new Array<u32>(0); f.compiled = c; }
+  let seen = f.compiledSeen;
+  if (c === null || seen === null) { c = new Array<u32>(0); f.compiled = c; seen = new Set<u32>(); f.compiledSeen = seen; }
   let h = nameHash(base);
-  if (c.includes(h)) return;
-  if (c.length >= MAX_PASSED_SET) { f.compiledOverflow = true; f.compiled = null; return; }
+  if (seen.has(h)) return;
+  if (c.length >= MAX_PASSED_SET) { f.compiledOverflow = true; f.compiled = null; f.compiledSeen = null; return; }
   c.push(h);
+  seen.add(h);
 }

@@ -19,6 +19,7 @@ import { DiagContext, readLoc, listOnly } from "../diag-context";
 import { CMakeReport } from "./cmake";
 
 const BUILD_FILES = "-- Build files have been written to: ";
+const NINJA_IDLE = "ninja: no work to do.";
 const NINJA_ENTERING = "ninja: Entering directory ";
 
 /** At rest: a line without a head colon (`make: ..`, `Makefile:5: ..`, cmake's `-- Build files ..: dir`) is make's only when it is CMake's `CMake Error at ..`. */
@@ -52,7 +53,7 @@ export class MakeParser extends Parser {
     let r = -1;
     if (c0 == Char.m || c0 == Char.g) r = makePrefix(l, 0);
     // ninja (CMake's generator) compiled nothing (Facts.upToDate); the line stays in the tail
-    else if (c0 == Char.n && k == 5 && l.startsWith("ninja: no work to do.") && l.skipSpaces(21) >= l.len) { f.upToDate = true; return false; }
+    else if (c0 == Char.n && k == 5 && l.startsWith(NINJA_IDLE) && l.skipSpaces(NINJA_IDLE.length) >= l.len) { f.upToDate = true; return false; }
     if (r < 0) {
       // A recipe's program that printed part of a line and died: make's report ends that line
       // (`\tRatios        make: *** [Makefile:9: smoke] Segmentation fault`, codeplea/tinyexpr's smoke test).
