@@ -6,7 +6,7 @@ import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
 import { join } from "./util/join";
-import { testHash, nameHash } from "./util/name-hash";
+import { testHash, nameHash, objectKey } from "./util/name-hash";
 import { LINE_SLACK, absDiff, factText, failureChange, crashFactsChange, unreachedBy, testsUnreachedBy, crashStop, cutShort, containerOf } from "./delta-facts";
 
 // Diagnostics (and crash frames) within LINE_SLACK lines of each other, same in all else, are the same.
@@ -123,7 +123,7 @@ function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
   if (t != "gcc" && t != "clang" && t != "javac" && t != "rustc") return false;
   let file = d.file;
   if (file === null) return false;
-  if (cs !== null && cs.includes(nameHash(baseName(file!)))) return false;
+  if (cs !== null && compiled(cs, baseName(file!))) return false;
   for (let i = 0; i < other.length; i++) {
     let o = other[i].file;
     if (o !== null && o == file) return false;
@@ -782,6 +782,13 @@ function streak(n: i32): string {
 }
 
 /** The last part of a path (`src/util.c` → `util.c`). */
+/** Whether a build's compiled_set names the source base: by its name, or by its stem as an object (objectKey). */
+function compiled(cs: Array<u32>, base: string): bool {
+  if (cs.includes(nameHash(base))) return true;
+  let dot = base.lastIndexOf(".");
+  return dot > 0 && cs.includes(objectKey(base.substring(0, dot)));
+}
+
 function baseName(p: string): string {
   let i = p.lastIndexOf("/");
   return i >= 0 ? p.substring(i + 1) : p;

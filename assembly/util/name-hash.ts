@@ -5,6 +5,14 @@ export function nameHash(s: string): u32 {
   return hashOn(0x811c9dc5, s);
 }
 
+/**
+ * The key a build's object names its source by: the object's stem and `.o` (`parse.o`, `parse.lo`, `parse.obj`:
+ * `parse.o`), which is a source's stem and `.o` (parse.c, parse.cc, parse.cpp). As nameHash(stem + ".o").
+ */
+export function objectKey(stem: string): u32 {
+  return hashOn(nameHash(stem), ".o");
+}
+
 function hashOn(h: u32, s: string): u32 {
   for (let i = 0, n = s.length; i < n; i++) { h ^= <u32>s.charCodeAt(i); h *= 16777619; }
   return h;

@@ -3,36 +3,81 @@
 //
 //   [2/3] Building C object CMakeFiles/app.dir/src/util.c.o       ninja (CMake's Ninja generator)
 //   [ 50%] Building CXX object CMakeFiles/app.dir/main.cpp.o      CMake's Makefiles
+//   [1/4] Compiling C object app.p/src_util.c.o                   meson (ninja): the source's path, `/` made `_`
+//     CC      util.o                                              quiet recipes: Linux's kbuild (`CC [M]`), git's,
+//     CC       src/app-util.o                                     Redis's; automake's silent rules (the target
+//     CXX      libfoo_la-util.lo                                  before a `-`, libtool's `.lo`)
 //   gcc -Wall -g -c util.c                                        make's echo of a recipe: a compiler (cc, gcc, g++,
 //   /usr/bin/cc -O2 -o CMakeFiles/app.dir/a.c.o -c /src/a.c      c++, clang, clang++, a path to one, behind ccache)
 //                                                                 and its source arguments
 //
 // Each source is kept by its base name's hash (util/name-hash.ts): a warning's file is matched by its base name, so
 // two files of one name in two directories are one (read as compiled: the delta then says "fixed", as before).
+// An object named without its source's extension (util.o) is kept by its stem (objectKey), which any source of
+// that stem matches (util.c, util.cpp; util.h too: read as compiled, as before). A name a build tool may have
+// prefixed (meson's `src_`, automake's `app-`) is kept whole and without the prefix: a wrong match reads as compiled.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
-import { nameHash, MAX_PASSED_SET } from "../../util/name-hash";
+import { nameHash, objectKey, MAX_PASSED_SET } from "../../util/name-hash";
 
 const BUILDING = "] Building ";
+const COMPILING = "] Compiling ";
 const OBJECT = " object ";
 
-/** Records the sources l says were compiled. Only lines whose first byte is `[`, `/`, `c` or `g` can. */
+/** Records the sources l says were compiled. Only lines whose first byte is `[`, `/`, `c`, `g` or a space can. */
 export function readCompiled(l: Line, f: Facts): void {
   let c0 = l.at(0);
   if (c0 == Char.LBRACKET) { building(l, f); return; }
+  if (c0 == Char.SPACE) { quiet(l, f); return; }
   if (c0 == Char.SLASH || c0 == Char.c || c0 == Char.g) echo(l, f);
 }
 
-/** `[2/3] Building C object CMakeFiles/app.dir/src/util.c.o`: util.c. */
+/** `[2/3] Building C object CMakeFiles/app.dir/src/util.c.o`: util.c; meson's `Compiling C object app.p/src_util.c.o`: src_util.c and util.c. */
 function building(l: Line, f: Facts): void {
   let b = l.indexOf(BUILDING);
+  let mangled = false;
+  if (b < 0) { b = l.indexOf(COMPILING); mangled = true; }
   if (b < 0 || b > 12) return;
   let o = l.indexOf(OBJECT, b + BUILDING.length);
   if (o < 0 || !l.endsWith(".o")) return;
   let start = l.lastIndexOfByte(Char.SLASH, l.len - 1) + 1;
   if (start <= o) start = o + OBJECT.length;
-  add(f, l.str(start, l.len - 2));
+  if (start >= l.len - 2) return;
+  let name = l.str(start, l.len - 2);
+  add(f, nameHash(name));
+  if (!mangled) return;
+  // meson's object is the source's path from the project's root, each `/` made `_`: src/util.c is src_util.c
+  for (let i = name.indexOf("_"); i >= 0 && i < name.length - 1; i = name.indexOf("_", i + 1)) add(f, nameHash(name.substring(i + 1)));
+}
+
+/**
+ * A quiet recipe's line: up to 8 spaces, `CC` or `CXX` (kbuild's `CC [M]`), spaces, and the object alone:
+ * `  CC      util.o`, `    CC builtin/add.o`, `  CC       src/app-util.o`, `  CXX      libfoo_la-util.lo`.
+ * Kept by the object's stem, and the stem after its first `-` (automake's target prefix).
+ */
+function quiet(l: Line, f: Facts): void {
+  let n = l.len;
+  let i = 1;
+  while (i < n && i < 9 && l.at(i) == Char.SPACE) i++;
+  if (l.at(i) != Char.C) return;
+  let c = l.at(i + 1);
+  let t = i + 2;
+  if (c == Char.X) { if (l.at(t) != Char.X) return; t++; } else if (c != Char.C) return;
+  if (t >= n || l.at(t) != Char.SPACE) return;
+  while (t < n && l.at(t) == Char.SPACE) t++;
+  if (l.matchAt("[M]", t)) { t += 3; while (t < n && l.at(t) == Char.SPACE) t++; }
+  if (t >= n || l.indexOfByte(Char.SPACE, t) >= 0) return;
+  let dot = l.lastIndexOfByte(Char.DOT, n - 1);
+  if (dot <= t) return;
+  let k = n - dot - 1;
+  if (!(k == 1 && l.at(dot + 1) == Char.o) && !(k == 2 && l.matchAt("lo", dot + 1)) && !(k == 3 && l.matchAt("obj", dot + 1))) return;
+  let s = max(t, l.lastIndexOfByte(Char.SLASH, dot) + 1);
+  if (s >= dot) return;
+  let stem = l.str(s, dot);
+  add(f, objectKey(stem));
+  let m = stem.indexOf("-");
+  if (m > 0 && m < stem.length - 1) add(f, objectKey(stem.substring(m + 1)));
 }
 
 /** `gcc -Wall -c util.c -o util.o`: its first word a C or C++ compiler, each argument ending in a source's extension. */
@@ -57,7 +102,7 @@ function echo(l: Line, f: Facts): void {
       if (!afterO && isSource(l, p, q)) {
         let s = l.lastIndexOfByte(Char.SLASH, q - 1) + 1;
         if (s < p) s = p;
-        add(f, l.str(s, q));
+        add(f, nameHash(l.str(s, q)));
       }
       afterO = q == p + 2 && l.at(p) == Char.MINUS && l.at(p + 1) == Char.o;
     }
@@ -95,12 +140,11 @@ function isSource(l: Line, a: i32, q: i32): bool {
   return false;
 }
 
-function add(f: Facts, base: string): void {
-  if (base.length == 0 || f.compiledOverflow) return;
+function add(f: Facts, h: u32): void {
+  if (f.compiledOverflow) return;
   let c = f.compiled;
   let seen = f.compiledSeen;
   if (c === null || seen === null) { c = new Array<u32>(0); f.compiled = c; seen = new Set<u32>(); f.compiledSeen = seen; }
-  let h = nameHash(base);
   if (seen.has(h)) return;
   if (c.length >= MAX_PASSED_SET) { f.compiledOverflow = true; f.compiled = null; f.compiledSeen = null; return; }
   c.push(h);
