@@ -106,6 +106,9 @@ export class Session {
 
   private claimed: bool = false;
 
+  /** The parser sets the run holds: its own and one per stream read apart. */
+  parserSets(): i32 { return 1 + this.relays.streams.length; }
+
   /** Offers l to the parsers of stream r (the run's own when null), whose facts are g. */
   private offer(l: Line, g: Facts, r: RelayStream | null): void {
     let ps = r !== null ? r.parsers : this.parsers;
