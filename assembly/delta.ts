@@ -284,6 +284,8 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || subtestRan(fb, fa[i])) { m.fixed.push(name); continue; }
+    // Skipped now (`xit`, `@pytest.mark.skip`): the run names it among its skipped tests; it did not run.
+    if (inSkippedSet(cur, fa[i])) { if (m.notRun.length == 0) m.notRunWhy = "skipped now"; m.notRun.push(name); continue; }
     // Its target ran to its end (cargo -q stopped after it): it ran, unless it is there no more (renamed, removed).
     if (inStoppedTarget(cur, fa[i])) { gone.push(fa[i]); goneNames.push(name); continue; }
     let container = containerOf(fa[i], fb);
@@ -507,6 +509,16 @@ function inPassedSet(cur: Verdict, f: TestFailure): bool {
   // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
   let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
   return ps.includes(testHash(unit, f.name)) || ps.includes(testHash("", f.name));
+}
+
+/** True when the run names the test f among its skipped ones (tests.skippedSet), keyed as inPassedSet. */
+function inSkippedSet(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null) return false;
+  let ss = t.skippedSet;
+  if (ss === null) return false;
+  let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
+  return ss.includes(testHash(unit, f.name)) || ss.includes(testHash("", f.name));
 }
 
 /** `/w/test/x.test.js`, `./test/y.test.mjs`: a path (no blank) ending in a JavaScript or TypeScript file's extension. */

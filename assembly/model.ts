@@ -197,6 +197,12 @@ export class Tests {
    * list of such a run did not run (mocha --bail stopped first): never "fixed".
    */
   passedSet: Array<u32> | null = null;
+  /**
+   * Hashes, as passedSet's, of the tests the run names as skipped (RSpec's `Pending:` list, a JSON report's
+   * pending tests), or null when it named none: a test that failed before and is skipped now did not run, it was
+   * not fixed (the counts alone cannot tell which of several gone tests it was). At most MAX_PASSED_SET.
+   */
+  skippedSet: Array<u32> | null = null;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

@@ -446,6 +446,9 @@ function addTests(t: Tests, u: Tests): void {
   let a = t.passedSet; let b = u.passedSet;
   if (a !== null && b !== null && a.length + b.length <= MAX_PASSED_SET) { for (let i = 0; i < b.length; i++) a.push(unchecked(b[i])); }
   else t.passedSet = null;
+  let sa = t.skippedSet; let sb = u.skippedSet;
+  if (sa === null) t.skippedSet = sb;
+  else if (sb !== null) { for (let i = 0; i < sb.length && sa.length < MAX_PASSED_SET; i++) sa.push(unchecked(sb[i])); }
   for (let i = 0; i < u.failures.length && t.failures.length < MAX_FAILURES; i++) t.failures.push(unchecked(u.failures[i]));
   t.totals = t.totals && u.totals;
 }

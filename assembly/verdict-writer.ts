@@ -131,6 +131,8 @@ export function writeTests(w: JsonWriter, t: Tests): void {
   }
   let ps = t.passedSet;
   if (ps !== null) w.str("passed_set", hashesHex(ps));
+  let ss = t.skippedSet;
+  if (ss !== null) w.str("skipped_set", hashesHex(ss));
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

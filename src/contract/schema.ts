@@ -134,6 +134,9 @@ function build() {
     // Every test the run listed as passed (mocha's spec tree, cargo test, pytest -v), as 8 hex digits of FNV-1a each; present only when
     // the runner named all it passed (at most 4096): a test failing before and in neither list did not run.
     passed_set: v.optional(v.string()),
+    // The tests the run named as skipped (RSpec's `Pending:` list, a JSON report's pending ones), hashed as
+    // passed_set; present only when it named any: a test failing before and skipped now did not run.
+    skipped_set: v.optional(v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{8})*$/))),
     failures: v.array(TestFailureSchema),
   });
 

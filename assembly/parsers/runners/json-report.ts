@@ -10,6 +10,7 @@
 //   column 0: `stats` (`passes`, `failures`, `pending`), `failures[]` (`title`, `fullTitle`: its suites' titles and
 //   its own, joined by spaces; `err.stack`, `err.message`, `err.actual`, `err.expected`), `passes[]`. A failure is
 //   named `suites > title` (the suites as mocha joins them).
+// - RSpec's `--format json`: one line, `{"version":"3.12.0","examples":[…]…}` (runners/rspec.ts reads it).
 // A report that does not parse gives no tests (its lines stay claimed).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -21,6 +22,7 @@ import { normPath } from "../../frames";
 import { frameOfText, failureNamed, joinLines } from "./common";
 import { withName } from "../../util/name-hash";
 import { join } from "../../util/join";
+import { rspecReport } from "./rspec";
 
 /** A report larger than this is not buffered further (and then not read). */
 const MAX_BYTES = 8 << 20;
@@ -68,12 +70,23 @@ export class JsonReportParser extends Parser {
       this.held = l.toString();
       return true;
     }
+    if (l.matchAt("{\"version\":\"", 0) && l.at(l.len - 1) == Char.RBRACE) return this.rspec(l, f);
     if (!l.matchAt("{\"num", 0) || l.at(l.len - 1) != Char.RBRACE) return false;
     if (!l.matchAt("{\"numFailedTestSuites\":", 0) && !l.matchAt("{\"numTotalTestSuites\":", 0)) return false;
     // Another reader's tests stand (jest's own report on stderr): the line is claimed, not read.
     if (f.tests !== null) return true;
     let v = parse(l.ptr, l.len);
     if (v !== null && v.kind == Kind.OBJ) jestReport(v, f);
+    return true;
+  }
+
+  /** RSpec's `--format json` report (`{"version":"3.12.0","examples":[…`): read when it parses and holds `examples`. */
+  private rspec(l: Line, f: Facts): bool {
+    if (l.indexOf("\"examples\":[") < 0) return false;
+    if (f.tests !== null) return true;
+    let v = parse(l.ptr, l.len);
+    if (v === null || v.kind != Kind.OBJ || v.get("examples").kind != Kind.ARR) return false;
+    rspecReport(v, f);
     return true;
   }
 

@@ -1,6 +1,6 @@
 // RSpec (rspec-core 3, progress or documentation format): the run's own lines, after the marks (`.F*` or the
 // documentation tree, left to others) — `Pending: (Failures listed here are expected ...)` then `  1) full
-// description` blocks (pending: not failures); `Failures:` then `  1) full description` blocks, each with
+// description` blocks (pending: not failures, their names kept in the skipped set); `Failures:` then `  1) full description` blocks, each with
 // `Failure/Error: <the failing line>`, the message (`expected: "a"` / `     got: "b"`, or the exception's class
 // alone on its line, `ArgumentError:`, and its message under it), and the backtrace as `# ./lib/x.rb:3:in
 // 'fn'` lines; `Finished in 0.04 seconds (files took ...)`; the totals, `9 examples, 5 failures, 2 pending`
@@ -14,6 +14,8 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
 import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts } from "./common";
+import { withName, withSkipped } from "../../util/name-hash";
+import { JValue } from "../../util/json";
 
 const LOADING = "An error occurred while loading ";
 const PENDING_HEAD = "Pending: (Failures listed here are expected";
@@ -38,13 +40,8 @@ export class RspecParser extends Parser {
   seen: bool = false;
   sec: Sec = Sec.NONE;
   cur: TestFailure | null = null;
-  /** Inside the current block: past its `Failure/Error:` line (the message follows). */
-  msg: string[] = [];
-  errClass: string | null = null;
-  expected: string | null = null;
-  actual: string | null = null;
-  /** The first user frame's place was taken (the innermost: later frames are callers). */
-  placed: bool = false;
+  /** The current block's message, as its lines come. */
+  m: RspecMessage = new RspecMessage();
   /** After `Failure/Error:`: the failing code's lines, up to the first blank (several when it spans lines). */
   code: bool = false;
   examples: i64 = -1; failures: i64 = 0; pending: i64 = 0; outside: i64 = 0;
@@ -96,6 +93,7 @@ export class RspecParser extends Parser {
       if (k < s.length - 2 && s.charCodeAt(k) == 0x29 && s.charCodeAt(k + 1) == 0x20) {
         this.end();
         if (this.sec == Sec.FAILURES) this.open(failureNamed(f.testsFor("rspec"), s.substring(k + 2)));
+        else if (this.sec == Sec.PENDING) { let t = f.testsFor("rspec"); t.skippedSet = withSkipped(t.skippedSet, s.substring(k + 2)); }
         return true;
       }
     }
@@ -110,11 +108,8 @@ export class RspecParser extends Parser {
 
   private open(tf: TestFailure): void {
     this.cur = tf;
-    this.msg = [];
-    this.errClass = null;
-    this.expected = null;
-    this.actual = null;
-    this.placed = tf.file !== null;
+    this.m = new RspecMessage();
+    this.m.placed = tf.file !== null;
     this.code = false;
   }
 
@@ -126,45 +121,16 @@ export class RspecParser extends Parser {
     if (s.startsWith("Failure/Error:")) { this.code = true; return; }
     if (this.code) return;
     // A backtrace line: `# ./lib/slug.rb:3:in `slug'` (its innermost user frame is the failure's place).
-    if (s.startsWith("# ")) {
-      if (!this.placed) {
-        let fr = rubyFrame(s.substring(2));
-        if (fr !== null && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
-      }
-      return;
-    }
+    if (s.startsWith("# ")) { this.m.frame(t, s.substring(2)); return; }
     if (s == "#") return;
-    if (s.startsWith("(compared using ")) return;
-    if (s.startsWith("expected: ") && this.expected === null) { this.expected = s.substring(10); }
-    else if (s.startsWith("got: ") && this.actual === null) { this.actual = s.substring(5); }
-    // The exception's class alone on its line (`NoMethodError:`, `RSpec::Core::MultipleExceptionError:`).
-    if (this.errClass === null && this.msg.length == 0 && isClassLine(s)) { this.errClass = s.substring(0, s.length - 1); return; }
-    // A SyntaxError's `./spec/x_spec.rb:6: syntax error, ...`: its place.
-    if (this.msg.length == 0 && this.errClass !== null && !this.placed) {
-      let c = s.indexOf(": ");
-      if (c > 0) {
-        let fr = new Frame();
-        if (setLocation(fr, s.substring(0, c)) && fr.file !== null && fr.line > 0) {
-          t.file = normPath(fr.file!); t.line = fr.line; this.placed = true;
-        }
-      }
-    }
-    if (this.msg.length < 6) this.msg.push(s);
+    this.m.line(t, s);
   }
 
   private end(): void {
     let t = this.cur;
-    if (t !== null) {
-      let m = joinLines(this.msg, 6);
-      // A SyntaxError's message is its first line (the source and the caret under it follow).
-      if (this.errClass == "SyntaxError" && this.msg.length > 1) m = this.msg[0];
-      if (this.errClass !== null) m = this.msg.length > 0 ? this.errClass! + ": " + m : this.errClass!;
-      if (m.length > 0 || t.message.length == 0) t.message = m;
-      if (this.expected !== null) t.expected = this.expected;
-      if (this.actual !== null) t.actual = this.actual;
-    }
+    if (t !== null) this.m.end(t);
     this.cur = null;
-    this.msg = [];
+    this.m = new RspecMessage();
   }
 
   /** The failure of a spec file that did not load, named by its path (its unit too). */
@@ -213,6 +179,127 @@ export class RspecParser extends Parser {
       t.failed = n;
       t.errors = this.fileFailures;
     }
+  }
+}
+
+/** A failure's message as RSpec prints it, read line by line (the text formats' and the JSON report's alike). */
+class RspecMessage {
+  msg: string[] = [];
+  errClass: string | null = null;
+  expected: string | null = null;
+  actual: string | null = null;
+  /** The first user frame's place was taken (the innermost: later frames are callers). */
+  placed: bool = false;
+
+  /** A backtrace entry, `./lib/slug.rb:3:in `slug'`: the innermost user frame is the failure's place. */
+  frame(t: TestFailure, s: string): void {
+    if (this.placed) return;
+    let fr = rubyFrame(s);
+    if (fr !== null && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
+  }
+
+  /** A line of the message, trimmed, not blank. */
+  line(t: TestFailure, s: string): void {
+    if (s.startsWith("(compared using ")) return;
+    if (s.startsWith("expected: ") && this.expected === null) { this.expected = s.substring(10); }
+    else if (s.startsWith("got: ") && this.actual === null) { this.actual = s.substring(5); }
+    // The exception's class alone on its line (`NoMethodError:`, `RSpec::Core::MultipleExceptionError:`).
+    if (this.errClass === null && this.msg.length == 0 && isClassLine(s)) { this.errClass = s.substring(0, s.length - 1); return; }
+    // A SyntaxError's `./spec/x_spec.rb:6: syntax error, ...`: its place.
+    if (this.msg.length == 0 && this.errClass !== null && !this.placed) {
+      let c = s.indexOf(": ");
+      if (c > 0) {
+        let fr = new Frame();
+        if (setLocation(fr, s.substring(0, c)) && fr.file !== null && fr.line > 0) {
+          t.file = normPath(fr.file!); t.line = fr.line; this.placed = true;
+        }
+      }
+    }
+    if (this.msg.length < 6) this.msg.push(s);
+  }
+
+  end(t: TestFailure): void {
+    let m = joinLines(this.msg, 6);
+    // A SyntaxError's message is its first line (the source and the caret under it follow).
+    if (this.errClass == "SyntaxError" && this.msg.length > 1) m = this.msg[0];
+    if (this.errClass !== null) m = this.msg.length > 0 ? this.errClass! + ": " + m : this.errClass!;
+    if (m.length > 0 || t.message.length == 0) t.message = m;
+    if (this.expected !== null) t.expected = this.expected;
+    if (this.actual !== null) t.actual = this.actual;
+  }
+}
+
+/**
+ * RSpec's `--format json` report, one line: `{"version":"3.12.0","examples":[…],"summary":{…},"summary_line":…}`.
+ * Each example's `full_description` names it (as the text formats' failures), its `status` says how it went
+ * (`passed`: the run's list of passes; `pending`: its skipped list; `failed`: a failure, its `exception`'s class,
+ * message and backtrace read as the text formats print them; RSpec's own expectation class is not printed
+ * there). A spec file that did not load is in `messages` (`An error occurred while loading ./spec/x_spec.rb.`
+ * and the error under it): a failure named by its path, as in the text formats.
+ */
+export function rspecReport(v: JValue, f: Facts): void {
+  let t = f.testsFor("rspec");
+  let hs: Array<u32> | null = [];
+  let ex = v.get("examples");
+  for (let i = 0; i < ex.length; i++) {
+    let e = ex.at(i);
+    let name = e.get("full_description").str();
+    let status = e.get("status").str();
+    if (status == "passed") { hs = withName(hs, name); continue; }
+    if (status == "pending") { t.skippedSet = withSkipped(t.skippedSet, name); continue; }
+    if (status != "failed") continue;
+    let tf = failureNamed(t, name);
+    let x = e.get("exception");
+    let m = new RspecMessage();
+    let cls = x.get("class").str();
+    if (cls.length > 0 && !cls.startsWith("RSpec::Expectations::")) m.errClass = cls;
+    readMessage(m, tf, x.get("message").str());
+    let bt = x.get("backtrace");
+    for (let k = 0; k < bt.length && !m.placed; k++) m.frame(tf, bt.at(k).str());
+    m.end(tf);
+    if (tf.file === null) { tf.file = normPath(e.get("file_path").str()); tf.line = <i32>e.get("line_number").int(0); }
+  }
+  let fileFailures: i64 = 0;
+  let ms = v.get("messages");
+  for (let i = 0; i < ms.length; i++) {
+    let text = ms.at(i).str().trim();
+    if (!text.startsWith(LOADING)) continue;
+    let nl = text.indexOf("\n");
+    let head = nl > 0 ? text.substring(0, nl) : text;
+    if (!head.endsWith(".")) continue;
+    let path = normPath(head.substring(LOADING.length, head.length - 1));
+    if (!hasFailure(t, path)) fileFailures++;
+    let tf = hasFailure(t, path) ? failureNamed(t, path) : fileFailureOf(t, path);
+    let m = new RspecMessage();
+    let lines = text.substring(head.length).split("\n");
+    for (let k = 0; k < lines.length; k++) {
+      let s = lines[k].trim();
+      if (s.length == 0 || s.startsWith("Failure/Error:") || s == "#") continue;
+      if (s.startsWith("# ")) { m.frame(tf, s.substring(2)); continue; }
+      m.line(tf, s);
+    }
+    m.end(tf);
+  }
+  let sm = v.get("summary");
+  let examples = sm.get("example_count").int(-1);
+  let failures = sm.get("failure_count").int(0);
+  let pending = sm.get("pending_count").int(0);
+  if (examples >= 0) {
+    t.passed = max<i64>(0, examples - failures - pending);
+    t.failed = failures;
+    t.skipped = pending;
+    t.errors = max<i64>(sm.get("errors_outside_of_examples_count").int(0), fileFailures);
+    t.totals = true;
+    if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+  }
+}
+
+/** An exception's message, its lines as the text formats print them under the class. */
+function readMessage(m: RspecMessage, tf: TestFailure, text: string): void {
+  let lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    let s = lines[k].trim();
+    if (s.length > 0) m.line(tf, s);
   }
 }
 
