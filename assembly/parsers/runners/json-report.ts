@@ -20,7 +20,7 @@ import { ByteSet } from "../../util/byte-set";
 import { JValue, Kind, parse } from "../../util/json";
 import { normPath } from "../../frames";
 import { frameOfText, failureNamed, joinLines } from "./common";
-import { withName } from "../../util/name-hash";
+import { withName, withSkipped } from "../../util/name-hash";
 import { join } from "../../util/join";
 import { rspecReport } from "./rspec";
 
@@ -174,6 +174,7 @@ function jestReport(v: JValue, f: Facts): void {
       parts.push(a.get("title").str());
       let name = join(parts, sep);
       if (status == "passed") { hs = withName(hs, name); continue; }
+      if (status == "pending" || status == "skipped" || status == "todo") { t.skippedSet = withSkipped(t.skippedSet, name); continue; }
       if (status != "failed") continue;
       let tf = failureNamed(t, name);
       readFailure(tf, a.get("failureMessages").at(0).str());
@@ -208,6 +209,8 @@ function mochaReport(v: JValue, f: Facts): void {
   let hs: Array<u32> | null = [];
   let ps = v.get("passes");
   for (let i = 0; i < ps.length; i++) hs = withName(hs, mochaName(ps.at(i)));
+  let pe = v.get("pending");
+  for (let i = 0; i < pe.length; i++) t.skippedSet = withSkipped(t.skippedSet, mochaName(pe.at(i)));
   if (hs !== null && ps.length > 0 && <i64>hs.length == t.passed) t.passedSet = hs;
 }
 
