@@ -91,6 +91,15 @@ export class Sink {
     if (s === null) { this.str("null"); return; }
     this.byte(Char.QUOTE);
     let n = s.length;
+    let cut = n > MAX_STRING;
+    if (cut) {
+      // No string of the output is longer than a log line was (a JSON line of up to 2 MiB is read whole: its
+      // message fields are not written whole); a pair of surrogates is not split.
+      n = MAX_STRING;
+      let last = s.charCodeAt(n - 1);
+      if (last >= 0xD800 && last < 0xDC00) n--;
+      s = s.substring(0, n);
+    }
     let start = 0;
     for (let i = 0; i < n; i++) {
       let c = s.charCodeAt(i);
@@ -110,11 +119,15 @@ export class Sink {
       }
     }
     if (start == 0) this.str(s); else if (start < n) this.str(s.substring(start));
+    if (cut) this.str("\u2026");
     this.byte(Char.QUOTE);
   }
 
   toString(): string { return String.UTF8.decodeUnsafe(this.buf, this.len); }
 }
+
+/** The longest string written, in UTF-16 code units (a log line's most, splitter.ts MAX_LINE), then `…`. */
+const MAX_STRING = 65536;
 
 const HEX = "0123456789abcdef";
 

@@ -22,4 +22,17 @@ test('ctest-fail, its failing result line 10 000 times: a verdict, in bounded me
   assert.ok(engine.memoryBytes() <= 16 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB for ${bytes.length} bytes of input`);
 });
 
+// A failing result and its one line of output, both put again 1 600 times (as bench:fuzz's repeat made them): each
+// failing test's output was read by a parser set made for it, garbage the minimal runtime keeps until the engine
+// call ends (64 MiB of Wasm memory from 250 KB of log in one call). Past 64 tests, output is kept as lines.
+test('ctest-file-line-output, a failing result and its output line 1 600 times: a verdict, in bounded memory', async () => {
+  const all = readFileSync(join(ROOT, 'fixtures/runners/ctest-file-line-output/log.txt'), 'utf8').split('\n');
+  const at = all.findIndex((l) => l.includes('***Failed'));
+  const bytes = Buffer.from([...all.slice(0, at), ...Array(1_600).fill(all.slice(at, at + 2)).flat(), ...all.slice(at + 2)].join('\n'));
+  const engine = await createEngine();
+  const v = engine.verdict(bytes, { exit: 8 }).verdict;
+  assert.ok(v.tests.failures.length >= 1, JSON.stringify(v.tests));
+  assert.ok(engine.memoryBytes() <= 16 * MIB, `engine memory ${engine.memoryBytes() / MIB} MiB for ${bytes.length} bytes of input`);
+});
+
 test.run();

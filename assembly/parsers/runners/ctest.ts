@@ -14,6 +14,9 @@ import { ByteSet } from "../../util/byte-set";
 import { failureNamed, joinLines, foreignLine, placedLine, placeFrom } from "./common";
 import { withName } from "../../util/name-hash";
 
+/** Failing tests whose output is read by a parser set of its own; the others' output gives their message as lines. */
+const MAX_INNER_SETS = 64;
+
 /** Before ctest showed itself: `Test project `, `Internal ctest changing into directory` at column 0. */
 const STARTS = new ByteSet().chars("TI");
 
@@ -38,6 +41,19 @@ export class CtestParser extends Parser {
   /** ctest -V showed itself (`test 2` before a test's Start line): `2: ` lines are a test's output. */
   verboseRun: bool = false;
   private view: Line = new Line();
+  /** Parser sets made for tests' output so far (MAX_INNER_SETS at most). */
+  private innerSets: i32 = 0;
+
+  /**
+   * The parser set reading the current test's output, made at its first line; null once MAX_INNER_SETS were
+   * made: each is every parser, garbage the minimal runtime keeps until the engine call ends, and a log of
+   * 1 600 failing results with a line of output each (a fuzzed ctest-fail-output) took 64 MiB in one call. The
+   * tests after keep their first lines as their message.
+   */
+  private innerSet(): ParserSet | null {
+    if (this.inner === null && this.innerSets < MAX_INNER_SETS) { this.inner = new ParserSet(); this.innerFacts = new Facts(); this.innerSets++; }
+    return this.inner;
+  }
 
   busy(): bool { return this.cur !== null; }
   atRest(): bool { return !this.seen && this.cur === null; }
@@ -98,8 +114,8 @@ export class CtestParser extends Parser {
       // Made at the test's first line of output, not at its result: a ParserSet is every parser, and a
       // log of failing results without output (ctest-fail's line 4 repeated) made one each, garbage
       // the minimal runtime holds until its next collection (64 MiB of Wasm memory from 0.7 MB of log).
-      if (this.inner === null) { this.inner = new ParserSet(); this.innerFacts = new Facts(); }
-      this.inner!.claim(l, this.innerFacts!);
+      let ps = this.innerSet();
+      if (ps !== null) ps.claim(l, this.innerFacts!);
       return true;
     }
     return false;
@@ -172,11 +188,12 @@ export class CtestParser extends Parser {
     for (let i = 0; i < early.length; i++) {
       let x = early[i];
       this.out.push(x);
-      if (this.inner === null) { this.inner = new ParserSet(); this.innerFacts = new Facts(); }
+      let ps = this.innerSet();
+      if (ps === null) continue;
       let b = String.UTF8.encode(x);
       v.set(changetype<usize>(b), b.byteLength);
       v.no = i + 1;
-      this.inner!.claim(v, this.innerFacts!);
+      ps.claim(v, this.innerFacts!);
     }
   }
 
