@@ -369,6 +369,8 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   let a = before.tests; let b = cur.tests;
   if (a === null || b === null || a.runner != b.runner || b.passedSet !== null || a.passedSet !== null) return null;
   if (a.passed < 0 || b.passed < 0) return null;
+  // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
+  if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
   if (b.passed - a.passed + <i64>broken > 0) return null;
   let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
   if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";

@@ -197,6 +197,12 @@ export class Tests {
    * list of such a run did not run (mocha --bail stopped first): never "fixed".
    */
   passedSet: Array<u32> | null = null;
+  /**
+   * pytest --lf (`run-last-failure: rerun previous 6 failures`): how many tests that failed in pytest's last run it ran
+   * again, and nothing else; -1 when the run did not say. When they are as many as failed before, a test failing before
+   * and in no failure now ran and passed (fixed), though the run names no passing test and its counts fell.
+   */
+  rerunFailed: i64 = -1;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

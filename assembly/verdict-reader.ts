@@ -200,6 +200,7 @@ function testsOf(v: JValue): Tests {
   if (up.kind == Kind.ARR) for (let i = 0; i < up.length; i++) t.unfinishedPassed.push(up.at(i).str());
   let ps = v.get("passed_set");
   if (ps.kind == Kind.STR) t.passedSet = hexHashes(ps.str());
+  t.rerunFailed = v.get("rerun_failed").int();
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

@@ -134,6 +134,9 @@ function build() {
     // Every test the run listed as passed (mocha's spec tree, cargo test, pytest -v), as 8 hex digits of FNV-1a each; present only when
     // the runner named all it passed (at most 4096): a test failing before and in neither list did not run.
     passed_set: v.optional(v.string()),
+    // pytest --lf's `run-last-failure: rerun previous N failures`: N, the tests failing in pytest's last run that it
+    // ran again (and no other); present only when said.
+    rerun_failed: v.optional(int),
     failures: v.array(TestFailureSchema),
   });
 
