@@ -373,7 +373,8 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   if (a.passed < 0 || b.passed < 0) return null;
   // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
   if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
-  if (b.passed - a.passed + <i64>broken > 0) return null;
+  // pytest's xfailed: an `[XPASS(strict)]` failure fixed is one of them now, no pass.
+  if (b.passed + b.xfailed - a.passed - a.xfailed + <i64>broken > 0) return null;
   let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
   if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";
   return a.passed.toString() + " passed before, " + b.passed.toString() + " now";

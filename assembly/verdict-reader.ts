@@ -201,6 +201,7 @@ function testsOf(v: JValue): Tests {
   let ps = v.get("passed_set");
   if (ps.kind == Kind.STR) t.passedSet = hexHashes(ps.str());
   t.rerunFailed = v.get("rerun_failed").int();
+  t.xfailed = v.get("xfailed").int(0);
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

@@ -137,6 +137,8 @@ function build() {
     // pytest --lf's `run-last-failure: rerun previous N failures`: N, the tests failing in pytest's last run that it
     // ran again (and no other); present only when said.
     rerun_failed: v.optional(int),
+    // pytest's xfailed count (an xfail test that failed, as expected); present only when above 0.
+    xfailed: v.optional(int),
     failures: v.array(TestFailureSchema),
   });
 

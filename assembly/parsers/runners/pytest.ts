@@ -94,7 +94,7 @@ export class PytestParser extends Parser {
   nSumFailed: i32 = 0;
   nSumErr: i32 = 0;
   totals: bool = false;
-  passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
+  passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0; xfailed: i64 = 0;
   // Progress counts, used only when the run ends without its summary line (a crash).
   pPassed: i64 = 0; pFailed: i64 = 0; pErrors: i64 = 0; pSkipped: i64 = 0;
   /** -v's `id PASSED` ids hashed (Tests.passedSet); null past MAX_PASSED_SET. `verbose`: an `id RESULT` line was read. */
@@ -330,12 +330,14 @@ export class PytestParser extends Parser {
     let e = countBefore(head, "error");
     if (e < 0) e = countBefore(head, "errors");
     let sk = countBefore(head, "skipped");
-    let any = p >= 0 || fl >= 0 || e >= 0 || sk >= 0 || countBefore(head, "xfailed") >= 0 || countBefore(head, "deselected") >= 0
+    let xf = countBefore(head, "xfailed");
+    let any = p >= 0 || fl >= 0 || e >= 0 || sk >= 0 || xf >= 0 || countBefore(head, "deselected") >= 0
       || countBefore(head, "warnings") >= 0 || countBefore(head, "warning") >= 0 || head.startsWith("no tests ran");
     if (!any) return false;
     this.seen = true;
     this.totals = true;
     this.passed = max<i64>(p, 0); this.failed = max<i64>(fl, 0); this.errors = max<i64>(e, 0); this.skipped = max<i64>(sk, 0);
+    this.xfailed = max<i64>(xf, 0);
     f.testsFor("pytest");
     return true;
   }
@@ -799,6 +801,7 @@ export class PytestParser extends Parser {
     t.rerunFailed = this.rerunFailed;
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
+      t.xfailed = this.xfailed;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
