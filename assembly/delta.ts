@@ -258,6 +258,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let why = testsUnreachedBy(cur);
   let taken = new Array<bool>(fb.length);
   let go = runnerOf(before) == "go-test" && runnerOf(cur) == "go-test";
+  let doc = runnerOf(before) == "doctest" && runnerOf(cur) == "doctest";
   let gone = new Array<TestFailure>(0); let goneNames = new Array<string>(0);
   for (let i = 0; i < fa.length; i++) {
     let name = shownName(fa[i], fa, fb);
@@ -265,6 +266,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     let now: TestFailure | null = j >= 0 ? fb[j] : sameFileNamed(fb, fa[i]);
     let kin = false;
     if (now === null && go) { j = subtestKin(fb, taken, fa[i]); if (j >= 0) { now = fb[j]; kin = true; } }
+    if (now === null && doc) { j = editedExample(fa, fb, taken, fa[i]); if (j >= 0) now = fb[j]; }
     if (j >= 0) taken[j] = true;
     if (now !== null) {
       m.still.push(name);
@@ -371,7 +373,10 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   let a = before.tests; let b = cur.tests;
   if (a === null || b === null || a.runner != b.runner || b.passedSet !== null || a.passedSet !== null) return null;
   if (a.passed < 0 || b.passed < 0) return null;
-  if (b.passed - a.passed + <i64>broken > 0) return null;
+  // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
+  if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
+  // pytest's xfailed: an `[XPASS(strict)]` failure fixed is one of them now, no pass.
+  if (b.passed + b.xfailed - a.passed - a.xfailed + <i64>broken > 0) return null;
   let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
   if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";
   return a.passed.toString() + " passed before, " + b.passed.toString() + " now";
@@ -432,6 +437,25 @@ function subtestKin(fs: Array<TestFailure>, taken: Array<bool>, f: TestFailure):
     if (any < 0) any = i;
   }
   return any;
+}
+
+/**
+ * python -m doctest names a failing example by its item and its source (`README.md: print(f(1))`): the example of
+ * f's item failing now at the same file and line under another source, no failure of before, is that example edited
+ * (still failing), not one fixed and another broken. -1 when there is none.
+ */
+function editedExample(fa: Array<TestFailure>, fb: Array<TestFailure>, taken: Array<bool>, f: TestFailure): i32 {
+  if (f.line < 0 || f.fileOr.length == 0) return -1;
+  let sep = f.name.indexOf(": ");
+  if (sep <= 0) return -1;
+  for (let k = 0; k < fb.length; k++) {
+    let b = fb[k];
+    if (taken[k] || b.line != f.line || b.fileOr != f.fileOr) continue;
+    if (b.name.length <= sep + 2 || b.name.indexOf(": ") != sep || b.name.substring(0, sep) != f.name.substring(0, sep)) continue;
+    if (sameFileNamed(fa, b) !== null) continue;
+    return k;
+  }
+  return -1;
 }
 
 /** `TestX/case` under `TestX` (at any depth: `TestX/a/b`). */

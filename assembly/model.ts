@@ -176,6 +176,12 @@ export class Tests {
   failed: i64 = 0;
   errors: i64 = 0;
   skipped: i64 = 0;
+  /**
+   * pytest's `xfailed` (an xfail test that failed, as expected): no pass, no skip, no failure. A test failing before
+   * (`[XPASS(strict)]`) that is one now was fixed: the delta counts it with the passes when it asks whether one could
+   * have passed.
+   */
+  xfailed: i64 = 0;
   /** Tests the runner announced but never ran (the binary died mid-suite); -1 when it announced no total. */
   notRun: i64 = -1;
   /**
@@ -203,6 +209,12 @@ export class Tests {
    * not fixed (the counts alone cannot tell which of several gone tests it was). At most MAX_PASSED_SET.
    */
   skippedSet: Array<u32> | null = null;
+  /**
+   * pytest --lf (`run-last-failure: rerun previous 6 failures`): how many tests that failed in pytest's last run it ran
+   * again, and nothing else; -1 when the run did not say. When they are as many as failed before, a test failing before
+   * and in no failure now ran and passed (fixed), though the run names no passing test and its counts fell.
+   */
+  rerunFailed: i64 = -1;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

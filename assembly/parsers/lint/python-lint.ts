@@ -157,26 +157,12 @@ export class PyLintParser extends Parser {
   private concise(l: Line, f: Facts, k: i32): bool {
     let s = k + 2;
     let e = codeEnd(l, s);
-    if (e < 0) return false;
+    if (e < 0) return pyflakes(l, f, k);
     let pylint = l.at(e) == Char.COLON;
     if (!pylint && l.at(e) != Char.SPACE) return false;
-    // The place: `path:line:col` (or `path:line`) of a Python file.
-    let a = 0;
-    let b = k;
-    let n2 = -1;
-    let i = b - 1;
-    while (i > a && isDigit(l.at(i))) i--;
-    if (i == b - 1 || l.at(i) != Char.COLON) return false;
-    let n1 = <i32>l.readInt(i + 1);
-    b = i;
-    i = b - 1;
-    while (i > a && isDigit(l.at(i))) i--;
-    if (i < b - 1 && l.at(i) == Char.COLON) { n2 = n1; n1 = <i32>l.readInt(i + 1); b = i; }
-    if (!endsPy(l, b)) return false;
-    let d = new Diagnostic();
-    d.file = normPath(l.str(a, b));
-    d.line = n1;
-    d.col = n2 < 0 ? -1 : (pylint ? n2 + 1 : n2);
+    let d = placed(l, k);
+    if (d === null) return false;
+    if (pylint && d.col >= 0) d.col++;
     d.code = l.str(s, e);
     let m = l.skipSpaces(pylint ? e + 1 : e);
     let ruff = false;
@@ -341,6 +327,49 @@ function intField(l: Line, key: string): i64 {
 function strAt(l: Line, p: i32): string {
   let n = decodeJsonString(l, p);
   return decode(jsonBuf(), n);
+}
+
+/**
+ * The place before the colon at k, `path:line:col` (or `path:line`) of a Python file, as a new finding's (its column
+ * as printed); null when the text is no such place.
+ */
+function placed(l: Line, k: i32): Diagnostic | null {
+  let b = k;
+  let n2 = -1;
+  let i = b - 1;
+  while (i > 0 && isDigit(l.at(i))) i--;
+  if (i == b - 1 || l.at(i) != Char.COLON) return null;
+  let n1 = <i32>l.readInt(i + 1);
+  b = i;
+  i = b - 1;
+  while (i > 0 && isDigit(l.at(i))) i--;
+  if (i < b - 1 && l.at(i) == Char.COLON) { n2 = n1; n1 = <i32>l.readInt(i + 1); b = i; }
+  if (!endsPy(l, b)) return null;
+  let d = new Diagnostic();
+  d.file = normPath(l.str(0, b));
+  d.line = n1;
+  d.col = n2;
+  return d;
+}
+
+/**
+ * pyflakes: `pkg/a.py:7:12: undefined name 'x'`, no code (flake8 gives the same findings F codes), its syntax errors
+ * too (`pkg/b.py:1:7: invalid syntax`, the source line and a caret after it). Its column is always printed, which
+ * tells it from a Python warning's or pytest's `x.py:16: Message` place; mypy's `--show-column-numbers` findings
+ * (`x.py:3:5: error: …`) are mypy's. Each is an error, as flake8's F ones: pyflakes exits 1 on any.
+ */
+function pyflakes(l: Line, f: Facts, k: i32): bool {
+  let s = k + 2;
+  if (s >= l.len || l.at(k + 1) != Char.SPACE) return false;
+  let c = l.at(s);
+  if (c == Char.e && l.matchAt("error:", s) || c == Char.w && l.matchAt("warning:", s) || c == Char.n && l.matchAt("note:", s)) return false;
+  let d = placed(l, k);
+  if (d === null || d.col < 0) return false;
+  d.tool = "pyflakes";
+  d.severity = "error";
+  d.message = l.trimmed(s);
+  f.addDiagnostic(d);
+  return true;
 }
 
 /** The text before b ends in `.py` or `.pyi`. */

@@ -427,3 +427,59 @@ export class JavaPlace {
     return l.indexOfByte(Char.DOT, a + pkg.length + 1) == cls;
   }
 }
+
+/** Lines of a doctest's `Expected:` or `Got:` section kept to find where they differ. */
+const MAX_DOC_LINES = 256;
+
+/**
+ * A doctest's expected and actual output, line by line (each without the section's indent), or the two sides of
+ * its `Differences (unified diff …)` / `(ndiff …)` block: what a failure shows is the first line where they differ
+ * (a table whose first rule is the same on both sides differs on a later row), not each side's first line.
+ */
+export class DocOutput {
+  expected: string[] = [];
+  got: string[] = [];
+  /** A diff block's first `-` (expected) and `+` (actual) lines. */
+  diffExpected: string | null = null;
+  diffGot: string | null = null;
+
+  add(got: bool, v: string): void {
+    let a = got ? this.got : this.expected;
+    if (a.length < MAX_DOC_LINES) a.push(v);
+  }
+
+  /** A line of a `Differences (…):` block, its indent at p: `-x` / `+x` (unified), `- x` / `+ x` (ndiff). */
+  diffLine(l: Line, p: i32): void {
+    let c = l.at(p);
+    if (c != Char.MINUS && c != Char.PLUS) return;
+    let d = l.at(p + 1);
+    if (d == c && l.at(p + 2) == c) return; // `--- ` / `+++ ` file headers
+    let s = p + 1;
+    if (d == Char.SPACE) s++;
+    let v = l.str(s, l.len);
+    if (c == Char.MINUS) { if (this.diffExpected === null) this.diffExpected = v; }
+    else if (this.diffGot === null) this.diffGot = v;
+  }
+
+  any(): bool { return this.expected.length > 0 || this.got.length > 0 || this.diffExpected !== null || this.diffGot !== null; }
+
+  /** The expected side at the first line where the two differ (the first line when none does), or null. */
+  firstExpected(): string | null {
+    if (this.diffExpected !== null || this.diffGot !== null) return this.diffExpected;
+    let i = this.differsAt();
+    return i < this.expected.length ? this.expected[i] : this.expected.length > 0 ? "" : null;
+  }
+
+  firstGot(): string | null {
+    if (this.diffExpected !== null || this.diffGot !== null) return this.diffGot;
+    let i = this.differsAt();
+    return i < this.got.length ? this.got[i] : this.got.length > 0 ? "" : null;
+  }
+
+  private differsAt(): i32 {
+    let a = this.expected; let b = this.got;
+    let n = min(a.length, b.length);
+    for (let i = 0; i < n; i++) if (a[i] != b[i]) return i;
+    return a.length == b.length ? 0 : n;
+  }
+}

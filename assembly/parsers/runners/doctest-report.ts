@@ -24,7 +24,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
 import { normPath } from "../../frames";
-import { failureNamed } from "./common";
+import { DocOutput, failureNamed } from "./common";
 
 const RULE_LEN = 70;
 const TEST_FAILED = "***Test Failed*** ";
@@ -56,6 +56,10 @@ export class DoctestReport {
   private failures: i64 = -1;
   /** The section's value is a traceback (`Traceback (most recent call last):`): its exception line is kept. */
   private tb: bool = false;
+  /** Either section's value was a traceback: the kept exception lines say how they differ, not the lines. */
+  private anyTb: bool = false;
+  /** The two sections' lines: the values shown are those of the first line where they differ. */
+  private doc: DocOutput = new DocOutput();
   /** -v: `Trying:` was read; its examples, `Expecting:` and `ok` lines are doctest's. */
   private verbose: bool = false;
 
@@ -109,6 +113,8 @@ export class DoctestReport {
     this.item = l.trimmed(l.end + 5);
     this.example = null; this.expected = null; this.got = null; this.raised = null;
     this.part = Part.NONE;
+    this.anyTb = false;
+    this.doc = new DocOutput();
     return true;
   }
 
@@ -128,8 +134,8 @@ export class DoctestReport {
     }
     let p = this.part;
     if (p == Part.EXAMPLE) { if (this.example === null) this.example = l.trimmed(0); }
-    else if (p == Part.EXPECTED) this.expected = this.value(this.expected, l);
-    else if (p == Part.GOT) this.got = this.value(this.got, l);
+    else if (p == Part.EXPECTED) { this.expected = this.value(this.expected, l); this.doc.add(false, l.trimmed(0)); }
+    else if (p == Part.GOT) { this.got = this.value(this.got, l); this.doc.add(true, l.trimmed(0)); }
     else if (p == Part.RAISED) {
       // The exception line is at the traceback's own indent (4); its frames and source are deeper.
       if (l.indent() == 4 && !l.matchAt(TRACEBACK, 4)) this.raised = l.trimmed(4);
@@ -142,7 +148,7 @@ export class DoctestReport {
    * line (at the section's indent, 4; the frames and source are deeper).
    */
   private value(cur: string | null, l: Line): string | null {
-    if (cur === null) { this.tb = l.matchAt(TRACEBACK, 4); return l.trimmed(0); }
+    if (cur === null) { this.tb = l.matchAt(TRACEBACK, 4); if (this.tb) this.anyTb = true; return l.trimmed(0); }
     if (this.tb && l.indent() == 4) return l.trimmed(4);
     return cur;
   }
@@ -166,6 +172,10 @@ export class DoctestReport {
       tf.message = "doctest output differs";
       tf.expected = this.expected;
       tf.actual = this.got;
+      if (!this.anyTb && this.expected !== null && this.got !== null && this.doc.expected.length > 0 && this.doc.got.length > 0) {
+        tf.expected = this.doc.firstExpected();
+        tf.actual = this.doc.firstGot();
+      }
     }
   }
 
@@ -190,7 +200,8 @@ export class DoctestReport {
       this.vPassed = n; this.vFailed = k;
       return true;
     }
-    return l.matchAt(" tests in ", l.end) || l.matchAt(" items had failures:", l.end);
+    return l.matchAt(" tests in ", l.end) || l.matchAt(" items had failures:", l.end)
+      || l.matchAt(" items had no tests:", l.end) || l.matchAt(" items passed all tests:", l.end);
   }
 
   finish(f: Facts): void {

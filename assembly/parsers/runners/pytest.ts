@@ -15,7 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
-import { failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const COV_FAIL = "FAIL Required test coverage of ";
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
@@ -30,6 +30,9 @@ const STARTS = new ByteSet().chars("=nI+").digits();
 const INTERNAL = "INTERNALERROR> ";
 const INTERNAL_TB = "INTERNALERROR> Traceback (most recent call last):";
 const ENDS = new ByteSet().chars("]");
+const LAST_FAILED = "run-last-failure: ";
+/** pytest's --tb=line crash line of a report that has none (a doctest's): `str(longrepr)[:50]`. */
+const DOC_CUT = 50;
 
 class Block {
   header: string = "";
@@ -59,10 +62,9 @@ class Block {
   /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
   firstText: string | null = null;
   nonBlank: i32 = 0;
-  /** A doctest's `Expected:` / `Got:` sections (1, 2 while reading one) and their first lines. */
+  /** A doctest's `Expected:` / `Got:` sections or its `Differences (…):` block (1, 2, 3 while reading one), and their lines. */
   docSection: i32 = 0;
-  docExpected: string | null = null;
-  docGot: string | null = null;
+  doc: DocOutput | null = null;
   /** A chained exception's earlier one (`During handling of the above exception`): its first `E` line. */
   chainedFrom: string | null = null;
   /** pytest-xdist's `worker 'gw1' crashed while running 'a.py::test_x'` (the block is headed by the file): the test. */
@@ -92,7 +94,7 @@ export class PytestParser extends Parser {
   nSumFailed: i32 = 0;
   nSumErr: i32 = 0;
   totals: bool = false;
-  passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0;
+  passed: i64 = 0; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0; xfailed: i64 = 0;
   // Progress counts, used only when the run ends without its summary line (a crash).
   pPassed: i64 = 0; pFailed: i64 = 0; pErrors: i64 = 0; pSkipped: i64 = 0;
   /** -v's `id PASSED` ids hashed (Tests.passedSet); null past MAX_PASSED_SET. `verbose`: an `id RESULT` line was read. */
@@ -103,6 +105,10 @@ export class PytestParser extends Parser {
   pFails: string[] = [];
   pErrs: string[] = [];
   fatal: string | null = null;
+  /** Characters of a doctest's report --tb=line writes again after it (DOC_CUT), still to skip. */
+  docCut: i32 = 0;
+  /** --lf's `run-last-failure: rerun previous N failures`: N (Tests.rerunFailed); -1 when not printed. */
+  rerunFailed: i64 = -1;
   /** `collected N items`, less the deselected ones; -1 when not printed. */
   collected: i64 = -1;
   /** `!!! Interrupted: 1 error during collection !!!`: pytest stopped before running any test. */
@@ -200,6 +206,17 @@ export class PytestParser extends Parser {
       if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
     }
+    // --lf: `run-last-failure: rerun previous 6 failures (skipped 3 files)` (`… failures first` under --ff, which runs
+    // the others too); `run-last-failure: no previously failed tests, not deselecting items.`; --sw's `stepwise: …`.
+    if (this.sec == Sec.NONE && c == Char.r && l.startsWith(LAST_FAILED)) {
+      if (l.matchAt("rerun previous ", LAST_FAILED.length)) {
+        let n = l.readInt(LAST_FAILED.length + 15);
+        let e = l.end;
+        if (n > 0 && (l.matchAt(" failures", e) || l.matchAt(" failure", e)) && l.indexOf(" first", e) < 0) this.rerunFailed = n;
+      }
+      return true;
+    }
+    if (this.sec == Sec.NONE && c == Char.s && l.startsWith("stepwise: ")) return true;
     let ca = l.startsWith("collected ") ? 10 : l.startsWith("collecting ... collected ") ? 25 : -1;
     if (this.sec == Sec.NONE && ca > 0) {
       // `collected 3 items` (`/ 1 deselected` follows when some are; -v: `collecting ... collected 3 items`):
@@ -313,12 +330,14 @@ export class PytestParser extends Parser {
     let e = countBefore(head, "error");
     if (e < 0) e = countBefore(head, "errors");
     let sk = countBefore(head, "skipped");
-    let any = p >= 0 || fl >= 0 || e >= 0 || sk >= 0 || countBefore(head, "xfailed") >= 0 || countBefore(head, "deselected") >= 0
+    let xf = countBefore(head, "xfailed");
+    let any = p >= 0 || fl >= 0 || e >= 0 || sk >= 0 || xf >= 0 || countBefore(head, "deselected") >= 0
       || countBefore(head, "warnings") >= 0 || countBefore(head, "warning") >= 0 || head.startsWith("no tests ran");
     if (!any) return false;
     this.seen = true;
     this.totals = true;
     this.passed = max<i64>(p, 0); this.failed = max<i64>(fl, 0); this.errors = max<i64>(e, 0); this.skipped = max<i64>(sk, 0);
+    this.xfailed = max<i64>(xf, 0);
     f.testsFor("pytest");
     return true;
   }
@@ -483,6 +502,9 @@ export class PytestParser extends Parser {
     let b = this.cur;
     let c = l.at(0);
     if (b === null || b.closed) {
+      // --tb=line after a doctest's report: its first 50 characters again (the report has no crash line, so pytest
+      // writes `str(report)[:50]`), over as many lines as they hold: no failure's.
+      if (this.docCut > 0) { this.docCut -= codePoints(l) + 1; return; }
       // --tb=line: a failure without a header starts at its first line.
       if (l.isBlank()) return;
       let nb = new Block();
@@ -524,15 +546,22 @@ export class PytestParser extends Parser {
       }
       return;
     }
-    // A failing doctest: `Expected:` and `Got:` at column 0, each value indented under it.
+    // A failing doctest: `Expected:` and `Got:` at column 0, each value indented under it; or, when both are longer
+    // than two lines (pytest's --doctest-report default, udiff), `Differences (unified diff with -expected +actual):`
+    // and the diff indented under it (`ndiff` with --doctest-report ndiff).
     if (c == Char.SPACE && b.docSection > 0) {
-      let v = l.trimmed(0);
-      if (b.docSection == 1 && b.docExpected === null) b.docExpected = v;
-      else if (b.docSection == 2 && b.docGot === null) b.docGot = v;
+      let d = b.doc!;
+      if (b.docSection == 3) d.diffLine(l, l.skipSpaces(0));
+      else d.add(b.docSection == 2, l.trimmed(0));
       return;
     }
-    if (c == Char.E && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; return; }
-    if (c == Char.G && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; return; }
+    if (c == Char.E && l.len == 9 && l.startsWith("Expected:")) { b.docSection = 1; if (b.doc === null) b.doc = new DocOutput(); return; }
+    if (c == Char.G && l.len == 4 && l.startsWith("Got:")) { b.docSection = 2; if (b.doc === null) b.doc = new DocOutput(); return; }
+    if (c == Char.D && l.startsWith("Differences (") && (l.indexOf("(unified diff ") > 0 || l.indexOf("(ndiff ") > 0)) {
+      b.docSection = 3;
+      if (b.doc === null) b.doc = new DocOutput();
+      return;
+    }
     b.docSection = 0;
     // A chained exception: the failure is the last one; the earlier one stays as its cause.
     if (c == Char.D && l.startsWith("During handling of the above exception") ||
@@ -555,11 +584,15 @@ export class PytestParser extends Parser {
     b.anyFile = file; b.anyLine = <i32>n;
     if (b.firstFile === null) b.firstFile = file;
     if (isUserFile(file)) { b.userFile = file; b.userLine = <i32>n; }
-    if (b.headerless) {
-      b.closed = true;
-      let m = l.trimmed(l.end + 1);
-      if (m.length > 0) b.locMsg = m;
-    }
+    if (b.headerless) this.closeHeaderless(b, l);
+  }
+
+  /** --tb=line: the location line `file.py:16: message` ends the block. */
+  private closeHeaderless(b: Block, l: Line): void {
+    b.closed = true;
+    let m = l.trimmed(l.end + 1);
+    if (m.length > 0) b.locMsg = m;
+    if (m == "DocTestFailure" || m == "UnexpectedException") this.docCut = DOC_CUT;
   }
 
   /** A --tb=native block: `Traceback (most recent call last):`, `  File "x.py", line 3, in f`, `ValueError: ..`. */
@@ -580,6 +613,16 @@ export class PytestParser extends Parser {
       b.anyFile = fr.file; b.anyLine = fr.line;
       if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
       return;
+    }
+    // A doctest's example raised (`UNEXPECTED EXCEPTION: …` and its traceback): its location line at column 0
+    // (`/w/units.py:25: UnexpectedException`) follows the exception, no line of it; under --tb=line it ends the block.
+    if (c != Char.SPACE && b.exc.length > 0 && l.at(l.len - 1) != Char.COLON) {
+      let k = locationEnd(l);
+      if (k > 0) {
+        b.excOpen = false;
+        if (b.headerless) { l.readInt(k + 1); this.closeHeaderless(b, l); }
+        return;
+      }
     }
     if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
       // The failure is the last traceback's exception; this one stays as its cause.
@@ -673,14 +716,19 @@ export class PytestParser extends Parser {
       }
       tf.message = b.elines.length > 0 ? withExample(joinLines(b.elines, 4), b.example)
         : b.exc.length > 0 ? joinLines(b.exc, 4)
+        : b.doc !== null && b.doc!.any() ? "doctest output differs from the docstring"
         : b.locMsg !== null ? b.locMsg!
         // The short summary cuts its message to the line (`[XPASS(strict)] name...`, `Failed: test_x does not supp...`):
         // the block's own first line, when it has one, is whole.
         : k >= 0 && this.sumMsg[k].length > 0 && !(b.firstText !== null && this.sumMsg[k].endsWith("...")) ? this.sumMsg[k]
-        : b.docExpected !== null || b.docGot !== null ? "doctest output differs from the docstring"
         : b.firstText !== null ? b.firstText! : "";
-      if (b.docExpected !== null) tf.expected = b.docExpected;
-      if (b.docGot !== null) tf.actual = b.docGot;
+      let doc = b.doc;
+      if (doc !== null) {
+        let e = doc.firstExpected();
+        if (e !== null) tf.expected = e;
+        let g = doc.firstGot();
+        if (g !== null) tf.actual = g;
+      }
       // --tb=line's one location is the innermost frame's: one of the standard library's or a package's (re's
       // parser raising) is not the failure's place, and the line names no other.
       if (b.userFile !== null) { tf.file = b.userFile; tf.line = b.userLine; }
@@ -750,8 +798,10 @@ export class PytestParser extends Parser {
         crashMidSuite(f, sig, "the test process died while running " + crashed!);
       }
     }
+    t.rerunFailed = this.rerunFailed;
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
+      t.xfailed = this.xfailed;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
       // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
@@ -929,4 +979,23 @@ function exampleLine(b: Block, l: Line): void {
 function withExample(m: string, ex: string[] | null): string {
   if (ex === null || m.includes(ex[0])) return m;
   return m + "\n" + ex.join("\n");
+}
+
+/** Characters (code points) of a line of UTF-8: its bytes less the continuation ones. */
+function codePoints(l: Line): i32 {
+  let n = 0;
+  for (let i = 0; i < l.len; i++) if ((l.at(i) & 0xC0) != 0x80) n++;
+  return n;
+}
+
+/** A location line's colon before its line number (`x.py:25: …`, the number then a colon), or -1. */
+function locationEnd(l: Line): i32 {
+  let colon = l.indexOf(".py:");
+  if (colon <= 0) return -1;
+  let sp = l.indexOfByte(Char.SPACE);
+  if (sp >= 0 && sp < colon) return -1;
+  colon += 3;
+  let n = l.readInt(colon + 1);
+  if (n < 0 || l.at(l.end) != Char.COLON) return -1;
+  return colon;
 }
