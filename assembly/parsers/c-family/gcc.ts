@@ -109,6 +109,8 @@ export class GccParser extends Parser {
       return true;
     }
     if (c0 == Char.SPACE || c0 == Char.TAB) {
+      // -fanalyzer's path under its warning: an events block per function, into a callee and back.
+      if (this.block != Block.NONE && isAnalyzerPath(l)) { this.block = Block.GUTTER; return true; }
       if (this.block != Block.NONE && isGutter(l)) {
         this.evidence(Style.GCC, this.header);
         this.block = Block.GUTTER;
@@ -579,6 +581,21 @@ function isGutter(l: Line): bool {
   }
   if (l.at(p) == Char.PIPE) return true;
   return l.matchAt("+++ |+", p);
+}
+
+/**
+ * A line of gcc -fanalyzer's path that is not a gutter line: `  'map_set_': events 1-4` (`'f': event 1`; a
+ * path in one function: `  events 1-2`), `    +--> 'map_newnode': events 5-9` into a callee, `    <------+` back.
+ */
+function isAnalyzerPath(l: Line): bool {
+  let p = l.skipSpaces(0);
+  let c = l.at(p);
+  if (c == Char.PLUS) return l.matchAt("+--> ", p);
+  if (c == Char.LT) return l.matchAt("<---", p) && l.at(l.len - 1) == Char.PLUS;
+  if (!isDigit(l.at(l.len - 1))) return false;
+  if (c == Char.e) return l.matchAt("events ", p) || l.matchAt("event ", p);
+  let k = l.indexOf(": event", p);
+  return k > p && (l.matchAt(": events ", k) || l.matchAt(": event ", k));
 }
 
 /**
