@@ -762,7 +762,12 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   if (crash == "same") parts.push("crash SAME (" + kind + " at " + where + ")");
   else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.crash!.firstUserFrame) + " → " + where);
   else if (crash == "gone") parts.push("crash GONE (" + before.crash!.kind + ")");
-  else if (crash == "new") parts.push("crash NEW (" + kind + " at " + where + ")");
+  else if (crash == "new") {
+    // The run before crashed too, of another kind or tool: this crash is the run's now, in its place (gone, or
+    // not reached when this one stops the run first: the log cannot tell which).
+    let pc = before.crash;
+    parts.push("crash NEW (" + kind + " at " + where + ")" + (pc !== null ? ", replacing " + pc.kind + " at " + frameShort(pc.firstUserFrame) : ""));
+  }
   else if (crash == "changed") parts.push("crash CHANGED (" + crashFactsChange(before.crash!, c!)! + " at " + where + ")");
   else if (crash == "not-reached") parts.push("crash not reached (" + before.crash!.kind + "; " + unreachedBy(cur)! + ")");
   // A gone diagnostic was fixed only when this run got as far as printing it: nothing was edited (an

@@ -109,6 +109,8 @@ export class GccParser extends Parser {
       return true;
     }
     if (c0 == Char.SPACE || c0 == Char.TAB) {
+      // -fanalyzer's path under its warning: an events block per function, into a callee and back.
+      if (this.block != Block.NONE && isAnalyzerPath(l)) { this.block = Block.GUTTER; return true; }
       if (this.block != Block.NONE && isGutter(l)) {
         this.evidence(Style.GCC, this.header);
         this.block = Block.GUTTER;
@@ -152,6 +154,7 @@ export class GccParser extends Parser {
     else if (l.matchAt("warning: ", s)) { sev = "warning"; m = s + 9; }
     else if (l.matchAt("note: ", s)) { sev = "note"; m = s + 6; }
     else if (l.matchAt("fatal error: ", s)) { sev = "error"; m = s + 13; }
+    else if ((m = cppcheckSeverity(l, s)) > 0) sev = l.at(s) == Char.i ? "note" : "warning";
     else if (l.at(s) == Char.SPACE && l.at(s + 1) == Char.SPACE) return this.instantiationNote(l, f, k, s);
     else if ((l.matchAt("In ", s) || l.matchAt("At ", s)) && l.at(l.len - 1) == Char.COLON) {
       // `main.c: In function 'main':`, `a.cpp: In instantiation of '...':`, `x.c: At top level:`
@@ -182,6 +185,9 @@ export class GccParser extends Parser {
     }
     let mypy = located && d.file!.endsWith(".py");
     readMessage(l, m, d, mypy);
+    // cppcheck: its findings' ids, its notes under them.
+    let o = this.owner;
+    let cppcheck = located && !mypy && (sev == "note" ? o !== null && o.tool == "cppcheck" : cppcheckId(d));
     if (mypy && d.code === null && l.len >= WRAP_MIN) this.wrapped = d;
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
     if (located && sev == "error" && d.message.startsWith("Failure in TEST(") && this.cpputest(f, d)) return true;
@@ -191,6 +197,8 @@ export class GccParser extends Parser {
       this.evidence(driver == "clang" ? Style.CLANG : Style.GCC, null);
     } else if (mypy) {
       d.tool = "mypy";
+    } else if (cppcheck) {
+      d.tool = "cppcheck";
     } else {
       guessed = this.guessTool(d);
     }
@@ -399,7 +407,7 @@ export class GccParser extends Parser {
       for (let i = 0; i < p.length; i++) p[i].tool = tool;
       p.length = 0;
     }
-    if (d !== null && d.tool != "mypy") d.tool = tool;
+    if (d !== null && d.tool != "mypy" && d.tool != "cppcheck") d.tool = tool;
     this.groupStyle = style;
     this.sticky = style;
   }
@@ -436,6 +444,42 @@ const WRAP_MIN = 56;
 /** mypy's closing line: `Found 3 errors in 2 files (checked 28 source files)`, `... (errors prevented further checking)`. */
 function isMypySummary(l: Line): bool {
   return l.startsWith("Found ") && l.contains(" error") && (l.contains(" (checked ") || l.contains(" (errors prevented"));
+}
+
+/**
+ * cppcheck's own severities (`style: `, `performance: `, `portability: `, `information: `) at s, on a line
+ * ending in its id (`[variableScope]`): where the message starts, else 0.
+ */
+function cppcheckSeverity(l: Line, s: i32): i32 {
+  let c = l.at(s);
+  if (c != Char.s && c != Char.p && c != Char.i || l.at(l.len - 1) != Char.RBRACKET) return 0;
+  if (l.matchAt("style: ", s)) return s + 7;
+  if (l.matchAt("performance: ", s)) return s + 13;
+  if (l.matchAt("portability: ", s)) return s + 13;
+  if (l.matchAt("information: ", s)) return s + 13;
+  return 0;
+}
+
+/**
+ * A message ending in a cppcheck id (` [memleakOnRealloc]`, ` [uninitvar]`: a word of letters and digits, no
+ * `-W` flag, no clang-tidy or analyzer check with its `-` or `.`): the id taken off as the code.
+ */
+function cppcheckId(d: Diagnostic): bool {
+  if (d.code !== null) return false;
+  let msg = d.message;
+  let n = msg.length;
+  if (n < 5 || msg.charCodeAt(n - 1) != Char.RBRACKET) return false;
+  let open = msg.lastIndexOf(" [");
+  if (open < 0 || n - open < 5) return false;
+  let c = msg.charCodeAt(open + 2);
+  if (c < Char.a || c > Char.z) return false;
+  for (let i = open + 3; i < n - 1; i++) {
+    let b = msg.charCodeAt(i);
+    if (!(b >= Char.a && b <= Char.z || b >= Char.A && b <= Char.Z || b >= Char._0 && b <= Char._9)) return false;
+  }
+  d.code = msg.substring(open + 2, n - 1);
+  d.message = msg.substring(0, open).trimEnd();
+  return true;
 }
 
 /** True when a diagnostic's severity word starts at s. */
@@ -489,10 +533,33 @@ function readMessage(l: Line, m: i32, d: Diagnostic, anyCode: bool): void {
       } else if (anyCode) {
         d.code = l.str(a, b);
         end = open;
+      } else {
+        // A checker's name: clang-tidy's `[bugprone-narrowing-conversions]` (the first of `[a-b,c-d]`), the
+        // analyzer's `[unix.Malloc]` under `clang --analyze`, `[clang-analyzer-core.NullDereference]` under clang-tidy.
+        let e = checkName(l, a, b);
+        if (e > 0) { d.code = l.str(a, e); end = open; }
       }
     }
   }
   d.message = l.trimmed(m, end);
+}
+
+/**
+ * Where the first checker name in [a, b) ends (b, or its first comma), when the bytes are names of lowercase
+ * words joined by `-` and `.` (one at least; the analyzer's parts may be capitalised, `core.NullDereference`),
+ * else 0. A word of letters alone is not one (cppcheck's ids are cppcheckId's).
+ */
+function checkName(l: Line, a: i32, b: i32): i32 {
+  let c = l.at(a);
+  if (c < Char.a || c > Char.z) return 0;
+  let joined = false;
+  for (let i = a + 1; i < b; i++) {
+    let x = l.at(i);
+    if (x == Char.MINUS || x == Char.DOT) { joined = true; continue; }
+    if (x == Char.COMMA) return joined && i > a + 2 ? i : 0;
+    if (!(x >= Char.a && x <= Char.z || x >= Char.A && x <= Char.Z || x >= Char._0 && x <= Char._9 || x == Char.UNDERSCORE)) return 0;
+  }
+  return joined ? b : 0;
 }
 
 /** "gcc" / "clang" when name is a compiler driver or one of its parts (cc1, collect2), else "". */
@@ -514,6 +581,21 @@ function isGutter(l: Line): bool {
   }
   if (l.at(p) == Char.PIPE) return true;
   return l.matchAt("+++ |+", p);
+}
+
+/**
+ * A line of gcc -fanalyzer's path that is not a gutter line: `  'map_set_': events 1-4` (`'f': event 1`; a
+ * path in one function: `  events 1-2`), `    +--> 'map_newnode': events 5-9` into a callee, `    <------+` back.
+ */
+function isAnalyzerPath(l: Line): bool {
+  let p = l.skipSpaces(0);
+  let c = l.at(p);
+  if (c == Char.PLUS) return l.matchAt("+--> ", p);
+  if (c == Char.LT) return l.matchAt("<---", p) && l.at(l.len - 1) == Char.PLUS;
+  if (!isDigit(l.at(l.len - 1))) return false;
+  if (c == Char.e) return l.matchAt("events ", p) || l.matchAt("event ", p);
+  let k = l.indexOf(": event", p);
+  return k > p && (l.matchAt(": events ", k) || l.matchAt(": event ", k));
 }
 
 /**

@@ -90,7 +90,7 @@ export class LinkerParser extends Parser {
       let name = l.str(start, b);
       if (!isObject(name)) file = this.ctx.resolve(name);
     }
-    let d = this.add(f, "error", file, l.trimmed(kw + 2));
+    let d = this.add(f, "error", file, message(l, kw + 2));
     if (file !== null) d.line = line;
     return true;
   }
@@ -106,6 +106,21 @@ export class LinkerParser extends Parser {
     let name = l.str(p, e);
     if (!isObject(name) && name.includes(".")) d.file = this.ctx.resolve(name);
   }
+}
+
+/**
+ * The message from m on. `multiple definition of `x'; /tmp/ccAbCdEf.o:(.data+0x0): first defined here`: a first
+ * definition placed only by an object and a section offset ends the message at the symbol. gcc and clang name
+ * the temporary object of a compile-and-link command anew on every run and an edit moves offsets, so the place
+ * would make the same error a new one each run; one with a source line (`a.o:./a.c:1: first defined here`) stays.
+ */
+function message(l: Line, m: i32): string {
+  let n = l.len;
+  if (l.at(n - 1) == Char.e && l.endsWith("): first defined here")) {
+    let semi = l.indexOf("; ", m);
+    if (semi > m && l.matchAt("multiple definition of ", m)) return l.trimmed(m, semi);
+  }
+  return l.trimmed(m);
 }
 
 function isKeyword(l: Line, p: i32): bool {

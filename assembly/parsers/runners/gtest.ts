@@ -7,6 +7,7 @@
 // --gtest_brief=1 prints only the failures, with no `[ RUN      ]` line: a `file:line: Failure` block (several for
 // one test) is closed by its `[  FAILED  ] Suite.Name (0 ms)`, which names it.
 // cmocka prints the same shape (`N test(s)`, its failure as `[  ERROR   ] --- msg` and `[   LINE   ] --- file:line:`).
+// Criterion's four-byte tags (`[FAIL] suite::name: (0.00s)`, `[====] Synthesis: ...`) are criterion.ts's.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
@@ -15,6 +16,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { failureNamed, crashMidSuite, joinLines, foreignLine, runSignal } from "./common";
 import { withName } from "../../util/name-hash";
+import { CriterionReader } from "./criterion";
 
 /** Before gtest showed itself: its `[ TAG ]` lines and `Running main() from` at column 0. */
 const STARTS = new ByteSet().chars("[R");
@@ -39,15 +41,16 @@ export class GtestParser extends Parser {
   briefLines: i32 = 0;
   briefFile: string | null = null;
   briefLine: i32 = 0;
+  crit: CriterionReader = new CriterionReader();
 
   busy(): bool { return this.running !== null || this.brief; }
-  atRest(): bool { return !this.seen && this.running === null && !this.brief; }
+  atRest(): bool { return !this.seen && this.running === null && !this.brief && this.crit.atRest(); }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
-    if (c == Char.LBRACKET) return this.bracket(l, f);
+    if (c == Char.LBRACKET) return l.at(5) == Char.RBRACKET ? this.crit.claim(l, f) : this.bracket(l, f);
     if (this.running === null && (this.brief || l.at(l.len - 1) == Char.e)) {
       if (this.briefClaim(l)) return true;
     }
@@ -230,6 +233,7 @@ export class GtestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.crit.finish(f);
     if (!this.seen) return;
     let t = f.testsFor("gtest");
     if (t.runner != "gtest") { return; }

@@ -11,6 +11,11 @@
 //   its own, joined by spaces; `err.stack`, `err.message`, `err.actual`, `err.expected`), `passes[]`. A failure is
 //   named `suites > title` (the suites as mocha joins them).
 // - RSpec's `--format json`: one line, `{"version":"3.12.0","examples":[…]…}` (runners/rspec.ts reads it).
+// - Criterion's `--json`: `{` alone at column 0, then `  "id": "Criterion v2.4.1"`: read line by line (its templates
+//   do not escape an assertion's words, `== ("full")`: the report is often not JSON): the totals at two spaces
+//   (`passed`, `failed`: a test that died, `ERRORED`, is among them; `skipped`), each suite's `name` at six, its tests'
+//   `name`, `status` and `messages` at ten (`crit_test.c:16: popped the wrong value`: the first places the failure),
+//   named `suite::name` as Criterion's other outputs name it.
 // A report that does not parse gives no tests (its lines stay claimed).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
@@ -29,7 +34,7 @@ const MAX_BYTES = 8 << 20;
 
 const STARTS = new ByteSet().chars("{");
 
-const enum State { NONE = 0, OPEN = 1, MOCHA = 2 }
+const enum State { NONE = 0, OPEN = 1, MOCHA = 2, CRITERION = 3 }
 
 @final
 export class JsonReportParser extends Parser {
@@ -38,6 +43,12 @@ export class JsonReportParser extends Parser {
   private buf: ArrayBuffer = new ArrayBuffer(0);
   private len: i32 = 0;
   private overflow: bool = false;
+  /** Criterion's report: its tests (null when another reader's stand), the suite and test being read. */
+  private crit: Tests | null = null;
+  private critSuite: string = "";
+  private critTest: string = "";
+  private critFailure: TestFailure | null = null;
+  private critMsgs: bool = false;
 
   atRest(): bool { return this.state == State.NONE; }
   starts(): ByteSet | null { return STARTS; }
@@ -54,10 +65,18 @@ export class JsonReportParser extends Parser {
         this.appendLine(l);
         return true;
       }
+      if (l.startsWith("  \"id\": \"Criterion v")) {
+        this.held = null;
+        this.state = State.CRITERION;
+        this.crit = reportTests(f, "criterion");
+        this.critSuite = ""; this.critTest = ""; this.critFailure = null; this.critMsgs = false;
+        return true;
+      }
       if (this.held !== null) f.released.push(this.held!);
       this.held = null;
       return false;
     }
+    if (this.state == State.CRITERION) { this.criterionLine(l); return true; }
     if (this.state == State.MOCHA) {
       if (f.tests === null) this.appendLine(l);
       if (l.len == 1 && l.at(0) == Char.RBRACE) this.read(f);
@@ -97,6 +116,63 @@ export class JsonReportParser extends Parser {
     this.held = null;
   }
 
+  /** A line of Criterion's report (its layout is its printf templates': keys at fixed indents). */
+  private criterionLine(l: Line): void {
+    if (l.len == 1 && l.at(0) == Char.RBRACE) { this.state = State.NONE; this.crit = null; return; }
+    let t = this.crit;
+    if (t === null) return;
+    let p = l.skipSpaces(0);
+    if (this.critMsgs) {
+      if (l.at(p) == Char.RBRACKET) { this.critMsgs = false; return; }
+      this.critMessage(l, p, l.len);
+      return;
+    }
+    if (l.at(p) != Char.QUOTE) return;
+    if (p == 2) {
+      if (l.matchAt("\"passed\": ", p)) t.passed = max<i64>(l.readInt(p + 10), 0);
+      else if (l.matchAt("\"failed\": ", p)) t.failed = max<i64>(l.readInt(p + 10), 0);
+      else if (l.matchAt("\"skipped\": ", p)) t.skipped = max<i64>(l.readInt(p + 11), 0);
+    } else if (p == 6) {
+      if (l.matchAt("\"name\": ", p)) this.critSuite = quoted(l, p + 8);
+    } else if (p == 10) {
+      if (l.matchAt("\"name\": ", p)) { this.critTest = quoted(l, p + 8); this.critFailure = null; }
+      else if (l.matchAt("\"status\": ", p)) {
+        if (l.matchAt("\"FAILED\"", p + 10) || l.matchAt("\"ERRORED\"", p + 10)) {
+          let tf = failureNamed(t, this.critSuite + "::" + this.critTest);
+          if (tf.message == "failed") tf.message = "";
+          this.critFailure = tf;
+        }
+      } else if (l.matchAt("\"messages\": [", p)) {
+        let a = p + 13;
+        let e = l.len;
+        if (l.at(e - 1) == Char.COMMA) e--;
+        if (l.at(e - 1) == Char.RBRACKET) this.critMessage(l, a, e - 1);
+        else this.critMsgs = true;
+      }
+    }
+  }
+
+  /** One `"file.c:16: words"` of a failed test's messages, in [a, e): its place (the first's) and its words. */
+  private critMessage(l: Line, a: i32, e: i32): void {
+    let tf = this.critFailure;
+    if (tf === null) return;
+    while (e > a && (l.at(e - 1) == Char.COMMA || l.at(e - 1) == Char.SPACE)) e--;
+    a = l.skipSpaces(a);
+    if (l.at(a) != Char.QUOTE || e - a < 2 || l.at(e - 1) != Char.QUOTE) return;
+    a++; e--;
+    let k = l.indexOf(": ", a);
+    if (k > a && k < e) {
+      let colon = l.lastIndexOfByte(Char.COLON, k);
+      let n = colon > a ? l.readInt(colon + 1) : -1;
+      if (n > 0 && l.end == k) {
+        if (tf.file === null) { tf.file = normPath(l.str(a, colon)); tf.line = <i32>n; }
+        a = k + 2;
+      }
+    }
+    let msg = l.str(a, e);
+    tf.message = tf.message.length == 0 ? msg : tf.message.split("\n").length < 8 ? tf.message + "\n" + msg : tf.message;
+  }
+
   private append(b: i32): void {
     this.ensure(this.len + 1);
     if (this.overflow) return;
@@ -133,6 +209,13 @@ export class JsonReportParser extends Parser {
     this.buf = new ArrayBuffer(0);
     this.len = 0;
   }
+}
+
+/** The string after a key at p (`"ring",`): its bytes up to the line's last quote, unescaped by Criterion. */
+function quoted(l: Line, p: i32): string {
+  let a = l.indexOfByte(Char.QUOTE, p);
+  let b = l.lastIndexOfByte(Char.QUOTE);
+  return a >= 0 && b > a ? l.str(a + 1, b) : "";
 }
 
 /** The report's tests, unless another reader already read this run's (jest's own report on stderr). */

@@ -63,6 +63,12 @@ export class TapParser extends Parser {
   /** A `# Subtest:` line was read: node's stream, whose comments are not test names. */
   subtestSeen: bool = false;
   /**
+   * Criterion's stream (`# Criterion v2.4.1`): a test is the first word after the dash, what follows its time or
+   * the reason it failed (`ok - ring::push  (0.00s)`, `not ok - names::null_ring unexpected signal after t.c:31`),
+   * its YAML's `failures:` a list of `- t.c:16: |+` items, each with its message under it.
+   */
+  criterion: bool = false;
+  /**
    * The top-level `# ` comments since the last result: node --test prints there what a test file wrote to
    * stderr (a SyntaxError that kept it from loading, with `path:line` above it) and the error thrown after a
    * test ended (`# Error: Test "t" at x.test.js:2:1 generated asynchronous activity after the test ended…`),
@@ -119,7 +125,13 @@ export class TapParser extends Parser {
     let directive = hash > 0 ? l.trimmed(hash + 3).toUpperCase() : "";
     // TAP 14's buffered subtest: `not ok 1 - text.test.js # time=51.65ms {` opens its children (vitest's `tap`).
     let opens = l.len > r + 1 && l.at(l.len - 1) == Char.LBRACE && l.at(l.len - 2) == Char.SPACE;
-    let name = l.trimmed(r, hash > 0 ? hash : opens ? l.len - 2 : l.len);
+    let nameEnd = hash > 0 ? hash : opens ? l.len - 2 : l.len;
+    let reason = "";
+    if (this.criterion && dashed) {
+      let sp = l.indexOfByte(Char.SPACE, r);
+      if (sp > r && sp < nameEnd) { reason = l.trimmed(sp, nameEnd); nameEnd = sp; }
+    }
+    let name = l.trimmed(r, nameEnd);
     if (hash < 0 && l.matchAt("# ", r)) { directive = l.trimmed(r + 2).toUpperCase(); name = ""; }
     if (opens) {
       this.subtests[depth] = name;
@@ -140,6 +152,8 @@ export class TapParser extends Parser {
     this.raw[1]++;
     let tf = failureNamed(t, this.fullName(name, depth, dashed));
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
+    // Criterion's reason, not its time: `unexpected signal after t.c:31`, `timed out (1.00s)`.
+    if (reason.length > 0 && reason.charCodeAt(0) != Char.LPAREN && tf.message.length == 0) tf.message = reason;
     this.cur = tf;
     this.diag = tf;
     this.msg = [];
@@ -250,6 +264,14 @@ export class TapParser extends Parser {
         if (v == "|-" || v == "|" || v == ">-") this.yaml = Yaml.ERROR;
         else this.msg.push(unquote(v));
       } else if (s.startsWith("stack: ")) this.yaml = Yaml.STACK;
+      else if (this.criterion && s.startsWith("- ") && s.endsWith(": |+")) {
+        // Criterion's failed assertion: `- crit_test.c:16: |+`, its message the lines under it.
+        let loc = s.substring(2, s.length - 4);
+        let colon = loc.lastIndexOf(":");
+        let n = colon > 0 ? I32.parseInt(loc.substring(colon + 1)) : 0;
+        if (t.file === null && n > 0) { t.file = normPath(loc.substring(0, colon)); t.line = n; }
+        this.yaml = Yaml.ERROR;
+      }
       else if (s.startsWith("expected: ")) { let v = s.substring(10); if (isBlockScalar(v)) this.startValue(Yaml.EXPECTED, p); else t.expected = unquote(v); }
       else if (s.startsWith("actual: ")) { let v = s.substring(8); if (isBlockScalar(v)) this.startValue(Yaml.ACTUAL, p); else t.actual = unquote(v); }
       else if (s.startsWith("at: ") && t.file === null) {
@@ -314,6 +336,7 @@ export class TapParser extends Parser {
 
   private comment(l: Line, f: Facts, p: i32): bool {
     let s = l.trimmed(p + 1);
+    if (s.startsWith("Criterion v")) { this.criterion = true; return this.seen; }
     if (s.startsWith("Subtest: ")) {
       this.seen = true;
       this.subtestSeen = true;
