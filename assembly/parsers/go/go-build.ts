@@ -31,6 +31,9 @@ const VET_PHRASES: string[] = [
   "Errorf call has", "is never nil", "call to (*testing.", "from a non-test goroutine", "has no effect",
   "defer should not", "Printf call has", "Sprintf call has", "Fprintf call has", "wrong number of args",
   "unusedresult", "printf:", "copylocks:", "assign:", "unusedwrite", "format reads arg ", "missing argument for ",
+  // buildtag's: a file's `// +build` and `//go:build` lines (go test's vet stops the build on them, as on any).
+  "+build lines do not match //go:build condition", "misplaced //go:build comment", "unexpected extra //go:build line",
+  "malformed //go:build line", "possible malformed +build comment", "in build constraint: ",
 ];
 
 // golint's suggestions (style, never a failure of the build): `exported var X should have comment or be
@@ -58,6 +61,9 @@ const BUILD_PHRASES: string[] = [
  * `x.go:3:4: msg` line with a head colon (headColonStarts).
  */
 const STARTS = new ByteSet().chars("#p");
+
+/** A finding's continuation lines joined to its message (the checker prints two to four). */
+const MAX_CONT = 6;
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 /**
@@ -122,6 +128,9 @@ export class GoParser extends Parser {
   private chain: Array<string> | null = null;
   /** `go vet -json`: the analyzer of the findings being read (`\t\t"unreachable": [`), and a finding's place. */
   private vetJsonAnalyzer: string = "";
+  /** The finding read last in the block, whose message tab-indented lines continue (null: none to continue). */
+  private last: Diagnostic | null = null;
+  private lastLines: i32 = 0;
   private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
@@ -145,9 +154,10 @@ export class GoParser extends Parser {
     // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
     // tab-indented lines name each analyzer's findings (vetJsonLine).
     if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
-      if (c0 == Char.TAB) this.vetJsonLine(l, f);
+      if (c0 == Char.TAB && !this.continued(l)) this.vetJsonLine(l, f);
       return true;
     }
+    this.last = null;
     if (n < 4) { this.inBlock = false; this.chain = null; return false; }
     if (this.chain !== null || c0 == Char.p) { let r = this.importStanza(l, f); if (r != 0) return r > 0; }
     if (c0 == Char.HASH) {
@@ -173,7 +183,10 @@ export class GoParser extends Parser {
     // [p, k) is `path.go:line[:col]`
     let i = k - 1;
     while (i > p && isDigit(l.at(i))) i--;
-    if (k <= p || i == k - 1 || l.at(i) != Char.COLON) { this.inBlock = false; return false; }
+    if (k <= p || i == k - 1 || l.at(i) != Char.COLON) {
+      this.inBlock = false;
+      return !vetPrefix && k > 3 && this.fileRefused(l, k, f);
+    }
     let j = i - 1;
     while (j > p && isDigit(l.at(j))) j--;
     let pathEnd = i;
@@ -219,11 +232,36 @@ export class GoParser extends Parser {
     // The same finding under one more build of the package (`# m [m/sub.test]`): one error (diag-once.ts).
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
-    if (once.repeated(d)) { this.inBlock = true; return true; }
+    if (once.repeated(d)) { this.inBlock = true; this.last = null; return true; }
+    this.last = d; this.lastLines = 0;
     if (tool == "go-vet") this.noteVet();
     let kept = f.addDiagnostic(d);
     if (guessed) { if (kept) this.provisional.push(d); else this.uncounted++; }
     this.inBlock = true;
+    return true;
+  }
+
+  /**
+   * The go command refusing a file of a package before building it, the file named with no line (go/build's,
+   * printed alone under go build, vet and test: no `# pkg` header, no `FAIL pkg` line, exit 1):
+   * `slow_test.go: parsing //go:build line: unexpected end of expression`, `a.go: invalid #cgo line: …`. An
+   * error of the build at that file (k: the head colon; the path has no space).
+   */
+  private fileRefused(l: Line, k: i32, f: Facts): bool {
+    if (l.at(k + 2) != Char.p && l.at(k + 2) != Char.i && l.at(k + 2) != Char.m) return false;
+    if (!l.matchAt(".go", k - 3)) return false;
+    let q = k + 2;
+    if (!l.matchAt("parsing //go:build line: ", q) && !l.matchAt("invalid #cgo ", q) && !l.matchAt("malformed #cgo ", q)) return false;
+    let sp = l.indexOfByte(Char.SPACE, 0);
+    if (sp >= 0 && sp < k) return false;
+    let d = new Diagnostic();
+    d.tool = "go";
+    d.severity = "error";
+    d.file = this.ctx.resolve(l.str(0, k));
+    d.message = l.trimmed(q);
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
     return true;
   }
 
@@ -281,6 +319,29 @@ export class GoParser extends Parser {
     if (once === null) { once = new DiagOnce(); this.once = once; }
     if (!once.repeated(d)) f.addDiagnostic(d);
     return 1;
+  }
+
+  /**
+   * A tab-indented line under a finding, one or two tabs then text (not vet -json's quoted keys): the type
+   * checker's message goes on (`\thave (int, nil)` / `\twant (int)` under `too many return values`; under
+   * `cannot use x … in variable declaration:` the cause, `\t*counter does not implement Visitor (wrong type
+   * for Visit method)`, then `\t\thave Visit(string) bool` / `\t\twant Visit(int) bool`). Joined on one line:
+   * after a `:` with a space, a `want` after its `have` with `, `, else with `: ` (at most MAX_CONT lines).
+   */
+  private continued(l: Line): bool {
+    let d = this.last;
+    if (d === null) return false;
+    let p = 1;
+    if (l.at(p) == Char.TAB) p++;
+    if (p >= l.len || l.at(p) == Char.QUOTE || l.at(p) == Char.TAB || l.at(p) == Char.SPACE) return false;
+    // A goroutine's frame (`\t/usr/lib/go/src/testing/testing.go:1446 +0x10b`) is no message's.
+    if (l.at(p) == Char.SLASH || l.indexOf(".go:", p) >= 0) return false;
+    if (this.lastLines >= MAX_CONT) return true;
+    this.lastLines++;
+    let m = d.message;
+    let sep = m.endsWith(":") ? " " : l.matchAt("want ", p) ? ", " : ": ";
+    d.message = m + sep + l.trimmed(p);
+    return true;
   }
 
   /**

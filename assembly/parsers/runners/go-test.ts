@@ -596,10 +596,13 @@ export class GoTestParser extends Parser {
     let afterRun = late && this.binaryDone;
     let unseen = late && !this.binaryDone && (this.pkgFails == 0 || mapRace(fc!));
     if (unseen) this.pkgStopped = true;
-    // A package that failed with no failing test, no panic, and no bare `PASS`/`FAIL` of its binary: the binary
-    // exited inside its tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did
-    // not report are unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.)
-    let exited = fail && !this.pkgStopped && !this.pkgPanic && this.pkgFails == 0 && tail != Char.LBRACKET && !this.binaryDone;
+    // A package that failed with no panic and no bare `PASS`/`FAIL` of its binary: the binary exited inside its
+    // tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did not report are
+    // unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.) Tests that failed before it
+    // do not change that: the package's own failure is listed beside theirs (a go-panic crash since the last
+    // result line, after a failing test, stays the run's, as before).
+    let exited = fail && !this.pkgStopped && !this.pkgPanic && tail != Char.LBRACKET && !this.binaryDone &&
+      (this.pkgFails == 0 || !late);
     if (exited) this.pkgStopped = true;
     // -v and -json name the test it exited in: the one announced last with no result after it.
     let cur = this.current;
@@ -624,7 +627,7 @@ export class GoTestParser extends Parser {
       let fn = goPanic && this.panicTest === null && (this.panic === null || this.panicDone) ? testFunction(fc!.frames) : null;
       if (!built && (this.pkgFails == 0 || unseen) && fn !== null) {
         this.panic = fc; this.panicTest = testOfFunction(fn!); this.panicPkg = pkg; this.panicDone = false;
-      } else if (!built && this.pkgFails == 0) {
+      } else if (!built && (this.pkgFails == 0 || exited)) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
         let c = unseen || afterRun ? fc : this.panic;
