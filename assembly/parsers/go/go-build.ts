@@ -60,7 +60,7 @@ const BUILD_PHRASES: string[] = [
  * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), or a
  * `x.go:3:4: msg` line with a head colon (headColonStarts).
  */
-const STARTS = new ByteSet().chars("#p");
+const STARTS = new ByteSet().chars("#pd");
 
 /** A finding's continuation lines joined to its message (the checker prints two to four). */
 const MAX_CONT = 6;
@@ -130,17 +130,29 @@ export class GoParser extends Parser {
   private vetJsonAnalyzer: string = "";
   /** The finding read last in the block, whose message tab-indented lines continue (null: none to continue). */
   private last: Diagnostic | null = null;
+  /** `gofmt -d`: the file whose diff is being read (null: none); its hunk's finding, and the old line reached. */
+  private fmtFile: string | null = null;
+  private fmt: Diagnostic | null = null;
+  private fmtLine: i32 = 0;
+  private fmtChanged: bool = false;
+  private labelNew: bool = false;
   private lastLines: i32 = 0;
   private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null; }
-  atRest(): bool { return !this.inBlock; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null; }
+  atRest(): bool { return !this.inBlock && this.fmtFile === null; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.fmtFile !== null) { if (this.gofmtLine(l, f)) return true; this.fmtFile = null; this.fmt = null; }
+    if (l.at(0) == Char.d) {
+      if (this.gofmtDiff(l)) return true;
+      // Offered for gofmt's header alone: at rest, a `d` line with no head colon is none of the rest's.
+      if (!this.busy() && l.headColon() < 0) return false;
+    }
     let fl = this.flagLine;
     if (fl !== null) {
       this.flagLine = null;
@@ -170,6 +182,8 @@ export class GoParser extends Parser {
     if (c0 == Char.TAB) return false;
     if (c0 == Char.SPACE) { this.inBlock = false; return false; }
     if (this.inBlock && l.startsWith("too many errors")) return true;
+    // The assembler's closing line after its errors (`asm: assembly of ./sum_amd64.s failed`): none of its own.
+    if (this.inBlock && c0 == Char.a && l.startsWith("asm: assembly of ")) return true;
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
@@ -193,7 +207,13 @@ export class GoParser extends Parser {
     let line = l.readInt(i + 1);
     let col: i64 = -1;
     if (j < i - 1 && l.at(j) == Char.COLON) { pathEnd = j; col = line; line = l.readInt(j + 1); }
-    if (pathEnd - p < 4 || !l.matchAt(".go", pathEnd - 3)) { this.inBlock = false; return false; }
+    // Go assembly under its package's header (`./sum_amd64.s:6: unrecognized instruction "MOVQX"`, the
+    // assembler's, line only; vet's asmdecl findings, `./sum_amd64.s:4:1: [amd64] Add: wrong argument size …`).
+    let asm = false;
+    if (pathEnd - p < 4 || !l.matchAt(".go", pathEnd - 3)) {
+      if (!this.inBlock || pathEnd - p < 3 || !l.matchAt(".s", pathEnd - 2)) { this.inBlock = false; return false; }
+      asm = true;
+    }
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
@@ -210,7 +230,7 @@ export class GoParser extends Parser {
     // staticcheck's finding ends with its check's code: `… can be simplified to b (S1002)`.
     let sc = vetPrefix ? -1 : staticcheckCode(l);
     if (sc > q) { d.message = l.trimmed(q + 2, sc); d.code = l.str(sc + 2, l.len - 1); }
-    let tool = vetPrefix ? "go" : sc > q ? "staticcheck" : classify(l, q + 2);
+    let tool = vetPrefix ? "go" : sc > q ? "staticcheck" : asm ? (l.at(q + 2) == Char.LBRACKET ? "go-vet" : "go") : classify(l, q + 2);
     let guessed = false;
     if (sc > q) {
       // its own tool: no guess for the block's other lines
@@ -262,6 +282,65 @@ export class GoParser extends Parser {
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
     if (!once.repeated(d)) f.addDiagnostic(d);
+    return true;
+  }
+
+  /**
+   * `gofmt -d`'s header of a file it would change: `diff tree.go.orig tree.go` (the same path twice, the first
+   * with `.orig`). Its `---`/`+++` lines and hunks follow (gofmtLine).
+   */
+  private gofmtDiff(l: Line): bool {
+    if (!l.startsWith("diff ") || !l.endsWith(".go")) return false;
+    let sp = l.indexOf(".go.orig ", 5);
+    if (sp < 0) return false;
+    let a = l.str(5, sp + 3);
+    if (l.len - (sp + 9) != a.length || !l.matchAt(a, sp + 9) || a.indexOf(" ") >= 0) return false;
+    this.fmtFile = this.ctx.resolve(a);
+    this.fmt = null;
+    this.inBlock = false;
+    return true;
+  }
+
+  /**
+   * A line of gofmt's diff: `--- x.go.orig` / `+++ x.go`, a hunk's `@@ -4,11 +4,11 @@`, its ` ` context, `-` old
+   * and `+` new lines. Each hunk is a warning of tool gofmt (go 1.19's `gofmt -d` exits 0 on them) at its first
+   * changed line, labelled by its first old line (else its first new one). Another line ends the diff.
+   */
+  private gofmtLine(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n == 0) return false;
+    let c = l.at(0);
+    if (c == Char.d) return this.gofmtDiff(l);
+    if (c == Char.AT) {
+      if (!l.startsWith("@@ -")) return false;
+      let start = l.readInt(4);
+      if (start < 0) return false;
+      let d = new Diagnostic();
+      d.tool = "gofmt";
+      d.severity = "warning";
+      d.file = this.fmtFile;
+      d.line = <i32>start;
+      d.message = "gofmt would reformat this code";
+      this.fmt = d;
+      this.fmtLine = <i32>start;
+      this.fmtChanged = false;
+      return true;
+    }
+    let d = this.fmt;
+    if (d === null) return (c == Char.MINUS && l.startsWith("--- ")) || (c == Char.PLUS && l.startsWith("+++ "));
+    if (c == Char.SPACE) { if (!this.fmtChanged) this.fmtLine++; else this.labelNew = false; return true; }
+    if (c != Char.MINUS && c != Char.PLUS) return false;
+    if (!this.fmtChanged) {
+      this.fmtChanged = true;
+      d.line = this.fmtLine;
+      d.label = l.trimmed(1);
+      this.labelNew = c == Char.PLUS;
+      f.addDiagnostic(d);
+    } else if (c == Char.MINUS && this.labelNew) {
+      // An insertion's first new line was the label until an old line of the same change came.
+      d.label = l.trimmed(1);
+      this.labelNew = false;
+    }
     return true;
   }
 
