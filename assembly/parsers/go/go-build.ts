@@ -116,7 +116,10 @@ export class GoParser extends Parser {
   /** The packages with a vet finding (`# m` and `# m [m.test]` are one), the last one counted. */
   private vetPkgs: i32 = 0;
   private lastVetPkg: string = "";
-  /** The first line saying a module could not be fetched (fetchFailed). */
+  /**
+   * The first line saying the run's set-up failed: a module could not be fetched (fetchFailed), a go:generate
+   * tool is not installed, a package pattern names no directory.
+   */
   private fetchLine: string | null = null;
   /** Go's flag package refusing an option (`flag provided but not defined: -skip`), until the next line says whose. */
   private flagLine: string | null = null;
@@ -191,6 +194,9 @@ export class GoParser extends Parser {
     // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
     // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
     if (c0 == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
+    // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
+    // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
+    if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
@@ -217,6 +223,9 @@ export class GoParser extends Parser {
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
+    // `go generate`'s directive naming a tool that is not installed (`kind.go:3: running "stringer": exec:
+    // "stringer": executable file not found in $PATH`): the set-up failed (as a shell's command not found).
+    if (!vetPrefix && l.matchAt("running \"", q + 2) && l.endsWith(": executable file not found in $PATH")) { this.noteFetch(l); return true; }
     // The compiler's cut (`x.go:114:26: too many errors`, go 1.18 and later place it at the last error): the
     // errors above it are the ones it printed, it is none of its own.
     if (l.len - q - 2 == 15 && l.matchAt("too many errors", q + 2)) { this.inBlock = true; return true; }
