@@ -226,6 +226,10 @@ export class GoParser extends Parser {
     // `go generate`'s directive naming a tool that is not installed (`kind.go:3: running "stringer": exec:
     // "stringer": executable file not found in $PATH`): the set-up failed (as a shell's command not found).
     if (!vetPrefix && l.matchAt("running \"", q + 2) && l.endsWith(": executable file not found in $PATH")) { this.noteFetch(l); return true; }
+    // The compiler's optimization report the user asked for (`-gcflags=-m`: `can inline mix`, `inlining call to
+    // mix`, `b does not escape`, `&Digest{...} escapes to heap`; -m=2's indented `flow:` lines): no finding. Left
+    // to the tail, the package's block goes on.
+    if (!vetPrefix && !asm && optReport(l, q + 2)) { this.inBlock = true; return false; }
     // The compiler's cut (`x.go:114:26: too many errors`, go 1.18 and later place it at the last error): the
     // errors above it are the ones it printed, it is none of its own.
     if (l.len - q - 2 == 15 && l.matchAt("too many errors", q + 2)) { this.inBlock = true; return true; }
@@ -525,6 +529,24 @@ function classify(l: Line, m: i32): string {
   for (let i = 0; i < LINT_PHRASES.length; i++) if (l.indexOf(LINT_PHRASES[i], m) >= 0) return "golint";
   for (let i = 0; i < BUILD_PHRASES.length; i++) if (l.indexOf(BUILD_PHRASES[i], m) >= 0) return "go";
   return "";
+}
+
+/**
+ * A line of the compiler's -m report, its message from m: `can inline f`, `cannot inline f: …`, `inlining call to
+ * f`, `leaking param: b`, `moved to heap: x`, `parameter d leaks to {heap} …`, `x does not escape`, `x escapes to
+ * heap`, -m=2's indented explanations (`  flow: …`, `    from …`), -d=ssa/check_bce's `Found IsInBounds`.
+ */
+function optReport(l: Line, m: i32): bool {
+  let c = l.at(m);
+  if (c == Char.SPACE) return l.matchAt("  flow: ", m) || l.matchAt("    from ", m);
+  if (c == Char.c) return l.matchAt("can inline ", m) || l.matchAt("cannot inline ", m);
+  if (c == Char.i) return l.matchAt("inlining call to ", m);
+  if (c == Char.l) return l.matchAt("leaking param", m) || l.matchAt("leaking closure", m);
+  if (c == Char.m && l.matchAt("moved to heap: ", m)) return true;
+  if (c == Char.p && l.matchAt("parameter ", m) && l.indexOf(" leaks to ", m) > 0) return true;
+  if (c == Char.F && l.matchAt("Found Is", m)) return true;
+  if (c == Char.d && l.matchAt("devirtualizing ", m)) return true;
+  return l.endsWith(" does not escape") || l.endsWith(" escapes to heap") || l.endsWith(" escapes to heap:");
 }
 
 /** `example.com/m`, optionally followed by ` [example.com/m.test]`: no spaces otherwise. */
