@@ -515,7 +515,15 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.runOpen = false;
     this.result(name, r);
-    if (r == Res.FAIL) { this.current = name; this.pkgFails++; return true; }
+    if (r == Res.FAIL) {
+      // gotestsum's `(-1.00s)`: the test never reported, its binary exited while it ran (os.Exit, log.Fatal):
+      // the test's last output line is its message, as the package's is under go test -v.
+      if (l.endsWith(" (-1.00s)") && this.lastOut.length > 0 && this.logIndex(name, "") < 0) {
+        this.logName.push(name); this.logPkgs().push(""); this.logFile.push(""); this.logLine.push(-1);
+        this.logMsg.push(this.lastOut + " (the test binary exited while running it)");
+      }
+      this.current = name; this.pkgFails++; return true;
+    }
     this.current = null;
     if (r == Res.PASS) {
       this.passLines++;
