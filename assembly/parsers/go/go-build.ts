@@ -31,6 +31,9 @@ const VET_PHRASES: string[] = [
   "Errorf call has", "is never nil", "call to (*testing.", "from a non-test goroutine", "has no effect",
   "defer should not", "Printf call has", "Sprintf call has", "Fprintf call has", "wrong number of args",
   "unusedresult", "printf:", "copylocks:", "assign:", "unusedwrite", "format reads arg ", "missing argument for ",
+  // buildtag's: a file's `// +build` and `//go:build` lines (go test's vet stops the build on them, as on any).
+  "+build lines do not match //go:build condition", "misplaced //go:build comment", "unexpected extra //go:build line",
+  "malformed //go:build line", "possible malformed +build comment", "in build constraint: ",
 ];
 
 // golint's suggestions (style, never a failure of the build): `exported var X should have comment or be
@@ -57,7 +60,10 @@ const BUILD_PHRASES: string[] = [
  * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), or a
  * `x.go:3:4: msg` line with a head colon (headColonStarts).
  */
-const STARTS = new ByteSet().chars("#p");
+const STARTS = new ByteSet().chars("#pd");
+
+/** A finding's continuation lines joined to its message (the checker prints two to four). */
+const MAX_CONT = 6;
 
 /** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 /**
@@ -110,7 +116,10 @@ export class GoParser extends Parser {
   /** The packages with a vet finding (`# m` and `# m [m.test]` are one), the last one counted. */
   private vetPkgs: i32 = 0;
   private lastVetPkg: string = "";
-  /** The first line saying a module could not be fetched (fetchFailed). */
+  /**
+   * The first line saying the run's set-up failed: a module could not be fetched (fetchFailed), a go:generate
+   * tool is not installed, a package pattern names no directory.
+   */
   private fetchLine: string | null = null;
   /** Go's flag package refusing an option (`flag provided but not defined: -skip`), until the next line says whose. */
   private flagLine: string | null = null;
@@ -122,16 +131,31 @@ export class GoParser extends Parser {
   private chain: Array<string> | null = null;
   /** `go vet -json`: the analyzer of the findings being read (`\t\t"unreachable": [`), and a finding's place. */
   private vetJsonAnalyzer: string = "";
+  /** The finding read last in the block, whose message tab-indented lines continue (null: none to continue). */
+  private last: Diagnostic | null = null;
+  /** `gofmt -d`: the file whose diff is being read (null: none); its hunk's finding, and the old line reached. */
+  private fmtFile: string | null = null;
+  private fmt: Diagnostic | null = null;
+  private fmtLine: i32 = 0;
+  private fmtChanged: bool = false;
+  private labelNew: bool = false;
+  private lastLines: i32 = 0;
   private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null; }
-  atRest(): bool { return !this.inBlock; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null; }
+  atRest(): bool { return !this.inBlock && this.fmtFile === null; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.fmtFile !== null) { if (this.gofmtLine(l, f)) return true; this.fmtFile = null; this.fmt = null; }
+    if (l.at(0) == Char.d) {
+      if (this.gofmtDiff(l)) return true;
+      // Offered for gofmt's header alone: at rest, a `d` line with no head colon is none of the rest's.
+      if (!this.busy() && l.headColon() < 0) return false;
+    }
     let fl = this.flagLine;
     if (fl !== null) {
       this.flagLine = null;
@@ -145,9 +169,10 @@ export class GoParser extends Parser {
     // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
     // tab-indented lines name each analyzer's findings (vetJsonLine).
     if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
-      if (c0 == Char.TAB) this.vetJsonLine(l, f);
+      if (c0 == Char.TAB && !this.continued(l)) this.vetJsonLine(l, f);
       return true;
     }
+    this.last = null;
     if (n < 4) { this.inBlock = false; this.chain = null; return false; }
     if (this.chain !== null || c0 == Char.p) { let r = this.importStanza(l, f); if (r != 0) return r > 0; }
     if (c0 == Char.HASH) {
@@ -160,6 +185,8 @@ export class GoParser extends Parser {
     if (c0 == Char.TAB) return false;
     if (c0 == Char.SPACE) { this.inBlock = false; return false; }
     if (this.inBlock && l.startsWith("too many errors")) return true;
+    // The assembler's closing line after its errors (`asm: assembly of ./sum_amd64.s failed`): none of its own.
+    if (this.inBlock && c0 == Char.a && l.startsWith("asm: assembly of ")) return true;
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
@@ -167,23 +194,42 @@ export class GoParser extends Parser {
     // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
     // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
     if (c0 == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
+    // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
+    // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
+    if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
     // [p, k) is `path.go:line[:col]`
     let i = k - 1;
     while (i > p && isDigit(l.at(i))) i--;
-    if (k <= p || i == k - 1 || l.at(i) != Char.COLON) { this.inBlock = false; return false; }
+    if (k <= p || i == k - 1 || l.at(i) != Char.COLON) {
+      this.inBlock = false;
+      return !vetPrefix && k > 3 && this.fileRefused(l, k, f);
+    }
     let j = i - 1;
     while (j > p && isDigit(l.at(j))) j--;
     let pathEnd = i;
     let line = l.readInt(i + 1);
     let col: i64 = -1;
     if (j < i - 1 && l.at(j) == Char.COLON) { pathEnd = j; col = line; line = l.readInt(j + 1); }
-    if (pathEnd - p < 4 || !l.matchAt(".go", pathEnd - 3)) { this.inBlock = false; return false; }
+    // Go assembly under its package's header (`./sum_amd64.s:6: unrecognized instruction "MOVQX"`, the
+    // assembler's, line only; vet's asmdecl findings, `./sum_amd64.s:4:1: [amd64] Add: wrong argument size …`).
+    let asm = false;
+    if (pathEnd - p < 4 || !l.matchAt(".go", pathEnd - 3)) {
+      if (!this.inBlock || pathEnd - p < 3 || !l.matchAt(".s", pathEnd - 2)) { this.inBlock = false; return false; }
+      asm = true;
+    }
     let sp = l.indexOfByte(Char.SPACE, p);
     if (sp >= 0 && sp < pathEnd) { this.inBlock = false; return false; }
     let q = k;
+    // `go generate`'s directive naming a tool that is not installed (`kind.go:3: running "stringer": exec:
+    // "stringer": executable file not found in $PATH`): the set-up failed (as a shell's command not found).
+    if (!vetPrefix && l.matchAt("running \"", q + 2) && l.endsWith(": executable file not found in $PATH")) { this.noteFetch(l); return true; }
+    // The compiler's optimization report the user asked for (`-gcflags=-m`: `can inline mix`, `inlining call to
+    // mix`, `b does not escape`, `&Digest{...} escapes to heap`; -m=2's indented `flow:` lines): no finding. Left
+    // to the tail, the package's block goes on.
+    if (!vetPrefix && !asm && optReport(l, q + 2)) { this.inBlock = true; return false; }
     // The compiler's cut (`x.go:114:26: too many errors`, go 1.18 and later place it at the last error): the
     // errors above it are the ones it printed, it is none of its own.
     if (l.len - q - 2 == 15 && l.matchAt("too many errors", q + 2)) { this.inBlock = true; return true; }
@@ -197,7 +243,7 @@ export class GoParser extends Parser {
     // staticcheck's finding ends with its check's code: `… can be simplified to b (S1002)`.
     let sc = vetPrefix ? -1 : staticcheckCode(l);
     if (sc > q) { d.message = l.trimmed(q + 2, sc); d.code = l.str(sc + 2, l.len - 1); }
-    let tool = vetPrefix ? "go" : sc > q ? "staticcheck" : classify(l, q + 2);
+    let tool = vetPrefix ? "go" : sc > q ? "staticcheck" : asm ? (l.at(q + 2) == Char.LBRACKET ? "go-vet" : "go") : classify(l, q + 2);
     let guessed = false;
     if (sc > q) {
       // its own tool: no guess for the block's other lines
@@ -219,11 +265,95 @@ export class GoParser extends Parser {
     // The same finding under one more build of the package (`# m [m/sub.test]`): one error (diag-once.ts).
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
-    if (once.repeated(d)) { this.inBlock = true; return true; }
+    if (once.repeated(d)) { this.inBlock = true; this.last = null; return true; }
+    this.last = d; this.lastLines = 0;
     if (tool == "go-vet") this.noteVet();
     let kept = f.addDiagnostic(d);
     if (guessed) { if (kept) this.provisional.push(d); else this.uncounted++; }
     this.inBlock = true;
+    return true;
+  }
+
+  /**
+   * The go command refusing a file of a package before building it, the file named with no line (go/build's,
+   * printed alone under go build, vet and test: no `# pkg` header, no `FAIL pkg` line, exit 1):
+   * `slow_test.go: parsing //go:build line: unexpected end of expression`, `a.go: invalid #cgo line: …`. An
+   * error of the build at that file (k: the head colon; the path has no space).
+   */
+  private fileRefused(l: Line, k: i32, f: Facts): bool {
+    if (l.at(k + 2) != Char.p && l.at(k + 2) != Char.i && l.at(k + 2) != Char.m) return false;
+    if (!l.matchAt(".go", k - 3)) return false;
+    let q = k + 2;
+    if (!l.matchAt("parsing //go:build line: ", q) && !l.matchAt("invalid #cgo ", q) && !l.matchAt("malformed #cgo ", q)) return false;
+    let sp = l.indexOfByte(Char.SPACE, 0);
+    if (sp >= 0 && sp < k) return false;
+    let d = new Diagnostic();
+    d.tool = "go";
+    d.severity = "error";
+    d.file = this.ctx.resolve(l.str(0, k));
+    d.message = l.trimmed(q);
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
+    return true;
+  }
+
+  /**
+   * `gofmt -d`'s header of a file it would change: `diff tree.go.orig tree.go` (the same path twice, the first
+   * with `.orig`). Its `---`/`+++` lines and hunks follow (gofmtLine).
+   */
+  private gofmtDiff(l: Line): bool {
+    if (!l.startsWith("diff ") || !l.endsWith(".go")) return false;
+    let sp = l.indexOf(".go.orig ", 5);
+    if (sp < 0) return false;
+    let a = l.str(5, sp + 3);
+    if (l.len - (sp + 9) != a.length || !l.matchAt(a, sp + 9) || a.indexOf(" ") >= 0) return false;
+    this.fmtFile = this.ctx.resolve(a);
+    this.fmt = null;
+    this.inBlock = false;
+    return true;
+  }
+
+  /**
+   * A line of gofmt's diff: `--- x.go.orig` / `+++ x.go`, a hunk's `@@ -4,11 +4,11 @@`, its ` ` context, `-` old
+   * and `+` new lines. Each hunk is a warning of tool gofmt (go 1.19's `gofmt -d` exits 0 on them) at its first
+   * changed line, labelled by its first old line (else its first new one). Another line ends the diff.
+   */
+  private gofmtLine(l: Line, f: Facts): bool {
+    let n = l.len;
+    if (n == 0) return false;
+    let c = l.at(0);
+    if (c == Char.d) return this.gofmtDiff(l);
+    if (c == Char.AT) {
+      if (!l.startsWith("@@ -")) return false;
+      let start = l.readInt(4);
+      if (start < 0) return false;
+      let d = new Diagnostic();
+      d.tool = "gofmt";
+      d.severity = "warning";
+      d.file = this.fmtFile;
+      d.line = <i32>start;
+      d.message = "gofmt would reformat this code";
+      this.fmt = d;
+      this.fmtLine = <i32>start;
+      this.fmtChanged = false;
+      return true;
+    }
+    let d = this.fmt;
+    if (d === null) return (c == Char.MINUS && l.startsWith("--- ")) || (c == Char.PLUS && l.startsWith("+++ "));
+    if (c == Char.SPACE) { if (!this.fmtChanged) this.fmtLine++; else this.labelNew = false; return true; }
+    if (c != Char.MINUS && c != Char.PLUS) return false;
+    if (!this.fmtChanged) {
+      this.fmtChanged = true;
+      d.line = this.fmtLine;
+      d.label = l.trimmed(1);
+      this.labelNew = c == Char.PLUS;
+      f.addDiagnostic(d);
+    } else if (c == Char.MINUS && this.labelNew) {
+      // An insertion's first new line was the label until an old line of the same change came.
+      d.label = l.trimmed(1);
+      this.labelNew = false;
+    }
     return true;
   }
 
@@ -281,6 +411,29 @@ export class GoParser extends Parser {
     if (once === null) { once = new DiagOnce(); this.once = once; }
     if (!once.repeated(d)) f.addDiagnostic(d);
     return 1;
+  }
+
+  /**
+   * A tab-indented line under a finding, one or two tabs then text (not vet -json's quoted keys): the type
+   * checker's message goes on (`\thave (int, nil)` / `\twant (int)` under `too many return values`; under
+   * `cannot use x … in variable declaration:` the cause, `\t*counter does not implement Visitor (wrong type
+   * for Visit method)`, then `\t\thave Visit(string) bool` / `\t\twant Visit(int) bool`). Joined on one line:
+   * after a `:` with a space, a `want` after its `have` with `, `, else with `: ` (at most MAX_CONT lines).
+   */
+  private continued(l: Line): bool {
+    let d = this.last;
+    if (d === null) return false;
+    let p = 1;
+    if (l.at(p) == Char.TAB) p++;
+    if (p >= l.len || l.at(p) == Char.QUOTE || l.at(p) == Char.TAB || l.at(p) == Char.SPACE) return false;
+    // A goroutine's frame (`\t/usr/lib/go/src/testing/testing.go:1446 +0x10b`) is no message's.
+    if (l.at(p) == Char.SLASH || l.indexOf(".go:", p) >= 0) return false;
+    if (this.lastLines >= MAX_CONT) return true;
+    this.lastLines++;
+    let m = d.message;
+    let sep = m.endsWith(":") ? " " : l.matchAt("want ", p) ? ", " : ": ";
+    d.message = m + sep + l.trimmed(p);
+    return true;
   }
 
   /**
@@ -376,6 +529,24 @@ function classify(l: Line, m: i32): string {
   for (let i = 0; i < LINT_PHRASES.length; i++) if (l.indexOf(LINT_PHRASES[i], m) >= 0) return "golint";
   for (let i = 0; i < BUILD_PHRASES.length; i++) if (l.indexOf(BUILD_PHRASES[i], m) >= 0) return "go";
   return "";
+}
+
+/**
+ * A line of the compiler's -m report, its message from m: `can inline f`, `cannot inline f: …`, `inlining call to
+ * f`, `leaking param: b`, `moved to heap: x`, `parameter d leaks to {heap} …`, `x does not escape`, `x escapes to
+ * heap`, -m=2's indented explanations (`  flow: …`, `    from …`), -d=ssa/check_bce's `Found IsInBounds`.
+ */
+function optReport(l: Line, m: i32): bool {
+  let c = l.at(m);
+  if (c == Char.SPACE) return l.matchAt("  flow: ", m) || l.matchAt("    from ", m);
+  if (c == Char.c) return l.matchAt("can inline ", m) || l.matchAt("cannot inline ", m);
+  if (c == Char.i) return l.matchAt("inlining call to ", m);
+  if (c == Char.l) return l.matchAt("leaking param", m) || l.matchAt("leaking closure", m);
+  if (c == Char.m && l.matchAt("moved to heap: ", m)) return true;
+  if (c == Char.p && l.matchAt("parameter ", m) && l.indexOf(" leaks to ", m) > 0) return true;
+  if (c == Char.F && l.matchAt("Found Is", m)) return true;
+  if (c == Char.d && l.matchAt("devirtualizing ", m)) return true;
+  return l.endsWith(" does not escape") || l.endsWith(" escapes to heap") || l.endsWith(" escapes to heap:");
 }
 
 /** `example.com/m`, optionally followed by ` [example.com/m.test]`: no spaces otherwise. */

@@ -22,6 +22,9 @@ const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
 /** Further lines of a test's first log line kept in its message (testify's block, a multi-line t.Error). */
 const MAX_MORE = 8;
+/** An Example's output lines kept to compare got with want (each), and the differing lines shown of each. */
+const EX_LINES = 256;
+const EX_SHOWN = 3;
 const MAX_MARKED = 4096;
 /** A package's test runs held before the sealed ones are counted (fold), and the open ones past which all are. */
 const FOLD_AT = 4096;
@@ -161,6 +164,12 @@ export class GoTestParser extends Parser {
   flagFailed: string | null = null;
   /** Inside a failing Example's `got:` / `want:` block (column 0, its output's lines): its message. */
   exampleOpen: bool = false;
+  /** The Example's block being read: its log entry, its `got:` and `want:` lines, and which one is being read. */
+  private exLog: i32 = -1;
+  private exGot: string[] = [];
+  private exWant: string[] = [];
+  private exInWant: bool = false;
+  private exUnordered: bool = false;
   /** go's own package result line seen (gotestsum's standard-verbose, standard-quiet): its summary repeats. */
   goPkgLine: bool = false;
   /** Its `DONE 10 tests, 1 skipped, 3 failures in 1.2s` (-1: none), and the result lines that named a pass. */
@@ -185,7 +194,7 @@ export class GoTestParser extends Parser {
     }
     if (this.exampleOpen) {
       if (this.exampleLine(l)) return true;
-      this.exampleOpen = false;
+      this.exampleEnd();
     }
     let fl = this.flagLine;
     if (fl !== null) {
@@ -400,7 +409,49 @@ export class GoTestParser extends Parser {
     this.logName.push(cur!); this.logPkgs().push(""); this.logFile.push(""); this.logLine.push(-1);
     this.logMsg.push("got:");
     this.exampleOpen = true;
+    this.exLog = this.logOpen;
+    this.exGot.length = 0; this.exWant.length = 0;
+    this.exInWant = false; this.exUnordered = false;
     return true;
+  }
+
+  /**
+   * The Example's block ended. One longer than the message keeps (MAX_MORE lines) would show the head of
+   * `got:` alone: its message becomes the lines that differ instead, the first line where got and want part
+   * (`got (line 5 of 9):` / `want (line 5 of 9):`), or under `want (unordered):` the got lines not wanted and
+   * the wanted lines not got (a few of each).
+   */
+  private exampleEnd(): void {
+    this.exampleOpen = false;
+    let k = this.exLog;
+    this.exLog = -1;
+    if (k < 0 || k >= this.logMsg.length || this.logMore < MAX_MORE || !this.exInWant) return;
+    let g = this.exGot; let w = this.exWant;
+    while (g.length > 0 && g[g.length - 1].length == 0) g.pop();
+    while (w.length > 0 && w[w.length - 1].length == 0) w.pop();
+    if (!this.exUnordered) {
+      let n = g.length > w.length ? g.length : w.length;
+      let i = 0;
+      while (i < n && i < g.length && i < w.length && g[i] == w[i]) i++;
+      if (i == n) return;
+      let at = (i + 1).toString();
+      this.logMsg[k] = "got (line " + at + " of " + g.length.toString() + "):\n" + (i < g.length ? g[i] : "(no line)") +
+        "\nwant (line " + at + " of " + w.length.toString() + "):\n" + (i < w.length ? w[i] : "(no line)");
+      return;
+    }
+    let used = new Array<bool>(w.length);
+    let extra = "";
+    let ne = 0;
+    for (let i = 0; i < g.length; i++) {
+      let found = false;
+      for (let j = 0; j < w.length && !found; j++) if (!used[j] && w[j] == g[i]) { used[j] = true; found = true; }
+      if (!found && ne < EX_SHOWN) { extra += "\n" + g[i]; ne++; }
+    }
+    let missing = "";
+    let nm = 0;
+    for (let j = 0; j < w.length && nm < EX_SHOWN; j++) if (!used[j]) { missing += "\n" + w[j]; nm++; }
+    if (ne == 0 && nm == 0) return;
+    this.logMsg[k] = "got (unordered), not wanted:" + (ne > 0 ? extra : "\n(none)") + "\nwant (unordered), not got:" + (nm > 0 ? missing : "\n(none)");
   }
 
   /**
@@ -417,6 +468,13 @@ export class GoTestParser extends Parser {
     let k = this.logOpen;
     if (k < 0 || k >= this.logMsg.length) return false;
     if (this.logMore < MAX_MORE) { this.logMsg[k] = this.logMsg[k] + "\n" + l.toString(); this.logMore++; }
+    // Kept aside too, for the lines that differ (exampleEnd).
+    if (c == Char.w && (l.len == 5 && l.startsWith("want:") || l.len == 17 && l.startsWith("want (unordered):"))) {
+      this.exInWant = true; this.exUnordered = l.len == 17;
+    } else {
+      let a = this.exInWant ? this.exWant : this.exGot;
+      if (a.length < EX_LINES) a.push(l.toString());
+    }
     return true;
   }
 
@@ -457,7 +515,15 @@ export class GoTestParser extends Parser {
     this.logOpen = -1;
     this.runOpen = false;
     this.result(name, r);
-    if (r == Res.FAIL) { this.current = name; this.pkgFails++; return true; }
+    if (r == Res.FAIL) {
+      // gotestsum's `(-1.00s)`: the test never reported, its binary exited while it ran (os.Exit, log.Fatal):
+      // the test's last output line is its message, as the package's is under go test -v.
+      if (l.endsWith(" (-1.00s)") && this.lastOut.length > 0 && this.logIndex(name, "") < 0) {
+        this.logName.push(name); this.logPkgs().push(""); this.logFile.push(""); this.logLine.push(-1);
+        this.logMsg.push(this.lastOut + " (the test binary exited while running it)");
+      }
+      this.current = name; this.pkgFails++; return true;
+    }
     this.current = null;
     if (r == Res.PASS) {
       this.passLines++;
@@ -596,10 +662,13 @@ export class GoTestParser extends Parser {
     let afterRun = late && this.binaryDone;
     let unseen = late && !this.binaryDone && (this.pkgFails == 0 || mapRace(fc!));
     if (unseen) this.pkgStopped = true;
-    // A package that failed with no failing test, no panic, and no bare `PASS`/`FAIL` of its binary: the binary
-    // exited inside its tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did
-    // not report are unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.)
-    let exited = fail && !this.pkgStopped && !this.pkgPanic && this.pkgFails == 0 && tail != Char.LBRACKET && !this.binaryDone;
+    // A package that failed with no panic and no bare `PASS`/`FAIL` of its binary: the binary exited inside its
+    // tests (os.Exit or log.Fatal in a test, TestMain exiting before m.Run): its tests that did not report are
+    // unknown, as after a panic. (TestMain failing after m.Run prints the PASS first.) Tests that failed before it
+    // do not change that: the package's own failure is listed beside theirs (a go-panic crash since the last
+    // result line, after a failing test, stays the run's, as before).
+    let exited = fail && !this.pkgStopped && !this.pkgPanic && tail != Char.LBRACKET && !this.binaryDone &&
+      (this.pkgFails == 0 || !late);
     if (exited) this.pkgStopped = true;
     // -v and -json name the test it exited in: the one announced last with no result after it.
     let cur = this.current;
@@ -624,7 +693,7 @@ export class GoTestParser extends Parser {
       let fn = goPanic && this.panicTest === null && (this.panic === null || this.panicDone) ? testFunction(fc!.frames) : null;
       if (!built && (this.pkgFails == 0 || unseen) && fn !== null) {
         this.panic = fc; this.panicTest = testOfFunction(fn!); this.panicPkg = pkg; this.panicDone = false;
-      } else if (!built && this.pkgFails == 0) {
+      } else if (!built && (this.pkgFails == 0 || exited)) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
         let c = unseen || afterRun ? fc : this.panic;
@@ -1091,6 +1160,7 @@ export class GoTestParser extends Parser {
 
   finish(f: Facts): void {
     if (this.inPanic) this.endPanic();
+    if (this.exampleOpen) this.exampleEnd();
     let ff = this.flagFailed;
     if (ff !== null && f.setupFailure === null && f.crash === null && !f.timeoutSeen) f.setupFailure = ff;
     if (!this.seen) return;
