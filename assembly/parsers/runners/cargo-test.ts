@@ -206,8 +206,9 @@ export class CargoTestParser extends Parser {
       if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
       return true;
     }
-    // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here.
-    if (l.startsWith("error: ") && l.contains(" targets failed:")) { this.stoppedAfter = null; return true; }
+    // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here
+    // (`error: 2 targets failed:`, `error: 1 target failed:`).
+    if (l.startsWith("error: ") && (l.contains(" targets failed:") || l.contains(" target failed:"))) { this.stoppedAfter = null; return true; }
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
     // after `process didn't exit successfully: … (exit status: 3)`: cargo's, not the test's
