@@ -27,6 +27,9 @@ const RUNTIME_PATHS: string[] = [
   "libio/", "stdio-common/",
   "/usr/include/", "libstdc++", "libc++", "libgcc", "/bits/", "/include/c++/", "/lib/clang/",
   "/rustc/", "/library/std/", "/library/core/", "/library/alloc/", "/.cargo/registry/",
+  // crates not the user's under another CARGO_HOME or a system registry: rust's Docker images'
+  // /usr/local/cargo/registry/src/…, Debian's and Fedora's /usr/share/cargo/registry/NAME-VERSION/, git dependencies
+  "/cargo/registry/", "cargo/git/checkouts/",
   "/usr/lib/go", "/usr/local/go", "/go/src/runtime/", "/go/src/", "GOROOT",
   "/lib/python3", "/lib/python2", "<frozen ", "site-packages/", "dist-packages/",
   "/node_modules/",

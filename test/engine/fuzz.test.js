@@ -111,6 +111,18 @@ test('a resident engine fed empty logs (a daemon\'s `sbx run -- /bin/true`s) col
   assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
 });
 
+test('found by the fuzz test: a go import stanza of thousands of `imports` lines stays within 8 MiB', async () => {
+  // A fixture's `package m` / `\timports m/a` stanza with its middle repeated 2 000 times: go-build.ts kept every
+  // line of the chain and built the cycle's message by adding to one string, 128 MiB for a 64 KiB log.
+  const engine = await createEngine();
+  const mid = '\timports example.com/shapes/geom\n\timports example.com/shapes/units\n'.repeat(2000);
+  const log = new TextEncoder().encode(`package example.com/shapes\n${mid}\timports example.com/shapes/geom: import cycle not allowed\n`);
+  const env = engine.verdict(log, { exit: 1 });
+  assert.ok(engine.memoryBytes() <= 8 << 20, `${engine.memoryBytes()} bytes`);
+  const d = env.verdict.diagnostics.find((x) => x.tool === 'go');
+  assert.ok(d && d.message.startsWith('import cycle not allowed: example.com/shapes/geom → example.com/shapes/units → '), d?.message);
+});
+
 test('npm run bench:fuzz itself runs: a few hundred inputs over two workers, its goal line met', () => {
   const r = spawnSync(process.execPath, [join(ROOT, 'bench/fuzz.js'), '--runs', '400', '--workers', '2'], { encoding: 'utf8', timeout: 120_000 });
   assert.is(r.status, 0, r.stderr);

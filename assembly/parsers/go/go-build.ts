@@ -18,6 +18,9 @@ import { DiagContext, setSeverity } from "../diag-context";
 import { DiagOnce } from "../diag-once";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
+/** The most `\timports x` lines of an import stanza kept (its cycle is named from them). */
+const MAX_CHAIN = 64;
+
 const VET_PHRASES: string[] = [
   "format %", " call has possible ", "possible formatting directive", "arg list ends with redundant newline",
   " call needs ", " of wrong type ", "reads arg #", "unreachable code", "self-assignment of ", "lock by value",
@@ -396,12 +399,14 @@ export class GoParser extends Parser {
     let c = l.indexOf(": ", 9);
     let e = c < 0 ? l.len : c;
     if (e <= 9 || !pathChars(l, 9, e)) { this.chain = null; return 0; }
-    if (c < 0) { ch.push(l.str(9, e)); return 1; }
+    // A real cycle is a few packages long: a stanza of thousands of lines keeps its first MAX_CHAIN (bounded
+    // memory, and a message built in linear time).
+    if (c < 0) { if (ch.length < MAX_CHAIN) ch.push(l.str(9, e)); return 1; }
     this.chain = null;
     let last = l.str(9, c);
     let first = ch.indexOf(last);
     let path = "";
-    if (first >= 0) { for (let i = first; i < ch.length; i++) path += ch[i] + " → "; path += last; }
+    if (first >= 0) { let parts = ch.slice(first); parts.push(last); path = parts.join(" → "); }
     let d = new Diagnostic();
     d.tool = "go";
     d.severity = "error";

@@ -48,6 +48,14 @@ export class CargoTestParser extends Parser {
   inMsg: bool = false;
   /** Inside an old-format panic message whose closing quote and location are still to come. */
   oldOpen: bool = false;
+  /** After a loose panic's `stack backtrace:`: its frame lines follow. */
+  looseTrace: bool = false;
+  /** The test whose cut line a panic of the binary's main thread came in (a harness-less binary). */
+  mainPanicOf: string | null = null;
+  /** After pretty_assertions' `assertion failed: `(left == right)`` and its blank line: its `Diff` may follow. */
+  prettyGap: bool = false;
+  /** In pretty_assertions' diff: its unchanged lines (a space first) are left out of the message. */
+  prettyDiff: bool = false;
   passed: i64 = 0; failed: i64 = 0; skipped: i64 = 0;
   bp: i64 = 0; bf: i64 = 0; bs: i64 = 0;
   crashed: string | null = null;
@@ -116,6 +124,11 @@ export class CargoTestParser extends Parser {
       else { this.blockLine(l); return true; }
       c = l.at(0);
     }
+    // The frames of a panic printed loose (RUST_BACKTRACE=1), up to its `note: Some details are omitted`.
+    if (this.looseTrace) {
+      if (isFrameLine(l)) return true;
+      this.looseTrace = false;
+    }
     if (this.loose && this.docWait) {
       // rustdoc's `stderr:` header and blank lines, up to the program's panic (its message is the doc-test's).
       if (l.startsWith("thread '") && l.indexOf(" panicked at ") > 0) { this.docWait = false; this.blockLine(l); return true; }
@@ -180,13 +193,22 @@ export class CargoTestParser extends Parser {
     if (l.matchAt("Running ", p) || l.matchAt("Doc-tests ", p)) { this.target(l, p); return true; }
     if (l.startsWith("error: test failed, to rerun pass ") || l.startsWith("error: doctest failed, to rerun pass ") ||
         l.startsWith("error: bench failed, to rerun pass ")) {
+      // The binary's main thread panicked in a test (above): it ended there, that test failed where it panicked
+      // and the tests after it never ran. Its exit (101) is a panic's, no crash.
+      let r = this.running;
+      if (this.inRun && r !== null && this.mainPanicOf == r) {
+        let tf = failureIn(f.testsFor("cargo-test"), r, this.crate);
+        if (tf.message.length == 0 && tf.file === null) this.firstPanic(tf);
+        this.died(f);
+      }
       this.stoppedAfter = l.trimmed(l.indexOf(" pass ") + 6);
       // Quiet (-q) names no binary: the target cargo names here is the unit of the failures its binary printed.
       if (!this.targetSeen) quietTarget(f.testsFor("cargo-test"), this.binStart, this.stoppedAfter!);
       return true;
     }
-    // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here.
-    if (l.startsWith("error: ") && l.contains(" targets failed:")) { this.stoppedAfter = null; return true; }
+    // --no-fail-fast: cargo went on to the next target (a `Running` line), and sums the failed ones up here
+    // (`error: 2 targets failed:`, `error: 1 target failed:`).
+    if (l.startsWith("error: ") && (l.contains(" targets failed:") || l.contains(" target failed:"))) { this.stoppedAfter = null; return true; }
     if (l.startsWith("    `--") && l.endsWith("`")) return true;
     if (l.startsWith("Caused by:")) return true;
     // after `process didn't exit successfully: … (exit status: 3)`: cargo's, not the test's
@@ -315,6 +337,7 @@ export class CargoTestParser extends Parser {
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.planned = n; this.inRun = true; f.testRun = true;
+    this.mainPanicOf = null;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
     this.binStart = f.testsFor("cargo-test").failures.length;
@@ -432,8 +455,15 @@ export class CargoTestParser extends Parser {
     let q = l.indexOfByte(Char.APOS, 8);
     if (q <= 8 || l.indexOf(" panicked at ", q) < 0) return false;
     let name = l.str(8, q);
-    // Not a test's thread: the harness's own, or one the test spawned without a name.
-    if (name == "main" || name == "<unnamed>") return false;
+    // Not a test's thread: one the test spawned without a name.
+    if (name == "<unnamed>") return false;
+    if (name == "main") {
+      // A harness-less binary (`harness = false`: bencher's main, a custom one) runs each test on its main
+      // thread: a panic of it while a test's line is cut (`test push_full ... `) is that test's. Else the harness's own.
+      if (this.running === null || !this.inRun) return false;
+      name = this.running!;
+      this.mainPanicOf = name;
+    }
     let t = new TestFailure();
     t.name = name;
     if (this.panics.length < 64) this.panics.push(t);
@@ -513,6 +543,7 @@ export class CargoTestParser extends Parser {
       this.loc(t, l.str(p, end));
       this.msg = [];
       this.inMsg = true;
+      this.prettyGap = false; this.prettyDiff = false;
       return;
     }
     if (l.startsWith("note: test did not panic as expected")) {
@@ -523,7 +554,14 @@ export class CargoTestParser extends Parser {
       return;
     }
     if (l.startsWith("note: run with `RUST_BACKTRACE")) { this.inMsg = false; return; }
-    if (l.startsWith("stack backtrace:")) { this.inMsg = false; return; }
+    if (l.startsWith("stack backtrace:")) { this.inMsg = false; if (this.loose) this.looseTrace = true; return; }
+    if (this.prettyGap) {
+      // pretty_assertions: its header, a blank line, then the diff (`Diff < left / right > :`, the changed lines
+      // `<left` / `>right`) or assert_ne!'s `Both sides:` and the value; anything else ended the message.
+      this.prettyGap = false;
+      if (l.startsWith("Diff < left / right > :")) { this.prettyDiff = true; this.msg.push("Diff < left / right > :"); return; }
+      if (!l.startsWith("Both sides:")) this.inMsg = false;
+    }
     if (!this.inMsg) {
       // A doctest that fails without a panic: rustdoc's words, or rustc's first error when it did not compile
       // (its `-->` line is not used: rustdoc's lines there run one past the file's).
@@ -537,7 +575,18 @@ export class CargoTestParser extends Parser {
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
     }
-    if (l.isBlank()) { this.inMsg = false; return; }
+    if (l.isBlank()) {
+      if (this.msg.length == 1 && !this.prettyDiff && isPrettyHeader(this.msg[0])) { this.prettyGap = true; return; }
+      this.inMsg = false; this.prettyDiff = false;
+      return;
+    }
+    if (this.prettyDiff) {
+      // its lines that differ (`<left`, `>right`); an unchanged line (a space first) is left out; anything else
+      // is no line of the diff
+      let c0 = l.at(0);
+      if (c0 == Char.SPACE) return;
+      if (c0 != Char.LT && c0 != Char.GT) { this.inMsg = false; this.prettyDiff = false; return; }
+    }
     let s = l.toString();
     if (this.oldOpen) {
       let q = l.lastIndexOf("', ");
@@ -577,6 +626,7 @@ export class CargoTestParser extends Parser {
     this.msg = [];
     this.inMsg = false;
     this.oldOpen = false;
+    this.prettyGap = false; this.prettyDiff = false;
     this.panicSeen = false;
   }
 
@@ -773,4 +823,24 @@ function docTestLocation(t: TestFailure): void {
   if (k <= 0) return;
   t.file = normPath(n.substring(0, dash));
   t.line = k;
+}
+
+/**
+ * pretty_assertions' assert_eq!/assert_ne! panic message (`assertion failed: `(left == right)``, `: msg` after it),
+ * whose values come after a blank line. std's own (`assertion `left == right` failed`; before 1.73 the same words
+ * as this, its `left:`/`right:` on the next lines) never has the blank line.
+ */
+function isPrettyHeader(s: string): bool {
+  return s.startsWith("assertion failed: `(left == right)`") || s.startsWith("assertion failed: `(left != right)`");
+}
+
+/** A line of a Rust backtrace: `  12: fill::push_full`, `             at ./benches/fill.rs:15:7`, its closing note. */
+function isFrameLine(l: Line): bool {
+  let p = l.skipSpaces(0);
+  if (p == 0) return l.startsWith("note: Some details are omitted");
+  if (l.matchAt("at ", p)) return true;
+  let c = l.at(p);
+  if (c < Char._0 || c > Char._9) return false;
+  while (p < l.len && l.at(p) >= Char._0 && l.at(p) <= Char._9) p++;
+  return l.at(p) == Char.COLON;
 }

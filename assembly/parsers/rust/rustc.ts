@@ -63,6 +63,8 @@ const CARGO_ERRORS_IF: string[] = [
   "rustc ", "is not supported by the following package",
 ];
 
+/** How many rustc diagnostics are remembered to read one printed again by a later unit once. */
+const MAX_SEEN = 4096;
 /** How many JSON `rendered` texts are remembered to read each once. */
 const MAX_RENDERED = 4096;
 
@@ -129,6 +131,12 @@ export class RustParser extends Parser {
   private fmtOld: bool = false;
   /** The hashes of the `rendered` texts read (at most MAX_RENDERED). */
   private rendered: Set<u64> | null = null;
+  /** The rustc diagnostics read (at most MAX_SEEN), by a cheap key of their facts, with their unit: see repeated. */
+  private seenKeys: Map<u64, i32> | null = null;
+  private seenDiags: Array<Diagnostic> = [];
+  private seenUnits: Array<i32> = [];
+  /** Counts the compile units whose output closed (`generated N warnings`, `could not compile`, `N warnings emitted`). */
+  private unit: i32 = 0;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -251,7 +259,7 @@ export class RustParser extends Parser {
     this.endBlock();
     this.cand = null; this.candRaw = null;
     this.rust = true;
-    f.addDiagnostic(d);
+    this.keep(f, d);
     return true;
   }
 
@@ -392,6 +400,7 @@ export class RustParser extends Parser {
       if (t !== null) {
         readLoc(l, p + 4, e, t, this.ctx);
         this.target = null;
+        if (t === this.owner && t.tool == "rustc") this.dropIfRepeated(f, t);
         this.snipFile = t.file;
       } else this.snipFile = readLoc(l, p + 4, e, this.snip, this.ctx) ? this.snip.file : null;
       this.snipLine = -1;
@@ -561,16 +570,56 @@ export class RustParser extends Parser {
     if (text.length > 0) o.label = text;
   }
 
+  /**
+   * Adds a rustc diagnostic, unless an earlier compile unit printed it (the same place, level, code and message):
+   * the same source built again for another target (an older cargo prints a lib's warnings for `lib` and again
+   * for `lib test`; cargo fix does today), or a fresh unit's cached diagnostics replayed as its run printed them
+   * (a `--message-format=short` run's lines) before the human-format ones of a unit built anew. One warning, one
+   * edit fixes it. Within one unit rustc prints a diagnostic once.
+   */
+  private keep(f: Facts, d: Diagnostic): void {
+    if (this.repeated(d)) return;
+    f.addDiagnostic(d);
+  }
+
+  /** d equals (place, level, code, message) a diagnostic an earlier unit printed; else it is remembered. */
+  private repeated(d: Diagnostic): bool {
+    let file = d.file;
+    if (file === null) return false;
+    let k = (<u64>d.line << 40) ^ (<u64>(d.col & 0xffff) << 24) ^ (<u64>(d.message.length & 0xffff) << 8) ^ <u64>(file.length & 0xff);
+    if (d.severity == "error") k ^= <u64>1 << 63;
+    let m = this.seenKeys;
+    if (m === null) { m = new Map<u64, i32>(); this.seenKeys = m; }
+    if (m.has(k)) {
+      let i = m.get(k);
+      let o = this.seenDiags[i];
+      return this.seenUnits[i] < this.unit && o.severity == d.severity && o.message == d.message && o.file == file && o.code == d.code;
+    }
+    if (this.seenDiags.length < MAX_SEEN) { m.set(k, this.seenDiags.length); this.seenDiags.push(d); this.seenUnits.push(this.unit); }
+    return false;
+  }
+
+  /** keep's rule for a block's diagnostic, added at its header and placed by its `-->` line (d, the last added). */
+  private dropIfRepeated(f: Facts, d: Diagnostic): void {
+    if (!this.repeated(d)) return;
+    let ds = f.diagnostics;
+    if (ds.length == 0 || ds[ds.length - 1] !== d) return;
+    ds.pop();
+    if (d.severity == "error") f.errorCount--;
+    else if (d.severity == "warning") f.warningCount--;
+  }
+
   /** rustc's and cargo's closing lines, which are not diagnostics. */
   private summary(l: Line, f: Facts, sev: string, m: i32): bool {
     // cargo, either severity: `warning: build failed, waiting for other jobs to finish...`
     if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
-      if (l.matchAt("aborting due to ", m)) { this.rust = true; return true; }
+      if (l.matchAt("aborting due to ", m)) { this.rust = true; this.unit++; return true; }
       // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs).
       if (l.matchAt("could not document `", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
+        this.unit++;
         // `(lib test)`, `(test "transfer")`, `(bin "x" test)`: the build of a test target failed (under cargo
         // check or clippy it was only checked: no test was to run).
         let open = l.indexOf(" (", m);
@@ -586,8 +635,8 @@ export class RustParser extends Parser {
       return false;
     }
     // `warning: 2 warnings emitted`, `warning: `x` (bin "x") generated 2 warnings (run `cargo fix` ...)`
-    if (isDigit(l.at(m)) && l.indexOf(" emitted", m) > 0) return true;
-    if (l.at(m) == Char.BACKTICK && l.indexOf(") generated ", m) > 0) return true;
+    if (isDigit(l.at(m)) && l.indexOf(" emitted", m) > 0) { this.unit++; return true; }
+    if (l.at(m) == Char.BACKTICK && l.indexOf(") generated ", m) > 0) { this.unit++; return true; }
     return false;
   }
 
