@@ -21,6 +21,10 @@ import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-con
 import { failureNamed } from "../runners/common";
 import { isRuntimePath } from "../../frames";
 import { DiagOnce } from "../diag-once";
+import { parse, JValue, Kind } from "../../util/json";
+
+/** gcc's `-fdiagnostics-format=json`: a compile's diagnostics as one array on one line. */
+const GCC_JSON = "[{\"kind\": \"";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -58,6 +62,8 @@ export class GccParser extends Parser {
   private wrapped: Diagnostic | null = null;
   /** The errors and warnings read so far, to tell one printed again (repeated). */
   private once: DiagOnce | null = null;
+  /** The diagnostic last given to repeated: the one whose printed source lines markShown records (shown). */
+  private onceLast: Diagnostic | null = null;
   /** The CppUTest failure whose tab-indented lines follow (cpputest), or null. */
   private cppu: TestFailure | null = null;
   /** Which compiler run the lines read now belong to, as far as the log tells (repeated). */
@@ -76,7 +82,14 @@ export class GccParser extends Parser {
   private repeated(d: Diagnostic): bool {
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
+    this.onceLast = d;
     return once.repeatedBefore(d, this.run);
+  }
+
+  /** The header's source lines are printed under it: the same error again in this run is a macro's copy (repeated). */
+  private shown(): void {
+    let d = this.header;
+    if (d !== null && d === this.onceLast) this.once!.markShown();
   }
 
   busy(): bool { return this.block != Block.NONE || this.inInclude || this.cppu !== null; }
@@ -103,6 +116,7 @@ export class GccParser extends Parser {
     }
     if (n == 0) return false;
     let c0 = l.at(0);
+    if (c0 == Char.LBRACKET && l.startsWith(GCC_JSON) && this.jsonLine(l, f)) return true;
     if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
         !isMypySummary(l)) {
       this.unwrap(l, w);
@@ -110,6 +124,7 @@ export class GccParser extends Parser {
     }
     if (c0 == Char.SPACE || c0 == Char.TAB) {
       if (this.block != Block.NONE && isGutter(l)) {
+        if (this.block == Block.HEADER) this.shown();
         this.evidence(Style.GCC, this.header);
         this.block = Block.GUTTER;
         return true;
@@ -131,6 +146,60 @@ export class GccParser extends Parser {
     if (k > 0 && this.headerLine(l, f, k)) return true;
     if (this.summary(l, f, k)) return true;
     return this.clangSource(l, f);
+  }
+
+  /**
+   * gcc's `-fdiagnostics-format=json` (`[{"kind": "error", "locations": [{"caret": {"file": .., "line": ..,
+   * "column": ..}, ..}], "option": "-Wsign-compare", "message": .., "children": [notes]}, ..]`): every diagnostic
+   * of one compile on one line, the same facts as the text format's headers (the option is the `[-W..]` code).
+   * A note at the top level belongs to the diagnostic before it, as in text. False when the line is no such array.
+   */
+  private jsonLine(l: Line, f: Facts): bool {
+    let v = parse(l.ptr, l.len);
+    if (v === null || v.kind != Kind.ARR) return false;
+    this.run++;
+    this.settle();
+    this.lastPlace = null;
+    this.pending.length = 0;
+    this.evidence(Style.GCC, null);
+    for (let i = 0; i < v.length; i++) this.jsonDiag(v.at(i), f, false);
+    this.block = Block.NONE;
+    this.header = null;
+    return true;
+  }
+
+  private jsonDiag(j: JValue, f: Facts, child: bool): void {
+    let kind = j.get("kind").str();
+    let sev = "";
+    if (kind == "error" || kind == "fatal error") sev = "error";
+    else if (kind == "warning") sev = "warning";
+    else if (kind == "note") sev = "note";
+    else return;
+    let d = new Diagnostic();
+    d.tool = "gcc";
+    d.severity = child ? "note" : sev;
+    let at = j.get("locations").at(0).get("caret");
+    let file = at.get("file").strOrNull();
+    if (file !== null && file.length > 0) {
+      d.file = this.ctx.resolve(file);
+      d.line = <i32>at.get("line").int(-1);
+      d.col = <i32>at.get("column").int(-1);
+    }
+    d.message = j.get("message").str().trim();
+    d.code = j.get("option").strOrNull();
+    if (d.severity == "note") {
+      addNote(f, this.owner, d);
+      return;
+    }
+    if (d.file !== null && !isRuntimePath(d.file!) && this.repeated(d)) {
+      this.owner = d;
+      this.ownerKept = false;
+    } else {
+      this.ownerKept = f.addDiagnostic(d);
+      this.owner = d;
+    }
+    let ch = j.get("children");
+    for (let i = 0; i < ch.length; i++) this.jsonDiag(ch.at(i), f, true);
   }
 
   /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
@@ -375,6 +444,7 @@ export class GccParser extends Parser {
     let b = this.block;
     if (b == Block.HEADER && this.groupStyle != Style.GCC && !foreign(l)) { this.block = Block.SOURCE; return true; }
     if (b == Block.SOURCE && isCaret(l)) {
+      this.shown();
       this.evidence(Style.CLANG, this.header);
       this.block = Block.CARET;
       return true;
