@@ -36,10 +36,12 @@ export class DiagOnce {
    * (markShown); else remembers d with run, if first. Otherwise the same diagnostic twice in one run is two: a
    * compiler prints one place once per run, but for a macro that expands its argument more than once (Catch2's
    * REQUIRE: three times, doctest's CHECK), and then each copy comes with its source and caret lines, as the
-   * first did. A header line alone again (a build loop's log, a plain-output repeat) stays one more.
+   * first did. A header line alone again (a build loop's log, a plain-output repeat) stays one more. site, when
+   * not empty, is one more fact: where the user's code asked for the diagnostic (a template's call site).
    */
-  repeatedBefore(d: Diagnostic, run: i32): bool {
+  repeatedBefore(d: Diagnostic, run: i32, site: string = ""): bool {
     let key = factsOf(d);
+    if (site.length > 0) key += "\n" + site;
     let runs = this.runs;
     this.last = -1;
     if (runs.has(key)) {

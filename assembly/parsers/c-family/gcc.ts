@@ -54,6 +54,8 @@ export class GccParser extends Parser {
   private inInclude: bool = false;
   /** The user's place the last error of the group was moved to (settle), for the next one in the same instantiation. */
   private lastPlace: Diagnostic | null = null;
+  /** The call site (instantiatedAt) of the last error of the group, for the next one in the same instantiation. */
+  private lastSite: string = "";
   /**
    * mypy's `pretty = true` wraps a message at the terminal's width (80 in a log): the header's line runs long,
    * the rest follows at column 0, its code (`  [assignment]`) at the end, then the source and caret lines. The
@@ -83,7 +85,10 @@ export class GccParser extends Parser {
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
     this.onceLast = d;
-    return once.repeatedBefore(d, this.run);
+    // The next error of the same instantiation comes without the chain: it has the same call site.
+    let site = d.notes.length > 0 ? instantiatedAt(d) : "";
+    if (site.length == 0) site = this.lastSite; else this.lastSite = site;
+    return once.repeatedBefore(d, this.run, site);
   }
 
   /** The header's source lines are printed under it: the same error again in this run is a macro's copy (repeated). */
@@ -160,6 +165,7 @@ export class GccParser extends Parser {
     this.run++;
     this.settle();
     this.lastPlace = null;
+    this.lastSite = "";
     this.pending.length = 0;
     this.evidence(Style.GCC, null);
     for (let i = 0; i < v.length; i++) this.jsonDiag(v.at(i), f, false);
@@ -230,6 +236,7 @@ export class GccParser extends Parser {
       this.run++;
       this.settle();
       this.lastPlace = null;
+      this.lastSite = "";
       this.evidence(Style.GCC, null);
       this.block = Block.NONE;
       return true;
@@ -481,6 +488,7 @@ export class GccParser extends Parser {
     p.length = 0;
     this.settle();
     this.lastPlace = null;
+    this.lastSite = "";
     this.provisional.length = 0;
     this.groupStyle = Style.UNKNOWN;
     this.owner = null;
@@ -495,6 +503,22 @@ export class GccParser extends Parser {
  * A note that says where a template was instantiated: gcc's `required from here`, `required from 'f'`,
  * `required by substitution of`, `recursively required from`; clang's `in instantiation of ... requested here`.
  */
+/**
+ * Where the user's code instantiated the template d is in, as `file:line` (the last instantiation note in a file
+ * of the user's: gcc's `required from here`), or "". The same error of a header's template, instantiated from
+ * two sources, is two errors: one per call site (cfamily/make-header-template-two-tus).
+ */
+function instantiatedAt(d: Diagnostic): string {
+  let ns = d.notes;
+  for (let i = ns.length - 1; i >= 0; i--) {
+    let n = ns[i];
+    if (n.file !== null && n.line >= 0 && isInstantiation(n.message) && !isRuntimePath(n.file!)) {
+      return n.file! + ":" + n.line.toString();
+    }
+  }
+  return "";
+}
+
 function isInstantiation(m: string): bool {
   return m.startsWith("required from") || m.startsWith("required by") || m.startsWith("recursively required") ||
     m.startsWith("in instantiation of") || m.endsWith("requested here");

@@ -94,6 +94,9 @@ function fetchFailed(l: Line, p: i32): bool {
 }
 
 
+/** The packages of an import stanza kept (importStanza). */
+const MAX_CHAIN = 64;
+
 @final
 export class GoParser extends Parser {
   private ctx: DiagContext;
@@ -266,12 +269,20 @@ export class GoParser extends Parser {
     let c = l.indexOf(": ", 9);
     let e = c < 0 ? l.len : c;
     if (e <= 9 || !pathChars(l, 9, e)) { this.chain = null; return 0; }
-    if (c < 0) { ch.push(l.str(9, e)); return 1; }
+    if (c < 0) {
+      // A real cycle is a few packages long; a log that repeats the stanza's lines is not a longer cycle.
+      if (ch.length < MAX_CHAIN) ch.push(l.str(9, e));
+      return 1;
+    }
     this.chain = null;
     let last = l.str(9, c);
     let first = ch.indexOf(last);
     let path = "";
-    if (first >= 0) { for (let i = first; i < ch.length; i++) path += ch[i] + " → "; path += last; }
+    if (first >= 0) {
+      let parts = ch.slice(first);
+      parts.push(last);
+      path = parts.join(" → ");
+    }
     let d = new Diagnostic();
     d.tool = "go";
     d.severity = "error";
