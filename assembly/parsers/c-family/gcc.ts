@@ -513,7 +513,8 @@ function instantiatedAt(d: Diagnostic): string {
   for (let i = ns.length - 1; i >= 0; i--) {
     let n = ns[i];
     if (n.file !== null && n.line >= 0 && isInstantiation(n.message) && !isRuntimePath(n.file!)) {
-      return n.file! + ":" + n.line.toString();
+      // In the diagnostic's own file (a concept's `required from here` at the failed call itself) it tells nothing.
+      return n.file! == d.fileOr ? "" : n.file! + ":" + n.line.toString();
     }
   }
   return "";
