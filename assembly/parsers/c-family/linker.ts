@@ -52,15 +52,15 @@ export class LinkerParser extends Parser {
     }
     let r = k + 2;
     if (l.matchAt("warning: ", r)) { this.add(f, "warning", null, l.trimmed(r + 9)); return true; }
-    // ld's warning about one input: `/usr/bin/ld: main.o: warning: relocation against `_ZTV5Shape' in read-only
-    // section ...` (a class whose key function is never defined), `/usr/bin/ld: x.o: warning: ... executable stack`.
-    let w = objectWarning(l, r);
-    if (w > 0) { this.add(f, "warning", null, l.trimmed(w)); return true; }
     if (l.matchAt("error: ", r)) { this.lld = this.add(f, "error", null, l.trimmed(r + 7)); return true; }
     if (l.matchAt("note: ", r) || l.matchAt("NOTE: ", r) || l.matchAt("skipping incompatible ", r)) return true;
     if (l.endsWith("':") && (l.indexOf(": in function `", r) >= 0 || l.indexOf(": In function `", r) >= 0)) return true;
     let kw = keywordAt(l, r);
     if (kw >= 0) return this.located(l, f, r, kw);
+    // ld's warning about one input: `/usr/bin/ld: main.o: warning: relocation against `_ZTV5Shape' in read-only
+    // section ...` (a class whose key function is never defined), `/usr/bin/ld: x.o: warning: ... executable stack`.
+    let w = objectWarning(l, r);
+    if (w > 0) { this.add(f, "warning", null, l.trimmed(w)); return true; }
     // Anything else ld says is why the link failed: `cannot find -lfoo`, `final link failed: ...`.
     this.add(f, "error", null, l.trimmed(r));
     return true;
