@@ -21,7 +21,7 @@ import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-con
 import { failureNamed } from "../runners/common";
 import { isRuntimePath } from "../../frames";
 import { DiagOnce } from "../diag-once";
-import { parse, JValue, Kind } from "../../util/json";
+import { readGccJson, GccJsonDiag } from "./gcc-json";
 
 /** gcc's `-fdiagnostics-format=json`: a compile's diagnostics as one array on one line. */
 const GCC_JSON = "[{\"kind\": \"";
@@ -160,39 +160,33 @@ export class GccParser extends Parser {
    * A note at the top level belongs to the diagnostic before it, as in text. False when the line is no such array.
    */
   private jsonLine(l: Line, f: Facts): bool {
-    let v = parse(l.ptr, l.len);
-    if (v === null || v.kind != Kind.ARR) return false;
+    let v = readGccJson(l);
+    if (v === null) return false;
     this.run++;
     this.settle();
     this.lastPlace = null;
     this.lastSite = "";
     this.pending.length = 0;
     this.evidence(Style.GCC, null);
-    for (let i = 0; i < v.length; i++) this.jsonDiag(v.at(i), f, false);
+    for (let i = 0; i < v.length; i++) this.jsonDiag(unchecked(v[i]), f, false);
     this.block = Block.NONE;
     this.header = null;
     return true;
   }
 
-  private jsonDiag(j: JValue, f: Facts, child: bool): void {
-    let kind = j.get("kind").str();
-    let sev = "";
-    if (kind == "error" || kind == "fatal error") sev = "error";
-    else if (kind == "warning") sev = "warning";
-    else if (kind == "note") sev = "note";
-    else return;
+  private jsonDiag(j: GccJsonDiag, f: Facts, child: bool): void {
+    if (j.sev.length == 0) return;
     let d = new Diagnostic();
     d.tool = "gcc";
-    d.severity = child ? "note" : sev;
-    let at = j.get("locations").at(0).get("caret");
-    let file = at.get("file").strOrNull();
+    d.severity = child ? "note" : j.sev;
+    let file = j.file;
     if (file !== null && file.length > 0) {
       d.file = this.ctx.resolve(file);
-      d.line = <i32>at.get("line").int(-1);
-      d.col = <i32>at.get("column").int(-1);
+      d.line = j.line;
+      d.col = j.col;
     }
-    d.message = j.get("message").str().trim();
-    d.code = j.get("option").strOrNull();
+    d.message = j.message.trim();
+    d.code = j.option;
     if (d.severity == "note") {
       addNote(f, this.owner, d);
       return;
@@ -204,8 +198,8 @@ export class GccParser extends Parser {
       this.ownerKept = f.addDiagnostic(d);
       this.owner = d;
     }
-    let ch = j.get("children");
-    for (let i = 0; i < ch.length; i++) this.jsonDiag(ch.at(i), f, true);
+    let ch = j.children;
+    for (let i = 0; i < ch.length; i++) this.jsonDiag(unchecked(ch[i]), f, true);
   }
 
   /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
