@@ -12,8 +12,14 @@ const MAX_ONCE = 4096;
 /** The facts of the diagnostics read so far. */
 export class DiagOnce {
   private seen: Set<string> = new Set<string>();
-  /** For repeatedBefore: each diagnostic's facts and the run that first printed them. */
+  /** For repeatedBefore: each diagnostic's facts and its index in runOf / shownOf. */
   private runs: Map<string, i32> = new Map<string, i32>();
+  /** The run that first printed each diagnostic of runs. */
+  private runOf: Array<i32> = [];
+  /** Whether the compiler printed that first one's source lines under it (markShown). */
+  private shownOf: Array<bool> = [];
+  /** The index of the diagnostic repeatedBefore read last, -1 when it was not remembered. */
+  private last: i32 = -1;
 
   /** True when d is equal in every fact to a diagnostic already read (and so is not one more); else remembers d. */
   repeated(d: Diagnostic): bool {
@@ -26,15 +32,36 @@ export class DiagOnce {
 
   /**
    * True when d is equal in every fact to a diagnostic read in an earlier run of the tool (runs are numbered by
-   * the caller, in log order); else remembers d with run, if first. The same diagnostic twice in one run is two
-   * (a compiler prints one place once per run: only a log made by repeating lines has it twice).
+   * the caller, in log order), or in the same run after the compiler printed that one's source lines
+   * (markShown); else remembers d with run, if first. Otherwise the same diagnostic twice in one run is two: a
+   * compiler prints one place once per run, but for a macro that expands its argument more than once (Catch2's
+   * REQUIRE: three times, doctest's CHECK), and then each copy comes with its source and caret lines, as the
+   * first did. A header line alone again (a build loop's log, a plain-output repeat) stays one more. site, when
+   * not empty, is one more fact: where the user's code asked for the diagnostic (a template's call site).
    */
-  repeatedBefore(d: Diagnostic, run: i32): bool {
+  repeatedBefore(d: Diagnostic, run: i32, site: string = ""): bool {
     let key = factsOf(d);
+    if (site.length > 0) key += "\n" + site;
     let runs = this.runs;
-    if (runs.has(key)) return runs.get(key) < run;
-    if (runs.size < MAX_ONCE) runs.set(key, run);
+    this.last = -1;
+    if (runs.has(key)) {
+      let i = runs.get(key);
+      return unchecked(this.runOf[i]) < run || unchecked(this.shownOf[i]);
+    }
+    if (runs.size < MAX_ONCE) {
+      let i = this.runOf.length;
+      runs.set(key, i);
+      this.runOf.push(run);
+      this.shownOf.push(false);
+      this.last = i;
+    }
     return false;
+  }
+
+  /** The compiler printed the source lines of the diagnostic repeatedBefore has just remembered. */
+  markShown(): void {
+    let i = this.last;
+    if (i >= 0) unchecked(this.shownOf[i] = true);
   }
 }
 

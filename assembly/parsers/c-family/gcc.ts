@@ -21,6 +21,10 @@ import { DiagContext, readLoc, addNote, allDigits, MAX_NOTES } from "../diag-con
 import { failureNamed } from "../runners/common";
 import { isRuntimePath } from "../../frames";
 import { DiagOnce } from "../diag-once";
+import { readGccJson, GccJsonDiag } from "./gcc-json";
+
+/** gcc's `-fdiagnostics-format=json`: a compile's diagnostics as one array on one line. */
+const GCC_JSON = "[{\"kind\": \"";
 
 const enum Style { UNKNOWN = 0, GCC = 1, CLANG = 2 }
 
@@ -50,6 +54,8 @@ export class GccParser extends Parser {
   private inInclude: bool = false;
   /** The user's place the last error of the group was moved to (settle), for the next one in the same instantiation. */
   private lastPlace: Diagnostic | null = null;
+  /** The call site (instantiatedAt) of the last error of the group, for the next one in the same instantiation. */
+  private lastSite: string = "";
   /**
    * mypy's `pretty = true` wraps a message at the terminal's width (80 in a log): the header's line runs long,
    * the rest follows at column 0, its code (`  [assignment]`) at the end, then the source and caret lines. The
@@ -58,6 +64,8 @@ export class GccParser extends Parser {
   private wrapped: Diagnostic | null = null;
   /** The errors and warnings read so far, to tell one printed again (repeated). */
   private once: DiagOnce | null = null;
+  /** The diagnostic last given to repeated: the one whose printed source lines markShown records (shown). */
+  private onceLast: Diagnostic | null = null;
   /** The CppUTest failure whose tab-indented lines follow (cpputest), or null. */
   private cppu: TestFailure | null = null;
   /** Which compiler run the lines read now belong to, as far as the log tells (repeated). */
@@ -76,7 +84,17 @@ export class GccParser extends Parser {
   private repeated(d: Diagnostic): bool {
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
-    return once.repeatedBefore(d, this.run);
+    this.onceLast = d;
+    // The next error of the same instantiation comes without the chain: it has the same call site.
+    let site = d.notes.length > 0 ? instantiatedAt(d) : "";
+    if (site.length == 0) site = this.lastSite; else this.lastSite = site;
+    return once.repeatedBefore(d, this.run, site);
+  }
+
+  /** The header's source lines are printed under it: the same error again in this run is a macro's copy (repeated). */
+  private shown(): void {
+    let d = this.header;
+    if (d !== null && d === this.onceLast) this.once!.markShown();
   }
 
   busy(): bool { return this.block != Block.NONE || this.inInclude || this.cppu !== null; }
@@ -103,6 +121,7 @@ export class GccParser extends Parser {
     }
     if (n == 0) return false;
     let c0 = l.at(0);
+    if (c0 == Char.LBRACKET && l.startsWith(GCC_JSON) && this.jsonLine(l, f)) return true;
     if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
         !isMypySummary(l)) {
       this.unwrap(l, w);
@@ -112,6 +131,7 @@ export class GccParser extends Parser {
       // -fanalyzer's path under its warning: an events block per function, into a callee and back.
       if (this.block != Block.NONE && isAnalyzerPath(l)) { this.block = Block.GUTTER; return true; }
       if (this.block != Block.NONE && isGutter(l)) {
+        if (this.block == Block.HEADER) this.shown();
         this.evidence(Style.GCC, this.header);
         this.block = Block.GUTTER;
         return true;
@@ -133,6 +153,55 @@ export class GccParser extends Parser {
     if (k > 0 && this.headerLine(l, f, k)) return true;
     if (this.summary(l, f, k)) return true;
     return this.clangSource(l, f);
+  }
+
+  /**
+   * gcc's `-fdiagnostics-format=json` (`[{"kind": "error", "locations": [{"caret": {"file": .., "line": ..,
+   * "column": ..}, ..}], "option": "-Wsign-compare", "message": .., "children": [notes]}, ..]`): every diagnostic
+   * of one compile on one line, the same facts as the text format's headers (the option is the `[-W..]` code).
+   * A note at the top level belongs to the diagnostic before it, as in text. False when the line is no such array.
+   */
+  private jsonLine(l: Line, f: Facts): bool {
+    let v = readGccJson(l);
+    if (v === null) return false;
+    this.run++;
+    this.settle();
+    this.lastPlace = null;
+    this.lastSite = "";
+    this.pending.length = 0;
+    this.evidence(Style.GCC, null);
+    for (let i = 0; i < v.length; i++) this.jsonDiag(unchecked(v[i]), f, false);
+    this.block = Block.NONE;
+    this.header = null;
+    return true;
+  }
+
+  private jsonDiag(j: GccJsonDiag, f: Facts, child: bool): void {
+    if (j.sev.length == 0) return;
+    let d = new Diagnostic();
+    d.tool = "gcc";
+    d.severity = child ? "note" : j.sev;
+    let file = j.file;
+    if (file !== null && file.length > 0) {
+      d.file = this.ctx.resolve(file);
+      d.line = j.line;
+      d.col = j.col;
+    }
+    d.message = j.message.trim();
+    d.code = j.option;
+    if (d.severity == "note") {
+      addNote(f, this.owner, d);
+      return;
+    }
+    if (d.file !== null && !isRuntimePath(d.file!) && this.repeated(d)) {
+      this.owner = d;
+      this.ownerKept = false;
+    } else {
+      this.ownerKept = f.addDiagnostic(d);
+      this.owner = d;
+    }
+    let ch = j.children;
+    for (let i = 0; i < ch.length; i++) this.jsonDiag(unchecked(ch[i]), f, true);
   }
 
   /** A `file:line:col: severity: msg` header, a driver's `gcc: error: msg`, or a `file: In function 'f':` context line. */
@@ -164,6 +233,7 @@ export class GccParser extends Parser {
       this.run++;
       this.settle();
       this.lastPlace = null;
+      this.lastSite = "";
       this.evidence(Style.GCC, null);
       this.block = Block.NONE;
       return true;
@@ -383,6 +453,7 @@ export class GccParser extends Parser {
     let b = this.block;
     if (b == Block.HEADER && this.groupStyle != Style.GCC && !foreign(l)) { this.block = Block.SOURCE; return true; }
     if (b == Block.SOURCE && isCaret(l)) {
+      this.shown();
       this.evidence(Style.CLANG, this.header);
       this.block = Block.CARET;
       return true;
@@ -419,6 +490,7 @@ export class GccParser extends Parser {
     p.length = 0;
     this.settle();
     this.lastPlace = null;
+    this.lastSite = "";
     this.provisional.length = 0;
     this.groupStyle = Style.UNKNOWN;
     this.owner = null;
@@ -433,6 +505,23 @@ export class GccParser extends Parser {
  * A note that says where a template was instantiated: gcc's `required from here`, `required from 'f'`,
  * `required by substitution of`, `recursively required from`; clang's `in instantiation of ... requested here`.
  */
+/**
+ * Where the user's code instantiated the template d is in, as `file:line` (the last instantiation note in a file
+ * of the user's: gcc's `required from here`), or "". The same error of a header's template, instantiated from
+ * two sources, is two errors: one per call site (cfamily/make-header-template-two-tus).
+ */
+function instantiatedAt(d: Diagnostic): string {
+  let ns = d.notes;
+  for (let i = ns.length - 1; i >= 0; i--) {
+    let n = ns[i];
+    if (n.file !== null && n.line >= 0 && isInstantiation(n.message) && !isRuntimePath(n.file!)) {
+      // In the diagnostic's own file (a concept's `required from here` at the failed call itself) it tells nothing.
+      return n.file! == d.fileOr ? "" : n.file! + ":" + n.line.toString();
+    }
+  }
+  return "";
+}
+
 function isInstantiation(m: string): bool {
   return m.startsWith("required from") || m.startsWith("required by") || m.startsWith("recursively required") ||
     m.startsWith("in instantiation of") || m.endsWith("requested here");

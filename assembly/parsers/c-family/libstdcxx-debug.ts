@@ -24,6 +24,9 @@ const IN_FUNCTION = "In function:";
 const ERROR = "Error: ";
 const OBJECTS = "Objects involved in the operation:";
 
+/** The wrapped lines of a signature or an error's sentence kept: libstdc++ wraps either in a few lines. */
+const MAX_WRAPPED = 16;
+
 const enum At { NONE = 0, IN_FUNCTION = 1, SIGNATURE = 2, ERROR = 3, MESSAGE = 4, OBJECTS = 5, OBJECT_LINES = 6 }
 
 @final
@@ -48,11 +51,11 @@ export class LibstdcxxDebugReport {
       if (l.startsWith(IN_FUNCTION) && l.len == IN_FUNCTION.length) { this.at = At.SIGNATURE; return true; }
     } else if (at == At.SIGNATURE) {
       if (blank) { this.at = At.ERROR; return true; }
-      if (l.at(0) == Char.SPACE) { this.sig.push(l.trimmed(0)); return true; }
+      if (l.at(0) == Char.SPACE) { if (this.sig.length < MAX_WRAPPED) this.sig.push(l.trimmed(0)); return true; }
     } else if (at == At.ERROR) {
       if (l.startsWith(ERROR)) { this.msg.push(l.trimmed(ERROR.length)); this.at = At.MESSAGE; return true; }
     } else if (at == At.MESSAGE) {
-      if (!blank) { this.msg.push(l.trimmed(0)); return true; }
+      if (!blank) { if (this.msg.length < MAX_WRAPPED) this.msg.push(l.trimmed(0)); return true; }
       this.report(f);
       this.at = At.OBJECTS;
       return true;
@@ -98,11 +101,13 @@ export class LibstdcxxDebugReport {
 
 /** Lines libstdc++ wrapped at a space (or inside a name: `vector<_Tp, ` / `_Allocator>`), joined back. */
 function joinWrapped(parts: Array<string>): string {
-  let s = "";
+  let out = new Array<string>();
+  let prev = "";
   for (let i = 0, n = parts.length; i < n; i++) {
     let p = unchecked(parts[i]);
-    if (i > 0 && !s.endsWith(", ") && !s.endsWith("<")) s += " ";
-    s += p;
+    if (i > 0 && !prev.endsWith(", ") && !prev.endsWith("<")) out.push(" ");
+    out.push(p);
+    prev = p;
   }
-  return s;
+  return out.join("");
 }

@@ -20,6 +20,8 @@ const STARTS = new ByteSet();
 @final
 export class LinkerParser extends Parser {
   private ctx: DiagContext;
+  /** Each `file\nmessage` of an undefined symbol placed with no line, to read each once (located). */
+  private unplaced: Set<string> = new Set<string>();
   /** lld error waiting for its `>>> referenced by` location. */
   private lld: Diagnostic | null = null;
 
@@ -55,6 +57,10 @@ export class LinkerParser extends Parser {
     if (l.endsWith("':") && (l.indexOf(": in function `", r) >= 0 || l.indexOf(": In function `", r) >= 0)) return true;
     let kw = keywordAt(l, r);
     if (kw >= 0) return this.located(l, f, r, kw);
+    // ld's warning about one input: `/usr/bin/ld: main.o: warning: relocation against `_ZTV5Shape' in read-only
+    // section ...` (a class whose key function is never defined), `/usr/bin/ld: x.o: warning: ... executable stack`.
+    let w = objectWarning(l, r);
+    if (w > 0) { this.add(f, "warning", null, l.trimmed(w)); return true; }
     // Anything else ld says is why the link failed: `cannot find -lfoo`, `final link failed: ...`.
     this.add(f, "error", null, l.trimmed(r));
     return true;
@@ -90,7 +96,17 @@ export class LinkerParser extends Parser {
       let name = l.str(start, b);
       if (!isObject(name)) file = this.ctx.resolve(name);
     }
-    let d = this.add(f, "error", file, message(l, kw + 2));
+    let msg = message(l, kw + 2);
+    if (line < 0) {
+      // ld names a missing symbol once per function that refers to it (`main.cpp:(.text+0xc): undefined reference
+      // to `vtable for Shape'` for each constructor and destructor): with no line to tell them apart, one missing
+      // symbol of one source is one error, as gcc's error printed again is one (diag-once.ts).
+      let key = (file !== null ? file! : "") + "\n" + msg;
+      let seen = this.unplaced;
+      if (seen.has(key)) return true;
+      if (seen.size < 4096) seen.add(key);
+    }
+    let d = this.add(f, "error", file, msg);
     if (file !== null) d.line = line;
     return true;
   }
@@ -121,6 +137,17 @@ function message(l: Line, m: i32): string {
     if (semi > m && l.matchAt("multiple definition of ", m)) return l.trimmed(m, semi);
   }
   return l.trimmed(m);
+}
+
+/**
+ * `<input>: warning: ` at r (an object, archive or source name with no space in it, then ld's warning): the
+ * position of the warning's text, or -1.
+ */
+function objectWarning(l: Line, r: i32): i32 {
+  let k = l.indexOf(": warning: ", r);
+  if (k <= r) return -1;
+  for (let i = r; i < k; i++) if (l.at(i) == Char.SPACE) return -1;
+  return k + 11;
 }
 
 function isKeyword(l: Line, p: i32): bool {
