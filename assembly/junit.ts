@@ -178,6 +178,26 @@ function tapYaml(tf: TestFailure, body: string): bool {
   return true;
 }
 
+/** Opens and closes the `<testsuite name="…">` tags in [a, b) on the stack of suite names (at most 32 deep). */
+function suiteStack(st: Array<string>, a: usize, b: usize): void {
+  let p = a;
+  while (p < b) {
+    if (load<u8>(p) != Char.LT) { p++; continue; }
+    let cur = new Cursor(p, b);
+    if (cur.match("</testsuite>")) { if (st.length > 0) st.pop(); p += 12; continue; }
+    if (cur.match("<testsuite") && (cur.at(10) == Char.SPACE || cur.at(10) == Char.GT || cur.at(10) == Char.LF || cur.at(10) == Char.TAB)) {
+      let q = p + 10;
+      while (q < b && load<u8>(q) != Char.GT) q++;
+      let selfClose = q > p && load<u8>(q - 1) == Char.SLASH;
+      let name = attr(p + 9, q, "name");
+      if (!selfClose && st.length < 32) st.push(name !== null ? name!.trim() : "");
+      p = q + 1;
+      continue;
+    }
+    p++;
+  }
+}
+
 /** Parses a JUnit report into Tests (runner "junit"). */
 export function parseJunit(ptr: usize, len: i32): Tests {
   let t = new Tests();
@@ -188,7 +208,12 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   // node-tap's report lists each subtest as a testcase after its children (classname `test/pop.ts > sub`): one
   // whose `classname > name` is an earlier testcase's classname is a parent, not a test of its own.
   let parents = new Set<string>();
+  // node --test's report names every testcase's classname `test`: its `<testsuite name>`s (describe blocks)
+  // around it are the test's parents (`node > changes ID length`), as node's other reporters name it.
+  let suites = new Array<string>(0);
+  let from = ptr;
   while (c.seek("<testcase")) {
+    suiteStack(suites, from, c.p);
     let a = c.p + 9;
     let nx = load<u8>(a);
     if (nx != Char.SPACE && nx != Char.TAB && nx != Char.LF && nx != Char.CR && nx != Char.GT && nx != Char.SLASH) { c.p = a; continue; }
@@ -205,6 +230,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     let cn = cls !== null ? cls!.trim() : "";
     // node-tap's classnames join the subtests' names with ` > `: its test's name joins the same way.
     let full = cn.length > 0 && cn != n ? cn + (cn.includes(" > ") ? " > " : ".") + n : n;
+    if (cn == "test" && suites.length > 0) full = join(suites, " > ") + " > " + n;
     let parent = cn.length > 0 && parents.size > 0 && parents.has(cn + " > " + n);
     if (cn.includes(" > ")) parents.add(cn);
     let bodyStart = q + 1;
@@ -214,6 +240,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       bodyEnd = e.seek("</testcase>") ? e.p : end;
     }
     c.p = selfClose ? q + 1 : bodyEnd;
+    from = c.p;
     if (parent) continue;
     let kind = 0; // 0 pass, 1 failure, 2 error, 3 skipped
     let ka: usize = 0; let kq: usize = 0;
