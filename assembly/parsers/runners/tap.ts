@@ -288,6 +288,8 @@ export class TapParser extends Parser {
         if (v == "|-" || v == "|" || v == ">-") this.yaml = Yaml.ERROR;
         else this.msg.push(unquote(v));
       } else if (s.startsWith("stack: ")) this.yaml = Yaml.STACK;
+      // node-tap's file killed by a signal (`signal: SIGALRM` past `--timeout`): no error of its own.
+      else if (s.startsWith("signal: SIG") && this.msg.length == 0 && t.message.length == 0) this.msg.push("killed by " + s.substring(8));
       else if (s == "diff: |" || s == "diff: |-") { this.yaml = Yaml.DIFF; this.tapDiff = false; this.diffOwn = t.expected === null && t.actual === null; }
       else if (s.startsWith("expected: ")) { let v = s.substring(10); if (isBlockScalar(v)) this.startValue(Yaml.EXPECTED, p); else t.expected = unquote(v); }
       else if (s.startsWith("actual: ")) { let v = s.substring(8); if (isBlockScalar(v)) this.startValue(Yaml.ACTUAL, p); else t.actual = unquote(v); }
@@ -594,8 +596,8 @@ export class TapParser extends Parser {
       t.totals = true;
       let hs = this.passHashes;
       if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
-      // node-tap's coverage check failed the run: every test passed, it exited non-zero, a total below 100.
-      if (this.tapTotals && t.failed == 0 && this.tapCoverage.length > 0 && f.exit.fatal()) {
+      // node-tap's coverage check failed the run: every test passed, it exited non-zero (no signal), a total below 100.
+      if (this.tapTotals && t.failed == 0 && this.tapCoverage.length > 0 && f.exit.fatal() && f.exit.signalOrShellExit() === null) {
         let d = new Diagnostic();
         d.tool = "coverage";
         d.severity = "error";
