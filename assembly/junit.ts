@@ -149,6 +149,55 @@ function messageOf(msgAttr: string | null, body: string): string {
   return join(keep, "\n");
 }
 
+/**
+ * node-tap's failure body is its YAML diagnostics (`compare: ===`, `at:`, `stack: |`, `source: |`, `diff: |`):
+ * no message line of its own; its diff's `-`/`+` lines (after `@@`) are expected and actual. False when body is
+ * not that.
+ */
+function tapYaml(tf: TestFailure, body: string): bool {
+  let lines = body.split("\n");
+  let first = "";
+  for (let i = 0; i < lines.length && first.length == 0; i++) first = lines[i].trim();
+  if (!(first.startsWith("compare: ") || first == "at:" || first == "stack: |")) return false;
+  let diff = false; let hunk = false;
+  let exp = new Array<string>(0); let act = new Array<string>(0);
+  for (let i = 0; i < lines.length; i++) {
+    let raw = lines[i];
+    if (raw.startsWith("diff: ")) { diff = true; continue; }
+    if (!diff) continue;
+    if (!raw.startsWith("  ")) { diff = false; continue; }
+    let s = raw.substring(2);
+    if (s.startsWith("@@")) { hunk = true; continue; }
+    if (!hunk || s.length == 0) continue;
+    let c = s.charCodeAt(0);
+    if (c == Char.MINUS && exp.length < 4) exp.push(s.substring(1));
+    else if (c == Char.PLUS && act.length < 4) act.push(s.substring(1));
+  }
+  if (exp.length > 0) tf.expected = join(exp, "\n");
+  if (act.length > 0) tf.actual = join(act, "\n");
+  return true;
+}
+
+/** Opens and closes the `<testsuite name="…">` tags in [a, b) on the stack of suite names (at most 32 deep). */
+function suiteStack(st: Array<string>, a: usize, b: usize): void {
+  let p = a;
+  while (p < b) {
+    if (load<u8>(p) != Char.LT) { p++; continue; }
+    let cur = new Cursor(p, b);
+    if (cur.match("</testsuite>")) { if (st.length > 0) st.pop(); p += 12; continue; }
+    if (cur.match("<testsuite") && (cur.at(10) == Char.SPACE || cur.at(10) == Char.GT || cur.at(10) == Char.LF || cur.at(10) == Char.TAB)) {
+      let q = p + 10;
+      while (q < b && load<u8>(q) != Char.GT) q++;
+      let selfClose = q > p && load<u8>(q - 1) == Char.SLASH;
+      let name = attr(p + 9, q, "name");
+      if (!selfClose && st.length < 32) st.push(name !== null ? name!.trim() : "");
+      p = q + 1;
+      continue;
+    }
+    p++;
+  }
+}
+
 /** Parses a JUnit report into Tests (runner "junit"). */
 export function parseJunit(ptr: usize, len: i32): Tests {
   let t = new Tests();
@@ -156,7 +205,15 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   t.totals = true;
   let end = ptr + <usize>max(len, 0);
   let c = new Cursor(ptr, end);
+  // node-tap's report lists each subtest as a testcase after its children (classname `test/pop.ts > sub`): one
+  // whose `classname > name` is an earlier testcase's classname is a parent, not a test of its own.
+  let parents = new Set<string>();
+  // node --test's report names every testcase's classname `test`: its `<testsuite name>`s (describe blocks)
+  // around it are the test's parents (`node > changes ID length`), as node's other reporters name it.
+  let suites = new Array<string>(0);
+  let from = ptr;
   while (c.seek("<testcase")) {
+    suiteStack(suites, from, c.p);
     let a = c.p + 9;
     let nx = load<u8>(a);
     if (nx != Char.SPACE && nx != Char.TAB && nx != Char.LF && nx != Char.CR && nx != Char.GT && nx != Char.SLASH) { c.p = a; continue; }
@@ -170,7 +227,12 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     let file = attr(a - 1, q, "file");
     let lineAttr = attr(a - 1, q, "line");
     let n = name !== null ? name!.trim() : "";
-    let full = cls !== null && cls!.trim().length > 0 && cls!.trim() != n ? cls!.trim() + "." + n : n;
+    let cn = cls !== null ? cls!.trim() : "";
+    // node-tap's classnames join the subtests' names with ` > `: its test's name joins the same way.
+    let full = cn.length > 0 && cn != n ? cn + (cn.includes(" > ") ? " > " : ".") + n : n;
+    if (cn == "test" && suites.length > 0) full = join(suites, " > ") + " > " + n;
+    let parent = cn.length > 0 && parents.size > 0 && parents.has(cn + " > " + n);
+    if (cn.includes(" > ")) parents.add(cn);
     let bodyStart = q + 1;
     let bodyEnd = bodyStart;
     if (!selfClose) {
@@ -178,6 +240,8 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       bodyEnd = e.seek("</testcase>") ? e.p : end;
     }
     c.p = selfClose ? q + 1 : bodyEnd;
+    from = c.p;
+    if (parent) continue;
     let kind = 0; // 0 pass, 1 failure, 2 error, 3 skipped
     let ka: usize = 0; let kq: usize = 0;
     let inner = new Cursor(bodyStart, bodyEnd);
@@ -205,8 +269,10 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       let ce = close.seek(tag) ? close.p : bodyEnd;
       body = text(kq + 1, ce);
     }
-    tf.message = messageOf(msg, body);
-    locate(tf, body.length > 0 ? body : (msg !== null ? msg! : ""));
+    let yaml = tapYaml(tf, body);
+    tf.message = yaml ? "" : messageOf(msg, body);
+    // node-tap's file and line attributes are the assertion's; its YAML's other places are not.
+    if (!yaml || file === null) locate(tf, body.length > 0 ? body : (msg !== null ? msg! : ""));
     if (tf.file === null && file !== null) {
       tf.file = normPath(file!);
       if (lineAttr !== null) tf.line = I32.parseInt(lineAttr!);

@@ -23,8 +23,18 @@ import { ByteSet } from "../../util/byte-set";
 import { classify, setLocation, normPath, firstUser } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
+import { TscParser } from "../tsc/tsc";
+import { DiagContext } from "../diag-context";
 
 const MOCHA_RUN = "Exception during run: ";
+/**
+ * ts-node's TSError (`TSError: ⨯ Unable to compile TypeScript:`; `Error: ⨯ …` from its ESM loader, as node-tap's
+ * TypeScript plugin and `mocha -r ts-node/register` load a test file): the lines under it are tsc's
+ * `--pretty false` errors (`test/pop.ts(16,16): error TS1109: Expression expected.`). The file did not compile:
+ * those are the run's diagnostics, and the report is no crash. mocha prints the error's message alone, after its
+ * ` Exception during run: ` (MOCHA_RUN).
+ */
+const TS_NODE = " Unable to compile TypeScript:";  // ASCII: Line.indexOf compares bytes
 
 const enum State { IDLE, SOURCE, CARET, PRE, MESSAGE, FRAMES, PROPS, AFTER }
 
@@ -65,6 +75,10 @@ export class NodeErrorParser extends Parser {
   /** The line of a script's `path:line` read after Node's own internal place (pre), -1 before one. */
   private relocated: i32 = -1;
 
+  /** The report is ts-node's compile failure (TS_NODE): its message lines are read by tsc's parser. */
+  private tsNode: bool = false;
+  private tsc: TscParser = new TscParser(new DiagContext());
+
   /** Jazzer.js announced an uncaught exception ("==14== Uncaught Exception: Jazzer.js: ..."): the stack after it is the crash. */
   private announced: bool = false;
 
@@ -99,6 +113,9 @@ export class NodeErrorParser extends Parser {
       let v = this.view;
       v.set(l.ptr + <usize>k, l.len - k);
       v.no = l.no;
+      // ts-node's TSError under `mocha -r ts-node/register`: mocha prints its message, tsc's first error
+      // (` Exception during run: test/a.spec.ts(1,8): error TS1259: …`); the others follow at column 0.
+      if (v.indexOf("): error TS") > 0) { this.tsc.claim(v, f); return true; }
       return this.idle(v, f);
     }
     if (this.pendingSeen) {
@@ -187,6 +204,7 @@ export class NodeErrorParser extends Parser {
     if (this.relocated >= 0 && this.relocated == l.no - 1 && errorName(l) <= 0) { this.state = State.CARET; return true; }
     this.state = l.endsWith(" {") ? State.PROPS : State.MESSAGE;
     this.extra = 0;
+    if (l.indexOf(TS_NODE) > 0 && errorName(l) > 0) { this.tsNode = true; this.skim = true; return true; }
     if (this.skim) {
       if (reportIsFatal(f)) f.crashCount++;
       return true;
@@ -224,6 +242,7 @@ export class NodeErrorParser extends Parser {
       return true;
     }
     if (++this.extra > MAX_EXTRA_LINES) { this.close(f, false); return this.idle(l, f); }
+    if (this.tsNode) { this.tsc.claim(l, f); return true; }
     if (this.crash !== null) this.msgParts.push(l.str(0));
     return true;
   }
@@ -371,6 +390,7 @@ export class NodeErrorParser extends Parser {
     this.extra = 0;
     this.emitted = false;
     this.skim = false;
+    this.tsNode = false;
     this.state = State.IDLE;
   }
 }

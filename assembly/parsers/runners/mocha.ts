@@ -2,11 +2,14 @@
 // summary `  15 passing (19ms)`, `  9 failing`, `  1 pending`, then one block per failure: `  1) suite`,
 // the title's further parts indented below it, the last ending in `:`; the error's message lines;
 // `+ expected - actual` then `-actual` / `+expected`; `at Context.<anonymous> (test/x.js:19:16)` frames.
+// A test file that did not load under `--parallel` is `Uncaught error outside test suite:`, its message Node's
+// report: `Uncaught /work/test/stars.js:17`, the source line, the caret, `SyntaxError: Unexpected token ')'` (at
+// column 0), internal frames: the place is that path:line, the message the error's line.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { withName } from "../../util/name-hash";
-import { failureNamed, frameOfText } from "./common";
+import { failureNamed, frameOfText, isErrorLine } from "./common";
 import { normPath } from "../../frames";
 
 /** Message lines a failure keeps. */
@@ -39,6 +42,8 @@ export class MochaReport {
   listedFailure: bool = false;
   /** Suite titles read since the last test or blank line; at MAX_RUN the tree is lost until a blank line. */
   run: i32 = 0;
+  /** After a failure's `Uncaught path:line` message: its source and caret lines are skipped to the error's line. */
+  uncaught: bool = false;
 
   busy(): bool { return this.cur !== null; }
 
@@ -117,6 +122,7 @@ export class MochaReport {
     this.msg = [];
     this.stage = 0;
     this.legend = false;
+    this.uncaught = false;
     this.part(l.trimmed(e + 2), f);
     return true;
   }
@@ -144,6 +150,14 @@ export class MochaReport {
       return;
     }
     if (this.stage == 2) return;
+    if (this.msg.length == 0 && !this.uncaught && s.startsWith("Uncaught ") && tf.file === null) {
+      let fr = frameOfText(s.substring(9));
+      if (fr !== null && fr.user && fr.line > 0 && s.indexOf(" ", 9) < 0) { tf.file = fr.file; tf.line = fr.line; this.uncaught = true; return; }
+    }
+    if (this.uncaught) {
+      if (!isErrorLine(s)) return;
+      this.uncaught = false;
+    }
     if (s == "+ expected - actual") { this.stage = 1; return; }
     let c = s.charCodeAt(0);
     if (this.stage == 1) {

@@ -1,13 +1,15 @@
 // node --test, spec reporter: `✔ name (1.2ms)`, `✖ name (1.2ms)` with the error printed under it (message,
 // `at fn (file:line:col)` frames, `{ actual, expected }`), `▶ suite`, `﹣ name # reason` (skip), and the
-// `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed.
+// `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed;
+// so is one whose whole error is node's `'1 subtest failed'` (the dot reporter's `Failed tests:` list prints the
+// parents so, with no `▶` before them).
 // A failure inside suites is named with them: `suite > inner suite > test`.
 // Everything after `✖ failing tests:` repeats the failures and is only claimed. Every `✔` test is hashed by
 // that name (Tests.passedSet) when they are as many as `ℹ pass N`, or with the passing parents (`✔ t` closing
 // `▶ t`) when those make up the count (a passing `describe` closes the same way; node counts it in `ℹ suites`).
-import { Char } from "../../util/chars";
+import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Facts, TestFailure, Tests } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { utf8, matchBytes, failureNamed, frameOfText, joinLines, foreignLine, isScriptPath, frameNamedIn } from "./common";
@@ -28,6 +30,8 @@ const STARTS = new ByteSet().range(0xE2, 0xFF);
 
 export class NodeTestParser extends Parser {
   seen: bool = false;
+  /** The Tests the failure being read (cur) is listed in. */
+  curTests: Tests | null = null;
   repeat: bool = false;
   suites: string[] = [];
   suiteIndent: i32[] = [];
@@ -130,6 +134,7 @@ export class NodeTestParser extends Parser {
     if (todo) return true;
     this.nFail++;
     this.cur = failureNamed(t, this.fullName(name, p));
+    this.curTests = t;
     this.curIndent = p;
     this.msg = []; this.framed = false; this.located = false;
     if (late !== null && n == 0 && isScriptPath(name)) {
@@ -186,6 +191,11 @@ export class NodeTestParser extends Parser {
   private end(): void {
     let t = this.cur;
     if (t !== null) t.message = joinLines(this.msg, 6);
+    let ts = this.curTests;
+    if (t !== null && ts !== null && t.file === null && isRollup(t.message)) {
+      let i = ts.failures.lastIndexOf(t);
+      if (i >= 0) ts.failures.splice(i, 1);
+    }
     if (t !== null && t === this.lateFor) {
       t.message = this.lateError!;
       this.lateFor = null;
@@ -241,3 +251,11 @@ export class NodeTestParser extends Parser {
 function trimComma(s: string): string {
   return s.endsWith(",") ? s.substring(0, s.length - 1) : s;
 }
+
+/** node's error for a test that failed because its subtests did: `'1 subtest failed'`, `'3 subtests failed'`. */
+function isRollup(m: string): bool {
+  if (m.length < 18 || m.charCodeAt(0) != Char.APOS || !isDigit(m.charCodeAt(1))) return false;
+  return m.endsWith(" subtest failed'") || m.endsWith(" subtests failed'");
+}
+
+

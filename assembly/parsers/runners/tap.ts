@@ -12,16 +12,22 @@
 // comment opens each test, its `ok N message` lines are the test's assertions; an assertion is named
 // `test > message` (a message repeats across tests: `should be deeply equivalent`), and its `# pass  N` (two
 // blanks) is the count its list is checked against. Not under prove, nor once node's `# Subtest:` was seen.
+// node-tap (tap 18+) closes every reporter's output with `# { total: 125, pass: 124, fail: 1 }` (its totals);
+// its own reporters (base, terse, dot: Ink's, not TAP) print a failure as ` FAIL  test/pop.ts 1 failed of 23
+// 113ms`, `✖ pop disposes > should be equal` (named under the file, as its TAP names it), the place (`test/pop.ts`
+// or `test/pop.ts:75:5`), a code frame, the diff (`-4`, `+3`), the stack (`Test.<anonymous> (test/pop.ts:75:5)`).
+// Its coverage check (100 % unless told otherwise) prints no message of its own: a run whose tests all passed
+// and that exited non-zero under an `All files` row below 100 failed on it (an error of tool `coverage`).
 import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame } from "../../model";
+import { Facts, TestFailure, Frame, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { normPath, setLocation } from "../../frames";
 import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
-const enum Yaml { NONE, BLOCK, ERROR, STACK, EXPECTED, ACTUAL, ERRMAP, QUOTED }
+const enum Yaml { NONE, BLOCK, ERROR, STACK, EXPECTED, ACTUAL, ERRMAP, QUOTED, DIFF }
 
 export class TapParser extends Parser {
   seen: bool = false;
@@ -78,6 +84,20 @@ export class TapParser extends Parser {
   /** The file's failure those comments describe, and the message they give it (its YAML's is replaced). */
   preFor: TestFailure | null = null;
   preMsg: string | null = null;
+  /** node-tap's reporter: the file of the last ` FAIL  path N failed of M` line, "" before one. */
+  tapFile: string = "";
+  /** The `✖ name` failure whose indented lines are being read (node-tap's reporter), or null. */
+  tapCur: TestFailure | null = null;
+  /** In tapCur's diff (`@@ -1,1 +1,1 @@` read): `-`/`+` lines are expected/actual. */
+  tapDiff: bool = false;
+  /** The diff being read is the failure's first (an assertion of the same name failing again keeps the first's values). */
+  diffOwn: bool = false;
+  /** A TAP result line (`ok`, `not ok`) was read. */
+  results: bool = false;
+  /** node-tap's `# { total: … }` was read. */
+  tapTotals: bool = false;
+  /** The `All files` row of istanbul's text table, when a column is below 100 (node-tap's coverage); "" else. */
+  tapCoverage: string = "";
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -85,6 +105,10 @@ export class TapParser extends Parser {
     let p = l.skipSpaces(0);
     let c = l.at(p);
     if (this.yaml != Yaml.NONE) { if (this.yamlLine(l, p)) return true; }
+    if (this.tapCur !== null) { if (p >= 2 && this.tapLine(l, p)) return true; this.tapCur = null; }
+    if (p <= 1 && (c == Char.F || c == Char.P || c == Char.R || c == 0xE2)) { if (this.tapReporter(l, f, p)) return true; }
+    // The row is read, not claimed: it stays in the tail, as the table around it.
+    if (p == 0 && c == Char.A && l.startsWith("All files ") && l.indexOfByte(Char.PIPE) > 0) { this.coverageRow(l); return false; }
     if (c == Char.o && l.matchAt("ok", p) && (l.at(p + 2) == Char.SPACE || p + 2 == l.len)) return this.result(l, f, p, p + 2, false);
     if (c == Char.n && l.matchAt("not ok", p) && (l.at(p + 6) == Char.SPACE || p + 6 == l.len)) return this.result(l, f, p, p + 6, true);
     if (c == Char.HASH) return this.comment(l, f, p);
@@ -107,6 +131,7 @@ export class TapParser extends Parser {
   private result(l: Line, f: Facts, p: i32, q: i32, notOk: bool): bool {
     // Outside a TAP stream only a numbered `ok 1` / `not ok 2` starts one (a bare "ok" is just a word).
     if (!this.seen && !isDigit(l.at(l.skipSpaces(q)))) return false;
+    this.results = true;
     let depth = p >> 2;
     if (depth > 8) depth = 8;
     this.seen = true;
@@ -243,6 +268,19 @@ export class TapParser extends Parser {
       }
       this.yaml = Yaml.BLOCK;
     }
+    if (this.yaml == Yaml.DIFF) {
+      // node-tap's `diff: |` (`--- expected`, `+++ actual`, `@@ -1,1 +1,1 @@`, `-4`, `+3`): expected and actual.
+      if (p > this.yamlIndent) {
+        let c = l.at(p);
+        if (c == Char.AT) this.tapDiff = true;
+        else if (t !== null && this.tapDiff && this.diffOwn && (c == Char.MINUS || c == Char.PLUS)) {
+          let v = l.str(p + 1, l.len);
+          if (c == Char.MINUS) t.expected = upTo4(t.expected, v); else t.actual = upTo4(t.actual, v);
+        }
+        return true;
+      }
+      this.yaml = Yaml.BLOCK;
+    }
     if (this.yaml == Yaml.ERROR || this.yaml == Yaml.STACK) {
       if (p > this.yamlIndent) {
         if (t !== null) {
@@ -272,6 +310,9 @@ export class TapParser extends Parser {
         if (t.file === null && n > 0) { t.file = normPath(loc.substring(0, colon)); t.line = n; }
         this.yaml = Yaml.ERROR;
       }
+      // node-tap's file killed by a signal (`signal: SIGALRM` past `--timeout`): no error of its own.
+      else if (s.startsWith("signal: SIG") && this.msg.length == 0 && t.message.length == 0) this.msg.push("killed by " + s.substring(8));
+      else if (s == "diff: |" || s == "diff: |-") { this.yaml = Yaml.DIFF; this.tapDiff = false; this.diffOwn = t.expected === null && t.actual === null; }
       else if (s.startsWith("expected: ")) { let v = s.substring(10); if (isBlockScalar(v)) this.startValue(Yaml.EXPECTED, p); else t.expected = unquote(v); }
       else if (s.startsWith("actual: ")) { let v = s.substring(8); if (isBlockScalar(v)) this.startValue(Yaml.ACTUAL, p); else t.actual = unquote(v); }
       else if (s.startsWith("at: ") && t.file === null) {
@@ -335,6 +376,7 @@ export class TapParser extends Parser {
   }
 
   private comment(l: Line, f: Facts, p: i32): bool {
+    if (p == 0 && l.matchAt("# { total: ", 0)) { this.tapTotalsLine(l, f); return true; }
     let s = l.trimmed(p + 1);
     if (s.startsWith("Criterion v")) { this.criterion = true; return this.seen; }
     if (s.startsWith("Subtest: ")) {
@@ -405,6 +447,98 @@ export class TapParser extends Parser {
     // tape's `# merge nested objects`: the test whose assertions follow.
     if (p == 0 && d === null && !this.prove && !this.subtestSeen && s.length > 0 && l.at(1) == Char.SPACE && l.at(2) != Char.SPACE) this.title = s;
     return true;
+  }
+
+  /** `# { total: 126, pass: 124, fail: 2, skip: 1, todo: 1 }`: node-tap's totals (a todo is neither). */
+  private tapTotalsLine(l: Line, f: Facts): void {
+    this.seen = true;
+    this.tapTotals = true;
+    f.testsFor("tap");
+    let s = l.str(4, l.len);
+    this.node[0] = tapCount(s, "pass: ");
+    this.node[1] = tapCount(s, "fail: ");
+    this.node[2] = tapCount(s, "skip: ");
+  }
+
+  /**
+   * node-tap's own reporters: ` FAIL  path 1 failed of 23 113ms` (its ` PASS  ` and ` RUNS  ` lines too, claimed)
+   * and the `✖ name` of a failure under it.
+   */
+  private tapReporter(l: Line, f: Facts, p: i32): bool {
+    if (p == 1 && (l.matchAt("FAIL  ", 1) || l.matchAt("PASS  ", 1) || l.matchAt("RUNS  ", 1))) {
+      let sp = l.indexOfByte(Char.SPACE, 7);
+      if (sp < 0) return false;
+      let fail = l.matchAt("FAIL", 1);
+      if (!isDigit(l.at(sp + 1)) || (fail ? l.indexOf(" failed of ", sp) < 0 : l.indexOf(" OK", sp) < 0)) return false;
+      this.seen = true;
+      f.testsFor("tap");
+      if (fail) this.tapFile = normPath(l.str(7, sp));
+      return true;
+    }
+    // `✖ ` (U+2716: E2 9C 96) at column 0, under a FAIL line.
+    if (p == 0 && this.tapFile.length > 0 && l.at(1) == 0x9C && l.at(2) == 0x96 && l.at(3) == Char.SPACE) {
+      let t = f.testsFor("tap");
+      let n = t.failures.length;
+      // base's live view puts the place on the line: `✖ clamp > should be equal test/clamp.ts:6:5`.
+      let name = l.trimmed(4);
+      let at: Frame | null = null;
+      let sp = name.lastIndexOf(" ");
+      if (sp > 0 && isDigit(name.charCodeAt(name.length - 1))) {
+        at = frameOfText(name.substring(sp + 1));
+        if (at !== null && at.user && at.line > 0 && at.file !== null && normPath(at.file!) == this.tapFile) name = name.substring(0, sp);
+        else at = null;
+      }
+      let tf = failureNamed(t, this.tapFile + " > " + name);
+      if (at !== null && tf.file === null) { tf.file = at.file; tf.line = at.line; }
+      if (t.failures.length > n) this.raw[1]++;
+      this.tapCur = tf;
+      this.tapDiff = false;
+      this.diffOwn = tf.expected === null && tf.actual === null;
+      return true;
+    }
+    return false;
+  }
+
+  /** A line two spaces in under `✖ name`: its place, diff or error line; false when the block is over. */
+  private tapLine(l: Line, p: i32): bool {
+    let t = this.tapCur!;
+    if (p != 2) return l.at(p) != Char.HASH; // the code frame's `━━┛`, the frame's own indent
+    let c = l.at(p);
+    if (c == Char.AT && l.matchAt("@@ ", p)) { this.tapDiff = true; return true; }
+    if (this.tapDiff && (c == Char.MINUS || c == Char.PLUS)) {
+      if (!this.diffOwn) return true;
+      let v = l.str(p + 1, l.len);
+      if (c == Char.MINUS) t.expected = upTo4(t.expected, v);
+      else t.actual = upTo4(t.actual, v);
+      return true;
+    }
+    if (isDigit(c) || c == Char.MINUS || c == Char.PLUS) return true;  // the code frame's `75   t.equal(…)`; `--- expected`
+    let s = l.trimmed(p);
+    let fr = frameOfText(s);
+    if (fr !== null && fr.user && fr.line > 0) {
+      if (t.file === null || t.line <= 0) { t.file = fr.file; t.line = fr.line; }
+      return true;
+    }
+    if (t.message.length == 0 && isErrorLine(s) && isAlpha(c)) t.message = s;
+    return true;
+  }
+
+  /**
+   * `All files   |   85.06 |   76.64 |   58.25 |   85.06 |`: kept when a column is below 100. The cells are read off
+   * the line's bytes (AssemblyScript's String#trim left a blank of `"     70"`).
+   */
+  private coverageRow(l: Line): void {
+    let names = ["statements", "branches", "functions", "lines"];
+    let parts = new Array<string>(0);
+    let bar = l.indexOfByte(Char.PIPE);
+    for (let i = 0; i < 4 && bar >= 0; i++) {
+      let next = l.indexOfByte(Char.PIPE, bar + 1);
+      let v = l.trimmed(bar + 1, next < 0 ? l.len : next);
+      if (v.length == 0 || !isDigit(v.charCodeAt(0))) return;
+      if (v != "100") parts.push(names[i] + " " + v + "%");
+      bar = next;
+    }
+    this.tapCoverage = parts.length > 0 ? "incomplete coverage: " + join(parts, ", ") : "";
   }
 
   private proveLine(l: Line, f: Facts, p: i32): bool {
@@ -485,13 +619,39 @@ export class TapParser extends Parser {
       t.totals = true;
       let hs = this.passHashes;
       if (hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+      // node-tap's coverage check failed the run: every test passed, it exited non-zero (no signal), a total below 100.
+      if (this.tapTotals && t.failed == 0 && this.tapCoverage.length > 0 && f.exit.fatal() && f.exit.signalOrShellExit() === null) {
+        let d = new Diagnostic();
+        d.tool = "coverage";
+        d.severity = "error";
+        d.message = this.tapCoverage;
+        f.addDiagnostic(d);
+      }
     } else {
       t.passed = this.raw[0]; t.failed = this.raw[1]; t.skipped = this.raw[2];
+      // node-tap's dot reporter names its failures and counts nothing: how many passed is not known.
+      if (this.tapFile.length > 0 && !this.results) t.passed = -1;
       // tape cut short (a test threw: the process died before its totals): what it ran is every `ok` it printed.
       let hs = this.passHashes;
       if (this.title.length > 0 && !this.prove && !this.subtestSeen && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     }
   }
+}
+
+/** v added as a line of a value of at most 4 lines. */
+function upTo4(cur: string | null, v: string): string {
+  if (cur === null) return v;
+  return cur.split("\n").length < 4 ? cur + "\n" + v : cur;
+}
+
+/** The number after key in node-tap's totals (`pass: 124`), or -1 when it has none (`fail` when nothing failed). */
+function tapCount(s: string, key: string): i64 {
+  let k = s.indexOf(key);
+  if (k < 0) return -1;
+  let a = k + key.length;
+  let e = a;
+  while (e < s.length && isDigit(s.charCodeAt(e))) e++;
+  return e > a ? I64.parseInt(s.substring(a, e)) : -1;
 }
 
 function isBlockScalar(v: string): bool { return v == "|-" || v == "|" || v == ">-" || v == ">" || v == "|+"; }
