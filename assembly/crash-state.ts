@@ -213,10 +213,10 @@ export function frameName(text: string): string {
     let ch = s.charCodeAt(i);
     if (ch == Char.LPAREN || ch == Char.LBRACKET) { s = s.substring(0, i); cut = true; break; }
   }
-  s = s.trim();
+  s = s.trimStart().trimEnd();
   // A frame printed without a pc puts its location after the name (TSan: `on_alarm ./main.c:7:15 (prog+0x..)`).
   let loc = locationAfterName(s);
-  if (loc > 0) return s.substring(0, loc).trim();
+  if (loc > 0) return s.substring(0, loc).trimStart().trimEnd();
   if (cut) return s;
   let sp = s.indexOf(" ");
   return sp >= 0 ? s.substring(0, sp) : s;

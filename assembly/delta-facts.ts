@@ -47,7 +47,7 @@ export function factText(s: string | null): string {
 function quote(s: string | null): string {
   if (s === null) return "";
   let lf = s.indexOf("\n");
-  let line = (lf >= 0 ? s.substring(0, lf) : s).trim();
+  let line = (lf >= 0 ? s.substring(0, lf) : s).trimStart().trimEnd();
   return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
 }
 
@@ -114,7 +114,7 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
   // first line that only gained or lost the place of what it names (ctest's message of one inner failure is
   // `name: msg`, of several `name (file:line): msg` each) is the same line.
   let placed = ma != mb;
-  if (!sameMessage && (ma == mb || unplaced(lineAt(a.message, 0).trim()) == unplaced(lineAt(b.message, 0).trim()))) {
+  if (!sameMessage && (ma == mb || unplaced(lineAt(a.message, 0).trimStart().trimEnd()) == unplaced(lineAt(b.message, 0).trimStart().trimEnd()))) {
     let k = firstDifferingLine(a.message, b.message);
     let qa = k >= 0 ? quote(lineAt(a.message, k)) : ""; let qb = k >= 0 ? quote(lineAt(b.message, k)) : "";
     if (qa.length > 0 && qb.length > 0) {

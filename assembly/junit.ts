@@ -109,7 +109,7 @@ function locate(tf: TestFailure, body: string): void {
   let jsDone = false;
   let lastFile: string | null = null; let lastLine: i32 = -1;
   for (let i = 0; i < lines.length; i++) {
-    let s = lines[i].trim();
+    let s = lines[i].trimStart().trimEnd();
     // vitest marks its frames `❯ stack.test.js:13:21` (or `❯ fn file:line:col`)
     if (s.startsWith("\u276F ")) {
       if (jsDone) continue;
@@ -141,7 +141,7 @@ function messageOf(msgAttr: string | null, body: string): string {
   let lines = src.split("\n");
   let keep = new Array<string>(0);
   for (let i = 0; i < lines.length && keep.length < 6; i++) {
-    let s = lines[i].trim();
+    let s = lines[i].trimStart().trimEnd();
     if (s.length == 0) continue;
     if (s.startsWith("at ")) break;
     keep.push(s);
@@ -157,7 +157,7 @@ function messageOf(msgAttr: string | null, body: string): string {
 function tapYaml(tf: TestFailure, body: string): bool {
   let lines = body.split("\n");
   let first = "";
-  for (let i = 0; i < lines.length && first.length == 0; i++) first = lines[i].trim();
+  for (let i = 0; i < lines.length && first.length == 0; i++) first = lines[i].trimStart().trimEnd();
   if (!(first.startsWith("compare: ") || first == "at:" || first == "stack: |")) return false;
   let diff = false; let hunk = false;
   let exp = new Array<string>(0); let act = new Array<string>(0);
@@ -190,7 +190,7 @@ function suiteStack(st: Array<string>, a: usize, b: usize): void {
       while (q < b && load<u8>(q) != Char.GT) q++;
       let selfClose = q > p && load<u8>(q - 1) == Char.SLASH;
       let name = attr(p + 9, q, "name");
-      if (!selfClose && st.length < 32) st.push(name !== null ? name!.trim() : "");
+      if (!selfClose && st.length < 32) st.push(name !== null ? name!.trimStart().trimEnd() : "");
       p = q + 1;
       continue;
     }
@@ -226,8 +226,8 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     let status = attr(a - 1, q, "status");
     let file = attr(a - 1, q, "file");
     let lineAttr = attr(a - 1, q, "line");
-    let n = name !== null ? name!.trim() : "";
-    let cn = cls !== null ? cls!.trim() : "";
+    let n = name !== null ? name!.trimStart().trimEnd() : "";
+    let cn = cls !== null ? cls!.trimStart().trimEnd() : "";
     // node-tap's classnames join the subtests' names with ` > `: its test's name joins the same way.
     let full = cn.length > 0 && cn != n ? cn + (cn.includes(" > ") ? " > " : ".") + n : n;
     if (cn == "test" && suites.length > 0) full = join(suites, " > ") + " > " + n;
@@ -279,7 +279,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     }
     let lines = (msg !== null ? msg! : body).split("\n");
     for (let i = 0; i < lines.length; i++) {
-      let s = lines[i].trim();
+      let s = lines[i].trimStart().trimEnd();
       if (s.startsWith("Expected: ")) tf.expected = s.substring(10);
       else if (s.startsWith("Received: ") || s.startsWith("Actual: ")) tf.actual = s.substring(s.indexOf(" ") + 1);
     }

@@ -261,7 +261,7 @@ function headline(message: string): string {
   let lines = message.split("\n");
   let first = lines[0];
   if (lines.length > 1 && first.endsWith(":")) {
-    let next = lines[1].trim();
+    let next = lines[1].trimStart().trimEnd();
     if (next.length > 0) return first + " " + next;
   }
   return first;

@@ -524,7 +524,7 @@ function withoutDeadlySignal(s: string): string {
   let names = ["HWAddress", "Address", "UndefinedBehavior", "Memory", "Thread", "Leak"];
   for (let k = 0; k < names.length; k++) {
     let n = names[k];
-    if (i >= n.length && s.substring(i - n.length, i) == n) return s.substring(0, i - n.length).trim();
+    if (i >= n.length && s.substring(i - n.length, i) == n) return s.substring(0, i - n.length).trimStart().trimEnd();
   }
   return s;
 }

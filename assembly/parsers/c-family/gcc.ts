@@ -187,7 +187,7 @@ export class GccParser extends Parser {
       d.line = j.line;
       d.col = j.col;
     }
-    d.message = j.message.trim();
+    d.message = j.message.trimStart().trimEnd();
     d.code = j.option;
     if (d.severity == "note") {
       addNote(f, this.owner, d);
@@ -337,7 +337,7 @@ export class GccParser extends Parser {
     let t = f.testsFor("xctest");
     if (t.runner != "xctest") return false;
     let tf = failureNamed(t, name);
-    if (tf.file === null) { tf.file = d.file; tf.line = d.line; tf.message = msg.substring(close + 4).trim(); }
+    if (tf.file === null) { tf.file = d.file; tf.line = d.line; tf.message = msg.substring(close + 4).trimStart().trimEnd(); }
     this.failureOnly(t);
     return true;
   }
@@ -617,7 +617,7 @@ function readMessage(l: Line, m: i32, d: Diagnostic, anyCode: bool): void {
             if (c2 > 0 && c2 < b) b = c2;
           } else b = comma;
         }
-        d.code = l.str(a, b).trim();
+        d.code = l.str(a, b).trimStart().trimEnd();
         end = open;
       } else if (anyCode) {
         d.code = l.str(a, b);

@@ -559,18 +559,18 @@ export class MavenParser extends Parser {
         name = s.substring(0, i);
         line = I32.parseInt(s.substring(i + 1, j));
         let sp = s.indexOf(" ", j);
-        msg = sp >= 0 ? s.substring(sp + 1).trim() : "";
+        msg = sp >= 0 ? s.substring(sp + 1).trimStart().trimEnd() : "";
         break;
       }
       i = j;
     }
     if (name.length == 0) {
       let r = s.indexOf(" » ");
-      if (r > 0) { name = s.substring(0, r); msg = s.substring(r + 1).trim(); }
+      if (r > 0) { name = s.substring(0, r); msg = s.substring(r + 1).trimStart().trimEnd(); }
       else {
         let sp = s.indexOf(" ");
         name = sp > 0 ? s.substring(0, sp) : s;
-        msg = sp > 0 ? s.substring(sp + 1).trim() : "";
+        msg = sp > 0 ? s.substring(sp + 1).trimStart().trimEnd() : "";
       }
     }
     if (name.length == 0) return;

@@ -157,7 +157,7 @@ export class EslintParser extends Parser {
     let gap = rest.lastIndexOf("  ");
     if (gap > 0 && rest.indexOf(" ", gap + 2) < 0) {
       d.code = rest.substring(gap + 2);
-      rest = rest.substring(0, gap).trim();
+      rest = rest.substring(0, gap).trimStart().trimEnd();
     }
     d.message = rest;
     f.addDiagnostic(d);

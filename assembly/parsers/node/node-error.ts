@@ -355,7 +355,7 @@ export class NodeErrorParser extends Parser {
     let c = this.crash;
     if (c !== null) {
       let parts = this.msgParts;
-      while (parts.length > 0 && parts[parts.length - 1].trim().length == 0) parts.pop();
+      while (parts.length > 0 && parts[parts.length - 1].trimStart().trimEnd().length == 0) parts.pop();
       if (parts.length > 0 && c.message !== null) c.message = c.message! + "\n" + join(parts, "\n");
       // The header is where the error was raised. Thrown, it is a frame of the stack too (the throw). In no
       // frame, the code there never ran: it did not compile (a SyntaxError in a module, whose stack is the
@@ -400,7 +400,7 @@ function importer(msg: string): Frame | null {
   let k = msg.lastIndexOf(" imported from ");
   if (k < 0) return null;
   let e = msg.indexOf("\n", k);
-  let path = (e < 0 ? msg.substring(k + 15) : msg.substring(k + 15, e)).trim();
+  let path = (e < 0 ? msg.substring(k + 15) : msg.substring(k + 15, e)).trimStart().trimEnd();
   if (path.startsWith("file://")) path = path.substring(7);
   if (path.length == 0 || path.includes(" ")) return null;
   let fr = new Frame();

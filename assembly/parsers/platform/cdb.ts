@@ -145,7 +145,7 @@ export class CdbParser extends Parser {
     let k = words(name);
     if (k.length == 0 || k == "unknown-exception") return;
     cr.kind = k;
-    cr.message = name.trim();
+    cr.message = name.trimStart().trimEnd();
     this.named = true;
   }
 
@@ -167,7 +167,7 @@ function hexWord(l: Line, p: i32): i32 {
 /** Lowercase words joined by '-': `Integer divide-by-zero` -> `integer-divide-by-zero`. */
 function words(s: string): string {
   let out = "";
-  let t = s.trim().toLowerCase();
+  let t = s.trimStart().trimEnd().toLowerCase();
   let gap = false;
   for (let i = 0; i < t.length; i++) {
     let ch = t.charCodeAt(i);

@@ -196,8 +196,8 @@ export class AvaParser extends Parser {
     }
     if (s.startsWith("Difference (- actual, + expected)")) { this.diff = true; return; }
     if (this.diff) {
-      if (s.startsWith("- ") && this.actual.length < 6) { this.actual.push(s.substring(2).trim()); return; }
-      if (s.startsWith("+ ") && this.expected.length < 6) { this.expected.push(s.substring(2).trim()); return; }
+      if (s.startsWith("- ") && this.actual.length < 6) { this.actual.push(s.substring(2).trimStart().trimEnd()); return; }
+      if (s.startsWith("+ ") && this.expected.length < 6) { this.expected.push(s.substring(2).trimStart().trimEnd()); return; }
       return;
     }
     if (this.errorLine === null && isErrorLine(s)) this.errorLine = s;

@@ -596,10 +596,10 @@ export class CargoTestParser extends Parser {
         s = l.str(0, q);
         // `right: `5`: amounts are absolute` — the assert's own message follows the values.
         let tail = s.indexOf("`: ");
-        if (tail >= 0 && s.trim().startsWith("right: ")) { if (this.msg.length < 6) this.msg.push(s.substring(tail + 3)); s = s.substring(0, tail + 1); }
+        if (tail >= 0 && s.trimStart().trimEnd().startsWith("right: ")) { if (this.msg.length < 6) this.msg.push(s.substring(tail + 3)); s = s.substring(0, tail + 1); }
       }
     }
-    let tr = s.trim();
+    let tr = s.trimStart().trimEnd();
     if (tr.startsWith("left: ")) t.actual = tr.endsWith(",") ? tr.substring(6, tr.length - 1) : tr.substring(6);
     else if (tr.startsWith("right: ")) t.expected = tr.substring(7);
     if (this.msg.length < 6) this.msg.push(tr);

@@ -350,12 +350,12 @@ export class CheckScriptParser extends Parser {
       let a = ex + 8;
       if (a < msg.length && msg.charCodeAt(a) == Char.COLON) a++;
       let b = got;
-      let v = msg.substring(a, b).trim();
+      let v = msg.substring(a, b).trimStart().trimEnd();
       if (v.endsWith(",")) v = v.substring(0, v.length - 1);
       let g = msg.substring(got + 3);
       if (g.startsWith(":")) g = g.substring(1);
-      t.expected = v.trim();
-      t.actual = g.trim();
+      t.expected = v.trimStart().trimEnd();
+      t.actual = g.trimStart().trimEnd();
     }
     return t;
   }

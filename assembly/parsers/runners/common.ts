@@ -64,8 +64,8 @@ export function isUserFile(file: string): bool {
  * `File "x.py", line N, in fn`. Returns null when the text names no file and line.
  */
 export function frameOfText(s: string): Frame | null {
-  let t = s.trim();
-  if (t.startsWith("at ")) t = t.substring(3).trim();
+  let t = s.trimStart().trimEnd();
+  if (t.startsWith("at ")) t = t.substring(3).trimStart().trimEnd();
   if (t.startsWith("async ")) t = t.substring(6);
   let fn: string | null = null;
   let loc = t;
@@ -73,10 +73,10 @@ export function frameOfText(s: string): Frame | null {
     let open = t.lastIndexOf("(");
     if (open < 0) return null;
     loc = t.substring(open + 1, t.length - 1);
-    fn = t.substring(0, open).trim();
+    fn = t.substring(0, open).trimStart().trimEnd();
   } else {
     let sp = t.lastIndexOf(" ");
-    if (sp > 0) { fn = t.substring(0, sp).trim(); loc = t.substring(sp + 1); }
+    if (sp > 0) { fn = t.substring(0, sp).trimStart().trimEnd(); loc = t.substring(sp + 1); }
   }
   if (loc.startsWith("file://")) loc = loc.substring(7);
   let f = new Frame();
@@ -195,7 +195,7 @@ export function dedent(lines: string[]): void {
     if (k < s.length && k < min) min = k;
   }
   if (min == 0 || min == 1 << 30) return;
-  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].length > min ? lines[i].substring(min) : lines[i].trim();
+  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].length > min ? lines[i].substring(min) : lines[i].trimStart().trimEnd();
 }
 
 /** A line without its trailing spaces, its leading ones kept. */

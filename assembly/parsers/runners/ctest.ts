@@ -176,7 +176,7 @@ export class CtestParser extends Parser {
     let t = failureNamed(f.testsFor("ctest"), name);
     let st = rest.startsWith("***") ? rest.substring(3) : rest;
     let sec = st.lastIndexOf("  ");
-    if (sec > 0) st = st.substring(0, sec).trim();
+    if (sec > 0) st = st.substring(0, sec).trimStart().trimEnd();
     t.message = st;
     this.cur = t;
     this.out = [];
@@ -223,7 +223,7 @@ export class CtestParser extends Parser {
     } else if (t !== null && this.out.length > 0) {
       let keep = new Array<string>(0);
       for (let i = 0; i < this.out.length && keep.length < 4; i++) {
-        let s = this.out[i].trim();
+        let s = this.out[i].trimStart().trimEnd();
         if (s.length == 0 || s.startsWith("[") || s.startsWith("Running main() from") || s.startsWith("=====")) continue;
         keep.push(s);
       }

@@ -888,12 +888,12 @@ export class GoTestParser extends Parser {
     let label = s.startsWith("Error Trace:") || s.startsWith("Error:") || s.startsWith("Test:") || s.startsWith("Messages:");
     if (label) { this.logDiff = false; this.logTrace = false; }
     else if (s == "Diff:") this.logDiff = true;
-    if (s.startsWith("Error Trace:")) { this.logTrace = true; this.errorTrace(k, s.substring(12).trim()); return true; }
+    if (s.startsWith("Error Trace:")) { this.logTrace = true; this.errorTrace(k, s.substring(12).trimStart().trimEnd()); return true; }
     // The trace's further frames: a `file.go:N` alone on its line. Anything else ends the trace.
     if (this.logTrace && !label) { if (goLocation(s)) return true; this.logTrace = false; }
     if (this.logDiff || s.length == 0 || s.startsWith("Test:")) return true;
-    if (s.startsWith("Error:")) s = s.substring(6).trim();
-    else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trim();
+    if (s.startsWith("Error:")) s = s.substring(6).trimStart().trimEnd();
+    else if (s.startsWith("Messages:")) s = "Messages: " + s.substring(9).trimStart().trimEnd();
     if (s.length == 0) return true;
     let m = this.logMsg[k];
     this.logMsg[k] = m.length > 0 ? m + "\n" + s : s;

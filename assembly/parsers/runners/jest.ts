@@ -565,7 +565,7 @@ function messageLines(raw: string[]): string[] {
       if (lastCtx >= 0 && lastCtx > shown && out.length + need <= MESSAGE_LINES) out.push(raw[lastCtx]);
       out.push(s);
       shown = i;
-    } else if (s.trim().length > 0) lastCtx = i;
+    } else if (s.trimStart().trimEnd().length > 0) lastCtx = i;
   }
   return out;
 }
@@ -577,5 +577,5 @@ function ruleTitle(l: Line, p: i32): string {
   while (a < s.length && s.charCodeAt(a) == 0x23AF) a++;
   let b = s.length;
   while (b > a && s.charCodeAt(b - 1) == 0x23AF) b--;
-  return s.substring(a, b).trim();
+  return s.substring(a, b).trimStart().trimEnd();
 }

@@ -316,7 +316,7 @@ function readFailure(tf: TestFailure, text: string): void {
   let msg = new Array<string>(0);
   let framed = false;
   for (let i = 0; i < lines.length; i++) {
-    let s = lines[i].trim();
+    let s = lines[i].trimStart().trimEnd();
     if (s.length > 0 && s.charCodeAt(0) == 0x256D) {
       // vite's code frame under `Transform failed with 1 error:`: `╭─[ src/slug.ts:2:64 ]` is the place; its lines
       // are not the message.

@@ -161,8 +161,8 @@ export class MochaReport {
     if (s == "+ expected - actual") { this.stage = 1; return; }
     let c = s.charCodeAt(0);
     if (this.stage == 1) {
-      if (c == Char.MINUS && tf.actual === null) tf.actual = s.substring(1).trim();
-      else if (c == Char.PLUS && tf.expected === null) tf.expected = s.substring(1).trim();
+      if (c == Char.MINUS && tf.actual === null) tf.actual = s.substring(1).trimStart().trimEnd();
+      else if (c == Char.PLUS && tf.expected === null) tf.expected = s.substring(1).trimStart().trimEnd();
       return;
     }
     // `Error: Timeout of 2000ms exceeded. … (/abs/test/x.js)`: mocha names the test's file, no frame of it.

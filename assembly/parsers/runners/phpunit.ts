@@ -95,7 +95,7 @@ export class PhpunitParser extends Parser {
     if (marks.length == 0) return false;
     for (let i = 0; i < marks.length; i++) if (!MARKS.includes(marks.charAt(i))) return false;
     if (e >= 0) {
-      let rest = s.substring(e).trim();
+      let rest = s.substring(e).trimStart().trimEnd();
       if (!rest.endsWith("%)") || !rest.includes(" / ")) return false;
     }
     this.ran = true;
@@ -120,8 +120,8 @@ export class PhpunitParser extends Parser {
     if (this.part == 1) {
       if (indented) return;  // a context line of the diff
       let c = s.charAt(0);
-      if (c == "-" && this.expected.length < 6) this.expected.push(s.substring(1).trim());
-      else if (c == "+" && this.actual.length < 6) this.actual.push(s.substring(1).trim());
+      if (c == "-" && this.expected.length < 6) this.expected.push(s.substring(1).trimStart().trimEnd());
+      else if (c == "+" && this.actual.length < 6) this.actual.push(s.substring(1).trimStart().trimEnd());
       return;
     }
     if (this.part == 2) {
@@ -155,7 +155,7 @@ export class PhpunitParser extends Parser {
     this.ran = true;
     let parts = s.split(", ");
     for (let i = 0; i < parts.length; i++) {
-      let p = parts[i].trim();
+      let p = parts[i].trimStart().trimEnd();
       while (p.endsWith(".") || p.endsWith(")")) p = p.substring(0, p.length - 1);
       let colon = p.indexOf(": ");
       let key: string, num: string;

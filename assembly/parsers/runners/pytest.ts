@@ -288,7 +288,7 @@ export class PytestParser extends Parser {
     let cr = new Crash();
     cr.tool = "python";
     cr.kind = colon > 0 ? e!.substring(0, colon) : e!;
-    cr.message = colon > 0 ? e!.substring(colon + 1).trim() : null;
+    cr.message = colon > 0 ? e!.substring(colon + 1).trimStart().trimEnd() : null;
     cr.summary = e;
     let fs = frames;
     fs.reverse();
@@ -568,7 +568,7 @@ export class PytestParser extends Parser {
         c == Char.T && l.startsWith("The above exception was the direct cause")) {
       if (b.elines.length > 0) {
         let how: string = c == Char.D ? "while handling: " : "caused by: ";
-        b.chainedFrom = how + b.elines[0].trim();
+        b.chainedFrom = how + b.elines[0].trimStart().trimEnd();
         b.elines = [];
       }
       return;
@@ -909,7 +909,7 @@ function classPath(name: string): string {
 /** An `E` line `File "x.py", line 3` (a SyntaxError's own location) in the user's code: the block's location. */
 function syntaxAt(b: Block): void {
   for (let i = 0; i < b.elines.length; i++) {
-    let s = b.elines[i].trim();
+    let s = b.elines[i].trimStart().trimEnd();
     if (!s.startsWith("File \"")) continue;
     let q = s.indexOf("\"", 6);
     if (q < 0 || !s.startsWith("\", line ", q)) continue;

@@ -262,7 +262,7 @@ export function rspecReport(v: JValue, f: Facts): void {
   let fileFailures: i64 = 0;
   let ms = v.get("messages");
   for (let i = 0; i < ms.length; i++) {
-    let text = ms.at(i).str().trim();
+    let text = ms.at(i).str().trimStart().trimEnd();
     if (!text.startsWith(LOADING)) continue;
     let nl = text.indexOf("\n");
     let head = nl > 0 ? text.substring(0, nl) : text;
@@ -273,7 +273,7 @@ export function rspecReport(v: JValue, f: Facts): void {
     let m = new RspecMessage();
     let lines = text.substring(head.length).split("\n");
     for (let k = 0; k < lines.length; k++) {
-      let s = lines[k].trim();
+      let s = lines[k].trimStart().trimEnd();
       if (s.length == 0 || s.startsWith("Failure/Error:") || s == "#") continue;
       if (s.startsWith("# ")) { m.frame(tf, s.substring(2)); continue; }
       m.line(tf, s);
@@ -298,7 +298,7 @@ export function rspecReport(v: JValue, f: Facts): void {
 function readMessage(m: RspecMessage, tf: TestFailure, text: string): void {
   let lines = text.split("\n");
   for (let k = 0; k < lines.length; k++) {
-    let s = lines[k].trim();
+    let s = lines[k].trimStart().trimEnd();
     if (s.length > 0) m.line(tf, s);
   }
 }
@@ -317,7 +317,7 @@ function isClassLine(s: string): bool {
 
 /** A Ruby backtrace entry, `./lib/x.rb:3:in `fn'` (3.4: `in 'Klass#fn'`) or `./spec/x_spec.rb:26`: its frame. */
 export function rubyFrame(s: string): Frame | null {
-  let t = s.trim();
+  let t = s.trimStart().trimEnd();
   let e = t.indexOf(":in ");
   let loc = e > 0 ? t.substring(0, e) : t;
   if (loc.includes(" ")) return null;

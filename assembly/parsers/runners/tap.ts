@@ -384,7 +384,7 @@ export class TapParser extends Parser {
       this.subtestSeen = true;
       this.title = "";
       let depth = min(p >> 2, 8);
-      this.subtests[depth] = s.substring(9).trim();
+      this.subtests[depth] = s.substring(9).trimStart().trimEnd();
       for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
       return true;
     }

@@ -305,6 +305,6 @@ function allHex(s: string, a: i32, b: i32): bool {
 export function kindOf(first: string): string {
   let i = first.indexOf(": ");
   let k = i > 0 ? first.substring(0, i) : first;
-  k = k.trim();
+  k = k.trimStart().trimEnd();
   return k.length > 0 ? k : "panic";
 }

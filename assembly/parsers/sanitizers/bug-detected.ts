@@ -51,7 +51,7 @@ export class BugDetectedParser extends Parser {
     if (what.startsWith(PYSECSAN)) {
       c.tool = "pysecsan";
       c.kind = kindOf(what.substring(PYSECSAN.length));
-      c.message = what.substring(PYSECSAN.length).trim();
+      c.message = what.substring(PYSECSAN.length).trimStart().trimEnd();
       this.py = c;
     } else {
       c.tool = "systemsan";
@@ -104,7 +104,7 @@ export class BugDetectedParser extends Parser {
 
 /** The bug class as a kind: `Shell corruption` / `Shell injection` -> `command-injection`, else its words. */
 function kindOf(what: string): string {
-  let w = what.trim().toLowerCase();
+  let w = what.trimStart().trimEnd().toLowerCase();
   if (w == "shell corruption" || w == "shell injection" || w == "command injection") return "command-injection";
   if (w == "arbitrary domain name resolution") return "arbitrary-dns-resolution";
   let out = "";

@@ -778,7 +778,7 @@ function noteReport(l: Line, f: Facts): void {
     if (close > off) s = s.substring(0, off) + s.substring(close);
   }
   s = s.replaceAll("(./", "(");
-  f.lastReport = s.trim();
+  f.lastReport = s.trimStart().trimEnd();
   f.reports++;
 }
 

@@ -212,7 +212,7 @@ function badCastTarget(m: string): string | null {
 }
 
 function unquote(s: string): string {
-  let t = s.trim();
+  let t = s.trimStart().trimEnd();
   if (t.length >= 2 && t.charCodeAt(0) == Char.APOS && t.charCodeAt(t.length - 1) == Char.APOS) return t.substring(1, t.length - 1);
   return t;
 }
