@@ -1,7 +1,7 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { Verdict, Diagnostic, Frame, TestFailure, Crash } from "./model";
+import { Verdict, Diagnostic, Frame, TestFailure, Crash, Tests } from "./model";
 import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
@@ -525,24 +525,24 @@ function inStoppedTarget(cur: Verdict, f: TestFailure): bool {
 /** True when the run's list of passed tests (tests.passedSet) names the test f. */
 function inPassedSet(cur: Verdict, f: TestFailure): bool {
   let t = cur.tests;
-  if (t === null) return false;
-  let ps = t.passedSet;
-  if (ps === null) return false;
-  // Keyed by its unit too (go's package, cargo's crate, the test file; Unity's: the program's file its result
-  // lines name, a failure's file): the same name in another unit is another test.
-  // A passed test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
-  let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
-  return ps.includes(testHash(unit, f.name)) || ps.includes(testHash("", f.name));
+  return t !== null && listed(t, t.passedSet, f);
 }
 
-/** True when the run names the test f among its skipped ones (tests.skippedSet), keyed as inPassedSet. */
+/** True when the run names the test f among its skipped ones (tests.skippedSet). */
 function inSkippedSet(cur: Verdict, f: TestFailure): bool {
   let t = cur.tests;
-  if (t === null) return false;
-  let ss = t.skippedSet;
-  if (ss === null) return false;
+  return t !== null && listed(t, t.skippedSet, f);
+}
+
+/**
+ * Whether hs, a list of t's tests, names f. Keyed by its unit too (go's package, cargo's crate, the test file;
+ * Unity's: the program's file its result lines name, a failure's file): the same name in another unit is another
+ * test. A test the log named no unit for (a go log cut before its package's line) is keyed by its name alone.
+ */
+function listed(t: Tests, hs: Array<u32> | null, f: TestFailure): bool {
+  if (hs === null) return false;
   let unit = t.runner == "unity" ? f.fileOr : pkgOf(f);
-  return ss.includes(testHash(unit, f.name)) || ss.includes(testHash("", f.name));
+  return hs.includes(testHash(unit, f.name)) || hs.includes(testHash("", f.name));
 }
 
 /** `/w/test/x.test.js`, `./test/y.test.mjs`: a path (no blank) ending in a JavaScript or TypeScript file's extension. */
