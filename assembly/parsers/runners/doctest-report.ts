@@ -134,8 +134,9 @@ export class DoctestReport {
     }
     let p = this.part;
     if (p == Part.EXAMPLE) { if (this.example === null) this.example = l.trimmed(0); }
-    else if (p == Part.EXPECTED) { this.expected = this.value(this.expected, l); this.doc.add(false, l.trimmed(0)); }
-    else if (p == Part.GOT) { this.got = this.value(this.got, l); this.doc.add(true, l.trimmed(0)); }
+    // The lines are kept for the first difference only while neither value is a traceback (then they are not used).
+    else if (p == Part.EXPECTED) { this.expected = this.value(this.expected, l); if (!this.anyTb) this.doc.add(false, l.trimmed(0)); }
+    else if (p == Part.GOT) { this.got = this.value(this.got, l); if (!this.anyTb) this.doc.add(true, l.trimmed(0)); }
     else if (p == Part.RAISED) {
       // The exception line is at the traceback's own indent (4); its frames and source are deeper.
       if (l.indent() == 4 && !l.matchAt(TRACEBACK, 4)) this.raised = l.trimmed(4);
