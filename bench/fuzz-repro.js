@@ -26,10 +26,14 @@ const want = new Set(runs);
 const last = Math.max(...runs);
 let n = 0;
 let prev = null;
+let mem = engine.memoryBytes();
 fc.check(fc.property(inputArbitrary(logs, blocks), (input) => {
   n++;
   // Every input goes through the engine as in the bench: the verdict each leaves is the next one's prev.
   const r = checkInput(engine, RunResultSchema, input, prev);
+  // A bound (memory) fault may be an earlier input's doing: each input that grew the engine's memory is named.
+  const m = engine.memoryBytes();
+  if (m > mem) { console.log(`run ${n}: engine memory ${mem / 1048576} -> ${m / 1048576} MiB (${input.bytes.length} bytes)`); mem = m; }
   if (want.has(n)) {
     const base = join(out, `fuzz-${seed}-${n}`);
     writeFileSync(`${base}.bin`, input.bytes);
