@@ -2,6 +2,15 @@
 // chain, the pretty `src/a.ts:3:7 - error TS2322: msg` with its numbered source and `~~~` squiggle lines
 // and indented related-information locations (kept as notes), option errors (`error TS5023: ...`), and
 // the closing `Found N errors in M files.` with its `Errors  Files` table.
+// esbuild, the TypeScript and JavaScript bundler (vite, tsx and tsup run it), in the same family:
+//   ✘ [ERROR] Could not resolve "./nope"                 its message (`[plugin vite:x]`, a warning's `[check-name]`
+//                                                        after it: the code), then, indented by 4, its place
+//       src/warn.js:3:7:                                 (`file:line:col:`), the source line and its marks
+//         3 │ import "./nope";                           (`│`, `╵`) deeper, a note's text at 2 (its own place
+//           ╵        ~~~~~~~~                            under it); `▲ [WARNING] …` alike; the closing
+//   1 warning and 2 errors                               `N warnings and M errors`.
+//   src/bad.ts:1:44: ERROR: Unexpected ";"               its one-line form, in the message of an error its API
+//                                                        threw (`Transform failed with 1 error:`: tsx, vite)
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -10,16 +19,21 @@ import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 import { DiagOnce } from "../diag-once";
 
-const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3 }
+const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3, ESBUILD = 4 }
+
 
 /** Outside a diagnostic: `Found N errors`, `Errors  Files` at column 0, or a header with a head colon (`a.ts(3,5): error TS..`, `error TS..: ..`) (headColonStarts). */
-const STARTS = new ByteSet().chars("FE");
+const STARTS = new ByteSet().chars("FE").add(0xE2);
 
 @final
 export class TscParser extends Parser {
   private ctx: DiagContext;
   private state: i32 = State.NONE;
   private last: Diagnostic | null = null;
+  /** esbuild: the message read, its place not yet (added at its place, or when the block ends without one). */
+  private esb: Diagnostic | null = null;
+  /** esbuild: the note whose place comes next. */
+  private esbNote: Diagnostic | null = null;
   /**
    * Set by a test runner whose per-suite compile step prints a module's errors once per test file that imports
    * it (ts-jest's `● Test suite failed to run`): a diagnostic equal in every fact to one already read is the
@@ -37,6 +51,13 @@ export class TscParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
+    if (this.state == State.ESBUILD) {
+      if (n == 0 || l.isBlank()) return false;
+      if (isSpace(l.at(0))) { this.esbuildBody(l, f); return true; }
+      this.esbuildEnd(f);
+      if (esbuildTotals(l)) return true;
+    }
+    if (l.at(0) == 0xE2) return this.esbuildHeader(l, f);
     if (n == 0 || l.isBlank()) {
       if (this.state != State.PRETTY) this.state = State.NONE;
       return false;
@@ -81,6 +102,72 @@ export class TscParser extends Parser {
     return false;
   }
 
+  finish(f: Facts): void { if (this.state == State.ESBUILD) this.esbuildEnd(f); }
+
+  /** `✘ [ERROR] msg` / `▲ [WARNING] msg [check-name]`: a diagnostic of esbuild, its place on a line to come. */
+  private esbuildHeader(l: Line, f: Facts): bool {
+    // ✘ is E2 9C 98 in UTF-8, ▲ E2 96 B2.
+    let at = -1;
+    let sev = "error";
+    if (l.at(1) == 0x9C && l.at(2) == 0x98 && l.matchAt(" [ERROR] ", 3)) at = 12;
+    else if (l.at(1) == 0x96 && l.at(2) == 0xB2 && l.matchAt(" [WARNING] ", 3)) { at = 14; sev = "warning"; }
+    if (at < 0) return false;
+    if (this.state == State.ESBUILD) this.esbuildEnd(f);
+    let d = new Diagnostic();
+    d.tool = "esbuild";
+    d.severity = sev;
+    let m = l.trimmed(at);
+    // `… [equals-negative-zero]`, `… [plugin vite:dep-scan]`: the check or the plugin that reported it.
+    if (m.endsWith("]")) {
+      let o = m.lastIndexOf(" [");
+      if (o > 0) { d.code = m.substring(o + 2, m.length - 1); m = m.substring(0, o); }
+    }
+    d.message = m;
+    this.esb = d;
+    this.esbNote = null;
+    this.state = State.ESBUILD;
+    return true;
+  }
+
+  /** An indented line of an esbuild block: a place (`    src/a.ts:3:10:`), a source or mark line, a note's text. */
+  private esbuildBody(l: Line, f: Facts): void {
+    let p = l.skipSpaces(0);
+    let n = l.len;
+    if (p == 4 && l.at(n - 1) == Char.COLON && l.indexOfByte(Char.SPACE, p) < 0) {
+      let d = new Diagnostic();
+      if (!readLoc(l, p, n - 1, d, this.ctx)) return;
+      let to = this.esbNote !== null ? this.esbNote! : this.esb;
+      if (to === null || to.file !== null) return;
+      to.file = d.file; to.line = d.line; to.col = d.col;
+      if (to === this.esb) this.esbuildAdd(f);
+      return;
+    }
+    if (p == 2 && this.last !== null && this.esb === null) {
+      // A note: `  The file "x" was marked as external…` (its place, if any, on the next place line).
+      let d = new Diagnostic();
+      d.tool = "esbuild";
+      d.severity = "note";
+      d.message = l.trimmed(p);
+      addNote(f, this.last, d);
+      this.esbNote = d;
+    }
+  }
+
+  private esbuildAdd(f: Facts): void {
+    let d = this.esb;
+    if (d === null) return;
+    this.esb = null;
+    if (this.repeated(d)) { this.last = d; return; }
+    f.addDiagnostic(d);
+    this.last = d;
+  }
+
+  private esbuildEnd(f: Facts): void {
+    this.esbuildAdd(f);
+    this.esbNote = null;
+    this.state = State.NONE;
+  }
+
   /** True when d repeats a diagnostic already read in `once` mode (and so is not one more error). */
   private repeated(d: Diagnostic): bool {
     let seen = this.once;
@@ -94,6 +181,19 @@ export class TscParser extends Parser {
     let paren = -1;
     if (l.matchAt("error TS", 0)) {
       s = 0;
+    } else if ((l.matchAt("ERROR: ", k + 2) || l.matchAt("WARNING: ", k + 2)) && l.at(k - 1) != Char.RPAREN) {
+      // esbuild's one-line form: `src/bad.ts:1:44: ERROR: Unexpected ";"`
+      let d = new Diagnostic();
+      if (!readLoc(l, 0, k, d, this.ctx) || d.line <= 0 || d.col <= 0) return false;  // doctest (C++): `f.cpp:12: ERROR:`
+      let err = l.at(k + 2) == Char.E;
+      d.tool = "esbuild";
+      d.severity = err ? "error" : "warning";
+      d.message = l.trimmed(k + (err ? 9 : 11));
+      if (this.repeated(d)) { this.last = d; return true; }
+      f.addDiagnostic(d);
+      this.last = d;
+      this.state = State.NONE;
+      return true;
     } else if (l.at(k - 1) == Char.RPAREN) {
       // `path(line,col): error TS...`
       if (!isSev(l, k + 2)) return false;
@@ -141,6 +241,25 @@ export class TscParser extends Parser {
     this.state = pretty ? State.PRETTY : State.PLAIN;
     return true;
   }
+}
+
+/** esbuild's closing count: `1 error`, `3 warnings`, `1 warning and 2 errors`. */
+function esbuildTotals(l: Line): bool {
+  let p = 0;
+  for (let k = 0; k < 2; k++) {
+    let n = l.readInt(p);
+    if (n < 0) return false;
+    p = l.end;
+    if (l.matchAt(" errors", p)) p += 7;
+    else if (l.matchAt(" error", p)) p += 6;
+    else if (l.matchAt(" warnings", p)) p += 9;
+    else if (l.matchAt(" warning", p)) p += 8;
+    else return false;
+    if (p == l.len) return true;
+    if (k == 0 && l.matchAt(" and ", p)) { p += 5; continue; }
+    return false;
+  }
+  return false;
 }
 
 /** `error TS1234`, `warning TS1234`, `message TS1234` at p. */
