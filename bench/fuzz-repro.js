@@ -34,6 +34,7 @@ fc.check(fc.property(inputArbitrary(logs, blocks), (input) => {
   // A bound (memory) fault may be an earlier input's doing: each input that grew the engine's memory is named.
   const m = engine.memoryBytes();
   if (m > mem) { console.log(`run ${n}: engine memory ${mem / 1048576} -> ${m / 1048576} MiB (${input.bytes.length} bytes)`); mem = m; }
+  if (r.kind && !want.has(n)) console.log(`run ${n}: ${r.kind} (${r.why})`);
   if (want.has(n)) {
     const base = join(out, `fuzz-${seed}-${n}`);
     writeFileSync(`${base}.bin`, input.bytes);
