@@ -44,6 +44,7 @@ export class DiagContext {
    * is only normalised (the work dir stripped) and never prefixed; `<built-in>` stays as it is.
    */
   resolve(p: string): string {
+    if (p.length > MAX_PATH) return p;
     let absolute = p.startsWith("/");
     let q = normPath(p);
     // A relative path only: a system header's `/usr/bin/../lib/gcc/...` is left as the compiler printed it.
@@ -88,6 +89,9 @@ export function inwardDots(p: string): string {
   return out.join("/");
 }
 
+/** Linux's PATH_MAX. */
+const MAX_PATH = 4096;
+
 /**
  * Reads "path:line[:col]" in bytes [a, b) of l into d (file resolved through ctx). Returns false when
  * there is no line number or no path; d is then untouched.
@@ -113,7 +117,9 @@ export function readLoc(l: Line, a: i32, b: i32, d: Diagnostic, ctx: DiagContext
     if (k == 0) n1 = v; else n2 = v;
     cut = i;
   }
-  if (n1 < 0 || cut <= a) return false;
+  // No file's path is longer than Linux's PATH_MAX: a longer "path" is a run of text before a `:N:` (a fuzzed
+  // line of a thousand ` at /rustc ` frames before `../../a.h:3:1:` was resolved once per ` at `, 32 MiB).
+  if (n1 < 0 || cut <= a || cut - a > MAX_PATH) return false;
   d.file = ctx.resolve(l.str(a, cut));
   if (n2 >= 0) { d.line = n2; d.col = n1; } else { d.line = n1; d.col = -1; }
   return true;

@@ -32,6 +32,23 @@ for (const [what, bytes, check] of [
   ['an escaped line 5 000 times in a JUnit report on stdout', picked('runners/junit-pytest-stdout', [5], 5000), (v) => v.tests !== null],
   // A failure's `Failed test`, `at` and `expected` lines 2 000 times, without its `got`: its message took every
   // `expected` it was given, a line each time (2 000 lines). It keeps its first line and the last expected.
+  // (bench:fuzz, seed 1409, session 14) mypy's wrapped message, a continuation line that never closes with its code
+  // 800 times: each was joined to all before it (128 MiB). It is read on to 2 048 characters.
+  ['mypy pretty, a wrapped line 800 times', (() => {
+    const all = readFileSync(join(ROOT, 'fixtures/runners/mypy-pretty-truncated/log.txt'), 'utf8').split('\n');
+    const wrap = all[1].replace('[assignment]', '') + all[0].slice(all[0].indexOf('Incompatible'));
+    return Buffer.from([all[0], ...Array(800).fill(wrap), ...all.slice(2)].join('\n'));
+  })(), (v) => v.diagnostics.length >= 1 && v.diagnostics[0].message.length <= 4096],
+  // (bench:fuzz, seed 1409) a Rust backtrace's ` at /rustc ` 4 000 times before clang's
+  // `../../../../include/c++/12/bits/stl_algo.h:1916:13: note:`: the text before `:1916:13` was resolved as a path
+  // once per ` at ` (the dots folded each time: 1 000 took 32 MiB, 4 000 trapped past 256 MiB). No path is longer than
+  // PATH_MAX.
+  ['a note placed after 4 000 ` at /rustc `', (() => {
+    const rust = readFileSync(join(ROOT, 'fixtures/runners/cargo-bencher-panic-backtrace/log.txt'), 'utf8').split('\n').find((x) => x.includes(' at /rustc/'));
+    const note = readFileSync(join(ROOT, 'fixtures/cfamily/cxx-template-stl-clangxx/log.txt'), 'utf8').split('\n')[59];
+    const at = rust.slice(rust.indexOf(' at /rustc/'), rust.indexOf('/rustc/') + 6) + ' ';
+    return Buffer.from(rust.slice(0, rust.indexOf(' at ')) + at.repeat(4000) + note.slice(note.indexOf('../../../../')) + '\n');
+  })(), (v) => v !== null],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {

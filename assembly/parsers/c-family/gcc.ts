@@ -398,7 +398,9 @@ export class GccParser extends Parser {
       d.message = d.message + " " + t.message;
     }
     if (t.code !== null) d.code = t.code;
-    else if (l.len >= WRAP_MIN) this.wrapped = d;
+    // A message mypy wraps runs a few lines; one past MAX_UNWRAPPED is not read on (a fuzzed log wrapped one 789
+    // times, each line joined to all before it: 128 MiB).
+    else if (l.len >= WRAP_MIN && d.message.length < MAX_UNWRAPPED) this.wrapped = d;
     // The source and caret lines follow, as after the header.
     this.block = Block.HEADER;
   }
@@ -526,6 +528,9 @@ function isInstantiation(m: string): bool {
   return m.startsWith("required from") || m.startsWith("required by") || m.startsWith("recursively required") ||
     m.startsWith("in instantiation of") || m.endsWith("requested here");
 }
+
+/** The longest message read on from mypy's wrapped lines (its longest messages run to a few hundred characters). */
+const MAX_UNWRAPPED = 2048;
 
 /** The shortest line mypy's pretty output wraps: the width (80) less the longest word it moves on. */
 const WRAP_MIN = 56;
