@@ -157,15 +157,19 @@ export class TscParser extends Parser {
     let d = this.esb;
     if (d === null) return;
     this.esb = null;
-    if (this.repeated(d)) { this.last = d; return; }
-    f.addDiagnostic(d);
-    this.last = d;
+    this.keep(f, d);
   }
 
   private esbuildEnd(f: Facts): void {
     this.esbuildAdd(f);
     this.esbNote = null;
     this.state = State.NONE;
+  }
+
+  /** d read: added unless it repeats one already read (then its related notes go with it, unseen); notes attach to it. */
+  private keep(f: Facts, d: Diagnostic): void {
+    if (!this.repeated(d)) f.addDiagnostic(d);
+    this.last = d;
   }
 
   /** True when d repeats a diagnostic already read in `once` mode (and so is not one more error). */
@@ -189,9 +193,7 @@ export class TscParser extends Parser {
       d.tool = "esbuild";
       d.severity = err ? "error" : "warning";
       d.message = l.trimmed(k + (err ? 9 : 11));
-      if (this.repeated(d)) { this.last = d; return true; }
-      f.addDiagnostic(d);
-      this.last = d;
+      this.keep(f, d);
       this.state = State.NONE;
       return true;
     } else if (l.at(k - 1) == Char.RPAREN) {
@@ -236,8 +238,7 @@ export class TscParser extends Parser {
     d.message = l.trimmed(colon + 1);
     d.tool = "tsc";
     if (d.severity == "note") addNote(f, this.last, d);
-    else if (this.repeated(d)) this.last = d;  // its related notes go with it, unseen
-    else { f.addDiagnostic(d); this.last = d; }
+    else this.keep(f, d);
     this.state = pretty ? State.PRETTY : State.PLAIN;
     return true;
   }
