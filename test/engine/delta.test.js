@@ -135,4 +135,15 @@ test('pytest -v names every test it runs by id: a failing id in neither list now
   assert.equal(engine.delta(was('test_gone'), v, { treeChanged: true }).tests.fixed, ['test_gone']);
 });
 
+test("SymPy's runner under --verbose names every test it ran: a failure fixed, one skipped now (not run), one still failing", () => {
+  const side = (id) => { const c = listCases().find((x) => x.id === id); return engine.verdict(c.log, { exit: c.run.exit ?? null }).verdict; };
+  const before = side('runners/sympy-runner-verbose'); const after = side('runners/sympy-runner-verbose-fixed');
+  assert.is(after.tests.passed_set.length, after.tests.passed * 8);
+  const d = engine.delta(before, after, { treeChanged: true, sameRuns: 2 });
+  assert.equal(d.tests.fixed, ['sympy/core/tests/test_sbx_case.py::test_factor_difference']);
+  assert.equal(d.tests.not_run, ['sympy/core/tests/test_sbx_case.py::test_lookup_table']);
+  assert.equal(d.tests.still_failing, ['sympy/core/tests/test_sbx_case.py::test_sympify_incomplete']);
+  assert.ok(d.summary.includes('1 not run (skipped now)'), d.summary);
+});
+
 test.run();

@@ -15,6 +15,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
+import { SympyReader } from "./sympy";
 import { DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const COV_FAIL = "FAIL Required test coverage of ";
@@ -149,20 +150,28 @@ export class PytestParser extends Parser {
   running: string | null = null;
   /** A shell's report of the signal on the running test's line (`id bash: line 1: 123 Segmentation fault  pytest`). */
   runningSignal: string | null = null;
+  /** SymPy's own runner (`==== test process starts ====`): its lines are its reader's while its run is open. */
+  sympy: SympyReader | null = null;
 
-  busy(): bool { return this.confOpen || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.sympyOpen() || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
    * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
    */
-  atRest(): bool { return !this.seen && !this.confOpen; }
+  atRest(): bool { return !this.seen && !this.confOpen && !this.sympyOpen(); }
+  private sympyOpen(): bool { let sy = this.sympy; return sy !== null && sy.open; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   colonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    let sy = this.sympy;
+    if (sy !== null && sy.open) {
+      if (sy.claim(l, f)) return true;
+      if (sy.open) return false;
+    }
     if (this.confOpen) {
       if (this.conftestLine(l)) return true;
       this.confOpen = false;
@@ -306,6 +315,12 @@ export class PytestParser extends Parser {
     while (b > a && l.at(b - 1) == Char.EQ) b--;
     if (b <= a || l.at(a) != Char.SPACE) return false;
     let title = l.trimmed(a, b);
+    if (title == "test process starts") {
+      let sy = this.sympy;
+      if (sy === null) { sy = new SympyReader(); this.sympy = sy; }
+      sy.begin();
+      return true;
+    }
     if (title == "test session starts") { this.seen = true; this.sec = Sec.NONE; return true; }
     if (title == "FAILURES") { this.seen = true; this.sec = Sec.FAILURES; this.cur = null; return true; }
     if (title == "ERRORS") { this.seen = true; this.sec = Sec.ERRORS; this.cur = null; return true; }
@@ -656,6 +671,8 @@ export class PytestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    let sy = this.sympy;
+    if (sy !== null) sy.finish(f);
     this.conftestCrash(f);
     this.pyCrash(f, this.ieExc, this.ieFrames);
     if (this.bareFatal && !this.seen) {
