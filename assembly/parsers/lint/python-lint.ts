@@ -22,6 +22,13 @@
 // `ERROR: /work/pkg/a.py Imports are incorrectly sorted and/or formatted.`. Each file is an error (the check fails
 // the run), with no line: the tool names none.
 //
+// Django's system checks (`manage.py check`, and every `manage.py test`, `runserver`, `migrate` before it runs):
+// `System check identified some issues:` (after `SystemCheckError: ` when one is an error: the command stops), a
+// blank line, then a section per level (`ERRORS:`, `WARNINGS:`, …) of `shop.Item.price: (fields.E130) DecimalFields
+// must define a 'decimal_places' attribute.` (the object checked, `?` for none; the check's id), each perhaps
+// followed by a tab-indented `HINT: …`, and the closing `System check identified 3 issues (0 silenced).`. The id's
+// letter is its level: E and C errors, W warnings, I and D notes. No file: the object is the message's head.
+//
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
@@ -40,6 +47,7 @@ import { decode } from "../../util/utf8";
  */
 const STARTS = new ByteSet().upper().chars("*[i/.{w").digits();
 const MYPY_JSON = "{\"file\": \"";
+const DJANGO_ISSUES = "System check identified ";
 
 const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3 }
 
@@ -52,13 +60,26 @@ export class PyLintParser extends Parser {
   /** pyright: a path line held back until the next line says it heads findings; the finding whose lines follow. */
   private held: string | null = null;
   private finding: Diagnostic | null = null;
+  /** Inside Django's system-check report; its last issue (a `HINT:` line may follow it). */
+  private django: bool = false;
+  private issue: Diagnostic | null = null;
 
-  atRest(): bool { return this.block == Block.NONE && this.held === null; }
+  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
-  busy(): bool { return this.block != Block.NONE || this.held !== null; }
+  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.django) {
+      if (this.djangoLine(l, f)) return true;
+      this.django = false; this.issue = null;
+    }
+    let c0s = l.at(0);
+    if (c0s == Char.S && (l.startsWith(DJANGO_ISSUES) || l.startsWith("SystemCheckError: "))) {
+      let p = l.at(6) == Char.C ? 18 : 0;
+      if (l.matchAt(DJANGO_ISSUES, p) && l.endsWith(" issues:")) { this.django = true; return true; }
+      if (p == 0 && l.endsWith(" silenced).")) return true;
+    }
     if (this.block == Block.PYRIGHT) {
       // A finding's further lines: indented deeper than it (two spaces, then more in no-break spaces, U+00A0,
       // C2 A0 in UTF-8, or plain ones); the last ends with its rule.
@@ -102,7 +123,45 @@ export class PyLintParser extends Parser {
     return this.closing(l) || this.fullHeader(l);
   }
 
+  /** A line of Django's system-check report: a level's heading, an issue, its hint, a blank line, the closing count. */
+  private djangoLine(l: Line, f: Facts): bool {
+    if (l.isBlank()) return true;
+    let c = l.at(0);
+    if (c == Char.TAB && l.matchAt("HINT: ", 1)) {
+      let d = this.issue;
+      if (d !== null) {
+        let n = new Diagnostic();
+        n.tool = "django"; n.severity = "note"; n.message = l.trimmed(1);
+        d.notes.push(n);
+      }
+      return true;
+    }
+    if (c == Char.S && l.startsWith(DJANGO_ISSUES)) { this.django = false; this.issue = null; return true; }
+    if (l.endsWith(":") && (l.startsWith("ERRORS") || l.startsWith("WARNINGS") || l.startsWith("CRITICALS") || l.startsWith("INFOS") || l.startsWith("DEBUGS"))) return true;
+    // `obj: (label.E130) message`
+    let k = l.indexOf(": (");
+    if (k < 0) return false;
+    let close = l.indexOfByte(Char.RPAREN, k + 3);
+    if (close < 0 || l.at(close + 1) != Char.SPACE) return false;
+    let dot = l.lastIndexOfByte(Char.DOT, close);
+    if (dot <= k + 3 || close - dot < 3) return false;
+    let lv = l.at(dot + 1);
+    for (let i = dot + 2; i < close; i++) if (!isDigit(l.at(i))) return false;
+    let sev = lv == Char.E || lv == Char.C ? "error" : lv == Char.W ? "warning" : lv == Char.I || lv == Char.D ? "note" : "";
+    if (sev.length == 0) return false;
+    let d = new Diagnostic();
+    d.tool = "django";
+    d.severity = sev;
+    d.code = l.str(k + 3, close);
+    let text = l.trimmed(close + 2);
+    d.message = k == 1 && l.at(0) == Char.QUESTION ? text : l.str(0, k) + ": " + text;
+    f.addDiagnostic(d);
+    this.issue = d;
+    return true;
+  }
+
   finish(f: Facts): void {
+    this.django = false; this.issue = null;
     if (this.held !== null) f.released.push(this.held!);
     this.held = null; this.finding = null;
     this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
