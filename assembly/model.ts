@@ -335,6 +335,11 @@ export class Facts {
    * consequence of what the step printed: build-failed only when no crash, error or failing test explains it.
    */
   stepFailedLine: string | null = null;
+  /**
+   * The run's test runner says in its closing counts that every test passed, and its exit code does not say so: SymPy's
+   * legacy runner exits 1 when every test passed (and 0 when any failed): its non-zero exit is no runtime error.
+   */
+  passedByCounts: bool = false;
   rawBytes: i64 = 0;
   lines: i64 = 0;
   nulBytes: i64 = 0;
