@@ -29,6 +29,15 @@
 // followed by a tab-indented `HINT: …`, and the closing `System check identified 3 issues (0 silenced).`. The id's
 // letter is its level: E and C errors, W warnings, I and D notes. No file: the object is the message's head.
 //
+// Sphinx (`sphinx-build`) and docutils: `docs/index.rst:37: WARNING: Title underline too short.` (`ERROR:`, `SEVERE:`,
+// `CRITICAL:`, `INFO:`; `pkg/mod.py:docstring of pkg.mod.f:3: WARNING: …`; `docs/usage.rst: WARNING: document isn't
+// included in any toctree`, with no line; Sphinx 7's type after the message, `[ref.ref]`: the code), docutils' own
+// `usage.rst:4: (ERROR/3) Unknown target name: "x".`. Sphinx counts every one of them among the build's warnings
+// (`build succeeded, 4 warnings.`), so each is a warning, but the one `-W` stopped the build on (`Warning, treated as
+// error:`, then `path:37:message`, no blank and no level: an error), and `-W --keep-going`'s closing `build finished
+// with problems, 4 warnings.` fails the build. A bare `WARNING: msg` (the configuration's) only in a run Sphinx
+// announced (`Running Sphinx v5.3.0`). docutils' levels are its own: ERROR and SEVERE errors, INFO a note.
+//
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
@@ -45,7 +54,7 @@ import { decode } from "../../util/utf8";
  * Keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`; pyright's path
  * (`/`, `.` when relative), its findings' too (their key after the indent), and its closing counts (a digit).
  */
-const STARTS = new ByteSet().upper().chars("*[i/.{w").digits();
+const STARTS = new ByteSet().upper().chars("*[i/.{wb").digits();
 const MYPY_JSON = "{\"file\": \"";
 const DJANGO_ISSUES = "System check identified ";
 
@@ -62,14 +71,18 @@ export class PyLintParser extends Parser {
   private finding: Diagnostic | null = null;
   /** Inside Django's system-check report; its last issue (a `HINT:` line may follow it). */
   private django: bool = false;
+  /** Sphinx: `Running Sphinx v…` was read; `Warning, treated as error:` was the last line (the next is the error). */
+  private sphinx: bool = false;
+  private asError: bool = false;
   private issue: Diagnostic | null = null;
 
-  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django; }
+  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
-  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django; }
+  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.asError) { this.asError = false; if (docsFinding(l, f, -1, true)) return true; }
     if (this.django) {
       if (this.djangoLine(l, f)) return true;
       this.django = false; this.issue = null;
@@ -113,6 +126,12 @@ export class PyLintParser extends Parser {
     if (c0 == Char.E && l.at(1) == Char.R && l.len > ISORT_TAIL.length + 7 && l.matchAt(ISORT_TAIL, l.len - ISORT_TAIL.length))
       return fileFinding(l, f, "isort", 7, l.len - ISORT_TAIL.length, "ERROR: ", "imports are incorrectly sorted and/or formatted");
     if (c0 == Char.O && l.startsWith("Oh no! ") || c0 == Char.A && l.startsWith("All done! ")) return true;
+    if (c0 == Char.b) return this.sphinxClosing(l, f);
+    if (c0 == Char.R && l.startsWith("Running Sphinx v")) { this.sphinx = true; return true; }
+    if (c0 == Char.W && l.startsWith("Warning, treated as error:")) { this.asError = true; return true; }
+    if (c0 == Char.W && this.sphinx && l.startsWith("WARNING: ")) return docsFinding(l, f, -2, true);
+    let hk = l.headColon();
+    if (hk > 0 && docsFinding(l, f, hk, this.sphinx)) return true;
     if (c0 == Char.SPACE) return this.pyright(l, f);
     if (c0 == Char.TAB || c0 < 0) return false;
     if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
@@ -160,8 +179,16 @@ export class PyLintParser extends Parser {
     return true;
   }
 
+  /** Sphinx's closing line: `build succeeded, 4 warnings.`; `build finished with problems, …` (-W --keep-going) failed it. */
+  private sphinxClosing(l: Line, f: Facts): bool {
+    if (l.startsWith("build succeeded")) return this.sphinx;
+    if (!l.startsWith("build finished with problems")) return false;
+    if (f.buildFailedLine === null) f.buildFailedLine = l.toString();
+    return true;
+  }
+
   finish(f: Facts): void {
-    this.django = false; this.issue = null;
+    this.django = false; this.issue = null; this.sphinx = false; this.asError = false;
     if (this.held !== null) f.released.push(this.held!);
     this.held = null; this.finding = null;
     this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
@@ -448,4 +475,75 @@ function codeEnd(l: Line, s: i32): i32 {
   while (j - i < 5 && isDigit(l.at(j))) j++;
   if (j - i < 3 || j - i > 4) return -1;
   return j;
+}
+
+/**
+ * A Sphinx or docutils finding: `path:line: WARNING: msg` (k: the head colon, after `path:line` or `path`),
+ * `path:line: (ERROR/3) msg`; k -1: the line after `Warning, treated as error:`, `path:line:msg` (or the message
+ * alone), an error; k -2: a bare `WARNING: msg` (no place). Outside a run Sphinx announced (sphinx false), a
+ * `WARNING:` / `ERROR:` finding is Sphinx's only in a document's source (`.rst`, `.md`, `.txt`, a docstring): C++
+ * doctest's `test.cpp:38: ERROR: CHECK( … ) is NOT correct!` is not.
+ */
+function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
+  let d = new Diagnostic();
+  let loc = k == -2 ? 0 : k;
+  let m = k == -2 ? 0 : k + 2;
+  if (k == -1) {
+    // `path:37:message`: the first `:digits:`.
+    let c = l.indexOfByte(Char.COLON);
+    while (c > 0 && !(isDigit(l.at(c + 1)) && l.at(digitsEnd(l, c + 1)) == Char.COLON)) c = l.indexOfByte(Char.COLON, c + 1);
+    // None: the warning names no place (`html_static_path entry '_static' does not exist`).
+    if (c > 0) { loc = digitsEnd(l, c + 1); m = loc + 1; }
+    else { if (l.isBlank()) return false; loc = 0; m = 0; }
+    d.tool = "sphinx"; d.severity = "error";
+  } else {
+    let c = l.at(m);
+    if (c == Char.W && l.matchAt("WARNING: ", m)) { d.severity = "warning"; m += 9; }
+    else if (c == Char.E && l.matchAt("ERROR: ", m)) { d.severity = "warning"; m += 7; }
+    else if (c == Char.S && l.matchAt("SEVERE: ", m)) { d.severity = "warning"; m += 8; }
+    else if (c == Char.C && l.matchAt("CRITICAL: ", m)) { d.severity = "warning"; m += 10; }
+    else if (c == Char.I && l.matchAt("INFO: ", m)) { d.severity = "note"; m += 6; }
+    else if (c == Char.LPAREN && k > 0) {
+      let sev = l.matchAt("(WARNING/2) ", m) ? "warning" : l.matchAt("(ERROR/3) ", m) || l.matchAt("(SEVERE/4) ", m) ? "error" : l.matchAt("(INFO/1) ", m) ? "note" : "";
+      if (sev.length == 0) return false;
+      d.severity = sev;
+      m = l.indexOfByte(Char.RPAREN, m) + 2;
+      d.tool = "docutils";
+    } else return false;
+    if (d.tool.length == 0) d.tool = "sphinx";
+  }
+  // `path:line` (its line the digits after the last colon), `path:docstring of x:line`, or `path` alone.
+  if (loc > 0) {
+    let c = l.lastIndexOfByte(Char.COLON, loc);
+    let n = c > 0 && c + 1 < loc ? l.readInt(c + 1) : -1;
+    let end = n >= 0 && l.end == loc ? c : loc;
+    if (end != loc) d.line = n;
+    let doc = l.indexOf(":docstring of ", 0);
+    if (doc > 0 && doc < end) end = doc;
+    else if (!sphinx && d.tool == "sphinx" && !docSource(l, end)) return false;
+    // A file's path: no blank in it (a timestamp's `12:00:00,123: WARNING:` is none).
+    if (end <= 0 || l.indexOfByte(Char.SPACE) < end) return false;
+    d.file = normPath(l.str(0, end));
+  }
+  let e = l.len;
+  while (e > m && l.at(e - 1) == Char.SPACE) e--;
+  // Sphinx 7's `[ref.ref]` after the message: its type.
+  if (e > m + 2 && l.at(e - 1) == Char.RBRACKET) {
+    let ob = l.lastIndexOfByte(Char.LBRACKET, e);
+    if (ob > m && l.at(ob - 1) == Char.SPACE && l.indexOfByte(Char.SPACE, ob) < 0) { d.code = l.str(ob + 1, e - 1); e = ob - 1; }
+  }
+  d.message = l.trimmed(m, e);
+  if (d.message.length == 0) return false;
+  f.addDiagnostic(d);
+  return true;
+}
+
+/** The path on [0, end) is a document's source: `.rst`, `.rest`, `.txt`, `.md`, `.inc`. */
+function docSource(l: Line, end: i32): bool {
+  return l.matchAt(".rst", end - 4) || l.matchAt(".rest", end - 5) || l.matchAt(".txt", end - 4) || l.matchAt(".md", end - 3) || l.matchAt(".inc", end - 4);
+}
+
+function digitsEnd(l: Line, p: i32): i32 {
+  while (isDigit(l.at(p))) p++;
+  return p;
 }
