@@ -22,8 +22,9 @@
 // did not import by its path (or by nothing: SymPy 1.13 prints an empty header), a doctest by its dotted name (its
 // block is doctest's report: `File "…", line 46, in name`, `Failed example:`, `Expected:`, `Got:`). The closing
 // counts, wider than the terminal, are written without their bars and wrapped (` tests finished: 82 passed, …, ` and
-// `1 exceptions, in 0.73 seconds `). bin/test's exit is the inverse of its result (1 when every test passed, 0 when
-// any failed: `sys.exit(not ok)` of sympy.test's own "ok"): the counts say (Facts.passedByCounts).
+// `1 exceptions, in 0.73 seconds `). Since SymPy 1.13, bin/test's exit is the inverse of its result (1 when every test
+// passed, 0 when any failed: it passes sympy.test's own "ok" to sys.exit; 1.12 and before exit 0 when ok): the
+// counts say (Facts.passedByCounts).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
@@ -292,7 +293,7 @@ export class SympyReader {
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.nSkipped; t.xfailed = this.xfailed;
       t.totals = true;
-      // The legacy runner exits 1 when every test passed (bin/test's sys.exit of sympy.test's "ok"): the counts say.
+      // bin/test exits 1 when every test passed since SymPy 1.13 (sys.exit of sympy.test's "ok"): the counts say.
       f.passedByCounts = t.failed == 0 && t.errors == 0;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped; t.xfailed = this.pXfailed;
