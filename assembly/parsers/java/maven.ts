@@ -59,6 +59,12 @@ class Pending {
   file: string | null = null;
   line: i64 = -1;
   wantMessage: bool = true;
+  /**
+   * Lines of the message still to read: an exception whose first line ends at its colon (hamcrest's
+   * `java.lang.AssertionError: ` then `Expected: …` / `     but: …`, JUnit 5's `MultipleFailuresError: ` then
+   * `Multiple Failures (2 failures)` and each failure) carries its message on the lines under it.
+   */
+  more: i32 = 0;
   /** The name is settled (a nested class's, from its frame). */
   named: bool = false;
   used: bool = false;
@@ -74,6 +80,8 @@ export class MavenParser extends Parser {
   /** The test class surefire runs (`Running a.FooTest`, `- in a.FooTest`). */
   private cls: string = "";
   private pending: Array<Pending> = [];
+  /** Unprefixed lines still to take as the message of the summary line above (see messageBelow). */
+  private summaryMore: i32 = 0;
   /** The forked VM's death, once (surefire prints its report twice). */
   private vmCrash: Crash | null = null;
   /** Under `Crashed tests:`: the classes' lines. */
@@ -123,7 +131,12 @@ export class MavenParser extends Parser {
     let st = this.state;
     if (st == State.BLOCK) {
       if (lv == Level.NONE) {
-        if (l.isBlank()) { this.state = State.NONE; this.cur = null; return true; }
+        if (l.isBlank()) {
+          // hamcrest's `java.lang.AssertionError: ` has a blank line before its `Expected: …`
+          let pd = this.cur;
+          if (pd !== null && pd.more > 0 && pd.message.endsWith(":")) return true;
+          this.state = State.NONE; this.cur = null; return true;
+        }
         this.body(l);
         return true;
       }
@@ -141,8 +154,15 @@ export class MavenParser extends Parser {
       }
       this.state = State.NONE;
     } else if (st == State.SUMMARY) {
-      if (lv != Level.NONE && l.matchAt("  ", p) && !isSpace(l.at(p + 2))) { if (!this.flakes) this.summaryLine(l, p + 2, f); return true; }
+      if (lv != Level.NONE && l.matchAt("  ", p) && !isSpace(l.at(p + 2))) {
+        if (!this.flakes) this.summaryLine(l, p + 2, f);
+        this.summaryMore = messageBelow(l.trimmed(p + 2)) ? 8 : 0;
+        return true;
+      }
       if (lv != Level.NONE && l.matchAt("    ", p)) return true; // `Run 1: ...` of a flaky test's runs, a wrapped message
+      // the message's lines under a summary line that has none or only its head (hamcrest's `Expected: …`,
+      // a MultipleFailuresError's `\tjava.lang.AssertionError: `), unprefixed
+      if (lv == Level.NONE && this.summaryMore > 0 && !l.isBlank()) { this.summaryMore--; return true; }
       this.state = State.NONE;
     } else if (st == State.FORK) {
       if (lv == Level.ERROR) { this.fork(l, p, f); return true; }
@@ -512,6 +532,7 @@ export class MavenParser extends Parser {
     let q = l.skipSpaces(0);
     if (q > 0 && l.matchAt("at ", q)) {
       pd.wantMessage = false;
+      pd.more = 0;
       if (pd.file !== null && pd.named) return;
       let a = q + 3;
       let open = l.indexOfByte(Char.LPAREN, a);
@@ -533,10 +554,19 @@ export class MavenParser extends Parser {
       pd.line = fr.line;
       return;
     }
+    if (pd.more > 0) {
+      let m = l.trimmed(0);
+      if (m.length == 0) { pd.more = 0; return; }
+      pd.more--;
+      // the first line under an empty message is the message: `MultipleFailuresError: Multiple Failures (2 failures)`
+      pd.message = pd.message.endsWith(":") ? pd.message + " " + m : pd.message + "\n" + m;
+      return;
+    }
     if (!pd.wantMessage) return;
     pd.wantMessage = false;
     let m = l.trimmed(0);
     pd.message = m;
+    if (m.endsWith(":") && m.indexOf(": ") < 0) pd.more = 7;
     expectedActual(m, pd);
   }
 
@@ -737,6 +767,18 @@ function baseMethod(m: string): string {
 function simpleName(cls: string): string {
   let d = cls.lastIndexOf(".");
   return d >= 0 ? cls.substring(d + 1) : cls;
+}
+
+/**
+ * A summary line whose message is on the lines under it: none after the place (`RatioTest.halves:21`, hamcrest's
+ * message starts on the next line) or only JUnit 5's `Multiple Failures (2 failures)`.
+ */
+function messageBelow(s: string): bool {
+  if (s.includes(" Multiple Failures (")) return true;
+  let k = s.lastIndexOf(":");
+  if (k < 0 || k + 1 >= s.length || s.includes(" ")) return false;
+  for (let i = k + 1; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /** Whether class c (`a.b.Foo$1`) is in the package of test class t (`a.b.FooTest`). */
