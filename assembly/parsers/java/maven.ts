@@ -80,6 +80,8 @@ export class MavenParser extends Parser {
   /** The test class surefire runs (`Running a.FooTest`, `- in a.FooTest`). */
   private cls: string = "";
   private pending: Array<Pending> = [];
+  /** Under maven-compiler-plugin's goal line (`--- maven-compiler-plugin:…:compile … ---`), up to the next goal's. */
+  private compilerGoal: bool = false;
   /** Unprefixed lines still to take as the message of the summary line above (see messageBelow). */
   private summaryMore: i32 = 0;
   /** The forked VM's death, once (surefire prints its report twice). */
@@ -210,6 +212,20 @@ export class MavenParser extends Parser {
       }
       if (l.matchAt("COMPILATION ERROR", p) || l.matchAt("COMPILATION WARNING", p)) { this.compiling = true; return true; }
       if (this.diagnostic(l, p, lv, f)) return true;
+      // javac's own -Xlint:options warnings, printed bare in the compiler's goal (no section) when the build passes
+      if (lv == Level.WARNING && this.compilerGoal && javacOptionsWarning(l, p)) {
+        let m = l.trimmed(p);
+        let key = "warning\n\n" + m;
+        if (this.seenDiags.has(key)) return true;
+        this.seenDiags.add(key);
+        let d = new Diagnostic();
+        d.tool = "javac";
+        d.severity = "warning";
+        d.code = "options";
+        d.message = m;
+        f.addDiagnostic(d);
+        return true;
+      }
       // javac's own (no file: `exporting a package from system module java.base is not allowed with --release`),
       // in the compiler's section or again under the goal's `Compilation failure`
       if ((this.compiling || this.compileGoal) && this.own(l, p, lv, f)) return true;
@@ -226,6 +242,8 @@ export class MavenParser extends Parser {
     // INFO
     if (c == Char.R && l.matchAt("Results:", p)) return true;
     if (c == Char.R && l.matchAt("Reactor Build Order:", p)) { this.reactor = true; return false; }
+    // `--- maven-compiler-plugin:3.10.1:compile (default-compile) @ ratio ---`: the goal the lines below are of
+    if (c == Char.MINUS && l.matchAt("--- ", p) && l.endsWith(" ---")) this.compilerGoal = l.matchAt("--- maven-compiler-plugin:", p);
     // `--- maven-surefire-plugin:2.22.3:test (default-test) @ ratio-a ---`: the module a reactor builds now
     if (c == Char.MINUS && this.reactor && l.matchAt("--- ", p) && l.endsWith(" ---")) {
       let at = l.lastIndexOf(" @ ");
@@ -767,6 +785,25 @@ function baseMethod(m: string): string {
 function simpleName(cls: string): string {
   let d = cls.lastIndexOf(".");
   return d >= 0 ? cls.substring(d + 1) : cls;
+}
+
+/**
+ * javac's own warnings of its options (javac's `warning: [options] …`; maven-compiler-plugin prints the text alone):
+ * `bootstrap class path not set in conjunction with -source 8`, `system modules path not set in conjunction with
+ * -source 11`, `source value 7 is obsolete and will be removed in a future release`, `target value 7 is obsolete …`,
+ * `To suppress warnings about obsolete options, use -Xlint:-options.`
+ */
+function javacOptionsWarning(l: Line, p: i32): bool {
+  let c = l.at(p);
+  if (c == 0x73) {  // s
+    if (l.matchAt("source value ", p)) return l.indexOf(" is obsolete", p) > 0;
+    if (l.matchAt("system modules path not set", p)) return true;
+    return false;
+  }
+  if (c == 0x62) return l.matchAt("bootstrap class path not set", p);  // b
+  if (c == 0x74) return l.matchAt("target value ", p) && l.indexOf(" is obsolete", p) > 0;  // t
+  if (c == Char.T) return l.matchAt("To suppress warnings about obsolete options", p);
+  return false;
 }
 
 /**
