@@ -113,7 +113,9 @@ function partial(v: Verdict): bool {
  * file's warnings only when it compiles it). Only
  * a compiler's (gcc, clang, javac, rustc: a build runs it file by file, crate by crate, and stops at a failing
  * one); a linter's (ESLint, flake8, go vet…) reads every file however many fail. An error is never so: a build
- * stops at it, and the one fixed is the loop's whole point.
+ * stops at it, and the one fixed is the loop's whole point. javac's warning of no file (its own
+ * `[options]` ones, printed by each compile) goes with the compiler's run: in a partial run naming no source it is
+ * neither fixed nor new either.
  */
 function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
   if (d.severity != "warning") return false;
@@ -122,7 +124,9 @@ function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
   let t = d.tool;
   if (t != "gcc" && t != "clang" && t != "javac" && t != "rustc") return false;
   let file = d.file;
-  if (file === null) return false;
+  // the compiler's own warning (javac's `[options]`: no file) is printed when it runs at all: in a partial run
+  // that names no source, it may not have run
+  if (file === null) return t == "javac" && cs === null && partial(o);
   if (cs !== null && compiled(cs, baseName(file!))) return false;
   for (let i = 0; i < other.length; i++) {
     let o = other[i].file;

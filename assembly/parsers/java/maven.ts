@@ -59,6 +59,12 @@ class Pending {
   file: string | null = null;
   line: i64 = -1;
   wantMessage: bool = true;
+  /**
+   * Lines of the message still to read: an exception whose first line ends at its colon (hamcrest's
+   * `java.lang.AssertionError: ` then `Expected: …` / `     but: …`, JUnit 5's `MultipleFailuresError: ` then
+   * `Multiple Failures (2 failures)` and each failure) carries its message on the lines under it.
+   */
+  more: i32 = 0;
   /** The name is settled (a nested class's, from its frame). */
   named: bool = false;
   used: bool = false;
@@ -74,6 +80,10 @@ export class MavenParser extends Parser {
   /** The test class surefire runs (`Running a.FooTest`, `- in a.FooTest`). */
   private cls: string = "";
   private pending: Array<Pending> = [];
+  /** Under maven-compiler-plugin's goal line (`--- maven-compiler-plugin:…:compile … ---`), up to the next goal's. */
+  private compilerGoal: bool = false;
+  /** Unprefixed lines still to take as the message of the summary line above (see messageBelow). */
+  private summaryMore: i32 = 0;
   /** The forked VM's death, once (surefire prints its report twice). */
   private vmCrash: Crash | null = null;
   /** Under `Crashed tests:`: the classes' lines. */
@@ -123,7 +133,12 @@ export class MavenParser extends Parser {
     let st = this.state;
     if (st == State.BLOCK) {
       if (lv == Level.NONE) {
-        if (l.isBlank()) { this.state = State.NONE; this.cur = null; return true; }
+        if (l.isBlank()) {
+          // hamcrest's `java.lang.AssertionError: ` has a blank line before its `Expected: …`
+          let pd = this.cur;
+          if (pd !== null && pd.more > 0 && pd.message.endsWith(":")) return true;
+          this.state = State.NONE; this.cur = null; return true;
+        }
         this.body(l);
         return true;
       }
@@ -141,8 +156,15 @@ export class MavenParser extends Parser {
       }
       this.state = State.NONE;
     } else if (st == State.SUMMARY) {
-      if (lv != Level.NONE && l.matchAt("  ", p) && !isSpace(l.at(p + 2))) { if (!this.flakes) this.summaryLine(l, p + 2, f); return true; }
+      if (lv != Level.NONE && l.matchAt("  ", p) && !isSpace(l.at(p + 2))) {
+        if (!this.flakes) this.summaryLine(l, p + 2, f);
+        this.summaryMore = messageBelow(l.trimmed(p + 2)) ? 8 : 0;
+        return true;
+      }
       if (lv != Level.NONE && l.matchAt("    ", p)) return true; // `Run 1: ...` of a flaky test's runs, a wrapped message
+      // the message's lines under a summary line that has none or only its head (hamcrest's `Expected: …`,
+      // a MultipleFailuresError's `\tjava.lang.AssertionError: `), unprefixed
+      if (lv == Level.NONE && this.summaryMore > 0 && !l.isBlank()) { this.summaryMore--; return true; }
       this.state = State.NONE;
     } else if (st == State.FORK) {
       if (lv == Level.ERROR) { this.fork(l, p, f); return true; }
@@ -190,6 +212,20 @@ export class MavenParser extends Parser {
       }
       if (l.matchAt("COMPILATION ERROR", p) || l.matchAt("COMPILATION WARNING", p)) { this.compiling = true; return true; }
       if (this.diagnostic(l, p, lv, f)) return true;
+      // javac's own -Xlint:options warnings, printed bare in the compiler's goal (no section) when the build passes
+      if (lv == Level.WARNING && this.compilerGoal && javacOptionsWarning(l, p)) {
+        let m = l.trimmed(p);
+        let key = "warning\n\n" + m;
+        if (this.seenDiags.has(key)) return true;
+        this.seenDiags.add(key);
+        let d = new Diagnostic();
+        d.tool = "javac";
+        d.severity = "warning";
+        d.code = "options";
+        d.message = m;
+        f.addDiagnostic(d);
+        return true;
+      }
       // javac's own (no file: `exporting a package from system module java.base is not allowed with --release`),
       // in the compiler's section or again under the goal's `Compilation failure`
       if ((this.compiling || this.compileGoal) && this.own(l, p, lv, f)) return true;
@@ -206,6 +242,8 @@ export class MavenParser extends Parser {
     // INFO
     if (c == Char.R && l.matchAt("Results:", p)) return true;
     if (c == Char.R && l.matchAt("Reactor Build Order:", p)) { this.reactor = true; return false; }
+    // `--- maven-compiler-plugin:3.10.1:compile (default-compile) @ ratio ---`: the goal the lines below are of
+    if (c == Char.MINUS && l.matchAt("--- ", p) && l.endsWith(" ---")) this.compilerGoal = l.matchAt("--- maven-compiler-plugin:", p);
     // `--- maven-surefire-plugin:2.22.3:test (default-test) @ ratio-a ---`: the module a reactor builds now
     if (c == Char.MINUS && this.reactor && l.matchAt("--- ", p) && l.endsWith(" ---")) {
       let at = l.lastIndexOf(" @ ");
@@ -512,6 +550,7 @@ export class MavenParser extends Parser {
     let q = l.skipSpaces(0);
     if (q > 0 && l.matchAt("at ", q)) {
       pd.wantMessage = false;
+      pd.more = 0;
       if (pd.file !== null && pd.named) return;
       let a = q + 3;
       let open = l.indexOfByte(Char.LPAREN, a);
@@ -533,10 +572,19 @@ export class MavenParser extends Parser {
       pd.line = fr.line;
       return;
     }
+    if (pd.more > 0) {
+      let m = l.trimmed(0);
+      if (m.length == 0) { pd.more = 0; return; }
+      pd.more--;
+      // the first line under an empty message is the message: `MultipleFailuresError: Multiple Failures (2 failures)`
+      pd.message = pd.message.endsWith(":") ? pd.message + " " + m : pd.message + "\n" + m;
+      return;
+    }
     if (!pd.wantMessage) return;
     pd.wantMessage = false;
     let m = l.trimmed(0);
     pd.message = m;
+    if (m.endsWith(":") && m.indexOf(": ") < 0) pd.more = 7;
     expectedActual(m, pd);
   }
 
@@ -737,6 +785,37 @@ function baseMethod(m: string): string {
 function simpleName(cls: string): string {
   let d = cls.lastIndexOf(".");
   return d >= 0 ? cls.substring(d + 1) : cls;
+}
+
+/**
+ * javac's own warnings of its options (javac's `warning: [options] …`; maven-compiler-plugin prints the text alone):
+ * `bootstrap class path not set in conjunction with -source 8`, `system modules path not set in conjunction with
+ * -source 11`, `source value 7 is obsolete and will be removed in a future release`, `target value 7 is obsolete …`,
+ * `To suppress warnings about obsolete options, use -Xlint:-options.`
+ */
+function javacOptionsWarning(l: Line, p: i32): bool {
+  let c = l.at(p);
+  if (c == 0x73) {  // s
+    if (l.matchAt("source value ", p)) return l.indexOf(" is obsolete", p) > 0;
+    if (l.matchAt("system modules path not set", p)) return true;
+    return false;
+  }
+  if (c == 0x62) return l.matchAt("bootstrap class path not set", p);  // b
+  if (c == 0x74) return l.matchAt("target value ", p) && l.indexOf(" is obsolete", p) > 0;  // t
+  if (c == Char.T) return l.matchAt("To suppress warnings about obsolete options", p);
+  return false;
+}
+
+/**
+ * A summary line whose message is on the lines under it: none after the place (`RatioTest.halves:21`, hamcrest's
+ * message starts on the next line) or only JUnit 5's `Multiple Failures (2 failures)`.
+ */
+function messageBelow(s: string): bool {
+  if (s.includes(" Multiple Failures (")) return true;
+  let k = s.lastIndexOf(":");
+  if (k < 0 || k + 1 >= s.length || s.includes(" ")) return false;
+  for (let i = k + 1; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /** Whether class c (`a.b.Foo$1`) is in the package of test class t (`a.b.FooTest`). */

@@ -11,7 +11,10 @@
 // tool "php", kind the exception's class (`Fatal error` for the others), placed where it was thrown, its frames
 // the stack trace's (frame #k is the call made at the place #k names, inside the function #k+1 names: each
 // place goes with the function of the line above it). A parse error is an error diagnostic; a warning, a
-// deprecation or a notice a warning diagnostic.
+// deprecation or a notice a warning diagnostic. An exception thrown with a previous one prints the chain innermost
+// first: the previous exception's trace, a blank line, then `Next RuntimeException: msg in /w/x.php:9` and its
+// trace; the last `Next` is the one uncaught: the crash's kind, message and place, its frames before the
+// previous ones' (as Java's thrown exception and its `Caused by:`).
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
@@ -28,6 +31,10 @@ export class PhpErrorParser extends Parser {
   private crash: Crash | null = null;
   /** The place of the frame the next `#k` line names the function of. */
   private pending: Frame | null = null;
+  /** A blank line in the trace: a `Next` exception may follow. */
+  private blank: bool = false;
+  /** The frames of the exceptions before the `Next` one being read (its previous ones). */
+  private cause: Array<Frame> | null = null;
 
   busy(): bool { return this.active; }
   atRest(): bool { return !this.active; }
@@ -102,6 +109,11 @@ export class PhpErrorParser extends Parser {
 
   /** `Stack trace:`, `#0 /w/x.php(7): f()`, `#1 {main}`, `  thrown in /w/x.php on line 3`. */
   private more(l: Line): bool {
+    if (l.isBlank()) { if (this.blank) return false; this.blank = true; return true; }
+    if (this.blank) {
+      this.blank = false;
+      return l.startsWith("Next ") && this.next(l);
+    }
     if (l.startsWith("Stack trace:")) return true;
     let p = l.skipSpaces(0);
     if (p > 0 && l.matchAt("thrown in ", p)) { this.close(); return true; }
@@ -132,12 +144,43 @@ export class PhpErrorParser extends Parser {
     return true;
   }
 
+  /** `Next RuntimeException: msg in /w/x.php:9`: the exception thrown with the one above as its previous. */
+  private next(l: Line): bool {
+    let body = l.trimmed(5);
+    let at = body.lastIndexOf(" in ");
+    if (at < 0) return false;
+    let top = new Frame();
+    if (!setLocation(top, body.substring(at + 4))) return false;
+    classify(top);
+    let c = this.crash;
+    if (c !== null) {
+      let pend = this.pending;
+      if (pend !== null && c.frames.length == 0) pushFrame(c.frames, pend);
+      let prev = this.cause;
+      if (prev === null) prev = new Array<Frame>();
+      // this exception's frames go before those of the ones it was thrown with
+      let fs = c.frames;
+      for (let i = 0; i < fs.length; i++) pushFrame(prev, unchecked(fs[i]));
+      this.cause = prev;
+      c.frames = new Array<Frame>();
+      let colon = body.indexOf(": ");
+      c.kind = colon > 0 && colon < at ? body.substring(0, colon) : body.substring(0, at);
+      c.message = colon > 0 && colon < at ? body.substring(colon + 2, at) : c.kind;
+    }
+    this.pending = top;
+    return true;
+  }
+
   private close(): void {
     if (!this.active) return;
     this.active = false;
+    this.blank = false;
     let c = this.crash;
     let pend = this.pending;
     if (c !== null && pend !== null && c.frames.length == 0) pushFrame(c.frames, pend);
+    let prev = this.cause;
+    this.cause = null;
+    if (c !== null && prev !== null) for (let i = 0; i < prev.length; i++) pushFrame(c.frames, unchecked(prev[i]));
     this.crash = null;
     this.pending = null;
     if (c !== null) renumber(c.frames);

@@ -483,3 +483,19 @@ export class DocOutput {
     return a.length == b.length ? 0 : n;
   }
 }
+
+/**
+ * Ruby's NameError / NoMethodError before 3.3 inspects its receiver: `undefined method `x' for #<Greeter:0x00007f…
+ * @name="Ada">`. Its address and instance variables differ from object to object, the failure does not: the
+ * receiver is cut to its class (`for #<Greeter>`); any other text is kept as it is.
+ */
+export function rubyReceiverCut(s: string): string {
+  let k = s.indexOf(" for #<");
+  if (k < 0) return s;
+  let a = k + 7;
+  let c = s.indexOf(":0x", a);
+  if (c <= a) return s;
+  let cls = s.substring(a, c);
+  if (cls.includes(" ")) return s;
+  return s.substring(0, a) + cls + ">";
+}

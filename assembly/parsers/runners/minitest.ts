@@ -15,7 +15,7 @@ import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { withName } from "../../util/name-hash";
-import { failureNamed, joinLines, isUserFile, rightTrimmed, countedParts } from "./common";
+import { failureNamed, joinLines, isUserFile, rightTrimmed, countedParts, rubyReceiverCut } from "./common";
 import { rubyFrame } from "./rspec";
 
 const RUN_OPTIONS = "Run options: ";
@@ -127,6 +127,7 @@ export class MinitestParser extends Parser {
     if (this.diff && s.startsWith("@@ ")) return;
     if (s.startsWith("Expected: ") && t.expected === null) t.expected = s.substring(10);
     else if (s.startsWith("Actual: ") && t.actual === null) t.actual = s.substring(8);
+    if (this.msg.length == 0 && this.blk == Blk.ERROR) s = rubyReceiverCut(s);
     if (this.msg.length < MAX_MSG) this.msg.push(this.diff ? rightTrimmed(l) : s);
   }
 

@@ -7,13 +7,20 @@
 // innermost first (`/path/src/X.php:7`, `/path/tests/XTest.php:23`); `--` between blocks. The summary:
 // `OK (4 tests, 4 assertions)`, or `FAILURES!` / `ERRORS!` / `WARNINGS!` / `OK, but incomplete, skipped, or
 // risky tests!` then `Tests: 13, Assertions: 8, Errors: 2, Failures: 4, Skipped: 1, Incomplete: 1, Risky: 1.`
+// --testdox: a heading per test class at column 0 (`Char Count Based (FastRoute\Dispatcher\CharCountBased)`: the
+// class less `Test` in brackets; `Slug` alone outside a namespace), a line per test (` ✔ Found dispatches with
+// data set #1`, ` ✘ ` failed, ` ↩ ` skipped, ` ∅ ` incomplete, ` ☢ ` risky), a failure's message, diff and places
+// in a box (`   │ …`) under its line, as the default blocks hold them; `Summary of non-successful tests:` repeats
+// the headings and failures (skipped). A test is named `Class::prose` (`Slug::Joins words`); the ✔ and ☢ lines
+// are the run's passes, ↩ and ∅ its skipped tests.
 import { isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame } from "../../model";
+import { Facts, Tests, TestFailure, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation } from "../../frames";
 import { joinLines, failureNamed, isUserFile } from "./common";
+import { withName, withSkipped } from "../../util/name-hash";
 
 const HEADER = "PHPUnit ";
 const BY = " by Sebastian Bergmann";
@@ -37,6 +44,15 @@ export class PhpunitParser extends Parser {
   actual: string[] = [];
   nPass: i64 = 0; nFail: i64 = 0; nErr: i64 = 0; nSkip: i64 = 0;
   tests: i64 = -1; failed: i64 = 0; errors: i64 = 0; skipped: i64 = 0; warnings: i64 = 0;
+  /** --testdox: a ✔/✘ line was seen; the class heading the tests are under; in the summary that repeats them. */
+  testdox: bool = false;
+  heading: string = "";
+  inSummary: bool = false;
+  passes: Array<u32> | null = [];
+  skips: Array<u32> | null = null;
+  /** An error PHPUnit names `Error` (an invalid data provider): named by its message's first line. */
+  anon: bool = false;
+  tests_: Tests | null = null;
 
   busy(): bool { return this.cur !== null; }
   atRest(): bool { return !this.seen; }
@@ -48,6 +64,19 @@ export class PhpunitParser extends Parser {
       // The tests are the run's once PHPUnit ran any (marks, a failure, its totals): `Error in bootstrap
       // script: ParseError:` after the header stopped it before the first test, the run's error.
       this.seen = true;
+      return true;
+    }
+    if (this.inSummary) {
+      if (l.at(0) == 0x20 || l.isBlank() || !endLine(l.trimmed(0))) return true;
+      this.inSummary = false;
+    }
+    if (l.at(0) == 0x20 && l.at(1) == 0xE2 && this.testdoxLine(l, f)) return true;
+    if (this.testdox && l.at(0) == 0x20 && l.at(3) == 0xE2 && l.at(4) == 0x94 && l.at(5) == 0x82 && l.at(2) == 0x20) {
+      // `   │ text`: the box of the failure above.
+      if (this.cur !== null) {
+        let raw = l.str(7);
+        this.body(raw.trimStart().trimEnd(), raw.length > 0 && (raw.charCodeAt(0) == 0x20 || raw.charCodeAt(0) == 0x09));
+      }
       return true;
     }
     let s = l.trimmed(0);
@@ -68,7 +97,10 @@ export class PhpunitParser extends Parser {
       if (n > 0 && l.at(l.end) == 0x29 && l.at(l.end + 1) == 0x20) {
         this.end();
         if (this.block == Block.OTHER) { this.cur = new TestFailure(); this.part = 0; return true; }
-        let tf = failureNamed(f.testsFor("phpunit"), testName(l.trimmed(l.end + 2)));
+        let name = testName(l.trimmed(l.end + 2));
+        this.msg = []; this.expected = []; this.actual = [];
+        if (name == "Error" || name == "Warning") { this.cur = new TestFailure(); this.anon = true; this.part = 0; this.tests_ = f.testsFor("phpunit"); return true; }
+        let tf = failureNamed(f.testsFor("phpunit"), name);
         this.cur = tf;
         this.part = 0;
         this.msg = []; this.expected = []; this.actual = [];
@@ -81,11 +113,44 @@ export class PhpunitParser extends Parser {
       return true;
     }
     if (s.startsWith("Tests: ") && s.includes("Assertions: ")) { this.end(); this.block = Block.NONE; this.totals(s); return true; }
+    if (this.testdox && s == "Summary of non-successful tests:") { this.end(); this.inSummary = true; return true; }
     if (s.startsWith("Time: ") && s.includes(", Memory: ")) { this.end(); return true; }
     if (s.startsWith("Runtime: ") || s.startsWith("Configuration: ")) return true;
-    if (this.cur !== null) { this.body(s, false); return true; }
+    if (this.cur !== null && !this.testdox) { this.body(s, false); return true; }
     if (this.block == Block.NONE && this.progress(s)) return true;
+    if (this.block == Block.NONE && this.cur === null && isLetter(l.at(0)) && s.indexOf(":") < 0) {
+      // A --testdox class heading (no colon: a PHP message at column 0 is not one): claimed once the tests
+      // under it are seen as testdox lines, kept before the first.
+      this.heading = headingClass(s);
+      return this.testdox;
+    }
+    if (this.testdox && this.cur !== null && l.isBlank()) { this.end(); return true; }
     return l.isBlank() && this.block != Block.NONE;
+  }
+
+  /** ` ✔ prose`, ` ✘ prose`, ` ↩ ` skipped, ` ∅ ` incomplete, ` ☢ ` risky: a --testdox test line. */
+  private testdoxLine(l: Line, f: Facts): bool {
+    let b2 = l.at(2), b3 = l.at(3);
+    let kind = 0;
+    if (b2 == 0x9C && b3 == 0x94) kind = 1;        // ✔ U+2714
+    else if (b2 == 0x9C && b3 == 0x98) kind = 2;   // ✘ U+2718
+    else if (b2 == 0x86 && b3 == 0xA9) kind = 3;   // ↩ U+21A9
+    else if (b2 == 0x88 && b3 == 0x85) kind = 3;   // ∅ U+2205
+    else if (b2 == 0x98 && b3 == 0xA2) kind = 1;   // ☢ U+2622
+    if (kind == 0 || l.at(4) != 0x20 || l.len < 6) return false;
+    this.end();
+    this.testdox = true;
+    this.ran = true;
+    let prose = l.trimmed(5);
+    let name = this.heading.length > 0 ? this.heading + "::" + prose : prose;
+    if (kind == 1) this.passes = withName(this.passes, name);
+    else if (kind == 3) this.skips = withSkipped(this.skips, name);
+    else {
+      this.cur = failureNamed(f.testsFor("phpunit"), name);
+      this.part = 0;
+      this.msg = []; this.expected = []; this.actual = [];
+    }
+    return true;
   }
 
   /** `.FFE.F.FSIR.E    13 / 13 (100%)`, or marks alone (the last line before the count is printed). */
@@ -110,6 +175,17 @@ export class PhpunitParser extends Parser {
   }
 
   private body(s: string, indented: bool): void {
+    if (this.anon) {
+      if (s.length == 0) return;
+      // `The data provider specified for ExpectTest::testCases is invalid.`: the test it names.
+      this.anon = false;
+      let name = "Error";
+      if (s.startsWith(PROVIDER)) {
+        let e = s.indexOf(" is invalid", PROVIDER.length);
+        if (e > PROVIDER.length) name = s.substring(PROVIDER.length, e);
+      }
+      this.cur = failureNamed(this.tests_!, name);
+    }
     let t = this.cur!;
     if (s.length == 0) {
       // The blank line between the message (and its diff) and the places.
@@ -123,6 +199,15 @@ export class PhpunitParser extends Parser {
       if (c == "-" && this.expected.length < 6) this.expected.push(s.substring(1).trimStart().trimEnd());
       else if (c == "+" && this.actual.length < 6) this.actual.push(s.substring(1).trimStart().trimEnd());
       return;
+    }
+    if (this.part == 0 && !indented && this.msg.length > 0 && this.msg[this.msg.length - 1].endsWith(" at") && !s.includes(" ")) {
+      // `… Message was: "x" at` then the places with no blank line (an expectException that met another exception).
+      let fr = new Frame();
+      if (setLocation(fr, s) && fr.file !== null && fr.line > 0) {
+        let last = this.msg[this.msg.length - 1];
+        this.msg[this.msg.length - 1] = last.substring(0, last.length - 3);
+        this.part = 2;
+      }
     }
     if (this.part == 2) {
       // `/path/tests/XTest.php:18`: the first place outside PHPUnit and the dependencies is the failure's.
@@ -146,6 +231,7 @@ export class PhpunitParser extends Parser {
       if (this.actual.length > 0) t.actual = joinLines(this.actual, 6);
     }
     this.cur = null;
+    this.anon = false;
     this.msg = []; this.expected = []; this.actual = [];
     this.part = 0;
   }
@@ -190,7 +276,31 @@ export class PhpunitParser extends Parser {
     } else {
       t.passed = this.nPass; t.failed = this.nFail; t.errors = this.nErr; t.skipped = this.nSkip;
     }
+    if (this.testdox) {
+      let ps = this.passes;
+      if (ps !== null && <i64>ps.length == t.passed) t.passedSet = ps;
+      if (this.skips !== null) t.skippedSet = this.skips;
+    }
   }
+}
+
+const PROVIDER = "The data provider specified for ";
+
+/** An ASCII letter or `\\`: how a class heading starts. */
+function isLetter(c: i32): bool { return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5C; }
+
+/** The summary's end: `FAILURES!`, `ERRORS!`, `OK …`, the totals. */
+function endLine(s: string): bool {
+  return s == "FAILURES!" || s == "ERRORS!" || s == "WARNINGS!" || s.startsWith("OK") || s.startsWith("Tests: ");
+}
+
+/** `Char Count Based (FastRoute\Dispatcher\CharCountBased)` → the class in brackets; `Slug` → `Slug`. */
+function headingClass(s: string): string {
+  if (s.endsWith(")")) {
+    let k = s.lastIndexOf(" (");
+    if (k > 0) return s.substring(k + 2, s.length - 1);
+  }
+  return s;
 }
 
 /**
