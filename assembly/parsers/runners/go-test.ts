@@ -16,7 +16,7 @@ import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoT
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
-import { usageOfGo } from "../go/go-build";
+import { usageOfGo, testingRefused } from "../go/go-build";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -202,8 +202,9 @@ export class GoTestParser extends Parser {
       if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
     }
     if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
-    // -json: the binary refusing a -run/-skip/-bench pattern (go-build.ts reads the text line): a wrong command line.
-    if (l.at(0) == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
+    // -json: the binary refusing a -run/-skip/-bench pattern or to fuzz (go-build.ts reads the text line): a wrong
+    // command line.
+    if (l.at(0) == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
