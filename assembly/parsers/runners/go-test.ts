@@ -260,6 +260,10 @@ export class GoTestParser extends Parser {
       }
       // A measurement is counted, and left to the tail (its figures are what the run was for).
       if (l.startsWith("Benchmark") && this.measurement(l)) return false;
+      // A benchmark whose code panicked: go printed its name column, then the panic on the same line
+      // (`BenchmarkOps/FlipRange-2     \tpanic: runtime error: …`; a benchmark's panic is not recovered): that
+      // benchmark's crash, its goroutines after it (-json prints the two on lines of their own).
+      if (l.startsWith("Benchmark")) { let m = this.benchPanic(l); if (m > 0) { this.startPanic(l, f, m); return true; } }
       // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
       // it has shown itself, or right after the benchmarks' `pkg: example.com/m` header (-run '^$': no test
       // line before; a first benchmark that fails logs its message under this line).
@@ -969,13 +973,33 @@ export class GoTestParser extends Parser {
     if (this.names.length >= this.foldAt) this.fold(true);
   }
 
-  private startPanic(l: Line, f: Facts): void {
+  /**
+   * `BenchmarkX-8   \tpanic: msg`: where its `panic: ` starts (0 when the line is no such), the benchmark (its
+   * name without the GOMAXPROCS suffix) then the running one, go test shown.
+   */
+  private benchPanic(l: Line): i32 {
+    let n = l.len;
+    let e = 9;
+    while (e < n && !isSpace(l.at(e))) e++;
+    let i = e;
+    while (i < n && isSpace(l.at(i))) i++;
+    if (i == e || !l.matchAt("panic: ", i)) return 0;
+    let k = e - 1;
+    while (k > 9 && isDigit(l.at(k))) k--;
+    let cut = k < e - 1 && l.at(k) == Char.MINUS ? k : e;
+    this.current = l.str(0, cut);
+    this.seen = true;
+    return i;
+  }
+
+  /** `panic: msg` at column at (0, or after a benchmark's name column). */
+  private startPanic(l: Line, f: Facts, at: i32 = 0): void {
     // Another package's test binary panicking after this one: the earlier panic stays its test's failure.
     let prev = this.panic;
     if (prev !== null && !this.panicDone && this.panicTest !== null) this.notePanic(prev, this.panicTest!);
     let c = new Crash();
     c.tool = "go-panic";
-    let msg = l.trimmed(7);
+    let msg = l.trimmed(at + 7);
     if (msg.endsWith(" [recovered]")) msg = msg.substring(0, msg.length - 12);
     c.message = msg;
     let k = msg;
