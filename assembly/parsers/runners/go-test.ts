@@ -379,7 +379,10 @@ export class GoTestParser extends Parser {
     let fail = l.at(q) == Char.F;
     // go printed the tests itself (its `FAIL\tpkg` lines: --format standard-verbose, standard-quiet), each failure
     // and skip of the summary is one read before (by its package's import path, not gotestsum's relative one).
-    if (this.goPkgLine || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
+    // Not one that never ended (`(unknown)`: a panic, the -timeout alarm, an exit inside it): standard-quiet printed
+    // none of its output before (it shows a test's output when the test ends), the summary is where it is.
+    let unended = fail && l.endsWith(" (unknown)");
+    if ((this.goPkgLine && !unended) || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
     this.current = name;
     this.result(name, fail ? Res.FAIL : Res.SKIP);
     if (fail) this.pkgFails++;
