@@ -530,9 +530,15 @@ export class GoParser extends Parser {
   }
 }
 
-/** The test binary refusing its -run/-skip/-bench or -fuzz pattern (a line at column 0): the command line was wrong. */
+/**
+ * The test binary refusing its -run/-skip/-bench or -fuzz pattern, or a flag's value before any test (`testing:
+ * -parallel can only be given a positive integer`, `testing: -test.fuzzcachedir must be set if -test.fuzz is set`
+ * when the binary is run with -test.fuzz by hand, `testing: -shuffle should be …`; its usage follows): a line at
+ * column 0, the command line was wrong.
+ */
 export function testingRefused(l: Line): bool {
-  return l.startsWith("testing: invalid regexp for ") || l.startsWith("testing: will not fuzz, ");
+  return l.startsWith("testing: -") || l.startsWith("testing: invalid regexp for ") ||
+    l.startsWith("testing: will not fuzz, ") || l.startsWith("testing: invalid value ");
 }
 
 /** [a, b) of l is an import path: letters, digits and `._~/+-` (no space, colon or bracket). */
