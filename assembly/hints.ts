@@ -149,6 +149,7 @@ const KINDS: string[] = [
 ];
 
 const GO_TIMEOUT = "go test's -timeout ran out while a test was running (a hang, a deadlock, a slow test): the frame shown is where that test was";
+const GO_TESTING = "the testing package refused a call the test made (t.Parallel twice, t.Setenv after t.Parallel, a fuzz target's misuse of f): read its message and fix the test at the first frame in your code";
 
 /** What a kind the table does not name still means, by tool: the program failed on purpose. */
 const BY_TOOL: string[] = [
@@ -166,6 +167,9 @@ const BY_TOOL: string[] = [
 export function hintFor(tool: string, kind: string): string | null {
   // go test's -timeout alarm, whatever its duration (`test timed out after 10m0s`): not a panic of the program's.
   if (tool == "go-panic" && kind.startsWith("test timed out after ")) return GO_TIMEOUT;
+  // The testing package's own panics on a test's misuse of it (`testing: t.Parallel called multiple times`,
+  // `testing: t.Setenv called after t.Parallel; …`, `testing: F.Fuzz called more than once`): not the program's.
+  if (tool == "go-panic" && kind.startsWith("testing: ")) return GO_TESTING;
   let h = lookup(KINDS, kind);
   if (h !== null) return h;
   // Qualified exception names (json.decoder.JSONDecodeError) take the hint of their class.

@@ -149,7 +149,9 @@ export class ParserSet {
   private goTest: GoTestParser = new GoTestParser();
   private goRace: GoRaceParser = new GoRaceParser();
   /** go test -json: each event's Output is fed to the text parser (a DATA RACE report's lines to the race parser). */
-  private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest, this.goRace);
+  /** Declared here, before the -json parser that feeds it a runtime's `fatal error:` report. */
+  private goPanic: GoPanicParser = new GoPanicParser();
+  private goTestJson: GoTestJsonParser = new GoTestJsonParser(this.goTest, this.goRace, this.goPanic);
   private gtest: GtestParser = new GtestParser();
   private catch2: Catch2Parser = new Catch2Parser();
   private unity: UnityParser = new UnityParser();
@@ -173,7 +175,6 @@ export class ParserSet {
   private pyLint: PyLintParser = new PyLintParser();
   private python: PythonParser = new PythonParser();
   private rustPanic: RustPanicParser = new RustPanicParser();
-  private goPanic: GoPanicParser = new GoPanicParser();
   private nodeError: NodeErrorParser = new NodeErrorParser();
   private java: JavaExceptionParser = new JavaExceptionParser();
   private shell: ShellParser = new ShellParser();
@@ -324,6 +325,8 @@ export class ParserSet {
         // It feeds the text parser, which may then leave its rest: that one's live bit too.
         let r = ask(this.goTestJson, l, f);
         if (!this.goTest.atRest()) this.live |= this.goTestBit;
+        // (The Go panic parser it may feed is left out of the live set: the events after the report are still
+        // this parser's, and those that close the report it offers on.)
         return r;
       }
       case ParserId.GO_TEST: return ask(this.goTest, l, f);

@@ -60,10 +60,10 @@ const BUILD_PHRASES: string[] = [
 ];
 
 /**
- * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), or a
- * `x.go:3:4: msg` line with a head colon (headColonStarts).
+ * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), go test's
+ * `cannot use -fuzz flag with multiple packages`, or a `x.go:3:4: msg` line with a head colon (headColonStarts).
  */
-const STARTS = new ByteSet().chars("#pd");
+const STARTS = new ByteSet().chars("#pdc");
 
 /** A finding's continuation lines joined to its message (the checker prints two to four). */
 const MAX_CONT = 6;
@@ -159,6 +159,17 @@ export class GoParser extends Parser {
       // Offered for gofmt's header alone: at rest, a `d` line with no head colon is none of the rest's.
       if (!this.busy() && l.headColon() < 0) return false;
     }
+    // go test refusing its flags before building anything (`cannot use -fuzz flag with multiple packages`, `-o`,
+    // `-c`, `cannot use -coverprofile flag with -fuzz flag`): the command line was wrong, as a refused flag.
+    // Offered for it alone: at rest, a `c` line with no head colon is none of the rest's.
+    if (l.at(0) == Char.c && l.headColon() < 0) {
+      if (l.startsWith("cannot use -") && l.indexOf(" flag ", 12) > 12) {
+        if (this.flagFailed === null) this.flagFailed = l.trimmed(0);
+        this.inBlock = false;
+        return true;
+      }
+      if (!this.busy()) return false;
+    }
     let fl = this.flagLine;
     if (fl !== null) {
       this.flagLine = null;
@@ -193,10 +204,16 @@ export class GoParser extends Parser {
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
+    // The go command refusing its build flags before building (`go: -race requires cgo; enable cgo by setting
+    // CGO_ENABLED=1`, `go: may not use -race and -msan simultaneously`, `go: -p must be a positive integer`): the
+    // command line (or its environment) was wrong, as a refused flag.
+    if (c0 == Char.g && (l.startsWith("go: -") || l.startsWith("go: may not use -"))) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
     if (c0 == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
     // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
     // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
-    if (c0 == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
+    // Its refusing to fuzz, after the tests ran (`testing: will not fuzz, -fuzz matches more than one fuzz test:
+    // [FuzzAddHas FuzzNext]`, exit 1): the -fuzz pattern was wrong, as a refused one.
+    if (c0 == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
     // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
     // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
     if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
@@ -515,6 +532,17 @@ export class GoParser extends Parser {
     this.uncounted = 0;
     this.inBlock = false;
   }
+}
+
+/**
+ * The test binary refusing its -run/-skip/-bench or -fuzz pattern, or a flag's value before any test (`testing:
+ * -parallel can only be given a positive integer`, `testing: -test.fuzzcachedir must be set if -test.fuzz is set`
+ * when the binary is run with -test.fuzz by hand, `testing: -shuffle should be …`; its usage follows): a line at
+ * column 0, the command line was wrong.
+ */
+export function testingRefused(l: Line): bool {
+  return l.startsWith("testing: -") || l.startsWith("testing: invalid regexp for ") ||
+    l.startsWith("testing: will not fuzz, ") || l.startsWith("testing: invalid value ");
 }
 
 /** [a, b) of l is an import path: letters, digits and `._~/+-` (no space, colon or bracket). */

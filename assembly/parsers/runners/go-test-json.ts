@@ -2,6 +2,8 @@
 // through the text parser in go-test.ts (which holds all the state), so both formats give the same facts.
 // A `-race` report inside the events (`WARNING: DATA RACE` to its closing rule) goes to the race parser instead,
 // as its text lines would: the crash, and the place of the test's `race detected during execution of test`.
+// The runtime's `fatal error: …` (a deadlock under -timeout 0, concurrent map writes) and its goroutines go to the
+// Go panic parser, as the text lines do (go test reads no `fatal error:` itself; its `panic:` lines it reads).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts } from "../../model";
@@ -9,6 +11,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { GoTestParser } from "./go-test";
 import { GoRaceParser } from "../go/go-race";
+import { GoPanicParser } from "../go/go-panic";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 
 /** Stateless (its state is the text parser's, ParserSet refreshes that one): `{"Time":`/`{"Action":` at column 0. */
@@ -17,9 +20,10 @@ const STARTS = new ByteSet().chars("{");
 export class GoTestJsonParser extends Parser {
   go: GoTestParser;
   race: GoRaceParser;
+  panic: GoPanicParser;
   view: Line = new Line();
 
-  constructor(go: GoTestParser, race: GoRaceParser) { super(); this.go = go; this.race = race; }
+  constructor(go: GoTestParser, race: GoRaceParser, panic: GoPanicParser) { super(); this.go = go; this.race = race; this.panic = panic; }
 
   atRest(): bool { return true; }
   starts(): ByteSet | null { return STARTS; }
@@ -54,6 +58,8 @@ export class GoTestJsonParser extends Parser {
     v.set(at, n); // resets the line's cached head colon too
     let r = this.race;
     if ((r.busy() || (n > 0 && v.at(0) == Char.W)) && r.claim(v, f)) return;
+    let g = this.panic;
+    if ((g.busy() || (n > 13 && v.at(0) == Char.f && v.startsWith("fatal error: "))) && g.claim(v, f)) return;
     this.go.text(v, f);
   }
 }

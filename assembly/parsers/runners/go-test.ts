@@ -16,7 +16,7 @@ import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoT
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
-import { usageOfGo } from "../go/go-build";
+import { usageOfGo, testingRefused } from "../go/go-build";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -202,8 +202,9 @@ export class GoTestParser extends Parser {
       if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
     }
     if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
-    // -json: the binary refusing a -run/-skip/-bench pattern (go-build.ts reads the text line): a wrong command line.
-    if (l.at(0) == Char.t && l.startsWith("testing: invalid regexp for ")) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
+    // -json: the binary refusing a -run/-skip/-bench pattern or to fuzz (go-build.ts reads the text line): a wrong
+    // command line.
+    if (l.at(0) == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -259,6 +260,10 @@ export class GoTestParser extends Parser {
       }
       // A measurement is counted, and left to the tail (its figures are what the run was for).
       if (l.startsWith("Benchmark") && this.measurement(l)) return false;
+      // A benchmark whose code panicked: go printed its name column, then the panic on the same line
+      // (`BenchmarkOps/FlipRange-2     \tpanic: runtime error: …`; a benchmark's panic is not recovered): that
+      // benchmark's crash, its goroutines after it (-json prints the two on lines of their own).
+      if (l.startsWith("Benchmark")) { let m = this.benchPanic(l); if (m > 0) { this.startPanic(l, f, m); return true; } }
       // `BenchmarkX` alone on a line: go -v announcing a benchmark (its log lines follow). Go test's own once
       // it has shown itself, or right after the benchmarks' `pkg: example.com/m` header (-run '^$': no test
       // line before; a first benchmark that fails logs its message under this line).
@@ -374,7 +379,10 @@ export class GoTestParser extends Parser {
     let fail = l.at(q) == Char.F;
     // go printed the tests itself (its `FAIL\tpkg` lines: --format standard-verbose, standard-quiet), each failure
     // and skip of the summary is one read before (by its package's import path, not gotestsum's relative one).
-    if (this.goPkgLine || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
+    // Not one that never ended (`(unknown)`: a panic, the -timeout alarm, an exit inside it): standard-quiet printed
+    // none of its output before (it shows a test's output when the test ends), the summary is where it is.
+    let unended = fail && l.endsWith(" (unknown)");
+    if ((this.goPkgLine && !unended) || (fail && this.failedBefore(name, pkg))) { this.gsRepeat = true; this.current = null; return true; }
     this.current = name;
     this.result(name, fail ? Res.FAIL : Res.SKIP);
     if (fail) this.pkgFails++;
@@ -968,13 +976,33 @@ export class GoTestParser extends Parser {
     if (this.names.length >= this.foldAt) this.fold(true);
   }
 
-  private startPanic(l: Line, f: Facts): void {
+  /**
+   * `BenchmarkX-8   \tpanic: msg`: where its `panic: ` starts (0 when the line is no such), the benchmark (its
+   * name without the GOMAXPROCS suffix) then the running one, go test shown.
+   */
+  private benchPanic(l: Line): i32 {
+    let n = l.len;
+    let e = 9;
+    while (e < n && !isSpace(l.at(e))) e++;
+    let i = e;
+    while (i < n && isSpace(l.at(i))) i++;
+    if (i == e || !l.matchAt("panic: ", i)) return 0;
+    let k = e - 1;
+    while (k > 9 && isDigit(l.at(k))) k--;
+    let cut = k < e - 1 && l.at(k) == Char.MINUS ? k : e;
+    this.current = l.str(0, cut);
+    this.seen = true;
+    return i;
+  }
+
+  /** `panic: msg` at column at (0, or after a benchmark's name column). */
+  private startPanic(l: Line, f: Facts, at: i32 = 0): void {
     // Another package's test binary panicking after this one: the earlier panic stays its test's failure.
     let prev = this.panic;
     if (prev !== null && !this.panicDone && this.panicTest !== null) this.notePanic(prev, this.panicTest!);
     let c = new Crash();
     c.tool = "go-panic";
-    let msg = l.trimmed(7);
+    let msg = l.trimmed(at + 7);
     if (msg.endsWith(" [recovered]")) msg = msg.substring(0, msg.length - 12);
     c.message = msg;
     let k = msg;
