@@ -2,7 +2,7 @@
 // a crash in the same frame is the same crash, and whether a run got far enough for what it did not show to
 // count as fixed. delta.ts uses these; they are apart because they are about facts, not about matching.
 import { Char, isDigit, isHex, isIdent } from "./util/chars";
-import { Crash, TestFailure, Tests, Verdict } from "./model";
+import { Crash, Diagnostic, TestFailure, Tests, Verdict } from "./model";
 
 /** A failure or crash line this many lines away from the earlier one is still at the same place. */
 export const LINE_SLACK: i64 = 3;
@@ -175,18 +175,35 @@ export function unreachedBy(v: Verdict): string | null {
 
 /**
  * A run that failed only on checks made after its tests ran (a coverage threshold missed, jest's obsolete
- * snapshots): its tests reached their end, a test missing from them is not "not reached (build failed)".
+ * snapshots), or, under jest and vitest, on errors of test files that did not load (ts-jest's type errors in
+ * a file's `● Test suite failed to run`: the other files ran): its tests reached their end, a test missing
+ * from them is not "not reached (build failed)".
  */
 function testsRanPastChecks(v: Verdict): bool {
   let t = v.tests;
   if (t === null || t.passed + t.failed <= 0) return false;
   let d = v.diagnostics;
   if (v.errorCount > <i64>d.length) return false;
+  let perFile = t.runner == "jest" || t.runner == "vitest";
   for (let i = 0; i < d.length; i++) {
     let x = unchecked(d[i]);
-    if (x.severity == "error" && x.tool != "coverage" && x.tool != "jest") return false;
+    if (x.severity == "error" && x.tool != "coverage" && x.tool != "jest" && !(perFile && inUnloadedFile(t, x))) return false;
   }
   return true;
+}
+
+/** The error is one a test file that did not load reports: that file's failure (named by its path) holds its place. */
+function inUnloadedFile(t: Tests, x: Diagnostic): bool {
+  let file = x.file;
+  if (file === null || x.line <= 0) return false;
+  let at = file! + ":" + x.line.toString() + ":";
+  let fs = t.failures;
+  for (let i = 0; i < fs.length; i++) {
+    let f = unchecked(fs[i]);
+    let p = f.pkg;
+    if (p !== null && f.name == p! && f.message.includes(at)) return true;
+  }
+  return false;
 }
 
 /**

@@ -6,6 +6,11 @@
 // Its one-line formatters too: `--format unix`, `path:40:9: message. [Error/no-unused-vars]`, and `--format
 // compact`, `path: line 40, col 9, Error - message. (no-unused-vars)`, each closed by `2 problems`; the
 // message loses its last period as stylish prints it, so one problem reads the same whatever the format.
+// eslint-formatter-pretty (xo's report, and tsd's, which prints its type-test findings with it): a file's header
+// two in, `  index.js:5:1` (its relative path and its first error's place), then one line per problem, `  ✖  5:1
+// message  rule` (`⚠` a warning; the rule id after a run of spaces, none for tsd, whose lines end with the
+// padding), a blank line between files, and the closing `  1 warning` / `  3 errors`. A line without a rule id
+// whose message is not ESLint's `Parsing error: …` is tsd's (its tool).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -15,6 +20,9 @@ import { normPath } from "../../frames";
 import { utf8, matchBytes } from "../runners/common";
 
 const CROSS = utf8("\u2716 ");   // ✖
+// log-symbols' error and warning marks: `✖` `⚠`, and `×` `‼` where the terminal has no Unicode.
+const P_ERR = utf8("\u2716"); const P_WARN = utf8("\u26a0");
+const P_ERR_ASCII = utf8("\u00d7"); const P_WARN_ASCII = utf8("\u203c");
 
 /**
  * At rest (no candidate path, no file, no summary seen): an indented line finds no file and is not taken; a
@@ -22,7 +30,8 @@ const CROSS = utf8("\u2716 ");   // ✖
  * linted file (its last byte, of .js .ts .jsx .vue .md .json .html ...: endsStarts).
  */
 const STARTS = new ByteSet().chars("\u2716");
-const ENDS = new ByteSet().chars("sxednl])");
+// Digits: pretty's header, `  index.js:5:1`.
+const ENDS = new ByteSet().chars("sxednl])0123456789");
 
 export class EslintParser extends Parser {
   /** The last column-0 line that could be a file's path; the file whose problems follow, once one did. */
@@ -31,6 +40,12 @@ export class EslintParser extends Parser {
   held: string | null = null;
   file: string | null = null;
   seen: bool = false;
+  /** The candidate or file is pretty's (two in, `  ✖  5:1 …` lines); pretty's closing counts may follow. */
+  pretty: bool = false;
+  prettySeen: bool = false;
+  /** A line that may be pretty's header (`  index.js:5:1`, left to the tail): its path, and the tail's count then. */
+  hdr: string | null = null;
+  hdrAt: i64 = -1;
 
   atRest(): bool { return this.candidate === null && this.file === null && !this.seen; }
   starts(): ByteSet | null { return STARTS; }
@@ -40,14 +55,21 @@ export class EslintParser extends Parser {
     let c = l.at(0);
     if (c == Char.SPACE) {
       if (this.seen && l.contains(" potentially fixable with the `--fix` option")) { this.drop(f); return true; }
+      if (this.pretty) {
+        if (this.prettyProblem(l, f, this.file!)) return true;
+        this.file = null; this.pretty = false;
+      }
       let file = this.file !== null ? this.file : this.candidate;
-      if (file === null) return false;
+      if (file === null) return this.prettyAtRest(l, f);
       if (!this.problem(l, f, file!)) { this.drop(f); return false; }
       this.file = file; this.candidate = null; this.held = null;
       return true;
     }
     this.file = null;
     this.drop(f);
+    this.pretty = false;
+    // Nothing at column 0 ending in a digit is ESLint's (offered for pretty's header).
+    if (isDigit(l.at(l.len - 1))) return false;
     if (this.oneLine(l, f)) return true;
     if (this.seen && isDigit(c) && plainSummary(l)) return true;
     if (matchBytes(l, CROSS, 0) && (l.indexOf(" problem", 0) > 0) && l.at(l.len - 1) == Char.RPAREN) { this.seen = true; return true; }
@@ -60,6 +82,79 @@ export class EslintParser extends Parser {
   }
 
   finish(f: Facts): void { this.drop(f); }
+
+  /**
+   * A line two in with no file open: pretty's first problem of a file, its header the line before (left to the
+   * tail, whence it is taken back: another reader may own a `  path:4:3` line), or its closing counts.
+   */
+  private prettyAtRest(l: Line, f: Facts): bool {
+    if (l.at(1) != Char.SPACE) return false;
+    let k = l.at(2);
+    if (k == 0xE2 || k == 0xC3) {
+      let hdr = this.hdr;
+      let tl = f.tailLines;
+      if (hdr === null || tl === null || tl.pushed != this.hdrAt + 1) return false;
+      if (!this.prettyProblem(l, f, hdr!)) return false;
+      tl.dropLast();
+      this.hdr = null;
+      this.file = hdr; this.pretty = true;
+      return true;
+    }
+    if (k == Char.SPACE) return false;
+    if (isDigit(l.at(l.len - 1))) { this.prettyHeader(l, f); return false; }
+    return this.prettySeen && prettySummary(l);
+  }
+
+  /** Pretty's header, `  index.js:5:1`: noted (not taken) with the tail's count, for the line after it. */
+  private prettyHeader(l: Line, f: Facts): void {
+    this.hdr = null;
+    let tl = f.tailLines;
+    if (tl === null || l.indexOfByte(Char.SPACE, 2) >= 0) return;
+    let q = l.len - 1;
+    while (q > 2 && isDigit(l.at(q))) q--;
+    if (q == l.len - 1 || l.at(q) != Char.COLON) return;
+    let r = q - 1;
+    while (r > 2 && isDigit(l.at(r))) r--;
+    if (r == q - 1 || l.at(r) != Char.COLON) return;
+    let path = l.str(2, r);
+    if (!lintedPath(path)) return;
+    this.hdr = normPath(path);
+    this.hdrAt = tl.pushed;
+  }
+
+  /** Pretty's `  ✖  5:1   message   rule` (the line number padded to the file's widest, the message too). */
+  private prettyProblem(l: Line, f: Facts, file: string): bool {
+    if (l.at(0) != Char.SPACE || l.at(1) != Char.SPACE) return false;
+    let sev = ""; let p = 2;
+    if (matchBytes(l, P_ERR, 2)) { sev = "error"; p += 3; }
+    else if (matchBytes(l, P_WARN, 2)) { sev = "warning"; p += 3; }
+    else if (matchBytes(l, P_ERR_ASCII, 2)) { sev = "error"; p += 2; }
+    else if (matchBytes(l, P_WARN_ASCII, 2)) { sev = "warning"; p += 3; }
+    else return false;
+    if (l.at(p) != Char.SPACE || l.at(p + 1) != Char.SPACE) return false;
+    let q = l.skipSpaces(p);
+    let line = l.readInt(q);
+    if (line < 0 || l.at(l.end) != Char.COLON) return false;
+    let col = l.readInt(l.end + 1);
+    if (col < 0 || l.at(l.end) != Char.SPACE || l.at(l.end + 1) != Char.SPACE) return false;
+    let rest = l.trimmed(l.skipSpaces(l.end));
+    let code: string | null = null;
+    // The rule id after the padding; none when the line ends in it (tsd's findings have no rule).
+    if (l.at(l.len - 1) != Char.SPACE) {
+      let gap = rest.lastIndexOf("  ");
+      if (gap > 0 && rest.indexOf(" ", gap + 2) < 0) { code = rest.substring(gap + 2); rest = rest.substring(0, gap).trimEnd(); }
+    }
+    let d = new Diagnostic();
+    d.tool = code === null && !rest.startsWith("Parsing error") ? "tsd" : "eslint";
+    d.severity = sev; d.code = code; d.line = <i32>line; d.col = <i32>col;
+    d.file = file;
+    // stylish's `message.replace(/([^ ])\.$/u, "$1")`, so one problem reads the same whatever the format.
+    if (d.tool == "eslint" && rest.length > 1 && rest.charCodeAt(rest.length - 1) == Char.DOT && rest.charCodeAt(rest.length - 2) != Char.SPACE) rest = rest.substring(0, rest.length - 1);
+    d.message = rest;
+    f.addDiagnostic(d);
+    this.seen = true; this.prettySeen = true;
+    return true;
+  }
 
   /** A candidate path the next line did not make a header: no longer one, its line back to the tail. */
   private drop(f: Facts): void {
@@ -173,6 +268,15 @@ function lintedPath(p: string): bool {
   if (p.indexOf(" ") >= 0) return false;
   for (let i = 0; i < LINTED.length; i++) if (p.endsWith(LINTED[i])) return true;
   return false;
+}
+
+/** Pretty's closing `  3 errors` / `  1 warning`, two in. */
+function prettySummary(l: Line): bool {
+  let n = l.readInt(2);
+  if (n < 0 || l.at(l.end) != Char.SPACE) return false;
+  let e = l.end + 1;
+  return (l.matchAt("error", e) && (l.len == e + 5 || (l.len == e + 6 && l.at(e + 5) == 0x73)))
+    || (l.matchAt("warning", e) && (l.len == e + 7 || (l.len == e + 8 && l.at(e + 7) == 0x73)));
 }
 
 /** The unix and compact formatters' closing `2 problems` (`1 problem`). */

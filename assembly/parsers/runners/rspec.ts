@@ -7,13 +7,19 @@
 // (`, 1 error occurred outside of examples`); `Failed examples:` then `rspec ./spec/x_spec.rb:5 # name` lines.
 // A spec file that did not load: `An error occurred while loading ./spec/x_spec.rb.` with the error under it
 // (then RSpec runs no example): a failure named by that path, counted in errors.
+// Jasmine's console reporter (modelled on RSpec's: runner `jasmine`): `Failures:` then each failure at column 0,
+// `1) <suite names and the spec's, joined by blanks>`, with `  Message:` (its lines four in) and `  Stack:` (the
+// frames, `at <Jasmine>` between the user's: the first user frame is the place); `Suite error: <suite>` (an
+// `afterAll` that threw: a failure named by the suite, counted in errors; under `Suite error: top suite`, each
+// `Error loading <path>: <message>` is a spec file that did not load, named by its path); `Pending:` then `1)
+// name` (skipped); the totals `6 specs, 4 failures, 1 pending spec`, whose failures count the suite errors too.
 import { isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame, MAX_FAILURES } from "../../model";
+import { Facts, TestFailure, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
-import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts } from "./common";
+import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts, frameOfText } from "./common";
 import { withName, withSkipped } from "../../util/name-hash";
 import { JValue } from "../../util/json";
 
@@ -22,18 +28,21 @@ const PENDING_HEAD = "Pending: (Failures listed here are expected";
 const FAILURES_HEAD = "Failures:";
 const FAILED_HEAD = "Failed examples:";
 const FINISHED = "Finished in ";
+const JS_PENDING = "Pending:";
+const SUITE_ERROR = "Suite error: ";
+const JS_LOADING = "Error loading ";
 
-/** At rest, RSpec starts on `An error …`, `Pending: …`, `Failures:`, `Failed examples:`, `Finished in`, or its totals. */
-const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).range(0x30, 0x39);
+/** At rest, RSpec starts on `An error …`, `Pending: …`, `Failures:`, `Failed examples:`, `Finished in`, or its totals (Jasmine on `Suite error: …` too). */
+const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).add(0x53).range(0x30, 0x39);
 
-const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD }
+const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD, SUITE }
 
 /** A column-0 line RSpec may open a section with: its heads, or its totals (`N example(s), M failure(s)`). */
 function mayOpen(l: Line): bool {
   let c = l.at(0);
-  if (isDigit(c)) return l.indexOf(" example") > 0;
+  if (isDigit(c)) return l.indexOf(" example") > 0 || l.indexOf(" spec") > 0;
   return l.startsWith(LOADING) || l.startsWith(PENDING_HEAD) || l.startsWith(FAILURES_HEAD)
-    || l.startsWith(FAILED_HEAD) || l.startsWith(FINISHED);
+    || l.startsWith(FAILED_HEAD) || l.startsWith(FINISHED) || l.startsWith(SUITE_ERROR) || l.startsWith(JS_PENDING);
 }
 
 export class RspecParser extends Parser {
@@ -46,6 +55,14 @@ export class RspecParser extends Parser {
   code: bool = false;
   examples: i64 = -1; failures: i64 = 0; pending: i64 = 0; outside: i64 = 0;
   fileFailures: i64 = 0;
+  /** Jasmine's report (its column-0 `1) name`, `Suite error:`, its `N specs` totals), not RSpec's. */
+  js: bool = false;
+  /** Jasmine: in a block's `Stack:` (frames), not its `Message:`; the suite of a `Suite error:` block. */
+  stack: bool = false;
+  suite: string = "";
+  suiteErrors: i64 = 0;
+
+  private tests(f: Facts): Tests { return f.testsFor(this.js ? "jasmine" : "rspec"); }
 
   busy(): bool { return this.sec != Sec.NONE; }
   atRest(): bool { return !this.seen && this.sec == Sec.NONE; }
@@ -66,7 +83,21 @@ export class RspecParser extends Parser {
         return true;
       }
       if (s.startsWith(PENDING_HEAD)) { this.end(); this.begin(f); this.sec = Sec.PENDING; return true; }
-      if (s == FAILURES_HEAD) { this.end(); this.begin(f); this.sec = Sec.FAILURES; return true; }
+      if (s == JS_PENDING) { this.end(); this.js = true; this.begin(f); this.sec = Sec.PENDING; return true; }
+      if (s.startsWith(SUITE_ERROR) && s.length > SUITE_ERROR.length) {
+        this.end(); this.js = true; this.begin(f);
+        this.sec = Sec.SUITE; this.suite = s.substring(SUITE_ERROR.length); this.stack = false;
+        return true;
+      }
+      // Jasmine's `1) name` at column 0 (RSpec's is two in): a failure, or a pending spec.
+      if ((this.sec == Sec.FAILURES || this.sec == Sec.PENDING) && isDigit(s.charCodeAt(0))) {
+        let was = this.js;
+        this.js = true;
+        if (this.numbered(s, f)) return true;
+        this.js = was;
+      }
+      // Its tests are made by the first block (Jasmine's `Failures:` is the same line: the block says which).
+      if (s == FAILURES_HEAD) { this.end(); this.seen = true; this.sec = Sec.FAILURES; return true; }
       if (s == FAILED_HEAD && this.seen) { this.end(); this.sec = Sec.FAILED_LIST; return true; }
       if (s.startsWith(FINISHED) && s.includes(" second")) {
         this.end(); this.sec = Sec.NONE;
@@ -86,24 +117,64 @@ export class RspecParser extends Parser {
     if (this.sec == Sec.FAILED_LIST) { if (l.isBlank()) return true; this.sec = Sec.NONE; return false; }
     if (this.sec == Sec.LOAD) { this.body(l); return true; }
     // `  1) full description`: a block opens (a failure in `Failures:`, nothing in `Pending:`).
-    if (p == 2 && isDigit(l.at(p))) {
-      let s = l.trimmed(p);
-      let k = 0;
-      while (k < s.length && isDigit(s.charCodeAt(k))) k++;
-      if (k < s.length - 2 && s.charCodeAt(k) == 0x29 && s.charCodeAt(k + 1) == 0x20) {
-        this.end();
-        if (this.sec == Sec.FAILURES) this.open(failureNamed(f.testsFor("rspec"), s.substring(k + 2)));
-        else if (this.sec == Sec.PENDING) { let t = f.testsFor("rspec"); t.skippedSet = withSkipped(t.skippedSet, s.substring(k + 2)); }
-        return true;
-      }
-    }
+    if (p == 2 && !this.js && isDigit(l.at(p)) && this.numbered(l.trimmed(p), f)) return true;
+    if (this.js) { this.jsBody(l, p, f); return true; }
     if (this.cur !== null) this.body(l);
     return true;
   }
 
+  /** `1) full description`: a block opens (a failure in `Failures:`, a skipped name in `Pending:`). */
+  private numbered(s: string, f: Facts): bool {
+    let k = 0;
+    while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+    if (k == 0 || k >= s.length - 2 || s.charCodeAt(k) != 0x29 || s.charCodeAt(k + 1) != 0x20) return false;
+    this.end();
+    this.stack = false;
+    if (this.sec == Sec.FAILURES) this.open(failureNamed(this.tests(f), s.substring(k + 2)));
+    else if (this.sec == Sec.PENDING) { let t = this.tests(f); t.skippedSet = withSkipped(t.skippedSet, s.substring(k + 2)); }
+    return true;
+  }
+
+  /** An indented line of a Jasmine block: `Message:` and `Stack:` heads, the message's lines, the frames. */
+  private jsBody(l: Line, p: i32, f: Facts): void {
+    if (l.isBlank()) return;
+    let s = l.trimmed(p);
+    if (p == 2 && s == "Message:") {
+      this.stack = false;
+      // A suite error may hold several (each spec file that did not load): each its own failure.
+      if (this.sec == Sec.SUITE) this.end();
+      return;
+    }
+    if (p == 2 && s == "Stack:") { this.stack = true; return; }
+    if (this.sec == Sec.PENDING) return;
+    if (this.stack) {
+      let t = this.cur;
+      if (t !== null && !this.m.placed && s.startsWith("at ")) this.m.jsFrame(t!, s);
+      return;
+    }
+    if (this.cur === null && this.sec == Sec.SUITE) {
+      let t = this.tests(f);
+      this.suiteErrors++;
+      if (this.suite == "top suite" && s.startsWith(JS_LOADING)) {
+        let c = s.indexOf(": ", JS_LOADING.length);
+        let path = c > 0 ? s.substring(JS_LOADING.length, c) : "";
+        if (path.length > 0 && !path.includes(" ")) {
+          path = normPath(path);
+          this.open(hasFailure(t, path) ? failureNamed(t, path) : fileFailureOf(t, path));
+          this.m.line(this.cur!, s.substring(c + 2));
+          return;
+        }
+      }
+      this.open(failureNamed(t, this.suite));
+    }
+    let t = this.cur;
+    if (t !== null) this.m.line(t!, s);
+  }
+
   private begin(f: Facts): void {
     this.seen = true;
-    f.testsFor("rspec");
+    // Jasmine's tests are made by the first block or its totals (its `Failures:` is RSpec's too).
+    if (!this.js) f.testsFor("rspec");
   }
 
   private open(tf: TestFailure): void {
@@ -135,7 +206,7 @@ export class RspecParser extends Parser {
 
   /** The failure of a spec file that did not load, named by its path (its unit too). */
   private fileFailure(f: Facts, path: string): TestFailure {
-    let t = f.testsFor("rspec");
+    let t = this.tests(f);
     if (hasFailure(t, path)) return failureNamed(t, path);
     this.fileFailures++;
     return fileFailureOf(t, path);
@@ -149,8 +220,9 @@ export class RspecParser extends Parser {
     for (let i = 0; i < cs.length; i++) {
       let n = cs[i].n; let w = cs[i].word;
       if (w == "examples" || w == "example") ex = n;
+      else if (w == "specs" || w == "spec") { ex = n; this.js = true; }
       else if (w == "failures" || w == "failure") fa = n;
-      else if (w == "pending") pe = n;
+      else if (w == "pending" || w == "pending specs" || w == "pending spec") pe = n;
       else if (w.startsWith("error") && w.endsWith("occurred outside of examples")) out = n;
       else return false;
     }
@@ -164,9 +236,17 @@ export class RspecParser extends Parser {
     this.end();
     this.sec = Sec.NONE;
     if (!this.seen) return;
-    let t = f.testsFor("rspec");
-    if (t.runner != "rspec") return;
-    if (this.examples >= 0) {
+    let t = this.tests(f);
+    if (t.runner != (this.js ? "jasmine" : "rspec")) return;
+    if (this.js && this.examples >= 0) {
+      // Jasmine's failures count its suite errors (an afterAll's, a spec file's that did not load).
+      let failed = max<i64>(0, this.failures - this.suiteErrors);
+      t.passed = max<i64>(0, this.examples - failed - this.pending);
+      t.failed = failed;
+      t.skipped = this.pending;
+      t.errors = this.suiteErrors;
+      t.totals = true;
+    } else if (this.examples >= 0) {
       t.passed = max<i64>(0, this.examples - this.failures - this.pending);
       t.failed = this.failures;
       t.skipped = this.pending;
@@ -176,8 +256,8 @@ export class RspecParser extends Parser {
       let n: i64 = 0;
       for (let i = 0; i < t.failures.length; i++) if (t.failures[i].pkg === null) n++;
       t.passed = -1;
-      t.failed = n;
-      t.errors = this.fileFailures;
+      t.failed = this.js ? max<i64>(0, n - this.suiteErrors) : n;
+      t.errors = this.js ? this.suiteErrors : this.fileFailures;
     }
   }
 }
@@ -196,6 +276,12 @@ class RspecMessage {
     if (this.placed) return;
     let fr = rubyFrame(s);
     if (fr !== null && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
+  }
+
+  /** A JavaScript stack line, `at fn (path:3:36)`: the first user frame is the failure's place. */
+  jsFrame(t: TestFailure, s: string): void {
+    let fr = frameOfText(s);
+    if (fr !== null && fr.user && fr.file !== null && fr.line > 0) { t.file = normPath(fr.file!); t.line = fr.line; this.placed = true; }
   }
 
   /** A line of the message, trimmed, not blank. */
