@@ -573,12 +573,14 @@ export class PytestParser extends Parser {
       }
       return;
     }
-    // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
+    // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0; a fixture lookup's
+    // (`fixture 'x' not found`) ends with the test's own place alone, `/w/test_x.py:16`.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
     if (colon <= 0) return;
     let n = l.readInt(colon + 1);
-    if (n < 0 || l.at(l.end) != Char.COLON) return;
+    if (n < 0) return;
+    if (l.at(l.end) != Char.COLON && !(l.end == l.len && colon > 3 && l.matchAt(".py", colon - 3))) return;
     let file = normPath(l.str(0, colon));
     if (file.includes(" ")) return;
     b.anyFile = file; b.anyLine = <i32>n;
@@ -678,19 +680,17 @@ export class PytestParser extends Parser {
     // The progress names the k-th failure (error) block when it counts as many as there are blocks.
     let fails = this.pFails.length == this.nFail ? this.pFails : null;
     let errs = this.pErrs.length == this.nErr ? this.pErrs : null;
+    let pre = this.summaryOfBlocks(used);
     for (let i = 0; i < this.blocks.length; i++) {
       let b = this.blocks[i];
       let ran: string | null = null;
       if (b.error) { if (errs !== null) ran = errs[b.ran]; }
       else { if (fails !== null) ran = fails[b.ran]; }
-      let name = b.workerCrash !== null ? b.workerCrash! : b.header;
-      if (name.startsWith("ERROR collecting ")) name = name.substring(17);
-      else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
-      else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
+      let name = headerName(b);
       // `[doctest] units.miles_to_km`: the node id is `units.py::units.miles_to_km` (the dots stay).
       let doctest = name.startsWith("[doctest] ");
       if (doctest) name = name.substring(10);
-      let k = b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
+      let k = pre !== null ? pre[i] : b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
         name = ran !== null ? ran! : (b.anyFile !== null ? b.anyFile! : "(unnamed test)");
@@ -700,7 +700,12 @@ export class PytestParser extends Parser {
         else if (b.anyFile !== null) file = this.testFile(b);
         if (file !== null && file!.length > 0) name = file! + "::" + (doctest ? name : classPath(name));
       }
+      // A test that failed (or errored at setup: `fixture 'x' not found`) and then errored at teardown: its failure is
+      // the first report's; the teardown error follows from it or stands beside it.
+      let teardown = b.header.startsWith("ERROR at teardown of ");
+      let had = teardown && hasFailure(t, name);
       let tf = failureNamed(t, name);
+      if (had && tf.message.length > 0) continue;
       dedent(b.elines);
       // `E     File "versions.py", line 3` over a SyntaxError: the failure is where the bad line is, not at
       // the import that read it.
@@ -839,6 +844,40 @@ export class PytestParser extends Parser {
     return -1;
   }
 
+  /**
+   * Each block's short-summary entry (-1: none), its used[] set, when no block is header-less: by its header, and a
+   * header that names no entry (a plugin's item whose reportinfo() titles its report: docopt's `usecase: testcases(3)`
+   * for `testcases.docopt::testcases(3)`) takes the next entry of its kind no header named, in order (the report and
+   * the summary list failures in the same order), when such headers and such entries are as many of each kind.
+   * null when some block is header-less: those take the next entry as they come (nextSummary).
+   */
+  private summaryOfBlocks(used: bool[]): Array<i32> | null {
+    let bs = this.blocks;
+    for (let i = 0; i < bs.length; i++) if (bs[i].headerless) return null;
+    let ks = new Array<i32>(bs.length);
+    let lostF = 0; let lostE = 0;
+    for (let i = 0; i < bs.length; i++) {
+      let name = headerName(bs[i]);
+      if (name.startsWith("[doctest] ")) name = name.substring(10);
+      let k = this.matchSummary(name, used);
+      ks[i] = k;
+      if (k >= 0) used[k] = true;
+      else if (bs[i].error) lostE++; else lostF++;
+    }
+    if (lostF + lostE == 0) return ks;
+    let freeF = 0; let freeE = 0;
+    for (let k = 0; k < this.sumId.length; k++) if (!used[k]) { if (this.sumKind[k] == "ERROR") freeE++; else freeF++; }
+    for (let i = 0; i < bs.length; i++) {
+      if (ks[i] >= 0) continue;
+      let e = bs[i].error;
+      if (e ? lostE != freeE : lostF != freeF) continue;
+      let k = this.nextSummary(e ? "ERROR" : "FAILED", used);
+      ks[i] = k;
+      if (k >= 0) used[k] = true;
+    }
+    return ks;
+  }
+
   /** The first unused summary entry of kind: a header-less block's, in run order. */
   private nextSummary(kind: string, used: bool[]): i32 {
     for (let k = 0; k < this.sumId.length; k++) if (!used[k] && this.sumKind[k] == kind) return k;
@@ -848,6 +887,15 @@ export class PytestParser extends Parser {
   private testFile(b: Block): string {
     return b.firstFile !== null ? b.firstFile! : "";
   }
+}
+
+/** A block's test as its header names it: `ERROR collecting a.py` → `a.py`, `ERROR at setup of test_x` → `test_x`. */
+function headerName(b: Block): string {
+  let name = b.workerCrash !== null ? b.workerCrash! : b.header;
+  if (name.startsWith("ERROR collecting ")) return name.substring(17);
+  if (name.startsWith("ERROR at setup of ")) return name.substring(18);
+  if (name.startsWith("ERROR at teardown of ")) return name.substring(21);
+  return name;
 }
 
 /**
