@@ -55,6 +55,8 @@ class Block {
   locMsg: string | null = null;
   /** --tb=native: a Python traceback; its exception line (and indented continuation) is the message. */
   native: bool = false;
+  /** An exception group's traceback (`  + Exception Group Traceback …`, then `  | ` lines): read as native. */
+  group: bool = false;
   exc: string[] = [];
   excOpen: bool = false;
   /** A `---- Captured stdout call ----` section began: the test's own output follows. */
@@ -71,7 +73,11 @@ class Block {
   workerCrash: string | null = null;
 }
 
+const GROUP_TRACEBACK = "  + Exception Group Traceback (most recent call last)";
+
 export class PytestParser extends Parser {
+  /** A view into part of a line (an exception group's line past its `  | ` prefix). */
+  private view: Line = new Line();
   seen: bool = false;
   sec: Sec = Sec.NONE;
   /**
@@ -524,6 +530,7 @@ export class PytestParser extends Parser {
       return;
     }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
+    if (b.group || c == Char.SPACE && l.startsWith(GROUP_TRACEBACK)) { this.groupLine(b, l); return; }
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1) || c == Char.SPACE && b.headerless && b.elines.length > 0) exampleLine(b, l);
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
@@ -595,6 +602,35 @@ export class PytestParser extends Parser {
     let m = l.trimmed(l.end + 1);
     if (m.length > 0) b.locMsg = m;
     if (m == "DocTestFailure" || m == "UnexpectedException") this.docCut = DOC_CUT;
+  }
+
+  /**
+   * An exception group's traceback, as pytest prints an ExceptionGroup raised in its own hooks (unraisable-exception
+   * warnings made errors by -W error): `  + Exception Group Traceback (most recent call last):`, the group's frames and
+   * its line (`  | ExceptionGroup: multiple unraisable exception warnings (36 sub-exceptions)`) behind `  | `, then each
+   * sub-exception's traceback one level deeper (`    | `) between `+-+---- 1 ----` rules. The group's own lines read as
+   * a native traceback (its line the message); a deeper one only places the failure, at its first frame in the project,
+   * when the group's frames had none.
+   */
+  private groupLine(b: Block, l: Line): void {
+    if (!b.group) {
+      b.group = true; b.native = true;
+      b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
+      b.exc = []; b.excOpen = false;
+      return;
+    }
+    let p = l.skipSpaces(0);
+    if (p >= l.len) return;
+    let ch = l.at(p);
+    if (ch == Char.PLUS) return;
+    if (ch != Char.PIPE || p < 2) { b.group = false; return; }
+    let off = p + 2 <= l.len ? p + 2 : l.len;
+    let v = this.view;
+    v.set(l.ptr + <usize>off, l.len - off);
+    if (p == 2) { this.nativeLine(b, v); return; }
+    if (b.userFile !== null) return;
+    let fr = pyFrame(v);
+    if (fr !== null && fr.file !== null && fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
   }
 
   /** A --tb=native block: `Traceback (most recent call last):`, `  File "x.py", line 3, in f`, `ValueError: ..`. */
