@@ -51,6 +51,14 @@ function quote(s: string | null): string {
   return line.length > QUOTE_MAX ? line.substring(0, QUOTE_MAX - 1) + "…" : line;
 }
 
+/** `…` and line's text from a little before d (where it first differs from another), cut to QUOTE_MAX. */
+function excerpt(line: string, d: i32): string {
+  let start = max(0, d - 24);
+  let rest = line.substring(start);
+  let cut = rest.length > QUOTE_MAX - 2 ? rest.substring(0, QUOTE_MAX - 3) + "…" : rest;
+  return "…" + cut;
+}
+
 /** The index of the first line, past the first, whose fact text differs between a and b; -1 when none does. */
 function firstDifferingLine(a: string, b: string): i32 {
   let la = a.split("\n"); let lb = b.split("\n");
@@ -122,6 +130,15 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
       // The line that differs is one of several failures: the test's place is the first one's, not its.
       if (placed && samePlace) return ma + " → " + mb;
     }
+  }
+  // Two long first lines that differ only past what a quote shows (pytest -vv's `assert {…} == {…}` of two dicts):
+  // each quoted from a little before where they first differ.
+  if (!sameMessage && ma == mb && ma.endsWith("…")) {
+    let la = lineAt(a.message, 0).trimStart().trimEnd(); let lb = lineAt(b.message, 0).trimStart().trimEnd();
+    let d = 0;
+    let n = min(la.length, lb.length);
+    while (d < n && la.charCodeAt(d) == lb.charCodeAt(d)) d++;
+    if (la != lb && d >= QUOTE_MAX - 1) { ma = excerpt(la, d); mb = excerpt(lb, d); }
   }
   if (sameMessage) {
     let lead = "";

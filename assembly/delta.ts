@@ -290,6 +290,13 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // So is one the run's list of passes names (pytest -v's `PASSED` lines before a crash or an interrupt that
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || subtestRan(fb, fa[i])) { m.fixed.push(name); continue; }
+    // pytest: a file that did not load (its collection error, named by its path) whose tests report now loaded.
+    if (loadedNow(cur, fa[i], fb)) { m.fixed.push(name); continue; }
+    // unittest: a class's (module's) setUpClass or tearDownClass (…Module) that failed, where a test of it ran now.
+    if (fixtureRan(cur, fa[i])) { m.fixed.push(name); continue; }
+    // pytest stopped early both times (-x, --maxfail) over the same tests: this run got at least as far, so the tests
+    // the run before reached, this one among them, ran again.
+    if (reachedAgain(before, cur, fa[i])) { m.fixed.push(name); continue; }
     // Skipped now (`xit`, `@pytest.mark.skip`): the run names it among its skipped tests; it did not run.
     if (inSkippedSet(cur, fa[i])) { if (m.notRun.length == 0) m.notRunWhy = "skipped now"; m.notRun.push(name); continue; }
     // Its target ran to its end (cargo -q stopped after it): it ran, unless it is there no more (renamed, removed).
@@ -384,6 +391,52 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
   if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";
   return a.passed.toString() + " passed before, " + b.passed.toString() + " now";
+}
+
+/**
+ * pytest names a file that did not load by its path (`ERROR collecting test_x.py`: `test_x.py`); a failure of this run
+ * named under it (`test_x.py::test_y`) says the file loaded, whatever stopped the run after (-x).
+ */
+function loadedNow(cur: Verdict, f: TestFailure, fb: Array<TestFailure>): bool {
+  let name = f.name;
+  if (runnerOf(cur) != "pytest" || name.includes("::")) return false;
+  let n = name.length;
+  for (let i = 0; i < fb.length; i++) {
+    let b = fb[i].name;
+    if (b.length > n + 2 && b.startsWith(name) && b.charCodeAt(n) == Char.COLON && b.charCodeAt(n + 1) == Char.COLON) return true;
+  }
+  return false;
+}
+
+/**
+ * unittest names a class or module fixture's error by its class or module (`ERROR: setUpClass (mod.Class)`:
+ * `mod.Class.setUpClass`); -v's list of this run (tests.passedSet, the classes and modules of the tests it passed too)
+ * naming that class says the fixture ran: its tests ran after setUpClass, tearDownClass after them, and a fixture
+ * failing again is this run's failure, named as before.
+ */
+function fixtureRan(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.runner != "unittest" || t.passedSet === null) return false;
+  let name = f.name;
+  let dot = name.lastIndexOf(".");
+  if (dot <= 0) return false;
+  let m = name.substring(dot + 1);
+  if (m != "setUpClass" && m != "tearDownClass" && m != "setUpModule" && m != "tearDownModule") return false;
+  return t.passedSet!.includes(nameHash(name.substring(0, dot)));
+}
+
+/**
+ * pytest runs its tests in the order it collected them, and -x / --maxfail stops after the last failure: the tests a
+ * stopped run reached are the first of them. Two such runs over as many collected tests (the same collection) where
+ * this one reached at least as many: every test the one before reached (f, which failed in it) ran in this one.
+ */
+function reachedAgain(before: Verdict, cur: Verdict, f: TestFailure): bool {
+  let a = before.tests; let b = cur.tests;
+  if (a === null || b === null || a.runner != "pytest" || b.runner != "pytest" || !f.name.includes("::")) return false;
+  if (a.notRun <= 0 || b.notRun < 0 || a.passedSet !== null || b.passedSet !== null) return false;
+  let ranA = a.passed + a.failed + a.errors + a.skipped + a.xfailed;
+  let ranB = b.passed + b.failed + b.errors + b.skipped + b.xfailed;
+  return ranA + a.notRun == ranB + b.notRun && ranB >= ranA;
 }
 
 /**

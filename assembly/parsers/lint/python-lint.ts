@@ -4,7 +4,10 @@
 // `************* Module pkg.a` header, and the closing `Your code has been rated at 9.50/10`); ruff's full format
 // (its default: `F401 [*] `json` imported but unused`, ` --> src/a.py:4:8`, a source snippet and
 // `help:` lines, a blank line after each), and ruff's closing lines (`Found 2 errors.`, `[*] 1 fixable with the
-// `--fix` option.`, `No fixes available ...`).
+// `--fix` option.`, `No fixes available ...`); pylint's parseable format and the `pylint` format of ruff and flake8
+// (`src/a.py:34: [W0612(unused-variable), main] Unused variable 'count'`, `src/a.py:4: [F401] …`: no column);
+// ruff's grouped format (`src/a.py:`, then its findings indented, `   4:8  F401 [*] `json` imported but unused`,
+// a blank line after the file's last).
 //
 // Severity: pylint's E and F (error, fatal) are errors, its W, C and R (warning, convention, refactor) warnings;
 // every finding of flake8 and ruff is an error, whatever its code (pycodestyle's W ones too): each fails the run
@@ -58,7 +61,10 @@ const STARTS = new ByteSet().upper().chars("*[i/.{wb").digits();
 const MYPY_JSON = "{\"file\": \"";
 const DJANGO_ISSUES = "System check identified ";
 
-const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3 }
+/** Lines ending so can start something too: ruff's grouped format's file line (`src/a.py:`). */
+const ENDS = new ByteSet().chars(":");
+
+const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3, GROUPED = 4 }
 
 export class PyLintParser extends Parser {
   private block: i32 = Block.NONE;
@@ -75,10 +81,14 @@ export class PyLintParser extends Parser {
   private sphinx: bool = false;
   private asError: bool = false;
   private issue: Diagnostic | null = null;
+  /** ruff's grouped format: the held line is a file's line (`src/a.py:`); the file whose findings follow. */
+  private heldGroup: bool = false;
+  private group: string = "";
 
   atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
+  endsStarts(): ByteSet | null { return ENDS; }
   busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError; }
 
   claim(l: Line, f: Facts): bool {
@@ -105,10 +115,18 @@ export class PyLintParser extends Parser {
       this.block = Block.NONE;
       this.finding = null;
     }
+    if (this.block == Block.GROUPED) {
+      if (this.groupedFinding(l, f)) return true;
+      this.block = Block.NONE;
+    }
     if (this.held !== null) {
       let h = this.held!;
       this.held = null;
-      if (this.pyright(l, f)) return true;
+      if (this.heldGroup) {
+        this.heldGroup = false;
+        this.group = normPath(h.substring(0, h.length - 1));
+        if (this.groupedFinding(l, f)) { this.block = Block.GROUPED; return true; }
+      } else if (this.pyright(l, f)) return true;
       f.released.push(h);
     }
     if (this.block == Block.HEADER) {
@@ -122,6 +140,15 @@ export class PyLintParser extends Parser {
       return false;
     }
     let c0 = l.at(0);
+    // A line offered for its last byte alone (ENDS): ruff's grouped file line, else nothing of these tools.
+    if (l.at(l.len - 1) == Char.COLON && this.block == Block.NONE) {
+      if (c0 != Char.SPACE && c0 != Char.TAB && endsPy(l, l.len - 1) && l.indexOfByte(Char.SPACE) < 0) {
+        this.held = l.toString();
+        this.heldGroup = true;
+        return true;
+      }
+      if (!STARTS.has(l.at(l.skipSpaces(0))) && l.headColon() < 0) return false;
+    }
     if (c0 == Char.w) return fileFinding(l, f, "black", WOULD_REFORMAT.length, l.len, WOULD_REFORMAT, "black would reformat this file");
     if (c0 == Char.E && l.at(1) == Char.R && l.len > ISORT_TAIL.length + 7 && l.matchAt(ISORT_TAIL, l.len - ISORT_TAIL.length))
       return fileFinding(l, f, "isort", 7, l.len - ISORT_TAIL.length, "ERROR: ", "imports are incorrectly sorted and/or formatted");
@@ -190,7 +217,7 @@ export class PyLintParser extends Parser {
   finish(f: Facts): void {
     this.django = false; this.issue = null; this.sphinx = false; this.asError = false;
     if (this.held !== null) f.released.push(this.held!);
-    this.held = null; this.finding = null;
+    this.held = null; this.finding = null; this.heldGroup = false; this.group = "";
     this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
   }
 
@@ -242,6 +269,7 @@ export class PyLintParser extends Parser {
   /** `path:line:col: CODE msg` (flake8, pycodestyle, ruff) or `path:line:col: CODE: msg (symbol)` (pylint). */
   private concise(l: Line, f: Facts, k: i32): bool {
     let s = k + 2;
+    if (l.at(s) == Char.LBRACKET) return this.parseable(l, f, k);
     let e = codeEnd(l, s);
     if (e < 0) return pyflakes(l, f, k);
     let pylint = l.at(e) == Char.COLON;
@@ -263,6 +291,68 @@ export class PyLintParser extends Parser {
       d.severity = "error";
       if (!ruff && this.guessed.length < 4096) this.guessed.push(d);
     }
+    f.addDiagnostic(d);
+    return true;
+  }
+
+  /**
+   * The pylint-style line, no column: pylint's `--output-format=parseable` (`a.py:274: [C0301(line-too-long), Obj.fn]
+   * Line too long (118/100)`: the code, its symbol and the object it is in) and the `pylint` format of ruff and flake8
+   * (`a.py:23: [UP010] Unnecessary …`: the code alone; flake8's until ruff's closing count says ruff).
+   */
+  private parseable(l: Line, f: Facts, k: i32): bool {
+    let s = k + 3;
+    let e = codeEnd(l, s);
+    if (e < 0) return false;
+    let c = l.at(e);
+    let pylint = c == Char.LPAREN;
+    if (!pylint && c != Char.RBRACKET) return false;
+    let close = pylint ? l.indexOf("] ", e) : e;
+    if (close < 0) return false;
+    let d = placed(l, k);
+    if (d === null || d.col >= 0) return false;
+    d.code = l.str(s, e);
+    d.message = l.trimmed(close + 1);
+    if (pylint) {
+      let c0 = l.at(s);
+      d.tool = "pylint";
+      d.severity = c0 == Char.E || c0 == Char.F ? "error" : "warning";
+    } else {
+      d.tool = "flake8";
+      d.severity = "error";
+      if (this.guessed.length < 4096) this.guessed.push(d);
+    }
+    f.addDiagnostic(d);
+    return true;
+  }
+
+  /**
+   * A finding of ruff's grouped format under its file's line: `   23:1  UP010 [*] Unnecessary …` (line and column
+   * right-aligned, the code's column padded), `  2:1 invalid-syntax: unexpected EOF while parsing`.
+   */
+  private groupedFinding(l: Line, f: Facts): bool {
+    if (l.at(0) != Char.SPACE || l.at(1) != Char.SPACE) return false;
+    let p = l.skipSpaces(0);
+    let line = l.readInt(p);
+    if (line < 0 || l.at(l.end) != Char.COLON) return false;
+    let col = l.readInt(l.end + 1);
+    if (col < 0 || l.at(l.end) != Char.SPACE) return false;
+    let s = l.skipSpaces(l.end);
+    let d = new Diagnostic();
+    if (l.matchAt("invalid-syntax: ", s)) d.message = l.trimmed(s + 16);
+    else {
+      let e = codeEnd(l, s);
+      if (e < 0 || l.at(e) != Char.SPACE) return false;
+      d.code = l.str(s, e);
+      let m = l.skipSpaces(e);
+      if (l.matchAt("[*] ", m)) m = l.skipSpaces(m + 4);
+      d.message = l.trimmed(m);
+    }
+    d.tool = "ruff";
+    d.severity = "error";
+    d.file = this.group;
+    d.line = <i32>line;
+    d.col = <i32>col;
     f.addDiagnostic(d);
     return true;
   }

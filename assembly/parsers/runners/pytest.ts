@@ -56,6 +56,8 @@ class Block {
   locMsg: string | null = null;
   /** --tb=native: a Python traceback; its exception line (and indented continuation) is the message. */
   native: bool = false;
+  /** An exception group's traceback (`  + Exception Group Traceback …`, then `  | ` lines): read as native. */
+  group: bool = false;
   exc: string[] = [];
   excOpen: bool = false;
   /** A `---- Captured stdout call ----` section began: the test's own output follows. */
@@ -72,7 +74,11 @@ class Block {
   workerCrash: string | null = null;
 }
 
+const GROUP_TRACEBACK = "  + Exception Group Traceback (most recent call last)";
+
 export class PytestParser extends Parser {
+  /** A view into part of a line (an exception group's line past its `  | ` prefix). */
+  private view: Line = new Line();
   seen: bool = false;
   sec: Sec = Sec.NONE;
   /**
@@ -539,6 +545,7 @@ export class PytestParser extends Parser {
       return;
     }
     if (!l.isBlank() && b.nonBlank++ == 0 && c > Char.SPACE) b.firstText = l.trimmed(0);
+    if (b.group || c == Char.SPACE && l.startsWith(GROUP_TRACEBACK)) { this.groupLine(b, l); return; }
     if (b.native || c == Char.T && l.startsWith("Traceback (most recent call last)")) { this.nativeLine(b, l); return; }
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1) || c == Char.SPACE && b.headerless && b.elines.length > 0) exampleLine(b, l);
     if (c == Char.E && (l.at(1) == Char.SPACE || l.len == 1)) {
@@ -588,12 +595,14 @@ export class PytestParser extends Parser {
       }
       return;
     }
-    // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0.
+    // `test_calc.py:14: AssertionError`, `test_mul.py:1: in <module>`: a location line at column 0; a fixture lookup's
+    // (`fixture 'x' not found`) ends with the test's own place alone, `/w/test_x.py:16`.
     if (c == Char.SPACE || c < 0) return;
     let colon = l.indexOf(":");
     if (colon <= 0) return;
     let n = l.readInt(colon + 1);
-    if (n < 0 || l.at(l.end) != Char.COLON) return;
+    if (n < 0) return;
+    if (l.at(l.end) != Char.COLON && !(l.end == l.len && colon > 3 && l.matchAt(".py", colon - 3))) return;
     let file = normPath(l.str(0, colon));
     if (file.includes(" ")) return;
     b.anyFile = file; b.anyLine = <i32>n;
@@ -608,6 +617,35 @@ export class PytestParser extends Parser {
     let m = l.trimmed(l.end + 1);
     if (m.length > 0) b.locMsg = m;
     if (m == "DocTestFailure" || m == "UnexpectedException") this.docCut = DOC_CUT;
+  }
+
+  /**
+   * An exception group's traceback, as pytest prints an ExceptionGroup raised in its own hooks (unraisable-exception
+   * warnings made errors by -W error): `  + Exception Group Traceback (most recent call last):`, the group's frames and
+   * its line (`  | ExceptionGroup: multiple unraisable exception warnings (36 sub-exceptions)`) behind `  | `, then each
+   * sub-exception's traceback one level deeper (`    | `) between `+-+---- 1 ----` rules. The group's own lines read as
+   * a native traceback (its line the message); a deeper one only places the failure, at its first frame in the project,
+   * when the group's frames had none.
+   */
+  private groupLine(b: Block, l: Line): void {
+    if (!b.group) {
+      b.group = true; b.native = true;
+      b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
+      b.exc = []; b.excOpen = false;
+      return;
+    }
+    let p = l.skipSpaces(0);
+    if (p >= l.len) return;
+    let ch = l.at(p);
+    if (ch == Char.PLUS) return;
+    if (ch != Char.PIPE || p < 2) { b.group = false; return; }
+    let off = p + 2 <= l.len ? p + 2 : l.len;
+    let v = this.view;
+    v.set(l.ptr + <usize>off, l.len - off);
+    if (p == 2) { this.nativeLine(b, v); return; }
+    if (b.userFile !== null) return;
+    let fr = pyFrame(v);
+    if (fr !== null && fr.file !== null && fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
   }
 
   /** A --tb=native block: `Traceback (most recent call last):`, `  File "x.py", line 3, in f`, `ValueError: ..`. */
@@ -695,19 +733,17 @@ export class PytestParser extends Parser {
     // The progress names the k-th failure (error) block when it counts as many as there are blocks.
     let fails = this.pFails.length == this.nFail ? this.pFails : null;
     let errs = this.pErrs.length == this.nErr ? this.pErrs : null;
+    let pre = this.summaryOfBlocks(used);
     for (let i = 0; i < this.blocks.length; i++) {
       let b = this.blocks[i];
       let ran: string | null = null;
       if (b.error) { if (errs !== null) ran = errs[b.ran]; }
       else { if (fails !== null) ran = fails[b.ran]; }
-      let name = b.workerCrash !== null ? b.workerCrash! : b.header;
-      if (name.startsWith("ERROR collecting ")) name = name.substring(17);
-      else if (name.startsWith("ERROR at setup of ")) name = name.substring(18);
-      else if (name.startsWith("ERROR at teardown of ")) name = name.substring(21);
+      let name = headerName(b);
       // `[doctest] units.miles_to_km`: the node id is `units.py::units.miles_to_km` (the dots stay).
       let doctest = name.startsWith("[doctest] ");
       if (doctest) name = name.substring(10);
-      let k = b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
+      let k = pre !== null ? pre[i] : b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
         name = ran !== null ? ran! : (b.anyFile !== null ? b.anyFile! : "(unnamed test)");
@@ -717,7 +753,12 @@ export class PytestParser extends Parser {
         else if (b.anyFile !== null) file = this.testFile(b);
         if (file !== null && file!.length > 0) name = file! + "::" + (doctest ? name : classPath(name));
       }
+      // A test that failed (or errored at setup: `fixture 'x' not found`) and then errored at teardown: its failure is
+      // the first report's; the teardown error follows from it or stands beside it.
+      let teardown = b.header.startsWith("ERROR at teardown of ");
+      let had = teardown && hasFailure(t, name);
       let tf = failureNamed(t, name);
+      if (had && tf.message.length > 0) continue;
       dedent(b.elines);
       // `E     File "versions.py", line 3` over a SyntaxError: the failure is where the bad line is, not at
       // the import that read it.
@@ -856,6 +897,40 @@ export class PytestParser extends Parser {
     return -1;
   }
 
+  /**
+   * Each block's short-summary entry (-1: none), its used[] set, when no block is header-less: by its header, and a
+   * header that names no entry (a plugin's item whose reportinfo() titles its report: docopt's `usecase: testcases(3)`
+   * for `testcases.docopt::testcases(3)`) takes the next entry of its kind no header named, in order (the report and
+   * the summary list failures in the same order), when such headers and such entries are as many of each kind.
+   * null when some block is header-less: those take the next entry as they come (nextSummary).
+   */
+  private summaryOfBlocks(used: bool[]): Array<i32> | null {
+    let bs = this.blocks;
+    for (let i = 0; i < bs.length; i++) if (bs[i].headerless) return null;
+    let ks = new Array<i32>(bs.length);
+    let lostF = 0; let lostE = 0;
+    for (let i = 0; i < bs.length; i++) {
+      let name = headerName(bs[i]);
+      if (name.startsWith("[doctest] ")) name = name.substring(10);
+      let k = this.matchSummary(name, used);
+      ks[i] = k;
+      if (k >= 0) used[k] = true;
+      else if (bs[i].error) lostE++; else lostF++;
+    }
+    if (lostF + lostE == 0) return ks;
+    let freeF = 0; let freeE = 0;
+    for (let k = 0; k < this.sumId.length; k++) if (!used[k]) { if (this.sumKind[k] == "ERROR") freeE++; else freeF++; }
+    for (let i = 0; i < bs.length; i++) {
+      if (ks[i] >= 0) continue;
+      let e = bs[i].error;
+      if (e ? lostE != freeE : lostF != freeF) continue;
+      let k = this.nextSummary(e ? "ERROR" : "FAILED", used);
+      ks[i] = k;
+      if (k >= 0) used[k] = true;
+    }
+    return ks;
+  }
+
   /** The first unused summary entry of kind: a header-less block's, in run order. */
   private nextSummary(kind: string, used: bool[]): i32 {
     for (let k = 0; k < this.sumId.length; k++) if (!used[k] && this.sumKind[k] == kind) return k;
@@ -865,6 +940,15 @@ export class PytestParser extends Parser {
   private testFile(b: Block): string {
     return b.firstFile !== null ? b.firstFile! : "";
   }
+}
+
+/** A block's test as its header names it: `ERROR collecting a.py` → `a.py`, `ERROR at setup of test_x` → `test_x`. */
+function headerName(b: Block): string {
+  let name = b.workerCrash !== null ? b.workerCrash! : b.header;
+  if (name.startsWith("ERROR collecting ")) return name.substring(17);
+  if (name.startsWith("ERROR at setup of ")) return name.substring(18);
+  if (name.startsWith("ERROR at teardown of ")) return name.substring(21);
+  return name;
 }
 
 /**
