@@ -40,6 +40,8 @@ export class CtestParser extends Parser {
   verbose: Map<i32, string[]> = new Map<i32, string[]>();
   /** ctest -V showed itself (`test 2` before a test's Start line): `2: ` lines are a test's output. */
   verboseRun: bool = false;
+  /** The first line of the failing test's output that a crash's parser reads (crashWords), its message if nothing names one. */
+  crashLine: string | null = null;
   private view: Line = new Line();
   /** Parser sets made for tests' output so far (MAX_INNER_SETS at most). */
   private innerSets: i32 = 0;
@@ -109,7 +111,12 @@ export class CtestParser extends Parser {
     if (l.startsWith("Total Test time") || l.startsWith("Errors while running CTest") || l.startsWith("Output from these tests are in:")
       || l.startsWith("Use \"--rerun-failed") || l.startsWith("Internal ctest changing")) { this.endOut(f); this.inList = false; return true; }
     if (this.cur !== null) {
-      if (foreignLine(l)) return false;
+      if (foreignLine(l)) {
+        // The program's last words, read by their own parser (the run's crash): an assertion, UBSan's runtime
+        // error, an uncaught exception. The first is the test's message when no runner in it named a failure.
+        if (this.crashLine === null && crashWords(l)) this.crashLine = l.trimmed(0);
+        return false;
+      }
       if (this.out.length < 200) this.out.push(l.toString());
       // Made at the test's first line of output, not at its result: a ParserSet is every parser, and a
       // log of failing results without output (ctest-fail's line 4 repeated) made one each, garbage
@@ -220,6 +227,15 @@ export class CtestParser extends Parser {
       reportLocation(t, fx.lastReport!, c);
     } else if (t !== null && this.inner !== null && innerMessage(t, this.inner!, this.innerFacts!)) {
       // named by the runner inside
+    } else if (t !== null && this.crashLine !== null) {
+      let s = this.crashLine!;
+      t.message = s;
+      // UBSan's `./slot_test.cpp:14:3: runtime error: ...` places the test; a header of the library's does not.
+      let k = s.indexOf(": ");
+      if (t.file === null && k > 0 && s.lastIndexOf(" ", k) < 0) {
+        let fr = new Frame();
+        if (setLocation(fr, s.substring(0, k)) && fr.file !== null && !isRuntimePath(fr.file!)) { t.file = fr.file; t.line = fr.line; }
+      }
     } else if (t !== null && this.out.length > 0) {
       let keep = new Array<string>(0);
       for (let i = 0; i < this.out.length && keep.length < 4; i++) {
@@ -236,6 +252,7 @@ export class CtestParser extends Parser {
     this.out = [];
     this.inner = null;
     this.innerFacts = null;
+    this.crashLine = null;
   }
 
   finish(f: Facts): void {
@@ -284,6 +301,17 @@ function innerMessage(t: TestFailure, set: ParserSet, fx: Facts): bool {
   if (fs.length > INNER_MAX) lines.push("... " + (fs.length - INNER_MAX).toString() + " more");
   t.message = joinLines(lines, INNER_MAX + 1);
   return true;
+}
+
+/**
+ * A foreign line (common.ts foreignLine) that says why the program died, not a frame, a rule or a report's
+ * header (a sanitizer's SUMMARY names the test by Facts.lastReport): UBSan's `f.cpp:85:5: runtime error: ..`,
+ * an assertion (glibc's, libc++'s), an uncaught exception's `terminate called ...` / `libc++abi: terminating ...`.
+ */
+function crashWords(l: Line): bool {
+  let c = l.at(0);
+  if (c == Char.SPACE || c == Char.TAB || c == Char.HASH || c == Char.EQ) return false;
+  return !l.startsWith("SUMMARY: ") && !l.startsWith("WARNING: ") && !l.startsWith("make");
 }
 
 /** At most this many tests' -V output is held at once (tests run with -j; a result line frees its test's). */
