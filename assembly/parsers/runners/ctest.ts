@@ -11,7 +11,7 @@ import { ParserSet } from "../set";
 import { setLocation, isRuntimePath, firstUser } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, foreignLine, placedLine, placeFrom } from "./common";
+import { failureNamed, joinLines, foreignLine, placedLine, placeFrom, runSignal, hostTimeoutKill, hasFailure } from "./common";
 import { withName } from "../../util/name-hash";
 
 /** Failing tests whose output is read by a parser set of its own; the others' output gives their message as lines. */
@@ -42,6 +42,8 @@ export class CtestParser extends Parser {
   verboseRun: bool = false;
   /** The first line of the failing test's output that a crash's parser reads (crashWords), its message if nothing names one. */
   crashLine: string | null = null;
+  /** Tests started (`Start N: name`) whose result line has not come yet (MAX_VERBOSE at most). */
+  running: string[] = [];
   private view: Line = new Line();
   /** Parser sets made for tests' output so far (MAX_INNER_SETS at most). */
   private innerSets: i32 = 0;
@@ -72,7 +74,7 @@ export class CtestParser extends Parser {
     if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); this.verboseRun = true; return true; }
     let p = l.skipSpaces(0);
     // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
-    if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); return true; }
+    if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); this.started(l, p + 6); return true; }
     if (isDigit(l.at(p))) {
       // ctest -V: `2: [ RUN      ] Parse.Digits`, the output of test #2, printed before its result line.
       if (p == 0 && this.verboseRun && this.verboseLine(l)) return true;
@@ -171,6 +173,7 @@ export class CtestParser extends Parser {
     let had = no >= 0 && this.verbose.has(no);
     let early: string[] = had ? this.verbose.get(no) : [];
     if (had) this.verbose.delete(no);
+    this.ended(name);
     if (rest.startsWith("Passed")) { this.passed++; this.passHashes = withName(this.passHashes, name); return; }
     if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) {
       this.skipped++;
@@ -255,11 +258,37 @@ export class CtestParser extends Parser {
     this.crashLine = null;
   }
 
+  /** `    Start 2: queue_hang` (q after `Start `): the test runs until its result line. */
+  private started(l: Line, q: i32): void {
+    let colon = l.indexOf(": ", q);
+    if (colon < 0 || this.running.length >= MAX_VERBOSE) return;
+    this.running.push(l.trimmed(colon + 2));
+  }
+
+  private ended(name: string): void {
+    let r = this.running;
+    for (let i = 0; i < r.length; i++) if (r[i] == name) { r.splice(i, 1); return; }
+  }
+
   finish(f: Facts): void {
     this.endOut(f);
     if (!this.seen) return;
     let t = f.testsFor("ctest");
     if (t.runner != "ctest") return;
+    // Killed before its summary (the host's timeout, a signal) while tests ran (`Start 2: x`, no result line):
+    // each of them failed there. ctest's own timeout prints a result line (`***Timeout`), read above.
+    if (this.total < 0 && this.running.length > 0) {
+      let sig = runSignal(f);
+      if (sig !== null) {
+        for (let i = 0; i < this.running.length; i++) {
+          let name = this.running[i];
+          if (hasFailure(t, name)) continue;
+          let tf = failureNamed(t, name);
+          tf.message = hostTimeoutKill(f, sig) ? "timed out while running " + name : "the run died (" + sig! + ") while running " + name;
+          this.failed++;
+        }
+      }
+    }
     t.failed = this.totFailed >= 0 ? this.totFailed : this.failed;
     t.skipped = this.skipped;
     t.passed = this.total >= 0 ? max<i64>(this.total - t.failed - (this.skipped - this.disabled - this.notRunFailed), 0) : this.passed;
