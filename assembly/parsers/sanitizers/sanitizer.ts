@@ -450,6 +450,11 @@ export class SanitizerParser extends Parser {
       this.sec = Sec.ALLOC; return;
     }
     if (l.matchAt("Uninitialized value was created by ", p)) { this.sec = Sec.ALLOC; return; }
+    // TSan's lock-order inversion: the first `Mutex M1 acquired here while holding mutex M0 in thread T1:` is the
+    // report's stack, the next one (the opposite order, in another thread or function) the other stack.
+    if (this.faultSeen && !this.otherSeen && this.tool == "tsan" && l.matchAt("Mutex M", p) && l.indexOf(" acquired here while holding ", p) > 0) {
+      this.sec = Sec.OTHER; return;
+    }
     // "Address 0x.. is located in stack of thread T0 at offset 32 in frame", "Uninitialized value was stored
     // to memory at", "Thread T1 created by T0 here:", "Memory was marked as uninitialized": stacks that are
     // context, not the fault, the allocation or the free.
