@@ -111,7 +111,8 @@ function crashBlock(o: Sink, c: Crash): void {
   let hint = c.hint;
   if (hint !== null) nl(o, "  hint: " + hint);
   stack(o, "  stack", c.frames, true);
-  stack(o, "  other access", c.otherFrames, false);
+  // TSan's lock-order inversion: the other stack took the locks in the opposite order.
+  stack(o, c.kind.startsWith("lock-order-inversion") ? "  other lock" : "  other access", c.otherFrames, false);
   site(o, "  allocated at", c.allocFrames);
   site(o, "  freed at", c.freeFrames);
   if (first === null) {

@@ -8,7 +8,8 @@
 //   Chromium `[1:1:1202/024926.759:FATAL:parser.cc(12)] Check failed: n < 4.` (or `Assert failed: ..`), then
 //          base's stack: `#3 0x7f48b4856ef4 ui::LatencyInfo::AddLatency()` (Linux), ` ui::Foo [0x61C2+20]
 //          (base\debug\x.cc:215)` after `Backtrace:` (Windows)
-//   libc++ `.../include/c++/v1/vector:559: assertion !full() failed: called on an empty vector`
+//   libc++ `.../include/c++/v1/vector:559: assertion !full() failed: called on an empty vector`, before 15
+//          `.../include/c++/v1/vector:1440: _LIBCPP_ASSERT '__n < size()' failed. vector[] index out of bounds`
 //   libstdc++ (`-D_GLIBCXX_ASSERTIONS`, on in many distributions' hardened builds) `/usr/include/c++/12/bits/
 //          stl_vector.h:1123: std::vector<..>::reference std::vector<..>::operator[](size_type) [with ..]:
 //          Assertion '__n < this->size()' failed.` (glibc's shape with plain quotes and no program name)
@@ -45,6 +46,8 @@ const CHROME_ASSERT = "] Assert failed: ";
 const WEBKIT_ASSERT = "ASSERTION FAILED: ";
 const LIBCXX_ASSERT = "assertion ";
 const LIBCXX_FAILED = " failed: ";
+const LIBCXX14_MARK = ": _LIBCPP_ASSERT '";
+const LIBCXX14_FAILED = "' failed.";
 const GLIB_RETURN = ": assertion '";
 const GLIB_ASSERTION = "assertion failed: ";
 const DCHECK_MARK = "] DCHECK failed: ";
@@ -135,6 +138,15 @@ export class AssertParser extends Parser {
     if (l.at(0) == Char.LBRACKET) {
       k = logKeyword(l);
       if (k > 0) return this.weak(l, k, l.len, f);
+    }
+    // libc++ before 15: `/usr/lib/llvm-14/bin/../include/c++/v1/vector:1440: _LIBCPP_ASSERT '__n < size()' failed.
+    // vector[] index out of bounds` (-D_LIBCPP_DEBUG=0), at the header's absolute path.
+    if (l.at(0) == Char.SLASH) {
+      k = l.indexOf(LIBCXX14_MARK);
+      if (k > 0) {
+        let e = l.indexOf(LIBCXX14_FAILED, k + LIBCXX14_MARK.length);
+        if (e > 0 && this.libcxx14(l, k, e, f)) return true;
+      }
     }
     k = l.indexOf(LIBCXX_ASSERT);
     if (k > 0 && (l.at(k - 1) == Char.COLON || l.matchAt(": ", k - 2))) {
@@ -335,6 +347,22 @@ export class AssertParser extends Parser {
     let msg = withoutDeadlySignal(l.trimmed(e + LIBCXX_FAILED.length));
     this.report(f, "assertion-failed", l.str(k, e + 7) + ": " + msg, fr, l.trimmed(0));
     this.head(f, msg);
+    return true;
+  }
+
+  /**
+   * libc++ 14's "…/include/c++/v1/vector:1440: _LIBCPP_ASSERT '__n < size()' failed. vector[] index out of bounds":
+   * read as 15's "assertion __n < size() failed: vector[] index out of bounds", so one check reads the same in both.
+   */
+  private libcxx14(l: Line, k: i32, e: i32, f: Facts): bool {
+    let colonSpace = l.indexOf(": ");
+    if (colonSpace < k) return false;
+    let fr = new Frame();
+    if (!setLocation(fr, l.trimmed(0, k))) return false;
+    let cond = l.str(k + LIBCXX14_MARK.length, e);
+    let msg = withoutDeadlySignal(l.trimmed(e + LIBCXX14_FAILED.length));
+    this.report(f, "assertion-failed", "assertion " + cond + " failed" + (msg.length > 0 ? ": " + msg : ""), fr, l.trimmed(0));
+    this.head(f, msg.length > 0 ? msg : cond);
     return true;
   }
 

@@ -179,7 +179,17 @@ export function foreignLine(l: Line): bool {
   if (r > 0 && isDigit(l.at(r - 1))) return true;
   // glibc's assert(): `prog: src/binary.cpp:73: fn: Assertion `cond' failed.`, the program aborting inside the
   // running test (yaml-cpp's suite under gtest and ctest): the assertion is the run's crash, not test output.
-  return l.at(l.len - 1) == Char.DOT && l.endsWith("' failed.") && l.indexOf(": Assertion `") > 0;
+  // libstdc++'s (-D_GLIBCXX_ASSERTIONS) the same with plain quotes and the header's path first:
+  // `/usr/include/c++/12/bits/stl_vector.h:1123: ...operator[](size_type) [with ..]: Assertion '__n < this->size()' failed.`
+  if (l.at(l.len - 1) == Char.DOT && l.endsWith("' failed.") && (l.indexOf(": Assertion `") > 0 || l.indexOf(": Assertion '") > 0)) return true;
+  // libc++'s checks, at the header's path: `/usr/lib/llvm-14/include/c++/v1/vector:1440: _LIBCPP_ASSERT '__n <
+  // size()' failed. vector[] index out of bounds` (libc++ 14), `...: assertion __n < size() failed: ...` (15+).
+  if (c == Char.SLASH && p == 0) return l.indexOf(": _LIBCPP_ASSERT '") > 0 || (l.indexOf(": assertion ") > 0 && l.indexOf(" failed: ") > 0);
+  // An uncaught C++ exception: libstdc++'s `terminate called after throwing an instance of 'X'`, libc++abi's
+  // `libc++abi: terminating with uncaught exception of type X: what` (rigtorp/MPMCQueue's test under ctest).
+  if (p == 0 && c == Char.t) return l.matchAt("terminate called ", 0);
+  if (p == 0 && c == Char.l) return l.matchAt("libc++abi: terminating", 0);
+  return false;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ParserSet } from "../set";
 import { setLocation, isRuntimePath, firstUser } from "../../frames";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, foreignLine, placedLine, placeFrom } from "./common";
+import { failureNamed, joinLines, foreignLine, placedLine, placeFrom, runSignal, hostTimeoutKill, hasFailure } from "./common";
 import { withName } from "../../util/name-hash";
 
 /** Failing tests whose output is read by a parser set of its own; the others' output gives their message as lines. */
@@ -40,6 +40,10 @@ export class CtestParser extends Parser {
   verbose: Map<i32, string[]> = new Map<i32, string[]>();
   /** ctest -V showed itself (`test 2` before a test's Start line): `2: ` lines are a test's output. */
   verboseRun: bool = false;
+  /** The first line of the failing test's output that a crash's parser reads (crashWords), its message if nothing names one. */
+  crashLine: string | null = null;
+  /** Tests started (`Start N: name`) whose result line has not come yet (MAX_VERBOSE at most). */
+  running: string[] = [];
   private view: Line = new Line();
   /** Parser sets made for tests' output so far (MAX_INNER_SETS at most). */
   private innerSets: i32 = 0;
@@ -70,7 +74,7 @@ export class CtestParser extends Parser {
     if (c == Char.t && l.startsWith("test ") && isDigit(l.at(5)) && l.readInt(5) >= 0 && l.end == l.len) { this.endOut(f); this.verboseRun = true; return true; }
     let p = l.skipSpaces(0);
     // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
-    if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); return true; }
+    if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); this.started(l, p + 6); return true; }
     if (isDigit(l.at(p))) {
       // ctest -V: `2: [ RUN      ] Parse.Digits`, the output of test #2, printed before its result line.
       if (p == 0 && this.verboseRun && this.verboseLine(l)) return true;
@@ -109,7 +113,12 @@ export class CtestParser extends Parser {
     if (l.startsWith("Total Test time") || l.startsWith("Errors while running CTest") || l.startsWith("Output from these tests are in:")
       || l.startsWith("Use \"--rerun-failed") || l.startsWith("Internal ctest changing")) { this.endOut(f); this.inList = false; return true; }
     if (this.cur !== null) {
-      if (foreignLine(l)) return false;
+      if (foreignLine(l)) {
+        // The program's last words, read by their own parser (the run's crash): an assertion, UBSan's runtime
+        // error, an uncaught exception. The first is the test's message when no runner in it named a failure.
+        if (this.crashLine === null && crashWords(l)) this.crashLine = l.trimmed(0);
+        return false;
+      }
       if (this.out.length < 200) this.out.push(l.toString());
       // Made at the test's first line of output, not at its result: a ParserSet is every parser, and a
       // log of failing results without output (ctest-fail's line 4 repeated) made one each, garbage
@@ -164,6 +173,7 @@ export class CtestParser extends Parser {
     let had = no >= 0 && this.verbose.has(no);
     let early: string[] = had ? this.verbose.get(no) : [];
     if (had) this.verbose.delete(no);
+    this.ended(name);
     if (rest.startsWith("Passed")) { this.passed++; this.passHashes = withName(this.passHashes, name); return; }
     if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) {
       this.skipped++;
@@ -220,6 +230,15 @@ export class CtestParser extends Parser {
       reportLocation(t, fx.lastReport!, c);
     } else if (t !== null && this.inner !== null && innerMessage(t, this.inner!, this.innerFacts!)) {
       // named by the runner inside
+    } else if (t !== null && this.crashLine !== null) {
+      let s = this.crashLine!;
+      t.message = s;
+      // UBSan's `./slot_test.cpp:14:3: runtime error: ...` places the test; a header of the library's does not.
+      let k = s.indexOf(": ");
+      if (t.file === null && k > 0 && s.lastIndexOf(" ", k) < 0) {
+        let fr = new Frame();
+        if (setLocation(fr, s.substring(0, k)) && fr.file !== null && !isRuntimePath(fr.file!)) { t.file = fr.file; t.line = fr.line; }
+      }
     } else if (t !== null && this.out.length > 0) {
       let keep = new Array<string>(0);
       for (let i = 0; i < this.out.length && keep.length < 4; i++) {
@@ -236,6 +255,19 @@ export class CtestParser extends Parser {
     this.out = [];
     this.inner = null;
     this.innerFacts = null;
+    this.crashLine = null;
+  }
+
+  /** `    Start 2: queue_hang` (q after `Start `): the test runs until its result line. */
+  private started(l: Line, q: i32): void {
+    let colon = l.indexOf(": ", q);
+    if (colon < 0 || this.running.length >= MAX_VERBOSE) return;
+    this.running.push(l.trimmed(colon + 2));
+  }
+
+  private ended(name: string): void {
+    let r = this.running;
+    for (let i = 0; i < r.length; i++) if (r[i] == name) { r.splice(i, 1); return; }
   }
 
   finish(f: Facts): void {
@@ -243,6 +275,20 @@ export class CtestParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("ctest");
     if (t.runner != "ctest") return;
+    // Killed before its summary (the host's timeout, a signal) while tests ran (`Start 2: x`, no result line):
+    // each of them failed there. ctest's own timeout prints a result line (`***Timeout`), read above.
+    if (this.total < 0 && this.running.length > 0) {
+      let sig = runSignal(f);
+      if (sig !== null) {
+        for (let i = 0; i < this.running.length; i++) {
+          let name = this.running[i];
+          if (hasFailure(t, name)) continue;
+          let tf = failureNamed(t, name);
+          tf.message = hostTimeoutKill(f, sig) ? "timed out while running " + name : "the run died (" + sig! + ") while running " + name;
+          this.failed++;
+        }
+      }
+    }
     t.failed = this.totFailed >= 0 ? this.totFailed : this.failed;
     t.skipped = this.skipped;
     t.passed = this.total >= 0 ? max<i64>(this.total - t.failed - (this.skipped - this.disabled - this.notRunFailed), 0) : this.passed;
@@ -284,6 +330,17 @@ function innerMessage(t: TestFailure, set: ParserSet, fx: Facts): bool {
   if (fs.length > INNER_MAX) lines.push("... " + (fs.length - INNER_MAX).toString() + " more");
   t.message = joinLines(lines, INNER_MAX + 1);
   return true;
+}
+
+/**
+ * A foreign line (common.ts foreignLine) that says why the program died, not a frame, a rule or a report's
+ * header (a sanitizer's SUMMARY names the test by Facts.lastReport): UBSan's `f.cpp:85:5: runtime error: ..`,
+ * an assertion (glibc's, libc++'s), an uncaught exception's `terminate called ...` / `libc++abi: terminating ...`.
+ */
+function crashWords(l: Line): bool {
+  let c = l.at(0);
+  if (c == Char.SPACE || c == Char.TAB || c == Char.HASH || c == Char.EQ) return false;
+  return !l.startsWith("SUMMARY: ") && !l.startsWith("WARNING: ") && !l.startsWith("make");
 }
 
 /** At most this many tests' -V output is held at once (tests run with -j; a result line frees its test's). */

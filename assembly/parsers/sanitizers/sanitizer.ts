@@ -51,6 +51,10 @@ export class SanitizerParser extends Parser {
   private faultSeen: bool = false;
   private accessSeen: bool = false;
   private otherSeen: bool = false;
+  /** LeakSanitizer's fatal error was the last line: its HINT lines go to the tail with it. */
+  private lsanFatal: bool = false;
+  /** Lines of LeakSanitizer's fatal errors let go to the tail so far. */
+  private lsanFatalLines: i32 = 0;
   /** HWASan printed its "Cause:" (the bug's kind, which its SUMMARY's "tag-mismatch" must not replace). */
   private causeSeen: bool = false;
   /** The crash of a finished leak report that found only indirect leaks (a later direct leak replaces it). */
@@ -132,8 +136,18 @@ export class SanitizerParser extends Parser {
         if (l.matchAt("ERROR: ", p)) return this.header(l, p + 7, f);
         if (l.matchAt("WARNING: ", p)) return allocWarning(l, p) || this.header(l, p + 9, f);
         if (l.matchAt(LIBFUZZER, p)) return this.libFuzzerHeader(l, p + LIBFUZZER.length, f);
-        // "==PID==ABORTING", "==PID==HINT: ...", "==PID==LeakSanitizer has encountered a fatal error".
-        // (Valgrind writes "==PID== " with a space: not ours.)
+        // LeakSanitizer's own failure at exit (it cannot stop the world under ptrace: a debugger, strace, a
+        // sandbox's seccomp) and the HINT lines after it: no report, the run's only word on why it failed —
+        // let go to the tail (Facts.released: claimed here, so no other parser tries it), not hidden
+        // (rigtorp/SPSCQueue's test with a user's ASAN_OPTIONS, session 15).
+        if (l.matchAt("LeakSanitizer has encountered a fatal error", p) || (this.lsanFatal && l.matchAt("HINT: ", p))) {
+          this.lsanFatal = true;
+          // One process's failure is a few lines: the first ones said are enough (a log of many is read at claim speed).
+          if (this.lsanFatalLines < 8) { this.lsanFatalLines++; f.released.push(l.toString()); }
+          return true;
+        }
+        this.lsanFatal = false;
+        // "==PID==ABORTING", "==PID==HINT: ...". (Valgrind writes "==PID== " with a space: not ours.)
         return l.at(p) != Char.SPACE && p < l.len;
       }
       case Char.W: {
@@ -450,6 +464,11 @@ export class SanitizerParser extends Parser {
       this.sec = Sec.ALLOC; return;
     }
     if (l.matchAt("Uninitialized value was created by ", p)) { this.sec = Sec.ALLOC; return; }
+    // TSan's lock-order inversion: the first `Mutex M1 acquired here while holding mutex M0 in thread T1:` is the
+    // report's stack, the next one (the opposite order, in another thread or function) the other stack.
+    if (this.faultSeen && !this.otherSeen && this.tool == "tsan" && l.matchAt("Mutex M", p) && l.indexOf(" acquired here while holding ", p) > 0) {
+      this.sec = Sec.OTHER; return;
+    }
     // "Address 0x.. is located in stack of thread T0 at offset 32 in frame", "Uninitialized value was stored
     // to memory at", "Thread T1 created by T0 here:", "Memory was marked as uninitialized": stacks that are
     // context, not the fault, the allocation or the free.
