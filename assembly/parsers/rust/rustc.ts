@@ -6,7 +6,10 @@
 //
 // A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
 // words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
-// `-->` location; otherwise it goes back to the tail (Facts.released). A diagnostic always ends at a blank line.
+// `-->` location; otherwise it goes back to the tail (Facts.released). A header with no backtick is not held back
+// (rustc's wording quotes code; most program output does not) but taken back from the tail once its `-->` follows:
+// cargo replaying a fresh crate's cached warnings prints them first, no `Compiling` line before them.
+// A diagnostic always ends at a blank line.
 // A header indented by the program that ran cargo (pip shows a failed build's output 6 spaces in, a test
 // wrapper 1) is taken the same way: only once its `-->` follows.
 //
@@ -104,6 +107,8 @@ export class RustParser extends Parser {
   private candNo: i32 = -1;
   /** The candidate's line, when it was held back from the tail (given back if no `-->` follows). */
   private candRaw: string | null = null;
+  /** When it was not: the tail's count of lines once it went there (taken back when its `-->` follows), else -1. */
+  private candTail: i64 = -1;
   /** cargo's own error whose indented lines and context lines follow. */
   private cargo: Diagnostic | null = null;
   /** `failed to run custom build command`, whose `Caused by:` lines may hold the script's panic. */
@@ -385,6 +390,9 @@ export class RustParser extends Parser {
     if (l.matchAt("--> ", p)) {
       let c = this.cand;
       if (c !== null && l.no == this.candNo + 1 && !this.inBlock) {
+        // A header left to the tail (no backtick in its wording) was this diagnostic's: taken back.
+        let tl = f.tailLines;
+        if (this.candRaw === null && this.candTail >= 0 && tl !== null) tl.takeBack(this.candTail);
         f.addDiagnostic(c);
         this.rust = true;
         this.inBlock = true;
@@ -480,6 +488,8 @@ export class RustParser extends Parser {
       this.endBlock();
       let held = s > 0 || l.indexOfByte(Char.BACKTICK, m) >= 0;
       this.candRaw = held ? (s > 0 ? l.toString() : l.trimmed(0)) : null;
+      let tl = f.tailLines;
+      this.candTail = held || tl === null ? -1 : tl.pushed + 1;
       return held;
     }
     this.rust = true;
