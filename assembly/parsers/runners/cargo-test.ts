@@ -18,6 +18,7 @@
 // "ignored": 1` its `test result:`; `{ "type": "test", "name": …, "event": "ok"|"failed"|"ignored" }` a test's
 // line, a failure's `"stdout"` (its output and panic) read as its block, its `"message"` (should_panic's verdict)
 // as the block's notes.
+// A test returning `Result` that failed with `Err` prints `Error: {err:?}` in its block, no panic: its message.
 // With one thread a test that prints without a newline gets its result on that line (`test x ... checking… ok`,
 // `xok`): a line ending in `ok`/`FAILED` while the test's line is cut is its result once libtest's next line
 // (`test …`, `failures:`) follows. `test x has been running for over 60 seconds` names a test still running: when
@@ -75,9 +76,10 @@ export class CargoTestParser extends Parser {
   panicSeen: bool = false;
   running: string | null = null;
   /**
-   * The result word the latest line ended with while `running`'s line was cut (--nocapture, one thread): a test
-   * that prints without a newline gets its result on that line (`test x ... checking… ok`, `tenth: done ok`).
-   * It is the test's result when the next line is libtest's own (the next `test ` line, `failures:`, `test result:`).
+   * The result word the latest line that ended with one ended with while `running`'s line was cut (--nocapture):
+   * a test that prints without a newline gets its result on that line (`test x ... checking… ok`, `xok`); with more
+   * threads another test's output may cut a whole line (`test a ... Error: ok`). It is the test's result when
+   * libtest's next own line comes (the next `test ` line, `failures:`, `test result:`) with no result line before.
    */
   glued: string | null = null;
   /**
@@ -169,7 +171,15 @@ export class CargoTestParser extends Parser {
         this.glued = null;
         if (g != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
         this.testResult(name, g, f);
-      } else if (l.len > 0 && !l.isBlank()) this.glued = gluedResult(l);
+      } else {
+        // The latest word stands: more output may follow it (another thread's, with more than one thread:
+        // `test a ... Error: ok`, its `Error:` from a test still running).
+        // (a `test ` line is libtest's, read as one below, never a test's output)
+        if (!(c == Char.t && l.startsWith("test "))) {
+          let w = gluedResult(l);
+          if (w !== null) this.glued = w;
+        }
+      }
     }
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
@@ -605,6 +615,9 @@ export class CargoTestParser extends Parser {
         this.msg.push(l.trimmed(0));
         return;
       }
+      // A test returning `Result` that ended in `Err` does not panic: std prints `Error: {err:?}` (anyhow's adds
+      // `Caused by:` and its causes, left out). The last such line before any panic is the message.
+      if (!this.panicSeen && l.startsWith("Error: ")) { this.msg = [l.trimmed(0)]; return; }
       if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
