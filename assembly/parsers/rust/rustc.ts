@@ -30,6 +30,8 @@
 // Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
 // first new one); the hunk's lines are claimed.
 //
+// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file.
+//
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
 // the context line under them (`location searched:`, `required by package`), they are diagnostics of tool
@@ -467,6 +469,8 @@ export class RustParser extends Parser {
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
+    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place.
+    if (code === null && s == 0 && sev == "warning" && isBuildScriptWarning(l, m)) d.tool = "cargo";
     if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
@@ -658,6 +662,21 @@ export class RustParser extends Parser {
     d.message = msg;
     return d;
   }
+}
+
+/** At m: `pkg@1.2.3: ` (a package name, `@`, a version up to `: `), how cargo prefixes a build script's warning. */
+function isBuildScriptWarning(l: Line, m: i32): bool {
+  let n = l.len;
+  let p = m;
+  while (p < n) {
+    let c = l.at(p);
+    if (!(isDigit(c) || (c | 0x20) >= Char.a && (c | 0x20) <= Char.z || c == Char.MINUS || c == Char.UNDERSCORE)) break;
+    p++;
+  }
+  if (p == m || p + 1 >= n || l.at(p) != Char.AT || !isDigit(l.at(p + 1))) return false;
+  p += 2;
+  while (p < n && l.at(p) != Char.COLON) { if (isSpace(l.at(p))) return false; p++; }
+  return p + 1 < n && l.at(p + 1) == Char.SPACE;
 }
 
 /** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
