@@ -22,11 +22,13 @@ export class Tail {
   private lens: StaticArray<i32> = new StaticArray<i32>(TAIL_LINES);
   private cut: StaticArray<bool> = new StaticArray<bool>(TAIL_LINES);
   private kinds: StaticArray<u8> = new StaticArray<u8>(TAIL_LINES);
-  /** Slot numbers in the order their lines came, oldest first; count of them in use. */
+  /** Slot numbers in the order their lines came, oldest first; count of them in use. The free slots follow them. */
   private order: StaticArray<i32> = new StaticArray<i32>(TAIL_LINES);
   private count: i32 = 0;
   /** Lines put in since reset() (kept or not): a parser notes it to know whether a line came after a point. */
   pushed: i64 = 0;
+
+  constructor() { for (let i = 0; i < TAIL_LINES; i++) unchecked(this.order[i] = i); }
 
   reset(): void { this.count = 0; this.pushed = 0; }
 
@@ -40,6 +42,17 @@ export class Tail {
   push(l: Line): void {
     if (l.isBlank()) return;
     this.put(l.ptr, l.len);
+  }
+
+  /**
+   * Takes back the newest line when it is the one put in as line number `pushedAt` (pushed's count then): a parser
+   * that let a line go to the tail and then learnt, from the line after it, that the line was its own (rustc's
+   * `warning: msg` header outside a cargo log, confirmed by its `-->` location). A line that line pushed out stays out.
+   */
+  takeBack(pushedAt: i64): void {
+    if (this.count == 0 || this.pushed != pushedAt) return;
+    this.count--;
+    this.pushed--;
   }
 
   /** A line given back as text (a parser's held-back line, see Facts.released). */
@@ -64,11 +77,7 @@ export class Tail {
   private take(): i32 {
     let o = this.order;
     let kinds = this.kinds;
-    if (this.count < TAIL_LINES) {
-      let s = this.count;
-      unchecked(o[this.count++] = s);
-      return s;
-    }
+    if (this.count < TAIL_LINES) return unchecked(o[this.count++]);
     let v = 0;
     if (unchecked(kinds[unchecked(o[0])]) == KIND_SALIENT) {
       let salient = 0, noise = -1, other = -1;

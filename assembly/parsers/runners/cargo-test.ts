@@ -18,6 +18,11 @@
 // "ignored": 1` its `test result:`; `{ "type": "test", "name": …, "event": "ok"|"failed"|"ignored" }` a test's
 // line, a failure's `"stdout"` (its output and panic) read as its block, its `"message"` (should_panic's verdict)
 // as the block's notes.
+// A test returning `Result` that failed with `Err` prints `Error: {err:?}` in its block, no panic: its message.
+// With one thread a test that prints without a newline gets its result on that line (`test x ... checking… ok`,
+// `xok`): a line ending in `ok`/`FAILED` while the test's line is cut is its result once libtest's next line
+// (`test …`, `failures:`) follows. `test x has been running for over 60 seconds` names a test still running: when
+// the log ends inside that binary's run (the run killed), it is the test the binary hung in.
 // libtest's terse format (`-- --format=terse`, and `cargo test -q`) prints a dot (`i` ignored) per test, with
 // `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
 import { Char, isDigit } from "../../util/chars";
@@ -70,6 +75,18 @@ export class CargoTestParser extends Parser {
   /** The block being read has shown its (first) panic. */
   panicSeen: bool = false;
   running: string | null = null;
+  /**
+   * The result word the latest line that ended with one ended with while `running`'s line was cut (--nocapture):
+   * a test that prints without a newline gets its result on that line (`test x ... checking… ok`, `xok`); with more
+   * threads another test's output may cut a whole line (`test a ... Error: ok`). It is the test's result when
+   * libtest's next own line comes (the next `test ` line, `failures:`, `test result:`) with no result line before.
+   */
+  glued: string | null = null;
+  /**
+   * The test libtest said `has been running for over 60 seconds` of, until its result line: when the log ends
+   * inside its binary's run (the run killed), that test is the one it hung in.
+   */
+  slow: string | null = null;
   /** The test a binary died in after its thread panicked (read from its first panic): the crash's place. */
   diedAt: TestFailure | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
@@ -146,6 +163,24 @@ export class CargoTestParser extends Parser {
       }
       this.endLoose();
     }
+    if (this.running !== null && this.inRun) {
+      let g = this.glued;
+      if (g !== null && (c == Char.t && l.startsWith("test ") || c == Char.f && l.startsWith("failures:"))) {
+        // The line before ended with the running test's result, glued to what it printed.
+        let name = this.running!;
+        this.glued = null;
+        if (g != "FAILED") dropPending(f.testsFor("cargo-test"), name, this.crate);
+        this.testResult(name, g, f);
+      } else {
+        // The latest word stands: more output may follow it (another thread's, with more than one thread:
+        // `test a ... Error: ok`, its `Error:` from a test still running).
+        // (a `test ` line is libtest's, read as one below, never a test's output)
+        if (!(c == Char.t && l.startsWith("test "))) {
+          let w = gluedResult(l);
+          if (w !== null) this.glued = w;
+        }
+      }
+    }
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
       let name = this.running!;
@@ -162,7 +197,13 @@ export class CargoTestParser extends Parser {
     }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
-      if (l.startsWith("test ")) return this.testLine(l, f);
+      if (l.startsWith("test ")) {
+        if (this.inRun && l.endsWith(RUNNING_LONG) && l.len > 5 + RUNNING_LONG.length) {
+          this.slow = l.str(5, l.len - RUNNING_LONG.length);
+          return true;
+        }
+        return this.testLine(l, f);
+      }
       if (this.seen && l.startsWith("thread '")) {
         // `thread 'tests::x' (7) has overflowed its stack`: the runtime aborts the binary; that test is the one
         // that died. The line is left to the Rust panic parser, whose crash it is.
@@ -337,6 +378,7 @@ export class CargoTestParser extends Parser {
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.planned = n; this.inRun = true; f.testRun = true;
+    this.slow = null; this.glued = null;
     this.mainPanicOf = null;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
@@ -443,11 +485,13 @@ export class CargoTestParser extends Parser {
    * println, another test's panic; with one thread always), whose own line then drops that failure.
    */
   private testResult(name: string, res: string, f: Facts): void {
+    let sl = this.slow;
+    if (sl !== null && sl == name) this.slow = null;
     // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
     if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
-    else { this.running = name; failureIn(f.testsFor("cargo-test"), name, this.crate); }
+    else { this.running = name; this.glued = res.endsWith("ok") ? "ok" : res.endsWith("FAILED") ? "FAILED" : null; failureIn(f.testsFor("cargo-test"), name, this.crate); }
   }
 
   /** `thread 'tests::x' panicked at src/lib.rs:4:5:` outside a block: a test's panic under --nocapture. */
@@ -571,6 +615,9 @@ export class CargoTestParser extends Parser {
         this.msg.push(l.trimmed(0));
         return;
       }
+      // A test returning `Result` that ended in `Err` does not panic: std prints `Error: {err:?}` (anyhow's adds
+      // `Caused by:` and its causes, left out). The last such line before any panic is the message.
+      if (!this.panicSeen && l.startsWith("Error: ")) { this.msg = [l.trimmed(0)]; return; }
       if (l.startsWith("note: panic did not contain expected string")) { this.msg.push("panic did not contain expected string"); }
       else if (l.matchAt(" expected substring: ", 0)) this.msg.push(l.trimmed(0));
       return;
@@ -641,6 +688,7 @@ export class CargoTestParser extends Parser {
     if (fl > 0) this.failed += fl;
     if (ig > 0) this.skipped += ig;
     this.running = null;
+    this.slow = null;
     this.seen = true;
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.inRun = false; f.testRun = false;
@@ -681,6 +729,13 @@ export class CargoTestParser extends Parser {
     if (t.runner != "cargo-test") return;
     // The log ends inside a binary that was running a test (killed with cargo, or cut). One that died of a
     // signal was counted at its `process didn't exit successfully` line.
+    let sl = this.slow;
+    if (this.inRun && this.running === null && sl !== null) {
+      // Killed while libtest said that test had been running long: it hung there.
+      let tf = failureIn(t, sl, this.crate);
+      if (tf.message.length == 0) tf.message = "has been running for over 60 seconds";
+      this.running = sl;
+    }
     let dying = this.crashed !== null || this.running !== null;
     if (this.inRun && this.running !== null) this.died(f);
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
@@ -791,6 +846,18 @@ function dropPending(t: Tests, name: string, crate: string): void {
 function isResultWord(l: Line): bool {
   let s = withoutTime(l.trimmed(0));
   return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");
+}
+
+/** libtest's line for a test still running after a minute (`test x has been running for over 60 seconds`). */
+const RUNNING_LONG = " has been running for over 60 seconds";
+
+/** The result word l ends with after other text (`checking half... ok`, `xok`), or null. */
+function gluedResult(l: Line): string | null {
+  let n = l.len;
+  while (n > 0 && l.at(n - 1) == Char.SPACE) n--;
+  if (n > 2 && l.at(n - 1) == Char.k && l.at(n - 2) == Char.o) return "ok";
+  if (n > 6 && l.at(n - 1) == Char.D && l.matchAt("FAILED", n - 6)) return "FAILED";
+  return null;
 }
 
 /** A result without the time --report-time puts after it: `ok <0.000s>` is `ok`. */

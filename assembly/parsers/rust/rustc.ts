@@ -6,7 +6,10 @@
 //
 // A bare `error: msg` is rustc's only inside a cargo/rustc log (some other program may print the same
 // words): with no such context yet, it is remembered and becomes a diagnostic when the next line is its
-// `-->` location; otherwise it goes back to the tail (Facts.released). A diagnostic always ends at a blank line.
+// `-->` location; otherwise it goes back to the tail (Facts.released). A header with no backtick is not held back
+// (rustc's wording quotes code; most program output does not) but taken back from the tail once its `-->` follows:
+// cargo replaying a fresh crate's cached warnings prints them first, no `Compiling` line before them.
+// A diagnostic always ends at a blank line.
 // A header indented by the program that ran cargo (pip shows a failed build's output 6 spaces in, a test
 // wrapper 1) is taken the same way: only once its `-->` follows.
 //
@@ -26,6 +29,8 @@
 // /work/src/lib.rs:155:` (the hunk's first line, context included), then ` ` context, `-` old and `+` new lines.
 // Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
 // first new one); the hunk's lines are claimed.
+//
+// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -104,6 +109,8 @@ export class RustParser extends Parser {
   private candNo: i32 = -1;
   /** The candidate's line, when it was held back from the tail (given back if no `-->` follows). */
   private candRaw: string | null = null;
+  /** When it was not: the tail's count of lines once it went there (taken back when its `-->` follows), else -1. */
+  private candTail: i64 = -1;
   /** cargo's own error whose indented lines and context lines follow. */
   private cargo: Diagnostic | null = null;
   /** `failed to run custom build command`, whose `Caused by:` lines may hold the script's panic. */
@@ -385,6 +392,9 @@ export class RustParser extends Parser {
     if (l.matchAt("--> ", p)) {
       let c = this.cand;
       if (c !== null && l.no == this.candNo + 1 && !this.inBlock) {
+        // A header left to the tail (no backtick in its wording) was this diagnostic's: taken back.
+        let tl = f.tailLines;
+        if (this.candRaw === null && this.candTail >= 0 && tl !== null) tl.takeBack(this.candTail);
         f.addDiagnostic(c);
         this.rust = true;
         this.inBlock = true;
@@ -459,6 +469,8 @@ export class RustParser extends Parser {
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
+    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place.
+    if (code === null && s == 0 && sev == "warning" && isBuildScriptWarning(l, m)) d.tool = "cargo";
     if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
@@ -480,6 +492,8 @@ export class RustParser extends Parser {
       this.endBlock();
       let held = s > 0 || l.indexOfByte(Char.BACKTICK, m) >= 0;
       this.candRaw = held ? (s > 0 ? l.toString() : l.trimmed(0)) : null;
+      let tl = f.tailLines;
+      this.candTail = held || tl === null ? -1 : tl.pushed + 1;
       return held;
     }
     this.rust = true;
@@ -648,6 +662,21 @@ export class RustParser extends Parser {
     d.message = msg;
     return d;
   }
+}
+
+/** At m: `pkg@1.2.3: ` (a package name, `@`, a version up to `: `), how cargo prefixes a build script's warning. */
+function isBuildScriptWarning(l: Line, m: i32): bool {
+  let n = l.len;
+  let p = m;
+  while (p < n) {
+    let c = l.at(p);
+    if (!(isDigit(c) || (c | 0x20) >= Char.a && (c | 0x20) <= Char.z || c == Char.MINUS || c == Char.UNDERSCORE)) break;
+    p++;
+  }
+  if (p == m || p + 1 >= n || l.at(p) != Char.AT || !isDigit(l.at(p + 1))) return false;
+  p += 2;
+  while (p < n && l.at(p) != Char.COLON) { if (isSpace(l.at(p))) return false; p++; }
+  return p + 1 < n && l.at(p + 1) == Char.SPACE;
 }
 
 /** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
