@@ -50,9 +50,7 @@ export class Tail {
    * `warning: msg` header outside a cargo log, confirmed by its `-->` location). A line that line pushed out stays out.
    */
   takeBack(pushedAt: i64): void {
-    if (this.count == 0 || this.pushed != pushedAt) return;
-    this.count--;
-    this.pushed--;
+    if (this.pushed == pushedAt) this.dropLast();
   }
 
   /** A line given back as text (a parser's held-back line, see Facts.released). */
@@ -99,27 +97,13 @@ export class Tail {
 
   /**
    * Takes back the newest line: a parser that learns from the line after it that the line was its own
-   * (eslint-formatter-pretty's file header). A line the newest one pushed out of a full tail stays out.
+   * (eslint-formatter-pretty's file header). Its slot, last in the order, is the next one take() hands out; a line
+   * the newest one pushed out of a full tail stays out.
    */
   dropLast(): void {
-    let n = this.count;
-    if (n == 0) return;
-    let o = this.order;
-    let freed = unchecked(o[n - 1]);
-    let hi = n - 1;
-    // take() hands out slot `count` while the tail is not full: the slots in use stay 0..count-1.
-    if (freed != hi) {
-      for (let j = 0; j < n - 1; j++) {
-        if (unchecked(o[j]) != hi) continue;
-        memory.copy(this.slots + <usize>(freed * SLOT), this.slots + <usize>(hi * SLOT), <usize>unchecked(this.lens[hi]));
-        unchecked(this.lens[freed] = unchecked(this.lens[hi]));
-        unchecked(this.cut[freed] = unchecked(this.cut[hi]));
-        unchecked(this.kinds[freed] = unchecked(this.kinds[hi]));
-        unchecked(o[j] = freed);
-        break;
-      }
-    }
-    this.count = n - 1;
+    if (this.count == 0) return;
+    this.count--;
+    this.pushed--;
   }
 
   lines(): string[] {
