@@ -26,7 +26,7 @@ export const SANDBOX_GID = 1000;
  */
 export const ROOT_MAPS_TO = 65534;
 export const HOSTNAME = 'sbx';
-export const DEFAULT_PIDS = 1024;
+export const DEFAULT_PIDS = 4096;
 export const NOFILE = 65536;
 export const FSIZE_BYTES = 16 * 2 ** 30;
 export const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest time zip can store

@@ -54,7 +54,7 @@ export interface ProfileOptions {
   env?: Record<string, string>;
   /** cgroup memory.max in MiB, where a delegated cgroup v2 subtree exists. */
   memoryMb?: number;
-  /** Process cap: RLIMIT_NPROC, pid_max of the pid namespace, cgroup pids.max. Default 1024. */
+  /** Process cap (threads count): RLIMIT_NPROC, pid_max of the pid namespace, cgroup pids.max. Default 4096. */
   pids?: number;
   /** Size of the private /tmp in MiB (a tmpfs: it is host memory). Default: a quarter of RAM, at most 4 GiB. */
   tmpMb?: number;
