@@ -575,9 +575,10 @@ function codeEnd(l: Line, s: i32): i32 {
  * doctest's `test.cpp:38: ERROR: CHECK( … ) is NOT correct!` is not.
  */
 function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
-  let d = new Diagnostic();
   let loc = k == -2 ? 0 : k;
   let m = k == -2 ? 0 : k + 2;
+  let sev = "";
+  let tool = "sphinx";
   if (k == -1) {
     // `path:37:message`: the first `:digits:`.
     let c = l.indexOfByte(Char.COLON);
@@ -585,23 +586,25 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     // None: the warning names no place (`html_static_path entry '_static' does not exist`).
     if (c > 0) { loc = digitsEnd(l, c + 1); m = loc + 1; }
     else { if (l.isBlank()) return false; loc = 0; m = 0; }
-    d.tool = "sphinx"; d.severity = "error";
+    sev = "error";
   } else {
+    // The level's first byte, then its word: no allocation for the lines of other tools.
     let c = l.at(m);
-    if (c == Char.W && l.matchAt("WARNING: ", m)) { d.severity = "warning"; m += 9; }
-    else if (c == Char.E && l.matchAt("ERROR: ", m)) { d.severity = "warning"; m += 7; }
-    else if (c == Char.S && l.matchAt("SEVERE: ", m)) { d.severity = "warning"; m += 8; }
-    else if (c == Char.C && l.matchAt("CRITICAL: ", m)) { d.severity = "warning"; m += 10; }
-    else if (c == Char.I && l.matchAt("INFO: ", m)) { d.severity = "note"; m += 6; }
+    if (c == Char.W) { if (!l.matchAt("WARNING: ", m)) return false; sev = "warning"; m += 9; }
+    else if (c == Char.E) { if (!l.matchAt("ERROR: ", m)) return false; sev = "warning"; m += 7; }
+    else if (c == Char.S) { if (!l.matchAt("SEVERE: ", m)) return false; sev = "warning"; m += 8; }
+    else if (c == Char.C) { if (!l.matchAt("CRITICAL: ", m)) return false; sev = "warning"; m += 10; }
+    else if (c == Char.I) { if (!l.matchAt("INFO: ", m)) return false; sev = "note"; m += 6; }
     else if (c == Char.LPAREN && k > 0) {
-      let sev = l.matchAt("(WARNING/2) ", m) ? "warning" : l.matchAt("(ERROR/3) ", m) || l.matchAt("(SEVERE/4) ", m) ? "error" : l.matchAt("(INFO/1) ", m) ? "note" : "";
+      sev = l.matchAt("(WARNING/2) ", m) ? "warning" : l.matchAt("(ERROR/3) ", m) || l.matchAt("(SEVERE/4) ", m) ? "error" : l.matchAt("(INFO/1) ", m) ? "note" : "";
       if (sev.length == 0) return false;
-      d.severity = sev;
       m = l.indexOfByte(Char.RPAREN, m) + 2;
-      d.tool = "docutils";
+      tool = "docutils";
     } else return false;
-    if (d.tool.length == 0) d.tool = "sphinx";
   }
+  let d = new Diagnostic();
+  d.tool = tool;
+  d.severity = sev;
   // `path:line` (its line the digits after the last colon), `path:docstring of x:line`, or `path` alone.
   if (loc > 0) {
     let c = l.lastIndexOfByte(Char.COLON, loc);
@@ -612,7 +615,8 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     if (doc > 0 && doc < end) end = doc;
     else if (!sphinx && d.tool == "sphinx" && !docSource(l, end)) return false;
     // A file's path: no blank in it (a timestamp's `12:00:00,123: WARNING:` is none).
-    if (end <= 0 || l.indexOfByte(Char.SPACE) < end) return false;
+    let sp = l.indexOfByte(Char.SPACE);
+    if (end <= 0 || sp >= 0 && sp < end) return false;
     d.file = normPath(l.str(0, end));
   }
   let e = l.len;

@@ -158,15 +158,16 @@ export class PytestParser extends Parser {
   runningSignal: string | null = null;
   /** SymPy's own runner (`==== test process starts ====`): its lines are its reader's while its run is open. */
   sympy: SympyReader | null = null;
+  /** Its run is open (the reader's own flag, kept here for atRest and busy, asked of every line). */
+  syOpen: bool = false;
 
-  busy(): bool { return this.confOpen || this.sympyOpen() || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.syOpen || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
    * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
    */
-  atRest(): bool { return !this.seen && !this.confOpen && !this.sympyOpen(); }
-  private sympyOpen(): bool { let sy = this.sympy; return sy !== null && sy.open; }
+  atRest(): bool { return !this.seen && !this.confOpen && !this.syOpen; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   colonStarts(): bool { return true; }
@@ -174,9 +175,11 @@ export class PytestParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     let sy = this.sympy;
-    if (sy !== null && sy.open) {
-      if (sy.claim(l, f)) return true;
-      if (sy.open) return false;
+    if (this.syOpen) {
+      let claimed = sy!.claim(l, f);
+      this.syOpen = sy!.open;
+      if (claimed) return true;
+      if (this.syOpen) return false;
     }
     if (this.confOpen) {
       if (this.conftestLine(l)) return true;
@@ -325,6 +328,7 @@ export class PytestParser extends Parser {
       let sy = this.sympy;
       if (sy === null) { sy = new SympyReader(); this.sympy = sy; }
       sy.begin();
+      this.syOpen = true;
       return true;
     }
     if (title == "test session starts") { this.seen = true; this.sec = Sec.NONE; return true; }
