@@ -6,24 +6,33 @@ import { Facts, signalCrash } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { SIGNAL_WORDS, signalWordsAt } from "../../signals";
+import { ShellcheckReader } from "./shellcheck";
 
 const LOADER_FAILED = ": error while loading shared libraries: ";
 const ANDROID_LIBRARY = ": library \"";
 const ANDROID_NOT_FOUND = "\" not found";
 
 /**
- * Stateless. A signal message at the key (Segmentation, SIGSEGV, Aborted, Floating, Bus, Illegal, Killed,
+ * Stateless but for ShellCheck's blocks. A signal message at the key (Segmentation, SIGSEGV, Aborted, Floating, Bus, Illegal, Killed,
  * Terminated, Trace, Bad: signalWordsAt's first bytes), `CANNOT LINK EXECUTABLE`, `timeout: `; every other
  * message holds a colon (bash's `NAME: line N: ` prefix, `: command not found`, the loader's): colonStarts.
  */
 const STARTS = new ByteSet().chars("SAFBIKT").chars("Ct");
 
 export class ShellParser extends Parser {
-  atRest(): bool { return true; }
+  /** ShellCheck's report (`In run.sh line 2:` blocks): shellcheck.ts. */
+  private sc: ShellcheckReader = new ShellcheckReader();
+
+  atRest(): bool { return this.sc.st == 0; }
+  busy(): bool { return this.sc.st != 0; }
   starts(): ByteSet | null { return STARTS; }
   colonStarts(): bool { return true; }
 
+  finish(f: Facts): void { this.sc.finish(f); }
+
   claim(l: Line, f: Facts): bool {
+    if (this.sc.st != 0 && this.sc.claim(l, f)) return true;
+    if (l.at(0) == Char.I && l.startsWith("In ") && this.sc.begin(l)) return true;
     // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
     // One indexOfByte finds bash's "NAME: line N: PID " prefix; otherwise the message must start the line.
     let first = l.at(0);
