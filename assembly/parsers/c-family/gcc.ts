@@ -272,6 +272,13 @@ export class GccParser extends Parser {
     } else {
       guessed = this.guessTool(d);
     }
+    // ShellCheck's `-f gcc` (`run.sh:3:8: note: Double quote to prevent globbing … [SC2086]`): each line is a finding
+    // of its own, its info and style levels written `note` (warnings, as its default report reads: shellcheck.ts).
+    if (located && shellcheckCode(d.code)) {
+      d.tool = "shellcheck";
+      guessed = false;
+      if (sev == "note") { sev = "warning"; d.severity = sev; }
+    }
     let kept: bool;
     if (sev == "note") {
       let o = this.owner;
@@ -624,7 +631,8 @@ function readMessage(l: Line, m: i32, d: Diagnostic, anyCode: bool): void {
         }
         d.code = l.str(a, b).trimStart().trimEnd();
         end = open;
-      } else if (anyCode) {
+      } else if (anyCode || l.matchAt("SC", a) && b - a > 2 && shellcheckCode(l.str(a, b))) {
+        // mypy's `[code]`; ShellCheck's `[SC2086]`.
         d.code = l.str(a, b);
         end = open;
       } else {
@@ -727,4 +735,11 @@ function cpputestLine(t: TestFailure, l: Line): void {
   else if (m.split("\n").length < CPPUTEST_LINES) t.message = m + "\n" + s;
   if (s.startsWith("expected <") && s.endsWith(">")) t.expected = s.substring(10, s.length - 1);
   else if (s.startsWith("but was  <") && s.endsWith(">")) t.actual = s.substring(10, s.length - 1);
+}
+
+/** `SC2086`: a ShellCheck check's code. */
+function shellcheckCode(c: string | null): bool {
+  if (c === null || c.length < 4 || !c.startsWith("SC")) return false;
+  for (let i = 2; i < c.length; i++) if (!isDigit(c.charCodeAt(i))) return false;
+  return true;
 }
