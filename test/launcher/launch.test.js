@@ -74,13 +74,6 @@ test('the default profile applies every step', async () => {
   assert.ok(a.cgroup.path !== null || (typeof a.cgroup.reason === 'string' && a.cgroup.reason.length > 0));
 });
 
-test('the default process cap lets a stress test start two thousand threads (each one counts)', async () => {
-  // once_cell's get_or_init_stress starts 1 000 threads: under a cap of 1 024 the 981st did not start and the test hung.
-  const py = "import threading,time\nn=0\ntry:\n  for i in range(2000):\n    threading.Thread(target=time.sleep,args=(2,),daemon=True).start(); n+=1\nexcept RuntimeError: pass\nprint('started', n)";
-  const r = await sh(`python3 -c "${py}"`, { timeout: 60 });
-  assert.match(r.out, /started 2000/);
-});
-
 test('opt-ins are recorded as not applied', async () => {
   process.env.SBX_TEST_HOST_VAR = 'from-host';
   // Root may not turn the filter off (issue 28): as root, that opt-in is refused with its own code.

@@ -259,4 +259,11 @@ test('a fork bomb is contained', async () => {
   assert.ok(n > 0 && n <= (isRoot ? 300 : pids), c.out);
 });
 
+test('the default process cap holds a stress test: two thousand tasks at once', async () => {
+  // once_cell's get_or_init_stress starts 1 000 threads; each counts against the cap (RLIMIT_NPROC, pid_max, pids.max).
+  // Under the old default of 1 024 the 981st did not start and the test hung.
+  const c = await run(['/probe/probe', 'forks', '2000'], { work: tempDir(), probe: true, timeout: 30 });
+  assert.match(c.out, /forks 2000 /);
+});
+
 test.run();
