@@ -49,6 +49,14 @@ for (const [what, bytes, check] of [
     const at = rust.slice(rust.indexOf(' at /rustc/'), rust.indexOf('/rustc/') + 6) + ' ';
     return Buffer.from(rust.slice(0, rust.indexOf(' at ')) + at.repeat(4000) + note.slice(note.indexOf('../../../../')) + '\n');
   })(), (v) => v !== null],
+  // (bench:fuzz, seed 1412, session 15) meson's `Compiling C object test_count.p/tests_test_cou` + `st_cou` 3 000
+  // times + `nt.c.o`: the object was kept under its name after each `_` (its source's path, `/` made `_`), a copy of
+  // the line's rest each: 64 MiB from 17 KB. Only the names after its last 16 `_` now.
+  ['meson, an object name with 3 000 `_`', (() => {
+    const line = readFileSync(join(ROOT, 'fixtures/runners/meson-compile-error/log.txt'), 'utf8').split('\n')[18];
+    const at = line.indexOf('_count.c.o');
+    return Buffer.from(line.slice(0, at) + '_cou' + 'st_cou'.repeat(3000) + 'nt.c.o\n');
+  })(), (v) => v !== null],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {

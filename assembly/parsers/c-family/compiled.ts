@@ -34,6 +34,9 @@ export function readCompiled(l: Line, f: Facts): void {
 }
 
 /** `[2/3] Building C object CMakeFiles/app.dir/src/util.c.o`: util.c; meson's `Compiling C object app.p/src_util.c.o`: src_util.c and util.c. */
+/** `_`-parted names of a meson object read, from its end: a source path's depth. */
+const MAX_DEPTH = 16;
+
 function building(l: Line, f: Facts): void {
   let b = l.indexOf(BUILDING);
   let mangled = false;
@@ -47,8 +50,10 @@ function building(l: Line, f: Facts): void {
   let name = l.str(start, l.len - 2);
   add(f, nameHash(name));
   if (!mangled) return;
-  // meson's object is the source's path from the project's root, each `/` made `_`: src/util.c is src_util.c
-  for (let i = name.indexOf("_"); i >= 0 && i < name.length - 1; i = name.indexOf("_", i + 1)) add(f, nameHash(name.substring(i + 1)));
+  // meson's object is the source's path from the project's root, each `/` made `_`: src/util.c is src_util.c.
+  // The names after its last MAX_DEPTH `_` (a path is no deeper): a line of thousands made as many copies of it.
+  let k = 0;
+  for (let i = name.lastIndexOf("_", name.length - 2); i >= 0 && k < MAX_DEPTH; i = i > 0 ? name.lastIndexOf("_", i - 1) : -1, k++) add(f, nameHash(name.substring(i + 1)));
 }
 
 /**
