@@ -52,8 +52,9 @@ function building(l: Line, f: Facts): void {
   if (!mangled) return;
   // meson's object is the source's path from the project's root, each `/` made `_`: src/util.c is src_util.c.
   // The names after its last MAX_DEPTH `_` (a path is no deeper): a line of thousands made as many copies of it.
-  let k = 0;
-  for (let i = name.lastIndexOf("_", name.length - 2); i >= 0 && k < MAX_DEPTH; i = i > 0 ? name.lastIndexOf("_", i - 1) : -1, k++) add(f, nameHash(name.substring(i + 1)));
+  let from = name.length - 1;
+  for (let k = 0; k < MAX_DEPTH && from > 0; k++) { let i = name.lastIndexOf("_", from - 1); if (i < 0) break; from = i; }
+  for (let i = name.indexOf("_", from); i >= 0 && i < name.length - 1; i = name.indexOf("_", i + 1)) add(f, nameHash(name.substring(i + 1)));
 }
 
 /**
