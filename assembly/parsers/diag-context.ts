@@ -20,7 +20,8 @@ export class DiagContext {
   buildTree: bool = false;
 
   enter(dir: string, buildTree: bool = false): void {
-    let d = normPath(dir);
+    // No directory's path is longer than PATH_MAX: a longer one (a fuzzed line) is none the paths after it are under.
+    let d = dir.length > MAX_PATH ? "" : normPath(dir);
     if (d == ".") d = "";
     if (this.dirs.length < MAX_DIRS) { this.dirs.push(d); this.builds.push(buildTree); }
     this.setPrefix(d);

@@ -57,6 +57,14 @@ for (const [what, bytes, check] of [
     const at = line.indexOf('_count.c.o');
     return Buffer.from(line.slice(0, at) + '_cou' + 'st_cou'.repeat(3000) + 'nt.c.o\n');
   })(), (v) => v !== null],
+  // (bench:fuzz, seed 1413, session 15) `make[3]: Entering directory './_build/tes` + `ild/tes` 3 000 times: the
+  // test's `../../tests/test_suite.c:12` was resolved under that directory (a trap past 256 MiB, from 24 KB; the
+  // engine of the session's start too). No directory is longer than PATH_MAX: a longer one is none.
+  ['an automake check under a directory of 3 000 parts', (() => {
+    const all = readFileSync(join(ROOT, 'fixtures/runners/automake-check-verbose-placed/log.txt'), 'utf8').split('\n');
+    all[15] = all[15].replace('/tests\'', '/tes' + 'ild/tes'.repeat(3000) + 'ts\'');
+    return Buffer.from(all.join('\n'));
+  })(), (v) => v.tests !== null && v.tests.failed > 0],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {
