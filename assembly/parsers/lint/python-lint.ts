@@ -582,9 +582,9 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
   if (k == -1) {
     // `path:37:message`: the first `:digits:`.
     let c = l.indexOfByte(Char.COLON);
-    while (c > 0 && !(isDigit(l.at(c + 1)) && l.at(digitsEnd(l, c + 1)) == Char.COLON)) c = l.indexOfByte(Char.COLON, c + 1);
+    while (c > 0 && !(l.readInt(c + 1) >= 0 && l.at(l.end) == Char.COLON)) c = l.indexOfByte(Char.COLON, c + 1);
     // None: the warning names no place (`html_static_path entry '_static' does not exist`).
-    if (c > 0) { loc = digitsEnd(l, c + 1); m = loc + 1; }
+    if (c > 0) { loc = l.end; m = loc + 1; }
     else { if (l.isBlank()) return false; loc = 0; m = 0; }
     sev = "error";
   } else {
@@ -637,7 +637,3 @@ function docSource(l: Line, end: i32): bool {
   return l.matchAt(".rst", end - 4) || l.matchAt(".rest", end - 5) || l.matchAt(".txt", end - 4) || l.matchAt(".md", end - 3) || l.matchAt(".inc", end - 4);
 }
 
-function digitsEnd(l: Line, p: i32): i32 {
-  while (isDigit(l.at(p))) p++;
-  return p;
-}

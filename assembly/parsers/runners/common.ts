@@ -509,3 +509,32 @@ export function rubyReceiverCut(s: string): string {
   if (cls.includes(" ")) return s;
   return s.substring(0, a) + cls + ">";
 }
+
+/**
+ * Python's line between two chained exceptions, as the word the earlier one's line is kept under: "while handling: "
+ * (`During handling of the above exception, another exception occurred:`), "caused by: " (`The above exception was
+ * the direct cause of the following exception:`); null for any other line. The failure is the chain's last exception.
+ */
+export function chainWord(l: Line): string | null {
+  let c = l.at(0);
+  if (c == Char.D && l.startsWith("During handling of the above exception")) return "while handling: ";
+  if (c == Char.T && l.startsWith("The above exception was the direct cause")) return "caused by: ";
+  return null;
+}
+
+/**
+ * A traceback's exception as a failure's message: the lines of its first paragraph (msg, up to its first blank),
+ * at most 4, the last of them the earlier exception of a chain (chainedFrom) when there is one.
+ */
+export function exceptionMessage(msg: string[], chainedFrom: string | null): string {
+  let parts = new Array<string>(0);
+  for (let i = 0; i < msg.length && parts.length < 4; i++) {
+    if (msg[i].length == 0) break;
+    parts.push(msg[i]);
+  }
+  if (chainedFrom !== null) {
+    if (parts.length > 3) parts = parts.slice(0, 3);
+    parts.push(chainedFrom);
+  }
+  return joinLines(parts, 4);
+}

@@ -16,7 +16,7 @@ import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
 import { withName } from "../../util/name-hash";
 import { SympyReader } from "./sympy";
-import { DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
+import { chainWord, DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const COV_FAIL = "FAIL Required test coverage of ";
 const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
@@ -158,16 +158,15 @@ export class PytestParser extends Parser {
   runningSignal: string | null = null;
   /** SymPy's own runner (`==== test process starts ====`): its lines are its reader's while its run is open. */
   sympy: SympyReader | null = null;
-  /** Its run is open (the reader's own flag, kept here for atRest and busy, asked of every line). */
-  syOpen: bool = false;
 
-  busy(): bool { return this.confOpen || this.syOpen || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
+  busy(): bool { return this.confOpen || this.sympyOpen() || this.tmo == 1 || this.sec == Sec.FAILURES || this.sec == Sec.ERRORS || this.sec == Sec.PASSES || this.sec == Sec.FATAL; }
 
   /**
    * Before the run is seen: a `====` bar ('='), the final counts (a digit, `no tests ran`), a progress line
    * (it ends with `%]`: endsStarts) or a faulthandler dump's `Fatal Python error: ` (a colon: colonStarts).
    */
-  atRest(): bool { return !this.seen && !this.confOpen && !this.syOpen; }
+  atRest(): bool { return !this.seen && !this.confOpen && !this.sympyOpen(); }
+  private sympyOpen(): bool { let sy = this.sympy; return sy !== null && sy.open; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
   colonStarts(): bool { return true; }
@@ -175,11 +174,9 @@ export class PytestParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
     let sy = this.sympy;
-    if (this.syOpen) {
-      let claimed = sy!.claim(l, f);
-      this.syOpen = sy!.open;
-      if (claimed) return true;
-      if (this.syOpen) return false;
+    if (sy !== null && sy.open) {
+      if (sy.claim(l, f)) return true;
+      if (sy.open) return false;
     }
     if (this.confOpen) {
       if (this.conftestLine(l)) return true;
@@ -328,7 +325,6 @@ export class PytestParser extends Parser {
       let sy = this.sympy;
       if (sy === null) { sy = new SympyReader(); this.sympy = sy; }
       sy.begin();
-      this.syOpen = true;
       return true;
     }
     if (title == "test session starts") { this.seen = true; this.sec = Sec.NONE; return true; }
@@ -590,10 +586,9 @@ export class PytestParser extends Parser {
     }
     b.docSection = 0;
     // A chained exception: the failure is the last one; the earlier one stays as its cause.
-    if (c == Char.D && l.startsWith("During handling of the above exception") ||
-        c == Char.T && l.startsWith("The above exception was the direct cause")) {
+    let how = chainWord(l);
+    if (how !== null) {
       if (b.elines.length > 0) {
-        let how: string = c == Char.D ? "while handling: " : "caused by: ";
         b.chainedFrom = how + b.elines[0].trimStart().trimEnd();
         b.elines = [];
       }
@@ -681,9 +676,10 @@ export class PytestParser extends Parser {
         return;
       }
     }
-    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
+    let how = chainWord(l);
+    if (how !== null) {
       // The failure is the last traceback's exception; this one stays as its cause.
-      if (b.exc.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; b.chainedFrom = how + b.exc[0]; }
+      if (b.exc.length > 0) b.chainedFrom = how! + b.exc[0];
       b.excOpen = false;
       return;
     }

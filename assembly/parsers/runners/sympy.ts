@@ -28,13 +28,13 @@
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, TestFailure } from "../../model";
-import { DocOutput, failureNamed, fileFailureOf, pyFrame, joinLines } from "./common";
+import { DocOutput, failureNamed, fileFailureOf, pyFrame, chainWord, exceptionMessage } from "./common";
 import { withName, withSkipped } from "../../util/name-hash";
 
 const RUNNER = "sympy";
 const FINISHED = "tests finished: ";
 const FINISHED_CENTRED = " tests finished: ";
-/** Lines of an exception's message kept (up to its first blank line). */
+/** Lines of an exception's message read (exceptionMessage keeps 4 of its first paragraph). */
 const MAX_MSG = 4;
 
 const enum St { HEAD, PROGRESS, BLOCK, SECTION, DONE }
@@ -198,9 +198,9 @@ export class SympyReader {
       return true;
     }
     if (l.isBlank()) { if (this.msg.length > 0 && this.msg[this.msg.length - 1].length > 0) this.msg.push(""); return true; }
-    let c = l.at(0);
-    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
-      if (this.msg.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; this.chainedFrom = how + this.msg[0]; }
+    let how = chainWord(l);
+    if (how !== null) {
+      if (this.msg.length > 0) this.chainedFrom = how! + this.msg[0];
       this.msg = [];
       return true;
     }
@@ -241,16 +241,7 @@ export class SympyReader {
       t.expected = d.firstExpected();
       t.actual = d.firstGot();
     } else if (this.msg.length > 0) {
-      let parts = new Array<string>(0);
-      for (let i = 0; i < this.msg.length && parts.length < MAX_MSG; i++) {
-        if (this.msg[i].length == 0) break;
-        parts.push(this.msg[i]);
-      }
-      if (this.chainedFrom !== null) {
-        if (parts.length >= MAX_MSG) parts = parts.slice(0, MAX_MSG - 1);
-        parts.push(this.chainedFrom!);
-      }
-      t.message = joinLines(parts, MAX_MSG);
+      t.message = exceptionMessage(this.msg, this.chainedFrom);
     }
     this.unnamed = false;
     this.frameFile = null; this.frameLine = 0;

@@ -9,7 +9,7 @@ import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame, Crash, MAX_FAILURES, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
-import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite, signalOfWords } from "./common";
+import { failureNamed, hasFailure, pyFrame, joinLines, foreignLine, runSignal, crashMidSuite, signalOfWords, chainWord, exceptionMessage } from "./common";
 import { renumber } from "../runtime-common";
 import { withName, nameHash, MAX_PASSED_SET } from "../../util/name-hash";
 import { DoctestReport } from "./doctest-report";
@@ -351,10 +351,10 @@ export class UnittestParser extends Parser {
     // long one (a test's buffered output, repeated) is not kept.
     if (this.msg.length >= MAX_MSG_LINES) return;
     if (l.isBlank()) { if (this.msg.length > 0) this.msg.push(""); return; }
-    let c = l.at(0);
-    if (c == Char.D && l.startsWith("During handling of the above exception") || c == Char.T && l.startsWith("The above exception was the direct cause")) {
+    let how = chainWord(l);
+    if (how !== null) {
       // The failure is the last exception of the chain; the one before stays as its cause (as pytest's blocks say).
-      if (this.msg.length > 0) { let how: string = c == Char.D ? "while handling: " : "caused by: "; this.chainedFrom = how + this.msg[0]; }
+      if (this.msg.length > 0) this.chainedFrom = how! + this.msg[0];
       return;
     }
     this.msg.push(l.toString());
@@ -393,17 +393,8 @@ export class UnittestParser extends Parser {
     let t = this.cur;
     if (t !== null && this.msg.length > 0) {
       // Trailing blank lines and everything after the first paragraph beyond a few lines are dropped.
-      let parts = new Array<string>(0);
-      for (let i = 0; i < this.msg.length && parts.length < 4; i++) {
-        if (this.msg[i].length == 0) break;
-        parts.push(this.msg[i]);
-      }
-      if (this.chainedFrom !== null) {
-        if (parts.length > 3) parts = parts.slice(0, 3);
-        parts.push(this.chainedFrom!);
-      }
-      t.message = joinLines(parts, 4);
-      let m = parts.length > 0 ? parts[0] : "";
+      t.message = exceptionMessage(this.msg, this.chainedFrom);
+      let m = this.msg[0];
       if (m.startsWith("AssertionError: ")) {
         let ne = m.indexOf(" != ");
         if (ne > 0) {

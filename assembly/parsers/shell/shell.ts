@@ -23,15 +23,15 @@ export class ShellParser extends Parser {
   /** ShellCheck's report (`In run.sh line 2:` blocks): shellcheck.ts. */
   private sc: ShellcheckReader = new ShellcheckReader();
 
-  atRest(): bool { return this.sc.st == 0; }
-  busy(): bool { return this.sc.st != 0; }
+  atRest(): bool { return !this.sc.open(); }
+  busy(): bool { return this.sc.open(); }
   starts(): ByteSet | null { return STARTS; }
   colonStarts(): bool { return true; }
 
   finish(f: Facts): void { this.sc.finish(f); }
 
   claim(l: Line, f: Facts): bool {
-    if (this.sc.st != 0 && this.sc.claim(l, f)) return true;
+    if (this.sc.open() && this.sc.claim(l, f)) return true;
     if (l.at(0) == Char.I && l.startsWith("In ") && this.sc.begin(l)) return true;
     // bash: "bash: line 1: 12345 Segmentation fault      (core dumped) ./a.out", or just "Segmentation fault (core dumped)".
     // One indexOfByte finds bash's "NAME: line N: PID " prefix; otherwise the message must start the line.

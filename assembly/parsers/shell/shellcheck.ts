@@ -22,7 +22,7 @@ const enum St { REST, SOURCE, CARETS, FIX, LINKS }
 
 @final
 export class ShellcheckReader {
-  st: St = St.REST;
+  private st: St = St.REST;
   private file: string = "";
   private line: i64 = 0;
   private count: i32 = 0;
