@@ -22,6 +22,7 @@ import { failureNamed } from "../runners/common";
 import { isRuntimePath } from "../../frames";
 import { DiagOnce } from "../diag-once";
 import { readGccJson, GccJsonDiag } from "./gcc-json";
+import { shellcheckFailed } from "../shell/shellcheck";
 
 /** gcc's `-fdiagnostics-format=json`: a compile's diagnostics as one array on one line. */
 const GCC_JSON = "[{\"kind\": \"";
@@ -70,6 +71,8 @@ export class GccParser extends Parser {
   private cppu: TestFailure | null = null;
   /** Which compiler run the lines read now belong to, as far as the log tells (repeated). */
   private run: i32 = 0;
+  /** ShellCheck's findings under `-f gcc`. */
+  private shellcheck: i32 = 0;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
@@ -109,7 +112,10 @@ export class GccParser extends Parser {
     return false;
   }
 
-  finish(f: Facts): void { this.endGroup(f); }
+  finish(f: Facts): void {
+    this.endGroup(f);
+    shellcheckFailed(f, this.shellcheck);
+  }
 
   private scan(l: Line, f: Facts, k: i32): bool {
     let n = l.len;
@@ -277,6 +283,7 @@ export class GccParser extends Parser {
     if (located && shellcheckCode(d.code)) {
       d.tool = "shellcheck";
       guessed = false;
+      this.shellcheck++;
       if (sev == "note") { sev = "warning"; d.severity = sev; }
     }
     let kept: bool;

@@ -129,8 +129,10 @@ export class TapParser extends Parser {
   }
 
   private result(l: Line, f: Facts, p: i32, q: i32, notOk: bool): bool {
-    // Outside a TAP stream only a numbered `ok 1` / `not ok 2` starts one (a bare "ok" is just a word).
-    if (!this.seen && !isDigit(l.at(l.skipSpaces(q)))) return false;
+    // Outside a TAP stream (no `TAP version`, no plan yet) a numbered point starts one when it is point 1 or has a
+    // description or directive (`ok 4 - name`, `ok 4 # skip`: a log whose head was cut); a bare "ok" or a
+    // program's `ok 1000` is just words.
+    if (!this.seen && !opensStream(l, l.skipSpaces(q))) return false;
     this.results = true;
     let depth = p >> 2;
     if (depth > 8) depth = 8;
@@ -691,4 +693,12 @@ export function batsLocation(t: TestFailure, s: string): bool {
   t.file = normPath(s.substring(14, at));
   t.line = I32.parseInt(s.substring(e, k));
   return true;
+}
+
+/** True when the test point at i (its number) is point 1, or has more after its number. */
+function opensStream(l: Line, i: i32): bool {
+  if (!isDigit(l.at(i))) return false;
+  let j = i + 1;
+  while (isDigit(l.at(j))) j++;
+  return j == i + 1 && l.at(i) == Char._1 || l.skipSpaces(j) < l.len;
 }

@@ -95,9 +95,17 @@ export class ShellcheckReader {
   }
 
   finish(f: Facts): void {
-    if (this.count > 0 && f.buildFailedLine === null) {
-      f.buildFailedLine = "shellcheck reported " + this.count.toString() + (this.count == 1 ? " finding" : " findings");
-    }
+    shellcheckFailed(f, this.count);
     this.st = St.REST;
+  }
+}
+
+/**
+ * ShellCheck exits 1 when it printed any finding, in any format and at any level: with n findings read, the check
+ * failed (its default report's blocks here, `-f gcc`'s lines in gcc.ts).
+ */
+export function shellcheckFailed(f: Facts, n: i32): void {
+  if (n > 0 && f.buildFailedLine === null) {
+    f.buildFailedLine = "shellcheck reported " + n.toString() + (n == 1 ? " finding" : " findings");
   }
 }
