@@ -117,7 +117,10 @@ export class Tail {
   }
 }
 
-/** SALIENT when the line says FAIL/Fail/fail or ERROR/Error/error; NOISE when it says PASS/Pass/pass or ok/OK. */
+/**
+ * SALIENT when the line says FAIL/Fail/fail or ERROR/Error/error; NOISE when it says the word PASS/Pass/pass
+ * (passed, passes) or ok/OK.
+ */
 function kindOf(p: usize, n: i32): u8 {
   let noise = false;
   for (let i = 0; i + 2 <= n; i++) {
@@ -126,7 +129,7 @@ function kindOf(p: usize, n: i32): u8 {
     if (lc == Char.f && i + 4 <= n && word(p + <usize>i, "ail")) return KIND_SALIENT;
     if (lc == Char.e && i + 5 <= n && word(p + <usize>i, "rror")) return KIND_SALIENT;
     if (noise) continue;
-    if (lc == Char.p && i + 4 <= n && word(p + <usize>i, "ass")) noise = true;
+    if (lc == Char.p && i + 4 <= n && word(p + <usize>i, "ass") && passWord(p, i, n)) noise = true;
     else if (lc == Char.o && (<i32>load<u8>(p + <usize>i + 1) | 0x20) == Char.k) {
       // `ok`/`OK` as a word, not inside `look` or `token`
       let before = i == 0 ? Char.SPACE : <i32>load<u8>(p + <usize>i - 1);
@@ -150,6 +153,20 @@ function word(p: usize, rest: string): bool {
   }
   // `FAIL`, `Fail`, `fail`; not `fAIL`
   return upper ? (allUpper || allLower) : allLower;
+}
+
+/**
+ * `pass` at i is the word a runner writes (`PASS`, `Pass:`, `passed`, `PASSES`), not a part of another
+ * (`bypass`, `password`, `by passing --break-system-packages`: pip's advice is no noise).
+ */
+function passWord(p: usize, i: i32, n: i32): bool {
+  if (i > 0 && isWordByte(<i32>load<u8>(p + <usize>i - 1))) return false;
+  let e = i + 4;
+  if (e + 2 <= n) {
+    let a = <i32>load<u8>(p + <usize>e) | 0x20, b = <i32>load<u8>(p + <usize>e + 1) | 0x20;
+    if ((a == Char.e && (b == Char.d || b == Char.s))) e += 2;
+  }
+  return e >= n || !isWordByte(<i32>load<u8>(p + <usize>e));
 }
 
 function isWordByte(c: i32): bool {
