@@ -40,6 +40,7 @@
 // error:`, then `path:37:message`, no blank and no level: an error), and `-W --keep-going`'s closing `build finished
 // with problems, 4 warnings.` fails the build. A bare `WARNING: msg` (the configuration's) only in a run Sphinx
 // announced (`Running Sphinx v5.3.0`). docutils' levels are its own: ERROR and SEVERE errors, INFO a note.
+// A Sphinx warning ending with `:` goes on below (autodoc's exception, a traceback, intersphinx's issue): sphinx-cause.ts.
 //
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
@@ -52,6 +53,7 @@ import { ByteSet } from "../../util/byte-set";
 import { normPath } from "../../frames";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 import { decode } from "../../util/utf8";
+import { SphinxCause } from "./sphinx-cause";
 
 /**
  * Keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`; pyright's path
@@ -80,19 +82,22 @@ export class PyLintParser extends Parser {
   /** Sphinx: `Running Sphinx v…` was read; `Warning, treated as error:` was the last line (the next is the error). */
   private sphinx: bool = false;
   private asError: bool = false;
+  /** The lines after a Sphinx warning ending with `:` (sphinx-cause.ts). */
+  private cause: SphinxCause = new SphinxCause();
   private issue: Diagnostic | null = null;
   /** ruff's grouped format: the held line is a file's line (`src/a.py:`); the file whose findings follow. */
   private heldGroup: bool = false;
   private group: string = "";
 
-  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError; }
+  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError && !this.cause.open(); }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
   endsStarts(): ByteSet | null { return ENDS; }
-  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError; }
+  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError || this.cause.open(); }
 
   claim(l: Line, f: Facts): bool {
-    if (this.asError) { this.asError = false; if (docsFinding(l, f, -1, true)) return true; }
+    if (this.cause.open() && this.cause.line(l)) return true;
+    if (this.asError) { this.asError = false; if (this.docs(l, f, -1, true)) return true; }
     if (this.django) {
       if (this.djangoLine(l, f)) return true;
       this.django = false; this.issue = null;
@@ -156,9 +161,9 @@ export class PyLintParser extends Parser {
     if (c0 == Char.b) return this.sphinxClosing(l, f);
     if (c0 == Char.R && l.startsWith("Running Sphinx v")) { this.sphinx = true; return true; }
     if (c0 == Char.W && l.startsWith("Warning, treated as error:")) { this.asError = true; return true; }
-    if (c0 == Char.W && this.sphinx && l.startsWith("WARNING: ")) return docsFinding(l, f, -2, true);
+    if (c0 == Char.W && this.sphinx && l.startsWith("WARNING: ")) return this.docs(l, f, -2, true);
     let hk = l.headColon();
-    if (hk > 0 && docsFinding(l, f, hk, this.sphinx)) return true;
+    if (hk > 0 && this.docs(l, f, hk, this.sphinx)) return true;
     if (c0 == Char.SPACE) return this.pyright(l, f);
     if (c0 == Char.TAB || c0 < 0) return false;
     if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
@@ -203,6 +208,14 @@ export class PyLintParser extends Parser {
     d.message = k == 1 && l.at(0) == Char.QUESTION ? text : l.str(0, k) + ": " + text;
     f.addDiagnostic(d);
     this.issue = d;
+    return true;
+  }
+
+  /** A Sphinx or docutils finding (docsFinding); a Sphinx warning ending with `:` opens its cause. */
+  private docs(l: Line, f: Facts, k: i32, sphinx: bool): bool {
+    let d = docsFinding(l, f, k, sphinx);
+    if (d === null) return false;
+    if (d.tool == "sphinx") this.cause.after(d);
     return true;
   }
 
@@ -572,9 +585,9 @@ function codeEnd(l: Line, s: i32): i32 {
  * `path:line: (ERROR/3) msg`; k -1: the line after `Warning, treated as error:`, `path:line:msg` (or the message
  * alone), an error; k -2: a bare `WARNING: msg` (no place). Outside a run Sphinx announced (sphinx false), a
  * `WARNING:` / `ERROR:` finding is Sphinx's only in a document's source (`.rst`, `.md`, `.txt`, a docstring): C++
- * doctest's `test.cpp:38: ERROR: CHECK( … ) is NOT correct!` is not.
+ * doctest's `test.cpp:38: ERROR: CHECK( … ) is NOT correct!` is not. The finding, or null when the line is none.
  */
-function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
+function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): Diagnostic | null {
   let loc = k == -2 ? 0 : k;
   let m = k == -2 ? 0 : k + 2;
   let sev = "";
@@ -585,22 +598,22 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     while (c > 0 && !(l.readInt(c + 1) >= 0 && l.at(l.end) == Char.COLON)) c = l.indexOfByte(Char.COLON, c + 1);
     // None: the warning names no place (`html_static_path entry '_static' does not exist`).
     if (c > 0) { loc = l.end; m = loc + 1; }
-    else { if (l.isBlank()) return false; loc = 0; m = 0; }
+    else { if (l.isBlank()) return null; loc = 0; m = 0; }
     sev = "error";
   } else {
     // The level's first byte, then its word: no allocation for the lines of other tools.
     let c = l.at(m);
-    if (c == Char.W) { if (!l.matchAt("WARNING: ", m)) return false; sev = "warning"; m += 9; }
-    else if (c == Char.E) { if (!l.matchAt("ERROR: ", m)) return false; sev = "warning"; m += 7; }
-    else if (c == Char.S) { if (!l.matchAt("SEVERE: ", m)) return false; sev = "warning"; m += 8; }
-    else if (c == Char.C) { if (!l.matchAt("CRITICAL: ", m)) return false; sev = "warning"; m += 10; }
-    else if (c == Char.I) { if (!l.matchAt("INFO: ", m)) return false; sev = "note"; m += 6; }
+    if (c == Char.W) { if (!l.matchAt("WARNING: ", m)) return null; sev = "warning"; m += 9; }
+    else if (c == Char.E) { if (!l.matchAt("ERROR: ", m)) return null; sev = "warning"; m += 7; }
+    else if (c == Char.S) { if (!l.matchAt("SEVERE: ", m)) return null; sev = "warning"; m += 8; }
+    else if (c == Char.C) { if (!l.matchAt("CRITICAL: ", m)) return null; sev = "warning"; m += 10; }
+    else if (c == Char.I) { if (!l.matchAt("INFO: ", m)) return null; sev = "note"; m += 6; }
     else if (c == Char.LPAREN && k > 0) {
       sev = l.matchAt("(WARNING/2) ", m) ? "warning" : l.matchAt("(ERROR/3) ", m) || l.matchAt("(SEVERE/4) ", m) ? "error" : l.matchAt("(INFO/1) ", m) ? "note" : "";
-      if (sev.length == 0) return false;
+      if (sev.length == 0) return null;
       m = l.indexOfByte(Char.RPAREN, m) + 2;
       tool = "docutils";
-    } else return false;
+    } else return null;
   }
   let d = new Diagnostic();
   d.tool = tool;
@@ -613,10 +626,10 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     if (end != loc) d.line = n;
     let doc = l.indexOf(":docstring of ", 0);
     if (doc > 0 && doc < end) end = doc;
-    else if (!sphinx && d.tool == "sphinx" && !docSource(l, end)) return false;
+    else if (!sphinx && d.tool == "sphinx" && !docSource(l, end)) return null;
     // A file's path: no blank in it (a timestamp's `12:00:00,123: WARNING:` is none).
     let sp = l.indexOfByte(Char.SPACE);
-    if (end <= 0 || sp >= 0 && sp < end) return false;
+    if (end <= 0 || sp >= 0 && sp < end) return null;
     d.file = normPath(l.str(0, end));
   }
   let e = l.len;
@@ -627,9 +640,9 @@ function docsFinding(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     if (ob > m && l.at(ob - 1) == Char.SPACE && l.indexOfByte(Char.SPACE, ob) < 0) { d.code = l.str(ob + 1, e - 1); e = ob - 1; }
   }
   d.message = l.trimmed(m, e);
-  if (d.message.length == 0) return false;
+  if (d.message.length == 0) return null;
   f.addDiagnostic(d);
-  return true;
+  return d;
 }
 
 /** The path on [0, end) is a document's source: `.rst`, `.rest`, `.txt`, `.md`, `.inc`. */
