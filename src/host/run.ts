@@ -53,6 +53,8 @@ export interface RunOptions extends ProfileOptions {
   launcherPath?: string;
   /** Aborting stops the sandbox; the run is still recorded. An AbortSignal, or see StopSignal. */
   signal?: StopSignal;
+  /** A descriptor open on a regular file: the command's stdin (LaunchOptions.stdin). Default /dev/null. */
+  stdin?: number;
   /**
    * Allow a work dir that is `/`, the caller's home directory or a directory above it (refused by
    * default with E_WORK_HOME: the sandbox could write ~/.bashrc and the like). Default false.

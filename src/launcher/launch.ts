@@ -271,7 +271,9 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       );
     // Forked by the resident server (src/launcher/resident.ts), the report coming back in its reply;
     // else spawned from here, the report in a file.
-    const resident = residentFor(bin);
+    // A file for stdin goes with a direct launch: the resident server's requests carry no descriptor for it.
+    const stdin = fileStdin(opts.stdin);
+    const resident = stdin < 0 ? residentFor(bin) : null;
     let statusFd = -1;
     let running: { exited: Promise<Exit & { report?: string }>; kill(): void };
     if (resident) {
@@ -284,7 +286,7 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
       own.push(files.spec, (statusFd = files.status));
       const specFd = files.spec;
       // The launcher gets no environment of ours: the command's is in the spec.
-      running = spawnLauncher(bin, ['--spec-fd', '5'], [-1, log, log, statusFd, bpf, specFd]);
+      running = spawnLauncher(bin, ['--spec-fd', '5'], [stdin, log, log, statusFd, bpf, specFd]);
     }
     const onAbort = (): void => running.kill();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -316,4 +318,19 @@ async function launchWith(opts: LaunchOptions, proxySocket: string | null): Prom
     for (const fd of own) closeSync(fd);
     closeSync(log);
   }
+}
+
+/**
+ * fd when it is open on a regular file, else -1 (the command gets /dev/null): never a terminal, whose input
+ * a sandboxed process could push to the host's shell (TIOCSTI), nor a pipe a caller may hold open for ever.
+ * Read from the file's start, as a `< file` redirect gives it.
+ */
+function fileStdin(fd: number | undefined): number {
+  if (fd === undefined || fd < 0) return -1;
+  try {
+    if (!fstatSync(fd).isFile()) return -1;
+  } catch {
+    return -1;
+  }
+  return fd;
 }

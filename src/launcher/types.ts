@@ -88,6 +88,11 @@ export interface LaunchOptions extends ProfileOptions {
   pace?: string;
   /** Aborting kills the sandbox; the result then has signal SIGKILL. */
   signal?: StopSignal;
+  /**
+   * A descriptor of this process open on a regular file: the command's stdin, read from its start (`sbx run --
+   * patch -p1 < fix.patch`). Anything else (none, a terminal, a pipe) leaves the command /dev/null.
+   */
+  stdin?: number;
   /** @internal run() has checked the work dir (src/launcher/work-check.ts): launch() does not again. */
   workChecked?: boolean;
 }

@@ -7,6 +7,7 @@ import { print, printBrief } from '../output.js';
 import { parsePositive, parseSize } from '../parse-flags.js';
 import { MIN_MAX_LOG, parseAllowHost, parseMount } from '../../launcher/index.js';
 import { onInterrupt } from '../interrupt.js';
+import { redirect } from '../io-redirect.js';
 import { unappliedLimits } from '../unapplied.js';
 import type { HelpMeta } from '../help.js';
 import { SARIF_ARG, writeSarif } from '../sarif-file.js';
@@ -83,6 +84,9 @@ export default defineCommand({
     const interrupt = onInterrupt();
     const report = await runReport({
       signal: interrupt.signal,
+      // A `< file` redirect reaches the command (a terminal or a pipe does not: launch.ts); the resident sbx
+      // has no descriptor of its client's (native/client.c runs such a call through Node).
+      ...(redirect() ? {} : { stdin: 0 }),
       cmd,
       work: place.work,
       cwd: place.sub,
