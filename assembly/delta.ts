@@ -247,8 +247,8 @@ class TestMatch {
   /** Of notRun, those no longer in the run (the counts, a rename): the host carries them no further. */
   gone: Array<string> = [];
   /**
-   * Failures past the list's bound (MAX_FAILURES: a run counting more failures than it lists): broken when nothing
-   * failed before, fixed when nothing fails now; their names are not known.
+   * Failures past the list's bound (MAX_FAILURES: a run counting more failures than it lists): broken when no failure
+   * listed before still fails (and none was past it), fixed when nothing fails now; their names are not known.
    */
   brokenMore: i64 = 0;
   fixedMore: i64 = 0;
@@ -341,7 +341,8 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     m.gone.push(kept[i]);
   }
   if (!first) {
-    if (unlistedFailures(cur) > 0 && noneFailed(before)) m.brokenMore = unlistedFailures(cur);
+    // Every failure listed before is gone (fixed, not run): those past the list now are new too.
+    if (unlistedFailures(cur) > 0 && unlistedFailures(before) == 0 && m.still.length == 0 && before.tests !== null) m.brokenMore = unlistedFailures(cur);
     if (unlistedFailures(before) > 0 && noneFailed(cur)) m.fixedMore = unlistedFailures(before);
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
