@@ -1,7 +1,7 @@
 // sbx.delta/1: what changed between the previous verdict and this one. Pure and deterministic: both
 // verdicts come in as JSON, the delta goes out as JSON with a one-line summary the renderer prints.
 import { Char, isDigit } from "./util/chars";
-import { Verdict, Diagnostic, Frame, TestFailure, Crash, Tests } from "./model";
+import { Verdict, Diagnostic, Frame, TestFailure, Crash, Tests, MAX_FAILURES } from "./model";
 import { readVerdict, readError } from "./verdict-reader";
 import { writeFrame, writeDiagnostic } from "./verdict-writer";
 import { JsonWriter, Sink } from "./util/sink";
@@ -246,6 +246,25 @@ class TestMatch {
   unloaded: Array<string> = [];
   /** Of notRun, those no longer in the run (the counts, a rename): the host carries them no further. */
   gone: Array<string> = [];
+  /**
+   * Failures past the list's bound (MAX_FAILURES: a run counting more failures than it lists): broken when no failure
+   * listed before still fails (and none was past it), fixed when nothing fails now; their names are not known.
+   */
+  brokenMore: i64 = 0;
+  fixedMore: i64 = 0;
+}
+
+/** How many of v's failing tests (failed and errors) its list leaves out; 0 when it counts none. */
+function unlistedFailures(v: Verdict): i64 {
+  let t = v.tests;
+  if (t === null || t.failed < 0 || t.failures.length < MAX_FAILURES) return 0;
+  return max<i64>(0, t.failed + max<i64>(t.errors, 0) - <i64>t.failures.length);
+}
+
+/** v ran tests and none failed. */
+function noneFailed(v: Verdict): bool {
+  let t = v.tests;
+  return t !== null && t.failed == 0 && t.errors <= 0 && t.failures.length == 0 && t.passed > 0;
 }
 
 /** `a.py did not load`; with the tests of more files than one: `a.py and 2 more files did not load`. */
@@ -320,6 +339,11 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
     m.gone.push(kept[i]);
+  }
+  if (!first) {
+    // Every failure listed before is gone (fixed, not run): those past the list now are new too.
+    if (unlistedFailures(cur) > 0 && unlistedFailures(before) == 0 && m.still.length == 0 && before.tests !== null) m.brokenMore = unlistedFailures(cur);
+    if (unlistedFailures(before) > 0 && noneFailed(cur)) m.fixedMore = unlistedFailures(before);
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
@@ -752,6 +776,9 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   writeNames(w, "changed", tm.changed);
   writeNames(w, "not_run", tm.notRun);
   if (tm.gone.length > 0) writeNames(w, "gone", tm.gone);
+  // Past the list's bound: how many more, unnamed.
+  if (tm.fixedMore > 0) w.int("fixed_unlisted", tm.fixedMore);
+  if (tm.brokenMore > 0) w.int("broken_unlisted", tm.brokenMore);
   w.endObject();
 
   let crash = first ? (cur.crash !== null ? "new" : "none") : before.crash === null && cur.crash === null ? "none" : crashChange(before, cur);
@@ -855,8 +882,8 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   if (lv.lowered > 0) parts.push(plural(lv.lowered, "error", "errors") + " now " + (lv.lowered == 1 ? "a warning" : "warnings"));
   if (tm.fixed.length > 0 || tm.broken.length > 0 || tm.still.length > 0 || tm.notRun.length > 0) {
     let s = new Array<string>(0);
-    if (tm.fixed.length > 0) s.push(tm.fixed.length.toString() + " fixed");
-    if (tm.broken.length > 0) s.push(tm.broken.length.toString() + " broken");
+    if (tm.fixed.length > 0) s.push((<i64>tm.fixed.length + tm.fixedMore).toString() + " fixed");
+    if (tm.broken.length > 0) s.push((<i64>tm.broken.length + tm.brokenMore).toString() + " broken");
     if (tm.still.length > 0) s.push(tm.still.length.toString() + " still failing");
     if (tm.notRun.length > 0) s.push(tm.notRun.length.toString() + " not run (" + notRunWhy(tm) + ")");
     parts.push("tests: " + join(s, ", "));

@@ -2,7 +2,7 @@
 // (errors first), tests, tail, footer. Same envelope, same bytes.
 import { Char, isIdent } from "./util/chars";
 import { Sink } from "./util/sink";
-import { Located, Frame, Diagnostic, Crash, Verdict, failureKey } from "./model";
+import { Located, Frame, Diagnostic, Crash, Verdict, failureKey, MAX_FAILURES } from "./model";
 import { Envelope, readEnvelope, readError } from "./verdict-reader";
 import { join } from "./util/join";
 
@@ -246,6 +246,9 @@ function tests(o: Sink, v: Verdict): void {
     if (sides.length > 0) nl(o, "       " + join(sides, "  "));
   }
   if (shown > MAX_FAILURES_SHOWN) nl(o, "  … " + (shown - MAX_FAILURES_SHOWN).toString() + " more failures (--json has them all)");
+  // The run counted more failures than the list keeps (it stopped at MAX_FAILURES): the groups count the listed ones.
+  let unlisted = t.failed + max<i64>(t.errors, 0) - <i64>fs.length;
+  if (fs.length >= MAX_FAILURES && unlisted > 0) nl(o, "  (" + unlisted.toString() + " more failures not listed: the first " + fs.length.toString() + " are kept)");
   for (let g = 0; g < groups.length; g++) {
     let gr = groups[g];
     let list = gr.tests;

@@ -189,6 +189,10 @@ function build() {
       // gone: of not_run, those no longer in the run (a runner's counts say removed, skipped or deselected; a
       // rename): written only when any; the host carries them to no later run.
       gone: v.optional(v.array(v.string())),
+      // Failures past the list's bound (MAX_FAILURES), unnamed: fixed when none fails now, broken when none failed
+      // before; written only when any.
+      fixed_unlisted: v.optional(int),
+      broken_unlisted: v.optional(int),
     }),
     crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),

@@ -162,6 +162,12 @@ export class MavenParser extends Parser {
         return true;
       }
       if (lv != Level.NONE && l.matchAt("    ", p)) return true; // `Run 1: ...` of a flaky test's runs, a wrapped message
+      // -Dsurefire.rerunFailingTestsCount: a rerun test's head, `ex.RatioTest.quarter(ex.RatioTest)`, its `Run 1:` …
+      // lines under it; under `Flakes:` it passed on a rerun: its failing run's block is no failure.
+      if ((lv == Level.ERROR || lv == Level.WARNING) && l.at(l.len - 1) == Char.RPAREN && l.indexOfByte(Char.SPACE, p) < 0) {
+        if (this.flakes) this.dropFlaky(l.str(p, l.len));
+        return true;
+      }
       // the message's lines under a summary line that has none or only its head (hamcrest's `Expected: …`,
       // a MultipleFailuresError's `\tjava.lang.AssertionError: `), unprefixed
       if (lv == Level.NONE && this.summaryMore > 0 && !l.isBlank()) { this.summaryMore--; return true; }
@@ -593,6 +599,11 @@ export class MavenParser extends Parser {
     let t = f.testsFor(RUNNER);
     if (t.runner != RUNNER) return;
     let s = l.str(a, l.len);
+    // a rerun test's runs (-Dsurefire.rerunFailingTestsCount): `Run 2: RatioTest.third:24 » UnsupportedOperation …`
+    if (s.startsWith("Run ")) {
+      let c = s.indexOf(": ");
+      if (c > 4 && isDigit(s.charCodeAt(4))) s = s.substring(c + 2);
+    }
     let name = "";
     let line: i32 = -1;
     let msg = "";
@@ -653,6 +664,18 @@ export class MavenParser extends Parser {
       if (!pd.used && baseMethod(pd.method) == m) { pd.used = true; return pd; }
     }
     return null;
+  }
+
+  /** A flaky test's blocks (`ex.RatioTest.quarter(ex.RatioTest)`, JUnit 4's head in `Flakes:`): taken, no failure. */
+  private dropFlaky(head: string): void {
+    let open = head.indexOf("(");
+    if (open <= 0) return;
+    let cls = head.substring(open + 1, head.length - 1);
+    let full = head.substring(0, open);
+    let method = full.startsWith(cls + ".") ? full.substring(cls.length + 1) : full.substring(full.lastIndexOf(".") + 1);
+    let name = simpleName(cls) + "." + method;
+    let ps = this.pending;
+    for (let i = 0; i < ps.length; i++) { let pd = unchecked(ps[i]); if (pd.name == name) pd.used = true; }
   }
 
   /** The blocks no summary named (a run cut short, a summary not printed): failures by their own names. */
@@ -717,6 +740,11 @@ export class MavenParser extends Parser {
     // under -q no `[INFO] N errors` closes the compiler's section: the goal's line does
     this.compiling = false;
     if (l.indexOf("There are test failures", p) >= 0 || l.indexOf("There was a timeout", p) >= 0) return true;
+    // surefire ran no test (-Dtest matched none): the build compiled, none ran; the line is left for the tail.
+    if (l.indexOf(": No tests were executed!", p) >= 0) {
+      if (f.tests === null) { let t = f.testsFor(RUNNER); t.passed = 0; t.failed = 0; t.totals = true; }
+      return false;
+    }
     if (this.resolution(l, p, f)) return true;
     if (l.indexOf(": Compilation failure", p) >= 0) {
       this.compileGoal = true;

@@ -501,13 +501,44 @@ export class DocOutput {
  */
 export function rubyReceiverCut(s: string): string {
   let k = s.indexOf(" for #<");
-  if (k < 0) return s;
+  if (k < 0) return literalReceiverCut(s);
   let a = k + 7;
   let c = s.indexOf(":0x", a);
   if (c <= a) return s;
   let cls = s.substring(a, c);
   if (cls.includes(" ")) return s;
   return s.substring(0, a) + cls + ">";
+}
+
+/**
+ * Before 3.3 a NoMethodError's receiver that is a value is inspected too, its class after a colon: `undefined method
+ * `lastt' for ["A", "B"]:Array` — one test's array is not another's. Cut to the class as Ruby 3.4 words it (`for an
+ * instance of Array`); nil, true, false and a class or module receiver (`for Foo:Class`) are kept.
+ */
+function literalReceiverCut(s: string): string {
+  if (!s.startsWith("undefined method ") && !s.startsWith("undefined local variable or method ")) return s;
+  let k = s.indexOf(" for ");
+  if (k < 0) return s;
+  let c = s.lastIndexOf(":");
+  while (c > k && s.charCodeAt(c - 1) == Char.COLON) c = s.lastIndexOf(":", c - 2);
+  if (c <= k + 5) return s;
+  let cls = s.substring(c + 1);
+  if (!isConstPath(cls) || cls == "Class" || cls == "Module") return s;
+  let v = s.substring(k + 5, c);
+  if (v == "nil" || v == "true" || v == "false") return s;
+  return s.substring(0, k) + " for an instance of " + cls;
+}
+
+/** `Array`, `Dry::Inflector`: a Ruby constant's path. */
+function isConstPath(s: string): bool {
+  if (s.length == 0) return false;
+  let c0 = s.charCodeAt(0);
+  if (c0 < Char.A || c0 > Char.Z) return false;
+  for (let i = 1; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (!(isDigit(c) || (c >= Char.A && c <= Char.Z) || (c >= Char.a && c <= Char.z) || c == Char.UNDERSCORE || c == Char.COLON)) return false;
+  }
+  return true;
 }
 
 /**

@@ -50,7 +50,8 @@ export class MinitestParser extends Parser {
   starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
-    if (l.startsWith(RUN_OPTIONS)) { this.end(); this.begin(f); return true; }
+    // minitest's options start with a dash (`--seed 7`, `-v --seed 7`); RSpec's `Run options: include {…}` are not its.
+    if (l.startsWith(RUN_OPTIONS) && l.at(RUN_OPTIONS.length) == 0x2D) { this.end(); this.begin(f); return true; }
     if (l.startsWith(RUNNING) && l.len == RUNNING.length) { this.end(); this.begin(f); return true; }
     if (!this.seen) return false;
     if (l.len > 0 && l.at(0) != 0x20) {

@@ -6,7 +6,10 @@
 // 'fn'` lines; `Finished in 0.04 seconds (files took ...)`; the totals, `9 examples, 5 failures, 2 pending`
 // (`, 1 error occurred outside of examples`); `Failed examples:` then `rspec ./spec/x_spec.rb:5 # name` lines.
 // A spec file that did not load: `An error occurred while loading ./spec/x_spec.rb.` with the error under it
-// (then RSpec runs no example): a failure named by that path, counted in errors.
+// (then RSpec runs no example): a failure named by that path, counted in errors; a file `.rspec` requires
+// (`--require spec_helper`) is named as RSpec names it (`An error occurred while loading spec_helper. - Did you
+// mean?`, its `rspec ./spec/spec_helper.rb` hint under it, not the message). An `:aggregate_failures` example's
+// failures are numbered by its place in the list (`10.1) Failure/Error: …`): neither number nor code is the message.
 // Jasmine's console reporter (modelled on RSpec's: runner `jasmine`): `Failures:` then each failure at column 0,
 // `1) <suite names and the spec's, joined by blanks>`, with `  Message:` (its lines four in) and `  Stack:` (the
 // frames, `at <Jasmine>` between the user's: the first user frame is the place); `Suite error: <suite>` (an
@@ -19,11 +22,12 @@ import { Facts, TestFailure, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath } from "../../frames";
-import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts, frameOfText } from "./common";
+import { failureNamed, joinLines, isUserFile, hasFailure, fileFailureOf, countedParts, frameOfText, rubyReceiverCut } from "./common";
 import { withName, withSkipped } from "../../util/name-hash";
 import { JValue } from "../../util/json";
 
 const LOADING = "An error occurred while loading ";
+const DID_YOU_MEAN = " - Did you mean?";
 const PENDING_HEAD = "Pending: (Failures listed here are expected";
 const FAILURES_HEAD = "Failures:";
 const FAILED_HEAD = "Failed examples:";
@@ -61,6 +65,8 @@ export class RspecParser extends Parser {
   stack: bool = false;
   suite: string = "";
   suiteErrors: i64 = 0;
+  /** The load error's head ended `- Did you mean?`: its hint line is next. */
+  hint: bool = false;
 
   private tests(f: Facts): Tests { return f.testsFor(this.js ? "jasmine" : "rspec"); }
 
@@ -74,12 +80,13 @@ export class RspecParser extends Parser {
       // At rest, on the bytes first: only a line that may open a section is made a string.
       if (this.sec == Sec.NONE && !mayOpen(l)) return false;
       let s = l.trimmed(0);
-      if (s.startsWith(LOADING) && s.endsWith(".")) {
-        let path = s.substring(LOADING.length, s.length - 1);
-        if (path.length == 0 || path.includes(" ") || !path.endsWith(".rb")) return false;
+      if (s.startsWith(LOADING)) {
+        let unit = loadedUnit(s);
+        if (unit === null) return false;
         this.end(); this.begin(f);
-        this.open(this.fileFailure(f, normPath(path)));
+        this.open(this.fileFailure(f, unit!));
         this.sec = Sec.LOAD;
+        this.hint = s.endsWith(DID_YOU_MEAN);
         return true;
       }
       if (s.startsWith(PENDING_HEAD)) { this.end(); this.begin(f); this.sec = Sec.PENDING; return true; }
@@ -115,7 +122,12 @@ export class RspecParser extends Parser {
     }
     if (this.sec == Sec.NONE) return false;
     if (this.sec == Sec.FAILED_LIST) { if (l.isBlank()) return true; this.sec = Sec.NONE; return false; }
-    if (this.sec == Sec.LOAD) { this.body(l); return true; }
+    if (this.sec == Sec.LOAD) {
+      // `rspec ./spec/spec_helper.rb` under `- Did you mean?`: RSpec's hint, not the error.
+      if (this.hint && l.matchAt("rspec ", p)) { this.hint = false; return true; }
+      this.body(l);
+      return true;
+    }
     // `  1) full description`: a block opens (a failure in `Failures:`, nothing in `Pending:`).
     if (p == 2 && !this.js && isDigit(l.at(p)) && this.numbered(l.trimmed(p), f)) return true;
     if (this.js) { this.jsBody(l, p, f); return true; }
@@ -287,6 +299,10 @@ class RspecMessage {
   /** A line of the message, trimmed, not blank. */
   line(t: TestFailure, s: string): void {
     if (s.startsWith("(compared using ")) return;
+    // An aggregate's failure: `1.2) Failure/Error: expect(…)` (its code: not the message), JSON's `2) expected: …`.
+    let k = aggregateNumber(s);
+    if (k > 0) { s = s.substring(k); if (s.startsWith("Failure/Error:")) return; }
+    if (this.msg.length == 0 && this.errClass !== null) s = rubyReceiverCut(s);
     if (s.startsWith("expected: ") && this.expected === null) { this.expected = s.substring(10); }
     else if (s.startsWith("got: ") && this.actual === null) { this.actual = s.substring(5); }
     // The exception's class alone on its line (`NoMethodError:`, `RSpec::Core::MultipleExceptionError:`).
@@ -352,15 +368,16 @@ export function rspecReport(v: JValue, f: Facts): void {
     if (!text.startsWith(LOADING)) continue;
     let nl = text.indexOf("\n");
     let head = nl > 0 ? text.substring(0, nl) : text;
-    if (!head.endsWith(".")) continue;
-    let path = normPath(head.substring(LOADING.length, head.length - 1));
+    let unit = loadedUnit(head);
+    if (unit === null) continue;
+    let path = unit!;
     if (!hasFailure(t, path)) fileFailures++;
     let tf = hasFailure(t, path) ? failureNamed(t, path) : fileFailureOf(t, path);
     let m = new RspecMessage();
     let lines = text.substring(head.length).split("\n");
     for (let k = 0; k < lines.length; k++) {
       let s = lines[k].trimStart().trimEnd();
-      if (s.length == 0 || s.startsWith("Failure/Error:") || s == "#") continue;
+      if (s.length == 0 || s.startsWith("Failure/Error:") || s == "#" || (k == 1 && head.endsWith(DID_YOU_MEAN) && s.startsWith("rspec "))) continue;
       if (s.startsWith("# ")) { m.frame(tf, s.substring(2)); continue; }
       m.line(tf, s);
     }
@@ -385,8 +402,37 @@ function readMessage(m: RspecMessage, tf: TestFailure, text: string): void {
   let lines = text.split("\n");
   for (let k = 0; k < lines.length; k++) {
     let s = lines[k].trimStart().trimEnd();
-    if (s.length > 0) m.line(tf, s);
+    if (s.length == 0) continue;
+    // An aggregate's failures carry their places in the message (`./spec/x_spec.rb:11:in `block…'`): frames.
+    if (s.charCodeAt(0) == 0x2E && s.startsWith("./") && s.includes(":in ") && rubyFrame(s) !== null) { m.frame(tf, s); continue; }
+    m.line(tf, s);
   }
+}
+
+/**
+ * What `An error occurred while loading X.` names: a spec file's path (`./spec/x_spec.rb`), or a file `.rspec`
+ * requires by its feature (`spec_helper`, with ` - Did you mean?` after); null when the line is no such head.
+ */
+function loadedUnit(s: string): string | null {
+  let e = s.endsWith(DID_YOU_MEAN) ? s.length - DID_YOU_MEAN.length : s.length;
+  if (e <= LOADING.length + 1 || s.charCodeAt(e - 1) != 0x2E) return null;
+  let name = s.substring(LOADING.length, e - 1);
+  if (name.includes(" ")) return null;
+  return name.endsWith(".rb") ? normPath(name) : name;
+}
+
+/** The length of an aggregate failure's number (`12.3) `, `2) `) at s's start, 0 when none. */
+function aggregateNumber(s: string): i32 {
+  let i = 0;
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  if (i == 0) return 0;
+  if (i < s.length && s.charCodeAt(i) == 0x2E) {
+    let j = i + 1;
+    while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+    if (j == i + 1) return 0;
+    i = j;
+  }
+  return i + 1 < s.length && s.charCodeAt(i) == 0x29 && s.charCodeAt(i + 1) == 0x20 ? i + 2 : 0;
 }
 
 /** `NoMethodError:`, `RSpec::Expectations::ExpectationNotMetError:`: a Ruby class name and a colon, alone. */

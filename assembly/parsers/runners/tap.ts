@@ -16,14 +16,23 @@
 // its own reporters (base, terse, dot: Ink's, not TAP) print a failure as ` FAIL  test/pop.ts 1 failed of 23
 // 113ms`, `✖ pop disposes > should be equal` (named under the file, as its TAP names it), the place (`test/pop.ts`
 // or `test/pop.ts:75:5`), a code frame, the diff (`-4`, `+3`), the stack (`Test.<anonymous> (test/pop.ts:75:5)`).
+// Test::More's diagnostics under prove (stderr, in no order with the TAP on stdout) are the only names a failure
+// has without -v: a subtest's failure is indented four columns a level and printed before its parent's, so one
+// is held until its top-level parent names the path (`reduce > 2/4 > reduces`, as `# Subtest:` names it under
+// -v; the parent is not listed), its message the block's lines two columns in (`got:`/`expected:`, is_deeply's
+// `Structures begin differing at:`, like()'s quoted value and `doesn't match`); an unnamed one is named by its
+// place (`t/x.t line 28`: under -v its nameless `not ok 4` is the same). A test file that died (`Dubious, test
+// returned 255`, or `No subtests run`, or `Looks like your test exited with`) has Perl's error (`msg at FILE line
+// N.`, a `syntax error at …` before what it caused) as its message: the failure it interrupted (its diagnostics
+// right before it, `No tests run for subtest "x"`), else an error named by the file.
 // Its coverage check (100 % unless told otherwise) prints no message of its own: a run whose tests all passed
 // and that exited non-zero under an `All files` row below 100 failed on it (an error of tool `coverage`).
 import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame, Diagnostic } from "../../model";
+import { Facts, TestFailure, Frame, Diagnostic, Tests } from "../../model";
 import { Parser } from "../../parser";
 import { normPath, setLocation } from "../../frames";
-import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn } from "./common";
+import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn, hasFailure, fileFailureOf } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
@@ -98,6 +107,28 @@ export class TapParser extends Parser {
   tapTotals: bool = false;
   /** The `All files` row of istanbul's text table, when a column is below 100 (node-tap's coverage); "" else. */
   tapCoverage: string = "";
+  /** Test::More's failures inside subtests, innermost first, with their depth: held until the top-level parent's. */
+  pend: TestFailure[] = [];
+  pendDepth: i32[] = [];
+  /** The held failure is a parent (a failure below it was its): not listed. */
+  pendKids: bool[] = [];
+  /** The `#` column of pf's block, its last line's number, its place read, its message its own, a quote open. */
+  pfCol: i32 = 0;
+  pfLast: i32 = -2;
+  pfPlaced: bool = false;
+  pfOwn: bool = false;
+  pfQuote: bool = false;
+  /** Perl's error (`msg at FILE line N.`) since the last test file ended, for a file that died; "" when none. */
+  dieMsg: string = "";
+  dieFile: string = "";
+  dieLine: i32 = 0;
+  dieSyntax: bool = false;
+  /** Test::More's `Looks like your test exited with N` after it. */
+  exited: bool = false;
+  /** The status of the `Dubious, test returned N` line just read, -1 else. */
+  dubious: i32 = -1;
+  /** Test files that died with no failing test their error was given to. */
+  fileErrors: i64 = 0;
 
   busy(): bool { return this.yaml != Yaml.NONE; }
 
@@ -390,37 +421,41 @@ export class TapParser extends Parser {
       for (let i = depth + 1; i < this.subtests.length; i++) this.subtests[i] = "";
       return true;
     }
-    if (s.startsWith("Failed test ") || s.startsWith("Failed (TODO) test ")) {
-      let todo = s.startsWith("Failed (TODO)");
+    if (s.startsWith("Failed test") || s.startsWith("Failed (TODO) test ")) {
+      this.seen = true;
+      this.pf = null;
+      if (s.startsWith("Failed (TODO)")) return true;
       let q1 = s.indexOf("'");
       let q2 = s.lastIndexOf("'");
-      let name = q1 >= 0 && q2 > q1 ? s.substring(q1 + 1, q2) : s.substring(12);
-      this.seen = true;
-      this.pf = todo ? null : failureNamed(f.testsFor("tap"), name);
+      let unnamed = q1 < 0 && s.startsWith("Failed test at ");
+      // `Failed test at t/nested.t line 28.`: an unnamed test, named by its place.
+      let name = q1 >= 0 && q2 > q1 ? s.substring(q1 + 1, q2) : unnamed ? trimDot(s.substring(15)) : s.substring(12);
+      let depth = min(p >> 2, 8);
+      let tf = depth > 0 ? this.hold(name, depth) : this.topFailure(f, name);
+      this.pf = tf;
+      this.pfCol = p; this.pfLast = l.no; this.pfQuote = false;
+      this.pfOwn = tf.message.length == 0;
+      this.pfPlaced = unnamed && perlPlace(tf, s.substring(12));
       return true;
     }
     let pf = this.pf;
-    if (pf !== null) {
-      if (s.startsWith("at ") && s.includes(" line ")) {
-        let li = s.lastIndexOf(" line ");
-        pf.file = normPath(s.substring(3, li));
-        let e = li + 6;
-        let k = e;
-        while (k < s.length && isDigit(s.charCodeAt(k))) k++;
-        if (k > e) pf.line = I32.parseInt(s.substring(e, k));
+    if (pf !== null && p == this.pfCol && l.no == this.pfLast + 1) {
+      this.pfLast = l.no;
+      if (this.pfQuote) { if (s.endsWith("'")) this.pfQuote = false; return true; }
+      if (!this.pfPlaced && s.startsWith("at ") && s.includes(" line ")) { this.pfPlaced = perlPlace(pf, s); return true; }
+      // Test::More's own lines are two columns in or more (a test's diag() is one: its block ended).
+      if (l.at(p + 1) == Char.SPACE && l.at(p + 2) == Char.SPACE && s.length > 0) {
+        if (!this.pfOwn) return true;
+        if (s.startsWith("got: ")) pf.actual = s.substring(5);
+        else if (s.startsWith("expected: ")) pf.expected = s.substring(10);
+        // like()'s value over lines: its first line is the message's, the rest (`# ` one in) up to its closing quote not.
+        else if (s.charCodeAt(0) == Char.APOS && (s.length == 1 || !s.endsWith("'"))) this.pfQuote = true;
+        if (pf.message.split("\n").length < 4) pf.message = pf.message.length == 0 ? s : pf.message + "\n" + s;
         return true;
       }
-      if (s.startsWith("got: ")) { pf.actual = s.substring(5); pf.message = s; return true; }
-      if (s.startsWith("expected: ")) {
-        // `got` then `expected`; a failure named again keeps its first line, not every `expected` it was given
-        // (a log that repeated one block 555 times grew its message a line each time: 32 MiB of garbage).
-        let nl = pf.message.indexOf("\n");
-        pf.expected = s.substring(10);
-        pf.message = (nl < 0 ? pf.message : pf.message.substring(0, nl)) + "\n" + s;
-        this.pf = null;
-        return true;
-      }
+      this.pf = null;
     }
+    if (this.dieMsg.length > 0 && s.startsWith("Looks like your test exited with ")) this.exited = true;
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
     let d = this.diag;
@@ -450,6 +485,91 @@ export class TapParser extends Parser {
     if (p == 0 && d === null && !this.prove && !this.subtestSeen && s.length > 0 && l.at(1) == Char.SPACE && l.at(2) != Char.SPACE) this.title = s;
     return true;
   }
+
+  /**
+   * A failure inside a subtest (depth > 0), held: the held ones deeper than it, after the last one not, are below it
+   * (named under it, and it a parent).
+   */
+  private hold(name: string, depth: i32): TestFailure {
+    let tf = new TestFailure();
+    tf.name = name;
+    let n = this.pend.length;
+    let k = n;
+    while (k > 0 && unchecked(this.pendDepth[k - 1]) > depth) k--;
+    for (let i = k; i < n; i++) { let c = unchecked(this.pend[i]); c.name = name + " > " + c.name; }
+    if (this.pend.length < 512) { this.pend.push(tf); this.pendDepth.push(depth); this.pendKids.push(k < n); }
+    return tf;
+  }
+
+  /** A top-level failure: its held subtests' failures are listed under its name (it is not), else it is. */
+  private topFailure(f: Facts, name: string): TestFailure {
+    let t = f.testsFor("tap");
+    if (this.pend.length == 0) return failureNamed(t, name);
+    this.flushHeld(t, name + " > ");
+    return new TestFailure();
+  }
+
+  /** The held failures that are no parent, listed as prefix + their path (their fields to one the TAP named). */
+  private flushHeld(t: Tests, prefix: string): void {
+    for (let i = 0; i < this.pend.length; i++) {
+      if (unchecked(this.pendKids[i])) continue;
+      let src = unchecked(this.pend[i]);
+      let dst = failureNamed(t, prefix + src.name);
+      if (src.line > 0) { dst.file = src.file; dst.line = src.line; }
+      if (dst.message.length == 0) dst.message = src.message;
+      if (dst.expected === null) dst.expected = src.expected;
+      if (dst.actual === null) dst.actual = src.actual;
+    }
+    this.pend = []; this.pendDepth = []; this.pendKids = [];
+  }
+
+  /**
+   * Perl's error at column 0: `msg at FILE line N.` (die, Can't locate…; `, <DATA> line 3.` after it) or
+   * `syntax error at FILE line N, near "…"`. The first since the last file ended is kept (a syntax error over the
+   * `BEGIN failed--compilation aborted` lines it causes); right after a failure's diagnostics it is that failure's.
+   */
+  private perlError(l: Line): bool {
+    let n = l.len;
+    let syntax = l.at(0) == Char.s && l.startsWith("syntax error at ");
+    if (!syntax && !(n > 12 && l.at(n - 1) == Char.DOT && isDigit(l.at(n - 2)))) return false;
+    let a = syntax ? 12 : l.lastIndexOf(" at ");
+    if (a < 0) return false;
+    let li = l.indexOf(" line ", a + 4);
+    if (li < 0 || l.indexOfByte(Char.SPACE, a + 4) < li || !isDigit(l.at(li + 6))) return false;
+    let num = <i32>l.readInt(li + 6);
+    let e = l.end;
+    if (!syntax && e != n - 1 && !l.matchAt(", <", e)) return false;
+    let pf = this.pf;
+    if (pf !== null && l.no == this.pfLast + 1 && pf.message.length == 0) {
+      // The die that ended the subtest just reported (`No tests run for subtest "x"`).
+      pf.message = syntax ? l.toString() : l.str(0, a);
+      pf.file = normPath(l.str(a + 4, li)); pf.line = num;
+      this.pf = null;
+      return true;
+    }
+    if (this.dieMsg.length > 0 && (this.dieSyntax || !syntax)) return true;
+    this.dieMsg = syntax ? l.toString() : l.str(0, a);
+    this.dieFile = normPath(l.str(a + 4, li));
+    this.dieLine = num;
+    this.dieSyntax = syntax;
+    return true;
+  }
+
+  /** After `Dubious, test returned N`: a file that died (255, no test run, or Test::More said so) gets its error. */
+  private afterDubious(l: Line, f: Facts): void {
+    let died = this.dubious == 255 || this.exited || l.startsWith("No subtests run");
+    this.dubious = -1;
+    let file = this.proveFile;
+    if (died && this.dieMsg.length > 0 && file !== null) {
+      let t = f.testsFor("tap");
+      let tf = hasFailure(t, file!) ? failureNamed(t, file!) : fileFailureOf(t, file!);
+      if (tf.message.length == 0) { tf.message = this.dieMsg; tf.file = this.dieFile; tf.line = this.dieLine; }
+      this.fileErrors++;
+    }
+    this.dropDie();
+  }
+
+  private dropDie(): void { this.dieMsg = ""; this.dieSyntax = false; this.exited = false; }
 
   /** `# { total: 126, pass: 124, fail: 2, skip: 1, todo: 1 }`: node-tap's totals (a todo is neither). */
   private tapTotalsLine(l: Line, f: Facts): void {
@@ -544,6 +664,10 @@ export class TapParser extends Parser {
   }
 
   private proveLine(l: Line, f: Facts, p: i32): bool {
+    // The line after `Dubious, test returned N`: whether the file died, its error then given to it.
+    if (this.dubious >= 0) this.afterDubious(l, f);
+    // Perl's error, read and left in the tail (its file's prove lines come after it).
+    if (p == 0 && this.perlError(l)) return false;
     // Cheap rejections first: this runs on every line nobody else wanted.
     let dots0 = p == 0 ? l.indexOf(" ..") : -1;
     if (dots0 < 0 && !this.prove && !this.seen) return false;
@@ -563,11 +687,14 @@ export class TapParser extends Parser {
         this.prove = true; this.seen = true; f.testsFor("tap");
         this.proveFile = normPath(file);
         this.diag = null;
+        // A file that passed: an error before it was a warning.
+        if (s.endsWith(" ok")) this.dropDie();
         return true;
       }
     }
     if (!this.prove && !this.seen) return false;
-    if (s.startsWith("Dubious, test returned ") || s == "Test Summary Report" || s.startsWith("-------------------")
+    if (s.startsWith("Dubious, test returned ")) { this.dubious = <i32>l.readInt(23); return true; }
+    if (s == "Test Summary Report" || s.startsWith("-------------------")
       || s.startsWith("All tests successful.") || s.startsWith("Result: ") || s.startsWith("  Failed test") || s.startsWith("  Non-zero exit status")
       || s.startsWith("  Parse errors:") || s.startsWith("  TODO passed:") || s.startsWith("Bailout called.")
       || s.startsWith("FAILED--Further testing stopped")) { return true; }
@@ -609,9 +736,13 @@ export class TapParser extends Parser {
     if (!this.seen) return;
     let t = f.testsFor("tap");
     if (t.runner != "tap") return;
+    // Subtests' failures whose parent never reported (the file died in them): by the path known.
+    if (this.pend.length > 0) this.flushHeld(t, "");
     if (this.proveTests >= 0) {
       if (this.reportFailed >= 0) this.proveFailed = this.reportFailed;
+      dropNameless(t);
       t.failed = this.proveFailed;
+      t.errors = this.fileErrors;
       t.skipped = this.proveSkipped;
       t.passed = max<i64>(this.proveTests - this.proveFailed - this.proveSkipped, 0);
       t.totals = true;
@@ -636,6 +767,40 @@ export class TapParser extends Parser {
       // tape cut short (a test threw: the process died before its totals): what it ran is every `ok` it printed.
       let hs = this.passHashes;
       if (this.title.length > 0 && !this.prove && !this.subtestSeen && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
+    }
+  }
+}
+
+/** `t/x.t line 28.` less its dot. */
+function trimDot(s: string): string { return s.endsWith(".") ? s.substring(0, s.length - 1) : s; }
+
+/** `at t/x.t line 9.`: t's place; false when s is not one. */
+function perlPlace(t: TestFailure, s: string): bool {
+  if (!s.startsWith("at ")) return false;
+  let li = s.lastIndexOf(" line ");
+  if (li < 3) return false;
+  let e = li + 6;
+  let k = e;
+  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
+  if (k == e) return false;
+  t.file = normPath(s.substring(3, li));
+  t.line = I32.parseInt(s.substring(e, k));
+  return true;
+}
+
+/**
+ * prove -v: a nameless `not ok 4` of a file whose unnamed failure Test::More's diagnostics named by its place
+ * (`t/x.t line 28`, in no order with the TAP) is that one.
+ */
+function dropNameless(t: Tests): void {
+  let fs = t.failures;
+  for (let i = fs.length - 1; i >= 0; i--) {
+    let a = unchecked(fs[i]);
+    if (a.name.length > 0 || a.file === null) continue;
+    let prefix = a.file! + " line ";
+    for (let j = 0; j < fs.length; j++) {
+      let b = unchecked(fs[j]);
+      if (b.name.startsWith(prefix) && b.file !== null && b.file! == a.file! && b.name == prefix + b.line.toString()) { fs.splice(i, 1); break; }
     }
   }
 }
