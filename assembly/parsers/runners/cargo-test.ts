@@ -189,7 +189,13 @@ export class CargoTestParser extends Parser {
         }
       }
     }
-    if (this.inRun && c == Char.E && l.startsWith("Error: ")) { this.looseErr = l.trimmed(0); return true; }
+    if (this.inRun && c == Char.E && l.startsWith("Error: ")) {
+      // Another thread's `test NAME ... ok` cut std's line after its `Error: ` (the error's text on the next line):
+      // the rest is libtest's line.
+      if (l.matchAt("test ", 7) && l.indexOf(" ... ", 12) > 0) { let v = this.view; v.set(l.ptr + 7, l.len - 7); v.no = l.no; return this.testLine(v, f); }
+      this.looseErr = l.trimmed(0);
+      return true;
+    }
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
       let name = this.running!;
