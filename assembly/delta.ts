@@ -599,6 +599,8 @@ function unlisted(before: Verdict, cur: Verdict, f: TestFailure): string | null 
 function inStoppedTarget(cur: Verdict, f: TestFailure): bool {
   let t = cur.tests;
   if (t === null || t.runner != "cargo-test" || t.unfinished.length == 0) return false;
+  // It died in it (a stack overflow, a signal): the tests after that one never ran.
+  if (t.notRun > 0) return false;
   let p = f.pkg;
   return p !== null && p! == t.unfinished[0].replaceAll("`", "");
 }

@@ -24,7 +24,9 @@
 // (`test …`, `failures:`) follows. `test x has been running for over 60 seconds` names a test still running: when
 // the log ends inside that binary's run (the run killed), it is the test the binary hung in.
 // libtest's terse format (`-- --format=terse`, and `cargo test -q`) prints a dot (`i` ignored) per test, with
-// `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line.
+// `. 1/18` counts, and `NAME --- FAILED` on a line of its own per failure: the test's line. Its dots are the
+// counts of a binary that dies before its `test result:` line.
+// Under --nocapture a test's `Error: {err:?}` is printed loose: the next failing test with no panic of its own takes it.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Frame, Tests, TestFailure, MAX_FAILURES } from "../../model";
@@ -119,6 +121,12 @@ export class CargoTestParser extends Parser {
   binStart: i32 = 0;
   /** Inside libtest's `successes:` section (--show-output): the passing tests' output and names. */
   inSuccess: bool = false;
+  /**
+   * std's `Error: {err:?}` of a test that ended in Err, printed loose (--nocapture: no blocks), until a failing test
+   * with no panic of its own takes it as its message: it comes before its test's `test … FAILED` line (more
+   * threads), or after its cut `test … ` line, on it when the test printed nothing (one thread).
+   */
+  looseErr: string | null = null;
   /** A line of a JSON event's `stdout`, read as a block's line. */
   view: Line = new Line();
 
@@ -181,6 +189,13 @@ export class CargoTestParser extends Parser {
         }
       }
     }
+    if (this.inRun && c == Char.E && l.startsWith("Error: ")) {
+      // Another thread's `test NAME ... ok` cut std's line after its `Error: ` (the error's text on the next line):
+      // the rest is libtest's line.
+      if (l.matchAt("test ", 7) && l.indexOf(" ... ", 12) > 0) { let v = this.view; v.set(l.ptr + 7, l.len - 7); v.no = l.no; return this.testLine(v, f); }
+      this.looseErr = l.trimmed(0);
+      return true;
+    }
     // The result of the test whose `test NAME ... ` line was cut by output printed while it ran (--nocapture).
     if (this.running !== null && isResultWord(l)) {
       let name = this.running!;
@@ -193,7 +208,7 @@ export class CargoTestParser extends Parser {
     if (this.inRun) {
       // terse: `tests::x --- FAILED`, `.... 4/18`
       if (l.endsWith(" --- FAILED") && l.len > 11) { this.testResult(withoutMode(l.str(0, l.len - 11)), "FAILED", f); return true; }
-      if ((c == Char.DOT || c == Char.i) && isTerseProgress(l)) return true;
+      if ((c == Char.DOT || c == Char.i) && isTerseProgress(l)) { this.terseDots(l); return true; }
     }
     if (c == Char.t) {
       if (l.startsWith("test result: ")) { this.result(l, f); this.inList = false; return true; }
@@ -378,7 +393,7 @@ export class CargoTestParser extends Parser {
     this.seen = true; this.inList = false;
     this.bp = 0; this.bf = 0; this.bs = 0;
     this.planned = n; this.inRun = true; f.testRun = true;
-    this.slow = null; this.glued = null;
+    this.slow = null; this.glued = null; this.looseErr = null;
     this.mainPanicOf = null;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
@@ -491,7 +506,24 @@ export class CargoTestParser extends Parser {
     if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
     else if (res.startsWith("ignored")) { this.running = null; this.bs++; }
-    else { this.running = name; this.glued = res.endsWith("ok") ? "ok" : res.endsWith("FAILED") ? "FAILED" : null; failureIn(f.testsFor("cargo-test"), name, this.crate); }
+    else {
+      this.running = name; this.glued = res.endsWith("ok") ? "ok" : res.endsWith("FAILED") ? "FAILED" : null;
+      if (res.startsWith("Error: ")) this.looseErr = res;
+      failureIn(f.testsFor("cargo-test"), name, this.crate);
+    }
+  }
+
+  /**
+   * terse's progress (`..i. 4/18`): a dot per test that passed, `i` per one ignored. They are what counts of a
+   * binary that dies before its `test result:` line (a stack overflow under `cargo test -q`).
+   */
+  private terseDots(l: Line): void {
+    for (let i = 0; i < l.len; i++) {
+      let c = l.at(i);
+      if (c == Char.DOT) this.bp++;
+      else if (c == Char.i) this.bs++;
+      else break;
+    }
   }
 
   /** `thread 'tests::x' panicked at src/lib.rs:4:5:` outside a block: a test's panic under --nocapture. */
@@ -551,6 +583,8 @@ export class CargoTestParser extends Parser {
       tf.file = p.file; tf.line = p.line; tf.message = p.message; tf.expected = p.expected; tf.actual = p.actual;
       return;
     }
+    let e = this.looseErr;
+    if (e !== null) { tf.message = e; this.looseErr = null; }
   }
 
   private block(l: Line, f: Facts): void {

@@ -178,7 +178,8 @@ export class UnittestParser extends Parser {
     if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f, described);
     if (c == Char.O && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
     if (c == Char.F && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
-    if (this.progressOnly(l)) return true;
+    // Dots alone while a libtest binary runs are its terse progress (cargo test -q), cargo-test's to count.
+    if (this.progressOnly(l)) return this.seen || !f.testRun || !dotsOnly(l);
     return this.resultLine(l, f, described);
   }
 
@@ -558,4 +559,10 @@ function kv(s: string, key: string): i64 {
   let e = j;
   while (e < s.length && <u32>(s.charCodeAt(e) - Char._0) < 10) e++;
   return e > j ? I64.parseInt(s.substring(j, e)) : 0;
+}
+
+/** The line is dots alone (`.....`). */
+function dotsOnly(l: Line): bool {
+  for (let i = 0; i < l.len; i++) if (l.at(i) != Char.DOT) return false;
+  return true;
 }
