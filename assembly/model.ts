@@ -366,6 +366,12 @@ export class Facts {
    */
   lastReport: string | null = null;
   reports: i32 = 0;
+  /**
+   * The latest failed assertion the assert parser read (kept as the crash or only counted): a runner's block
+   * whose output held it names its test's failure by it when the line went to that parser, not the block's
+   * reader (meson's error log with valgrind's report before the assertion).
+   */
+  lastAssert: Crash | null = null;
 
   /**
    * Counts d and keeps it among the first MAX_DIAGNOSTICS; returns false when it was only counted. A parser
