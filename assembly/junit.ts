@@ -137,12 +137,16 @@ function locate(tf: TestFailure, body: string): void {
 }
 
 function messageOf(msgAttr: string | null, body: string): string {
-  let src = msgAttr !== null && msgAttr!.length > 0 ? msgAttr! : body;
+  // Catch2's body (`FAILED:`, the assertion, `with expansion:` and its values, or the exception's text, then `at
+  // file:line`) says more than its message attribute, the bare expression (`s.pop() == 0`): the body is the message.
+  let catch2 = body.trimStart().startsWith("FAILED:");
+  let src = msgAttr !== null && msgAttr!.length > 0 && !catch2 ? msgAttr! : body;
   let lines = src.split("\n");
   let keep = new Array<string>(0);
   for (let i = 0; i < lines.length && keep.length < 6; i++) {
     let s = lines[i].trimStart().trimEnd();
     if (s.length == 0) continue;
+    if (catch2 && keep.length == 0 && s == "FAILED:") continue;
     if (s.startsWith("at ")) break;
     // doctest's body opens with the place alone (`./stack_test.cpp:25:`): the place, not the message.
     if (keep.length == 0 && placeOnly(s)) continue;
