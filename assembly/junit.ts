@@ -137,16 +137,31 @@ function locate(tf: TestFailure, body: string): void {
 }
 
 function messageOf(msgAttr: string | null, body: string): string {
-  let src = msgAttr !== null && msgAttr!.length > 0 ? msgAttr! : body;
+  // Catch2's body (`FAILED:`, the assertion, `with expansion:` and its values, or the exception's text, then `at
+  // file:line`) says more than its message attribute, the bare expression (`s.pop() == 0`): the body is the message.
+  let catch2 = body.trimStart().startsWith("FAILED:");
+  let src = msgAttr !== null && msgAttr!.length > 0 && !catch2 ? msgAttr! : body;
   let lines = src.split("\n");
   let keep = new Array<string>(0);
   for (let i = 0; i < lines.length && keep.length < 6; i++) {
     let s = lines[i].trimStart().trimEnd();
     if (s.length == 0) continue;
+    if (catch2 && keep.length == 0 && s == "FAILED:") continue;
     if (s.startsWith("at ")) break;
+    // doctest's body opens with the place alone (`./stack_test.cpp:25:`): the place, not the message.
+    if (keep.length == 0 && placeOnly(s)) continue;
     keep.push(s);
   }
   return join(keep, "\n");
+}
+
+/** `file:25:` and nothing else (no space): a place line. */
+function placeOnly(s: string): bool {
+  let n = s.length;
+  if (n < 4 || s.charCodeAt(n - 1) != Char.COLON || s.includes(" ")) return false;
+  let i = n - 2;
+  while (i >= 0 && isDigit(s.charCodeAt(i))) i--;
+  return i < n - 2 && i > 0 && s.charCodeAt(i) == Char.COLON;
 }
 
 /**
@@ -198,6 +213,17 @@ function suiteStack(st: Array<string>, a: usize, b: usize): void {
   }
 }
 
+/**
+ * doctest's JUnit reporter gives each testcase its source file as classname (`classname="/home/u/p/test/test.cpp"
+ * name="NAMEOF/variable"`: __FILE__, absolute under CMake): a place, not a class, so the test is its name alone
+ * (as doctest's console names it; a path in the name would rename every test when the tree moves).
+ */
+function sourcePath(cn: string): bool {
+  let slash = cn.includes("/") || cn.includes("\\");
+  if (cn.endsWith(".cpp") || cn.endsWith(".cc") || cn.endsWith(".cxx") || cn.endsWith(".hpp") || cn.endsWith(".hh")) return true;
+  return slash && (cn.endsWith(".c") || cn.endsWith(".h"));
+}
+
 /** Parses a JUnit report into Tests (runner "junit"). */
 export function parseJunit(ptr: usize, len: i32): Tests {
   let t = new Tests();
@@ -229,7 +255,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     let n = name !== null ? name!.trimStart().trimEnd() : "";
     let cn = cls !== null ? cls!.trimStart().trimEnd() : "";
     // node-tap's classnames join the subtests' names with ` > `: its test's name joins the same way.
-    let full = cn.length > 0 && cn != n ? cn + (cn.includes(" > ") ? " > " : ".") + n : n;
+    let full = cn.length > 0 && cn != n && !sourcePath(cn) ? cn + (cn.includes(" > ") ? " > " : ".") + n : n;
     if (cn == "test" && suites.length > 0) full = join(suites, " > ") + " > " + n;
     let parent = cn.length > 0 && parents.size > 0 && parents.has(cn + " > " + n);
     if (cn.includes(" > ")) parents.add(cn);
@@ -282,6 +308,108 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       let s = lines[i].trimStart().trimEnd();
       if (s.startsWith("Expected: ")) tf.expected = s.substring(10);
       else if (s.startsWith("Received: ") || s.startsWith("Actual: ")) tf.actual = s.substring(s.indexOf(" ") + 1);
+    }
+  }
+  return t;
+}
+
+/** The end of the start tag whose name ends at a (its `>`), and whether it closes itself. */
+function tagEnd(a: usize, end: usize): usize {
+  let q = a;
+  while (q < end && load<u8>(q) != Char.GT) q++;
+  return q;
+}
+
+/**
+ * doctest's XML reporter (`-r=xml`, on stdout; Neargye/nameof's suite): `<doctest binary version>`, a
+ * `<TestCase name filename line [skipped="true"]>` per test case (filtered out: skipped, self-closed), its
+ * `<SubCase>`s, each failed assertion an `<Expression success="false" type="REQUIRE" filename line>` with
+ * `<Original>` and `<Expanded>` (or `<Exception>`: it threw), the case's `<OverallResultsAsserts ...
+ * test_case_success="false">`, and the run's `<OverallResultsTestCases successes failures skipped>`. A failing
+ * case is named as doctest's console names it (the test case), placed at its first failed assertion, whose
+ * expansion is its message (`values: REQUIRE( field == fields )`, as the console prints it).
+ */
+export function parseDoctestXml(ptr: usize, len: i32): Tests {
+  let t = new Tests();
+  t.runner = "doctest";
+  t.totals = true;
+  let end = ptr + <usize>max(len, 0);
+  let c = new Cursor(ptr, end);
+  while (c.seek("<TestCase")) {
+    let a = c.p + 9;
+    let nx = a < end ? load<u8>(a) : 0;
+    if (nx != Char.SPACE && nx != Char.GT) { c.p = a; continue; }
+    let q = tagEnd(a, end);
+    let selfClose = q > a && load<u8>(q - 1) == Char.SLASH;
+    let nm = attr(a - 1, q, "name");
+    let name = nm !== null ? nm!.trimStart().trimEnd() : "";
+    let skipped = attr(a - 1, q, "skipped");
+    let bodyStart = q + 1;
+    let bodyEnd = bodyStart;
+    if (!selfClose) {
+      let e = new Cursor(bodyStart, end);
+      bodyEnd = e.seek("</TestCase>") ? e.p : end;
+    }
+    c.p = selfClose ? q + 1 : bodyEnd;
+    if (skipped !== null && skipped! == "true") { t.skipped++; continue; }
+    let o = new Cursor(bodyStart, bodyEnd);
+    let failed = false;
+    if (o.seek("<OverallResultsAsserts")) {
+      let oq = tagEnd(o.p, bodyEnd);
+      let ok = attr(o.p, oq, "test_case_success");
+      failed = ok !== null && ok! == "false";
+    }
+    if (!failed) { t.passed++; continue; }
+    t.failed++;
+    let tf = failureNamed(t, name);
+    let x = new Cursor(bodyStart, bodyEnd);
+    while (x.seek("<Expression")) {
+      let xq = tagEnd(x.p, bodyEnd);
+      let ok = attr(x.p, xq, "success");
+      if (ok === null || ok! != "false") { x.p = xq; continue; }
+      let type = attr(x.p, xq, "type");
+      let file = attr(x.p, xq, "filename");
+      let ln = attr(x.p, xq, "line");
+      if (file !== null) tf.file = normPath(file!);
+      if (ln !== null) tf.line = I32.parseInt(ln!);
+      let ee = new Cursor(xq, bodyEnd);
+      let eEnd = ee.seek("</Expression>") ? ee.p : bodyEnd;
+      let tp = type !== null ? type! : "CHECK";
+      let ex = new Cursor(xq, eEnd);
+      if (ex.seek("<Expanded>")) {
+        let s = ex.p + 10;
+        let ce = new Cursor(s, eEnd);
+        tf.message = "values: " + tp + "( " + text(s, ce.seek("</Expanded>") ? ce.p : eEnd).trimStart().trimEnd() + " )";
+      } else {
+        let th = new Cursor(xq, eEnd);
+        if (th.seek("<Exception")) {
+          let s = tagEnd(th.p, eEnd) + 1;
+          let ce = new Cursor(s, eEnd);
+          // the text is quoted already (`"pop from an empty stack"`), as the console prints it
+          tf.message = "THREW exception: " + text(s, ce.seek("</Exception>") ? ce.p : eEnd).trimStart().trimEnd();
+        }
+      }
+      break;
+    }
+    if (tf.message.length == 0) {
+      // an exception outside any assertion: `<Exception crash="false">text</Exception>` in the case
+      let th = new Cursor(bodyStart, bodyEnd);
+      if (th.seek("<Exception")) {
+        let s = tagEnd(th.p, bodyEnd) + 1;
+        let ce = new Cursor(s, bodyEnd);
+        tf.message = "TEST CASE FAILED: threw exception: " + text(s, ce.seek("</Exception>") ? ce.p : bodyEnd).trimStart().trimEnd();
+      }
+    }
+  }
+  // The run's own count of test cases wins over the elements read.
+  let r = new Cursor(ptr, end);
+  if (r.seek("<OverallResultsTestCases")) {
+    let rq = tagEnd(r.p, end);
+    let ok = attr(r.p, rq, "successes"); let bad = attr(r.p, rq, "failures"); let sk = attr(r.p, rq, "skipped");
+    if (ok !== null && bad !== null) {
+      t.passed = I32.parseInt(ok!);
+      t.failed = I32.parseInt(bad!);
+      if (sk !== null) t.skipped = I32.parseInt(sk!);
     }
   }
   return t;

@@ -66,6 +66,16 @@ export class Crash {
    */
   region: string | null = null;
   /**
+   * The stack variable ASan marks as the one accessed (`[32, 48) 'buf' (line 5) <== Memory access at offset 32 is
+   * inside this variable`): its name, the line it is declared on (-1: not printed), how the access fell
+   * (`inside`, `overflows`, `partially overflows`, `underflows`…) and the frame it lives in (the function of a
+   * stack-use-after-return that has returned), or null when the report marks none.
+   */
+  objectName: string | null = null;
+  objectLine: i64 = -1;
+  objectAccess: string | null = null;
+  objectFrame: Frame | null = null;
+  /**
    * The exceptions this one was chained to, nearest first (Python's `raise X from e`: the FileNotFoundError
    * under the RuntimeError). Each keeps its kind, message and frames; relation is how it is chained.
    */
@@ -356,6 +366,12 @@ export class Facts {
    */
   lastReport: string | null = null;
   reports: i32 = 0;
+  /**
+   * The latest failed assertion the assert parser read (kept as the crash or only counted): a runner's block
+   * whose output held it names its test's failure by it when the line went to that parser, not the block's
+   * reader (meson's error log with valgrind's report before the assertion).
+   */
+  lastAssert: Crash | null = null;
 
   /**
    * Counts d and keeps it among the first MAX_DIAGNOSTICS; returns false when it was only counted. A parser

@@ -100,6 +100,14 @@ function crashBlock(o: Sink, c: Crash): void {
   else nl(o, "  at (no frame in your code)");
   let region = c.region;
   if (region !== null) nl(o, "  address: " + region);
+  let obj = c.objectName;
+  if (obj !== null) {
+    // ASan's stack variable: `variable: 'copy' (line 66) in remember SPSCQueueTest.cpp:68, the access inside it`
+    let ofr = c.objectFrame;
+    let acc = c.objectAccess;
+    nl(o, "  variable: '" + obj + "'" + (c.objectLine >= 0 ? " (line " + c.objectLine.toString() + ")" : "") +
+      (ofr !== null ? " in " + frameText(ofr) : "") + (acc !== null ? ", the access " + (acc == "inside" ? "is inside" : acc) + " it" : ""));
+  }
   let causes = c.causes;
   for (let i = 0; i < causes.length; i++) {
     let k = causes[i];

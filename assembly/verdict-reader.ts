@@ -156,6 +156,14 @@ function crashOf(v: JValue): Crash {
   c.message = v.get("message").strOrNull();
   c.summary = v.get("summary").strOrNull();
   c.region = v.get("region").strOrNull();
+  let obj = v.get("object");
+  if (obj.kind == Kind.OBJ) {
+    c.objectName = obj.get("name").strOrNull();
+    c.objectLine = obj.get("line").int();
+    c.objectAccess = obj.get("access").strOrNull();
+    let ofr = obj.get("frame");
+    if (ofr.kind == Kind.OBJ) c.objectFrame = frameOf(ofr);
+  }
   c.identity = v.get("identity").strOrNull();
   c.hint = v.get("hint").strOrNull();
   let first = v.get("first_user_frame");

@@ -77,6 +77,17 @@ function writeCrash(w: JsonWriter, c: Crash): void {
   w.str("identity", c.identity);
   w.str("hint", c.hint);
   if (c.region !== null) w.str("region", c.region);
+  let obj = c.objectName;
+  if (obj !== null) {
+    w.field("object");
+    w.beginObject();
+    w.str("name", obj);
+    w.intOrNull("line", c.objectLine);
+    w.str("access", c.objectAccess);
+    w.field("frame");
+    writeFrameOrNull(w, c.objectFrame);
+    w.endObject();
+  }
   if (c.causes.length > 0) {
     w.field("causes");
     w.beginArray();

@@ -439,6 +439,7 @@ export class AssertParser extends Parser {
     c.frames.push(frame);
     let mine = f.crash === null;
     f.setCrash(c);
+    f.lastAssert = c;
     this.startTrace(mine ? c : null);
   }
 }

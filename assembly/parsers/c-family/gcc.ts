@@ -48,6 +48,12 @@ export class GccParser extends Parser {
   private owner: Diagnostic | null = null;
   /** Whether owner is among the verdict's diagnostics (not only counted). */
   private ownerKept: bool = false;
+  /**
+   * The last header was g++'s `note:   template argument deduction/substitution failed:`: an `error:` right after
+   * it (`error: no type named 'type' in 'struct std::enable_if<false, int>'`) is why that candidate was dropped,
+   * a note of the error the candidates explain, not an error of its own (g++ counts one).
+   */
+  private substFailed: bool = false;
   /** gcc's instantiation notes, printed before the error they explain. */
   private pending: Array<Diagnostic> = [];
   private block: i32 = Block.NONE;
@@ -245,6 +251,9 @@ export class GccParser extends Parser {
       return true;
     } else return false;
 
+    // The reason under `template argument deduction/substitution failed:` (microsoft/GSL's span constructors, g++ 12).
+    if (this.substFailed && sev == "error" && this.owner !== null && l.matchAt("error: ", s)) sev = "note";
+    this.substFailed = false;
     let d = new Diagnostic();
     d.severity = sev;
     let located = readLoc(l, a, k, d, this.ctx);
@@ -288,6 +297,7 @@ export class GccParser extends Parser {
     }
     let kept: bool;
     if (sev == "note") {
+      if (d.message.endsWith("deduction/substitution failed:")) this.substFailed = true;
       let o = this.owner;
       kept = o === null ? f.diagnostics.length < MAX_DIAGNOSTICS : this.ownerKept && o.notes.length < MAX_NOTES;
       addNote(f, o, d);
@@ -511,6 +521,7 @@ export class GccParser extends Parser {
     this.groupStyle = Style.UNKNOWN;
     this.owner = null;
     this.ownerKept = false;
+    this.substFailed = false;
     this.header = null;
     this.block = Block.NONE;
     this.inInclude = false;

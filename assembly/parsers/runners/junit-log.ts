@@ -4,18 +4,19 @@
 // lines are kept as bytes and then read by the same JUnit reader `sbx verdict --junit` uses. A report that
 // is not well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
 // A later report in the same log (libtest's `--format=junit`: one per test binary) adds its tests to the first's.
+// doctest's own XML reporter (`-r=xml`, root `<doctest>`) is buffered the same way and read by parseDoctestXml.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { parseJunit } from "../../junit";
+import { parseJunit, parseDoctestXml } from "../../junit";
 import { checkXml } from "../../xml-check";
 
 /** A report larger than this is not buffered further (and then not read). */
 const MAX_BYTES = 8 << 20;
 
-const enum Root { SUITES, SUITE }
+const enum Root { SUITES, SUITE, DOCTEST }
 
 /** Outside a report: its `<?xml`/`<testsuite` line (after blanks). */
 const STARTS = new ByteSet().chars("<");
@@ -42,14 +43,17 @@ export class JunitLogParser extends Parser {
       // of its own, is left to the tail (the checker does not need it; other XML may follow it).
       let s = l.indexOf("<testsuites", p);
       let t = s >= 0 ? s : l.indexOf("<testsuite", p);
+      // doctest's XML reporter (`-r=xml`): `<doctest binary="..." version="2.4.9">` as the root, read alike.
+      let d = t < 0 ? l.indexOf("<doctest ", p) : -1;
+      if (d >= 0) t = d;
       if (t < 0 || (t != p && !l.matchAt("<?xml ", p))) return false;
       this.inside = true;
-      this.root = s >= 0 ? Root.SUITES : Root.SUITE;
+      this.root = d >= 0 ? Root.DOCTEST : s >= 0 ? Root.SUITES : Root.SUITE;
       this.len = 0;
       this.overflow = false;
     }
     this.append(l);
-    let done = l.indexOf(this.root == Root.SUITES ? "</testsuites>" : "</testsuite>") >= 0;
+    let done = l.indexOf(this.root == Root.SUITES ? "</testsuites>" : this.root == Root.DOCTEST ? "</doctest>" : "</testsuite>") >= 0;
     if (done) this.read(f);
     return true;
   }
@@ -77,8 +81,8 @@ export class JunitLogParser extends Parser {
     this.inside = false;
     if (this.overflow || (f.tests !== null && f.tests !== this.mine)) return;
     let ptr = changetype<usize>(this.buf);
-    if (checkXml(ptr, this.len) !== null) return;
-    let t = parseJunit(ptr, this.len);
+    if (checkXml(ptr, this.len, this.root == Root.DOCTEST ? "doctest" : "") !== null) return;
+    let t = this.root == Root.DOCTEST ? parseDoctestXml(ptr, this.len) : parseJunit(ptr, this.len);
     this.buf = new ArrayBuffer(0);
     this.len = 0;
     let m = this.mine;

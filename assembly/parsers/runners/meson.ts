@@ -27,7 +27,7 @@
 // counts are the summary's: Ok and Expected Fail passed, Fail, Unexpected Pass and Timeout failed.
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Crash, Facts, TestFailure } from "../../model";
 import { failureNamed, assertionOf, joinLines, foreignLine, placedLine, placedMessage } from "./common";
 import { DiagContext } from "../diag-context";
 
@@ -64,6 +64,8 @@ export class MesonReport {
   /** The block's first `file.c:25: message` line (see placedMessage). */
   private blockPlaced: string = "";
   private blockCount: i32 = 0;
+  /** Facts.lastAssert when the block opened: a later one was read inside it. */
+  private assertAtOpen: Crash | null = null;
   /** The last block read (-v prints it before the result line that says the test failed). */
   private doneName: string = "";
   private doneMsg: string = "";
@@ -90,6 +92,7 @@ export class MesonReport {
         this.blockAssert = null;
         this.blockPlaced = "";
         this.blockCount = 0;
+        this.assertAtOpen = f.lastAssert;
         return 1;
       }
       return 0;
@@ -198,6 +201,10 @@ export class MesonReport {
   private blockLine(l: Line, f: Facts, c: i32): i32 {
     if (c == BAR0 && l.at(1) == BAR1 && l.at(2) == BAR2 && allBars(l)) {
       this.inBlock = false;
+      // The assertion went to its parser before this reader saw it (a valgrind report before it took meson's
+      // first offer of the block's lines): the one read since the block opened is this test's.
+      let la = f.lastAssert;
+      if (this.blockAssert === null && la !== null && la !== this.assertAtOpen) this.blockAssert = assertFailure(la);
       let msg = joinLines(this.blockLines, MAX_BLOCK_LINES);
       let x = this.cur;
       if (x !== null && x.name == this.blockName) this.explain(x, msg, this.blockAssert, this.blockPlaced);
@@ -276,4 +283,17 @@ function allBars(l: Line): bool {
   if (n == 0 || n % 3 != 0) return false;
   for (let i = 0; i < n; i += 3) if (l.at(i) != BAR0 || l.at(i + 1) != BAR1 || l.at(i + 2) != BAR2) return false;
   return true;
+}
+
+/** A failure that says what an assertion said and where (its frame's place, the assertion's own location). */
+function assertFailure(c: Crash): TestFailure {
+  let t = new TestFailure();
+  let m = c.message;
+  if (m !== null) t.message = m;
+  if (c.frames.length > 0) {
+    let fr = c.frames[0];
+    t.file = fr.file;
+    t.line = fr.line;
+  }
+  return t;
 }

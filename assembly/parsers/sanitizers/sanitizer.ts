@@ -12,7 +12,7 @@ import { parseSanFrame, demoteModuleOnly, setLocation, classify, firstUser } fro
 import { join } from "../../util/join";
 
 /** Where the frames of the stack being read go. */
-const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP }
+const enum Sec { NONE, FAULT, ALLOC, FREE, OTHER, LEAK, SKIP, FRAME }
 const enum St { IDLE, BODY, TRAILER }
 /** Which leak's stack the LSan report's frames come from: none yet, an indirect one, the first direct one. */
 const enum Leak { NONE, INDIRECT, DIRECT }
@@ -406,6 +406,8 @@ export class SanitizerParser extends Parser {
       this.tsanLine(l, p);
       return true;
     }
+    // "    [32, 48) 'buf' (line 5) <== Memory access at offset 32 is inside this variable": the variable accessed
+    if (ch == Char.LBRACKET && this.keep && c.objectName === null && stackObject(l, p, c)) return true;
     if (this.keep && c.region === null) {
       // "0x6040000000b8 is located 0 bytes to the right of 40-byte region [0x..,0x..)": where the access
       // fell relative to the block, the fact that says off-by-one versus far out. Kept without addresses.
@@ -444,6 +446,8 @@ export class SanitizerParser extends Parser {
       case Sec.ALLOC: if (c.allocFrames.length < MAX_FRAMES) c.allocFrames.push(fr); break;
       case Sec.FREE: if (c.freeFrames.length < MAX_FRAMES) c.freeFrames.push(fr); break;
       case Sec.OTHER: if (c.otherFrames.length < MAX_FRAMES) c.otherFrames.push(fr); break;
+      // "is located in stack of thread T0 at offset 32 in frame" / "#0 0x.. in remember x.cpp:68": the variable's frame
+      case Sec.FRAME: if (c.objectFrame === null) c.objectFrame = fr; break;
       case Sec.LEAK: {
         // LSan: the leak's allocation stack is both the report's stack and its alloc stack.
         if (c.frames.length < MAX_FRAMES) { c.frames.push(fr); c.allocFrames.push(fr); }
@@ -474,7 +478,8 @@ export class SanitizerParser extends Parser {
     // context, not the fault, the allocation or the free.
     // A line ending in ':' before the faulting stack ("  object passed to delete has wrong type:") is prose.
     let beforeFault = this.sec == Sec.FAULT && !this.faultSeen;
-    if ((last == Char.COLON && !beforeFault) || l.matchAt(" in frame", e - 9) || l.matchAt(" memory at", e - 10) ||
+    if (l.matchAt(" in frame", e - 9)) { this.sec = Sec.FRAME; return; }
+    if ((last == Char.COLON && !beforeFault) || l.matchAt(" memory at", e - 10) ||
         l.matchAt("Memory was marked as uninitialized", p)) {
       this.sec = Sec.SKIP;
     }
@@ -804,4 +809,30 @@ function noteReport(l: Line, f: Facts): void {
 /** A line of the module map Fuchsia prints before a stack: "dso: id=.." or its "[[[ELF module .." markup. */
 function isModuleMap(l: Line): bool {
   return l.startsWith(DSO) || l.matchAt(ELF_MODULE, l.skipSpaces(0));
+}
+
+/**
+ * ASan's line for the stack variable an access fell in or next to, `[32, 48) 'buf' (line 5) <== Memory access at
+ * offset 32 is inside this variable` (`overflows`, `partially overflows`, `underflows`…; `(line N)` only with
+ * debug info): its name, line and how the access fell, onto the crash. false for an object line without the
+ * `<==` mark (the frame's other variables).
+ */
+function stackObject(l: Line, p: i32, c: Crash): bool {
+  let m = l.indexOf(" <== Memory access at offset ", p);
+  if (m < 0) return false;
+  let q = l.indexOf(") '", p);
+  if (q < 0 || q > m) return false;
+  let ns = q + 3;
+  let ne = l.indexOf("'", ns);
+  if (ne < 0 || ne > m) return false;
+  c.objectName = l.str(ns, ne);
+  if (l.matchAt(" (line ", ne + 1)) c.objectLine = l.readInt(ne + 8);
+  let a = m + 29;
+  while (a < l.len && isDigit(l.at(a))) a++;
+  if (l.at(a) == Char.SPACE) a++;
+  if (l.matchAt("is ", a)) a += 3;
+  let b = l.indexOf(" this variable", a);
+  let acc = l.trimmed(a, b < 0 ? l.len : b);
+  c.objectAccess = acc.length > 0 ? acc : null;
+  return true;
 }
