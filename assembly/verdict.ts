@@ -55,7 +55,7 @@ function settleCrash(c: Crash): void {
   c.firstUserFrame = firstUser(c.frames);
   c.state = crashState(c);
   c.identity = identityOf(c);
-  c.hint = hintFor(c.tool, c.kind);
+  c.hint = hintFor(c.tool, c.kind, c.message);
   for (let i = 0; i < c.causes.length; i++) c.causes[i].firstUserFrame = firstUser(c.causes[i].frames);
 }
 
