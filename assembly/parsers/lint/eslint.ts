@@ -16,6 +16,8 @@
 // (its place or range, `error`/`warning`/`info`, the reason, the rule id and the source), each cell padded to the
 // widest of its column (one space after the widest), a blank line between files, and the closing `⚠ 1 warning`,
 // `✖ 1 error` or `2 messages (✖ 1 error, ⚠ 1 warning)`. The tool is the message's source (`remark-lint`).
+// Warnings that fail the run (Facts.warningsFailLine, with a non-zero exit): that closing count (remark --frail),
+// ESLint's `ESLint found too many warnings (maximum: 0).` (--max-warnings).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -25,6 +27,7 @@ import { normPath } from "../../frames";
 import { utf8, matchBytes } from "../runners/common";
 
 const CROSS = utf8("\u2716 ");   // ✖
+const TOO_MANY = "ESLint found too many warnings (maximum: ";
 // log-symbols' error and warning marks: `✖` `⚠`, and `×` `‼` where the terminal has no Unicode.
 const P_ERR = utf8("\u2716"); const P_WARN = utf8("\u26a0");
 const P_ERR_ASCII = utf8("\u00d7"); const P_WARN_ASCII = utf8("\u203c");
@@ -53,6 +56,7 @@ export class EslintParser extends Parser {
   hdrAt: i64 = -1;
   /** The file whose vfile-reporter rows follow (its header the line before the first). */
   vfile: string | null = null;
+  vfileSeen: bool = false;
 
   atRest(): bool { return this.candidate === null && this.file === null && this.vfile === null && !this.seen; }
   starts(): ByteSet | null { return STARTS; }
@@ -74,13 +78,22 @@ export class EslintParser extends Parser {
     }
     if (isDigit(c) && (this.vfile !== null || this.candidate !== null)) {
       let file = this.vfile !== null ? this.vfile! : this.candidate!;
-      if (this.vfileRow(l, f, file)) { this.vfile = file; this.candidate = null; this.held = null; return true; }
+      if (this.vfileRow(l, f, file)) { this.vfile = file; this.vfileSeen = true; this.candidate = null; this.held = null; return true; }
     }
     this.vfile = null;
     this.file = null;
     this.drop(f);
     this.pretty = false;
-    if (this.seen && vfileSummary(l, c)) return true;
+    // `--max-warnings N` exceeded: `ESLint found too many warnings (maximum: 0).`, exit 1 on warnings alone.
+    if (this.seen && c == Char.E && l.startsWith(TOO_MANY)) {
+      if (f.warningsFailLine === null) f.warningsFailLine = l.trimmed(0);
+      return true;
+    }
+    if (this.seen && vfileSummary(l, c)) {
+      // Under --frail its warnings fail the run too (statusOf reads it with the exit code).
+      if (this.vfileSeen && f.warningsFailLine === null) f.warningsFailLine = l.trimmed(0);
+      return true;
+    }
     // Nothing at column 0 ending in a digit is ESLint's (offered for pretty's header).
     if (isDigit(l.at(l.len - 1))) return false;
     if (this.oneLine(l, f)) return true;
