@@ -164,7 +164,12 @@ const BY_TOOL: string[] = [
   "libfuzzer", "libFuzzer stopped on this input: reproduce it by running the fuzzer on the saved crash input",
 ];
 
-export function hintFor(tool: string, kind: string): string | null {
+const ESM_EXPORT = "an import names an export the module does not have: check the name (a typo?) and what the module exports (a default export is imported without braces)";
+
+export function hintFor(tool: string, kind: string, message: string | null = null): string | null {
+  // V8's link error for an ES module (`The requested module './x.mjs' does not provide an export named 'y'`): the
+  // importing line parses, the module it names lacks the name.
+  if (kind == "SyntaxError" && message !== null && message.includes(" does not provide an export named ")) return ESM_EXPORT;
   // go test's -timeout alarm, whatever its duration (`test timed out after 10m0s`): not a panic of the program's.
   if (tool == "go-panic" && kind.startsWith("test timed out after ")) return GO_TIMEOUT;
   // The testing package's own panics on a test's misuse of it (`testing: t.Parallel called multiple times`,

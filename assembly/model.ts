@@ -346,6 +346,12 @@ export class Facts {
    */
   stepFailedLine: string | null = null;
   /**
+   * A linter's line that fails the run on warnings when it exits non-zero (vfile-reporter's `⚠ 1 warning` under
+   * remark's --frail, ESLint's `ESLint found too many warnings (maximum: 0).`): build-failed, not a runtime error,
+   * when the run had warnings and no error.
+   */
+  warningsFailLine: string | null = null;
+  /**
    * The run's test runner says in its closing counts that every test passed, and its exit code does not say so: SymPy's
    * legacy runner exits 1 when every test passed (and 0 when any failed): its non-zero exit is no runtime error.
    */

@@ -427,6 +427,7 @@ function join(f: Facts, s: Facts): void {
   if (s.upToDate) f.upToDate = true;
   joinCompiled(f, s);
   if (f.stepFailedLine === null) f.stepFailedLine = s.stepFailedLine;
+  if (f.warningsFailLine === null) f.warningsFailLine = s.warningsFailLine;
   if (s.lastReport !== null) f.lastReport = s.lastReport;
   f.reports += s.reports;
 }

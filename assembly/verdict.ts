@@ -21,8 +21,17 @@ export function statusOf(f: Facts, e: ExitInfo): string {
   if (testsFailed) return "tests-failed";
   // A build step that failed with nothing more specific to show (make's `*** [...] Error 1` alone).
   if (f.stepFailedLine !== null) return "build-failed";
+  // A linter that fails on its warnings (remark --frail, eslint --max-warnings): with a non-zero exit, the lint's failure.
+  if (warningsFailed(f, e) !== null) return "build-failed";
   if (e.signal !== null || (e.known && e.code != 0 && !f.passedByCounts)) return "runtime-error";
   return "pass";
+}
+
+/** The linter's line that failed the run on warnings alone (Facts.warningsFailLine) when the exit says it did, or null. */
+function warningsFailed(f: Facts, e: ExitInfo): string | null {
+  let w = f.warningsFailLine;
+  if (w === null || f.warningCount == 0 || f.errorCount > 0 || e.signal !== null || !e.known || e.code == 0) return null;
+  return w;
 }
 
 /**
@@ -55,7 +64,7 @@ function settleCrash(c: Crash): void {
   c.firstUserFrame = firstUser(c.frames);
   c.state = crashState(c);
   c.identity = identityOf(c);
-  c.hint = hintFor(c.tool, c.kind);
+  c.hint = hintFor(c.tool, c.kind, c.message);
   for (let i = 0; i < c.causes.length; i++) c.causes[i].firstUserFrame = firstUser(c.causes[i].frames);
 }
 
@@ -114,7 +123,7 @@ export function verdictOf(f: Facts, e: ExitInfo, tail: string[]): Verdict {
   v.missingLibrary = f.missingLibrary;
   // A failed step is the build failure only when nothing more specific explains it.
   let stepOnly = status == "build-failed" && f.errorCount == 0 ? f.stepFailedLine : null;
-  v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : stepOnly;
+  v.buildFailure = f.buildFailedLine !== null ? f.buildFailedLine : (stepOnly !== null ? stepOnly : warningsFailed(f, e));
   v.upToDate = f.upToDate;
   v.compiledSet = f.compiled;
   v.tail = tail;

@@ -11,6 +11,13 @@
 // message  rule` (`⚠` a warning; the rule id after a run of spaces, none for tsd, whose lines end with the
 // padding), a blank line between files, and the closing `  1 warning` / `  3 errors`. A line without a rule id
 // whose message is not ESLint's `Parsing error: …` is tsd's (its tool).
+// vfile-reporter 8 (remark-cli's, retext's and every unified-engine CLI's report): the file's path at column 0, then
+// one row a message, at column 0 too: `3:5-3:24 warning Unexpected reference … no-undefined-references remark-lint`
+// (its place or range, `error`/`warning`/`info`, the reason, the rule id and the source), each cell padded to the
+// widest of its column (one space after the widest), a blank line between files, and the closing `⚠ 1 warning`,
+// `✖ 1 error` or `2 messages (✖ 1 error, ⚠ 1 warning)`. The tool is the message's source (`remark-lint`).
+// Warnings that fail the run (Facts.warningsFailLine, with a non-zero exit): that closing count (remark --frail),
+// ESLint's `ESLint found too many warnings (maximum: 0).` (--max-warnings).
 import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -20,6 +27,7 @@ import { normPath } from "../../frames";
 import { utf8, matchBytes } from "../runners/common";
 
 const CROSS = utf8("\u2716 ");   // ✖
+const TOO_MANY = "ESLint found too many warnings (maximum: ";
 // log-symbols' error and warning marks: `✖` `⚠`, and `×` `‼` where the terminal has no Unicode.
 const P_ERR = utf8("\u2716"); const P_WARN = utf8("\u26a0");
 const P_ERR_ASCII = utf8("\u00d7"); const P_WARN_ASCII = utf8("\u203c");
@@ -46,8 +54,11 @@ export class EslintParser extends Parser {
   /** A line that may be pretty's header (`  index.js:5:1`, left to the tail): its path, and the tail's count then. */
   hdr: string | null = null;
   hdrAt: i64 = -1;
+  /** The file whose vfile-reporter rows follow (its header the line before the first). */
+  vfile: string | null = null;
+  vfileSeen: bool = false;
 
-  atRest(): bool { return this.candidate === null && this.file === null && !this.seen; }
+  atRest(): bool { return this.candidate === null && this.file === null && this.vfile === null && !this.seen; }
   starts(): ByteSet | null { return STARTS; }
   endsStarts(): ByteSet | null { return ENDS; }
 
@@ -65,9 +76,24 @@ export class EslintParser extends Parser {
       this.file = file; this.candidate = null; this.held = null;
       return true;
     }
+    if (isDigit(c) && (this.vfile !== null || this.candidate !== null)) {
+      let file = this.vfile !== null ? this.vfile! : this.candidate!;
+      if (this.vfileRow(l, f, file)) { this.vfile = file; this.vfileSeen = true; this.candidate = null; this.held = null; return true; }
+    }
+    this.vfile = null;
     this.file = null;
     this.drop(f);
     this.pretty = false;
+    // `--max-warnings N` exceeded: `ESLint found too many warnings (maximum: 0).`, exit 1 on warnings alone.
+    if (this.seen && c == Char.E && l.startsWith(TOO_MANY)) {
+      if (f.warningsFailLine === null) f.warningsFailLine = l.trimmed(0);
+      return true;
+    }
+    if (this.seen && vfileSummary(l, c)) {
+      // Under --frail its warnings fail the run too (statusOf reads it with the exit code).
+      if (this.vfileSeen && f.warningsFailLine === null) f.warningsFailLine = l.trimmed(0);
+      return true;
+    }
     // Nothing at column 0 ending in a digit is ESLint's (offered for pretty's header).
     if (isDigit(l.at(l.len - 1))) return false;
     if (this.oneLine(l, f)) return true;
@@ -153,6 +179,52 @@ export class EslintParser extends Parser {
     d.message = rest;
     f.addDiagnostic(d);
     this.seen = true; this.prettySeen = true;
+    return true;
+  }
+
+  /** vfile-reporter's row: `3:5-3:24 warning reason rule-id source` (rule id and source may be missing). */
+  private vfileRow(l: Line, f: Facts, file: string): bool {
+    let line = l.readInt(0);
+    if (line < 0 || l.at(l.end) != Char.COLON) return false;
+    let col = l.readInt(l.end + 1);
+    if (col < 0) return false;
+    let p = l.end;
+    // The range's end: `-3:24`.
+    if (l.at(p) == Char.MINUS) {
+      if (l.readInt(p + 1) < 0 || l.at(l.end) != Char.COLON || l.readInt(l.end + 1) < 0) return false;
+      p = l.end;
+    }
+    if (l.at(p) != Char.SPACE) return false;
+    let s = l.skipSpaces(p);
+    let sev = "";
+    if (l.matchAt("warning ", s)) sev = "warning";
+    else if (l.matchAt("error ", s)) sev = "error";
+    else if (l.matchAt("info ", s)) sev = "info";
+    else return false;
+    let rest = l.trimmed(l.skipSpaces(s + sev.length));
+    let d = new Diagnostic();
+    d.tool = "vfile";
+    d.severity = sev == "info" ? "note" : sev;
+    d.file = file; d.line = <i32>line; d.col = <i32>col;
+    // The rule id and the source: the last two words, each a lower-case id; taken when padding sets them off or
+    // the rule id is a kebab-case one (`final-newline`), so a reason's own last words (`regular text`) stay.
+    let b = rest.lastIndexOf(" ");
+    if (b > 0 && ruleWord(rest, b + 1, rest.length)) {
+      let re = b;
+      while (re > 0 && rest.charCodeAt(re - 1) == Char.SPACE) re--;
+      let a = rest.lastIndexOf(" ", re - 1);
+      if (a > 0 && ruleWord(rest, a + 1, re)) {
+        let rule = rest.substring(a + 1, re);
+        if (rest.charCodeAt(a - 1) == Char.SPACE || rule.includes("-")) {
+          d.code = rule;
+          d.tool = rest.substring(b + 1);
+          rest = rest.substring(0, a).trimEnd();
+        }
+      }
+    }
+    d.message = rest;
+    f.addDiagnostic(d);
+    this.seen = true;
     return true;
   }
 
@@ -268,6 +340,30 @@ function lintedPath(p: string): bool {
   if (p.indexOf(" ") >= 0) return false;
   for (let i = 0; i < LINTED.length; i++) if (p.endsWith(LINTED[i])) return true;
   return false;
+}
+
+/** A rule id or a message source as vfile-reporter prints them: lower-case letters, digits, `-`, `:`, `/`, `@`, `.`. */
+function ruleWord(s: string, a: i32, b: i32): bool {
+  if (b <= a) return false;
+  for (let i = a; i < b; i++) {
+    let c = s.charCodeAt(i);
+    if (!((c >= 0x61 && c <= 0x7A) || isDigit(c) || c == Char.MINUS || c == Char.COLON || c == Char.SLASH || c == Char.AT || c == Char.DOT)) return false;
+  }
+  return true;
+}
+
+/** vfile-reporter's closing line: `⚠ 1 warning`, `✖ 2 errors`, `2 messages (✖ 1 error, ⚠ 1 warning)`. */
+function vfileSummary(l: Line, c: i32): bool {
+  if (isDigit(c)) {
+    let n = l.readInt(0);
+    return n >= 0 && l.matchAt(" messages (", l.end) && l.at(l.len - 1) == Char.RPAREN;
+  }
+  let p = matchBytes(l, P_ERR, 0) || matchBytes(l, P_WARN, 0) ? 3 : -1;
+  if (p < 0 || l.at(p) != Char.SPACE) return false;
+  let n = l.readInt(p + 1);
+  if (n < 0 || l.at(l.end) != Char.SPACE) return false;
+  let e = l.end + 1;
+  return (l.matchAt("error", e) || l.matchAt("warning", e)) && l.indexOfByte(Char.SPACE, e) < 0;
 }
 
 /** Pretty's closing `  3 errors` / `  1 warning`, two in. */

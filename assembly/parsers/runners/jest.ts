@@ -89,6 +89,12 @@ export class JestParser extends Parser {
   /** The test files jest named (`PASS`/`FAIL file`), vitest's verbose lines named: listed as their own failure is named. */
   private files: string[] = [];
 
+  /**
+   * vitest --typecheck's `⎯⎯⎯ Unhandled Source Error ⎯⎯⎯`: tsc's error in a source file (no test's), `TypeCheckError:
+   * <message>` then ` ❯ src/x.ts:5:40` and a code frame. The error being read, and whether it was added.
+   */
+  private srcErr: Diagnostic | null = null;
+  private srcAdded: bool = false;
   /** In vitest's block of an error no test caught: its title (`Uncaught Exception`). */
   private unhandled: string | null = null;
   /** In the `Snapshot Summary`'s list of obsolete snapshots (OBSOLETE_*), and the test file of its `↳` line. */
@@ -226,11 +232,19 @@ export class JestParser extends Parser {
       this.totals = true;
       return true;
     }
+    if (this.srcErr !== null && !matchBytes(l, RULE, p) && this.sourceErrorLine(l, f, p)) return true;
     if (matchBytes(l, RULE, p)) {
+      if (this.srcErr !== null) { this.endSourceError(f); this.srcErr = null; }
       this.end();
       // `⎯⎯⎯⎯⎯ Uncaught Exception ⎯⎯⎯⎯⎯` (`Unhandled Rejection`, `Unhandled Error`) under `Unhandled Errors`:
       // an error no test caught, an error of the run; its block ends with `This error originated in "x.test.ts"`.
       let title = ruleTitle(l, p);
+      if (title == "Unhandled Source Error") {
+        let d = new Diagnostic();
+        d.tool = "tsc";
+        this.srcErr = d; this.srcAdded = false;
+        return true;
+      }
       if (title == "Uncaught Exception" || title == "Unhandled Rejection" || title == "Unhandled Error") {
         this.file = null;
         this.suiteErrors++;
@@ -416,6 +430,33 @@ export class JestParser extends Parser {
     if (this.msg.length < MAX_RAW) this.msg.push(rightTrimmed(l));
   }
 
+  /** A line of an `Unhandled Source Error` block: its message, its place, its code frame; false past the block. */
+  private sourceErrorLine(l: Line, f: Facts, p: i32): bool {
+    let d = this.srcErr!;
+    if (l.isBlank()) return true;
+    if (d.message.length == 0 && d.file === null && l.matchAt("TypeCheckError: ", p)) { d.message = l.trimmed(p + 16); return true; }
+    if (d.file === null && matchBytes(l, ARROW, p)) {
+      let fr = frameOfText(l.str(p + ARROW.byteLength));
+      if (fr !== null) { d.file = fr.file; d.line = fr.line; d.col = fr.col; }
+      this.endSourceError(f);
+      return true;
+    }
+    // The code frame: `      5|   return …`, `       |     ^`.
+    let q = p;
+    while (q < l.len && isDigit(l.at(q))) q++;
+    if (d.message.length > 0 && l.at(l.skipSpaces(q)) == Char.PIPE) return true;
+    this.endSourceError(f);
+    this.srcErr = null;
+    return false;
+  }
+
+  private endSourceError(f: Facts): void {
+    let d = this.srcErr;
+    if (d === null || this.srcAdded || d.message.length == 0) return;
+    f.addDiagnostic(d);
+    this.srcAdded = true;
+  }
+
   private end(): void {
     let t = this.cur;
     let at = this.place;
@@ -442,6 +483,7 @@ export class JestParser extends Parser {
 
   finish(f: Facts): void {
     this.end();
+    if (this.srcErr !== null) { this.endSourceError(f); this.srcErr = null; }
     if (!this.seen) return;
     let t = f.testsFor(this.runner);
     if (t.runner != this.runner) return;

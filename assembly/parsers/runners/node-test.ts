@@ -3,7 +3,10 @@
 // `ℹ tests/pass/fail/skipped N` totals. A `✖` that closes a `▶` suite is a parent: counted by node, not listed;
 // so is one whose whole error is node's `'1 subtest failed'` (the dot reporter's `Failed tests:` list prints the
 // parents so, with no `▶` before them).
-// A failure inside suites is named with them: `suite > inner suite > test`.
+// A failure inside suites is named with them: `suite > inner suite > test`. The dot reporter's list names each
+// failure by its leaf alone, in the order they ended: a failing parent comes after its failing children, and its
+// `'N subtests failed'` counts them (its direct subtests), so the N nearest failures not yet claimed by a parent
+// are its own, named under it (`table() > creates a table`; two leaves of one name are two failures).
 // Everything after `✖ failing tests:` repeats the failures and is only claimed. Every `✔` test is hashed by
 // that name (Tests.passedSet) when they are as many as `ℹ pass N`, or with the passing parents (`✔ t` closing
 // `▶ t`) when those make up the count (a passing `describe` closes the same way; node counts it in `ℹ suites`).
@@ -24,6 +27,8 @@ const INFO = utf8("\u2139 ");   // ℹ
 /** `▶` suites deeper than this are not tracked: node nests them by indent, and a log that opens more is not
  * node's (a mutated one opened 256, and each failure's name joined them all: 256 MiB of garbage in one call). */
 const MAX_SUITES = 32;
+/** Failures of the dot reporter's list waiting for their parent: no more are kept (a parent past them is left). */
+const MAX_OPEN = 4096;
 
 /** Before node --test showed itself: its marks (after blanks) start with a byte >= 0xE2. */
 const STARTS = new ByteSet().range(0xE2, 0xFF);
@@ -58,6 +63,10 @@ export class NodeTestParser extends Parser {
   lateError: string | null = null;
   /** The file's failure that message is for (its block's `'test failed'` is replaced at its end). */
   lateFor: TestFailure | null = null;
+
+  /** Failures no parent has claimed yet, outside any `▶` suite (the dot reporter's), and where each group starts. */
+  open: TestFailure[] = [];
+  groupStart: i32[] = [];
 
   busy(): bool { return this.cur !== null || this.repeat; }
   atRest(): bool { return !this.seen && !this.repeat && this.cur === null; }
@@ -134,6 +143,7 @@ export class NodeTestParser extends Parser {
     if (todo) return true;
     this.nFail++;
     this.cur = failureNamed(t, this.fullName(name, p));
+    if (n == 0 && this.open.length < MAX_OPEN) { this.groupStart.push(this.open.length); this.open.push(this.cur!); }
     this.curTests = t;
     this.curIndent = p;
     this.msg = []; this.framed = false; this.located = false;
@@ -195,6 +205,7 @@ export class NodeTestParser extends Parser {
     if (t !== null && ts !== null && t.file === null && isRollup(t.message)) {
       let i = ts.failures.lastIndexOf(t);
       if (i >= 0) ts.failures.splice(i, 1);
+      this.adopt(t, rollupCount(t.message));
     }
     if (t !== null && t === this.lateFor) {
       t.message = this.lateError!;
@@ -203,6 +214,22 @@ export class NodeTestParser extends Parser {
     }
     this.cur = null;
     this.msg = [];
+  }
+
+  /**
+   * A parent whose `'N subtests failed'` closed it (parent, already the last open failure): the N groups before
+   * it are its failing subtests, named under it and made one group, its own.
+   */
+  private adopt(parent: TestFailure, n: i32): void {
+    let open = this.open; let gs = this.groupStart;
+    let g = gs.length;
+    if (g == 0 || open[open.length - 1] !== parent) return;
+    open.pop(); gs.pop(); g--;
+    if (n <= 0 || n > g) return;
+    let start = gs[g - n];
+    for (let i = start; i < open.length; i++) open[i].name = parent.name + " > " + open[i].name;
+    gs.length = g - n;
+    gs.push(start);
   }
 
   private info(l: Line, p: i32): void {
@@ -250,6 +277,17 @@ export class NodeTestParser extends Parser {
 
 function trimComma(s: string): string {
   return s.endsWith(",") ? s.substring(0, s.length - 1) : s;
+}
+
+/** N of `'N subtests failed'` (isRollup's). */
+function rollupCount(m: string): i32 {
+  let n = 0;
+  for (let i = 1; i < m.length && i < 8; i++) {
+    let c = m.charCodeAt(i);
+    if (!isDigit(c)) break;
+    n = n * 10 + (c - Char._0);
+  }
+  return n;
 }
 
 /** node's error for a test that failed because its subtests did: `'1 subtest failed'`, `'3 subtests failed'`. */

@@ -1,5 +1,5 @@
 // What a shell or timeout(1) says about the command it ran: fatal-signal messages ("Segmentation fault
-// (core dumped)"), "command not found", and timeout's own notice.
+// (core dumped)"), "command not found", a package manager refusing the project, and timeout's own notice.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, signalCrash } from "../../model";
@@ -11,6 +11,19 @@ import { ShellcheckReader } from "./shellcheck";
 const LOADER_FAILED = ": error while loading shared libraries: ";
 const ANDROID_LIBRARY = ": library \"";
 const ANDROID_NOT_FOUND = "\" not found";
+// A package manager that refuses the project its package.json's `packageManager` names another for: yarn 1's
+// `error This project's package.json defines "packageManager": "yarn@pnpm@9.0.6". However the current global
+// version of Yarn is 1.22.22.`, Corepack's `This project is configured to use pnpm because /w/package.json has a
+// "packageManager" field`. Nothing ran.
+const YARN_PM = "error This project's package.json defines \"packageManager\": ";
+const COREPACK_PM = "This project is configured to use ";
+const COREPACK_FIELD = " has a \"packageManager\" field";
+// A package.json that does not parse, before any script ran: yarn 1's `error SyntaxError: /w/package.json: Expected
+// …`, npm's `npm error JSON.parse Invalid package.json: JSONParseError: …` (npm 9: `npm ERR! JSON.parse …`).
+const YARN_JSON = "error SyntaxError: ";
+const MANIFEST = "package.json: ";
+const NPM_JSON = "npm error JSON.parse Invalid package.json: ";
+const NPM9_JSON = "npm ERR! JSON.parse Invalid package.json: ";
 
 /**
  * Stateless but for ShellCheck's blocks. A signal message at the key (Segmentation, SIGSEGV, Aborted, Floating, Bus, Illegal, Killed,
@@ -57,6 +70,12 @@ export class ShellParser extends Parser {
     // "bash: foo: command not found", "sh: 1: foo: not found", "env: 'foo': No such file or directory"
     if (l.at(l.len - 1) == Char.d &&
         (l.endsWith(": command not found") || (l.startsWith("sh: ") && l.endsWith(": not found")))) {
+      if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
+      return true;
+    }
+    if ((first == Char.e && (l.startsWith(YARN_PM) || (l.startsWith(YARN_JSON) && l.indexOf(MANIFEST, YARN_JSON.length) > 0)))
+        || (first == Char.T && l.startsWith(COREPACK_PM) && l.endsWith(COREPACK_FIELD))
+        || (first == Char.n && (l.startsWith(NPM_JSON) || l.startsWith(NPM9_JSON)))) {
       if (f.setupFailure === null) f.setupFailure = l.trimmed(0);
       return true;
     }
