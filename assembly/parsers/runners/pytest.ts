@@ -60,6 +60,9 @@ class Block {
   group: bool = false;
   exc: string[] = [];
   excOpen: bool = false;
+  /** A blank line came after the exception's lines: an indented line goes on with them (pytest's `  ` before
+   * `Differing items:`), one at column 0 does not. */
+  excBlank: bool = false;
   /** A `---- Captured stdout call ----` section began: the test's own output follows. */
   captured: bool = false;
   /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
@@ -142,6 +145,12 @@ export class PytestParser extends Parser {
   ieFrames: Frame[] = [];
   ieExc: string | null = null;
   /**
+   * `!!!! KeyboardInterrupt !!!!` (a test raised it, or Ctrl-C): pytest stops, prints where (`t.py:44: KeyboardInterrupt`)
+   * and its counts so far. The run's crash, as unittest's (1: the place line is next), the tests after it not run.
+   */
+  kbState: i32 = 0;
+  kbFrames: Frame[] = [];
+  /**
    * `ImportError while loading conftest '…'.` (pytest exits 4 before its session): the import's frames in pytest's
    * form (`pkg/markers.py:1: in <module>`, outermost first) and its `E   ImportError: …` line: the program's crash.
    */
@@ -216,7 +225,9 @@ export class PytestParser extends Parser {
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (this.sec == Sec.NONE && this.runningLine(l)) return true;
+    if (this.kbState == 1 && this.interruptLine(l)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) {
+      if (l.indexOf(" KeyboardInterrupt ") > 0) { this.kbState = 1; return true; }
       if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
       if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
@@ -289,6 +300,22 @@ export class PytestParser extends Parser {
       return;
     }
     if (this.ieExc === null && this.ieFrames.length > 0 && p < l.len) this.ieExc = l.trimmed(p);
+  }
+
+  /** After `!!! KeyboardInterrupt !!!`: its place (`/w/t.py:44: KeyboardInterrupt`) and pytest's advice under it. */
+  private interruptLine(l: Line): bool {
+    if (l.startsWith("(to show a full traceback on KeyboardInterrupt")) { this.kbState = 2; return true; }
+    if (!l.endsWith(": KeyboardInterrupt")) return false;
+    let colon = l.indexOf(":");
+    if (colon <= 0) return false;
+    let n = l.readInt(colon + 1);
+    if (n < 0 || l.at(l.end) != Char.COLON) return false;
+    let fr = new Frame();
+    fr.file = normPath(l.str(0, colon));
+    fr.line = n;
+    fr.user = isUserFile(fr.file!);
+    this.kbFrames = [fr];
+    return true;
   }
 
   /** The conftest's import error as the program's crash (innermost frame first). */
@@ -630,7 +657,7 @@ export class PytestParser extends Parser {
     if (!b.group) {
       b.group = true; b.native = true;
       b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
-      b.exc = []; b.excOpen = false;
+      b.exc = []; b.excOpen = false; b.excBlank = false;
       return;
     }
     let p = l.skipSpaces(0);
@@ -654,10 +681,10 @@ export class PytestParser extends Parser {
       // A chained exception's traceback: the last one is the failure's.
       b.native = true;
       b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
-      b.exc = []; b.excOpen = false;
+      b.exc = []; b.excOpen = false; b.excBlank = false;
       return;
     }
-    if (l.isBlank()) { b.excOpen = false; return; }
+    if (l.isBlank()) { if (b.excOpen) b.excBlank = true; return; }
     if (c == Char.SPACE) {
       if (b.excOpen) { if (b.exc.length < 4) b.exc.push(l.trimmed(0)); return; }
       let fr = pyFrame(l);
@@ -666,6 +693,7 @@ export class PytestParser extends Parser {
       if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
       return;
     }
+    if (b.excBlank) { b.excOpen = false; b.excBlank = false; }
     // A doctest's example raised (`UNEXPECTED EXCEPTION: …` and its traceback): its location line at column 0
     // (`/w/units.py:25: UnexpectedException`) follows the exception, no line of it; under --tb=line it ends the block.
     if (c != Char.SPACE && b.exc.length > 0 && l.at(l.len - 1) != Char.COLON) {
@@ -713,6 +741,7 @@ export class PytestParser extends Parser {
     if (sy !== null) sy.finish(f);
     this.conftestCrash(f);
     this.pyCrash(f, this.ieExc, this.ieFrames);
+    if (this.kbState > 0) this.pyCrash(f, "KeyboardInterrupt", this.kbFrames);
     if (this.bareFatal && !this.seen) {
       // A program's own dump, no test run: the signal and the dump's stack are the crash.
       if (!pytestFrames(this.fatalFrames)) {
