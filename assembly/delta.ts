@@ -315,11 +315,14 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let kept = t !== null && t.passedSet === null ? renamed(m, gone, goneNames, fa, fb) : goneNames;
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   let gw = kept.length > 0 ? goneWhy(before, cur, kept.length, m.broken.length) : null;
+  // The run deselected some (pytest -k): those may be among them, not run and not gone (carried to the next run).
+  let desel = t !== null && gw !== null ? t.deselected : 0;
+  if (desel > 0) gw = desel.toString() + " deselected";
   for (let i = 0; i < kept.length; i++) {
     if (gw === null) { m.fixed.push(kept[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
-    m.gone.push(kept[i]);
+    if (desel == 0) m.gone.push(kept[i]);
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;

@@ -215,6 +215,11 @@ export class Tests {
    * and in no failure now ran and passed (fixed), though the run names no passing test and its counts fell.
    */
   rerunFailed: i64 = -1;
+  /**
+   * pytest's `11 deselected` (-k, -m): tests the run left out by the user's choice; 0 when none. A test failing before
+   * and in no failure of such a run may be one of them: not run, and still failing for the next run that runs it.
+   */
+  deselected: i64 = 0;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

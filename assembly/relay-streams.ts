@@ -441,6 +441,7 @@ function addTests(t: Tests, u: Tests): void {
   t.skipped = sum(t.skipped, u.skipped);
   t.rerunFailed = sum(t.rerunFailed, u.rerunFailed);
   t.xfailed += u.xfailed;
+  t.deselected += u.deselected;
   t.notRun = t.notRun < 0 ? u.notRun : (u.notRun < 0 ? t.notRun : t.notRun + u.notRun);
   for (let i = 0; i < u.unfinished.length; i++) t.unfinished.push(unchecked(u.unfinished[i]));
   for (let i = 0; i < u.unfinishedPassed.length; i++) t.unfinishedPassed.push(unchecked(u.unfinishedPassed[i]));

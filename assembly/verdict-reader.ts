@@ -204,6 +204,7 @@ function testsOf(v: JValue): Tests {
   if (ss.kind == Kind.STR) t.skippedSet = hexHashes(ss.str());
   t.rerunFailed = v.get("rerun_failed").int();
   t.xfailed = v.get("xfailed").int(0);
+  t.deselected = v.get("deselected").int(0);
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

@@ -142,6 +142,8 @@ function build() {
     rerun_failed: v.optional(int),
     // pytest's xfailed count (an xfail test that failed, as expected); present only when above 0.
     xfailed: v.optional(int),
+    // pytest's deselected count (-k, -m); present only when above 0.
+    deselected: v.optional(int),
     failures: v.array(TestFailureSchema),
   });
 

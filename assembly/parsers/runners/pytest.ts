@@ -119,6 +119,8 @@ export class PytestParser extends Parser {
   docCut: i32 = 0;
   /** --lf's `run-last-failure: rerun previous N failures`: N (Tests.rerunFailed); -1 when not printed. */
   rerunFailed: i64 = -1;
+  /** The totals line's `N deselected` (Tests.deselected). */
+  deselected: i64 = 0;
   /** `collected N items`, less the deselected ones; -1 when not printed. */
   collected: i64 = -1;
   /** `!!! Interrupted: 1 error during collection !!!`: pytest stopped before running any test. */
@@ -386,6 +388,7 @@ export class PytestParser extends Parser {
     this.totals = true;
     this.passed = max<i64>(p, 0); this.failed = max<i64>(fl, 0); this.errors = max<i64>(e, 0); this.skipped = max<i64>(sk, 0);
     this.xfailed = max<i64>(xf, 0);
+    this.deselected = max<i64>(countBefore(head, "deselected"), 0);
     f.testsFor("pytest");
     return true;
   }
@@ -700,6 +703,12 @@ export class PytestParser extends Parser {
       let k = locationEnd(l);
       if (k > 0) {
         b.excOpen = false;
+        // The example's own frame is `File "<doctest mod.f[8]>", line 1`: the docstring's line in the file places it.
+        let uf = b.userFile;
+        if (uf === null || uf!.startsWith("<doctest ")) {
+          let n = l.readInt(k + 1);
+          b.userFile = normPath(l.str(0, k)); b.userLine = <i32>n;
+        }
         if (b.headerless) { l.readInt(k + 1); this.closeHeaderless(b, l); }
         return;
       }
@@ -888,9 +897,11 @@ export class PytestParser extends Parser {
     t.rerunFailed = this.rerunFailed;
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
-      t.xfailed = this.xfailed;
+      t.xfailed = this.xfailed; t.deselected = this.deselected;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
+      // -qq prints no totals line: a collection error (no progress letter) is counted by its summary's `ERROR` line.
+      if (this.collectionStopped && <i64>this.nSumErr > t.errors) t.errors = this.nSumErr;
       // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
       if (this.verbose) { lostReports(t, this.pFails); lostReports(t, this.pErrs); }
     }
