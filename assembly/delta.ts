@@ -291,7 +291,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || subtestRan(fb, fa[i])) { m.fixed.push(name); continue; }
     // pytest: a file that did not load (its collection error, named by its path) whose tests report now loaded.
-    if (loadedNow(cur, fa[i], fb)) { m.fixed.push(name); continue; }
+    if (loadedNow(cur, fa[i], fb) || progressNamed(cur, fa[i])) { m.fixed.push(name); continue; }
     // unittest: a class's (module's) setUpClass or tearDownClass (…Module) that failed, where a test of it ran now.
     if (fixtureRan(cur, fa[i])) { m.fixed.push(name); continue; }
     // pytest stopped early both times (-x, --maxfail) over the same tests: this run got at least as far, so the tests
@@ -409,6 +409,13 @@ function loadedNow(cur: Verdict, f: TestFailure, fb: Array<TestFailure>): bool {
     if (b.length > n + 2 && b.startsWith(name) && b.charCodeAt(n) == Char.COLON && b.charCodeAt(n + 1) == Char.COLON) return true;
   }
   return false;
+}
+
+/** pytest: a file named by its path (its collection error before) whose results a progress line of this run printed. */
+function progressNamed(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.loadedSet === null || runnerOf(cur) != "pytest" || f.name.includes("::")) return false;
+  return t.loadedSet!.includes(nameHash(f.name));
 }
 
 /**

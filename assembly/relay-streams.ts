@@ -452,6 +452,9 @@ function addTests(t: Tests, u: Tests): void {
   let sa = t.skippedSet; let sb = u.skippedSet;
   if (sa === null) t.skippedSet = sb;
   else if (sb !== null) { for (let i = 0; i < sb.length && sa.length < MAX_PASSED_SET; i++) sa.push(unchecked(sb[i])); }
+  let la = t.loadedSet; let lb = u.loadedSet;
+  if (la === null) t.loadedSet = lb;
+  else if (lb !== null) { for (let i = 0; i < lb.length && la.length < MAX_PASSED_SET; i++) la.push(unchecked(lb[i])); }
   for (let i = 0; i < u.failures.length && t.failures.length < MAX_FAILURES; i++) t.failures.push(unchecked(u.failures[i]));
   t.totals = t.totals && u.totals;
 }

@@ -14,7 +14,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
-import { withName } from "../../util/name-hash";
+import { withName, withSkipped } from "../../util/name-hash";
 import { SympyReader } from "./sympy";
 import { chainWord, DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
@@ -111,6 +111,8 @@ export class PytestParser extends Parser {
   passHashes: Array<u32> | null = [];
   verbose: bool = false;
   progressFile: string = "";
+  /** The files the progress lines named (Tests.loadedSet), or null. */
+  loadedFiles: Array<u32> | null = null;
   /** What the progress says each failure (`F`) and error (`E`) was, in run order: a node id or a file. */
   pFails: string[] = [];
   pErrs: string[] = [];
@@ -445,6 +447,7 @@ export class PytestParser extends Parser {
         this.progressFile = id;
         start = -1;
       } else {
+        if (id != this.progressFile) this.loadedFiles = withSkipped(this.loadedFiles, id);
         this.progressFile = id;
         start = sp + 1;
       }
@@ -895,6 +898,8 @@ export class PytestParser extends Parser {
       }
     }
     t.rerunFailed = this.rerunFailed;
+    // Only a run stopped before its end needs it (a complete run's counts say a file that loaded now passed or failed).
+    if (this.kbState > 0 || !this.totals) t.loadedSet = this.loadedFiles;
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
       t.xfailed = this.xfailed; t.deselected = this.deselected;
