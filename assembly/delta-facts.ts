@@ -70,6 +70,15 @@ function firstDifferingLine(a: string, b: string): i32 {
   return -1;
 }
 
+/** cut is one line ending in `...` (a runner's summary cut to the terminal's width) and full's first line goes on past what it kept. */
+function cutOf(full: string, cut: string): bool {
+  let n = cut.length;
+  if (n < 8 || !cut.endsWith("...") || cut.indexOf("\n") >= 0) return false;
+  let kept = cut.substring(0, n - 3);
+  let first = lineAt(full, 0).trimStart();
+  return first.length > kept.length && first.startsWith(kept);
+}
+
 /** `name (file:line): msg` → `name: msg`: a line without the place its head gives itself. */
 function unplaced(q: string): string {
   let c = q.indexOf(": ");
@@ -116,6 +125,9 @@ export function failureChange(a: TestFailure, b: TestFailure): string | null {
   let sameMessage = factText(a.message) == factText(b.message);
   let samePlace = sameFile(a.fileOr, b.fileOr) && (a.line < 0 || b.line < 0 || absDiff(a.line, b.line) <= LINE_SLACK);
   if (sameMessage && samePlace) return null;
+  // One run printed only the runner's one-line summary of the failure (pytest --tb=no: `FAILED t.py::x - RecursionError:
+  // maximum re...`, no place): the same failure, cut, when the other's first line begins with what it kept.
+  if ((a.fileOr.length == 0 || b.fileOr.length == 0 || samePlace) && (cutOf(a.message, b.message) || cutOf(b.message, a.message))) return null;
   let pa = placeOf(a); let pb = placeOf(b);
   let ma = quote(a.message); let mb = quote(b.message);
   // The same first line (jest's `expect(received).toBe(expected)`): the first line that differs says how. A

@@ -310,7 +310,7 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // left other tests unreached): the list says it ran, whatever stopped the run after it.
     if (passedListed(cur, fa[i].name) || inPassedSet(cur, fa[i]) || subtestRan(fb, fa[i])) { m.fixed.push(name); continue; }
     // pytest: a file that did not load (its collection error, named by its path) whose tests report now loaded.
-    if (loadedNow(cur, fa[i], fb)) { m.fixed.push(name); continue; }
+    if (loadedNow(cur, fa[i], fb) || progressNamed(cur, fa[i])) { m.fixed.push(name); continue; }
     // unittest: a class's (module's) setUpClass or tearDownClass (…Module) that failed, where a test of it ran now.
     if (fixtureRan(cur, fa[i])) { m.fixed.push(name); continue; }
     // pytest stopped early both times (-x, --maxfail) over the same tests: this run got at least as far, so the tests
@@ -334,11 +334,14 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let kept = t !== null && t.passedSet === null ? renamed(m, gone, goneNames, fa, fb) : goneNames;
   for (let i = 0; i < fb.length; i++) if (!taken[i] && sameFileNamed(fa, fb[i]) === null) m.broken.push(shownName(fb[i], fa, fb));
   let gw = kept.length > 0 ? goneWhy(before, cur, kept.length, m.broken.length) : null;
+  // The run deselected some (pytest -k): those may be among them, not run and not gone (carried to the next run).
+  let desel = t !== null && gw !== null ? t.deselected : 0;
+  if (desel > 0) gw = desel.toString() + " deselected";
   for (let i = 0; i < kept.length; i++) {
     if (gw === null) { m.fixed.push(kept[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
-    m.gone.push(kept[i]);
+    if (desel == 0) m.gone.push(kept[i]);
   }
   if (!first) {
     // Every failure listed before is gone (fixed, not run): those past the list now are new too.
@@ -430,6 +433,13 @@ function loadedNow(cur: Verdict, f: TestFailure, fb: Array<TestFailure>): bool {
     if (b.length > n + 2 && b.startsWith(name) && b.charCodeAt(n) == Char.COLON && b.charCodeAt(n + 1) == Char.COLON) return true;
   }
   return false;
+}
+
+/** pytest: a file named by its path (its collection error before) whose results a progress line of this run printed. */
+function progressNamed(cur: Verdict, f: TestFailure): bool {
+  let t = cur.tests;
+  if (t === null || t.loadedSet === null || runnerOf(cur) != "pytest" || f.name.includes("::")) return false;
+  return t.loadedSet!.includes(nameHash(f.name));
 }
 
 /**

@@ -220,11 +220,22 @@ export class Tests {
    */
   skippedSet: Array<u32> | null = null;
   /**
+   * Hashes, as passedSet's, of the test files whose results the run printed (pytest's progress lines `t.py ..F`), or
+   * null when it printed none: a file that did not load before (its collection error, named by its path) loaded now,
+   * whatever stopped the run after (a KeyboardInterrupt, a crash). At most MAX_PASSED_SET.
+   */
+  loadedSet: Array<u32> | null = null;
+  /**
    * pytest --lf (`run-last-failure: rerun previous 6 failures`): how many tests that failed in pytest's last run it ran
    * again, and nothing else; -1 when the run did not say. When they are as many as failed before, a test failing before
    * and in no failure now ran and passed (fixed), though the run names no passing test and its counts fell.
    */
   rerunFailed: i64 = -1;
+  /**
+   * pytest's `11 deselected` (-k, -m): tests the run left out by the user's choice; 0 when none. A test failing before
+   * and in no failure of such a run may be one of them: not run, and still failing for the next run that runs it.
+   */
+  deselected: i64 = 0;
   failures: Array<TestFailure> = [];
   /** Set when the runner printed its own totals (then they win over counting). */
   totals: bool = false;

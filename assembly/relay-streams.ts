@@ -442,6 +442,7 @@ function addTests(t: Tests, u: Tests): void {
   t.skipped = sum(t.skipped, u.skipped);
   t.rerunFailed = sum(t.rerunFailed, u.rerunFailed);
   t.xfailed += u.xfailed;
+  t.deselected += u.deselected;
   t.notRun = t.notRun < 0 ? u.notRun : (u.notRun < 0 ? t.notRun : t.notRun + u.notRun);
   for (let i = 0; i < u.unfinished.length; i++) t.unfinished.push(unchecked(u.unfinished[i]));
   for (let i = 0; i < u.unfinishedPassed.length; i++) t.unfinishedPassed.push(unchecked(u.unfinishedPassed[i]));
@@ -452,6 +453,9 @@ function addTests(t: Tests, u: Tests): void {
   let sa = t.skippedSet; let sb = u.skippedSet;
   if (sa === null) t.skippedSet = sb;
   else if (sb !== null) { for (let i = 0; i < sb.length && sa.length < MAX_PASSED_SET; i++) sa.push(unchecked(sb[i])); }
+  let la = t.loadedSet; let lb = u.loadedSet;
+  if (la === null) t.loadedSet = lb;
+  else if (lb !== null) { for (let i = 0; i < lb.length && la.length < MAX_PASSED_SET; i++) la.push(unchecked(lb[i])); }
   for (let i = 0; i < u.failures.length && t.failures.length < MAX_FAILURES; i++) t.failures.push(unchecked(u.failures[i]));
   t.totals = t.totals && u.totals;
 }

@@ -210,8 +210,11 @@ function testsOf(v: JValue): Tests {
   if (ps.kind == Kind.STR) t.passedSet = hexHashes(ps.str());
   let ss = v.get("skipped_set");
   if (ss.kind == Kind.STR) t.skippedSet = hexHashes(ss.str());
+  let ls = v.get("loaded_set");
+  if (ls.kind == Kind.STR) t.loadedSet = hexHashes(ls.str());
   t.rerunFailed = v.get("rerun_failed").int();
   t.xfailed = v.get("xfailed").int(0);
+  t.deselected = v.get("deselected").int(0);
   let fs = v.get("failures");
   if (fs.kind == Kind.ARR) {
     for (let i = 0; i < fs.length; i++) {

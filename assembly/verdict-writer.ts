@@ -144,8 +144,11 @@ export function writeTests(w: JsonWriter, t: Tests): void {
   if (ps !== null) w.str("passed_set", hashesHex(ps));
   let ss = t.skippedSet;
   if (ss !== null) w.str("skipped_set", hashesHex(ss));
+  let ls = t.loadedSet;
+  if (ls !== null) w.str("loaded_set", hashesHex(ls));
   if (t.rerunFailed >= 0) w.intOrNull("rerun_failed", t.rerunFailed);
   if (t.xfailed > 0) w.intOrNull("xfailed", t.xfailed);
+  if (t.deselected > 0) w.intOrNull("deselected", t.deselected);
   w.field("failures");
   w.beginArray();
   for (let i = 0; i < t.failures.length; i++) { w.item(); writeFailure(w, t.failures[i]); }

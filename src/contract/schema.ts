@@ -137,11 +137,16 @@ function build() {
     // The tests the run named as skipped (RSpec's `Pending:` list, a JSON report's pending ones), hashed as
     // passed_set; present only when it named any: a test failing before and skipped now did not run.
     skipped_set: v.optional(v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{8})*$/))),
+    // The test files whose results the run printed (pytest's progress lines), hashed as passed_set; present only
+    // when any: a file whose collection failed before loaded now.
+    loaded_set: v.optional(v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{8})*$/))),
     // pytest --lf's `run-last-failure: rerun previous N failures`: N, the tests failing in pytest's last run that it
     // ran again (and no other); present only when said.
     rerun_failed: v.optional(int),
     // pytest's xfailed count (an xfail test that failed, as expected); present only when above 0.
     xfailed: v.optional(int),
+    // pytest's deselected count (-k, -m); present only when above 0.
+    deselected: v.optional(int),
     failures: v.array(TestFailureSchema),
   });
 

@@ -35,6 +35,9 @@ const CARGO = [step('cargo-build-failed-between', 'before'), step('cargo-build-f
 // pytest -q (no list of passes): the failing test_mul deleted (not run: 4 tests before, 3 now), then the same run
 // again: no change — a test gone from the run is carried no further, not "not run" on every run after.
 const REMOVED = [step('pytest-q-failing-test-removed', 'before'), step('pytest-q-failing-test-removed', 'after'), step('pytest-q-failing-test-removed', 'after')];
+// pytest -q: two tests fail; -k deselects one (`1 deselected`); the run without -k fails it again: still failing, not
+// broken (a deselected test is carried, not gone).
+const DESELECTED = [step('pytest-k-deselected-failure', 'before'), step('pytest-k-deselected-failure', 'after'), step('pytest-k-deselected-failure', 'before')];
 // Twice the build failure: it stays "no change", not "not run".
 const BUILD_TWICE = [step('go-panic-to-build-failed', 'before'), step('go-panic-to-build-failed', 'after'), step('go-panic-to-build-failed', 'after')];
 
@@ -68,6 +71,12 @@ function checkRemoved(ds) {
   assert.equal(ds[1].tests.gone, ['test_calc.py::test_mul'], ds[1].summary);
   assert.equal(ds[2].tests.not_run, [], ds[2].summary);
   assert.ok(ds[2].summary.startsWith('no change'), ds[2].summary);
+}
+function checkDeselected(ds) {
+  assert.equal(ds[1].tests.not_run, ['test_sets.py::test_union_disjoint'], ds[1].summary);
+  assert.equal(ds[1].tests.gone ?? [], [], ds[1].summary);
+  assert.equal(ds[2].tests.broken, [], ds[2].summary);
+  assert.equal(ds[2].tests.still_failing, ['test_sets.py::test_union_overlap', 'test_sets.py::test_union_disjoint'], ds[2].summary);
 }
 function checkTwice(d) {
   assert.equal(d.tests.not_run, [], d.summary);
@@ -119,6 +128,7 @@ for (const [how, fn] of [['sbx replay', replayed], ['sbx verdict --state', verdi
   test(`${how}: cargo test, a build failure between two test runs: still failing, changed`, () => checkCargo(fn(CARGO)[2]));
   test(`${how}: a build failure twice: no change`, () => checkTwice(fn(BUILD_TWICE)[2]));
   test(`${how}: a failing test deleted (pytest -q), then the same run: no change, not carried`, () => checkRemoved(fn(REMOVED)));
+  test(`${how}: a failing test deselected (pytest -k), then run again: still failing`, () => checkDeselected(fn(DESELECTED)));
 }
 
 test.run();

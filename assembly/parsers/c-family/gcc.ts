@@ -69,6 +69,8 @@ export class GccParser extends Parser {
    * diagnostic whose message may go on, while the line before was long and no code has closed it.
    */
   private wrapped: Diagnostic | null = null;
+  /** The length of the line wrapped's message was last read from: mypy moved the next word on when it did not fit. */
+  private wrapLen: i32 = 0;
   /** The errors and warnings read so far, to tell one printed again (repeated). */
   private once: DiagOnce | null = null;
   /** The diagnostic last given to repeated: the one whose printed source lines markShown records (shown). */
@@ -135,8 +137,14 @@ export class GccParser extends Parser {
     let c0 = l.at(0);
     if (c0 == Char.LBRACKET && l.startsWith(GCC_JSON) && this.jsonLine(l, f)) return true;
     if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
-        !isMypySummary(l)) {
-      this.unwrap(l, w);
+        !isMypySummary(l) && (this.wrapLen >= WRAP_MIN || this.wrapLen + 1 + mypyWordLen(l) > MYPY_WIDTH)) {
+      this.unwrap(l, w, 0);
+      return true;
+    }
+    // The message's last word fit, the two spaces before its code did not: ` [var-annotated]` alone.
+    if (w !== null && c0 == Char.SPACE && n > 3 && l.at(1) == Char.LBRACKET && l.at(n - 1) == Char.RBRACKET &&
+        l.indexOfByte(Char.SPACE, 1) < 0) {
+      this.unwrap(l, w, 1);
       return true;
     }
     if (c0 == Char.SPACE || c0 == Char.TAB) {
@@ -273,7 +281,7 @@ export class GccParser extends Parser {
     // cppcheck: its findings' ids, its notes under them.
     let o = this.owner;
     let cppcheck = located && !mypy && (sev == "note" ? o !== null && o.tool == "cppcheck" : cppcheckId(d));
-    if (mypy && d.code === null && l.len >= WRAP_MIN) this.wrapped = d;
+    if (mypy && d.code === null) { this.wrapped = d; this.wrapLen = l.len; }
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
     if (located && sev == "error" && d.message.startsWith("Failure in TEST(") && this.cpputest(f, d)) return true;
     let guessed = false;
@@ -306,7 +314,9 @@ export class GccParser extends Parser {
       for (let i = 0; i < p.length && d.notes.length < MAX_NOTES; i++) d.notes.push(p[i]);
       p.length = 0;
       this.settle();
-      if (located && !isRuntimePath(d.file!) && this.repeated(d)) {
+      // mypy prints a finding once; one whose message goes on may begin as the one before did (`Need type
+      // annotation for` twice at one line, for two names).
+      if (located && !isRuntimePath(d.file!) && this.wrapped !== d && this.repeated(d)) {
         // The same error or warning printed again: its notes go with it, unseen.
         this.owner = d;
         this.ownerKept = false;
@@ -411,12 +421,12 @@ export class GccParser extends Parser {
   }
 
   /** A wrapped mypy message's next line: its words, and its code when the line closes with one. */
-  private unwrap(l: Line, d: Diagnostic): void {
+  private unwrap(l: Line, d: Diagnostic, a: i32): void {
     let t = new Diagnostic();
     let n = l.len;
     while (n > 0 && isSpace(l.at(n - 1))) n--;
-    // The code alone on the line (`[no-any-return]`), or after the message's last words.
-    if (l.at(0) == Char.LBRACKET && l.at(n - 1) == Char.RBRACKET && l.indexOfByte(Char.SPACE) < 0) t.code = l.str(1, n - 1);
+    // The code alone on the line (`[no-any-return]`, ` [var-annotated]` from a), or after the message's last words.
+    if (l.at(a) == Char.LBRACKET && l.at(n - 1) == Char.RBRACKET && l.indexOfByte(Char.SPACE, a) < 0) t.code = l.str(a + 1, n - 1);
     else {
       readMessage(l, 0, t, true);
       d.message = d.message + " " + t.message;
@@ -424,7 +434,7 @@ export class GccParser extends Parser {
     if (t.code !== null) d.code = t.code;
     // A message mypy wraps runs a few lines; one past MAX_UNWRAPPED is not read on (a fuzzed log wrapped one 789
     // times, each line joined to all before it: 128 MiB).
-    else if (l.len >= WRAP_MIN && d.message.length < MAX_UNWRAPPED) this.wrapped = d;
+    else if (d.message.length < MAX_UNWRAPPED) { this.wrapped = d; this.wrapLen = l.len; }
     // The source and caret lines follow, as after the header.
     this.block = Block.HEADER;
   }
@@ -559,6 +569,24 @@ const MAX_UNWRAPPED = 2048;
 
 /** The shortest line mypy's pretty output wraps: the width (80) less the longest word it moves on. */
 const WRAP_MIN = 56;
+
+/** The terminal width mypy wraps at in a log (no terminal: shutil's default). */
+const MYPY_WIDTH = 80;
+
+/**
+ * The length of l's first word as mypy's soft_wrap splits a message: at spaces, but not inside a quoted type
+ * (`"Element[str] | None"` is one word). A line shorter than WRAP_MIN goes on to l when that word did not fit.
+ */
+function mypyWordLen(l: Line): i32 {
+  let quoted = false;
+  let n = l.len;
+  for (let i = 0; i < n; i++) {
+    let c = l.at(i);
+    if (c == Char.SPACE && !quoted) return i;
+    if (c == Char.QUOTE) quoted = !quoted;
+  }
+  return n;
+}
 
 /** mypy's closing line: `Found 3 errors in 2 files (checked 28 source files)`, `... (errors prevented further checking)`. */
 function isMypySummary(l: Line): bool {

@@ -14,7 +14,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { normPath, classify } from "../../frames";
 import { renumber } from "../runtime-common";
-import { withName } from "../../util/name-hash";
+import { withName, withSkipped } from "../../util/name-hash";
 import { SympyReader } from "./sympy";
 import { chainWord, DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
@@ -60,6 +60,9 @@ class Block {
   group: bool = false;
   exc: string[] = [];
   excOpen: bool = false;
+  /** A blank line came after the exception's lines: an indented line goes on with them (pytest's `  ` before
+   * `Differing items:`), one at column 0 does not. */
+  excBlank: bool = false;
   /** A `---- Captured stdout call ----` section began: the test's own output follows. */
   captured: bool = false;
   /** The block's first line when it is at column 0 (`[XPASS(strict)] reason`). */
@@ -108,6 +111,8 @@ export class PytestParser extends Parser {
   passHashes: Array<u32> | null = [];
   verbose: bool = false;
   progressFile: string = "";
+  /** The files the progress lines named (Tests.loadedSet), or null. */
+  loadedFiles: Array<u32> | null = null;
   /** What the progress says each failure (`F`) and error (`E`) was, in run order: a node id or a file. */
   pFails: string[] = [];
   pErrs: string[] = [];
@@ -116,6 +121,8 @@ export class PytestParser extends Parser {
   docCut: i32 = 0;
   /** --lf's `run-last-failure: rerun previous N failures`: N (Tests.rerunFailed); -1 when not printed. */
   rerunFailed: i64 = -1;
+  /** The totals line's `N deselected` (Tests.deselected). */
+  deselected: i64 = 0;
   /** `collected N items`, less the deselected ones; -1 when not printed. */
   collected: i64 = -1;
   /** `!!! Interrupted: 1 error during collection !!!`: pytest stopped before running any test. */
@@ -141,6 +148,12 @@ export class PytestParser extends Parser {
   /** pytest's INTERNALERROR traceback (a plugin or conftest hook raised): its frames, outermost first, and exception line. */
   ieFrames: Frame[] = [];
   ieExc: string | null = null;
+  /**
+   * `!!!! KeyboardInterrupt !!!!` (a test raised it, or Ctrl-C): pytest stops, prints where (`t.py:44: KeyboardInterrupt`)
+   * and its counts so far. The run's crash, as unittest's (1: the place line is next), the tests after it not run.
+   */
+  kbState: i32 = 0;
+  kbFrames: Frame[] = [];
   /**
    * `ImportError while loading conftest '…'.` (pytest exits 4 before its session): the import's frames in pytest's
    * form (`pkg/markers.py:1: in <module>`, outermost first) and its `E   ImportError: …` line: the program's crash.
@@ -216,7 +229,9 @@ export class PytestParser extends Parser {
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (this.sec == Sec.NONE && this.runningLine(l)) return true;
+    if (this.kbState == 1 && this.interruptLine(l)) return true;
     if (c == Char.BANG && l.matchAt("!!!", 0)) {
+      if (l.indexOf(" KeyboardInterrupt ") > 0) { this.kbState = 1; return true; }
       if (l.indexOf(" during collection ") > 0 && l.indexOf("Interrupted: ") > 0) this.collectionStopped = true;
       if (l.indexOf(" stopping after ") > 0) this.maxfailStopped = true;
       return true;
@@ -291,6 +306,22 @@ export class PytestParser extends Parser {
     if (this.ieExc === null && this.ieFrames.length > 0 && p < l.len) this.ieExc = l.trimmed(p);
   }
 
+  /** After `!!! KeyboardInterrupt !!!`: its place (`/w/t.py:44: KeyboardInterrupt`) and pytest's advice under it. */
+  private interruptLine(l: Line): bool {
+    if (l.startsWith("(to show a full traceback on KeyboardInterrupt")) { this.kbState = 2; return true; }
+    if (!l.endsWith(": KeyboardInterrupt")) return false;
+    let colon = l.indexOf(":");
+    if (colon <= 0) return false;
+    let n = l.readInt(colon + 1);
+    if (n < 0 || l.at(l.end) != Char.COLON) return false;
+    let fr = new Frame();
+    fr.file = normPath(l.str(0, colon));
+    fr.line = n;
+    fr.user = isUserFile(fr.file!);
+    this.kbFrames = [fr];
+    return true;
+  }
+
   /** The conftest's import error as the program's crash (innermost frame first). */
   private conftestCrash(f: Facts): void {
     this.pyCrash(f, this.confExc, this.confFrames);
@@ -359,6 +390,7 @@ export class PytestParser extends Parser {
     this.totals = true;
     this.passed = max<i64>(p, 0); this.failed = max<i64>(fl, 0); this.errors = max<i64>(e, 0); this.skipped = max<i64>(sk, 0);
     this.xfailed = max<i64>(xf, 0);
+    this.deselected = max<i64>(countBefore(head, "deselected"), 0);
     f.testsFor("pytest");
     return true;
   }
@@ -415,6 +447,7 @@ export class PytestParser extends Parser {
         this.progressFile = id;
         start = -1;
       } else {
+        if (id != this.progressFile) this.loadedFiles = withSkipped(this.loadedFiles, id);
         this.progressFile = id;
         start = sp + 1;
       }
@@ -630,7 +663,7 @@ export class PytestParser extends Parser {
     if (!b.group) {
       b.group = true; b.native = true;
       b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
-      b.exc = []; b.excOpen = false;
+      b.exc = []; b.excOpen = false; b.excBlank = false;
       return;
     }
     let p = l.skipSpaces(0);
@@ -654,10 +687,10 @@ export class PytestParser extends Parser {
       // A chained exception's traceback: the last one is the failure's.
       b.native = true;
       b.userFile = null; b.userLine = -1; b.anyFile = null; b.anyLine = -1;
-      b.exc = []; b.excOpen = false;
+      b.exc = []; b.excOpen = false; b.excBlank = false;
       return;
     }
-    if (l.isBlank()) { b.excOpen = false; return; }
+    if (l.isBlank()) { if (b.excOpen) b.excBlank = true; return; }
     if (c == Char.SPACE) {
       if (b.excOpen) { if (b.exc.length < 4) b.exc.push(l.trimmed(0)); return; }
       let fr = pyFrame(l);
@@ -666,12 +699,19 @@ export class PytestParser extends Parser {
       if (fr.user) { b.userFile = fr.file; b.userLine = fr.line; }
       return;
     }
+    if (b.excBlank) { b.excOpen = false; b.excBlank = false; }
     // A doctest's example raised (`UNEXPECTED EXCEPTION: …` and its traceback): its location line at column 0
     // (`/w/units.py:25: UnexpectedException`) follows the exception, no line of it; under --tb=line it ends the block.
     if (c != Char.SPACE && b.exc.length > 0 && l.at(l.len - 1) != Char.COLON) {
       let k = locationEnd(l);
       if (k > 0) {
         b.excOpen = false;
+        // The example's own frame is `File "<doctest mod.f[8]>", line 1`: the docstring's line in the file places it.
+        let uf = b.userFile;
+        if (uf === null || uf!.startsWith("<doctest ")) {
+          let n = l.readInt(k + 1);
+          b.userFile = normPath(l.str(0, k)); b.userLine = <i32>n;
+        }
         if (b.headerless) { l.readInt(k + 1); this.closeHeaderless(b, l); }
         return;
       }
@@ -713,6 +753,7 @@ export class PytestParser extends Parser {
     if (sy !== null) sy.finish(f);
     this.conftestCrash(f);
     this.pyCrash(f, this.ieExc, this.ieFrames);
+    if (this.kbState > 0) this.pyCrash(f, "KeyboardInterrupt", this.kbFrames);
     if (this.bareFatal && !this.seen) {
       // A program's own dump, no test run: the signal and the dump's stack are the crash.
       if (!pytestFrames(this.fatalFrames)) {
@@ -857,11 +898,15 @@ export class PytestParser extends Parser {
       }
     }
     t.rerunFailed = this.rerunFailed;
+    // Only a run stopped before its end needs it (a complete run's counts say a file that loaded now passed or failed).
+    if (this.kbState > 0 || !this.totals) t.loadedSet = this.loadedFiles;
     if (this.totals) {
       t.passed = this.passed; t.failed = this.failed; t.errors = this.errors; t.skipped = this.skipped; t.totals = true;
-      t.xfailed = this.xfailed;
+      t.xfailed = this.xfailed; t.deselected = this.deselected;
     } else {
       t.passed = this.pPassed; t.failed = this.pFailed; t.errors = this.pErrors; t.skipped = this.pSkipped;
+      // -qq prints no totals line: a collection error (no progress letter) is counted by its summary's `ERROR` line.
+      if (this.collectionStopped && <i64>this.nSumErr > t.errors) t.errors = this.nSumErr;
       // -v named the tests that failed before the run died; their reports (FAILURES) were never printed.
       if (this.verbose) { lostReports(t, this.pFails); lostReports(t, this.pErrs); }
     }
