@@ -289,8 +289,13 @@ export class GoTestParser extends Parser {
     if (!this.seen || this.current === null) return false;
     let colon = l.indexOf(".go:", p);
     if (colon < 0) return l.len > p && (l.at(0) == Char.SPACE) && this.continuation(l, p);
+    // A `.go:N` past the line's first word (`         got: "where_test.go:7"`, a quoted frame of pkg/errors'
+    // format tests) is no log line's head: the line continues the message above it.
+    let sp = l.indexOfByte(Char.SPACE, p);
+    if (sp >= 0 && sp < colon) return l.at(0) == Char.SPACE && this.continuation(l, p);
     let n = l.readInt(colon + 4);
-    if (n < 0 || !l.matchAt(": ", l.end)) return false;
+    // Nor is one with no `: ` after its `file.go:N` (`"pkg.TestX\n\t/work/x_test.go:175\n…"`, a quoted stack).
+    if (n < 0 || !l.matchAt(": ", l.end)) return l.at(0) == Char.SPACE && this.continuation(l, p);
     let name = this.current!;
     this.logOpen = -1;
     this.logStack = false;
