@@ -540,7 +540,8 @@ export class GoParser extends Parser {
     if (col > 0) d.col = <i32>col;
     d.code = code;
     let m = decodeJsonString(l, mi + 13, false);
-    d.message = String.UTF8.decodeUnsafe(jsonBuf(), <usize>m);
+    // Trimmed as the text format prints it (a deprecation notice ends with a space).
+    d.message = String.UTF8.decodeUnsafe(jsonBuf(), <usize>m).trimEnd();
     let once = this.once;
     if (once === null) { once = new DiagOnce(); this.once = once; }
     if (!once.repeated(d)) f.addDiagnostic(d);
