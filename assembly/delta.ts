@@ -660,6 +660,20 @@ function crashChange(before: Verdict, after: Verdict): string {
   return crashFactsChange(a, b) !== null ? "changed" : "same";
 }
 
+/** `count x.go:16 → countLater x.go:16`: the first of the two stacks' user frames that differ, or null. */
+function callerMoved(a: Crash, b: Crash): string | null {
+  let i = 0; let j = 0;
+  let fa = a.frames; let fb = b.frames;
+  while (true) {
+    while (i < fa.length && !fa[i].user) i++;
+    while (j < fb.length && !fb[j].user) j++;
+    if (i >= fa.length || j >= fb.length) return null;
+    if (!sameFrame(fa[i], fb[j])) return frameShort(fa[i]) + " → " + frameShort(fb[j]);
+    i++; j++;
+  }
+  return null;
+}
+
 function otherSide(a: Crash, b: Crash): bool {
   let ao = a.otherFrames; let bo = b.otherFrames;
   if (ao.length == 0 || bo.length == 0) return false;
@@ -833,7 +847,12 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   let sb = before.statusOr; let sa = cur.statusOr;
   if (sb != sa) parts.push("status " + sb + " → " + sa);
   if (crash == "same") parts.push("crash SAME (" + kind + " at " + where + ")");
-  else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.crash!.firstUserFrame) + " → " + where);
+  else if (crash == "moved") {
+    let from = frameShort(before.crash!.firstUserFrame);
+    // At the same line, reached from elsewhere (an edit to its callers): the first caller that differs.
+    let callers = from == where ? callerMoved(before.crash!, c!) : null;
+    parts.push("crash MOVED " + (callers !== null ? where + " (reached from " + callers + ")" : from + " → " + where));
+  }
   else if (crash == "gone") parts.push("crash GONE (" + before.crash!.kind + ")");
   else if (crash == "new") {
     // The run before crashed too, of another kind or tool: this crash is the run's now, in its place (gone, or
