@@ -685,12 +685,42 @@ function crashChange(before: Verdict, after: Verdict): string {
   // The crash state names the bug by its message and top frames (crash-state.ts): another state is another
   // place. The same state is the same crash only when its first user frame stayed within LINE_SLACK lines too
   // (the state has no line numbers). A verdict written before the state existed is compared by the frame alone.
+  // A data race is reported at whichever of its two accesses came second: the pair seen from its other side
+  // (this run's access the last one's other, and the other way round) is the same race.
+  if (otherSide(a, b)) return "same";
   let sa = a.state; let sb = b.state;
   if (sa !== null && sb !== null && !sameState(sa, sb)) return "moved";
   if (!sameFrame(a.firstUserFrame, b.firstUserFrame)) return "moved";
   // Same kind, same place: the same crash only when its facts are (a WRITE that became a READ, an index
   // [11] that became [10], is the edit at work).
   return crashFactsChange(a, b) !== null ? "changed" : "same";
+}
+
+/** `count x.go:16 → countLater x.go:16`: the first of the two stacks' user frames that differ, or null. */
+function callerMoved(a: Crash, b: Crash): string | null {
+  let i = 0; let j = 0;
+  let fa = a.frames; let fb = b.frames;
+  while (true) {
+    while (i < fa.length && !fa[i].user) i++;
+    while (j < fb.length && !fb[j].user) j++;
+    if (i >= fa.length || j >= fb.length) return null;
+    if (!sameFrame(fa[i], fb[j])) return frameShort(fa[i]) + " → " + frameShort(fb[j]);
+    i++; j++;
+  }
+  return null;
+}
+
+function otherSide(a: Crash, b: Crash): bool {
+  let ao = a.otherFrames; let bo = b.otherFrames;
+  if (ao.length == 0 || bo.length == 0) return false;
+  return sameFrames(a.frames, bo) && sameFrames(ao, b.frames) && !sameFrames(a.frames, b.frames);
+}
+
+/** Two stacks frame by frame (each within LINE_SLACK lines). */
+function sameFrames(a: Array<Frame>, b: Array<Frame>): bool {
+  if (a.length != b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameFrame(a[i], b[i])) return false;
+  return true;
 }
 
 function sameState(a: Array<string>, b: Array<string>): bool {
@@ -856,7 +886,12 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   let sb = before.statusOr; let sa = cur.statusOr;
   if (sb != sa) parts.push("status " + sb + " → " + sa);
   if (crash == "same") parts.push("crash SAME (" + kind + " at " + where + ")");
-  else if (crash == "moved") parts.push("crash MOVED " + frameShort(before.crash!.firstUserFrame) + " → " + where);
+  else if (crash == "moved") {
+    let from = frameShort(before.crash!.firstUserFrame);
+    // At the same line, reached from elsewhere (an edit to its callers): the first caller that differs.
+    let callers = from == where ? callerMoved(before.crash!, c!) : null;
+    parts.push("crash MOVED " + (callers !== null ? where + " (reached from " + callers + ")" : from + " → " + where));
+  }
   else if (crash == "gone") parts.push("crash GONE (" + before.crash!.kind + ")");
   else if (crash == "new") {
     // The run before crashed too, of another kind or tool: this crash is the run's now, in its place (gone, or

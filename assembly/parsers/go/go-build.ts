@@ -61,9 +61,10 @@ const BUILD_PHRASES: string[] = [
 
 /**
  * Outside a package's block: its `# pkg` header at column 0, go's `package m` stanza (an import cycle), go test's
- * `cannot use -fuzz flag with multiple packages`, or a `x.go:3:4: msg` line with a head colon (headColonStarts).
+ * `cannot use -fuzz flag with multiple packages`, staticcheck's `-f json` object (`{"code":"…`), or a
+ * `x.go:3:4: msg` line with a head colon (headColonStarts).
  */
-const STARTS = new ByteSet().chars("#pdc");
+const STARTS = new ByteSet().chars("#pdc{");
 
 /** A finding's continuation lines joined to its message (the checker prints two to four). */
 const MAX_CONT = 6;
@@ -153,6 +154,12 @@ export class GoParser extends Parser {
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    // staticcheck's `-f json`, one finding an object a line; offered for it alone at rest (go test -json's
+    // `{"Time":…` lines too: refused by their first bytes, before the head colon is looked for).
+    if (l.at(0) == Char.LBRACE && l.len > 2) {
+      if (l.matchAt("{\"code\":\"", 0)) return this.staticcheckJson(l, f);
+      if (!this.busy()) return false;
+    }
     if (this.fmtFile !== null) { if (this.gofmtLine(l, f)) return true; this.fmtFile = null; this.fmt = null; }
     if (l.at(0) == Char.d) {
       if (this.gofmtDiff(l)) return true;
@@ -500,6 +507,45 @@ export class GoParser extends Parser {
     if (once.repeated(d)) return;
     this.noteVet();
     f.addDiagnostic(d);
+  }
+
+  /**
+   * staticcheck's `-f json` finding: `{"code":"S1002","severity":"error","location":{"file":"/w/lint.go","line":6,
+   * "column":5},"end":{…},"message":"…"}` (its fields in that order). The finding its text format prints as
+   * `lint.go:6:5: message (S1002)`; an `ignored` one (a //lint:ignore'd check) is none.
+   */
+  private staticcheckJson(l: Line, f: Facts): bool {
+    let q = l.indexOfByte(Char.QUOTE, 9);
+    if (q <= 9 || !l.matchAt("\",\"severity\":\"", q)) return false;
+    let sv = q + 14;
+    let se = l.indexOfByte(Char.QUOTE, sv);
+    if (se < 0 || !l.matchAt("\",\"location\":{\"file\":\"", se)) return false;
+    let code = l.str(9, q);
+    let sev = l.str(sv, se);
+    let n = decodeJsonString(l, se + 22, false);
+    let file = String.UTF8.decodeUnsafe(jsonBuf(), <usize>n);
+    let li = l.indexOf("\"line\":", se + 22 + n);
+    if (li < 0) return false;
+    let line = l.readInt(li + 7);
+    let col: i64 = -1;
+    if (l.matchAt(",\"column\":", l.end)) col = l.readInt(l.end + 10);
+    let mi = l.indexOf("},\"message\":\"", l.end);
+    if (mi < 0 || line < 0) return false;
+    if (sev == "ignored") return true;
+    let d = new Diagnostic();
+    d.tool = "staticcheck";
+    d.severity = sev == "warning" ? "warning" : "error";
+    d.file = this.ctx.resolve(file);
+    d.line = <i32>line;
+    if (col > 0) d.col = <i32>col;
+    d.code = code;
+    let m = decodeJsonString(l, mi + 13, false);
+    // Trimmed as the text format prints it (a deprecation notice ends with a space).
+    d.message = String.UTF8.decodeUnsafe(jsonBuf(), <usize>m).trimEnd();
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
+    return true;
   }
 
   private noteVet(): void {

@@ -60,6 +60,12 @@ export class GoPanicParser extends Parser {
    */
   private msgMore: Array<string> = [];
   /**
+   * A blank line inside the value (`1 error(s) decoding:`, a blank line, `* 'Age' expected …`: hashicorp's
+   * multierror, mapstructure's errors): the message goes on when a line other than a goroutine's follows it.
+   */
+  private msgBlank: bool = false;
+  private blankLines: i32 = 0;
+  /**
    * The number of the line last kept aside (an unclaimed line may be offered again). Not its address: a line a
    * stream's chunk cut in two is put together in the splitter's buffer, at the same address as the next such one.
    */
@@ -90,6 +96,8 @@ export class GoPanicParser extends Parser {
     this.msgOpen = !fatal;
     this.msgAppend = !fatal && !l.contains(" [recovered");
     this.msgMore.length = 0;
+    this.msgBlank = false;
+    this.blankLines = 0;
     this.msgAt = -1;
     this.capture = false;
     this.goroutines = 0;
@@ -122,11 +130,17 @@ export class GoPanicParser extends Parser {
 
   /** Between the panic line and the first goroutine. */
   private head(l: Line, f: Facts): bool {
-    if (l.isBlank()) { this.msgOpen = false; return true; }
+    if (l.isBlank()) {
+      // Within the value's bound (msgMore's 16 lines) a blank line may be the value's own; past it, the end.
+      if (this.msgOpen && this.msgMore.length < 16 && this.blankLines++ < 16) this.msgBlank = true;
+      else this.msgOpen = false;
+      return true;
+    }
     let c0 = l.at(0);
     if ((c0 == Char.TAB || c0 == Char.SPACE) && l.matchAt("panic: ", indentEnd(l))) { this.msgAppend = false; return true; } // the re-panic of a [recovered] one
     if (this.msgOpen && !(c0 == Char.g && l.startsWith("goroutine ")) && !(c0 == Char.LBRACKET && l.startsWith("[signal "))) {
-      return this.messageLine(l);
+      let r = this.messageLine(l);
+      if (r >= 0) return r > 0;
     }
     if (c0 == Char.LBRACKET && l.startsWith("[signal ")) {
       this.msgOpen = false;
@@ -211,16 +225,26 @@ export class GoPanicParser extends Parser {
    * A further line of a panic's value (msgOpen): kept aside for the message until ` [recovered]` ends the first
    * copy (then the report's own: claimed, as the re-panic's lines after it); unclaimed before that.
    */
-  private messageLine(l: Line): bool {
-    if (!this.msgAppend) return true;
-    if (<i64>l.no == this.msgAt) return false;
+  /** 1: the value's line, claimed; 0: the value's, left to the others until confirmed; -1: not the value's. */
+  private messageLine(l: Line): i32 {
+    if (!this.msgAppend) {
+      // The re-panic's copy of the value: past a blank line, only a line the value holds (else the report was cut).
+      if (this.msgBlank) {
+        let c = this.crash;
+        let m = c !== null ? c.message : null;
+        if (m === null || !m.includes(l.toString())) { this.msgOpen = false; this.msgBlank = false; return -1; }
+      }
+      return 1;
+    }
+    if (<i64>l.no == this.msgAt) return 0;
     this.msgAt = <i64>l.no;
+    if (this.msgBlank) { this.msgBlank = false; if (this.msgMore.length < 16) this.msgMore.push(""); }
     let rec = l.indexOf(" [recovered");
     if (this.msgMore.length < 16) this.msgMore.push(rec >= 0 ? l.str(0, rec) : l.toString());
-    if (rec < 0) return false;
+    if (rec < 0) return 0;
     this.msgAppend = false;
     this.keepMessage();
-    return true;
+    return 1;
   }
 
   /** The value's further lines were the report's: the message's. */

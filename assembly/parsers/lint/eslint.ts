@@ -39,7 +39,8 @@ const P_ERR_ASCII = utf8("\u00d7"); const P_WARN_ASCII = utf8("\u203c");
  */
 const STARTS = new ByteSet().chars("\u2716");
 // Digits: pretty's header, `  index.js:5:1`.
-const ENDS = new ByteSet().chars("sxednl])0123456789");
+// `o`: staticcheck's stylish header (`/w/lint.go`).
+const ENDS = new ByteSet().chars("sxednlo])0123456789");
 
 export class EslintParser extends Parser {
   /** The last column-0 line that could be a file's path; the file whose problems follow, once one did. */
@@ -66,6 +67,8 @@ export class EslintParser extends Parser {
     let c = l.at(0);
     if (c == Char.SPACE) {
       if (this.seen && l.contains(" potentially fixable with the `--fix` option")) { this.drop(f); return true; }
+      // staticcheck's stylish closing, one in: ` ✖ 4 problems (4 errors, 0 warnings, 0 ignored)`.
+      if (this.seen && l.at(1) == 0xE2 && matchBytes(l, CROSS, 1) && l.indexOf(" problem", 1) > 0 && l.at(l.len - 1) == Char.RPAREN) { this.file = null; return true; }
       if (this.pretty) {
         if (this.prettyProblem(l, f, this.file!)) return true;
         this.file = null; this.pretty = false;
@@ -297,11 +300,33 @@ export class EslintParser extends Parser {
     return true;
   }
 
+  private staticcheckProblem(l: Line, f: Facts, file: string): bool {
+    let e = staticcheckProblemAt(l);
+    if (e < 0 || !file.endsWith(".go")) return false;
+    let line = l.readInt(3);
+    let col = l.readInt(l.end + 2);
+    let c = l.skipSpaces(e);
+    let ce = l.indexOfByte(Char.SPACE, c);
+    if (ce <= c) return false;
+    let d = new Diagnostic();
+    d.tool = "staticcheck";
+    d.severity = "error";
+    d.file = file;
+    d.line = <i32>line;
+    d.col = <i32>col;
+    d.code = l.str(c, ce);
+    d.message = l.trimmed(l.skipSpaces(ce));
+    f.addDiagnostic(d);
+    this.seen = true;
+    return true;
+  }
+
   /** `  40:9  error  message  rule-id` (`   9:1` above a `100:1`); also the fixable count under the summary. */
   private problem(l: Line, f: Facts, file: string): bool {
     // Two spaces, and more before a shorter line number: stylish right-aligns `line:col` within a file
     // (`    4:16  warning …` above `  111:19  warning …`).
     let p = l.skipSpaces(0);
+    if (p == 2 && l.at(2) == Char.LPAREN) return this.staticcheckProblem(l, f, file);
     if (p < 2 || p > 9 || !isDigit(l.at(p))) return false;
     let line = l.readInt(p);
     if (line < 0 || l.at(l.end) != Char.COLON) return false;
@@ -333,8 +358,21 @@ export class EslintParser extends Parser {
   }
 }
 
+/**
+ * staticcheck's `-f stylish` (ESLint's layout for Go: the file's path alone, then a line a finding): `  (6, 5)
+ * S1002   should omit comparison to bool constant, can be simplified to b`, its check's code then the message
+ * (tab-aligned). No severity is printed: its findings are errors, as its text format's (`lint.go:6:5: … (S1002)`).
+ */
+function staticcheckProblemAt(l: Line): i32 {
+  let line = l.readInt(3);
+  if (line < 0 || !l.matchAt(", ", l.end)) return -1;
+  let col = l.readInt(l.end + 2);
+  if (col < 0 || l.at(l.end) != Char.RPAREN || l.at(l.end + 1) != Char.SPACE) return -1;
+  return l.end + 1;
+}
+
 /** The kinds of file ESLint reads (its own and its plugins'): a path that ends in one may be a header. */
-const LINTED: string[] = [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".svelte", ".md", ".json", ".html"];
+const LINTED: string[] = [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".svelte", ".md", ".json", ".html", ".go"];
 
 function lintedPath(p: string): bool {
   if (p.indexOf(" ") >= 0) return false;

@@ -99,10 +99,17 @@ export class GoTestParser extends Parser {
   panic: Crash | null = null;
   panicTest: string | null = null;
   inPanic: bool = false;
-  /** A panic's value over several lines: its further lines up to the first blank line (go-panic.ts's rule). */
+  /**
+   * A panic's value over several lines: its further lines up to the first goroutine (go-panic.ts's rule); a blank
+   * line among them (msgBlank) is the value's when a line other than a goroutine's follows it.
+   */
   private msgOpen: bool = false;
   private msgAppend: bool = false;
   private msgLines: i32 = 0;
+  private msgBlank: bool = false;
+  /** The value's lines past a blank line, held (and left to the others) until its ` [recovered]` or a goroutine shows them its own. */
+  private msgHeld: string = "";
+  private msgHolding: bool = false;
   pendingFn: string | null = null;
   frameNo: i32 = 0;
   /** The -timeout alarm's own frames while the goroutines after it are read for the running test's (go-panic.ts). */
@@ -289,8 +296,13 @@ export class GoTestParser extends Parser {
     if (!this.seen || this.current === null) return false;
     let colon = l.indexOf(".go:", p);
     if (colon < 0) return l.len > p && (l.at(0) == Char.SPACE) && this.continuation(l, p);
+    // A `.go:N` past the line's first word (`         got: "where_test.go:7"`, a quoted frame of pkg/errors'
+    // format tests) is no log line's head: the line continues the message above it.
+    let sp = l.indexOfByte(Char.SPACE, p);
+    if (sp >= 0 && sp < colon) return l.at(0) == Char.SPACE && this.continuation(l, p);
     let n = l.readInt(colon + 4);
-    if (n < 0 || !l.matchAt(": ", l.end)) return false;
+    // Nor is one with no `: ` after its `file.go:N` (`"pkg.TestX\n\t/work/x_test.go:175\n…"`, a quoted stack).
+    if (n < 0 || !l.matchAt(": ", l.end)) return l.at(0) == Char.SPACE && this.continuation(l, p);
     let name = this.current!;
     this.logOpen = -1;
     this.logStack = false;
@@ -1026,9 +1038,21 @@ export class GoTestParser extends Parser {
     this.msgOpen = true;
     this.msgAppend = !l.contains(" [recovered");
     this.msgLines = 0;
+    this.msgBlank = false;
+    this.msgHeld = ""; this.msgHolding = false;
     this.pendingFn = null;
     this.frameNo = 0;
     f.setCrash(c);
+  }
+
+  /** The value's held lines were its own: the message's (the blank line before the goroutine dropped). */
+  private keepHeld(c: Crash): void {
+    let h = this.msgHeld;
+    let e = h.length;
+    while (e > 0 && h.charCodeAt(e - 1) == Char.LF) e--;
+    let m = c.message;
+    if (m !== null && e > 0) c.message = m + h.substring(0, e);
+    this.msgHeld = ""; this.msgHolding = false;
   }
 
   /** The panic's report ended: the alarm's own frames back when no goroutine after it ran a test. */
@@ -1092,7 +1116,12 @@ export class GoTestParser extends Parser {
   /** The goroutine dump: `goroutine 7 [running]:`, `pkg.fn(args)` then `\tfile.go:10 +0x1d`. */
   private panicLine(l: Line): bool {
     let c = this.panic!;
-    if (l.isBlank()) { this.msgOpen = false; return true; }
+    if (l.isBlank()) {
+      if (this.msgOpen && c.frames.length == 0 && this.msgLines < 16) {
+        if (this.msgAppend) { this.msgHolding = true; this.msgHeld += "\n"; } else this.msgBlank = true;
+      } else this.msgOpen = false;
+      return true;
+    }
     // Tab-indented; spaces when the log went through a CI system or expand(1).
     let c0 = l.at(0);
     // The value's further lines (`panic(fmt.Sprintf("bad count %d\nitems: …"))`), before any goroutine: the
@@ -1102,13 +1131,28 @@ export class GoTestParser extends Parser {
       let p = 0;
       while (p < l.len && (l.at(p) == Char.TAB || l.at(p) == Char.SPACE)) p++;
       if (p > 0 && l.matchAt("panic: ", p)) { this.msgAppend = false; return true; }
+      let pass = false;
       if (this.msgAppend) {
         let rec = l.indexOf(" [recovered");
         let m = c.message;
+        if (this.msgHolding) {
+          // Past a blank line: the value's only once its ` [recovered]` (or a goroutine) closes it.
+          if (this.msgLines >= 16) { this.msgOpen = false; this.msgHolding = false; this.msgHeld = ""; return false; }
+          this.msgHeld += "\n" + (rec >= 0 ? l.str(0, rec) : l.toString());
+          this.msgLines++;
+          if (rec < 0) return false;
+          this.keepHeld(c);
+          this.msgAppend = false;
+          return true;
+        }
         if (m !== null && this.msgLines < 16) { c.message = m + "\n" + (rec >= 0 ? l.str(0, rec) : l.toString()); this.msgLines++; }
         if (rec >= 0) this.msgAppend = false;
+      } else if (this.msgBlank) {
+        // The re-panic's copy of the value: past a blank line, only a line the value holds (else the report was cut).
+        let m = c.message;
+        if (m === null || !m.includes(l.toString())) { this.msgOpen = false; this.msgBlank = false; pass = true; }
       }
-      return true;
+      if (!pass) return true;
     }
     if (c0 == Char.TAB || (c0 == Char.SPACE && (this.pendingFn !== null || l.contains("panic: ")))) {
       let p = 0;
@@ -1137,6 +1181,9 @@ export class GoTestParser extends Parser {
       return true;
     }
     if (l.startsWith("goroutine ")) {
+      // The value's lines end at the first goroutine (a blank line before it left them open).
+      if (this.msgHolding) this.keepHeld(c);
+      this.msgOpen = false; this.msgBlank = false;
       // The -timeout alarm's goroutine, then one not running a test (goroutine 1's testing.(*M).Run): read on.
       if (c.frames.length > 0 && isGoTimeout(c.message) && !runsGoTest(c.frames)) {
         if (this.alarm === null) { this.alarm = c.frames; this.alarmThread = c.thread; }
@@ -1298,7 +1345,8 @@ function testFunction(frames: Array<Frame>): string | null {
     let dot = s.indexOf(".", s.lastIndexOf("/") + 1);
     if (dot <= 0) continue;
     let k = dot + 1;
-    let word = s.startsWith("Test", k) ? 4 : s.startsWith("Benchmark", k) ? 9 : s.startsWith("Fuzz", k) ? 4 : 0;
+    // An Example's panic too (go prints its `--- FAIL: ExampleX` before the panic, from processRunResult).
+    let word = s.startsWith("Test", k) ? 4 : s.startsWith("Benchmark", k) ? 9 : s.startsWith("Fuzz", k) ? 4 : s.startsWith("Example", k) ? 7 : 0;
     if (word == 0) continue;
     let c = k + word < s.length ? s.charCodeAt(k + word) : Char.DOT;
     // TestMain runs the tests, it is none of them (a panic in it is the package's).
