@@ -16,6 +16,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { setLocation, normPath, classify } from "../../frames";
 import { commitCrash, pushFrame, renumber } from "../runtime-common";
+import { isConstPath } from "../runners/common";
 
 const NONE = new ByteSet();
 const SYNTAX = ": syntax error, ";
@@ -89,7 +90,7 @@ export class RubyParser extends Parser {
     let open = s.lastIndexOf(" (");
     if (open <= close) return false;
     let kind = s.substring(open + 2, s.length - 1);
-    if (!isClassName(kind)) return false;
+    if (!isConstPath(kind)) return false;
     let fr = frameAt(loc, s.substring(i + 5, close));
     if (fr === null) return false;
     let msg = s.substring(close + 3, open);
@@ -202,14 +203,3 @@ function frameAt(loc: string, fn: string): Frame | null {
   return fr;
 }
 
-/** `NoMethodError`, `JSON::ParserError`: a Ruby constant path. */
-function isClassName(s: string): bool {
-  if (s.length == 0) return false;
-  let c0 = s.charCodeAt(0);
-  if (c0 < Char.A || c0 > Char.Z) return false;
-  for (let i = 1; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (!(isDigit(c) || (c >= Char.A && c <= Char.Z) || (c >= Char.a && c <= Char.z) || c == Char.UNDERSCORE || c == Char.COLON)) return false;
-  }
-  return true;
-}

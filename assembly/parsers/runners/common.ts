@@ -529,8 +529,8 @@ function literalReceiverCut(s: string): string {
   return s.substring(0, k) + " for an instance of " + cls;
 }
 
-/** `Array`, `Dry::Inflector`: a Ruby constant's path. */
-function isConstPath(s: string): bool {
+/** `Array`, `Dry::Inflector`, `JSON::ParserError`: a Ruby constant's path. */
+export function isConstPath(s: string): bool {
   if (s.length == 0) return false;
   let c0 = s.charCodeAt(0);
   if (c0 < Char.A || c0 > Char.Z) return false;
