@@ -65,6 +65,10 @@ for (const [what, bytes, check] of [
     all[15] = all[15].replace('/tests\'', '/tes' + 'ild/tes'.repeat(3000) + 'ts\'');
     return Buffer.from(all.join('\n'));
   })(), (v) => v.tests !== null && v.tests.failed > 0],
+  // (bench:fuzz, seed 1416, session 16) the dot reporter's `✖ table() (…ms)` / `'1 subtest failed'` 3 000 times: each
+  // parent adopted the group before it, and every name held every parent (32 MiB from 68 KB). No deeper than
+  // node's `▶` suites are followed (32).
+  ['node --test dot, a failing parent 3 000 times', picked('runners/node-test-nested-dot', [28, 29], 3000), (v) => v.tests.failures.some((f) => f.name.startsWith('table() > ') && f.name.split(' > ').length <= 33)],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {

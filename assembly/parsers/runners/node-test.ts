@@ -67,6 +67,8 @@ export class NodeTestParser extends Parser {
   /** Failures no parent has claimed yet, outside any `▶` suite (the dot reporter's), and where each group starts. */
   open: TestFailure[] = [];
   groupStart: i32[] = [];
+  /** How many parents deep each group's names are: past MAX_SUITES a parent adopts its group unnamed. */
+  groupDepth: i32[] = [];
 
   busy(): bool { return this.cur !== null || this.repeat; }
   atRest(): bool { return !this.seen && !this.repeat && this.cur === null; }
@@ -143,7 +145,7 @@ export class NodeTestParser extends Parser {
     if (todo) return true;
     this.nFail++;
     this.cur = failureNamed(t, this.fullName(name, p));
-    if (n == 0 && this.open.length < MAX_OPEN) { this.groupStart.push(this.open.length); this.open.push(this.cur!); }
+    if (n == 0 && this.open.length < MAX_OPEN) { this.groupStart.push(this.open.length); this.groupDepth.push(0); this.open.push(this.cur!); }
     this.curTests = t;
     this.curIndent = p;
     this.msg = []; this.framed = false; this.located = false;
@@ -221,15 +223,21 @@ export class NodeTestParser extends Parser {
    * it are its failing subtests, named under it and made one group, its own.
    */
   private adopt(parent: TestFailure, n: i32): void {
-    let open = this.open; let gs = this.groupStart;
+    let open = this.open; let gs = this.groupStart; let gd = this.groupDepth;
     let g = gs.length;
     if (g == 0 || open[open.length - 1] !== parent) return;
-    open.pop(); gs.pop(); g--;
+    open.pop(); gs.pop(); gd.pop(); g--;
     if (n <= 0 || n > g) return;
     let start = gs[g - n];
-    for (let i = start; i < open.length; i++) open[i].name = parent.name + " > " + open[i].name;
+    let depth = 0;
+    for (let i = g - n; i < g; i++) depth = max(depth, gd[i]);
+    // As deep as node's `▶` suites are followed and no deeper: a mutated log that nests parents without end
+    // would make each name hold them all (a 68 KB one: 32 MiB).
+    if (++depth <= MAX_SUITES) for (let i = start; i < open.length; i++) open[i].name = parent.name + " > " + open[i].name;
     gs.length = g - n;
+    gd.length = g - n;
     gs.push(start);
+    gd.push(depth);
   }
 
   private info(l: Line, p: i32): void {
