@@ -69,6 +69,14 @@ for (const [what, bytes, check] of [
   // parent adopted the group before it, and every name held every parent (32 MiB from 68 KB). No deeper than
   // node's `▶` suites are followed (32).
   ['node --test dot, a failing parent 3 000 times', picked('runners/node-test-nested-dot', [28, 29], 3000), (v) => v.tests.failures.some((f) => f.name.startsWith('table() > ') && f.name.split(' > ').length <= 33)],
+  // (bench:fuzz, seed 1417, session 16) prove's subtest failures: 600 `reduces` (held for their parent, 512 at most),
+  // then `6/9`, their parent, 600 times: a parent past the 512 was not held but still named every held one under
+  // it, each time again (64 MiB from 133 KB). A parent past them names none.
+  ['prove, 600 subtest failures then 600 parents', (() => {
+    const all = readFileSync(join(ROOT, 'fixtures/runners/tap-prove-subtests/log.txt'), 'utf8').split('\n');
+    const child = all.slice(27, 33); const parent = all.slice(34, 37);
+    return Buffer.from([...all.slice(0, 27), ...Array(600).fill(child).flat(), ...Array(600).fill(parent).flat(), ...all.slice(37)].join('\n'));
+  })(), (v) => v.tests !== null && v.tests.failures.every((f) => f.name.split(' > ').length <= 9)],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {
