@@ -201,8 +201,7 @@ function suiteStack(st: Array<string>, a: usize, b: usize): void {
     let cur = new Cursor(p, b);
     if (cur.match("</testsuite>")) { if (st.length > 0) st.pop(); p += 12; continue; }
     if (cur.match("<testsuite") && (cur.at(10) == Char.SPACE || cur.at(10) == Char.GT || cur.at(10) == Char.LF || cur.at(10) == Char.TAB)) {
-      let q = p + 10;
-      while (q < b && load<u8>(q) != Char.GT) q++;
+      let q = tagEnd(p + 10, b);
       let selfClose = q > p && load<u8>(q - 1) == Char.SLASH;
       let name = attr(p + 9, q, "name");
       if (!selfClose && st.length < 32) st.push(name !== null ? name!.trimStart().trimEnd() : "");
@@ -243,9 +242,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     let a = c.p + 9;
     let nx = load<u8>(a);
     if (nx != Char.SPACE && nx != Char.TAB && nx != Char.LF && nx != Char.CR && nx != Char.GT && nx != Char.SLASH) { c.p = a; continue; }
-    // End of the start tag.
-    let q = a;
-    while (q < end && load<u8>(q) != Char.GT) q++;
+    let q = tagEnd(a, end);
     let selfClose = q > a && load<u8>(q - 1) == Char.SLASH;
     let name = attr(a - 1, q, "name");
     let cls = attr(a - 1, q, "classname");
@@ -277,8 +274,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       else if (inner.match("<skipped")) kind = 3;
       else { inner.p++; continue; }
       ka = inner.p;
-      kq = ka;
-      while (kq < bodyEnd && load<u8>(kq) != Char.GT) kq++;
+      kq = tagEnd(ka, bodyEnd);
       break;
     }
     if (kind == 0 && status !== null && status! == "notrun") kind = 3;
@@ -313,7 +309,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   return t;
 }
 
-/** The end of the start tag whose name ends at a (its `>`), and whether it closes itself. */
+/** Where the start tag whose name ends at a ends: its `>` (end when there is none). */
 function tagEnd(a: usize, end: usize): usize {
   let q = a;
   while (q < end && load<u8>(q) != Char.GT) q++;
