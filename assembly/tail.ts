@@ -164,7 +164,7 @@ function passWord(p: usize, i: i32, n: i32): bool {
   let e = i + 4;
   if (e + 2 <= n) {
     let a = <i32>load<u8>(p + <usize>e) | 0x20, b = <i32>load<u8>(p + <usize>e + 1) | 0x20;
-    if ((a == Char.e && (b == Char.d || b == Char.s))) e += 2;
+    if (a == Char.e && (b == Char.d || b == Char.s)) e += 2;
   }
   return e >= n || !isWordByte(<i32>load<u8>(p + <usize>e));
 }
