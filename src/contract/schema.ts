@@ -201,6 +201,8 @@ function build() {
     }),
     crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
+    // Both runs failed at set-up (setup-failed), each with its own setup_error: present (true) only then.
+    setup_error_changed: v.optional(v.literal(true)),
     no_op_edit: v.boolean(),
     tree_changed: v.nullable(int),
     repeat: v.object({ same_verdict_runs: int }),
