@@ -421,6 +421,17 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
 }
 
 /**
+ * How many tests the run before ran when this one ran none (a discovery pattern or `-k` that matches nothing, the
+ * tests moved out of the runner's sight: `Ran 0 tests`, `OK`), with the same runner and both counts known; else -1.
+ */
+function noneRanOf(before: Verdict, cur: Verdict): i64 {
+  let a = before.tests; let b = cur.tests;
+  if (a === null || b === null || a.runner != b.runner || a.passed < 0 || b.passed < 0) return -1;
+  let ran = a.passed + a.failed + a.errors;
+  return ran > 0 && b.passed + b.failed + b.errors == 0 ? ran : -1;
+}
+
+/**
  * pytest names a file that did not load by its path (`ERROR collecting test_x.py`: `test_x.py`); a failure of this run
  * named under it (`test_x.py::test_y`) says the file loaded, whatever stopped the run after (-x).
  */
@@ -839,10 +850,15 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   // parse error in the manifest): the edit changed something, though no diagnostic or test says so.
   let setupChanged = statusSame && before.setupError !== null && cur.setupError !== null && before.setupError != cur.setupError;
   if (setupChanged) w.bool("setup_error_changed", true);
+  // Changes no diagnostic, test or crash of the match above names, each a part of the summary.
+  let also = new Array<string>(0);
+  if (setupChanged) also.push("setup error changed (now: " + cur.setupError! + ")");
+  let none = first || tm.notRun.length > 0 || tm.fixed.length > 0 ? -1 : noneRanOf(before, cur);
+  if (none > 0) also.push("tests: none ran (" + none.toString() + " before)");
   // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,
   // a crash that reads another address, is a change).
   let nothing = statusSame && (crash == "same" || crash == "none") && dm.fixed.length == 0 && dm.added.length == 0
-    && tm.fixed.length == 0 && tm.broken.length == 0 && tm.changed.length == 0 && tm.notRun.length == 0 && !setupChanged;
+    && tm.fixed.length == 0 && tm.broken.length == 0 && tm.changed.length == 0 && tm.notRun.length == 0 && also.length == 0;
   let noOp = !first && nothing && treeChanged == 1;
   w.bool("no_op_edit", noOp);
   w.intOrNull("tree_changed", treeChanged < 0 ? -1 : treeChanged);
@@ -850,14 +866,14 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   w.beginObject();
   w.int("same_verdict_runs", max(sameRuns, 1));
   w.endObject();
-  let summary = summarize(first, before, cur, crash, dm, tm, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, setupChanged, sameRuns);
+  let summary = summarize(first, before, cur, crash, dm, tm, noOp, nothing, nothing && treeChanged == 0, treeChanged == 0, also, sameRuns);
   w.str("summary", summary);
   w.endObject();
   return summary;
 }
 
 function summarize(first: bool, before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch,
-  noOp: bool, nothing: bool, idle: bool, idleTree: bool, setupChanged: bool, sameRuns: i32): string {
+  noOp: bool, nothing: bool, idle: bool, idleTree: bool, also: Array<string>, sameRuns: i32): string {
   if (first) return "first run";
   if (noOp) {
     if (crash == "same") return "no change — your edit did not affect the crash (" + crashAt(cur) + ")" + streak(sameRuns);
@@ -869,7 +885,7 @@ function summarize(first: bool, before: Verdict, cur: Verdict, crash: string, dm
     if (crash == "same") return "no change — nothing changed since the last run (" + crashAt(cur) + ")" + streak(sameRuns);
     return "no change — nothing changed since the last run (" + cur.statusOr + ")" + streak(sameRuns);
   }
-  return changes(before, cur, crash, dm, tm, nothing, idleTree, setupChanged, sameRuns);
+  return changes(before, cur, crash, dm, tm, nothing, idleTree, also, sameRuns);
 }
 
 /** "KIND at FRAME" of the verdict's crash. */
@@ -882,7 +898,7 @@ function crashAt(v: Verdict): string {
  * summarize() past its one-line cases (a first run, no change): its own function, as a fresh process
  * compiles each Wasm function whole at its first call and a run like the last one needs only the head.
  */
-function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch, nothing: bool, idleTree: bool, setupChanged: bool, sameRuns: i32): string {
+function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm: TestMatch, nothing: bool, idleTree: bool, also: Array<string>, sameRuns: i32): string {
   let c = cur.crash;
   let kind = c !== null ? c.kind : "";
   let where = frameShort(c !== null ? c.firstUserFrame : null);
@@ -945,12 +961,12 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
     let what = tm.still.length > 1 ? tm.changed[0] + ": " + tm.changes[0] : tm.changes[0];
     parts.push((nc == 1 ? "failure changed (" : nc.toString() + " failures changed (first: ") + what + ")");
   }
-  if (setupChanged) parts.push("setup error changed (now: " + cur.setupError! + ")");
+  for (let i = 0; i < also.length; i++) parts.push(also[i]);
   if (parts.length == 0) return (nothing ? "no change (" + sa + ")" : "no change") + streak(sameRuns);
   // "same verdict N runs in a row" only beside a delta that finds the verdict the same: the same status,
   // crash, errors and failing tests, each failing the same way (warnings may come and go).
   let sameVerdict = sb == sa && (crash == "same" || crash == "none") && ef == 0 && en == 0 && tm.fixed.length == 0
-    && tm.broken.length == 0 && tm.notRun.length == 0 && nc == 0 && !setupChanged;
+    && tm.broken.length == 0 && tm.notRun.length == 0 && nc == 0 && also.length == 0;
   return join(parts, " · ") + (sameVerdict ? streak(sameRuns) : "");
 }
 
