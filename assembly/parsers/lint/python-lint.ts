@@ -42,15 +42,21 @@
 // announced (`Running Sphinx v5.3.0`). docutils' levels are its own: ERROR and SEVERE errors, INFO a note.
 // A Sphinx warning ending with `:` goes on below (autodoc's exception, a traceback, intersphinx's issue): sphinx-cause.ts.
 //
+// Python's own warnings (the warnings module's format: the interpreter's, unittest's, pytest's `warnings summary`):
+// `/work/app.py:10: DeprecationWarning: old() is deprecated`, then the source line indented two spaces more. pytest
+// indents both two spaces under the test that raised it; unittest -v writes it after its `test_x (…) ... `. A warning
+// of the run at its line, its category the code (`-W error` makes it an exception: python.ts).
+//
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
-import { Char, isDigit } from "../../util/chars";
+import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { normPath } from "../../frames";
+import { normPath, isRuntimePath } from "../../frames";
+import { DiagOnce } from "../diag-once";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 import { decode } from "../../util/utf8";
 import { SphinxCause } from "./sphinx-cause";
@@ -66,7 +72,7 @@ const DJANGO_ISSUES = "System check identified ";
 /** Lines ending so can start something too: ruff's grouped format's file line (`src/a.py:`). */
 const ENDS = new ByteSet().chars(":");
 
-const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3, GROUPED = 4 }
+const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3, GROUPED = 4, WARNED = 5 }
 
 export class PyLintParser extends Parser {
   private block: i32 = Block.NONE;
@@ -88,6 +94,10 @@ export class PyLintParser extends Parser {
   /** ruff's grouped format: the held line is a file's line (`src/a.py:`); the file whose findings follow. */
   private heldGroup: bool = false;
   private group: string = "";
+  /** After a Python warning (Block.WARNED): the indent of its source line. */
+  private warnIndent: i32 = 0;
+  /** The Python warnings read so far (made at the first). */
+  private once: DiagOnce | null = null;
 
   atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError && !this.cause.open(); }
   starts(): ByteSet | null { return STARTS; }
@@ -119,6 +129,11 @@ export class PyLintParser extends Parser {
       }
       this.block = Block.NONE;
       this.finding = null;
+    }
+    if (this.block == Block.WARNED) {
+      this.block = Block.NONE;
+      let n = this.warnIndent;
+      if (l.skipSpaces(0) == n && n < l.len) return true;
     }
     if (this.block == Block.GROUPED) {
       if (this.groupedFinding(l, f)) return true;
@@ -163,8 +178,11 @@ export class PyLintParser extends Parser {
     if (c0 == Char.W && l.startsWith("Warning, treated as error:")) { this.asError = true; return true; }
     if (c0 == Char.W && this.sphinx && l.startsWith("WARNING: ")) return this.docs(l, f, -2, true);
     let hk = l.headColon();
-    if (hk > 0 && this.docs(l, f, hk, this.sphinx)) return true;
-    if (c0 == Char.SPACE) return this.pyright(l, f);
+    if (hk > 0 && (this.docs(l, f, hk, this.sphinx) || this.pyWarning(l, f, hk, 0))) return true;
+    if (c0 == Char.SPACE) {
+      if (l.at(1) == Char.SPACE && l.at(2) != Char.SPACE && this.pyWarning(l, f, l.indexOf(": ", 3), 2)) return true;
+      return this.pyright(l, f);
+    }
     if (c0 == Char.TAB || c0 < 0) return false;
     if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
     if (isDigit(c0)) return pyrightCounts(l);
@@ -211,6 +229,46 @@ export class PyLintParser extends Parser {
     return true;
   }
 
+  /**
+   * A Python warning, `path.py:LINE: CategoryWarning: message` (k: the `: ` after LINE; indent: the line's), its path
+   * after the line's last space before it (unittest -v's `test_x (…) ... ` ahead of it) and unittest's progress dots,
+   * written to the same stream: its source line follows (Block.WARNED).
+   */
+  private pyWarning(l: Line, f: Facts, k: i32, indent: i32): bool {
+    let c = l.at(k + 2);
+    if (k < indent + 5 || c < Char.A || c > Char.Z) return false;
+    let i = k + 3;
+    while (isIdent(l.at(i))) i++;
+    if (i - k < 9 || !l.matchAt("Warning: ", i - 7)) return false;
+    let j = k - 1;
+    while (j > indent && isDigit(l.at(j))) j--;
+    if (j == k - 1 || l.at(j) != Char.COLON || !endsPy(l, j)) return false;
+    let a = l.lastIndexOfByte(Char.SPACE, j) + 1;
+    if (a < indent) a = indent;
+    // unittest's progress dots before an absolute path (`../work/t.py`): `..` is no directory Python names here.
+    let n = 0;
+    while (l.at(a + n) == Char.DOT) n++;
+    if (n > 0 && l.at(a + n) == Char.SLASH && (n > 1 || l.matchAt("/work/", a + n))) a += n;
+    let path = l.str(a, j);
+    // A library's warning about another (site-packages, the standard library's): not the program's to fix, left
+    // to the tail as before.
+    if (isRuntimePath(path)) return false;
+    let d = new Diagnostic();
+    d.tool = "python";
+    d.severity = "warning";
+    d.file = normPath(path);
+    d.line = <i32>l.readInt(j + 1);
+    d.code = l.str(k + 2, i);
+    d.message = l.trimmed(i + 2);
+    // Printed again by another process (each pytest-xdist worker): one warning.
+    let once = this.once;
+    if (once === null) { once = new DiagOnce(); this.once = once; }
+    if (!once.repeated(d)) f.addDiagnostic(d);
+    this.block = Block.WARNED;
+    this.warnIndent = (l.at(0) == Char.SPACE ? indent : 0) + 2;
+    return true;
+  }
+
   /** A Sphinx or docutils finding (docsFinding); a Sphinx warning ending with `:` opens its cause. */
   private docs(l: Line, f: Facts, k: i32, sphinx: bool): bool {
     let d = docsFinding(l, f, k, sphinx);
@@ -232,6 +290,7 @@ export class PyLintParser extends Parser {
     if (this.held !== null) f.released.push(this.held!);
     this.held = null; this.finding = null; this.heldGroup = false; this.group = "";
     this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
+    this.once = null;
   }
 
   /** pyright's `  path.py:5:12 - error: message (reportX)`: a finding (its further lines follow: Block.PYRIGHT). */

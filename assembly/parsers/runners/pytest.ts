@@ -19,7 +19,7 @@ import { SympyReader } from "./sympy";
 import { chainWord, DocOutput, failureNamed, hasFailure, isUserFile, pyFrame, crashMidSuite, hostTimeoutKill, signalOfWords, runSignal, countBefore, joinLines, foreignLine, dedent } from "./common";
 
 const COV_FAIL = "FAIL Required test coverage of ";
-const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL }
+const enum Sec { NONE, FAILURES, ERRORS, PASSES, SUMMARY, OTHER, FATAL, WARNINGS }
 
 /** Short-summary entries kept per kind (FAILED, ERROR): the failures kept, and as many again to match them. */
 const MAX_SUMMARY = 2 * MAX_FAILURES;
@@ -226,6 +226,9 @@ export class PytestParser extends Parser {
     if (this.sec == Sec.SUMMARY) {
       if (this.summaryLine(l)) return true;
     }
+    // `warnings summary`: the tests that raised each warning (`test_x.py::test_a`; a module alone, its import), and
+    // its closing `-- Docs: …` link. The warnings, indented under them, are python-lint.ts's.
+    if (this.sec == Sec.WARNINGS && c != Char.SPACE && (l.startsWith("-- Docs: ") || l.indexOf("::") > 0 || l.endsWith(".py"))) return true;
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (this.sec == Sec.NONE && this.runningLine(l)) return true;
@@ -363,6 +366,7 @@ export class PytestParser extends Parser {
     if (title == "ERRORS") { this.seen = true; this.sec = Sec.ERRORS; this.cur = null; return true; }
     if (title == "PASSES") { this.seen = true; this.sec = Sec.PASSES; this.cur = null; return true; }
     if (title == "short test summary info") { this.seen = true; this.sec = Sec.SUMMARY; this.cur = null; return true; }
+    if (title == "warnings summary") { this.seen = true; this.sec = Sec.WARNINGS; this.cur = null; return true; }
     if (this.counts(title, f)) { this.sec = Sec.OTHER; return true; }
     if (!this.seen) return false;
     this.sec = Sec.OTHER;
