@@ -231,8 +231,8 @@ export class PyLintParser extends Parser {
 
   /**
    * A Python warning, `path.py:LINE: CategoryWarning: message` (k: the `: ` after LINE; indent: the line's), its path
-   * after the line's last space before it (unittest -v's `test_x (…) ... ` ahead of it) and unittest's progress dots,
-   * written to the same stream: its source line follows (Block.WARNED).
+   * after the line's last space before it (unittest -v's `test_x (…) ... ` ahead of it: the line is left to unittest's
+   * reader too) and unittest's progress dots, written to the same stream: its source line follows (Block.WARNED).
    */
   private pyWarning(l: Line, f: Facts, k: i32, indent: i32): bool {
     let c = l.at(k + 2);
@@ -244,6 +244,8 @@ export class PyLintParser extends Parser {
     while (j > indent && isDigit(l.at(j))) j--;
     if (j == k - 1 || l.at(j) != Char.COLON || !endsPy(l, j)) return false;
     let a = l.lastIndexOfByte(Char.SPACE, j) + 1;
+    // Another's line before it (unittest -v's `test_x (…) ... `): read, and left to that reader too.
+    let after = a > indent;
     if (a < indent) a = indent;
     // unittest's progress dots before an absolute path (`../work/t.py`): `..` is no directory Python names here.
     let n = 0;
@@ -266,7 +268,7 @@ export class PyLintParser extends Parser {
     if (!once.repeated(d)) f.addDiagnostic(d);
     this.block = Block.WARNED;
     this.warnIndent = (l.at(0) == Char.SPACE ? indent : 0) + 2;
-    return true;
+    return !after;
   }
 
   /** A Sphinx or docutils finding (docsFinding); a Sphinx warning ending with `:` opens its cause. */

@@ -55,6 +55,8 @@ export class UnittestParser extends Parser {
    * that test failed, by the crash, as gtest's test in a binary that dies is (gtest.ts); the tests after it did not run.
    */
   running: string | null = null;
+  /** -v: the test whose ` ... ` was followed by what it printed, its result not yet read (loneResult). */
+  awaiting: string | null = null;
   /**
    * -v's result line that faulthandler's dump began on (`test_x (m.C.test_x) ... Fatal Python error: Segmentation
    * fault`): the test running died; the dump's frames (`Current thread 0x…`, `  File "x.py", line 9 in f`) follow.
@@ -175,6 +177,7 @@ export class UnittestParser extends Parser {
       if (n >= 0 && l.matchAt(" test", l.end)) { this.ran = n; this.seen = true; f.testsFor("unittest"); return true; }
       return false;
     }
+    if (this.awaiting !== null && this.st == St.NONE && this.loneResult(l)) return true;
     if (!this.seen && !this.progressOnly(l)) return this.resultLine(l, f, described);
     if (c == Char.O && (l.len == 2 && l.startsWith("OK") || l.startsWith("OK ("))) { this.verdictLine(l); return true; }
     if (c == Char.F && l.startsWith("FAILED (")) { this.verdictLine(l); return true; }
@@ -230,6 +233,23 @@ export class UnittestParser extends Parser {
     return true;
   }
 
+  /**
+   * A result alone on its line (`ok`, `FAIL`, `ERROR`, `skipped 'why'`, `expected failure`, `unexpected success`): the
+   * result of the -v line before it, whose test printed after its ` ... ` (a log record, a warning: stderr).
+   */
+  private loneResult(l: Line): bool {
+    let name = this.awaiting;
+    if (name === null) return false;
+    let c = l.at(0);
+    let ok = c == Char.o && l.len == 2 && l.at(1) == Char.k || c == Char.F && l.len == 4 && l.startsWith("FAIL")
+      || c == Char.E && l.len == 5 && l.startsWith("ERROR") || c == Char.s && l.startsWith("skipped ")
+      || c == Char.e && l.startsWith("expected failure") || c == Char.u && l.startsWith("unexpected success");
+    if (!ok) return false;
+    this.awaiting = null;
+    this.result(l, 0, name);
+    return true;
+  }
+
   /** The result after a -v line's ` ... ` at p: `ok`, `FAIL`, `ERROR`, or faulthandler's dump beginning there. */
   private result(l: Line, p: i32, described: string | null): void {
     let c = l.at(p);
@@ -247,7 +267,12 @@ export class UnittestParser extends Parser {
       this.fatal = l.trimmed(p + 20);
       this.inDump = true;
       this.otherThread = false;
+    } else if (p < l.len && !l.matchAt("skipped ", p) && !l.matchAt("expected failure", p) && !l.matchAt("unexpected success", p)) {
+      // What the test printed: its result comes on a line of its own (loneResult).
+      this.awaiting = described !== null ? described! : nameOf(l, 0);
+      return;
     }
+    this.awaiting = null;
   }
 
   /** A line of the traceback after the verdict (St.TRACE): its frames, then the exception's line, the crash. */
