@@ -416,6 +416,8 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   // pytest's xfailed: an `[XPASS(strict)]` failure fixed is one of them now, no pass.
   if (b.passed + b.xfailed - a.passed - a.xfailed + <i64>broken > 0) return null;
   let ta = a.passed + a.failed + a.errors + a.skipped; let tb = b.passed + b.failed + b.errors + b.skipped;
+  // As many more skipped as are gone, the run's total the same: they were skipped (a skip mark added).
+  if (tb == ta && b.skipped - a.skipped >= <i64>n) return "skipped now";
   if (tb < ta) return ta.toString() + " tests before, " + tb.toString() + " now";
   return a.passed.toString() + " passed before, " + b.passed.toString() + " now";
 }
