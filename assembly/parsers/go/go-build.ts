@@ -103,6 +103,10 @@ function fetchFailed(l: Line, p: i32): bool {
   return l.indexOf(": Get \"http", at) >= 0 || l.indexOf(": dial tcp ", at) >= 0 || l.indexOf(": reading http", at) >= 0;
 }
 
+/** The go command finding no go.mod for the directory it was run in (module mode): see the caller. */
+function noModule(l: Line): bool {
+  return l.startsWith("go: cannot find main module") || l.startsWith("go: go.mod file not found in current directory");
+}
 
 @final
 export class GoParser extends Parser {
@@ -211,6 +215,10 @@ export class GoParser extends Parser {
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
+    // No module to build in (a checkout that predates modules, a command run from the wrong directory): `go: cannot
+    // find main module, but found .git/config in /abs` (then `go mod init`'s advice), `go: go.mod file not found in
+    // current directory or any parent directory; see 'go help modules'`. Nothing was built: the set-up failed.
+    if (c0 == Char.g && noModule(l)) { this.noteFetch(l); this.inBlock = false; return true; }
     // The go command refusing its build flags before building (`go: -race requires cgo; enable cgo by setting
     // CGO_ENABLED=1`, `go: may not use -race and -msan simultaneously`, `go: -p must be a positive integer`): the
     // command line (or its environment) was wrong, as a refused flag.
@@ -613,7 +621,8 @@ function classify(l: Line, m: i32): string {
 /**
  * A line of the compiler's -m report, its message from m: `can inline f`, `cannot inline f: …`, `inlining call to
  * f`, `leaking param: b`, `moved to heap: x`, `parameter d leaks to {heap} …`, `x does not escape`, `x escapes to
- * heap`, -m=2's indented explanations (`  flow: …`, `    from …`), -d=ssa/check_bce's `Found IsInBounds`.
+ * heap`, `f ignoring self-assignment in x = x[1:]`, -m=2's indented explanations (`  flow: …`, `    from …`),
+ * -d=ssa/check_bce's `Found IsInBounds`.
  */
 function optReport(l: Line, m: i32): bool {
   let c = l.at(m);
@@ -625,6 +634,9 @@ function optReport(l: Line, m: i32): bool {
   if (c == Char.p && l.matchAt("parameter ", m) && l.indexOf(" leaks to ", m) > 0) return true;
   if (c == Char.F && l.matchAt("Found Is", m)) return true;
   if (c == Char.d && l.matchAt("devirtualizing ", m)) return true;
+  // The escape analysis's note of a field assigned from itself (`edges.Swap ignoring self-assignment in e[i], e[j] =
+  // e[j], e[i]`, a slice trim `n.prefix = n.prefix[k:]`): it names the function first.
+  if (l.indexOf(" ignoring self-assignment in ", m) > m) return true;
   return l.endsWith(" does not escape") || l.endsWith(" escapes to heap") || l.endsWith(" escapes to heap:");
 }
 
