@@ -103,6 +103,12 @@ function fetchFailed(l: Line, p: i32): bool {
   return l.indexOf(": Get \"http", at) >= 0 || l.indexOf(": dial tcp ", at) >= 0 || l.indexOf(": reading http", at) >= 0;
 }
 
+/** After a module's name at p, its download's failure (fetchFailed's, the version not yet known: `@v/list` in the URL). */
+function moduleFetchFailed(l: Line, p: i32): bool {
+  if (p <= 1 || !l.matchAt(": module ", p) && !l.matchAt(": cannot find module ", p)) return false;
+  return l.indexOf(": Get \"http", p) >= 0 || l.indexOf(": dial tcp ", p) >= 0 || l.indexOf("module lookup disabled by GOPROXY", p) >= 0;
+}
+
 /** The go command finding no go.mod for the directory it was run in (module mode): see the caller. */
 function noModule(l: Line): bool {
   return l.startsWith("go: cannot find main module") || l.startsWith("go: go.mod file not found in current directory");
@@ -129,6 +135,8 @@ export class GoParser extends Parser {
    * tool is not installed, a package pattern names no directory.
    */
   private fetchLine: string | null = null;
+  /** After go's `go: finding module for package …`: its import chain and failed download may follow. */
+  private finding: bool = false;
   /** Go's flag package refusing an option (`flag provided but not defined: -skip`), until the next line says whose. */
   private flagLine: string | null = null;
   /** That line, once go's usage followed it: the run's command line was wrong. */
@@ -152,8 +160,8 @@ export class GoParser extends Parser {
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null; }
-  atRest(): bool { return !this.inBlock && this.fmtFile === null; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null || this.finding; }
+  atRest(): bool { return !this.inBlock && this.fmtFile === null && !this.finding; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
@@ -191,6 +199,16 @@ export class GoParser extends Parser {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     let c0 = l.at(0);
+    // `go: finding module for package github.com/fatih/color` (go mod tidy, go get, -mod=mod): then the import
+    // chain (`example.com/xs imports`) and, tab-indented, its last link with the module's failed download
+    // (`\tgithub.com/fatih/color: module github.com/fatih/color: Get "https://…/@v/list": dial tcp …`, `…: cannot find
+    // module providing package …: module lookup disabled by GOPROXY=off`): the set-up failed, as a fetch line.
+    if (this.finding) {
+      if (c0 == Char.TAB && moduleFetchFailed(l, l.indexOf(": ", 1))) { this.finding = false; this.noteFetch(l); return true; }
+      if (c0 != Char.TAB && c0 != Char.SPACE && l.endsWith(" imports") && l.indexOfByte(Char.SPACE) == n - 8) return true;
+      this.finding = false;
+    }
+    if (c0 == Char.g && l.startsWith("go: finding module for package ")) { this.finding = true; return true; }
     // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
     // tab-indented lines name each analyzer's findings (vetJsonLine).
     if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {

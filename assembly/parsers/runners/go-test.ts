@@ -750,6 +750,15 @@ export class GoTestParser extends Parser {
     if (fail && l.matchAt("[build failed]", rest)) {
       let ds = f.diagnostics;
       for (let i = this.diagAt; i < ds.length; i++) if (ds[i].tool == "go-vet" && ds[i].severity == "warning") setSeverity(f, ds[i], "error");
+      // Vet ends while other packages still test: its block can come out ahead of their result lines (a slow test
+      // in the root package, then `FAIL example.com/m/internal/keys [build failed]`). A finding before them whose
+      // file lies in this package's directory (`internal/keys/keys.go`) stopped this build too. (Not scanned past
+      // the last VET_BACK findings.)
+      let from = this.diagAt > VET_BACK ? this.diagAt - VET_BACK : 0;
+      for (let i = from; i < this.diagAt && i < ds.length; i++) {
+        let d = ds[i];
+        if (d.tool == "go-vet" && d.severity == "warning" && inPackageDir(d.file, pkg)) setSeverity(f, d, "error");
+      }
     }
     this.diagAt = f.diagnostics.length;
     let tl = f.tailLines;
@@ -1379,6 +1388,19 @@ const FAILED_WORDS: string[] = [
   "want", "expect", "got", "mismatch", "unexpected", "should", "fail", "error", "!=", "race detected",
   "not equal", "wrong", "panic", "differ", "invalid", "missing", "incorrect",
 ];
+
+/** How many findings before a package's earlier result lines a `[build failed]` line looks back at. */
+const VET_BACK = 64;
+
+/** True when file (`internal/keys/keys.go`) lies in the directory that package path pkg ends with. */
+function inPackageDir(file: string | null, pkg: string): bool {
+  if (file === null) return false;
+  let slash = file!.lastIndexOf("/");
+  if (slash <= 0) return false;
+  let dir = file!.substring(file!.startsWith("./") ? 2 : 0, slash);
+  if (dir.length == 0 || dir.startsWith("/") || dir.startsWith("../")) return false;
+  return pkg == dir || (pkg.length > dir.length && pkg.endsWith(dir) && pkg.charCodeAt(pkg.length - dir.length - 1) == Char.SLASH);
+}
 
 /** gotestsum's closing `DONE 4 tests, …` or `DONE 2 runs, 636 tests, …` line (doneLine reads its counts). */
 function gsDone(l: Line): bool {
