@@ -205,10 +205,11 @@ export class GoParser extends Parser {
     // module providing package …: module lookup disabled by GOPROXY=off`): the set-up failed, as a fetch line.
     if (this.finding) {
       if (c0 == Char.TAB && moduleFetchFailed(l, l.indexOf(": ", 1))) { this.finding = false; this.noteFetch(l); return true; }
-      if (c0 != Char.TAB && c0 != Char.SPACE && l.endsWith(" imports") && l.indexOfByte(Char.SPACE) == n - 8) return true;
+      // (Both left to the tail: go's progress notes, shown when nothing failed to download.)
+      if (c0 != Char.TAB && c0 != Char.SPACE && l.endsWith(" imports") && l.indexOfByte(Char.SPACE) == n - 8) return false;
       this.finding = false;
     }
-    if (c0 == Char.g && l.startsWith("go: finding module for package ")) { this.finding = true; return true; }
+    if (c0 == Char.g && l.startsWith("go: finding module for package ")) { this.finding = true; return false; }
     // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
     // tab-indented lines name each analyzer's findings (vetJsonLine).
     if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
@@ -250,6 +251,10 @@ export class GoParser extends Parser {
     // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
     // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
     if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
+    // Or a package directory that does not exist (go build's and go test's `stat /abs/cmd/nosuch: directory not
+    // found`, go run's `go: no packages loaded from ./cmd/nosuch`): the same.
+    if (c0 == Char.s && k > 5 && l.len == k + 21 && l.startsWith("stat ") && l.matchAt(": directory not found", k)) { this.noteFetch(l); this.inBlock = false; return true; }
+    if (c0 == Char.g && l.startsWith("go: no packages loaded from ")) { this.noteFetch(l); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
