@@ -103,6 +103,16 @@ function fetchFailed(l: Line, p: i32): bool {
   return l.indexOf(": Get \"http", at) >= 0 || l.indexOf(": dial tcp ", at) >= 0 || l.indexOf(": reading http", at) >= 0;
 }
 
+/** After a module's name at p, its download's failure (fetchFailed's, the version not yet known: `@v/list` in the URL). */
+function moduleFetchFailed(l: Line, p: i32): bool {
+  if (p <= 1 || !l.matchAt(": module ", p) && !l.matchAt(": cannot find module ", p)) return false;
+  return l.indexOf(": Get \"http", p) >= 0 || l.indexOf(": dial tcp ", p) >= 0 || l.indexOf("module lookup disabled by GOPROXY", p) >= 0;
+}
+
+/** The go command finding no go.mod for the directory it was run in (module mode): see the caller. */
+function noModule(l: Line): bool {
+  return l.startsWith("go: cannot find main module") || l.startsWith("go: go.mod file not found in current directory");
+}
 
 @final
 export class GoParser extends Parser {
@@ -125,6 +135,8 @@ export class GoParser extends Parser {
    * tool is not installed, a package pattern names no directory.
    */
   private fetchLine: string | null = null;
+  /** After go's `go: finding module for package …`: its import chain and failed download may follow. */
+  private finding: bool = false;
   /** Go's flag package refusing an option (`flag provided but not defined: -skip`), until the next line says whose. */
   private flagLine: string | null = null;
   /** That line, once go's usage followed it: the run's command line was wrong. */
@@ -148,8 +160,8 @@ export class GoParser extends Parser {
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
 
-  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null; }
-  atRest(): bool { return !this.inBlock && this.fmtFile === null; }
+  busy(): bool { return this.inBlock || this.flagLine !== null || this.chain !== null || this.fmtFile !== null || this.finding; }
+  atRest(): bool { return !this.inBlock && this.fmtFile === null && !this.finding; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
 
@@ -187,6 +199,17 @@ export class GoParser extends Parser {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
     let c0 = l.at(0);
+    // `go: finding module for package github.com/fatih/color` (go mod tidy, go get, -mod=mod): then the import
+    // chain (`example.com/xs imports`) and, tab-indented, its last link with the module's failed download
+    // (`\tgithub.com/fatih/color: module github.com/fatih/color: Get "https://…/@v/list": dial tcp …`, `…: cannot find
+    // module providing package …: module lookup disabled by GOPROXY=off`): the set-up failed, as a fetch line.
+    if (this.finding) {
+      if (c0 == Char.TAB && moduleFetchFailed(l, l.indexOf(": ", 1))) { this.finding = false; this.noteFetch(l); return true; }
+      // (Both left to the tail: go's progress notes, shown when nothing failed to download.)
+      if (c0 != Char.TAB && c0 != Char.SPACE && l.endsWith(" imports") && l.indexOfByte(Char.SPACE) == n - 8) return false;
+      this.finding = false;
+    }
+    if (c0 == Char.g && l.startsWith("go: finding module for package ")) { this.finding = true; return false; }
     // `go vet -json`: under the package's header, a JSON object (`{`, `{}` for none, its closing `}`) whose
     // tab-indented lines name each analyzer's findings (vetJsonLine).
     if (this.inBlock && (c0 == Char.TAB || ((c0 == Char.LBRACE || c0 == Char.RBRACE) && n <= 2))) {
@@ -211,6 +234,10 @@ export class GoParser extends Parser {
     // `go: github.com/x@v1.2.3: Get "https://proxy.golang.org/…": dial tcp …` (go mod download, go build): the
     // module could not be fetched. The run's set-up failed (offline, a proxy), no error of the code.
     if (c0 == Char.g && l.startsWith("go: ") && fetchFailed(l, 4)) { this.noteFetch(l); return true; }
+    // No module to build in (a checkout that predates modules, a command run from the wrong directory): `go: cannot
+    // find main module, but found .git/config in /abs` (then `go mod init`'s advice), `go: go.mod file not found in
+    // current directory or any parent directory; see 'go help modules'`. Nothing was built: the set-up failed.
+    if (c0 == Char.g && noModule(l)) { this.noteFetch(l); this.inBlock = false; return true; }
     // The go command refusing its build flags before building (`go: -race requires cgo; enable cgo by setting
     // CGO_ENABLED=1`, `go: may not use -race and -msan simultaneously`, `go: -p must be a positive integer`): the
     // command line (or its environment) was wrong, as a refused flag.
@@ -224,6 +251,10 @@ export class GoParser extends Parser {
     // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
     // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
     if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
+    // Or a package directory that does not exist (go build's and go test's `stat /abs/cmd/nosuch: directory not
+    // found`, go run's `go: no packages loaded from ./cmd/nosuch`): the same.
+    if (c0 == Char.s && k > 5 && l.len == k + 21 && l.startsWith("stat ") && l.matchAt(": directory not found", k)) { this.noteFetch(l); this.inBlock = false; return true; }
+    if (c0 == Char.g && l.startsWith("go: no packages loaded from ")) { this.noteFetch(l); this.inBlock = false; return true; }
     let p = 0;
     let vetPrefix = l.startsWith("vet: ");
     if (vetPrefix) { p = 5; k = l.indexOf(": ", 5); }
@@ -613,7 +644,8 @@ function classify(l: Line, m: i32): string {
 /**
  * A line of the compiler's -m report, its message from m: `can inline f`, `cannot inline f: …`, `inlining call to
  * f`, `leaking param: b`, `moved to heap: x`, `parameter d leaks to {heap} …`, `x does not escape`, `x escapes to
- * heap`, -m=2's indented explanations (`  flow: …`, `    from …`), -d=ssa/check_bce's `Found IsInBounds`.
+ * heap`, `f ignoring self-assignment in x = x[1:]`, -m=2's indented explanations (`  flow: …`, `    from …`),
+ * -d=ssa/check_bce's `Found IsInBounds`.
  */
 function optReport(l: Line, m: i32): bool {
   let c = l.at(m);
@@ -625,6 +657,9 @@ function optReport(l: Line, m: i32): bool {
   if (c == Char.p && l.matchAt("parameter ", m) && l.indexOf(" leaks to ", m) > 0) return true;
   if (c == Char.F && l.matchAt("Found Is", m)) return true;
   if (c == Char.d && l.matchAt("devirtualizing ", m)) return true;
+  // The escape analysis's note of a field assigned from itself (`edges.Swap ignoring self-assignment in e[i], e[j] =
+  // e[j], e[i]`, a slice trim `n.prefix = n.prefix[k:]`): it names the function first.
+  if (l.indexOf(" ignoring self-assignment in ", m) > m) return true;
   return l.endsWith(" does not escape") || l.endsWith(" escapes to heap") || l.endsWith(" escapes to heap:");
 }
 

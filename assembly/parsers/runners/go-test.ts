@@ -324,8 +324,9 @@ export class GoTestParser extends Parser {
       // A later line of the test that reads as its failure (`got 2, want 3`, `race detected during execution
       // of test`) after a first that does not (`start 1 by 1`, a t.Log: go's text does not tell them apart):
       // the failure is the later one. A first line that reads failed stays the message (several t.Errorf).
+      // A later line in the form Go's tests report a result (`Reverse(abc) = "cba"`, a call then ` = `) is one too.
       let msg = l.trimmed(l.end + 2);
-      if (readsFailed(msg)) {
+      if (readsFailed(msg) || msg.includes(") = ")) {
         this.logOpen = k0;
         this.logMore = 0;
         this.logDiff = false;
@@ -485,6 +486,9 @@ export class GoTestParser extends Parser {
     if (c == Char.EQ && l.startsWith("=== ")) return false;
     if ((c == Char.F || c == Char.P) && (l.len == 4 || l.at(4) == Char.TAB || l.at(4) == Char.SPACE) && (l.startsWith("FAIL") || l.startsWith("PASS"))) return false;
     if (l.startsWith("ok  ") || l.startsWith("coverage: ") || l.startsWith("exit status ") || l.startsWith("panic: ")) return false;
+    // gotestsum's summary ends with the run's `DONE 4 tests, 2 failures in 0.6s` (--format pkgname, testname: an
+    // Example's block is the last failure it repeats, two blank lines before it).
+    if (c == Char.D && gsDone(l)) return false;
     let k = this.logOpen;
     if (k < 0 || k >= this.logMsg.length) return false;
     if (this.logMore < MAX_MORE) { this.logMsg[k] = this.logMsg[k] + "\n" + l.toString(); this.logMore++; }
@@ -746,6 +750,15 @@ export class GoTestParser extends Parser {
     if (fail && l.matchAt("[build failed]", rest)) {
       let ds = f.diagnostics;
       for (let i = this.diagAt; i < ds.length; i++) if (ds[i].tool == "go-vet" && ds[i].severity == "warning") setSeverity(f, ds[i], "error");
+      // Vet ends while other packages still test: its block can come out ahead of their result lines (a slow test
+      // in the root package, then `FAIL example.com/m/internal/keys [build failed]`). A finding before them whose
+      // file lies in this package's directory (`internal/keys/keys.go`) stopped this build too. (Not scanned past
+      // the last VET_BACK findings.)
+      let from = this.diagAt > VET_BACK ? this.diagAt - VET_BACK : 0;
+      for (let i = from; i < this.diagAt && i < ds.length; i++) {
+        let d = ds[i];
+        if (d.tool == "go-vet" && d.severity == "warning" && inPackageDir(d.file, pkg)) setSeverity(f, d, "error");
+      }
     }
     this.diagAt = f.diagnostics.length;
     let tl = f.tailLines;
@@ -1375,6 +1388,27 @@ const FAILED_WORDS: string[] = [
   "want", "expect", "got", "mismatch", "unexpected", "should", "fail", "error", "!=", "race detected",
   "not equal", "wrong", "panic", "differ", "invalid", "missing", "incorrect",
 ];
+
+/** How many findings before a package's earlier result lines a `[build failed]` line looks back at. */
+const VET_BACK = 64;
+
+/** True when file (`internal/keys/keys.go`) lies in the directory that package path pkg ends with. */
+function inPackageDir(file: string | null, pkg: string): bool {
+  if (file === null) return false;
+  let slash = file!.lastIndexOf("/");
+  if (slash <= 0) return false;
+  let dir = file!.substring(file!.startsWith("./") ? 2 : 0, slash);
+  if (dir.length == 0 || dir.startsWith("/") || dir.startsWith("../")) return false;
+  return pkg == dir || (pkg.length > dir.length && pkg.endsWith(dir) && pkg.charCodeAt(pkg.length - dir.length - 1) == Char.SLASH);
+}
+
+/** gotestsum's closing `DONE 4 tests, …` or `DONE 2 runs, 636 tests, …` line (doneLine reads its counts). */
+function gsDone(l: Line): bool {
+  if (!l.startsWith("DONE ")) return false;
+  let n = l.readInt(5);
+  if (n >= 0 && l.matchAt(" runs, ", l.end)) n = l.readInt(l.end + 7);
+  return n >= 0 && l.matchAt(" test", l.end);
+}
 
 /** True when a test's log line reads as its failure (FAILED_WORDS), not as a note (a t.Log). */
 function readsFailed(msg: string): bool {
