@@ -30,7 +30,8 @@
 // Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
 // first new one); the hunk's lines are claimed.
 //
-// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file.
+// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file;
+// its `cargo::error=msg`, `error: pkg@0.2.1: msg`, an error of the same, closed by `error: build script logged errors`.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -44,6 +45,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
+import { isLibtestUsage } from "../runners/cargo-test";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -464,13 +466,20 @@ export class RustParser extends Parser {
     if (code === null && s == 0) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
       if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
-          l.matchAt("bench failed, to rerun", m) ||
+          l.matchAt("bench failed, to rerun", m) || isLibtestUsage(l, m) ||
           l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
-    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place.
-    if (code === null && s == 0 && sev == "warning" && isBuildScriptWarning(l, m)) d.tool = "cargo";
+    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place, whatever came before
+    // (under -q no `Compiling` line did); so is its `cargo::error=msg` (`error: pkg@0.2.1: msg`).
+    if (code === null && s == 0 && isBuildScriptWarning(l, m)) {
+      this.endBlock();
+      this.cand = null; this.candRaw = null;
+      d.tool = "cargo";
+      f.addDiagnostic(d);
+      return true;
+    }
     if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
@@ -521,6 +530,12 @@ export class RustParser extends Parser {
     if (c == Char.EQ) {
       let q = l.skipSpaces(p + 1);
       if (l.matchAt("help: ", q)) addNote(f, o, this.make("note", null, "help: " + l.trimmed(q + 6)));
+      // A link of the chain in another crate's items, which has no `-->` of its own: `= note: required for `Rgb`
+      // to implement `NoUninit`` (a blanket impl), `= note: candidate #2 is defined in an impl of the trait ...`.
+      // Other `= note:` lines (lint levels, links) are left out.
+      else if (l.matchAt("note: ", q) && (l.matchAt("required ", q + 6) || l.matchAt("candidate #", q + 6))) {
+        addNote(f, o, this.make("note", null, l.trimmed(q + 6)));
+      }
       return;
     }
     // `  7 |` (a narrow number is indented), `::: src/more.rs:5:5`: the snippet's line and file.
@@ -629,8 +644,9 @@ export class RustParser extends Parser {
     if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; this.unit++; return true; }
-      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs).
-      if (l.matchAt("could not document `", m)) { this.rust = true; return true; }
+      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs);
+      // `error: build script logged errors`, after the script's `cargo::error=` lines (each one an error of its own).
+      if (l.matchAt("could not document `", m) || l.matchAt("build script logged errors", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
         this.unit++;
