@@ -30,6 +30,7 @@
 // Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
 // first new one); the hunk's lines are claimed.
 //
+// cargo's warning about a manifest (`warning: /work/Cargo.toml: no edition set: …`) is cargo's at that file.
 // A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file;
 // its `cargo::error=msg`, `error: pkg@0.2.1: msg`, an error of the same, closed by `error: build script logged errors`.
 //
@@ -46,6 +47,7 @@ import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
 import { isLibtestUsage } from "../runners/cargo-test";
+import { normPath } from "../../frames";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -473,6 +475,17 @@ export class RustParser extends Parser {
     let d = this.make(sev, code, l.trimmed(m));
     // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place, whatever came before
     // (under -q no `Compiling` line did); so is its `cargo::error=msg` (`error: pkg@0.2.1: msg`).
+    // cargo's warning about a manifest: `warning: /work/Cargo.toml: no edition set: ...`, at that file, no line.
+    let mf = code === null && s == 0 && sev == "warning" ? manifestEnd(l, m) : -1;
+    if (mf > 0) {
+      this.endBlock();
+      this.cand = null; this.candRaw = null;
+      d.tool = "cargo";
+      d.file = normPath(l.str(m, mf));
+      d.message = l.trimmed(mf + 2);
+      f.addDiagnostic(d);
+      return true;
+    }
     if (code === null && s == 0 && isBuildScriptWarning(l, m)) {
       this.endBlock();
       this.cand = null; this.candRaw = null;
@@ -552,7 +565,9 @@ export class RustParser extends Parser {
     if (c != Char.PIPE) return;
     // An error inside a macro_rules body is one per invocation, all at the macro's line: the invocation
     // (`------------ in this macro invocation` under its numbered line) tells them apart.
-    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 && l.endsWith("- in this macro invocation")) {
+    // Under `-Z macro-backtrace` the expansions are numbered: `(#1)` is the outermost, the user's own line.
+    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 &&
+        (l.endsWith("- in this macro invocation") || l.endsWith("- in this macro invocation (#1)"))) {
       let n = this.make("note", null, "in this macro invocation");
       n.file = this.snipFile;
       n.line = this.snipLine;
@@ -693,6 +708,16 @@ function isBuildScriptWarning(l: Line, m: i32): bool {
   p += 2;
   while (p < n && l.at(p) != Char.COLON) { if (isSpace(l.at(p))) return false; p++; }
   return p + 1 < n && l.at(p + 1) == Char.SPACE;
+}
+
+/** At m: the absolute path of a manifest and `: ` (`/work/sub/Cargo.toml: msg`): the colon's index, else -1. */
+function manifestEnd(l: Line, m: i32): i32 {
+  if (l.at(m) != Char.SLASH) return -1;
+  let c = l.indexOf("Cargo.toml: ", m);
+  if (c < 0) return -1;
+  if (c > m && l.at(c - 1) != Char.SLASH) return -1;
+  for (let i = m; i < c; i++) if (isSpace(l.at(i))) return -1;
+  return c + 10;
 }
 
 /** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
