@@ -88,11 +88,11 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
   }
   for (let i = 0; i < a.length; i++) {
     if (usedA[i]) continue;
-    if (notRebuilt(a[i], b, after)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
+    if (notRebuilt(a[i], b, after, true)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
   }
   for (let j = 0; j < b.length; j++) {
     if (usedB[j]) continue;
-    if (notRebuilt(b[j], a, before)) m.notRebuilt++; else m.added.push(b[j]);
+    if (notRebuilt(b[j], a, before, false)) m.notRebuilt++; else m.added.push(b[j]);
   }
   return m;
 }
@@ -115,9 +115,10 @@ function partial(v: Verdict): bool {
  * one); a linter's (ESLint, flake8, go vet…) reads every file however many fail. An error is never so: a build
  * stops at it, and the one fixed is the loop's whole point. javac's warning of no file (its own
  * `[options]` ones, printed by each compile) goes with the compiler's run: in a partial run naming no source it is
- * neither fixed nor new either.
+ * neither fixed nor new either. A rustc warning gone in a failed build whose file printed only hard errors is not fixed
+ * either: rustc lints a crate only once it type-checks.
  */
-function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
+function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict, gone: bool): bool {
   if (d.severity != "warning") return false;
   let cs = o.compiledSet;
   if (cs === null && !partial(o)) return false;
@@ -128,9 +129,15 @@ function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict): bool {
   // that names no source, it may not have run
   if (file === null) return t == "javac" && cs === null && partial(o);
   if (cs !== null && compiled(cs, baseName(file!))) return false;
+  // rustc runs its late lints (dead_code, unused_*) only on a crate that type-checks: in a failed build, the file's
+  // hard errors (an `E0308`: a lint has no code, also one raised to an error by `-D warnings`) do not show its
+  // warnings were looked for, so one gone there is not fixed. One printed once the errors are gone may be one from
+  // before them or one their edit added: first printed, it stays new.
+  let lateLints = gone && t == "rustc" && o.statusOr == "build-failed";
   for (let i = 0; i < other.length; i++) {
-    let o = other[i].file;
-    if (o !== null && o == file) return false;
+    let x = other[i];
+    let f = x.file;
+    if (f !== null && f == file && !(lateLints && x.severity == "error" && x.code !== null)) return false;
   }
   return true;
 }

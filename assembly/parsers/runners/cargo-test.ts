@@ -127,6 +127,8 @@ export class CargoTestParser extends Parser {
    * threads), or after its cut `test … ` line, on it when the test printed nothing (one thread).
    */
   looseErr: string | null = null;
+  /** libtest refused its arguments (isLibtestUsage): the run's set-up failure. */
+  refused: bool = false;
   /** A line of a JSON event's `stdout`, read as a block's line. */
   view: Line = new Line();
 
@@ -232,6 +234,14 @@ export class CargoTestParser extends Parser {
       let n = l.readInt(8);
       if (n < 0 || !l.matchAt(" test", l.end)) return false;
       this.begin(n, f);
+      return true;
+    }
+    // libtest refused its arguments before it ran a test (`error: Unrecognized option: 'bogus'`, `error: the option `Z`
+    // is only accepted on the nightly compiler`): the command line is what failed, the run's set-up.
+    if (c == Char.e && !this.inRun && l.startsWith("error: ") && isLibtestUsage(l, 7)) {
+      if (f.setupFailure === null && f.crash === null) f.setupFailure = l.trimmed(0);
+      this.seen = true;
+      this.refused = true;
       return true;
     }
     let p0 = l.skipSpaces(0);
@@ -773,6 +783,8 @@ export class CargoTestParser extends Parser {
     let dying = this.crashed !== null || this.running !== null;
     if (this.inRun && this.running !== null) this.died(f);
     t.passed = this.passed + this.bp; t.failed = this.failed + this.bf; t.skipped = this.skipped + this.bs;
+    // libtest refused its arguments and no binary ran a test: the counts are unknown, not 0.
+    if (this.refused && t.passed == 0 && t.failed == 0 && t.skipped == 0) { t.passed = -1; t.failed = -1; t.skipped = -1; t.errors = -1; }
     // Stopped at the first failing target (no --no-fail-fast): the tests of the targets after it are in no line.
     let stop = this.stoppedAfter;
     if (stop !== null) { t.unfinished.push(stop); t.unfinishedPassed = this.okNames; }
@@ -877,6 +889,18 @@ function dropPending(t: Tests, name: string, crate: string): void {
 }
 
 /** A line that is only a test's result (`ok`, `FAILED`, `ignored[, reason]`): its `test NAME ... ` was cut. */
+/** libtest's words (at m, past `error: `) when it refuses its arguments: getopts' and its own about nightly-only options. */
+export function isLibtestUsage(l: Line, m: i32): bool {
+  let c = l.at(m);
+  if (c == Char.U) return l.matchAt("Unrecognized option: '", m) || l.matchAt("Unexpected argument to option '", m);
+  if (c == Char.A) return l.matchAt("Argument to option '", m);
+  if (c == Char.R) return l.matchAt("Required option '", m);
+  if (c == Char.O) return l.matchAt("Option '", m) && l.endsWith("' given more than once");
+  if (c == Char.a) return l.matchAt("argument for --", m);
+  if (c == Char.t || c == Char.T) return l.indexOf(" is only accepted on the nightly compiler", m) > 0;
+  return false;
+}
+
 function isResultWord(l: Line): bool {
   let s = withoutTime(l.trimmed(0));
   return s == "ok" || s == "FAILED" || s == "ignored" || s.startsWith("ignored, ");

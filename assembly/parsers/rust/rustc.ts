@@ -30,7 +30,9 @@
 // Each hunk is an error of tool "rustfmt" at its first changed line, labelled by its first old line (else its
 // first new one); the hunk's lines are claimed.
 //
-// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file.
+// cargo's warning about a manifest (`warning: /work/Cargo.toml: no edition set: …`) is cargo's at that file.
+// A build script's `cargo:warning=msg` prints as `warning: pkg@0.2.1: msg`: a warning of tool "cargo" without a file;
+// its `cargo::error=msg`, `error: pkg@0.2.1: msg`, an error of the same, closed by `error: build script logged errors`.
 //
 // cargo's own errors have no location (`error: no matching package named `x` found`, `error: package `x`
 // cannot be built because it requires rustc 1.68 or newer`): known by their wording (CARGO_ERRORS) or by
@@ -44,6 +46,8 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 import { decodeJsonString, jsonBuf } from "../../util/json-string";
+import { isLibtestUsage } from "../runners/cargo-test";
+import { normPath } from "../../frames";
 
 const CARGO_VERBS: string[] = [
   "Compiling ", "Checking ", "Finished ", "Building ", "Downloaded ", "Downloading ", "Updating ", "Updated ",
@@ -464,13 +468,31 @@ export class RustParser extends Parser {
     if (code === null && s == 0) {
       if (this.summary(l, f, sev, m)) { this.endBlock(); return true; }
       if (sev == "error" && (l.matchAt("test failed, to rerun", m) || l.matchAt("doctest failed, to rerun", m) ||
-          l.matchAt("bench failed, to rerun", m) ||
+          l.matchAt("bench failed, to rerun", m) || isLibtestUsage(l, m) ||
           l.indexOf(" target failed", m) >= 0 ||
           l.indexOf(" targets failed", m) >= 0)) return false; // cargo test's, for the runner parser
     }
     let d = this.make(sev, code, l.trimmed(m));
-    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place.
-    if (code === null && s == 0 && sev == "warning" && isBuildScriptWarning(l, m)) d.tool = "cargo";
+    // A build script's `cargo:warning=msg`: `warning: pkg@0.2.1: msg`, cargo's, no place, whatever came before
+    // (under -q no `Compiling` line did); so is its `cargo::error=msg` (`error: pkg@0.2.1: msg`).
+    // cargo's warning about a manifest: `warning: /work/Cargo.toml: no edition set: ...`, at that file, no line.
+    let mf = code === null && s == 0 && sev == "warning" ? manifestEnd(l, m) : -1;
+    if (mf > 0) {
+      this.endBlock();
+      this.cand = null; this.candRaw = null;
+      d.tool = "cargo";
+      d.file = normPath(l.str(m, mf));
+      d.message = l.trimmed(mf + 2);
+      f.addDiagnostic(d);
+      return true;
+    }
+    if (code === null && s == 0 && isBuildScriptWarning(l, m)) {
+      this.endBlock();
+      this.cand = null; this.candRaw = null;
+      d.tool = "cargo";
+      f.addDiagnostic(d);
+      return true;
+    }
     if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
@@ -521,6 +543,12 @@ export class RustParser extends Parser {
     if (c == Char.EQ) {
       let q = l.skipSpaces(p + 1);
       if (l.matchAt("help: ", q)) addNote(f, o, this.make("note", null, "help: " + l.trimmed(q + 6)));
+      // A link of the chain in another crate's items, which has no `-->` of its own: `= note: required for `Rgb`
+      // to implement `NoUninit`` (a blanket impl), `= note: candidate #2 is defined in an impl of the trait ...`.
+      // Other `= note:` lines (lint levels, links) are left out.
+      else if (l.matchAt("note: ", q) && (l.matchAt("required ", q + 6) || l.matchAt("candidate #", q + 6))) {
+        addNote(f, o, this.make("note", null, l.trimmed(q + 6)));
+      }
       return;
     }
     // `  7 |` (a narrow number is indented), `::: src/more.rs:5:5`: the snippet's line and file.
@@ -537,7 +565,9 @@ export class RustParser extends Parser {
     if (c != Char.PIPE) return;
     // An error inside a macro_rules body is one per invocation, all at the macro's line: the invocation
     // (`------------ in this macro invocation` under its numbered line) tells them apart.
-    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 && l.endsWith("- in this macro invocation")) {
+    // Under `-Z macro-backtrace` the expansions are numbered: `(#1)` is the outermost, the user's own line.
+    if (!this.macroNoted && this.snipFile !== null && this.snipLine > 0 &&
+        (l.endsWith("- in this macro invocation") || l.endsWith("- in this macro invocation (#1)"))) {
       let n = this.make("note", null, "in this macro invocation");
       n.file = this.snipFile;
       n.line = this.snipLine;
@@ -629,8 +659,9 @@ export class RustParser extends Parser {
     if (l.matchAt("build failed, waiting for other jobs", m)) { this.rust = true; return true; }
     if (sev == "error") {
       if (l.matchAt("aborting due to ", m)) { this.rust = true; this.unit++; return true; }
-      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs).
-      if (l.matchAt("could not document `", m)) { this.rust = true; return true; }
+      // cargo doc: `error: could not document `shlex``, after rustdoc's own errors (their count is theirs);
+      // `error: build script logged errors`, after the script's `cargo::error=` lines (each one an error of its own).
+      if (l.matchAt("could not document `", m) || l.matchAt("build script logged errors", m)) { this.rust = true; return true; }
       if (l.matchAt("could not compile `", m)) {
         this.rust = true;
         this.unit++;
@@ -677,6 +708,16 @@ function isBuildScriptWarning(l: Line, m: i32): bool {
   p += 2;
   while (p < n && l.at(p) != Char.COLON) { if (isSpace(l.at(p))) return false; p++; }
   return p + 1 < n && l.at(p + 1) == Char.SPACE;
+}
+
+/** At m: the absolute path of a manifest and `: ` (`/work/sub/Cargo.toml: msg`): the colon's index, else -1. */
+function manifestEnd(l: Line, m: i32): i32 {
+  if (l.at(m) != Char.SLASH) return -1;
+  let c = l.indexOf("Cargo.toml: ", m);
+  if (c < 0) return -1;
+  if (c > m && l.at(c - 1) != Char.SLASH) return -1;
+  for (let i = m; i < c; i++) if (isSpace(l.at(i))) return -1;
+  return c + 10;
 }
 
 /** cargo right-aligns its verb to end at column 12 (`   Compiling x v0.1.0 (.)`): its CARGO_VERBS index at p, or -1. */
