@@ -432,9 +432,10 @@ export class JestParser extends Parser {
     let s = l.trimmed(0);
     // `Jest encountered an unexpected token`: a page of advice, then `Details:` and the transformer's error,
     // Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: that is the message, and its place the
-    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it).
+    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it). A test file of plain
+    // JavaScript that does not parse gets Babel's error first, with no advice (jest 29: then @babel/parser's frames).
     if (this.inSuite && !this.details && s == "Details:") { this.details = true; this.msg = []; return; }
-    if (this.details && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
+    if ((this.details || this.inSuite) && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
       let fr = babelPlace(s);
       if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; t.col = fr.col; this.located = true; }
     }
