@@ -165,11 +165,15 @@ const BY_TOOL: string[] = [
 ];
 
 const ESM_EXPORT = "an import names an export the module does not have: check the name (a typo?) and what the module exports (a default export is imported without braces)";
+const ESM_CJS_EXPORT = "an ES module imports a name from a CommonJS module whose exports node cannot list: import its default export and take the name from it (`import pkg from '...'; const { name } = pkg;`)";
 
 export function hintFor(tool: string, kind: string, message: string | null = null): string | null {
   // V8's link error for an ES module (`The requested module './x.mjs' does not provide an export named 'y'`): the
   // importing line parses, the module it names lacks the name.
   if (kind == "SyntaxError" && message !== null && message.includes(" does not provide an export named ")) return ESM_EXPORT;
+  // Its form for a CommonJS module (`Named export 'compose' not found. The requested module './lib/compose.cjs' is a
+  // CommonJS module, which may not support all module.exports as named exports.`): the importing line parses too.
+  if (kind == "SyntaxError" && message !== null && message.startsWith("Named export '") && message.includes(" is a CommonJS module")) return ESM_CJS_EXPORT;
   // go test's -timeout alarm, whatever its duration (`test timed out after 10m0s`): not a panic of the program's.
   if (tool == "go-panic" && kind.startsWith("test timed out after ")) return GO_TIMEOUT;
   // The testing package's own panics on a test's misuse of it (`testing: t.Parallel called multiple times`,

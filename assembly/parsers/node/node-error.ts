@@ -14,7 +14,10 @@
 //   Node.js v20.20.2
 //
 // A stack printed without the header (`Error: x` then `    at` lines) counts only when Node's
-// `Node.js vN` footer follows it: a program may print a caught error's stack and carry on.
+// `Node.js vN` footer follows it, or when it ends the log of a run that failed: a program may print a
+// caught error's stack and carry on, but one whose last words are a stack died of it (mocha 9 prints a
+// test file that did not load so and exits 1; jest a module of its own it could not load). Node's
+// `Require stack:` list (`- /work/test/a.js`) may stand between the error line and its frames.
 import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
@@ -71,6 +74,9 @@ export class NodeErrorParser extends Parser {
   private pendingKind: string | null = null;
   private pendingMsg: string | null = null;
   private pendingLine: string | null = null;
+  /** After the candidate: node's `Require stack:` line was read, its `- /path` lines follow (kept when fatal). */
+  private pendingReq: bool = false;
+  private pendingParts: Array<string> = [];
 
   /** The line of a script's `path:line` read after Node's own internal place (pre), -1 before one. */
   private relocated: i32 = -1;
@@ -100,7 +106,14 @@ export class NodeErrorParser extends Parser {
     }
   }
 
-  finish(f: Facts): void { this.close(f, false); }
+  /**
+   * The log ended: a header-less report still in its frames (or the blank lines after them) was its last words.
+   * Not in its properties: those claim any line up to a lone `}`, so a log that ends there may hold more.
+   */
+  finish(f: Facts): void {
+    let open = this.state == State.FRAMES || this.state == State.AFTER;
+    this.close(f, this.headless && open);
+  }
 
   private view: Line = new Line();
 
@@ -119,11 +132,20 @@ export class NodeErrorParser extends Parser {
       return this.idle(v, f);
     }
     if (this.pendingSeen) {
+      // Node's `Require stack:` and its `- /work/test/a.js` lines between a require()'s error and its frames.
+      if (l.startsWith("Require stack:") && l.len == 14 && !this.pendingReq || this.pendingReq && l.startsWith("- ")) {
+        this.pendingReq = true;
+        if (this.pendingKind !== null && this.pendingParts.length < MAX_EXTRA_LINES) this.pendingParts.push(l.str(0));
+        return true;
+      }
       this.pendingSeen = false;
+      this.pendingReq = false;
+      let parts = this.pendingParts;
+      if (parts.length > 0) this.pendingParts = [];
       if (l.matchAt("    at ", 0)) {
         let pk = this.pendingKind;
         this.skim = pk === null;
-        if (pk !== null) this.newCrash(pk, this.pendingMsg, this.pendingLine!);
+        if (pk !== null) { this.newCrash(pk, this.pendingMsg, this.pendingLine!); if (parts.length > 0) this.msgParts = parts; }
         this.pendingKind = null;
         this.headless = true;
         this.state = State.FRAMES;
@@ -344,13 +366,15 @@ export class NodeErrorParser extends Parser {
     if (!(l.matchAt("Error", nameEnd - 5) || l.matchAt("Exception", nameEnd - 9) || l.matchAt("Rejection", nameEnd - 9))) return;
     this.pendingSeen = true;
     this.pendingKind = null;
+    this.pendingReq = false;
+    if (this.pendingParts.length > 0) this.pendingParts = [];
     if (f.crash !== null || !reportIsFatal(f)) return; // it could not become the crash: no strings
     this.pendingKind = l.str(0, e);
     this.pendingMsg = e < l.len ? l.trimmed(e + 1) : null;
     this.pendingLine = l.trimmed(0);
   }
 
-  /** Ends the report. A header-less one becomes a crash only when Node's footer closed it. */
+  /** Ends the report. A header-less one becomes a crash only when Node's footer closed it, or the log's end (footer). */
   private close(f: Facts, footer: bool): void {
     let c = this.crash;
     if (c !== null) {

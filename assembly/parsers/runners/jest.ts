@@ -33,8 +33,12 @@ const DOT = utf8("\u2022 ");        // • its snapshot (or snapshot file)
 /** Obsolete snapshots listed under jest's `Snapshot Summary`: none, their keys under `↳ file`, snapshot files. */
 const OBSOLETE_NONE = 0, OBSOLETE_KEYS = 1, OBSOLETE_FILES = 2;
 
-/** Before jest showed itself: `FAIL`/`PASS x.test.js` (after blanks), `Tests: .. total` at column 0. */
-const JEST_STARTS = new ByteSet().chars("FPT");
+/**
+ * Before jest showed itself: `FAIL`/`PASS x.test.js` (after blanks), `Tests: .. total` at column 0; its own words
+ * before `Tests:` under a reporter that names no test file (`--reporters=summary`): `Jest: "global" coverage
+ * threshold …`, `Snapshot Summary`.
+ */
+const JEST_STARTS = new ByteSet().chars("FPTJS");
 /** Before vitest showed itself: `RUN  v..`, `Test Files ..` (after blanks). */
 const VITEST_STARTS = new ByteSet().chars("RT");
 
@@ -138,7 +142,14 @@ export class JestParser extends Parser {
       this.totals = true; this.seen = true; f.testsFor("jest");
       return true;
     }
-    if (!this.seen) return false;
+    if (!this.seen) {
+      // jest's summary reporter alone (style-to-object's `CI=true jest --ci` off GitHub) names no test file: its
+      // coverage threshold lines and `Snapshot Summary` come before `Tests:`, and say jest ran.
+      if (p0 != 0) return false;
+      if (c == Char.S && l.len == 16 && l.startsWith("Snapshot Summary")) { this.seen = true; f.testsFor("jest"); return true; }
+      if (c != Char.J || !coverageThreshold(l)) return false;
+      this.seen = true; f.testsFor("jest");
+    }
     if (c == Char.J && coverageThreshold(l)) {
       // jest 29's `Jest: "global" coverage threshold for lines (80%) not met: 68.75%`, jest 30's `Jest: Coverage
       // for lines (68.75%) does not meet "global" threshold (80%)` (or a path's, a glob's; `Jest: Coverage data
@@ -169,6 +180,9 @@ export class JestParser extends Parser {
     }
     if (this.cur === null) return this.treeLine(l, p);
     if (foreignLine(l)) return false;
+    // istanbul's text table (--coverage) at column 0 after the last block: a block with no stack (ts-jest's `Test
+    // suite failed to run`, tsc's message and code frame) runs into it otherwise.
+    if (p == 0 && l.at(0) == Char.MINUS && l.startsWith("----------|")) { this.end(); return false; }
     if (p > 0 && (l.indexOf(" - error TS", p) > p || l.indexOf(" - warning TS", p) > p)) {
       // A TypeScript error that kept the file from loading: a diagnostic of the run as well as the message.
       let v = this.view;
@@ -418,9 +432,10 @@ export class JestParser extends Parser {
     let s = l.trimmed(0);
     // `Jest encountered an unexpected token`: a page of advice, then `Details:` and the transformer's error,
     // Babel's `SyntaxError: /abs/src/x.js: Unexpected token (2:30)`: that is the message, and its place the
-    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it).
+    // block's (before the `at Object.require (test/x.test.js:1:18)` that loaded it). A test file of plain
+    // JavaScript that does not parse gets Babel's error first, with no advice (jest 29: then @babel/parser's frames).
     if (this.inSuite && !this.details && s == "Details:") { this.details = true; this.msg = []; return; }
-    if (this.details && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
+    if ((this.details || this.inSuite) && this.msg.length == 0 && s.startsWith("SyntaxError: ")) {
       let fr = babelPlace(s);
       if (fr !== null && fr.user) { t.file = fr.file; t.line = fr.line; t.col = fr.col; this.located = true; }
     }
