@@ -861,7 +861,8 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   if (setupChanged) w.bool("setup_error_changed", true);
   // Changes no diagnostic, test or crash of the match above names, each a part of the summary.
   let also = new Array<string>(0);
-  if (setupChanged) also.push("setup error changed (now: " + cur.setupError! + ")");
+  // Its words are the verdict's `setup:` line, just above the delta's: said once.
+  if (setupChanged) also.push("setup error changed");
   let none = first || tm.notRun.length > 0 || tm.fixed.length > 0 ? -1 : noneRanOf(before, cur);
   if (none > 0) also.push("tests: none ran (" + none.toString() + " before)");
   // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,

@@ -3,7 +3,9 @@
 // no crash, no diagnostics, no tests, no error groups, no setup or build failure, no timeout, not binary,
 // and the whole log in hand (not capped); and the verdict's first line (status · exit · time · lines),
 // the delta line when it says something (not "first run", not "no change"), and the raw lines are
-// shorter, in bytes, than the rendered verdict. The log path goes: the output is all there.
+// shorter, in bytes, than the rendered verdict — or the verdict's tail left lines out (it keeps the last 12)
+// and the raw is at most FULL_MAX bytes: a 20-line report whose first lines the tail cut would cost a model a
+// turn to read from the log. The log path goes: the output is all there.
 // Shared by the MCP run tool and `sbx run --brief` (what the agent hooks' rewrite prints to the model).
 import { visible } from '../contract/index.js';
 import type { RunResult } from '../engine/index.js';
@@ -11,6 +13,9 @@ import { readRegular } from '../launcher/index.js';
 
 /** Above this many raw bytes the log is not read: a verdict is a few hundred bytes at most when brief() could apply. */
 const BRIEF_MAX = 4096;
+
+/** A plain output up to this many bytes comes back whole when the verdict's tail would show only its end. */
+const FULL_MAX = 2048;
 
 /** What to show for a run: brief() of its raw log when it applies, else the rendered verdict. */
 export async function briefOrRendered(env: RunResult, rendered: string): Promise<string> {
@@ -37,7 +42,8 @@ export function brief(env: RunResult, rendered: string, raw: Buffer): string | n
   const vd = env.verdict;
   if (vd.crash || vd.tests || vd.diagnostics.length || vd.counts.errors || vd.counts.warnings || vd.counts.crashes) return null;
   if (vd.error_groups.length || vd.setup_error || vd.build_failure || vd.exit.timed_out || vd.binary) return null;
-  if (raw.length !== vd.raw_bytes || raw.length >= Buffer.byteLength(rendered)) return null;
+  const whole = raw.length <= FULL_MAX && vd.lines > vd.tail.length;
+  if (raw.length !== vd.raw_bytes || (raw.length >= Buffer.byteLength(rendered) && !whole)) return null;
   const nl = rendered.indexOf('\n');
   const head = nl < 0 ? rendered : rendered.slice(0, nl);
   const delta = env.delta?.summary;
@@ -49,5 +55,5 @@ export function brief(env: RunResult, rendered: string, raw: Buffer): string | n
     lines.push(...out);
   }
   const b = `${lines.join('\n')}\n`;
-  return Buffer.byteLength(b) < Buffer.byteLength(rendered) ? b : null;
+  return whole || Buffer.byteLength(b) < Buffer.byteLength(rendered) ? b : null;
 }

@@ -28,6 +28,14 @@ test('run: an 8-byte echo comes back as its output under a one-line status', asy
   assert.match(text(again), /^sbx: pass[^\n]*\nhello\n$/, 'a "no change" delta adds nothing to an output that is all there');
 });
 
+test('run: a plain 20-line output comes back whole, not as a verdict whose tail keeps its last 12', async () => {
+  const r = await client.callTool({ name: 'run', arguments: { command: 'for i in $(seq 1 20); do echo "step $i of the report"; done', work: 'p' } });
+  const t = text(r);
+  assert.match(t, /^sbx: pass · exit 0 · [^\n]* · 20 lines\nstep 1 of the report\n/);
+  assert.ok(t.includes('step 8 of the report\n') && t.endsWith('step 20 of the report\n'), t);
+  assert.not.match(t, /\nlog: /);
+});
+
 test('run: a failing short command keeps its status and exit in the line', async () => {
   const r = await client.callTool({ name: 'run', arguments: { command: 'echo nope; exit 3', work: 'p' } });
   assert.match(text(r), /^sbx: runtime-error · exit 3 · [^\n]*\nnope\n$/);
