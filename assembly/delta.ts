@@ -403,13 +403,14 @@ function sameFailure(a: TestFailure, b: TestFailure): bool {
 /**
  * Why n tests that failed before, are in no failure now and in no list of passes, did not pass: a runner that
  * names no passing test (pytest -q, jest's and vitest's default reporters, cargo test -q, RSpec, PHPUnit) still
- * counts them. Its passed count rose by at most (passed now - passed before) + broken (a broken test may have
+ * counts them (the run before may have listed them: unittest -v, then -f without it). Its passed count rose by at most (passed now - passed before) + broken (a broken test may have
  * passed before): when that is not above zero none of them passed — removed, skipped or deselected. null when
  * they may have passed (fixed), or the counts do not say.
  */
 function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | null {
   let a = before.tests; let b = cur.tests;
-  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null || a.passedSet !== null) return null;
+  // The run before may have listed its tests (unittest -v, then -f without it): its counts are as good as a quiet run's.
+  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null) return null;
   if (a.passed < 0 || b.passed < 0) return null;
   // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
   if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
