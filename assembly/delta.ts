@@ -86,15 +86,46 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
       break;
     }
   }
+  // A run that kept only its first MAX_DIAGNOSTICS (the others dropped: a linter's hundreds of findings) says nothing
+  // of those past its last kept one: a finding of the other run after the last one matched in it may be among the
+  // dropped (pushed past the cap by findings added above it), neither fixed nor new.
+  let lastA = -1; let lastB = -1;
+  for (let i = 0; i < a.length; i++) if (usedA[i]) lastA = i;
+  for (let j = 0; j < b.length; j++) if (usedB[j]) lastB = j;
+  let cutA = after.diagnosticsDropped > 0 && lastA >= 0 ? lastA : 0x7FFFFFFF;
+  let cutB = before.diagnosticsDropped > 0 && lastB >= 0 ? lastB : 0x7FFFFFFF;
+  // Another linter than the one before (pylint, then black --check): the findings of before were not looked for.
+  if (otherLinter(a, b)) cutA = -1;
   for (let i = 0; i < a.length; i++) {
-    if (usedA[i]) continue;
+    if (usedA[i] || i > cutA) continue;
     if (notRebuilt(a[i], b, after)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
   }
   for (let j = 0; j < b.length; j++) {
-    if (usedB[j]) continue;
+    if (usedB[j] || j > cutB) continue;
     if (notRebuilt(b[j], a, before)) m.notRebuilt++; else m.added.push(b[j]);
   }
   return m;
+}
+
+/**
+ * Both runs found something, each only with Python linters (each reads every file it is given), and no tool of one
+ * is a tool of the other: the second ran another linter (pylint, then black --check, then isort --check-only), and
+ * what the first found was not looked for. (A run of both that passed the first prints none of its findings: then
+ * it is the same tool's run that found nothing, and the findings of before are fixed.)
+ */
+function otherLinter(a: Array<Diagnostic>, b: Array<Diagnostic>): bool {
+  if (a.length == 0 || b.length == 0) return false;
+  for (let i = 0; i < a.length; i++) if (!pyLinter(a[i].tool)) return false;
+  for (let j = 0; j < b.length; j++) {
+    let t = b[j].tool;
+    if (!pyLinter(t)) return false;
+    for (let i = 0; i < a.length; i++) if (a[i].tool == t) return false;
+  }
+  return true;
+}
+
+function pyLinter(t: string): bool {
+  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort";
 }
 
 /**
@@ -175,7 +206,28 @@ function levelChanges(dm: DiagMatch): LevelChanges {
 
 function levelFreeKey(d: Diagnostic): string {
   let label = d.label;
-  return d.tool + "\u0001" + d.fileOr + "\u0001" + normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
+  let m = d.tool == "pylint" ? withoutSymbol(d.message).trimEnd() : d.message;
+  return d.tool + "\u0001" + d.fileOr + "\u0001" + normMessage(m) + "\u0001" + normMessage(label !== null ? label : "");
+}
+
+/**
+ * pylint's text format ends a message with its symbol (`Unused import os (unused-import)`), its parseable and JSON
+ * formats do not (and JSON keeps a blank the others trim): the message without it, trimmed, so a run under one format
+ * and the next under another name the same finding.
+ */
+function withoutSymbol(m: string): string {
+  let n = m.length;
+  if (n < 4 || m.charCodeAt(n - 1) != Char.RPAREN) return m;
+  let i = n - 2; let dash = false;
+  while (i > 0) {
+    let c = m.charCodeAt(i);
+    if (!(c >= Char.a && c <= Char.z || c == Char.MINUS || isDigit(c))) break;
+    if (c == Char.MINUS) dash = true;
+    i--;
+  }
+  // A symbol holds a dash (`unused-import`); a message's own last word in parentheses (`(subprocess)`) is kept.
+  if (!dash || m.charCodeAt(i) != Char.LPAREN || i < 1 || m.charCodeAt(i - 1) != Char.SPACE) return m;
+  return m.substring(0, i - 1);
 }
 
 function failuresOf(v: Verdict): Array<TestFailure> {
