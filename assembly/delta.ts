@@ -350,6 +350,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       // A failure that says nothing now (no message, no place: a -v `... FAIL` line of a run cut before its report)
       // is no change of the one before.
       if (factText(now.message).length == 0 && now.fileOr.length == 0) quiet = true;
+      // The same message, one of the two runs naming no place (Django's parallel runner printed the exception alone,
+      // without its traceback): no change of place either.
+      if ((now.fileOr.length == 0) != (fa[i].fileOr.length == 0) && unqualified(factText(now.message)) == unqualified(factText(fa[i].message))) quiet = true;
       let change: string | null = quiet ? null : failureChange(fa[i], now!);
       if (change !== null) { m.changed.push(name); m.changes.push(change); }
       continue;
@@ -402,6 +405,19 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * A Python exception's message without its class's module (`shop.tests.PriceError: x` is `PriceError: x`, as the
+ * exception's repr names it); any other message as it is.
+ */
+function unqualified(m: string): string {
+  let k = m.indexOf(": ");
+  if (k <= 0) return m;
+  let head = m.substring(0, k);
+  if (head.indexOf(" ") >= 0) return m;
+  let dot = head.lastIndexOf(".");
+  return dot > 0 ? m.substring(dot + 1) : m;
 }
 
 /**
