@@ -182,9 +182,9 @@ export class UnittestParser extends Parser {
       this.pickled = null;
       if (c == Char.SPACE && l.matchAt("    ", 0) && l.at(4) != Char.SPACE) { pk.message = reprMessage(l.trimmed(4)); return true; }
     }
-    if (c != Char.SPACE && l.endsWith(") failed:") && l.indexOf(" (") > 0) {
+    if (c != Char.SPACE && l.endsWith(") failed:") && this.pickledList.length < MAX_FAILURES && l.indexOf(" (") > 0) {
       let name = nameOf(l, 0);
-      if (name.indexOf(" ") < 0 && this.pickledList.length < MAX_FAILURES) {
+      if (name.indexOf(" ") < 0) {
         // Added at the end: the traceback of the run's death that follows is its crash (python.ts reads none once
         // there are test results).
         let tf = new TestFailure();
