@@ -393,7 +393,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let desel = t !== null && gw !== null ? t.deselected : 0;
   if (desel > 0) gw = desel.toString() + " deselected";
   for (let i = 0; i < kept.length; i++) {
-    if (gw === null) { m.fixed.push(kept[i]); continue; }
+    // A unittest class or module fixture (`mod.C.setUpClass`) is no test the counts hold: its tests were never
+    // counted while it failed, so the passes say nothing of it.
+    if (gw === null || classFixture(kept[i])) { m.fixed.push(kept[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
     if (desel == 0) m.gone.push(kept[i]);
@@ -526,6 +528,11 @@ function fixtureRan(cur: Verdict, f: TestFailure): bool {
   let m = name.substring(dot + 1);
   if (m != "setUpClass" && m != "tearDownClass" && m != "setUpModule" && m != "tearDownModule") return false;
   return t.passedSet!.includes(nameHash(name.substring(0, dot)));
+}
+
+/** unittest's name of a class or module fixture's error: `mod.C.setUpClass`, `mod.tearDownModule`. */
+function classFixture(name: string): bool {
+  return name.endsWith(".setUpClass") || name.endsWith(".tearDownClass") || name.endsWith(".setUpModule") || name.endsWith(".tearDownModule");
 }
 
 /**
