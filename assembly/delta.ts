@@ -86,15 +86,46 @@ function matchDiagnostics(before: Verdict, after: Verdict): DiagMatch {
       break;
     }
   }
+  // A run that kept only its first MAX_DIAGNOSTICS (the others dropped: a linter's hundreds of findings) says nothing
+  // of those past its last kept one: a finding of the other run after the last one matched in it may be among the
+  // dropped (pushed past the cap by findings added above it), neither fixed nor new.
+  let lastA = -1; let lastB = -1;
+  for (let i = 0; i < a.length; i++) if (usedA[i]) lastA = i;
+  for (let j = 0; j < b.length; j++) if (usedB[j]) lastB = j;
+  let cutA = after.diagnosticsDropped > 0 && lastA >= 0 ? lastA : 0x7FFFFFFF;
+  let cutB = before.diagnosticsDropped > 0 && lastB >= 0 ? lastB : 0x7FFFFFFF;
+  // Another linter than the one before (pylint, then black --check): the findings of before were not looked for.
+  if (otherLinter(a, b)) cutA = -1;
   for (let i = 0; i < a.length; i++) {
-    if (usedA[i]) continue;
+    if (usedA[i] || i > cutA) continue;
     if (notRebuilt(a[i], b, after, true)) { m.notRebuilt++; m.notRebuiltGone++; } else m.fixed.push(a[i]);
   }
   for (let j = 0; j < b.length; j++) {
-    if (usedB[j]) continue;
+    if (usedB[j] || j > cutB) continue;
     if (notRebuilt(b[j], a, before, false)) m.notRebuilt++; else m.added.push(b[j]);
   }
   return m;
+}
+
+/**
+ * Both runs found something, each only with Python linters (each reads every file it is given), and no tool of one
+ * is a tool of the other: the second ran another linter (pylint, then black --check, then isort --check-only), and
+ * what the first found was not looked for. (A run of both that passed the first prints none of its findings: then
+ * it is the same tool's run that found nothing, and the findings of before are fixed.)
+ */
+function otherLinter(a: Array<Diagnostic>, b: Array<Diagnostic>): bool {
+  if (a.length == 0 || b.length == 0) return false;
+  for (let i = 0; i < a.length; i++) if (!pyLinter(a[i].tool)) return false;
+  for (let j = 0; j < b.length; j++) {
+    let t = b[j].tool;
+    if (!pyLinter(t)) return false;
+    for (let i = 0; i < a.length; i++) if (a[i].tool == t) return false;
+  }
+  return true;
+}
+
+function pyLinter(t: string): bool {
+  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort";
 }
 
 /**
@@ -182,7 +213,28 @@ function levelChanges(dm: DiagMatch): LevelChanges {
 
 function levelFreeKey(d: Diagnostic): string {
   let label = d.label;
-  return d.tool + "\u0001" + d.fileOr + "\u0001" + normMessage(d.message) + "\u0001" + normMessage(label !== null ? label : "");
+  let m = d.tool == "pylint" ? withoutSymbol(d.message).trimEnd() : d.message;
+  return d.tool + "\u0001" + d.fileOr + "\u0001" + normMessage(m) + "\u0001" + normMessage(label !== null ? label : "");
+}
+
+/**
+ * pylint's text format ends a message with its symbol (`Unused import os (unused-import)`), its parseable and JSON
+ * formats do not (and JSON keeps a blank the others trim): the message without it, trimmed, so a run under one format
+ * and the next under another name the same finding.
+ */
+function withoutSymbol(m: string): string {
+  let n = m.length;
+  if (n < 4 || m.charCodeAt(n - 1) != Char.RPAREN) return m;
+  let i = n - 2; let dash = false;
+  while (i > 0) {
+    let c = m.charCodeAt(i);
+    if (!(c >= Char.a && c <= Char.z || c == Char.MINUS || isDigit(c))) break;
+    if (c == Char.MINUS) dash = true;
+    i--;
+  }
+  // A symbol holds a dash (`unused-import`); a message's own last word in parentheses (`(subprocess)`) is kept.
+  if (!dash || m.charCodeAt(i) != Char.LPAREN || i < 1 || m.charCodeAt(i - 1) != Char.SPACE) return m;
+  return m.substring(0, i - 1);
 }
 
 function failuresOf(v: Verdict): Array<TestFailure> {
@@ -305,6 +357,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
       // A failure that says nothing now (no message, no place: a -v `... FAIL` line of a run cut before its report)
       // is no change of the one before.
       if (factText(now.message).length == 0 && now.fileOr.length == 0) quiet = true;
+      // The same message, one of the two runs naming no place (Django's parallel runner printed the exception alone,
+      // without its traceback): no change of place either.
+      if ((now.fileOr.length == 0) != (fa[i].fileOr.length == 0) && unqualified(factText(now.message)) == unqualified(factText(fa[i].message))) quiet = true;
       let change: string | null = quiet ? null : failureChange(fa[i], now!);
       if (change !== null) { m.changed.push(name); m.changes.push(change); }
       continue;
@@ -345,7 +400,9 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   let desel = t !== null && gw !== null ? t.deselected : 0;
   if (desel > 0) gw = desel.toString() + " deselected";
   for (let i = 0; i < kept.length; i++) {
-    if (gw === null) { m.fixed.push(kept[i]); continue; }
+    // A unittest class or module fixture (`mod.C.setUpClass`) is no test the counts hold: its tests were never
+    // counted while it failed, so the passes say nothing of it.
+    if (gw === null || classFixture(kept[i])) { m.fixed.push(kept[i]); continue; }
     if (m.notRun.length == 0) m.notRunWhy = gw!;
     m.notRun.push(kept[i]);
     if (desel == 0) m.gone.push(kept[i]);
@@ -357,6 +414,19 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
   }
   if (first) { m.broken = []; m.still = []; m.changed = []; m.changes = []; }
   return m;
+}
+
+/**
+ * A Python exception's message without its class's module (`shop.tests.PriceError: x` is `PriceError: x`, as the
+ * exception's repr names it); any other message as it is.
+ */
+function unqualified(m: string): string {
+  let k = m.indexOf(": ");
+  if (k <= 0) return m;
+  let head = m.substring(0, k);
+  if (head.indexOf(" ") >= 0) return m;
+  let dot = head.lastIndexOf(".");
+  return dot > 0 ? m.substring(dot + 1) : m;
 }
 
 /**
@@ -410,13 +480,14 @@ function sameFailure(a: TestFailure, b: TestFailure): bool {
 /**
  * Why n tests that failed before, are in no failure now and in no list of passes, did not pass: a runner that
  * names no passing test (pytest -q, jest's and vitest's default reporters, cargo test -q, RSpec, PHPUnit) still
- * counts them. Its passed count rose by at most (passed now - passed before) + broken (a broken test may have
+ * counts them (the run before may have listed them: unittest -v, then -f without it). Its passed count rose by at most (passed now - passed before) + broken (a broken test may have
  * passed before): when that is not above zero none of them passed — removed, skipped or deselected. null when
  * they may have passed (fixed), or the counts do not say.
  */
 function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | null {
   let a = before.tests; let b = cur.tests;
-  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null || a.passedSet !== null) return null;
+  // The run before may have listed its tests (unittest -v, then -f without it): its counts are as good as a quiet run's.
+  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null) return null;
   if (a.passed < 0 || b.passed < 0) return null;
   // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
   if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
@@ -477,6 +548,11 @@ function fixtureRan(cur: Verdict, f: TestFailure): bool {
   let m = name.substring(dot + 1);
   if (m != "setUpClass" && m != "tearDownClass" && m != "setUpModule" && m != "tearDownModule") return false;
   return t.passedSet!.includes(nameHash(name.substring(0, dot)));
+}
+
+/** unittest's name of a class or module fixture's error: `mod.C.setUpClass`, `mod.tearDownModule`. */
+function classFixture(name: string): bool {
+  return name.endsWith(".setUpClass") || name.endsWith(".tearDownClass") || name.endsWith(".setUpModule") || name.endsWith(".tearDownModule");
 }
 
 /**

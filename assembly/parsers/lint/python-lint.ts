@@ -47,6 +47,12 @@
 // indents both two spaces under the test that raised it; unittest -v writes it after its `test_x (…) ... `. A warning
 // of the run at its line, its category the code (`-W error` makes it an exception: python.ts).
 //
+// pylint's JSON reporters: `--output-format=json`, one array of objects, a key a line (`"type": "warning"` first, then
+// `"line": 8`, `"column": 4` counted from 0, `"path": "pkg/a.py"`, `"symbol"`, `"message"`, `"message-id": "W0612"`);
+// `json2`, the same objects (`"messageId"`, `"absolutePath"`, keys in another order) under `"messages"`, then a
+// `"statistics"` object. An object's `"type"` line starts it, its `}` ends it; the array's and the statistics' lines
+// after the first object are the report's too. Levels as pylint's text format's.
+//
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
@@ -65,14 +71,14 @@ import { SphinxCause } from "./sphinx-cause";
  * Keys that start something at rest: a ruff header's code, pylint's `*`, ruff's `[*] N fixable`; pyright's path
  * (`/`, `.` when relative), its findings' too (their key after the indent), and its closing counts (a digit).
  */
-const STARTS = new ByteSet().upper().chars("*[i/.{wb").digits();
+const STARTS = new ByteSet().upper().chars("*[i/.{wb\"").digits();
 const MYPY_JSON = "{\"file\": \"";
 const DJANGO_ISSUES = "System check identified ";
 
 /** Lines ending so can start something too: ruff's grouped format's file line (`src/a.py:`). */
 const ENDS = new ByteSet().chars(":");
 
-const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3, GROUPED = 4, WARNED = 5 }
+const enum Block { NONE = 0, HEADER = 1, SNIPPET = 2, PYRIGHT = 3, GROUPED = 4, WARNED = 5, PYLINT_JSON = 6 }
 
 export class PyLintParser extends Parser {
   private block: i32 = Block.NONE;
@@ -98,14 +104,21 @@ export class PyLintParser extends Parser {
   private warnIndent: i32 = 0;
   /** The Python warnings read so far (made at the first). */
   private once: DiagOnce | null = null;
+  /** pylint's JSON: the object being read (Block.PYLINT_JSON); an object was read (the report's other lines are its). */
+  private obj: Diagnostic | null = null;
+  private pjson: bool = false;
 
-  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError && !this.cause.open(); }
+  atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError && !this.cause.open() && !this.pjson; }
   starts(): ByteSet | null { return STARTS; }
   headColonStarts(): bool { return true; }
   endsStarts(): ByteSet | null { return ENDS; }
-  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError || this.cause.open(); }
+  busy(): bool { return this.block != Block.NONE || this.held !== null || this.django || this.asError || this.cause.open() || this.pjson; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.block == Block.PYLINT_JSON || this.pjson) {
+      if (this.pylintJson(l, f)) return true;
+      this.block = Block.NONE; this.obj = null; this.pjson = false;
+    }
     if (this.cause.open() && this.cause.line(l)) return true;
     if (this.asError) { this.asError = false; if (this.docs(l, f, -1, true)) return true; }
     if (this.django) {
@@ -181,7 +194,7 @@ export class PyLintParser extends Parser {
     if (hk > 0 && (this.docs(l, f, hk, this.sphinx) || this.pyWarning(l, f, hk, 0))) return true;
     if (c0 == Char.SPACE) {
       if (l.at(1) == Char.SPACE && l.at(2) != Char.SPACE && this.pyWarning(l, f, l.indexOf(": ", 3), 2)) return true;
-      return this.pyright(l, f);
+      return this.pyright(l, f) || this.pylintJson(l, f);
     }
     if (c0 == Char.TAB || c0 < 0) return false;
     if (c0 == Char.SLASH || c0 == Char.DOT) return this.pathLine(l);
@@ -288,6 +301,7 @@ export class PyLintParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.obj = null; this.pjson = false;
     this.django = false; this.issue = null; this.sphinx = false; this.asError = false;
     if (this.held !== null) f.released.push(this.held!);
     this.held = null; this.finding = null; this.heldGroup = false; this.group = "";
@@ -331,6 +345,56 @@ export class PyLintParser extends Parser {
     this.finding = d;
     this.block = Block.PYRIGHT;
     return true;
+  }
+
+  /**
+   * A line of pylint's JSON report: an object's `"type": "warning",` starts a finding, its keys fill it, its `}` adds
+   * it; after one, the array's brackets and json2's statistics are the report's. At rest only the `"type"` line.
+   */
+  private pylintJson(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    let c = l.at(p);
+    let d = this.obj;
+    if (c == Char.QUOTE) {
+      if (l.matchAt("\"type\": \"", p)) {
+        let sev = pylintLevel(l, p + 9);
+        if (sev.length == 0) return false;
+        d = new Diagnostic();
+        d.tool = "pylint";
+        d.severity = sev;
+        this.obj = d;
+        this.block = Block.PYLINT_JSON;
+        return true;
+      }
+      if (d === null) return this.pjson && l.indexOf("\": ", p + 1) > 0;
+      if (l.matchAt("\"line\": ", p)) d.line = <i32>l.readInt(p + 8);
+      else if (l.matchAt("\"column\": ", p)) { let col = l.readInt(p + 10); d.col = col >= 0 ? <i32>col + 1 : -1; }
+      else if (l.matchAt("\"path\": \"", p)) d.file = normPath(strAt(l, p + 9));
+      else if (l.matchAt("\"message\": \"", p)) {
+        // duplicate-code's message goes on over lines (`\n`): its first, as the text format's line.
+        let m = strAt(l, p + 12);
+        let nl = m.indexOf("\n");
+        d.message = nl >= 0 ? m.substring(0, nl) : m;
+      }
+      else if (l.matchAt("\"message-id\": \"", p)) d.code = strAt(l, p + 15);
+      else if (l.matchAt("\"messageId\": \"", p)) d.code = strAt(l, p + 14);
+      else if (l.indexOf("\": ", p + 1) < 0) return false;
+      return true;
+    }
+    if (c == Char.RBRACE && d !== null) {
+      this.obj = null;
+      this.block = Block.NONE;
+      if (d.file === null || d.line < 0 || d.message.length == 0) return false;
+      f.addDiagnostic(d);
+      this.pjson = true;
+      return true;
+    }
+    // `{`, `},`, `]`, `],`: the report's punctuation, once an object was read.
+    if (!this.pjson || d !== null) return false;
+    if (c != Char.LBRACE && c != Char.RBRACE && c != Char.LBRACKET && c != Char.RBRACKET) return false;
+    let e = l.len;
+    while (e > p + 1 && (l.at(e - 1) == Char.SPACE || l.at(e - 1) == Char.COMMA)) e--;
+    return e == p + 1;
   }
 
   /** A path alone at column 0 (`/work/pkg/fmt.py`): pyright's file header if findings follow; held until then. */
@@ -565,6 +629,18 @@ function mypyJson(l: Line, f: Facts): bool {
   if (h > 0) d.message += "\n" + strAt(l, h + 9);
   f.addDiagnostic(d);
   return true;
+}
+
+/** pylint's JSON `"type"` value at p (past its quote) as a level: error and fatal errors, info a note; "" for none. */
+function pylintLevel(l: Line, p: i32): string {
+  let c = l.at(p);
+  if (c == Char.w) return l.matchAt("warning\"", p) ? "warning" : "";
+  if (c == Char.c) return l.matchAt("convention\"", p) ? "warning" : "";
+  if (c == Char.r) return l.matchAt("refactor\"", p) ? "warning" : "";
+  if (c == Char.e) return l.matchAt("error\"", p) ? "error" : "";
+  if (c == Char.f) return l.matchAt("fatal\"", p) ? "error" : "";
+  if (c == Char.i) return l.matchAt("info\"", p) ? "note" : "";
+  return "";
 }
 
 /** The number after `key` on the line, or -1. */

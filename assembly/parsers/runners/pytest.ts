@@ -430,10 +430,11 @@ export class PytestParser extends Parser {
     let end = fatal >= 0 ? fatal : cut ? n : l.lastIndexOfByte(Char.LBRACKET);
     if (end < 0) return false;
     let sp = l.indexOfByte(Char.SPACE);
-    // A parametrized id holding a blank (`test_x.py::test_y[two words] PASSED`): the id ends at its `]`.
+    // A parametrized id holding a blank (`test_x.py::test_y[two words] PASSED`): the id ends at the `]` the result
+    // word follows; brackets inside it (`test_y[amp [and] space] PASSED`) do not end it.
     let br = sp > 0 ? l.indexOfByte(Char.LBRACKET) : -1;
     if (br > 0 && br < sp && l.indexOfByte(Char.RBRACKET, br) > sp) {
-      let k = l.indexOf("] ", sp);
+      let k = idEnd(l, sp);
       if (k > 0 && k < end) sp = k + 1;
     }
     let start = 0;
@@ -1148,4 +1149,18 @@ function locationEnd(l: Line): i32 {
   let n = l.readInt(colon + 1);
   if (n < 0 || l.at(l.end) != Char.COLON) return -1;
   return colon;
+}
+
+/**
+ * The `]` that ends a parametrized id holding blanks, in a -v line (`test_y[amp [and] space] PASSED`): the first `] `
+ * from `from` that a result word follows; the first `] ` when none does (a line cut before its word). -1 when none.
+ */
+function idEnd(l: Line, from: i32): i32 {
+  let first = l.indexOf("] ", from);
+  for (let k = first; k > 0; k = l.indexOf("] ", k + 1)) {
+    let w = k + 2;
+    if (l.matchAt("PASSED", w) || l.matchAt("FAILED", w) || l.matchAt("ERROR", w) || l.matchAt("SKIPPED", w) ||
+      l.matchAt("XFAIL", w) || l.matchAt("XPASS", w)) return k;
+  }
+  return first;
 }

@@ -91,10 +91,14 @@ export class UnittestParser extends Parser {
   docExpected: string | null = null;
   docGot: string | null = null;
 
+  /** Django's parallel runner: the test named by `name (id) failed:`, its repr line to come. */
+  pickled: TestFailure | null = null;
+  pickledList: Array<TestFailure> = [];
+
   /** doctest run as a program (`python3 -m doctest x.txt`): its own report, between 70-star rules. */
   doctest: DoctestReport = new DoctestReport();
 
-  busy(): bool { return this.st != St.NONE || this.doctest.open; }
+  busy(): bool { return this.st != St.NONE || this.doctest.open || this.pickled !== null; }
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
@@ -171,6 +175,26 @@ export class UnittestParser extends Parser {
       if (foreignLine(l)) return false;
       this.body(l);
       return true;
+    }
+    // Django's parallel runner, a failure it could not send back (no tblib, or an exception that does not pickle):
+    // `test_x (mod.C.test_x) failed:`, a blank line, the exception's repr indented, then its apology; the run dies.
+    let pk = this.pickled;
+    if (pk !== null) {
+      if (l.isBlank()) return true;
+      this.pickled = null;
+      if (c == Char.SPACE && l.matchAt("    ", 0) && l.at(4) != Char.SPACE) { pk.message = reprMessage(l.trimmed(4)); return true; }
+    }
+    if (c != Char.SPACE && l.endsWith(") failed:") && this.pickledList.length < MAX_FAILURES && l.indexOf(" (") > 0) {
+      let name = nameOf(l, 0);
+      if (name.indexOf(" ") < 0) {
+        // Added at the end: the traceback of the run's death that follows is its crash (python.ts reads none once
+        // there are test results).
+        let tf = new TestFailure();
+        tf.name = name;
+        this.pickled = tf;
+        this.pickledList.push(tf);
+        return true;
+      }
     }
     if (c == Char.R && l.startsWith("Ran ")) {
       let n = l.readInt(4);
@@ -444,9 +468,21 @@ export class UnittestParser extends Parser {
   }
 
   finish(f: Facts): void {
+    this.pickled = null;
     if (this.heldName !== null) { f.released.push(this.heldName!); this.heldName = null; }
     this.doctest.finish(f);
     this.endBlock();
+    let pl = this.pickledList;
+    if (pl.length > 0) {
+      let tp = f.testsFor("unittest");
+      for (let i = 0; i < pl.length; i++) {
+        if (tp.runner != "unittest" || hasFailure(tp, pl[i].name) || tp.failures.length >= MAX_FAILURES) continue;
+        tp.failures.push(pl[i]);
+        this.nErr++;
+      }
+      this.pickledList = [];
+      this.seen = true;
+    }
     if (!this.seen) return;
     let t = f.testsFor("unittest");
     if (t.runner != "unittest") return;
@@ -590,4 +626,22 @@ function kv(s: string, key: string): i64 {
 function dotsOnly(l: Line): bool {
   for (let i = 0; i < l.len; i++) if (l.at(i) != Char.DOT) return false;
   return true;
+}
+
+/**
+ * An exception's repr as its message: `AttributeError("'Tag' object has no attribute 'nam'")` is `AttributeError: 'Tag'
+ * object has no attribute 'nam'` (one string argument unquoted); another repr is kept as printed.
+ */
+function reprMessage(r: string): string {
+  let open = r.indexOf("(");
+  if (open <= 0 || !r.endsWith(")")) return r;
+  for (let i = 0; i < open; i++) {
+    let ch = r.charCodeAt(i);
+    if (!(ch >= Char.A && ch <= Char.Z || ch >= Char.a && ch <= Char.z || ch >= Char._0 && ch <= Char._9 || ch == Char.UNDERSCORE || ch == Char.DOT)) return r;
+  }
+  let inner = r.substring(open + 1, r.length - 1);
+  if (inner.length == 0) return r.substring(0, open);
+  let q = inner.charCodeAt(0);
+  if ((q == Char.QUOTE || q == Char.APOS) && inner.length >= 2 && inner.charCodeAt(inner.length - 1) == q) inner = inner.substring(1, inner.length - 1);
+  return r.substring(0, open) + ": " + inner;
 }
