@@ -1017,6 +1017,14 @@ function changes(before: Verdict, cur: Verdict, crash: string, dm: DiagMatch, tm
   let lv = levelChanges(dm);
   for (let i = 0; i < dm.fixed.length; i++) { if (lv.fromFixed[i]) continue; if (dm.fixed[i].severity == "error") ef++; else wf++; }
   for (let i = 0; i < dm.added.length; i++) { if (lv.fromAdded[i]) continue; if (dm.added[i].severity == "error") en++; else wn++; }
+  // Past the diagnostics a verdict keeps (MAX_DIAGNOSTICS: 1 632 undefined references of a relink), the lists name
+  // only the first; when the run before had none of a severity, every one this run counts is new, and when this
+  // run has no error, every error the run before counted is gone (warnings gone may be not printed: notRebuilt).
+  if (lv.raised == 0 && lv.lowered == 0) {
+    if (cur.diagnosticsDropped > 0 && before.errorCount == 0) en = max(en, <i32>cur.errorCount);
+    if (cur.diagnosticsDropped > 0 && before.warningCount == 0) wn = max(wn, <i32>cur.warningCount);
+    if (before.diagnosticsDropped > 0 && cur.errorCount == 0) ef = max(ef, <i32>before.errorCount);
+  }
   if (ef > 0 || en > 0) {
     let s = new Array<string>(0);
     if (ef > 0) s.push(plural(ef, "error", "errors") + gone);

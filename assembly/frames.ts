@@ -104,6 +104,10 @@ function classifyFresh(f: Frame): void {
     if (where.includes(RUNTIME_PATHS[i])) { user = false; break; }
   }
   if (user && f.file !== null && isSanitizerObject(f.file!)) user = false;
+  // glibc's string functions as Valgrind names them, by their assembly source and no directory: `__strcmp_avx2
+  // (strcmp-avx2.S:249)`, `__memmove_avx_unaligned_erms (memmove-vec-unaligned-erms.S:...)`: a reserved name in a
+  // `.S` file.
+  if (user && f.file !== null && f.fn !== null && f.file!.endsWith(".S") && f.fn!.startsWith("__")) user = false;
   if (user && f.fn !== null) {
     let fn = f.fn!;
     if (isSanitizerRuntimeFn(fn)) user = false;

@@ -27,6 +27,9 @@ export const INFRA_FUNCS: string[] = [
   // googletest internals (the TEST body itself is user code)
   "testing::internal::", "testing::Test::Run", "testing::TestInfo::Run", "testing::TestSuite::Run",
   "testing::TestCase::Run", "testing::UnitTest::Run", "RUN_ALL_TESTS",
+  // Boost.Test's runner and Boost.Function's invokers around a test case (a static libboost_unit_test_framework
+  // has no debug info: its frames have no file)
+  "boost::unit_test::", "boost::execution_monitor::", "boost::detail::function::",
   // Unity's runner around a test function (the test function itself is user code)
   "UnityDefaultTestRun", "UnityTestRunner",
   // a recovered Go panic's re-panic

@@ -165,6 +165,49 @@ function placeOnly(s: string): bool {
 }
 
 /**
+ * Boost.Test's JUNIT log (`--log_format=JUNIT`): the message attribute is a constant (`failure`, `unexpected
+ * exception`); the body is `ASSERTION FAILURE:` with `- file   : bt_test.cpp`, `- line   : 22`, `- message: check ...`,
+ * or `UNCAUGHT EXCEPTION:` at `- file: unknown location`, the exception's text between `EXCEPTION STACK TRACE: ---`
+ * and a dashed line, then `Last checkpoint:` with its own `- file:` and `- line:` (the place, as the console's `last
+ * checkpoint` line is). False when body is not that.
+ */
+function boostBody(tf: TestFailure, body: string): bool {
+  let lines = body.split("\n");
+  let i = 0;
+  while (i < lines.length && lines[i].trimStart().length == 0) i++;
+  if (i == lines.length) return false;
+  let first = lines[i].trimEnd();
+  let uncaught = first == "UNCAUGHT EXCEPTION:";
+  if (!uncaught && first != "ASSERTION FAILURE:") return false;
+  let file: string | null = null; let line: i32 = -1; let placing = false;
+  let msg = ""; let trace = new Array<string>(0); let inTrace = false;
+  for (i++; i < lines.length; i++) {
+    let s = lines[i].trimStart().trimEnd();
+    if (inTrace) {
+      if (s.startsWith("-----")) inTrace = false;
+      else if (s.length > 0 && trace.length < 4) trace.push(s);
+      continue;
+    }
+    if (s.startsWith("EXCEPTION STACK TRACE:")) { inTrace = true; continue; }
+    if (!s.startsWith("- ")) continue;
+    let colon = s.indexOf(":");
+    if (colon < 0) continue;
+    let key = s.substring(2, colon).trimEnd();
+    let val = s.substring(colon + 1).trimStart();
+    if (key == "file") {
+      placing = file === null && val.length > 0 && val != "unknown location";
+      if (placing) file = normPath(val);
+    } else if (key == "line") {
+      if (placing && line < 0) line = I32.parseInt(val);
+      placing = false;
+    } else if (key == "message" && !uncaught && msg.length == 0) msg = val;
+  }
+  tf.message = uncaught ? join(trace, "\n") : msg;
+  if (file !== null && line > 0) { tf.file = file; tf.line = line; }
+  return true;
+}
+
+/**
  * node-tap's failure body is its YAML diagnostics (`compare: ===`, `at:`, `stack: |`, `source: |`, `diff: |`):
  * no message line of its own; its diff's `-`/`+` lines (after `@@`) are expected and actual. False when body is
  * not that.
@@ -292,9 +335,10 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       body = text(kq + 1, ce);
     }
     let yaml = tapYaml(tf, body);
-    tf.message = yaml ? "" : messageOf(msg, body);
+    let boost = !yaml && boostBody(tf, body);
+    if (!boost) tf.message = yaml ? "" : messageOf(msg, body);
     // node-tap's file and line attributes are the assertion's; its YAML's other places are not.
-    if (!yaml || file === null) locate(tf, body.length > 0 ? body : (msg !== null ? msg! : ""));
+    if (!boost && (!yaml || file === null)) locate(tf, body.length > 0 ? body : (msg !== null ? msg! : ""));
     if (tf.file === null && file !== null) {
       tf.file = normPath(file!);
       if (lineAttr !== null) tf.line = I32.parseInt(lineAttr!);
@@ -436,6 +480,79 @@ export function parseDoctestXml(ptr: usize, len: i32): Tests {
     }
   }
   return t;
+}
+
+/**
+ * Boost.Test's XML log (`--log_format=XML --log_sink=stdout`, one line): `<TestLog>`, a `<TestSuite name=..>` per
+ * suite (the first is the module), `<TestCase name=.. file=.. line=..>` holding an `<Error file= line=>` or
+ * `<FatalError ...>` per failed check (its text the check's) or an `<Exception file="unknown location" line="0">`
+ * whose text is the exception's or the caught signal's and whose `<LastCheckpoint file= line=>` places it. A case
+ * is named as the console names it (`suite/case`, the module left out) and placed at its first failure; a case or
+ * suite tag closed on itself with `skipped="yes"` was not run. At the default --log_level=error the log has no
+ * case tags: no tests are read from it (null).
+ */
+export function parseBoostXml(ptr: usize, len: i32): Tests | null {
+  let t = new Tests();
+  t.runner = "boost-test";
+  t.totals = true;
+  let end = ptr + <usize>max(len, 0);
+  let suites = new Array<string>(0);
+  let cases = 0;
+  let c = new Cursor(ptr, end);
+  while (c.seek("<")) {
+    let a = c.p;
+    if (c.match("</TestSuite>")) { if (suites.length > 0) suites.pop(); c.p = a + 12; continue; }
+    let suite = c.match("<TestSuite");
+    let isCase = !suite && c.match("<TestCase");
+    if (!suite && !isCase) { c.p = a + 1; continue; }
+    let n = a + (suite ? 10 : 9);
+    let nx = n < end ? load<u8>(n) : 0;
+    if (nx != Char.SPACE && nx != Char.GT && nx != Char.SLASH) { c.p = n; continue; }
+    let q = tagEnd(n, end);
+    let selfClose = q > n && load<u8>(q - 1) == Char.SLASH;
+    let nm = attr(a, q, "name");
+    let name = nm !== null ? nm! : "";
+    c.p = q + 1;
+    if (suite) { if (!selfClose && suites.length < 32) suites.push(name); continue; }
+    cases++;
+    if (selfClose) { let sk = attr(a, q, "skipped"); if (sk !== null && sk! == "yes") t.skipped++; continue; }
+    let e = new Cursor(q + 1, end);
+    let bodyEnd = e.seek("</TestCase>") ? e.p : end;
+    c.p = bodyEnd;
+    let b = new Cursor(q + 1, bodyEnd);
+    let tag = "";
+    while (b.seek("<")) {
+      if (b.match("<Error")) { tag = "Error"; break; }
+      if (b.match("<FatalError")) { tag = "FatalError"; break; }
+      if (b.match("<Exception")) { tag = "Exception"; break; }
+      b.p++;
+    }
+    if (tag.length == 0) { t.passed++; continue; }
+    t.failed++;
+    let parts = new Array<string>(0);
+    for (let i = 1; i < suites.length; i++) parts.push(suites[i]);
+    parts.push(name);
+    let tf = failureNamed(t, join(parts, "/"));
+    let fa = b.p;
+    let fq = tagEnd(fa + 1, bodyEnd);
+    let closeTag = "</" + tag + ">";
+    let ce = new Cursor(fq + 1, bodyEnd);
+    let fEnd = ce.seek(closeTag) ? ce.p : bodyEnd;
+    let msgEnd = fEnd;
+    let pa = fa; let pq = fq;
+    if (tag == "Exception") {
+      let lc = new Cursor(fq + 1, fEnd);
+      if (lc.seek("<LastCheckpoint")) { msgEnd = lc.p; pa = lc.p; pq = tagEnd(lc.p + 15, fEnd); }
+    }
+    tf.message = text(fq + 1, msgEnd).trimStart().trimEnd();
+    let file = attr(pa, pq, "file");
+    let ln = attr(pa, pq, "line");
+    if (file !== null && file! != "unknown location" && ln !== null) {
+      tf.file = normPath(file!);
+      tf.line = I32.parseInt(ln!);
+    }
+  }
+  return cases > 0 ? t : null;
 }
 
 /**

@@ -136,6 +136,24 @@ export class GdbParser extends Parser {
 
 const enum Next { FRAMES = 0, STOP = 1, SOURCE = 2 }
 
+/**
+ * The ` (` of the argument list that ends the frame's function before e: the name itself may hold `()`
+ * (`invoker<void (*)(), int>::invoke (fn=0x..)`, a function without debug info named by its signature
+ * `run_guarded(std::function<void ()> const&) ()`); -1 when the text before e does not end in `)`.
+ */
+function argsOpen(l: Line, q: i32, e: i32): i32 {
+  let k = e - 1;
+  while (k > q && l.at(k) == Char.SPACE) k--;
+  if (k <= q || l.at(k) != Char.RPAREN) return -1;
+  let depth = 0;
+  for (let i = k; i > q; i--) {
+    let c = l.at(i);
+    if (c == Char.RPAREN) depth++;
+    else if (c == Char.LPAREN && --depth == 0) return l.at(i - 1) == Char.SPACE ? i - 1 : -1;
+  }
+  return -1;
+}
+
 /** A frame whose function starts at q: `parse (buf=0x20, n=<optimized out>) at src/parse.c:362`, `raise () from /lib/libc.so.6`. */
 function frameAt(l: Line, q: i32, idx: i32): Frame {
   let fr = new Frame();
@@ -143,7 +161,16 @@ function frameAt(l: Line, q: i32, idx: i32): Frame {
   // the function ends at its argument list (` (a=1, b=<optimized out>)`), or at ` at ` / ` from `
   let at = l.lastIndexOf(" at ");
   let from = l.lastIndexOf(" from ");
-  let open = l.indexOf(" (", q);
+  // At the line's end only gdb's empty list of a frame without debug info is taken so (a sanitizer's frame read
+  // here, `malloc (/lib/x.so+0x10) (BuildId: ab12)`, keeps its first ` (`).
+  let bounded = (at > q && at > from) || from > q;
+  let open = argsOpen(l, q, bounded ? (at > q && at > from ? at : from) : l.len);
+  if (open > 0 && !bounded) {
+    let z = open + 3;
+    while (z < l.len && l.at(z) == Char.SPACE) z++;
+    if (l.at(open + 2) != Char.RPAREN || z != l.len) open = -1;
+  }
+  if (open < 0) open = l.indexOf(" (", q);
   let end = open > 0 ? open : (at > q ? at : (from > q ? from : l.len));
   fr.fn = l.trimmed(q, end);
   if (at > q && at > from) setLocation(fr, l.trimmed(at + 4));

@@ -64,6 +64,9 @@ export class AutomakeReport {
   private secAssert: TestFailure | null = null;
   /** The section's first `file.c:25: message` line (a check's own report among a script's `name... ok` lines). */
   private secPlaced: string = "";
+  /** The line after secPlaced when that one ends in `:` (`suite_list.c:54: test FAILED:` then `Failed test: x == 4`). */
+  private secAfter: string = "";
+  private secWantAfter: bool = false;
   /** Non-blank lines past the first four, and the last two of them. */
   private secMore: i32 = 0;
   private secLast1: string = "";
@@ -118,8 +121,11 @@ export class AutomakeReport {
       }
       if (foreignLine(l)) return -1;
       if (!this.secBad) return 1;
-      if (this.secPlaced.length == 0 && placedLine(s) > 0) this.secPlaced = s;
-      if (s.length > 0) {
+      if (this.secWantAfter && s.length > 0) { this.secAfter = s; this.secWantAfter = false; }
+      if (this.secPlaced.length == 0 && placedLine(s) > 0) { this.secPlaced = s; this.secWantAfter = s.endsWith(":"); }
+      // A rule (`=====`, `-----`: a sanitizer's report opens with one, a test's own output frames its message) is
+      // no message.
+      if (s.length > 0 && !ruleLine(l)) {
         if (this.secLines.length < 4) this.secLines.push(s);
         else { this.secMore++; this.secLast2 = this.secLast1; this.secLast1 = s; }
       }
@@ -142,7 +148,7 @@ export class AutomakeReport {
       this.secRule = true;
       this.secLines = [];
       this.secAssert = null;
-      this.secPlaced = "";
+      this.secPlaced = ""; this.secAfter = ""; this.secWantAfter = false;
       this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
       this.secCount = 0;
       return 1;
@@ -169,10 +175,11 @@ export class AutomakeReport {
       let a = this.secAssert;
       let p = this.secPlaced;
       if (a !== null) { x.file = a.file; x.line = a.line; x.message = a.message; }
-      else if (p.length > 0) placedMessage(x, p, this.ctx);
+      else if (p.length > 0) placedMessage(x, p, this.ctx, this.secAfter);
       else if (this.secLines.length > 0) x.message = this.sectionText();
     }
     this.secName = ""; this.secLines = []; this.secAssert = null; this.secRule = false; this.secPlaced = "";
+    this.secAfter = ""; this.secWantAfter = false;
     this.secMore = 0; this.secLast1 = ""; this.secLast2 = "";
   }
 
@@ -248,6 +255,16 @@ export class AutomakeReport {
 
 
 /** A line of `=` only (rST's underline). */
+/** A line of one repeated `=` or `-` (four or more). */
+function ruleLine(l: Line): bool {
+  let n = l.len;
+  while (n > 0 && l.at(n - 1) == Char.SPACE) n--;
+  let c = l.at(0);
+  if (n < 4 || (c != Char.EQ && c != Char.MINUS)) return false;
+  for (let i = 1; i < n; i++) if (l.at(i) != c) return false;
+  return true;
+}
+
 function allEq(l: Line): bool {
   let n = l.len;
   while (n > 0 && l.at(n - 1) == Char.SPACE) n--;

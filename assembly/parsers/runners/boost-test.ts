@@ -17,7 +17,7 @@
 // less the cases that failed, added up over programs (the `***` line counts failed checks, not cases).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure } from "../../model";
+import { Crash, Facts, TestFailure } from "../../model";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
 
@@ -37,6 +37,9 @@ export class BoostTestReport {
   /** Lines still taken as the last failure's message: an exception's what() may span lines (0 when none). */
   private more: i32 = 0;
 
+  /** Facts.lastAssert at the last of Boost.Test's lines: one read since is the running case's. */
+  private assertAt: Crash | null = null;
+
   /** Inside `--report_level=detailed`'s report, after its `Test module "x" has failed with:` line. */
   private report: bool = false;
 
@@ -55,6 +58,7 @@ export class BoostTestReport {
     }
     if (this.announced < 0) return false;
     let r = this.known(l, f, c);
+    if (r != 0) this.assertAt = f.lastAssert;
     if (r == 2) return true;
     if (r != 0) { this.more = 0; return r > 0; }
     if (this.more > 0) {
@@ -86,6 +90,12 @@ export class BoostTestReport {
     if (l.matchAt("error: in \"", q)) return this.failure(l, f, e, q + 11) ? 1 : 0;
     if (l.matchAt("fatal error: in \"", q)) {
       if (!this.failure(l, f, e, q + 17)) return 0;
+      // `signal: SIGABRT (application abort requested)` after an assert()'s line (`prog: file.cpp:32: ...: Assertion
+      // `x' failed.`, read by the assert parser since Boost.Test's line before): the assertion is the failure and its
+      // place, not the `last checkpoint` (the case's entry when no check passed).
+      let la = f.lastAssert;
+      let x = this.last!;
+      if (la !== null && la !== this.assertAt && x.file === null && x.message.startsWith("signal: SIGABRT")) fromAssert(x, la);
       // An exception's or a signal's (at `unknown location`): its text runs to the `last checkpoint` line.
       if (l.matchAt("unknown location", 0)) this.more = MAX_MORE;
       return 2;
@@ -106,6 +116,7 @@ export class BoostTestReport {
     this.endProgram(f);
     this.announced = n;
     this.seen = true;
+    this.assertAt = f.lastAssert;
     let t = f.testsFor("boost-test");
     this.failedAt = t.runner == "boost-test" ? t.failures.length : 0;
     return true;
@@ -140,6 +151,7 @@ export class BoostTestReport {
     this.announced = -1;
     this.last = null;
     this.more = 0;
+    this.assertAt = null;
   }
 
   finish(f: Facts): void {
@@ -152,6 +164,17 @@ export class BoostTestReport {
     t.skipped = 0;
     t.totals = true;
   }
+}
+
+/** The failure told by an assertion's crash: its message and the frame it names. */
+function fromAssert(x: TestFailure, c: Crash): void {
+  let m = c.message;
+  if (m === null || c.frames.length == 0) return;
+  let fr = c.frames[0];
+  if (fr.file === null) return;
+  x.message = m;
+  x.file = fr.file;
+  x.line = fr.line;
 }
 
 /** `bt_test.cpp(19)` before e (`unknown location(0)` places nothing). */

@@ -378,13 +378,15 @@ export function placeFrom(t: TestFailure, s: string, k: i32, ctx: DiagContext | 
 
 /**
  * A failing test's output held `file.c:25: message` among other lines (jansson's run-suites: `test_array.c...
- * FAILED`, then the check's own line): that line is its message; its place only when the path names a
+ * FAILED`, then the check's own line): that line is its message (with the line after it when it ends in `:`, a
+ * heading: libconfuse's `suite_list.c:54: test FAILED:` then `Failed test: ...`); its place only when the path names a
  * directory (a bare `test_array.c` is __FILE__ as some other directory's compiler saw it).
  */
-export function placedMessage(t: TestFailure, s: string, ctx: DiagContext | null): void {
+export function placedMessage(t: TestFailure, s: string, ctx: DiagContext | null, next: string = ""): void {
   let k = placedLine(s);
   if (k <= 0) return;
-  t.message = s;
+  // A heading (`suite_list.c:54: test FAILED:`): the line after it says what failed (`Failed test: x == 4`).
+  t.message = next.length > 0 && s.endsWith(":") ? s + "\n" + next : s;
   if (s.lastIndexOf("/", k) > 0) placeFrom(t, s, k, ctx);
 }
 

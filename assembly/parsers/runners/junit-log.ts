@@ -4,19 +4,20 @@
 // lines are kept as bytes and then read by the same JUnit reader `sbx verdict --junit` uses. A report that
 // is not well-formed XML gives no tests (its lines stay claimed: they are the report, not the program's output).
 // A later report in the same log (libtest's `--format=junit`: one per test binary) adds its tests to the first's.
-// doctest's own XML reporter (`-r=xml`, root `<doctest>`) is buffered the same way and read by parseDoctestXml.
+// doctest's own XML reporter (`-r=xml`, root `<doctest>`) is buffered the same way and read by parseDoctestXml, and
+// Boost.Test's XML log (`--log_format=XML --log_sink=stdout`, root `<TestLog>`) by parseBoostXml.
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { parseJunit, parseDoctestXml } from "../../junit";
+import { parseJunit, parseDoctestXml, parseBoostXml } from "../../junit";
 import { checkXml } from "../../xml-check";
 
 /** A report larger than this is not buffered further (and then not read). */
 const MAX_BYTES = 8 << 20;
 
-const enum Root { SUITES, SUITE, DOCTEST }
+const enum Root { SUITES, SUITE, DOCTEST, BOOST }
 
 /** Outside a report: its `<?xml`/`<testsuite` line (after blanks). */
 const STARTS = new ByteSet().chars("<");
@@ -46,14 +47,19 @@ export class JunitLogParser extends Parser {
       // doctest's XML reporter (`-r=xml`): `<doctest binary="..." version="2.4.9">` as the root, read alike.
       let d = t < 0 ? l.indexOf("<doctest ", p) : -1;
       if (d >= 0) t = d;
+      // Boost.Test's XML log: `<TestLog><TestSuite` opens its line (the whole log is one line). At the default
+      // --log_level=error it holds no suite or case tags, only the failed checks: no test is named; left to the tail.
+      let bt = t < 0 && l.matchAt("<TestLog><TestSuite ", p);
+      if (bt) t = p;
       if (t < 0 || (t != p && !l.matchAt("<?xml ", p))) return false;
       this.inside = true;
-      this.root = d >= 0 ? Root.DOCTEST : s >= 0 ? Root.SUITES : Root.SUITE;
+      this.root = bt ? Root.BOOST : d >= 0 ? Root.DOCTEST : s >= 0 ? Root.SUITES : Root.SUITE;
       this.len = 0;
       this.overflow = false;
     }
     this.append(l);
-    let done = l.indexOf(this.root == Root.SUITES ? "</testsuites>" : this.root == Root.DOCTEST ? "</doctest>" : "</testsuite>") >= 0;
+    let r = this.root;
+    let done = l.indexOf(r == Root.SUITES ? "</testsuites>" : r == Root.DOCTEST ? "</doctest>" : r == Root.BOOST ? "</TestLog>" : "</testsuite>") >= 0;
     if (done) this.read(f);
     return true;
   }
@@ -81,8 +87,11 @@ export class JunitLogParser extends Parser {
     this.inside = false;
     if (this.overflow || (f.tests !== null && f.tests !== this.mine)) return;
     let ptr = changetype<usize>(this.buf);
-    if (checkXml(ptr, this.len, this.root == Root.DOCTEST ? "doctest" : "") !== null) return;
-    let t = this.root == Root.DOCTEST ? parseDoctestXml(ptr, this.len) : parseJunit(ptr, this.len);
+    let r = this.root;
+    if (checkXml(ptr, this.len, r == Root.DOCTEST ? "doctest" : r == Root.BOOST ? "TestLog" : "") !== null) return;
+    let bt = r == Root.BOOST ? parseBoostXml(ptr, this.len) : null;
+    if (r == Root.BOOST && bt === null) return;
+    let t = r == Root.BOOST ? bt! : r == Root.DOCTEST ? parseDoctestXml(ptr, this.len) : parseJunit(ptr, this.len);
     this.buf = new ArrayBuffer(0);
     this.len = 0;
     let m = this.mine;

@@ -71,15 +71,19 @@ export class ValgrindParser extends Parser {
       // `Address 0x4a9d044 is 0 bytes after a block of size 4 alloc'd`: the region; the stack under it is the
       // block's (alloc'd) or its free's (free'd, then `Block was alloc'd at`).
       let is = l.indexOf(" is ", p);
+      // `Address 0x0 is not stack'd, malloc'd or (recently) free'd`: in no block Memcheck knows (a NULL or wild
+      // pointer); it ends in "free'd" too, but no block was freed and no stack follows.
+      let nowhere = is > 0 && l.matchAt(" is not stack'd", is);
       if (is > 0 && c.region === null) {
         c.region = l.trimmed(is + 4);
         // Where the address lies says what the invalid access was, in the sanitizers' words.
-        if (c.kind == "invalid-read" || c.kind == "invalid-write") {
+        if ((c.kind == "invalid-read" || c.kind == "invalid-write") && !nowhere) {
           if (l.endsWith("free'd")) c.kind = "heap-use-after-free";
           else if (l.endsWith("alloc'd") && (l.contains(" bytes after a block ") || l.contains(" bytes before a block "))) c.kind = "heap-buffer-overflow";
         }
       }
-      if (l.endsWith("free'd")) this.stack = Stack.FREE;
+      if (nowhere) {}
+      else if (l.endsWith("free'd")) this.stack = Stack.FREE;
       else if (l.endsWith("alloc'd")) this.stack = Stack.ALLOC;
       return true;
     }
