@@ -32,7 +32,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure, Frame, Diagnostic, Tests } from "../../model";
 import { Parser } from "../../parser";
 import { normPath, setLocation } from "../../frames";
-import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn, hasFailure, fileFailureOf } from "./common";
+import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn, hasFailure, fileFailureOf, batsLocation, batsFrame } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
@@ -56,6 +56,8 @@ export class TapParser extends Parser {
   proveFile: string | null = null;
   /** The failure the next `#   diagnostic` comments describe. */
   diag: TestFailure | null = null;
+  /** The failure bats has placed (`in test file x.bats, line N)`): every comment under it is its message. */
+  batsFor: TestFailure | null = null;
   yaml: Yaml = Yaml.NONE;
   yamlIndent: i32 = 0;
   /** The indent of the key whose block scalar (`expected: |-`, tape's) is being read, and its lines. */
@@ -187,6 +189,8 @@ export class TapParser extends Parser {
     // TAP 14's buffered subtest: `not ok 1 - text.test.js # time=51.65ms {` opens its children (vitest's `tap`).
     let opens = l.len > r + 1 && l.at(l.len - 1) == Char.LBRACE && l.at(l.len - 2) == Char.SPACE;
     let nameEnd = hash > 0 ? hash : opens ? l.len - 2 : l.len;
+    // bats -T: `ok 1 lower-cases in 53ms`, the time not the name.
+    if (!dashed) nameEnd = untimedEnd(l, r, nameEnd);
     let reason = "";
     if (this.criterion && dashed) {
       let sp = l.indexOfByte(Char.SPACE, r);
@@ -462,11 +466,16 @@ export class TapParser extends Parser {
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
     let d = this.diag;
-    // bats: `# (in test file wc.bats, line 14)` locates the failure (`(from function `f' in file x.bash, line 3,`
-    // lines before it name helpers); the `#   `[ ... ]' failed` comment under it is the message.
-    if (d !== null && batsLocation(d, s)) return true;
+    // bats: `# (in test file wc.bats, line 14)` locates the failure; a failure in a helper names the helper calls
+    // first (`# (from function `assert_equal' in file test_helper.bash, line 56,`, `#  from function …`) and closes
+    // with `#  in test file test/exec.bats, line 20)`. The `#   `[ ... ]' failed` comment under it is the message, and
+    // so are the helper's own lines after it (`# expected: …`, `# command failed with exit status 2`).
+    if (d !== null) {
+      if (batsFrame(s)) return true;
+      if (batsLocation(d, s)) { this.batsFor = d; return true; }
+    }
     // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
-    if (d !== null && l.matchAt("  ", p + 1) && s.length > 0) {
+    if (d !== null && (l.matchAt("  ", p + 1) || d === this.batsFor) && s.length > 0) {
       d.message = d.message.length == 0 ? s : d.message.split("\n").length < 4 ? d.message + "\n" + s : d.message;
       return true;
     }
@@ -852,18 +861,13 @@ function unquote(v: string): string {
   return v;
 }
 
-/** `(in test file wc.bats, line 14)`: sets t's file and line; false when s is not that. */
-export function batsLocation(t: TestFailure, s: string): bool {
-  if (!s.startsWith("(in test file ")) return false;
-  let at = s.lastIndexOf(", line ");
-  if (at < 14) return false;
-  let e = at + 7;
-  let k = e;
-  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
-  if (k == e) return false;
-  t.file = normPath(s.substring(14, at));
-  t.line = I32.parseInt(s.substring(e, k));
-  return true;
+/** The end of a name before bats -T's ` in 53ms` at e (r its start), else e. */
+function untimedEnd(l: Line, r: i32, e: i32): i32 {
+  if (l.at(e - 1) != Char.s || l.at(e - 2) != Char.m) return e;
+  let k = e - 3;
+  while (k > r && isDigit(l.at(k))) k--;
+  if (k == e - 3 || k - 3 <= r || !l.matchAt(" in ", k - 3)) return e;
+  return k - 3;
 }
 
 /** True when the test point at i (its number) is point 1, or has more after its number. */
