@@ -1,6 +1,6 @@
 // Ruby's test-unit (3.x, bundled with Ruby: `ruby test/test_x.rb`, `rake test` of ruby/* gems): `Loaded suite
 // NAME`, `Started`, the marks (`.F.E.OP`; under -v a line per test under its class, `  test_add:\t\t.: (0.0001)`),
-// each fault between two rules of `=`:
+// each fault between two rules of `=` (an error's message on the lines under its header when it has more than one):
 //   Failure: test_x(TestCalc)                 Error: test_y(TestCalc): ZeroDivisionError: divided by 0
 //   test/test_calc.rb:10:in `test_x'          ./lib/calc.rb:7:in `mean'           (the backtrace: the innermost
 //        9:   def test_x                      test/test_calc.rb:14:in `test_y'     user frame is the place)
@@ -15,7 +15,7 @@ import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { failureNamed, joinLines, isUserFile, countedParts } from "./common";
+import { failureNamed, joinLines, isUserFile, countedParts, rubyReceiverCut } from "./common";
 import { rubyFrame } from "./rspec";
 
 const LOADED = "Loaded suite ";
@@ -36,6 +36,12 @@ export class TestUnitParser extends Parser {
   private placed: bool = false;
   /** After `<X> expected but was`: the next `<Y>` is the actual value. */
   private wantActual: bool = false;
+  /** The block is an `Error:` (an exception's message, whose receiver Ruby may inspect). */
+  private err: bool = false;
+  /** The message's receiver inspect was cut: the lines up to the backtrace are the rest of that inspect. */
+  private inspectCut: bool = false;
+  /** The failure is assert_nothing_raised's (`Exception raised:`, then `Class(<message>)` and its backtrace). */
+  private raised: bool = false;
   private tests: i64 = -1; private failures: i64 = 0; private errors: i64 = 0; private skips: i64 = 0;
 
   busy(): bool { return this.blk != Blk.NONE; }
@@ -75,7 +81,10 @@ export class TestUnitParser extends Parser {
     this.msg = [];
     this.placed = false;
     this.wantActual = false;
-    if (e + 2 < s.length) this.msg.push(s.substring(e + 2));
+    this.err = err;
+    this.inspectCut = false;
+    this.raised = false;
+    if (e + 2 < s.length) this.msg.push(err ? rubyReceiverCut(s.substring(e + 2)) : s.substring(e + 2));
     return true;
   }
 
@@ -86,13 +95,28 @@ export class TestUnitParser extends Parser {
     // The source excerpt: `     9:   def x`, `  => 10:     assert...`.
     if (p > 0 && (isDigit(l.at(p)) || l.matchAt("=> ", p))) return;
     let s = l.trimmed(0);
-    // The backtrace, at column 0: `test/test_calc.rb:10:in `test_x'`; its innermost user frame is the place.
-    if (p == 0 && s.includes(":in ")) {
+    // The backtrace, at column 0: `test/test_calc.rb:10:in `test_x'`; its innermost user frame is the place. After
+    // assert_nothing_raised's `Exception raised:` the exception's own backtrace comes first, two columns in: the
+    // exception's place is the failure's (the assertion's frames at column 0 follow).
+    if ((p == 0 || this.raised && p == 2) && s.includes(":in ")) {
       let fr = rubyFrame(s);
       if (fr !== null) {
         if (!this.placed && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
         return;
       }
+    }
+    if (this.inspectCut) return;
+    // Ruby 3.1's NoMethodError inspects its receiver (`for #<TestOptionParser:0x… @method_name=…, @_result=…>`: a test
+    // case holds the run's result and every fault so far, their messages over many lines): cut to its class.
+    // assert_nothing_raised's (a custom message may be above it): `Exception raised:`, then `NameError(<msg>)`.
+    let n = this.msg.length;
+    if (!this.err && !this.raised && n < MAX_MSG && s == "Exception raised:") { this.raised = true; this.msg.push(s); return; }
+    if ((this.err && n == 0) || (this.raised && n > 0 && this.msg[n - 1] == "Exception raised:")) {
+      let cut = rubyReceiverCut(s);
+      this.inspectCut = cut.length < s.length && cut.endsWith(">");
+      // The two are one line, as an error's `NameError: msg`.
+      if (this.raised) { this.msg[n - 1] = "Exception raised: " + cut; return; }
+      s = cut;
     }
     if (this.wantActual) {
       this.wantActual = false;
@@ -186,7 +210,8 @@ function nameEnd(s: string): i32 {
       let ch = s.charCodeAt(i);
       ok = isDigit(ch) || (ch >= 0x41 && ch <= 0x5A) || (ch >= 0x61 && ch <= 0x7A) || ch == 0x5F || ch == 0x3A;
     }
-    if (ok && (c + 1 == s.length || (s.charCodeAt(c + 1) == 0x3A && s.charCodeAt(c + 2) == 0x20))) return c + 1;
+    // `Error: test_greet(TestGreeter):` with the message on the lines under it (Ruby 3.1's error_highlight).
+    if (ok && (c + 1 == s.length || (s.charCodeAt(c + 1) == 0x3A && (c + 2 == s.length || s.charCodeAt(c + 2) == 0x20)))) return c + 1;
     from = o + 1;
   }
 }
