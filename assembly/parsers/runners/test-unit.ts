@@ -10,7 +10,7 @@
 // (`Failure: test: truthy(TestMsg::nested): <nil> is not true.`: a named test of a sub_test_case, the message after
 // the class; `Pending: …` and `Omission: …` blocks are no failures), `Finished in 0.01 seconds.`, the totals
 // `8 tests, 5 assertions, 4 failures, 1 errors, 1 pendings, 1 omissions, 0 notifications`, `20% passed`.
-import { isDigit } from "../../util/chars";
+import { Char, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
@@ -42,6 +42,8 @@ export class TestUnitParser extends Parser {
   private inspectCut: bool = false;
   /** The failure is assert_nothing_raised's (`Exception raised:`, then `Class(<message>)` and its backtrace). */
   private raised: bool = false;
+  /** The faults are numbered after the marks (`1) Failure: …`), not between rules. */
+  private numbered: bool = false;
   private tests: i64 = -1; private failures: i64 = 0; private errors: i64 = 0; private skips: i64 = 0;
 
   busy(): bool { return this.blk != Blk.NONE; }
@@ -55,8 +57,22 @@ export class TestUnitParser extends Parser {
       if (this.blk == Blk.NONE) this.blk = Blk.HEAD; else this.end();
       return true;
     }
-    if (this.blk == Blk.HEAD) return this.head(l, f);
+    if (this.blk == Blk.HEAD) return this.head(l, f, 0);
+    // --no-show-detail-immediately: the faults after the marks, each `N) Failure: name(Class)` with no rules, up to
+    // the next, a section's heading (`Omissions:`) or `Finished in`.
+    if (this.numbered && (this.blk != Blk.NONE || isHeading(l))) {
+      let k = numberedHead(l);
+      if (k > 0) { this.end(); return this.head(l, f, k); }
+      if (isHeading(l)) { this.end(); return true; }
+      if (!l.startsWith("Finished in ")) { this.body(l); return true; }
+      this.end();
+      this.numbered = false;
+    }
     if (this.blk != Blk.NONE) { this.body(l); return true; }
+    if (isDigit(l.at(0))) {
+      let k = numberedHead(l);
+      if (k > 0) { this.numbered = true; return this.head(l, f, k); }
+    }
     if (l.startsWith("Started") && l.len <= 8) return true;
     if (l.startsWith("Finished in ") && l.contains(" seconds")) return true;
     if (isRule(l, 0x2D)) return true;
@@ -68,8 +84,8 @@ export class TestUnitParser extends Parser {
   }
 
   /** `Failure: name(Class)[: message]`, `Error: name(Class): Class: message`; other kinds are no failures. */
-  private head(l: Line, f: Facts): bool {
-    let s = l.trimmed(0);
+  private head(l: Line, f: Facts, from: i32): bool {
+    let s = l.trimmed(from);
     let err = s.startsWith("Error: ");
     if (!err && !s.startsWith("Failure: ")) { this.blk = Blk.OTHER; return true; }
     s = s.substring(err ? 7 : 9);
@@ -187,6 +203,26 @@ export class TestUnitParser extends Parser {
       t.failed = t.failures.length;
     }
   }
+}
+
+/** `3) Pending: test_x(TestCalc): …`: where its kind starts (past `N) `), else 0. */
+function numberedHead(l: Line): i32 {
+  let i = 0;
+  while (isDigit(l.at(i))) i++;
+  if (i == 0 || l.at(i) != Char.RPAREN || l.at(i + 1) != Char.SPACE) return 0;
+  let k = i + 2;
+  let c = l.at(k);
+  if (c == Char.F && l.matchAt("Failure: ", k) || c == Char.E && l.matchAt("Error: ", k) || c == Char.P && l.matchAt("Pending: ", k) ||
+      c == Char.O && l.matchAt("Omission: ", k) || c == Char.N && l.matchAt("Notification: ", k)) return k;
+  return 0;
+}
+
+/** A section of the numbered faults: `Omissions:`, `Pendings:`, `Notifications:`. */
+function isHeading(l: Line): bool {
+  let c = l.at(0);
+  if (c != Char.O && c != Char.P && c != Char.N && c != Char.F && c != Char.E || l.at(l.len - 1) != Char.COLON) return false;
+  return l.startsWith("Omissions:") || l.startsWith("Pendings:") || l.startsWith("Notifications:") ||
+    l.startsWith("Failures:") || l.startsWith("Errors:");
 }
 
 /** A rule of one byte c (`=====`, `-----`), at least RULE_MIN long. */
