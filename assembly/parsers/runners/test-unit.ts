@@ -17,6 +17,7 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { failureNamed, joinLines, isUserFile, countedParts, rubyReceiverCut } from "./common";
 import { rubyFrame } from "./rspec";
+import { withSkipped } from "../../util/name-hash";
 
 const LOADED = "Loaded suite ";
 const RULE_MIN: i32 = 40;
@@ -44,6 +45,8 @@ export class TestUnitParser extends Parser {
   private raised: bool = false;
   /** The faults are numbered after the marks (`1) Failure: …`), not between rules. */
   private numbered: bool = false;
+  /** The tests named in `Pending:` and `Omission:` blocks (skippedSet). */
+  private skipNames: Array<u32> | null = null;
   private tests: i64 = -1; private failures: i64 = 0; private errors: i64 = 0; private skips: i64 = 0;
 
   busy(): bool { return this.blk != Blk.NONE; }
@@ -87,7 +90,7 @@ export class TestUnitParser extends Parser {
   private head(l: Line, f: Facts, from: i32): bool {
     let s = l.trimmed(from);
     let err = s.startsWith("Error: ");
-    if (!err && !s.startsWith("Failure: ")) { this.blk = Blk.OTHER; return true; }
+    if (!err && !s.startsWith("Failure: ")) { this.skipped(s); this.blk = Blk.OTHER; return true; }
     s = s.substring(err ? 7 : 9);
     let e = nameEnd(s);
     if (e < 0) { this.blk = Blk.OTHER; return true; }
@@ -102,6 +105,23 @@ export class TestUnitParser extends Parser {
     this.raised = false;
     if (e + 2 < s.length) this.msg.push(err ? rubyReceiverCut(s.substring(e + 2)) : s.substring(e + 2));
     return true;
+  }
+
+  /**
+   * `Pending: test_x(TestCalc): msg`, `Omission: msg [test_y(TestCalc)]`: the test is named among the skipped ones (a
+   * test that failed before and is omitted now was not fixed).
+   */
+  private skipped(s: string): void {
+    let name: string | null = null;
+    if (s.startsWith("Pending: ")) {
+      let r = s.substring(9);
+      let e = nameEnd(r);
+      if (e > 0) name = r.substring(0, e);
+    } else if (s.startsWith("Omission: ") && s.endsWith(")]")) {
+      let o = s.lastIndexOf(" [");
+      if (o > 0) name = s.substring(o + 2, s.length - 1);
+    }
+    if (name !== null) this.skipNames = withSkipped(this.skipNames, name!);
   }
 
   private body(l: Line): void {
@@ -198,6 +218,7 @@ export class TestUnitParser extends Parser {
       t.errors = this.errors;
       t.skipped = this.skips;
       t.totals = true;
+      if (this.skipNames !== null) t.skippedSet = this.skipNames;
     } else {
       t.passed = -1;
       t.failed = t.failures.length;
