@@ -130,30 +130,44 @@ export class TestUnitParser extends Parser {
     let p = l.skipSpaces(0);
     // The source excerpt: `     9:   def x`, `  => 10:     assert...`.
     if (p > 0 && (isDigit(l.at(p)) || l.matchAt("=> ", p))) return;
-    let s = l.trimmed(0);
+    let frameCol = p == 0 || this.raised && p == 2;
+    // Once placed, the backtrace's further frames (test-unit's own, forty of them) are not decoded.
+    if (frameCol && this.placed) {
+      let fi = l.indexOf(":in ");
+      if (fi > 0 && (l.at(fi + 4) == Char.BACKTICK || l.at(fi + 4) == Char.APOS)) return;
+    }
+    // The rest of a cut inspect (long lines, many of them): only a backtrace line is decoded.
+    if (this.inspectCut && !(frameCol && l.indexOf(":in ") > 0)) return;
+    // The exception's own line: an error's first, or the one under assert_nothing_raised's `Exception raised:` (a
+    // custom message may be above it), `NameError(<msg>)`.
+    let n = this.msg.length;
+    let first = (this.err && n == 0) || (this.raised && n > 0 && this.msg[n - 1] == "Exception raised:");
+    // Ruby 3.1's NoMethodError inspects its receiver (`for #<TestOptionParser:0x… @method_name=…, @_result=…>`: a test
+    // case holds the run's result and every fault so far, over many lines of 1 600 columns): cut to its class, the
+    // line decoded only up to it.
+    let k = first ? l.indexOf(" for #<") : -1;
+    let c = k > 0 ? l.indexOf(":0x", k + 7) : -1;
+    let pre = c > 0 && (l.indexOfByte(Char.SPACE, k + 7) < 0 || l.indexOfByte(Char.SPACE, k + 7) > c);
+    let s = pre ? l.str(p, c) + ">" : l.trimmed(0);
     // The backtrace, at column 0: `test/test_calc.rb:10:in `test_x'`; its innermost user frame is the place. After
     // assert_nothing_raised's `Exception raised:` the exception's own backtrace comes first, two columns in: the
     // exception's place is the failure's (the assertion's frames at column 0 follow).
-    if ((p == 0 || this.raised && p == 2) && s.includes(":in ")) {
+    if (!pre && frameCol && s.includes(":in ")) {
       let fr = rubyFrame(s);
       if (fr !== null) {
         if (!this.placed && fr.file !== null && isUserFile(fr.file!)) { t.file = fr.file; t.line = fr.line; this.placed = true; }
         return;
       }
     }
-    if (this.inspectCut) return;
-    // Ruby 3.1's NoMethodError inspects its receiver (`for #<TestOptionParser:0x… @method_name=…, @_result=…>`: a test
-    // case holds the run's result and every fault so far, their messages over many lines): cut to its class.
-    // assert_nothing_raised's (a custom message may be above it): `Exception raised:`, then `NameError(<msg>)`.
-    let n = this.msg.length;
     if (!this.err && !this.raised && n < MAX_MSG && s == "Exception raised:") { this.raised = true; this.msg.push(s); return; }
-    if ((this.err && n == 0) || (this.raised && n > 0 && this.msg[n - 1] == "Exception raised:")) {
-      let cut = rubyReceiverCut(s);
-      this.inspectCut = cut.length < s.length && cut.endsWith(">");
+    if (first) {
+      let cut = pre ? s : rubyReceiverCut(s);
+      // The rest of the inspect, up to the backtrace, is no message.
+      this.inspectCut = pre || cut.length < s.length && cut.endsWith(">");
       // The two are one line, as an error's `NameError: msg`.
       if (this.raised) { this.msg[n - 1] = "Exception raised: " + cut; return; }
       s = cut;
-    }
+    } else if (this.inspectCut) return;
     if (this.wantActual) {
       this.wantActual = false;
       if (s.startsWith("<") && s.endsWith(">")) { t.actual = s.substring(1, s.length - 1); }
