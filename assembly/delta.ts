@@ -379,7 +379,8 @@ function matchTests(before: Verdict, cur: Verdict, first: bool): TestMatch {
     // the run before reached, this one among them, ran again.
     if (reachedAgain(before, cur, fa[i])) { m.fixed.push(name); continue; }
     // Skipped now (`xit`, `@pytest.mark.skip`): the run names it among its skipped tests; it did not run.
-    if (inSkippedSet(cur, fa[i])) { if (m.notRun.length == 0) m.notRunWhy = "skipped now"; m.notRun.push(name); continue; }
+    // Carried no further (gone): its state is known, a later run that skips it again does not say so again.
+    if (inSkippedSet(cur, fa[i])) { if (m.notRun.length == 0) m.notRunWhy = "skipped now"; m.notRun.push(name); m.gone.push(name); continue; }
     // Its target ran to its end (cargo -q stopped after it): it ran, unless it is there no more (renamed, removed).
     if (inStoppedTarget(cur, fa[i])) { gone.push(fa[i]); goneNames.push(name); continue; }
     let container = containerOf(fa[i], fb);

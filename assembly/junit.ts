@@ -9,7 +9,7 @@ import { decode, hidden } from "./util/utf8";
 import { Tests, TestFailure, Facts, Crash } from "./model";
 import { normPath } from "./frames";
 import { JValue, Kind } from "./util/json";
-import { frameOfText, isUserFile, failureNamed } from "./parsers/runners/common";
+import { frameOfText, isUserFile, failureNamed, batsLocation, batsFrame } from "./parsers/runners/common";
 import { statusOf } from "./verdict";
 import { join } from "./util/join";
 
@@ -110,6 +110,8 @@ function locate(tf: TestFailure, body: string): void {
   let lastFile: string | null = null; let lastLine: i32 = -1;
   for (let i = 0; i < lines.length; i++) {
     let s = lines[i].trimStart().trimEnd();
+    // bats' `(in test file x.bats, line 12)` (after its helper calls' `(from function …` lines) is the place.
+    if (batsLocation(tf, s)) return;
     // vitest marks its frames `❯ stack.test.js:13:21` (or `❯ fn file:line:col`)
     if (s.startsWith("\u276F ")) {
       if (jsDone) continue;
@@ -150,9 +152,16 @@ function messageOf(msgAttr: string | null, body: string): string {
     if (s.startsWith("at ")) break;
     // doctest's body opens with the place alone (`./stack_test.cpp:25:`): the place, not the message.
     if (keep.length == 0 && placeOnly(s)) continue;
+    // bats' place and the helper calls above it (`(from function …,`, `in test file x.bats, line 12)`).
+    if (keep.length == 0 && (batsFrame(s) || batsPlace(s))) continue;
     keep.push(s);
   }
   return join(keep, "\n");
+}
+
+/** bats' `(in test file x.bats, line 12)`, or its ` in test file …)` closing the helper calls. */
+function batsPlace(s: string): bool {
+  return s.endsWith(")") && (s.startsWith("(in test file ") || s.startsWith("in test file "));
 }
 
 /** `file:25:` and nothing else (no space): a place line. */

@@ -36,7 +36,7 @@ for (const name of pairs) {
       eq('diagnostics.not_rebuilt', d.diagnostics.not_rebuilt ?? 0, want.diagnostics.not_rebuilt);
     }
     eq('summary', d.summary, want.summary);
-    if (want.tests) for (const k of ['fixed', 'broken', 'still_failing', 'changed', 'not_run']) eq(`tests.${k}`, [...(d.tests[k] ?? [])].sort(), want.tests[k] && [...want.tests[k]].sort());
+    if (want.tests) for (const k of ['fixed', 'broken', 'still_failing', 'changed', 'not_run', 'gone']) eq(`tests.${k}`, [...(d.tests[k] ?? [])].sort(), want.tests[k] && [...want.tests[k]].sort());
     if (bad.length) throw new Error(`${name} (${d.summary}):\n  ${bad.join('\n  ')}`);
   });
 }

@@ -762,10 +762,14 @@ function isCaret(l: Line): bool {
   return mark;
 }
 
-/** Lines that are plainly another tool's, never a source line. */
+/**
+ * Lines that are plainly another tool's, never a source line: also Ruby's exception head (`main.rb:6:in `require':
+ * …/greet.rb:6: syntax error, … (SyntaxError)`) after one of Ruby's `file:3: warning:` lines, which have none.
+ */
 function foreign(l: Line): bool {
   return l.startsWith("make: ") || l.startsWith("make[") || l.startsWith("/usr/bin/ld") || l.startsWith("ld: ") ||
-    l.startsWith("==") || l.startsWith("ninja: ") || l.startsWith("FAILED: ") || l.startsWith("collect2: ");
+    l.startsWith("==") || l.startsWith("ninja: ") || l.startsWith("FAILED: ") || l.startsWith("collect2: ") ||
+    l.at(l.len - 1) == Char.RPAREN && l.headColon() > 0 && l.indexOf(":in ") > 0;
 }
 
 /** Lines of a CppUTest failure's message kept. */

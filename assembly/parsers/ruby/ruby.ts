@@ -8,7 +8,8 @@
 //   A syntax error, as the parser reports a file it reads: `syn.rb:5: syntax error, unexpected ...`, then the
 //   source line and a caret under the column: an error diagnostic (tool ruby). A file loaded by require that does
 //   not parse raises it as an exception, `req.rb:1:in `require_relative': /w/syn.rb:5: syntax error, ...
-//   (SyntaxError)`: the same diagnostic, at the place its message names.
+//   (SyntaxError)`: the same diagnostic, at the place its message names; its cause printed under it (a LoadError
+//   rubygems rescued before requiring it) is no crash.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Diagnostic } from "../../model";
@@ -21,6 +22,7 @@ import { isConstPath } from "../runners/common";
 const NONE = new ByteSet();
 const SYNTAX = ": syntax error, ";
 const FROM = "from ";
+const MAX_SYNTAX_LINES: i32 = 400;
 
 const enum St { IDLE, EXC, SYN }
 
@@ -47,8 +49,12 @@ export class RubyParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     this.f = f;
+    // Ruby prints the raised exception, then its cause (`…: cannot load such file -- x (LoadError)` and its own
+    // `from` lines), with nothing between: the cause of a SyntaxError read as a diagnostic is no crash either.
+    let cause = false;
     if (this.st == St.EXC) {
       if (this.more(l)) return true;
+      cause = this.diag !== null && this.froms;
       this.close();
     } else if (this.st == St.SYN) {
       if (this.caret(l)) return true;
@@ -73,11 +79,11 @@ export class RubyParser extends Parser {
       this.src = 0;
       return true;
     }
-    return this.head(s, f);
+    return this.head(s, f, cause);
   }
 
   /** `loc:in `fn': message (Class)`: an uncaught exception's first line. */
-  private head(s: string, f: Facts): bool {
+  private head(s: string, f: Facts, cause: bool): bool {
     let i = s.indexOf(":in ");
     if (i <= 0) return false;
     let loc = s.substring(0, i);
@@ -107,7 +113,7 @@ export class RubyParser extends Parser {
     this.blank = false;
     this.froms = false;
     this.crash = null;
-    if (this.diag !== null) return true;
+    if (this.diag !== null || cause) return true;
     if (f.crash !== null) { f.crashCount++; return true; }
     let c = new Crash();
     c.tool = "ruby";
@@ -140,10 +146,12 @@ export class RubyParser extends Parser {
       let k = s.indexOf(SYNTAX);
       if (k > 0) {
         let d = syntaxDiag(s.substring(0, k), s.substring(k + 2));
-        if (d !== null) { this.f!.addDiagnostic(d!); this.diag = d; this.extra = 1; return true; }
+        if (d !== null) { this.f!.addDiagnostic(d!); this.diag = d; this.extra = 0; return true; }
       }
     }
-    if (this.extra >= 8) return false;
+    // A required file's SyntaxError names all its syntax errors, each with its source and caret (and `Invalid return`
+    // lines), before its `from` lines: up to MAX_SYNTAX_LINES of them.
+    if (this.extra >= (this.diag !== null ? MAX_SYNTAX_LINES : 8)) return false;
     this.extra++;
     if (l.isBlank()) { this.blank = true; return true; }
     // The caret under a required file's syntax error (its source line above it).

@@ -14,7 +14,7 @@ import { Facts, TestFailure } from "../../model";
 import { Parser } from "../../parser";
 import { normPath } from "../../frames";
 import { failureNamed } from "./common";
-import { batsLocation } from "./tap";
+import { batsLocation, batsFrame, batsUntimed } from "./common";
 import { MochaReport } from "./mocha";
 import { AutomakeReport } from "./automake";
 import { MinctestReport } from "./minctest";
@@ -103,7 +103,10 @@ export class CheckScriptParser extends Parser {
       if (p > this.detailIndent && p < l.len) {
         let s = l.trimmed(p);
         // bats' pretty formatter: `(in test file trim.bats, line 11)` under `✗ name` locates it, and says bats.
-        if (batsLocation(d, s)) { this.bats(f); return true; }
+        // A failure in a helper: its calls first (`(from function `flunk' in file test_helper.bash, line 33,`), then
+        // `in test file test/exec.bats, line 20)`.
+        if (batsFrame(s)) return true;
+        if (batsLocation(d, s)) { d.name = batsUntimed(d.name); this.bats(f); return true; }
         if (d.message.length == 0) d.message = s;
         else if (d.message.split("\n").length < 4) d.message = d.message + "\n" + s;
         return true;

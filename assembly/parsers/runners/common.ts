@@ -518,7 +518,9 @@ export function rubyReceiverCut(s: string): string {
  * instance of Array`); nil, true, false and a class or module receiver (`for Foo:Class`) are kept.
  */
 function literalReceiverCut(s: string): string {
-  if (!s.startsWith("undefined method ") && !s.startsWith("undefined local variable or method ")) return s;
+  // After its class or not (test-unit's and minitest's `NoMethodError: undefined method …`, RSpec's bare).
+  let u = s.startsWith("NoMethodError: ") ? 15 : s.startsWith("NameError: ") ? 11 : 0;
+  if (!s.startsWith("undefined method ", u) && !s.startsWith("undefined local variable or method ", u)) return s;
   let k = s.indexOf(" for ");
   if (k < 0) return s;
   let c = s.lastIndexOf(":");
@@ -570,4 +572,36 @@ export function exceptionMessage(msg: string[], chainedFrom: string | null): str
     parts.push(chainedFrom);
   }
   return joinLines(parts, 4);
+}
+
+/**
+ * bats' place of a failure: `(in test file wc.bats, line 14)`, or ` in test file test/exec.bats, line 20)` closing
+ * the helper calls above it. Sets t's file and line; false when s is not that.
+ */
+export function batsLocation(t: TestFailure, s: string): bool {
+  let k = s.startsWith("(in test file ") ? 14 : s.startsWith("in test file ") ? 13 : 0;
+  if (k == 0) return false;
+  let at = s.lastIndexOf(", line ");
+  if (at < k) return false;
+  let e = at + 7;
+  let n = e;
+  while (n < s.length && isDigit(s.charCodeAt(n))) n++;
+  if (n == e) return false;
+  t.file = normPath(s.substring(k, at));
+  t.line = I32.parseInt(s.substring(e, n));
+  return true;
+}
+
+/** bats' helper call above a failure's test-file line: `(from function `flunk' in file test_helper.bash, line 33,`. */
+export function batsFrame(s: string): bool {
+  return s.endsWith(",") && (s.startsWith("(from function `") || s.startsWith("from function `"));
+}
+
+/** A bats pretty name without -T's time in ms after it (`joins words [77]`). */
+export function batsUntimed(name: string): string {
+  let n = name.length;
+  if (n < 5 || name.charCodeAt(n - 1) != Char.RBRACKET) return name;
+  let k = n - 2;
+  while (k > 0 && isDigit(name.charCodeAt(k))) k--;
+  return k < n - 2 && name.charCodeAt(k) == Char.LBRACKET && name.charCodeAt(k - 1) == Char.SPACE ? name.substring(0, k - 1) : name;
 }

@@ -29,10 +29,10 @@
 // and that exited non-zero under an `All files` row below 100 failed on it (an error of tool `coverage`).
 import { Char, isAlpha, isDigit } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, TestFailure, Frame, Diagnostic, Tests } from "../../model";
+import { Facts, TestFailure, Frame, Diagnostic, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { normPath, setLocation } from "../../frames";
-import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn, hasFailure, fileFailureOf } from "./common";
+import { failureNamed, frameOfText, joinLines, isScriptPath, isErrorLine, frameNamedIn, hasFailure, fileFailureOf, batsLocation, batsFrame } from "./common";
 import { join } from "../../util/join";
 import { withName } from "../../util/name-hash";
 
@@ -56,6 +56,10 @@ export class TapParser extends Parser {
   proveFile: string | null = null;
   /** The failure the next `#   diagnostic` comments describe. */
   diag: TestFailure | null = null;
+  /** The failure bats has placed (`in test file x.bats, line N)`): every comment under it is its message. */
+  batsFor: TestFailure | null = null;
+  /** The earlier failure of the name of the one being read (pf), when that one is another (topFailure). */
+  pfDup: TestFailure | null = null;
   yaml: Yaml = Yaml.NONE;
   yamlIndent: i32 = 0;
   /** The indent of the key whose block scalar (`expected: |-`, tape's) is being read, and its lines. */
@@ -121,6 +125,10 @@ export class TapParser extends Parser {
   pfPlaced: bool = false;
   pfOwn: bool = false;
   pfQuote: bool = false;
+  /** The lines under the failure are Test2's table (a `+---` border came). */
+  pfTable: bool = false;
+  /** The failure being read is Test2's (one space after its `#`). */
+  pfTest2: bool = false;
   /** Perl's error (`msg at FILE line N.`) since the last test file ended, for a file that died; "" when none. */
   dieMsg: string = "";
   dieFile: string = "";
@@ -133,9 +141,11 @@ export class TapParser extends Parser {
   /** Test files that died with no failing test their error was given to. */
   fileErrors: i64 = 0;
 
-  busy(): bool { return this.yaml != Yaml.NONE; }
+  /** Inside a YAML block, or under a Test2 failure's `at` line (its table is read before any other reader's lines). */
+  busy(): bool { return this.yaml != Yaml.NONE || this.pf !== null && this.pfPlaced && this.pfTest2; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.pfTest2 && l.no != this.pfLast + 1) { this.pf = null; this.pfTest2 = false; }
     let p = l.skipSpaces(0);
     let c = l.at(p);
     if (this.yaml != Yaml.NONE) { if (this.yamlLine(l, p)) return true; }
@@ -187,6 +197,8 @@ export class TapParser extends Parser {
     // TAP 14's buffered subtest: `not ok 1 - text.test.js # time=51.65ms {` opens its children (vitest's `tap`).
     let opens = l.len > r + 1 && l.at(l.len - 1) == Char.LBRACE && l.at(l.len - 2) == Char.SPACE;
     let nameEnd = hash > 0 ? hash : opens ? l.len - 2 : l.len;
+    // bats -T: `ok 1 lower-cases in 53ms`, the time not the name.
+    if (!dashed) nameEnd = untimedEnd(l, r, nameEnd);
     let reason = "";
     if (this.criterion && dashed) {
       let sp = l.indexOfByte(Char.SPACE, r);
@@ -211,7 +223,14 @@ export class TapParser extends Parser {
     if (skip) { this.raw[2]++; return true; }
     if (!notOk || todo) { this.raw[0]++; this.passHashes = withName(this.passHashes, this.fullName(name, depth, dashed)); return true; }
     this.raw[1]++;
-    let tf = failureNamed(t, this.fullName(name, depth, dashed));
+    let full = this.fullName(name, depth, dashed);
+    let tf = failureNamed(t, full);
+    // prove -v: another file's failure of this name, already placed, is not this one (as in topFailure).
+    if (this.prove && depth == 0 && placedBefore(tf) && this.proveFile !== null && tf.file !== null && tf.file! != this.proveFile!) {
+      if (tf.pkg === null) tf.pkg = tf.file;
+      tf = addFailure(t, full);
+      tf.pkg = this.proveFile;
+    }
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
     // Criterion's reason, not its time: `unexpected signal after t.c:31`, `timed out (1.00s)`.
     if (reason.length > 0 && reason.charCodeAt(0) != Char.LPAREN && tf.message.length == 0) tf.message = reason;
@@ -436,16 +455,31 @@ export class TapParser extends Parser {
       let depth = min(p >> 2, 8);
       let tf = depth > 0 ? this.hold(name, depth) : this.topFailure(f, name);
       this.pf = tf;
-      this.pfCol = p; this.pfLast = l.no; this.pfQuote = false;
+      this.pfCol = p; this.pfLast = l.no; this.pfQuote = false; this.pfTable = false;
+      // Test2 writes `# Failed test 'x'` (Test::More `#   Failed test 'x'`), a table under its `at` line.
+      this.pfTest2 = l.at(p + 1) == Char.SPACE && l.at(p + 2) == Char.F;
       this.pfOwn = tf.message.length == 0;
       this.pfPlaced = unnamed && perlPlace(tf, s.substring(12));
+      if (this.pfPlaced) this.sameNamed(tf);
       return true;
     }
     let pf = this.pf;
     if (pf !== null && p == this.pfCol && l.no == this.pfLast + 1) {
       this.pfLast = l.no;
       if (this.pfQuote) { if (s.endsWith("'")) this.pfQuote = false; return true; }
-      if (!this.pfPlaced && s.startsWith("at ") && s.includes(" line ")) { this.pfPlaced = perlPlace(pf, s); return true; }
+      // Test2's table under its `at` line (`# +------+-----+----+-------+`, `# | PATH | GOT | OP | CHECK |`, a row
+      // per difference, a border after each part): its header and rows are the message.
+      let c = s.length > 1 ? s.charCodeAt(0) : 0;
+      if (this.pfPlaced && (c == Char.PLUS && s.charCodeAt(1) == Char.MINUS || c == Char.PIPE && this.pfTable)) {
+        if (c == Char.PLUS) this.pfTable = true;
+        else if (this.pfOwn && pf.message.split("\n").length < 4) pf.message = pf.message.length == 0 ? s : pf.message + "\n" + s;
+        return true;
+      }
+      if (!this.pfPlaced && s.startsWith("at ") && s.includes(" line ")) {
+        this.pfPlaced = perlPlace(pf, s);
+        if (this.pfPlaced) this.sameNamed(pf);
+        return true;
+      }
       // Test::More's own lines are two columns in or more (a test's diag() is one: its block ended).
       if (l.at(p + 1) == Char.SPACE && l.at(p + 2) == Char.SPACE && s.length > 0) {
         if (!this.pfOwn) return true;
@@ -462,11 +496,16 @@ export class TapParser extends Parser {
     if (!this.seen) return false;
     if (s.startsWith("Looks like ")) return true;
     let d = this.diag;
-    // bats: `# (in test file wc.bats, line 14)` locates the failure (`(from function `f' in file x.bash, line 3,`
-    // lines before it name helpers); the `#   `[ ... ]' failed` comment under it is the message.
-    if (d !== null && batsLocation(d, s)) return true;
+    // bats: `# (in test file wc.bats, line 14)` locates the failure; a failure in a helper names the helper calls
+    // first (`# (from function `assert_equal' in file test_helper.bash, line 56,`, `#  from function …`) and closes
+    // with `#  in test file test/exec.bats, line 20)`. The `#   `[ ... ]' failed` comment under it is the message, and
+    // so are the helper's own lines after it (`# expected: …`, `# command failed with exit status 2`).
+    if (d !== null) {
+      if (batsFrame(s)) return true;
+      if (batsLocation(d, s)) { this.batsFor = d; return true; }
+    }
     // `#   missing ./config/app.ini` under a failure: an indented diagnostic, its message.
-    if (d !== null && l.matchAt("  ", p + 1) && s.length > 0) {
+    if (d !== null && (l.matchAt("  ", p + 1) || d === this.batsFor) && s.length > 0) {
       d.message = d.message.length == 0 ? s : d.message.split("\n").length < 4 ? d.message + "\n" + s : d.message;
       return true;
     }
@@ -510,9 +549,26 @@ export class TapParser extends Parser {
   /** A top-level failure: its held subtests' failures are listed under its name (it is not), else it is. */
   private topFailure(f: Facts, name: string): TestFailure {
     let t = f.testsFor("tap");
-    if (this.pend.length == 0) return failureNamed(t, name);
+    this.pfDup = null;
+    if (this.pend.length == 0) {
+      let tf = failureNamed(t, name);
+      if (!placedBefore(tf)) return tf;
+      // prove runs one file after another: a failure of a name an earlier one had (`just rows` in three files), after
+      // that one's `at FILE line N`, is its own; the two are named with their files (pkg) once this one is placed.
+      this.pfDup = tf;
+      return addFailure(t, name);
+    }
     this.flushHeld(t, name + " > ");
     return new TestFailure();
+  }
+
+  /** tf, a failure of the name of an earlier one (pfDup), placed: both are named with their files when these differ. */
+  private sameNamed(tf: TestFailure): void {
+    let d = this.pfDup;
+    this.pfDup = null;
+    if (d === null || tf.file === null || d.file === null || d.file! == tf.file!) return;
+    if (d.pkg === null) d.pkg = d.file;
+    tf.pkg = tf.file;
   }
 
   /** The held failures that are no parent, listed as prefix + their path (their fields to one the TAP named). */
@@ -852,18 +908,24 @@ function unquote(v: string): string {
   return v;
 }
 
-/** `(in test file wc.bats, line 14)`: sets t's file and line; false when s is not that. */
-export function batsLocation(t: TestFailure, s: string): bool {
-  if (!s.startsWith("(in test file ")) return false;
-  let at = s.lastIndexOf(", line ");
-  if (at < 14) return false;
-  let e = at + 7;
-  let k = e;
-  while (k < s.length && isDigit(s.charCodeAt(k))) k++;
-  if (k == e) return false;
-  t.file = normPath(s.substring(14, at));
-  t.line = I32.parseInt(s.substring(e, k));
-  return true;
+/** A failure its diagnostics have placed already (`at t/01-basic.t line 6.`). */
+function placedBefore(tf: TestFailure): bool { return tf.line > 0 && tf.file !== null; }
+
+/** A new failure called name, beside any of that name (failureNamed would return the latest of them). */
+function addFailure(t: Tests, name: string): TestFailure {
+  let tf = new TestFailure();
+  tf.name = name;
+  if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+  return tf;
+}
+
+/** The end of a name before bats -T's ` in 53ms` at e (r its start), else e. */
+function untimedEnd(l: Line, r: i32, e: i32): i32 {
+  if (l.at(e - 1) != Char.s || l.at(e - 2) != Char.m) return e;
+  let k = e - 3;
+  while (k > r && isDigit(l.at(k))) k--;
+  if (k == e - 3 || k - 3 <= r || !l.matchAt(" in ", k - 3)) return e;
+  return k - 3;
 }
 
 /** True when the test point at i (its number) is point 1, or has more after its number. */
