@@ -292,6 +292,9 @@ export class GccParser extends Parser {
       d.tool = "mypy";
     } else if (cppcheck) {
       d.tool = "cppcheck";
+    } else if (located && d.file !== null && d.file!.endsWith(".rb")) {
+      // Ruby's own `-w` warnings share the form (`lib/x.rb:12: warning: assigned but unused variable - n`).
+      d.tool = "ruby";
     } else {
       guessed = this.guessTool(d);
     }
