@@ -502,6 +502,18 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
 }
 
 /**
+ * `tests: 4 → 5 passed`: neither run failed a test, and they passed another number of them (a test added, or
+ * removed, skipped, deselected), with the same runner and both counts known; else null. No failing test names
+ * that change, and "no change" would hide it.
+ */
+function passedChange(before: Verdict, cur: Verdict): string | null {
+  let a = before.tests; let b = cur.tests;
+  if (a === null || b === null || a.runner != b.runner || a.passed < 0 || b.passed < 0 || a.passed == b.passed) return null;
+  if (a.failed + a.errors != 0 || b.failed + b.errors != 0 || b.passed == 0) return null;
+  return "tests: " + a.passed.toString() + " → " + b.passed.toString() + " passed";
+}
+
+/**
  * How many tests the run before ran when this one ran none (a discovery pattern or `-k` that matches nothing, the
  * tests moved out of the runner's sight: `Ran 0 tests`, `OK`), with the same runner and both counts known; else -1.
  */
@@ -942,6 +954,10 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   if (setupChanged) also.push("setup error changed");
   let none = first || tm.notRun.length > 0 || tm.fixed.length > 0 ? -1 : noneRanOf(before, cur);
   if (none > 0) also.push("tests: none ran (" + none.toString() + " before)");
+  else if (!first && statusSame && tm.fixed.length == 0 && tm.broken.length == 0 && tm.notRun.length == 0 && tm.still.length == 0) {
+    let pc = passedChange(before, cur);
+    if (pc !== null) also.push(pc!);
+  }
   // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,
   // a crash that reads another address, is a change).
   let nothing = statusSame && (crash == "same" || crash == "none") && dm.fixed.length == 0 && dm.added.length == 0
