@@ -78,6 +78,13 @@ for (const [what, bytes, check] of [
     return Buffer.from([...all.slice(0, 27), ...Array(600).fill(child).flat(), ...Array(600).fill(parent).flat(), ...all.slice(37)].join('\n'));
   })(), (v) => v.tests !== null && v.tests.failures.every((f) => f.name.split(' > ').length <= 9)],
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
+  // (bench/engine.js's runners/tap block, session 17: 0.83 of the engine before) prove's log read 200 times: a failure
+  // named again in another test file is its own (session 17), but one placed in a module where a test file died (or
+  // at the same place again) is the same one: 3 failures, not 3 + 199.
+  ['prove, a log with a test file dying in a module 200 times', Buffer.concat(Array(200).fill(readFileSync(join(ROOT, 'fixtures/runners/tap-prove-die/log.txt')))),
+    (v) => v.tests.failures.length === 3],
+  ['prove, same-named failures of two files 200 times', Buffer.concat(Array(200).fill(readFileSync(join(ROOT, 'fixtures/runners/tap-prove-same-name/log.txt')))),
+    (v) => v.tests.failures.length === new Set(v.tests.failures.map((f) => `${f.name} ${f.file}:${f.line}`)).size],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {
     const engine = await createEngine();

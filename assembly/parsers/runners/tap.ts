@@ -60,6 +60,8 @@ export class TapParser extends Parser {
   batsFor: TestFailure | null = null;
   /** The earlier failure of the name of the one being read (pf), when that one is another (topFailure). */
   pfDup: TestFailure | null = null;
+  /** The tests pfDup's twin was added to. */
+  pfTests: Tests | null = null;
   yaml: Yaml = Yaml.NONE;
   yamlIndent: i32 = 0;
   /** The indent of the key whose block scalar (`expected: |-`, tape's) is being read, and its lines. */
@@ -225,8 +227,10 @@ export class TapParser extends Parser {
     this.raw[1]++;
     let full = this.fullName(name, depth, dashed);
     let tf = failureNamed(t, full);
-    // prove -v: another file's failure of this name, already placed, is not this one (as in topFailure).
-    if (this.prove && depth == 0 && placedBefore(tf) && this.proveFile !== null && tf.file !== null && tf.file! != this.proveFile!) {
+    // prove -v: another test file's failure of this name, already placed, is not this one (as in topFailure). One
+    // placed in a module (`lib/Ratio.pm`, where a test file died) says nothing of which test file it was.
+    if (this.prove && depth == 0 && placedBefore(tf) && this.proveFile !== null && tf.file !== null && tf.file! != this.proveFile!
+      && tf.file!.endsWith(".t")) {
       if (tf.pkg === null) tf.pkg = tf.file;
       tf = addFailure(t, full);
       tf.pkg = this.proveFile;
@@ -552,21 +556,36 @@ export class TapParser extends Parser {
     this.pfDup = null;
     if (this.pend.length == 0) {
       let tf = failureNamed(t, name);
-      if (!placedBefore(tf)) return tf;
+      // Placed in a module (where a test file died), it names no test file to tell two apart by.
+      if (!placedBefore(tf) || !tf.file!.endsWith(".t")) return tf;
       // prove runs one file after another: a failure of a name an earlier one had (`just rows` in three files), after
       // that one's `at FILE line N`, is its own; the two are named with their files (pkg) once this one is placed.
       this.pfDup = tf;
+      this.pfTests = t;
       return addFailure(t, name);
     }
     this.flushHeld(t, name + " > ");
     return new TestFailure();
   }
 
-  /** tf, a failure of the name of an earlier one (pfDup), placed: both are named with their files when these differ. */
+  /**
+   * tf, a failure of the name of an earlier one (pfDup), placed: both are named with their files when these differ.
+   * At the same place it is that one again (a file run twice, a log read twice): one failure, as before, and tf,
+   * the last added, goes.
+   */
   private sameNamed(tf: TestFailure): void {
     let d = this.pfDup;
     this.pfDup = null;
-    if (d === null || tf.file === null || d.file === null || d.file! == tf.file!) return;
+    if (d === null || tf.file === null || d.file === null) return;
+    if (d.file! == tf.file!) {
+      let t = this.pfTests;
+      if (d.line == tf.line && t !== null && t.failures.length > 0 && t.failures[t.failures.length - 1] === tf) {
+        t.failures.pop();
+        this.pf = d;
+        this.pfOwn = d.message.length == 0;
+      }
+      return;
+    }
     if (d.pkg === null) d.pkg = d.file;
     tf.pkg = tf.file;
   }
