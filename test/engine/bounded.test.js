@@ -20,6 +20,10 @@ function picked(fixture, lines, times) {
   const piece = lines.map((n) => all[n - 1]);
   return Buffer.from([...all.slice(0, lines[0] - 1), ...Array.from({ length: times }, () => piece).flat(), ...all.slice(lines.at(-1))].join('\n'));
 }
+/** The fixture's whole log, `times` times over. */
+const timesOver = (fixture, times) => Buffer.concat(Array(times).fill(readFileSync(join(ROOT, 'fixtures', fixture, 'log.txt'))));
+/** The failures of tap-prove-die's log read twice: as many as it is read 200 times. */
+const dieTwice = (await createEngine()).verdict(timesOver('runners/tap-prove-die', 2), { exit: 1 }).verdict.tests.failures.length;
 /** Lines from to to, not including to. */
 const range = (from, to) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -80,10 +84,10 @@ for (const [what, bytes, check] of [
   ['prove, a failure named again 2 000 times without its got', picked('runners/tap-prove-fail', [2, 3, 5], 2000), (v) => v.tests.failures.some((f) => f.name === 'boiling point back' && f.message.split('\n').length <= 2)],
   // (bench/engine.js's runners/tap block, session 17: 0.83 of the engine before) prove's log read 200 times: a failure
   // named again in another test file is its own (session 17), but one placed in a module where a test file died (or
-  // at the same place again) is the same one: 3 failures, not 3 + 199.
-  ['prove, a log with a test file dying in a module 200 times', Buffer.concat(Array(200).fill(readFileSync(join(ROOT, 'fixtures/runners/tap-prove-die/log.txt')))),
-    (v) => v.tests.failures.length === 3],
-  ['prove, same-named failures of two files 200 times', Buffer.concat(Array(200).fill(readFileSync(join(ROOT, 'fixtures/runners/tap-prove-same-name/log.txt')))),
+  // at the same place again) is the same one: as many failures as the log read twice has, not one more a read.
+  ['prove, a log with a test file dying in a module 200 times', timesOver('runners/tap-prove-die', 200),
+    (v) => v.tests.failures.length === dieTwice],
+  ['prove, same-named failures of two files 200 times', timesOver('runners/tap-prove-same-name', 200),
     (v) => v.tests.failures.length === new Set(v.tests.failures.map((f) => `${f.name} ${f.file}:${f.line}`)).size],
 ]) {
   test(`${what}: a verdict, in bounded memory`, async () => {

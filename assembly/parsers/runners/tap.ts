@@ -231,9 +231,14 @@ export class TapParser extends Parser {
     // placed in a module (`lib/Ratio.pm`, where a test file died) says nothing of which test file it was.
     if (this.prove && depth == 0 && placedBefore(tf) && this.proveFile !== null && tf.file !== null && tf.file! != this.proveFile!
       && tf.file!.endsWith(".t")) {
-      if (tf.pkg === null) tf.pkg = tf.file;
-      tf = addFailure(t, full);
-      tf.pkg = this.proveFile;
+      // This test file's own failure of the name, read before (the file run again, a log read twice): that one.
+      let same = failureIn(t, full, this.proveFile!);
+      if (same !== null) tf = same;
+      else {
+        if (tf.pkg === null) tf.pkg = tf.file;
+        tf = addFailure(t, full);
+        tf.pkg = this.proveFile;
+      }
     }
     if (tf.file === null && this.proveFile !== null) tf.file = this.proveFile;
     // Criterion's reason, not its time: `unexpected signal after t.c:31`, `timed out (1.00s)`.
@@ -570,22 +575,30 @@ export class TapParser extends Parser {
 
   /**
    * tf, a failure of the name of an earlier one (pfDup), placed: both are named with their files when these differ.
-   * At the same place it is that one again (a file run twice, a log read twice): one failure, as before, and tf,
-   * the last added, goes.
+   * One of its name at the same place is that one again (a file run twice, a log read twice): one failure, as before,
+   * and tf, the last added, goes.
    */
   private sameNamed(tf: TestFailure): void {
     let d = this.pfDup;
     this.pfDup = null;
     if (d === null || tf.file === null || d.file === null) return;
-    if (d.file! == tf.file!) {
-      let t = this.pfTests;
-      if (d.line == tf.line && t !== null && t.failures.length > 0 && t.failures[t.failures.length - 1] === tf) {
-        t.failures.pop();
-        this.pf = d;
-        this.pfOwn = d.message.length == 0;
+    let t = this.pfTests;
+    if (t !== null) {
+      let fs = t.failures;
+      let n = fs.length;
+      if (n > 0 && fs[n - 1] === tf) {
+        for (let i = 0; i < n - 1; i++) {
+          let o = fs[i];
+          if (o.name == tf.name && o.line == tf.line && o.file !== null && o.file! == tf.file!) {
+            fs.pop();
+            this.pf = o;
+            this.pfOwn = o.message.length == 0;
+            return;
+          }
+        }
       }
-      return;
     }
+    if (d.file! == tf.file!) return;
     if (d.pkg === null) d.pkg = d.file;
     tf.pkg = tf.file;
   }
@@ -929,6 +942,18 @@ function unquote(v: string): string {
 
 /** A failure its diagnostics have placed already (`at t/01-basic.t line 6.`). */
 function placedBefore(tf: TestFailure): bool { return tf.line > 0 && tf.file !== null; }
+
+/** The failure called name of test file `file` (its package, else its place), or null. */
+function failureIn(t: Tests, name: string, file: string): TestFailure | null {
+  let fs = t.failures;
+  for (let i = 0; i < fs.length; i++) {
+    let o = fs[i];
+    if (o.name != name) continue;
+    let at = o.pkg !== null ? o.pkg : o.file;
+    if (at !== null && at! == file) return o;
+  }
+  return null;
+}
 
 /** A new failure called name, beside any of that name (failureNamed would return the latest of them). */
 function addFailure(t: Tests, name: string): TestFailure {
