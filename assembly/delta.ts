@@ -486,10 +486,9 @@ function sameFailure(a: TestFailure, b: TestFailure): bool {
  * they may have passed (fixed), or the counts do not say.
  */
 function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | null {
-  let a = before.tests; let b = cur.tests;
   // The run before may have listed its tests (unittest -v, then -f without it): its counts are as good as a quiet run's.
-  if (a === null || b === null || a.runner != b.runner || b.passedSet !== null) return null;
-  if (a.passed < 0 || b.passed < 0) return null;
+  if (!countsCompare(before, cur) || cur.tests!.passedSet !== null) return null;
+  let a = before.tests!; let b = cur.tests!;
   // pytest --lf ran again as many tests as failed before, and only them: those not failing now passed.
   if (b.rerunFailed > 0 && b.rerunFailed == a.failed + a.errors) return null;
   // pytest's xfailed: an `[XPASS(strict)]` failure fixed is one of them now, no pass.
@@ -501,14 +500,21 @@ function goneWhy(before: Verdict, cur: Verdict, n: i32, broken: i32): string | n
   return a.passed.toString() + " passed before, " + b.passed.toString() + " now";
 }
 
+/** Both runs have tests of the same runner, their passes counted (go test without -v counts none): their counts compare. */
+function countsCompare(before: Verdict, cur: Verdict): bool {
+  let a = before.tests; let b = cur.tests;
+  return a !== null && b !== null && a.runner == b.runner && a.passed >= 0 && b.passed >= 0;
+}
+
 /**
  * `tests: 4 → 5 passed`: neither run failed a test, and they passed another number of them (a test added, or
  * removed, skipped, deselected), with the same runner and both counts known; else null. No failing test names
  * that change, and "no change" would hide it.
  */
 function passedChange(before: Verdict, cur: Verdict): string | null {
-  let a = before.tests; let b = cur.tests;
-  if (a === null || b === null || a.runner != b.runner || a.passed < 0 || b.passed < 0 || a.passed == b.passed) return null;
+  if (!countsCompare(before, cur)) return null;
+  let a = before.tests!; let b = cur.tests!;
+  if (a.passed == b.passed) return null;
   if (a.failed + a.errors != 0 || b.failed + b.errors != 0 || b.passed == 0) return null;
   return "tests: " + a.passed.toString() + " → " + b.passed.toString() + " passed";
 }
@@ -518,8 +524,8 @@ function passedChange(before: Verdict, cur: Verdict): string | null {
  * tests moved out of the runner's sight: `Ran 0 tests`, `OK`), with the same runner and both counts known; else -1.
  */
 function noneRanOf(before: Verdict, cur: Verdict): i64 {
-  let a = before.tests; let b = cur.tests;
-  if (a === null || b === null || a.runner != b.runner || a.passed < 0 || b.passed < 0) return -1;
+  if (!countsCompare(before, cur)) return -1;
+  let a = before.tests!; let b = cur.tests!;
   let ran = a.passed + a.failed + a.errors;
   return ran > 0 && b.passed + b.failed + b.errors == 0 ? ran : -1;
 }

@@ -253,10 +253,7 @@ export class PyLintParser extends Parser {
     let i = k + 3;
     while (isIdent(l.at(i))) i++;
     if (i - k < 9 || !l.matchAt("Warning: ", i - 7)) return false;
-    let j = k - 1;
-    while (j > indent && isDigit(l.at(j))) j--;
-    if (j == k - 1 || l.at(j) != Char.COLON || !endsPy(l, j)) return false;
-    let a = l.lastIndexOfByte(Char.SPACE, j) + 1;
+    let a = l.lastIndexOfByte(Char.SPACE, k) + 1;
     // Another's line before it (unittest -v's `test_x (…) ... `): read, and left to that reader too.
     let after = a > indent;
     if (a < indent) a = indent;
@@ -264,15 +261,12 @@ export class PyLintParser extends Parser {
     let n = 0;
     while (l.at(a + n) == Char.DOT) n++;
     if (n > 0 && l.at(a + n) == Char.SLASH && (n > 1 || l.matchAt("/work/", a + n))) a += n;
-    let path = l.str(a, j);
+    let d = placed(l, k, a);
     // A library's warning about another (site-packages, the standard library's): not the program's to fix, left
     // to the tail as before.
-    if (isRuntimePath(path)) return false;
-    let d = new Diagnostic();
+    if (d === null || d.col >= 0 || isRuntimePath(d.file!)) return false;
     d.tool = "python";
     d.severity = "warning";
-    d.file = normPath(path);
-    d.line = <i32>l.readInt(j + 1);
     d.code = l.str(k + 2, i);
     d.message = l.trimmed(i + 2);
     // Printed again by another process (each pytest-xdist worker): one warning.
@@ -656,23 +650,23 @@ function strAt(l: Line, p: i32): string {
 }
 
 /**
- * The place before the colon at k, `path:line:col` (or `path:line`) of a Python file, as a new finding's (its column
- * as printed); null when the text is no such place.
+ * The place before the colon at k, `path:line:col` (or `path:line`) of a Python file, its path from `from`, as a new
+ * finding's (its column as printed); null when the text is no such place.
  */
-function placed(l: Line, k: i32): Diagnostic | null {
+function placed(l: Line, k: i32, from: i32 = 0): Diagnostic | null {
   let b = k;
   let n2 = -1;
   let i = b - 1;
-  while (i > 0 && isDigit(l.at(i))) i--;
+  while (i > from && isDigit(l.at(i))) i--;
   if (i == b - 1 || l.at(i) != Char.COLON) return null;
   let n1 = <i32>l.readInt(i + 1);
   b = i;
   i = b - 1;
-  while (i > 0 && isDigit(l.at(i))) i--;
+  while (i > from && isDigit(l.at(i))) i--;
   if (i < b - 1 && l.at(i) == Char.COLON) { n2 = n1; n1 = <i32>l.readInt(i + 1); b = i; }
   if (!endsPy(l, b)) return null;
   let d = new Diagnostic();
-  d.file = normPath(l.str(0, b));
+  d.file = normPath(l.str(from, b));
   d.line = n1;
   d.col = n2;
   return d;

@@ -229,8 +229,7 @@ export class TapParser extends Parser {
     let tf = failureNamed(t, full);
     // prove -v: another test file's failure of this name, already placed, is not this one (as in topFailure). One
     // placed in a module (`lib/Ratio.pm`, where a test file died) says nothing of which test file it was.
-    if (this.prove && depth == 0 && placedBefore(tf) && this.proveFile !== null && tf.file !== null && tf.file! != this.proveFile!
-      && tf.file!.endsWith(".t")) {
+    if (this.prove && depth == 0 && this.proveFile !== null && inTestFile(tf) && tf.file! != this.proveFile!) {
       // This test file's own failure of the name, read before (the file run again, a log read twice): that one.
       let same = failureIn(t, full, this.proveFile!);
       if (same !== null) tf = same;
@@ -562,7 +561,7 @@ export class TapParser extends Parser {
     if (this.pend.length == 0) {
       let tf = failureNamed(t, name);
       // Placed in a module (where a test file died), it names no test file to tell two apart by.
-      if (!placedBefore(tf) || !tf.file!.endsWith(".t")) return tf;
+      if (!inTestFile(tf)) return tf;
       // prove runs one file after another: a failure of a name an earlier one had (`just rows` in three files), after
       // that one's `at FILE line N`, is its own; the two are named with their files (pkg) once this one is placed.
       this.pfDup = tf;
@@ -940,8 +939,11 @@ function unquote(v: string): string {
   return v;
 }
 
-/** A failure its diagnostics have placed already (`at t/01-basic.t line 6.`). */
-function placedBefore(tf: TestFailure): bool { return tf.line > 0 && tf.file !== null; }
+/**
+ * A failure its diagnostics have placed already in a test file (`at t/01-basic.t line 6.`), not in a module where a
+ * test file died (`lib/Ratio.pm`, which says nothing of which test file it was).
+ */
+function inTestFile(tf: TestFailure): bool { return tf.line > 0 && tf.file !== null && tf.file!.endsWith(".t"); }
 
 /** The failure called name of test file `file` (its package, else its place), or null. */
 function failureIn(t: Tests, name: string, file: string): TestFailure | null {

@@ -264,11 +264,7 @@ export class UnittestParser extends Parser {
   private loneResult(l: Line): bool {
     let name = this.awaiting;
     if (name === null) return false;
-    let c = l.at(0);
-    let ok = c == Char.o && l.len == 2 && l.at(1) == Char.k || c == Char.F && l.len == 4 && l.startsWith("FAIL")
-      || c == Char.E && l.len == 5 && l.startsWith("ERROR") || c == Char.s && l.startsWith("skipped ")
-      || c == Char.e && l.startsWith("expected failure") || c == Char.u && l.startsWith("unexpected success");
-    if (!ok) return false;
+    if (!resultWord(l, 0)) return false;
     this.awaiting = null;
     this.result(l, 0, name);
     return true;
@@ -291,7 +287,7 @@ export class UnittestParser extends Parser {
       this.fatal = l.trimmed(p + 20);
       this.inDump = true;
       this.otherThread = false;
-    } else if (p < l.len && !l.matchAt("skipped ", p) && !l.matchAt("expected failure", p) && !l.matchAt("unexpected success", p)) {
+    } else if (p < l.len && !resultWord(l, p)) {
       // What the test printed: its result comes on a line of its own (loneResult).
       this.awaiting = described !== null ? described! : nameOf(l, 0);
       return;
@@ -626,6 +622,18 @@ function kv(s: string, key: string): i64 {
 function dotsOnly(l: Line): bool {
   for (let i = 0; i < l.len; i++) if (l.at(i) != Char.DOT) return false;
   return true;
+}
+
+/**
+ * A -v result at p: `ok`, `FAIL` or `ERROR` ending the line, or `skipped 'why'`, `expected failure`, `unexpected
+ * success`.
+ */
+function resultWord(l: Line, p: i32): bool {
+  let c = l.at(p);
+  let n = l.len - p;
+  return c == Char.o && n == 2 && l.at(p + 1) == Char.k || c == Char.F && n == 4 && l.matchAt("FAIL", p)
+    || c == Char.E && n == 5 && l.matchAt("ERROR", p) || c == Char.s && l.matchAt("skipped ", p)
+    || c == Char.e && l.matchAt("expected failure", p) || c == Char.u && l.matchAt("unexpected success", p);
 }
 
 /**
