@@ -226,9 +226,10 @@ export class PytestParser extends Parser {
     if (this.sec == Sec.SUMMARY) {
       if (this.summaryLine(l)) return true;
     }
-    // `warnings summary`: the tests that raised each warning (`test_x.py::test_a`; a module alone, its import), and
+    // `warnings summary`: the tests that raised each warning (`test_x.py::test_a`; a module, `test_x.py` or, for one
+    // raised while it was imported, `test_x.py:1`), and
     // its closing `-- Docs: …` link. The warnings, indented under them, are python-lint.ts's.
-    if (this.sec == Sec.WARNINGS && c != Char.SPACE && (l.startsWith("-- Docs: ") || l.indexOf("::") > 0 || l.endsWith(".py"))) return true;
+    if (this.sec == Sec.WARNINGS && c != Char.SPACE && (l.startsWith("-- Docs: ") || l.indexOf("::") > 0 || l.endsWith(".py") || modulePlace(l))) return true;
     if (this.progress(l, f)) return true;
     if (this.finalLine(l, f)) return true;
     if (this.sec == Sec.NONE && this.runningLine(l)) return true;
@@ -1163,4 +1164,11 @@ function idEnd(l: Line, from: i32): i32 {
       l.matchAt("XFAIL", w) || l.matchAt("XPASS", w)) return k;
   }
   return first;
+}
+
+/** `test_x.py:12`: a module's place, heading a warning raised while it was imported. */
+function modulePlace(l: Line): bool {
+  let i = l.len - 1;
+  while (i > 0 && isDigit(l.at(i))) i--;
+  return i < l.len - 1 && l.at(i) == Char.COLON && i > 3 && l.matchAt(".py", i - 3);
 }
