@@ -519,6 +519,17 @@ function passedChange(before: Verdict, cur: Verdict): string | null {
   return "tests: " + a.passed.toString() + " → " + b.passed.toString() + " passed";
 }
 
+/** `counts_changed`: the tests each run ran (passed, failed, errors) and passed, for a change no name says. */
+function writeCountsChanged(w: JsonWriter, a: Tests, b: Tests): void {
+  w.field("counts_changed");
+  w.beginObject();
+  w.int("ran_before", a.passed + a.failed + a.errors);
+  w.int("ran_after", b.passed + b.failed + b.errors);
+  w.int("passed_before", a.passed);
+  w.int("passed_after", b.passed);
+  w.endObject();
+}
+
 /**
  * How many tests the run before ran when this one ran none (a discovery pattern or `-k` that matches nothing, the
  * tests moved out of the runner's sight: `Ran 0 tests`, `OK`), with the same runner and both counts known; else -1.
@@ -925,6 +936,13 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   w.endObject();
 
   let tm = before.tests === null && cur.tests === null ? new TestMatch() : matchTests(before, cur, first);
+  let statusSame = !first && before.statusOr == cur.statusOr;
+  // The runs' test counts, when they changed and no name says so (none ran now; the passes another number).
+  let none = first || tm.notRun.length > 0 || tm.fixed.length > 0 ? -1 : noneRanOf(before, cur);
+  let pc: string | null = null;
+  if (none <= 0 && !first && statusSame && tm.fixed.length == 0 && tm.broken.length == 0 && tm.notRun.length == 0 && tm.still.length == 0) {
+    pc = passedChange(before, cur);
+  }
   w.field("tests");
   w.beginObject();
   writeNames(w, "fixed", tm.fixed);
@@ -936,6 +954,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   // Past the list's bound: how many more, unnamed.
   if (tm.fixedMore > 0) w.int("fixed_unlisted", tm.fixedMore);
   if (tm.brokenMore > 0) w.int("broken_unlisted", tm.brokenMore);
+  if (none > 0 || pc !== null) writeCountsChanged(w, before.tests!, cur.tests!);
   w.endObject();
 
   let crash = first ? (cur.crash !== null ? "new" : "none") : before.crash === null && cur.crash === null ? "none" : crashChange(before, cur);
@@ -949,7 +968,6 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
     w.endObject();
   } else w.value("null");
 
-  let statusSame = !first && before.statusOr == cur.statusOr;
   // Both runs failed before the command did anything, for different reasons (another tool missing, another
   // parse error in the manifest): the edit changed something, though no diagnostic or test says so.
   let setupChanged = statusSame && before.setupError !== null && cur.setupError !== null && before.setupError != cur.setupError;
@@ -958,12 +976,8 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   let also = new Array<string>(0);
   // Its words are the verdict's `setup:` line, just above the delta's: said once.
   if (setupChanged) also.push("setup error changed");
-  let none = first || tm.notRun.length > 0 || tm.fixed.length > 0 ? -1 : noneRanOf(before, cur);
   if (none > 0) also.push("tests: none ran (" + none.toString() + " before)");
-  else if (!first && statusSame && tm.fixed.length == 0 && tm.broken.length == 0 && tm.notRun.length == 0 && tm.still.length == 0) {
-    let pc = passedChange(before, cur);
-    if (pc !== null) also.push(pc!);
-  }
+  else if (pc !== null) also.push(pc!);
   // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,
   // a crash that reads another address, is a change).
   let nothing = statusSame && (crash == "same" || crash == "none") && dm.fixed.length == 0 && dm.added.length == 0

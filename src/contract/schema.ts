@@ -198,6 +198,9 @@ function build() {
       // before; written only when any.
       fixed_unlisted: v.optional(int),
       broken_unlisted: v.optional(int),
+      // The tests each run ran (passed + failed + errors) and passed, when they changed and no name says so (none
+      // ran now, or neither run failed and the passes are another number): written only then.
+      counts_changed: v.optional(v.object({ ran_before: int, ran_after: int, passed_before: int, passed_after: int })),
     }),
     crash: v.picklist(['none', 'gone', 'new', 'moved', 'same', 'changed', 'not-reached']),
     crash_moved: v.nullable(v.object({ from: FrameSchema, to: FrameSchema })),
