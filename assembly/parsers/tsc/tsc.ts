@@ -18,12 +18,17 @@ import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { DiagContext, readLoc, addNote } from "../diag-context";
 import { DiagOnce } from "../diag-once";
+import { BundlerBlock, Take } from "./bundler";
 
-const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3, ESBUILD = 4 }
+const enum State { NONE = 0, PLAIN = 1, PRETTY = 2, TABLE = 3, ESBUILD = 4, BUNDLER = 5 }
 
 
-/** Outside a diagnostic: `Found N errors`, `Errors  Files` at column 0, or a header with a head colon (`a.ts(3,5): error TS..`, `error TS..: ..`) (headColonStarts). */
-const STARTS = new ByteSet().chars("FE").add(0xE2);
+/**
+ * Outside a diagnostic: `Found N errors`, `Errors  Files` at column 0, or a header with a head colon (`a.ts(3,5): error
+ * TS..`, `error TS..: ..`) (headColonStarts); the bundlers' `error during build:`, `ERROR in`, `WARNING in`, `[!] …: ` and
+ * vite's `✓` marks (./bundler).
+ */
+const STARTS = new ByteSet().chars("FEWe").add(0xE2);
 
 @final
 export class TscParser extends Parser {
@@ -40,8 +45,10 @@ export class TscParser extends Parser {
    * same error, kept once. Never set for tsc's own output.
    */
   once: DiagOnce | null = null;
+  /** vite's, rollup's and webpack's build failures. */
+  private bundler: BundlerBlock;
 
-  constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
+  constructor(ctx: DiagContext) { super(); this.ctx = ctx; this.bundler = new BundlerBlock(ctx); }
 
   busy(): bool { return this.state != State.NONE; }
   atRest(): bool { return this.state == State.NONE; }
@@ -51,13 +58,21 @@ export class TscParser extends Parser {
   claim(l: Line, f: Facts): bool {
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
+    if (this.state == State.BUNDLER) {
+      let r = this.bundler.take(l, f);
+      if (r == Take.CLAIM) { if (!this.bundler.open()) this.state = State.NONE; return true; }
+      this.state = State.NONE;
+      // esbuild's one-line error under vite's `Transform failed with 1 error:`: read here, the block goes on.
+      if (r == Take.PASS) { let took = k > 0 && this.header(l, f, k); this.state = State.BUNDLER; return took; }
+    }
     if (this.state == State.ESBUILD) {
       if (n == 0 || l.isBlank()) return false;
       if (isSpace(l.at(0))) { this.esbuildBody(l, f); return true; }
       this.esbuildEnd(f);
       if (esbuildTotals(l)) return true;
     }
-    if (l.at(0) == 0xE2) return this.esbuildHeader(l, f);
+    if (l.at(0) == 0xE2) return this.esbuildHeader(l, f) || this.bundler.progress(l);
+    if (this.bundler.start(l, f)) { this.state = State.BUNDLER; return true; }
     if (n == 0 || l.isBlank()) {
       if (this.state != State.PRETTY) this.state = State.NONE;
       return false;
@@ -102,7 +117,10 @@ export class TscParser extends Parser {
     return false;
   }
 
-  finish(f: Facts): void { if (this.state == State.ESBUILD) this.esbuildEnd(f); }
+  finish(f: Facts): void {
+    if (this.state == State.ESBUILD) this.esbuildEnd(f);
+    if (this.state == State.BUNDLER) { this.bundler.end(f); this.state = State.NONE; }
+  }
 
   /** `✘ [ERROR] msg` / `▲ [WARNING] msg [check-name]`: a diagnostic of esbuild, its place on a line to come. */
   private esbuildHeader(l: Line, f: Facts): bool {
