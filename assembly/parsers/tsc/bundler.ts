@@ -39,6 +39,8 @@ export class BundlerBlock {
   private wantMessage: bool = false;
   /** webpack: a loader's failure (`Module build failed (from …):`): its error is the next line. */
   private loader: bool = false;
+  /** webpack: a blank line was read inside the block (a loader's code frame and stack may follow). */
+  private afterBlank: bool = false;
   /** vite: esbuild's own errors follow (`Transform failed with 1 error:`): their lines are the tsc parser's. */
   private esbuild: bool = false;
   /** A stack line (`    at …`) was read: the first line after it that is none ends the block. */
@@ -138,6 +140,7 @@ export class BundlerBlock {
     this.wantMessage = false;
     this.esbuild = false;
     this.loader = false;
+    this.afterBlank = false;
     this.stack = false;
     this.lines = 0;
   }
@@ -226,22 +229,65 @@ export class BundlerBlock {
     return true;
   }
 
+  /**
+   * A line of webpack's block: its message, then anything up to a blank line; past a blank line, a loader's code
+   * frame (`> 2 | …`, indented lines) and stack (`    at …`, ` @ ./src/main.ts 1:0-31`) go on, any other line ends it.
+   */
   private webpackLine(l: Line, f: Facts, blank: bool): i32 {
-    if (blank || this.lines > MAX_BLOCK) {
+    let p = l.skipSpaces(0);
+    if (blank) { this.afterBlank = true; return Take.CLAIM; }
+    if (p > 0 && l.matchAt("at ", p)) { this.lines--; return Take.CLAIM; }
+    if (this.afterBlank && p == 0 && !l.matchAt("> ", 0) || this.lines > MAX_BLOCK) {
       this.end(f);
-      return blank ? Take.CLAIM : Take.END;
+      return Take.END;
     }
+    this.afterBlank = false;
     if (!this.wantMessage) return Take.CLAIM;
     let d = this.d!;
-    let p = l.skipSpaces(0);
+    // ts-loader's `./src/main.ts 1:22-30` under `ERROR in /work/src/main.ts`: webpack's place of it.
+    if (p == 0 && (l.at(0) == Char.DOT || l.at(0) == Char.SLASH)) {
+      let sp = l.indexOfByte(Char.SPACE);
+      if (sp > 0 && isDigit(l.at(sp + 1)) && l.indexOfByte(Char.SPACE, sp + 1) < 0 && this.webpackWhere(l, 0)) return Take.CLAIM;
+    }
     if (!this.loader && l.matchAt("Module build failed (from ", p)) { this.loader = true; return Take.CLAIM; }
-    // ts-loader: `[tsl] ERROR in /work/src/a.ts(3,7)`, its `      TS2322: …` below.
-    if (l.matchAt("[tsl] ", p)) return Take.CLAIM;
+    // ts-loader: `ERROR in /work/src/a.ts`, then `3:6-7` (webpack's place), `[tsl] ERROR in /work/src/a.ts(3,7)` (its
+    // own, 1-based) and `      TS2322: …`, the message.
+    if (p == 0 && isDigit(l.at(0)) && l.indexOfByte(Char.SPACE) < 0) {
+      let line = l.readInt(0);
+      if (l.at(l.end) == Char.COLON && line > 0) {
+        let col = l.readInt(l.end + 1);
+        if (col >= 0 && d.line <= 0) { d.line = <i32>line; d.col = <i32>col + 1; }
+        return Take.CLAIM;
+      }
+    }
+    if (l.matchAt("[tsl] ", p)) {
+      let o = l.lastIndexOfByte(Char.LPAREN);
+      let c = o > 0 ? l.indexOfByte(Char.COMMA, o) : -1;
+      if (c > o && l.at(l.len - 1) == Char.RPAREN) {
+        let line = l.readInt(o + 1);
+        let col = l.readInt(c + 1);
+        if (line > 0 && col > 0) { d.line = <i32>line; d.col = <i32>col; }
+      }
+      return Take.CLAIM;
+    }
     if (l.matchAt("TS", p) && isDigit(l.at(p + 2))) {
       let k = l.indexOf(": ", p);
       if (k > p) { d.code = l.str(p, k); p = k + 2; }
     }
     this.wantMessage = false;
+    // babel-loader's `SyntaxError: /work/src/cart.js: Unexpected token, expected "," (2:58)`: the path goes, the place
+    // (its column 0-based) is the error's when webpack gave none.
+    let k = l.indexOf(": ", p);
+    if (k > p && (l.at(k + 2) == Char.SLASH || l.at(k + 2) == Char.DOT)) {
+      let k2 = l.indexOf(": ", k + 2);
+      if (k2 > 0 && l.indexOfByte(Char.SPACE, k + 2) > k2) {
+        d.message = l.str(p, k + 2) + l.trimmed(k2 + 2);
+        let o = l.lastIndexOf(" (");
+        let q = o > k2 ? parenLoc(l, o + 2) : -1;
+        if (q == l.len && d.line <= 0) { d.line = <i32>l.readInt(o + 2); d.col = <i32>l.readInt(l.indexOfByte(Char.COLON, o) + 1) + 1; }
+        return Take.CLAIM;
+      }
+    }
     d.message = l.trimmed(p);
     return Take.CLAIM;
   }
@@ -256,15 +302,20 @@ function importer(m: string, ctx: DiagContext): string | null {
   return ctx.resolve(m.substring(o + 7, e));
 }
 
-/** ` (line:col)` right after a path from p: the position after its `)`, else -1. */
-function placeParen(l: Line, p: i32): i32 {
-  let o = l.indexOf(" (", p);
-  if (o <= p || l.indexOfByte(Char.SPACE, p) < o) return -1;
-  let n = l.readInt(o + 2);
+/** `line:col)` at p: the position after its `)`, else -1. */
+function parenLoc(l: Line, p: i32): i32 {
+  let n = l.readInt(p);
   if (n <= 0 || l.at(l.end) != Char.COLON) return -1;
   let c = l.readInt(l.end + 1);
   if (c < 0 || l.at(l.end) != Char.RPAREN) return -1;
   return l.end + 1;
+}
+
+/** ` (line:col)` right after a path from p: the position after its `)`, else -1. */
+function placeParen(l: Line, p: i32): i32 {
+  let o = l.indexOf(" (", p);
+  if (o <= p || l.indexOfByte(Char.SPACE, p) < o) return -1;
+  return parenLoc(l, o + 2);
 }
 
 /** `10.77s`, `179ms` ending the line at p. */
