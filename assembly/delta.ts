@@ -165,12 +165,31 @@ function notRebuilt(d: Diagnostic, other: Array<Diagnostic>, o: Verdict, gone: b
   // warnings were looked for, so one gone there is not fixed. One printed once the errors are gone may be one from
   // before them or one their edit added: first printed, it stays new.
   let lateLints = gone && t == "rustc" && o.statusOr == "build-failed";
+  // Printed now, after a run whose rustc hard errors stopped the crate before its late lints: a warning of a file of
+  // that crate (under the error's top directory: `src/` of `src/raw.rs`) was not looked for then, and is new now.
+  if (!gone && t == "rustc" && o.statusOr == "build-failed" && besideHardError(file!, other)) return false;
+  // Gone in such a run: its crate did not type-check, so its late lints were not run, even in a file that printed
+  // early ones (`unexpected cfg condition name`): not fixed, not printed this time.
+  if (lateLints && besideHardError(file!, other)) return true;
   for (let i = 0; i < other.length; i++) {
     let x = other[i];
     let f = x.file;
     if (f !== null && f == file && !(lateLints && x.severity == "error" && x.code !== null)) return false;
   }
   return true;
+}
+
+/** A rustc hard error (one with a code) in ds is in a file under file's top directory (`src/` of `src/x/y.rs`). */
+function besideHardError(file: string, ds: Array<Diagnostic>): bool {
+  let slash = file.indexOf("/");
+  if (slash <= 0) return false;
+  let top = file.substring(0, slash + 1);
+  for (let i = 0; i < ds.length; i++) {
+    let x = ds[i];
+    let f = x.file;
+    if (x.severity == "error" && x.code !== null && x.tool == "rustc" && f !== null && f.startsWith(top)) return true;
+  }
+  return false;
 }
 
 class LevelChanges {

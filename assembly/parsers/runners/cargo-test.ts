@@ -91,6 +91,13 @@ export class CargoTestParser extends Parser {
   slow: string | null = null;
   /** The test a binary died in after its thread panicked (read from its first panic): the crash's place. */
   diedAt: TestFailure | null = null;
+  /**
+   * The test whose thread last printed a panic outside a block and has no result line since. With more threads
+   * no `test NAME ... ` line names the test running: a panic that cannot unwind (`thread caused non-unwinding
+   * panic. aborting.`: core's UB checks, a panic in a `Drop` while unwinding) prints loose, then the binary dies
+   * of SIGABRT: that test is the one it died in.
+   */
+  lastLoose: string | null = null;
   /** Reading a panic printed outside a `---- name stdout ----` block (--nocapture) into cur. */
   loose: bool = false;
   /** Those panics, by thread (test) name, until their test's result line. */
@@ -131,12 +138,17 @@ export class CargoTestParser extends Parser {
   refused: bool = false;
   /** A line of a JSON event's `stdout`, read as a block's line. */
   view: Line = new Line();
+  /** Where in a trybuild section (`EXPECTED:`, then its text between two rules of `┈`) the line is. */
+  quoted: Quote = Quote.NONE;
 
-  busy(): bool { return this.inBlock; }
+  busy(): bool { return this.inBlock || this.quoted != Quote.NONE; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
   starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
+    if (this.quoted != Quote.NONE || this.inRun && !this.inBlock && !this.loose) {
+      if (this.trybuild(l)) return true;
+    }
     let c = l.at(0);
     // Not inside a block: a test's output may print such a line.
     if (c == Char.LBRACE && !this.inBlock && !this.loose && !this.inSuccess && l.matchAt("{ \"type\": \"", 0) && this.json(l, f)) return true;
@@ -296,6 +308,7 @@ export class CargoTestParser extends Parser {
         let comma = l.indexOf(", ", s);
         let colon = l.indexOf(":", comma);
         if (comma > 0 && colon > comma) this.crashed = l.str(comma + 2, colon);
+        if (this.running === null && this.inRun) this.running = this.lastLoose;
         if (this.running !== null) {
           let tf = failureIn(f.testsFor("cargo-test"), this.running!, this.crate);
           // A panic while it panicked (a Drop that panics while unwinding: `panic in a destructor during
@@ -311,6 +324,26 @@ export class CargoTestParser extends Parser {
       return true;
     }
     return false;
+  }
+
+  /**
+   * trybuild (a test running compile-fail cases, `t.compile_fail("tests/ui/*.rs")`) prints per case
+   * `test tests/ui/x.rs ... mismatch` (or `error`), then sections headed `EXPECTED:`, `ACTUAL OUTPUT:` (`STDERR:`,
+   * `STDOUT:`), each the compiler's output quoted between two rules of `┈`, and `note: If the actual output is the
+   * correct output you can bless it by rerunning` + `your test with the environment variable TRYBUILD=overwrite`.
+   * The quoted errors are what the case's compile printed or was to print, not the build's: claimed, read as nothing.
+   */
+  private trybuild(l: Line): bool {
+    let q = this.quoted;
+    if (q != Quote.NONE) {
+      if (isTrybuildRule(l)) { this.quoted = q == Quote.HEADED ? Quote.INSIDE : Quote.NONE; return true; }
+      if (q == Quote.INSIDE) return true;
+      this.quoted = Quote.NONE; // a header with no rule under it: not trybuild's
+      return false;
+    }
+    if (isTrybuildHeader(l)) { this.quoted = Quote.HEADED; return true; }
+    return l.startsWith("note: If the actual output is the correct output you can bless it") ||
+      l.startsWith("      your test with the environment variable TRYBUILD=");
   }
 
   /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
@@ -405,6 +438,7 @@ export class CargoTestParser extends Parser {
     this.planned = n; this.inRun = true; f.testRun = true;
     this.slow = null; this.glued = null; this.looseErr = null;
     this.mainPanicOf = null;
+    this.lastLoose = null;
     // A binary after a failing one ran: cargo did not stop there (-q names no target to say so).
     this.stoppedAfter = null;
     this.binStart = f.testsFor("cargo-test").failures.length;
@@ -512,6 +546,11 @@ export class CargoTestParser extends Parser {
   private testResult(name: string, res: string, f: Facts): void {
     let sl = this.slow;
     if (sl !== null && sl == name) this.slow = null;
+    let ll = this.lastLoose;
+    if (ll !== null && ll == name) this.lastLoose = null;
+    // trybuild's case whose output it wrote (`test tests/ui/x.rs ... wip`: to wip/, or over its .stderr under
+    // TRYBUILD=overwrite): no result of a test; the test running the cases passes or fails on its own line.
+    if (res == "wip" && name.endsWith(".rs")) { this.running = null; return; }
     // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
     if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
@@ -552,6 +591,7 @@ export class CargoTestParser extends Parser {
     }
     let t = new TestFailure();
     t.name = name;
+    this.lastLoose = name;
     if (this.panics.length < 64) this.panics.push(t);
     this.cur = t;
     this.msg = [];
@@ -808,6 +848,28 @@ export class CargoTestParser extends Parser {
       }
     } else if (this.notRun >= 0) t.notRun = this.notRun; // a binary a test ended with exit(0)
   }
+}
+
+/** Where a line is in a trybuild section. */
+const enum Quote { NONE, HEADED, INSIDE }
+
+/** trybuild's section headers (`EXPECTED:`, `ACTUAL OUTPUT:`, `EXPECTED STDOUT:`, `STDERR:`, `NOTE: writing …`). */
+function isTrybuildHeader(l: Line): bool {
+  let c = l.at(0);
+  // TRYBUILD=overwrite (or a case with no .stderr yet): `NOTE: writing the following output to `tests/ui/x.stderr`.`
+  if (c == Char.N) return l.startsWith("NOTE: writing the following output to `") && l.endsWith("`.");
+  if (c != Char.E && c != Char.A && c != Char.S || l.len > 24 || l.at(l.len - 1) != Char.COLON) return false;
+  if (!(l.startsWith("EXPECTED") || l.startsWith("ACTUAL") || l.startsWith("STDERR") || l.startsWith("STDOUT"))) return false;
+  for (let i = 0; i < l.len - 1; i++) { let b = l.at(i); if (!(b >= Char.A && b <= Char.Z || b == Char.SPACE)) return false; }
+  return true;
+}
+
+/** trybuild's rule: `┈` (U+2508, bytes E2 94 88) repeated, nothing else. */
+function isTrybuildRule(l: Line): bool {
+  let n = l.len;
+  if (n < 3 || n % 3 != 0) return false;
+  for (let i = 0; i < n; i += 3) if (l.at(i) != 0xE2 || l.at(i + 1) != 0x94 || l.at(i + 2) != 0x88) return false;
+  return true;
 }
 
 /** libtest terse's progress: dots (`i` an ignored test), then ` 17/18` at every 100 and the last. */

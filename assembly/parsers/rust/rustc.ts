@@ -64,12 +64,17 @@ const CARGO_ERRORS: string[] = [
   "current package believes it's in a workspace", "cyclic package dependency", "no targets specified in the manifest",
   "manifest path `", "failed to resolve patches", "no such command: `", "package ID specification",
   "failed to fetch `", "unable to update ",
+  // cargo fix / clippy --fix refusing a work tree (`…; if you'd like to suppress this error pass `--allow-dirty`, or
+  // commit the changes to these files:`, then `  * src/lib.rs (dirty)` per file)
+  "the working directory of this package has uncommitted changes", "no VCS found for this package",
 ];
 
 /** Openings too common alone, each with the words that must follow it: pairs (opening, words). */
 const CARGO_ERRORS_IF: string[] = [
   "package `", "cannot be built because it requires rustc",
   "rustc ", "is not supported by the following package",
+  // rustup's proxy for a cargo subcommand whose component this toolchain lacks (`cargo miri test`)
+  "the '", "component which provides the command",
 ];
 
 /** How many rustc diagnostics are remembered to read one printed again by a later unit once. */
