@@ -133,7 +133,9 @@ export class MakeParser extends Parser {
     } else if (close > b) target = l.trimmed(b + 1, close);
     if (!ignored) {
       listOnly(f, d);
-      if (this.failure === null) this.failure = l.trimmed(from);
+      // A test target's recipe (`test-frametest: frametest` / `./frametest -v`) failed: the program it ran
+      // failed, which is no build step's failure (a compiler's or linker's error there is counted on its own).
+      if (this.failure === null && !(target !== null && isTestTarget(target!))) this.failure = l.trimmed(from);
     }
     if (close > b) this.recipeSignal(l, f, l.skipSpaces(close + 1), d, target, from);
   }
@@ -216,6 +218,18 @@ function reportAfterOutput(l: Line): i32 {
   let b = l.at(s - 1);
   if (isIdent(b) || b == Char.MINUS) return -1;
   return makePrefix(l, s) == k + 2 ? s : -1;
+}
+
+/**
+ * A target named for running tests: `test`, `tests`, `check`, `run_tests`, `test-frametest`, `unit-test` (a
+ * word `test`/`tests`/`check` joined by `-`). Not a file: `test_runner.c`, `build/test-x`, and the programs
+ * such targets build (`test_strutil`, `ring_test`) are build products.
+ */
+function isTestTarget(t: string): bool {
+  if (t.indexOf(".") >= 0 || t.indexOf("/") >= 0) return false;
+  if (t == "test" || t == "tests" || t == "check" || t == "run_tests" || t == "run-tests") return true;
+  if (t.startsWith("test-") || t.startsWith("tests-") || t.startsWith("check-")) return true;
+  return t.endsWith("-test") || t.endsWith("-tests") || t.endsWith("-check");
 }
 
 /** Position after `make: ` / `make[2]: ` / `gmake: ` starting at s (also a path to make), or -1. */

@@ -163,8 +163,14 @@ export class CheckScriptParser extends Parser {
         this.fail(l, f, l.str(0, e), e + 1);
         return true;
       }
+      // `test2 failed`: a check named by one word, kept till a tally (`102 tests conducted, 1 failed.`) closes it.
+      if (e > 0 && e + 7 == l.len && l.matchAt(" failed", e) && this.pendName.length < MAX_PENDING) {
+        this.pendName.push(l.str(0, e));
+        this.pendMsg.push("");
+      }
       return false;
     }
+    if (isDigit(c) && this.ranTally(l, f)) return true;
     if (this.seen && isDigit(c)) {
       l.readInt(0);
       let e = l.end;
@@ -233,6 +239,32 @@ export class CheckScriptParser extends Parser {
     if (this.tallyPassed < 0 || this.tallyFailed < 0) return 1;
     this.closeTally(f, this.tallyPassed, this.tallyFailed);
     return 1;
+  }
+
+  /**
+   * A closing `102 tests conducted, 1 failed.` (uthash's do_tests; also `N tests run, M failed`): the run's
+   * checks, the `name failed` lines kept before it being its failures. True when the line has that shape.
+   */
+  private ranTally(l: Line, f: Facts): bool {
+    // Gradle's `3 tests completed, 2 failed` closes its own runner's report.
+    let t = f.tests;
+    if (t !== null && t.runner != "check-script") return false;
+    let n = l.readInt(0);
+    let p = l.end;
+    if (n < 0) return false;
+    if (l.matchAt(" tests ", p)) p += 7;
+    else if (l.matchAt(" test ", p)) p += 6;
+    else return false;
+    let w = p;
+    while (p < l.len && isIdent(l.at(p)) && !isDigit(l.at(p))) p++;
+    if (p == w || !l.matchAt(", ", p)) return false;
+    let m = l.readInt(p + 2);
+    if (m < 0 || m > n || !l.matchAt(" failed", l.end)) return false;
+    let e = l.end + 7;
+    if (e < l.len && l.at(e) == Char.DOT) e++;
+    if (e != l.len) return false;
+    this.closeTally(f, n - m, m);
+    return true;
   }
 
   /** A tally read whole: its counts, and the FAILED lines remembered before it are its failing checks. */
