@@ -344,6 +344,31 @@ export function isGoTimeout(msg: string | null): bool {
 }
 
 /**
+ * A Go frame of the standard library as a `-trimpath` build prints it: its location is not absolute but the
+ * package's import path and the file (`testing/testing.go:1493` under `testing.(*T).Run`, `runtime/panic.go:884`
+ * under `panic`, `encoding/json/decode.go` under `encoding/json.(*decodeState).object`), and the package's first
+ * element has no dot (a module's path has one: `github.com/x/y/clock.go` under `github.com/x/y.F` is the user's).
+ * loc is the location as printed (before normPath), fn the frame's function.
+ */
+export function goTrimmedStd(fn: string, loc: string): bool {
+  if (loc.length == 0 || loc.charCodeAt(0) == Char.SLASH || loc.charCodeAt(0) == Char.DOT) return false;
+  let slash = loc.lastIndexOf("/");
+  if (slash <= 0 || !loc.endsWith(".go")) return false;
+  let dir = loc.substring(0, slash);
+  if (fn.length <= slash + 1 || !fn.startsWith(dir) || fn.charCodeAt(slash) != Char.DOT) return false;
+  let first = dir.indexOf("/");
+  let head = first < 0 ? dir : dir.substring(0, first);
+  return !head.includes(".") && head != "main";
+}
+
+/** A Go frame's location line (`\t/abs/x.go:12 +0x1d`, trimmed to `/abs/x.go:12`): read into fr and classified. */
+export function setGoLocation(fr: Frame, loc: string): void {
+  if (!setLocation(fr, loc)) return;
+  classify(fr);
+  if (fr.fn !== null && goTrimmedStd(fr.fn!, loc)) fr.user = false;
+}
+
+/**
  * The same for the runtime's deadlock (`fatal error: all goroutines are asleep - deadlock!`, go test -timeout 0):
  * goroutine 1 (`testing.(*T).Run`, `main.main` of `_testmain.go`) is printed first; the test that blocked is
  * a later goroutine's (golang-lru: a test waiting on a sync.WaitGroup nobody finishes).

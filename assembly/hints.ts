@@ -149,6 +149,7 @@ const KINDS: string[] = [
 ];
 
 const GO_TIMEOUT = "go test's -timeout ran out while a test was running (a hang, a deadlock, a slow test): the frame shown is where that test was";
+const GO_LATE = "a goroutine the test started used its t after the test had returned: make the test wait for it (a sync.WaitGroup, a channel) before returning";
 const GO_TESTING = "the testing package refused a call the test made (t.Parallel twice, t.Setenv after t.Parallel, a fuzz target's misuse of f): read its message and fix the test at the first frame in your code";
 
 /** What a kind the table does not name still means, by tool: the program failed on purpose. */
@@ -179,6 +180,9 @@ export function hintFor(tool: string, kind: string, message: string | null = nul
   // The testing package's own panics on a test's misuse of it (`testing: t.Parallel called multiple times`,
   // `testing: t.Setenv called after t.Parallel; …`, `testing: F.Fuzz called more than once`): not the program's.
   if (tool == "go-panic" && kind.startsWith("testing: ")) return GO_TESTING;
+  // Its panic when a goroutine logs or fails through a test's t once the test returned (`Fail in goroutine after
+  // TestX has completed`, `Log in goroutine after TestX has completed: msg`): the test did not wait for it.
+  if (tool == "go-panic" && (kind.startsWith("Fail in goroutine after ") || kind.startsWith("Log in goroutine after "))) return GO_LATE;
   let h = lookup(KINDS, kind);
   if (h !== null) return h;
   // Qualified exception names (json.decoder.JSONDecodeError) take the hint of their class.

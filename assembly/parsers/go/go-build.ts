@@ -69,7 +69,6 @@ const STARTS = new ByteSet().chars("#pdc{");
 /** A finding's continuation lines joined to its message (the checker prints two to four). */
 const MAX_CONT = 6;
 
-/** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 /**
  * Where ` (S1002)` begins at the end of l (staticcheck's check codes: one to two upper-case letters, four digits:
  * SA4017, S1002, ST1003, QF1001, U1000), or -1.
@@ -87,9 +86,26 @@ function staticcheckCode(l: Line): i32 {
   return i - 1;
 }
 
+/** `Usage of <dir>/<pkg>.test:` (a go test binary's flags) or `usage: go <cmd> ` (the go command's). */
 export function usageOfGo(l: Line): bool {
   if (l.startsWith("usage: go ")) return true;
   return l.startsWith("Usage of ") && l.endsWith(".test:");
+}
+
+/**
+ * Go's flag package refusing an argument, the line before the program's usage (usageOfGo): `flag provided but not
+ * defined: -test.skip`, `invalid value "100q" for flag -test.benchtime: invalid duration`, `invalid boolean value
+ * "x" for -test.v: …`, `flag needs an argument: -test.run`, `bad flag syntax: ---v`.
+ */
+export function flagRefused(l: Line): bool {
+  let c = l.at(0);
+  if (c == Char.f) return l.startsWith("flag provided but not defined: -") || l.startsWith("flag needs an argument: -");
+  if (c == Char.i) {
+    if (l.startsWith("invalid value \"")) return l.indexOf("\" for flag -", 15) > 0;
+    if (l.startsWith("invalid boolean value \"")) return l.indexOf("\" for -", 23) > 0;
+    return false;
+  }
+  return c == Char.b && l.startsWith("bad flag syntax: ");
 }
 
 /**
@@ -242,7 +258,7 @@ export class GoParser extends Parser {
     // CGO_ENABLED=1`, `go: may not use -race and -msan simultaneously`, `go: -p must be a positive integer`): the
     // command line (or its environment) was wrong, as a refused flag.
     if (c0 == Char.g && (l.startsWith("go: -") || l.startsWith("go: may not use -"))) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
-    if (c0 == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
+    if (flagRefused(l)) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
     // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
     // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
     // Its refusing to fuzz, after the tests ran (`testing: will not fuzz, -fuzz matches more than one fuzz test:

@@ -20,7 +20,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, MAX_FRAMES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation, isGoHang, runsGoTest, goTestRole, GoTestRole } from "../../frames";
+import { classify, isGoHang, runsGoTest, goTestRole, GoTestRole, setGoLocation } from "../../frames";
 import { reportIsFatal, pushFrame, renumber } from "../runtime-common";
 import { join } from "../../util/join";
 
@@ -187,7 +187,7 @@ export class GoPanicParser extends Parser {
           let fr = fs[fs.length - 1];
           let p = indentEnd(l);
           let end = l.indexOf(" +0x", p);
-          if (setLocation(fr, l.trimmed(p, end > 0 ? end : l.len))) classify(fr);
+          setGoLocation(fr, l.trimmed(p, end > 0 ? end : l.len));
         }
       }
       return true;

@@ -21,7 +21,7 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, setLocation } from "../../frames";
+import { classify, setGoLocation } from "../../frames";
 import { pushFrame, renumber } from "../runtime-common";
 
 const RULE_LEN = 18;
@@ -113,7 +113,7 @@ export class GoRaceParser extends Parser {
     if (fr !== null) {
       this.pending = null;
       let end = l.indexOf(" +0x", p);
-      if (setLocation(fr, l.trimmed(p, end > 0 ? end : l.len))) classify(fr);
+      setGoLocation(fr, l.trimmed(p, end > 0 ? end : l.len));
       return;
     }
     if (l.at(l.len - 1) != Char.RPAREN) return;

@@ -12,11 +12,11 @@ import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Tests, MAX_FAILURES } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
-import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoTestRole, goTestFunc } from "../../frames";
+import { classify, normPath, firstUser, isGoTimeout, runsGoTest, goTestRole, GoTestRole, goTestFunc, goTrimmedStd } from "../../frames";
 import { failureIn, pkgOr, foreignLine } from "./common";
 import { withName, MAX_PASSED_SET } from "../../util/name-hash";
 import { setSeverity } from "../diag-context";
-import { usageOfGo, testingRefused } from "../go/go-build";
+import { usageOfGo, testingRefused, flagRefused } from "../go/go-build";
 
 const enum Res { PASS, FAIL, SKIP }
 const MAX_PARENTS = 32;
@@ -88,9 +88,15 @@ export class GoTestParser extends Parser {
    * A fuzz target's panic, which go test reports as the test's error (`testing.go:1356: panic: msg`, then
    * debug.Stack()'s goroutine dump indented under it): the dump's frames are read for the first of the user's,
    * the failure's place; they are not its message. stackFn: the function line whose location line comes next.
+   * testify's suite reports a test method's panic the same way, from its own file (`suite.go:77: test panicked:
+   * assignment to entry in nil map`, then the dump): there the frames above the dump's `panic(...)` are
+   * debug.Stack's and the suite's recovering ones (stackWait), the place is the first user frame below it.
+   * stackPlaced: the dump placed the failure already.
    */
   logStack: bool = false;
   stackFn: string | null = null;
+  stackWait: bool = false;
+  stackPlaced: bool = false;
   /** f.crashCount at the last package result line: a go-panic crash since then that go test did not see. */
   crashesAt: i32 = 0;
   current: string | null = null;
@@ -208,7 +214,7 @@ export class GoTestParser extends Parser {
       this.flagLine = null;
       if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
     }
-    if (l.at(0) == Char.f && l.startsWith("flag provided but not defined: -")) { this.flagLine = l.trimmed(0); return false; }
+    if (flagRefused(l)) { this.flagLine = l.trimmed(0); return false; }
     // -json: the binary refusing a -run/-skip/-bench pattern or to fuzz (go-build.ts reads the text line): a wrong
     // command line.
     if (l.at(0) == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
@@ -318,7 +324,9 @@ export class GoTestParser extends Parser {
       this.logLine.push(<i32>n);
       let msg = l.trimmed(l.end + 2);
       this.logMsg.push(msg);
-      this.logStack = this.logFile[this.logOpen] == "testing.go" && msg.startsWith("panic: ");
+      this.logStack = this.logStackOf(this.logOpen);
+      this.stackWait = msg.startsWith("test panicked: ");
+      this.stackPlaced = false;
       this.stackFn = null;
     } else if (!readsFailed(this.logMsg[k0]) && !this.logStackOf(k0)) {
       // A later line of the test that reads as its failure (`got 2, want 3`, `race detected during execution
@@ -789,6 +797,7 @@ export class GoTestParser extends Parser {
     let p = this.panic;
     let pending = p !== null && !this.panicDone && this.panicTest !== null;
     if (pending && this.panicPkg.length == 0) this.panicPkg = pkg;
+    for (let k = this.logStart; k < this.logName.length; k++) this.parentFailNow(k);
     let kept = this.logStart;
     for (let k = this.logStart; k < this.logName.length; k++) {
       let name = this.logName[k];
@@ -805,6 +814,25 @@ export class GoTestParser extends Parser {
     this.logFile.length = kept; this.logLine.length = kept; this.logMsg.length = kept;
     this.failStart = fs.length;
     this.logStart = kept;
+  }
+
+  /**
+   * A subtest that called its parent's t.Fatal (the closure's captured t): the parent's message is printed under
+   * the parent (`=== CONT  TestTable`, `    table_test.go:24: got 60, want 61`), and the subtest fails with the
+   * testing package's `testing.go:1343: test executed panic(nil) or runtime.Goexit: subtest may have called FailNow
+   * on a parent test`. The subtest's entry k takes the parent's place; its message is the testing package's line
+   * (what went wrong: the closure's t), then the parent's (the check that failed).
+   */
+  private parentFailNow(k: i32): void {
+    let m = this.logMsg[k];
+    if (this.logFile[k] != "testing.go" || !m.includes("subtest may have called FailNow on a parent test")) return;
+    let name = this.logName[k];
+    let slash = name.lastIndexOf("/");
+    if (slash <= 0) return;
+    let kp = this.logIndex(name.substring(0, slash), "");
+    if (kp < 0 || this.logFile[kp].length == 0 || this.logFile[kp] == "testing.go") return;
+    this.logFile[k] = this.logFile[kp]; this.logLine[k] = this.logLine[kp];
+    this.logMsg[k] = m + "\n" + this.logMsg[kp];
   }
 
   /**
@@ -838,7 +866,8 @@ export class GoTestParser extends Parser {
   /** The log entry of test name in package pkg ("": the current package's), or -1. */
   /** The log entry k is a fuzz target's panic (its dump places it): never replaced. */
   private logStackOf(k: i32): bool {
-    return this.logFile[k] == "testing.go" && this.logMsg[k].startsWith("panic: ");
+    let m = this.logMsg[k];
+    return (this.logFile[k] == "testing.go" && m.startsWith("panic: ")) || m.startsWith("test panicked: ");
   }
 
   private logIndex(name: string, pkg: string): i32 {
@@ -934,7 +963,7 @@ export class GoTestParser extends Parser {
     return true;
   }
 
-  /** A line of a fuzz panic's goroutine dump (logStack): its first user frame places the failure. */
+  /** A line of a fuzz panic's or a suite method's goroutine dump (logStack): its first user frame places the failure. */
   private stackLine(k: i32, s: string): void {
     if (s.length == 0 || s.startsWith("goroutine ")) return;
     let fn = this.stackFn;
@@ -944,7 +973,8 @@ export class GoTestParser extends Parser {
       return;
     }
     this.stackFn = null;
-    if (this.logFile[k] != "testing.go") return;
+    if (fn == "panic") { this.stackWait = false; return; }
+    if (this.stackPlaced || this.stackWait) return;
     let end = s.lastIndexOf(" +0x");
     if (end < 0) end = s.length;
     let colon = s.lastIndexOf(":", end);
@@ -957,6 +987,7 @@ export class GoTestParser extends Parser {
     if (!fr.user || fr.line <= 0) return;
     this.logFile[k] = fr.file!;
     this.logLine[k] = <i32>fr.line;
+    this.stackPlaced = true;
   }
 
   /**
@@ -1179,12 +1210,16 @@ export class GoTestParser extends Parser {
       let end = l.lastIndexOf(" +0x");
       if (end < 0) end = l.len;
       let colon = l.lastIndexOfByte(Char.COLON, end);
+      let trimmedStd = false;
       if (colon > p) {
-        fr.file = normPath(l.str(p, colon));
+        let loc = l.str(p, colon);
+        fr.file = normPath(loc);
+        trimmedStd = goTrimmedStd(fn, loc);
         let n = l.readInt(colon + 1);
         if (n >= 0) fr.line = <i32>n;
       }
       classify(fr);
+      if (trimmedStd) fr.user = false;
       if (this.module === null && fr.user) this.learnModule(fn, fr.file);
       // Frames above a `panic(...)` frame are a deferred function that recovered the panic and panicked
       // again: the fault is below it (as in go-panic.ts).
