@@ -490,7 +490,9 @@ export class GccParser extends Parser {
   /** clang's bare source line, the caret line under it, and one fix-it line under that. */
   private clangSource(l: Line, f: Facts): bool {
     let b = this.block;
-    if (b == Block.HEADER && this.groupStyle != Style.GCC && !foreign(l)) { this.block = Block.SOURCE; return true; }
+    // Ruby's `file:3: warning:` lines have no source line under them (the next line is another tool's).
+    let h = this.header;
+    if (b == Block.HEADER && this.groupStyle != Style.GCC && !foreign(l) && !(h !== null && h.tool == "ruby")) { this.block = Block.SOURCE; return true; }
     if (b == Block.SOURCE && isCaret(l)) {
       this.shown();
       this.evidence(Style.CLANG, this.header);

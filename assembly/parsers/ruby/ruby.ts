@@ -10,7 +10,13 @@
 //   not parse raises it as an exception, `req.rb:1:in `require_relative': /w/syn.rb:5: syntax error, ...
 //   (SyntaxError)`: the same diagnostic, at the place its message names; its cause printed under it (a LoadError
 //   rubygems rescued before requiring it) is no crash.
-import { Char, isDigit, isSpace } from "../../util/chars";
+// RuboCop's offenses (its default progress format, clang's and emacs'), one a line: `lib/a.rb:39:68: C: [Correctable]
+//   Style/AndOr: Use || instead of or.` (the place, the severity's letter, `[Correctable]` or `[Corrected]` when it
+//   can fix it, the cop `Department/Name`, the message), then in the progress and clang formats the source line and a
+//   caret line under the offense (`   ^^`). Its letters: E and F (error, fatal) errors, C, W and R (convention,
+//   warning, refactor) warnings, I (info) a note. Each finding is tool "rubocop", its cop the code. An offense `-a`
+//   corrected (`[Corrected]`) is no finding: the file no longer has it.
+import { Char, isDigit, isSpace, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Crash, Frame, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
@@ -24,7 +30,7 @@ const SYNTAX = ": syntax error, ";
 const FROM = "from ";
 const MAX_SYNTAX_LINES: i32 = 400;
 
-const enum St { IDLE, EXC, SYN }
+const enum St { IDLE, EXC, SYN, COP }
 
 @final
 export class RubyParser extends Parser {
@@ -45,7 +51,15 @@ export class RubyParser extends Parser {
   starts(): ByteSet | null { return NONE; }
   headColonStarts(): bool { return true; }
 
-  finish(f: Facts): void { this.close(); }
+  /** RuboCop's offenses read that fail its run (neither info nor `[Corrected]`). */
+  private cops: i32 = 0;
+
+  finish(f: Facts): void {
+    this.close();
+    // RuboCop exits 1 when an offense it did not correct is at or above its fail level (refactor, by default).
+    let n = this.cops;
+    if (n > 0 && f.buildFailedLine === null) f.buildFailedLine = "rubocop reported " + n.toString() + (n == 1 ? " offense" : " offenses");
+  }
 
   claim(l: Line, f: Facts): bool {
     this.f = f;
@@ -59,8 +73,15 @@ export class RubyParser extends Parser {
     } else if (this.st == St.SYN) {
       if (this.caret(l)) return true;
       this.close();
+    } else if (this.st == St.COP) {
+      let r = rubocop(l, f);
+      if (r > 0) { this.cops += r - 1; this.src = 0; return true; }
+      if (this.copSource(l)) return true;
+      this.close();
     }
     if (l.len == 0 || l.at(0) == Char.SPACE || l.at(0) == Char.TAB) return false;
+    let r = rubocop(l, f);
+    if (r > 0) { this.cops += r - 1; this.st = St.COP; this.src = 0; return true; }
     // On the bytes first: most lines with a head colon are neither kind (no string made for them).
     if (l.indexOf(SYNTAX) <= 0) {
       let e = l.len;
@@ -178,6 +199,17 @@ export class RubyParser extends Parser {
     return true;
   }
 
+  /** After a RuboCop offense: the source line it is on, then the caret line under it (progress and clang formats). */
+  private copSource(l: Line): bool {
+    if (this.src >= 2) return false;
+    this.src++;
+    if (this.src == 1) return true;
+    let p = l.skipSpaces(0);
+    if (p >= l.len || l.at(p) != Char.CARET) return false;
+    while (p < l.len && l.at(p) == Char.CARET) p++;
+    return p == l.len;
+  }
+
   private close(): void {
     if (this.st == St.IDLE) return;
     this.st = St.IDLE;
@@ -211,3 +243,60 @@ function frameAt(loc: string, fn: string): Frame | null {
   return fr;
 }
 
+
+/**
+ * A RuboCop offense, `path:L:C: S: [Correctable] Dept/Cop: message` (the bracketed mark optional), added as a finding:
+ * 2 when it fails the run, 1 when not (info; `[Corrected]`, not added); 0 when the line is none.
+ */
+function rubocop(l: Line, f: Facts): i32 {
+  let k = l.headColon();
+  // `: S: `, S one of RuboCop's severity letters, after `path:L:C`.
+  if (k <= 0 || l.at(k + 3) != Char.COLON || l.at(k + 4) != Char.SPACE) return 0;
+  let sev = "";
+  let s = l.at(k + 2);
+  if (s == Char.E || s == Char.F) sev = "error";
+  else if (s == Char.C || s == Char.W || s == Char.R) sev = "warning";
+  else if (s == Char.I) sev = "note";
+  else return 0;
+  let i = k - 1;
+  while (i > 0 && isDigit(l.at(i))) i--;
+  if (i == k - 1 || l.at(i) != Char.COLON) return 0;
+  let col = <i32>l.readInt(i + 1);
+  let j = i - 1;
+  while (j > 0 && isDigit(l.at(j))) j--;
+  if (j == i - 1 || l.at(j) != Char.COLON) return 0;
+  let line = <i32>l.readInt(j + 1);
+  let m = k + 5;
+  let fails = sev != "note";
+  let corrected = false;
+  if (l.at(m) == Char.LBRACKET) {
+    let e = l.indexOf("] ", m);
+    if (e < 0) return 0;
+    corrected = l.matchAt("[Corrected]", m);
+    m = e + 2;
+  }
+  // The cop: `Department/Name`, then `: `.
+  let c = l.indexOf(": ", m);
+  if (c < 0) return 0;
+  let slash = -1;
+  for (let q = m; q < c; q++) {
+    let b = l.at(q);
+    if (b == Char.SLASH) slash = q;
+    else if (!isIdent(b)) return 0;
+  }
+  if (slash <= m || slash >= c - 1) return 0;
+  let path = l.str(0, j);
+  if (path.includes(" ")) return 0;
+  // `-a` prints the offenses it corrected too: gone from the file, no finding.
+  if (corrected) return 1;
+  let d = new Diagnostic();
+  d.tool = "rubocop";
+  d.severity = sev;
+  d.file = normPath(path);
+  d.line = line;
+  d.col = col;
+  d.code = l.str(m, c);
+  d.message = l.trimmed(c + 2);
+  f.addDiagnostic(d);
+  return fails ? 2 : 1;
+}

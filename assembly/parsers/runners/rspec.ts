@@ -10,6 +10,10 @@
 // (`--require spec_helper`) is named as RSpec names it (`An error occurred while loading spec_helper. - Did you
 // mean?`, its `rspec ./spec/spec_helper.rb` hint under it, not the message). An `:aggregate_failures` example's
 // failures are numbered by its place in the list (`10.1) Failure/Error: …`): neither number nor code is the message.
+// `--format failures` (RSpec's failure list): a line a failing example, `./spec/x_spec.rb:12:is expected to eq 2`
+// (its location, then its own description, not the groups'), nothing else, no counts: each a failure named by that
+// description at that place (the location's file must be a `_spec.rb`: a grep -n of Ruby files prints the same shape).
+// A failure's header gains ` FIXED` when a `pending` example passed (`Expected pending '…' to fail.`): not its name.
 // Jasmine's console reporter (modelled on RSpec's: runner `jasmine`): `Failures:` then each failure at column 0,
 // `1) <suite names and the spec's, joined by blanks>`, with `  Message:` (its lines four in) and `  Stack:` (the
 // frames, `at <Jasmine>` between the user's: the first user frame is the place); `Suite error: <suite>` (an
@@ -37,7 +41,9 @@ const SUITE_ERROR = "Suite error: ";
 const JS_LOADING = "Error loading ";
 
 /** At rest, RSpec starts on `An error …`, `Pending: …`, `Failures:`, `Failed examples:`, `Finished in`, or its totals (Jasmine on `Suite error: …` too). */
-const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).add(0x53).range(0x30, 0x39);
+const STARTS = new ByteSet().add(0x41).add(0x50).add(0x46).add(0x53).range(0x30, 0x39).add(0x2E);
+const SPEC_RB = "_spec.rb:";
+const FIXED = " FIXED";
 
 const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD, SUITE }
 
@@ -45,6 +51,7 @@ const enum Sec { NONE, PENDING, FAILURES, FAILED_LIST, LOAD, SUITE }
 function mayOpen(l: Line): bool {
   let c = l.at(0);
   if (isDigit(c)) return l.indexOf(" example") > 0 || l.indexOf(" spec") > 0;
+  if (c == 0x2E) return l.at(1) == 0x2F && l.indexOf(SPEC_RB) > 2;
   return l.startsWith(LOADING) || l.startsWith(PENDING_HEAD) || l.startsWith(FAILURES_HEAD)
     || l.startsWith(FAILED_HEAD) || l.startsWith(FINISHED) || l.startsWith(SUITE_ERROR) || l.startsWith(JS_PENDING);
 }
@@ -79,6 +86,7 @@ export class RspecParser extends Parser {
     if (p == 0 && !l.isBlank()) {
       // At rest, on the bytes first: only a line that may open a section is made a string.
       if (this.sec == Sec.NONE && !mayOpen(l)) return false;
+      if (this.sec == Sec.NONE && l.at(0) == 0x2E) return this.listed(l, f);
       let s = l.trimmed(0);
       if (s.startsWith(LOADING)) {
         let unit = loadedUnit(s);
@@ -142,8 +150,27 @@ export class RspecParser extends Parser {
     if (k == 0 || k >= s.length - 2 || s.charCodeAt(k) != 0x29 || s.charCodeAt(k + 1) != 0x20) return false;
     this.end();
     this.stack = false;
-    if (this.sec == Sec.FAILURES) this.open(failureNamed(this.tests(f), s.substring(k + 2)));
-    else if (this.sec == Sec.PENDING) { let t = this.tests(f); t.skippedSet = withSkipped(t.skippedSet, s.substring(k + 2)); }
+    let name = s.substring(k + 2);
+    if (this.sec == Sec.FAILURES && !this.js && name.endsWith(FIXED)) name = name.substring(0, name.length - FIXED.length);
+    if (this.sec == Sec.FAILURES) this.open(failureNamed(this.tests(f), name));
+    else if (this.sec == Sec.PENDING) { let t = this.tests(f); t.skippedSet = withSkipped(t.skippedSet, name); }
+    return true;
+  }
+
+  /** `--format failures`: `./spec/x_spec.rb:12:description`, a failing example at its place. */
+  private listed(l: Line, f: Facts): bool {
+    let k = l.indexOf(SPEC_RB);
+    let sp = l.indexOfByte(0x20);
+    if (k < 2 || sp >= 0 && sp < k) return false;
+    let i = k + SPEC_RB.length;
+    let j = i;
+    while (j < l.len && isDigit(l.at(j))) j++;
+    // The description follows at once (a Ruby warning's `: warning:` or a frame's `:in '…'` does not).
+    if (j == i || l.at(j) != 0x3A || j + 1 >= l.len || l.at(j + 1) == 0x20 || l.matchAt("in `", j + 1) || l.matchAt("in '", j + 1)) return false;
+    this.begin(f);
+    let t = failureNamed(this.tests(f), l.trimmed(j + 1));
+    t.file = normPath(l.str(0, k + SPEC_RB.length - 1));
+    t.line = <i32>l.readInt(i);
     return true;
   }
 
