@@ -125,7 +125,7 @@ function otherLinter(a: Array<Diagnostic>, b: Array<Diagnostic>): bool {
 }
 
 function pyLinter(t: string): bool {
-  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort";
+  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort" || t == "pydocstyle";
 }
 
 /**
