@@ -520,6 +520,16 @@ function passedChange(before: Verdict, cur: Verdict): string | null {
 }
 
 /**
+ * `tests: 101 passed (none before)`: the run before ran no test at all (another tool's pass under the same command: a
+ * linter, `python -X importtime`, a build) and this one passed some, none failing; else null. "no change" would hide it.
+ */
+function firstPasses(before: Verdict, cur: Verdict): string | null {
+  let b = cur.tests;
+  if (before.tests !== null || b === null || b.passed <= 0 || max<i64>(b.failed, 0) + max<i64>(b.errors, 0) != 0) return null;
+  return "tests: " + b.passed.toString() + " passed (none before)";
+}
+
+/**
  * How many tests the run before ran when this one ran none (a discovery pattern or `-k` that matches nothing, the
  * tests moved out of the runner's sight: `Ran 0 tests`, `OK`), with the same runner and both counts known; else -1.
  */
@@ -962,6 +972,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   if (none > 0) also.push("tests: none ran (" + none.toString() + " before)");
   else if (!first && statusSame && tm.fixed.length == 0 && tm.broken.length == 0 && tm.notRun.length == 0 && tm.still.length == 0) {
     let pc = passedChange(before, cur);
+    if (pc === null) pc = firstPasses(before, cur);
     if (pc !== null) also.push(pc!);
   }
   // Nothing changed: the verdict's facts are equal, not only its names (a test that fails another way,
