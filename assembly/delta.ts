@@ -125,7 +125,7 @@ function otherLinter(a: Array<Diagnostic>, b: Array<Diagnostic>): bool {
 }
 
 function pyLinter(t: string): bool {
-  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort";
+  return t == "pylint" || t == "flake8" || t == "ruff" || t == "mypy" || t == "pyright" || t == "pyflakes" || t == "black" || t == "isort" || t == "pydocstyle";
 }
 
 /**
@@ -538,15 +538,28 @@ function passedChange(before: Verdict, cur: Verdict): string | null {
   return "tests: " + a.passed.toString() + " → " + b.passed.toString() + " passed";
 }
 
-/** `counts_changed`: the tests each run ran (passed, failed, errors) and passed, for a change no name says. */
-function writeCountsChanged(w: JsonWriter, a: Tests, b: Tests): void {
+/**
+ * `counts_changed`: the tests each run ran (passed, failed, errors) and passed, for a change no name says (a run
+ * before with no tests at all ran none).
+ */
+function writeCountsChanged(w: JsonWriter, a: Tests | null, b: Tests): void {
   w.field("counts_changed");
   w.beginObject();
-  w.int("ran_before", a.passed + a.failed + a.errors);
+  w.int("ran_before", a === null ? 0 : a.passed + a.failed + a.errors);
   w.int("ran_after", b.passed + b.failed + b.errors);
-  w.int("passed_before", a.passed);
+  w.int("passed_before", a === null ? 0 : a.passed);
   w.int("passed_after", b.passed);
   w.endObject();
+}
+
+/**
+ * `tests: 101 passed (none before)`: the run before ran no test at all (another tool's pass under the same command: a
+ * linter, `python -X importtime`, a build) and this one passed some, none failing; else null. "no change" would hide it.
+ */
+function firstPasses(before: Verdict, cur: Verdict): string | null {
+  let b = cur.tests;
+  if (before.tests !== null || b === null || b.passed <= 0 || max<i64>(b.failed, 0) + max<i64>(b.errors, 0) != 0) return null;
+  return "tests: " + b.passed.toString() + " passed (none before)";
 }
 
 /**
@@ -961,6 +974,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   let pc: string | null = null;
   if (none <= 0 && !first && statusSame && tm.fixed.length == 0 && tm.broken.length == 0 && tm.notRun.length == 0 && tm.still.length == 0) {
     pc = passedChange(before, cur);
+    if (pc === null) pc = firstPasses(before, cur);
   }
   w.field("tests");
   w.beginObject();
@@ -973,7 +987,7 @@ export function writeDeltaOf(out: Sink, prev: Verdict | null, cur: Verdict, tree
   // Past the list's bound: how many more, unnamed.
   if (tm.fixedMore > 0) w.int("fixed_unlisted", tm.fixedMore);
   if (tm.brokenMore > 0) w.int("broken_unlisted", tm.brokenMore);
-  if (none > 0 || pc !== null) writeCountsChanged(w, before.tests!, cur.tests!);
+  if (none > 0 || pc !== null) writeCountsChanged(w, before.tests, cur.tests!);
   w.endObject();
 
   let crash = first ? (cur.crash !== null ? "new" : "none") : before.crash === null && cur.crash === null ? "none" : crashChange(before, cur);

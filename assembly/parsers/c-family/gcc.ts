@@ -71,6 +71,12 @@ export class GccParser extends Parser {
   private wrapped: Diagnostic | null = null;
   /** The length of the line wrapped's message was last read from: mypy moved the next word on when it did not fit. */
   private wrapLen: i32 = 0;
+  /**
+   * The width wrapLen is measured against: the header's line is one column shorter, as soft_wrap counts `error: `
+   * with its blank in the first line's offset and the message keeps its own leading blank after `error:`
+   * (`x.py:211: error: Item "None" of` moved a word that would have ended at column 80); the lines after it 80.
+   */
+  private wrapWidth: i32 = MYPY_WIDTH;
   /** The errors and warnings read so far, to tell one printed again (repeated). */
   private once: DiagOnce | null = null;
   /** The diagnostic last given to repeated: the one whose printed source lines markShown records (shown). */
@@ -137,7 +143,7 @@ export class GccParser extends Parser {
     let c0 = l.at(0);
     if (c0 == Char.LBRACKET && l.startsWith(GCC_JSON) && this.jsonLine(l, f)) return true;
     if (w !== null && c0 != Char.SPACE && c0 != Char.TAB && !(k > 0 && hasSeverity(l, k + 2)) &&
-        !isMypySummary(l) && (this.wrapLen >= WRAP_MIN || this.wrapLen + 1 + mypyWordLen(l) > MYPY_WIDTH)) {
+        !isMypySummary(l) && (this.wrapLen >= WRAP_MIN || this.wrapLen + 1 + mypyWordLen(l) > this.wrapWidth)) {
       this.unwrap(l, w, 0);
       return true;
     }
@@ -281,7 +287,7 @@ export class GccParser extends Parser {
     // cppcheck: its findings' ids, its notes under them.
     let o = this.owner;
     let cppcheck = located && !mypy && (sev == "note" ? o !== null && o.tool == "cppcheck" : cppcheckId(d));
-    if (mypy && d.code === null) { this.wrapped = d; this.wrapLen = l.len; }
+    if (mypy && d.code === null) { this.wrapped = d; this.wrapLen = l.len; this.wrapWidth = MYPY_WIDTH - 1; }
     if (located && sev == "error" && d.message.startsWith("-[") && this.xctest(f, d)) return true;
     if (located && sev == "error" && d.message.startsWith("Failure in TEST(") && this.cpputest(f, d)) return true;
     let guessed = false;
@@ -437,7 +443,7 @@ export class GccParser extends Parser {
     if (t.code !== null) d.code = t.code;
     // A message mypy wraps runs a few lines; one past MAX_UNWRAPPED is not read on (a fuzzed log wrapped one 789
     // times, each line joined to all before it: 128 MiB).
-    else if (d.message.length < MAX_UNWRAPPED) { this.wrapped = d; this.wrapLen = l.len; }
+    else if (d.message.length < MAX_UNWRAPPED) { this.wrapped = d; this.wrapLen = l.len; this.wrapWidth = MYPY_WIDTH; }
     // The source and caret lines follow, as after the header.
     this.block = Block.HEADER;
   }

@@ -56,6 +56,11 @@
 // mypy's JSON output (`mypy -O json`): one object a line, `{"file": "pkg/a.py", "line": 8, "column": 17, …,
 // "message": "…", "hint": null, "code": "assignment", "severity": "error"}`, its column counted from 0; a note
 // (`severity: "note"`) is one too, and a hint goes on its message's next line.
+//
+// pydocstyle: two lines a finding, the definition's place (`src/a.py:49 in public function `f`:`, `src/a.py:6 at
+// module level:`, `(skipping N801)` before the colon when a noqa names another code), then the code and message
+// indented eight spaces (`        D103: Missing docstring in public function`); no closing count. Each is an error:
+// pydocstyle exits 1 on any.
 import { Char, isDigit, isIdent } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -107,6 +112,8 @@ export class PyLintParser extends Parser {
   /** pylint's JSON: the object being read (Block.PYLINT_JSON); an object was read (the report's other lines are its). */
   private obj: Diagnostic | null = null;
   private pjson: bool = false;
+  /** pydocstyle: the held line is a definition's place, this its finding until the code's line comes. */
+  private doc: Diagnostic | null = null;
 
   atRest(): bool { return this.block == Block.NONE && this.held === null && !this.django && !this.asError && !this.cause.open() && !this.pjson; }
   starts(): ByteSet | null { return STARTS; }
@@ -159,6 +166,10 @@ export class PyLintParser extends Parser {
         this.heldGroup = false;
         this.group = normPath(h.substring(0, h.length - 1));
         if (this.groupedFinding(l, f)) { this.block = Block.GROUPED; return true; }
+      } else if (this.doc !== null) {
+        let d = this.doc!;
+        this.doc = null;
+        if (pydocCode(l, d)) { f.addDiagnostic(d); return true; }
       } else if (this.pyright(l, f)) return true;
       f.released.push(h);
     }
@@ -180,6 +191,8 @@ export class PyLintParser extends Parser {
         this.heldGroup = true;
         return true;
       }
+      let d = pydocPlace(l);
+      if (d !== null) { this.held = l.toString(); this.doc = d; return true; }
       if (!STARTS.has(l.at(l.skipSpaces(0))) && l.headColon() < 0) return false;
     }
     if (c0 == Char.w) return fileFinding(l, f, "black", WOULD_REFORMAT.length, l.len, WOULD_REFORMAT, "black would reformat this file");
@@ -298,7 +311,7 @@ export class PyLintParser extends Parser {
     this.obj = null; this.pjson = false;
     this.django = false; this.issue = null; this.sphinx = false; this.asError = false;
     if (this.held !== null) f.released.push(this.held!);
-    this.held = null; this.finding = null; this.heldGroup = false; this.group = "";
+    this.held = null; this.finding = null; this.heldGroup = false; this.group = ""; this.doc = null;
     this.block = Block.NONE; this.pending = null; this.guessed.length = 0;
     this.once = null;
   }
@@ -689,6 +702,31 @@ function pyflakes(l: Line, f: Facts, k: i32): bool {
   d.severity = "error";
   d.message = l.trimmed(s);
   f.addDiagnostic(d);
+  return true;
+}
+
+/**
+ * pydocstyle's definition line, `src/a.py:49 in public function `f`:` or `src/a.py:6 at module level:` (the line ends
+ * with its colon; c0 no blank): its finding's place, or null.
+ */
+function pydocPlace(l: Line): Diagnostic | null {
+  let sp = l.indexOfByte(Char.SPACE);
+  if (sp < 5 || !(l.matchAt(" in ", sp) || l.matchAt(" at module level", sp))) return null;
+  let d = placed(l, sp);
+  if (d === null || d.col >= 0) return null;
+  d.tool = "pydocstyle";
+  d.severity = "error";
+  return d;
+}
+
+/** pydocstyle's second line, `        D103: Missing docstring in public function`: d's code and message. */
+function pydocCode(l: Line, d: Diagnostic): bool {
+  let p = l.skipSpaces(0);
+  if (p < 2 || l.at(p) != Char.D) return false;
+  let e = codeEnd(l, p);
+  if (e < 0 || l.at(e) != Char.COLON || l.at(e + 1) != Char.SPACE) return false;
+  d.code = l.str(p, e);
+  d.message = l.trimmed(e + 2);
   return true;
 }
 

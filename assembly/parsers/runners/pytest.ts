@@ -738,6 +738,11 @@ export class PytestParser extends Parser {
     if (l.startsWith("FAILED ")) { kind = "FAILED"; p = 7; }
     else if (l.startsWith("ERROR ")) { kind = "ERROR"; p = 6; }
     else if (l.startsWith("PASSED ") || l.startsWith("SKIPPED ") || l.startsWith("XFAIL ") || l.startsWith("XPASS ")) return true;
+    // pytest 9's subtest lines (`SUBFAILED(n=8) a.py::TestX::test_y`, `SUBPASSED[msg] …`): their reports were read.
+    else if (l.startsWith("SUB") && (l.startsWith("SUBFAILED") || l.startsWith("SUBPASSED") || l.startsWith("SUBSKIPPED"))) {
+      let c = l.at(l.indexOfByte(Char.D) + 1);
+      return c == Char.LPAREN || c == Char.LBRACKET || c == Char.SPACE;
+    }
     if (kind === null) return false;
     let n = kind == "FAILED" ? this.nSumFailed++ : this.nSumErr++;
     if (n >= MAX_SUMMARY) return true;
@@ -790,6 +795,14 @@ export class PytestParser extends Parser {
       // `[doctest] units.miles_to_km`: the node id is `units.py::units.miles_to_km` (the dots stay).
       let doctest = name.startsWith("[doctest] ");
       if (doctest) name = name.substring(10);
+      // A subtest's report (pytest 9's, of unittest's subTest or the subtests fixture): `TestX.test_y (n=8)`,
+      // `test_y [msg] (i=1)`, the test's header and the subtest's description after a blank. Its test is the
+      // failure's name, the description its subtest (two of one test are two failures, as unittest's).
+      let sub: string | null = null;
+      if (!doctest && !b.header.startsWith("ERROR collecting ")) {
+        let s = subtestAt(name);
+        if (s > 0) { sub = name.substring(s + 1); name = name.substring(0, s); }
+      }
       let k = pre !== null ? pre[i] : b.headerless ? this.nextSummary(b.error ? "ERROR" : "FAILED", used) : this.matchSummary(name, used);
       if (k >= 0) { used[k] = true; name = this.sumId[k]; }
       else if (b.headerless) {
@@ -804,7 +817,8 @@ export class PytestParser extends Parser {
       // the first report's; the teardown error follows from it or stands beside it.
       let teardown = b.header.startsWith("ERROR at teardown of ");
       let had = teardown && hasFailure(t, name);
-      let tf = failureNamed(t, name);
+      let tf = sub !== null && hasFailure(t, name) ? newFailure(t, name) : failureNamed(t, name);
+      if (sub !== null) tf.subtest = sub;
       if (had && tf.message.length > 0) continue;
       dedent(b.elines);
       // `E     File "versions.py", line 3` over a SyntaxError: the failure is where the bad line is, not at
@@ -1038,6 +1052,36 @@ function isMark(c: i32): bool {
   return c == Char.DOT || c == Char.F || c == Char.E || c == Char.s || c == Char.x || c == Char.X;
 }
 
+/**
+ * Where a header's subtest description starts: the blank before `(` or `[` outside the test's own brackets
+ * (`test_x[a b] (n=1)`: the id's parameters may hold blanks), the name ending with `)` or `]`; -1 when none.
+ */
+function subtestAt(name: string): i32 {
+  let n = name.length;
+  if (n < 4) return -1;
+  let last = name.charCodeAt(n - 1);
+  if (last != Char.RPAREN && last != Char.RBRACKET) return -1;
+  let depth = 0;
+  for (let i = 0; i < n - 1; i++) {
+    let c = name.charCodeAt(i);
+    if (c == Char.LBRACKET) depth++;
+    else if (c == Char.RBRACKET) depth--;
+    else if (c == Char.SPACE && depth == 0) {
+      let d = name.charCodeAt(i + 1);
+      return i > 0 && (d == Char.LPAREN || d == Char.LBRACKET) ? i : -1;
+    }
+  }
+  return -1;
+}
+
+/** A failure of its own named name (another subtest of a test that failed already). */
+function newFailure(t: Tests, name: string): TestFailure {
+  let tf = new TestFailure();
+  tf.name = name;
+  if (t.failures.length < MAX_FAILURES) t.failures.push(tf);
+  return tf;
+}
+
 /** A node id's part before its parameters (`test_x` of `test_x[a::b]`). */
 function beforeParams(name: string): string {
   let br = name.indexOf("[");
@@ -1143,12 +1187,28 @@ function codePoints(l: Line): i32 {
 /** A location line's colon before its line number (`x.py:25: …`, the number then a colon), or -1. */
 function locationEnd(l: Line): i32 {
   let colon = l.indexOf(".py:");
-  if (colon <= 0) return -1;
+  if (colon <= 0) return textDocPlace(l);
   let sp = l.indexOfByte(Char.SPACE);
   if (sp >= 0 && sp < colon) return -1;
   colon += 3;
   let n = l.readInt(colon + 1);
   if (n < 0 || l.at(l.end) != Char.COLON) return -1;
+  return colon;
+}
+
+/**
+ * A text file's doctest (--doctest-glob: `/w/docs/usage.rst:924: UnexpectedException`, `README.txt:12: DocTestFailure`):
+ * its location line names the doctest's own exception, whatever the file; the colon after the path, or -1.
+ */
+function textDocPlace(l: Line): i32 {
+  let colon = l.indexOfByte(Char.COLON);
+  if (colon <= 0) return -1;
+  let sp = l.indexOfByte(Char.SPACE);
+  if (sp >= 0 && sp < colon) return -1;
+  if (l.readInt(colon + 1) < 0 || l.at(l.end) != Char.COLON || l.at(l.end + 1) != Char.SPACE) return -1;
+  let m = l.end + 2;
+  let n = l.len - m;
+  if (!(n == 19 && l.matchAt("UnexpectedException", m)) && !(n == 14 && l.matchAt("DocTestFailure", m))) return -1;
   return colon;
 }
 
