@@ -12,6 +12,7 @@ import { JValue, Kind } from "./util/json";
 import { frameOfText, isUserFile, failureNamed, batsLocation, batsFrame } from "./parsers/runners/common";
 import { statusOf } from "./verdict";
 import { join } from "./util/join";
+import { withName } from "./util/name-hash";
 
 class Cursor {
   p: usize;
@@ -291,6 +292,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   let from = ptr;
   let vitest = vitestReport(ptr, end);
   let unrun: i64 = 0;
+  let ran: Array<u32> | null = [];
   while (c.seek("<testcase")) {
     suiteStack(suites, from, c.p);
     let a = c.p + 9;
@@ -333,7 +335,7 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     }
     if (kind == 0 && status !== null && status! == "notrun") kind = 3;
     if (kind == 0 && vitest && unrunByVitest(a - 1, q)) { unrun++; continue; }
-    if (kind == 0) { t.passed++; continue; }
+    if (kind == 0) { t.passed++; if (vitest) ran = withName(ran, full); continue; }
     if (kind == 3) { t.skipped++; continue; }
     if (kind == 1) t.failed++; else t.errors++;
     let tf = failureNamed(t, full);
@@ -365,7 +367,8 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   // node --test's report closes with the run's own counts (`<!-- pass 30 -->`, `<!-- fail 2 -->`, `<!-- skipped 0
   // -->`). They count a test() whose subtests ran, written as a `<testsuite>` and no testcase, as node's other
   // reporters do (`ℹ pass 30`; wooorm/trough's t.test suites): they win over the testcases read, as doctest's do.
-  if (unrun > 0) t.notRun = unrun;
+  // The tests that passed are named too: a test failing before and passing now ran (fixed), one left unrun did not.
+  if (unrun > 0) { t.notRun = unrun; if (ran !== null) t.passedSet = ran; }
   let np = commentCount(ptr, end, "<!-- pass ");
   let nf = commentCount(ptr, end, "<!-- fail ");
   if (np >= 0 && nf >= 0) {
