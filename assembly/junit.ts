@@ -12,6 +12,7 @@ import { JValue, Kind } from "./util/json";
 import { frameOfText, isUserFile, failureNamed, batsLocation, batsFrame } from "./parsers/runners/common";
 import { statusOf } from "./verdict";
 import { join } from "./util/join";
+import { withName } from "./util/name-hash";
 
 class Cursor {
   p: usize;
@@ -289,6 +290,9 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   // around it are the test's parents (`node > changes ID length`), as node's other reporters name it.
   let suites = new Array<string>(0);
   let from = ptr;
+  let vitest = vitestReport(ptr, end);
+  let unrun: i64 = 0;
+  let ran: Array<u32> | null = [];
   while (c.seek("<testcase")) {
     suiteStack(suites, from, c.p);
     let a = c.p + 9;
@@ -330,7 +334,8 @@ export function parseJunit(ptr: usize, len: i32): Tests {
       break;
     }
     if (kind == 0 && status !== null && status! == "notrun") kind = 3;
-    if (kind == 0) { t.passed++; continue; }
+    if (kind == 0 && vitest && unrunByVitest(a - 1, q)) { unrun++; continue; }
+    if (kind == 0) { t.passed++; if (vitest) ran = withName(ran, full); continue; }
     if (kind == 3) { t.skipped++; continue; }
     if (kind == 1) t.failed++; else t.errors++;
     let tf = failureNamed(t, full);
@@ -362,6 +367,8 @@ export function parseJunit(ptr: usize, len: i32): Tests {
   // node --test's report closes with the run's own counts (`<!-- pass 30 -->`, `<!-- fail 2 -->`, `<!-- skipped 0
   // -->`). They count a test() whose subtests ran, written as a `<testsuite>` and no testcase, as node's other
   // reporters do (`ℹ pass 30`; wooorm/trough's t.test suites): they win over the testcases read, as doctest's do.
+  // The tests that passed are named too: a test failing before and passing now ran (fixed), one left unrun did not.
+  if (unrun > 0) { t.notRun = unrun; if (ran !== null) t.passedSet = ran; }
   let np = commentCount(ptr, end, "<!-- pass ");
   let nf = commentCount(ptr, end, "<!-- fail ");
   if (np >= 0 && nf >= 0) {
@@ -371,6 +378,22 @@ export function parseJunit(ptr: usize, len: i32): Tests {
     if (ns >= 0) t.skipped = ns;
   }
   return t;
+}
+
+/** vitest's junit reporter names its root `<testsuites name="vitest tests"` (its first tag after the XML declaration). */
+function vitestReport(ptr: usize, end: usize): bool {
+  let c = new Cursor(ptr, min(end, ptr + 256));
+  return c.seek("<testsuites name=\"vitest tests\"");
+}
+
+/**
+ * vitest writes every test of the run, those `--bail` stopped before they started too: such a testcase has no
+ * child and `time="0"` (a test that ran has its measured duration, milliseconds / 1000 with their fraction, never
+ * a bare 0). It was not run; its skipped ones carry `<skipped/>`.
+ */
+function unrunByVitest(a: usize, q: usize): bool {
+  let time = attr(a, q, "time");
+  return time !== null && time! == "0";
 }
 
 /** The number after node's summary comment `key` (`<!-- pass 30 -->`) in the report, -1 when there is none. */

@@ -46,16 +46,30 @@ export class AvaParser extends Parser {
   /** The files that threw outside their tests, by path: their failures. */
   fileFailures: i64 = 0;
   passHashes: Array<u32> | null = [];
+  /**
+   * A run of one file whose tests all passed shows nothing of AVA's own before its end: `✔ title` marks with no
+   * file, then the `─` rule and `N tests passed`. The rule after such marks (counted, not claimed) waits for
+   * that summary, over the blank line between them.
+   */
+  ruleAfterPasses: bool = false;
 
   busy(): bool { return this.cur !== null; }
-  atRest(): bool { return !this.seen && this.cur === null; }
+  atRest(): bool { return !this.seen && this.cur === null && !this.ruleAfterPasses; }
   starts(): ByteSet | null { return STARTS; }
 
   claim(l: Line, f: Facts): bool {
     let p = l.skipSpaces(0);
     let c = l.at(p);
+    if (this.ruleAfterPasses && !this.seen) {
+      if (l.len == 0) return false;
+      this.ruleAfterPasses = false;
+      if (p == 2 && isDigit(c) && this.count(l, p)) { this.begin(f); this.details = true; return true; }
+    }
     if (p == 2 && c >= 0xE2) {
-      if (matchBytes(l, RULE, p)) { if (!this.seen) return false; this.end(); this.details = true; return true; }
+      if (matchBytes(l, RULE, p)) {
+        if (!this.seen) { this.ruleAfterPasses = this.nPass > 0 && l.trimmed(p).length == 1; return false; }
+        this.end(); this.details = true; return true;
+      }
       if (matchBytes(l, PASS, p)) return this.pass(l, f, p + 4);
       if (matchBytes(l, FAIL, p)) return this.fail(l, f, p + 4);
     }

@@ -16,10 +16,14 @@
 //   (`passed`, `failed`: a test that died, `ERRORED`, is among them; `skipped`), each suite's `name` at six, its tests'
 //   `name`, `status` and `messages` at ten (`crit_test.c:16: popped the wrong value`: the first places the failure),
 //   named `suite::name` as Criterion's other outputs name it.
+// - ESLint's `--format json`: one line, `[{"filePath":"/abs/src/a.js","messages":[{"ruleId":"no-var","severity":2,
+//   "message":"Unexpected var, use let or const instead.","line":2,"column":3,…}],…},…]`: each message is a
+//   finding of the file (severity 2 an error, 1 a warning; a parse error has `"ruleId":null` and `"fatal":true`),
+//   read as the stylish report reads it (lint/eslint.ts): the rule its code, the message without its last period.
 // A report that does not parse gives no tests (its lines stay claimed).
 import { Char } from "../../util/chars";
 import { Line } from "../../util/line";
-import { Facts, Tests, TestFailure } from "../../model";
+import { Facts, Tests, TestFailure, Diagnostic } from "../../model";
 import { Parser } from "../../parser";
 import { ByteSet } from "../../util/byte-set";
 import { JValue, Kind, parse } from "../../util/json";
@@ -32,7 +36,8 @@ import { rspecReport } from "./rspec";
 /** A report larger than this is not buffered further (and then not read). */
 const MAX_BYTES = 8 << 20;
 
-const STARTS = new ByteSet().chars("{");
+const STARTS = new ByteSet().chars("{[");
+const ESLINT_JSON = "[{\"filePath\":\"";
 
 const enum State { NONE = 0, OPEN = 1, MOCHA = 2, CRITERION = 3 }
 
@@ -82,6 +87,7 @@ export class JsonReportParser extends Parser {
       if (l.len == 1 && l.at(0) == Char.RBRACE) this.read(f);
       return true;
     }
+    if (l.at(0) == Char.LBRACKET) return this.eslint(l, f);
     if (l.at(0) != Char.LBRACE) return false;
     if (l.len == 1) {
       // mocha's report, if its next line opens `"stats"`: held back from the tail until then.
@@ -96,6 +102,20 @@ export class JsonReportParser extends Parser {
     if (f.tests !== null) return true;
     let v = parse(l.ptr, l.len);
     if (v !== null && v.kind == Kind.OBJ) jestReport(v, f);
+    return true;
+  }
+
+  /** ESLint's `--format json` report (see the header): read when the line parses as an array. */
+  private eslint(l: Line, f: Facts): bool {
+    if (!l.matchAt(ESLINT_JSON, 0) || l.at(l.len - 1) != Char.RBRACKET) return false;
+    let v = parse(l.ptr, l.len);
+    if (v === null || v.kind != Kind.ARR) return false;
+    for (let i = 0; i < v.length; i++) {
+      let fr = v.at(i);
+      let file = normPath(fr.get("filePath").str());
+      let ms = fr.get("messages");
+      for (let k = 0; k < ms.length; k++) eslintMessage(ms.at(k), file, f);
+    }
     return true;
   }
 
@@ -209,6 +229,25 @@ export class JsonReportParser extends Parser {
     this.buf = new ArrayBuffer(0);
     this.len = 0;
   }
+}
+
+/** One message of ESLint's JSON report: a finding of the file, as stylish prints it. */
+function eslintMessage(m: JValue, file: string, f: Facts): void {
+  let sev = m.get("severity").int(0);
+  if (sev != 1 && sev != 2) return;
+  let d = new Diagnostic();
+  d.tool = "eslint";
+  d.severity = sev == 2 ? "error" : "warning";
+  let rule = m.get("ruleId");
+  d.code = rule.kind == Kind.STR ? rule.str() : null;
+  d.file = file;
+  d.line = <i32>m.get("line").int(0);
+  d.col = <i32>m.get("column").int(0);
+  // stylish's `message.replace(/([^ ])\.$/u, "$1")`: one problem reads the same whatever the format.
+  let msg = m.get("message").str();
+  if (msg.length > 1 && msg.charCodeAt(msg.length - 1) == Char.DOT && msg.charCodeAt(msg.length - 2) != Char.SPACE) msg = msg.substring(0, msg.length - 1);
+  d.message = msg;
+  f.addDiagnostic(d);
 }
 
 /** The string after a key at p (`"ring",`): its bytes up to the line's last quote, unescaped by Criterion. */
