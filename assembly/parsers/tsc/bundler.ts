@@ -115,7 +115,7 @@ export class BundlerBlock {
     if (d === null) return this.esbuild && p == 0 && l.headColon() > 0 ? Take.PASS : Take.CLAIM;
     if (this.kind == Kind.VITE) return Take.CLAIM;
     // rollup: the place alone, `src/main.js (1:14)` or `src/main.js`, once.
-    if (p == 0 && d.file === null && l.indexOfByte(Char.COLON) < 0 || p == 0 && d.file === null && placeParen(l, 0) > 0) this.place(l, 0, f);
+    if (p == 0 && d.file === null && (l.indexOfByte(Char.COLON) < 0 || placeParen(l, 0) > 0)) this.place(l, 0, f);
     return Take.CLAIM;
   }
 
@@ -200,8 +200,7 @@ export class BundlerBlock {
   private readParen(l: Line, p: i32, q: i32, d: Diagnostic): void {
     let o = l.lastIndexOf(" (", q);
     d.file = this.ctx.resolve(l.str(p, o));
-    d.line = <i32>l.readInt(o + 2);
-    d.col = <i32>l.readInt(l.end + 1) + 1;
+    parenAt(l, o, d);
   }
 
   /**
@@ -284,7 +283,7 @@ export class BundlerBlock {
         d.message = l.str(p, k + 2) + l.trimmed(k2 + 2);
         let o = l.lastIndexOf(" (");
         let q = o > k2 ? parenLoc(l, o + 2) : -1;
-        if (q == l.len && d.line <= 0) { d.line = <i32>l.readInt(o + 2); d.col = <i32>l.readInt(l.indexOfByte(Char.COLON, o) + 1) + 1; }
+        if (q == l.len && d.line <= 0) parenAt(l, o, d);
         return Take.CLAIM;
       }
     }
@@ -300,6 +299,12 @@ function importer(m: string, ctx: DiagContext): string | null {
   let o = m.lastIndexOf(" from \"", e);
   if (o < 0 || m.indexOf("\"", o + 7) != e) return null;
   return ctx.resolve(m.substring(o + 7, e));
+}
+
+/** ` (line:col)` at o, checked by parenLoc, its column 0-based: d's line and 1-based column. */
+function parenAt(l: Line, o: i32, d: Diagnostic): void {
+  d.line = <i32>l.readInt(o + 2);
+  d.col = <i32>l.readInt(l.end + 1) + 1;
 }
 
 /** `line:col)` at p: the position after its `)`, else -1. */
