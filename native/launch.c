@@ -188,7 +188,10 @@ supervise(pid_t init, int sigfd, int64_t deadline, struct supervision *sv)
           pfd[2 + i].fd = -1, held = 1;
       if (deadline && !killed)
         {
-          int64_t left = deadline - now_ns();
+          /* The timeout is the command's: counted from its exec once that is
+           * known (a set-up slowed by a loaded host does not eat it), from the
+           * launcher's start until then (a set-up that hangs is bounded too). */
+          int64_t left = (rep->t_exec_ns ? rep->t_exec_ns - t_start + deadline : deadline) - now_ns();
           if (left <= 0)
             {
               sv->timed_out = killed = 1;
