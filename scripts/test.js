@@ -6,8 +6,8 @@
 // counts its tests as skipped (test/_tools.js); the lines are listed again at the end. With CI set (CI
 // installs every tool: scripts/ci-deps.sh), a skip fails the run.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -66,8 +66,8 @@ function runFile(f) {
 
 let passed = 0; let failed = 0; let skipped = 0;
 const skipLines = new Set();
-for (const f of files) {
-  const { out, status, timedOut } = await runFile(f);
+/** Counts one file's result and prints its output (files are printed in their order, whatever order they end in). */
+function report(f, { out, status, timedOut }) {
   process.stdout.write(`── ${f.slice(root.length)}\n${out}`);
   for (const l of out.split('\n')) if (l.startsWith('SKIP ')) skipLines.add(l);
   const total = /Total:\s+(\d+)/.exec(out); const ok = /Passed:\s+(\d+)/.exec(out); const skip = /Skipped:\s+(\d+)/.exec(out);
@@ -83,6 +83,20 @@ for (const f of files) {
     failed++; // the file crashed before uvu could report
   }
 }
+
+// SBX_TEST_JOBS files at once (default: 2 where there are two cores or more; 1 runs them one by one). A
+// file that times something against a bound (a page's longest freeze, runs side by side) says
+// "sbx-test: alone" in its first lines and runs with no other file beside it, after the others.
+const jobs = Math.max(1, Number(process.env.SBX_TEST_JOBS || Math.min(2, availableParallelism())));
+const alone = (f) => readFileSync(f, 'utf8').slice(0, 2000).includes('sbx-test: alone');
+const results = new Array(files.length);
+let printed = 0;
+const flush = () => { while (printed < files.length && results[printed]) { report(files[printed], results[printed]); printed++; } };
+const shared = files.map((f, i) => i).filter((i) => !alone(files[i]));
+const last = files.map((f, i) => i).filter((i) => alone(files[i]));
+const lane = async (queue) => { while (queue.length) { const i = queue.shift(); results[i] = await runFile(files[i]); flush(); } };
+await Promise.all(Array.from({ length: Math.min(jobs, shared.length) }, () => lane(shared)));
+await lane(last);
 if (skipLines.size) {
   const pkgs = new Set();
   for (const l of skipLines) for (const p of /install: apt-get install -y (.+)$/.exec(l)?.[1].split(' ') ?? []) pkgs.add(p);

@@ -3,6 +3,7 @@
 // arrow keys through the frames, and a large log streamed in a worker with progress while the page
 // keeps answering. Every value checked is Node's own engine's on the same real fixture. No request
 // leaves the page's origin, and each carries the token of the URL sbx view printed. Screenshots go to artifacts/ (not tracked) to look at.
+// sbx-test: alone (the page's longest freeze is timed; scripts/test.js runs it with no other file beside it)
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,6 +1,7 @@
 // The process side of `sbx run`: a wall-clock timeout that kills the whole sandbox (background children
 // included) and returns promptly, the exit code mirroring the command's, the raw log on disk holding the
 // full output, and sbx's own state (.sbx) out of the command's reach.
+// sbx-test: alone (a timeout's return is timed; scripts/test.js runs it with no other file beside it)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, readFileSync, readdirSync, existsSync, realpathSync, symlinkSync } from 'node:fs';

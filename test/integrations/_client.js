@@ -1,9 +1,9 @@
 // The real Claude Code client for the integration suites: installed from npm at a pinned version into
 // node_modules/.cache (once; later runs reuse it), driven headless against the scripted model.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const cli = join(root, 'dist', 'cli.js');
@@ -34,8 +34,16 @@ function ensureClient(pkg, version, name, override) {
   const dir = join(root, 'node_modules', '.cache', 'sbx-integrations', `${pkg.split('/')[1]}-${version}`);
   const bin = join(dir, 'node_modules', '.bin', name);
   if (!existsSync(bin)) {
-    mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pkg}@${version}`], { encoding: 'utf8', timeout: 300_000 });
+    // Installed beside, then renamed into place: two suites installing at once (npm test runs two files at
+    // a time) never run a client the other is still writing; the second rename finds the first's and gives way.
+    mkdirSync(dirname(dir), { recursive: true });
+    const tmp = mkdtempSync(`${dir}.installing-`);
+    const r = spawnSync('npm', ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pkg}@${version}`], { encoding: 'utf8', timeout: 300_000 });
+    if (r.status === 0) {
+      if (existsSync(dir) && !existsSync(bin)) rmSync(dir, { recursive: true, force: true }); // an older install cut short
+      try { renameSync(tmp, dir); } catch { /* another suite's install is in place */ }
+    }
+    rmSync(tmp, { recursive: true, force: true });
     if (r.status !== 0 || !existsSync(bin)) return { skip: `cannot install ${pkg}@${version} from npm: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop()}` };
   }
   const v = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000 });

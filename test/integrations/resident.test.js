@@ -3,6 +3,7 @@
 // XDG_RUNTIME_DIR, so its daemon is its own. SBX_RESIDENT=require makes the client fail (exit 69,
 // with the reason) instead of falling back: a call that passes with it was run by the daemon.
 // Parts that need another user (root running the test, `sbxtest` existing) are skipped otherwise.
+// sbx-test: alone (four runs side by side are timed; scripts/test.js runs it with no other file beside it)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,6 +1,7 @@
 // The log's reader sets the pace (--pace FILE, native/pace.c): FILE says how far the log may be written;
 // past that the command's output is not drained and the command waits in write(); all ones in the file,
 // or a limit that does not move for 2 s, lets it go on. Nothing is lost either way.
+// sbx-test: alone (a wait is timed against a bound; scripts/test.js runs it with no other file beside it)
 import { closeSync, constants, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
