@@ -4,6 +4,7 @@
 // every control entry a run makes is quarantined and every one the user made is read-only in the next
 // run, whatever the watcher has seen. Real runs of the CLI in trees of 2 000 files (past the walk in
 // JavaScript, where a watcher starts).
+// sbx-test: alone (a watcher must take hold within 20 runs, and the user's watchers are 16 at most, shared with whatever else runs; scripts/test.js runs it with no other file beside it)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
