@@ -323,7 +323,7 @@ export class GoParser extends Parser {
     d.line = <i32>line;
     d.col = <i32>col;
     d.message = l.trimmed(q + 2);
-    if (!vetPrefix && l.matchAt("running \"", q + 2)) d.message += this.generatorSaid(f);
+    if (!vetPrefix && l.matchAt("running \"", q + 2)) this.generatorSaid(d, f);
     // staticcheck's finding ends with its check's code: `… can be simplified to b (S1002)`.
     let sc = vetPrefix ? -1 : staticcheckCode(l);
     if (sc > q) { d.message = l.trimmed(q + 2, sc); d.code = l.str(sc + 2, l.len - 1); }
@@ -362,19 +362,23 @@ export class GoParser extends Parser {
    * `go generate`'s `kind.go:3: running "go": exit status 1` follows the generator's own output (no line of any
    * parser's: the tail's lines since go-build's last): its last line, not go run's `exit status 1`, says why it
    * failed (`2026/12/08 00:21:27 gen: open routes.txt: no such file or directory`, the log package's date and time
-   * dropped). ": " and that line, or "" when it printed none.
+   * dropped): a note under the error (its message stays go's: the same directive failing is the same error).
    */
-  private generatorSaid(f: Facts): string {
+  private generatorSaid(d: Diagnostic, f: Facts): void {
     let tl = f.tailLines;
-    if (tl === null) return "";
+    if (tl === null) return;
     let since = tl.pushed - this.claimedAt;
     for (let back = 0; back < 2 && <i64>back < since; back++) {
       let s = tl.fromLast(back);
-      if (s === null) return "";
+      if (s === null) return;
       if (s.startsWith("exit status ")) continue;
-      return ": " + dropLogStamp(s!);
+      let n = new Diagnostic();
+      n.tool = d.tool.length > 0 ? d.tool : "go";
+      n.severity = "note";
+      n.message = dropLogStamp(s!);
+      d.notes.push(n);
+      return;
     }
-    return "";
   }
 
   /**

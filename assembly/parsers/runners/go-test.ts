@@ -1045,7 +1045,9 @@ export class GoTestParser extends Parser {
   private byIndent(l: Line, p: i32, name: string): bool {
     let d = p >> 2;
     let up = this.levelNames;
-    if ((p & 3) != 0 || l.indent() != p) { up.length = 0; return false; }
+    // (A benchmark's result lines stand at column 0 under its parent's, `--- FAIL: BenchmarkX//user/x/`: a
+    // top-level test's own name has no `/`, so such a line says nothing of levels.)
+    if ((p & 3) != 0 || l.indent() != p || (d == 0 && name.indexOf("/") >= 0)) { up.length = 0; return false; }
     if (d > up.length) { up.length = 0; return false; }
     up.length = d;
     up.push(name);
