@@ -332,6 +332,11 @@ export class Facts {
   timeoutSeen: bool = false;
   /** "command not found" style failure before the command ran. */
   setupFailure: string | null = null;
+  /**
+   * How many times a go test binary refused its flags so far (go-build.ts: its usage after `invalid value … for
+   * flag -test.…`, `testing: invalid regexp …`): the package's `FAIL pkg` after one is that refusal's (go-test.ts).
+   */
+  goFlagRefusals: i32 = 0;
   /** The shared library the dynamic loader could not find, when that is the set-up failure. */
   missingLibrary: string | null = null;
   /** make's "*** [...] Error N" or a build tool's own failure line, without a diagnostic. */

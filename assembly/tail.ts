@@ -39,6 +39,13 @@ export class Tail {
     return decode(this.slots + <usize>(k * SLOT), this.lens[k]);
   }
 
+  /** The line put in `back` lines before the newest (0: the newest), or null when it is no longer kept. */
+  fromLast(back: i32): string | null {
+    if (back < 0 || back >= this.count) return null;
+    let k = this.order[this.count - 1 - back];
+    return decode(this.slots + <usize>(k * SLOT), this.lens[k]);
+  }
+
   push(l: Line): void {
     if (l.isBlank()) return;
     this.put(l.ptr, l.len);

@@ -172,6 +172,8 @@ export class GoParser extends Parser {
   private fmtChanged: bool = false;
   private labelNew: bool = false;
   private lastLines: i32 = 0;
+  /** The tail's count of lines (Tail.pushed) after the last line go-build claimed. */
+  private claimedAt: i64 = 0;
   private vetJsonPosn: string | null = null;
 
   constructor(ctx: DiagContext) { super(); this.ctx = ctx; }
@@ -182,6 +184,12 @@ export class GoParser extends Parser {
   headColonStarts(): bool { return true; }
 
   claim(l: Line, f: Facts): bool {
+    let r = this.claimLine(l, f);
+    if (r) { let tl = f.tailLines; if (tl !== null) this.claimedAt = tl.pushed; }
+    return r;
+  }
+
+  private claimLine(l: Line, f: Facts): bool {
     // staticcheck's `-f json`, one finding an object a line; offered for it alone at rest (go test -json's
     // `{"Time":…` lines too: refused by their first bytes, before the head colon is looked for).
     if (l.at(0) == Char.LBRACE && l.len > 2) {
@@ -210,7 +218,7 @@ export class GoParser extends Parser {
       this.flagLine = null;
       // The test binary's usage (`Usage of …/go-build…/b001/mux.test:`, go 1.19 has no -skip) or the go
       // command's (`usage: go build [-o output] …`): the option is none of theirs, nothing of the code ran.
-      if (usageOfGo(l)) { if (this.flagFailed === null) this.flagFailed = fl; return true; }
+      if (usageOfGo(l)) { if (this.flagFailed === null) this.flagFailed = fl; f.goFlagRefusals++; return true; }
     }
     let k = l.headColon();  // the first ": ", found once per line for all the diagnostic parsers
     let n = l.len;
@@ -258,12 +266,13 @@ export class GoParser extends Parser {
     // CGO_ENABLED=1`, `go: may not use -race and -msan simultaneously`, `go: -p must be a positive integer`): the
     // command line (or its environment) was wrong, as a refused flag.
     if (c0 == Char.g && (l.startsWith("go: -") || l.startsWith("go: may not use -"))) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
+    if (c0 == Char.g && k > 9 && l.startsWith("go build ") && l.indexOfByte(Char.SPACE, 9) > k) { this.actionFailed(l, f); return true; }
     if (flagRefused(l)) { this.flagLine = l.trimmed(0); this.inBlock = false; return true; }
     // The test binary refusing a -run/-skip/-bench pattern (`testing: invalid regexp for element 0 of -test.run
     // ("Test[Inc"): error parsing regexp: missing closing ]: …`): the command line was wrong, no test ran.
     // Its refusing to fuzz, after the tests ran (`testing: will not fuzz, -fuzz matches more than one fuzz test:
     // [FuzzAddHas FuzzNext]`, exit 1): the -fuzz pattern was wrong, as a refused one.
-    if (c0 == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.inBlock = false; return true; }
+    if (c0 == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); f.goFlagRefusals++; this.inBlock = false; return true; }
     // The go command refusing a package pattern that names no directory (`pattern ./nosuch/...: lstat ./nosuch/:
     // no such file or directory`, exit 1, nothing built): the command line was wrong, as a refused flag.
     if (c0 == Char.p && k > 8 && l.startsWith("pattern ") && l.indexOfByte(Char.SPACE, 8) == k + 1) { this.noteFetch(l); this.inBlock = false; return true; }
@@ -314,6 +323,7 @@ export class GoParser extends Parser {
     d.line = <i32>line;
     d.col = <i32>col;
     d.message = l.trimmed(q + 2);
+    if (!vetPrefix && l.matchAt("running \"", q + 2)) this.generatorSaid(d, f);
     // staticcheck's finding ends with its check's code: `… can be simplified to b (S1002)`.
     let sc = vetPrefix ? -1 : staticcheckCode(l);
     if (sc > q) { d.message = l.trimmed(q + 2, sc); d.code = l.str(sc + 2, l.len - 1); }
@@ -346,6 +356,39 @@ export class GoParser extends Parser {
     if (guessed) { if (kept) this.provisional.push(d); else this.uncounted++; }
     this.inBlock = true;
     return true;
+  }
+
+  /**
+   * `go generate`'s `kind.go:3: running "go": exit status 1` follows the generator's own output (no line of any
+   * parser's: the tail's lines since go-build's last): its last line, not go run's `exit status 1`, says why it
+   * failed (`2026/12/08 00:21:27 gen: open routes.txt: no such file or directory`, the log package's date and time
+   * dropped): a note under the error (its message stays go's: the same directive failing is the same error).
+   */
+  private generatorSaid(d: Diagnostic, f: Facts): void {
+    let tl = f.tailLines;
+    if (tl === null) return;
+    let since = tl.pushed - this.claimedAt;
+    for (let back = 0; back < 2 && <i64>back < since; back++) {
+      let s = tl.fromLast(back);
+      if (s === null) return;
+      if (s.startsWith("exit status ")) continue;
+      let n = new Diagnostic();
+      n.tool = d.tool.length > 0 ? d.tool : "go";
+      n.severity = "note";
+      n.message = dropLogStamp(s!);
+      d.notes.push(n);
+      return;
+    }
+  }
+
+  /**
+   * The go command's own failure of a package's build step, no compiler's (`go build example.com/m: mkdir bin/:
+   * file exists` when -o names a path under a file, `go build example.com/m: copying /tmp/go-build…/_pkg_.a: open
+   * /proc/x: no such file or directory`): the build failed, exit 1, nothing of the code to fix.
+   */
+  private actionFailed(l: Line, f: Facts): void {
+    this.inBlock = false;
+    if (f.buildFailedLine === null) f.buildFailedLine = l.trimmed(0);
   }
 
   /**
@@ -680,6 +723,17 @@ function optReport(l: Line, m: i32): bool {
 }
 
 /** `example.com/m`, optionally followed by ` [example.com/m.test]`: no spaces otherwise. */
+/** `2026/12/08 00:21:27 msg` (Go's log package, its default flags; `.123456` with microseconds) → `msg`. */
+function dropLogStamp(s: string): string {
+  if (s.length < 21 || s.charCodeAt(4) != Char.SLASH || s.charCodeAt(7) != Char.SLASH || s.charCodeAt(10) != Char.SPACE ||
+    s.charCodeAt(13) != Char.COLON || s.charCodeAt(16) != Char.COLON) return s;
+  for (let i = 0; i < 19; i++) if (i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && !isDigit(s.charCodeAt(i))) return s;
+  let e = 19;
+  if (s.charCodeAt(e) == Char.DOT) { e++; while (e < s.length && isDigit(s.charCodeAt(e))) e++; }
+  if (e >= s.length || s.charCodeAt(e) != Char.SPACE) return s;
+  return s.substring(e + 1);
+}
+
 function isImportPath(l: Line, p: i32): bool {
   let n = l.len;
   if (p >= n) return false;

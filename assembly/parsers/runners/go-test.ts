@@ -175,6 +175,10 @@ export class GoTestParser extends Parser {
    */
   flagLine: string | null = null;
   flagFailed: string | null = null;
+  /** The current package's binary refused its flags (flagFailed's lines seen since its last result line). */
+  pkgRefused: bool = false;
+  /** f.goFlagRefusals at the last package's result line (text: go-build reads the refusals). */
+  refusalsAt: i32 = 0;
   /** Inside a failing Example's `got:` / `want:` block (column 0, its output's lines): its message. */
   exampleOpen: bool = false;
   /** The Example's block being read: its log entry, its `got:` and `want:` lines, and which one is being read. */
@@ -190,6 +194,10 @@ export class GoTestParser extends Parser {
   gsSkipped: i64 = 0;
   gsFailures: i64 = 0;
   passLines: i64 = 0;
+  /** The names of the result lines last read at each indentation level (byIndent). */
+  levelNames: string[] = [];
+  /** The tests a subtest's result line stood under (byIndent): parents by go's own indentation. */
+  levelParents: Set<string> = new Set<string>();
 
   busy(): bool { return this.inPanic || this.exampleOpen || this.gsRepeat; }
   atRest(): bool { return !this.seen && !this.inPanic; }
@@ -212,12 +220,12 @@ export class GoTestParser extends Parser {
     let fl = this.flagLine;
     if (fl !== null) {
       this.flagLine = null;
-      if (usageOfGo(l) && this.flagFailed === null) this.flagFailed = fl;
+      if (usageOfGo(l)) { if (this.flagFailed === null) this.flagFailed = fl; this.pkgRefused = true; }
     }
     if (flagRefused(l)) { this.flagLine = l.trimmed(0); return false; }
     // -json: the binary refusing a -run/-skip/-bench pattern or to fuzz (go-build.ts reads the text line): a wrong
     // command line.
-    if (l.at(0) == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); return false; }
+    if (l.at(0) == Char.t && testingRefused(l)) { if (this.flagFailed === null) this.flagFailed = l.trimmed(0); this.pkgRefused = true; return false; }
     if (this.inPanic) {
       if (foreignLine(l)) { this.endPanic(); return false; }
       if (this.panicLine(l)) return true;
@@ -362,7 +370,7 @@ export class GoTestParser extends Parser {
     let name = l.trimmed(a, e);
     this.logOpen = -1;
     this.runOpen = false;
-    this.result(name, r);
+    this.result(name, r, this.byIndent(l, p, name));
     if (r == Res.PASS) this.passLines++;
     if (r == Res.PASS && this.pkgPassed.length < MAX_FAILURES) this.pkgPassed.push(name);
     if (r == Res.PASS && this.passHashes !== null) {
@@ -725,6 +733,9 @@ export class GoTestParser extends Parser {
       let fn = goPanic && this.panicTest === null && (this.panic === null || this.panicDone) ? testFunction(fc!.frames) : null;
       if (!built && (this.pkgFails == 0 || unseen) && fn !== null) {
         this.panic = fc; this.panicTest = testOfFunction(fn!); this.panicPkg = pkg; this.panicDone = false;
+      } else if (!built && this.pkgFails == 0 && (this.pkgRefused || f.goFlagRefusals != this.refusalsAt) && !late) {
+        // The package's binary refused its flags (its usage, `testing: invalid regexp …`, `will not fuzz`): its
+        // `exit status 2` and `FAIL pkg` are that refusal's, the run's set-up failure, no error of the package.
       } else if (!built && (this.pkgFails == 0 || exited)) {
         let tf = failureIn(t, pkg, pkg);
         this.pkgErrors++;
@@ -745,6 +756,8 @@ export class GoTestParser extends Parser {
       }
     }
     this.pkgFails = 0;
+    this.pkgRefused = false;
+    this.refusalsAt = f.goFlagRefusals;
     this.pkgPanic = false;
     this.pkgStopped = false;
     this.binaryDone = false;
@@ -1023,8 +1036,42 @@ export class GoTestParser extends Parser {
     }
   }
 
-  private result(name: string, r: Res): void {
-    this.mark(name);
+  /**
+   * go prints a test's result line before its subtests' (text, -v and -json's Output alike), each level four spaces
+   * deeper (`--- PASS: TestServe/GET//user/x (0.00s)` at eight: a subtest `/user/x` of `GET`). A subtest's own name
+   * may hold `/` (t.Run("/user/x/", …) beside t.Run("/user/x", …)): then its parents are the tests whose lines
+   * stand one level up, not each prefix ending before a `/`. True when the name's parents were marked so.
+   */
+  private byIndent(l: Line, p: i32, name: string): bool {
+    let d = p >> 2;
+    let up = this.levelNames;
+    // (A benchmark's result lines stand at column 0 under its parent's, `--- FAIL: BenchmarkX//user/x/`: a
+    // top-level test's own name has no `/`, so such a line says nothing of levels.)
+    if ((p & 3) != 0 || l.indent() != p || (d == 0 && name.indexOf("/") >= 0)) { up.length = 0; return false; }
+    if (d > up.length) { up.length = 0; return false; }
+    up.length = d;
+    up.push(name);
+    for (let k = 0; k < d; k++) {
+      let parent = unchecked(up[k]);
+      if (!name.startsWith(parent) || name.charCodeAt(parent.length) != Char.SLASH) return false;
+    }
+    for (let k = 0; k < d; k++) { this.parents.add(unchecked(up[k])); this.levelParents.add(unchecked(up[k])); }
+    // As many `/` as levels: the prefixes are the parents (mark()).
+    let slashes = 0;
+    for (let i = name.indexOf("/"); i >= 0; i = name.indexOf("/", i + 1)) slashes++;
+    if (slashes <= d) return false;
+    // More: a prefix that is none of them was marked by the subtest's `=== RUN` line (-v), wrongly (a sibling
+    // `/user/x` of `/user/x/`), unless a result line of its own subtests said it is one.
+    if (name.length > MAX_MARKED) return true;
+    for (let i = name.lastIndexOf("/"); i > 0; i = name.lastIndexOf("/", i - 1)) {
+      let prefix = name.substring(0, i);
+      if (!this.levelParents.has(prefix)) this.parents.delete(prefix);
+    }
+    return true;
+  }
+
+  private result(name: string, r: Res, marked: bool = false): void {
+    if (!marked) this.mark(name);
     if (this.index.has(name)) { this.res[this.index.get(name)] = r; return; }
     this.index.set(name, this.names.length);
     this.names.push(name);
