@@ -46,13 +46,15 @@ const enum Level { NONE = 0, INFO = 1, WARNING = 2, ERROR = 3 }
 
 /**
  * At rest, only Maven's prefixed lines start something, and ConsoleLauncher's tree (its `╷`, first byte 0xE2, or
- * its ASCII theme's `.`).
+ * its ASCII theme's first engine, `+-- JUnit Jupiter [OK]`: the theme's `.` above it is left to the others, as a
+ * line of cargo's terse dots may be one).
  */
-const STARTS = new ByteSet().chars("[F.").add(0xE2);
+const STARTS = new ByteSet().chars("[F+").add(0xE2);
 // ConsoleLauncher's tree (--details=tree, its default) in its two themes, chosen by the JVM's charset: UNICODE (in
 // UTF-8 bytes, as the line holds them) opens it with `╷`, a level is `│  ` or three spaces, a node `├─ ` or `└─ `,
 // its result after the name ` ✔`, ` ✘`, ` ↷ reason` (disabled) or ` ■ Assumption failed: …` (aborted); ASCII opens
-// it with `.`, a level is `| ` or two spaces, a node `+-- ` or `'-- `, the results ` [OK]`, ` [X]`, ` [S]`, ` [A]`.
+// it with `.` (read from its first engine's node, `+-- JUnit …`), a level is `| ` or two spaces, a node `+-- ` or
+// `'-- `, the results ` [OK]`, ` [X]`, ` [S]`, ` [A]`.
 const TREE_TOP = "\u00E2\u0095\u00B7";
 const TREE_BAR = ["\u00E2\u0094\u0082  ", "| "];
 const TREE_BLANK = ["   ", "  "];
@@ -224,14 +226,15 @@ export class MavenParser extends Parser {
     if (lv == Level.NONE) {
       let c0 = l.at(0);
       if (c0 == Char.F && l.startsWith("Finished:") && l.at(l.len - 1) == Char.RPAREN) return this.finished(l, f);
-      if ((c0 == 0xE2 && l.len == 3 && l.startsWith(TREE_TOP)) || (c0 == Char.DOT && l.len == 1)) {
+      let ascii = c0 == 0x2B && l.startsWith("+-- JUnit ");
+      if ((c0 == 0xE2 && l.len == 3 && l.startsWith(TREE_TOP)) || ascii) {
         this.state = State.TREE;
-        this.treeTheme = c0 == Char.DOT ? 1 : 0;
+        this.treeTheme = ascii ? 1 : 0;
         this.treeDepth = -1;
         this.treePath = [];
-        return true;
+        return ascii ? this.treeLine(l) : true;
       }
-      if (c0 == 0xE2) return false;
+      if (c0 == 0xE2 || c0 == 0x2B) return false;
       if (c0 == Char.F && l.startsWith("Failures (") && isDigit(l.at(10)) && l.endsWith("):")) {
         this.state = State.CONSOLE;
         this.cur = null;
@@ -471,8 +474,8 @@ export class MavenParser extends Parser {
     }
     let mid = TREE_MID[th];
     if (!l.matchAt(mid, p) && !l.matchAt(TREE_END[th], p)) {
-      // a failed node's message, under it; an ASCII `.` followed by no node was no tree
-      return (p > 0 || l.at(0) == 0xE2) && (th == 0 || this.treePath.length > 0);
+      // a failed node's message, under it
+      return p > 0 || l.at(0) == 0xE2;
     }
     p += mid.length;
     let e = l.len;
