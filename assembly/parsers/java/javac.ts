@@ -11,6 +11,8 @@
 //   Note: Foo.java uses unchecked or unsafe operations.           mandatory notes (no -Xlint): a note of the file,
 //   Note: Recompile with -Xlint:unchecked for details.            not counted (javac does not count them either)
 //   error: warnings found and -Werror specified                   javac's own errors, no file (own())
+//   warning: [path] bad path element "/usr/share/java/x.jar": no such file or directory     and warnings, of the
+//   warning: [options] bootstrap class path not set in conjunction with -source 8          categories with no file
 //
 // No column is printed on the header line: the caret gives it (javac copies the source line's tabs into the
 // caret line, so its offset is the column). Without this reader gcc's parser took the header (`tool: clang`, no
@@ -24,8 +26,11 @@ import { DiagContext, addNote } from "../diag-context";
 
 const enum State { NONE = 0, SOURCE = 1, CARET = 2, DETAIL = 3 }
 
-/** At rest: `N error(s)`/`N warning(s)` (digits), `Note: ...`, javac's own `error: ...`, or a header (head colon). */
-const STARTS = new ByteSet().chars("0123456789Ne");
+/**
+ * At rest: `N error(s)`/`N warning(s)` (digits), `Note: ...`, javac's own `error: ...` / `warning: [path] ...`,
+ * or a header (head colon).
+ */
+const STARTS = new ByteSet().chars("0123456789New");
 
 @final
 export class JavacParser extends Parser {
@@ -77,6 +82,7 @@ export class JavacParser extends Parser {
   /** `Foo.java:12: error: msg` / `Foo.java:10: warning: [rawtypes] msg`; k is the first ": ". */
   private header(l: Line, f: Facts, k: i32): bool {
     if (k == 5 && l.startsWith("error: ")) return this.own(l, f);
+    if (k == 7 && l.startsWith("warning: [")) return this.ownWarning(l, f);
     let t = k;
     while (t > 0 && isDigit(l.at(t - 1))) t--;
     if (t == k || t < 6 || l.at(t - 1) != Char.COLON || !l.matchAt(".java", t - 6)) return false;
@@ -122,6 +128,27 @@ export class JavacParser extends Parser {
     d.tool = "javac";
     d.severity = "error";
     d.message = m;
+    f.addDiagnostic(d);
+    this.last = d;
+    this.seen = true;
+    this.state = State.NONE;
+    return true;
+  }
+
+  /**
+   * javac's own warning, with no file, of a -Xlint category about the command rather than a source: `warning: [path]
+   * bad path element "/usr/share/java/cglib.jar": no such file or directory` (a jar's manifest Class-Path naming a
+   * missing jar), `warning: [options] system modules path not set in conjunction with -source 11`. The category
+   * is its code.
+   */
+  private ownWarning(l: Line, f: Facts): bool {
+    let isPath = l.matchAt("[path] ", 9);
+    if (!isPath && !l.matchAt("[options] ", 9)) return false;
+    let d = new Diagnostic();
+    d.tool = "javac";
+    d.severity = "warning";
+    d.code = isPath ? "path" : "options";
+    d.message = l.trimmed(isPath ? 16 : 19);
     f.addDiagnostic(d);
     this.last = d;
     this.seen = true;

@@ -37,14 +37,33 @@ import { ByteSet } from "../../util/byte-set";
 import { DiagContext, addNote } from "../diag-context";
 import { setLocation } from "../../frames";
 import { failureNamed, failureIn, junitValues } from "../runners/common";
+import { withName } from "../../util/name-hash";
 
 const RUNNER = "surefire";
 
-const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4, CONSOLE = 5, FLAT = 6 }
+const enum State { NONE = 0, DETAIL = 1, BLOCK = 2, SUMMARY = 3, FORK = 4, CONSOLE = 5, FLAT = 6, TREE = 7 }
 const enum Level { NONE = 0, INFO = 1, WARNING = 2, ERROR = 3 }
 
-/** At rest, only Maven's prefixed lines start something. */
-const STARTS = new ByteSet().chars("[F");
+/**
+ * At rest, only Maven's prefixed lines start something, and ConsoleLauncher's tree (its `╷`, first byte 0xE2, or
+ * its ASCII theme's first engine, `+-- JUnit Jupiter [OK]`: the theme's `.` above it is left to the others, as a
+ * line of cargo's terse dots may be one).
+ */
+const STARTS = new ByteSet().chars("[F+").add(0xE2);
+// ConsoleLauncher's tree (--details=tree, its default) in its two themes, chosen by the JVM's charset: UNICODE (in
+// UTF-8 bytes, as the line holds them) opens it with `╷`, a level is `│  ` or three spaces, a node `├─ ` or `└─ `,
+// its result after the name ` ✔`, ` ✘`, ` ↷ reason` (disabled) or ` ■ Assumption failed: …` (aborted); ASCII opens
+// it with `.` (read from its first engine's node, `+-- JUnit …`), a level is `| ` or two spaces, a node `+-- ` or
+// `'-- `, the results ` [OK]`, ` [X]`, ` [S]`, ` [A]`.
+const TREE_TOP = "\u00E2\u0095\u00B7";
+const TREE_BAR = ["\u00E2\u0094\u0082  ", "| "];
+const TREE_BLANK = ["   ", "  "];
+const TREE_MID = ["\u00E2\u0094\u009C\u00E2\u0094\u0080 ", "+-- "];
+const TREE_END = ["\u00E2\u0094\u0094\u00E2\u0094\u0080 ", "'-- "];
+const TREE_OK = [" \u00E2\u009C\u0094", " [OK]"];
+const TREE_FAIL = [" \u00E2\u009C\u0098", " [X]"];
+const TREE_SKIP = [" \u00E2\u0086\u00B7", " [S]"];
+const TREE_ABORT = [" \u00E2\u0096\u00A0", " [A]"];
 /** JUnit 5's ConsoleLauncher (junit-platform-console): its `Failures (N):` section and its totals box. */
 const CONSOLE = "junit-platform";
 
@@ -106,6 +125,18 @@ export class MavenParser extends Parser {
   private flatCls: string = "";
   /** ConsoleLauncher's failure being read. */
   private curFailure: TestFailure | null = null;
+  /**
+   * ConsoleLauncher's tree: the names of the nodes above the last one (by depth, the engine's first), the last
+   * node's depth and whether it passed (a leaf once the next node is no deeper), and the hashes of the passed
+   * leaves, named as its `Failures` section names a test (`ParamTest.test(int).[2] 5`).
+   */
+  private treePath: Array<string> = [];
+  private treeDepth: i32 = -1;
+  private treeOk: bool = false;
+  private treePassed: Array<u32> | null = [];
+  private treeCount: i64 = 0;
+  /** The tree's theme: 0 UNICODE, 1 ASCII (TREE_* index). */
+  private treeTheme: i32 = 0;
   /** The totals of the modules read so far. */
   private run: i64 = 0;
   private failures: i64 = 0;
@@ -129,6 +160,8 @@ export class MavenParser extends Parser {
         if (p < l.len && l.at(p) != Char.SPACE) { lv = Level.NONE; p = 0; }
         else if (p < l.len) p++;
       }
+      // Checkstyle's plain format: `[WARN] /src/Foo.java:12:5: msg [Check]` (Maven prints no `[WARN]`)
+      else if (this.state == State.NONE && l.matchAt("[WARN] ", 0)) return this.checkstyle(l, 7, Level.WARNING, f);
     }
     let st = this.state;
     if (st == State.BLOCK) {
@@ -176,6 +209,11 @@ export class MavenParser extends Parser {
       if (lv == Level.ERROR) { this.fork(l, p, f); return true; }
       this.state = State.NONE;
     }
+    if (st == State.TREE) {
+      if (this.treeLine(l)) return true;
+      this.treeLeaf();
+      this.state = State.NONE;
+    }
     if (st == State.CONSOLE) {
       if (this.consoleLine(l, f)) return true;
       this.state = State.NONE;
@@ -188,6 +226,15 @@ export class MavenParser extends Parser {
     if (lv == Level.NONE) {
       let c0 = l.at(0);
       if (c0 == Char.F && l.startsWith("Finished:") && l.at(l.len - 1) == Char.RPAREN) return this.finished(l, f);
+      let ascii = c0 == 0x2B && l.startsWith("+-- JUnit ");
+      if ((c0 == 0xE2 && l.len == 3 && l.startsWith(TREE_TOP)) || ascii) {
+        this.state = State.TREE;
+        this.treeTheme = ascii ? 1 : 0;
+        this.treeDepth = -1;
+        this.treePath = [];
+        return ascii ? this.treeLine(l) : true;
+      }
+      if (c0 == 0xE2 || c0 == 0x2B) return false;
       if (c0 == Char.F && l.startsWith("Failures (") && isDigit(l.at(10)) && l.endsWith("):")) {
         this.state = State.CONSOLE;
         this.cur = null;
@@ -218,6 +265,7 @@ export class MavenParser extends Parser {
       }
       if (l.matchAt("COMPILATION ERROR", p) || l.matchAt("COMPILATION WARNING", p)) { this.compiling = true; return true; }
       if (this.diagnostic(l, p, lv, f)) return true;
+      if (this.checkstyle(l, p, lv, f)) return true;
       // javac's own -Xlint:options warnings, printed bare in the compiler's goal (no section) when the build passes
       if (lv == Level.WARNING && this.compilerGoal && javacOptionsWarning(l, p)) {
         let m = l.trimmed(p);
@@ -306,6 +354,38 @@ export class MavenParser extends Parser {
   }
 
   /**
+   * Checkstyle's plain format (its CLI, `checkstyle -c sun_checks.xml src`): `[ERROR] /src/a/Foo.java:12:5: 'if'
+   * construct must use '{}'s. [NeedBraces]` (the column left out where the check has none), the check's name
+   * the code; `[WARN]` for a check of severity warning. Its closing `Checkstyle ends with 200 errors.` counts them.
+   */
+  private checkstyle(l: Line, p: i32, lv: i32, f: Facts): bool {
+    let k = l.indexOf(".java:", p);
+    if (k < 0 || l.at(l.len - 1) != Char.RBRACKET || isSpace(l.at(p))) return false;
+    let ln = l.readInt(k + 6);
+    let e = l.end;
+    if (ln < 0 || l.at(e) != Char.COLON) return false;
+    let col: i64 = -1;
+    if (isDigit(l.at(e + 1))) {
+      col = l.readInt(e + 1);
+      e = l.end;
+      if (l.at(e) != Char.COLON) return false;
+    }
+    if (l.at(e + 1) != Char.SPACE) return false;
+    let open = l.lastIndexOfByte(Char.LBRACKET);
+    if (open <= e + 2 || l.at(open - 1) != Char.SPACE) return false;
+    let d = new Diagnostic();
+    d.tool = "checkstyle";
+    d.severity = lv == Level.ERROR ? "error" : "warning";
+    d.file = this.ctx.resolve(l.str(p, k + 5));
+    d.line = ln;
+    d.col = col;
+    d.code = l.str(open + 1, l.len - 1);
+    d.message = l.trimmed(e + 2, open);
+    f.addDiagnostic(d);
+    return true;
+  }
+
+  /**
    * A line of ConsoleLauncher's `Failures (N):` section: `  JUnit Jupiter:RatioTest:Rounding:thirds()` a failing
    * test (its engine, then its classes and method), `    MethodSource [className = 'ex.RatioTest', ...]`,
    * `    => java.lang.AssertionError: msg` its exception, `       ex.RatioTest.third(RatioTest.java:16)` its frames.
@@ -313,6 +393,20 @@ export class MavenParser extends Parser {
   private consoleLine(l: Line, f: Facts): bool {
     if (l.isBlank()) return true;
     let q = l.skipSpaces(0);
+    // an exception line ending at its colon (`=> org.opentest4j.AssertionFailedError: `): ConsoleLauncher prints its
+    // message's lines as they are, from column 0 (AssertJ's `Expecting:` / ` <3>` / `to be equal to:`, hamcrest's
+    // `Expected: …` / `     but: …`), up to its frames (indented, `a.FooTest.m(FooTest.java:9)`, or `[...]`)
+    let cur = this.cur;
+    let curTf = this.curFailure;
+    if (cur !== null && curTf !== null && cur.more > 0) {
+      if (!consoleFrame(l, q)) {
+        cur.more--;
+        let m = l.trimmed(q);
+        curTf.message = curTf.message.endsWith(":") ? curTf.message + " " + m : curTf.message + "\n" + m;
+        return true;
+      }
+      cur.more = 0;
+    }
     if (q == 2) {
       let c = l.indexOfByte(Char.COLON, 2);
       if (c < 0) return false;
@@ -339,7 +433,13 @@ export class MavenParser extends Parser {
       return true;
     }
     if (l.matchAt("=> ", q)) {
-      if (pd.wantMessage) { pd.wantMessage = false; tf.message = l.trimmed(q + 3); expectedActual(tf.message, pd); if (pd.expected !== null) { tf.expected = pd.expected; tf.actual = pd.actual; } }
+      if (pd.wantMessage) {
+        pd.wantMessage = false;
+        tf.message = l.trimmed(q + 3);
+        if (tf.message.endsWith(":") && tf.message.indexOf(": ") < 0) pd.more = 7;
+        expectedActual(tf.message, pd);
+        if (pd.expected !== null) { tf.expected = pd.expected; tf.actual = pd.actual; }
+      }
       return true;
     }
     // a frame without `at `: the innermost in the test's package places it
@@ -353,6 +453,59 @@ export class MavenParser extends Parser {
       }
     }
     return true;
+  }
+
+  /**
+   * A line of ConsoleLauncher's tree: a node (`│  │  ├─ thirds() ✔`: depth 2) or a failed node's message under it
+   * (claimed); a blank line ends it. A passed node no deeper node follows is a test that passed.
+   */
+  private treeLine(l: Line): bool {
+    if (l.isBlank()) return false;
+    let th = this.treeTheme;
+    let bar = TREE_BAR[th];
+    let blank = TREE_BLANK[th];
+    let p = 0;
+    let depth = 0;
+    while (true) {
+      if (l.matchAt(bar, p)) p += bar.length;
+      else if (l.matchAt(blank, p)) p += blank.length;
+      else break;
+      depth++;
+    }
+    let mid = TREE_MID[th];
+    if (!l.matchAt(mid, p) && !l.matchAt(TREE_END[th], p)) {
+      // a failed node's message, under it
+      return p > 0 || l.at(0) == 0xE2;
+    }
+    p += mid.length;
+    let e = l.len;
+    while (e > p && isSpace(l.at(e - 1))) e--;
+    let ok = false;
+    let k = l.indexOf(TREE_FAIL[th], p);
+    if (k < 0) k = l.indexOf(TREE_SKIP[th], p);
+    if (k < 0) k = l.indexOf(TREE_ABORT[th], p);
+    let okMark = TREE_OK[th];
+    if (k < 0 && e - p > okMark.length && l.matchAt(okMark, e - okMark.length)) { k = e - okMark.length; ok = true; }
+    if (k < 0) return true;
+    if (depth <= this.treeDepth) this.treeLeaf();
+    let path = this.treePath;
+    while (path.length > depth) path.pop();
+    while (path.length < depth) path.push("");
+    path.push(l.str(p, k).replaceAll(":", "."));
+    this.treeDepth = depth;
+    this.treeOk = ok;
+    return true;
+  }
+
+  /** The last node read, a leaf: a passed test's name (its path below the engine) hashed. */
+  private treeLeaf(): void {
+    if (this.treeDepth < 1 || !this.treeOk) { this.treeDepth = -1; return; }
+    let path = this.treePath;
+    let name = path[1];
+    for (let i = 2; i < path.length; i++) name += "." + path[i];
+    this.treePassed = withName(this.treePassed, name);
+    this.treeCount++;
+    this.treeDepth = -1;
   }
 
   /**
@@ -432,6 +585,8 @@ export class MavenParser extends Parser {
     if (l.matchAt("successful", w)) { t.passed = n; t.totals = true; }
     else if (l.matchAt("failed", w)) { t.failed = n; t.totals = true; }
     else if (l.matchAt("skipped", w)) { t.skipped = n; }
+    // a test whose assumption failed (`assumeTrue`) is aborted: it did not run, as a disabled one
+    else if (l.matchAt("aborted", w)) { t.skipped += n; }
     return true;
   }
 
@@ -776,9 +931,13 @@ export class MavenParser extends Parser {
   }
 
   finish(f: Facts): void {
+    if (this.state == State.TREE) this.treeLeaf();
     this.state = State.NONE;
     this.cur = null;
     let t = f.tests;
+    // ConsoleLauncher's tree named every test that passed: as many as its box counts
+    let hs = this.treePassed;
+    if (t !== null && t.runner == CONSOLE && this.treeCount > 0 && hs !== null && <i64>hs.length == t.passed) t.passedSet = hs;
     if (t !== null && t.runner == RUNNER) {
       this.flush(t);
       if (!t.totals) t.failed = t.failures.length;
@@ -844,6 +1003,16 @@ function messageBelow(s: string): bool {
   if (k < 0 || k + 1 >= s.length || s.includes(" ")) return false;
   for (let i = k + 1; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
   return true;
+}
+
+/** A frame of ConsoleLauncher's failure, indented, with no `at `: `a.FooTest.m(FooTest.java:9)`, or its `[...]`. */
+function consoleFrame(l: Line, q: i32): bool {
+  if (q < 4) return false;
+  if (l.at(q) == Char.LBRACKET) return l.matchAt("[...]", q);
+  let open = l.indexOfByte(Char.LPAREN, q);
+  if (open < 0 || l.at(l.len - 1) != Char.RPAREN) return false;
+  let sp = l.indexOfByte(Char.SPACE, q);
+  return sp < 0 || sp > open;
 }
 
 /** Whether class c (`a.b.Foo$1`) is in the package of test class t (`a.b.FooTest`). */
