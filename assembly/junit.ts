@@ -414,8 +414,20 @@ function commentCount(ptr: usize, end: usize, key: string): i32 {
 
 /** Where the start tag whose name ends at a ends: its `>` (end when there is none). */
 function tagEnd(a: usize, end: usize): usize {
+  // A `>` inside a quoted attribute value is legal XML and ends nothing (Catch2's JUnit reporter writes
+  // `<testcase … name="tp->wait_empty()" …/>`, a test case named after its section).
   let q = a;
-  while (q < end && load<u8>(q) != Char.GT) q++;
+  while (q < end) {
+    let c = load<u8>(q);
+    if (c == Char.GT) break;
+    if (c == Char.QUOTE || c == Char.APOS) {
+      // An unclosed quote (a report cut short): the first `>` ends it, as before.
+      let z = q + 1;
+      while (z < end && load<u8>(z) != c) z++;
+      if (z < end) q = z;
+    }
+    q++;
+  }
   return q;
 }
 
@@ -428,9 +440,9 @@ function tagEnd(a: usize, end: usize): usize {
  * case is named as doctest's console names it (the test case), placed at its first failed assertion, whose
  * expansion is its message (`values: REQUIRE( field == fields )`, as the console prints it).
  */
-export function parseDoctestXml(ptr: usize, len: i32): Tests {
+export function parseDoctestXml(ptr: usize, len: i32, catch2: bool = false): Tests {
   let t = new Tests();
-  t.runner = "doctest";
+  t.runner = catch2 ? "catch2" : "doctest";
   t.totals = true;
   let end = ptr + <usize>max(len, 0);
   let c = new Cursor(ptr, end);
@@ -453,7 +465,14 @@ export function parseDoctestXml(ptr: usize, len: i32): Tests {
     if (skipped !== null && skipped! == "true") { t.skipped++; continue; }
     let o = new Cursor(bodyStart, bodyEnd);
     let failed = false;
-    if (o.seek("<OverallResultsAsserts")) {
+    // Catch2's XML reporter (`-r xml`, root `<Catch2TestRun>`, v2 `<Catch>`): `<OverallResult success="false"/>`.
+    if (catch2) {
+      if (o.seek("<OverallResult ")) {
+        let oq = tagEnd(o.p, bodyEnd);
+        let ok = attr(o.p, oq, "success");
+        failed = ok !== null && ok! == "false";
+      }
+    } else if (o.seek("<OverallResultsAsserts")) {
       let oq = tagEnd(o.p, bodyEnd);
       let ok = attr(o.p, oq, "test_case_success");
       failed = ok !== null && ok! == "false";
@@ -475,7 +494,19 @@ export function parseDoctestXml(ptr: usize, len: i32): Tests {
       let eEnd = ee.seek("</Expression>") ? ee.p : bodyEnd;
       let tp = type !== null ? type! : "CHECK";
       let ex = new Cursor(xq, eEnd);
-      if (ex.seek("<Expanded>")) {
+      if (catch2 && ex.seek("<Original>")) {
+        // Catch2: `REQUIRE( original )`, then `with expansion:` and the values, as its console prints them.
+        let s = ex.p + 10;
+        let ce = new Cursor(s, eEnd);
+        let m = tp + "( " + text(s, ce.seek("</Original>") ? ce.p : eEnd).trimStart().trimEnd() + " )";
+        let xe = new Cursor(xq, eEnd);
+        if (xe.seek("<Expanded>")) {
+          let v = xe.p + 10;
+          let ve = new Cursor(v, eEnd);
+          m += "\nwith expansion:\n" + text(v, ve.seek("</Expanded>") ? ve.p : eEnd).trimStart().trimEnd();
+        }
+        tf.message = m;
+      } else if (ex.seek("<Expanded>")) {
         let s = ex.p + 10;
         let ce = new Cursor(s, eEnd);
         tf.message = "values: " + tp + "( " + text(s, ce.seek("</Expanded>") ? ce.p : eEnd).trimStart().trimEnd() + " )";
@@ -502,7 +533,18 @@ export function parseDoctestXml(ptr: usize, len: i32): Tests {
   }
   // The run's own count of test cases wins over the elements read.
   let r = new Cursor(ptr, end);
-  if (r.seek("<OverallResultsTestCases")) {
+  if (catch2) {
+    // `<OverallResultsCases successes="1" failures="3" expectedFailures="0" skips="0"/>`
+    if (r.seek("<OverallResultsCases ")) {
+      let rq = tagEnd(r.p, end);
+      let ok = attr(r.p, rq, "successes"); let bad = attr(r.p, rq, "failures"); let sk = attr(r.p, rq, "skips");
+      if (ok !== null && bad !== null) {
+        t.passed = I32.parseInt(ok!);
+        t.failed = I32.parseInt(bad!);
+        if (sk !== null) t.skipped = I32.parseInt(sk!);
+      }
+    }
+  } else if (r.seek("<OverallResultsTestCases")) {
     let rq = tagEnd(r.p, end);
     let ok = attr(r.p, rq, "successes"); let bad = attr(r.p, rq, "failures"); let sk = attr(r.p, rq, "skipped");
     if (ok !== null && bad !== null) {

@@ -23,6 +23,13 @@
 // `test cases: 5 | 1 passed | 3 failed | 1 skipped` rows) / `Passed all 4 test cases with 7
 // assertions.`; a signal is `failed: fatal error condition with message: 'SIGSEGV - Segmentation violation signal'`.
 //
+// lest (martinmoene's header-only framework) prints the compact reporter's shape, the test case named after the kind:
+//   test/span.t.cpp:188: failed: span<>: Allows to default-construct: v.size() == size_type( 2 ) for 0 == 2
+//   test/span.t.cpp:308: failed: got unexpected exception with message "span::at(): index outside span": span<>: Allows ...: v.at( 20 ) == 1
+//   test/span.t.cpp:42: failed: didn't get exception: NAME: F::blow()
+// (the expansion after ` for `, no colon), then `2 out of 122 selected tests failed.` (the tests run: with
+// --abort only those before the stop) or, under --pass, `All 122 selected tests passed.`; a passing run prints nothing.
+//
 // doctest, per failing test case:
 //   ./stack_test.cpp:14:
 //   TEST CASE:  peek shows the top
@@ -69,6 +76,8 @@ export class Catch2Parser extends Parser {
   compactFailed: i64 = 0;
   /** Inside a SKIPPED block (Catch2 v3's console): its lines are claimed up to a blank line. */
   skipping: bool = false;
+  /** A blank line came after the current assertion's block. */
+  gap: bool = false;
 
   busy(): bool { return this.at == At.NAME || this.at == At.LOC; }
 
@@ -91,8 +100,9 @@ export class Catch2Parser extends Parser {
       }
       // The compact reporter: a failed assertion's `file:12: failed: `, or its summary line.
       let hc = l.headColon();
-      if ((hc > 0 && l.matchAt(COMPACT_FAILED, hc) && isDigit(l.at(hc - 1))) || compactSummary(l) >= 0) {
-        this.start(f, Mode.COMPACT, "catch2");
+      if ((hc > 0 && l.matchAt(COMPACT_FAILED, hc) && isDigit(l.at(hc - 1))) || compactSummary(l) >= 0 || lestSummary(l) >= 0) {
+        let lest = lestSummary(l) >= 0 || (hc > 0 && lestFailure(l.str(hc + COMPACT_FAILED.length, l.len)) >= 0);
+        this.start(f, Mode.COMPACT, lest ? "lest" : "catch2");
         return this.compactLine(l, f);
       }
       return false;
@@ -118,6 +128,7 @@ export class Catch2Parser extends Parser {
     let c = l.at(0);
     if (c == Char.t && l.startsWith("test cases: ")) { this.counts(l.trimmed(0)); return true; }
     if (c == Char.a && l.startsWith("assertions: ")) return true;
+    if ((c == Char.A || isDigit(c)) && this.lestTotals(l)) return true;
     let n = compactSummary(l);
     if (n >= 0) {
       if (l.at(0) == Char.F) this.totFailed = max<i64>(this.totFailed, 0) + n;
@@ -125,6 +136,16 @@ export class Catch2Parser extends Parser {
       return true;
     }
     return l.startsWith("No tests ran") || l.startsWith("No test cases matched ");
+  }
+
+  /** lest's `2 out of 122 selected tests failed.` / `All 122 selected tests passed.`: summed over programs. */
+  private lestTotals(l: Line): bool {
+    let sel = lestSummary(l);
+    if (sel < 0) return false;
+    let failed: i64 = l.at(0) == Char.A ? 0 : l.readInt(0);
+    this.totFailed = max<i64>(this.totFailed, 0) + failed;
+    this.totPassed = max<i64>(this.totPassed, 0) + max<i64>(sel - failed, 0);
+    return true;
   }
 
   /** `./stack_test.cpp:25: failed: <text>`: a failure named by its expression, at that place. */
@@ -135,6 +156,18 @@ export class Catch2Parser extends Parser {
     let n = colon > 0 ? l.readInt(colon + 1) : -1;
     let file = n >= 0 && l.end == hc ? normPath(l.str(0, colon)) : null;
     let text = l.str(hc + COMPACT_FAILED.length, l.len);
+    // lest names its test case between the kind and the expression: the failure is that test case's.
+    let sep = t.runner == "lest" ? lestFailure(text) : -1;
+    if (sep >= 0) {
+      let name = lestName(text, sep);
+      let tf = failureNamed(t, name);
+      this.compactFailed++;
+      if (tf.message.length > 0) return;
+      let kind = text.substring(0, lestKindEnd(text));
+      tf.message = (kind.length > 0 ? kind + ": " : "") + text.substring(sep + 2);
+      if (file !== null) { tf.file = file; tf.line = <i32>n; }
+      return;
+    }
     let msg = text;
     let expr = "";
     let k = text.indexOf("; expression was: ");
@@ -162,7 +195,9 @@ export class Catch2Parser extends Parser {
 
   private tests(f: Facts): Tests | null {
     let t = f.tests;
-    return t !== null && t.runner == (this.mode == Mode.DOCTEST ? "doctest" : "catch2") ? t : null;
+    if (t === null) return null;
+    if (this.mode == Mode.DOCTEST) return t.runner == "doctest" ? t : null;
+    return t.runner == "catch2" || t.runner == "lest" ? t : null;
   }
 
   private catchLine(l: Line, f: Facts): bool {
@@ -202,7 +237,10 @@ export class Catch2Parser extends Parser {
     if (l.endsWith(": SKIPPED:")) { this.endFailure(); this.skipping = true; return true; }
     if (this.skipping) { if (l.isBlank()) this.skipping = false; return true; }
     if (this.cur === null) return l.isBlank();
-    if (l.isBlank()) return true;
+    if (l.isBlank()) { this.gap = true; return true; }
+    // A blank line ends an assertion's block (its lines are indented under `with expansion:` and the like); an
+    // unindented line after it is the program's own output (a logging library's stderr), no part of the message.
+    if (this.gap && l.at(0) != Char.SPACE) return false;
     let s = l.trimmed(0);
     if (this.fatal) {
       this.fatal = false;
@@ -216,6 +254,7 @@ export class Catch2Parser extends Parser {
 
   /** A failed assertion at the location l[0, loc) of test case this.name; first is its first message line. */
   private assertion(f: Facts, l: Line, loc: i32, first: string | null): void {
+    this.gap = false;
     let t = this.tests(f);
     if (t === null) return;
     let tf = failureNamed(t, this.name);
@@ -419,4 +458,54 @@ function compactSummary(l: Line): i64 {
   let n = l.readInt(p);
   if (n < 0 || !l.matchAt(" test case", l.end)) return -1;
   return n;
+}
+
+/**
+ * lest's summary: `2 out of 122 selected tests failed.`, `1 out of 1 selected test failed.`, `All 122 selected tests
+ * passed.`: the number of tests selected (run), or -1 for another line.
+ */
+function lestSummary(l: Line): i64 {
+  let p = 0;
+  if (l.startsWith("All ")) p = 4;
+  else {
+    let n = l.readInt(0);
+    if (n < 0 || !l.matchAt(" out of ", l.end)) return -1;
+    p = l.end + 8;
+  }
+  let sel = l.readInt(p);
+  if (sel < 0 || !l.matchAt(" selected test", l.end)) return -1;
+  return l.endsWith(" failed.") || (p == 4 && l.endsWith(" passed.")) ? sel : -1;
+}
+
+/** lest's kinds before the test case's name: `got unexpected exception[ with message "…"]`, `didn't get exception[ …]`. */
+function lestKindEnd(text: string): i32 {
+  if (!text.startsWith("got unexpected exception") && !text.startsWith("didn't get exception")) return 0;
+  // The note may hold `": "` inside its quotes: the kind ends at the first `: ` after a closing quote, if any.
+  let q = text.startsWith("got unexpected exception with message \"") ? text.indexOf("\": ", 38) : -1;
+  let k = q >= 0 ? q + 1 : text.indexOf(": ");
+  return k >= 0 ? k : 0;
+}
+
+/**
+ * The `: ` that ends a lest failure's test case name (`NAME: EXPR for A == B`), or -1 when the text is not lest's:
+ * Catch2's compact lines put `for: ` before the expansion, or carry `with message: ` / `expression was: `.
+ * The name may hold `: ` itself (`span<>: Allows to …`): the last one before the expression is taken.
+ */
+function lestFailure(text: string): i32 {
+  let k = lestKindEnd(text);
+  let from = k > 0 ? k + 2 : 0;
+  if (k == 0) {
+    if (text.includes(" for: ") || text.includes("message: ") || text.includes("expression was: ")) return -1;
+    let e = text.lastIndexOf(" for ");
+    if (e < 0) return -1;
+    let sep = text.lastIndexOf(": ", e);
+    return sep > 0 ? sep : -1;
+  }
+  let sep = text.lastIndexOf(": ");
+  return sep >= from ? sep : -1;
+}
+
+function lestName(text: string, sep: i32): string {
+  let k = lestKindEnd(text);
+  return text.substring(k > 0 ? k + 2 : 0, sep);
 }

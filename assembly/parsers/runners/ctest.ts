@@ -75,6 +75,10 @@ export class CtestParser extends Parser {
     let p = l.skipSpaces(0);
     // `    Start 1: x`, and with ten tests or more `      Start  1: x` (numbers padded to one width)
     if (l.matchAt("Start ", p) && isDigit(l.at(l.skipSpaces(p + 6)))) { this.endOut(f); this.started(l, p + 6); return true; }
+    // `--repeat until-fail:N` / `until-pass:N` / `after-timeout:N`: an attempt other than the one ctest numbers prints
+    // its result with no `N/M ` before it (`    Test #4: x ....***Exception: SegFault  0.03 sec`); a failing
+    // attempt that ends the repeats is printed so too.
+    if (c == Char.SPACE && l.matchAt("Test #", p) && isDigit(l.at(p + 6))) { this.endOut(f); this.result(l, f, p + 5, true); return true; }
     if (isDigit(l.at(p))) {
       // ctest -V: `2: [ RUN      ] Parse.Digits`, the output of test #2, printed before its result line.
       if (p == 0 && this.verboseRun && this.verboseLine(l)) return true;
@@ -154,7 +158,7 @@ export class CtestParser extends Parser {
     return true;
   }
 
-  private result(l: Line, f: Facts, p: i32): void {
+  private result(l: Line, f: Facts, p: i32, attempt: bool = false): void {
     // `#1: ring_test ........***Failed    0.00 sec`
     let colon = l.indexOf(": ", p);
     if (colon < 0) return;
@@ -174,7 +178,12 @@ export class CtestParser extends Parser {
     let early: string[] = had ? this.verbose.get(no) : [];
     if (had) this.verbose.delete(no);
     this.ended(name);
-    if (rest.startsWith("Passed")) { this.passed++; this.passHashes = withName(this.passHashes, name); return; }
+    if (rest.startsWith("Passed")) {
+      // An unnumbered attempt that passed: under until-fail the numbered line after it counts the test; under
+      // until-pass it is the last attempt, and a failing one before it no longer counts.
+      if (attempt && !this.failedBefore(f, name)) return;
+      this.passed++; this.passHashes = withName(this.passHashes, name); return;
+    }
     if (rest.includes("Not Run") || rest.includes("Disabled") || rest.startsWith("Skipped")) {
       this.skipped++;
       // Out of `out of M`: a disabled test; in the `K tests failed` of it: one not run otherwise (its program missing).
@@ -205,6 +214,20 @@ export class CtestParser extends Parser {
       v.no = i + 1;
       ps.claim(v, this.innerFacts!);
     }
+  }
+
+  /** A failure of that name read before (an earlier attempt under --repeat until-pass): dropped, it passed at last. */
+  private failedBefore(f: Facts, name: string): bool {
+    let t = f.tests;
+    if (t === null || t.runner != "ctest") return false;
+    let fs = t.failures;
+    for (let i = 0; i < fs.length; i++) {
+      if (unchecked(fs[i]).name != name) continue;
+      fs.splice(i, 1);
+      if (this.failed > 0) this.failed--;
+      return true;
+    }
+    return false;
   }
 
   /**
