@@ -718,6 +718,8 @@ export class CargoTestParser extends Parser {
       if (c0 == Char.SPACE) return;
       if (c0 != Char.LT && c0 != Char.GT) { this.inMsg = false; this.prettyDiff = false; return; }
     }
+    // proptest's search counts after its failure (`\tsuccesses: 19`): they vary from run to run, no message.
+    if (isProptestCount(l)) return;
     let s = l.toString();
     if (this.oldOpen) {
       let q = l.lastIndexOf("', ");
@@ -731,9 +733,19 @@ export class CargoTestParser extends Parser {
       }
     }
     let tr = s.trimStart().trimEnd();
+    this.proptestPlace(t, tr);
     if (tr.startsWith("left: ")) t.actual = tr.endsWith(",") ? tr.substring(6, tr.length - 1) : tr.substring(6);
     else if (tr.startsWith("right: ")) t.expected = tr.substring(7);
     if (this.msg.length < 6) this.msg.push(tr);
+  }
+
+  /** proptest's failure closes with `{reason} at {file}:{line}; minimal failing input: {input}` (prop_assert!'s own
+   *  place; the panic's is the proptest! macro's line): the failure is placed there. */
+  private proptestPlace(t: TestFailure, s: string): void {
+    let m = s.indexOf("; minimal failing input: ");
+    if (m < 0) return;
+    let at = s.lastIndexOf(" at ", m);
+    if (at >= 0) this.loc(t, s.substring(at + 4, m));
   }
 
   private loc(t: TestFailure, s: string): void {
@@ -1031,3 +1043,10 @@ function isFrameLine(l: Line): bool {
   while (p < l.len && l.at(p) >= Char._0 && l.at(p) <= Char._9) p++;
   return l.at(p) == Char.COLON;
 }
+
+/** proptest's counts of its search, each after a tab: `\tsuccesses: N`, `\tlocal rejects: N`, `\tglobal rejects: N`. */
+function isProptestCount(l: Line): bool {
+  if (l.at(0) != Char.TAB) return false;
+  return l.matchAt("successes: ", 1) || l.matchAt("local rejects: ", 1) || l.matchAt("global rejects: ", 1);
+}
+
