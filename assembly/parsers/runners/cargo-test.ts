@@ -140,6 +140,8 @@ export class CargoTestParser extends Parser {
   view: Line = new Line();
   /** Where in a trybuild section (`EXPECTED:`, then its text between two rules of `┈`) the line is. */
   quoted: Quote = Quote.NONE;
+  /** trybuild's pass case that did not compile (`test tests/x.rs ... error`): its quoted output's first error is its message. */
+  tbCase: TestFailure | null = null;
 
   busy(): bool { return this.inBlock || this.quoted != Quote.NONE; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -336,14 +338,34 @@ export class CargoTestParser extends Parser {
   private trybuild(l: Line): bool {
     let q = this.quoted;
     if (q != Quote.NONE) {
-      if (isTrybuildRule(l)) { this.quoted = q == Quote.HEADED ? Quote.INSIDE : Quote.NONE; return true; }
-      if (q == Quote.INSIDE) return true;
+      if (isTrybuildRule(l)) {
+        this.quoted = q == Quote.HEADED ? Quote.INSIDE : Quote.NONE;
+        if (this.quoted == Quote.NONE) this.tbCase = null;
+        return true;
+      }
+      if (q == Quote.INSIDE) { this.caseError(l); return true; }
+      if (isTrybuildHeader(l)) return true;
       this.quoted = Quote.NONE; // a header with no rule under it: not trybuild's
+      this.tbCase = null;
       return false;
     }
     if (isTrybuildHeader(l)) { this.quoted = Quote.HEADED; return true; }
     return l.startsWith("note: If the actual output is the correct output you can bless it") ||
       l.startsWith("      your test with the environment variable TRYBUILD=");
+  }
+
+  /** A pass case's first quoted error (`error[E0308]: mismatched types`, its `--> file:line:col`) is its failure. */
+  private caseError(l: Line): void {
+    let t = this.tbCase;
+    if (t === null) return;
+    if (t.message.length == 0) {
+      if (l.startsWith("error")) t.message = l.toString();
+      return;
+    }
+    let p = 0;
+    while (l.at(p) == Char.SPACE) p++;
+    if (t.file === null && l.matchAt("--> ", p)) this.loc(t, l.trimmed(p + 4));
+    if (t.file !== null) this.tbCase = null;
   }
 
   /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
@@ -551,6 +573,14 @@ export class CargoTestParser extends Parser {
     // trybuild's case whose output it wrote (`test tests/ui/x.rs ... wip`: to wip/, or over its .stderr under
     // TRYBUILD=overwrite): no result of a test; the test running the cases passes or fails on its own line.
     if (res == "wip" && name.endsWith(".rs")) { this.running = null; return; }
+    // trybuild's pass case that failed to compile (`test tests/x.rs ... error`): the compiler's output follows between
+    // two rules of `┈` with no header: a quoted section, not the build's errors.
+    if (res == "error" && name.endsWith(".rs")) {
+      this.running = null;
+      this.quoted = Quote.HEADED;
+      this.tbCase = failureIn(f.testsFor("cargo-test"), name, this.crate);
+      return;
+    }
     // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
     if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
