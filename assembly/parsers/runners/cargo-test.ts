@@ -140,6 +140,8 @@ export class CargoTestParser extends Parser {
   view: Line = new Line();
   /** Where in a trybuild section (`EXPECTED:`, then its text between two rules of `┈`) the line is. */
   quoted: Quote = Quote.NONE;
+  /** trybuild's pass case that did not compile (`test tests/x.rs ... error`): its quoted output's first error is its message. */
+  tbCase: TestFailure | null = null;
 
   busy(): bool { return this.inBlock || this.quoted != Quote.NONE; }
   atRest(): bool { return !this.seen && !this.inBlock && !this.loose; }
@@ -336,14 +338,34 @@ export class CargoTestParser extends Parser {
   private trybuild(l: Line): bool {
     let q = this.quoted;
     if (q != Quote.NONE) {
-      if (isTrybuildRule(l)) { this.quoted = q == Quote.HEADED ? Quote.INSIDE : Quote.NONE; return true; }
-      if (q == Quote.INSIDE) return true;
+      if (isTrybuildRule(l)) {
+        this.quoted = q == Quote.HEADED ? Quote.INSIDE : Quote.NONE;
+        if (this.quoted == Quote.NONE) this.tbCase = null;
+        return true;
+      }
+      if (q == Quote.INSIDE) { this.caseError(l); return true; }
+      if (isTrybuildHeader(l)) return true;
       this.quoted = Quote.NONE; // a header with no rule under it: not trybuild's
+      this.tbCase = null;
       return false;
     }
     if (isTrybuildHeader(l)) { this.quoted = Quote.HEADED; return true; }
     return l.startsWith("note: If the actual output is the correct output you can bless it") ||
       l.startsWith("      your test with the environment variable TRYBUILD=");
+  }
+
+  /** A pass case's first quoted error (`error[E0308]: mismatched types`, its `--> file:line:col`) is its failure. */
+  private caseError(l: Line): void {
+    let t = this.tbCase;
+    if (t === null) return;
+    if (t.message.length == 0) {
+      if (l.startsWith("error")) t.message = l.toString();
+      return;
+    }
+    let p = 0;
+    while (l.at(p) == Char.SPACE) p++;
+    if (t.file === null && l.matchAt("--> ", p)) this.loc(t, l.trimmed(p + 4));
+    if (t.file !== null) this.tbCase = null;
   }
 
   /** A libtest JSON event (`{ "type": "test", ...`); false for a type it does not print. */
@@ -551,6 +573,14 @@ export class CargoTestParser extends Parser {
     // trybuild's case whose output it wrote (`test tests/ui/x.rs ... wip`: to wip/, or over its .stderr under
     // TRYBUILD=overwrite): no result of a test; the test running the cases passes or fails on its own line.
     if (res == "wip" && name.endsWith(".rs")) { this.running = null; return; }
+    // trybuild's pass case that failed to compile (`test tests/x.rs ... error`): the compiler's output follows between
+    // two rules of `┈` with no header: a quoted section, not the build's errors.
+    if (res == "error" && name.endsWith(".rs")) {
+      this.running = null;
+      this.quoted = Quote.HEADED;
+      this.tbCase = failureIn(f.testsFor("cargo-test"), name, this.crate);
+      return;
+    }
     // A benchmark that ran (`bench: 171.98 ns/iter (+/- 213.52)`, `test result:`'s `measured`) passed.
     if (res == "ok" || res.startsWith("bench: ")) { this.running = null; this.bp++; if (this.okNames.length < MAX_FAILURES) this.okNames.push(name); this.passHashes = withName(this.passHashes, name, this.crate); }
     else if (res == "FAILED") { this.adopt(failureIn(f.testsFor("cargo-test"), name, this.crate)); this.running = null; this.bf++; }
@@ -718,6 +748,8 @@ export class CargoTestParser extends Parser {
       if (c0 == Char.SPACE) return;
       if (c0 != Char.LT && c0 != Char.GT) { this.inMsg = false; this.prettyDiff = false; return; }
     }
+    // proptest's search counts after its failure (`\tsuccesses: 19`): they vary from run to run, no message.
+    if (isProptestCount(l)) return;
     let s = l.toString();
     if (this.oldOpen) {
       let q = l.lastIndexOf("', ");
@@ -731,9 +763,19 @@ export class CargoTestParser extends Parser {
       }
     }
     let tr = s.trimStart().trimEnd();
+    this.proptestPlace(t, tr);
     if (tr.startsWith("left: ")) t.actual = tr.endsWith(",") ? tr.substring(6, tr.length - 1) : tr.substring(6);
     else if (tr.startsWith("right: ")) t.expected = tr.substring(7);
     if (this.msg.length < 6) this.msg.push(tr);
+  }
+
+  /** proptest's failure closes with `{reason} at {file}:{line}; minimal failing input: {input}` (prop_assert!'s own
+   *  place; the panic's is the proptest! macro's line): the failure is placed there. */
+  private proptestPlace(t: TestFailure, s: string): void {
+    let m = s.indexOf("; minimal failing input: ");
+    if (m < 0) return;
+    let at = s.lastIndexOf(" at ", m);
+    if (at >= 0) this.loc(t, s.substring(at + 4, m));
   }
 
   private loc(t: TestFailure, s: string): void {
@@ -1031,3 +1073,10 @@ function isFrameLine(l: Line): bool {
   while (p < l.len && l.at(p) >= Char._0 && l.at(p) <= Char._9) p++;
   return l.at(p) == Char.COLON;
 }
+
+/** proptest's counts of its search, each after a tab: `\tsuccesses: N`, `\tlocal rejects: N`, `\tglobal rejects: N`. */
+function isProptestCount(l: Line): bool {
+  if (l.at(0) != Char.TAB) return false;
+  return l.matchAt("successes: ", 1) || l.matchAt("local rejects: ", 1) || l.matchAt("global rejects: ", 1);
+}
+

@@ -175,7 +175,7 @@ export class RustParser extends Parser {
       if (this.cargoLine(l, f)) return true;
       this.cargo = null;
     }
-    if (this.cand !== null && l.no == this.candNo + 1 && cargoContext(l) >= 0) {
+    if (this.cand !== null && l.no == this.candNo + 1 && !f.testRun && cargoContext(l) >= 0) {
       // `location searched:` under a bare error: cargo's own.
       let c = this.cand!;
       this.cand = null; this.candRaw = null;
@@ -498,7 +498,9 @@ export class RustParser extends Parser {
       f.addDiagnostic(d);
       return true;
     }
-    if (code === null && s == 0 && sev == "error" && isCargoError(l, m)) {
+    // cargo's own error printed while a test binary runs is a child cargo's (trybuild building its cases:
+    // `error: no matching package named `x` found`): the test's output, not this build's.
+    if (code === null && s == 0 && sev == "error" && !f.testRun && isCargoError(l, m)) {
       // cargo's own: no location, whatever came before.
       this.endBlock();
       this.cand = null; this.candRaw = null;
