@@ -17,8 +17,9 @@
 // widest of its column (one space after the widest), a blank line between files, and the closing `⚠ 1 warning`,
 // `✖ 1 error` or `2 messages (✖ 1 error, ⚠ 1 warning)`. The tool is the message's source (`remark-lint`).
 // oxlint's default (miette's graphical) report, eslint's rules under other names: a problem's mark two in (`x`
-// error, `!` warning; `×` and `⚠` on a terminal, its code then a hyperlink), its plugin and rule and message, `  ! eslint(no-unused-
-// expressions): Expected expression to be used`, then its place on the next line, `    ,-[test/a.ts:13:3]`
+// error, `!` warning; `×` and `⚠` on a terminal, the rule then a hyperlink), its plugin, rule and message,
+// `  ! eslint(no-unused-expressions): Expected expression to be used`, then its place on the next line,
+// `    ,-[test/a.ts:13:3]`
 // (`╭─[`), its numbered source lines, marks, `` `---- `` and `  help: …` down to a blank line; the run closes with
 // `Found 6 warnings and 0 errors.` and `Finished in 76ms on 3 files with 96 rules using 2 threads.` The mark
 // line is left to the tail, then taken back by its place line (which ends in `]`: offered at rest).
