@@ -16,6 +16,13 @@
 // (its place or range, `error`/`warning`/`info`, the reason, the rule id and the source), each cell padded to the
 // widest of its column (one space after the widest), a blank line between files, and the closing `⚠ 1 warning`,
 // `✖ 1 error` or `2 messages (✖ 1 error, ⚠ 1 warning)`. The tool is the message's source (`remark-lint`).
+// oxlint's default (miette's graphical) report, eslint's rules under other names: a problem's mark two in (`x`
+// error, `!` warning; `×` and `⚠` on a terminal, the rule then a hyperlink), its plugin, rule and message,
+// `  ! eslint(no-unused-expressions): Expected expression to be used`, then its place on the next line,
+// `    ,-[test/a.ts:13:3]`
+// (`╭─[`), its numbered source lines, marks, `` `---- `` and `  help: …` down to a blank line; the run closes with
+// `Found 6 warnings and 0 errors.` and `Finished in 76ms on 3 files with 96 rules using 2 threads.` The mark
+// line is left to the tail, then taken back by its place line (which ends in `]`: offered at rest).
 // Warnings that fail the run (Facts.warningsFailLine, with a non-zero exit): that closing count (remark --frail),
 // ESLint's `ESLint found too many warnings (maximum: 0).` (--max-warnings).
 import { Char, isDigit } from "../../util/chars";
@@ -31,6 +38,7 @@ const TOO_MANY = "ESLint found too many warnings (maximum: ";
 // log-symbols' error and warning marks: `✖` `⚠`, and `×` `‼` where the terminal has no Unicode.
 const P_ERR = utf8("\u2716"); const P_WARN = utf8("\u26a0");
 const P_ERR_ASCII = utf8("\u00d7"); const P_WARN_ASCII = utf8("\u203c");
+const OX_CORNER = utf8("\u256d\u2500[");   // ╭─[
 
 /**
  * At rest (no candidate path, no file, no summary seen): an indented line finds no file and is not taken; a
@@ -55,6 +63,8 @@ export class EslintParser extends Parser {
   /** A line that may be pretty's header (`  index.js:5:1`, left to the tail): its path, and the tail's count then. */
   hdr: string | null = null;
   hdrAt: i64 = -1;
+  /** In an oxlint problem's block, after its place line: its lines up to the blank one are its own. */
+  oxBlock: bool = false;
   /** The file whose vfile-reporter rows follow (its header the line before the first). */
   vfile: string | null = null;
   vfileSeen: bool = false;
@@ -65,6 +75,13 @@ export class EslintParser extends Parser {
 
   claim(l: Line, f: Facts): bool {
     let c = l.at(0);
+    if (this.oxBlock) {
+      if (!l.isBlank()) return true;
+      this.oxBlock = false;
+      return false;
+    }
+    if (c == Char.SPACE && l.at(l.len - 1) == Char.RBRACKET && this.oxlintPlace(l, f)) return true;
+    if (this.seen && c == Char.F && oxlintClosing(l)) return true;
     if (c == Char.SPACE) {
       if (this.seen && l.contains(" potentially fixable with the `--fix` option")) { this.drop(f); return true; }
       // staticcheck's stylish closing, one in: ` ✖ 4 problems (4 errors, 0 warnings, 0 ignored)`.
@@ -228,6 +245,40 @@ export class EslintParser extends Parser {
     d.message = rest;
     f.addDiagnostic(d);
     this.seen = true;
+    return true;
+  }
+
+  /**
+   * oxlint's place line, `    ,-[test/a.ts:13:3]` (`╭─[`), under its problem's mark line: the newest line of the
+   * tail, taken back as the problem (see the header).
+   */
+  private oxlintPlace(l: Line, f: Facts): bool {
+    let p = l.skipSpaces(0);
+    let q = -1;
+    if (l.matchAt(",-[", p)) q = p + 3;
+    else if (matchBytes(l, OX_CORNER, p)) q = p + OX_CORNER.byteLength;
+    if (q < 0) return false;
+    let tl = f.tailLines;
+    if (tl === null) return false;
+    let mark = tl.last();
+    if (mark === null) return false;
+    let d = oxlintMark(mark!);
+    if (d === null) return false;
+    let e = l.len - 1;
+    let k = l.lastIndexOfByte(Char.COLON, e);
+    let j = k > q ? l.lastIndexOfByte(Char.COLON, k) : -1;
+    if (j <= q || !isDigit(l.at(j + 1)) || !isDigit(l.at(k + 1))) return false;
+    let line = l.readInt(j + 1);
+    if (l.end != k) return false;
+    let col = l.readInt(k + 1);
+    if (l.end != e) return false;
+    d!.file = normPath(l.str(q, j));
+    d!.line = <i32>line;
+    d!.col = <i32>col;
+    tl.dropLast();
+    f.addDiagnostic(d!);
+    this.seen = true;
+    this.oxBlock = true;
     return true;
   }
 
@@ -426,4 +477,32 @@ function lintedFile(l: Line): bool {
     if (l.len > e.length && l.matchAt(e, l.len - e.length)) return true;
   }
   return false;
+}
+
+/** oxlint's mark line, `  ! eslint(no-unused-expressions): Expected expression to be used`: its problem, unplaced. */
+function oxlintMark(s: string): Diagnostic | null {
+  if (!s.startsWith("  ")) return null;
+  let sev = "";
+  let p = 2;
+  if (s.startsWith("x ", 2)) { sev = "error"; p = 4; }
+  else if (s.startsWith("! ", 2)) { sev = "warning"; p = 4; }
+  else if (s.startsWith("\u00d7 ", 2)) { sev = "error"; p = 4; }
+  else if (s.startsWith("\u26a0 ", 2)) { sev = "warning"; p = 4; }
+  else return null;
+  // `plugin(rule-id): message`: an identifier, the rule in parentheses, then `: `.
+  let open = s.indexOf("(", p);
+  let close = s.indexOf("): ", p);
+  if (open <= p || close <= open + 1 || s.indexOf(" ", p) < close) return null;
+  let d = new Diagnostic();
+  d.tool = "oxlint";
+  d.severity = sev;
+  d.code = s.substring(p, close + 1);
+  d.message = s.substring(close + 3).trimEnd();
+  return d;
+}
+
+/** oxlint's closing lines: `Found 6 warnings and 0 errors.`, `Finished in 76ms on 3 files with 96 rules using 2 threads.` */
+function oxlintClosing(l: Line): bool {
+  if (l.startsWith("Found ")) return isDigit(l.at(6)) && l.contains(" warning") && l.contains(" error") && l.at(l.len - 1) == Char.DOT;
+  return l.startsWith("Finished in ") && l.contains(" files with ") && l.contains(" rules");
 }

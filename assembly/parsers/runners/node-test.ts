@@ -103,6 +103,7 @@ export class NodeTestParser extends Parser {
     if (l.at(a) == Char.SPACE) return false;
     let s = l.trimmed(a);
     if (!s.includes("ms)") && !s.endsWith(":") && !(s.startsWith("failing tests"))) return false;
+    if (wholeMilliseconds(s)) return false;
     this.end();
     this.seen = true;
     let t = f.testsFor("node-test");
@@ -304,4 +305,16 @@ function isRollup(m: string): bool {
   return m.endsWith(" subtest failed'") || m.endsWith(" subtests failed'");
 }
 
-
+/**
+ * The result's duration is whole milliseconds: `✔ name (109ms)` is mocha's mark of a slow test (or AVA's), never
+ * node's, whose `duration_ms` is nanoseconds over a million printed as they are (`(0.5123ms)`, `(109.2713ms)`).
+ */
+function wholeMilliseconds(s: string): bool {
+  let hash = s.lastIndexOf(" # ");
+  let end = hash > 0 ? hash : s.length;
+  if (end < 4 || s.substring(end - 3, end) != "ms)") return false;
+  let open = s.lastIndexOf(" (", end);
+  if (open < 0 || open + 2 >= end - 3) return false;
+  for (let i = open + 2; i < end - 3; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
+}

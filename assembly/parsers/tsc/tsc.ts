@@ -10,7 +10,12 @@
 //           ╵        ~~~~~~~~                            under it); `▲ [WARNING] …` alike; the closing
 //   1 warning and 2 errors                               `N warnings and M errors`.
 //   src/bad.ts:1:44: ERROR: Unexpected ";"               its one-line form, in the message of an error its API
-//                                                        threw (`Transform failed with 1 error:`: tsx, vite)
+//                                                        threw (`Transform failed with 1 error:`: tsx, vite;
+//                                                        `Build failed with 1 error:`: tsup)
+// esbuild's columns are 0-based, in bytes (its API's `location.column`; `handler(evt!;` after six tabs is
+// `src/index.ts:109:18:` where tsc says `(109,19)`): one is added, as for the other bundlers. One error is printed
+// once per build that met it (tsup builds each format apart: `CJS Build failed`, `ESM Build failed`) and again in
+// the one-line form of the error the API threw: an esbuild diagnostic equal in every fact to one read is the same.
 import { Char, isDigit, isSpace } from "../../util/chars";
 import { Line } from "../../util/line";
 import { Facts, Diagnostic } from "../../model";
@@ -39,6 +44,8 @@ export class TscParser extends Parser {
   private esb: Diagnostic | null = null;
   /** esbuild: the note whose place comes next. */
   private esbNote: Diagnostic | null = null;
+  /** esbuild's diagnostics read so far: a build of another format (or the thrown error's summary) repeats them. */
+  private esbOnce: DiagOnce = new DiagOnce();
   /**
    * Set by a test runner whose per-suite compile step prints a module's errors once per test file that imports
    * it (ts-jest's `● Test suite failed to run`): a diagnostic equal in every fact to one already read is the
@@ -156,7 +163,7 @@ export class TscParser extends Parser {
       if (!readLoc(l, p, n - 1, d, this.ctx)) return;
       let to = this.esbNote !== null ? this.esbNote! : this.esb;
       if (to === null || to.file !== null) return;
-      to.file = d.file; to.line = d.line; to.col = d.col;
+      to.file = d.file; to.line = d.line; to.col = oneBased(d.col);
       if (to === this.esb) this.esbuildAdd(f);
       return;
     }
@@ -175,6 +182,12 @@ export class TscParser extends Parser {
     let d = this.esb;
     if (d === null) return;
     this.esb = null;
+    this.keepEsbuild(f, d);
+  }
+
+  /** An esbuild diagnostic: added unless another build (or the thrown error's summary) printed it already. */
+  private keepEsbuild(f: Facts, d: Diagnostic): void {
+    if (this.esbOnce.repeated(d)) { this.last = d; return; }
     this.keep(f, d);
   }
 
@@ -206,12 +219,13 @@ export class TscParser extends Parser {
     } else if ((l.matchAt("ERROR: ", k + 2) || l.matchAt("WARNING: ", k + 2)) && l.at(k - 1) != Char.RPAREN) {
       // esbuild's one-line form: `src/bad.ts:1:44: ERROR: Unexpected ";"`
       let d = new Diagnostic();
-      if (!readLoc(l, 0, k, d, this.ctx) || d.line <= 0 || d.col <= 0) return false;  // doctest (C++): `f.cpp:12: ERROR:`
+      if (!readLoc(l, 0, k, d, this.ctx) || d.line <= 0 || d.col < 0) return false;  // doctest (C++): `f.cpp:12: ERROR:`
       let err = l.at(k + 2) == Char.E;
+      d.col = oneBased(d.col);
       d.tool = "esbuild";
       d.severity = err ? "error" : "warning";
       d.message = l.trimmed(k + (err ? 9 : 11));
-      this.keep(f, d);
+      this.keepEsbuild(f, d);
       this.state = State.NONE;
       return true;
     } else if (l.at(k - 1) == Char.RPAREN) {
@@ -261,6 +275,9 @@ export class TscParser extends Parser {
     return true;
   }
 }
+
+/** esbuild's 0-based column as the 1-based one the others print; -1 (none) stays. */
+function oneBased(col: i64): i64 { return col >= 0 ? col + 1 : col; }
 
 /** esbuild's closing count: `1 error`, `3 warnings`, `1 warning and 2 errors`. */
 function esbuildTotals(l: Line): bool {
