@@ -86,19 +86,18 @@ function report(f, { out, status, timedOut }) {
 
 // SBX_TEST_JOBS files at once (default: 2 where there are two cores or more; 1 runs them one by one),
 // printed in file order whatever order they end in. A file that times something against a bound (a
-// page's longest freeze, runs side by side) says "sbx-test: alone" in its first lines and runs with no
-// other file beside it, after the others (and is printed after them).
+// page's longest freeze, runs side by side) says "sbx-test: alone" in its first lines: those run one by
+// one after the others, with no other file beside them, and are printed after them.
 const jobs = Math.max(1, Number(process.env.SBX_TEST_JOBS || Math.min(2, availableParallelism())));
-const alone = (f) => readFileSync(f, 'utf8').slice(0, 2000).includes('sbx-test: alone');
-const results = new Array(files.length);
-const shared = files.map((f, i) => i).filter((i) => !alone(files[i]));
-const last = files.map((f, i) => i).filter((i) => alone(files[i]));
-const order = [...shared, ...last]; // the order they are printed in
+const solo = new Set(files.filter((f) => readFileSync(f, 'utf8').slice(0, 2000).includes('sbx-test: alone')));
+const shared = files.filter((f) => !solo.has(f));
+const order = [...shared, ...solo]; // the order they are printed in
+const results = new Map();
 let printed = 0;
-const flush = () => { while (printed < order.length && results[order[printed]]) { report(files[order[printed]], results[order[printed]]); printed++; } };
-const lane = async (queue) => { while (queue.length) { const i = queue.shift(); results[i] = await runFile(files[i]); flush(); } };
+const flush = () => { for (; printed < order.length && results.has(order[printed]); printed++) report(order[printed], results.get(order[printed])); };
+const lane = async (queue) => { while (queue.length) { const f = queue.shift(); results.set(f, await runFile(f)); flush(); } };
 await Promise.all(Array.from({ length: Math.min(jobs, shared.length) }, () => lane(shared)));
-await lane(last);
+await lane([...solo]);
 if (skipLines.size) {
   const pkgs = new Set();
   for (const l of skipLines) for (const p of /install: apt-get install -y (.+)$/.exec(l)?.[1].split(' ') ?? []) pkgs.add(p);
